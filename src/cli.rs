@@ -1,0 +1,336 @@
+//! Command-line types (clap derive) and their conversion into library configurations.
+//! Nothing here is passed down into the library as is.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use rtplab::games::blackjack::report::BehindFollows;
+use rtplab::games::blackjack::rules::{
+    BjPays, DealerBjTakes, Double, Rules, Shuffle, SplitBy, Surrender,
+};
+use rtplab::numparse::parse_count;
+use rtplab::report::Format;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "rtplab",
+    version,
+    about = "Monte Carlo strategy simulator and RTP analyzer",
+    long_about = "Monte Carlo strategy simulator and RTP (return-to-player) analyzer.\n\n\
+Runs are reproducible from --seed whatever the thread count.\n\n\
+Examples:\n  rtplab sim blackjack\n  rtplab sim blackjack --strategy autoplay --rounds 200M --claim 99.54\n  \
+rtplab sim blackjack --dealer-bj-takes original --pairs 1 --format json"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Simulate a game (Monte Carlo) and report its return.
+    #[command(subcommand)]
+    Sim(SimGame),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SimGame {
+    /// The live blackjack table (8 decks, no hole card) and any variation of its rules.
+    #[command(
+        after_help = "Examples:\n  rtplab sim blackjack\n  rtplab sim blackjack --strategy autoplay --rounds 200M --claim 99.54\n  \
+rtplab sim blackjack --dealer-bj-takes original --pairs 1 --format json\n  \
+rtplab sim blackjack --strategy strategies/blackjack/seed.csv --peek --das --max-hands 4"
+    )]
+    Blackjack(BlackjackSim),
+}
+
+#[derive(Args, Debug)]
+pub struct BlackjackSim {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+
+    /// Strategy: basic (the chart for the seed rules), autoplay (the table's hit-until-over-11),
+    /// mimic-dealer, never-bust, or the path of a chart file (CSV, see strategies/README.md).
+    #[arg(long, default_value = "basic")]
+    pub strategy: String,
+
+    /// Insurance policy of the strategy when the dealer shows an ace.
+    #[arg(long, value_enum, default_value_t = Insurance::Never)]
+    pub insurance: Insurance,
+
+    /// Place the pairs side bet (same rank pays 11:1) with this stake, in main bets.
+    #[arg(long, value_name = "STAKE", default_value_t = 0.0, value_parser = parse_stake)]
+    pub pairs: f64,
+
+    /// Place a bet behind every seat with this stake, in main bets.
+    #[arg(long, value_name = "STAKE", default_value_t = 0.0, value_parser = parse_stake)]
+    pub bet_behind: f64,
+
+    /// Whether the bet behind matches the seat's doubles and splits.
+    #[arg(long, value_enum, default_value_t = BehindFollows::All)]
+    pub behind_follows: BehindFollows,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    /// A claimed RTP in percent (e.g. 99.54) to test the estimate against.
+    #[arg(long, value_name = "PCT", value_parser = parse_claim)]
+    pub claim: Option<f64>,
+
+    /// Shoes per chunk (the unit of work and of batch means); default: chosen from --rounds.
+    #[arg(long, value_name = "N", value_parser = parse_positive)]
+    pub chunk_shoes: Option<u64>,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Insurance {
+    Never,
+    Always,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Rounds to simulate (100M, 1e9 and 2.5k are accepted). With a cut card, whole shoes are
+    /// played, so the count is met approximately.
+    #[arg(long, default_value = "100M", value_parser = parse_rounds)]
+    pub rounds: u64,
+
+    /// Seed of the random streams; the same seed gives the same result for any --threads.
+    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
+    pub seed: u64,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct OutputArgs {
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+
+    /// Write the report here instead of standard output (`-` is standard output).
+    #[arg(long, short, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+}
+
+/// Every rule of the blackjack table; unset flags keep the preset's value.
+#[derive(Args, Debug)]
+pub struct BjRulesArgs {
+    /// Rule preset to start from.
+    #[arg(long, value_enum, default_value_t = Preset::Seed)]
+    pub rules: Preset,
+    /// Decks in the shoe.
+    #[arg(long, value_name = "N")]
+    pub decks: Option<u32>,
+    /// Dealer hits soft 17 (default: stands on all 17s).
+    #[arg(long)]
+    pub h17: bool,
+    /// Blackjack payout.
+    #[arg(long, value_name = "3:2|6:5|1:1", value_parser = parse_bj_pays)]
+    pub bj_pays: Option<BjPays>,
+    /// Hole-card game: the dealer peeks for blackjack (instead of European no-hole-card).
+    #[arg(long)]
+    pub peek: bool,
+    /// No-hole-card game: what a dealer blackjack takes (all wagers, or the original bet only).
+    #[arg(long, value_name = "all|original", value_parser = parse_takes)]
+    pub dealer_bj_takes: Option<DealerBjTakes>,
+    /// When surrender is allowed.
+    #[arg(long, value_name = "none|2-9|late|early", value_parser = parse_surrender)]
+    pub surrender: Option<Surrender>,
+    /// Which first two cards may be doubled.
+    #[arg(long, value_name = "any|9-11|10-11", value_parser = parse_double)]
+    pub double: Option<Double>,
+    /// Double after split allowed.
+    #[arg(long)]
+    pub das: bool,
+    /// Most hands after splitting (1 = no splitting).
+    #[arg(long, value_name = "N")]
+    pub max_hands: Option<u8>,
+    /// Aces may be resplit.
+    #[arg(long)]
+    pub resplit_aces: bool,
+    /// Split aces may be hit (default: one card each).
+    #[arg(long)]
+    pub hit_split_aces: bool,
+    /// What makes a splittable pair.
+    #[arg(long, value_name = "value|rank", value_parser = parse_split_by)]
+    pub split_by: Option<SplitBy>,
+    /// Cut card position as the fraction of the shoe dealt (e.g. 0.75).
+    #[arg(long, value_name = "F")]
+    pub penetration: Option<f64>,
+    /// Shuffle the whole shoe before every round (continuous shuffler).
+    #[arg(long)]
+    pub shuffle_every_round: bool,
+    /// Seated players, all playing the chosen strategy.
+    #[arg(long, value_name = "N")]
+    pub players: Option<u8>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Preset {
+    /// The live table: 8 decks, S17, 3:2, ENHC lose-all, surrender vs 2-9, no DAS, 2 hands.
+    Seed,
+}
+
+impl BjRulesArgs {
+    /// The validated rule set these flags describe.
+    pub fn to_rules(&self) -> Result<Rules, String> {
+        let mut r = match self.rules {
+            Preset::Seed => Rules::seed(),
+        };
+        if self.peek && self.dealer_bj_takes.is_some() {
+            return Err(
+                "--dealer-bj-takes applies to the no-hole-card game only; drop it or drop --peek"
+                    .into(),
+            );
+        }
+        if self.shuffle_every_round && self.penetration.is_some() {
+            return Err("--penetration places a cut card, which --shuffle-every-round does not use; give one of them".into());
+        }
+        if let Some(d) = self.decks {
+            r.decks = d;
+        }
+        r.h17 |= self.h17;
+        if let Some(p) = self.bj_pays {
+            r.bj_pays = p;
+        }
+        r.peek |= self.peek;
+        if let Some(t) = self.dealer_bj_takes {
+            r.dealer_bj_takes = t;
+        }
+        if let Some(s) = self.surrender {
+            r.surrender = s;
+        }
+        if let Some(d) = self.double {
+            r.double = d;
+        }
+        r.das |= self.das;
+        if let Some(m) = self.max_hands {
+            r.max_hands = m;
+        }
+        r.resplit_aces |= self.resplit_aces;
+        r.hit_split_aces |= self.hit_split_aces;
+        if let Some(s) = self.split_by {
+            r.split_by = s;
+        }
+        if let Some(p) = self.penetration {
+            r.shuffle = Shuffle::CutCard { penetration: p };
+        }
+        if self.shuffle_every_round {
+            r.shuffle = Shuffle::EveryRound;
+        }
+        if let Some(p) = self.players {
+            r.players = p;
+        }
+        r.validate().map_err(|e| e.to_string())?;
+        Ok(r)
+    }
+}
+
+fn parse_bj_pays(s: &str) -> Result<BjPays, String> {
+    match s {
+        "3:2" => Ok(BjPays::ThreeToTwo),
+        "6:5" => Ok(BjPays::SixToFive),
+        "1:1" => Ok(BjPays::OneToOne),
+        _ => Err(format!("expected 3:2, 6:5 or 1:1, found '{s}'")),
+    }
+}
+fn parse_takes(s: &str) -> Result<DealerBjTakes, String> {
+    match s {
+        "all" => Ok(DealerBjTakes::All),
+        "original" | "obo" | "OBO" => Ok(DealerBjTakes::Original),
+        _ => Err(format!("expected all or original, found '{s}'")),
+    }
+}
+fn parse_surrender(s: &str) -> Result<Surrender, String> {
+    match s {
+        "none" | "no" => Ok(Surrender::None),
+        "2-9" => Ok(Surrender::TwoToNine),
+        "late" => Ok(Surrender::Late),
+        "early" => Ok(Surrender::Early),
+        _ => Err(format!("expected none, 2-9, late or early, found '{s}'")),
+    }
+}
+fn parse_double(s: &str) -> Result<Double, String> {
+    match s {
+        "any" => Ok(Double::Any),
+        "9-11" => Ok(Double::NineToEleven),
+        "10-11" => Ok(Double::TenToEleven),
+        _ => Err(format!("expected any, 9-11 or 10-11, found '{s}'")),
+    }
+}
+fn parse_split_by(s: &str) -> Result<SplitBy, String> {
+    match s {
+        "value" => Ok(SplitBy::Value),
+        "rank" => Ok(SplitBy::Rank),
+        _ => Err(format!("expected value or rank, found '{s}'")),
+    }
+}
+
+/// Most rounds one run accepts (beyond this, split the work into shards).
+pub const MAX_ROUNDS: u64 = 100_000_000_000_000;
+
+pub fn parse_rounds(s: &str) -> Result<u64, String> {
+    let n = parse_count(s)?;
+    if n == 0 {
+        return Err("must be at least 1".into());
+    }
+    if n > MAX_ROUNDS {
+        return Err(format!(
+            "{s} is more than one run can do (at most 1e14); split the work into shards"
+        ));
+    }
+    Ok(n)
+}
+
+fn parse_positive(s: &str) -> Result<u64, String> {
+    let n = parse_count(s)?;
+    if n == 0 {
+        return Err("must be at least 1".into());
+    }
+    Ok(n)
+}
+
+fn parse_seed(s: &str) -> Result<u64, String> {
+    s.trim()
+        .parse::<u64>()
+        .map_err(|_| format!("expected a whole number from 0 to 18446744073709551615, found '{s}'"))
+}
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a thread count from 1 to 1024, found '{s}'"
+        )),
+    }
+}
+
+fn parse_stake(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=1000.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "expected a stake in main bets from 0 to 1000, found '{s}'"
+        )),
+    }
+}
+
+fn parse_claim(s: &str) -> Result<f64, String> {
+    let t = s.trim().trim_end_matches('%');
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 1000.0 => Ok(v / 100.0),
+        _ => Err(format!(
+            "expected an RTP in percent such as 99.54, found '{s}'"
+        )),
+    }
+}

@@ -1,0 +1,134 @@
+//! A player's or the dealer's hand.
+
+use super::shoe::{value, Rank};
+
+/// A hand, kept as its hard total (aces as 1) and whether it holds an ace.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hand {
+    /// Sum with every ace counted as 1.
+    pub hard: u8,
+    pub has_ace: bool,
+    pub cards: u8,
+    /// Ranks of the first two cards (for pairs).
+    pub first: Rank,
+    pub second: Rank,
+    /// Came from a split (so two cards totalling 21 are not a blackjack).
+    pub split: bool,
+    /// Came from splitting aces.
+    pub split_aces: bool,
+    pub doubled: bool,
+}
+
+impl Hand {
+    /// An empty hand.
+    pub fn new() -> Hand {
+        Hand::default()
+    }
+
+    /// A two-card hand.
+    pub fn two(a: Rank, b: Rank) -> Hand {
+        let mut h = Hand::new();
+        h.add(a);
+        h.add(b);
+        h
+    }
+
+    /// One card of a split pair, waiting for its second card.
+    pub fn from_split(card: Rank) -> Hand {
+        let mut h = Hand::new();
+        h.add(card);
+        h.split = true;
+        h.split_aces = card == 0;
+        h
+    }
+
+    #[inline(always)]
+    pub fn add(&mut self, card: Rank) {
+        match self.cards {
+            0 => self.first = card,
+            1 => self.second = card,
+            _ => {}
+        }
+        self.cards += 1;
+        self.hard += value(card);
+        self.has_ace |= card == 0;
+    }
+
+    /// An ace counts 11 when that does not bust.
+    #[inline(always)]
+    pub fn soft(&self) -> bool {
+        self.has_ace && self.hard <= 11
+    }
+
+    #[inline(always)]
+    pub fn total(&self) -> u8 {
+        if self.soft() {
+            self.hard + 10
+        } else {
+            self.hard
+        }
+    }
+
+    #[inline(always)]
+    pub fn busted(&self) -> bool {
+        self.hard > 21
+    }
+
+    /// A blackjack: ace and ten-value as the first two cards of an unsplit hand.
+    #[inline(always)]
+    pub fn natural(&self) -> bool {
+        self.cards == 2 && !self.split && self.has_ace && self.hard == 11
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: Rank = 0;
+    const T: Rank = 9;
+    const K: Rank = 12;
+    fn r(v: u8) -> Rank {
+        v - 1
+    }
+
+    #[test]
+    fn totals_soft_and_hard() {
+        let h = Hand::two(A, r(6));
+        assert!(h.soft());
+        assert_eq!(h.total(), 17);
+        let mut h = h;
+        h.add(r(9));
+        assert!(!h.soft());
+        assert_eq!(h.total(), 16);
+        let mut aa = Hand::two(A, A);
+        assert_eq!(aa.total(), 12);
+        aa.add(A);
+        assert_eq!(aa.total(), 13);
+        aa.add(T);
+        assert_eq!(aa.total(), 13);
+        assert!(!aa.busted());
+        aa.add(T);
+        assert!(aa.busted());
+    }
+
+    #[test]
+    fn naturals_only_unsplit() {
+        assert!(Hand::two(A, K).natural());
+        assert!(Hand::two(T, A).natural());
+        let mut s = Hand::from_split(A);
+        s.add(K);
+        assert_eq!(s.total(), 21);
+        assert!(!s.natural(), "A+ten after a split is 21, not blackjack");
+        let mut three = Hand::two(r(5), r(6));
+        three.add(T);
+        assert_eq!(three.total(), 21);
+        assert!(!three.natural());
+    }
+
+    #[test]
+    fn split_aces_flag() {
+        assert!(Hand::from_split(A).split_aces);
+        assert!(!Hand::from_split(r(8)).split_aces);
+    }
+}

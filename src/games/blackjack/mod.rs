@@ -1,0 +1,10 @@
+//! Blackjack: the live table "廿一點" and every variation of its rules.
+
+pub mod app;
+pub mod hand;
+pub mod report;
+pub mod round;
+pub mod rules;
+pub mod shoe;
+pub mod sim;
+pub mod strategy;

@@ -1,0 +1,384 @@
+//! The blackjack run report: statistics from the accumulators, as tables and JSON.
+
+use serde::Serialize;
+use serde_json::json;
+
+use super::rules::Rules;
+use super::shoe::value_char;
+use super::sim::{hist_offset, BjAcc, Plan};
+use super::strategy::StrategySpec;
+use crate::report::{count, pct, Report, Section};
+use crate::stats::{check_claim, rounds_for_se, Estimate, Ratio};
+
+/// How the bettor behind follows the seated player's doubles and splits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum BehindFollows {
+    /// Match every double and split (same result as the seat).
+    All,
+    /// Decline: the bet stays on the first hand, settled as undoubled.
+    None,
+}
+
+/// Wagers beside the main bet.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct SideBets {
+    /// Pairs side bet stake, in main bets (0 = not placed).
+    pub pairs: f64,
+    /// Bet behind stake, in main bets (0 = not placed).
+    pub behind: f64,
+    pub behind_follows: BehindFollows,
+    /// The strategy takes insurance.
+    pub insure: bool,
+}
+
+/// Facts about the run itself.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunInfo {
+    pub seed: u64,
+    pub rounds_requested: u64,
+    pub plan: Plan,
+    pub chunks_done: u64,
+    pub interrupted: bool,
+    pub elapsed_s: f64,
+    pub threads: usize,
+}
+
+fn est(r: &Ratio, scale: f64) -> Estimate {
+    Estimate::new(r.mean() / scale, r.se() / scale, r.df())
+}
+
+fn up_name(i: usize) -> String {
+    value_char(i as u8 + 1).to_string()
+}
+
+fn f6(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v:.6}")
+    } else {
+        "n/a".into()
+    }
+}
+
+fn ci_pct(e: &Estimate, d: usize) -> String {
+    format!("[{}, {}]", pct(e.ci95[0], d), pct(e.ci95[1], d))
+}
+
+fn estimate_json(e: &Estimate) -> serde_json::Value {
+    json!({"mean": e.mean, "se": e.se, "ci95": e.ci95})
+}
+
+fn rate(n: u64, d: u64) -> f64 {
+    if d == 0 {
+        f64::NAN
+    } else {
+        n as f64 / d as f64
+    }
+}
+
+/// Build the report of a blackjack run.
+pub fn build(
+    rules: &Rules,
+    strategy: &StrategySpec,
+    bets: &SideBets,
+    acc: &BjAcc,
+    run: &RunInfo,
+    claim: Option<f64>,
+) -> Report {
+    let u = rules.units_per_bet() as f64;
+    let c = &acc.counts;
+    let ev = est(&acc.main, u);
+    let rtp = ev.affine(1.0, 1.0);
+    let per_wagered = est(&acc.wagered, 1.0).affine(1.0, 1.0);
+    let sd_round = acc.main.sd_obs() / u;
+    let pairs = est(&acc.pairs, 1.0).affine(1.0, 1.0);
+    let insurance = est(&acc.insurance, 1.0).affine(1.0, 1.0);
+    let behind = match bets.behind_follows {
+        BehindFollows::All => rtp,
+        BehindFollows::None => est(&acc.behind_none, u).affine(1.0, 1.0),
+    };
+    let rounds_per_s = c.rounds as f64 / run.elapsed_s.max(1e-9);
+    let claim_check = claim.map(|cl| check_claim(&rtp, cl, c.seat_rounds, "RTP"));
+
+    let mut r = Report {
+        title: format!("rtplab blackjack simulation: {}", strategy.name()),
+        ..Default::default()
+    };
+    let m = &mut r.meta;
+    m.push(("tool".into(), format!("rtplab {}", crate::VERSION)));
+    m.push(("rules".into(), rules.to_string()));
+    m.push((
+        "strategy".into(),
+        format!(
+            "{}{}{}",
+            strategy.name(),
+            strategy
+                .hash()
+                .map(|h| format!(" (fnv1a {h:016x})"))
+                .unwrap_or_default(),
+            if bets.insure {
+                ", always insures"
+            } else {
+                ", never insures"
+            }
+        ),
+    ));
+    m.push(("seed".into(), run.seed.to_string()));
+    m.push((
+        "rounds".into(),
+        format!(
+            "{} dealer rounds, {} initial bets ({} requested)",
+            count(c.rounds),
+            count(c.seat_rounds),
+            count(run.rounds_requested)
+        ),
+    ));
+    m.push((
+        "chunks".into(),
+        format!(
+            "{} of {} done, {} shoes each ({:.1} rounds per shoe in the pilot)",
+            count(run.chunks_done),
+            count(run.plan.chunks),
+            run.plan.shoes_per_chunk,
+            run.plan.pilot_rounds_per_shoe
+        ),
+    ));
+    m.push((
+        "elapsed".into(),
+        format!(
+            "{:.2} s on {} threads, {} rounds/s",
+            run.elapsed_s,
+            run.threads,
+            count(rounds_per_s as u64)
+        ),
+    ));
+
+    let mut s = Section::new(
+        "Result (per initial main bet unless stated)",
+        &["quantity", "value", "SE", "95% CI"],
+    );
+    s.row(["EV".into(), pct(ev.mean, 4), pct(ev.se, 4), ci_pct(&ev, 4)]);
+    s.row([
+        "RTP = 1 + EV".into(),
+        pct(rtp.mean, 4),
+        pct(rtp.se, 4),
+        ci_pct(&rtp, 4),
+    ]);
+    s.row([
+        "RTP per total wagered".into(),
+        pct(per_wagered.mean, 4),
+        pct(per_wagered.se, 4),
+        ci_pct(&per_wagered, 4),
+    ]);
+    s.row([
+        "SD of one round (bets)".into(),
+        format!("{sd_round:.4}"),
+        String::new(),
+        String::new(),
+    ]);
+    r.sections.push(s);
+
+    let mut s = Section::new(
+        "EV by dealer up card",
+        &["up", "share", "EV", "SE", "95% CI"],
+    );
+    let order = [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 0];
+    let mut by_up_json = serde_json::Map::new();
+    for &i in &order {
+        let ratio = &acc.by_up[i];
+        let e = est(ratio, u);
+        s.row([
+            up_name(i),
+            pct(rate(ratio.n, c.seat_rounds), 2),
+            pct(e.mean, 3),
+            pct(e.se, 3),
+            ci_pct(&e, 3),
+        ]);
+        by_up_json.insert(
+            up_name(i),
+            json!({"ev": e.mean, "se": e.se, "ci95": e.ci95, "bets": ratio.n}),
+        );
+    }
+    r.sections.push(s);
+
+    let freqs = [
+        ("blackjack", "per initial bet", c.naturals, c.seat_rounds),
+        (
+            "dealer_blackjack",
+            "per round",
+            c.dealer_blackjacks,
+            c.rounds,
+        ),
+        ("double", "per initial bet", c.doubles, c.seat_rounds),
+        ("split", "per initial bet", c.splits, c.seat_rounds),
+        ("surrender", "per initial bet", c.surrenders, c.seat_rounds),
+        (
+            "insurance_taken",
+            "per offer (ace up)",
+            c.insurance_taken,
+            c.insurance_offered,
+        ),
+        (
+            "player_bust",
+            "per hand played",
+            c.player_busts,
+            c.hands_played,
+        ),
+        ("dealer_bust", "per round", c.dealer_busts, c.rounds),
+    ];
+    let mut s = Section::new("Frequencies", &["event", "rate", "count", "of"]);
+    let mut freq_json = serde_json::Map::new();
+    for (name, of, n, d) in freqs {
+        s.row([
+            name.to_string(),
+            pct(rate(n, d), 3),
+            count(n),
+            of.to_string(),
+        ]);
+        freq_json.insert(name.into(), json!(rate(n, d)));
+    }
+    r.sections.push(s);
+
+    let mut s = Section::new(
+        "Side bets and bet behind (RTP per stake of that bet)",
+        &["bet", "stake", "bets", "RTP", "SE", "95% CI"],
+    );
+    s.row([
+        "pairs (same rank, 11:1)".into(),
+        format!("{}", bets.pairs),
+        count(acc.pairs.n),
+        pct(pairs.mean, 3),
+        pct(pairs.se, 3),
+        ci_pct(&pairs, 3),
+    ]);
+    s.row([
+        "insurance (2:1)".into(),
+        if bets.insure {
+            "0.5".into()
+        } else {
+            "never taken".into()
+        },
+        count(acc.insurance.n),
+        pct(insurance.mean, 3),
+        pct(insurance.se, 3),
+        ci_pct(&insurance, 3),
+    ]);
+    s.row([
+        format!(
+            "bet behind (follows {})",
+            if bets.behind_follows == BehindFollows::All {
+                "all"
+            } else {
+                "none"
+            }
+        ),
+        format!("{}", bets.behind),
+        count(acc.main.n),
+        pct(behind.mean, 3),
+        pct(behind.se, 3),
+        ci_pct(&behind, 3),
+    ]);
+    r.sections.push(s);
+
+    let mut s = Section::new(
+        "Dealer outcomes by up card",
+        &["up", "17", "18", "19", "20", "21", "bust", "BJ"],
+    );
+    let mut dealer_json = serde_json::Map::new();
+    for &i in &order {
+        let row = &acc.dealer[i];
+        let n: u64 = row.iter().sum();
+        let mut cells = vec![up_name(i)];
+        cells.extend(row.iter().map(|&k| f6(rate(k, n))));
+        s.row(cells);
+        dealer_json.insert(
+            up_name(i),
+            json!({"rounds": n, "17": rate(row[0], n), "18": rate(row[1], n), "19": rate(row[2], n),
+                   "20": rate(row[3], n), "21": rate(row[4], n), "bust": rate(row[5], n), "blackjack": rate(row[6], n)}),
+        );
+    }
+    r.sections.push(s);
+
+    let mut s = Section::new(
+        "Distribution of one round's net result (main bet)",
+        &["net (bets)", "probability", "count"],
+    );
+    let off = hist_offset(rules);
+    let mut dist_json = Vec::new();
+    for (i, &k) in acc.hist.iter().enumerate() {
+        if k == 0 {
+            continue;
+        }
+        let net = (i as i64 - off) as f64 / u;
+        s.row([format!("{net:+}"), f6(rate(k, c.seat_rounds)), count(k)]);
+        dist_json.push(json!({"net": net, "count": k, "p": rate(k, c.seat_rounds)}));
+    }
+    r.sections.push(s);
+
+    if run.interrupted {
+        r.notes.push(format!(
+            "INTERRUPTED: {} of {} chunks completed; the figures cover the rounds completed only.",
+            run.chunks_done, run.plan.chunks
+        ));
+    }
+    r.notes.push(format!(
+        "Precision: {} initial bets give SE {}; SE 0.01% would take about {} bets.",
+        count(c.seat_rounds),
+        pct(ev.se, 4),
+        count(rounds_for_se(ev.se, c.seat_rounds, 0.0001) as u64)
+    ));
+    if let Some(cc) = &claim_check {
+        r.notes
+            .push(format!("Claim {}: {}", pct(cc.claimed, 2), cc.verdict));
+        if let Some(n) = cc.rounds_to_separate_at_5se {
+            r.notes.push(format!(
+                "Separating the estimate from the claim at 5 SE would take about {} initial bets.",
+                count(n.min(1.8e19) as u64)
+            ));
+        }
+    }
+    if c.reshuffles_mid_round > 0 {
+        r.notes.push(format!(
+            "The shoe ran out mid-round {} times (discards reshuffled); raise the cut card margin.",
+            c.reshuffles_mid_round
+        ));
+    }
+
+    r.json = json!({
+        "game": "blackjack",
+        "version": crate::VERSION,
+        "rules": rules,
+        "strategy": {"name": strategy.name(), "hash": strategy.hash().map(|h| format!("{h:016x}")), "insurance": if bets.insure {"always"} else {"never"}},
+        "seed": run.seed,
+        "rounds": c.rounds,
+        "rounds_requested": run.rounds_requested,
+        "initial_bets": c.seat_rounds,
+        "shoes": c.shoes,
+        "chunks": {"shoes_per_chunk": run.plan.shoes_per_chunk, "planned": run.plan.chunks, "done": run.chunks_done,
+                   "pilot_rounds_per_shoe": run.plan.pilot_rounds_per_shoe},
+        "interrupted": run.interrupted,
+        "ev": ev.mean,
+        "ev_se": ev.se,
+        "ev_ci95": ev.ci95,
+        "rtp": rtp.mean,
+        "rtp_ci95": rtp.ci95,
+        "rtp_total_wagered": per_wagered.mean,
+        "rtp_total_wagered_se": per_wagered.se,
+        "sd_round": sd_round,
+        "ev_by_upcard": by_up_json,
+        "frequencies": freq_json,
+        "dealer_outcomes": dealer_json,
+        "net_distribution": dist_json,
+        "side_bets": {
+            "pairs": {"stake": bets.pairs, "bets": acc.pairs.n, "rtp": pairs.mean, "se": pairs.se, "ci95": pairs.ci95},
+            "insurance": {"taken": acc.insurance.n, "rtp": insurance.mean, "se": insurance.se, "ci95": insurance.ci95},
+        },
+        "bet_behind": {"stake": bets.behind, "follows": bets.behind_follows, "rtp": behind.mean, "se": behind.se, "ci95": behind.ci95},
+        "claim": claim_check,
+        "rtp_estimate": estimate_json(&rtp),
+        "elapsed_s": run.elapsed_s,
+        "rounds_per_s": rounds_per_s,
+        "threads": run.threads,
+    });
+    r
+}

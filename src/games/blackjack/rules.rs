@@ -1,0 +1,325 @@
+//! The blackjack rule set: every rule a setting, validated, with the live table as `seed`.
+
+use serde::Serialize;
+use std::fmt;
+
+/// Blackjack payout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum BjPays {
+    #[serde(rename = "3:2")]
+    ThreeToTwo,
+    #[serde(rename = "6:5")]
+    SixToFive,
+    #[serde(rename = "1:1")]
+    OneToOne,
+}
+
+/// What a dealer blackjack takes in the no-hole-card game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DealerBjTakes {
+    /// Lose all: doubled and split wagers are lost too (European convention).
+    All,
+    /// Original bet only (OBO): extra wagers are returned; same EV as a peek game.
+    Original,
+}
+
+/// When surrender is allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Surrender {
+    #[serde(rename = "none")]
+    None,
+    /// Only against an up card of 2–9 (the live table).
+    #[serde(rename = "2-9")]
+    TwoToNine,
+    /// Against any up card, but a dealer blackjack still takes the whole bet.
+    #[serde(rename = "late")]
+    Late,
+    /// Against any up card, before the dealer's blackjack is known: half the bet is lost.
+    #[serde(rename = "early")]
+    Early,
+}
+
+/// Which first two cards may be doubled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Double {
+    #[serde(rename = "any")]
+    Any,
+    /// Hard 9, 10 or 11 only.
+    #[serde(rename = "9-11")]
+    NineToEleven,
+    /// Hard 10 or 11 only.
+    #[serde(rename = "10-11")]
+    TenToEleven,
+}
+
+/// What makes two cards a splittable pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SplitBy {
+    /// Equal value (K-Q is a pair).
+    Value,
+    /// Equal rank (K-K only).
+    Rank,
+}
+
+/// Where a shoe ends.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Shuffle {
+    /// Deal to a cut card placed after this fraction of the shoe, then shuffle.
+    CutCard { penetration: f64 },
+    /// Shuffle the whole shoe before every round.
+    EveryRound,
+}
+
+/// A complete, validated rule set.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rules {
+    pub decks: u32,
+    pub h17: bool,
+    pub bj_pays: BjPays,
+    /// Hole-card game: the dealer peeks for blackjack with an ace or ten up.
+    pub peek: bool,
+    pub dealer_bj_takes: DealerBjTakes,
+    pub surrender: Surrender,
+    pub double: Double,
+    pub das: bool,
+    /// Most hands a player can hold after splitting (1 = no splitting).
+    pub max_hands: u8,
+    pub resplit_aces: bool,
+    pub hit_split_aces: bool,
+    pub split_by: SplitBy,
+    pub shuffle: Shuffle,
+    /// Seated players, all playing the chosen strategy.
+    pub players: u8,
+}
+
+/// Most seats at a table.
+pub const MAX_PLAYERS: u8 = 7;
+/// Most split hands.
+pub const MAX_HANDS: u8 = 8;
+
+/// A rule set that cannot be played, with what to change.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("impossible rules: {0}")]
+pub struct RulesError(pub String);
+
+impl Rules {
+    /// The live table "廿一點" (RULES.md §1).
+    pub fn seed() -> Rules {
+        Rules {
+            decks: 8,
+            h17: false,
+            bj_pays: BjPays::ThreeToTwo,
+            peek: false,
+            dealer_bj_takes: DealerBjTakes::All,
+            surrender: Surrender::TwoToNine,
+            double: Double::Any,
+            das: false,
+            max_hands: 2,
+            resplit_aces: false,
+            hit_split_aces: false,
+            split_by: SplitBy::Value,
+            shuffle: Shuffle::CutCard { penetration: 0.75 },
+            players: 1,
+        }
+    }
+
+    /// Check that the rules can be played; say what to change otherwise.
+    pub fn validate(&self) -> Result<(), RulesError> {
+        let err = |s: &str| Err(RulesError(s.to_string()));
+        if !(1..=64).contains(&self.decks) {
+            return err("--decks must be between 1 and 64");
+        }
+        if !(1..=MAX_PLAYERS).contains(&self.players) {
+            return Err(RulesError(format!(
+                "--players must be between 1 and {MAX_PLAYERS} (seats at the table)"
+            )));
+        }
+        if !(1..=MAX_HANDS).contains(&self.max_hands) {
+            return Err(RulesError(format!(
+                "--max-hands must be between 1 (no splitting) and {MAX_HANDS}"
+            )));
+        }
+        if self.resplit_aces && self.max_hands < 3 {
+            return err("--resplit-aces needs --max-hands 3 or more (with 2 hands there is nothing to resplit)");
+        }
+        if self.max_hands == 1 && (self.hit_split_aces || self.das) {
+            return err("--hit-split-aces and --das need splitting; --max-hands 1 forbids it");
+        }
+        if let Shuffle::CutCard { penetration } = self.shuffle {
+            if !(penetration > 0.0 && penetration <= 1.0) {
+                return err("--penetration must be a fraction in (0, 1], e.g. 0.75");
+            }
+            // A round starts only before the cut card; at least one full round must fit.
+            let cut = (penetration * self.cards() as f64).round() as u32;
+            if cut < 1 {
+                return err("--penetration is so small that the cut card comes before the first card; raise it");
+            }
+        }
+        Ok(())
+    }
+
+    /// Cards in the shoe.
+    pub fn cards(&self) -> u32 {
+        self.decks * 52
+    }
+
+    /// Money units per initial bet: every payout is an integer number of units.
+    pub fn units_per_bet(&self) -> i64 {
+        match self.bj_pays {
+            BjPays::ThreeToTwo | BjPays::OneToOne => 2,
+            BjPays::SixToFive => 10,
+        }
+    }
+
+    /// A blackjack's win in units.
+    pub fn bj_win_units(&self) -> i64 {
+        match self.bj_pays {
+            BjPays::ThreeToTwo => 3,
+            BjPays::SixToFive => 12,
+            BjPays::OneToOne => 2,
+        }
+    }
+
+    /// Whether surrender is offered against this up card value (1 = ace).
+    pub fn surrender_allowed(&self, up: u8) -> bool {
+        match self.surrender {
+            Surrender::None => false,
+            Surrender::TwoToNine => (2..=9).contains(&up),
+            Surrender::Late | Surrender::Early => true,
+        }
+    }
+
+    /// Whether two first cards with this hard total / softness may be doubled.
+    pub fn double_allowed(&self, hard: u8, soft: bool) -> bool {
+        match self.double {
+            Double::Any => true,
+            Double::NineToEleven => !soft && (9..=11).contains(&hard),
+            Double::TenToEleven => !soft && (10..=11).contains(&hard),
+        }
+    }
+
+    /// A one-line summary such as `8D S17 3:2 ENHC(all) SUR:2-9 DA NDAS SP2 75%`.
+    pub fn summary(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pays = match self.bj_pays {
+            BjPays::ThreeToTwo => "3:2",
+            BjPays::SixToFive => "6:5",
+            BjPays::OneToOne => "1:1",
+        };
+        let game = if self.peek {
+            "peek".to_string()
+        } else {
+            match self.dealer_bj_takes {
+                DealerBjTakes::All => "ENHC lose-all".to_string(),
+                DealerBjTakes::Original => "ENHC OBO".to_string(),
+            }
+        };
+        let sur = match self.surrender {
+            Surrender::None => "no surrender",
+            Surrender::TwoToNine => "surrender vs 2-9",
+            Surrender::Late => "late surrender",
+            Surrender::Early => "early surrender",
+        };
+        let dbl = match self.double {
+            Double::Any => "double any 2",
+            Double::NineToEleven => "double 9-11",
+            Double::TenToEleven => "double 10-11",
+        };
+        write!(
+            f,
+            "{} decks, {}, BJ {pays}, {game}, {sur}, {dbl}, {}, {} hands max{}{}, split by {}, {}, {} player{}",
+            self.decks,
+            if self.h17 { "H17" } else { "S17" },
+            if self.das { "DAS" } else { "no DAS" },
+            self.max_hands,
+            if self.resplit_aces { ", RSA" } else { "" },
+            if self.hit_split_aces { ", hit split aces" } else { "" },
+            match self.split_by {
+                SplitBy::Value => "value",
+                SplitBy::Rank => "rank",
+            },
+            match self.shuffle {
+                Shuffle::CutCard { penetration } => format!("cut card at {:.0}%", penetration * 100.0),
+                Shuffle::EveryRound => "shuffle every round".to_string(),
+            },
+            self.players,
+            if self.players == 1 { "" } else { "s" }
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_is_valid_and_is_the_live_table() {
+        let r = Rules::seed();
+        r.validate().unwrap();
+        assert_eq!(r.decks, 8);
+        assert!(!r.peek && !r.h17 && !r.das);
+        assert_eq!(r.max_hands, 2);
+        assert_eq!(r.surrender, Surrender::TwoToNine);
+    }
+
+    #[test]
+    fn impossible_combinations_are_refused() {
+        let mut r = Rules::seed();
+        r.resplit_aces = true;
+        assert!(r.validate().unwrap_err().0.contains("--max-hands"));
+        let mut r = Rules::seed();
+        r.decks = 0;
+        assert!(r.validate().is_err());
+        let mut r = Rules::seed();
+        r.players = 8;
+        assert!(r.validate().is_err());
+        let mut r = Rules::seed();
+        r.shuffle = Shuffle::CutCard { penetration: 1.5 };
+        assert!(r.validate().is_err());
+        let mut r = Rules::seed();
+        r.max_hands = 1;
+        r.das = true;
+        assert!(r.validate().is_err());
+    }
+
+    #[test]
+    fn surrender_windows() {
+        let mut r = Rules::seed();
+        assert!(!r.surrender_allowed(1));
+        assert!(!r.surrender_allowed(10));
+        assert!((2..=9).all(|u| r.surrender_allowed(u)));
+        r.surrender = Surrender::Late;
+        assert!(r.surrender_allowed(1) && r.surrender_allowed(10));
+        r.surrender = Surrender::None;
+        assert!(!(1..=10).any(|u| r.surrender_allowed(u)));
+    }
+
+    #[test]
+    fn double_windows() {
+        let mut r = Rules::seed();
+        assert!(r.double_allowed(8, false) && r.double_allowed(8, true));
+        r.double = Double::NineToEleven;
+        assert!(!r.double_allowed(8, false) && r.double_allowed(9, false));
+        assert!(!r.double_allowed(9, true));
+        r.double = Double::TenToEleven;
+        assert!(!r.double_allowed(9, false) && r.double_allowed(11, false));
+    }
+
+    #[test]
+    fn units() {
+        let mut r = Rules::seed();
+        assert_eq!((r.units_per_bet(), r.bj_win_units()), (2, 3));
+        r.bj_pays = BjPays::SixToFive;
+        assert_eq!((r.units_per_bet(), r.bj_win_units()), (10, 12));
+        r.bj_pays = BjPays::OneToOne;
+        assert_eq!((r.units_per_bet(), r.bj_win_units()), (2, 2));
+    }
+}

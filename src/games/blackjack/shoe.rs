@@ -1,0 +1,207 @@
+//! The shoe: cards dealt by a lazy Fisher–Yates shuffle.
+//!
+//! Drawing the next card picks a uniform card among those not yet dealt and swaps it into
+//! place, so the sequence dealt from a shoe is a uniform random permutation whether it is
+//! shuffled up front or card by card, and the shuffle costs nothing for cards never dealt.
+
+use crate::rng::{below, Rng};
+
+/// Card ranks: 0 = ace, 1..=8 = two..nine, 9 = ten, 10 = jack, 11 = queen, 12 = king.
+pub type Rank = u8;
+
+/// Blackjack value of a rank: ace = 1, faces = 10.
+#[inline(always)]
+pub fn value(rank: Rank) -> u8 {
+    if rank >= 9 {
+        10
+    } else {
+        rank + 1
+    }
+}
+
+/// Display character of a value (1..=10).
+pub fn value_char(v: u8) -> char {
+    match v {
+        1 => 'A',
+        10 => 'T',
+        v => (b'0' + v) as char,
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Shoe {
+    cards: Vec<Rank>,
+    pos: usize,
+    cut: usize,
+    round_start: usize,
+    /// How often the shoe ran out in the middle of a round and the discards were reshuffled.
+    pub reshuffles_mid_round: u64,
+}
+
+impl Shoe {
+    /// A fresh shoe of `decks` decks with the cut card after `cut` cards.
+    pub fn new(decks: u32, cut: usize) -> Shoe {
+        let mut cards = Vec::with_capacity(decks as usize * 52);
+        for _ in 0..decks {
+            for rank in 0..13u8 {
+                for _ in 0..4 {
+                    cards.push(rank);
+                }
+            }
+        }
+        let cut = cut.clamp(1, cards.len());
+        Shoe {
+            cards,
+            pos: 0,
+            cut,
+            round_start: 0,
+            reshuffles_mid_round: 0,
+        }
+    }
+
+    /// Gather every card back and shuffle (the permutation left in the array is irrelevant:
+    /// the lazy shuffle draws uniformly from whatever order it holds).
+    #[inline(always)]
+    pub fn reshuffle(&mut self) {
+        self.pos = 0;
+        self.round_start = 0;
+    }
+
+    /// Whether the cut card has come out (time to shuffle before the next round).
+    #[inline(always)]
+    pub fn past_cut(&self) -> bool {
+        self.pos >= self.cut
+    }
+
+    /// Mark the start of a round (the cards on the table are those dealt from here on).
+    #[inline(always)]
+    pub fn begin_round(&mut self) {
+        self.round_start = self.pos;
+    }
+
+    /// Cards dealt since the last shuffle.
+    pub fn dealt(&self) -> usize {
+        self.pos
+    }
+
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    /// Deal one card.
+    #[inline(always)]
+    pub fn draw(&mut self, rng: &mut Rng) -> Rank {
+        let n = self.cards.len();
+        if self.pos == n {
+            self.refill_mid_round();
+        }
+        let left = (n - self.pos) as u32;
+        let j = self.pos + below(rng, left) as usize;
+        self.cards.swap(self.pos, j);
+        let c = self.cards[self.pos];
+        self.pos += 1;
+        c
+    }
+
+    /// The shoe ran out during a round: the cards on the table stay out, every other card
+    /// (the discards) is reshuffled and dealing goes on.
+    #[cold]
+    fn refill_mid_round(&mut self) {
+        let on_table = self.pos - self.round_start;
+        if on_table >= self.cards.len() {
+            // A single round used the whole shoe (absurd rules): start it over.
+            self.pos = 0;
+            self.reshuffles_mid_round += 1;
+            return;
+        }
+        for i in 0..on_table {
+            self.cards.swap(i, self.round_start + i);
+        }
+        self.pos = on_table;
+        self.round_start = 0;
+        self.reshuffles_mid_round += 1;
+    }
+
+    /// Put specific cards on top, in order (tests: deal a known sequence).
+    #[cfg(test)]
+    pub fn stack(&mut self, ranks: &[Rank]) {
+        for (i, &r) in ranks.iter().enumerate() {
+            let at = self.pos + i;
+            let j = (at..self.cards.len())
+                .find(|&j| self.cards[j] == r)
+                .expect("rank available");
+            self.cards.swap(at, j);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::chunk_rng;
+
+    #[test]
+    fn values() {
+        assert_eq!(value(0), 1);
+        assert_eq!(value(1), 2);
+        assert_eq!(value(8), 9);
+        for r in 9..13 {
+            assert_eq!(value(r), 10);
+        }
+    }
+
+    #[test]
+    fn a_full_deal_is_a_permutation_of_the_shoe() {
+        let mut rng = chunk_rng(3, 0);
+        let mut shoe = Shoe::new(2, 104);
+        let mut counts = [0u32; 13];
+        for _ in 0..104 {
+            counts[shoe.draw(&mut rng) as usize] += 1;
+        }
+        assert!(counts.iter().all(|&c| c == 8), "{counts:?}");
+        assert!(shoe.past_cut());
+    }
+
+    #[test]
+    fn running_out_mid_round_keeps_table_cards_out() {
+        let mut rng = chunk_rng(3, 0);
+        let mut shoe = Shoe::new(1, 52);
+        for _ in 0..50 {
+            shoe.draw(&mut rng);
+        }
+        shoe.begin_round();
+        let mut table = vec![shoe.draw(&mut rng), shoe.draw(&mut rng)];
+        // The shoe is empty now: the next 50 cards are the discards, reshuffled.
+        let mut counts = [4u32; 13];
+        for &c in &table {
+            counts[c as usize] -= 1;
+        }
+        for _ in 0..50 {
+            let c = shoe.draw(&mut rng);
+            table.push(c);
+            counts[c as usize] -= 1;
+        }
+        assert_eq!(shoe.reshuffles_mid_round, 1);
+        assert!(counts.iter().all(|&c| c == 0), "{counts:?}");
+    }
+
+    #[test]
+    fn first_card_is_uniform() {
+        let mut counts = [0u32; 13];
+        let mut rng = chunk_rng(9, 0);
+        let mut shoe = Shoe::new(8, 300);
+        let n = 130_000;
+        for _ in 0..n {
+            shoe.reshuffle();
+            counts[shoe.draw(&mut rng) as usize] += 1;
+        }
+        // Binomial(n, 1/13): sd ≈ 96.1; 5 sd.
+        for c in counts {
+            assert!((c as f64 - 10_000.0).abs() < 5.0 * 96.1, "{counts:?}");
+        }
+    }
+}

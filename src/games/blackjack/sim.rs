@@ -1,0 +1,244 @@
+//! The blackjack simulation: accumulators, chunk plan and the run.
+
+use serde::{Deserialize, Serialize};
+
+use super::round::{RoundResult, Table};
+use super::rules::{Rules, Shuffle};
+use super::strategy::Strategy;
+use crate::engine::{Merge, Simulation};
+use crate::rng::Rng;
+use crate::stats::{Batch, Ratio};
+
+/// Event counts of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    pub shoes: u64,
+    pub rounds: u64,
+    /// Seat-rounds: initial main bets.
+    pub seat_rounds: u64,
+    pub naturals: u64,
+    pub dealer_blackjacks: u64,
+    pub doubles: u64,
+    pub splits: u64,
+    pub surrenders: u64,
+    pub insurance_offered: u64,
+    pub insurance_taken: u64,
+    pub hands_played: u64,
+    pub player_busts: u64,
+    pub dealer_busts: u64,
+    pub reshuffles_mid_round: u64,
+}
+
+impl Counts {
+    fn merge(&mut self, o: &Counts) {
+        self.shoes += o.shoes;
+        self.rounds += o.rounds;
+        self.seat_rounds += o.seat_rounds;
+        self.naturals += o.naturals;
+        self.dealer_blackjacks += o.dealer_blackjacks;
+        self.doubles += o.doubles;
+        self.splits += o.splits;
+        self.surrenders += o.surrenders;
+        self.insurance_offered += o.insurance_offered;
+        self.insurance_taken += o.insurance_taken;
+        self.hands_played += o.hands_played;
+        self.player_busts += o.player_busts;
+        self.dealer_busts += o.dealer_busts;
+        self.reshuffles_mid_round += o.reshuffles_mid_round;
+    }
+}
+
+/// Everything a blackjack run accumulates; merges exactly.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BjAcc {
+    /// Main bet: x = net units, y = 1 per seat-round.
+    pub main: Ratio,
+    /// Main bet per amount wagered: x = net units, y = units wagered.
+    pub wagered: Ratio,
+    /// Main bet by dealer up card (index value − 1, ace first).
+    pub by_up: [Ratio; 10],
+    /// Pairs side bet: x = +11/−1 side stakes, y = 1.
+    pub pairs: Ratio,
+    /// Insurance taken: x = +2/−1 insurance stakes, y = 1.
+    pub insurance: Ratio,
+    /// Bet behind declining doubles and splits: x = net units, y = 1.
+    pub behind_none: Ratio,
+    /// Histogram of one seat-round's main net, index `net_units + offset`.
+    pub hist: Vec<u64>,
+    pub counts: Counts,
+    /// Dealer outcomes by up card: `[up − 1][17, 18, 19, 20, 21, bust, blackjack]`.
+    pub dealer: [[u64; 7]; 10],
+}
+
+impl Merge for BjAcc {
+    fn merge(&mut self, o: &BjAcc) {
+        self.main.merge(&o.main);
+        self.wagered.merge(&o.wagered);
+        for (a, b) in self.by_up.iter_mut().zip(&o.by_up) {
+            a.merge(b);
+        }
+        self.pairs.merge(&o.pairs);
+        self.insurance.merge(&o.insurance);
+        self.behind_none.merge(&o.behind_none);
+        if self.hist.len() < o.hist.len() {
+            self.hist.resize(o.hist.len(), 0);
+        }
+        for (a, b) in self.hist.iter_mut().zip(&o.hist) {
+            *a += b;
+        }
+        self.counts.merge(&o.counts);
+        for (a, b) in self.dealer.iter_mut().zip(&o.dealer) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+    }
+}
+
+/// Offset of the histogram: the largest possible loss in units.
+pub fn hist_offset(rules: &Rules) -> i64 {
+    2 * rules.max_hands as i64 * rules.units_per_bet()
+}
+
+/// One chunk's running batch sums.
+#[derive(Default)]
+struct ChunkSums {
+    main: Batch,
+    wagered: Batch,
+    by_up: [Batch; 10],
+    by_up_n: [u64; 10],
+    pairs: Batch,
+    insurance: Batch,
+    insurance_n: u64,
+    behind_none: Batch,
+}
+
+impl ChunkSums {
+    #[inline(always)]
+    fn record(&mut self, r: &RoundResult, acc: &mut BjAcc, offset: i64) {
+        let c = &mut acc.counts;
+        c.rounds += 1;
+        let up = (r.up - 1) as usize;
+        acc.dealer[up][r.dealer] += 1;
+        c.dealer_blackjacks += r.dealer_bj() as u64;
+        c.dealer_busts += (r.dealer == super::round::DEALER_BUST) as u64;
+        for s in &r.seats[..r.players] {
+            c.seat_rounds += 1;
+            c.naturals += s.natural as u64;
+            c.doubles += s.doubles as u64;
+            c.splits += s.splits as u64;
+            c.surrenders += s.surrendered as u64;
+            c.hands_played += s.hands as u64;
+            c.player_busts += s.busts as u64;
+            self.main.add(s.net, 1);
+            self.wagered.add(s.net, s.wagered);
+            self.by_up[up].add(s.net, 1);
+            self.by_up_n[up] += 1;
+            self.pairs.add(s.pairs, 1);
+            self.behind_none.add(s.behind_none, 1);
+            if r.up == 1 {
+                c.insurance_offered += 1;
+                if s.insured {
+                    c.insurance_taken += 1;
+                    self.insurance.add(if r.dealer_bj() { 2 } else { -1 }, 1);
+                    self.insurance_n += 1;
+                }
+            }
+            acc.hist[(s.net + offset) as usize] += 1;
+        }
+    }
+
+    fn close(&self, acc: &mut BjAcc, seat_rounds: u64) {
+        acc.main.close(&self.main, seat_rounds);
+        acc.wagered.close(&self.wagered, seat_rounds);
+        for u in 0..10 {
+            acc.by_up[u].close(&self.by_up[u], self.by_up_n[u]);
+        }
+        acc.pairs.close(&self.pairs, seat_rounds);
+        acc.insurance.close(&self.insurance, self.insurance_n);
+        acc.behind_none.close(&self.behind_none, seat_rounds);
+    }
+}
+
+/// A blackjack simulation: rules, strategy, and shoes per chunk.
+pub struct BjSim<'a, S: Strategy> {
+    pub rules: &'a Rules,
+    pub strategy: &'a S,
+    /// Shoes per chunk (with shuffle-every-round, a shoe is one round).
+    pub shoes_per_chunk: u64,
+}
+
+impl<S: Strategy> Simulation for BjSim<'_, S> {
+    type Acc = BjAcc;
+
+    fn run_chunk(&self, _chunk: u64, rng: &mut Rng, acc: &mut BjAcc) {
+        let offset = hist_offset(self.rules);
+        acc.hist = vec![0; (2 * offset + 1) as usize];
+        let mut table = Table::new(self.rules, self.strategy);
+        let mut sums = ChunkSums::default();
+        let before = acc.counts.seat_rounds;
+        for _ in 0..self.shoes_per_chunk {
+            table.play_shoe(rng, |r| sums.record(r, acc, offset));
+        }
+        acc.counts.shoes += self.shoes_per_chunk;
+        acc.counts.reshuffles_mid_round += table.shoe.reshuffles_mid_round;
+        let n = acc.counts.seat_rounds - before;
+        sums.close(acc, n);
+    }
+}
+
+/// How a requested round count maps onto chunks.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Plan {
+    pub shoes_per_chunk: u64,
+    pub chunks: u64,
+    /// Rounds per shoe measured by the pilot (1 with shuffle-every-round).
+    pub pilot_rounds_per_shoe: f64,
+}
+
+/// Default shoes per chunk for dealing to a cut card (about 60 000 rounds at 8 decks).
+pub const DEFAULT_CHUNK_SHOES: u64 = 1024;
+/// Default rounds per chunk when shuffling every round.
+pub const DEFAULT_CHUNK_ROUNDS: u64 = 65_536;
+/// Chunks wanted at least, for batch-means standard errors.
+const MIN_CHUNKS: u64 = 64;
+
+/// Plan a run of about `rounds` rounds. With a cut card, rounds per shoe depend on rules and
+/// strategy, so a pilot of 64 shoes from a stream of its own (seed, chunk u64::MAX) measures
+/// them; the plan is a function of (rules, strategy, seed, rounds) only, so every thread
+/// count and every shard computes the same one. `chunk_shoes` overrides the chunk size.
+pub fn plan<S: Strategy>(
+    rules: &Rules,
+    strategy: &S,
+    seed: u64,
+    rounds: u64,
+    chunk_shoes: Option<u64>,
+) -> Plan {
+    let per_shoe = match rules.shuffle {
+        Shuffle::EveryRound => 1.0,
+        Shuffle::CutCard { .. } => {
+            let mut rng = crate::rng::chunk_rng(seed, u64::MAX);
+            let mut table = Table::new(rules, strategy);
+            let mut n = 0u64;
+            let pilot = 64;
+            for _ in 0..pilot {
+                table.play_shoe(&mut rng, |_| n += 1);
+            }
+            n as f64 / pilot as f64
+        }
+    };
+    let default = match rules.shuffle {
+        Shuffle::EveryRound => DEFAULT_CHUNK_ROUNDS,
+        Shuffle::CutCard { .. } => DEFAULT_CHUNK_SHOES,
+    };
+    let shoes_per_chunk = chunk_shoes.unwrap_or_else(|| {
+        let shoes = rounds as f64 / per_shoe;
+        ((shoes / MIN_CHUNKS as f64).floor() as u64).clamp(1, default)
+    });
+    let chunks = ((rounds as f64 / (per_shoe * shoes_per_chunk as f64)).ceil() as u64).max(1);
+    Plan {
+        shoes_per_chunk,
+        chunks,
+        pilot_rounds_per_shoe: per_shoe,
+    }
+}

@@ -1,0 +1,600 @@
+//! Blackjack strategies: the trait, the table's fixed rules, and charts read from CSV files.
+
+use std::fmt;
+use std::path::Path;
+
+/// A player's action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Hit,
+    Stand,
+    Double,
+    Split,
+    Surrender,
+}
+
+/// What a strategy sees when it must act.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Situation {
+    /// Best total (an ace counts 11 when that does not bust).
+    pub total: u8,
+    pub soft: bool,
+    pub cards: u8,
+    /// Value of the pair (1 = aces) when the hand is a pair that may be split now.
+    pub pair: Option<u8>,
+    /// Dealer up card value, 1 = ace.
+    pub up: u8,
+    pub can_double: bool,
+    pub can_surrender: bool,
+    /// The hand came from a split.
+    pub split: bool,
+}
+
+/// A way to play. Implementations must return an action the situation allows; the table
+/// treats any other answer as a hit (or a stand on a one-card split ace).
+pub trait Strategy: Sync {
+    fn act(&self, s: &Situation) -> Action;
+    /// Take insurance (offered with an ace up) holding this hand?
+    fn insure(&self, _total: u8, _soft: bool) -> bool {
+        false
+    }
+}
+
+/// A chart entry, with its fall-back when the first choice is not allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Code {
+    H,
+    S,
+    /// Double, else hit.
+    Dh,
+    /// Double, else stand.
+    Ds,
+    /// Split.
+    P,
+    /// Surrender, else hit.
+    Rh,
+    /// Surrender, else stand.
+    Rs,
+    /// Surrender, else split.
+    Rp,
+}
+
+impl Code {
+    pub fn parse(s: &str) -> Option<Code> {
+        Some(match s.trim() {
+            "H" | "h" => Code::H,
+            "S" | "s" => Code::S,
+            "D" | "Dh" | "DH" | "d" => Code::Dh,
+            "Ds" | "DS" => Code::Ds,
+            "P" | "p" | "SP" => Code::P,
+            "R" | "Rh" | "RH" | "r" => Code::Rh,
+            "Rs" | "RS" => Code::Rs,
+            "Rp" | "RP" => Code::Rp,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::H => "H",
+            Code::S => "S",
+            Code::Dh => "Dh",
+            Code::Ds => "Ds",
+            Code::P => "P",
+            Code::Rh => "Rh",
+            Code::Rs => "Rs",
+            Code::Rp => "Rp",
+        }
+    }
+
+    fn splits(self) -> bool {
+        matches!(self, Code::P | Code::Rp)
+    }
+
+    /// The action this code means in `s`.
+    #[inline(always)]
+    pub fn resolve(self, s: &Situation) -> Action {
+        match self {
+            Code::H => Action::Hit,
+            Code::S => Action::Stand,
+            Code::Dh if s.can_double => Action::Double,
+            Code::Dh => Action::Hit,
+            Code::Ds if s.can_double => Action::Double,
+            Code::Ds => Action::Stand,
+            Code::P if s.pair.is_some() => Action::Split,
+            Code::P => Action::Hit,
+            Code::Rh | Code::Rs | Code::Rp if s.can_surrender => Action::Surrender,
+            Code::Rh => Action::Hit,
+            Code::Rs => Action::Stand,
+            Code::Rp if s.pair.is_some() => Action::Split,
+            Code::Rp => Action::Hit,
+        }
+    }
+}
+
+/// Rows of a chart: hard 4–21, soft 12–21, pairs 2–10 and aces.
+pub const ROWS: usize = 18 + 10 + 10;
+
+/// Row index of a hard total (4..=21).
+#[inline(always)]
+pub fn hard_row(total: u8) -> usize {
+    (total.clamp(4, 21) - 4) as usize
+}
+/// Row index of a soft total (12..=21).
+#[inline(always)]
+pub fn soft_row(total: u8) -> usize {
+    18 + (total.clamp(12, 21) - 12) as usize
+}
+/// Row index of a pair of value `v` (1 = aces).
+#[inline(always)]
+pub fn pair_row(v: u8) -> usize {
+    if v == 1 {
+        37
+    } else {
+        28 + (v - 2) as usize
+    }
+}
+
+/// Name of a row as written in chart files (`H12`, `S18`, `P8`, `PT`, `PA`).
+pub fn row_name(row: usize) -> String {
+    match row {
+        0..=17 => format!("H{}", row + 4),
+        18..=27 => format!("S{}", row - 18 + 12),
+        28..=35 => format!("P{}", row - 28 + 2),
+        36 => "PT".into(),
+        _ => "PA".into(),
+    }
+}
+
+fn parse_row_name(s: &str) -> Option<usize> {
+    let s = s.trim().to_ascii_uppercase();
+    (0..ROWS).find(|&r| row_name(r) == s).or(match s.as_str() {
+        "P10" => Some(36),
+        "P1" | "P11" => Some(37),
+        _ => None,
+    })
+}
+
+/// A total-dependent chart: one code per (row, dealer up card).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chart {
+    /// `codes[row][up - 1]`, up = 1 (ace) ..= 10.
+    pub codes: [[Code; 10]; ROWS],
+    pub name: String,
+    /// FNV-1a hash of the file's bytes (0 for built-in charts).
+    pub hash: u64,
+}
+
+impl Strategy for Chart {
+    #[inline(always)]
+    fn act(&self, s: &Situation) -> Action {
+        let col = (s.up - 1) as usize;
+        if let Some(v) = s.pair {
+            return self.codes[pair_row(v)][col].resolve(s);
+        }
+        let row = if s.soft {
+            soft_row(s.total)
+        } else {
+            hard_row(s.total)
+        };
+        self.codes[row][col].resolve(s)
+    }
+}
+
+/// What is wrong with a chart file, and where.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("{file}:{line}:{column}: {message}")]
+pub struct ChartError {
+    pub file: String,
+    pub line: u64,
+    pub column: u64,
+    pub message: String,
+}
+
+const EXPECTED_CODES: &str =
+    "one of H (hit), S (stand), Dh (double else hit), Ds (double else stand), P (split), Rh/Rs/Rp (surrender else hit/stand/split)";
+
+impl Chart {
+    /// Read a chart file.
+    pub fn load(path: &Path) -> Result<Chart, ChartError> {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| ChartError {
+            file: name.clone(),
+            line: 0,
+            column: 0,
+            message: format!("cannot read the chart: {e}"),
+        })?;
+        let text = String::from_utf8(bytes).map_err(|_| ChartError {
+            file: name.clone(),
+            line: 0,
+            column: 0,
+            message: "the chart is not UTF-8 text".into(),
+        })?;
+        Chart::parse(&text, &name)
+    }
+
+    /// Parse chart text; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Chart, ChartError> {
+        let err = |line: u64, column: u64, message: String| ChartError {
+            file: file.to_string(),
+            line,
+            column,
+            message,
+        };
+        let mut rdr = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .comment(Some(b'#'))
+            .flexible(true)
+            .trim(csv::Trim::All)
+            .from_reader(text.as_bytes());
+        let mut cols: Option<Vec<u8>> = None;
+        let mut codes = [[Code::H; 10]; ROWS];
+        let mut seen = [0u64; ROWS];
+        for rec in rdr.records() {
+            let rec = rec.map_err(|e| {
+                let line = e.position().map(|p| p.line()).unwrap_or(0);
+                err(line, 1, format!("not valid CSV: {e}"))
+            })?;
+            let line = rec.position().map(|p| p.line()).unwrap_or(0);
+            if rec.iter().all(|f| f.is_empty()) {
+                continue;
+            }
+            let Some(cols) = &cols else {
+                cols = Some(parse_header(&rec).map_err(|(c, m)| err(line, c, m))?);
+                continue;
+            };
+            if rec.len() != cols.len() + 1 {
+                return Err(err(
+                    line,
+                    rec.len().min(cols.len() + 1) as u64 + 1,
+                    format!(
+                        "expected {} fields (a row name and one code per dealer up card), found {}",
+                        cols.len() + 1,
+                        rec.len()
+                    ),
+                ));
+            }
+            let row = parse_row_name(&rec[0]).ok_or_else(|| {
+                err(
+                    line,
+                    1,
+                    format!(
+                        "expected a row name H4..H21, S12..S21, P2..P9, PT or PA, found '{}'",
+                        &rec[0]
+                    ),
+                )
+            })?;
+            if seen[row] != 0 {
+                return Err(err(
+                    line,
+                    1,
+                    format!(
+                        "row {} appears twice (first on line {})",
+                        row_name(row),
+                        seen[row]
+                    ),
+                ));
+            }
+            seen[row] = line;
+            for (i, &up) in cols.iter().enumerate() {
+                let field = &rec[i + 1];
+                let code = Code::parse(field).ok_or_else(|| {
+                    err(
+                        line,
+                        i as u64 + 2,
+                        format!("expected {EXPECTED_CODES}, found '{field}'"),
+                    )
+                })?;
+                if code.splits() && row < 28 {
+                    return Err(err(
+                        line,
+                        i as u64 + 2,
+                        format!("'{field}' splits, but {} is not a pair row", row_name(row)),
+                    ));
+                }
+                codes[row][(up - 1) as usize] = code;
+            }
+        }
+        if cols.is_none() {
+            return Err(err(
+                1,
+                1,
+                "empty chart: expected the header hand,2,3,4,5,6,7,8,9,T,A".into(),
+            ));
+        }
+        let missing: Vec<String> = (0..ROWS).filter(|&r| seen[r] == 0).map(row_name).collect();
+        if !missing.is_empty() {
+            let last = text.lines().count() as u64;
+            return Err(err(
+                last,
+                1,
+                format!(
+                    "missing rows: {} (every chart needs H4..H21, S12..S21, P2..P9, PT, PA)",
+                    missing.join(", ")
+                ),
+            ));
+        }
+        Ok(Chart {
+            codes,
+            name: file.to_string(),
+            hash: fnv1a(text.as_bytes()),
+        })
+    }
+
+    /// The chart as CSV text, in the format `parse` reads.
+    pub fn to_csv(&self, header_comment: &str) -> String {
+        let mut out = String::new();
+        for l in header_comment.lines() {
+            out.push_str("# ");
+            out.push_str(l);
+            out.push('\n');
+        }
+        out.push_str("hand,2,3,4,5,6,7,8,9,T,A\n");
+        let order = [2u8, 3, 4, 5, 6, 7, 8, 9, 10, 1];
+        for row in 0..ROWS {
+            out.push_str(&row_name(row));
+            for up in order {
+                out.push(',');
+                out.push_str(self.codes[row][(up - 1) as usize].as_str());
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+fn parse_header(rec: &csv::StringRecord) -> Result<Vec<u8>, (u64, String)> {
+    let expected = "expected the header hand,2,3,4,5,6,7,8,9,T,A";
+    if !rec[0].eq_ignore_ascii_case("hand") {
+        return Err((1, format!("{expected}, found '{}'", &rec[0])));
+    }
+    let mut cols = Vec::new();
+    for (i, f) in rec.iter().enumerate().skip(1) {
+        let up = match f.to_ascii_uppercase().as_str() {
+            "A" | "11" | "1" => 1,
+            "T" | "10" => 10,
+            s => match s.parse::<u8>() {
+                Ok(v) if (2..=9).contains(&v) => v,
+                _ => {
+                    return Err((
+                        i as u64 + 1,
+                        format!("{expected}: '{f}' is not a dealer up card"),
+                    ))
+                }
+            },
+        };
+        if cols.contains(&up) {
+            return Err((
+                i as u64 + 1,
+                format!("{expected}: up card '{f}' appears twice"),
+            ));
+        }
+        cols.push(up);
+    }
+    if cols.len() != 10 {
+        return Err((
+            rec.len() as u64,
+            format!("{expected}: found {} up cards", cols.len()),
+        ));
+    }
+    Ok(cols)
+}
+
+/// FNV-1a 64-bit hash (strategy files are identified by it in reports).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+/// The table's auto-play: hit until the total is over 11, then stand.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AutoPlay;
+impl Strategy for AutoPlay {
+    #[inline(always)]
+    fn act(&self, s: &Situation) -> Action {
+        if s.total > 11 {
+            Action::Stand
+        } else {
+            Action::Hit
+        }
+    }
+}
+
+/// Play like the dealer: hit to 17 (and soft 17 too when the dealer hits it).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MimicDealer {
+    pub h17: bool,
+}
+impl Strategy for MimicDealer {
+    #[inline(always)]
+    fn act(&self, s: &Situation) -> Action {
+        if s.total < 17 || (self.h17 && s.total == 17 && s.soft) {
+            Action::Hit
+        } else {
+            Action::Stand
+        }
+    }
+}
+
+/// Never risk a bust: hit only hard totals up to 11 (which cannot bust) and soft totals up
+/// to 17; stand otherwise.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NeverBust;
+impl Strategy for NeverBust {
+    #[inline(always)]
+    fn act(&self, s: &Situation) -> Action {
+        let hit = if s.soft { s.total <= 17 } else { s.total <= 11 };
+        if hit {
+            Action::Hit
+        } else {
+            Action::Stand
+        }
+    }
+}
+
+/// Any strategy, taking insurance whenever it is offered.
+#[derive(Clone, Debug)]
+pub struct AlwaysInsure<S>(pub S);
+impl<S: Strategy> Strategy for AlwaysInsure<S> {
+    #[inline(always)]
+    fn act(&self, s: &Situation) -> Action {
+        self.0.act(s)
+    }
+    fn insure(&self, _total: u8, _soft: bool) -> bool {
+        true
+    }
+}
+
+/// The strategies a user can name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StrategySpec {
+    Chart(Chart),
+    AutoPlay,
+    MimicDealer,
+    NeverBust,
+}
+
+impl StrategySpec {
+    pub fn name(&self) -> String {
+        match self {
+            StrategySpec::Chart(c) => format!("chart {}", c.name),
+            StrategySpec::AutoPlay => "autoplay".into(),
+            StrategySpec::MimicDealer => "mimic-dealer".into(),
+            StrategySpec::NeverBust => "never-bust".into(),
+        }
+    }
+    pub fn hash(&self) -> Option<u64> {
+        match self {
+            StrategySpec::Chart(c) => Some(c.hash),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for StrategySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sit(total: u8, soft: bool, up: u8) -> Situation {
+        Situation {
+            total,
+            soft,
+            cards: 2,
+            pair: None,
+            up,
+            can_double: true,
+            can_surrender: true,
+            split: false,
+        }
+    }
+
+    fn chart_text() -> String {
+        let mut c = Chart {
+            codes: [[Code::H; 10]; ROWS],
+            name: String::new(),
+            hash: 0,
+        };
+        c.codes[hard_row(11)] = [Code::Dh; 10];
+        c.codes[hard_row(16)][9 - 1] = Code::Rh;
+        c.codes[pair_row(8)] = [Code::P; 10];
+        c.codes[soft_row(18)] = [Code::Ds; 10];
+        c.to_csv("test chart")
+    }
+
+    #[test]
+    fn chart_round_trips_and_resolves_fallbacks() {
+        let c = Chart::parse(&chart_text(), "t.csv").unwrap();
+        assert_eq!(c.act(&sit(11, false, 5)), Action::Double);
+        let mut s = sit(11, false, 5);
+        s.can_double = false;
+        assert_eq!(c.act(&s), Action::Hit);
+        let mut s = sit(18, true, 5);
+        assert_eq!(c.act(&s), Action::Double);
+        s.can_double = false;
+        assert_eq!(
+            c.act(&s),
+            Action::Hit,
+            "S18 row is Ds only in doubling spots"
+        );
+        let mut s = sit(16, false, 9);
+        assert_eq!(c.act(&s), Action::Surrender);
+        s.can_surrender = false;
+        assert_eq!(c.act(&s), Action::Hit);
+        let mut s = sit(16, false, 9);
+        s.pair = Some(8);
+        assert_eq!(c.act(&s), Action::Split);
+        let again = Chart::parse(&c.to_csv("x"), "u.csv").unwrap();
+        assert_eq!(again.codes, c.codes);
+    }
+
+    #[test]
+    fn chart_errors_name_line_and_column() {
+        let text = chart_text().replace("H12,H,H,H", "H12,H,X,H");
+        let e = Chart::parse(&text, "bad.csv").unwrap_err();
+        assert_eq!(e.file, "bad.csv");
+        assert_eq!(e.line, 10, "{e}");
+        assert_eq!(e.column, 3, "{e}");
+        assert!(e.message.contains("found 'X'"), "{e}");
+
+        let text = chart_text().replace("H13,", "Q13,");
+        let e = Chart::parse(&text, "bad.csv").unwrap_err();
+        assert!(e.message.contains("row name"), "{e}");
+
+        let text: String = chart_text()
+            .lines()
+            .filter(|l| !l.starts_with("S15"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let e = Chart::parse(&text, "bad.csv").unwrap_err();
+        assert!(e.message.contains("missing rows: S15"), "{e}");
+
+        let text = chart_text().replace("H9,H,H,H,H,H,H,H,H,H,H", "H9,H,H");
+        let e = Chart::parse(&text, "bad.csv").unwrap_err();
+        assert!(e.message.contains("expected 11 fields"), "{e}");
+
+        let text = chart_text().replace("H10,H", "H10,P");
+        let e = Chart::parse(&text, "bad.csv").unwrap_err();
+        assert!(e.message.contains("not a pair row"), "{e}");
+
+        let e = Chart::parse("# nothing\n", "empty.csv").unwrap_err();
+        assert!(e.message.contains("empty chart"), "{e}");
+
+        let text = chart_text().replace("hand,2,3", "hand,2,2");
+        let e = Chart::parse(&text, "bad.csv").unwrap_err();
+        assert!(e.message.contains("appears twice"), "{e}");
+    }
+
+    #[test]
+    fn fixed_rules() {
+        assert_eq!(AutoPlay.act(&sit(11, false, 10)), Action::Hit);
+        assert_eq!(AutoPlay.act(&sit(12, false, 10)), Action::Stand);
+        assert_eq!(
+            AutoPlay.act(&sit(12, true, 10)),
+            Action::Stand,
+            "A,A counts 12"
+        );
+        let m = MimicDealer { h17: false };
+        assert_eq!(m.act(&sit(16, false, 10)), Action::Hit);
+        assert_eq!(m.act(&sit(17, true, 10)), Action::Stand);
+        assert_eq!(
+            MimicDealer { h17: true }.act(&sit(17, true, 10)),
+            Action::Hit
+        );
+        assert_eq!(NeverBust.act(&sit(12, false, 2)), Action::Stand);
+        assert_eq!(NeverBust.act(&sit(11, false, 2)), Action::Hit);
+        assert_eq!(NeverBust.act(&sit(17, true, 2)), Action::Hit);
+        assert_eq!(NeverBust.act(&sit(18, true, 2)), Action::Stand);
+        assert!(!AutoPlay.insure(20, false));
+        assert!(AlwaysInsure(AutoPlay).insure(20, false));
+    }
+}

@@ -1,0 +1,13 @@
+//! rtplab: Monte Carlo strategy simulation and exact return-to-player analysis.
+//!
+//! The binary (`src/main.rs`) only parses arguments and calls into this library.
+
+pub mod engine;
+pub mod games;
+pub mod numparse;
+pub mod report;
+pub mod rng;
+pub mod stats;
+
+/// The tool's version, carried by every report.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,74 @@
+//! The thin binary: parse, validate, call the library, render, exit.
+//! Exit codes: 0 ok, 1 a check failed, 2 usage or input error.
+
+mod cli;
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use clap::Parser;
+
+use cli::{BlackjackSim, Cli, Command, Insurance, SimGame};
+use rtplab::games::blackjack::{self, app::BjConfig};
+use rtplab::report::write_output;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("\ninterrupted: finishing the chunks in progress, then reporting (Ctrl-C again to abort)");
+        });
+    }
+    let result = match cli.command {
+        Command::Sim(SimGame::Blackjack(args)) => sim_blackjack(&args, &stop),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    let strategy = blackjack::app::resolve_strategy(&args.strategy, &rules)?;
+    let cfg = BjConfig {
+        rules,
+        strategy,
+        bets: blackjack::report::SideBets {
+            pairs: args.pairs,
+            behind: args.bet_behind,
+            behind_follows: args.behind_follows,
+            insure: args.insurance == Insurance::Always,
+        },
+        seed: args.run.seed,
+        rounds: args.run.rounds,
+        chunk_shoes: args.chunk_shoes,
+        threads: args.run.threads,
+        progress: !args.run.quiet,
+    };
+    let (report, interrupted) = blackjack::app::simulate_report(&cfg, args.claim, stop)?;
+    write_output(
+        &report.render(args.output.format),
+        args.output.output.as_deref(),
+    )?;
+    Ok(if interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,288 @@
+//! The report model (game-neutral) and its renderers: table, Markdown, CSV, JSON.
+
+use serde::Serialize;
+use std::fmt::Write;
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Table,
+    Markdown,
+    Csv,
+    Json,
+}
+
+/// One table of a report.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Section {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Section {
+    pub fn new(name: &str, columns: &[&str]) -> Section {
+        Section {
+            name: name.to_string(),
+            columns: columns.iter().map(|s| s.to_string()).collect(),
+            rows: Vec::new(),
+        }
+    }
+    pub fn row<I: IntoIterator<Item = String>>(&mut self, cells: I) {
+        self.rows.push(cells.into_iter().collect());
+    }
+}
+
+/// A rendered-to-be report: metadata, sections, notes, and the JSON document (the machine
+/// contract) built by the game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    pub title: String,
+    pub meta: Vec<(String, String)>,
+    pub sections: Vec<Section>,
+    /// Verdicts and warnings, shown after the tables.
+    pub notes: Vec<String>,
+    pub json: serde_json::Value,
+}
+
+impl Report {
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Table => self.to_table(),
+            Format::Markdown => self.to_markdown(),
+            Format::Csv => self.to_csv(),
+            Format::Json => {
+                let mut s = serde_json::to_string_pretty(&self.json).unwrap_or_default();
+                s.push('\n');
+                s
+            }
+        }
+    }
+
+    fn to_table(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", self.title);
+        let _ = writeln!(out, "{}", "=".repeat(self.title.chars().count()));
+        let w = self
+            .meta
+            .iter()
+            .map(|(k, _)| k.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (k, v) in &self.meta {
+            let _ = writeln!(out, "{k:<w$}  {v}");
+        }
+        for s in &self.sections {
+            let _ = writeln!(out, "\n{}", s.name);
+            let widths = widths(s);
+            let line = |cells: &[String]| {
+                let mut l = String::new();
+                for (i, c) in cells.iter().enumerate() {
+                    let wi = widths.get(i).copied().unwrap_or(0);
+                    if i == 0 {
+                        let _ = write!(l, "{c:<wi$}");
+                    } else {
+                        let _ = write!(l, "  {c:>wi$}");
+                    }
+                }
+                l.trim_end().to_string()
+            };
+            let _ = writeln!(out, "{}", line(&s.columns));
+            let total: usize = widths.iter().sum::<usize>() + 2 * widths.len().saturating_sub(1);
+            let _ = writeln!(out, "{}", "-".repeat(total));
+            for r in &s.rows {
+                let _ = writeln!(out, "{}", line(r));
+            }
+        }
+        if !self.notes.is_empty() {
+            out.push('\n');
+            for n in &self.notes {
+                let _ = writeln!(out, "* {n}");
+            }
+        }
+        out
+    }
+
+    fn to_markdown(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "# {}\n", self.title);
+        let _ = writeln!(out, "| | |\n|---|---|");
+        for (k, v) in &self.meta {
+            let _ = writeln!(out, "| {} | {} |", md(k), md(v));
+        }
+        for s in &self.sections {
+            let _ = writeln!(out, "\n## {}\n", s.name);
+            let _ = writeln!(
+                out,
+                "| {} |",
+                s.columns
+                    .iter()
+                    .map(|c| md(c))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            );
+            let align: Vec<&str> = (0..s.columns.len())
+                .map(|i| if i == 0 { "---" } else { "---:" })
+                .collect();
+            let _ = writeln!(out, "|{}|", align.join("|"));
+            for r in &s.rows {
+                let _ = writeln!(
+                    out,
+                    "| {} |",
+                    r.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | ")
+                );
+            }
+        }
+        if !self.notes.is_empty() {
+            out.push('\n');
+            for n in &self.notes {
+                let _ = writeln!(out, "- {}", md(n));
+            }
+        }
+        out
+    }
+
+    /// Long format: one line per cell, `section,row,column,value`; metadata as section `meta`.
+    fn to_csv(&self) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let _ = w.write_record(["section", "row", "column", "value"]);
+        for (k, v) in &self.meta {
+            let _ = w.write_record(["meta", k.as_str(), "value", v.as_str()]);
+        }
+        for s in &self.sections {
+            for r in &s.rows {
+                let key = r.first().map(String::as_str).unwrap_or("");
+                for (c, v) in s.columns.iter().zip(r).skip(1) {
+                    let _ = w.write_record([s.name.as_str(), key, c.as_str(), v.as_str()]);
+                }
+            }
+        }
+        for (i, n) in self.notes.iter().enumerate() {
+            let _ = w.write_record(["notes", &i.to_string(), "text", n.as_str()]);
+        }
+        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+}
+
+fn widths(s: &Section) -> Vec<usize> {
+    let mut w: Vec<usize> = s.columns.iter().map(|c| c.chars().count()).collect();
+    for r in &s.rows {
+        for (i, c) in r.iter().enumerate() {
+            if i < w.len() {
+                w[i] = w[i].max(c.chars().count());
+            } else {
+                w.push(c.chars().count());
+            }
+        }
+    }
+    w
+}
+
+fn md(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+/// A fraction as a percentage with `d` decimals.
+pub fn pct(v: f64, d: usize) -> String {
+    if v.is_finite() {
+        format!("{:.*}%", d, v * 100.0)
+    } else {
+        "n/a".into()
+    }
+}
+
+/// A count with thousands separators.
+pub fn count(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Write `text` to a path, or to stdout for `-`/none. A closed stdout (broken pipe) is not
+/// an error.
+pub fn write_output(text: &str, path: Option<&std::path::Path>) -> std::io::Result<()> {
+    use std::io::Write as _;
+    match path {
+        Some(p) if p.as_os_str() != "-" => std::fs::write(p, text),
+        _ => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                r => r,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Report {
+        let mut s = Section::new("EV by up card", &["up", "EV", "SE"]);
+        s.row(["2".to_string(), "0.1".into(), "0.01".into()]);
+        s.row(["A|x".to_string(), "-0.3".into(), "0.02".into()]);
+        Report {
+            title: "Test".into(),
+            meta: vec![("seed".into(), "1".into())],
+            sections: vec![s],
+            notes: vec!["a note".into()],
+            json: serde_json::json!({"a": 1}),
+        }
+    }
+
+    #[test]
+    fn table_snapshot() {
+        let t = sample().render(Format::Table);
+        assert_eq!(
+            t,
+            "Test\n====\nseed  1\n\nEV by up card\nup     EV    SE\n---------------\n2     0.1  0.01\nA|x  -0.3  0.02\n\n* a note\n"
+        );
+    }
+
+    #[test]
+    fn markdown_snapshot() {
+        let t = sample().render(Format::Markdown);
+        assert_eq!(
+            t,
+            "# Test\n\n| | |\n|---|---|\n| seed | 1 |\n\n## EV by up card\n\n| up | EV | SE |\n|---|---:|---:|\n| 2 | 0.1 | 0.01 |\n| A\\|x | -0.3 | 0.02 |\n\n- a note\n"
+        );
+    }
+
+    #[test]
+    fn csv_is_long_format() {
+        let t = sample().render(Format::Csv);
+        let mut r = csv::Reader::from_reader(t.as_bytes());
+        let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+        assert_eq!(
+            &rows[0],
+            &csv::StringRecord::from(vec!["meta", "seed", "value", "1"])
+        );
+        assert_eq!(
+            &rows[1],
+            &csv::StringRecord::from(vec!["EV by up card", "2", "EV", "0.1"])
+        );
+        assert_eq!(rows.len(), 1 + 4 + 1);
+    }
+
+    #[test]
+    fn json_is_the_document() {
+        let t = sample().render(Format::Json);
+        let v: serde_json::Value = serde_json::from_str(&t).unwrap();
+        assert_eq!(v["a"], 1);
+    }
+
+    #[test]
+    fn helpers() {
+        assert_eq!(count(1234567), "1,234,567");
+        assert_eq!(count(12), "12");
+        assert_eq!(pct(0.99541, 3), "99.541%");
+        assert_eq!(pct(f64::NAN, 3), "n/a");
+    }
+}
