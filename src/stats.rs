@@ -13,16 +13,23 @@ use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 pub struct Batch {
     pub x: i64,
     pub y: i64,
-    pub xx: i128,
+    pub xx: i64,
 }
 
 impl Batch {
-    /// One observation of value `x` on denominator `y`.
+    /// One observation of value `x` on denominator `y`, with its square.
     #[inline(always)]
     pub fn add(&mut self, x: i64, y: i64) {
         self.x += x;
         self.y += y;
-        self.xx += (x as i128) * (x as i128);
+        self.xx += x * x;
+    }
+
+    /// One observation without its square (when no per-observation SD is wanted).
+    #[inline(always)]
+    pub fn add_sum(&mut self, x: i64, y: i64) {
+        self.x += x;
+        self.y += y;
     }
 }
 
@@ -54,7 +61,7 @@ impl Ratio {
         let (x, y) = (b.x as i128, b.y as i128);
         self.x += x;
         self.y += y;
-        self.xx += b.xx;
+        self.xx += b.xx as i128;
         self.n += n;
         self.batches += 1;
         self.bxx += x * x;

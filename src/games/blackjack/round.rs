@@ -53,14 +53,22 @@ impl RoundResult {
     }
 }
 
-/// A table: rules, the strategy every seat plays, and the shoe.
-pub struct Table<'a, S: Strategy> {
+/// Rules, strategy and derived constants: everything a round reads but never changes.
+struct Ctx<'a, S: Strategy> {
     rules: &'a Rules,
     strategy: &'a S,
-    pub shoe: Shoe,
     u: i64,
     bj: i64,
+}
+
+/// A table: rules, the strategy every seat plays, the shoe, and the round's working state
+/// (kept here, so a round copies nothing).
+pub struct Table<'a, S: Strategy> {
+    ctx: Ctx<'a, S>,
+    pub shoe: Shoe,
     every_round: bool,
+    res: RoundResult,
+    hands: [[Hand; MAX_HANDS as usize]; MAX_PLAYERS as usize],
 }
 
 impl<'a, S: Strategy> Table<'a, S> {
@@ -72,12 +80,19 @@ impl<'a, S: Strategy> Table<'a, S> {
             Shuffle::EveryRound => (rules.cards() as usize, true),
         };
         Table {
-            rules,
-            strategy,
+            ctx: Ctx {
+                rules,
+                strategy,
+                u: rules.units_per_bet(),
+                bj: rules.bj_win_units(),
+            },
             shoe: Shoe::new(rules.decks, cut),
-            u: rules.units_per_bet(),
-            bj: rules.bj_win_units(),
             every_round,
+            res: RoundResult {
+                players: rules.players as usize,
+                ..Default::default()
+            },
+            hands: [[Hand::new(); MAX_HANDS as usize]; MAX_PLAYERS as usize],
         }
     }
 
@@ -87,14 +102,29 @@ impl<'a, S: Strategy> Table<'a, S> {
     pub fn play_shoe(&mut self, rng: &mut Rng, mut f: impl FnMut(&RoundResult)) {
         self.shoe.reshuffle();
         loop {
-            let r = self.play_round(rng);
-            f(&r);
+            f(self.play_round(rng));
             if self.every_round || self.shoe.past_cut() {
                 break;
             }
         }
     }
 
+    /// Play one round from the shoe as it is.
+    #[inline]
+    pub fn play_round(&mut self, rng: &mut Rng) -> &RoundResult {
+        let Table {
+            ctx,
+            shoe,
+            res,
+            hands,
+            ..
+        } = self;
+        ctx.play_round(shoe, rng, res, hands);
+        &self.res
+    }
+}
+
+impl<S: Strategy> Ctx<'_, S> {
     #[inline(always)]
     fn is_pair(&self, a: Rank, b: Rank) -> bool {
         match self.rules.split_by {
@@ -105,22 +135,27 @@ impl<'a, S: Strategy> Table<'a, S> {
 
     /// Play one round from the shoe as it is.
     #[inline]
-    pub fn play_round(&mut self, rng: &mut Rng) -> RoundResult {
+    fn play_round(
+        &self,
+        shoe: &mut Shoe,
+        rng: &mut Rng,
+        res: &mut RoundResult,
+        hands: &mut [[Hand; MAX_HANDS as usize]; MAX_PLAYERS as usize],
+    ) {
         let rules = self.rules;
         let players = rules.players as usize;
-        let mut res = RoundResult {
-            players,
-            ..Default::default()
-        };
-        self.shoe.begin_round();
+        for seat in &mut res.seats[..players] {
+            *seat = SeatResult::default();
+        }
+        shoe.begin_round();
         let mut first = [0u8; MAX_PLAYERS as usize];
         let mut second = [0u8; MAX_PLAYERS as usize];
         for c in first.iter_mut().take(players) {
-            *c = self.shoe.draw(rng);
+            *c = shoe.draw(rng);
         }
-        let up = self.shoe.draw(rng);
+        let up = shoe.draw(rng);
         for c in second.iter_mut().take(players) {
-            *c = self.shoe.draw(rng);
+            *c = shoe.draw(rng);
         }
         let upv = value(up);
         res.up = upv;
@@ -155,11 +190,10 @@ impl<'a, S: Strategy> Table<'a, S> {
         let mut dealer = Hand::new();
         dealer.add(up);
         if rules.peek {
-            dealer.add(self.shoe.draw(rng));
+            dealer.add(shoe.draw(rng));
         }
         let peeked_bj = rules.peek && dealer.natural();
 
-        let mut hands = [[Hand::new(); MAX_HANDS as usize]; MAX_PLAYERS as usize];
         let mut counts = [1usize; MAX_PLAYERS as usize];
         for s in 0..players {
             let seat = &mut res.seats[s];
@@ -173,7 +207,7 @@ impl<'a, S: Strategy> Table<'a, S> {
             if peeked_bj || seat.natural {
                 continue;
             }
-            let n = self.play_seat(rng, upv, !early_before_peek, &mut hands[s], seat);
+            let n = self.play_seat(shoe, rng, upv, !early_before_peek, &mut hands[s], seat);
             let mut wagered = 0;
             for h in &hands[s][..n] {
                 wagered += if h.doubled { 2 * self.u } else { self.u };
@@ -186,12 +220,12 @@ impl<'a, S: Strategy> Table<'a, S> {
 
         // The dealer completes the hand (always, so dealer statistics are unconditional).
         if !rules.peek {
-            dealer.add(self.shoe.draw(rng));
+            dealer.add(shoe.draw(rng));
         }
         let dealer_bj = dealer.natural();
         if !dealer_bj {
             while dealer.total() < 17 || (rules.h17 && dealer.total() == 17 && dealer.soft()) {
-                dealer.add(self.shoe.draw(rng));
+                dealer.add(shoe.draw(rng));
             }
         }
         res.dealer = if dealer_bj {
@@ -211,13 +245,13 @@ impl<'a, S: Strategy> Table<'a, S> {
                 dealer.busted(),
             );
         }
-        res
     }
 
     /// Play one seat's hand(s); returns how many hands it ended with (in `hands`).
     #[inline]
     fn play_seat(
-        &mut self,
+        &self,
+        shoe: &mut Shoe,
         rng: &mut Rng,
         up: u8,
         surrender_now: bool,
@@ -230,7 +264,7 @@ impl<'a, S: Strategy> Table<'a, S> {
         let mut i = 0;
         while i < n {
             if hands[i].cards == 1 {
-                let c = self.shoe.draw(rng);
+                let c = shoe.draw(rng);
                 hands[i].add(c);
             }
             loop {
@@ -273,13 +307,13 @@ impl<'a, S: Strategy> Table<'a, S> {
                         hands[n] = Hand::from_split(b);
                         n += 1;
                         seat.splits += 1;
-                        let c = self.shoe.draw(rng);
+                        let c = shoe.draw(rng);
                         hands[i].add(c);
                     }
                     Action::Double if sit.can_double => {
                         seat.doubles += 1;
                         hands[i].doubled = true;
-                        let c = self.shoe.draw(rng);
+                        let c = shoe.draw(rng);
                         hands[i].add(c);
                         break;
                     }
@@ -289,7 +323,7 @@ impl<'a, S: Strategy> Table<'a, S> {
                     }
                     _ if locked => break,
                     _ => {
-                        let c = self.shoe.draw(rng);
+                        let c = shoe.draw(rng);
                         hands[i].add(c);
                     }
                 }

@@ -101,8 +101,9 @@ impl Shoe {
         }
         let left = (n - self.pos) as u32;
         let j = self.pos + below(rng, left) as usize;
-        self.cards.swap(self.pos, j);
-        let c = self.cards[self.pos];
+        let c = self.cards[j];
+        self.cards[j] = self.cards[self.pos];
+        self.cards[self.pos] = c;
         self.pos += 1;
         c
     }

@@ -131,11 +131,11 @@ impl ChunkSums {
             c.hands_played += s.hands as u64;
             c.player_busts += s.busts as u64;
             self.main.add(s.net, 1);
-            self.wagered.add(s.net, s.wagered);
-            self.by_up[up].add(s.net, 1);
+            self.wagered.add_sum(s.net, s.wagered);
+            self.by_up[up].add_sum(s.net, 1);
             self.by_up_n[up] += 1;
             self.pairs.add(s.pairs, 1);
-            self.behind_none.add(s.behind_none, 1);
+            self.behind_none.add_sum(s.behind_none, 1);
             if r.up == 1 {
                 c.insurance_offered += 1;
                 if s.insured {
@@ -196,8 +196,8 @@ pub struct Plan {
     pub pilot_rounds_per_shoe: f64,
 }
 
-/// Default shoes per chunk for dealing to a cut card (about 60 000 rounds at 8 decks).
-pub const DEFAULT_CHUNK_SHOES: u64 = 1024;
+/// Default shoes per chunk for dealing to a cut card (about 230 000 rounds at 8 decks).
+pub const DEFAULT_CHUNK_SHOES: u64 = 4096;
 /// Default rounds per chunk when shuffling every round.
 pub const DEFAULT_CHUNK_ROUNDS: u64 = 65_536;
 /// Chunks wanted at least, for batch-means standard errors.

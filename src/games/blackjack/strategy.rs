@@ -542,7 +542,7 @@ mod tests {
         let text = chart_text().replace("H12,H,H,H", "H12,H,X,H");
         let e = Chart::parse(&text, "bad.csv").unwrap_err();
         assert_eq!(e.file, "bad.csv");
-        assert_eq!(e.line, 10, "{e}");
+        assert_eq!(e.line, 11, "{e}"); // comment, header, H4 on line 3 … H12 on line 11
         assert_eq!(e.column, 3, "{e}");
         assert!(e.message.contains("found 'X'"), "{e}");
 
