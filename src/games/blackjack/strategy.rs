@@ -521,11 +521,7 @@ mod tests {
         let mut s = sit(18, true, 5);
         assert_eq!(c.act(&s), Action::Double);
         s.can_double = false;
-        assert_eq!(
-            c.act(&s),
-            Action::Hit,
-            "S18 row is Ds only in doubling spots"
-        );
+        assert_eq!(c.act(&s), Action::Stand, "Ds stands where doubling is not allowed");
         let mut s = sit(16, false, 9);
         assert_eq!(c.act(&s), Action::Surrender);
         s.can_surrender = false;
