@@ -387,3 +387,349 @@ impl<S: Strategy> Ctx<'_, S> {
         seat.behind_none = outcome(&hands[0]) * u;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::blackjack::rules::{BjPays, Double};
+    use crate::rng::chunk_rng;
+
+    /// Ranks by name: A, 2..9, T, J, Q, K.
+    fn cards(s: &str) -> Vec<Rank> {
+        s.split_whitespace()
+            .map(|c| match c {
+                "A" => 0,
+                "T" => 9,
+                "J" => 10,
+                "Q" => 11,
+                "K" => 12,
+                d => d.parse::<u8>().unwrap() - 1,
+            })
+            .collect()
+    }
+
+    /// A strategy given as a closure.
+    struct Play<F: Fn(&Situation) -> Action + Sync>(F, bool);
+    impl<F: Fn(&Situation) -> Action + Sync> Strategy for Play<F> {
+        fn act(&self, s: &Situation) -> Action {
+            (self.0)(s)
+        }
+        fn insure(&self, _: u8, _: bool) -> bool {
+            self.1
+        }
+    }
+
+    /// Play one round dealing `deal` in order (player 1st, up, player 2nd, player's draws,
+    /// then the dealer's), and check every forced card was used.
+    fn round<F: Fn(&Situation) -> Action + Sync>(rules: &Rules, f: F, deal: &str) -> RoundResult {
+        round_insured(rules, f, false, deal)
+    }
+
+    fn round_insured<F: Fn(&Situation) -> Action + Sync>(
+        rules: &Rules,
+        f: F,
+        insure: bool,
+        deal: &str,
+    ) -> RoundResult {
+        let strat = Play(f, insure);
+        let mut t = Table::new(rules, &strat);
+        t.shoe.force(&cards(deal));
+        let mut rng = chunk_rng(0, 0);
+        let r = *t.play_round(&mut rng);
+        assert!(t.shoe.forced.is_empty(), "unused cards: {:?}", t.shoe.forced);
+        r
+    }
+
+    fn stand(_: &Situation) -> Action {
+        Action::Stand
+    }
+
+    fn seed() -> Rules {
+        Rules::seed()
+    }
+
+    const U: i64 = 2; // units per bet at 3:2
+
+    #[test]
+    fn natural_pays_3_to_2_and_pushes_a_dealer_blackjack() {
+        let r = round(&seed(), stand, "A 9 K 8");
+        assert!(r.seats[0].natural);
+        assert_eq!(r.seats[0].net, 3);
+        let r = round(&seed(), stand, "A A K K");
+        assert_eq!(r.dealer, DEALER_BJ);
+        assert_eq!(r.seats[0].net, 0);
+        let mut six5 = seed();
+        six5.bj_pays = BjPays::SixToFive;
+        let r = round(&six5, stand, "A 9 K 8");
+        assert_eq!(r.seats[0].net, 12); // 1.2 bets of 10 units
+    }
+
+    #[test]
+    fn ordinary_outcomes() {
+        // 20 vs dealer 9+8 = 17: win.
+        assert_eq!(round(&seed(), stand, "K 9 Q 8").seats[0].net, U);
+        // 17 vs 9+T = 19: lose.
+        assert_eq!(round(&seed(), stand, "K 9 7 T").seats[0].net, -U);
+        // 18 vs 9+9 = 18: push.
+        assert_eq!(round(&seed(), stand, "K 9 8 9").seats[0].net, 0);
+        // 16 vs 6: dealer draws 6+T=16, then 9: bust.
+        let r = round(&seed(), stand, "K 6 6 T 9");
+        assert_eq!(r.dealer, DEALER_BUST);
+        assert_eq!(r.seats[0].net, U);
+        // Player busts and loses even though the dealer busts too.
+        let hit_once = |s: &Situation| if s.cards == 2 { Action::Hit } else { Action::Stand };
+        let r = round(&seed(), hit_once, "K 6 6 T T 9");
+        assert_eq!(r.seats[0].busts, 1);
+        assert_eq!(r.seats[0].net, -U);
+    }
+
+    #[test]
+    fn enhc_dealer_blackjack_takes_all_or_original_only() {
+        // Player doubles 11 vs ten up; the dealer's second card is an ace.
+        let dbl = |s: &Situation| if s.can_double { Action::Double } else { Action::Stand };
+        let r = round(&seed(), dbl, "5 T 6 9 A");
+        assert_eq!(r.dealer, DEALER_BJ);
+        assert_eq!(r.seats[0].doubles, 1);
+        assert_eq!(r.seats[0].net, -2 * U, "lose-all: the double is lost too");
+        let mut obo = seed();
+        obo.dealer_bj_takes = DealerBjTakes::Original;
+        let r = round(&obo, dbl, "5 T 6 9 A");
+        assert_eq!(r.seats[0].net, -U, "original bet only");
+        // Split 8s against an ace, dealer has blackjack.
+        let split = |s: &Situation| if s.pair.is_some() { Action::Split } else { Action::Stand };
+        let r = round(&seed(), split, "8 A 8 T T K");
+        assert_eq!(r.seats[0].splits, 1);
+        assert_eq!(r.seats[0].net, -2 * U);
+        let r = round(&obo, split, "8 A 8 T T K");
+        assert_eq!(r.seats[0].net, -U);
+    }
+
+    #[test]
+    fn peek_game_ends_at_once_on_dealer_blackjack() {
+        let mut peek = seed();
+        peek.peek = true;
+        // Deal: player 5, up A, player 6, hole K: blackjack, nobody acts.
+        let r = round(&peek, |_| panic!("no decisions after a peeked blackjack"), "5 A 6 K");
+        assert_eq!(r.dealer, DEALER_BJ);
+        assert_eq!(r.seats[0].net, -U);
+        // No blackjack: the hole card is dealt before the player acts.
+        let dbl = |s: &Situation| if s.can_double { Action::Double } else { Action::Stand };
+        let r = round(&peek, dbl, "5 T 6 7 9");
+        assert_eq!(r.dealer, 0); // 17
+        assert_eq!(r.seats[0].net, 2 * U);
+    }
+
+    #[test]
+    fn split_aces_get_one_card_and_ace_ten_is_21_not_blackjack() {
+        let split = |s: &Situation| if s.pair.is_some() { Action::Split } else { Action::Hit };
+        // A A split; each ace gets one card (K, 5); the strategy would hit, but may not.
+        // Dealer 9 + T = 19: the A+K hand (21) wins 1:1, the A+5 (16) loses.
+        let r = round(&seed(), split, "A 9 A K 5 T");
+        assert_eq!(r.seats[0].splits, 1);
+        assert_eq!(r.seats[0].hands, 2);
+        assert!(!r.seats[0].natural);
+        assert_eq!(r.seats[0].net, 0, "+1 for 21 (not 3:2), -1 for 16");
+        let r = round(&seed(), split, "A 9 A K Q T");
+        assert_eq!(r.seats[0].net, 2 * U, "two 21s pay even money");
+    }
+
+    #[test]
+    fn hit_and_resplit_split_aces_when_allowed() {
+        let mut r4 = seed();
+        r4.max_hands = 4;
+        r4.resplit_aces = true;
+        let split = |s: &Situation| if s.pair.is_some() { Action::Split } else { Action::Stand };
+        // A A split, first ace draws A: resplit (3 hands), then cards 9, 8, 7.
+        let r = round(&r4, split, "A 9 A A 9 8 7 T");
+        assert_eq!(r.seats[0].splits, 2);
+        assert_eq!(r.seats[0].hands, 3);
+        // Without resplitting, the A+A hand stays a soft 12.
+        let mut no_rsa = seed();
+        no_rsa.max_hands = 4;
+        let r = round(&no_rsa, split, "A 9 A A 9 T");
+        assert_eq!(r.seats[0].hands, 2);
+        // Hitting split aces.
+        let mut hsa = seed();
+        hsa.hit_split_aces = true;
+        let hit_small = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else if s.total < 17 {
+                Action::Hit
+            } else {
+                Action::Stand
+            }
+        };
+        // Hand 1: A 2 (soft 13) hits 3 (soft 16), hits 2 (soft 18); hand 2: A T = 21;
+        // dealer 9 + 8 = 17: both win.
+        let r = round(&hsa, hit_small, "A 9 A 2 3 2 T 8");
+        assert_eq!(r.seats[0].hands, 2);
+        assert_eq!(r.seats[0].net, 2 * U);
+        // Without the rule the same strategy gets one card per ace: A 2 and A 3 both lose
+        // to 17 (cards: A 9 A, 2, 3, hole 8).
+        let r = round(&seed(), hit_small, "A 9 A 2 3 8");
+        assert_eq!(r.seats[0].net, -2 * U);
+    }
+
+    #[test]
+    fn surrender_only_where_allowed() {
+        let sur = |s: &Situation| if s.can_surrender { Action::Surrender } else { Action::Stand };
+        // 16 vs 9: allowed at the seed table.
+        let r = round(&seed(), sur, "T 9 6 T");
+        assert!(r.seats[0].surrendered);
+        assert_eq!(r.seats[0].net, -U / 2);
+        // 16 vs T and vs A: not allowed (2-9 only): the player stands.
+        let r = round(&seed(), sur, "T T 6 7");
+        assert!(!r.seats[0].surrendered);
+        let r = round(&seed(), sur, "T A 6 7");
+        assert!(!r.seats[0].surrendered);
+        // Not after a split, and not on three cards.
+        let split_then_sur = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else if s.can_surrender {
+                Action::Surrender
+            } else {
+                Action::Stand
+            }
+        };
+        let r = round(&seed(), split_then_sur, "8 9 8 8 8 T");
+        assert!(!r.seats[0].surrendered);
+        let r = round(&seed(), |s| if s.cards == 2 { Action::Hit } else if s.can_surrender { Action::Surrender } else { Action::Stand }, "5 9 6 2 T");
+        assert!(!r.seats[0].surrendered);
+        // Late surrender (no hole card) does not escape a dealer blackjack; early does.
+        let mut late = seed();
+        late.surrender = Surrender::Late;
+        let r = round(&late, sur, "T A 6 K");
+        assert!(r.seats[0].surrendered);
+        assert_eq!(r.seats[0].net, -U);
+        let mut early = seed();
+        early.surrender = Surrender::Early;
+        let r = round(&early, sur, "T A 6 K");
+        assert_eq!(r.seats[0].net, -U / 2);
+        // None.
+        let mut none = seed();
+        none.surrender = Surrender::None;
+        assert!(!round(&none, sur, "T 9 6 T").seats[0].surrendered);
+    }
+
+    #[test]
+    fn double_once_on_two_cards_only() {
+        let always_double = |s: &Situation| {
+            if s.can_double {
+                Action::Double
+            } else if s.total < 12 {
+                Action::Double // not allowed on three cards: treated as a hit
+            } else {
+                Action::Stand
+            }
+        };
+        // 2+3 = 5, double: exactly one card (4) -> 9 and done; dealer 9+8.
+        let r = round(&seed(), always_double, "2 9 3 4 8");
+        assert_eq!(r.seats[0].doubles, 1);
+        assert_eq!(r.seats[0].wagered, 2 * U);
+        assert_eq!(r.seats[0].net, -2 * U);
+        // Double restrictions: 9-11 only.
+        let mut r911 = seed();
+        r911.double = Double::NineToEleven;
+        let r = round(&r911, always_double, "2 9 3 4 8 T");
+        // 5: no double allowed -> hit (4) 9 -> 3 cards: hit again (8) 17; dealer 9+T = 19.
+        assert_eq!(r.seats[0].doubles, 0);
+        assert_eq!(r.seats[0].net, -U);
+    }
+
+    #[test]
+    fn no_double_after_split_unless_das() {
+        let p = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else if s.can_double {
+                Action::Double
+            } else {
+                Action::Stand
+            }
+        };
+        // 9 9 split vs 6; hands get 2 (11) and 2 (11); no DAS: both stand on 11.
+        let r = round(&seed(), p, "9 6 9 2 2 T 9");
+        assert_eq!(r.seats[0].doubles, 0);
+        let mut das = seed();
+        das.das = true;
+        // DAS: 9+2 doubles (gets T), 9+2 doubles (gets T); dealer 6+T+9 busts.
+        let r = round(&das, p, "9 6 9 2 T 2 T T 9");
+        assert_eq!(r.seats[0].doubles, 2);
+        assert_eq!(r.seats[0].net, 4 * U);
+    }
+
+    #[test]
+    fn split_limits_and_split_by() {
+        let split = |s: &Situation| if s.pair.is_some() { Action::Split } else { Action::Stand };
+        // Two hands at most: 8 8 split, the first hand draws another 8: no resplit.
+        let r = round(&seed(), split, "8 7 8 8 T 7 T");
+        assert_eq!(r.seats[0].hands, 2);
+        let mut four = seed();
+        four.max_hands = 4;
+        let r = round(&four, split, "8 7 8 8 T T T 7 T");
+        assert_eq!(r.seats[0].hands, 3);
+        // K-Q splits by value, not by rank.
+        let r = round(&seed(), split, "K 7 Q 5 6 7 T");
+        assert_eq!(r.seats[0].splits, 1);
+        let mut by_rank = seed();
+        by_rank.split_by = SplitBy::Rank;
+        let r = round(&by_rank, split, "K 7 Q 7 T");
+        assert_eq!(r.seats[0].splits, 0);
+        // No splitting at all.
+        let mut one = seed();
+        one.max_hands = 1;
+        assert_eq!(round(&one, split, "8 7 8 7 T").seats[0].splits, 0);
+    }
+
+    #[test]
+    fn dealer_s17_and_h17() {
+        // Dealer A + 6 = soft 17.
+        let r = round(&seed(), stand, "T A 8 6");
+        assert_eq!(r.dealer, 0);
+        assert_eq!(r.seats[0].net, U);
+        let mut h17 = seed();
+        h17.h17 = true;
+        let r = round(&h17, stand, "T A 8 6 3");
+        assert_eq!(r.dealer, 3); // 20
+        assert_eq!(r.seats[0].net, -U);
+    }
+
+    #[test]
+    fn side_bets_pairs_insurance_and_bet_behind() {
+        // Pairs: same rank pays 11, K-Q is not a pair for the side bet.
+        assert_eq!(round(&seed(), stand, "8 7 8 T").seats[0].pairs, 11);
+        assert_eq!(round(&seed(), stand, "K 7 Q T").seats[0].pairs, -1);
+        // Insurance taken with an ace up.
+        let r = round_insured(&seed(), stand, true, "T A 9 K");
+        assert!(r.seats[0].insured);
+        assert!(r.dealer_bj());
+        let r = round_insured(&seed(), stand, true, "T 9 9 K");
+        assert!(!r.seats[0].insured, "insurance only against an ace");
+        // Bet behind declining a double: the seat doubles 11 and wins 2 bets, the behind
+        // bet stays undoubled and wins 1.
+        let dbl = |s: &Situation| if s.can_double { Action::Double } else { Action::Stand };
+        let r = round(&seed(), dbl, "5 9 6 9 8");
+        assert_eq!(r.seats[0].net, 2 * U);
+        assert_eq!(r.seats[0].behind_none, U);
+        // Declining a split: stays on the first hand only.
+        let split = |s: &Situation| if s.pair.is_some() { Action::Split } else { Action::Stand };
+        let r = round(&seed(), split, "8 9 8 T 2 8");
+        // Hands 18 and 10 vs dealer 17: +1 and -1.
+        assert_eq!(r.seats[0].net, 0);
+        assert_eq!(r.seats[0].behind_none, U);
+    }
+
+    #[test]
+    fn several_seats_play_in_order() {
+        let mut r3 = seed();
+        r3.players = 3;
+        // Deal: seats' first cards T 9 5, up 6, second cards 8 9 6; seat 3 hits (11): T.
+        // Dealer hole T: 16, draws 9: bust.
+        let hit11 = |s: &Situation| if s.total <= 11 { Action::Hit } else { Action::Stand };
+        let r = round(&r3, hit11, "T 9 5 6 8 9 6 T T 9");
+        assert_eq!(r.players, 3);
+        assert!(r.seats[..3].iter().all(|s| s.net == U));
+    }
+}

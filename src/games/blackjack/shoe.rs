@@ -36,6 +36,9 @@ pub struct Shoe {
     round_start: usize,
     /// How often the shoe ran out in the middle of a round and the discards were reshuffled.
     pub reshuffles_mid_round: u64,
+    /// Tests only: cards dealt before any random card (last element first).
+    #[cfg(test)]
+    pub forced: Vec<Rank>,
 }
 
 impl Shoe {
@@ -56,6 +59,8 @@ impl Shoe {
             cut,
             round_start: 0,
             reshuffles_mid_round: 0,
+            #[cfg(test)]
+            forced: Vec::new(),
         }
     }
 
@@ -95,6 +100,10 @@ impl Shoe {
     /// Deal one card.
     #[inline(always)]
     pub fn draw(&mut self, rng: &mut Rng) -> Rank {
+        #[cfg(test)]
+        if let Some(c) = self.forced.pop() {
+            return c;
+        }
         let n = self.cards.len();
         if self.pos == n {
             self.refill_mid_round();
@@ -127,16 +136,10 @@ impl Shoe {
         self.reshuffles_mid_round += 1;
     }
 
-    /// Put specific cards on top, in order (tests: deal a known sequence).
+    /// Tests: deal exactly these ranks next, in order.
     #[cfg(test)]
-    pub fn stack(&mut self, ranks: &[Rank]) {
-        for (i, &r) in ranks.iter().enumerate() {
-            let at = self.pos + i;
-            let j = (at..self.cards.len())
-                .find(|&j| self.cards[j] == r)
-                .expect("rank available");
-            self.cards.swap(at, j);
-        }
+    pub fn force(&mut self, ranks: &[Rank]) {
+        self.forced = ranks.iter().rev().copied().collect();
     }
 }
 
