@@ -78,7 +78,7 @@ pub fn run<S: Simulation>(
         opts.chunks
             .clone()
             .into_par_iter()
-            .filter_map(|c| {
+            .map(|c| {
                 if stop.load(Ordering::Relaxed) {
                     return None;
                 }
@@ -88,6 +88,7 @@ pub fn run<S: Simulation>(
                 bar.inc(1);
                 Some((acc, 1u64))
             })
+            .while_some()
             .reduce(
                 || (S::Acc::default(), 0),
                 |mut a, b| {

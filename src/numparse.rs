@@ -15,9 +15,10 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
         _ => (&t[..], 1.0),
     };
     let bad = || format!("expected a number such as 1000000, 100M or 1e9, found '{s}'");
+    let too_large = || format!("'{s}' is too large (at most about 1.8e19)");
     if let Ok(v) = num.parse::<u64>() {
         let v = v as f64 * mult;
-        return to_u64(v).ok_or_else(bad);
+        return to_u64(v).ok_or_else(too_large);
     }
     let v: f64 = num.parse().map_err(|_| bad())?;
     if !v.is_finite() {
@@ -27,7 +28,10 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
     if v.fract() != 0.0 {
         return Err(format!("'{s}' is not a whole number"));
     }
-    to_u64(v).ok_or_else(bad)
+    if v < 0.0 {
+        return Err(bad());
+    }
+    to_u64(v).ok_or_else(too_large)
 }
 
 fn to_u64(v: f64) -> Option<u64> {

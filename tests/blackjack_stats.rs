@@ -9,7 +9,13 @@ use rtplab::games::blackjack::rules::{Rules, Shuffle};
 use rtplab::games::blackjack::sim::BjAcc;
 use rtplab::games::blackjack::strategy::StrategySpec;
 
-fn config(rules: Rules, strategy: StrategySpec, insure: bool, rounds: u64, threads: usize) -> BjConfig {
+fn config(
+    rules: Rules,
+    strategy: StrategySpec,
+    insure: bool,
+    rounds: u64,
+    threads: usize,
+) -> BjConfig {
     BjConfig {
         rules,
         strategy,
@@ -41,40 +47,89 @@ fn every_round() -> Rules {
 fn within(name: &str, est: f64, se: f64, exact: f64, k: f64) {
     assert!(se > 0.0 && se.is_finite(), "{name}: bad SE {se}");
     let z = (est - exact) / se;
-    assert!(z.abs() < k, "{name}: estimate {est:.6} vs exact {exact:.6}: {z:+.2} SE (SE {se:.2e})");
+    assert!(
+        z.abs() < k,
+        "{name}: estimate {est:.6} vs exact {exact:.6}: {z:+.2} SE (SE {se:.2e})"
+    );
 }
 
 #[test]
 fn naturals_pairs_and_insurance_match_exact_values() {
-    let acc = run(&config(every_round(), StrategySpec::AutoPlay, true, 2_000_000, 2));
+    let acc = run(&config(
+        every_round(),
+        StrategySpec::AutoPlay,
+        true,
+        2_000_000,
+        2,
+    ));
     let n = acc.counts.seat_rounds as f64;
     // P(player natural), full 8-deck shoe = 256/5395 (REFERENCE.md, exact arithmetic).
     let p = 256.0 / 5395.0;
     let p_hat = acc.counts.naturals as f64 / n;
     within("P(natural)", p_hat, (p * (1.0 - p) / n).sqrt(), p, 4.0);
     // Pairs side bet, same rank, 11:1: EV = −43/415 per side stake.
-    within("pairs EV", acc.pairs.mean(), acc.pairs.se(), -43.0 / 415.0, 4.0);
+    within(
+        "pairs EV",
+        acc.pairs.mean(),
+        acc.pairs.se(),
+        -43.0 / 415.0,
+        4.0,
+    );
     // Insurance at 2:1 with the dealer's ace: P(ten) = 128/415, EV = 3·128/415 − 1.
-    within("insurance EV", acc.insurance.mean(), acc.insurance.se(), 3.0 * 128.0 / 415.0 - 1.0, 4.0);
+    within(
+        "insurance EV",
+        acc.insurance.mean(),
+        acc.insurance.se(),
+        3.0 * 128.0 / 415.0 - 1.0,
+        4.0,
+    );
     // P(dealer blackjack | ten up) = 32/415.
     let t = &acc.dealer[9];
     let nt: u64 = t.iter().sum();
     let q = 32.0 / 415.0;
-    within("P(BJ | ten)", t[6] as f64 / nt as f64, (q * (1.0 - q) / nt as f64).sqrt(), q, 4.0);
+    within(
+        "P(BJ | ten)",
+        t[6] as f64 / nt as f64,
+        (q * (1.0 - q) / nt as f64).sqrt(),
+        q,
+        4.0,
+    );
 }
 
 #[test]
 fn dealer_final_totals_match_the_reference_table() {
     // REFERENCE.md: 8 decks, S17, full shoe, no peek; columns bust, 17, 18, 19, 20, 21, BJ.
     let table: [(usize, [f64; 7]); 4] = [
-        (2, [0.35353, 0.13969, 0.13452, 0.12993, 0.12402, 0.11831, 0.0]),
-        (6, [0.42292, 0.16564, 0.10621, 0.10639, 0.10159, 0.09725, 0.0]),
-        (10, [0.21238, 0.11179, 0.11161, 0.11181, 0.34056, 0.03474, 0.07711]),
-        (1, [0.11543, 0.13021, 0.13081, 0.13064, 0.13088, 0.05359, 0.30843]),
+        (
+            2,
+            [0.35353, 0.13969, 0.13452, 0.12993, 0.12402, 0.11831, 0.0],
+        ),
+        (
+            6,
+            [0.42292, 0.16564, 0.10621, 0.10639, 0.10159, 0.09725, 0.0],
+        ),
+        (
+            10,
+            [
+                0.21238, 0.11179, 0.11161, 0.11181, 0.34056, 0.03474, 0.07711,
+            ],
+        ),
+        (
+            1,
+            [
+                0.11543, 0.13021, 0.13081, 0.13064, 0.13088, 0.05359, 0.30843,
+            ],
+        ),
     ];
     // Dealer play does not depend on the strategy's decisions in distribution (the dealer's
     // cards are an exchangeable draw); basic strategy is used as a real player would.
-    let acc = run(&config(every_round(), StrategySpec::Chart(seed_chart()), false, 3_000_000, 2));
+    let acc = run(&config(
+        every_round(),
+        StrategySpec::Chart(Box::new(seed_chart())),
+        false,
+        3_000_000,
+        2,
+    ));
     for (up, expected) in table {
         let row = &acc.dealer[up - 1];
         let n: u64 = row.iter().sum();
@@ -86,7 +141,13 @@ fn dealer_final_totals_match_the_reference_table() {
                 assert_eq!(c, 0, "up {up}: column {k} must be impossible");
                 continue;
             }
-            within(&format!("dealer up {up} column {k}"), p_hat, (p * (1.0 - p) / n as f64).sqrt(), p, 4.5);
+            within(
+                &format!("dealer up {up} column {k}"),
+                p_hat,
+                (p * (1.0 - p) / n as f64).sqrt(),
+                p,
+                4.5,
+            );
         }
     }
 }
@@ -94,9 +155,27 @@ fn dealer_final_totals_match_the_reference_table() {
 #[test]
 fn identical_sums_for_any_thread_count() {
     let rules = Rules::seed();
-    let one = run(&config(rules.clone(), StrategySpec::Chart(seed_chart()), true, 300_000, 1));
-    let two = run(&config(rules.clone(), StrategySpec::Chart(seed_chart()), true, 300_000, 2));
-    let five = run(&config(rules, StrategySpec::Chart(seed_chart()), true, 300_000, 5));
+    let one = run(&config(
+        rules.clone(),
+        StrategySpec::Chart(Box::new(seed_chart())),
+        true,
+        300_000,
+        1,
+    ));
+    let two = run(&config(
+        rules.clone(),
+        StrategySpec::Chart(Box::new(seed_chart())),
+        true,
+        300_000,
+        2,
+    ));
+    let five = run(&config(
+        rules,
+        StrategySpec::Chart(Box::new(seed_chart())),
+        true,
+        300_000,
+        5,
+    ));
     assert_eq!(one, two);
     assert_eq!(one, five);
     assert!(one.counts.rounds >= 300_000);
@@ -106,7 +185,13 @@ fn identical_sums_for_any_thread_count() {
 /// accumulation shows here. Update only for an intended behaviour change, and say so.
 #[test]
 fn golden_sums_of_a_small_fixed_run() {
-    let mut cfg = config(Rules::seed(), StrategySpec::Chart(seed_chart()), false, 100_000, 2);
+    let mut cfg = config(
+        Rules::seed(),
+        StrategySpec::Chart(Box::new(seed_chart())),
+        false,
+        100_000,
+        2,
+    );
     cfg.seed = 42;
     cfg.chunk_shoes = Some(64);
     let acc = run(&cfg);

@@ -34,11 +34,11 @@ pub struct BjConfig {
 /// Turn a strategy name or chart path into a strategy.
 pub fn resolve_strategy(name: &str, _rules: &Rules) -> anyhow::Result<StrategySpec> {
     Ok(match name {
-        "basic" => StrategySpec::Chart(seed_chart()),
+        "basic" => StrategySpec::Chart(Box::new(seed_chart())),
         "autoplay" | "auto-play" => StrategySpec::AutoPlay,
         "mimic-dealer" | "mimic" => StrategySpec::MimicDealer,
         "never-bust" => StrategySpec::NeverBust,
-        path if Path::new(path).exists() => StrategySpec::Chart(Chart::load(Path::new(path))?),
+        path if Path::new(path).exists() => StrategySpec::Chart(Box::new(Chart::load(Path::new(path))?)),
         other => anyhow::bail!(
             "unknown strategy '{other}': expected basic, autoplay, mimic-dealer, never-bust, or the path of a chart file (see strategies/README.md)"
         ),
@@ -55,8 +55,8 @@ pub fn simulate(cfg: &BjConfig, stop: &AtomicBool) -> anyhow::Result<(BjAcc, Run
     let h17 = cfg.rules.h17;
     let mimic = MimicDealer { h17 };
     match (&cfg.strategy, cfg.bets.insure) {
-        (StrategySpec::Chart(c), false) => simulate_with(cfg, c, stop),
-        (StrategySpec::Chart(c), true) => simulate_with(cfg, &AlwaysInsure(c.clone()), stop),
+        (StrategySpec::Chart(c), false) => simulate_with(cfg, &**c, stop),
+        (StrategySpec::Chart(c), true) => simulate_with(cfg, &AlwaysInsure((**c).clone()), stop),
         (StrategySpec::AutoPlay, false) => simulate_with(cfg, &AutoPlay, stop),
         (StrategySpec::AutoPlay, true) => simulate_with(cfg, &AlwaysInsure(AutoPlay), stop),
         (StrategySpec::MimicDealer, false) => simulate_with(cfg, &mimic, stop),

@@ -436,7 +436,11 @@ mod tests {
         t.shoe.force(&cards(deal));
         let mut rng = chunk_rng(0, 0);
         let r = *t.play_round(&mut rng);
-        assert!(t.shoe.forced.is_empty(), "unused cards: {:?}", t.shoe.forced);
+        assert!(
+            t.shoe.forced.is_empty(),
+            "unused cards: {:?}",
+            t.shoe.forced
+        );
         r
     }
 
@@ -477,7 +481,13 @@ mod tests {
         assert_eq!(r.dealer, DEALER_BUST);
         assert_eq!(r.seats[0].net, U);
         // Player busts and loses even though the dealer busts too.
-        let hit_once = |s: &Situation| if s.cards == 2 { Action::Hit } else { Action::Stand };
+        let hit_once = |s: &Situation| {
+            if s.cards == 2 {
+                Action::Hit
+            } else {
+                Action::Stand
+            }
+        };
         let r = round(&seed(), hit_once, "K 6 6 T T 9");
         assert_eq!(r.seats[0].busts, 1);
         assert_eq!(r.seats[0].net, -U);
@@ -486,7 +496,13 @@ mod tests {
     #[test]
     fn enhc_dealer_blackjack_takes_all_or_original_only() {
         // Player doubles 11 vs ten up; the dealer's second card is an ace.
-        let dbl = |s: &Situation| if s.can_double { Action::Double } else { Action::Stand };
+        let dbl = |s: &Situation| {
+            if s.can_double {
+                Action::Double
+            } else {
+                Action::Stand
+            }
+        };
         let r = round(&seed(), dbl, "5 T 6 9 A");
         assert_eq!(r.dealer, DEALER_BJ);
         assert_eq!(r.seats[0].doubles, 1);
@@ -496,7 +512,13 @@ mod tests {
         let r = round(&obo, dbl, "5 T 6 9 A");
         assert_eq!(r.seats[0].net, -U, "original bet only");
         // Split 8s against an ace, dealer has blackjack.
-        let split = |s: &Situation| if s.pair.is_some() { Action::Split } else { Action::Stand };
+        let split = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else {
+                Action::Stand
+            }
+        };
         let r = round(&seed(), split, "8 A 8 T T K");
         assert_eq!(r.seats[0].splits, 1);
         assert_eq!(r.seats[0].net, -2 * U);
@@ -509,11 +531,21 @@ mod tests {
         let mut peek = seed();
         peek.peek = true;
         // Deal: player 5, up A, player 6, hole K: blackjack, nobody acts.
-        let r = round(&peek, |_| panic!("no decisions after a peeked blackjack"), "5 A 6 K");
+        let r = round(
+            &peek,
+            |_| panic!("no decisions after a peeked blackjack"),
+            "5 A 6 K",
+        );
         assert_eq!(r.dealer, DEALER_BJ);
         assert_eq!(r.seats[0].net, -U);
         // No blackjack: the hole card is dealt before the player acts.
-        let dbl = |s: &Situation| if s.can_double { Action::Double } else { Action::Stand };
+        let dbl = |s: &Situation| {
+            if s.can_double {
+                Action::Double
+            } else {
+                Action::Stand
+            }
+        };
         let r = round(&peek, dbl, "5 T 6 7 9");
         assert_eq!(r.dealer, 0); // 17
         assert_eq!(r.seats[0].net, 2 * U);
@@ -521,7 +553,13 @@ mod tests {
 
     #[test]
     fn split_aces_get_one_card_and_ace_ten_is_21_not_blackjack() {
-        let split = |s: &Situation| if s.pair.is_some() { Action::Split } else { Action::Hit };
+        let split = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else {
+                Action::Hit
+            }
+        };
         // A A split; each ace gets one card (K, 5); the strategy would hit, but may not.
         // Dealer 9 + T = 19: the A+K hand (21) wins 1:1, the A+5 (16) loses.
         let r = round(&seed(), split, "A 9 A K 5 T");
@@ -538,7 +576,13 @@ mod tests {
         let mut r4 = seed();
         r4.max_hands = 4;
         r4.resplit_aces = true;
-        let split = |s: &Situation| if s.pair.is_some() { Action::Split } else { Action::Stand };
+        let split = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else {
+                Action::Stand
+            }
+        };
         // A A split, first ace draws A: resplit (3 hands), then cards 9, 8, 7.
         let r = round(&r4, split, "A 9 A A 9 8 7 T");
         assert_eq!(r.seats[0].splits, 2);
@@ -573,7 +617,13 @@ mod tests {
 
     #[test]
     fn surrender_only_where_allowed() {
-        let sur = |s: &Situation| if s.can_surrender { Action::Surrender } else { Action::Stand };
+        let sur = |s: &Situation| {
+            if s.can_surrender {
+                Action::Surrender
+            } else {
+                Action::Stand
+            }
+        };
         // 16 vs 9: allowed at the seed table.
         let r = round(&seed(), sur, "T 9 6 T");
         assert!(r.seats[0].surrendered);
@@ -595,7 +645,19 @@ mod tests {
         };
         let r = round(&seed(), split_then_sur, "8 9 8 8 8 T");
         assert!(!r.seats[0].surrendered);
-        let r = round(&seed(), |s| if s.cards == 2 { Action::Hit } else if s.can_surrender { Action::Surrender } else { Action::Stand }, "5 9 6 2 T");
+        let r = round(
+            &seed(),
+            |s| {
+                if s.cards == 2 {
+                    Action::Hit
+                } else if s.can_surrender {
+                    Action::Surrender
+                } else {
+                    Action::Stand
+                }
+            },
+            "5 9 6 2 T",
+        );
         assert!(!r.seats[0].surrendered);
         // Late surrender (no hole card) does not escape a dealer blackjack; early does.
         let mut late = seed();
@@ -615,11 +677,10 @@ mod tests {
 
     #[test]
     fn double_once_on_two_cards_only() {
+        // Asks to double whenever below 12, allowed or not: a refused double is a hit.
         let always_double = |s: &Situation| {
-            if s.can_double {
+            if s.total < 12 {
                 Action::Double
-            } else if s.total < 12 {
-                Action::Double // not allowed on three cards: treated as a hit
             } else {
                 Action::Stand
             }
@@ -662,7 +723,13 @@ mod tests {
 
     #[test]
     fn split_limits_and_split_by() {
-        let split = |s: &Situation| if s.pair.is_some() { Action::Split } else { Action::Stand };
+        let split = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else {
+                Action::Stand
+            }
+        };
         // Two hands at most: 8 8 split, the first hand draws another 8: no resplit.
         let r = round(&seed(), split, "8 7 8 8 T 7 T");
         assert_eq!(r.seats[0].hands, 2);
@@ -709,12 +776,24 @@ mod tests {
         assert!(!r.seats[0].insured, "insurance only against an ace");
         // Bet behind declining a double: the seat doubles 11 and wins 2 bets, the behind
         // bet stays undoubled and wins 1.
-        let dbl = |s: &Situation| if s.can_double { Action::Double } else { Action::Stand };
+        let dbl = |s: &Situation| {
+            if s.can_double {
+                Action::Double
+            } else {
+                Action::Stand
+            }
+        };
         let r = round(&seed(), dbl, "5 9 6 9 8");
         assert_eq!(r.seats[0].net, 2 * U);
         assert_eq!(r.seats[0].behind_none, U);
         // Declining a split: stays on the first hand only.
-        let split = |s: &Situation| if s.pair.is_some() { Action::Split } else { Action::Stand };
+        let split = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else {
+                Action::Stand
+            }
+        };
         let r = round(&seed(), split, "8 9 8 T 2 8");
         // Hands 18 and 10 vs dealer 17: +1 and -1.
         assert_eq!(r.seats[0].net, 0);
@@ -727,7 +806,13 @@ mod tests {
         r3.players = 3;
         // Deal: seats' first cards T 9 5, up 6, second cards 8 9 6; seat 3 hits (11): T.
         // Dealer hole T: 16, draws 9: bust.
-        let hit11 = |s: &Situation| if s.total <= 11 { Action::Hit } else { Action::Stand };
+        let hit11 = |s: &Situation| {
+            if s.total <= 11 {
+                Action::Hit
+            } else {
+                Action::Stand
+            }
+        };
         let r = round(&r3, hit11, "T 9 5 6 8 9 6 T T 9");
         assert_eq!(r.players, 3);
         assert!(r.seats[..3].iter().all(|s| s.net == U));

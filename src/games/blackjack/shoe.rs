@@ -110,9 +110,8 @@ impl Shoe {
         }
         let left = (n - self.pos) as u32;
         let j = self.pos + below(rng, left) as usize;
-        let c = self.cards[j];
-        self.cards[j] = self.cards[self.pos];
-        self.cards[self.pos] = c;
+        self.cards.swap(j, self.pos);
+        let c = self.cards[self.pos];
         self.pos += 1;
         c
     }

@@ -452,7 +452,7 @@ impl<S: Strategy> Strategy for AlwaysInsure<S> {
 /// The strategies a user can name.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StrategySpec {
-    Chart(Chart),
+    Chart(Box<Chart>),
     AutoPlay,
     MimicDealer,
     NeverBust,
@@ -521,7 +521,11 @@ mod tests {
         let mut s = sit(18, true, 5);
         assert_eq!(c.act(&s), Action::Double);
         s.can_double = false;
-        assert_eq!(c.act(&s), Action::Stand, "Ds stands where doubling is not allowed");
+        assert_eq!(
+            c.act(&s),
+            Action::Stand,
+            "Ds stands where doubling is not allowed"
+        );
         let mut s = sit(16, false, 9);
         assert_eq!(c.act(&s), Action::Surrender);
         s.can_surrender = false;

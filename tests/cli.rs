@@ -1,0 +1,301 @@
+//! The real binary: help, bad input (exit 2, a clear message, no panic), report formats.
+
+use assert_cmd::Command;
+
+fn rtplab() -> Command {
+    Command::cargo_bin("rtplab").unwrap()
+}
+
+fn fails_with(args: &[&str], needle: &str) {
+    let out = rtplab().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{args:?}: exit {:?}, stderr {err}",
+        out.status.code()
+    );
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected '{needle}' in: {err}"
+    );
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+}
+
+#[test]
+fn help_works_everywhere() {
+    for args in [
+        vec!["--help"],
+        vec!["sim", "--help"],
+        vec!["sim", "blackjack", "--help"],
+    ] {
+        let out = rtplab().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Usage"), "{text}");
+    }
+    let out = rtplab()
+        .args(["sim", "blackjack", "--help"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    for flag in [
+        "--decks",
+        "--h17",
+        "--bj-pays",
+        "--peek",
+        "--dealer-bj-takes",
+        "--surrender",
+        "--double",
+        "--das",
+        "--max-hands",
+        "--resplit-aces",
+        "--hit-split-aces",
+        "--split-by",
+        "--penetration",
+        "--shuffle-every-round",
+        "--players",
+        "--pairs",
+        "--bet-behind",
+        "--behind-follows",
+        "--claim",
+        "--format",
+        "--output",
+        "--threads",
+        "--seed",
+        "--rounds",
+        "--quiet",
+        "Examples",
+    ] {
+        assert!(text.contains(flag), "help lacks {flag}");
+    }
+}
+
+#[test]
+fn bad_numbers_and_rules_exit_2() {
+    fails_with(&["sim", "blackjack", "--rounds", "0"], "at least 1");
+    fails_with(
+        &["sim", "blackjack", "--rounds", "lots"],
+        "expected a number",
+    );
+    fails_with(
+        &["sim", "blackjack", "--rounds", "1e16"],
+        "more than one run can do",
+    );
+    fails_with(&["sim", "blackjack", "--rounds", "1e30"], "too large");
+    fails_with(&["sim", "blackjack", "--rounds", "1.5"], "whole number");
+    fails_with(&["sim", "blackjack", "--decks", "0"], "--decks");
+    fails_with(&["sim", "blackjack", "--decks", "eight"], "invalid value");
+    fails_with(
+        &["sim", "blackjack", "--bj-pays", "2:1"],
+        "expected 3:2, 6:5 or 1:1",
+    );
+    fails_with(
+        &["sim", "blackjack", "--surrender", "sometimes"],
+        "expected none, 2-9, late or early",
+    );
+    fails_with(
+        &["sim", "blackjack", "--double", "12"],
+        "expected any, 9-11 or 10-11",
+    );
+    fails_with(
+        &["sim", "blackjack", "--penetration", "1.5"],
+        "--penetration",
+    );
+    fails_with(&["sim", "blackjack", "--players", "9"], "--players");
+    fails_with(&["sim", "blackjack", "--resplit-aces"], "--max-hands");
+    fails_with(
+        &[
+            "sim",
+            "blackjack",
+            "--peek",
+            "--dealer-bj-takes",
+            "original",
+        ],
+        "no-hole-card",
+    );
+    fails_with(
+        &[
+            "sim",
+            "blackjack",
+            "--shuffle-every-round",
+            "--penetration",
+            "0.5",
+        ],
+        "cut card",
+    );
+    fails_with(&["sim", "blackjack", "--threads", "0"], "thread count");
+    fails_with(&["sim", "blackjack", "--claim", "abc"], "RTP in percent");
+    fails_with(&["sim", "blackjack", "--pairs=-1"], "stake");
+    fails_with(
+        &["sim", "blackjack", "--strategy", "nonsense"],
+        "unknown strategy 'nonsense'",
+    );
+    fails_with(&["sim", "poker"], "unrecognized subcommand");
+}
+
+#[test]
+fn a_malformed_chart_is_rejected_with_file_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("rtplab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = std::fs::read_to_string("strategies/blackjack/seed.csv").unwrap();
+    let bad = good.replacen("H12,H,H,S", "H12,H,Q,S", 1);
+    assert_ne!(good, bad);
+    let path = dir.join("bad.csv");
+    std::fs::write(&path, &bad).unwrap();
+    let line = bad.lines().position(|l| l.starts_with("H12,")).unwrap() + 1;
+    let p = path.to_str().unwrap();
+    fails_with(
+        &["sim", "blackjack", "--strategy", p, "--rounds", "1000"],
+        &format!("bad.csv:{line}:3: expected one of H"),
+    );
+    std::fs::write(&path, "hand,2,3\n").unwrap();
+    fails_with(
+        &["sim", "blackjack", "--strategy", p],
+        "expected the header",
+    );
+}
+
+#[test]
+fn json_report_carries_the_contract_keys() {
+    let out = rtplab()
+        .args([
+            "sim",
+            "blackjack",
+            "--rounds",
+            "20k",
+            "--format",
+            "json",
+            "--claim",
+            "99.54",
+            "--pairs",
+            "1",
+            "--seed",
+            "7",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in [
+        "game",
+        "rules",
+        "strategy",
+        "seed",
+        "rounds",
+        "ev",
+        "ev_se",
+        "rtp",
+        "rtp_ci95",
+        "rtp_total_wagered",
+        "sd_round",
+        "ev_by_upcard",
+        "frequencies",
+        "side_bets",
+        "bet_behind",
+        "claim",
+        "elapsed_s",
+        "rounds_per_s",
+    ] {
+        assert!(v.get(key).is_some(), "missing key {key}");
+    }
+    assert_eq!(v["game"], "blackjack");
+    assert_eq!(v["seed"], 7);
+    assert_eq!(v["rtp_ci95"].as_array().unwrap().len(), 2);
+    let rtp = v["rtp"].as_f64().unwrap();
+    assert!((rtp - (1.0 + v["ev"].as_f64().unwrap())).abs() < 1e-12);
+    assert!(rtp > 0.5 && rtp < 1.5, "RTP is a fraction: {rtp}");
+    assert!(v["side_bets"]["pairs"]["rtp"].is_number());
+    assert!(v["side_bets"]["insurance"].get("se").is_some());
+    assert!(v["claim"]["verdict"].is_string());
+    assert_eq!(v["ev_by_upcard"].as_object().unwrap().len(), 10);
+}
+
+#[test]
+fn every_format_renders_and_output_goes_to_a_file() {
+    for (fmt, needle) in [
+        ("table", "RTP = 1 + EV"),
+        ("markdown", "## EV by dealer up card"),
+        ("csv", "section,row,column,value"),
+    ] {
+        let out = rtplab()
+            .args(["sim", "blackjack", "--rounds", "5k", "--format", fmt])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains(needle),
+            "{fmt}"
+        );
+    }
+    let path = std::env::temp_dir().join(format!("rtplab-out-{}.json", std::process::id()));
+    let out = rtplab()
+        .args([
+            "sim",
+            "blackjack",
+            "--rounds",
+            "5k",
+            "--format",
+            "json",
+            "--output",
+            path.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(v["game"], "blackjack");
+}
+
+#[test]
+fn same_seed_same_report_numbers() {
+    let run = |threads: &str| {
+        let out = rtplab()
+            .args([
+                "sim",
+                "blackjack",
+                "--rounds",
+                "50k",
+                "--format",
+                "json",
+                "--threads",
+                threads,
+                "--strategy",
+                "autoplay",
+            ])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (v["ev"].clone(), v["ev_se"].clone(), v["rounds"].clone())
+    };
+    assert_eq!(run("1"), run("2"));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_still_reports_the_rounds_completed() {
+    use std::process::{Command as Std, Stdio};
+    let bin = assert_cmd::cargo::cargo_bin("rtplab");
+    let child = Std::new(bin)
+        .args(["sim", "blackjack", "--rounds", "1e13", "--format", "json", "--quiet"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let status = Std::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["interrupted"], true);
+    assert!(v["rounds"].as_u64().unwrap() > 0);
+    assert!(v["ev_se"].as_f64().unwrap() > 0.0);
+}
