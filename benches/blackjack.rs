@@ -12,8 +12,8 @@ fn bench(c: &mut Criterion) {
     let rules = Rules::seed();
     let chart = seed_chart();
     let mut g = c.benchmark_group("blackjack");
-    // One chunk of 16 shoes (about 930 rounds) per iteration.
-    let shoes = 16;
+    // One chunk of 256 shoes (about 14 000 rounds) per iteration.
+    let shoes = 256;
     let rounds_per_iter = {
         let sim = BjSim {
             rules: &rules,
@@ -25,7 +25,7 @@ fn bench(c: &mut Criterion) {
         acc.counts.rounds
     };
     g.throughput(Throughput::Elements(rounds_per_iter));
-    g.bench_function("seed rules, basic chart, 16 shoes", |b| {
+    g.bench_function("seed rules, basic chart, 256 shoes", |b| {
         let sim = BjSim {
             rules: &rules,
             strategy: &chart,
@@ -40,7 +40,10 @@ fn bench(c: &mut Criterion) {
             i += 1;
         })
     });
-    g.bench_function("seed rules, autoplay, 16 shoes", |b| {
+    g.throughput(Throughput::Elements(rounds_per_iter(&|a| {
+        auto_sim.run_chunk(0, &mut chunk_rng(1, 0), a)
+    })));
+    g.bench_function("seed rules, autoplay, 256 shoes", |b| {
         let sim = BjSim {
             rules: &rules,
             strategy: &AutoPlay,

@@ -284,16 +284,32 @@ fn ctrl_c_still_reports_the_rounds_completed() {
     use std::process::{Command as Std, Stdio};
     let bin = assert_cmd::cargo::cargo_bin("rtplab");
     let child = Std::new(bin)
-        .args(["sim", "blackjack", "--rounds", "1e13", "--format", "json", "--quiet"])
+        .args([
+            "sim",
+            "blackjack",
+            "--rounds",
+            "1e13",
+            "--format",
+            "json",
+            "--quiet",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let status = Std::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let status = Std::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["interrupted"], true);
     assert!(v["rounds"].as_u64().unwrap() > 0);

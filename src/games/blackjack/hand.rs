@@ -30,6 +30,8 @@ impl Hand {
         let mut h = Hand::new();
         h.add(a);
         h.add(b);
+        h.first = a;
+        h.second = b;
         h
     }
 
@@ -37,21 +39,26 @@ impl Hand {
     pub fn from_split(card: Rank) -> Hand {
         let mut h = Hand::new();
         h.add(card);
+        h.first = card;
         h.split = true;
         h.split_aces = card == 0;
         h
     }
 
+    /// Add a card (the first two ranks are recorded by `two`, `from_split` and
+    /// `add_second`).
     #[inline(always)]
     pub fn add(&mut self, card: Rank) {
-        match self.cards {
-            0 => self.first = card,
-            1 => self.second = card,
-            _ => {}
-        }
         self.cards += 1;
         self.hard += value(card);
         self.has_ace |= card == 0;
+    }
+
+    /// The second card of a split hand.
+    #[inline(always)]
+    pub fn add_second(&mut self, card: Rank) {
+        self.second = card;
+        self.add(card);
     }
 
     /// An ace counts 11 when that does not bust.

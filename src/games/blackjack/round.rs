@@ -59,6 +59,11 @@ struct Ctx<'a, S: Strategy> {
     strategy: &'a S,
     u: i64,
     bj: i64,
+    /// Rule look-ups done once: doubling by `[hard][soft]`, surrender by up card, the
+    /// dealer's hit rule by `[hard][has_ace]`.
+    double_ok: [[bool; 2]; 32],
+    surrender_ok: [bool; 11],
+    dealer_hits: [[bool; 2]; 32],
 }
 
 /// A table: rules, the strategy every seat plays, the shoe, and the round's working state
@@ -85,6 +90,22 @@ impl<'a, S: Strategy> Table<'a, S> {
                 strategy,
                 u: rules.units_per_bet(),
                 bj: rules.bj_win_units(),
+                double_ok: std::array::from_fn(|hard| {
+                    [
+                        rules.double_allowed(hard as u8, false),
+                        rules.double_allowed(hard as u8, true),
+                    ]
+                }),
+                surrender_ok: std::array::from_fn(|up| {
+                    up >= 1 && rules.surrender_allowed(up as u8)
+                }),
+                dealer_hits: std::array::from_fn(|hard| {
+                    std::array::from_fn(|ace| {
+                        let soft = ace == 1 && hard <= 11;
+                        let total = if soft { hard + 10 } else { hard };
+                        total < 17 || (rules.h17 && soft && total == 17)
+                    })
+                }),
             },
             shoe: Shoe::new(rules.decks, cut),
             every_round,
@@ -224,7 +245,7 @@ impl<S: Strategy> Ctx<'_, S> {
         }
         let dealer_bj = dealer.natural();
         if !dealer_bj {
-            while dealer.total() < 17 || (rules.h17 && dealer.total() == 17 && dealer.soft()) {
+            while self.dealer_hits[dealer.hard as usize][dealer.has_ace as usize] {
                 dealer.add(shoe.draw(rng));
             }
         }
@@ -265,7 +286,7 @@ impl<S: Strategy> Ctx<'_, S> {
         while i < n {
             if hands[i].cards == 1 {
                 let c = shoe.draw(rng);
-                hands[i].add(c);
+                hands[i].add_second(c);
             }
             loop {
                 let h = hands[i];
@@ -287,12 +308,12 @@ impl<S: Strategy> Ctx<'_, S> {
                     can_double: two
                         && !locked
                         && (!h.split || rules.das)
-                        && rules.double_allowed(h.hard, h.soft()),
+                        && self.double_ok[h.hard as usize][h.soft() as usize],
                     can_surrender: surrender_now
                         && two
                         && n == 1
                         && !h.split
-                        && rules.surrender_allowed(up),
+                        && self.surrender_ok[up as usize],
                     split: h.split,
                 };
                 if locked && !pair_ok {
@@ -308,7 +329,7 @@ impl<S: Strategy> Ctx<'_, S> {
                         n += 1;
                         seat.splits += 1;
                         let c = shoe.draw(rng);
-                        hands[i].add(c);
+                        hands[i].add_second(c);
                     }
                     Action::Double if sit.can_double => {
                         seat.doubles += 1;

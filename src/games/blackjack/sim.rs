@@ -199,7 +199,7 @@ pub struct Plan {
 /// Default shoes per chunk for dealing to a cut card (about 230 000 rounds at 8 decks).
 pub const DEFAULT_CHUNK_SHOES: u64 = 4096;
 /// Default rounds per chunk when shuffling every round.
-pub const DEFAULT_CHUNK_ROUNDS: u64 = 65_536;
+pub const DEFAULT_CHUNK_ROUNDS: u64 = 262_144;
 /// Chunks wanted at least, for batch-means standard errors.
 const MIN_CHUNKS: u64 = 64;
 

@@ -163,21 +163,50 @@ pub struct Chart {
     pub name: String,
     /// FNV-1a hash of the file's bytes (0 for built-in charts).
     pub hash: u64,
+    /// Every code resolved in advance: `[row][up − 1][can_double + 2·can_surrender]`.
+    resolved: [[[Action; 4]; 10]; ROWS],
+}
+
+impl Chart {
+    /// A chart from its codes.
+    pub fn new(codes: [[Code; 10]; ROWS], name: &str, hash: u64) -> Chart {
+        let mut resolved = [[[Action::Stand; 4]; 10]; ROWS];
+        for (row, line) in codes.iter().enumerate() {
+            for (col, code) in line.iter().enumerate() {
+                for (k, slot) in resolved[row][col].iter_mut().enumerate() {
+                    let s = Situation {
+                        total: 0,
+                        soft: false,
+                        cards: 2,
+                        pair: if row >= 28 { Some(1) } else { None },
+                        up: col as u8 + 1,
+                        can_double: k & 1 != 0,
+                        can_surrender: k & 2 != 0,
+                        split: false,
+                    };
+                    *slot = code.resolve(&s);
+                }
+            }
+        }
+        Chart {
+            codes,
+            name: name.to_string(),
+            hash,
+            resolved,
+        }
+    }
 }
 
 impl Strategy for Chart {
     #[inline(always)]
     fn act(&self, s: &Situation) -> Action {
         let col = (s.up - 1) as usize;
-        if let Some(v) = s.pair {
-            return self.codes[pair_row(v)][col].resolve(s);
-        }
-        let row = if s.soft {
-            soft_row(s.total)
-        } else {
-            hard_row(s.total)
+        let row = match s.pair {
+            Some(v) => pair_row(v),
+            None if s.soft => soft_row(s.total),
+            None => hard_row(s.total),
         };
-        self.codes[row][col].resolve(s)
+        self.resolved[row][col][s.can_double as usize | (s.can_surrender as usize) << 1]
     }
 }
 
@@ -314,11 +343,7 @@ impl Chart {
                 ),
             ));
         }
-        Ok(Chart {
-            codes,
-            name: file.to_string(),
-            hash: fnv1a(text.as_bytes()),
-        })
+        Ok(Chart::new(codes, file, fnv1a(text.as_bytes())))
     }
 
     /// The chart as CSV text, in the format `parse` reads.
@@ -499,11 +524,7 @@ mod tests {
     }
 
     fn chart_text() -> String {
-        let mut c = Chart {
-            codes: [[Code::H; 10]; ROWS],
-            name: String::new(),
-            hash: 0,
-        };
+        let mut c = Chart::new([[Code::H; 10]; ROWS], "", 0);
         c.codes[hard_row(11)] = [Code::Dh; 10];
         c.codes[hard_row(16)][9 - 1] = Code::Rh;
         c.codes[pair_row(8)] = [Code::P; 10];
