@@ -32,6 +32,26 @@ pub enum Command {
     /// Simulate a game (Monte Carlo) and report its return.
     #[command(subcommand)]
     Sim(SimGame),
+    /// Merge the shard files of one run into the run's report (numbers identical to a single
+    /// run).
+    #[command(
+        after_help = "Example:\n  rtplab sim blackjack --rounds 1e9 --shard 1/4 --shard-out s1.json   # ... 2/4, 3/4, 4/4\n  rtplab merge s1.json s2.json s3.json s4.json --claim 99.54"
+    )]
+    Merge(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Shard files written by `sim ... --shard K/N --shard-out FILE`.
+    #[arg(required = true, value_name = "FILES")]
+    pub files: Vec<PathBuf>,
+
+    /// A claimed RTP in percent (e.g. 99.54) to test the estimate against.
+    #[arg(long, value_name = "PCT", value_parser = parse_claim)]
+    pub claim: Option<f64>,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -110,6 +130,20 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+
+    /// Run only shard K of N (1-based): a contiguous range of the run's chunks. Without it,
+    /// SLURM_ARRAY_TASK_ID (with SLURM_ARRAY_TASK_MIN/COUNT) or JOB_COMPLETION_INDEX (with
+    /// --shards) in the environment select the shard.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+
+    /// Number of shards, for JOB_COMPLETION_INDEX (Kubernetes indexed jobs).
+    #[arg(long, value_name = "N", value_parser = parse_positive)]
+    pub shards: Option<u64>,
+
+    /// Write this run's (or shard's) exact sums to FILE (JSON) for `rtplab merge`.
+    #[arg(long, value_name = "FILE")]
+    pub shard_out: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

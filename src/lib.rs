@@ -7,6 +7,7 @@ pub mod games;
 pub mod numparse;
 pub mod report;
 pub mod rng;
+pub mod shard;
 pub mod stats;
 
 /// The tool's version, carried by every report.

@@ -9,9 +9,10 @@ use std::sync::Arc;
 
 use clap::Parser;
 
-use cli::{BlackjackSim, Cli, Command, Insurance, SimGame};
+use cli::{BlackjackSim, Cli, Command, Insurance, MergeArgs, SimGame};
 use rtplab::games::blackjack::{self, app::BjConfig};
 use rtplab::report::write_output;
+use rtplab::shard::ShardSpec;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         Command::Sim(SimGame::Blackjack(args)) => sim_blackjack(&args, &stop),
+        Command::Merge(args) => merge(&args),
     };
     match result {
         Ok(code) => code,
@@ -60,15 +62,30 @@ fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitC
         chunk_shoes: args.chunk_shoes,
         threads: args.run.threads,
         progress: !args.run.quiet,
+        shard: ShardSpec::resolve(args.run.shard.as_deref(), args.run.shards, |k| {
+            std::env::var(k).ok()
+        })?,
     };
-    let (report, interrupted) = blackjack::app::simulate_report(&cfg, args.claim, stop)?;
+    let (report, run) = blackjack::app::simulate_report(&cfg, args.claim, stop)?;
+    if let Some(path) = &args.run.shard_out {
+        blackjack::app::write_shard(&run, path)?;
+    }
     write_output(
         &report.render(args.output.format),
         args.output.output.as_deref(),
     )?;
-    Ok(if interrupted {
+    Ok(if run.info.interrupted {
         ExitCode::from(130)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    let report = rtplab::games::merge(&args.files, args.claim)?;
+    write_output(
+        &report.render(args.output.format),
+        args.output.output.as_deref(),
+    )?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -30,11 +30,12 @@ fn config(
         chunk_shoes: None,
         threads: Some(threads),
         progress: false,
+        shard: None,
     }
 }
 
 fn run(cfg: &BjConfig) -> BjAcc {
-    simulate(cfg, &AtomicBool::new(false)).unwrap().0
+    simulate(cfg, &AtomicBool::new(false)).unwrap().acc
 }
 
 fn every_round() -> Rules {

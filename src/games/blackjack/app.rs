@@ -4,14 +4,20 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
+use std::path::PathBuf;
+
+use serde_json::json;
+
 use super::report::{build, RunInfo, SideBets};
 use super::rules::Rules;
-use super::sim::{plan, BjAcc, BjSim};
+use super::sim::{plan, BjAcc, BjSim, Plan};
+use super::strategy::StrategyInfo;
 use super::strategy::{
     AlwaysInsure, AutoPlay, Chart, MimicDealer, NeverBust, Strategy, StrategySpec,
 };
 use crate::engine::{run, RunOptions};
 use crate::report::Report;
+use crate::shard::{self, ShardFile, ShardSpec};
 
 /// The chart for the seed rules, compiled in (the file is `strategies/blackjack/seed.csv`).
 pub const SEED_CHART: &str = include_str!("../../../strategies/blackjack/seed.csv");
@@ -29,6 +35,33 @@ pub struct BjConfig {
     pub chunk_shoes: Option<u64>,
     pub threads: Option<usize>,
     pub progress: bool,
+    /// Run only this shard of the chunks.
+    pub shard: Option<ShardSpec>,
+}
+
+/// The result of a (possibly sharded) run.
+#[derive(Debug)]
+pub struct BjRun {
+    pub acc: BjAcc,
+    pub info: RunInfo,
+    /// What defines the run; equal for all its shards.
+    pub key: serde_json::Value,
+}
+
+/// The run key: everything that determines the numbers of a run.
+pub fn run_key(cfg: &BjConfig, plan: &Plan) -> serde_json::Value {
+    json!({
+        "game": "blackjack",
+        "version": crate::VERSION,
+        "rules": cfg.rules,
+        "strategy": cfg.strategy.info(),
+        "bets": cfg.bets,
+        "seed": cfg.seed,
+        "rounds": cfg.rounds,
+        "shoes_per_chunk": plan.shoes_per_chunk,
+        "chunks": plan.chunks,
+        "pilot_rounds_per_shoe": plan.pilot_rounds_per_shoe,
+    })
 }
 
 /// Turn a strategy name or chart path into a strategy.
@@ -50,8 +83,8 @@ pub fn seed_chart() -> Chart {
     Chart::parse(SEED_CHART, SEED_CHART_NAME).expect("the built-in seed chart parses (tested)")
 }
 
-/// Run the simulation; returns the accumulators and the facts of the run.
-pub fn simulate(cfg: &BjConfig, stop: &AtomicBool) -> anyhow::Result<(BjAcc, RunInfo)> {
+/// Run the simulation (or the configured shard of it).
+pub fn simulate(cfg: &BjConfig, stop: &AtomicBool) -> anyhow::Result<BjRun> {
     let h17 = cfg.rules.h17;
     let mimic = MimicDealer { h17 };
     match (&cfg.strategy, cfg.bets.insure) {
@@ -71,9 +104,13 @@ pub fn simulate_with<S: Strategy>(
     cfg: &BjConfig,
     strategy: &S,
     stop: &AtomicBool,
-) -> anyhow::Result<(BjAcc, RunInfo)> {
+) -> anyhow::Result<BjRun> {
     cfg.rules.validate()?;
     let p = plan(&cfg.rules, strategy, cfg.seed, cfg.rounds, cfg.chunk_shoes);
+    let chunks = match cfg.shard {
+        Some(sh) => sh.range(p.chunks),
+        None => 0..p.chunks,
+    };
     let sim = BjSim {
         rules: &cfg.rules,
         strategy,
@@ -81,7 +118,7 @@ pub fn simulate_with<S: Strategy>(
     };
     let opts = RunOptions {
         seed: cfg.seed,
-        chunks: 0..p.chunks,
+        chunks: chunks.clone(),
         threads: cfg.threads,
         progress: cfg.progress,
         label: "blackjack".into(),
@@ -89,6 +126,8 @@ pub fn simulate_with<S: Strategy>(
     let out = run(&sim, &opts, stop)?;
     let info = RunInfo {
         seed: cfg.seed,
+        shard: cfg.shard,
+        chunk_range: [chunks.start, chunks.end],
         rounds_requested: cfg.rounds,
         plan: p,
         chunks_done: out.chunks_done,
@@ -96,17 +135,86 @@ pub fn simulate_with<S: Strategy>(
         elapsed_s: out.elapsed.as_secs_f64(),
         threads: out.threads,
     };
-    Ok((out.acc, info))
+    Ok(BjRun {
+        acc: out.acc,
+        info,
+        key: run_key(cfg, &p),
+    })
 }
 
-/// Simulate and build the report; the flag says whether the run was interrupted.
+/// Write a run's shard file (atomically).
+pub fn write_shard(run: &BjRun, path: &Path) -> Result<(), shard::ShardError> {
+    let file = ShardFile {
+        format: shard::FORMAT.to_string(),
+        key: run.key.clone(),
+        shard: run.info.shard.unwrap_or(ShardSpec { k: 1, n: 1 }),
+        range: run.info.chunk_range,
+        chunks_done: run.info.chunks_done,
+        elapsed_s: run.info.elapsed_s,
+        acc: &run.acc,
+    };
+    shard::write_atomic(path, &file)
+}
+
+/// Merge the shard files of one blackjack run into its report.
+pub fn merge_report(paths: &[PathBuf], claim: Option<f64>) -> anyhow::Result<Report> {
+    let files = shard::read_all::<BjAcc>(paths)?;
+    let key = files[0].1.key.clone();
+    let field = |name: &str| {
+        key.get(name)
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("shard key lacks '{name}'"))
+    };
+    let rules: Rules = serde_json::from_value(field("rules")?)?;
+    let strategy: StrategyInfo = serde_json::from_value(field("strategy")?)?;
+    let bets: SideBets = serde_json::from_value(field("bets")?)?;
+    let plan = Plan {
+        shoes_per_chunk: serde_json::from_value(field("shoes_per_chunk")?)?,
+        chunks: serde_json::from_value(field("chunks")?)?,
+        pilot_rounds_per_shoe: serde_json::from_value(field("pilot_rounds_per_shoe")?)?,
+    };
+    let mut acc = BjAcc::default();
+    let mut elapsed = 0.0;
+    let mut done = 0;
+    for (_, f) in &files {
+        crate::engine::Merge::merge(&mut acc, &f.acc);
+        elapsed += f.elapsed_s;
+        done += f.chunks_done;
+    }
+    let info = RunInfo {
+        seed: serde_json::from_value(field("seed")?)?,
+        shard: None,
+        chunk_range: [0, plan.chunks],
+        rounds_requested: serde_json::from_value(field("rounds")?)?,
+        plan,
+        chunks_done: done,
+        interrupted: false,
+        elapsed_s: elapsed,
+        threads: 0,
+    };
+    let mut report = build(&rules, &strategy, &bets, &acc, &info, claim);
+    report.notes.push(format!(
+        "Merged from {} shard files; elapsed is the sum of the shards' times.",
+        files.len()
+    ));
+    Ok(report)
+}
+
+/// Simulate and build the report.
 pub fn simulate_report(
     cfg: &BjConfig,
     claim: Option<f64>,
     stop: &AtomicBool,
-) -> anyhow::Result<(Report, bool)> {
-    let (acc, info) = simulate(cfg, stop)?;
-    let mut report = build(&cfg.rules, &cfg.strategy, &cfg.bets, &acc, &info, claim);
+) -> anyhow::Result<(Report, BjRun)> {
+    let run = simulate(cfg, stop)?;
+    let mut report = build(
+        &cfg.rules,
+        &cfg.strategy.info(),
+        &cfg.bets,
+        &run.acc,
+        &run.info,
+        claim,
+    );
     if matches!(&cfg.strategy, StrategySpec::Chart(c) if c.name == SEED_CHART_NAME)
         && !same_chart_rules(&cfg.rules)
     {
@@ -114,7 +222,7 @@ pub fn simulate_report(
             "The basic chart was made for the seed rules; under other rules it is not the best play.".into(),
         );
     }
-    Ok((report, info.interrupted))
+    Ok((report, run))
 }
 
 fn same_chart_rules(r: &Rules) -> bool {

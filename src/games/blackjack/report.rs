@@ -1,17 +1,17 @@
 //! The blackjack run report: statistics from the accumulators, as tables and JSON.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::rules::Rules;
 use super::shoe::value_char;
 use super::sim::{hist_offset, BjAcc, Plan};
-use super::strategy::StrategySpec;
+use super::strategy::StrategyInfo;
 use crate::report::{count, pct, Report, Section};
 use crate::stats::{check_claim, rounds_for_se, Estimate, Ratio};
 
 /// How the bettor behind follows the seated player's doubles and splits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum BehindFollows {
     /// Match every double and split (same result as the seat).
@@ -21,7 +21,7 @@ pub enum BehindFollows {
 }
 
 /// Wagers beside the main bet.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SideBets {
     /// Pairs side bet stake, in main bets (0 = not placed).
     pub pairs: f64,
@@ -36,6 +36,10 @@ pub struct SideBets {
 #[derive(Clone, Debug, Serialize)]
 pub struct RunInfo {
     pub seed: u64,
+    /// The shard this run was (None: the whole run, or a merge of all shards).
+    pub shard: Option<crate::shard::ShardSpec>,
+    /// Global chunks covered.
+    pub chunk_range: [u64; 2],
     pub rounds_requested: u64,
     pub plan: Plan,
     pub chunks_done: u64,
@@ -79,7 +83,7 @@ fn rate(n: u64, d: u64) -> f64 {
 /// Build the report of a blackjack run.
 pub fn build(
     rules: &Rules,
-    strategy: &StrategySpec,
+    strategy: &StrategyInfo,
     bets: &SideBets,
     acc: &BjAcc,
     run: &RunInfo,
@@ -101,7 +105,7 @@ pub fn build(
     let claim_check = claim.map(|cl| check_claim(&rtp, cl, c.seat_rounds, "RTP"));
 
     let mut r = Report {
-        title: format!("rtplab blackjack simulation: {}", strategy.name()),
+        title: format!("rtplab blackjack simulation: {}", strategy.name),
         ..Default::default()
     };
     let m = &mut r.meta;
@@ -111,10 +115,11 @@ pub fn build(
         "strategy".into(),
         format!(
             "{}{}{}",
-            strategy.name(),
+            strategy.name,
             strategy
-                .hash()
-                .map(|h| format!(" (fnv1a {h:016x})"))
+                .hash
+                .as_ref()
+                .map(|h| format!(" (fnv1a {h})"))
                 .unwrap_or_default(),
             if bets.insure {
                 ", always insures"
@@ -315,10 +320,17 @@ pub fn build(
     }
     r.sections.push(s);
 
+    if let Some(sh) = run.shard {
+        r.notes.push(format!(
+            "SHARD {}/{}: chunks {}..{} of {} only; merge all shards (rtplab merge) for the run's result.",
+            sh.k, sh.n, run.chunk_range[0], run.chunk_range[1], run.plan.chunks
+        ));
+    }
     if run.interrupted {
         r.notes.push(format!(
             "INTERRUPTED: {} of {} chunks completed; the figures cover the rounds completed only.",
-            run.chunks_done, run.plan.chunks
+            run.chunks_done,
+            run.chunk_range[1] - run.chunk_range[0]
         ));
     }
     r.notes.push(format!(
@@ -348,7 +360,9 @@ pub fn build(
         "game": "blackjack",
         "version": crate::VERSION,
         "rules": rules,
-        "strategy": {"name": strategy.name(), "hash": strategy.hash().map(|h| format!("{h:016x}")), "insurance": if bets.insure {"always"} else {"never"}},
+        "strategy": {"name": strategy.name, "hash": strategy.hash, "insurance": if bets.insure {"always"} else {"never"}},
+        "shard": run.shard,
+        "chunk_range": run.chunk_range,
         "seed": run.seed,
         "rounds": c.rounds,
         "rounds_requested": run.rounds_requested,

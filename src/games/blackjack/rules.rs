@@ -1,10 +1,10 @@
 //! The blackjack rule set: every rule a setting, validated, with the live table as `seed`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Blackjack payout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BjPays {
     #[serde(rename = "3:2")]
     ThreeToTwo,
@@ -15,7 +15,7 @@ pub enum BjPays {
 }
 
 /// What a dealer blackjack takes in the no-hole-card game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DealerBjTakes {
     /// Lose all: doubled and split wagers are lost too (European convention).
@@ -25,7 +25,7 @@ pub enum DealerBjTakes {
 }
 
 /// When surrender is allowed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Surrender {
     #[serde(rename = "none")]
     None,
@@ -41,7 +41,7 @@ pub enum Surrender {
 }
 
 /// Which first two cards may be doubled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Double {
     #[serde(rename = "any")]
     Any,
@@ -54,7 +54,7 @@ pub enum Double {
 }
 
 /// What makes two cards a splittable pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SplitBy {
     /// Equal value (K-Q is a pair).
@@ -64,7 +64,7 @@ pub enum SplitBy {
 }
 
 /// Where a shoe ends.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Shuffle {
     /// Deal to a cut card placed after this fraction of the shoe, then shuffle.
@@ -74,7 +74,7 @@ pub enum Shuffle {
 }
 
 /// A complete, validated rule set.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
     pub decks: u32,
     pub h17: bool,

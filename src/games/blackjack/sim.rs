@@ -188,7 +188,7 @@ impl<S: Strategy> Simulation for BjSim<'_, S> {
 }
 
 /// How a requested round count maps onto chunks.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
     pub shoes_per_chunk: u64,
     pub chunks: u64,

@@ -483,7 +483,21 @@ pub enum StrategySpec {
     NeverBust,
 }
 
+/// What reports and shard keys say of a strategy: its name and, for a file, its hash.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct StrategyInfo {
+    pub name: String,
+    pub hash: Option<String>,
+}
+
 impl StrategySpec {
+    pub fn info(&self) -> StrategyInfo {
+        StrategyInfo {
+            name: self.name(),
+            hash: self.hash().map(|h| format!("{h:016x}")),
+        }
+    }
+
     pub fn name(&self) -> String {
         match self {
             StrategySpec::Chart(c) => format!("chart {}", c.name),

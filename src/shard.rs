@@ -1,0 +1,335 @@
+//! Shards: a run split into contiguous ranges of its global chunks, executed anywhere (Slurm
+//! array tasks, Kubernetes indexed jobs), written as files, and merged exactly.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// File format tag of shard files.
+pub const FORMAT: &str = "rtplab-shard-v1";
+
+/// Which shard of how many (1-based `k`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardSpec {
+    pub k: u64,
+    pub n: u64,
+}
+
+/// Errors about shards, each saying what is wrong and how to fix it.
+#[derive(Debug, thiserror::Error)]
+pub enum ShardError {
+    #[error("--shard must look like K/N with 1 <= K <= N (e.g. 3/8), found '{0}'")]
+    BadSpec(String),
+    #[error("environment variable {name}='{value}' is not a whole number")]
+    BadEnv { name: String, value: String },
+    #[error("{0}")]
+    Env(String),
+    #[error("cannot read shard file {file}: {why}")]
+    Read { file: String, why: String },
+    #[error("cannot write shard file {file}: {why}")]
+    Write { file: String, why: String },
+    #[error("{0}")]
+    Mismatch(String),
+}
+
+impl ShardSpec {
+    /// Parse `K/N`.
+    pub fn parse(s: &str) -> Result<ShardSpec, ShardError> {
+        let bad = || ShardError::BadSpec(s.to_string());
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let k: u64 = k.trim().parse().map_err(|_| bad())?;
+        let n: u64 = n.trim().parse().map_err(|_| bad())?;
+        if k == 0 || n == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(ShardSpec { k, n })
+    }
+
+    /// The shard from `--shard`, or else from the scheduler's environment:
+    /// Slurm array jobs (`SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_MIN`,
+    /// `SLURM_ARRAY_TASK_COUNT`) or a Kubernetes indexed job (`JOB_COMPLETION_INDEX`, 0-based,
+    /// with `--shards N`). `env` looks a variable up (tests pass their own).
+    pub fn resolve(
+        flag: Option<&str>,
+        shards: Option<u64>,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Result<Option<ShardSpec>, ShardError> {
+        if let Some(s) = flag {
+            return ShardSpec::parse(s).map(Some);
+        }
+        let num = |name: &str| -> Result<Option<u64>, ShardError> {
+            match env(name) {
+                None => Ok(None),
+                Some(v) => v.trim().parse().map(Some).map_err(|_| ShardError::BadEnv {
+                    name: name.to_string(),
+                    value: v,
+                }),
+            }
+        };
+        if let Some(id) = num("SLURM_ARRAY_TASK_ID")? {
+            let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let count = match num("SLURM_ARRAY_TASK_COUNT")? {
+                Some(c) => c,
+                None => shards.ok_or_else(|| {
+                    ShardError::Env("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; pass --shards N".into())
+                })?,
+            };
+            if id < min || id - min >= count {
+                return Err(ShardError::Env(format!(
+                    "SLURM_ARRAY_TASK_ID={id} is outside the array {min}..{} (SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT); use a contiguous array such as --array=1-{count}",
+                    min + count - 1
+                )));
+            }
+            return Ok(Some(ShardSpec {
+                k: id - min + 1,
+                n: count,
+            }));
+        }
+        if let Some(idx) = num("JOB_COMPLETION_INDEX")? {
+            let n = shards.ok_or_else(|| {
+                ShardError::Env("JOB_COMPLETION_INDEX is set (Kubernetes indexed job); pass --shards N with the job's completions".into())
+            })?;
+            if idx >= n {
+                return Err(ShardError::Env(format!(
+                    "JOB_COMPLETION_INDEX={idx} is not below --shards {n}"
+                )));
+            }
+            return Ok(Some(ShardSpec { k: idx + 1, n }));
+        }
+        if shards.is_some() {
+            return Err(ShardError::Env(
+                "--shards N needs JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID in the environment; or use --shard K/N".into(),
+            ));
+        }
+        Ok(None)
+    }
+
+    /// This shard's contiguous range of `chunks` global chunks.
+    pub fn range(&self, chunks: u64) -> Range<u64> {
+        let at = |i: u64| ((i as u128 * chunks as u128) / self.n as u128) as u64;
+        at(self.k - 1)..at(self.k)
+    }
+}
+
+/// A shard's result file.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ShardFile<A> {
+    pub format: String,
+    /// Everything that defines the run: game, version, rules, strategy (hash), seed, rounds,
+    /// chunk size and count. All shards of one run carry the same key.
+    pub key: serde_json::Value,
+    pub shard: ShardSpec,
+    /// Global chunks `[start, end)` this shard covered.
+    pub range: [u64; 2],
+    pub chunks_done: u64,
+    pub elapsed_s: f64,
+    pub acc: A,
+}
+
+/// Write `value` as JSON to a temporary file beside `path`, then rename it into place, so a
+/// retried or killed task never leaves half a file.
+pub fn write_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), ShardError> {
+    let err = |why: String| ShardError::Write {
+        file: path.display().to_string(),
+        why,
+    };
+    let text = serde_json::to_string(value).map_err(|e| err(e.to_string()))?;
+    let mut tmp = PathBuf::from(path);
+    let name = format!(
+        ".{}.tmp-{}",
+        path.file_name().and_then(|s| s.to_str()).unwrap_or("shard"),
+        std::process::id()
+    );
+    tmp.set_file_name(name);
+    std::fs::write(&tmp, text).map_err(|e| err(e.to_string()))?;
+    std::fs::rename(&tmp, path).map_err(|e| err(e.to_string()))
+}
+
+/// Read shard files and check they form exactly one whole run: same key, ranges that neither
+/// overlap nor leave gaps, every shard complete. Returns them sorted by range.
+pub fn read_all<A: for<'de> Deserialize<'de>>(
+    paths: &[PathBuf],
+) -> Result<Vec<(PathBuf, ShardFile<A>)>, ShardError> {
+    if paths.is_empty() {
+        return Err(ShardError::Mismatch(
+            "merge needs at least one shard file".into(),
+        ));
+    }
+    let mut files = Vec::new();
+    for p in paths {
+        let name = p.display().to_string();
+        let text = std::fs::read_to_string(p).map_err(|e| ShardError::Read {
+            file: name.clone(),
+            why: e.to_string(),
+        })?;
+        let f: ShardFile<A> = serde_json::from_str(&text).map_err(|e| ShardError::Read {
+            file: name.clone(),
+            why: format!(
+                "not a complete rtplab shard file ({e}); it may be truncated: re-run that shard"
+            ),
+        })?;
+        if f.format != FORMAT {
+            return Err(ShardError::Read {
+                file: name,
+                why: format!("format '{}' is not {FORMAT}", f.format),
+            });
+        }
+        files.push((p.clone(), f));
+    }
+    let (first_path, first) = &files[0];
+    for (p, f) in &files[1..] {
+        if f.key != first.key {
+            return Err(ShardError::Mismatch(format!(
+                "{} and {} come from different runs ({}); merge shards of one run only",
+                first_path.display(),
+                p.display(),
+                key_difference(&first.key, &f.key)
+            )));
+        }
+    }
+    for (p, f) in &files {
+        if f.chunks_done != f.range[1] - f.range[0] {
+            return Err(ShardError::Mismatch(format!(
+                "{} is incomplete ({} of {} chunks; the task was interrupted): re-run shard {}/{}",
+                p.display(),
+                f.chunks_done,
+                f.range[1] - f.range[0],
+                f.shard.k,
+                f.shard.n
+            )));
+        }
+    }
+    let total = first
+        .key
+        .get("chunks")
+        .and_then(|v| v.as_u64())
+        .ok_or_else(|| ShardError::Mismatch("shard key lacks the chunk count".into()))?;
+    files.sort_by_key(|(_, f)| (f.range[0], f.range[1]));
+    let mut at = 0u64;
+    let mut prev: Option<&PathBuf> = None;
+    for (p, f) in &files {
+        let [s, e] = f.range;
+        if s < at {
+            return Err(ShardError::Mismatch(format!(
+                "{} (chunks {s}..{e}) overlaps {} (which ends at chunk {at}); keep one of them",
+                p.display(),
+                prev.map(|q| q.display().to_string()).unwrap_or_default()
+            )));
+        }
+        if s > at {
+            return Err(ShardError::Mismatch(format!(
+                "chunks {at}..{s} are missing (no shard covers them, before {}); run the missing shard",
+                p.display()
+            )));
+        }
+        at = e;
+        prev = Some(p);
+    }
+    if at != total {
+        return Err(ShardError::Mismatch(format!(
+            "chunks {at}..{total} are missing (after {}); run the missing shard(s)",
+            prev.map(|q| q.display().to_string()).unwrap_or_default()
+        )));
+    }
+    Ok(files)
+}
+
+fn key_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
+    if let (Some(a), Some(b)) = (a.as_object(), b.as_object()) {
+        let diff: std::collections::BTreeSet<&str> = a
+            .keys()
+            .chain(b.keys())
+            .filter(|k| a.get(*k) != b.get(*k))
+            .map(|k| k.as_str())
+            .collect();
+        if !diff.is_empty() {
+            let d: Vec<&str> = diff.into_iter().collect();
+            return format!("they differ in {}", d.join(", "));
+        }
+    }
+    "their run keys differ".into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |k| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn ranges_tile_the_run() {
+        for chunks in [1u64, 7, 100, 4388] {
+            for n in 1..=9u64 {
+                let mut at = 0;
+                for k in 1..=n {
+                    let r = ShardSpec { k, n }.range(chunks);
+                    assert_eq!(r.start, at);
+                    at = r.end;
+                }
+                assert_eq!(at, chunks);
+            }
+        }
+    }
+
+    #[test]
+    fn spec_parsing_and_environment() {
+        assert_eq!(ShardSpec::parse("2/4").unwrap(), ShardSpec { k: 2, n: 4 });
+        for bad in ["0/4", "5/4", "x/4", "3", "1/0", ""] {
+            assert!(ShardSpec::parse(bad).is_err(), "{bad}");
+        }
+        let none = env(&[]);
+        assert_eq!(ShardSpec::resolve(None, None, &none).unwrap(), None);
+        assert_eq!(
+            ShardSpec::resolve(Some("1/2"), None, &none).unwrap(),
+            Some(ShardSpec { k: 1, n: 2 })
+        );
+        let slurm = env(&[
+            ("SLURM_ARRAY_TASK_ID", "7"),
+            ("SLURM_ARRAY_TASK_MIN", "5"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ]);
+        assert_eq!(
+            ShardSpec::resolve(None, None, &slurm).unwrap(),
+            Some(ShardSpec { k: 3, n: 4 })
+        );
+        let slurm0 = env(&[
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+        ]);
+        assert_eq!(
+            ShardSpec::resolve(None, None, &slurm0).unwrap(),
+            Some(ShardSpec { k: 1, n: 2 })
+        );
+        let out = env(&[
+            ("SLURM_ARRAY_TASK_ID", "9"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ]);
+        assert!(ShardSpec::resolve(None, None, &out).is_err());
+        let k8s = env(&[("JOB_COMPLETION_INDEX", "0")]);
+        assert_eq!(
+            ShardSpec::resolve(None, Some(3), &k8s).unwrap(),
+            Some(ShardSpec { k: 1, n: 3 })
+        );
+        assert!(ShardSpec::resolve(None, None, &k8s)
+            .unwrap_err()
+            .to_string()
+            .contains("--shards"));
+        assert!(ShardSpec::resolve(None, Some(3), &env(&[("JOB_COMPLETION_INDEX", "3")])).is_err());
+        assert!(ShardSpec::resolve(None, Some(3), &env(&[("JOB_COMPLETION_INDEX", "x")])).is_err());
+        assert!(ShardSpec::resolve(None, Some(3), &none).is_err());
+        // The flag wins over the environment.
+        assert_eq!(
+            ShardSpec::resolve(Some("2/2"), None, &slurm).unwrap(),
+            Some(ShardSpec { k: 2, n: 2 })
+        );
+    }
+}

@@ -1,0 +1,200 @@
+//! Sharded runs: shards 1..N merged equal the single run bit for bit; bad shard sets are
+//! refused with a clear message (exit 2); the schedulers' environment variables select shards.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn rtplab() -> Command {
+    Command::cargo_bin("rtplab").unwrap()
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("rtplab-shards-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const RUN: [&str; 6] = ["sim", "blackjack", "--rounds", "300k", "--pairs", "1"];
+
+fn shard(d: &Path, k: u64, n: u64, extra: &[&str]) -> PathBuf {
+    let f = d.join(format!("s{k}of{n}.json"));
+    let seed = if extra.is_empty() {
+        &["--seed", "11"][..]
+    } else {
+        extra
+    };
+    let out = rtplab()
+        .args(RUN)
+        .args(seed)
+        .args([
+            "--shard",
+            &format!("{k}/{n}"),
+            "--shard-out",
+            f.to_str().unwrap(),
+            "--quiet",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    f
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = rtplab().args(args).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+const SAME: [&str; 16] = [
+    "game",
+    "rules",
+    "strategy",
+    "seed",
+    "rounds",
+    "initial_bets",
+    "ev",
+    "ev_se",
+    "rtp",
+    "rtp_ci95",
+    "rtp_total_wagered",
+    "sd_round",
+    "ev_by_upcard",
+    "frequencies",
+    "side_bets",
+    "net_distribution",
+];
+
+#[test]
+fn merged_shards_equal_the_single_run() {
+    let mut single_args: Vec<&str> = RUN.to_vec();
+    single_args.extend(["--seed", "11", "--format", "json", "--quiet"]);
+    let single = json(&single_args);
+    for n in [1u64, 3, 4] {
+        let d = dir(&format!("ok{n}"));
+        let files: Vec<PathBuf> = (1..=n).rev().map(|k| shard(&d, k, n, &[])).collect();
+        let mut args = vec!["merge".to_string()];
+        args.extend(files.iter().map(|f| f.display().to_string()));
+        args.extend(["--format".into(), "json".into()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let merged = json(&args);
+        for key in SAME {
+            assert_eq!(merged[key], single[key], "{n} shards: '{key}' differs");
+        }
+        assert_eq!(merged["dealer_outcomes"], single["dealer_outcomes"]);
+    }
+}
+
+fn merge_fails(files: &[&Path], needle: &str) {
+    let out = rtplab().arg("merge").args(files).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(needle), "expected '{needle}' in: {err}");
+}
+
+#[test]
+fn bad_shard_sets_are_refused() {
+    let d = dir("bad");
+    let s1 = shard(&d, 1, 3, &[]);
+    let s2 = shard(&d, 2, 3, &[]);
+    let s3 = shard(&d, 3, 3, &[]);
+    merge_fails(&[&s1, &s3], "are missing");
+    merge_fails(&[&s1, &s2], "are missing");
+    merge_fails(&[&s1, &s2, &s2, &s3], "overlaps");
+    // A shard of another run (another seed).
+    let other = dir("other");
+    let foreign = shard(&other, 2, 3, &["--seed", "12"]);
+    merge_fails(&[&s1, &foreign, &s3], "different runs");
+    merge_fails(&[&s1, &foreign, &s3], "seed");
+    // Shards of a different split of the same run overlap.
+    let half = shard(&other, 1, 2, &["--seed", "11"]);
+    merge_fails(&[&half, &s2, &s3], "overlaps");
+    // A truncated file.
+    let text = std::fs::read_to_string(&s2).unwrap();
+    let cut = d.join("cut.json");
+    std::fs::write(&cut, &text[..text.len() / 2]).unwrap();
+    merge_fails(&[&s1, &cut, &s3], "truncated");
+    merge_fails(&[&cut, &s1, &s3], "truncated");
+    // An interrupted shard (fewer chunks done than its range).
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let done = v["chunks_done"].as_u64().unwrap();
+    v["chunks_done"] = (done - 1).into();
+    let partial = d.join("partial.json");
+    std::fs::write(&partial, v.to_string()).unwrap();
+    merge_fails(&[&s1, &partial, &s3], "incomplete");
+    // Not a file at all.
+    merge_fails(&[&d.join("nope.json")], "cannot read shard file");
+}
+
+#[test]
+fn scheduler_environment_selects_the_shard() {
+    let d = dir("env");
+    let by_flag = shard(&d, 2, 4, &[]);
+    let via = |vars: &[(&str, &str)], extra: &[&str], name: &str| -> serde_json::Value {
+        let f = d.join(name);
+        let mut cmd = rtplab();
+        cmd.args(RUN).args(["--seed", "11"]).args(extra).args([
+            "--shard-out",
+            f.to_str().unwrap(),
+            "--quiet",
+            "--format",
+            "json",
+        ]);
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap()
+    };
+    let want: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(by_flag).unwrap()).unwrap();
+    let slurm = via(
+        &[
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ],
+        &[],
+        "slurm.json",
+    );
+    assert_eq!(slurm["range"], want["range"]);
+    assert_eq!(slurm["acc"], want["acc"]);
+    let k8s = via(
+        &[("JOB_COMPLETION_INDEX", "1")],
+        &["--shards", "4"],
+        "k8s.json",
+    );
+    assert_eq!(k8s["range"], want["range"]);
+    assert_eq!(k8s["acc"], want["acc"]);
+    let out = rtplab()
+        .args(RUN)
+        .env("JOB_COMPLETION_INDEX", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--shards"));
+    let out = rtplab()
+        .args(RUN)
+        .args(["--shard", "5/4"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("K/N"));
+}
