@@ -323,8 +323,8 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("--shards"));
-        assert!(ShardSpec::resolve(None, Some(3), &env(&[("JOB_COMPLETION_INDEX", "3")])).is_err());
-        assert!(ShardSpec::resolve(None, Some(3), &env(&[("JOB_COMPLETION_INDEX", "x")])).is_err());
+        assert!(ShardSpec::resolve(None, Some(3), env(&[("JOB_COMPLETION_INDEX", "3")])).is_err());
+        assert!(ShardSpec::resolve(None, Some(3), env(&[("JOB_COMPLETION_INDEX", "x")])).is_err());
         assert!(ShardSpec::resolve(None, Some(3), &none).is_err());
         // The flag wins over the environment.
         assert_eq!(
