@@ -1,6 +1,7 @@
 //! Blackjack: the live table "廿一點" and every variation of its rules.
 
 pub mod app;
+pub mod exact;
 pub mod hand;
 pub mod report;
 pub mod round;

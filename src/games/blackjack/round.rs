@@ -73,7 +73,7 @@ pub struct Table<'a, S: Strategy> {
     pub shoe: Shoe,
     every_round: bool,
     res: RoundResult,
-    hands: [[Hand; MAX_HANDS as usize]; MAX_PLAYERS as usize],
+    pub(crate) hands: [[Hand; MAX_HANDS as usize]; MAX_PLAYERS as usize],
 }
 
 impl<'a, S: Strategy> Table<'a, S> {
@@ -819,6 +819,189 @@ mod tests {
         // Hands 18 and 10 vs dealer 17: +1 and -1.
         assert_eq!(r.seats[0].net, 0);
         assert_eq!(r.seats[0].behind_none, U);
+    }
+
+    #[test]
+    fn split_eights_against_seven_match_the_exact_value() {
+        use crate::games::blackjack::exact::{initial_ev, DealerTable, Follow};
+        let mut rules = seed();
+        rules.shuffle = Shuffle::EveryRound;
+        let chart = crate::games::blackjack::app::seed_chart();
+        let (act, exact) = initial_ev(&rules, &Follow(&chart), &DealerTable::new(false), 6, 7, 7);
+        assert_eq!(act, Action::Split);
+        let mut t = Table::new(&rules, &chart);
+        let mut rng = chunk_rng(5, 0);
+        let n = 2_000_000;
+        let (mut sum, mut sq) = (0f64, 0f64);
+        for _ in 0..n {
+            t.shoe.reshuffle();
+            t.shoe.force(&cards("8 7 8"));
+            let r = t.play_round(&mut rng);
+            let x = r.seats[0].net as f64 / U as f64;
+            sum += x;
+            sq += x * x;
+        }
+        let mean = sum / n as f64;
+        let se = ((sq / n as f64 - mean * mean) / n as f64).sqrt();
+        eprintln!("8,8 vs 7: sim {mean:.5} ± {se:.5}, exact {exact:.5}");
+        assert!((mean - exact).abs() < 4.0 * se, "sim {mean} ± {se} vs exact {exact}");
+    }
+
+    #[test]
+    #[ignore]
+    fn scan_pairs() {
+        use crate::games::blackjack::exact::{initial_ev, DealerTable, Follow};
+        let mut rules = seed();
+        rules.shuffle = Shuffle::EveryRound;
+        rules.peek = std::env::var("PEEK").is_ok();
+        let chart = crate::games::blackjack::app::seed_chart();
+        let table = DealerTable::new(false);
+        let names = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"];
+        for pv in 0..10usize {
+            for up in 0..10usize {
+                let (act, exact) = initial_ev(&rules, &Follow(&chart), &table, up, pv, pv);
+                if act != Action::Split {
+                    continue;
+                }
+                let mut t = Table::new(&rules, &chart);
+                let mut rng = chunk_rng(5, (pv * 10 + up) as u64);
+                let n = 400_000;
+                let (mut sum, mut sq, mut m) = (0f64, 0f64, 0f64);
+                for _ in 0..n {
+                    t.shoe.reshuffle();
+                    t.shoe.force(&cards(&format!("{} {} {}", names[pv], names[up], names[pv])));
+                    let r = t.play_round(&mut rng);
+                    if r.dealer_bj() && rules.peek {
+                        continue;
+                    }
+                    let x = r.seats[0].net as f64 / U as f64;
+                    sum += x;
+                    sq += x * x;
+                    m += 1.0;
+                }
+                let mean = sum / m;
+                let se = ((sq / m - mean * mean) / m).sqrt();
+                eprintln!("{},{} vs {}: sim {mean:.5} ± {se:.5}, exact {exact:.5}, z {:+.2}", names[pv], names[pv], names[up], (mean - exact) / se);
+            }
+        }
+    }
+
+    #[test]
+    #[ignore]
+    fn scan_classes() {
+        use crate::games::blackjack::exact::{initial_ev, DealerTable, Follow};
+        let mut rules = seed();
+        rules.shuffle = Shuffle::EveryRound;
+        rules.peek = std::env::var("PEEK").is_ok();
+        let chart = crate::games::blackjack::app::seed_chart();
+        let table = DealerTable::new(false);
+        let mut t = Table::new(&rules, &chart);
+        let mut rng = chunk_rng(9, 0);
+        let mut acc = vec![(0f64, 0f64, 0f64); 1000];
+        let n: u64 = std::env::var("N").map(|v| v.parse().unwrap()).unwrap_or(40_000_000);
+        for _ in 0..n {
+            t.shoe.reshuffle();
+            let r = *t.play_round(&mut rng);
+            let h = t.hands[0][0];
+            let (a, b) = if r.seats[0].splits > 0 {
+                (value(h.first) as usize - 1, value(h.first) as usize - 1)
+            } else {
+                (value(h.first) as usize - 1, value(h.second) as usize - 1)
+            };
+            let (a, b) = (a.min(b), a.max(b));
+            let k = a * 100 + b * 10 + (r.up as usize - 1);
+            let x = r.seats[0].net as f64 / U as f64;
+            acc[k].0 += x;
+            acc[k].1 += x * x;
+            acc[k].2 += 1.0;
+        }
+        // Peek: the exact values are conditioned on no dealer blackjack.
+        let uncond = |ex: f64, a: usize, b: usize, u: usize| -> f64 {
+            if !rules.peek || (u != 0 && u != 9) {
+                return ex;
+            }
+            let mut shoe = [32f64; 10];
+            shoe[9] = 128.0;
+            shoe[a] -= 1.0;
+            shoe[b] -= 1.0;
+            shoe[u] -= 1.0;
+            let n: f64 = shoe.iter().sum();
+            let pbj = if u == 0 { shoe[9] / n } else { shoe[0] / n };
+            -pbj + (1.0 - pbj) * ex
+        };
+        let mut rows = vec![];
+        for a in 0..10 {
+            for b in a..10 {
+                for u in 0..10 {
+                    let (s, q, m) = acc[a * 100 + b * 10 + u];
+                    if m < 10.0 || (a == 0 && b == 9) {
+                        continue;
+                    }
+                    let mean = s / m;
+                    let se = ((q / m - mean * mean) / m).sqrt();
+                    let (act, ex) = initial_ev(&rules, &Follow(&chart), &table, u, a, b);
+                    let ex = uncond(ex, a, b, u);
+                    rows.push((m / n as f64 * (mean - ex), a, b, u, mean, ex, se, act));
+                }
+            }
+        }
+        rows.sort_by(|x, y| x.0.partial_cmp(&y.0).unwrap());
+        let total: f64 = rows.iter().map(|r| r.0).sum();
+        eprintln!("total weighted difference {:.5}%", total * 100.0);
+        // Overall: simulated mean, exact weighted by simulated class frequencies, exact.
+        let sim_mean: f64 = acc.iter().map(|a| a.0).sum::<f64>() / n as f64;
+        let full = crate::games::blackjack::exact::analyze(&rules, &Follow(&chart), &table);
+        let mut freq_exact = 0.0;
+        for a in 0..10 {
+            for b in a..10 {
+                for u in 0..10 {
+                    let (_, _, m) = acc[a * 100 + b * 10 + u];
+                    if m == 0.0 {
+                        continue;
+                    }
+                    let ex = if a == 0 && b == 9 {
+                        let sm = acc[a * 100 + b * 10 + u].0 / m;
+                        sm
+                    } else {
+                        uncond(initial_ev(&rules, &Follow(&chart), &table, u, a, b).1, a, b, u)
+                    };
+                    freq_exact += m / n as f64 * ex;
+                }
+            }
+        }
+        eprintln!("sim {:.5}% exact-at-sim-frequencies {:.5}% exact {:.5}%", sim_mean * 100.0, freq_exact * 100.0, full.ev * 100.0);
+        // Class frequencies against exact probabilities.
+        let mut fz = vec![];
+        let mut chi = 0.0;
+        let mut weighted = 0.0;
+        for a in 0..10 {
+            for b in a..10 {
+                for u in 0..10 {
+                    let (sm, _, m) = acc[a * 100 + b * 10 + u];
+                    let mut shoe = [32f64; 10];
+                    shoe[9] = 128.0;
+                    let n0: f64 = shoe.iter().sum();
+                    let pu = shoe[u] / n0;
+                    shoe[u] -= 1.0;
+                    let n1 = n0 - 1.0;
+                    let p = if a == b { shoe[a] * (shoe[a] - 1.0) / (n1 * (n1 - 1.0)) } else { 2.0 * shoe[a] * shoe[b] / (n1 * (n1 - 1.0)) } * pu;
+                    let e = n as f64 * p;
+                    let z = (m - e) / e.sqrt();
+                    chi += z * z;
+                    let ex = if m > 0.0 { sm / m } else { 0.0 };
+                    weighted += (m / n as f64 - p) * ex;
+                    fz.push((z, a + 1, b + 1, u + 1, (m / n as f64 - p) * ex));
+                }
+            }
+        }
+        fz.sort_by(|x, y| x.0.abs().partial_cmp(&y.0.abs()).unwrap());
+        eprintln!("chi2 {chi:.1} over {} classes; frequency-driven EV shift {:.5}%", fz.len(), weighted * 100.0);
+        for f in fz.iter().rev().take(8) {
+            eprintln!("  {}+{} vs {}: z {:+.2} shift {:+.5}%", f.1, f.2, f.3, f.0, f.4 * 100.0);
+        }
+        for r in rows.iter().take(12).chain(rows.iter().rev().take(5)) {
+            eprintln!("{}+{} vs {}: contrib {:+.5}%  sim {:.4} exact {:.4} z {:+.2} {:?}", r.1 + 1, r.2 + 1, r.3 + 1, r.0 * 100.0, r.4, r.5, (r.4 - r.5) / r.6, r.7);
+        }
     }
 
     #[test]

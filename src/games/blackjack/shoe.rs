@@ -102,7 +102,7 @@ impl Shoe {
     pub fn draw(&mut self, rng: &mut Rng) -> Rank {
         #[cfg(test)]
         if let Some(c) = self.forced.pop() {
-            return c;
+            return self.take(c);
         }
         let n = self.cards.len();
         if self.pos == n {
@@ -133,6 +133,18 @@ impl Shoe {
         self.pos = on_table;
         self.round_start = 0;
         self.reshuffles_mid_round += 1;
+    }
+
+    /// Tests: deal a card of this rank from the cards not yet dealt (so the shoe's
+    /// composition stays right).
+    #[cfg(test)]
+    fn take(&mut self, rank: Rank) -> Rank {
+        let j = (self.pos..self.cards.len())
+            .find(|&j| self.cards[j] == rank)
+            .expect("the forced rank is still in the shoe");
+        self.cards.swap(self.pos, j);
+        self.pos += 1;
+        rank
     }
 
     /// Tests: deal exactly these ranks next, in order.
