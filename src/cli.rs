@@ -32,12 +32,81 @@ pub enum Command {
     /// Simulate a game (Monte Carlo) and report its return.
     #[command(subcommand)]
     Sim(SimGame),
+    /// Exact (combinatorial) analysis of a game.
+    #[command(subcommand)]
+    Exact(ExactGame),
+    /// Strategy files: derive the best chart for a rule set.
+    #[command(subcommand)]
+    Strategies(StrategiesCmd),
     /// Merge the shard files of one run into the run's report (numbers identical to a single
     /// run).
     #[command(
         after_help = "Example:\n  rtplab sim blackjack --rounds 1e9 --shard 1/4 --shard-out s1.json   # ... 2/4, 3/4, 4/4\n  rtplab merge s1.json s2.json s3.json s4.json --claim 99.54"
     )]
     Merge(MergeArgs),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ExactGame {
+    /// Exact EV/RTP of a blackjack rule set under optimal play (and a fixed strategy).
+    #[command(
+        after_help = "Examples:\n  rtplab exact blackjack                          # seed table, both settlements\n  \
+rtplab exact blackjack --strategy autoplay\n  rtplab exact blackjack --claim 99.54 --sensitivity\n  \
+rtplab exact blackjack --peek --das --max-hands 4 --format json"
+    )]
+    Blackjack(BlackjackExact),
+}
+
+#[derive(Args, Debug)]
+pub struct BlackjackExact {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+
+    /// Also evaluate this fixed strategy (basic, autoplay, mimic-dealer, never-bust or a chart
+    /// file).
+    #[arg(long)]
+    pub strategy: Option<String>,
+
+    /// A claimed RTP in percent: can these rules reach it under the best play?
+    #[arg(long, value_name = "PCT", value_parser = parse_claim)]
+    pub claim: Option<f64>,
+
+    /// Show the effect on EV of each single rule change.
+    #[arg(long)]
+    pub sensitivity: bool,
+
+    /// Post-split play: as before the split (cdz, the published convention) or optimal (cdp).
+    #[arg(long, value_enum, default_value = "cdz")]
+    pub post_split: rtplab::games::blackjack::exact::PostSplit,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum StrategiesCmd {
+    /// Derive a strategy for a game's rules.
+    #[command(subcommand)]
+    Derive(DeriveGame),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum DeriveGame {
+    /// The total-dependent blackjack chart with the highest EV for the rules, as CSV.
+    #[command(
+        after_help = "Example:\n  rtplab strategies derive blackjack --decks 6 --das > strategies/blackjack/6d-das.csv"
+    )]
+    Blackjack(DeriveBlackjack),
+}
+
+#[derive(Args, Debug)]
+pub struct DeriveBlackjack {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+
+    /// Write the chart here instead of standard output.
+    #[arg(long, short, value_name = "PATH")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -217,6 +286,11 @@ pub enum Preset {
 }
 
 impl BjRulesArgs {
+    /// Whether the no-hole-card settlement was chosen explicitly.
+    pub fn settlement_given(&self) -> bool {
+        self.dealer_bj_takes.is_some()
+    }
+
     /// The validated rule set these flags describe.
     pub fn to_rules(&self) -> Result<Rules, String> {
         let mut r = match self.rules {

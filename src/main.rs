@@ -9,7 +9,10 @@ use std::sync::Arc;
 
 use clap::Parser;
 
-use cli::{BlackjackSim, Cli, Command, Insurance, MergeArgs, SimGame};
+use cli::{
+    BlackjackExact, BlackjackSim, Cli, Command, DeriveBlackjack, DeriveGame, ExactGame, Insurance,
+    MergeArgs, SimGame, StrategiesCmd,
+};
 use rtplab::games::blackjack::{self, app::BjConfig};
 use rtplab::report::write_output;
 use rtplab::shard::ShardSpec;
@@ -35,6 +38,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Sim(SimGame::Blackjack(args)) => sim_blackjack(&args, &stop),
         Command::Merge(args) => merge(&args),
+        Command::Exact(ExactGame::Blackjack(args)) => exact_blackjack(&args),
+        Command::Strategies(StrategiesCmd::Derive(DeriveGame::Blackjack(args))) => {
+            derive_blackjack(&args)
+        }
     };
     match result {
         Ok(code) => code,
@@ -87,5 +94,35 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         &report.render(args.output.format),
         args.output.output.as_deref(),
     )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn exact_blackjack(args: &BlackjackExact) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    let strategy = match &args.strategy {
+        Some(s) => Some(blackjack::app::resolve_strategy(s, &rules)?),
+        None => None,
+    };
+    let cfg = blackjack::exact_report::ExactConfig {
+        both_settlements: !args.rules.settlement_given(),
+        rules,
+        strategy,
+        claim: args.claim,
+        sensitivity: args.sensitivity,
+        post_split: args.post_split,
+    };
+    let report = blackjack::exact_report::exact_report(&cfg);
+    write_output(
+        &report.render(args.output.format),
+        args.output.output.as_deref(),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn derive_blackjack(args: &DeriveBlackjack) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    let chart = blackjack::derive::derive_chart(&rules);
+    let text = chart.to_csv(&blackjack::derive::chart_header(&rules));
+    write_output(&text, args.output.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -24,7 +24,7 @@ use super::rules::{Rules, Surrender};
 use super::strategy::{Action, Situation, Strategy};
 
 /// Index of a card value: 0 = ace, 1..=8 = two..nine, 9 = ten-valued.
-const NV: usize = 10;
+pub(super) const NV: usize = 10;
 
 /// Dealer outcomes: 0..=4 totals 17..=21, 5 bust, 6 blackjack.
 pub const OUTCOMES: usize = 7;
@@ -88,7 +88,14 @@ impl DealerTable {
 fn build_dealer(up: usize, h17: bool) -> Vec<DealerEntry> {
     let mut map: HashMap<([u8; NV], u8), f64> = HashMap::new();
     let mut counts = [0u8; NV];
-    fn dfs(hard: u32, ace: bool, drawn: u32, counts: &mut [u8; NV], h17: bool, map: &mut HashMap<([u8; NV], u8), f64>) {
+    fn dfs(
+        hard: u32,
+        ace: bool,
+        drawn: u32,
+        counts: &mut [u8; NV],
+        h17: bool,
+        map: &mut HashMap<([u8; NV], u8), f64>,
+    ) {
         let soft = ace && hard <= 11;
         let total = if soft { hard + 10 } else { hard };
         let outcome = if drawn == 1 && total == 21 && soft {
@@ -106,7 +113,14 @@ fn build_dealer(up: usize, h17: bool) -> Vec<DealerEntry> {
         }
         for v in 0..NV {
             counts[v] += 1;
-            dfs(hard + v as u32 + 1, ace || v == 0, drawn + 1, counts, h17, map);
+            dfs(
+                hard + v as u32 + 1,
+                ace || v == 0,
+                drawn + 1,
+                counts,
+                h17,
+                map,
+            );
             counts[v] -= 1;
         }
     }
@@ -114,7 +128,10 @@ fn build_dealer(up: usize, h17: bool) -> Vec<DealerEntry> {
     let mut entries: Vec<DealerEntry> = map
         .into_iter()
         .map(|((c, o), ways)| DealerEntry {
-            cards: (0..NV).filter(|&v| c[v] > 0).map(|v| (v as u8, c[v])).collect(),
+            cards: (0..NV)
+                .filter(|&v| c[v] > 0)
+                .map(|v| (v as u8, c[v]))
+                .collect(),
             k: c.iter().sum(),
             ways,
             outcome: o,
@@ -166,11 +183,13 @@ type Key = u64;
 type Ctx = (usize, u8);
 
 fn key_of(c: &[u8; NV]) -> Key {
-    c.iter().enumerate().fold(0u64, |k, (v, &n)| k | (n as u64) << (5 * v))
+    c.iter()
+        .enumerate()
+        .fold(0u64, |k, (v, &n)| k | (n as u64) << (5 * v))
 }
 
 /// Per-up-card analysis state.
-struct Up<'a, P: Policy> {
+pub(super) struct Up<'a, P: Policy> {
     rules: &'a Rules,
     policy: &'a P,
     table: &'a DealerTable,
@@ -188,7 +207,7 @@ struct Up<'a, P: Policy> {
     plain_memo: HashMap<(Key, u8, u8), f64>,
 }
 
-impl<P: Policy> Up<'_, P> {
+impl<'a, P: Policy> Up<'a, P> {
     fn remaining(&self, removed: &[u8; NV]) -> [u32; NV] {
         let mut r = self.shoe;
         for v in 0..NV {
@@ -281,7 +300,11 @@ impl<P: Policy> Up<'_, P> {
             return -1.0;
         }
         let split = ctx.1 > 0;
-        let k = (key_of(removed), if split { ctx.0 as u8 } else { u8::MAX }, ctx.1);
+        let k = (
+            key_of(removed),
+            if split { ctx.0 as u8 } else { u8::MAX },
+            ctx.1,
+        );
         if let Some(&v) = self.plain_memo.get(&k) {
             return v;
         }
@@ -294,14 +317,20 @@ impl<P: Policy> Up<'_, P> {
             un[ctx.0] -= ctx.1;
             let st_u = self.stand(&un, total);
             let hit_u = self.hit(&mut un, hard, ace, cards, (ctx.0, 0));
-            match self.policy.choose(&s, &[(Action::Stand, st_u), (Action::Hit, hit_u)]).0 {
+            match self
+                .policy
+                .choose(&s, &[(Action::Stand, st_u), (Action::Hit, hit_u)])
+                .0
+            {
                 Action::Stand => self.stand(removed, total),
                 _ => self.hit(removed, hard, ace, cards, ctx),
             }
         } else {
             let stand = self.stand(removed, total);
             let hit = self.hit(removed, hard, ace, cards, ctx);
-            self.policy.choose(&s, &[(Action::Stand, stand), (Action::Hit, hit)]).1
+            self.policy
+                .choose(&s, &[(Action::Stand, stand), (Action::Hit, hit)])
+                .1
         };
         self.plain_memo.insert(k, v);
         v
@@ -402,7 +431,11 @@ impl<P: Policy> Up<'_, P> {
     /// the original bet in the hole-card game) and then conditioned, as E. Farmer's CA does.
     fn split_total(&mut self, pv: usize) -> f64 {
         let rules = self.rules;
-        let cap = if pv == 0 && !rules.resplit_aces { 2 } else { rules.max_hands.max(2) };
+        let cap = if pv == 0 && !rules.resplit_aces {
+            2
+        } else {
+            rules.max_hands.max(2)
+        };
         if cap == 2 {
             return 2.0 * self.split_hand_avg(pv, 1, 2);
         }
@@ -469,9 +502,9 @@ impl<P: Policy> Up<'_, P> {
         removed[pv] += 1 + extra;
         let p = self.draw(&removed);
         let mut ev = 0.0;
-        for c in 0..NV {
-            if p[c] > 0.0 {
-                ev += p[c] * self.split_hand(pv, c, extra, hands);
+        for (c, &pc) in p.iter().enumerate() {
+            if pc > 0.0 {
+                ev += pc * self.split_hand(pv, c, extra, hands);
             }
         }
         ev
@@ -480,6 +513,16 @@ impl<P: Policy> Up<'_, P> {
     /// The initial decision on two cards (not a natural). Returns the chosen action and its
     /// EV, in the world of `self.no_bj`.
     fn initial(&mut self, c1: usize, c2: usize) -> (Action, f64) {
+        let (s, options) = self.initial_options(c1, c2);
+        self.policy.choose(&s, &options)
+    }
+
+    /// Every action allowed on two initial cards (not a natural) with its EV.
+    pub(super) fn initial_options(
+        &mut self,
+        c1: usize,
+        c2: usize,
+    ) -> (Situation, Vec<(Action, f64)>) {
         let rules = self.rules;
         let mut removed = [0u8; NV];
         removed[c1] += 1;
@@ -515,30 +558,82 @@ impl<P: Policy> Up<'_, P> {
         s.can_double = options.iter().any(|o| o.0 == Action::Double);
         s.can_surrender = options.iter().any(|o| o.0 == Action::Surrender);
         s.pair = if pair { Some(c1 as u8 + 1) } else { None };
-        self.policy.choose(&s, &options)
+        (s, options)
+    }
+
+    /// The up card's analysis state.
+    pub(super) fn new(
+        rules: &'a Rules,
+        policy: &'a P,
+        table: &'a DealerTable,
+        up: usize,
+        post_split: PostSplit,
+    ) -> Up<'a, P> {
+        let mut shoe = [4 * rules.decks; NV];
+        shoe[9] = 16 * rules.decks;
+        shoe[up] -= 1;
+        Up {
+            rules,
+            policy,
+            table,
+            up,
+            shoe,
+            no_bj: rules.peek || rules.dealer_bj_takes == super::rules::DealerBjTakes::Original,
+            cdz: post_split == PostSplit::CdzMinus,
+            dealer_memo: HashMap::new(),
+            plain_memo: HashMap::new(),
+        }
+    }
+
+    /// Stand and hit EVs of a hand of three or more cards (unsplit).
+    pub(super) fn stand_hit(
+        &mut self,
+        removed: &mut [u8; NV],
+        hard: u32,
+        ace: bool,
+        cards: u8,
+    ) -> (f64, f64) {
+        let total = if ace && hard <= 11 { hard + 10 } else { hard };
+        let st = self.stand(removed, total);
+        let hi = self.hit(removed, hard, ace, cards, (0, 0));
+        (st, hi)
+    }
+
+    /// Convert a value of this world to the unconditioned one (a dealer blackjack taking the
+    /// original bet), given the cards out.
+    pub(super) fn raw(&self, removed: &[u8; NV], v: f64) -> f64 {
+        if self.no_bj {
+            let pb = self.pbj(&self.remaining(removed));
+            -pb + (1.0 - pb) * v
+        } else {
+            v
+        }
+    }
+
+    /// Unconditioned probability of each next card.
+    pub(super) fn raw_draw(&self, removed: &[u8; NV]) -> [f64; NV] {
+        let rem = self.remaining(removed);
+        let n: u32 = rem.iter().sum();
+        std::array::from_fn(|v| rem[v] as f64 / n as f64)
+    }
+
+    pub(super) fn shoe(&self) -> [u32; NV] {
+        self.shoe
     }
 }
 
 /// The decision and EV of one initial two-card hand (value indices, ace = 0) against one up
 /// card (not a natural), in the world of the rules (conditioned on no dealer blackjack in the
 /// hole-card game).
-pub fn initial_ev<P: Policy>(rules: &Rules, policy: &P, table: &DealerTable, up: usize, c1: usize, c2: usize) -> (Action, f64) {
-    let mut shoe = [4 * rules.decks; NV];
-    shoe[9] = 16 * rules.decks;
-    shoe[up] -= 1;
-    let no_bj = rules.peek || rules.dealer_bj_takes == super::rules::DealerBjTakes::Original;
-    let mut a = Up {
-        rules,
-        policy,
-        table,
-        up,
-        shoe,
-        no_bj,
-        cdz: true,
-        dealer_memo: HashMap::new(),
-        plain_memo: HashMap::new(),
-    };
-    a.initial(c1, c2)
+pub fn initial_ev<P: Policy>(
+    rules: &Rules,
+    policy: &P,
+    table: &DealerTable,
+    up: usize,
+    c1: usize,
+    c2: usize,
+) -> (Action, f64) {
+    Up::new(rules, policy, table, up, PostSplit::CdzMinus).initial(c1, c2)
 }
 
 /// Probabilities of the initial decisions.
@@ -582,7 +677,12 @@ pub fn analyze<P: Policy>(rules: &Rules, policy: &P, table: &DealerTable) -> Exa
 }
 
 /// Analyze `rules` under `policy` from a full shoe.
-pub fn analyze_with<P: Policy>(rules: &Rules, policy: &P, table: &DealerTable, post_split: PostSplit) -> ExactResult {
+pub fn analyze_with<P: Policy>(
+    rules: &Rules,
+    policy: &P,
+    table: &DealerTable,
+    post_split: PostSplit,
+) -> ExactResult {
     let mut full = [4 * rules.decks; NV];
     full[9] = 16 * rules.decks;
     let n: u32 = full.iter().sum();
@@ -595,19 +695,8 @@ pub fn analyze_with<P: Policy>(rules: &Rules, policy: &P, table: &DealerTable, p
     let per_up: Vec<(f64, Frequencies)> = (0..NV)
         .into_par_iter()
         .map(|u| {
-            let mut shoe = full;
-            shoe[u] -= 1;
-            let mut a = Up {
-                rules,
-                policy,
-                table,
-                up: u,
-                shoe,
-                no_bj,
-                cdz: post_split == PostSplit::CdzMinus,
-                dealer_memo: HashMap::new(),
-                plain_memo: HashMap::new(),
-            };
+            let mut a = Up::new(rules, policy, table, u, post_split);
+            let shoe = a.shoe;
             let m = (n - 1) as f64;
             let mut ev = 0.0;
             let mut f = Frequencies::default();
@@ -709,10 +798,26 @@ mod tests {
         // REFERENCE.md, 8 decks, S17, full shoe with the up card removed; columns bust, 17..21, BJ.
         let t = DealerTable::new(false);
         let cases: [(usize, [f64; 7]); 4] = [
-            (1, [0.35353, 0.13969, 0.13452, 0.12993, 0.12402, 0.11831, 0.0]),
-            (5, [0.42292, 0.16564, 0.10621, 0.10639, 0.10159, 0.09725, 0.0]),
-            (9, [0.21238, 0.11179, 0.11161, 0.11181, 0.34056, 0.03474, 0.07711]),
-            (0, [0.11543, 0.13021, 0.13081, 0.13064, 0.13088, 0.05359, 0.30843]),
+            (
+                1,
+                [0.35353, 0.13969, 0.13452, 0.12993, 0.12402, 0.11831, 0.0],
+            ),
+            (
+                5,
+                [0.42292, 0.16564, 0.10621, 0.10639, 0.10159, 0.09725, 0.0],
+            ),
+            (
+                9,
+                [
+                    0.21238, 0.11179, 0.11161, 0.11181, 0.34056, 0.03474, 0.07711,
+                ],
+            ),
+            (
+                0,
+                [
+                    0.11543, 0.13021, 0.13081, 0.13064, 0.13088, 0.05359, 0.30843,
+                ],
+            ),
         ];
         for (up, want) in cases {
             let mut s = full(8);
@@ -721,7 +826,12 @@ mod tests {
             let ours = [d[5], d[0], d[1], d[2], d[3], d[4], d[6]];
             assert!((d.iter().sum::<f64>() - 1.0).abs() < 1e-12);
             for k in 0..7 {
-                assert!((ours[k] - want[k]).abs() < 0.5e-5, "up {up} column {k}: {} vs {}", ours[k], want[k]);
+                assert!(
+                    (ours[k] - want[k]).abs() < 0.5e-5,
+                    "up {up} column {k}: {} vs {}",
+                    ours[k],
+                    want[k]
+                );
             }
         }
     }
@@ -750,9 +860,15 @@ mod reference {
     #[test]
     fn split_once_rows_reproduced_to_the_printed_precision() {
         let a = ev_pct(&peek(8, 2, Surrender::None));
-        assert!((a - -0.485780).abs() < 0.5e-6, "8 decks split once: {a:.6}%");
+        assert!(
+            (a - -0.485780).abs() < 0.5e-6,
+            "8 decks split once: {a:.6}%"
+        );
         let b = ev_pct(&peek(6, 2, Surrender::None));
-        assert!((b - -0.456886).abs() < 0.5e-6, "6 decks split once: {b:.6}%");
+        assert!(
+            (b - -0.456886).abs() < 0.5e-6,
+            "6 decks split once: {b:.6}%"
+        );
     }
 
     #[test]
@@ -766,7 +882,10 @@ mod reference {
         assert!((none - -0.430581).abs() < 0.0004, "{none:.6}");
         assert!((late - -0.354763).abs() < 0.0004, "{late:.6}");
         assert!((six - -0.402870).abs() < 0.0004, "{six:.6}");
-        assert!(((late - none) - (-0.354763 - -0.430581)).abs() < 0.5e-6, "surrender effect");
+        assert!(
+            ((late - none) - (-0.354763 - -0.430581)).abs() < 0.5e-6,
+            "surrender effect"
+        );
     }
 
     #[test]
@@ -774,7 +893,10 @@ mod reference {
         let r = Rules::seed();
         let t = DealerTable::new(false);
         let many = analyze(&r, &Optimal, &t);
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
         let one = pool.install(|| analyze(&r, &Optimal, &t));
         assert_eq!(one, many);
     }

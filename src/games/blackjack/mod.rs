@@ -1,7 +1,9 @@
 //! Blackjack: the live table "廿一點" and every variation of its rules.
 
 pub mod app;
+pub mod derive;
 pub mod exact;
+pub mod exact_report;
 pub mod hand;
 pub mod report;
 pub mod round;
