@@ -147,10 +147,10 @@ fn key(c: &[u8; NV]) -> u64 {
 
 /// The total-dependent chart with the highest expected value for `rules`, as derived above.
 pub fn derive_chart(rules: &Rules) -> Chart {
-    let table = DealerTable::new(rules.h17);
+    let table = DealerTable::shared(rules.h17);
     let sums: Vec<Sums> = (0..NV)
         .into_par_iter()
-        .map(|u| sums_for_up(rules, &table, u))
+        .map(|u| sums_for_up(rules, table, u))
         .collect();
     let mut codes = [[Code::H; 10]; ROWS];
     for (u, s) in sums.iter().enumerate() {

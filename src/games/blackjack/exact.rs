@@ -17,6 +17,7 @@
 //! reproduce its published values to within 0.0004% of a bet (see the tests).
 
 use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
 
@@ -41,45 +42,119 @@ struct DealerEntry {
     outcome: u8,
 }
 
-/// Every dealer draw multiset for each up card.
-#[derive(Clone, Debug)]
+/// Most cards a dealer can draw (falling factorial tables are this long).
+const KMAX: usize = 24;
+
+/// The entries of one up card, flattened for a fast inner loop: entry `i` has factors
+/// `idx[start[i]..start[i + 1]]` (each `value · (KMAX + 1) + count`, into the falling-factorial
+/// table), weight `ways[i]`, `k[i]` cards and outcome; entries are grouped by outcome
+/// (`by_outcome[o]..by_outcome[o + 1]`).
+#[derive(Clone, Debug, Default)]
+struct Flat {
+    idx: Vec<u16>,
+    start: Vec<u32>,
+    ways: Vec<f64>,
+    k: Vec<u8>,
+    by_outcome: [usize; OUTCOMES + 1],
+}
+
+impl Flat {
+    fn new(entries: &[DealerEntry]) -> Flat {
+        let mut f = Flat::default();
+        f.start.push(0);
+        for e in entries {
+            for &(v, k) in &e.cards {
+                f.idx.push(v as u16 * (KMAX as u16 + 1) + k as u16);
+            }
+            f.start.push(f.idx.len() as u32);
+            f.ways.push(e.ways);
+            f.k.push(e.k);
+        }
+        for o in 0..=OUTCOMES {
+            f.by_outcome[o] = entries
+                .iter()
+                .position(|e| e.outcome as usize >= o)
+                .unwrap_or(entries.len());
+        }
+        f
+    }
+}
+
+/// Every dealer draw multiset for each up card, and a cache of distributions already
+/// computed (by up card and remaining shoe), shared by every analysis that uses the table.
+#[derive(Debug)]
 pub struct DealerTable {
-    per_up: Vec<Vec<DealerEntry>>,
+    per_up: Vec<Flat>,
+    cache: Vec<Mutex<HashMap<u128, [f64; OUTCOMES]>>>,
 }
 
 impl DealerTable {
     pub fn new(h17: bool) -> DealerTable {
         DealerTable {
-            per_up: (0..NV).map(|u| build_dealer(u, h17)).collect(),
+            per_up: (0..NV).map(|u| Flat::new(&build_dealer(u, h17))).collect(),
+            cache: (0..NV).map(|_| Mutex::new(HashMap::new())).collect(),
         }
+    }
+
+    /// The table for S17 or H17, built once per process.
+    pub fn shared(h17: bool) -> &'static DealerTable {
+        static S17: OnceLock<DealerTable> = OnceLock::new();
+        static H17: OnceLock<DealerTable> = OnceLock::new();
+        if h17 {
+            H17.get_or_init(|| DealerTable::new(true))
+        } else {
+            S17.get_or_init(|| DealerTable::new(false))
+        }
+    }
+
+    /// `dist`, remembered.
+    pub fn dist_cached(&self, up: usize, shoe: &[u32; NV]) -> [f64; OUTCOMES] {
+        let key = shoe.iter().fold(0u128, |k, &n| (k << 12) | n as u128);
+        if let Some(d) = self.cache[up]
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).copied())
+        {
+            return d;
+        }
+        let d = self.dist(up, shoe);
+        if let Ok(mut m) = self.cache[up].lock() {
+            m.insert(key, d);
+        }
+        d
     }
 
     /// The dealer's outcome distribution with `up` (value index) showing and `shoe` holding
     /// the cards not yet seen.
     pub fn dist(&self, up: usize, shoe: &[u32; NV]) -> [f64; OUTCOMES] {
         let total: u32 = shoe.iter().sum();
-        let kmax = 24usize;
-        let mut ff = [[0f64; 25]; NV];
+        let mut ff = [0f64; NV * (KMAX + 1)];
         for v in 0..NV {
-            ff[v][0] = 1.0;
-            for k in 1..=kmax {
+            let row = &mut ff[v * (KMAX + 1)..(v + 1) * (KMAX + 1)];
+            row[0] = 1.0;
+            for k in 1..=KMAX {
                 let n = shoe[v] as f64 - (k as f64 - 1.0);
-                ff[v][k] = if n > 0.0 { ff[v][k - 1] * n } else { 0.0 };
+                row[k] = if n > 0.0 { row[k - 1] * n } else { 0.0 };
             }
         }
-        let mut inv = [0f64; 25];
+        let mut inv = [0f64; KMAX + 1];
         inv[0] = 1.0;
-        for k in 1..=kmax {
+        for k in 1..=KMAX {
             let n = total as f64 - (k as f64 - 1.0);
             inv[k] = if n > 0.0 { inv[k - 1] / n } else { 0.0 };
         }
+        let f = &self.per_up[up];
         let mut out = [0f64; OUTCOMES];
-        for e in &self.per_up[up] {
-            let mut p = e.ways * inv[e.k as usize];
-            for &(v, k) in &e.cards {
-                p *= ff[v as usize][k as usize];
+        for (o, slot) in out.iter_mut().enumerate() {
+            let mut sum = 0.0;
+            for i in f.by_outcome[o]..f.by_outcome[o + 1] {
+                let mut p = f.ways[i] * inv[f.k[i] as usize];
+                for &j in &f.idx[f.start[i] as usize..f.start[i + 1] as usize] {
+                    p *= ff[j as usize];
+                }
+                sum += p;
             }
-            out[e.outcome as usize] += p;
+            *slot = sum;
         }
         out
     }
@@ -232,7 +307,7 @@ impl<'a, P: Policy> Up<'a, P> {
             return *d;
         }
         let rem = self.remaining(removed);
-        let mut d = self.table.dist(self.up, &rem);
+        let mut d = self.table.dist_cached(self.up, &rem);
         if self.no_bj && d[6] > 0.0 {
             let keep = 1.0 - d[6];
             d[6] = 0.0;
@@ -922,5 +997,34 @@ mod reference {
         let all = analyze(&Rules::seed(), &Optimal, &t).ev;
         assert!((a - b).abs() < 1e-15, "{a} {b}");
         assert!(all < a - 0.0005, "lose-all {all} vs OBO {a}");
+    }
+}
+
+#[cfg(test)]
+mod sizes {
+    use super::*;
+    #[test]
+    #[ignore]
+    fn print_sizes() {
+        let t0 = std::time::Instant::now();
+        let t = DealerTable::new(false);
+        eprintln!("table {:?}", t0.elapsed());
+        for u in 0..NV {
+            eprintln!("up {u}: {} entries", t.per_up[u].ways.len());
+        }
+        let r = Rules::seed();
+        let mut a = Up::new(&r, &Optimal, &t, 5, PostSplit::CdzMinus);
+        let t1 = std::time::Instant::now();
+        for c1 in 0..NV {
+            for c2 in c1..NV {
+                a.initial(c1, c2);
+            }
+        }
+        eprintln!(
+            "up 6: {:?}, dealer evals {}, plain {}",
+            t1.elapsed(),
+            a.dealer_memo.len(),
+            a.plain_memo.len()
+        );
     }
 }

@@ -24,18 +24,18 @@ pub struct ExactConfig {
 }
 
 fn run(rules: &Rules, strategy: Option<&StrategySpec>, post_split: PostSplit) -> ExactResult {
-    let t = DealerTable::new(rules.h17);
+    let t = DealerTable::shared(rules.h17);
     match strategy {
-        None => analyze_with(rules, &Optimal, &t, post_split),
-        Some(StrategySpec::Chart(c)) => analyze_with(rules, &Follow(&**c), &t, post_split),
-        Some(StrategySpec::AutoPlay) => analyze_with(rules, &Follow(&AutoPlay), &t, post_split),
+        None => analyze_with(rules, &Optimal, t, post_split),
+        Some(StrategySpec::Chart(c)) => analyze_with(rules, &Follow(&**c), t, post_split),
+        Some(StrategySpec::AutoPlay) => analyze_with(rules, &Follow(&AutoPlay), t, post_split),
         Some(StrategySpec::MimicDealer) => analyze_with(
             rules,
             &Follow(&MimicDealer { h17: rules.h17 }),
             &t,
             post_split,
         ),
-        Some(StrategySpec::NeverBust) => analyze_with(rules, &Follow(&NeverBust), &t, post_split),
+        Some(StrategySpec::NeverBust) => analyze_with(rules, &Follow(&NeverBust), t, post_split),
     }
 }
 
