@@ -32,7 +32,7 @@ fn run(rules: &Rules, strategy: Option<&StrategySpec>, post_split: PostSplit) ->
         Some(StrategySpec::MimicDealer) => analyze_with(
             rules,
             &Follow(&MimicDealer { h17: rules.h17 }),
-            &t,
+            t,
             post_split,
         ),
         Some(StrategySpec::NeverBust) => analyze_with(rules, &Follow(&NeverBust), t, post_split),
