@@ -31,6 +31,10 @@ pub fn value_char(v: u8) -> char {
 #[derive(Clone, Debug)]
 pub struct Shoe {
     cards: Vec<Rank>,
+    /// The cards in their canonical order, restored at every shuffle: the sequence a shoe
+    /// deals then depends on its random stream only, never on how the previous shoe was
+    /// played (common random numbers for strategy comparisons).
+    fresh: Vec<Rank>,
     pos: usize,
     cut: usize,
     round_start: usize,
@@ -54,6 +58,7 @@ impl Shoe {
         }
         let cut = cut.clamp(1, cards.len());
         Shoe {
+            fresh: cards.clone(),
             cards,
             pos: 0,
             cut,
@@ -64,10 +69,11 @@ impl Shoe {
         }
     }
 
-    /// Gather every card back and shuffle (the permutation left in the array is irrelevant:
-    /// the lazy shuffle draws uniformly from whatever order it holds).
+    /// Gather every card back and shuffle. The lazy shuffle would deal uniformly from any
+    /// order; the canonical order is restored so the deal depends on the stream only.
     #[inline(always)]
     pub fn reshuffle(&mut self) {
+        self.cards.copy_from_slice(&self.fresh);
         self.pos = 0;
         self.round_start = 0;
     }

@@ -6,7 +6,7 @@ use super::round::{RoundResult, Table};
 use super::rules::{Rules, Shuffle};
 use super::strategy::Strategy;
 use crate::engine::{Merge, Simulation};
-use crate::rng::Rng;
+use crate::rng::{Rng, RngCore, SeedableRng};
 use crate::stats::{Batch, Ratio};
 
 /// Event counts of a run.
@@ -178,7 +178,10 @@ impl<S: Strategy> Simulation for BjSim<'_, S> {
         let mut sums = ChunkSums::default();
         let before = acc.counts.seat_rounds;
         for _ in 0..self.shoes_per_chunk {
-            table.play_shoe(rng, |r| sums.record(r, acc, offset));
+            // Each shoe has a stream of its own, so the cards it deals do not depend on how
+            // earlier shoes were played (common random numbers across strategies).
+            let mut shoe_rng = Rng::seed_from_u64(rng.next_u64());
+            table.play_shoe(&mut shoe_rng, |r| sums.record(r, acc, offset));
         }
         acc.counts.shoes += self.shoes_per_chunk;
         acc.counts.reshuffles_mid_round += table.shoe.reshuffles_mid_round;
