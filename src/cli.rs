@@ -38,6 +38,11 @@ pub enum Command {
     /// Strategy files: derive the best chart for a rule set.
     #[command(subcommand)]
     Strategies(StrategiesCmd),
+    /// The CI regression check: re-run every baseline in DIR and compare.
+    #[command(
+        after_help = "Examples:\n  rtplab check reports/baselines\n  rtplab check reports/baselines --bless   # after an intended change"
+    )]
+    Check(CheckArgs),
     /// Merge the shard files of one run into the run's report (numbers identical to a single
     /// run).
     #[command(
@@ -107,6 +112,21 @@ pub struct DeriveBlackjack {
     /// Write the chart here instead of standard output.
     #[arg(long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Folder of baseline files (*.json).
+    #[arg(default_value = "reports/baselines")]
+    pub dir: PathBuf,
+    /// Rewrite the baselines' sums (and exact expected values) after an intended change.
+    #[arg(long)]
+    pub bless: bool,
+    /// Tolerance in standard errors against the expected value.
+    #[arg(long, default_value_t = 4.0)]
+    pub z: f64,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Args, Debug)]

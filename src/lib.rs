@@ -2,6 +2,7 @@
 //!
 //! The binary (`src/main.rs`) only parses arguments and calls into this library.
 
+pub mod check;
 pub mod engine;
 pub mod games;
 pub mod numparse;

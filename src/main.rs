@@ -10,8 +10,8 @@ use std::sync::Arc;
 use clap::Parser;
 
 use cli::{
-    BlackjackExact, BlackjackSim, Cli, Command, DeriveBlackjack, DeriveGame, ExactGame, Insurance,
-    MergeArgs, SimGame, StrategiesCmd,
+    BlackjackExact, BlackjackSim, CheckArgs, Cli, Command, DeriveBlackjack, DeriveGame, ExactGame,
+    Insurance, MergeArgs, SimGame, StrategiesCmd,
 };
 use rtplab::games::blackjack::{self, app::BjConfig};
 use rtplab::report::write_output;
@@ -38,6 +38,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Sim(SimGame::Blackjack(args)) => sim_blackjack(&args, &stop),
         Command::Merge(args) => merge(&args),
+        Command::Check(args) => check(&args),
         Command::Exact(ExactGame::Blackjack(args)) => exact_blackjack(&args),
         Command::Strategies(StrategiesCmd::Derive(DeriveGame::Blackjack(args))) => {
             derive_blackjack(&args)
@@ -125,4 +126,18 @@ fn derive_blackjack(args: &DeriveBlackjack) -> anyhow::Result<ExitCode> {
     let text = chart.to_csv(&blackjack::derive::chart_header(&rules));
     write_output(&text, args.output.as_deref())?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let outcomes = rtplab::check::check_dir(&args.dir, args.z, args.bless)?;
+    let report = rtplab::check::report(&outcomes, args.z, args.bless);
+    write_output(
+        &report.render(args.output.format),
+        args.output.output.as_deref(),
+    )?;
+    Ok(if outcomes.iter().all(|o| o.ok) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -1,0 +1,101 @@
+//! The regression check: the committed baselines pass; a perturbed one fails with exit 1 and
+//! says what moved; a broken file is an input error (exit 2); --bless rewrites.
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+fn rtplab() -> Command {
+    Command::cargo_bin("rtplab").unwrap()
+}
+
+fn copy_baselines(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("rtplab-check-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let src = "reports/baselines/seed-autoplay-every-round.json";
+    std::fs::copy(src, d.join("a.json")).unwrap();
+    d
+}
+
+fn edit(d: &PathBuf, f: impl Fn(&mut serde_json::Value)) {
+    let p = d.join("a.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+    f(&mut v);
+    std::fs::write(&p, v.to_string()).unwrap();
+}
+
+#[test]
+fn committed_baselines_pass() {
+    let out = rtplab()
+        .args(["check", "reports/baselines"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("seed-basic-every-round"));
+    assert!(!text.contains("FAIL"));
+}
+
+#[test]
+fn a_perturbed_baseline_fails_and_says_what_moved() {
+    let d = copy_baselines("moved");
+    edit(&d, |v| {
+        let n = v["sums"]["net"].as_i64().unwrap();
+        v["sums"]["net"] = (n + 1).into();
+    });
+    let out = rtplab().arg("check").arg(&d).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("MOVED") && text.contains("FAIL") && text.contains("moved: net"),
+        "{text}"
+    );
+    // --bless rewrites it; then it passes.
+    let out = rtplab()
+        .arg("check")
+        .arg(&d)
+        .arg("--bless")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let out = rtplab().arg("check").arg(&d).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn an_estimate_far_from_its_expected_value_fails() {
+    let d = copy_baselines("z");
+    edit(&d, |v| v["expected"]["ev"] = (-0.05).into());
+    let out = rtplab().arg("check").arg(&d).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("FAIL"), "{text}");
+}
+
+#[test]
+fn a_broken_baseline_is_an_input_error() {
+    let d = copy_baselines("broken");
+    std::fs::write(d.join("a.json"), "{ \"name\": 3 ").unwrap();
+    let out = rtplab().arg("check").arg(&d).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("a.json") && err.contains("not a baseline file"),
+        "{err}"
+    );
+    let empty = d.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = rtplab().arg("check").arg(&empty).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
