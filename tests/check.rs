@@ -17,7 +17,7 @@ fn copy_baselines(name: &str) -> PathBuf {
     d
 }
 
-fn edit(d: &PathBuf, f: impl Fn(&mut serde_json::Value)) {
+fn edit(d: &std::path::Path, f: impl Fn(&mut serde_json::Value)) {
     let p = d.join("a.json");
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
