@@ -38,6 +38,9 @@ pub enum Command {
     /// Strategy files: derive the best chart for a rule set.
     #[command(subcommand)]
     Strategies(StrategiesCmd),
+    /// Compare strategies on the same shoes (common random numbers).
+    #[command(subcommand)]
+    Compare(CompareGame),
     /// The CI regression check: re-run every baseline in DIR and compare.
     #[command(
         after_help = "Examples:\n  rtplab check reports/baselines\n  rtplab check reports/baselines --bless   # after an intended change"
@@ -112,6 +115,35 @@ pub struct DeriveBlackjack {
     /// Write the chart here instead of standard output.
     #[arg(long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CompareGame {
+    /// Blackjack strategies on the same shoes: each EV and every paired difference.
+    #[command(
+        after_help = "Example:\n  rtplab compare blackjack --strategy basic --strategy autoplay --strategy mimic-dealer"
+    )]
+    Blackjack(BlackjackCompare),
+}
+
+#[derive(Args, Debug)]
+pub struct BlackjackCompare {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+    /// A strategy to compare (give two or more).
+    #[arg(long = "strategy", required = true, num_args = 1)]
+    pub strategies: Vec<String>,
+    /// Rounds per strategy.
+    #[arg(long, default_value = "20M", value_parser = parse_rounds)]
+    pub rounds: u64,
+    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
+    pub seed: u64,
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    #[arg(long, short)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Args, Debug)]

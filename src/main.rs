@@ -10,8 +10,8 @@ use std::sync::Arc;
 use clap::Parser;
 
 use cli::{
-    BlackjackExact, BlackjackSim, CheckArgs, Cli, Command, DeriveBlackjack, DeriveGame, ExactGame,
-    Insurance, MergeArgs, SimGame, StrategiesCmd,
+    BlackjackCompare, BlackjackExact, BlackjackSim, CheckArgs, Cli, Command, CompareGame,
+    DeriveBlackjack, DeriveGame, ExactGame, Insurance, MergeArgs, SimGame, StrategiesCmd,
 };
 use rtplab::games::blackjack::{self, app::BjConfig};
 use rtplab::report::write_output;
@@ -39,6 +39,7 @@ fn main() -> ExitCode {
         Command::Sim(SimGame::Blackjack(args)) => sim_blackjack(&args, &stop),
         Command::Merge(args) => merge(&args),
         Command::Check(args) => check(&args),
+        Command::Compare(CompareGame::Blackjack(args)) => compare_blackjack(&args, &stop),
         Command::Exact(ExactGame::Blackjack(args)) => exact_blackjack(&args),
         Command::Strategies(StrategiesCmd::Derive(DeriveGame::Blackjack(args))) => {
             derive_blackjack(&args)
@@ -140,4 +141,31 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    if args.strategies.len() < 2 {
+        anyhow::bail!("compare needs at least two --strategy");
+    }
+    let specs = args
+        .strategies
+        .iter()
+        .map(|s| blackjack::app::resolve_strategy(s, &rules))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let (acc, _, elapsed) = blackjack::compare::compare(
+        &rules,
+        &specs,
+        args.seed,
+        args.rounds,
+        args.threads,
+        !args.quiet,
+        stop,
+    )?;
+    let report = blackjack::compare::compare_report(&rules, &specs, &acc, args.seed, elapsed);
+    write_output(
+        &report.render(args.output.format),
+        args.output.output.as_deref(),
+    )?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,7 @@
 //! Blackjack: the live table "廿一點" and every variation of its rules.
 
 pub mod app;
+pub mod compare;
 pub mod derive;
 pub mod exact;
 pub mod exact_report;

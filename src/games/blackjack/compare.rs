@@ -1,0 +1,274 @@
+//! Strategy comparison with common random numbers: every strategy plays the same shoes (each
+//! shoe's cards depend on its own stream only, never on decisions), so the paired difference
+//! of two strategies' EVs has a far smaller standard error than two independent runs.
+
+use std::sync::atomic::AtomicBool;
+
+use serde_json::json;
+
+use super::rules::Rules;
+use super::sim::{plan, BjAcc, BjSim};
+use super::strategy::{AutoPlay, MimicDealer, NeverBust, StrategySpec};
+use crate::engine::{run, Merge, RunOptions, Simulation};
+use crate::report::{pct, Report, Section};
+use crate::rng::Rng;
+use crate::stats::{critical, Estimate, Ratio};
+
+/// Per strategy, the main bet's ratio; per pair (i < j), the cross sums over chunks
+/// Σ x_i x_j, Σ x_i y_j, Σ y_i x_j, Σ y_i y_j.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompareAcc {
+    pub per: Vec<Ratio>,
+    pub cross: Vec<[i128; 4]>,
+}
+
+impl Merge for CompareAcc {
+    fn merge(&mut self, o: &Self) {
+        if self.per.is_empty() {
+            *self = o.clone();
+            return;
+        }
+        if o.per.is_empty() {
+            return;
+        }
+        for (a, b) in self.per.iter_mut().zip(&o.per) {
+            a.merge(b);
+        }
+        for (a, b) in self.cross.iter_mut().zip(&o.cross) {
+            for k in 0..4 {
+                a[k] += b[k];
+            }
+        }
+    }
+}
+
+struct CompareSim<'a> {
+    rules: &'a Rules,
+    specs: &'a [StrategySpec],
+    shoes_per_chunk: u64,
+}
+
+fn chunk_of(rules: &Rules, spec: &StrategySpec, shoes: u64, chunk: u64, rng: &Rng) -> BjAcc {
+    let mut acc = BjAcc::default();
+    let mut r = rng.clone();
+    let mimic = MimicDealer { h17: rules.h17 };
+    match spec {
+        StrategySpec::Chart(c) => BjSim {
+            rules,
+            strategy: &**c,
+            shoes_per_chunk: shoes,
+        }
+        .run_chunk(chunk, &mut r, &mut acc),
+        StrategySpec::AutoPlay => BjSim {
+            rules,
+            strategy: &AutoPlay,
+            shoes_per_chunk: shoes,
+        }
+        .run_chunk(chunk, &mut r, &mut acc),
+        StrategySpec::MimicDealer => BjSim {
+            rules,
+            strategy: &mimic,
+            shoes_per_chunk: shoes,
+        }
+        .run_chunk(chunk, &mut r, &mut acc),
+        StrategySpec::NeverBust => BjSim {
+            rules,
+            strategy: &NeverBust,
+            shoes_per_chunk: shoes,
+        }
+        .run_chunk(chunk, &mut r, &mut acc),
+    }
+    acc
+}
+
+impl Simulation for CompareSim<'_> {
+    type Acc = CompareAcc;
+    fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut CompareAcc) {
+        let accs: Vec<BjAcc> = self
+            .specs
+            .iter()
+            .map(|s| chunk_of(self.rules, s, self.shoes_per_chunk, chunk, rng))
+            .collect();
+        acc.per = accs.iter().map(|a| a.main).collect();
+        let n = accs.len();
+        for i in 0..n {
+            for j in (i + 1)..n {
+                let (xi, yi) = (accs[i].main.x, accs[i].main.y);
+                let (xj, yj) = (accs[j].main.x, accs[j].main.y);
+                acc.cross.push([xi * xj, xi * yj, yi * xj, yi * yj]);
+            }
+        }
+    }
+}
+
+/// The paired difference EV_i − EV_j (per initial bet) with its batch-means SE, and the SE
+/// two independent runs of the same size would have.
+pub fn paired(acc: &CompareAcc, i: usize, j: usize, k: usize, units: f64) -> (f64, f64, f64) {
+    let (a, b) = (&acc.per[i], &acc.per[j]);
+    let c = acc.cross[k];
+    let (ri, rj) = (a.mean(), b.mean());
+    let (yi, yj) = (a.y as f64, b.y as f64);
+    let saa = (a.bxx as f64 - 2.0 * ri * a.bxy as f64 + ri * ri * a.byy as f64) / (yi * yi);
+    let sbb = (b.bxx as f64 - 2.0 * rj * b.bxy as f64 + rj * rj * b.byy as f64) / (yj * yj);
+    let sab =
+        (c[0] as f64 - rj * c[1] as f64 - ri * c[2] as f64 + ri * rj * c[3] as f64) / (yi * yj);
+    let kk = a.batches as f64;
+    let f = kk / (kk - 1.0);
+    let var = (f * (saa + sbb - 2.0 * sab)).max(0.0);
+    (
+        (ri - rj) / units,
+        var.sqrt() / units,
+        (f * (saa + sbb)).max(0.0).sqrt() / units,
+    )
+}
+
+/// Compare strategies on the same shoes.
+pub fn compare(
+    rules: &Rules,
+    specs: &[StrategySpec],
+    seed: u64,
+    rounds: u64,
+    threads: Option<usize>,
+    progress: bool,
+    stop: &AtomicBool,
+) -> anyhow::Result<(CompareAcc, u64, f64)> {
+    rules.validate()?;
+    anyhow::ensure!(specs.len() >= 2, "compare needs at least two --strategy");
+    let mimic = MimicDealer { h17: rules.h17 };
+    let p = match &specs[0] {
+        StrategySpec::Chart(c) => plan(rules, &**c, seed, rounds, None),
+        StrategySpec::AutoPlay => plan(rules, &AutoPlay, seed, rounds, None),
+        StrategySpec::MimicDealer => plan(rules, &mimic, seed, rounds, None),
+        StrategySpec::NeverBust => plan(rules, &NeverBust, seed, rounds, None),
+    };
+    let sim = CompareSim {
+        rules,
+        specs,
+        shoes_per_chunk: p.shoes_per_chunk,
+    };
+    let opts = RunOptions {
+        seed,
+        chunks: 0..p.chunks,
+        threads,
+        progress,
+        label: "compare".into(),
+    };
+    let out = run(&sim, &opts, stop)?;
+    Ok((out.acc, p.shoes_per_chunk, out.elapsed.as_secs_f64()))
+}
+
+/// The comparison report.
+pub fn compare_report(
+    rules: &Rules,
+    specs: &[StrategySpec],
+    acc: &CompareAcc,
+    seed: u64,
+    elapsed: f64,
+) -> Report {
+    let u = rules.units_per_bet() as f64;
+    let mut r = Report {
+        title: "rtplab blackjack strategy comparison (common random numbers)".into(),
+        ..Default::default()
+    };
+    r.meta
+        .push(("tool".into(), format!("rtplab {}", crate::VERSION)));
+    r.meta.push(("rules".into(), rules.to_string()));
+    r.meta.push(("seed".into(), seed.to_string()));
+    r.meta.push(("elapsed".into(), format!("{elapsed:.2} s")));
+    let n = specs.len();
+    let est: Vec<Estimate> = acc
+        .per
+        .iter()
+        .map(|a| Estimate::new(a.mean() / u, a.se() / u, a.df()))
+        .collect();
+    // Rank: 1 + the number of strategies significantly better (paired 95% CI above zero).
+    let mut pairs = Vec::new();
+    let mut k = 0;
+    let mut better = vec![0usize; n];
+    let df = acc.per.first().map(|a| a.df()).unwrap_or(0);
+    let crit = critical(0.95, df);
+    for i in 0..n {
+        for j in (i + 1)..n {
+            let (d, se, se_ind) = paired(acc, i, j, k, u);
+            if d - crit * se > 0.0 {
+                better[j] += 1;
+            } else if d + crit * se < 0.0 {
+                better[i] += 1;
+            }
+            pairs.push((i, j, d, se, se_ind));
+            k += 1;
+        }
+    }
+    let mut s = Section::new(
+        "Strategies (same shoes)",
+        &[
+            "rank",
+            "strategy",
+            "bets",
+            "EV",
+            "SE",
+            "RTP",
+            "95% CI of RTP",
+        ],
+    );
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        est[b]
+            .mean
+            .partial_cmp(&est[a].mean)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let mut strat_json = Vec::new();
+    for &i in &order {
+        let e = &est[i];
+        s.row([
+            (better[i] + 1).to_string(),
+            specs[i].name(),
+            acc.per[i].n.to_string(),
+            pct(e.mean, 4),
+            pct(e.se, 4),
+            pct(1.0 + e.mean, 4),
+            format!("[{}, {}]", pct(1.0 + e.ci95[0], 4), pct(1.0 + e.ci95[1], 4)),
+        ]);
+        strat_json.push(json!({"strategy": specs[i].info(), "rank": better[i] + 1, "bets": acc.per[i].n, "ev": e.mean, "ev_se": e.se, "rtp": 1.0 + e.mean, "rtp_ci95": [1.0 + e.ci95[0], 1.0 + e.ci95[1]]}));
+    }
+    r.sections.push(s);
+    let mut s = Section::new(
+        "Paired differences (row − column strategy)",
+        &[
+            "A",
+            "B",
+            "EV(A) − EV(B)",
+            "paired SE",
+            "95% CI",
+            "independent SE",
+            "variance reduction",
+        ],
+    );
+    let mut pair_json = Vec::new();
+    for (i, j, d, se, se_ind) in pairs {
+        let vr = if se > 0.0 {
+            (se_ind / se).powi(2)
+        } else {
+            f64::INFINITY
+        };
+        s.row([
+            specs[i].name(),
+            specs[j].name(),
+            pct(d, 4),
+            pct(se, 4),
+            format!("[{}, {}]", pct(d - crit * se, 4), pct(d + crit * se, 4)),
+            pct(se_ind, 4),
+            if vr.is_finite() {
+                format!("{vr:.1}x")
+            } else {
+                "exact (identical)".into()
+            },
+        ]);
+        pair_json.push(json!({"a": specs[i].name(), "b": specs[j].name(), "diff": d, "se": se, "ci95": [d - crit * se, d + crit * se], "se_independent": se_ind, "variance_reduction": if vr.is_finite() { json!(vr) } else { json!(null) }}));
+    }
+    r.sections.push(s);
+    r.notes.push("Rank 1 + the number of strategies whose paired 95% CI lies entirely above; equal ranks are ties.".into());
+    r.json = json!({"game": "blackjack", "version": crate::VERSION, "rules": rules, "seed": seed, "strategies": strat_json, "pairs": pair_json, "elapsed_s": elapsed});
+    r
+}

@@ -1,0 +1,92 @@
+//! Strategy comparison with common random numbers.
+
+use assert_cmd::Command;
+
+fn rtplab() -> Command {
+    Command::cargo_bin("rtplab").unwrap()
+}
+
+fn compare(args: &[&str]) -> serde_json::Value {
+    let out = rtplab()
+        .args([
+            "compare",
+            "blackjack",
+            "--rounds",
+            "400k",
+            "--quiet",
+            "--format",
+            "json",
+        ])
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_strategy_against_itself_differs_by_exactly_zero() {
+    let v = compare(&["--strategy", "basic", "--strategy", "basic"]);
+    let p = &v["pairs"][0];
+    assert_eq!(p["diff"].as_f64().unwrap(), 0.0);
+    assert_eq!(p["se"].as_f64().unwrap(), 0.0);
+    assert_eq!(v["strategies"][0]["rank"], 1);
+    assert_eq!(v["strategies"][1]["rank"], 1);
+}
+
+#[test]
+fn paired_standard_errors_beat_independent_ones_for_correlated_strategies() {
+    // A chart differing from basic in one cell: nearly every round is played the same.
+    let dir = std::env::temp_dir().join(format!("rtplab-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let basic = std::fs::read_to_string("strategies/blackjack/seed.csv").unwrap();
+    let variant = basic.replace("H16,S,S,S,S,S,H,H,Rh,H,H", "H16,S,S,S,S,S,H,H,H,H,H");
+    assert_ne!(basic, variant);
+    let path = dir.join("no-surrender.csv");
+    std::fs::write(&path, variant).unwrap();
+    let v = compare(&["--strategy", "basic", "--strategy", path.to_str().unwrap()]);
+    let p = &v["pairs"][0];
+    let (se, ind) = (
+        p["se"].as_f64().unwrap(),
+        p["se_independent"].as_f64().unwrap(),
+    );
+    assert!(
+        se > 0.0 && se * 3.0 < ind,
+        "paired {se} vs independent {ind}"
+    );
+    assert!(p["variance_reduction"].as_f64().unwrap() > 9.0);
+    // Every round shuffled: autoplay and never-bust see the same cards round by round.
+    let v = compare(&[
+        "--strategy",
+        "autoplay",
+        "--strategy",
+        "never-bust",
+        "--shuffle-every-round",
+    ]);
+    let p = &v["pairs"][0];
+    assert!(p["se"].as_f64().unwrap() * 2.0 < p["se_independent"].as_f64().unwrap());
+    // A large, clear difference ranks the better strategy first.
+    let v = compare(&["--strategy", "autoplay", "--strategy", "basic"]);
+    let first = &v["strategies"][0];
+    assert_eq!(first["rank"], 1);
+    assert!(first["strategy"]["name"]
+        .as_str()
+        .unwrap()
+        .contains("seed.csv"));
+    assert_eq!(v["strategies"][1]["rank"], 2);
+}
+
+#[test]
+fn compare_needs_two_strategies() {
+    let out = rtplab()
+        .args(["compare", "blackjack", "--strategy", "basic"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least two"));
+}
