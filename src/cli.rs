@@ -276,6 +276,11 @@ pub struct OutputArgs {
     /// Write the report here instead of standard output (`-` is standard output).
     #[arg(long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
+
+    /// Also write every format and the plots into this folder (report.md, report.json, one
+    /// CSV per table, SVG plots).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
 }
 
 /// Every rule of the blackjack table; unset flags keep the preset's value.

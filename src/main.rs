@@ -79,10 +79,12 @@ fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitC
     if let Some(path) = &args.run.shard_out {
         blackjack::app::write_shard(&run, path)?;
     }
-    write_output(
-        &report.render(args.output.format),
-        args.output.output.as_deref(),
-    )?;
+    let plots = if args.output.out_dir.is_some() {
+        blackjack::report::plots(&cfg.rules, &run.acc, args.claim).map_err(anyhow::Error::msg)?
+    } else {
+        Vec::new()
+    };
+    emit(&report, &args.output, &plots)?;
     Ok(if run.info.interrupted {
         ExitCode::from(130)
     } else {
@@ -92,10 +94,7 @@ fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitC
 
 fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let report = rtplab::games::merge(&args.files, args.claim)?;
-    write_output(
-        &report.render(args.output.format),
-        args.output.output.as_deref(),
-    )?;
+    emit(&report, &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -114,10 +113,7 @@ fn exact_blackjack(args: &BlackjackExact) -> anyhow::Result<ExitCode> {
         post_split: args.post_split,
     };
     let report = blackjack::exact_report::exact_report(&cfg);
-    write_output(
-        &report.render(args.output.format),
-        args.output.output.as_deref(),
-    )?;
+    emit(&report, &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -132,10 +128,7 @@ fn derive_blackjack(args: &DeriveBlackjack) -> anyhow::Result<ExitCode> {
 fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let outcomes = rtplab::check::check_dir(&args.dir, args.z, args.bless)?;
     let report = rtplab::check::report(&outcomes, args.z, args.bless);
-    write_output(
-        &report.render(args.output.format),
-        args.output.output.as_deref(),
-    )?;
+    emit(&report, &args.output, &[])?;
     Ok(if outcomes.iter().all(|o| o.ok) {
         ExitCode::SUCCESS
     } else {
@@ -163,9 +156,21 @@ fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Resu
         stop,
     )?;
     let report = blackjack::compare::compare_report(&rules, &specs, &acc, args.seed, elapsed);
-    write_output(
-        &report.render(args.output.format),
-        args.output.output.as_deref(),
-    )?;
+    emit(&report, &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Print the report in the chosen format (or to --output), and write --out-dir if given.
+fn emit(
+    report: &rtplab::report::Report,
+    out: &cli::OutputArgs,
+    plots: &[(String, String)],
+) -> anyhow::Result<()> {
+    write_output(&report.render(out.format), out.output.as_deref())?;
+    if let Some(dir) = &out.out_dir {
+        rtplab::report::write_out_dir(dir, report, plots).map_err(|e| {
+            anyhow::anyhow!("cannot write the report folder {}: {e}", dir.display())
+        })?;
+    }
+    Ok(())
 }

@@ -315,3 +315,59 @@ fn ctrl_c_still_reports_the_rounds_completed() {
     assert!(v["rounds"].as_u64().unwrap() > 0);
     assert!(v["ev_se"].as_f64().unwrap() > 0.0);
 }
+
+#[test]
+fn out_dir_writes_every_format_and_plots_with_metadata() {
+    let dir = std::env::temp_dir().join(format!("rtplab-outdir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = rtplab()
+        .args([
+            "sim",
+            "blackjack",
+            "--rounds",
+            "200k",
+            "--quiet",
+            "--claim",
+            "99.54",
+            "--out-dir",
+            dir.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for f in [
+        "report.md",
+        "report.json",
+        "ev-by-dealer-up-card.csv",
+        "convergence.svg",
+        "ev-by-upcard.svg",
+        "results-histogram.svg",
+    ] {
+        let text = std::fs::read_to_string(dir.join(f)).unwrap_or_else(|_| panic!("{f} missing"));
+        assert!(
+            text.contains("seed") || text.contains("\"seed\""),
+            "{f} lacks the run's metadata"
+        );
+        if f.ends_with(".svg") {
+            assert!(
+                text.starts_with("<svg")
+                    && text.trim_end().ends_with("</svg>")
+                    && text.contains("<desc>"),
+                "{f}"
+            );
+        }
+    }
+    let csv =
+        std::fs::read_to_string(dir.join("distribution-of-one-round-s-net-result-main-bet.csv"))
+            .unwrap();
+    let rows = csv.lines().filter(|l| !l.starts_with('#')).count();
+    assert!(
+        rows >= 6,
+        "one row per histogram bin plus the header: {csv}"
+    );
+}

@@ -1,5 +1,7 @@
 //! The report model (game-neutral) and its renderers: table, Markdown, CSV, JSON.
 
+pub mod svg;
+
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -218,6 +220,73 @@ pub fn write_output(text: &str, path: Option<&std::path::Path>) -> std::io::Resu
             }
         }
     }
+}
+
+/// A file-name slug of a section name.
+pub fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+        if out.len() >= 48 {
+            break;
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+/// Write a report as files: `report.md`, `report.json`, one flat CSV per section (one row per
+/// table row, e.g. per histogram bin) and the given SVG plots. Every file carries the run's
+/// metadata (CSV as leading `#` lines, SVG in a `<desc>` element).
+pub fn write_out_dir(
+    dir: &std::path::Path,
+    report: &Report,
+    plots: &[(String, String)],
+) -> std::io::Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let mut written = Vec::new();
+    let mut put = |name: &str, text: &str| -> std::io::Result<()> {
+        let p = dir.join(name);
+        std::fs::write(&p, text)?;
+        written.push(p);
+        Ok(())
+    };
+    put("report.md", &report.render(Format::Markdown))?;
+    put("report.json", &report.render(Format::Json))?;
+    let meta: String = report
+        .meta
+        .iter()
+        .map(|(k, v)| format!("# {k}: {v}\n"))
+        .collect();
+    for s in &report.sections {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let _ = w.write_record(&s.columns);
+        for r in &s.rows {
+            let _ = w.write_record(r);
+        }
+        let body = String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default();
+        put(&format!("{}.csv", slug(&s.name)), &format!("{meta}{body}"))?;
+    }
+    let desc: String = report
+        .meta
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}; "))
+        .collect();
+    let desc = desc
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    for (name, svg) in plots {
+        let with_meta = match svg.find('>') {
+            Some(i) => format!("{}<desc>{}</desc>{}", &svg[..=i], desc, &svg[i + 1..]),
+            None => svg.clone(),
+        };
+        put(name, &with_meta)?;
+    }
+    Ok(written)
 }
 
 #[cfg(test)]

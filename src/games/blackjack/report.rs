@@ -396,3 +396,86 @@ pub fn build(
     });
     r
 }
+
+/// The plots of a run: result histogram, EV by up card, and the running RTP with its 95%
+/// band (and the claimed RTP as a line).
+pub fn plots(
+    rules: &Rules,
+    acc: &BjAcc,
+    claim: Option<f64>,
+) -> Result<Vec<(String, String)>, String> {
+    use crate::report::svg::{bar_chart, line_chart, Line};
+    let u = rules.units_per_bet() as f64;
+    let off = hist_offset(rules);
+    let total = acc.counts.seat_rounds.max(1) as f64;
+    let hist: Vec<(String, f64)> = acc
+        .hist
+        .iter()
+        .enumerate()
+        .filter(|(_, &k)| k > 0)
+        .map(|(i, &k)| {
+            (
+                format!("{:+}", (i as i64 - off) as f64 / u),
+                k as f64 / total,
+            )
+        })
+        .collect();
+    let by_up: Vec<(String, f64)> = [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 0]
+        .iter()
+        .map(|&i| (up_name(i), acc.by_up[i].mean() / u * 100.0))
+        .collect();
+    // Running estimate over chunks in order, with a 95% band from the per-chunk spread so far.
+    let mut pts = Vec::new();
+    let mut band = Vec::new();
+    let (mut sx, mut sy, mut sxx, mut sxy, mut syy) = (0f64, 0f64, 0f64, 0f64, 0f64);
+    let step = (acc.trace.len() / 400).max(1);
+    for (k, t) in acc.trace.iter().enumerate() {
+        let (x, y) = (t[1] as f64, t[2] as f64);
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+        syy += y * y;
+        let kk = (k + 1) as f64;
+        if sy == 0.0 || (k % step != 0 && k + 1 != acc.trace.len()) {
+            continue;
+        }
+        let r = sx / sy;
+        let rtp = 1.0 + r / u;
+        pts.push((sy, rtp));
+        if k >= 1 {
+            let ss = (sxx - 2.0 * r * sxy + r * r * syy).max(0.0);
+            let se = (kk / (kk - 1.0) * ss).sqrt() / sy / u;
+            band.push((sy, rtp - 1.96 * se, rtp + 1.96 * se));
+        }
+    }
+    let claim_label = claim.map(|c| format!("claimed RTP {:.2}%", c * 100.0));
+    Ok(vec![
+        (
+            "results-histogram.svg".into(),
+            bar_chart(
+                "Distribution of one round's net result (bets)",
+                "probability",
+                &hist,
+            )?,
+        ),
+        (
+            "ev-by-upcard.svg".into(),
+            bar_chart("EV by dealer up card", "EV (% of the initial bet)", &by_up)?,
+        ),
+        (
+            "convergence.svg".into(),
+            line_chart(
+                "Running RTP estimate with its 95% band",
+                "initial bets",
+                "RTP",
+                &Line {
+                    name: "RTP estimate",
+                    points: &pts,
+                    band: Some(&band),
+                },
+                claim.map(|c| (c, claim_label.as_deref().unwrap_or("claim"))),
+            )?,
+        ),
+    ])
+}

@@ -68,6 +68,10 @@ pub struct BjAcc {
     pub counts: Counts,
     /// Dealer outcomes by up card: `[up − 1][17, 18, 19, 20, 21, bust, blackjack]`.
     pub dealer: [[u64; 7]; 10],
+    /// Per chunk (chunk index, Σ net units, initial bets), sorted by chunk: the running
+    /// estimate for convergence plots.
+    #[serde(default)]
+    pub trace: Vec<[i64; 3]>,
 }
 
 impl Merge for BjAcc {
@@ -92,6 +96,20 @@ impl Merge for BjAcc {
                 *x += y;
             }
         }
+        // Both traces are sorted by chunk: merge them in linear time.
+        let mine = std::mem::take(&mut self.trace);
+        let mut out = Vec::with_capacity(mine.len() + o.trace.len());
+        let (mut i, mut j) = (0, 0);
+        while i < mine.len() || j < o.trace.len() {
+            if j == o.trace.len() || (i < mine.len() && mine[i][0] <= o.trace[j][0]) {
+                out.push(mine[i]);
+                i += 1;
+            } else {
+                out.push(o.trace[j]);
+                j += 1;
+            }
+        }
+        self.trace = out;
     }
 }
 
@@ -171,7 +189,7 @@ pub struct BjSim<'a, S: Strategy> {
 impl<S: Strategy> Simulation for BjSim<'_, S> {
     type Acc = BjAcc;
 
-    fn run_chunk(&self, _chunk: u64, rng: &mut Rng, acc: &mut BjAcc) {
+    fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut BjAcc) {
         let offset = hist_offset(self.rules);
         acc.hist = vec![0; (2 * offset + 1) as usize];
         let mut table = Table::new(self.rules, self.strategy);
@@ -186,6 +204,7 @@ impl<S: Strategy> Simulation for BjSim<'_, S> {
         acc.counts.shoes += self.shoes_per_chunk;
         acc.counts.reshuffles_mid_round += table.shoe.reshuffles_mid_round;
         let n = acc.counts.seat_rounds - before;
+        acc.trace.push([chunk as i64, sums.main.x, n as i64]);
         sums.close(acc, n);
     }
 }
