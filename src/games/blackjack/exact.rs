@@ -836,11 +836,21 @@ pub fn analyze_with<P: Policy>(
         fr.surrender += pu * f.surrender;
         fr.dealer_blackjack += pu * f.dealer_blackjack;
     }
-    let split_note = if rules.max_hands > 2 {
-        "resplits by the number of hands (up to 4) with each hand's second card drawn from the shoe less that many pair cards, as in E. Farmer's CA"
+    let mut split_note = if rules.max_hands > 2 {
+        "resplits by the number of hands (up to 4) with each hand's second card drawn from the shoe less that many pair cards, as in E. Farmer's CA".to_string()
     } else {
-        "one split exact"
+        "one split exact".to_string()
     };
+    if rules.max_hands > 4 {
+        split_note.push_str(&format!(
+            "; more than 4 hands ({}) counted as 4",
+            rules.max_hands
+        ));
+    }
+    if rules.split_by == super::rules::SplitBy::Rank {
+        split_note
+            .push_str("; split by rank approximated as by value (cards are tracked by value)");
+    }
     ExactResult {
         ev,
         ev_by_up,
