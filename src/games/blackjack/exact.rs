@@ -1010,32 +1010,3 @@ mod reference {
         assert!(all < a - 0.0005, "lose-all {all} vs OBO {a}");
     }
 }
-
-#[cfg(test)]
-mod sizes {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn print_sizes() {
-        let t0 = std::time::Instant::now();
-        let t = DealerTable::new(false);
-        eprintln!("table {:?}", t0.elapsed());
-        for u in 0..NV {
-            eprintln!("up {u}: {} entries", t.per_up[u].ways.len());
-        }
-        let r = Rules::seed();
-        let mut a = Up::new(&r, &Optimal, &t, 5, PostSplit::CdzMinus);
-        let t1 = std::time::Instant::now();
-        for c1 in 0..NV {
-            for c2 in c1..NV {
-                a.initial(c1, c2);
-            }
-        }
-        eprintln!(
-            "up 6: {:?}, dealer evals {}, plain {}",
-            t1.elapsed(),
-            a.dealer_memo.len(),
-            a.plain_memo.len()
-        );
-    }
-}
