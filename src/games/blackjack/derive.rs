@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::exact::{DealerTable, Optimal, PostSplit, Up, NV};
+use super::exact::{two_card_p, DealerTable, Optimal, PostSplit, Up, NV};
 use super::rules::Rules;
 use super::strategy::{hard_row, pair_row, soft_row, Action, Chart, Code, ROWS};
 
@@ -48,7 +48,6 @@ fn row_of(hard: u32, ace: bool) -> usize {
 fn sums_for_up(rules: &Rules, table: &DealerTable, up: usize) -> Sums {
     let mut a = Up::new(rules, &Optimal, table, up, PostSplit::CdzMinus);
     let shoe = a.shoe();
-    let m: f64 = shoe.iter().sum::<u32>() as f64;
     let mut s = Sums {
         two: vec![[0.0; 5]; ROWS],
         two_w: vec![0.0; ROWS],
@@ -59,11 +58,7 @@ fn sums_for_up(rules: &Rules, table: &DealerTable, up: usize) -> Sums {
     let mut level: HashMap<u64, (f64, u32, bool, u8, [u8; NV])> = HashMap::new();
     for c1 in 0..NV {
         for c2 in c1..NV {
-            let p = if c1 == c2 {
-                shoe[c1] as f64 * (shoe[c1] as f64 - 1.0) / (m * (m - 1.0))
-            } else {
-                2.0 * shoe[c1] as f64 * shoe[c2] as f64 / (m * (m - 1.0))
-            };
+            let p = two_card_p(&shoe, c1, c2);
             if p == 0.0 || (c1 == 0 && c2 == 9) {
                 continue;
             }

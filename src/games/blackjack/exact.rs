@@ -711,6 +711,18 @@ pub fn initial_ev<P: Policy>(
     Up::new(rules, policy, table, up, PostSplit::CdzMinus).initial(c1, c2)
 }
 
+/// Probability that the first two cards from `shoe` are values `c1` and `c2` (in either
+/// order; `c1 <= c2`).
+pub(super) fn two_card_p(shoe: &[u32; NV], c1: usize, c2: usize) -> f64 {
+    let m = shoe.iter().sum::<u32>() as f64;
+    let (a, b) = (shoe[c1] as f64, shoe[c2] as f64);
+    if c1 == c2 {
+        a * (a - 1.0) / (m * (m - 1.0))
+    } else {
+        2.0 * a * b / (m * (m - 1.0))
+    }
+}
+
 /// Probabilities of the initial decisions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Frequencies {
@@ -772,16 +784,11 @@ pub fn analyze_with<P: Policy>(
         .map(|u| {
             let mut a = Up::new(rules, policy, table, u, post_split);
             let shoe = a.shoe;
-            let m = (n - 1) as f64;
             let mut ev = 0.0;
             let mut f = Frequencies::default();
             for c1 in 0..NV {
                 for c2 in c1..NV {
-                    let p = if c1 == c2 {
-                        shoe[c1] as f64 * (shoe[c1] as f64 - 1.0) / (m * (m - 1.0))
-                    } else {
-                        2.0 * shoe[c1] as f64 * shoe[c2] as f64 / (m * (m - 1.0))
-                    };
+                    let p = two_card_p(&shoe, c1, c2);
                     if p == 0.0 {
                         continue;
                     }
