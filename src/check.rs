@@ -14,7 +14,7 @@ use crate::games::blackjack::exact::{analyze, DealerTable, Follow};
 use crate::games::blackjack::report::{BehindFollows, SideBets};
 use crate::games::blackjack::rules::{Rules, Shuffle};
 use crate::games::blackjack::sim::BjAcc;
-use crate::games::blackjack::strategy::{AutoPlay, MimicDealer, NeverBust, StrategySpec};
+use crate::games::blackjack::strategy::StrategySpec;
 use crate::report::{Report, Section};
 
 /// One baseline file.
@@ -124,14 +124,8 @@ fn expected_of(b: &Baseline, strategy: &StrategySpec) -> Option<Expected> {
         return None;
     }
     let t = DealerTable::shared(b.rules.h17);
-    let ev = match strategy {
-        StrategySpec::Chart(c) => analyze(&b.rules, &Follow(&**c), t).ev,
-        StrategySpec::AutoPlay => analyze(&b.rules, &Follow(&AutoPlay), t).ev,
-        StrategySpec::MimicDealer => {
-            analyze(&b.rules, &Follow(&MimicDealer { h17: b.rules.h17 }), t).ev
-        }
-        StrategySpec::NeverBust => analyze(&b.rules, &Follow(&NeverBust), t).ev,
-    };
+    let ev = crate::with_strategy!(strategy, b.rules.h17, |s| analyze(&b.rules, &Follow(s), t)
+        .ev);
     Some(Expected {
         ev,
         source: "exact analysis of this strategy (full shoe, shuffled every round)".into(),

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::rules::Rules;
 use super::sim::{plan, BjAcc, BjSim};
-use super::strategy::{AutoPlay, MimicDealer, NeverBust, StrategySpec};
+use super::strategy::StrategySpec;
 use crate::engine::{run, Merge, RunOptions, Simulation};
 use crate::report::{pct, Report, Section};
 use crate::rng::Rng;
@@ -51,33 +51,12 @@ struct CompareSim<'a> {
 fn chunk_of(rules: &Rules, spec: &StrategySpec, shoes: u64, chunk: u64, rng: &Rng) -> BjAcc {
     let mut acc = BjAcc::default();
     let mut r = rng.clone();
-    let mimic = MimicDealer { h17: rules.h17 };
-    match spec {
-        StrategySpec::Chart(c) => BjSim {
-            rules,
-            strategy: &**c,
-            shoes_per_chunk: shoes,
-        }
-        .run_chunk(chunk, &mut r, &mut acc),
-        StrategySpec::AutoPlay => BjSim {
-            rules,
-            strategy: &AutoPlay,
-            shoes_per_chunk: shoes,
-        }
-        .run_chunk(chunk, &mut r, &mut acc),
-        StrategySpec::MimicDealer => BjSim {
-            rules,
-            strategy: &mimic,
-            shoes_per_chunk: shoes,
-        }
-        .run_chunk(chunk, &mut r, &mut acc),
-        StrategySpec::NeverBust => BjSim {
-            rules,
-            strategy: &NeverBust,
-            shoes_per_chunk: shoes,
-        }
-        .run_chunk(chunk, &mut r, &mut acc),
+    crate::with_strategy!(spec, rules.h17, |s| BjSim {
+        rules,
+        strategy: s,
+        shoes_per_chunk: shoes
     }
+    .run_chunk(chunk, &mut r, &mut acc));
     acc
 }
 
@@ -134,13 +113,7 @@ pub fn compare(
 ) -> anyhow::Result<(CompareAcc, u64, f64)> {
     rules.validate()?;
     anyhow::ensure!(specs.len() >= 2, "compare needs at least two --strategy");
-    let mimic = MimicDealer { h17: rules.h17 };
-    let p = match &specs[0] {
-        StrategySpec::Chart(c) => plan(rules, &**c, seed, rounds, None),
-        StrategySpec::AutoPlay => plan(rules, &AutoPlay, seed, rounds, None),
-        StrategySpec::MimicDealer => plan(rules, &mimic, seed, rounds, None),
-        StrategySpec::NeverBust => plan(rules, &NeverBust, seed, rounds, None),
-    };
+    let p = crate::with_strategy!(&specs[0], rules.h17, |s| plan(rules, s, seed, rounds, None));
     let sim = CompareSim {
         rules,
         specs,

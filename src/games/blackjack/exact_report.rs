@@ -7,7 +7,7 @@ use serde_json::json;
 use super::exact::{analyze_with, DealerTable, ExactResult, Follow, Optimal, PostSplit};
 use super::rules::{BjPays, DealerBjTakes, Rules, Surrender};
 use super::shoe::value_char;
-use super::strategy::{AutoPlay, MimicDealer, NeverBust, StrategySpec};
+use super::strategy::StrategySpec;
 use crate::report::{pct, Report, Section};
 
 /// What to compute.
@@ -27,15 +27,12 @@ fn run(rules: &Rules, strategy: Option<&StrategySpec>, post_split: PostSplit) ->
     let t = DealerTable::shared(rules.h17);
     match strategy {
         None => analyze_with(rules, &Optimal, t, post_split),
-        Some(StrategySpec::Chart(c)) => analyze_with(rules, &Follow(&**c), t, post_split),
-        Some(StrategySpec::AutoPlay) => analyze_with(rules, &Follow(&AutoPlay), t, post_split),
-        Some(StrategySpec::MimicDealer) => analyze_with(
+        Some(spec) => crate::with_strategy!(spec, rules.h17, |s| analyze_with(
             rules,
-            &Follow(&MimicDealer { h17: rules.h17 }),
+            &Follow(s),
             t,
-            post_split,
-        ),
-        Some(StrategySpec::NeverBust) => analyze_with(rules, &Follow(&NeverBust), t, post_split),
+            post_split
+        )),
     }
 }
 

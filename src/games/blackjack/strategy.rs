@@ -474,6 +474,33 @@ impl<S: Strategy> Strategy for AlwaysInsure<S> {
     }
 }
 
+/// Evaluate `$body` with `$s` bound to a reference to the concrete strategy of `$spec` (a
+/// `&StrategySpec`): one `match` at the boundary, then generic (monomorphized) code.
+#[macro_export]
+macro_rules! with_strategy {
+    ($spec:expr, $h17:expr, |$s:ident| $body:expr) => {{
+        use $crate::games::blackjack::strategy::{AutoPlay, MimicDealer, NeverBust, StrategySpec};
+        match $spec {
+            StrategySpec::Chart(c) => {
+                let $s = &**c;
+                $body
+            }
+            StrategySpec::AutoPlay => {
+                let $s = &AutoPlay;
+                $body
+            }
+            StrategySpec::MimicDealer => {
+                let $s = &MimicDealer { h17: $h17 };
+                $body
+            }
+            StrategySpec::NeverBust => {
+                let $s = &NeverBust;
+                $body
+            }
+        }
+    }};
+}
+
 /// The strategies a user can name.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StrategySpec {
