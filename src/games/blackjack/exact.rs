@@ -449,8 +449,8 @@ impl<'a, P: Policy> Up<'a, P> {
     }
 
     /// A split hand of pair value index `pv` holding `c` as its second card, with `extra`
-    /// pair cards out of the shoe in other hands and `hands` hands on the table.
-    fn split_hand(&mut self, pv: usize, c: usize, extra: u8, hands: u8) -> f64 {
+    /// pair cards out of the shoe in other hands (no resplitting here: see `split_total`).
+    fn split_hand(&mut self, pv: usize, c: usize, extra: u8) -> f64 {
         let rules = self.rules;
         let mut removed = [0u8; NV];
         removed[pv] += 1 + extra;
@@ -487,7 +487,6 @@ impl<'a, P: Policy> Up<'a, P> {
             options.retain(|o| o.0 == a);
         }
         // Resplits are accounted for by `split_total` (the number of hands), not here.
-        let _ = hands;
         let mut s = self.sit(hard, ace, 2, true);
         s.can_double = options.iter().any(|o| o.0 == Action::Double);
         if locked {
@@ -512,7 +511,7 @@ impl<'a, P: Policy> Up<'a, P> {
             rules.max_hands.max(2)
         };
         if cap == 2 {
-            return 2.0 * self.split_hand_avg(pv, 1, 2);
+            return 2.0 * self.split_hand_avg(pv, 1);
         }
         let mut removed = [0u8; NV];
         removed[pv] = 2;
@@ -551,7 +550,7 @@ impl<'a, P: Policy> Up<'a, P> {
                     continue;
                 }
                 let pc = remk[c] as f64 / denom;
-                let cond = self.split_hand(pv, c, k - 1, cap);
+                let cond = self.split_hand(pv, c, k - 1);
                 let v = if self.no_bj {
                     let mut rc = rk;
                     rc[c] += 1;
@@ -572,14 +571,14 @@ impl<'a, P: Policy> Up<'a, P> {
     }
 
     /// Expected value of one split hand of pair `pv` before its second card.
-    fn split_hand_avg(&mut self, pv: usize, extra: u8, hands: u8) -> f64 {
+    fn split_hand_avg(&mut self, pv: usize, extra: u8) -> f64 {
         let mut removed = [0u8; NV];
         removed[pv] += 1 + extra;
         let p = self.draw(&removed);
         let mut ev = 0.0;
         for (c, &pc) in p.iter().enumerate() {
             if pc > 0.0 {
-                ev += pc * self.split_hand(pv, c, extra, hands);
+                ev += pc * self.split_hand(pv, c, extra);
             }
         }
         ev

@@ -200,11 +200,6 @@ impl Rules {
             Double::TenToEleven => !soft && (10..=11).contains(&hard),
         }
     }
-
-    /// A one-line summary such as `8D S17 3:2 ENHC(all) SUR:2-9 DA NDAS SP2 75%`.
-    pub fn summary(&self) -> String {
-        self.to_string()
-    }
 }
 
 impl fmt::Display for Rules {
