@@ -1,12 +1,10 @@
 //! The regression check: the committed baselines pass; a perturbed one fails with exit 1 and
 //! says what moved; a broken file is an input error (exit 2); --bless rewrites.
 
-use assert_cmd::Command;
-use std::path::PathBuf;
+mod common;
+use common::*;
 
-fn rtplab() -> Command {
-    Command::cargo_bin("rtplab").unwrap()
-}
+use std::path::PathBuf;
 
 fn copy_baselines(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("rtplab-check-{}-{name}", std::process::id()));

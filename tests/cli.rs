@@ -1,10 +1,7 @@
 //! The real binary: help, bad input (exit 2, a clear message, no panic), report formats.
 
-use assert_cmd::Command;
-
-fn rtplab() -> Command {
-    Command::cargo_bin("rtplab").unwrap()
-}
+mod common;
+use common::*;
 
 fn fails_with(args: &[&str], needle: &str) {
     let out = rtplab().args(args).output().unwrap();
@@ -158,30 +155,20 @@ fn a_malformed_chart_is_rejected_with_file_line_and_column() {
 
 #[test]
 fn json_report_carries_the_contract_keys() {
-    let out = rtplab()
-        .args([
-            "sim",
-            "blackjack",
-            "--rounds",
-            "20k",
-            "--format",
-            "json",
-            "--claim",
-            "99.54",
-            "--pairs",
-            "1",
-            "--seed",
-            "7",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&[
+        "sim",
+        "blackjack",
+        "--rounds",
+        "20k",
+        "--format",
+        "json",
+        "--claim",
+        "99.54",
+        "--pairs",
+        "1",
+        "--seed",
+        "7",
+    ]);
     for key in [
         "game",
         "rules",
@@ -257,22 +244,18 @@ fn every_format_renders_and_output_goes_to_a_file() {
 #[test]
 fn same_seed_same_report_numbers() {
     let run = |threads: &str| {
-        let out = rtplab()
-            .args([
-                "sim",
-                "blackjack",
-                "--rounds",
-                "50k",
-                "--format",
-                "json",
-                "--threads",
-                threads,
-                "--strategy",
-                "autoplay",
-            ])
-            .output()
-            .unwrap();
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let v = json(&[
+            "sim",
+            "blackjack",
+            "--rounds",
+            "50k",
+            "--format",
+            "json",
+            "--threads",
+            threads,
+            "--strategy",
+            "autoplay",
+        ]);
         (v["ev"].clone(), v["ev_se"].clone(), v["rounds"].clone())
     };
     assert_eq!(run("1"), run("2"));

@@ -1,32 +1,20 @@
 //! Strategy comparison with common random numbers.
 
-use assert_cmd::Command;
-
-fn rtplab() -> Command {
-    Command::cargo_bin("rtplab").unwrap()
-}
+mod common;
+use common::*;
 
 fn compare(args: &[&str]) -> serde_json::Value {
-    let out = rtplab()
-        .args([
-            "compare",
-            "blackjack",
-            "--rounds",
-            "400k",
-            "--quiet",
-            "--format",
-            "json",
-        ])
-        .args(args)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let mut all = vec![
+        "compare",
+        "blackjack",
+        "--rounds",
+        "400k",
+        "--quiet",
+        "--format",
+        "json",
+    ];
+    all.extend_from_slice(args);
+    json(&all)
 }
 
 #[test]

@@ -1,9 +1,11 @@
 //! The exact analysis against the simulator, the committed chart against the derivation,
 //! and the exact command's contract.
 
+mod common;
+use common::*;
+
 use std::sync::atomic::AtomicBool;
 
-use assert_cmd::Command;
 use rtplab::games::blackjack::app::{seed_chart, simulate, BjConfig};
 use rtplab::games::blackjack::derive::{chart_header, derive_chart};
 use rtplab::games::blackjack::exact::{analyze, DealerTable, Follow};
@@ -95,32 +97,18 @@ fn autoplay_ev_by_up_card_agrees_with_the_exact_values() {
     assert!(z.abs() < 4.0, "overall autoplay: {z:+.2} SE");
 }
 
-fn rtplab() -> Command {
-    Command::cargo_bin("rtplab").unwrap()
-}
-
 #[test]
 fn exact_command_contract() {
-    let out = rtplab()
-        .args([
-            "exact",
-            "blackjack",
-            "--format",
-            "json",
-            "--claim",
-            "99.54",
-            "--strategy",
-            "autoplay",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&[
+        "exact",
+        "blackjack",
+        "--format",
+        "json",
+        "--claim",
+        "99.54",
+        "--strategy",
+        "autoplay",
+    ]);
     for k in [
         "ev",
         "rtp",
@@ -143,33 +131,25 @@ fn exact_command_contract() {
     let rtp = v["rtp"].as_f64().unwrap();
     assert!((rtp - (1.0 + v["ev"].as_f64().unwrap())).abs() < 1e-12);
     // A settlement given explicitly shows that one only.
-    let out = rtplab()
-        .args([
-            "exact",
-            "blackjack",
-            "--dealer-bj-takes",
-            "original",
-            "--format",
-            "json",
-        ])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&[
+        "exact",
+        "blackjack",
+        "--dealer-bj-takes",
+        "original",
+        "--format",
+        "json",
+    ]);
     assert_eq!(v["settlements"].as_array().unwrap().len(), 1);
     // Sensitivity lists single changes.
-    let out = rtplab()
-        .args([
-            "exact",
-            "blackjack",
-            "--sensitivity",
-            "--decks",
-            "2",
-            "--format",
-            "json",
-        ])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&[
+        "exact",
+        "blackjack",
+        "--sensitivity",
+        "--decks",
+        "2",
+        "--format",
+        "json",
+    ]);
     let names: Vec<String> = v["sensitivity"]
         .as_array()
         .unwrap()

@@ -1,17 +1,13 @@
 //! Sharded runs: shards 1..N merged equal the single run bit for bit; bad shard sets are
 //! refused with a clear message (exit 2); the schedulers' environment variables select shards.
 
-use assert_cmd::Command;
+mod common;
+use common::*;
+
 use std::path::{Path, PathBuf};
 
-fn rtplab() -> Command {
-    Command::cargo_bin("rtplab").unwrap()
-}
-
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rtplab-shards-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    temp_dir(&format!("shards-{name}"))
 }
 
 const RUN: [&str; 6] = ["sim", "blackjack", "--rounds", "300k", "--pairs", "1"];
@@ -44,17 +40,6 @@ fn shard(d: &Path, k: u64, n: u64, extra: &[&str]) -> PathBuf {
         String::from_utf8_lossy(&out.stderr)
     );
     f
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = rtplab().args(args).output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 const SAME: [&str; 16] = [

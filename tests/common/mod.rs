@@ -1,0 +1,30 @@
+//! Helpers shared by the CLI-level tests.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+/// The real binary.
+pub fn rtplab() -> Command {
+    Command::cargo_bin("rtplab").unwrap()
+}
+
+/// Run the binary, require exit code 0, and parse its standard output as JSON.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let out = rtplab().args(args).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A fresh temporary folder for one test.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("rtplab-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
