@@ -1,6 +1,7 @@
 //! The games.
 
 pub mod blackjack;
+pub mod doom;
 
 use std::path::PathBuf;
 

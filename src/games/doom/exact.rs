@@ -1,0 +1,342 @@
+//! Exact turn analysis: dynamic programming over (points set aside in earlier cycles, hold)
+//! for the optimal expected-score policy and for any threshold policy.
+//!
+//! The turn points of a state are `P + points(hold)`. Every set-aside adds points (all values
+//! are positive), so states with more points, or the same points and more dice held, are
+//! solved first and the recursion is a single backward pass. States beyond a cap of
+//! `CAP_POINTS` turn points are valued as banked (reaching them has probability far below
+//! the printed precision; the report states the cap).
+//!
+//! A run of `k` farkles in a row costing banked points (Zilch) couples turns: the best policy
+//! then maximizes the long-run average score per turn, found by relative value iteration over
+//! the number of farkles in a row (M. Busche's formulation).
+
+use super::model::{Model, Opt};
+use super::rules::HotDice;
+
+/// States up to this many turn points are solved exactly.
+pub const CAP_POINTS: u32 = 40_000;
+
+/// When to bank.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BankRule {
+    /// Bank exactly when it is worth more than rolling on.
+    Optimal,
+    /// Bank as soon as the turn points reach `t[n]` with `n` dice to roll next (1..=6).
+    Thresholds([u32; 7]),
+}
+
+/// Which set-aside to choose after a roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// The one with the highest expected value given the banking rule (exact lookahead).
+    Best,
+    /// Set aside as many scoring dice as possible (ties: the best).
+    Most,
+    /// Set aside as few dice as possible, keeping the most dice to roll (ties: the best).
+    Fewest,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy {
+    pub bank: BankRule,
+    pub keep: Keep,
+}
+
+impl Policy {
+    pub const OPTIMAL: Policy = Policy {
+        bank: BankRule::Optimal,
+        keep: Keep::Best,
+    };
+    pub fn bank_at(t: u32) -> Policy {
+        Policy {
+            bank: BankRule::Thresholds([t; 7]),
+            keep: Keep::Best,
+        }
+    }
+}
+
+/// Values of one policy for one farkle value. Index `p * holds + h`, `p` in point units.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub levels: usize,
+    pub holds: usize,
+    /// Value of the state when the player may bank (bank or roll per the policy).
+    pub v: Vec<f64>,
+    /// Value of rolling from the state.
+    pub r: Vec<f64>,
+}
+
+impl Table {
+    /// Value of taking set-aside `o` from level `p` (beyond the cap: banked).
+    #[inline]
+    pub fn after(&self, m: &Model, p: usize, o: &Opt) -> f64 {
+        let p2 = p + o.gain as usize;
+        if p2 >= self.levels {
+            return ((p2 as u32 + m.holds[o.to as usize].pts) * m.unit) as f64;
+        }
+        let i = p2 * self.holds + o.to as usize;
+        if o.hot && m.rules.hot_dice == HotDice::Forced {
+            self.r[i]
+        } else {
+            self.v[i]
+        }
+    }
+
+    /// The set-aside the policy's keep rule picks.
+    pub fn choose(&self, m: &Model, keep: Keep, p: usize, opts: &[Opt]) -> Option<usize> {
+        let mut best: Option<(usize, (i32, f64))> = None;
+        for (i, o) in opts.iter().enumerate() {
+            let w = self.after(m, p, o);
+            let key = match keep {
+                Keep::Best => (0, w),
+                Keep::Most => (o.dice as i32, w),
+                Keep::Fewest => (-(o.dice as i32), w),
+            };
+            if best.is_none_or(|(_, b)| key > b) {
+                best = Some((i, key));
+            }
+        }
+        best.map(|b| b.0)
+    }
+
+    /// Whether the policy banks in state (p, h) (false where banking is not allowed).
+    pub fn banks(&self, m: &Model, pol: &Policy, p: usize, h: usize) -> bool {
+        if p >= self.levels {
+            return true;
+        }
+        let tp = (p as u32 + m.holds[h].pts) * m.unit;
+        let n = 6 - m.holds[h].dice as usize;
+        if tp < m.rules.min_bank.max(1) {
+            return false;
+        }
+        match &pol.bank {
+            BankRule::Optimal => tp as f64 >= self.r[p * self.holds + h],
+            BankRule::Thresholds(t) => tp >= t[n],
+        }
+    }
+}
+
+/// Solve one policy with fixed values for a farkle and for doom.
+pub fn solve(m: &Model, pol: &Policy, farkle: f64, doom: f64) -> Table {
+    let levels = (CAP_POINTS / m.unit) as usize + 1;
+    let nh = m.holds.len();
+    let mut t = Table {
+        levels,
+        holds: nh,
+        v: vec![0.0; levels * nh],
+        r: vec![0.0; levels * nh],
+    };
+    let mut order: Vec<usize> = (0..nh).collect();
+    order.sort_by_key(|&h| std::cmp::Reverse(m.holds[h].dice));
+    for p in (0..levels).rev() {
+        for &h in &order {
+            let n = 6 - m.holds[h].dice as usize;
+            let mut r = 0.0;
+            for (roll, opts) in m.rolls[n].iter().zip(&m.opts[h]) {
+                let val = if roll.doom {
+                    doom
+                } else if opts.is_empty() {
+                    farkle
+                } else {
+                    let i = t.choose(m, pol.keep, p, opts).unwrap_or(0);
+                    t.after(m, p, &opts[i])
+                };
+                r += roll.p * val;
+            }
+            let i = p * nh + h;
+            t.r[i] = r;
+            let tp = ((p as u32 + m.holds[h].pts) * m.unit) as f64;
+            t.v[i] = if t.banks(m, pol, p, h) {
+                match pol.bank {
+                    BankRule::Optimal => tp.max(r),
+                    BankRule::Thresholds(_) => tp,
+                }
+            } else {
+                r
+            };
+        }
+    }
+    t
+}
+
+/// A solved policy: one table per number of farkles in a row (one table without a penalty).
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub policy: Policy,
+    pub tables: Vec<Table>,
+    /// Expected points per turn (the long-run average per turn with a farkle penalty).
+    pub turn_ev: f64,
+    /// Relative values by farkles in a row (all 0 without a penalty).
+    pub relative: Vec<f64>,
+}
+
+/// Solve a policy for the rules of `m`.
+pub fn solve_policy(m: &Model, pol: &Policy) -> Solution {
+    let Some((k, pen)) = m.rules.farkle_penalty else {
+        let t = solve(m, pol, 0.0, 0.0);
+        let ev = t.r[0];
+        return Solution {
+            policy: pol.clone(),
+            tables: vec![t],
+            turn_ev: ev,
+            relative: vec![0.0],
+        };
+    };
+    // Relative value iteration: g + h(z) = T_z(h), h(0) = 0; a farkle moves z → z+1, the
+    // k-th in a row costs `pen` and resets z to 0. Doom counts as a farkle.
+    let k = k as usize;
+    let mut h = vec![0.0; k];
+    let mut g = 0.0;
+    let mut tables = Vec::new();
+    for _ in 0..500 {
+        tables = (0..k)
+            .map(|z| {
+                let f = if z + 1 < k {
+                    h[z + 1]
+                } else {
+                    h[0] - pen as f64
+                };
+                solve(m, pol, f, f)
+            })
+            .collect::<Vec<_>>();
+        let vals: Vec<f64> = tables.iter().map(|t| t.r[0]).collect();
+        let g2 = vals[0];
+        let h2: Vec<f64> = vals.iter().map(|v| v - g2).collect();
+        let delta = (g2 - g).abs() + h2.iter().zip(&h).map(|(a, b)| (a - b).abs()).sum::<f64>();
+        g = g2;
+        h = h2;
+        if delta < 1e-11 {
+            break;
+        }
+    }
+    Solution {
+        policy: pol.clone(),
+        tables,
+        turn_ev: g,
+        relative: h,
+    }
+}
+
+impl Solution {
+    /// V(turn points, dice left) for separate scoring (the published form); `None` when the
+    /// state does not exist for these rules or lies beyond the cap.
+    pub fn value(&self, m: &Model, points: u32, dice_left: u8) -> Option<f64> {
+        if m.rules.held_dice != super::rules::HeldDice::Separate
+            || points % m.unit != 0
+            || !(1..=6).contains(&dice_left)
+        {
+            return None;
+        }
+        let t = &self.tables[0];
+        let p = (points / m.unit) as usize;
+        if p >= t.levels {
+            return None;
+        }
+        let h = (6 - dice_left as usize) % 6;
+        if points == 0 && dice_left == 6 {
+            return Some(t.r[0]);
+        }
+        Some(t.v[p * t.holds + h])
+    }
+
+    /// For each number of dice to roll (1..=6): the lowest turn points at which the policy
+    /// banks and the highest at which it rolls on where banking is allowed (states up to a
+    /// quarter of the cap). A clean threshold has `roll_max < bank_min`.
+    pub fn bank_thresholds(&self, m: &Model) -> Vec<(u8, Option<u32>, Option<u32>)> {
+        let t = &self.tables[0];
+        let mut out = Vec::new();
+        for n in 1..=6u8 {
+            let (mut bank_min, mut roll_max) = (None::<u32>, None::<u32>);
+            for (h, hold) in m.holds.iter().enumerate() {
+                if 6 - hold.dice != n {
+                    continue;
+                }
+                for p in 0..t.levels / 4 {
+                    if n == 6 && p == 0 {
+                        continue; // the turn's first roll: nothing to bank
+                    }
+                    if n == 6 && m.rules.hot_dice == HotDice::Forced {
+                        continue;
+                    }
+                    let tp = (p as u32 + hold.pts) * m.unit;
+                    if tp < m.rules.min_bank.max(1) {
+                        continue;
+                    }
+                    if t.banks(m, &self.policy, p, h) {
+                        bank_min = Some(bank_min.map_or(tp, |b| b.min(tp)));
+                    } else {
+                        roll_max = Some(roll_max.map_or(tp, |b| b.max(tp)));
+                    }
+                }
+            }
+            out.push((n, bank_min, roll_max));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::{DoomPreset, DoomRules};
+    use super::*;
+
+    fn round3(x: f64) -> f64 {
+        (x * 1000.0).round() / 1000.0
+    }
+
+    #[test]
+    fn s2_common_reproduces_the_published_table() {
+        let m = Model::new(&DoomRules::preset(DoomPreset::S2Common));
+        let s = solve_policy(&m, &Policy::OPTIMAL);
+        let v = |p, n| round3(s.value(&m, p, n).unwrap());
+        assert_eq!(round3(s.turn_ev), 548.858);
+        assert_eq!(v(0, 6), 548.858);
+        assert_eq!(v(50, 5), 363.834);
+        assert_eq!(v(100, 5), 399.911);
+        assert_eq!(v(150, 4), 307.673);
+        assert_eq!(v(200, 3), 257.584);
+        assert_eq!((s.value(&m, 250, 3).unwrap() * 10.0).round() / 10.0, 293.4);
+    }
+
+    #[test]
+    fn zilch_reproduces_busche() {
+        let m = Model::new(&DoomRules::preset(DoomPreset::Zilch));
+        let s = solve_policy(&m, &Policy::OPTIMAL);
+        assert_eq!(round3(s.turn_ev), 620.855, "got {}", s.turn_ev);
+        // More conservative play after each zilch: the relative values fall.
+        assert!(s.relative[0] > s.relative[1] && s.relative[1] > s.relative[2]);
+    }
+
+    #[test]
+    fn combining_held_dice_is_worth_at_least_separate_scoring() {
+        // Every separate set-aside is also legal when combining, and scores at least as much.
+        let comb = DoomRules::preset(DoomPreset::Seed);
+        let mut sep = comb.clone();
+        sep.held_dice = super::super::rules::HeldDice::Separate;
+        let (mc, ms) = (Model::new(&comb), Model::new(&sep));
+        let (c, s) = (
+            solve_policy(&mc, &Policy::OPTIMAL).turn_ev,
+            solve_policy(&ms, &Policy::OPTIMAL).turn_ev,
+        );
+        assert!(c > s && s > 0.0, "combine {c} separate {s}");
+        // A threshold policy can never beat the optimal one.
+        for t in [100, 300, 1000] {
+            let b = solve_policy(&mc, &Policy::bank_at(t)).turn_ev;
+            assert!(b <= c + 1e-9 && b > 0.0, "bank-at {t}: {b} vs {c}");
+        }
+    }
+
+    #[test]
+    fn one_die_left_is_a_closed_form_under_separate_scoring() {
+        // S2 rules, 1 die left at t points, banking at every later state: rolling gives
+        // (t + 100)/6 + (t + 50)/6 = (2t + 150)/6, which beats banking only for t < 37.5.
+        let m = Model::new(&DoomRules::preset(DoomPreset::S2Common));
+        let s = solve_policy(&m, &Policy::bank_at(1));
+        let t = 1000.0;
+        let v = s.value(&m, 1000, 1).unwrap();
+        assert_eq!(v, t);
+        let r = s.tables[0].r[(1000 / 50) * 6 + 5];
+        assert!((r - (2.0 * t + 150.0) / 6.0).abs() < 1e-9, "{r}");
+    }
+}

@@ -1,0 +1,6 @@
+//! Dice of Doom: the Farkle variant of RULES.md §3, and the public Farkle rule sets.
+
+pub mod exact;
+pub mod model;
+pub mod rules;
+pub mod score;

@@ -1,0 +1,194 @@
+//! The turn as a finite model: cycle states ("holds"), roll outcomes and, for each hold and
+//! roll, every legal set-aside. Shared by the exact analysis and the simulator.
+
+use std::collections::HashMap;
+
+use super::rules::{DoomRules, HeldDice};
+use super::score::{add, key, rolls, size, submultisets, Counts, Scorer, KEYS};
+
+/// What a cycle carries between rolls. With separate scoring only the number of dice set
+/// aside matters; with combining held dice the multiset itself does.
+#[derive(Clone, Debug)]
+pub struct Hold {
+    pub counts: Counts,
+    pub dice: u8,
+    /// Points of the held multiset in point units (0 with separate scoring: they are in P).
+    pub pts: u32,
+}
+
+/// One legal set-aside after a roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opt {
+    /// Points added to the banked-in-turn total P, in units.
+    pub gain: u32,
+    /// The hold after it (0 after hot dice).
+    pub to: u16,
+    /// All six dice now set aside (or the six-dice no-score bonus): roll six again.
+    pub hot: bool,
+    /// Dice set aside by this choice.
+    pub dice: u8,
+}
+
+/// One multiset a roll can show.
+#[derive(Clone, Debug)]
+pub struct RollOut {
+    pub counts: Counts,
+    pub p: f64,
+    pub doom: bool,
+}
+
+pub struct Model {
+    pub rules: DoomRules,
+    /// Point unit (gcd of all values).
+    pub unit: u32,
+    pub scorer: Scorer,
+    pub holds: Vec<Hold>,
+    /// `rolls[n]`: the multisets of n dice.
+    pub rolls: Vec<Vec<RollOut>>,
+    /// `roll_index[key]`: position of a multiset in `rolls[size]`.
+    pub roll_index: Vec<u16>,
+    /// `opts[h][i]`: legal set-asides from hold `h` after roll `i` of `6 − dice(h)` dice
+    /// (empty: a farkle, or doom if the roll is doom).
+    pub opts: Vec<Vec<Vec<Opt>>>,
+}
+
+impl Model {
+    pub fn new(rules: &DoomRules) -> Model {
+        let unit = rules.unit();
+        let scorer = Scorer::new(rules);
+        let mut roll_index = vec![u16::MAX; KEYS];
+        let rolls: Vec<Vec<RollOut>> = (0..=6u8)
+            .map(|n| {
+                rolls(n)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (c, p))| {
+                        roll_index[key(&c)] = i as u16;
+                        RollOut {
+                            counts: c,
+                            p,
+                            doom: rules.doom_sixes.is_some_and(|d| c[5] >= d),
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        // Holds.
+        let mut holds = Vec::new();
+        let mut hold_of: HashMap<Counts, u16> = HashMap::new();
+        match rules.held_dice {
+            HeldDice::Separate => {
+                for d in 0..6u8 {
+                    let mut c = [0u8; 6];
+                    c[0] = d; // only the count matters; faces are irrelevant here
+                    holds.push(Hold {
+                        counts: c,
+                        dice: d,
+                        pts: 0,
+                    });
+                }
+            }
+            HeldDice::Combine => {
+                for d in 0..6u8 {
+                    for (c, _) in super::score::rolls(d) {
+                        if let Some(v) = scorer.full(&c) {
+                            hold_of.insert(c, holds.len() as u16);
+                            holds.push(Hold {
+                                counts: c,
+                                dice: d,
+                                pts: v / unit,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        let mut opts = Vec::with_capacity(holds.len());
+        for h in &holds {
+            let n = 6 - h.dice;
+            let mut per_roll = Vec::with_capacity(rolls[n as usize].len());
+            for r in &rolls[n as usize] {
+                let mut o: Vec<Opt> = Vec::new();
+                if !r.doom {
+                    for s in submultisets(&r.counts) {
+                        let k = size(&s);
+                        let opt = match rules.held_dice {
+                            HeldDice::Separate => scorer.full(&s).map(|v| {
+                                let dice = h.dice + k;
+                                Opt {
+                                    gain: v / unit,
+                                    to: if dice == 6 { 0 } else { dice as u16 },
+                                    hot: dice == 6,
+                                    dice: k,
+                                }
+                            }),
+                            HeldDice::Combine => {
+                                let all = add(&h.counts, &s);
+                                scorer.full(&all).map(|v| {
+                                    if size(&all) == 6 {
+                                        Opt {
+                                            gain: v / unit,
+                                            to: 0,
+                                            hot: true,
+                                            dice: k,
+                                        }
+                                    } else {
+                                        Opt {
+                                            gain: 0,
+                                            to: hold_of[&all],
+                                            hot: false,
+                                            dice: k,
+                                        }
+                                    }
+                                })
+                            }
+                        };
+                        if let Some(opt) = opt {
+                            if !o.contains(&opt) {
+                                o.push(opt);
+                            }
+                        }
+                    }
+                    if o.is_empty() && n == 6 {
+                        if let Some(b) = rules.six_dice_no_score {
+                            o.push(Opt {
+                                gain: b / unit,
+                                to: 0,
+                                hot: true,
+                                dice: 0,
+                            });
+                        }
+                    }
+                }
+                per_roll.push(o);
+            }
+            opts.push(per_roll);
+        }
+        Model {
+            rules: rules.clone(),
+            unit,
+            scorer,
+            holds,
+            rolls,
+            roll_index,
+            opts,
+        }
+    }
+
+    /// Probability that a roll of `n` dice with nothing held is a farkle (no scoring die, not
+    /// doom) and that it is doom.
+    pub fn bust_odds(&self, n: u8) -> (f64, f64) {
+        let mut farkle = 0.0;
+        let mut doom = 0.0;
+        for r in &self.rolls[n as usize] {
+            if r.doom {
+                doom += r.p;
+            } else if !self.scorer.any_scoring(&r.counts)
+                && !(n == 6 && self.rules.six_dice_no_score.is_some())
+            {
+                farkle += r.p;
+            }
+        }
+        (farkle, doom)
+    }
+}

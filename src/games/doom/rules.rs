@@ -1,0 +1,298 @@
+//! Dice of Doom rules: every ruling of RULES.md §3 a setting, and the public Farkle presets.
+
+use serde::Serialize;
+
+/// How four, five and six of a kind score relative to three of a kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum NOfKind {
+    /// Four or more score the same as three (the seed).
+    Flat,
+    /// 4/5/6 of a kind = 2×/3×/4× the three-of-a-kind value (S2 common rules).
+    Linear,
+    /// Each extra die doubles: 2×/4×/8× (Zilch).
+    Doubling,
+}
+
+/// Whether dice set aside earlier in a cycle combine with later ones (RULES.md §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum HeldDice {
+    /// The cycle's points are the best score of all dice set aside in it (the seed).
+    Combine,
+    /// Each roll's set-aside dice score on their own (classic Farkle).
+    Separate,
+}
+
+/// After hot dice (all six set aside): must the player roll again?
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum HotDice {
+    Forced,
+    Optional,
+}
+
+/// What a doom roll wipes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum DoomWipes {
+    /// The turn's points (the ruling).
+    Turn,
+    /// The turn's points and the player's banked total.
+    Bank,
+}
+
+/// How the game ends once a player reaches the target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndRule {
+    /// The remaining players of that round take their turn; the highest total wins.
+    FinishRound,
+    /// The first player to reach the target wins at once.
+    Immediate,
+}
+
+/// Rule presets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum DoomPreset {
+    /// The seed text with RULES.md's rulings.
+    Seed,
+    /// The public "S2 common" Farkle rules of REFERENCE.md.
+    S2Common,
+    /// Zilch (zilch.playr.co.uk), as analysed by M. Busche.
+    Zilch,
+}
+
+/// A complete, validated rule set. Points are whole numbers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DoomRules {
+    pub preset: DoomPreset,
+    pub single_one: u32,
+    pub single_five: u32,
+    /// Three of a kind of face n (n ≥ 2) = n × this.
+    pub kind_unit: u32,
+    pub three_ones: u32,
+    pub n_of_kind: NOfKind,
+    /// Straight 1–5 or 2–6 (five dice); `None`: not a combination.
+    pub straight5: Option<u32>,
+    /// Straight 1–6.
+    pub straight6: Option<u32>,
+    pub three_pairs: Option<u32>,
+    /// Whether four of a kind plus a pair counts as three pairs.
+    pub four_and_pair_is_three_pairs: bool,
+    pub two_triplets: Option<u32>,
+    /// Whether five-dice straights, three pairs and two triplets add the 1s and 5s in them.
+    pub specials_add_singles: bool,
+    pub held_dice: HeldDice,
+    pub hot_dice: HotDice,
+    /// A roll showing this many sixes or more is doom; `None`: no doom rule.
+    pub doom_sixes: Option<u8>,
+    pub doom_wipes: DoomWipes,
+    /// A roll of six dice with no scoring die scores this and the player rolls six again
+    /// (Zilch); `None`: it is a farkle like any other.
+    pub six_dice_no_score: Option<u32>,
+    /// Banking is allowed only with at least this many turn points.
+    pub min_bank: u32,
+    /// The n-th farkle in a row costs this many banked points (Zilch: 3 in a row, −500).
+    pub farkle_penalty: Option<(u8, u32)>,
+    pub target: u64,
+    pub end: EndRule,
+}
+
+impl DoomRules {
+    pub fn preset(p: DoomPreset) -> DoomRules {
+        let seed = DoomRules {
+            preset: p,
+            single_one: 100,
+            single_five: 50,
+            kind_unit: 100,
+            three_ones: 1000,
+            n_of_kind: NOfKind::Flat,
+            straight5: Some(1000),
+            straight6: Some(2500),
+            three_pairs: Some(1000),
+            four_and_pair_is_three_pairs: false,
+            two_triplets: Some(1000),
+            specials_add_singles: true,
+            held_dice: HeldDice::Combine,
+            hot_dice: HotDice::Forced,
+            doom_sixes: Some(2),
+            doom_wipes: DoomWipes::Turn,
+            six_dice_no_score: None,
+            min_bank: 0,
+            farkle_penalty: None,
+            target: 100_000,
+            end: EndRule::FinishRound,
+        };
+        match p {
+            DoomPreset::Seed => seed,
+            DoomPreset::S2Common => DoomRules {
+                n_of_kind: NOfKind::Linear,
+                straight5: None,
+                straight6: Some(1500),
+                three_pairs: Some(750),
+                two_triplets: None,
+                specials_add_singles: false,
+                held_dice: HeldDice::Separate,
+                hot_dice: HotDice::Optional,
+                doom_sixes: None,
+                target: 10_000,
+                ..seed
+            },
+            DoomPreset::Zilch => DoomRules {
+                n_of_kind: NOfKind::Doubling,
+                straight5: None,
+                straight6: Some(1500),
+                three_pairs: Some(1500),
+                four_and_pair_is_three_pairs: true,
+                two_triplets: None,
+                specials_add_singles: false,
+                held_dice: HeldDice::Separate,
+                hot_dice: HotDice::Optional,
+                doom_sixes: None,
+                six_dice_no_score: Some(500),
+                min_bank: 300,
+                farkle_penalty: Some((3, 500)),
+                target: 10_000,
+                ..seed
+            },
+        }
+    }
+
+    /// Check the rule set is playable; the message names the setting and the fix.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.single_one == 0 || self.single_five == 0 || self.kind_unit == 0 {
+            return Err(
+                "single 1, single 5 and three-of-a-kind values must be positive (every scoring \
+                 set-aside must add points)"
+                    .into(),
+            );
+        }
+        if self.three_ones == 0 {
+            return Err("--three-ones must be positive".into());
+        }
+        for (name, v) in [
+            ("--straight5", self.straight5),
+            ("--straight6", self.straight6),
+            ("--three-pairs", self.three_pairs),
+            ("--two-triplets", self.two_triplets),
+            ("--six-dice-no-score", self.six_dice_no_score),
+        ] {
+            if v == Some(0) {
+                return Err(format!("{name} 0 is not a value: use 'off' to disable it"));
+            }
+        }
+        if let Some(d) = self.doom_sixes {
+            if !(1..=6).contains(&d) {
+                return Err(format!(
+                    "--doom {d}: the number of sixes that dooms a roll must be 1..6 (or 'off')"
+                ));
+            }
+        }
+        if let Some((n, _)) = self.farkle_penalty {
+            if n == 0 {
+                return Err("--farkle-penalty: the number of farkles in a row must be ≥ 1".into());
+            }
+        }
+        if self.target == 0 || self.target > 1_000_000_000 {
+            return Err(format!(
+                "--target {}: must be between 1 and 10^9 points",
+                self.target
+            ));
+        }
+        if self.min_bank as u64 > self.target {
+            return Err(format!(
+                "--min-bank {} exceeds --target {}: no one could ever bank",
+                self.min_bank, self.target
+            ));
+        }
+        Ok(())
+    }
+
+    /// Greatest common divisor of every value a set-aside can score: the DP's point unit.
+    pub fn unit(&self) -> u32 {
+        let mut g = 0;
+        let mut vals = vec![
+            self.single_one,
+            self.single_five,
+            self.kind_unit,
+            self.three_ones,
+        ];
+        vals.extend(
+            [
+                self.straight5,
+                self.straight6,
+                self.three_pairs,
+                self.two_triplets,
+                self.six_dice_no_score,
+            ]
+            .into_iter()
+            .flatten(),
+        );
+        for v in vals {
+            g = gcd(g, v);
+        }
+        g.max(1)
+    }
+
+    /// One line naming the rule set.
+    pub fn summary(&self) -> String {
+        let doom = match self.doom_sixes {
+            Some(d) => format!("doom at {d}+ sixes (wipes the {})", kebab(&self.doom_wipes)),
+            None => "no doom".into(),
+        };
+        format!(
+            "{} preset: held dice {}, hot dice {}, {doom}, n-of-a-kind {}, min bank {}, target {}",
+            kebab(&self.preset),
+            kebab(&self.held_dice),
+            kebab(&self.hot_dice),
+            kebab(&self.n_of_kind),
+            self.min_bank,
+            self.target
+        )
+    }
+}
+
+/// The kebab-case name of a setting's value (as on the command line).
+pub fn kebab<T: Serialize>(v: &T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|j| j.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_validate_and_have_a_point_unit() {
+        for p in [DoomPreset::Seed, DoomPreset::S2Common, DoomPreset::Zilch] {
+            let r = DoomRules::preset(p);
+            r.validate().unwrap();
+            assert_eq!(r.unit(), 50);
+        }
+    }
+
+    #[test]
+    fn impossible_rules_are_rejected_with_the_setting_named() {
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        r.doom_sixes = Some(7);
+        assert!(r.validate().unwrap_err().contains("--doom 7"));
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        r.min_bank = 200_000;
+        assert!(r.validate().unwrap_err().contains("--min-bank"));
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        r.single_five = 0;
+        assert!(r.validate().is_err());
+    }
+}
