@@ -4,3 +4,5 @@ pub mod exact;
 pub mod model;
 pub mod rules;
 pub mod score;
+pub mod sim;
+pub mod strategy;

@@ -1,0 +1,484 @@
+//! Dice of Doom Monte Carlo: single turns of one strategy, or full games of 2–8 seats, on the
+//! game-generic chunked runner.
+
+use std::sync::Arc;
+
+use super::exact::{solve_policy, BankRule, Policy, Solution, Table};
+use super::model::Model;
+use super::rules::{DoomWipes, EndRule, HotDice};
+use super::score::key;
+use super::strategy::DoomStrategy;
+use crate::engine::{Merge, Simulation};
+use crate::rng::{die, Rng};
+use crate::stats::{Batch, Ratio};
+
+/// Turn-score histogram: bins of `HIST_BIN` points from `HIST_MIN`, plus under/overflow.
+pub const HIST_BIN: i64 = 50;
+pub const HIST_MIN: i64 = -1000;
+pub const HIST_BINS: usize = 240;
+
+/// A strategy ready to play: its spec and its solved tables.
+pub struct Player {
+    pub strategy: DoomStrategy,
+    pub solution: Solution,
+}
+
+impl Player {
+    pub fn new(model: &Model, strategy: DoomStrategy) -> Player {
+        let solution = solve_policy(model, &strategy.policy);
+        Player { strategy, solution }
+    }
+}
+
+/// What the end-game variant needs to know about the game.
+#[derive(Clone, Copy, Debug)]
+pub struct GameView {
+    pub bank: i64,
+    /// Highest total among the other players.
+    pub leader: i64,
+    /// Someone reached the target and this is this player's last turn.
+    pub last_turn: bool,
+}
+
+/// How one turn ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TurnOutcome {
+    pub points: u32,
+    pub farkle: bool,
+    pub doom: bool,
+    pub rolls: u32,
+}
+
+/// Play one turn. `z` is the number of farkles in a row before it (selects the table).
+pub fn play_turn(
+    m: &Model,
+    pl: &Player,
+    z: usize,
+    view: Option<GameView>,
+    rng: &mut Rng,
+) -> TurnOutcome {
+    let t: &Table = &pl.solution.tables[z.min(pl.solution.tables.len() - 1)];
+    let pol: &Policy = &pl.solution.policy;
+    let mut out = TurnOutcome::default();
+    let (mut p, mut h) = (0usize, 0usize);
+    loop {
+        let n = 6 - m.holds[h].dice;
+        let mut c = [0u8; 6];
+        for _ in 0..n {
+            c[die(rng) as usize - 1] += 1;
+        }
+        out.rolls += 1;
+        let i = m.roll_index[key(&c)] as usize;
+        if m.rolls[n as usize][i].doom {
+            out.doom = true;
+            return out;
+        }
+        let opts = &m.opts[h][i];
+        let Some(k) = t.choose(m, pol.keep, p, opts) else {
+            out.farkle = true;
+            return out;
+        };
+        let o = opts[k];
+        p += o.gain as usize;
+        h = o.to as usize;
+        let tp = (p as u32 + m.holds[h].pts) * m.unit;
+        if o.hot && m.rules.hot_dice == HotDice::Forced {
+            continue;
+        }
+        if tp < m.rules.min_bank.max(1) {
+            continue;
+        }
+        let mut bank = t.banks(m, pol, p, h);
+        if let (true, Some(v), BankRule::Thresholds(th)) = (pl.strategy.endgame, view, &pol.bank) {
+            let total = v.bank + tp as i64;
+            let target = m.rules.target as i64;
+            bank = if v.last_turn {
+                total > v.leader
+            } else if total >= target {
+                true
+            } else if v.leader - v.bank > target / 10 {
+                let n = 6 - m.holds[h].dice as usize;
+                tp as u64 * 2 >= th[n] as u64 * 3
+            } else {
+                bank
+            };
+        }
+        if bank {
+            out.points = tp;
+            return out;
+        }
+    }
+}
+
+/// Sums over turns of one seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnAcc {
+    /// Turn score (after any farkle penalty) per turn.
+    pub score: Ratio,
+    pub batch: Batch,
+    pub batch_n: u64,
+    pub farkles: u64,
+    pub dooms: u64,
+    pub penalties: u64,
+    pub rolls: u64,
+    pub hist: Vec<u64>,
+}
+
+impl Default for TurnAcc {
+    fn default() -> Self {
+        TurnAcc {
+            score: Ratio::default(),
+            batch: Batch::default(),
+            batch_n: 0,
+            farkles: 0,
+            dooms: 0,
+            penalties: 0,
+            rolls: 0,
+            hist: vec![0; HIST_BINS + 2],
+        }
+    }
+}
+
+impl TurnAcc {
+    fn add(&mut self, o: &TurnOutcome, score: i64, penalty: bool) {
+        self.batch.add(score, 1);
+        self.batch_n += 1;
+        self.farkles += o.farkle as u64;
+        self.dooms += o.doom as u64;
+        self.penalties += penalty as u64;
+        self.rolls += o.rolls as u64;
+        let b = (score - HIST_MIN).div_euclid(HIST_BIN);
+        let i = if b < 0 {
+            0
+        } else if b as usize >= HIST_BINS {
+            HIST_BINS + 1
+        } else {
+            b as usize + 1
+        };
+        self.hist[i] += 1;
+    }
+    /// Close the chunk's batch.
+    fn close(&mut self) {
+        self.score.close(&self.batch, self.batch_n);
+        self.batch = Batch::default();
+        self.batch_n = 0;
+    }
+    pub fn turns(&self) -> u64 {
+        self.score.n
+    }
+}
+
+impl Merge for TurnAcc {
+    fn merge(&mut self, o: &Self) {
+        self.score.merge(&o.score);
+        self.farkles += o.farkles;
+        self.dooms += o.dooms;
+        self.penalties += o.penalties;
+        self.rolls += o.rolls;
+        for (a, b) in self.hist.iter_mut().zip(&o.hist) {
+            *a += b;
+        }
+    }
+}
+
+/// Wins are counted in 1/840ths (840 = lcm(1..8)) so shared wins stay integers.
+pub const WIN_UNIT: i64 = 840;
+
+/// Sums over games.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameAcc {
+    pub turns: Vec<TurnAcc>,
+    /// Per seat: win units over games (y = WIN_UNIT per game).
+    pub wins: Vec<Ratio>,
+    /// Per position in the turn order (0 = starts): win units.
+    pub wins_by_position: Vec<i64>,
+    /// Per seat: final totals.
+    pub final_score: Vec<Ratio>,
+    /// Per seat: final totals histogram in bins of target/20 (0..=2·target, plus overflow).
+    pub final_hist: Vec<Vec<u64>>,
+    /// Turns per game (all seats).
+    pub game_turns: Ratio,
+    pub games: u64,
+    /// Games stopped at the round limit without anyone reaching the target.
+    pub unfinished: u64,
+}
+
+impl Merge for GameAcc {
+    fn merge(&mut self, o: &Self) {
+        if self.turns.is_empty() {
+            *self = o.clone();
+            return;
+        }
+        for (a, b) in self.turns.iter_mut().zip(&o.turns) {
+            a.merge(b);
+        }
+        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
+            a.merge(b);
+        }
+        for (a, b) in self.wins_by_position.iter_mut().zip(&o.wins_by_position) {
+            *a += b;
+        }
+        for (a, b) in self.final_score.iter_mut().zip(&o.final_score) {
+            a.merge(b);
+        }
+        for (a, b) in self.final_hist.iter_mut().zip(&o.final_hist) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+        self.game_turns.merge(&o.game_turns);
+        self.games += o.games;
+        self.unfinished += o.unfinished;
+    }
+}
+
+pub const FINAL_BINS: usize = 40;
+/// Rounds after which a game is abandoned (a table where no one can reach the target).
+pub const MAX_ROUNDS: u64 = 100_000;
+
+/// What to simulate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Turns(u64),
+    Games(u64),
+}
+
+pub struct DoomSim {
+    pub model: Arc<Model>,
+    pub players: Vec<Arc<Player>>,
+    pub mode: Mode,
+    /// Seat (0-based) that starts every game.
+    pub start_seat: usize,
+    pub per_chunk: u64,
+}
+
+impl DoomSim {
+    pub fn chunks(&self) -> u64 {
+        let n = match self.mode {
+            Mode::Turns(n) | Mode::Games(n) => n,
+        };
+        n.div_ceil(self.per_chunk)
+    }
+
+    fn count_in(&self, chunk: u64) -> u64 {
+        let n = match self.mode {
+            Mode::Turns(n) | Mode::Games(n) => n,
+        };
+        self.per_chunk.min(n.saturating_sub(chunk * self.per_chunk))
+    }
+
+    fn play_game(&self, rng: &mut Rng, acc: &mut GameAcc, batches: &mut [Batch]) {
+        let m = &*self.model;
+        let seats = self.players.len();
+        let target = m.rules.target as i64;
+        let mut total = vec![0i64; seats];
+        let mut streak = vec![0usize; seats];
+        let mut turns = 0u64;
+        let mut finished_by: Option<usize> = None;
+        let mut rounds = 0u64;
+        'game: while rounds < MAX_ROUNDS {
+            rounds += 1;
+            for pos in 0..seats {
+                let s = (self.start_seat + pos) % seats;
+                let last_turn = finished_by.is_some();
+                let leader = (0..seats)
+                    .filter(|&j| j != s)
+                    .map(|j| total[j])
+                    .max()
+                    .unwrap_or(0);
+                let view = GameView {
+                    bank: total[s],
+                    leader,
+                    last_turn,
+                };
+                let pl = &self.players[s];
+                let o = play_turn(m, pl, streak[s], Some(view), rng);
+                turns += 1;
+                let mut score = o.points as i64;
+                let mut penalty = false;
+                if o.farkle || o.doom {
+                    streak[s] += 1;
+                    if let Some((k, pen)) = m.rules.farkle_penalty {
+                        if streak[s] >= k as usize {
+                            score = -(pen as i64);
+                            penalty = true;
+                            streak[s] = 0;
+                        }
+                    }
+                    if o.doom && m.rules.doom_wipes == DoomWipes::Bank {
+                        total[s] = 0;
+                    }
+                } else {
+                    streak[s] = 0;
+                }
+                total[s] += score;
+                acc.turns[s].add(&o, score, penalty);
+                if finished_by.is_none() && total[s] >= target {
+                    finished_by = Some(pos);
+                    if m.rules.end == EndRule::Immediate {
+                        break 'game;
+                    }
+                }
+                if finished_by.is_some() && pos == seats - 1 {
+                    break 'game;
+                }
+            }
+            if finished_by.is_some() {
+                break;
+            }
+        }
+        if finished_by.is_none() {
+            acc.unfinished += 1;
+        }
+        // Winner(s): the first to reach the target with the immediate rule; otherwise the
+        // highest total, ties shared.
+        let winners: Vec<usize> = match (m.rules.end, finished_by) {
+            (EndRule::Immediate, Some(pos)) => vec![(self.start_seat + pos) % seats],
+            _ => {
+                let best = *total.iter().max().unwrap_or(&0);
+                (0..seats).filter(|&j| total[j] == best).collect()
+            }
+        };
+        let share = WIN_UNIT / winners.len() as i64;
+        for s in 0..seats {
+            let w = if winners.contains(&s) { share } else { 0 };
+            batches[s].add(w, WIN_UNIT);
+            let pos = (s + seats - self.start_seat) % seats;
+            acc.wins_by_position[pos] += w;
+            batches[seats + s].add(total[s], 1);
+            let bin = if total[s] < 0 {
+                0
+            } else {
+                ((total[s] * FINAL_BINS as i64 / 2 / target.max(1)) as usize).min(FINAL_BINS)
+            };
+            acc.final_hist[s][bin] += 1;
+        }
+        batches[2 * seats].add(turns as i64, 1);
+        acc.games += 1;
+    }
+}
+
+impl Simulation for DoomSim {
+    type Acc = GameAcc;
+
+    fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut GameAcc) {
+        let seats = self.players.len();
+        let count = self.count_in(chunk);
+        acc.turns = vec![TurnAcc::default(); seats];
+        match self.mode {
+            Mode::Turns(_) => {
+                let m = &*self.model;
+                let pl = &self.players[0];
+                let mut streak = 0usize;
+                for _ in 0..count {
+                    let o = play_turn(m, pl, streak, None, rng);
+                    let mut score = o.points as i64;
+                    let mut penalty = false;
+                    if o.farkle || o.doom {
+                        streak += 1;
+                        if let Some((k, pen)) = m.rules.farkle_penalty {
+                            if streak >= k as usize {
+                                score = -(pen as i64);
+                                penalty = true;
+                                streak = 0;
+                            }
+                        }
+                    } else {
+                        streak = 0;
+                    }
+                    acc.turns[0].add(&o, score, penalty);
+                }
+                acc.turns[0].close();
+            }
+            Mode::Games(_) => {
+                acc.wins = vec![Ratio::default(); seats];
+                acc.wins_by_position = vec![0; seats];
+                acc.final_score = vec![Ratio::default(); seats];
+                acc.final_hist = vec![vec![0; FINAL_BINS + 1]; seats];
+                let mut batches = vec![Batch::default(); 2 * seats + 1];
+                for _ in 0..count {
+                    self.play_game(rng, acc, &mut batches);
+                }
+                for s in 0..seats {
+                    acc.wins[s].close(&batches[s], count);
+                    acc.final_score[s].close(&batches[seats + s], count);
+                    acc.turns[s].close();
+                }
+                acc.game_turns.close(&batches[2 * seats], count);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::{DoomPreset, DoomRules};
+    use super::*;
+    use crate::engine::{run, RunOptions};
+    use std::sync::atomic::AtomicBool;
+
+    fn sim(preset: DoomPreset, spec: &str, mode: Mode, seats: usize) -> (DoomSim, f64) {
+        let model = Arc::new(Model::new(&DoomRules::preset(preset)));
+        let pl = Arc::new(Player::new(&model, DoomStrategy::parse(spec).unwrap()));
+        let ev = pl.solution.turn_ev;
+        let per_chunk = match mode {
+            Mode::Turns(_) => 20_000,
+            Mode::Games(_) => 50,
+        };
+        (
+            DoomSim {
+                model,
+                players: vec![pl; seats],
+                mode,
+                start_seat: 0,
+                per_chunk,
+            },
+            ev,
+        )
+    }
+
+    fn go(s: &DoomSim, threads: usize) -> GameAcc {
+        let opts = RunOptions {
+            seed: 7,
+            chunks: 0..s.chunks(),
+            threads: Some(threads),
+            progress: false,
+            label: String::new(),
+        };
+        run(s, &opts, &AtomicBool::new(false)).unwrap().acc
+    }
+
+    #[test]
+    fn simulated_turns_agree_with_the_exact_turn_ev() {
+        for (preset, spec) in [
+            (DoomPreset::Seed, "optimal"),
+            (DoomPreset::Seed, "bank-at:300"),
+            (DoomPreset::S2Common, "optimal"),
+            (DoomPreset::S2Common, "bank-at:400+keep-all"),
+            (DoomPreset::Zilch, "optimal"),
+        ] {
+            let (s, ev) = sim(preset, spec, Mode::Turns(400_000), 1);
+            let a = go(&s, 2);
+            let (mean, se) = (a.turns[0].score.mean(), a.turns[0].score.se());
+            let z = (mean - ev) / se;
+            assert!(
+                z.abs() < 4.0,
+                "{preset:?} {spec}: sim {mean} ± {se} vs exact {ev} (z = {z:.2})"
+            );
+        }
+    }
+
+    #[test]
+    fn identical_for_any_thread_count() {
+        let (s, _) = sim(DoomPreset::S2Common, "optimal", Mode::Games(200), 3);
+        let a = go(&s, 1);
+        let b = go(&s, 2);
+        let c = go(&s, 4);
+        assert_eq!(a, b);
+        assert_eq!(a, c);
+        assert_eq!(a.games, 200);
+        // Every game has exactly one unit of wins.
+        let total: i128 = a.wins.iter().map(|w| w.x).sum();
+        assert_eq!(total, 200 * WIN_UNIT as i128);
+    }
+}
