@@ -8,3 +8,8 @@ $R sim blackjack --rounds 200M --strategy autoplay --claim 99.54 --quiet --out-d
 $R exact blackjack --strategy basic --claim 99.54 --sensitivity --format markdown --output reports/seed-table-exact.md
 $R exact blackjack --strategy basic --claim 99.54 --sensitivity --format json --output reports/seed-table-exact.json
 $R compare blackjack --strategy basic --strategy autoplay --strategy mimic-dealer --strategy never-bust --rounds 100M --quiet --format markdown --output reports/compare-blackjack.md
+$R exact doom --strategy strategies/doom/bank-at-450.txt --strategy strategies/doom/by-dice-left.txt --strategy bank-at:300+keep-all --format markdown --output reports/doom-seed-exact.md
+$R exact doom --rules s2-common --format markdown --output reports/doom-s2-common-exact.md
+$R exact doom --rules zilch --format markdown --output reports/doom-zilch-exact.md
+$R sim doom --games 100k --seat optimal --seat strategies/doom/bank-at-450.txt --seat endgame:450 --seat strategies/doom/by-dice-left.txt --quiet --out-dir reports/doom-seed-games > /dev/null
+$R sim doom --games 100k --quiet --out-dir reports/doom-seed-optimal-games > /dev/null

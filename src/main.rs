@@ -37,6 +37,8 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         Command::Sim(SimGame::Blackjack(args)) => sim_blackjack(&args, &stop),
+        Command::Sim(SimGame::Doom(args)) => sim_doom(&args, &stop),
+        Command::Exact(ExactGame::Doom(args)) => exact_doom(&args),
         Command::Merge(args) => merge(&args),
         Command::Check(args) => check(&args),
         Command::Compare(CompareGame::Blackjack(args)) => compare_blackjack(&args, &stop),
@@ -90,6 +92,85 @@ fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitC
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn sim_doom(args: &cli::doom::DoomSim, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
+    use rtplab::games::doom::{app, sim::Mode, strategy::DoomStrategy};
+    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    let parse = |s: &String| DoomStrategy::parse(s).map_err(anyhow::Error::msg);
+    let (mode, seats) = match args.turns {
+        Some(n) => {
+            if !args.seats.is_empty() {
+                anyhow::bail!("--seat is for games; with --turns give one --strategy");
+            }
+            (Mode::Turns(n), vec![parse(&args.strategy)?])
+        }
+        None => {
+            let seats = if args.seats.is_empty() {
+                if !(2..=8).contains(&args.players) {
+                    anyhow::bail!("--players {}: a game needs 2 to 8 players", args.players);
+                }
+                vec![parse(&args.strategy)?; args.players]
+            } else {
+                args.seats
+                    .iter()
+                    .map(parse)
+                    .collect::<anyhow::Result<Vec<_>>>()?
+            };
+            (Mode::Games(args.games), seats)
+        }
+    };
+    if args.start_seat == Some(0) {
+        anyhow::bail!("--start-seat is 1-based: use 1 for the first seat");
+    }
+    let cfg = app::DoomConfig {
+        rules,
+        seats,
+        mode,
+        seed: args.run.seed,
+        start_seat: args.start_seat.map(|s| s - 1),
+        threads: args.run.threads,
+        progress: !args.run.quiet,
+    };
+    let (report, plots, interrupted) = app::simulate(&cfg, stop)?;
+    let plots = if args.output.out_dir.is_some() {
+        plots().map_err(anyhow::Error::msg)?
+    } else {
+        Vec::new()
+    };
+    emit(&report, &args.output, &plots)?;
+    Ok(if interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn exact_doom(args: &cli::doom::DoomExact) -> anyhow::Result<ExitCode> {
+    use rtplab::games::doom::{model::Model, report, strategy::DoomStrategy};
+    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    let strategies = args
+        .strategies
+        .iter()
+        .map(|s| DoomStrategy::parse(s).map_err(anyhow::Error::msg))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if args.sweep_max > rtplab::games::doom::exact::CAP_POINTS {
+        anyhow::bail!(
+            "--sweep-max {}: at most {} points",
+            args.sweep_max,
+            rtplab::games::doom::exact::CAP_POINTS
+        );
+    }
+    let model = Model::new(&rules);
+    let rep = report::exact_report(
+        &model,
+        &report::ExactOptions {
+            strategies,
+            sweep_max: args.sweep_max,
+        },
+    );
+    emit(&rep, &args.output, &[])?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {

@@ -3,22 +3,6 @@
 mod common;
 use common::*;
 
-fn fails_with(args: &[&str], needle: &str) {
-    let out = rtplab().args(args).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{args:?}: exit {:?}, stderr {err}",
-        out.status.code()
-    );
-    assert!(
-        err.contains(needle),
-        "{args:?}: expected '{needle}' in: {err}"
-    );
-    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-}
-
 #[test]
 fn help_works_everywhere() {
     for args in [

@@ -193,6 +193,30 @@ pub fn pct(v: f64, d: usize) -> String {
     }
 }
 
+/// The estimate of a ratio accumulator, divided by `scale`.
+pub fn est(r: &crate::stats::Ratio, scale: f64) -> crate::stats::Estimate {
+    crate::stats::Estimate::new(r.mean() / scale, r.se() / scale, r.df())
+}
+
+/// A 95% CI as percentages.
+pub fn ci_pct(e: &crate::stats::Estimate, d: usize) -> String {
+    format!("[{}, {}]", pct(e.ci95[0], d), pct(e.ci95[1], d))
+}
+
+/// An estimate as JSON: mean, se, ci95.
+pub fn estimate_json(e: &crate::stats::Estimate) -> serde_json::Value {
+    serde_json::json!({"mean": e.mean, "se": e.se, "ci95": e.ci95})
+}
+
+/// n/d (NaN when d is 0).
+pub fn rate(n: u64, d: u64) -> f64 {
+    if d == 0 {
+        f64::NAN
+    } else {
+        n as f64 / d as f64
+    }
+}
+
 /// A count with thousands separators.
 pub fn count(n: u64) -> String {
     let s = n.to_string();

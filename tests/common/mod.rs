@@ -28,3 +28,20 @@ pub fn temp_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
+
+/// Run the binary and require exit code 2 with `needle` in standard error, and no panic.
+pub fn fails_with(args: &[&str], needle: &str) {
+    let out = rtplab().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{args:?}: exit {:?}, stderr {err}",
+        out.status.code()
+    );
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected '{needle}' in: {err}"
+    );
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+}

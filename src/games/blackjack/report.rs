@@ -7,8 +7,8 @@ use super::rules::Rules;
 use super::shoe::value_char;
 use super::sim::{hist_offset, BjAcc, Plan};
 use super::strategy::StrategyInfo;
-use crate::report::{count, pct, Report, Section};
-use crate::stats::{check_claim, rounds_for_se, Estimate, Ratio};
+use crate::report::{ci_pct, count, est, estimate_json, pct, rate, Report, Section};
+use crate::stats::{check_claim, rounds_for_se};
 
 /// How the bettor behind follows the seated player's doubles and splits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -48,10 +48,6 @@ pub struct RunInfo {
     pub threads: usize,
 }
 
-fn est(r: &Ratio, scale: f64) -> Estimate {
-    Estimate::new(r.mean() / scale, r.se() / scale, r.df())
-}
-
 fn up_name(i: usize) -> String {
     value_char(i as u8 + 1).to_string()
 }
@@ -61,22 +57,6 @@ fn f6(v: f64) -> String {
         format!("{v:.6}")
     } else {
         "n/a".into()
-    }
-}
-
-fn ci_pct(e: &Estimate, d: usize) -> String {
-    format!("[{}, {}]", pct(e.ci95[0], d), pct(e.ci95[1], d))
-}
-
-fn estimate_json(e: &Estimate) -> serde_json::Value {
-    json!({"mean": e.mean, "se": e.se, "ci95": e.ci95})
-}
-
-fn rate(n: u64, d: u64) -> f64 {
-    if d == 0 {
-        f64::NAN
-    } else {
-        n as f64 / d as f64
     }
 }
 

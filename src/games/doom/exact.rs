@@ -8,8 +8,8 @@
 //! the printed precision; the report states the cap).
 //!
 //! A run of `k` farkles in a row costing banked points (Zilch) couples turns: the best policy
-//! then maximizes the long-run average score per turn, found by relative value iteration over
-//! the number of farkles in a row (M. Busche's formulation).
+//! then maximizes the long-run average score per turn, with relative values by the number of
+//! farkles in a row (M. Busche's formulation), found by a secant iteration on the average.
 
 use super::model::{Model, Opt};
 use super::rules::HotDice;
@@ -183,32 +183,49 @@ pub fn solve_policy(m: &Model, pol: &Policy) -> Solution {
             relative: vec![0.0],
         };
     };
-    // Relative value iteration: g + h(z) = T_z(h), h(0) = 0; a farkle moves z → z+1, the
-    // k-th in a row costs `pen` and resets z to 0. Doom counts as a farkle.
+    // Average reward: g + h(z) = T_z(farkle value), h(0) = 0, where a farkle moves z → z+1
+    // and the k-th in a row costs `pen` and resets z (farkle value h(z+1), or h(0) − pen for
+    // the last). Doom counts as a farkle. The last equation is fixed: g + h(k−1) =
+    // T_{k−1}(−pen); given g, the others give h(k−2), ..., h(1) backwards and the first must
+    // hold: φ(g) = T_0(h(1)) − g = 0. φ is decreasing in g (each T has slope < 1 in its
+    // farkle value), so a secant iteration on g converges in a few steps.
     let k = k as usize;
-    let mut h = vec![0.0; k];
-    let mut g = 0.0;
-    let mut tables = Vec::new();
-    for _ in 0..500 {
-        tables = (0..k)
-            .map(|z| {
-                let f = if z + 1 < k {
-                    h[z + 1]
-                } else {
-                    h[0] - pen as f64
-                };
-                solve(m, pol, f, f)
-            })
-            .collect::<Vec<_>>();
-        let vals: Vec<f64> = tables.iter().map(|t| t.r[0]).collect();
-        let g2 = vals[0];
-        let h2: Vec<f64> = vals.iter().map(|v| v - g2).collect();
-        let delta = (g2 - g).abs() + h2.iter().zip(&h).map(|(a, b)| (a - b).abs()).sum::<f64>();
-        g = g2;
-        h = h2;
-        if delta < 1e-11 {
+    let pen = pen as f64;
+    let last = solve(m, pol, -pen, -pen);
+    let eval = |g: f64| -> (f64, Vec<f64>, Vec<Table>) {
+        let mut h = vec![0.0; k];
+        let mut tables: Vec<Option<Table>> = vec![None; k];
+        if k == 1 {
+            let v = last.r[0];
+            tables[0] = Some(last.clone());
+            return (v - g, h, tables.into_iter().flatten().collect());
+        }
+        h[k - 1] = last.r[0] - g;
+        tables[k - 1] = Some(last.clone());
+        for z in (1..k - 1).rev() {
+            let t = solve(m, pol, h[z + 1], h[z + 1]);
+            h[z] = t.r[0] - g;
+            tables[z] = Some(t);
+        }
+        let t0 = solve(m, pol, h[1], h[1]);
+        let phi = t0.r[0] - g;
+        tables[0] = Some(t0);
+        (phi, h, tables.into_iter().flatten().collect())
+    };
+    let mut g0 = solve(m, pol, 0.0, 0.0).r[0];
+    let (mut f0, mut h, mut tables) = eval(g0);
+    let mut g1 = g0 + f0;
+    let mut g = g0;
+    for _ in 0..100 {
+        let (f1, h1, t1) = eval(g1);
+        g = g1;
+        h = h1;
+        tables = t1;
+        if f1.abs() < 1e-10 || f1 == f0 {
             break;
         }
+        let next = g1 - f1 * (g1 - g0) / (f1 - f0);
+        (g0, f0, g1) = (g1, f1, next);
     }
     Solution {
         policy: pol.clone(),
@@ -223,7 +240,7 @@ impl Solution {
     /// state does not exist for these rules or lies beyond the cap.
     pub fn value(&self, m: &Model, points: u32, dice_left: u8) -> Option<f64> {
         if m.rules.held_dice != super::rules::HeldDice::Separate
-            || points % m.unit != 0
+            || !points.is_multiple_of(m.unit)
             || !(1..=6).contains(&dice_left)
         {
             return None;

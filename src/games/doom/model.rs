@@ -183,8 +183,8 @@ impl Model {
         for r in &self.rolls[n as usize] {
             if r.doom {
                 doom += r.p;
-            } else if !self.scorer.any_scoring(&r.counts)
-                && !(n == 6 && self.rules.six_dice_no_score.is_some())
+            } else if !(self.scorer.any_scoring(&r.counts)
+                || n == 6 && self.rules.six_dice_no_score.is_some())
             {
                 farkle += r.p;
             }

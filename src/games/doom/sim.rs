@@ -247,8 +247,9 @@ pub struct DoomSim {
     pub model: Arc<Model>,
     pub players: Vec<Arc<Player>>,
     pub mode: Mode,
-    /// Seat (0-based) that starts every game.
-    pub start_seat: usize,
+    /// Seat (0-based) that starts every game, or `None`: game g starts at seat g mod seats
+    /// (the fair way to compare strategies).
+    pub start_seat: Option<usize>,
     pub per_chunk: u64,
 }
 
@@ -267,9 +268,10 @@ impl DoomSim {
         self.per_chunk.min(n.saturating_sub(chunk * self.per_chunk))
     }
 
-    fn play_game(&self, rng: &mut Rng, acc: &mut GameAcc, batches: &mut [Batch]) {
+    fn play_game(&self, game: u64, rng: &mut Rng, acc: &mut GameAcc, batches: &mut [Batch]) {
         let m = &*self.model;
         let seats = self.players.len();
+        let start = self.start_seat.unwrap_or((game % seats as u64) as usize);
         let target = m.rules.target as i64;
         let mut total = vec![0i64; seats];
         let mut streak = vec![0usize; seats];
@@ -279,7 +281,7 @@ impl DoomSim {
         'game: while rounds < MAX_ROUNDS {
             rounds += 1;
             for pos in 0..seats {
-                let s = (self.start_seat + pos) % seats;
+                let s = (start + pos) % seats;
                 let last_turn = finished_by.is_some();
                 let leader = (0..seats)
                     .filter(|&j| j != s)
@@ -333,7 +335,7 @@ impl DoomSim {
         // Winner(s): the first to reach the target with the immediate rule; otherwise the
         // highest total, ties shared.
         let winners: Vec<usize> = match (m.rules.end, finished_by) {
-            (EndRule::Immediate, Some(pos)) => vec![(self.start_seat + pos) % seats],
+            (EndRule::Immediate, Some(pos)) => vec![(start + pos) % seats],
             _ => {
                 let best = *total.iter().max().unwrap_or(&0);
                 (0..seats).filter(|&j| total[j] == best).collect()
@@ -343,7 +345,7 @@ impl DoomSim {
         for s in 0..seats {
             let w = if winners.contains(&s) { share } else { 0 };
             batches[s].add(w, WIN_UNIT);
-            let pos = (s + seats - self.start_seat) % seats;
+            let pos = (s + seats - start) % seats;
             acc.wins_by_position[pos] += w;
             batches[seats + s].add(total[s], 1);
             let bin = if total[s] < 0 {
@@ -396,8 +398,8 @@ impl Simulation for DoomSim {
                 acc.final_score = vec![Ratio::default(); seats];
                 acc.final_hist = vec![vec![0; FINAL_BINS + 1]; seats];
                 let mut batches = vec![Batch::default(); 2 * seats + 1];
-                for _ in 0..count {
-                    self.play_game(rng, acc, &mut batches);
+                for i in 0..count {
+                    self.play_game(chunk * self.per_chunk + i, rng, acc, &mut batches);
                 }
                 for s in 0..seats {
                     acc.wins[s].close(&batches[s], count);
@@ -430,7 +432,7 @@ mod tests {
                 model,
                 players: vec![pl; seats],
                 mode,
-                start_seat: 0,
+                start_seat: None,
                 per_chunk,
             },
             ev,

@@ -1,6 +1,8 @@
 //! Command-line types (clap derive) and their conversion into library configurations.
 //! Nothing here is passed down into the library as is.
 
+pub mod doom;
+
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -63,6 +65,12 @@ rtplab exact blackjack --strategy autoplay\n  rtplab exact blackjack --claim 99.
 rtplab exact blackjack --peek --das --max-hands 4 --format json"
     )]
     Blackjack(BlackjackExact),
+    /// Exact turn analysis of Dice of Doom (Farkle): optimal turn EV, bust odds, bank
+    /// thresholds, a bank-at:T sweep.
+    #[command(
+        after_help = "Examples:\n  rtplab exact doom\n  rtplab exact doom --rules s2-common\n  rtplab exact doom --rules zilch --format json\n  rtplab exact doom --strategy bank-at:300 --strategy thresholds:1000,600,400,350,300,300"
+    )]
+    Doom(doom::DoomExact),
 }
 
 #[derive(Args, Debug)]
@@ -184,6 +192,11 @@ rtplab sim blackjack --dealer-bj-takes original --pairs 1 --format json\n  \
 rtplab sim blackjack --strategy strategies/blackjack/seed.csv --peek --das --max-hands 4"
     )]
     Blackjack(BlackjackSim),
+    /// Dice of Doom (Farkle variant): full games to the target, or single turns (--turns).
+    #[command(
+        after_help = "Examples:\n  rtplab sim doom                                  # seed rules, 4 optimal players to the target\n  rtplab sim doom --turns 10M --strategy bank-at:300\n  rtplab sim doom --seat optimal --seat bank-at:300 --seat endgame:400 --target 10000"
+    )]
+    Doom(doom::DoomSim),
 }
 
 #[derive(Args, Debug)]
@@ -265,6 +278,20 @@ pub struct RunArgs {
     /// Write this run's (or shard's) exact sums to FILE (JSON) for `rtplab merge`.
     #[arg(long, value_name = "FILE")]
     pub shard_out: Option<PathBuf>,
+}
+
+/// Seed, threads and progress of a dice-game run.
+#[derive(Args, Debug)]
+pub struct DiceRunArgs {
+    /// Seed of the random streams; the same seed gives the same result for any --threads.
+    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -458,7 +485,16 @@ pub fn parse_rounds(s: &str) -> Result<u64, String> {
     Ok(n)
 }
 
-fn parse_positive(s: &str) -> Result<u64, String> {
+/// A count (1M, 1e6 accepted) from 1 to 10^12.
+pub(crate) fn parse_count_limited(s: &str) -> Result<u64, String> {
+    let n = parse_count(s)?;
+    if n == 0 || n > 1_000_000_000_000 {
+        return Err(format!("{s}: expected a count from 1 to 1e12"));
+    }
+    Ok(n)
+}
+
+pub(crate) fn parse_positive(s: &str) -> Result<u64, String> {
     let n = parse_count(s)?;
     if n == 0 {
         return Err("must be at least 1".into());
@@ -466,13 +502,13 @@ fn parse_positive(s: &str) -> Result<u64, String> {
     Ok(n)
 }
 
-fn parse_seed(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_seed(s: &str) -> Result<u64, String> {
     s.trim()
         .parse::<u64>()
         .map_err(|_| format!("expected a whole number from 0 to 18446744073709551615, found '{s}'"))
 }
 
-fn parse_threads(s: &str) -> Result<usize, String> {
+pub(crate) fn parse_threads(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if (1..=1024).contains(&n) => Ok(n),
         _ => Err(format!(

@@ -1,0 +1,194 @@
+//! Command-line types of Dice of Doom.
+
+use clap::Args;
+
+use super::{parse_count_limited, DiceRunArgs, OutputArgs};
+use rtplab::games::doom::rules::{
+    DoomPreset, DoomRules, DoomWipes, EndRule, HeldDice, HotDice, NOfKind,
+};
+
+/// Every ruling of Dice of Doom; unset flags keep the preset's value.
+#[derive(Args, Debug)]
+pub struct DoomRulesArgs {
+    /// Rule preset to start from.
+    #[arg(long, value_enum, default_value_t = DoomPreset::Seed)]
+    pub rules: DoomPreset,
+    /// Value of a single 1.
+    #[arg(long, value_name = "POINTS")]
+    pub single_one: Option<u32>,
+    /// Value of a single 5.
+    #[arg(long, value_name = "POINTS")]
+    pub single_five: Option<u32>,
+    /// Value of three 1s.
+    #[arg(long, value_name = "POINTS")]
+    pub three_ones: Option<u32>,
+    /// Four, five and six of a kind: flat (same as three), linear (2×/3×/4×) or doubling.
+    #[arg(long, value_enum)]
+    pub n_of_kind: Option<NOfKind>,
+    /// Five-dice straight value, or 'off'.
+    #[arg(long, value_name = "POINTS|off", value_parser = parse_opt_points)]
+    pub straight5: Option<Option<u32>>,
+    /// Six-dice straight value, or 'off'.
+    #[arg(long, value_name = "POINTS|off", value_parser = parse_opt_points)]
+    pub straight6: Option<Option<u32>>,
+    /// Three pairs value, or 'off'.
+    #[arg(long, value_name = "POINTS|off", value_parser = parse_opt_points)]
+    pub three_pairs: Option<Option<u32>>,
+    /// Whether four of a kind plus a pair counts as three pairs.
+    #[arg(long, value_name = "BOOL")]
+    pub four_and_pair_is_three_pairs: Option<bool>,
+    /// Two triplets value, or 'off'.
+    #[arg(long, value_name = "POINTS|off", value_parser = parse_opt_points)]
+    pub two_triplets: Option<Option<u32>>,
+    /// Whether straights of five, three pairs and two triplets add the 1s and 5s in them.
+    #[arg(long, value_name = "BOOL")]
+    pub specials_add_singles: Option<bool>,
+    /// Held dice combine across the cycle's rolls, or each roll scores separately.
+    #[arg(long, value_enum)]
+    pub held_dice: Option<HeldDice>,
+    /// After hot dice: must roll all six again (forced) or may bank (optional).
+    #[arg(long, value_enum)]
+    pub hot_dice: Option<HotDice>,
+    /// A roll with this many sixes or more is doom, or 'off'.
+    #[arg(long, value_name = "N|off", value_parser = parse_opt_small)]
+    pub doom: Option<Option<u8>>,
+    /// What doom wipes: the turn's points or also the bank.
+    #[arg(long, value_enum)]
+    pub doom_wipes: Option<DoomWipes>,
+    /// A six-dice roll with no scoring die scores this and rolls again, or 'off'.
+    #[arg(long, value_name = "POINTS|off", value_parser = parse_opt_points)]
+    pub six_dice_no_score: Option<Option<u32>>,
+    /// Banking needs at least this many turn points.
+    #[arg(long, value_name = "POINTS")]
+    pub min_bank: Option<u32>,
+    /// K:P: the K-th farkle in a row costs P banked points (Zilch 3:500), or 'off'.
+    #[arg(long, value_name = "K:P|off", value_parser = parse_penalty)]
+    pub farkle_penalty: Option<Option<(u8, u32)>>,
+    /// Points to win (100k, 1e4 accepted).
+    #[arg(long, value_name = "POINTS", value_parser = parse_count_limited)]
+    pub target: Option<u64>,
+    /// When a player reaches the target: finish the round (highest total wins) or win at once.
+    #[arg(long, value_enum)]
+    pub end: Option<EndRule>,
+}
+
+impl DoomRulesArgs {
+    pub fn to_rules(&self) -> Result<DoomRules, String> {
+        let mut r = DoomRules::preset(self.rules);
+        macro_rules! set {
+            ($($f:ident),*) => { $( if let Some(v) = self.$f { r.$f = v; } )* };
+        }
+        set!(
+            single_one,
+            single_five,
+            three_ones,
+            n_of_kind,
+            straight5,
+            straight6,
+            three_pairs,
+            four_and_pair_is_three_pairs,
+            two_triplets,
+            specials_add_singles,
+            held_dice,
+            hot_dice,
+            doom_wipes,
+            six_dice_no_score,
+            min_bank,
+            farkle_penalty,
+            target,
+            end
+        );
+        if let Some(d) = self.doom {
+            r.doom_sixes = d;
+        }
+        r.validate()?;
+        Ok(r)
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct DoomSim {
+    #[command(flatten)]
+    pub rules: DoomRulesArgs,
+    /// Strategy of every seat (and of the single player with --turns): optimal, bank-at:T,
+    /// thresholds:T1,..,T6, endgame:T, each optionally +keep-all or +keep-fewest, or a file
+    /// (see strategies/doom/).
+    #[arg(long, default_value = "optimal")]
+    pub strategy: String,
+    /// One strategy per seat, in seat order (overrides --players and --strategy).
+    #[arg(long = "seat", value_name = "STRATEGY")]
+    pub seats: Vec<String>,
+    /// Players at the table (2–8).
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// Simulate this many single turns of --strategy instead of games.
+    #[arg(long, value_parser = parse_count_limited, conflicts_with = "games")]
+    pub turns: Option<u64>,
+    /// Full games to simulate.
+    #[arg(long, default_value = "100k", value_parser = parse_count_limited)]
+    pub games: u64,
+    /// The seat that starts every game (1-based); by default the starting seat rotates game by
+    /// game, so every seat starts equally often.
+    #[arg(long)]
+    pub start_seat: Option<usize>,
+    #[command(flatten)]
+    pub run: DiceRunArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct DoomExact {
+    #[command(flatten)]
+    pub rules: DoomRulesArgs,
+    /// Also evaluate this strategy exactly (repeatable).
+    #[arg(long = "strategy", value_name = "STRATEGY")]
+    pub strategies: Vec<String>,
+    /// Largest threshold of the bank-at:T sweep.
+    #[arg(long, default_value_t = 3000, value_name = "POINTS")]
+    pub sweep_max: u32,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+fn parse_opt_points(s: &str) -> Result<Option<u32>, String> {
+    if s.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    match s.trim().parse::<u32>() {
+        Ok(v) if (1..=1_000_000).contains(&v) => Ok(Some(v)),
+        _ => Err(format!(
+            "expected points from 1 to 1000000 or 'off', found '{s}'"
+        )),
+    }
+}
+
+fn parse_opt_small(s: &str) -> Result<Option<u8>, String> {
+    if s.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    match s.trim().parse::<u8>() {
+        Ok(v) if (1..=6).contains(&v) => Ok(Some(v)),
+        _ => Err(format!(
+            "expected a number of sixes from 1 to 6 or 'off', found '{s}'"
+        )),
+    }
+}
+
+fn parse_penalty(s: &str) -> Result<Option<(u8, u32)>, String> {
+    if s.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    let err = || {
+        format!(
+            "expected K:P (e.g. 3:500: the 3rd farkle in a row costs 500) or 'off', found '{s}'"
+        )
+    };
+    let (k, p) = s.split_once(':').ok_or_else(err)?;
+    let k: u8 = k.trim().parse().map_err(|_| err())?;
+    let p: u32 = p.trim().parse().map_err(|_| err())?;
+    if k == 0 || k > 20 {
+        return Err(err());
+    }
+    Ok(Some((k, p)))
+}
