@@ -2,6 +2,7 @@
 
 pub mod blackjack;
 pub mod doom;
+pub mod twentyone;
 
 use std::path::PathBuf;
 
