@@ -1,5 +1,7 @@
 //! Twenty One: the roll-and-write dice game of RULES.md §2.
 
+pub mod exact;
 pub mod row;
 pub mod rules;
+pub mod sim;
 pub mod strategy;

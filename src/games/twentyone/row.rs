@@ -141,7 +141,14 @@ mod tests {
         assert_eq!(r, Row::default(), "an illegal move changes nothing");
         // Write the 6 (hit) and the 3 in box printed 4.
         let g = r.apply(&vals, 0b000101).unwrap();
-        assert_eq!(g, Gain { points: 6 + 3 + 1, hits: 1, crossed: false });
+        assert_eq!(
+            g,
+            Gain {
+                points: 6 + 3 + 1,
+                hits: 1,
+                crossed: false
+            }
+        );
         // A filled box may not be written again.
         assert_eq!(r.apply(&vals, 0b000001), Err(Illegal::Filled(0, 6)));
         // Crossing out takes the leftmost empty box (printed 5).

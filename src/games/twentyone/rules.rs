@@ -85,10 +85,7 @@ pub fn parse_sheets(text: &str, name: &str) -> Result<Vec<Sheet>, String> {
         if f.len() != 8 {
             return Err(at(
                 1,
-                format!(
-                    "expected 8 fields SHEET,ROW,c1..c6, found {}",
-                    f.len()
-                ),
+                format!("expected 8 fields SHEET,ROW,c1..c6, found {}", f.len()),
             ));
         }
         let row: usize = match f[1].parse::<usize>() {
@@ -256,7 +253,10 @@ mod tests {
         let e = parse_sheets("A,1,W,K,R,B,Y,purple\n", "f.csv").unwrap_err();
         assert!(e.contains("f.csv:1:8") && e.contains("not a colour"), "{e}");
         let e = parse_sheets("A,6,W,K,R,B,Y,G\n", "f.csv").unwrap_err();
-        assert!(e.contains("f.csv:1:2") && e.contains("row must be 1 to 5"), "{e}");
+        assert!(
+            e.contains("f.csv:1:2") && e.contains("row must be 1 to 5"),
+            "{e}"
+        );
         let e = parse_sheets("A,1,W,K,R,B,Y,G\n", "f.csv").unwrap_err();
         assert!(e.contains("has no row 2"), "{e}");
         let e = parse_sheets("A,1,W,K\n", "f.csv").unwrap_err();
@@ -271,6 +271,9 @@ mod tests {
         r.validate(6).unwrap();
         let mut two = r.clone();
         two.sheets.truncate(2);
-        assert!(two.validate(3).unwrap_err().contains("need 3 different sheets"));
+        assert!(two
+            .validate(3)
+            .unwrap_err()
+            .contains("need 3 different sheets"));
     }
 }

@@ -14,7 +14,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::row::{hits, legal, leftmost, Choice, CROSS};
+use super::row::{hits, leftmost, legal, Choice, CROSS};
 use super::rules::BONUS;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -333,7 +333,8 @@ impl RowTable {
                             continue;
                         }
                         let free = n - locked.count_ones();
-                        rr[base + locked as usize] = (acc[locked as usize] / 6f64.powi(free as i32)) as f32;
+                        rr[base + locked as usize] =
+                            (acc[locked as usize] / 6f64.powi(free as i32)) as f32;
                     }
                 }
             }
@@ -421,8 +422,14 @@ mod tests {
         let s = SeatStrategy::parse("hits-only", 1).unwrap();
         assert_eq!((s.write, s.reroll), (Write::HitsOnly, Reroll::UnlessHit));
         let s = SeatStrategy::parse("slack:1+unless-usable:2", 1).unwrap();
-        assert_eq!((s.write, s.reroll), (Write::Slack(1), Reroll::UnlessUsable(2)));
-        assert!(SeatStrategy::parse("row-optimal:1", 1).unwrap().table.is_some());
+        assert_eq!(
+            (s.write, s.reroll),
+            (Write::Slack(1), Reroll::UnlessUsable(2))
+        );
+        assert!(SeatStrategy::parse("row-optimal:1", 1)
+            .unwrap()
+            .table
+            .is_some());
         for (bad, needle) in [
             ("lucky", "unknown"),
             ("slack:x", "number"),

@@ -1,0 +1,481 @@
+//! Twenty One games: shared rolls, the active player's re-rolls, every player writing on the
+//! same dice, to the roll in which someone finishes row 5.
+
+use std::sync::Arc;
+
+use super::row::{hits, legal, Row};
+use super::rules::{TwentyOneRules, ROWS};
+use super::strategy::SeatStrategy;
+use crate::engine::{Merge, Simulation};
+use crate::rng::{die, Rng};
+use crate::stats::{Batch, Ratio};
+
+/// Where dice come from (random, or scripted in tests).
+pub trait Dice {
+    fn die(&mut self) -> u8;
+}
+
+impl Dice for Rng {
+    #[inline(always)]
+    fn die(&mut self) -> u8 {
+        die(self)
+    }
+}
+
+/// Dice from a list, in order (tests).
+pub struct Scripted(pub Vec<u8>, pub usize);
+
+impl Dice for Scripted {
+    fn die(&mut self) -> u8 {
+        let v = self.0[self.1 % self.0.len()];
+        self.1 += 1;
+        v
+    }
+}
+
+/// One player's sheet during a game.
+#[derive(Clone, Debug, Default)]
+pub struct Player {
+    pub row_index: usize,
+    pub row: Row,
+    pub score: u32,
+    pub hits_per_row: [u8; ROWS],
+    pub crossings: u32,
+    pub done: bool,
+}
+
+/// What one game produced.
+#[derive(Clone, Debug, Default)]
+pub struct GameResult {
+    pub players: Vec<Player>,
+    /// Turns (one shared roll each, re-rolls not counted).
+    pub turns: u32,
+    /// Dice rolls including re-rolls.
+    pub rolls: u32,
+    /// Per seat: points gained on turns where the seat was active, and those turns.
+    pub active: Vec<(u32, u32)>,
+    /// Per seat: points gained on other seats' turns, and those turns.
+    pub passive: Vec<(u32, u32)>,
+}
+
+/// First-roll events seen from each player's current row, keyed by its empty boxes: the
+/// counts that exhaustive enumeration predicts exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RollEvents {
+    pub rolls: Vec<u64>,
+    pub any_legal: Vec<u64>,
+    /// `hits[e * 7 + k]`: first rolls with k hits.
+    pub hits: Vec<u64>,
+}
+
+impl Default for RollEvents {
+    fn default() -> Self {
+        RollEvents {
+            rolls: vec![0; 64],
+            any_legal: vec![0; 64],
+            hits: vec![0; 64 * 7],
+        }
+    }
+}
+
+impl RollEvents {
+    fn merge(&mut self, o: &RollEvents) {
+        for (a, b) in self.rolls.iter_mut().zip(&o.rolls) {
+            *a += b;
+        }
+        for (a, b) in self.any_legal.iter_mut().zip(&o.any_legal) {
+            *a += b;
+        }
+        for (a, b) in self.hits.iter_mut().zip(&o.hits) {
+            *a += b;
+        }
+    }
+}
+
+/// The dice seen from a row: `vals[j]` = the die of box j's colour.
+#[inline(always)]
+fn view(dice: &[u8; 6], row_colours: &[u8; 6]) -> [u8; 6] {
+    let mut v = [0u8; 6];
+    for j in 0..6 {
+        v[j] = dice[row_colours[j] as usize];
+    }
+    v
+}
+
+/// The active player's roll: six dice, then up to `rules.rerolls` re-rolls of every non-1 die
+/// (1s kept) as the strategy decides for its row. Returns the final dice (by colour), the
+/// first roll, and the number of rolls made.
+pub fn shared_roll<D: Dice>(
+    rules: &TwentyOneRules,
+    seat: &SeatStrategy,
+    colours: &[u8; 6],
+    row: &Row,
+    dice: &mut D,
+) -> ([u8; 6], [u8; 6], u32) {
+    let mut d = [0u8; 6];
+    for v in d.iter_mut() {
+        *v = dice.die();
+    }
+    let first = d;
+    let mut rolls = 1;
+    for left in (1..=rules.rerolls).rev() {
+        if !seat.reroll(row.empty, row.hits, &view(&d, colours), left) {
+            break;
+        }
+        for v in d.iter_mut() {
+            if *v != 1 {
+                *v = dice.die();
+            }
+        }
+        rolls += 1;
+    }
+    (d, first, rolls)
+}
+
+/// Play one game. `start` is the seat of the first active player.
+pub fn play_game<D: Dice>(
+    rules: &TwentyOneRules,
+    seats: &[Arc<SeatStrategy>],
+    start: usize,
+    dice: &mut D,
+    mut events: Option<&mut RollEvents>,
+) -> GameResult {
+    let n = seats.len();
+    let mut g = GameResult {
+        players: vec![Player::default(); n],
+        active: vec![(0, 0); n],
+        passive: vec![(0, 0); n],
+        ..GameResult::default()
+    };
+    // At most 30 turns: every player fills or crosses at least one box per turn.
+    loop {
+        let active = (start + g.turns as usize) % n;
+        g.turns += 1;
+        let ap = &g.players[active];
+        let colours = &rules.sheets[active].rows[ap.row_index];
+        let (d, first, rolls) = shared_roll(rules, &seats[active], colours, &ap.row, dice);
+        g.rolls += rolls;
+        if let Some(ev) = events.as_deref_mut() {
+            for (s, p) in g.players.iter().enumerate() {
+                let vals = view(&first, &rules.sheets[s].rows[p.row_index]);
+                let e = p.row.empty as usize;
+                ev.rolls[e] += 1;
+                ev.any_legal[e] += (legal(p.row.empty, &vals) != 0) as u64;
+                ev.hits[e * 7 + hits(p.row.empty, &vals).count_ones() as usize] += 1;
+            }
+        }
+        // Everyone writes on the final dice.
+        let mut someone_done = false;
+        for (s, p) in g.players.iter_mut().enumerate() {
+            let vals = view(&d, &rules.sheets[s].rows[p.row_index]);
+            let c = seats[s].write(p.row.empty, p.row.hits, &vals);
+            let gain = match p.row.apply(&vals, c) {
+                Ok(gain) => gain,
+                // A strategy proposing an illegal move is a bug: cross out instead, so the
+                // game stays legal (debug builds stop here).
+                Err(e) => {
+                    debug_assert!(false, "seat {s} proposed an illegal move: {e}");
+                    p.row.apply(&vals, super::row::CROSS).unwrap_or_default()
+                }
+            };
+            p.score += gain.points;
+            p.crossings += gain.crossed as u32;
+            let slot = if s == active {
+                &mut g.active[s]
+            } else {
+                &mut g.passive[s]
+            };
+            slot.0 += gain.points;
+            slot.1 += 1;
+            if p.row.finished() {
+                p.hits_per_row[p.row_index] = p.row.hits;
+                if p.row_index + 1 == ROWS {
+                    p.done = true;
+                    someone_done = true;
+                } else {
+                    p.row_index += 1;
+                    p.row = Row::default();
+                }
+            } else {
+                p.hits_per_row[p.row_index] = p.row.hits;
+            }
+        }
+        if someone_done {
+            return g;
+        }
+    }
+}
+
+/// Wins in 1/60ths (60 = lcm(1..6)): ties shared exactly.
+pub const WIN_UNIT: i64 = 60;
+pub const MAX_SCORE: usize = 210;
+
+/// Sums over games, per seat.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TwentyOneAcc {
+    pub games: u64,
+    pub wins: Vec<Ratio>,
+    pub score: Vec<Ratio>,
+    pub score_hist: Vec<Vec<u64>>,
+    pub hits_row: Vec<[u64; ROWS]>,
+    pub crossings: Vec<u64>,
+    /// Points per turn as the active player and as a passive one.
+    pub active: Vec<Ratio>,
+    pub passive: Vec<Ratio>,
+    pub turns: Ratio,
+    pub rolls: u64,
+    pub events: RollEvents,
+}
+
+impl Merge for TwentyOneAcc {
+    fn merge(&mut self, o: &Self) {
+        if self.wins.is_empty() {
+            *self = o.clone();
+            return;
+        }
+        self.games += o.games;
+        for s in 0..self.wins.len() {
+            self.wins[s].merge(&o.wins[s]);
+            self.score[s].merge(&o.score[s]);
+            for (a, b) in self.score_hist[s].iter_mut().zip(&o.score_hist[s]) {
+                *a += b;
+            }
+            for r in 0..ROWS {
+                self.hits_row[s][r] += o.hits_row[s][r];
+            }
+            self.crossings[s] += o.crossings[s];
+            self.active[s].merge(&o.active[s]);
+            self.passive[s].merge(&o.passive[s]);
+        }
+        self.turns.merge(&o.turns);
+        self.rolls += o.rolls;
+        self.events.merge(&o.events);
+    }
+}
+
+pub struct TwentyOneSim {
+    pub rules: Arc<TwentyOneRules>,
+    pub seats: Vec<Arc<SeatStrategy>>,
+    pub games: u64,
+    pub per_chunk: u64,
+    /// Starting seat, or `None`: game g starts at seat g mod seats.
+    pub start_seat: Option<usize>,
+}
+
+impl TwentyOneSim {
+    pub fn chunks(&self) -> u64 {
+        self.games.div_ceil(self.per_chunk)
+    }
+}
+
+impl Simulation for TwentyOneSim {
+    type Acc = TwentyOneAcc;
+
+    fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut TwentyOneAcc) {
+        let n = self.seats.len();
+        let count = self
+            .per_chunk
+            .min(self.games.saturating_sub(chunk * self.per_chunk));
+        acc.wins = vec![Ratio::default(); n];
+        acc.score = vec![Ratio::default(); n];
+        acc.score_hist = vec![vec![0; MAX_SCORE + 1]; n];
+        acc.hits_row = vec![[0; ROWS]; n];
+        acc.crossings = vec![0; n];
+        acc.active = vec![Ratio::default(); n];
+        acc.passive = vec![Ratio::default(); n];
+        // Batches: wins, score, active, passive per seat; turns.
+        let mut b = vec![Batch::default(); 4 * n + 1];
+        let mut act_n = vec![0u64; n];
+        let mut pas_n = vec![0u64; n];
+        for i in 0..count {
+            let game = chunk * self.per_chunk + i;
+            let start = self.start_seat.unwrap_or((game % n as u64) as usize);
+            let g = play_game(&self.rules, &self.seats, start, rng, Some(&mut acc.events));
+            let best = g.players.iter().map(|p| p.score).max().unwrap_or(0);
+            let winners = g.players.iter().filter(|p| p.score == best).count() as i64;
+            for (s, p) in g.players.iter().enumerate() {
+                let w = if p.score == best {
+                    WIN_UNIT / winners
+                } else {
+                    0
+                };
+                b[s].add(w, WIN_UNIT);
+                b[n + s].add(p.score as i64, 1);
+                acc.score_hist[s][(p.score as usize).min(MAX_SCORE)] += 1;
+                for r in 0..ROWS {
+                    acc.hits_row[s][r] += p.hits_per_row[r] as u64;
+                }
+                acc.crossings[s] += p.crossings as u64;
+                b[2 * n + s].add_sum(g.active[s].0 as i64, g.active[s].1 as i64);
+                b[3 * n + s].add_sum(g.passive[s].0 as i64, g.passive[s].1 as i64);
+                act_n[s] += g.active[s].1 as u64;
+                pas_n[s] += g.passive[s].1 as u64;
+            }
+            b[4 * n].add(g.turns as i64, 1);
+            acc.rolls += g.rolls as u64;
+        }
+        for s in 0..n {
+            acc.wins[s].close(&b[s], count);
+            acc.score[s].close(&b[n + s], count);
+            acc.active[s].close(&b[2 * n + s], act_n[s]);
+            acc.passive[s].close(&b[3 * n + s], pas_n[s]);
+        }
+        acc.turns.close(&b[4 * n], count);
+        acc.games += count;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seats(specs: &[&str]) -> Vec<Arc<SeatStrategy>> {
+        specs
+            .iter()
+            .map(|s| Arc::new(SeatStrategy::parse(s, 1).unwrap()))
+            .collect()
+    }
+
+    /// Sheets where every row is W K R B Y G (box j has colour j), so die j lands in box j.
+    fn plain_rules(players: usize) -> TwentyOneRules {
+        let mut r = TwentyOneRules::standard();
+        for s in r.sheets.iter_mut().take(players) {
+            s.rows = [[0, 1, 2, 3, 4, 5]; ROWS];
+        }
+        r
+    }
+
+    #[test]
+    fn the_game_ends_on_the_roll_that_finishes_row_5_with_unfinished_rows_counted() {
+        // Every roll is 6 5 4 3 2 1: all hits for box j = colour j, so hits-only never
+        // re-rolls and fills a row per roll.
+        let r = plain_rules(2);
+        let s = seats(&["hits-only", "hits-only"]);
+        let g = play_game(&r, &s, 0, &mut Scripted(vec![6, 5, 4, 3, 2, 1], 0), None);
+        assert_eq!(g.turns, 5, "one row per roll, five rows");
+        for p in &g.players {
+            assert_eq!(p.score, 5 * 42);
+            assert!(p.done);
+        }
+        let mut r2 = plain_rules(2);
+        // Seat 1's rows hold the colours reversed: it sees 1 2 3 4 5 6 in the boxes printed
+        // 6 5 4 3 2 1, so only the first three are legal.
+        r2.sheets[1].rows = [[5, 4, 3, 2, 1, 0]; ROWS];
+        let s = seats(&["hits-only", "greedy+never"]);
+        let g = play_game(&r2, &s, 0, &mut Scripted(vec![6, 5, 4, 3, 2, 1], 0), None);
+        assert_eq!(g.turns, 5);
+        let p1 = &g.players[1];
+        // Greedy writes 1, 2, 3 in boxes printed 6, 5, 4 on roll 1; then nothing legal is
+        // left (boxes printed 3, 2, 1 see 4, 5, 6): it crosses one box per roll.
+        // Rolls 2, 3, 4 cross boxes 3, 4, 5: row 1 finished after roll 4 (6 points, no hits).
+        // Roll 5 writes 1, 2, 3 into row 2 (6 points). The game ends after roll 5 (seat 0
+        // finished row 5) with seat 1's row 2 unfinished but counted.
+        assert_eq!(p1.score, 6 + 6);
+        assert_eq!(p1.crossings, 3);
+        assert_eq!(p1.row_index, 1);
+        assert!(!p1.done);
+        assert!(g.players[0].done);
+    }
+
+    #[test]
+    fn the_active_player_rerolls_the_non_ones_only_and_as_often_as_allowed() {
+        let mut r = plain_rules(1);
+        let s = SeatStrategy::parse("hits-only", 1).unwrap();
+        let colours = [0, 1, 2, 3, 4, 5];
+        // Roll 4 4 5 1 6 6 has no hit (box j printed 6 − j sees die j): re-roll the five
+        // non-1 dice, which come up 6 5 4 2 1; the 1 of die 3 stays.
+        let mut d = Scripted(vec![4, 4, 5, 1, 6, 6, 6, 5, 4, 2, 1], 0);
+        let (fin, first, rolls) = shared_roll(&r, &s, &colours, &Row::default(), &mut d);
+        assert_eq!(first, [4, 4, 5, 1, 6, 6]);
+        assert_eq!(fin, [6, 5, 4, 1, 2, 1]);
+        assert_eq!((rolls, d.1), (2, 11));
+        // A roll with a hit is kept.
+        let mut d = Scripted(vec![6, 1, 1, 1, 1, 1], 0);
+        let (_, _, rolls) = shared_roll(&r, &s, &colours, &Row::default(), &mut d);
+        assert_eq!(rolls, 1);
+        // Two re-rolls allowed (the seed's literal reading): a second miss re-rolls again.
+        r.rerolls = 2;
+        let mut d = Scripted(vec![4, 4, 5, 1, 6, 6, 5, 4, 5, 6, 6, 6, 5, 4, 3, 2], 0);
+        let (fin, _, rolls) = shared_roll(&r, &s, &colours, &Row::default(), &mut d);
+        assert_eq!(rolls, 3);
+        assert_eq!(fin, [6, 5, 4, 1, 3, 2]);
+    }
+
+    #[test]
+    fn identical_for_any_thread_count() {
+        use crate::engine::{run, RunOptions};
+        use std::sync::atomic::AtomicBool;
+        let sim = TwentyOneSim {
+            rules: Arc::new(TwentyOneRules::standard()),
+            seats: seats(&["hits-only", "greedy", "row-optimal:1", "slack:1"]),
+            games: 3000,
+            per_chunk: 100,
+            start_seat: None,
+        };
+        let go = |t| {
+            let o = RunOptions {
+                seed: 3,
+                chunks: 0..sim.chunks(),
+                threads: Some(t),
+                progress: false,
+                label: String::new(),
+            };
+            run(&sim, &o, &AtomicBool::new(false)).unwrap().acc
+        };
+        let a = go(1);
+        assert_eq!(a, go(2));
+        assert_eq!(a, go(4));
+        assert_eq!(a.games, 3000);
+        let w: i128 = a.wins.iter().map(|w| w.x).sum();
+        assert_eq!(w, 3000 * WIN_UNIT as i128);
+    }
+
+    #[test]
+    fn first_roll_events_agree_with_exhaustive_enumeration() {
+        use super::super::exact::row_events;
+        use crate::engine::{run, RunOptions};
+        use std::sync::atomic::AtomicBool;
+        let sim = TwentyOneSim {
+            rules: Arc::new(TwentyOneRules::standard()),
+            seats: seats(&["hits-only", "greedy", "slack:1", "row-optimal:1"]),
+            games: 20_000,
+            per_chunk: 500,
+            start_seat: None,
+        };
+        let o = RunOptions {
+            seed: 11,
+            chunks: 0..sim.chunks(),
+            threads: None,
+            progress: false,
+            label: String::new(),
+        };
+        let ev = run(&sim, &o, &AtomicBool::new(false)).unwrap().acc.events;
+        let mut checked = 0;
+        for e in 1..64usize {
+            let n = ev.rolls[e];
+            if n < 4000 {
+                continue;
+            }
+            let exact = row_events(e as u8);
+            let mut check = |count: u64, p: f64, what: &str| {
+                let se = (p * (1.0 - p) / n as f64).sqrt();
+                let f = count as f64 / n as f64;
+                if se > 0.0 {
+                    let z = (f - p) / se;
+                    assert!(
+                        z.abs() < 4.0,
+                        "empty {e:06b} {what}: {f} vs {p} (z {z:.2}, n {n})"
+                    );
+                } else {
+                    assert_eq!(f, p, "empty {e:06b} {what}");
+                }
+                checked += 1;
+            };
+            check(ev.any_legal[e], exact.p_any_legal, "P(any legal)");
+            for k in 0..3 {
+                check(ev.hits[e * 7 + k], exact.p_hits[k], &format!("P({k} hits)"));
+            }
+        }
+        assert!(checked >= 40, "only {checked} comparisons");
+    }
+}
