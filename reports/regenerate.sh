@@ -13,3 +13,6 @@ $R exact doom --rules s2-common --format markdown --output reports/doom-s2-commo
 $R exact doom --rules zilch --format markdown --output reports/doom-zilch-exact.md
 $R sim doom --games 100k --seat optimal --seat strategies/doom/bank-at-450.txt --seat endgame:450 --seat strategies/doom/by-dice-left.txt --quiet --out-dir reports/doom-seed-games > /dev/null
 $R sim doom --games 100k --quiet --out-dir reports/doom-seed-optimal-games > /dev/null
+$R sim twenty-one --games 1M --quiet --out-dir reports/twenty-one-games > /dev/null
+$R sim twenty-one --sweep-c 0,1,2,3,4,5,6,8 --games 500k --quiet --format markdown --output reports/twenty-one-sweep.md
+$R exact twenty-one --row-policy --c 5 --format markdown --output reports/twenty-one-exact.md

@@ -39,6 +39,8 @@ fn main() -> ExitCode {
         Command::Sim(SimGame::Blackjack(args)) => sim_blackjack(&args, &stop),
         Command::Sim(SimGame::Doom(args)) => sim_doom(&args, &stop),
         Command::Exact(ExactGame::Doom(args)) => exact_doom(&args),
+        Command::Sim(SimGame::TwentyOne(args)) => sim_twenty_one(&args, &stop),
+        Command::Exact(ExactGame::TwentyOne(args)) => exact_twenty_one(&args),
         Command::Merge(args) => merge(&args),
         Command::Check(args) => check(&args),
         Command::Compare(CompareGame::Blackjack(args)) => compare_blackjack(&args, &stop),
@@ -170,6 +172,77 @@ fn exact_doom(args: &cli::doom::DoomExact) -> anyhow::Result<ExitCode> {
         },
     );
     emit(&rep, &args.output, &[])?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn sim_twenty_one(
+    args: &cli::twentyone::TwentyOneSim,
+    stop: &AtomicBool,
+) -> anyhow::Result<ExitCode> {
+    use rtplab::games::twentyone::app;
+    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    if args.start_seat == Some(0) {
+        anyhow::bail!("--start-seat is 1-based: use 1 for the first seat");
+    }
+    let sweep = !args.sweep_c.is_empty();
+    let seats: Vec<String> = if !args.seats.is_empty() {
+        args.seats.clone()
+    } else if sweep {
+        app::DEFAULT_SEATS[..3]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    } else {
+        if !(1..=6).contains(&args.players) {
+            anyhow::bail!(
+                "--players {}: Twenty One is for 1 to 6 players",
+                args.players
+            );
+        }
+        (0..args.players)
+            .map(|i| app::DEFAULT_SEATS[i % app::DEFAULT_SEATS.len()].to_string())
+            .collect()
+    };
+    let cfg = app::TwentyOneConfig {
+        rules,
+        seats,
+        games: args.games,
+        seed: args.run.seed,
+        start_seat: args.start_seat.map(|s| s - 1),
+        threads: args.run.threads,
+        progress: !args.run.quiet,
+    };
+    if sweep {
+        if let Some(c) = args.sweep_c.iter().find(|c| !(0.0..=100.0).contains(*c)) {
+            anyhow::bail!("--sweep-c {c}: costs per roll must be from 0 to 100");
+        }
+        let report = app::sweep(&cfg, &args.sweep_c, stop)?;
+        emit(&report, &args.output, &[])?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (report, plots, interrupted) = app::simulate(&cfg, stop)?;
+    let plots = if args.output.out_dir.is_some() {
+        plots().map_err(anyhow::Error::msg)?
+    } else {
+        Vec::new()
+    };
+    emit(&report, &args.output, &plots)?;
+    Ok(if interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn exact_twenty_one(args: &cli::twentyone::TwentyOneExact) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    rules.validate(1).map_err(anyhow::Error::msg)?;
+    if !(0.0..=100.0).contains(&args.c) {
+        anyhow::bail!("--c {}: the cost per roll must be from 0 to 100", args.c);
+    }
+    let report =
+        rtplab::games::twentyone::report::exact_report(&rules, args.row_policy.then_some(args.c));
+    emit(&report, &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -2,6 +2,7 @@
 //! Nothing here is passed down into the library as is.
 
 pub mod doom;
+pub mod twentyone;
 
 use std::path::PathBuf;
 
@@ -71,6 +72,13 @@ rtplab exact blackjack --peek --das --max-hands 4 --format json"
         after_help = "Examples:\n  rtplab exact doom\n  rtplab exact doom --rules s2-common\n  rtplab exact doom --rules zilch --format json\n  rtplab exact doom --strategy bank-at:300 --strategy thresholds:1000,600,400,350,300,300"
     )]
     Doom(doom::DoomExact),
+    /// Exact pieces of Twenty One: single-roll event probabilities of a row by enumeration,
+    /// and the row-optimal policy table.
+    #[command(
+        name = "twenty-one",
+        after_help = "Examples:\n  rtplab exact twenty-one\n  rtplab exact twenty-one --row-policy --c 1.5 --format csv"
+    )]
+    TwentyOne(twentyone::TwentyOneExact),
 }
 
 #[derive(Args, Debug)]
@@ -197,6 +205,12 @@ rtplab sim blackjack --strategy strategies/blackjack/seed.csv --peek --das --max
         after_help = "Examples:\n  rtplab sim doom                                  # seed rules, 4 optimal players to the target\n  rtplab sim doom --turns 10M --strategy bank-at:300\n  rtplab sim doom --seat optimal --seat bank-at:300 --seat endgame:400 --target 10000"
     )]
     Doom(doom::DoomSim),
+    /// Twenty One (roll-and-write dice): full games of 1–6 players with any mix of strategies.
+    #[command(
+        name = "twenty-one",
+        after_help = "Examples:\n  rtplab sim twenty-one                                   # 4 players, default strategies\n  rtplab sim twenty-one --players 2 --seat hits-only --seat greedy --games 1M\n  rtplab sim twenty-one --sweep-c 0,0.5,1,2,3 --games 200k --seat hits-only --seat greedy"
+    )]
+    TwentyOne(twentyone::TwentyOneSim),
 }
 
 #[derive(Args, Debug)]

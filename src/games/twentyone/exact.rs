@@ -1,7 +1,7 @@
 //! Exact pieces of Twenty One: single-roll event probabilities of a row by exhaustive
 //! enumeration of the 6^6 rolls, and the evaluation of the row-optimal policy.
 
-use super::row::{hits, legal};
+use super::row::{hits, legal, written};
 use super::strategy::RowTable;
 
 /// Probabilities of one roll's events for a row whose empty boxes are `empty`.
@@ -77,10 +77,7 @@ pub fn evaluate(t: &RowTable) -> (Vec<[f64; 7]>, Vec<[f64; 7]>) {
                     (e & !(e & e.wrapping_neg()), h, 0u32)
                 } else {
                     let nh = (hits(e, &vals) & ch).count_ones() as usize;
-                    let w: u32 = (0..6)
-                        .filter(|j| ch >> j & 1 == 1)
-                        .map(|j| vals[j] as u32)
-                        .sum();
+                    let w = written(ch, &vals);
                     (e & !ch, h + nh, w + BONUS[h + nh] - BONUS[h])
                 };
                 p += gained as f64 + pts[e2 as usize][h2];

@@ -1,6 +1,8 @@
 //! Twenty One: the roll-and-write dice game of RULES.md §2.
 
+pub mod app;
 pub mod exact;
+pub mod report;
 pub mod row;
 pub mod rules;
 pub mod sim;

@@ -32,6 +32,16 @@ pub fn hits(e: u8, vals: &[u8; 6]) -> u8 {
     m
 }
 
+/// Sum of the dice written into the boxes of `mask`.
+#[inline(always)]
+pub fn written(mask: u8, vals: &[u8; 6]) -> u32 {
+    vals.iter()
+        .enumerate()
+        .filter(|(j, _)| mask >> j & 1 == 1)
+        .map(|(_, &v)| v as u32)
+        .sum()
+}
+
 /// Leftmost empty box (the one a cross-out takes).
 #[inline(always)]
 pub fn leftmost(e: u8) -> u8 {
@@ -92,7 +102,7 @@ impl Row {
                 ..Gain::default()
             });
         }
-        for j in 0..6 {
+        for (j, &v) in vals.iter().enumerate() {
             if c >> j & 1 == 0 {
                 continue;
             }
@@ -100,19 +110,15 @@ impl Row {
             if self.empty >> j & 1 == 0 {
                 return Err(Illegal::Filled(j, p));
             }
-            if vals[j] > p {
-                return Err(Illegal::TooHigh(j, p, vals[j]));
+            if v > p {
+                return Err(Illegal::TooHigh(j, p, v));
             }
         }
-        let mut g = Gain::default();
-        for j in 0..6 {
-            if c >> j & 1 == 1 {
-                g.points += vals[j] as u32;
-                if vals[j] == 6 - j as u8 {
-                    g.hits += 1;
-                }
-            }
-        }
+        let mut g = Gain {
+            points: written(c, vals),
+            hits: (hits(self.empty, vals) & c).count_ones() as u8,
+            crossed: false,
+        };
         g.points += BONUS[(self.hits + g.hits) as usize] - BONUS[self.hits as usize];
         self.hits += g.hits;
         self.empty &= !c;

@@ -14,7 +14,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::row::{hits, leftmost, legal, Choice, CROSS};
+use super::row::{hits, leftmost, legal, written, Choice, CROSS};
 use super::rules::BONUS;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -153,8 +153,8 @@ impl SeatStrategy {
             }
             Write::Slack(k) => {
                 let mut m = 0;
-                for j in 0..6 {
-                    if l >> j & 1 == 1 && 6 - j as u8 - vals[j] <= k {
+                for (j, &v) in vals.iter().enumerate() {
+                    if l >> j & 1 == 1 && 6 - j as u8 - v <= k {
                         m |= 1 << j;
                     }
                 }
@@ -190,9 +190,9 @@ impl SeatStrategy {
 fn cheapest(e: u8, l: u8, vals: &[u8; 6]) -> Choice {
     let cross_cost = 6 - leftmost(e).trailing_zeros() as u8;
     let mut best = (cross_cost, CROSS);
-    for j in 0..6 {
+    for (j, &v) in vals.iter().enumerate() {
         if l >> j & 1 == 1 {
-            let cost = 6 - j as u8 - vals[j];
+            let cost = 6 - j as u8 - v;
             if cost <= best.0 {
                 best = (cost, 1 << j);
             }
@@ -361,12 +361,7 @@ impl RowTable {
         let hm = hits(e, vals);
         let mut s = l;
         while s != 0 {
-            let mut pts = 0u32;
-            for j in 0..6 {
-                if s >> j & 1 == 1 {
-                    pts += vals[j] as u32;
-                }
-            }
+            let pts = written(s, vals);
             let nh = (hm & s).count_ones() as usize;
             let h2 = h as usize + nh;
             let v = (pts + BONUS[h2] - BONUS[h as usize]) as f64 + self.f[(e & !s) as usize][h2];

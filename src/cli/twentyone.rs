@@ -1,0 +1,74 @@
+//! Command-line types of Twenty One.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{parse_count_limited, DiceRunArgs, OutputArgs};
+use rtplab::games::twentyone::rules::{read_sheets, TwentyOneRules};
+
+#[derive(Args, Debug)]
+pub struct TwentyOneRulesArgs {
+    /// Re-rolls of the non-1 dice the active player may take (1: the published game; 2: the
+    /// seed text's literal reading).
+    #[arg(long, default_value_t = 1)]
+    pub rerolls: u8,
+    /// Read the sheets from a file (SHEET,ROW,c1..c6 per line; see strategies/twenty-one/).
+    #[arg(long, value_name = "FILE")]
+    pub sheets: Option<PathBuf>,
+}
+
+impl TwentyOneRulesArgs {
+    pub fn to_rules(&self) -> Result<TwentyOneRules, String> {
+        let mut r = TwentyOneRules::standard();
+        r.rerolls = self.rerolls;
+        if let Some(p) = &self.sheets {
+            r.sheets = read_sheets(p)?;
+            r.sheet_source = p.display().to_string();
+        }
+        Ok(r)
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct TwentyOneSim {
+    #[command(flatten)]
+    pub rules: TwentyOneRulesArgs,
+    /// Players (1–6); without --seat they play hits-only, slack:1, greedy, row-optimal:1 in
+    /// turn.
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// One strategy per seat, in seat order (overrides --players): hits-only, slack:K, greedy,
+    /// row-optimal:C, each optionally +never, +unless-hit, +unless-usable:N, +optimal; or a
+    /// file.
+    #[arg(long = "seat", value_name = "STRATEGY")]
+    pub seats: Vec<String>,
+    /// Games to simulate.
+    #[arg(long, default_value = "1M", value_parser = parse_count_limited)]
+    pub games: u64,
+    /// The seat that starts every game (1-based); by default it rotates game by game.
+    #[arg(long)]
+    pub start_seat: Option<usize>,
+    /// Sweep the row-optimal cost per roll: seat 1 plays row-optimal:C for each C against the
+    /// --seat strategies (default: hits-only, slack:1, greedy).
+    #[arg(long, value_name = "C,C,...", value_delimiter = ',')]
+    pub sweep_c: Vec<f64>,
+    #[command(flatten)]
+    pub run: DiceRunArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct TwentyOneExact {
+    #[command(flatten)]
+    pub rules: TwentyOneRulesArgs,
+    /// Also print the row-optimal policy table.
+    #[arg(long)]
+    pub row_policy: bool,
+    /// Cost per roll of the row-optimal policy.
+    #[arg(long, default_value_t = 1.0, value_name = "C")]
+    pub c: f64,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}

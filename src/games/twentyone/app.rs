@@ -1,0 +1,145 @@
+//! Twenty One entry points used by the binary.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::report::{plots, sim_report, sweep_report, RunInfo, SweepPoint};
+use super::rules::TwentyOneRules;
+use super::sim::{TwentyOneAcc, TwentyOneSim};
+use super::strategy::SeatStrategy;
+use crate::engine::{run, RunOptions};
+use crate::report::Report;
+
+/// Default seats, cycled for any player count.
+pub const DEFAULT_SEATS: [&str; 4] = ["hits-only", "slack:1", "greedy", "row-optimal:1"];
+
+pub struct TwentyOneConfig {
+    pub rules: TwentyOneRules,
+    pub seats: Vec<String>,
+    pub games: u64,
+    pub seed: u64,
+    pub start_seat: Option<usize>,
+    pub threads: Option<usize>,
+    pub progress: bool,
+}
+
+/// Plots rendered on demand.
+pub type Plots = Box<dyn FnOnce() -> Result<Vec<(String, String)>, String>>;
+
+fn parse_seats(rules: &TwentyOneRules, seats: &[String]) -> anyhow::Result<Vec<Arc<SeatStrategy>>> {
+    let mut out: Vec<Arc<SeatStrategy>> = Vec::new();
+    for s in seats {
+        let p = SeatStrategy::parse(s, rules.rerolls).map_err(anyhow::Error::msg)?;
+        // Share the (row-optimal) tables of identical strategies.
+        match out.iter().find(|q| ***q == p) {
+            Some(q) => out.push(q.clone()),
+            None => out.push(Arc::new(p)),
+        }
+    }
+    Ok(out)
+}
+
+fn validate(cfg: &TwentyOneConfig) -> anyhow::Result<()> {
+    cfg.rules
+        .validate(cfg.seats.len())
+        .map_err(anyhow::Error::msg)?;
+    if cfg.games == 0 || cfg.games > 1_000_000_000_000 {
+        anyhow::bail!("--games {}: must be between 1 and 10^12", cfg.games);
+    }
+    if let Some(s) = cfg.start_seat.filter(|&s| s >= cfg.seats.len()) {
+        anyhow::bail!(
+            "--start-seat {}: there are only {} seats",
+            s + 1,
+            cfg.seats.len()
+        );
+    }
+    Ok(())
+}
+
+fn run_games(
+    cfg: &TwentyOneConfig,
+    seats: Vec<Arc<SeatStrategy>>,
+    stop: &AtomicBool,
+) -> anyhow::Result<(TwentyOneAcc, RunInfo)> {
+    let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+    let sim = TwentyOneSim {
+        rules: Arc::new(cfg.rules.clone()),
+        seats,
+        games: cfg.games,
+        per_chunk: (cfg.games / 256).clamp(100, 20_000),
+        start_seat: cfg.start_seat,
+    };
+    let opts = RunOptions {
+        seed: cfg.seed,
+        chunks: 0..sim.chunks(),
+        threads: cfg.threads,
+        progress: cfg.progress,
+        label: "twenty-one".into(),
+    };
+    let out = run(&sim, &opts, stop)?;
+    let info = RunInfo {
+        seats: names,
+        seed: cfg.seed,
+        start_seat: cfg.start_seat,
+        elapsed_s: out.elapsed.as_secs_f64(),
+        threads: out.threads,
+        interrupted: out.interrupted,
+        chunks_done: out.chunks_done,
+        chunks_planned: out.chunks_planned,
+    };
+    Ok((out.acc, info))
+}
+
+/// Simulate games: the report, its plots, and whether the run was interrupted.
+pub fn simulate(cfg: &TwentyOneConfig, stop: &AtomicBool) -> anyhow::Result<(Report, Plots, bool)> {
+    validate(cfg)?;
+    let seats = parse_seats(&cfg.rules, &cfg.seats)?;
+    let (acc, info) = run_games(cfg, seats, stop)?;
+    let report = sim_report(&cfg.rules, &acc, &info);
+    let interrupted = info.interrupted;
+    Ok((report, Box::new(move || plots(&acc, &info)), interrupted))
+}
+
+/// Seat 1 plays row-optimal:c for each c against `cfg.seats` (the other seats); the same
+/// seed, hence the same dice streams, for every c.
+pub fn sweep(cfg: &TwentyOneConfig, cs: &[f64], stop: &AtomicBool) -> anyhow::Result<Report> {
+    if cs.is_empty() {
+        anyhow::bail!("--sweep-c needs at least one cost");
+    }
+    let t0 = Instant::now();
+    let mut points = Vec::new();
+    let mut stopped_at = None;
+    for &c in cs {
+        let mut seats = vec![format!("row-optimal:{c}")];
+        seats.extend(cfg.seats.iter().cloned());
+        let one = TwentyOneConfig {
+            seats,
+            rules: cfg.rules.clone(),
+            ..*cfg
+        };
+        validate(&one)?;
+        let parsed = parse_seats(&one.rules, &one.seats)?;
+        let (acc, info) = run_games(&one, parsed, stop)?;
+        if info.interrupted {
+            stopped_at = Some(c);
+            break;
+        }
+        points.push(SweepPoint { c, acc });
+    }
+    let mut r = sweep_report(
+        &cfg.rules,
+        &cfg.seats,
+        &points,
+        cfg.seed,
+        t0.elapsed().as_secs_f64(),
+    );
+    if let Some(c) = stopped_at {
+        r.notes.insert(
+            0,
+            format!("INTERRUPTED at c = {c}: the costs before it are complete, the rest not run."),
+        );
+        r.json["interrupted_at_c"] = serde_json::json!(c);
+    }
+    Ok(r)
+}

@@ -1,0 +1,499 @@
+//! Twenty One reports: games (scores, win rates, re-roll advantage), the row-optimal cost
+//! sweep, and the exact pieces.
+
+use serde_json::json;
+
+use super::exact::{evaluate, printed, row_events};
+use super::rules::TwentyOneRules;
+use super::sim::{TwentyOneAcc, MAX_SCORE};
+use super::strategy::RowTable;
+use crate::report::{ci_pct, count, est, estimate_json, pct, Report, Section};
+use crate::stats::Estimate;
+
+/// What a run was.
+pub struct RunInfo {
+    pub seats: Vec<String>,
+    pub seed: u64,
+    pub start_seat: Option<usize>,
+    pub elapsed_s: f64,
+    pub threads: usize,
+    pub interrupted: bool,
+    pub chunks_done: u64,
+    pub chunks_planned: u64,
+}
+
+const QUANTILES: [f64; 7] = [0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0];
+
+/// Quantiles of an integer histogram (the smallest value whose cumulative share reaches q).
+pub fn quantiles(hist: &[u64]) -> Vec<u32> {
+    let n: u64 = hist.iter().sum();
+    QUANTILES
+        .iter()
+        .map(|&q| {
+            if q == 0.0 {
+                return hist.iter().position(|&c| c > 0).unwrap_or(0) as u32;
+            }
+            let need = (q * n as f64).ceil().max(1.0) as u64;
+            let mut cum = 0;
+            for (v, &c) in hist.iter().enumerate() {
+                cum += c;
+                if cum >= need {
+                    return v as u32;
+                }
+            }
+            MAX_SCORE as u32
+        })
+        .collect()
+}
+
+fn f2(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v:.2}")
+    } else {
+        "n/a".into()
+    }
+}
+
+/// The report of a simulation of games.
+pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) -> Report {
+    let n = info.seats.len();
+    let mut r = Report {
+        title: "Twenty One simulation".into(),
+        ..Report::default()
+    };
+    r.meta.push(("Rules".into(), rules.summary()));
+    r.meta.push(("Seats".into(), info.seats.join(" | ")));
+    r.meta.push(("Games".into(), count(acc.games)));
+    r.meta.push(("Seed".into(), info.seed.to_string()));
+    r.meta.push((
+        "Starting seat".into(),
+        info.start_seat
+            .map_or("rotates game by game".into(), |s| (s + 1).to_string()),
+    ));
+    let el = info.elapsed_s.max(1e-9);
+    r.meta.push((
+        "Elapsed".into(),
+        format!(
+            "{:.2} s on {} threads ({} games/s)",
+            info.elapsed_s,
+            info.threads,
+            count((acc.games as f64 / el) as u64)
+        ),
+    ));
+    if info.interrupted {
+        r.notes.push(format!(
+            "INTERRUPTED: {} of {} chunks completed; the figures cover the completed games only.",
+            info.chunks_done, info.chunks_planned
+        ));
+    }
+    let games = acc.games.max(1) as f64;
+    let mut seats = Section::new(
+        "Seats (win rate with ties shared)",
+        &[
+            "seat",
+            "sheet",
+            "strategy",
+            "win rate",
+            "SE",
+            "95% CI",
+            "mean score",
+            "SD",
+            "crossings/game",
+        ],
+    );
+    let mut qs = Section::new(
+        "Final score quantiles",
+        &["seat", "min", "5%", "25%", "median", "75%", "95%", "max"],
+    );
+    let mut hr = Section::new(
+        "Hits per row (mean per game)",
+        &["seat", "row 1", "row 2", "row 3", "row 4", "row 5", "total"],
+    );
+    let mut adv = Section::new(
+        "Re-roll control: points per turn as the active player vs on others' turns",
+        &["seat", "active", "SE", "passive", "SE", "advantage"],
+    );
+    let (mut win_json, mut score_json, mut hits_json, mut adv_json) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for s in 0..n {
+        let w = est(&acc.wins[s], 1.0);
+        let sc = est(&acc.score[s], 1.0);
+        let sd = acc.score[s].sd_obs();
+        let cross = acc.crossings[s] as f64 / games;
+        seats.row([
+            (s + 1).to_string(),
+            rules.sheets[s].name.clone(),
+            info.seats[s].clone(),
+            pct(w.mean, 2),
+            pct(w.se, 2),
+            ci_pct(&w, 2),
+            f2(sc.mean),
+            f2(sd),
+            f2(cross),
+        ]);
+        let q = quantiles(&acc.score_hist[s]);
+        let mut row = vec![(s + 1).to_string()];
+        row.extend(q.iter().map(|v| v.to_string()));
+        qs.row(row);
+        let per_row: Vec<f64> = acc.hits_row[s].iter().map(|&h| h as f64 / games).collect();
+        let mut row = vec![(s + 1).to_string()];
+        row.extend(per_row.iter().map(|v| f2(*v)));
+        row.push(f2(per_row.iter().sum()));
+        hr.row(row);
+        let a = est(&acc.active[s], 1.0);
+        let p = est(&acc.passive[s], 1.0);
+        let d = Estimate::new(
+            a.mean - p.mean,
+            (a.se.powi(2) + p.se.powi(2)).sqrt(),
+            acc.active[s].df(),
+        );
+        adv.row([
+            (s + 1).to_string(),
+            format!("{:.3}", a.mean),
+            format!("{:.3}", a.se),
+            format!("{:.3}", p.mean),
+            format!("{:.3}", p.se),
+            format!("{:+.3} ± {:.3}", d.mean, d.se),
+        ]);
+        win_json.push(json!({"seat": s + 1, "strategy": info.seats[s], "rate": w.mean, "se": w.se, "ci95": w.ci95}));
+        score_json.push(json!({
+            "seat": s + 1, "strategy": info.seats[s], "sheet": rules.sheets[s].name,
+            "mean": sc.mean, "mean_se": sc.se, "sd": sd,
+            "quantiles": QUANTILES.iter().zip(&q).map(|(k, v)| json!({"q": k, "score": v})).collect::<Vec<_>>(),
+            "histogram": acc.score_hist[s],
+        }));
+        hits_json.push(json!({"seat": s + 1, "by_row": per_row, "crossings_per_game": cross}));
+        adv_json.push(json!({"seat": s + 1, "active": estimate_json(&a), "passive": estimate_json(&p), "advantage": estimate_json(&d)}));
+    }
+    r.sections.push(seats);
+    if let Some(bs) = by_strategy(acc, info) {
+        r.sections.push(bs.0);
+        r.json["win_rate_by_strategy"] = bs.1;
+    }
+    r.sections.push(qs);
+    r.sections.push(hr);
+    r.sections.push(adv);
+    let turns = est(&acc.turns, 1.0);
+    let rolls = acc.rolls as f64 / games;
+    let mut gl = Section::new("Game length", &["measure", "value"]);
+    gl.row(["turns (shared rolls) per game".into(), f2(turns.mean)]);
+    gl.row(["dice rolls per game, re-rolls included".into(), f2(rolls)]);
+    r.sections.push(gl);
+    let mut dist = Section::new("Final score distribution (bins of 10)", &["from", "to"]);
+    dist.columns.extend((1..=n).map(|s| format!("seat {s}")));
+    for b in 0..=(MAX_SCORE / 10) {
+        let counts: Vec<u64> = acc
+            .score_hist
+            .iter()
+            .map(|h| h[b * 10..((b + 1) * 10).min(MAX_SCORE + 1)].iter().sum())
+            .collect();
+        if counts.iter().all(|&c| c == 0) {
+            continue;
+        }
+        let mut row = vec![
+            (b * 10).to_string(),
+            ((b * 10 + 9).min(MAX_SCORE)).to_string(),
+        ];
+        row.extend(counts.iter().map(|&c| count(c)));
+        dist.row(row);
+    }
+    r.sections.push(dist);
+    let mut j = json!({
+        "game": "twenty-one",
+        "rules": rules,
+        "seats": info.seats.iter().enumerate().map(|(s, n)| json!({"seat": s + 1, "strategy": n, "sheet": rules.sheets[s].name})).collect::<Vec<_>>(),
+        "seed": info.seed,
+        "games": acc.games,
+        "score": score_json,
+        "win_rate": win_json,
+        "turns_per_game": estimate_json(&turns),
+        "rolls_per_game": rolls,
+        "hits_per_row": hits_json,
+        "active_advantage": adv_json,
+        "starting_seat": info.start_seat.map(|s| s + 1),
+        "elapsed_s": info.elapsed_s,
+        "games_per_s": acc.games as f64 / el,
+        "threads": info.threads,
+        "interrupted": info.interrupted,
+    });
+    if let Some(v) = r.json.get("win_rate_by_strategy") {
+        j["win_rate_by_strategy"] = v.clone();
+    }
+    r.json = j;
+    r
+}
+
+fn by_strategy(acc: &TwentyOneAcc, info: &RunInfo) -> Option<(Section, serde_json::Value)> {
+    let n = info.seats.len();
+    let mut names: Vec<&String> = Vec::new();
+    for s in &info.seats {
+        if !names.contains(&s) {
+            names.push(s);
+        }
+    }
+    if names.len() == n {
+        return None;
+    }
+    let mut sec = Section::new(
+        "Win rate by strategy (per seat, seats pooled; SE treats seats as independent)",
+        &["strategy", "seats", "win rate per seat", "SE", "95% CI"],
+    );
+    let mut js = Vec::new();
+    for name in names {
+        let idx: Vec<usize> = (0..n).filter(|&s| &info.seats[s] == name).collect();
+        let k = idx.len() as f64;
+        let mean = idx.iter().map(|&s| acc.wins[s].mean()).sum::<f64>() / k;
+        let se = idx
+            .iter()
+            .map(|&s| acc.wins[s].se().powi(2))
+            .sum::<f64>()
+            .sqrt()
+            / k;
+        let e = Estimate::new(mean, se, acc.wins[idx[0]].df());
+        sec.row([
+            name.clone(),
+            idx.len().to_string(),
+            pct(e.mean, 2),
+            pct(e.se, 2),
+            ci_pct(&e, 2),
+        ]);
+        js.push(json!({"strategy": name, "seats": idx.len(), "rate": e.mean, "se": e.se, "ci95": e.ci95}));
+    }
+    Some((sec, json!(js)))
+}
+
+/// One point of the row-optimal cost sweep: seat 1 plays row-optimal:c.
+pub struct SweepPoint {
+    pub c: f64,
+    pub acc: TwentyOneAcc,
+}
+
+/// The sweep report: which cost per roll wins most often against the other seats.
+pub fn sweep_report(
+    rules: &TwentyOneRules,
+    others: &[String],
+    points: &[SweepPoint],
+    seed: u64,
+    elapsed_s: f64,
+) -> Report {
+    let mut r = Report {
+        title: "Twenty One: row-optimal cost per roll sweep".into(),
+        ..Report::default()
+    };
+    r.meta.push(("Rules".into(), rules.summary()));
+    r.meta.push((
+        "Table".into(),
+        format!("seat 1 row-optimal:c against {}", others.join(", ")),
+    ));
+    r.meta.push((
+        "Games per c".into(),
+        count(points.first().map_or(0, |p| p.acc.games)),
+    ));
+    r.meta.push((
+        "Seed".into(),
+        format!("{seed} (the same random streams for every c)"),
+    ));
+    r.meta.push(("Elapsed".into(), format!("{elapsed_s:.2} s")));
+    let n = others.len() + 1;
+    let mut s = Section::new(
+        "Win rate of row-optimal:c (seat 1)",
+        &["c", "win rate", "SE", "95% CI", "mean score", "fair share"],
+    );
+    let mut js = Vec::new();
+    let mut best: Option<(f64, Estimate)> = None;
+    for p in points {
+        let w = est(&p.acc.wins[0], 1.0);
+        let sc = est(&p.acc.score[0], 1.0);
+        s.row([
+            format!("{}", p.c),
+            pct(w.mean, 2),
+            pct(w.se, 2),
+            ci_pct(&w, 2),
+            f2(sc.mean),
+            pct(1.0 / n as f64, 2),
+        ]);
+        js.push(json!({"c": p.c, "win_rate": w.mean, "se": w.se, "ci95": w.ci95, "mean_score": sc.mean}));
+        if best.is_none_or(|(_, b)| w.mean > b.mean) {
+            best = Some((p.c, w));
+        }
+    }
+    r.sections.push(s);
+    if let Some((c, w)) = best {
+        let close: Vec<String> = points
+            .iter()
+            .filter(|p| {
+                let e = est(&p.acc.wins[0], 1.0);
+                p.c != c && (w.mean - e.mean) < 2.0 * (w.se.powi(2) + e.se.powi(2)).sqrt()
+            })
+            .map(|p| p.c.to_string())
+            .collect();
+        r.notes.push(format!(
+            "Best: c = {c}, win rate {} ± {}{}.",
+            pct(w.mean, 2),
+            pct(w.se, 2),
+            if close.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (within 2 SE of the best: c = {}; every c uses the same random streams, so \
+                     differences are sharper than the independent SEs suggest)",
+                    close.join(", ")
+                )
+            }
+        ));
+    }
+    r.json = json!({
+        "game": "twenty-one",
+        "rules": rules,
+        "others": others,
+        "seed": seed,
+        "games": points.first().map_or(0, |p| p.acc.games),
+        "sweep": js,
+        "best_c": best.map(|b| b.0),
+        "elapsed_s": elapsed_s,
+    });
+    r
+}
+
+/// The exact pieces: single-roll events for every set of empty boxes, and (optionally) the
+/// row-optimal policy table for cost `c`.
+pub fn exact_report(rules: &TwentyOneRules, row_policy: Option<f64>) -> Report {
+    let mut r = Report {
+        title: "Twenty One exact pieces".into(),
+        ..Report::default()
+    };
+    r.meta.push(("Rules".into(), rules.summary()));
+    r.meta.push((
+        "Method".into(),
+        "exhaustive enumeration of the 6^6 rolls per set of empty boxes; the row policy by \
+         dynamic programming over (empty boxes, hits so far)"
+            .into(),
+    ));
+    let mut ev = Section::new(
+        "One roll seen from a row, by its empty boxes",
+        &[
+            "empty boxes (printed)",
+            "P(a legal die)",
+            "E[legal dice]",
+            "P(0 hits)",
+            "P(1 hit)",
+            "P(2 hits)",
+            "P(3+ hits)",
+        ],
+    );
+    let mut ev_json = Vec::new();
+    let mut masks: Vec<u8> = (1..64).collect();
+    masks.sort_by_key(|m| std::cmp::Reverse(m.count_ones()));
+    for &e in &masks {
+        let x = row_events(e);
+        let three: f64 = x.p_hits[3..].iter().sum();
+        ev.row([
+            printed(e),
+            pct(x.p_any_legal, 3),
+            format!("{:.4}", x.expected_legal),
+            pct(x.p_hits[0], 3),
+            pct(x.p_hits[1], 3),
+            pct(x.p_hits[2], 3),
+            pct(three, 3),
+        ]);
+        ev_json.push(json!({"empty": printed(e), "mask": e, "p_any_legal": x.p_any_legal, "expected_legal": x.expected_legal, "p_hits": x.p_hits}));
+    }
+    r.sections.push(ev);
+    let mut j = json!({"game": "twenty-one", "rules": rules, "row_events": ev_json});
+    if let Some(c) = row_policy {
+        let t = RowTable::new(c, rules.rerolls);
+        let (pts, rolls) = evaluate(&t);
+        let mut ps = Section::new(
+            &format!("Row-optimal policy, cost {c} per roll: value of each state"),
+            &[
+                "empty boxes (printed)",
+                "hits so far",
+                "value (points − c·rolls)",
+                "expected points to come",
+                "expected rolls to finish",
+            ],
+        );
+        let mut sj = Vec::new();
+        for &e in &masks {
+            for h in 0..=(6 - e.count_ones() as usize) {
+                ps.row([
+                    printed(e),
+                    h.to_string(),
+                    format!("{:.4}", t.f[e as usize][h]),
+                    format!("{:.4}", pts[e as usize][h]),
+                    format!("{:.4}", rolls[e as usize][h]),
+                ]);
+                sj.push(json!({"empty": printed(e), "hits": h, "value": t.f[e as usize][h], "points": pts[e as usize][h], "rolls": rolls[e as usize][h]}));
+            }
+        }
+        r.meta.push((
+            "A whole row".into(),
+            format!(
+                "{:.3} expected points in {:.3} rolls (cost {c}: value {:.3})",
+                pts[63][0], rolls[63][0], t.f[63][0]
+            ),
+        ));
+        r.sections.push(ps);
+        r.notes.push(
+            "The row policy uses each roll as it comes; as the active player it also re-rolls \
+             when the expected value after re-rolling the non-1 dice is higher."
+                .into(),
+        );
+        j["row_policy"] =
+            json!({"c": c, "row_points": pts[63][0], "row_rolls": rolls[63][0], "states": sj});
+    }
+    r.json = j;
+    r
+}
+
+/// SVG plot: win rate by seat.
+pub fn plots(acc: &TwentyOneAcc, info: &RunInfo) -> Result<Vec<(String, String)>, String> {
+    use crate::report::svg::bar_chart;
+    let bars: Vec<(String, f64)> = acc
+        .wins
+        .iter()
+        .enumerate()
+        .map(|(s, w)| (format!("{} {}", s + 1, info.seats[s]), w.mean()))
+        .collect();
+    let total: u64 = acc.score_hist.iter().map(|h| h.iter().sum::<u64>()).sum();
+    let hist: Vec<(String, f64)> = (0..=(MAX_SCORE / 10))
+        .map(|b| {
+            let c: u64 = acc
+                .score_hist
+                .iter()
+                .map(|h| {
+                    h[b * 10..((b + 1) * 10).min(MAX_SCORE + 1)]
+                        .iter()
+                        .sum::<u64>()
+                })
+                .sum();
+            ((b * 10).to_string(), c as f64 / total.max(1) as f64)
+        })
+        .filter(|x| x.1 > 0.0)
+        .collect();
+    Ok(vec![
+        (
+            "win-rate-by-seat.svg".into(),
+            bar_chart("Win rate by seat (ties shared)", "win rate", &bars)?,
+        ),
+        (
+            "final-score-histogram.svg".into(),
+            bar_chart("Final scores, all seats (bins of 10)", "share", &hist)?,
+        ),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_of_a_histogram() {
+        let mut h = vec![0u64; MAX_SCORE + 1];
+        for c in &mut h[1..=100] {
+            *c = 1;
+        }
+        let q = quantiles(&h);
+        assert_eq!(q, vec![1, 5, 25, 50, 75, 95, 100]);
+    }
+}
