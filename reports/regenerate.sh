@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates every committed report (about 4 minutes on 2 cores). Run from the repository root.
+# Regenerates every committed report (about 5 minutes on 2 cores). Run from the repository root.
 set -euo pipefail
 R="cargo run --release --quiet --"
 $R sim blackjack --rounds 1e9 --claim 99.54 --quiet --out-dir reports/seed-table > /dev/null
