@@ -9,6 +9,7 @@ pub mod numparse;
 pub mod report;
 pub mod rng;
 pub mod shard;
+pub mod specfile;
 pub mod stats;
 
 /// The tool's version, carried by every report.

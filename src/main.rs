@@ -135,17 +135,7 @@ fn sim_doom(args: &cli::doom::DoomSim, stop: &AtomicBool) -> anyhow::Result<Exit
         progress: !args.run.quiet,
     };
     let (report, plots, interrupted) = app::simulate(&cfg, stop)?;
-    let plots = if args.output.out_dir.is_some() {
-        plots().map_err(anyhow::Error::msg)?
-    } else {
-        Vec::new()
-    };
-    emit(&report, &args.output, &plots)?;
-    Ok(if interrupted {
-        ExitCode::from(130)
-    } else {
-        ExitCode::SUCCESS
-    })
+    emit_run(&report, plots, interrupted, &args.output)
 }
 
 fn exact_doom(args: &cli::doom::DoomExact) -> anyhow::Result<ExitCode> {
@@ -221,17 +211,7 @@ fn sim_twenty_one(
         return Ok(ExitCode::SUCCESS);
     }
     let (report, plots, interrupted) = app::simulate(&cfg, stop)?;
-    let plots = if args.output.out_dir.is_some() {
-        plots().map_err(anyhow::Error::msg)?
-    } else {
-        Vec::new()
-    };
-    emit(&report, &args.output, &plots)?;
-    Ok(if interrupted {
-        ExitCode::from(130)
-    } else {
-        ExitCode::SUCCESS
-    })
+    emit_run(&report, plots, interrupted, &args.output)
 }
 
 fn exact_twenty_one(args: &cli::twentyone::TwentyOneExact) -> anyhow::Result<ExitCode> {
@@ -312,6 +292,26 @@ fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Resu
     let report = blackjack::compare::compare_report(&rules, &specs, &acc, args.seed, elapsed);
     emit(&report, &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Emit a simulation's report (plots only with --out-dir); exit 130 if it was interrupted.
+fn emit_run(
+    report: &rtplab::report::Report,
+    plots: rtplab::report::Plots,
+    interrupted: bool,
+    out: &cli::OutputArgs,
+) -> anyhow::Result<ExitCode> {
+    let plots = if out.out_dir.is_some() {
+        plots().map_err(anyhow::Error::msg)?
+    } else {
+        Vec::new()
+    };
+    emit(report, out, &plots)?;
+    Ok(if interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Print the report in the chosen format (or to --output), and write --out-dir if given.

@@ -14,6 +14,9 @@ pub enum Format {
     Json,
 }
 
+/// SVG plots of a run (file name, SVG text), rendered only when asked for.
+pub type Plots = Box<dyn FnOnce() -> Result<Vec<(String, String)>, String>>;
+
 /// One table of a report.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Section {
@@ -215,6 +218,50 @@ pub fn rate(n: u64, d: u64) -> f64 {
     } else {
         n as f64 / d as f64
     }
+}
+
+/// Win rate per strategy when several seats share one: the mean of those seats' win rates.
+/// The SE treats the seats as independent, which overstates it slightly (seats of one game
+/// compete, so their results are negatively correlated). `None` when every seat differs.
+pub fn win_rate_by_strategy(
+    names: &[String],
+    wins: &[crate::stats::Ratio],
+) -> Option<(Section, serde_json::Value)> {
+    let mut distinct: Vec<&String> = Vec::new();
+    for n in names {
+        if !distinct.contains(&n) {
+            distinct.push(n);
+        }
+    }
+    if distinct.len() == names.len() {
+        return None;
+    }
+    let mut sec = Section::new(
+        "Win rate by strategy (per seat, seats pooled; SE treats seats as independent)",
+        &["strategy", "seats", "win rate per seat", "SE", "95% CI"],
+    );
+    let mut js = Vec::new();
+    for name in distinct {
+        let idx: Vec<usize> = (0..names.len()).filter(|&s| &names[s] == name).collect();
+        let k = idx.len() as f64;
+        let mean = idx.iter().map(|&s| wins[s].mean()).sum::<f64>() / k;
+        let se = idx
+            .iter()
+            .map(|&s| wins[s].se().powi(2))
+            .sum::<f64>()
+            .sqrt()
+            / k;
+        let e = crate::stats::Estimate::new(mean, se, wins[idx[0]].df());
+        sec.row([
+            name.clone(),
+            idx.len().to_string(),
+            pct(e.mean, 2),
+            pct(e.se, 2),
+            ci_pct(&e, 2),
+        ]);
+        js.push(serde_json::json!({"strategy": name, "seats": idx.len(), "rate": e.mean, "se": e.se, "ci95": e.ci95}));
+    }
+    Some((sec, serde_json::Value::Array(js)))
 }
 
 /// A count with thousands separators.

@@ -9,7 +9,7 @@ use super::rules::DoomRules;
 use super::sim::{DoomSim, GameAcc, Mode, Player};
 use super::strategy::DoomStrategy;
 use crate::engine::{run, RunOptions};
-use crate::report::Report;
+use crate::report::{Plots, Report};
 
 /// A validated simulation request.
 pub struct DoomConfig {
@@ -26,9 +26,6 @@ pub struct DoomConfig {
 
 /// Upper limit of a run's turns or games (an absurd count is refused, not attempted).
 pub const MAX_COUNT: u64 = 1_000_000_000_000;
-
-/// SVG plots of a run, rendered on demand.
-pub type Plots = Box<dyn FnOnce() -> Result<Vec<(String, String)>, String>>;
 
 /// Run the simulation: the report, its plots, and whether it was interrupted (the report
 /// covers what ran).

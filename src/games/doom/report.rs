@@ -255,43 +255,9 @@ fn games_sections(
         }));
     }
     r.sections.insert(0, ws);
-    // Per strategy (seats sharing a strategy pooled): per-game win share of the strategy's
-    // seats averaged; the SE treats seats as independent, which overstates it slightly
-    // (seats of one game compete, so their results are negatively correlated).
-    let mut names: Vec<&String> = Vec::new();
-    for n in &info.seats {
-        if !names.contains(&n) {
-            names.push(n);
-        }
-    }
-    if names.len() < seats {
-        let mut bs = Section::new(
-            "Win rate by strategy (per seat, seats pooled)",
-            &["strategy", "seats", "win rate per seat", "SE", "95% CI"],
-        );
-        let mut by_json = Vec::new();
-        for n in names {
-            let idx: Vec<usize> = (0..seats).filter(|&s| &info.seats[s] == n).collect();
-            let k = idx.len() as f64;
-            let mean = idx.iter().map(|&s| acc.wins[s].mean()).sum::<f64>() / k;
-            let se = idx
-                .iter()
-                .map(|&s| acc.wins[s].se().powi(2))
-                .sum::<f64>()
-                .sqrt()
-                / k;
-            let e = Estimate::new(mean, se, acc.wins[idx[0]].df());
-            bs.row([
-                n.clone(),
-                idx.len().to_string(),
-                pct(e.mean, 2),
-                pct(e.se, 2),
-                ci_pct(&e, 2),
-            ]);
-            by_json.push(json!({"strategy": n, "seats": idx.len(), "rate": e.mean, "se": e.se, "ci95": e.ci95}));
-        }
-        r.sections.insert(1, bs);
-        j["win_rate_by_strategy"] = json!(by_json);
+    if let Some((sec, v)) = crate::report::win_rate_by_strategy(&info.seats, &acc.wins) {
+        r.sections.insert(1, sec);
+        j["win_rate_by_strategy"] = v;
     }
     let mut ps = Section::new(
         "Win rate by turn order (first-player advantage)",

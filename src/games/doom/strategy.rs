@@ -26,7 +26,7 @@ pub struct DoomStrategy {
 impl DoomStrategy {
     pub fn parse(spec: &str) -> Result<DoomStrategy, String> {
         let spec = spec.trim();
-        if spec.contains('/') || spec.ends_with(".txt") {
+        if crate::specfile::is_path(spec) {
             return Self::from_file(Path::new(spec));
         }
         let (body, keep) = match spec.split_once('+') {
@@ -91,21 +91,8 @@ impl DoomStrategy {
     }
 
     fn from_file(path: &Path) -> Result<DoomStrategy, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read strategy file {}: {e}", path.display()))?;
-        let (lineno, line) = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
-            .find(|(_, l)| !l.is_empty())
-            .ok_or_else(|| format!("{}: no strategy spec in the file", path.display()))?;
-        if line.contains('/') || line.ends_with(".txt") {
-            return Err(format!(
-                "{}:{lineno}: a strategy file may not name another file",
-                path.display()
-            ));
-        }
-        let mut s = Self::parse(line).map_err(|e| format!("{}:{lineno}: {e}", path.display()))?;
+        let (n, line) = crate::specfile::read_spec_line(path)?;
+        let mut s = Self::parse(&line).map_err(|e| format!("{}:{n}: {e}", path.display()))?;
         s.name = format!("{} ({line})", path.display());
         Ok(s)
     }

@@ -9,7 +9,7 @@ use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, TwentyOneSim};
 use super::strategy::SeatStrategy;
 use crate::engine::{run, RunOptions};
-use crate::report::Report;
+use crate::report::{Plots, Report};
 
 /// Default seats, cycled for any player count.
 pub const DEFAULT_SEATS: [&str; 4] = ["hits-only", "slack:1", "greedy", "row-optimal:1"];
@@ -23,9 +23,6 @@ pub struct TwentyOneConfig {
     pub threads: Option<usize>,
     pub progress: bool,
 }
-
-/// Plots rendered on demand.
-pub type Plots = Box<dyn FnOnce() -> Result<Vec<(String, String)>, String>>;
 
 fn parse_seats(rules: &TwentyOneRules, seats: &[String]) -> anyhow::Result<Vec<Arc<SeatStrategy>>> {
     let mut out: Vec<Arc<SeatStrategy>> = Vec::new();

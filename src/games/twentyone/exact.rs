@@ -2,7 +2,7 @@
 //! enumeration of the 6^6 rolls, and the evaluation of the row-optimal policy.
 
 use super::row::{hits, legal, written};
-use super::strategy::RowTable;
+use super::strategy::{decode, RowTable};
 
 /// Probabilities of one roll's events for a row whose empty boxes are `empty`.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,14 +64,7 @@ pub fn evaluate(t: &RowTable) -> (Vec<[f64; 7]>, Vec<[f64; 7]>) {
         for h in 0..=(6 - n as usize) {
             let (mut p, mut r) = (0.0, 0.0);
             for code in 0..codes {
-                let mut vals = [1u8; 6];
-                let mut c = code;
-                for (j, v) in vals.iter_mut().enumerate() {
-                    if e >> j & 1 == 1 {
-                        *v = (c % 6) as u8 + 1;
-                        c /= 6;
-                    }
-                }
+                let vals = decode(e, code);
                 let ch = t.choice(e, h as u8, &vals);
                 let (e2, h2, gained) = if ch == 0 {
                     (e & !(e & e.wrapping_neg()), h, 0u32)

@@ -7,7 +7,9 @@ use super::exact::{evaluate, printed, row_events};
 use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, MAX_SCORE};
 use super::strategy::RowTable;
-use crate::report::{ci_pct, count, est, estimate_json, pct, Report, Section};
+use crate::report::{
+    ci_pct, count, est, estimate_json, pct, win_rate_by_strategy, Report, Section,
+};
 use crate::stats::Estimate;
 
 /// What a run was.
@@ -166,9 +168,9 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
         adv_json.push(json!({"seat": s + 1, "active": estimate_json(&a), "passive": estimate_json(&p), "advantage": estimate_json(&d)}));
     }
     r.sections.push(seats);
-    if let Some(bs) = by_strategy(acc, info) {
-        r.sections.push(bs.0);
-        r.json["win_rate_by_strategy"] = bs.1;
+    let by_strategy = win_rate_by_strategy(&info.seats, &acc.wins);
+    if let Some((sec, _)) = &by_strategy {
+        r.sections.push(sec.clone());
     }
     r.sections.push(qs);
     r.sections.push(hr);
@@ -216,50 +218,11 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
         "threads": info.threads,
         "interrupted": info.interrupted,
     });
-    if let Some(v) = r.json.get("win_rate_by_strategy") {
-        j["win_rate_by_strategy"] = v.clone();
+    if let Some((_, v)) = by_strategy {
+        j["win_rate_by_strategy"] = v;
     }
     r.json = j;
     r
-}
-
-fn by_strategy(acc: &TwentyOneAcc, info: &RunInfo) -> Option<(Section, serde_json::Value)> {
-    let n = info.seats.len();
-    let mut names: Vec<&String> = Vec::new();
-    for s in &info.seats {
-        if !names.contains(&s) {
-            names.push(s);
-        }
-    }
-    if names.len() == n {
-        return None;
-    }
-    let mut sec = Section::new(
-        "Win rate by strategy (per seat, seats pooled; SE treats seats as independent)",
-        &["strategy", "seats", "win rate per seat", "SE", "95% CI"],
-    );
-    let mut js = Vec::new();
-    for name in names {
-        let idx: Vec<usize> = (0..n).filter(|&s| &info.seats[s] == name).collect();
-        let k = idx.len() as f64;
-        let mean = idx.iter().map(|&s| acc.wins[s].mean()).sum::<f64>() / k;
-        let se = idx
-            .iter()
-            .map(|&s| acc.wins[s].se().powi(2))
-            .sum::<f64>()
-            .sqrt()
-            / k;
-        let e = Estimate::new(mean, se, acc.wins[idx[0]].df());
-        sec.row([
-            name.clone(),
-            idx.len().to_string(),
-            pct(e.mean, 2),
-            pct(e.se, 2),
-            ci_pct(&e, 2),
-        ]);
-        js.push(json!({"strategy": name, "seats": idx.len(), "rate": e.mean, "se": e.se, "ci95": e.ci95}));
-    }
-    Some((sec, json!(js)))
 }
 
 /// One point of the row-optimal cost sweep: seat 1 plays row-optimal:c.

@@ -52,7 +52,7 @@ impl SeatStrategy {
     /// Parse a spec; `rerolls` is the rules' number of re-rolls (the tables need it).
     pub fn parse(spec: &str, rerolls: u8) -> Result<SeatStrategy, String> {
         let spec = spec.trim();
-        if spec.contains('/') || spec.ends_with(".txt") {
+        if crate::specfile::is_path(spec) {
             return from_file(Path::new(spec), rerolls);
         }
         let (w, r) = match spec.split_once('+') {
@@ -202,22 +202,9 @@ fn cheapest(e: u8, l: u8, vals: &[u8; 6]) -> Choice {
 }
 
 fn from_file(path: &Path, rerolls: u8) -> Result<SeatStrategy, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read strategy file {}: {e}", path.display()))?;
-    let (n, line) = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
-        .find(|(_, l)| !l.is_empty())
-        .ok_or_else(|| format!("{}: no strategy spec in the file", path.display()))?;
-    if line.contains('/') || line.ends_with(".txt") {
-        return Err(format!(
-            "{}:{n}: a strategy file may not name another file",
-            path.display()
-        ));
-    }
+    let (n, line) = crate::specfile::read_spec_line(path)?;
     let mut s =
-        SeatStrategy::parse(line, rerolls).map_err(|e| format!("{}:{n}: {e}", path.display()))?;
+        SeatStrategy::parse(&line, rerolls).map_err(|e| format!("{}:{n}: {e}", path.display()))?;
     s.name = format!("{} ({line})", path.display());
     Ok(s)
 }
@@ -255,7 +242,8 @@ pub fn code(e: u8, vals: &[u8; 6]) -> usize {
     c
 }
 
-fn decode(e: u8, mut code: usize) -> [u8; 6] {
+/// The roll of a code (boxes outside `e` show 1).
+pub fn decode(e: u8, mut code: usize) -> [u8; 6] {
     let mut vals = [1u8; 6];
     for (j, v) in vals.iter_mut().enumerate() {
         if e >> j & 1 == 1 {
