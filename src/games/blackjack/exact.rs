@@ -496,13 +496,14 @@ impl<'a, P: Policy> Up<'a, P> {
     }
 
     /// Expected value of splitting a pair of value index `pv`, all hands together (in the
-    /// world of `self.no_bj`). With resplits allowed up to `H` hands, the number of hands `k`
-    /// is the number of pair cards drawn (as second cards) before every hand has a non-pair
-    /// second card, capped at `H`; given `k` hands, each hand holds a pair card and a second
-    /// card drawn from the shoe less `k` pair cards (conditioned on not being a pair card
-    /// when `k < H`). The probabilities of `k` are computed from the shoe's counts and the
-    /// whole is assembled in the unconditioned world (where a dealer blackjack takes only
-    /// the original bet in the hole-card game) and then conditioned, as E. Farmer's CA does.
+    /// world of `self.no_bj`). Split once: twice one hand's value. With resplits to `H` ≤ 4
+    /// hands, E. Farmer's algorithm ("Splitting pairs" in his CA): the split is decomposed by
+    /// the number of hands and, for `H` hands, by how many hands were completed before the
+    /// last pair card came; each hand's value is that of one hand with `2 + a` pair cards
+    /// and `b` random non-pair cards (the other hands' second cards) out of the shoe, where
+    /// removing a random non-pair card is expressed exactly through values with one more
+    /// pair card removed. Assembled in the unconditioned world (where a dealer blackjack
+    /// takes only the original bet in the hole-card game) and then conditioned.
     fn split_total(&mut self, pv: usize) -> f64 {
         let rules = self.rules;
         let cap = if pv == 0 && !rules.resplit_aces {
@@ -513,44 +514,29 @@ impl<'a, P: Policy> Up<'a, P> {
         if cap == 2 {
             return 2.0 * self.split_hand_avg(pv, 1);
         }
+        let cap = cap.min(4) as usize;
         let mut removed = [0u8; NV];
         removed[pv] = 2;
         let rem = self.remaining(&removed);
         let n = rem.iter().sum::<u32>() as f64;
         let p = rem[pv] as f64;
-        // P(exactly k hands), k = 2..=cap (cap ≤ 4 as in common rules; more hands are
-        // folded into the cap).
-        let p2 = (n - p) / n * (n - 1.0 - p) / (n - 1.0);
-        let mut pk = [0f64; 5];
-        pk[2] = p2;
-        if cap == 3 {
-            pk[3] = 1.0 - p2;
-        } else {
-            pk[3] = p2 * 2.0 * p / (n - 2.0) * (n - 2.0 - p) / (n - 3.0);
-            pk[4] = 1.0 - pk[2] - pk[3];
-        }
-        let cap = cap.min(4);
-        let pbj0 = if self.no_bj { self.pbj(&rem) } else { 0.0 };
-        // In the hole-card game a dealer blackjack takes the original bet only: refund the
-        // k − 1 extra hands counted as lost in the hands' values.
-        let mut raw = pbj0 * (pk[2] + 2.0 * pk[3] + 3.0 * pk[4]);
-        for k in 2..=cap {
-            if pk[k as usize] == 0.0 {
-                continue;
-            }
+        let np = n - p;
+        // EV[X; a]: one split hand whose second card is any card, with 2 + a pair cards out;
+        // EV[P; a]: the same hand when its second card is the pair card. Raw (unconditioned)
+        // values: a dealer blackjack costs this hand's bet.
+        // The recursion below reaches a = 2·(cap − 2) pair cards out.
+        let mut ev_x = [0f64; 5];
+        let mut ev_p = [0f64; 5];
+        for a in 0..=(2 * (cap - 2)).min(rem[pv] as usize) {
             let mut rk = [0u8; NV];
-            rk[pv] = k;
+            rk[pv] = 2 + a as u8;
             let remk = self.remaining(&rk);
             let nk = remk.iter().sum::<u32>() as f64;
-            let no_pair = k < cap;
-            let denom = if no_pair { nk - remk[pv] as f64 } else { nk };
-            let mut vk = 0.0;
             for c in 0..NV {
-                if remk[c] == 0 || (no_pair && c == pv) {
+                if remk[c] == 0 {
                     continue;
                 }
-                let pc = remk[c] as f64 / denom;
-                let cond = self.split_hand(pv, c, k - 1);
+                let cond = self.split_hand(pv, c, a as u8 + 1);
                 let v = if self.no_bj {
                     let mut rc = rk;
                     rc[c] += 1;
@@ -559,15 +545,79 @@ impl<'a, P: Policy> Up<'a, P> {
                 } else {
                     cond
                 };
-                vk += pc * v;
+                ev_x[a] += remk[c] as f64 / nk * v;
+                if c == pv {
+                    ev_p[a] = v;
+                }
             }
-            raw += pk[k as usize] * k as f64 * vk;
         }
-        if self.no_bj {
-            (raw + pbj0) / (1.0 - pbj0)
+        // Removing b further random non-pair cards (the second cards of other hands): the
+        // exact identities EV[.; a, b−1] = v·EV[.; a+1, b−1] + (1 − v)·EV[.; a, b], with v the
+        // chance that a random unseen card is a pair card (E. Farmer, "Splitting pairs").
+        fn ev_x_ab(ev_x: &[f64; 5], p: f64, n: f64, a: usize, b: usize) -> f64 {
+            if b == 0 {
+                return ev_x[a];
+            }
+            let v = (p - a as f64) / (n + 1.0 - a as f64 - b as f64);
+            (ev_x_ab(ev_x, p, n, a, b - 1) - v * ev_x_ab(ev_x, p, n, a + 1, b - 1)) / (1.0 - v)
+        }
+        fn ev_n_ab(ev_x: &[f64; 5], ev_p: &[f64; 5], p: f64, n: f64, a: usize, b: usize) -> f64 {
+            let v = (p - a as f64) / (n - a as f64 - b as f64);
+            if b == 0 {
+                return (ev_x[a] - v * ev_p[a]) / (1.0 - v);
+            }
+            (ev_n_ab(ev_x, ev_p, p, n, a, b - 1) - v * ev_n_ab(ev_x, ev_p, p, n, a + 1, b - 1))
+                / (1.0 - v)
+        }
+        // P(exactly h hands), h < cap: h − 2 pair cards and h non-pair second cards, in h − 1
+        // orders; P(cap hands with k hands completed before the last pair card): cap − 2 pair
+        // cards and k non-pair cards, in 1 or (cap 4, k > 0) 2 orders.
+        let prod = |pairs: usize, nonpairs: usize| -> f64 {
+            let mut x = 1.0;
+            for i in 0..pairs {
+                x *= (p - i as f64) / (n - i as f64);
+            }
+            for i in 0..nonpairs {
+                x *= (np - i as f64) / (n - pairs as f64 - i as f64);
+            }
+            x
+        };
+        let mut raw = 0.0;
+        for h in 2..cap {
+            let q = (h - 1) as f64 * prod(h - 2, h);
+            raw += q * h as f64 * ev_n_ab(&ev_x, &ev_p, p, n, h - 2, h - 1);
+        }
+        for k in 0..cap - 1 {
+            let m = if cap == 4 && k > 0 { 2.0 } else { 1.0 };
+            let r = m * prod(cap - 2, k);
+            if k > 0 {
+                raw += r * k as f64 * ev_n_ab(&ev_x, &ev_p, p, n, cap - 2, k - 1);
+            }
+            raw += r * (cap - k) as f64 * ev_x_ab(&ev_x, p, n, cap - 2, k);
+        }
+        if !self.no_bj {
+            return raw;
+        }
+        // In the hole-card game a dealer blackjack takes the original bet only: refund the
+        // extra hands counted as lost, their number computed with the hole card out too.
+        let pbj0 = self.pbj(&rem);
+        let mut with_hole = rem;
+        let hole = if self.up == 0 { 9 } else { 0 };
+        with_hole[hole] = with_hole[hole].saturating_sub(1);
+        let nh = with_hole.iter().sum::<u32>() as f64;
+        let ph = with_hole[pv] as f64;
+        let p2 = (nh - ph) / nh * (nh - ph - 1.0) / (nh - 1.0);
+        let (p3, p4) = if cap > 3 {
+            let p3 = 2.0 * ph / nh * (nh - ph) / (nh - 1.0) * (nh - ph - 1.0) / (nh - 2.0)
+                * (nh - ph - 2.0)
+                / (nh - 3.0);
+            (p3, 1.0 - p2 - p3)
         } else {
-            raw
-        }
+            (1.0 - p2, 0.0)
+        };
+        let expected_hands = 2.0 * p2 + 3.0 * p3 + 4.0 * p4;
+        let raw = raw + (expected_hands - 1.0) * pbj0;
+        (raw + pbj0) / (1.0 - pbj0)
     }
 
     /// Expected value of one split hand of pair `pv` before its second card.
@@ -843,7 +893,7 @@ pub fn analyze_with<P: Policy>(
         fr.dealer_blackjack += pu * f.dealer_blackjack;
     }
     let mut split_note = if rules.max_hands > 2 {
-        "resplits by the number of hands (up to 4) with each hand's second card drawn from the shoe less that many pair cards, as in E. Farmer's CA".to_string()
+        "resplits to 3 or 4 hands by E. Farmer's algorithm (decomposition by the number of hands; the other hands' cards removed exactly)".to_string()
     } else {
         "one split exact".to_string()
     };
@@ -971,6 +1021,7 @@ mod reference {
         let late = ev_pct(&peek(8, 4, Surrender::Late));
         let six = ev_pct(&peek(6, 4, Surrender::None));
         eprintln!("resplit rows: {none:.6} {late:.6} {six:.6}");
+        eprintln!("RESPLIT {none:.6} {late:.6} {six:.6}");
         assert!((none - -0.430581).abs() < 0.0004, "{none:.6}");
         assert!((late - -0.354763).abs() < 0.0004, "{late:.6}");
         assert!((six - -0.402870).abs() < 0.0004, "{six:.6}");
