@@ -97,3 +97,38 @@ fn a_broken_baseline_is_an_input_error() {
     let out = rtplab().arg("check").arg(&empty).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn dice_baselines_catch_a_changed_game_and_reject_bad_files() {
+    let d = std::env::temp_dir().join(format!("rtplab-check-{}-dice", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::copy(
+        "reports/baselines/doom-s2-bank-at-350-turns.json",
+        d.join("a.json"),
+    )
+    .unwrap();
+    let out = rtplab().arg("check").arg(&d).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    // Another strategy on the same seed: the sums move and the exact EV no longer matches.
+    edit(&d, |v| v["strategy"] = "bank-at:300".into());
+    let out = rtplab().arg("check").arg(&d).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("MOVED") && text.contains("FAIL") && text.contains("moved: "),
+        "{text}"
+    );
+    edit(&d, |v| v["preset"] = "yahtzee".into());
+    fails_with(
+        &["check", d.to_str().unwrap()],
+        "unknown doom preset 'yahtzee'",
+    );
+    std::fs::copy(
+        "reports/baselines/twenty-one-four-seats.json",
+        d.join("a.json"),
+    )
+    .unwrap();
+    edit(&d, |v| v["seats"] = serde_json::json!(vec!["greedy"; 7]));
+    fails_with(&["check", d.to_str().unwrap()], "1 to 6 players");
+}
