@@ -133,6 +133,8 @@ fn sim_doom(args: &cli::doom::DoomSim, stop: &AtomicBool) -> anyhow::Result<Exit
         start_seat: args.start_seat.map(|s| s - 1),
         threads: args.run.threads,
         progress: !args.run.quiet,
+        shard: args.run.shard()?,
+        shard_out: args.run.shard_out.clone(),
     };
     let (report, plots, interrupted) = app::simulate(&cfg, stop)?;
     emit_run(&report, plots, interrupted, &args.output)
@@ -201,8 +203,13 @@ fn sim_twenty_one(
         start_seat: args.start_seat.map(|s| s - 1),
         threads: args.run.threads,
         progress: !args.run.quiet,
+        shard: args.run.shard()?,
+        shard_out: args.run.shard_out.clone(),
     };
     if sweep {
+        if cfg.shard.is_some() || cfg.shard_out.is_some() {
+            anyhow::bail!("--sweep-c runs several games tables; it cannot be sharded");
+        }
         if let Some(c) = args.sweep_c.iter().find(|c| !(0.0..=100.0).contains(*c)) {
             anyhow::bail!("--sweep-c {c}: costs per roll must be from 0 to 100");
         }

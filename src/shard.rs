@@ -146,6 +146,59 @@ pub fn write_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), ShardErr
     std::fs::rename(&tmp, path).map_err(|e| err(e.to_string()))
 }
 
+/// Write the shard file of a run (or shard) of any game.
+#[allow(clippy::too_many_arguments)]
+pub fn write_shard_file<A: Serialize>(
+    path: &Path,
+    key: &serde_json::Value,
+    shard: Option<ShardSpec>,
+    range: &Range<u64>,
+    chunks_done: u64,
+    elapsed_s: f64,
+    acc: &A,
+) -> Result<(), ShardError> {
+    let file = ShardFile {
+        format: FORMAT.to_string(),
+        key: key.clone(),
+        shard: shard.unwrap_or(ShardSpec { k: 1, n: 1 }),
+        range: [range.start, range.end],
+        chunks_done,
+        elapsed_s,
+        acc,
+    };
+    write_atomic(path, &file)
+}
+
+/// The merged sums of one run's shard files.
+pub struct Merged<A> {
+    pub key: serde_json::Value,
+    pub acc: A,
+    /// Sum of the shards' elapsed times.
+    pub elapsed_s: f64,
+    pub chunks_done: u64,
+    pub files: usize,
+}
+
+/// Read one run's shard files (checked as by `read_all`) and merge their accumulators.
+pub fn merge_files<A: crate::engine::Merge + for<'de> Deserialize<'de>>(
+    paths: &[PathBuf],
+) -> Result<Merged<A>, ShardError> {
+    let files = read_all::<A>(paths)?;
+    let mut m = Merged {
+        key: files[0].1.key.clone(),
+        acc: A::default(),
+        elapsed_s: 0.0,
+        chunks_done: 0,
+        files: files.len(),
+    };
+    for (_, f) in &files {
+        m.acc.merge(&f.acc);
+        m.elapsed_s += f.elapsed_s;
+        m.chunks_done += f.chunks_done;
+    }
+    Ok(m)
+}
+
 /// Read shard files and check they form exactly one whole run: same key, ranges that neither
 /// overlap nor leave gaps, every shard complete. Returns them sorted by range.
 pub fn read_all<A: for<'de> Deserialize<'de>>(

@@ -9,7 +9,7 @@ use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 /// Running sums of one batch (one chunk): a numerator `x` (e.g. money won, in the smallest
 /// unit of the paytable) over a denominator `y` (e.g. bets placed), plus `Σx²` per observation.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Batch {
     pub x: i64,
     pub y: i64,

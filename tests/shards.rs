@@ -183,3 +183,67 @@ fn scheduler_environment_selects_the_shard() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("K/N"));
 }
+
+/// The dice games shard and merge exactly too.
+#[test]
+fn dice_game_shards_merge_to_the_single_run() {
+    let d = temp_dir("dice-shards");
+    let strip = |mut j: serde_json::Value| {
+        for k in [
+            "elapsed_s",
+            "turns_per_s",
+            "games_per_s",
+            "threads",
+            "interrupted",
+        ] {
+            j[k] = serde_json::Value::Null;
+        }
+        j
+    };
+    for (game, extra) in [
+        ("doom", vec!["--turns", "300k", "--strategy", "bank-at:350"]),
+        (
+            "doom",
+            vec!["--games", "300", "--target", "5000", "--players", "3"],
+        ),
+        ("twenty-one", vec!["--games", "20k"]),
+    ] {
+        let mut whole = vec!["sim", game, "--format", "json", "-q"];
+        whole.extend(&extra);
+        let single = strip(json(&whole));
+        let mut files = Vec::new();
+        for k in 1..=3 {
+            let f = d.join(format!("{game}-{k}.json"));
+            let spec = format!("{k}/3");
+            let mut a = whole.clone();
+            a.extend(["--shard", &spec, "--shard-out", f.to_str().unwrap()]);
+            json(&a);
+            files.push(f);
+        }
+        let mut m = vec!["merge", "--format", "json"];
+        m.extend(files.iter().map(|f| f.to_str().unwrap()));
+        let merged = strip(json(&m));
+        assert_eq!(single, merged, "{game} {extra:?}");
+        // A shard file of another run is refused.
+        let other = d.join(format!("{game}-other.json"));
+        let mut a = whole.clone();
+        a.extend([
+            "--seed",
+            "99",
+            "--shard",
+            "1/3",
+            "--shard-out",
+            other.to_str().unwrap(),
+        ]);
+        json(&a);
+        fails_with(
+            &[
+                "merge",
+                other.to_str().unwrap(),
+                files[1].to_str().unwrap(),
+                files[2].to_str().unwrap(),
+            ],
+            "different runs",
+        );
+    }
+}

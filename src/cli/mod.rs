@@ -306,6 +306,26 @@ pub struct DiceRunArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Run only shard K of N (1-based); without it SLURM_ARRAY_TASK_ID or
+    /// JOB_COMPLETION_INDEX (with --shards) select the shard, as for blackjack.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Number of shards, for JOB_COMPLETION_INDEX (Kubernetes indexed jobs).
+    #[arg(long, value_name = "N", value_parser = parse_positive)]
+    pub shards: Option<u64>,
+    /// Write this run's (or shard's) exact sums to FILE (JSON) for `rtplab merge`.
+    #[arg(long, value_name = "FILE")]
+    pub shard_out: Option<PathBuf>,
+}
+
+impl DiceRunArgs {
+    pub fn shard(&self) -> anyhow::Result<Option<rtplab::shard::ShardSpec>> {
+        Ok(rtplab::shard::ShardSpec::resolve(
+            self.shard.as_deref(),
+            self.shards,
+            |k| std::env::var(k).ok(),
+        )?)
+    }
 }
 
 #[derive(Args, Debug)]

@@ -21,6 +21,8 @@ pub fn merge(paths: &[PathBuf], claim: Option<f64>) -> anyhow::Result<crate::rep
     })?;
     match v.pointer("/key/game").and_then(|g| g.as_str()) {
         Some("blackjack") => blackjack::app::merge_report(paths, claim),
+        Some("doom") => doom::app::merge_report(paths),
+        Some("twenty-one") => twentyone::app::merge_report(paths),
         Some(g) => anyhow::bail!(
             "{}: shards of game '{g}' cannot be merged by this version",
             first.display()

@@ -10,6 +10,8 @@ use super::sim::{DoomSim, GameAcc, Mode, Player};
 use super::strategy::DoomStrategy;
 use crate::engine::{run, RunOptions};
 use crate::report::{Plots, Report};
+use crate::shard::{merge_files, write_shard_file, ShardSpec};
+use std::path::PathBuf;
 
 /// A validated simulation request.
 pub struct DoomConfig {
@@ -22,6 +24,10 @@ pub struct DoomConfig {
     pub start_seat: Option<usize>,
     pub threads: Option<usize>,
     pub progress: bool,
+    /// Run only this shard of the run's chunks.
+    pub shard: Option<ShardSpec>,
+    /// Write the run's (or shard's) sums here for `rtplab merge`.
+    pub shard_out: Option<PathBuf>,
 }
 
 /// Upper limit of a run's turns or games (an absurd count is refused, not attempted).
@@ -74,14 +80,28 @@ pub fn simulate(cfg: &DoomConfig, stop: &AtomicBool) -> anyhow::Result<(Report, 
         start_seat: cfg.start_seat,
         per_chunk,
     };
+    let total = sim.chunks();
+    let chunks = cfg.shard.map_or(0..total, |s| s.range(total));
     let opts = RunOptions {
         seed: cfg.seed,
-        chunks: 0..sim.chunks(),
+        chunks: chunks.clone(),
         threads: cfg.threads,
         progress: cfg.progress,
         label: "doom".into(),
     };
     let out = run(&sim, &opts, stop)?;
+    if let Some(path) = &cfg.shard_out {
+        let key = run_key(cfg, per_chunk, total);
+        write_shard_file(
+            path,
+            &key,
+            cfg.shard,
+            &chunks,
+            out.chunks_done,
+            out.elapsed.as_secs_f64(),
+            &out.acc,
+        )?;
+    }
     let info = SimInfo {
         mode: cfg.mode,
         seats: cfg.seats.iter().map(|s| s.name.clone()).collect(),
@@ -97,8 +117,81 @@ pub fn simulate(cfg: &DoomConfig, stop: &AtomicBool) -> anyhow::Result<(Report, 
         chunks_done: out.chunks_done,
         chunks_planned: out.chunks_planned,
     };
-    let report = sim_report(&model, &out.acc, &info);
+    let mut report = sim_report(&model, &out.acc, &info);
+    if let Some(sh) = cfg.shard {
+        report.notes.push(format!(
+            "Shard {}/{}: chunks {}..{} of {total}; merge the shard files for the run's report.",
+            sh.k, sh.n, chunks.start, chunks.end
+        ));
+    }
     let acc: GameAcc = out.acc;
     let interrupted = out.interrupted;
     Ok((report, Box::new(move || plots(&acc, &info)), interrupted))
+}
+
+/// Everything that determines a run's numbers; equal for all its shards.
+fn run_key(cfg: &DoomConfig, per_chunk: u64, chunks: u64) -> serde_json::Value {
+    let (mode, count) = match cfg.mode {
+        Mode::Turns(n) => ("turns", n),
+        Mode::Games(n) => ("games", n),
+    };
+    serde_json::json!({
+        "game": "doom",
+        "version": crate::VERSION,
+        "rules": cfg.rules,
+        "specs": cfg.seats.iter().map(|s| s.spec.clone()).collect::<Vec<_>>(),
+        "names": cfg.seats.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
+        "mode": mode,
+        "count": count,
+        "per_chunk": per_chunk,
+        "chunks": chunks,
+        "seed": cfg.seed,
+        "start_seat": cfg.start_seat,
+    })
+}
+
+/// Merge the shard files of one Dice of Doom run into its report.
+pub fn merge_report(paths: &[PathBuf]) -> anyhow::Result<Report> {
+    let m = merge_files::<GameAcc>(paths)?;
+    let k = &m.key;
+    let field = |name: &str| -> anyhow::Result<serde_json::Value> {
+        k.get(name)
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("shard key lacks '{name}'"))
+    };
+    let rules: DoomRules = serde_json::from_value(field("rules")?)?;
+    let specs: Vec<String> = serde_json::from_value(field("specs")?)?;
+    let names: Vec<String> = serde_json::from_value(field("names")?)?;
+    let count: u64 = serde_json::from_value(field("count")?)?;
+    let mode = if field("mode")? == "turns" {
+        Mode::Turns(count)
+    } else {
+        Mode::Games(count)
+    };
+    let model = Model::new(&rules);
+    let mut exact = Vec::new();
+    for s in &specs {
+        let st = DoomStrategy::parse(s).map_err(anyhow::Error::msg)?;
+        let pl = Player::new(&model, st);
+        exact.push(exact_ev(&pl.strategy, &pl.solution));
+    }
+    let chunks: u64 = serde_json::from_value(field("chunks")?)?;
+    let info = SimInfo {
+        mode,
+        seats: names,
+        exact_ev: exact,
+        seed: serde_json::from_value(field("seed")?)?,
+        start_seat: serde_json::from_value(field("start_seat")?)?,
+        elapsed_s: m.elapsed_s,
+        threads: 0,
+        interrupted: false,
+        chunks_done: m.chunks_done,
+        chunks_planned: chunks,
+    };
+    let mut report = sim_report(&model, &m.acc, &info);
+    report.notes.push(format!(
+        "Merged from {} shard files; elapsed is the sum of the shards' times.",
+        m.files
+    ));
+    Ok(report)
 }

@@ -1,9 +1,9 @@
 //! Dice of Doom rules: every ruling of RULES.md §3 a setting, and the public Farkle presets.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How four, five and six of a kind score relative to three of a kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum NOfKind {
     /// Four or more score the same as three (the seed).
@@ -15,7 +15,7 @@ pub enum NOfKind {
 }
 
 /// Whether dice set aside earlier in a cycle combine with later ones (RULES.md §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum HeldDice {
     /// The cycle's points are the best score of all dice set aside in it (the seed).
@@ -25,7 +25,7 @@ pub enum HeldDice {
 }
 
 /// After hot dice (all six set aside): must the player roll again?
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum HotDice {
     Forced,
@@ -33,7 +33,7 @@ pub enum HotDice {
 }
 
 /// What a doom roll wipes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum DoomWipes {
     /// The turn's points (the ruling).
@@ -43,7 +43,7 @@ pub enum DoomWipes {
 }
 
 /// How the game ends once a player reaches the target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum EndRule {
     /// The remaining players of that round take their turn; the highest total wins.
@@ -53,7 +53,7 @@ pub enum EndRule {
 }
 
 /// Rule presets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum DoomPreset {
     /// The seed text with RULES.md's rulings.
@@ -65,7 +65,7 @@ pub enum DoomPreset {
 }
 
 /// A complete, validated rule set. Points are whole numbers.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DoomRules {
     pub preset: DoomPreset,
     pub single_one: u32,

@@ -111,7 +111,7 @@ pub fn play_turn(
 }
 
 /// Sums over turns of one seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TurnAcc {
     /// Turn score (after any farkle penalty) per turn.
     pub score: Ratio,
@@ -185,7 +185,7 @@ impl Merge for TurnAcc {
 pub const WIN_UNIT: i64 = 840;
 
 /// Sums over games.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GameAcc {
     pub turns: Vec<TurnAcc>,
     /// Per seat: win units over games (y = WIN_UNIT per game).

@@ -16,8 +16,10 @@ use super::exact::{BankRule, Keep, Policy, CAP_POINTS};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct DoomStrategy {
-    /// The spec as given (a file's spec for a path).
+    /// The spec as given (a file's path and spec for a path).
     pub name: String,
+    /// The spec itself (a file's spec line for a path).
+    pub spec: String,
     pub policy: Policy,
     /// The end-game aware variant.
     pub endgame: bool,
@@ -85,6 +87,7 @@ impl DoomStrategy {
         };
         Ok(DoomStrategy {
             name: spec.to_string(),
+            spec: spec.to_string(),
             policy: Policy { bank, keep },
             endgame,
         })

@@ -10,6 +10,8 @@ use super::sim::{TwentyOneAcc, TwentyOneSim};
 use super::strategy::SeatStrategy;
 use crate::engine::{run, RunOptions};
 use crate::report::{Plots, Report};
+use crate::shard::{merge_files, write_shard_file, ShardSpec};
+use std::path::PathBuf;
 
 /// Default seats, cycled for any player count.
 pub const DEFAULT_SEATS: [&str; 4] = ["hits-only", "slack:1", "greedy", "row-optimal:1"];
@@ -22,6 +24,10 @@ pub struct TwentyOneConfig {
     pub start_seat: Option<usize>,
     pub threads: Option<usize>,
     pub progress: bool,
+    /// Run only this shard of the run's chunks.
+    pub shard: Option<ShardSpec>,
+    /// Write the run's (or shard's) sums here for `rtplab merge`.
+    pub shard_out: Option<PathBuf>,
 }
 
 fn parse_seats(rules: &TwentyOneRules, seats: &[String]) -> anyhow::Result<Vec<Arc<SeatStrategy>>> {
@@ -60,21 +66,48 @@ fn run_games(
     stop: &AtomicBool,
 ) -> anyhow::Result<(TwentyOneAcc, RunInfo)> {
     let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+    let specs: Vec<String> = seats.iter().map(|s| s.spec.clone()).collect();
+    let per_chunk = (cfg.games / 256).clamp(100, 20_000);
     let sim = TwentyOneSim {
         rules: Arc::new(cfg.rules.clone()),
         seats,
         games: cfg.games,
-        per_chunk: (cfg.games / 256).clamp(100, 20_000),
+        per_chunk,
         start_seat: cfg.start_seat,
     };
+    let total = sim.chunks();
+    let chunks = cfg.shard.map_or(0..total, |s| s.range(total));
     let opts = RunOptions {
         seed: cfg.seed,
-        chunks: 0..sim.chunks(),
+        chunks: chunks.clone(),
         threads: cfg.threads,
         progress: cfg.progress,
         label: "twenty-one".into(),
     };
     let out = run(&sim, &opts, stop)?;
+    if let Some(path) = &cfg.shard_out {
+        let key = serde_json::json!({
+            "game": "twenty-one",
+            "version": crate::VERSION,
+            "rules": cfg.rules,
+            "specs": specs,
+            "names": names,
+            "games": cfg.games,
+            "per_chunk": per_chunk,
+            "chunks": total,
+            "seed": cfg.seed,
+            "start_seat": cfg.start_seat,
+        });
+        write_shard_file(
+            path,
+            &key,
+            cfg.shard,
+            &chunks,
+            out.chunks_done,
+            out.elapsed.as_secs_f64(),
+            &out.acc,
+        )?;
+    }
     let info = RunInfo {
         seats: names,
         seed: cfg.seed,
@@ -93,7 +126,13 @@ pub fn simulate(cfg: &TwentyOneConfig, stop: &AtomicBool) -> anyhow::Result<(Rep
     validate(cfg)?;
     let seats = parse_seats(&cfg.rules, &cfg.seats)?;
     let (acc, info) = run_games(cfg, seats, stop)?;
-    let report = sim_report(&cfg.rules, &acc, &info);
+    let mut report = sim_report(&cfg.rules, &acc, &info);
+    if let Some(sh) = cfg.shard {
+        report.notes.push(format!(
+            "Shard {}/{} of the run; merge the shard files for the run's report.",
+            sh.k, sh.n
+        ));
+    }
     let interrupted = info.interrupted;
     Ok((report, Box::new(move || plots(&acc, &info)), interrupted))
 }
@@ -113,6 +152,8 @@ pub fn sweep(cfg: &TwentyOneConfig, cs: &[f64], stop: &AtomicBool) -> anyhow::Re
         let one = TwentyOneConfig {
             seats,
             rules: cfg.rules.clone(),
+            shard: None,
+            shard_out: None,
             ..*cfg
         };
         validate(&one)?;
@@ -139,4 +180,33 @@ pub fn sweep(cfg: &TwentyOneConfig, cs: &[f64], stop: &AtomicBool) -> anyhow::Re
         r.json["interrupted_at_c"] = serde_json::json!(c);
     }
     Ok(r)
+}
+
+/// Merge the shard files of one Twenty One run into its report.
+pub fn merge_report(paths: &[PathBuf]) -> anyhow::Result<Report> {
+    let m = merge_files::<TwentyOneAcc>(paths)?;
+    let k = &m.key;
+    let field = |name: &str| -> anyhow::Result<serde_json::Value> {
+        k.get(name)
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("shard key lacks '{name}'"))
+    };
+    let rules: TwentyOneRules = serde_json::from_value(field("rules")?)?;
+    let chunks: u64 = serde_json::from_value(field("chunks")?)?;
+    let info = RunInfo {
+        seats: serde_json::from_value(field("names")?)?,
+        seed: serde_json::from_value(field("seed")?)?,
+        start_seat: serde_json::from_value(field("start_seat")?)?,
+        elapsed_s: m.elapsed_s,
+        threads: 0,
+        interrupted: false,
+        chunks_done: m.chunks_done,
+        chunks_planned: chunks,
+    };
+    let mut report = sim_report(&rules, &m.acc, &info);
+    report.notes.push(format!(
+        "Merged from {} shard files; elapsed is the sum of the shards' times.",
+        m.files
+    ));
+    Ok(report)
 }

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::rng::{below, Rng, SeedableRng};
 
@@ -16,7 +16,7 @@ pub const ROWS: usize = 5;
 
 /// A score sheet: `rows[r][j]` is the colour (0..6) of box j of row r; box j is printed with
 /// the value 6 − j.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sheet {
     pub name: String,
     pub rows: [[u8; 6]; ROWS],
@@ -159,7 +159,7 @@ fn colour(s: &str) -> Option<u8> {
 }
 
 /// A validated rule set.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TwentyOneRules {
     /// Re-rolls of the non-1 dice the active player may take (1 by the published game).
     pub rerolls: u8,

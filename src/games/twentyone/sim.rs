@@ -60,7 +60,7 @@ pub struct GameResult {
 
 /// First-roll events seen from each player's current row, keyed by its empty boxes: the
 /// counts that exhaustive enumeration predicts exactly.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RollEvents {
     pub rolls: Vec<u64>,
     pub any_legal: Vec<u64>,
@@ -211,7 +211,7 @@ pub const WIN_UNIT: i64 = 60;
 pub const MAX_SCORE: usize = 210;
 
 /// Sums over games, per seat.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TwentyOneAcc {
     pub games: u64,
     pub wins: Vec<Ratio>,

@@ -35,7 +35,10 @@ pub enum Reroll {
 
 #[derive(Clone, Debug)]
 pub struct SeatStrategy {
+    /// The spec as given (a file's path and spec for a path).
     pub name: String,
+    /// The spec itself (a file's spec line for a path).
+    pub spec: String,
     pub write: Write,
     pub reroll: Reroll,
     /// The row policy tables (row-optimal only).
@@ -132,6 +135,7 @@ impl SeatStrategy {
         };
         Ok(SeatStrategy {
             name: spec.to_string(),
+            spec: spec.to_string(),
             write,
             reroll,
             table,
