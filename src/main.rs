@@ -15,7 +15,6 @@ use cli::{
 };
 use rtplab::games::blackjack::{self, app::BjConfig};
 use rtplab::report::write_output;
-use rtplab::shard::ShardSpec;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -70,17 +69,15 @@ fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitC
             behind_follows: args.behind_follows,
             insure: args.insurance == Insurance::Always,
         },
-        seed: args.run.seed,
+        seed: args.run.base.seed,
         rounds: args.run.rounds,
         chunk_shoes: args.chunk_shoes,
-        threads: args.run.threads,
-        progress: !args.run.quiet,
-        shard: ShardSpec::resolve(args.run.shard.as_deref(), args.run.shards, |k| {
-            std::env::var(k).ok()
-        })?,
+        threads: args.run.base.threads,
+        progress: !args.run.base.quiet,
+        shard: args.run.base.shard()?,
     };
     let (report, run) = blackjack::app::simulate_report(&cfg, args.claim, stop)?;
-    if let Some(path) = &args.run.shard_out {
+    if let Some(path) = &args.run.base.shard_out {
         blackjack::app::write_shard(&run, path)?;
     }
     let plots = if args.output.out_dir.is_some() {

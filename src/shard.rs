@@ -169,6 +169,52 @@ pub fn write_shard_file<A: Serialize>(
     write_atomic(path, &file)
 }
 
+/// How to run a (possibly sharded) simulation.
+pub struct RunPlan<'a> {
+    pub seed: u64,
+    pub threads: Option<usize>,
+    pub progress: bool,
+    pub label: &'a str,
+    pub shard: Option<ShardSpec>,
+    /// Write the shard file here (with the run key from `key`).
+    pub shard_out: Option<&'a Path>,
+}
+
+/// Run `sim` over all `total` chunks of the run, or over this shard's range of them, and
+/// write the shard file when asked. Returns the outcome and the chunk range run.
+pub fn run_sharded<S: crate::engine::Simulation>(
+    sim: &S,
+    total: u64,
+    plan: &RunPlan,
+    key: impl FnOnce() -> serde_json::Value,
+    stop: &std::sync::atomic::AtomicBool,
+) -> anyhow::Result<(crate::engine::RunOutcome<S::Acc>, Range<u64>)>
+where
+    S::Acc: Serialize,
+{
+    let chunks = plan.shard.map_or(0..total, |s| s.range(total));
+    let opts = crate::engine::RunOptions {
+        seed: plan.seed,
+        chunks: chunks.clone(),
+        threads: plan.threads,
+        progress: plan.progress,
+        label: plan.label.to_string(),
+    };
+    let out = crate::engine::run(sim, &opts, stop)?;
+    if let Some(path) = plan.shard_out {
+        write_shard_file(
+            path,
+            &key(),
+            plan.shard,
+            &chunks,
+            out.chunks_done,
+            out.elapsed.as_secs_f64(),
+            &out.acc,
+        )?;
+    }
+    Ok((out, chunks))
+}
+
 /// The merged sums of one run's shard files.
 pub struct Merged<A> {
     pub key: serde_json::Value,

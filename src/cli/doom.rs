@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use super::{parse_count_limited, DiceRunArgs, OutputArgs};
+use super::{parse_count_limited, OutputArgs, RunBase};
 use rtplab::games::doom::rules::{
     DoomPreset, DoomRules, DoomWipes, EndRule, HeldDice, HotDice, NOfKind,
 };
@@ -132,7 +132,7 @@ pub struct DoomSim {
     #[arg(long)]
     pub start_seat: Option<usize>,
     #[command(flatten)]
-    pub run: DiceRunArgs,
+    pub run: RunBase,
     #[command(flatten)]
     pub output: OutputArgs,
 }

@@ -267,49 +267,27 @@ pub struct RunArgs {
     #[arg(long, default_value = "100M", value_parser = parse_rounds)]
     pub rounds: u64,
 
+    #[command(flatten)]
+    pub base: RunBase,
+}
+
+/// Seed, threads, progress and sharding of a run (every game).
+#[derive(Args, Debug)]
+pub struct RunBase {
     /// Seed of the random streams; the same seed gives the same result for any --threads.
     #[arg(long, default_value_t = 1, value_parser = parse_seed)]
     pub seed: u64,
-
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
-
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
-
     /// Run only shard K of N (1-based): a contiguous range of the run's chunks. Without it,
     /// SLURM_ARRAY_TASK_ID (with SLURM_ARRAY_TASK_MIN/COUNT) or JOB_COMPLETION_INDEX (with
     /// --shards) in the environment select the shard.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
-
-    /// Number of shards, for JOB_COMPLETION_INDEX (Kubernetes indexed jobs).
-    #[arg(long, value_name = "N", value_parser = parse_positive)]
-    pub shards: Option<u64>,
-
-    /// Write this run's (or shard's) exact sums to FILE (JSON) for `rtplab merge`.
-    #[arg(long, value_name = "FILE")]
-    pub shard_out: Option<PathBuf>,
-}
-
-/// Seed, threads and progress of a dice-game run.
-#[derive(Args, Debug)]
-pub struct DiceRunArgs {
-    /// Seed of the random streams; the same seed gives the same result for any --threads.
-    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
-    pub seed: u64,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_parser = parse_threads)]
-    pub threads: Option<usize>,
-    /// No progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
-    /// Run only shard K of N (1-based); without it SLURM_ARRAY_TASK_ID or
-    /// JOB_COMPLETION_INDEX (with --shards) select the shard, as for blackjack.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
     /// Number of shards, for JOB_COMPLETION_INDEX (Kubernetes indexed jobs).
     #[arg(long, value_name = "N", value_parser = parse_positive)]
     pub shards: Option<u64>,
@@ -318,7 +296,7 @@ pub struct DiceRunArgs {
     pub shard_out: Option<PathBuf>,
 }
 
-impl DiceRunArgs {
+impl RunBase {
     pub fn shard(&self) -> anyhow::Result<Option<rtplab::shard::ShardSpec>> {
         Ok(rtplab::shard::ShardSpec::resolve(
             self.shard.as_deref(),

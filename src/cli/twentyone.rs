@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{parse_count_limited, DiceRunArgs, OutputArgs};
+use super::{parse_count_limited, OutputArgs, RunBase};
 use rtplab::games::twentyone::rules::{read_sheets, TwentyOneRules};
 
 #[derive(Args, Debug)]
@@ -54,7 +54,7 @@ pub struct TwentyOneSim {
     #[arg(long, value_name = "C,C,...", value_delimiter = ',')]
     pub sweep_c: Vec<f64>,
     #[command(flatten)]
-    pub run: DiceRunArgs,
+    pub run: RunBase,
     #[command(flatten)]
     pub output: OutputArgs,
 }

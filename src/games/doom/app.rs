@@ -8,9 +8,8 @@ use super::report::{exact_ev, plots, sim_report, SimInfo};
 use super::rules::DoomRules;
 use super::sim::{DoomSim, GameAcc, Mode, Player};
 use super::strategy::DoomStrategy;
-use crate::engine::{run, RunOptions};
 use crate::report::{Plots, Report};
-use crate::shard::{merge_files, write_shard_file, ShardSpec};
+use crate::shard::{merge_files, run_sharded, RunPlan, ShardSpec};
 use std::path::PathBuf;
 
 /// A validated simulation request.
@@ -81,27 +80,15 @@ pub fn simulate(cfg: &DoomConfig, stop: &AtomicBool) -> anyhow::Result<(Report, 
         per_chunk,
     };
     let total = sim.chunks();
-    let chunks = cfg.shard.map_or(0..total, |s| s.range(total));
-    let opts = RunOptions {
+    let plan = RunPlan {
         seed: cfg.seed,
-        chunks: chunks.clone(),
         threads: cfg.threads,
         progress: cfg.progress,
-        label: "doom".into(),
+        label: "doom",
+        shard: cfg.shard,
+        shard_out: cfg.shard_out.as_deref(),
     };
-    let out = run(&sim, &opts, stop)?;
-    if let Some(path) = &cfg.shard_out {
-        let key = run_key(cfg, per_chunk, total);
-        write_shard_file(
-            path,
-            &key,
-            cfg.shard,
-            &chunks,
-            out.chunks_done,
-            out.elapsed.as_secs_f64(),
-            &out.acc,
-        )?;
-    }
+    let (out, chunks) = run_sharded(&sim, total, &plan, || run_key(cfg, per_chunk, total), stop)?;
     let info = SimInfo {
         mode: cfg.mode,
         seats: cfg.seats.iter().map(|s| s.name.clone()).collect(),

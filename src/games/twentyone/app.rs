@@ -8,9 +8,8 @@ use super::report::{plots, sim_report, sweep_report, RunInfo, SweepPoint};
 use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, TwentyOneSim};
 use super::strategy::SeatStrategy;
-use crate::engine::{run, RunOptions};
 use crate::report::{Plots, Report};
-use crate::shard::{merge_files, write_shard_file, ShardSpec};
+use crate::shard::{merge_files, run_sharded, RunPlan, ShardSpec};
 use std::path::PathBuf;
 
 /// Default seats, cycled for any player count.
@@ -76,17 +75,16 @@ fn run_games(
         start_seat: cfg.start_seat,
     };
     let total = sim.chunks();
-    let chunks = cfg.shard.map_or(0..total, |s| s.range(total));
-    let opts = RunOptions {
+    let plan = RunPlan {
         seed: cfg.seed,
-        chunks: chunks.clone(),
         threads: cfg.threads,
         progress: cfg.progress,
-        label: "twenty-one".into(),
+        label: "twenty-one",
+        shard: cfg.shard,
+        shard_out: cfg.shard_out.as_deref(),
     };
-    let out = run(&sim, &opts, stop)?;
-    if let Some(path) = &cfg.shard_out {
-        let key = serde_json::json!({
+    let key = || {
+        serde_json::json!({
             "game": "twenty-one",
             "version": crate::VERSION,
             "rules": cfg.rules,
@@ -97,17 +95,9 @@ fn run_games(
             "chunks": total,
             "seed": cfg.seed,
             "start_seat": cfg.start_seat,
-        });
-        write_shard_file(
-            path,
-            &key,
-            cfg.shard,
-            &chunks,
-            out.chunks_done,
-            out.elapsed.as_secs_f64(),
-            &out.acc,
-        )?;
-    }
+        })
+    };
+    let (out, _) = run_sharded(&sim, total, &plan, key, stop)?;
     let info = RunInfo {
         seats: names,
         seed: cfg.seed,
