@@ -287,26 +287,17 @@ fn ctrl_c_still_reports_the_rounds_completed() {
 fn out_dir_writes_every_format_and_plots_with_metadata() {
     let dir = std::env::temp_dir().join(format!("rtplab-outdir-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let out = rtplab()
-        .args([
-            "sim",
-            "blackjack",
-            "--rounds",
-            "200k",
-            "--quiet",
-            "--claim",
-            "99.54",
-            "--out-dir",
-            dir.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeds(rtplab().args([
+        "sim",
+        "blackjack",
+        "--rounds",
+        "200k",
+        "--quiet",
+        "--claim",
+        "99.54",
+        "--out-dir",
+        dir.to_str().unwrap(),
+    ]));
     for f in [
         "report.md",
         "report.json",

@@ -182,45 +182,27 @@ fn derive_writes_a_chart_the_simulator_reads() {
     let dir = std::env::temp_dir().join(format!("rtplab-derive-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("6d-das.csv");
-    let out = rtplab()
-        .args([
-            "strategies",
-            "derive",
-            "blackjack",
-            "--decks",
-            "6",
-            "--das",
-            "--peek",
-            "-o",
-            path.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out = rtplab()
-        .args([
-            "sim",
-            "blackjack",
-            "--strategy",
-            path.to_str().unwrap(),
-            "--rounds",
-            "20k",
-            "--decks",
-            "6",
-            "--das",
-            "--peek",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeds(rtplab().args([
+        "strategies",
+        "derive",
+        "blackjack",
+        "--decks",
+        "6",
+        "--das",
+        "--peek",
+        "-o",
+        path.to_str().unwrap(),
+    ]));
+    succeeds(rtplab().args([
+        "sim",
+        "blackjack",
+        "--strategy",
+        path.to_str().unwrap(),
+        "--rounds",
+        "20k",
+        "--decks",
+        "6",
+        "--das",
+        "--peek",
+    ]));
 }

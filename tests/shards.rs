@@ -19,26 +19,15 @@ fn shard(d: &Path, k: u64, n: u64, extra: &[&str]) -> PathBuf {
     } else {
         extra
     };
-    let out = rtplab()
-        .args(RUN)
-        .args(seed)
-        .args([
-            "--shard",
-            &format!("{k}/{n}"),
-            "--shard-out",
-            f.to_str().unwrap(),
-            "--quiet",
-            "--format",
-            "json",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeds(rtplab().args(RUN).args(seed).args([
+        "--shard",
+        &format!("{k}/{n}"),
+        "--shard-out",
+        f.to_str().unwrap(),
+        "--quiet",
+        "--format",
+        "json",
+    ]));
     f
 }
 
@@ -82,10 +71,9 @@ fn merged_shards_equal_the_single_run() {
 }
 
 fn merge_fails(files: &[&Path], needle: &str) {
-    let out = rtplab().arg("merge").args(files).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains(needle), "expected '{needle}' in: {err}");
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    fails_with(&args, needle);
 }
 
 #[test]
@@ -139,13 +127,7 @@ fn scheduler_environment_selects_the_shard() {
         for (k, v) in vars {
             cmd.env(k, v);
         }
-        let out = cmd.output().unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeeds(&mut cmd);
         serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap()
     };
     let want: serde_json::Value =

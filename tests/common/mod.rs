@@ -9,15 +9,21 @@ pub fn rtplab() -> Command {
     Command::cargo_bin("rtplab").unwrap()
 }
 
-/// Run the binary, require exit code 0, and parse its standard output as JSON.
-pub fn json(args: &[&str]) -> serde_json::Value {
-    let out = rtplab().args(args).output().unwrap();
+/// Run a command and require exit code 0 (the failure shows its standard error).
+pub fn succeeds(cmd: &mut Command) -> std::process::Output {
+    let out = cmd.output().unwrap();
     assert_eq!(
         out.status.code(),
         Some(0),
-        "{args:?}: {}",
+        "{cmd:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
+}
+
+/// Run the binary, require exit code 0, and parse its standard output as JSON.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let out = succeeds(rtplab().args(args));
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
