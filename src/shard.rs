@@ -225,6 +225,16 @@ pub struct Merged<A> {
     pub files: usize,
 }
 
+impl<A> Merged<A> {
+    /// The note a merged report carries.
+    pub fn note(&self) -> String {
+        format!(
+            "Merged from {} shard files; elapsed is the sum of the shards' times.",
+            self.files
+        )
+    }
+}
+
 /// Read one run's shard files (checked as by `read_all`) and merge their accumulators.
 pub fn merge_files<A: crate::engine::Merge + for<'de> Deserialize<'de>>(
     paths: &[PathBuf],

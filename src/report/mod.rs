@@ -264,6 +264,73 @@ pub fn win_rate_by_strategy(
     Some((sec, serde_json::Value::Array(js)))
 }
 
+/// A number with `d` decimals ("n/a" when not finite).
+pub fn fixed(v: f64, d: usize) -> String {
+    if v.is_finite() {
+        format!("{v:.d$}")
+    } else {
+        "n/a".into()
+    }
+}
+
+/// How a dice-game run went: its seed and starting seat, time, and completeness.
+#[derive(Clone, Debug)]
+pub struct RunMeta {
+    pub seed: u64,
+    /// 0-based; `None`: the starting seat rotated game by game.
+    pub start_seat: Option<usize>,
+    pub elapsed_s: f64,
+    /// 0 for a merged run.
+    pub threads: usize,
+    pub interrupted: bool,
+    pub chunks_done: u64,
+    pub chunks_planned: u64,
+}
+
+impl RunMeta {
+    /// The meta of a finished (or interrupted) run.
+    pub fn of<A>(
+        seed: u64,
+        start_seat: Option<usize>,
+        out: &crate::engine::RunOutcome<A>,
+    ) -> RunMeta {
+        RunMeta {
+            seed,
+            start_seat,
+            elapsed_s: out.elapsed.as_secs_f64(),
+            threads: out.threads,
+            interrupted: out.interrupted,
+            chunks_done: out.chunks_done,
+            chunks_planned: out.chunks_planned,
+        }
+    }
+
+    pub fn starting_seat(&self) -> String {
+        self.start_seat
+            .map_or("rotates game by game".into(), |s| (s + 1).to_string())
+    }
+
+    /// The report's "Elapsed" line (with `work` items done, e.g. turns or games) and, if the
+    /// run was interrupted, the note saying what it covers.
+    pub fn annotate(&self, r: &mut Report, work: u64, unit: &str) {
+        r.meta.push((
+            "Elapsed".into(),
+            format!(
+                "{:.2} s on {} threads ({} {unit}/s)",
+                self.elapsed_s,
+                self.threads,
+                count((work as f64 / self.elapsed_s.max(1e-9)) as u64)
+            ),
+        ));
+        if self.interrupted {
+            r.notes.push(format!(
+                "INTERRUPTED: {} of {} chunks completed; the figures cover the completed chunks only.",
+                self.chunks_done, self.chunks_planned
+            ));
+        }
+    }
+}
+
 /// A count with thousands separators.
 pub fn count(n: u64) -> String {
     let s = n.to_string();

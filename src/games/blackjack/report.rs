@@ -7,7 +7,7 @@ use super::rules::Rules;
 use super::shoe::value_char;
 use super::sim::{hist_offset, BjAcc, Plan};
 use super::strategy::StrategyInfo;
-use crate::report::{ci_pct, count, est, estimate_json, pct, rate, Report, Section};
+use crate::report::{ci_pct, count, est, estimate_json, fixed, pct, rate, Report, Section};
 use crate::stats::{check_claim, rounds_for_se};
 
 /// How the bettor behind follows the seated player's doubles and splits.
@@ -50,14 +50,6 @@ pub struct RunInfo {
 
 fn up_name(i: usize) -> String {
     value_char(i as u8 + 1).to_string()
-}
-
-fn f6(v: f64) -> String {
-    if v.is_finite() {
-        format!("{v:.6}")
-    } else {
-        "n/a".into()
-    }
 }
 
 /// Build the report of a blackjack run.
@@ -274,7 +266,7 @@ pub fn build(
         let row = &acc.dealer[i];
         let n: u64 = row.iter().sum();
         let mut cells = vec![up_name(i)];
-        cells.extend(row.iter().map(|&k| f6(rate(k, n))));
+        cells.extend(row.iter().map(|&k| fixed(rate(k, n), 6)));
         s.row(cells);
         dealer_json.insert(
             up_name(i),
@@ -295,7 +287,11 @@ pub fn build(
             continue;
         }
         let net = (i as i64 - off) as f64 / u;
-        s.row([format!("{net:+}"), f6(rate(k, c.seat_rounds)), count(k)]);
+        s.row([
+            format!("{net:+}"),
+            fixed(rate(k, c.seat_rounds), 6),
+            count(k),
+        ]);
         dist_json.push(json!({"net": net, "count": k, "p": rate(k, c.seat_rounds)}));
     }
     r.sections.push(s);

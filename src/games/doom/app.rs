@@ -8,7 +8,7 @@ use super::report::{exact_ev, plots, sim_report, SimInfo};
 use super::rules::DoomRules;
 use super::sim::{DoomSim, GameAcc, Mode, Player};
 use super::strategy::DoomStrategy;
-use crate::report::{Plots, Report};
+use crate::report::{Plots, Report, RunMeta};
 use crate::shard::{merge_files, run_sharded, RunPlan, ShardSpec};
 use std::path::PathBuf;
 
@@ -96,13 +96,7 @@ pub fn simulate(cfg: &DoomConfig, stop: &AtomicBool) -> anyhow::Result<(Report, 
             .iter()
             .map(|p| exact_ev(&p.strategy, &p.solution))
             .collect(),
-        seed: cfg.seed,
-        start_seat: cfg.start_seat,
-        elapsed_s: out.elapsed.as_secs_f64(),
-        threads: out.threads,
-        interrupted: out.interrupted,
-        chunks_done: out.chunks_done,
-        chunks_planned: out.chunks_planned,
+        run: RunMeta::of(cfg.seed, cfg.start_seat, &out),
     };
     let mut report = sim_report(&model, &out.acc, &info);
     if let Some(sh) = cfg.shard {
@@ -167,18 +161,17 @@ pub fn merge_report(paths: &[PathBuf]) -> anyhow::Result<Report> {
         mode,
         seats: names,
         exact_ev: exact,
-        seed: serde_json::from_value(field("seed")?)?,
-        start_seat: serde_json::from_value(field("start_seat")?)?,
-        elapsed_s: m.elapsed_s,
-        threads: 0,
-        interrupted: false,
-        chunks_done: m.chunks_done,
-        chunks_planned: chunks,
+        run: RunMeta {
+            seed: serde_json::from_value(field("seed")?)?,
+            start_seat: serde_json::from_value(field("start_seat")?)?,
+            elapsed_s: m.elapsed_s,
+            threads: 0,
+            interrupted: false,
+            chunks_done: m.chunks_done,
+            chunks_planned: chunks,
+        },
     };
     let mut report = sim_report(&model, &m.acc, &info);
-    report.notes.push(format!(
-        "Merged from {} shard files; elapsed is the sum of the shards' times.",
-        m.files
-    ));
+    report.notes.push(m.note());
     Ok(report)
 }

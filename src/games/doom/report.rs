@@ -7,7 +7,9 @@ use super::exact::{solve_policy, Policy, Solution, CAP_POINTS};
 use super::model::Model;
 use super::rules::{DoomWipes, HeldDice};
 use super::sim::{GameAcc, Mode, TurnAcc, FINAL_BINS, HIST_BIN, HIST_BINS, HIST_MIN, WIN_UNIT};
-use crate::report::{ci_pct, count, est, estimate_json, pct, rate, Report, Section};
+use crate::report::{
+    ci_pct, count, est, estimate_json, fixed, pct, rate, Report, RunMeta, Section,
+};
 use crate::stats::Estimate;
 
 /// What a simulation run was.
@@ -16,21 +18,11 @@ pub struct SimInfo {
     pub seats: Vec<String>,
     /// Exact turn EV of each seat's policy (None for the end-game variant).
     pub exact_ev: Vec<Option<f64>>,
-    pub seed: u64,
-    pub start_seat: Option<usize>,
-    pub elapsed_s: f64,
-    pub threads: usize,
-    pub interrupted: bool,
-    pub chunks_done: u64,
-    pub chunks_planned: u64,
+    pub run: RunMeta,
 }
 
 fn f1(v: f64) -> String {
-    if v.is_finite() {
-        format!("{v:.1}")
-    } else {
-        "n/a".into()
-    }
+    fixed(v, 1)
 }
 
 fn histogram_json(t: &TurnAcc) -> serde_json::Value {
@@ -66,8 +58,7 @@ pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
     };
     let rules = &m.rules;
     r.meta.push(("Rules".into(), rules.summary()));
-    r.meta.push(("Seed".into(), info.seed.to_string()));
-    let elapsed = info.elapsed_s.max(1e-9);
+    r.meta.push(("Seed".into(), info.run.seed.to_string()));
     let all_turns: u64 = acc.turns.iter().map(|t| t.turns()).sum();
     match info.mode {
         Mode::Turns(_) => {
@@ -77,28 +68,11 @@ pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
         Mode::Games(_) => {
             r.meta.push(("Seats".into(), info.seats.join(" | ")));
             r.meta.push(("Games".into(), count(acc.games)));
-            r.meta.push((
-                "Starting seat".into(),
-                info.start_seat
-                    .map_or("rotates game by game".into(), |s| (s + 1).to_string()),
-            ));
+            r.meta
+                .push(("Starting seat".into(), info.run.starting_seat()));
         }
     }
-    r.meta.push((
-        "Elapsed".into(),
-        format!(
-            "{:.2} s on {} threads ({} turns/s)",
-            info.elapsed_s,
-            info.threads,
-            count((all_turns as f64 / elapsed) as u64)
-        ),
-    ));
-    if info.interrupted {
-        r.notes.push(format!(
-            "INTERRUPTED: {} of {} chunks completed; the figures cover the completed chunks only.",
-            info.chunks_done, info.chunks_planned
-        ));
-    }
+    info.run.annotate(&mut r, all_turns, "turns");
     // Per-seat turn statistics.
     let mut ts = Section::new(
         "Turn score by seat",
@@ -173,7 +147,7 @@ pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
     let mut j = json!({
         "game": "doom",
         "rules": rules,
-        "seed": info.seed,
+        "seed": info.run.seed,
         "mean_turn_score": pe.mean,
         "mean_turn_score_se": pe.se,
         "mean_turn_score_ci95": pe.ci95,
@@ -184,10 +158,10 @@ pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
         "rolls_per_turn": prolls,
         "turn_score_histogram": histogram_json(&pooled),
         "turn_score_histogram_bin": HIST_BIN,
-        "elapsed_s": info.elapsed_s,
-        "threads": info.threads,
-        "interrupted": info.interrupted,
-        "turns_per_s": all_turns as f64 / elapsed,
+        "elapsed_s": info.run.elapsed_s,
+        "threads": info.run.threads,
+        "interrupted": info.run.interrupted,
+        "turns_per_s": all_turns as f64 / info.run.elapsed_s.max(1e-9),
         "seat_turns": seats_json,
     });
     match info.mode {
@@ -263,7 +237,7 @@ fn games_sections(
         "Win rate by turn order (first-player advantage)",
         &["position", "seat", "win rate", "fair share", "difference"],
     );
-    if info.start_seat.is_none() {
+    if info.run.start_seat.is_none() {
         ps.columns[1] = "seats".into();
     }
     let fair = 1.0 / seats as f64;
@@ -272,7 +246,7 @@ fn games_sections(
         let wr = w as f64 / (WIN_UNIT as f64 * acc.games.max(1) as f64);
         ps.row([
             (pos + 1).to_string(),
-            info.start_seat.map_or("all, in turn".into(), |st| {
+            info.run.start_seat.map_or("all, in turn".into(), |st| {
                 ((st + pos) % seats + 1).to_string()
             }),
             pct(wr, 2),
@@ -315,7 +289,7 @@ fn games_sections(
     j["first_player_advantage"] = json!(pos_json.first().map(|w| w - fair));
     j["turns_per_game"] = estimate_json(&gt);
     j["games_unfinished"] = json!(acc.unfinished);
-    j["starting_seat"] = json!(info.start_seat.map(|s| s + 1));
+    j["starting_seat"] = json!(info.run.start_seat.map(|s| s + 1));
     j["final_score_histogram"] = json!({
         "bin": bin,
         "counts": acc.final_hist,

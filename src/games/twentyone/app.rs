@@ -8,7 +8,7 @@ use super::report::{plots, sim_report, sweep_report, RunInfo, SweepPoint};
 use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, TwentyOneSim};
 use super::strategy::SeatStrategy;
-use crate::report::{Plots, Report};
+use crate::report::{Plots, Report, RunMeta};
 use crate::shard::{merge_files, run_sharded, RunPlan, ShardSpec};
 use std::path::PathBuf;
 
@@ -100,13 +100,7 @@ fn run_games(
     let (out, _) = run_sharded(&sim, total, &plan, key, stop)?;
     let info = RunInfo {
         seats: names,
-        seed: cfg.seed,
-        start_seat: cfg.start_seat,
-        elapsed_s: out.elapsed.as_secs_f64(),
-        threads: out.threads,
-        interrupted: out.interrupted,
-        chunks_done: out.chunks_done,
-        chunks_planned: out.chunks_planned,
+        run: RunMeta::of(cfg.seed, cfg.start_seat, &out),
     };
     Ok((out.acc, info))
 }
@@ -123,7 +117,7 @@ pub fn simulate(cfg: &TwentyOneConfig, stop: &AtomicBool) -> anyhow::Result<(Rep
             sh.k, sh.n
         ));
     }
-    let interrupted = info.interrupted;
+    let interrupted = info.run.interrupted;
     Ok((report, Box::new(move || plots(&acc, &info)), interrupted))
 }
 
@@ -149,7 +143,7 @@ pub fn sweep(cfg: &TwentyOneConfig, cs: &[f64], stop: &AtomicBool) -> anyhow::Re
         validate(&one)?;
         let parsed = parse_seats(&one.rules, &one.seats)?;
         let (acc, info) = run_games(&one, parsed, stop)?;
-        if info.interrupted {
+        if info.run.interrupted {
             stopped_at = Some(c);
             break;
         }
@@ -185,18 +179,17 @@ pub fn merge_report(paths: &[PathBuf]) -> anyhow::Result<Report> {
     let chunks: u64 = serde_json::from_value(field("chunks")?)?;
     let info = RunInfo {
         seats: serde_json::from_value(field("names")?)?,
-        seed: serde_json::from_value(field("seed")?)?,
-        start_seat: serde_json::from_value(field("start_seat")?)?,
-        elapsed_s: m.elapsed_s,
-        threads: 0,
-        interrupted: false,
-        chunks_done: m.chunks_done,
-        chunks_planned: chunks,
+        run: RunMeta {
+            seed: serde_json::from_value(field("seed")?)?,
+            start_seat: serde_json::from_value(field("start_seat")?)?,
+            elapsed_s: m.elapsed_s,
+            threads: 0,
+            interrupted: false,
+            chunks_done: m.chunks_done,
+            chunks_planned: chunks,
+        },
     };
     let mut report = sim_report(&rules, &m.acc, &info);
-    report.notes.push(format!(
-        "Merged from {} shard files; elapsed is the sum of the shards' times.",
-        m.files
-    ));
+    report.notes.push(m.note());
     Ok(report)
 }

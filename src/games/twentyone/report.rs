@@ -8,20 +8,14 @@ use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, MAX_SCORE};
 use super::strategy::RowTable;
 use crate::report::{
-    ci_pct, count, est, estimate_json, pct, win_rate_by_strategy, Report, Section,
+    ci_pct, count, est, estimate_json, fixed, pct, win_rate_by_strategy, Report, RunMeta, Section,
 };
 use crate::stats::Estimate;
 
 /// What a run was.
 pub struct RunInfo {
     pub seats: Vec<String>,
-    pub seed: u64,
-    pub start_seat: Option<usize>,
-    pub elapsed_s: f64,
-    pub threads: usize,
-    pub interrupted: bool,
-    pub chunks_done: u64,
-    pub chunks_planned: u64,
+    pub run: RunMeta,
 }
 
 const QUANTILES: [f64; 7] = [0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0];
@@ -49,11 +43,7 @@ pub fn quantiles(hist: &[u64]) -> Vec<u32> {
 }
 
 fn f2(v: f64) -> String {
-    if v.is_finite() {
-        format!("{v:.2}")
-    } else {
-        "n/a".into()
-    }
+    fixed(v, 2)
 }
 
 /// The report of a simulation of games.
@@ -66,28 +56,10 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
     r.meta.push(("Rules".into(), rules.summary()));
     r.meta.push(("Seats".into(), info.seats.join(" | ")));
     r.meta.push(("Games".into(), count(acc.games)));
-    r.meta.push(("Seed".into(), info.seed.to_string()));
-    r.meta.push((
-        "Starting seat".into(),
-        info.start_seat
-            .map_or("rotates game by game".into(), |s| (s + 1).to_string()),
-    ));
-    let el = info.elapsed_s.max(1e-9);
-    r.meta.push((
-        "Elapsed".into(),
-        format!(
-            "{:.2} s on {} threads ({} games/s)",
-            info.elapsed_s,
-            info.threads,
-            count((acc.games as f64 / el) as u64)
-        ),
-    ));
-    if info.interrupted {
-        r.notes.push(format!(
-            "INTERRUPTED: {} of {} chunks completed; the figures cover the completed games only.",
-            info.chunks_done, info.chunks_planned
-        ));
-    }
+    r.meta.push(("Seed".into(), info.run.seed.to_string()));
+    r.meta
+        .push(("Starting seat".into(), info.run.starting_seat()));
+    info.run.annotate(&mut r, acc.games, "games");
     let games = acc.games.max(1) as f64;
     let mut seats = Section::new(
         "Seats (win rate with ties shared)",
@@ -204,7 +176,7 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
         "game": "twenty-one",
         "rules": rules,
         "seats": info.seats.iter().enumerate().map(|(s, n)| json!({"seat": s + 1, "strategy": n, "sheet": rules.sheets[s].name})).collect::<Vec<_>>(),
-        "seed": info.seed,
+        "seed": info.run.seed,
         "games": acc.games,
         "score": score_json,
         "win_rate": win_json,
@@ -212,11 +184,11 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
         "rolls_per_game": rolls,
         "hits_per_row": hits_json,
         "active_advantage": adv_json,
-        "starting_seat": info.start_seat.map(|s| s + 1),
-        "elapsed_s": info.elapsed_s,
-        "games_per_s": acc.games as f64 / el,
-        "threads": info.threads,
-        "interrupted": info.interrupted,
+        "starting_seat": info.run.start_seat.map(|s| s + 1),
+        "elapsed_s": info.run.elapsed_s,
+        "games_per_s": acc.games as f64 / info.run.elapsed_s.max(1e-9),
+        "threads": info.run.threads,
+        "interrupted": info.run.interrupted,
     });
     if let Some((_, v)) = by_strategy {
         j["win_rate_by_strategy"] = v;
