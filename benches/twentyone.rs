@@ -21,6 +21,7 @@ fn bench(c: &mut Criterion) {
         games: 100_000,
         per_chunk: 10_000,
         start_seat: None,
+        record_events: false,
     };
     let opts = RunOptions {
         seed: 1,

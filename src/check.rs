@@ -372,6 +372,7 @@ fn check_dice(
             games: b.count,
             per_chunk: b.per_chunk,
             start_seat: None,
+            record_events: false,
         };
         let acc = run(&sim, &opts(sim.chunks()), &stop)
             .map_err(|e| e.to_string())?

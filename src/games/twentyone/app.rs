@@ -73,6 +73,7 @@ fn run_games(
         games: cfg.games,
         per_chunk,
         start_seat: cfg.start_seat,
+        record_events: false,
     };
     let total = sim.chunks();
     let plan = RunPlan {

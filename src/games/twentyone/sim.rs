@@ -260,6 +260,9 @@ pub struct TwentyOneSim {
     pub per_chunk: u64,
     /// Starting seat, or `None`: game g starts at seat g mod seats.
     pub start_seat: Option<usize>,
+    /// Count first-roll events (`TwentyOneAcc::events`, the enumeration cross-check); off
+    /// in ordinary runs, which do not report them.
+    pub record_events: bool,
 }
 
 impl TwentyOneSim {
@@ -290,7 +293,8 @@ impl Simulation for TwentyOneSim {
         for i in 0..count {
             let game = chunk * self.per_chunk + i;
             let start = self.start_seat.unwrap_or((game % n as u64) as usize);
-            let g = play_game(&self.rules, &self.seats, start, rng, Some(&mut acc.events));
+            let events = self.record_events.then_some(&mut acc.events);
+            let g = play_game(&self.rules, &self.seats, start, rng, events);
             let best = g.players.iter().map(|p| p.score).max().unwrap_or(0);
             let winners = g.players.iter().filter(|p| p.score == best).count() as i64;
             for (s, p) in g.players.iter().enumerate() {
@@ -411,6 +415,7 @@ mod tests {
             games: 3000,
             per_chunk: 100,
             start_seat: None,
+            record_events: false,
         };
         let go = |t| {
             let o = RunOptions {
@@ -441,6 +446,7 @@ mod tests {
             games: 20_000,
             per_chunk: 500,
             start_seat: None,
+            record_events: true,
         };
         let o = RunOptions {
             seed: 11,
