@@ -31,17 +31,23 @@ fn histogram_json(t: &TurnAcc) -> serde_json::Value {
         if n == 0 {
             continue;
         }
-        let (from, to) = match i {
-            0 => (None, Some(HIST_MIN)),
-            i if i == HIST_BINS + 1 => (Some(HIST_MIN + HIST_BIN * HIST_BINS as i64), None),
-            i => {
-                let lo = HIST_MIN + HIST_BIN * (i as i64 - 1);
-                (Some(lo), Some(lo + HIST_BIN))
-            }
-        };
+        let (from, to) = bin_range(i);
         bins.push(json!({"from": from, "to": to, "count": n}));
     }
     json!(bins)
+}
+
+/// Bounds of turn-score histogram bin `i` (`None`: unbounded; bin 0 is the underflow, the
+/// last the overflow).
+fn bin_range(i: usize) -> (Option<i64>, Option<i64>) {
+    match i {
+        0 => (None, Some(HIST_MIN)),
+        i if i == HIST_BINS + 1 => (Some(HIST_MIN + HIST_BIN * HIST_BINS as i64), None),
+        i => {
+            let lo = HIST_MIN + HIST_BIN * (i as i64 - 1);
+            (Some(lo), Some(lo + HIST_BIN))
+        }
+    }
 }
 
 fn turn_summary(t: &TurnAcc) -> (Estimate, f64, f64, f64) {
@@ -131,18 +137,13 @@ pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
         if n == 0 {
             continue;
         }
-        let (a, b) = match i {
-            0 => ("-inf".to_string(), HIST_MIN.to_string()),
-            i if i == HIST_BINS + 1 => (
-                (HIST_MIN + HIST_BIN * HIST_BINS as i64).to_string(),
-                "inf".into(),
-            ),
-            i => {
-                let lo = HIST_MIN + HIST_BIN * (i as i64 - 1);
-                (lo.to_string(), (lo + HIST_BIN).to_string())
-            }
-        };
-        hist.row([a, b, count(n), pct(rate(n, pooled.turns()), 3)]);
+        let (a, b) = bin_range(i);
+        hist.row([
+            a.map_or("-inf".into(), |v| v.to_string()),
+            b.map_or("inf".into(), |v| v.to_string()),
+            count(n),
+            pct(rate(n, pooled.turns()), 3),
+        ]);
     }
     let mut j = json!({
         "game": "doom",
@@ -515,12 +516,7 @@ pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, Str
         .iter()
         .enumerate()
         .filter(|(i, &k)| k > 0 && *i > 0 && *i <= HIST_BINS)
-        .map(|(i, &k)| {
-            (
-                (HIST_MIN + HIST_BIN * (i as i64 - 1)).to_string(),
-                k as f64 / n,
-            )
-        })
+        .map(|(i, &k)| (bin_range(i).0.unwrap_or(HIST_MIN).to_string(), k as f64 / n))
         .collect();
     let mut out = vec![(
         "turn-score-histogram.svg".to_string(),
