@@ -107,7 +107,17 @@ impl<'a, S: Strategy> Table<'a, S> {
                     })
                 }),
             },
-            shoe: Shoe::new(rules.decks, cut),
+            // Shuffled ahead in batches: a round's worth when the shoe is shuffled every
+            // round (cards shuffled but not dealt cost time), larger to a cut card.
+            shoe: Shoe::new(
+                rules.decks,
+                cut,
+                if every_round {
+                    2 * rules.players as usize + 6
+                } else {
+                    64
+                },
+            ),
             every_round,
             res: RoundResult {
                 players: rules.players as usize,
@@ -269,6 +279,10 @@ impl<S: Strategy> Ctx<'_, S> {
     }
 
     /// Play one seat's hand(s); returns how many hands it ended with (in `hands`).
+    ///
+    /// Each hand has a two-card phase (split, double, surrender may be allowed; a split
+    /// starts the phase again on the new two cards) and then, once it has hit, a tight loop
+    /// in which only hitting and standing remain.
     #[inline]
     fn play_seat(
         &self,
@@ -284,71 +298,78 @@ impl<S: Strategy> Ctx<'_, S> {
         let max = rules.max_hands as usize;
         let mut i = 0;
         while i < n {
-            if hands[i].cards == 1 {
-                let c = shoe.draw(rng);
-                hands[i].add_second(c);
+            let mut h = hands[i];
+            if h.cards == 1 {
+                h.add_second(shoe.draw(rng));
             }
-            loop {
-                let h = hands[i];
-                if h.busted() {
-                    break;
-                }
-                let two = h.cards == 2;
-                let pair_ok = two
-                    && n < max
+            // Two cards: every option the rules allow.
+            let hit = loop {
+                let pair_ok = n < max
                     && self.is_pair(h.first, h.second)
                     && (!h.split_aces || rules.resplit_aces);
                 let locked = h.split_aces && !rules.hit_split_aces;
+                if locked && !pair_ok {
+                    break false; // split aces take one card only
+                }
                 let sit = Situation {
                     total: h.total(),
                     soft: h.soft(),
-                    cards: h.cards,
+                    cards: 2,
                     pair: if pair_ok { Some(value(h.first)) } else { None },
                     up,
-                    can_double: two
-                        && !locked
+                    can_double: !locked
                         && (!h.split || rules.das)
                         && self.double_ok[h.hard as usize][h.soft() as usize],
                     can_surrender: surrender_now
-                        && two
                         && n == 1
                         && !h.split
                         && self.surrender_ok[up as usize],
                     split: h.split,
                 };
-                if locked && !pair_ok {
-                    break; // split aces take one card only
-                }
-                let action = self.strategy.act(&sit);
-                match action {
-                    Action::Stand => break,
+                match self.strategy.act(&sit) {
+                    Action::Stand => break false,
                     Action::Split if pair_ok => {
-                        let (a, b) = (h.first, h.second);
-                        hands[i] = Hand::from_split(a);
-                        hands[n] = Hand::from_split(b);
+                        hands[n] = Hand::from_split(h.second);
                         n += 1;
                         seat.splits += 1;
-                        let c = shoe.draw(rng);
-                        hands[i].add_second(c);
+                        h = Hand::from_split(h.first);
+                        h.add_second(shoe.draw(rng));
                     }
                     Action::Double if sit.can_double => {
                         seat.doubles += 1;
-                        hands[i].doubled = true;
-                        let c = shoe.draw(rng);
-                        hands[i].add(c);
-                        break;
+                        h.doubled = true;
+                        h.add(shoe.draw(rng));
+                        break false;
                     }
                     Action::Surrender if sit.can_surrender => {
                         seat.surrendered = true;
+                        break false;
+                    }
+                    _ if locked => break false,
+                    _ => break true,
+                }
+            };
+            if hit {
+                // Three cards or more: hit or stand (any other answer is a hit).
+                h.add(shoe.draw(rng));
+                while !h.busted() {
+                    let sit = Situation {
+                        total: h.total(),
+                        soft: h.soft(),
+                        cards: h.cards,
+                        pair: None,
+                        up,
+                        can_double: false,
+                        can_surrender: false,
+                        split: h.split,
+                    };
+                    if self.strategy.act(&sit) == Action::Stand {
                         break;
                     }
-                    _ if locked => break,
-                    _ => {
-                        let c = shoe.draw(rng);
-                        hands[i].add(c);
-                    }
+                    h.add(shoe.draw(rng));
                 }
             }
+            hands[i] = h;
             i += 1;
         }
         n

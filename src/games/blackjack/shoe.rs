@@ -1,8 +1,10 @@
-//! The shoe: cards dealt by a lazy Fisher–Yates shuffle.
+//! The shoe: cards dealt by a Fisher–Yates shuffle done a batch of positions ahead.
 //!
-//! Drawing the next card picks a uniform card among those not yet dealt and swaps it into
-//! place, so the sequence dealt from a shoe is a uniform random permutation whether it is
-//! shuffled up front or card by card, and the shuffle costs nothing for cards never dealt.
+//! Position `p` receives a uniform card among those not yet placed (swapped into place), so
+//! the sequence dealt is a uniform random permutation. Positions are shuffled in order, a
+//! batch at a time, just ahead of the deal: the shoe's stream is used by the shoe alone, so
+//! the cards dealt are exactly those of a card-by-card (lazy) shuffle, while the shuffle runs
+//! in a tight loop away from the branchy play, and costs little for cards never dealt.
 
 use crate::rng::{below, Rng};
 
@@ -36,6 +38,10 @@ pub struct Shoe {
     /// played (common random numbers for strategy comparisons).
     fresh: Vec<Rank>,
     pos: usize,
+    /// Positions `..ready` are shuffled (`pos <= ready`).
+    ready: usize,
+    /// Positions shuffled per batch.
+    batch: usize,
     cut: usize,
     round_start: usize,
     /// How often the shoe ran out in the middle of a round and the discards were reshuffled.
@@ -46,8 +52,9 @@ pub struct Shoe {
 }
 
 impl Shoe {
-    /// A fresh shoe of `decks` decks with the cut card after `cut` cards.
-    pub fn new(decks: u32, cut: usize) -> Shoe {
+    /// A fresh shoe of `decks` decks with the cut card after `cut` cards, shuffled `batch`
+    /// positions at a time ahead of the deal (small when few cards are dealt per shuffle).
+    pub fn new(decks: u32, cut: usize, batch: usize) -> Shoe {
         let mut cards = Vec::with_capacity(decks as usize * 52);
         for _ in 0..decks {
             for rank in 0..13u8 {
@@ -61,6 +68,8 @@ impl Shoe {
             fresh: cards.clone(),
             cards,
             pos: 0,
+            ready: 0,
+            batch: batch.max(1),
             cut,
             round_start: 0,
             reshuffles_mid_round: 0,
@@ -75,6 +84,7 @@ impl Shoe {
     pub fn reshuffle(&mut self) {
         self.cards.copy_from_slice(&self.fresh);
         self.pos = 0;
+        self.ready = 0;
         self.round_start = 0;
     }
 
@@ -110,26 +120,39 @@ impl Shoe {
         if let Some(c) = self.forced.pop() {
             return self.take(c);
         }
-        let n = self.cards.len();
-        if self.pos == n {
-            self.refill_mid_round();
+        if self.pos == self.ready {
+            self.shuffle_ahead(rng);
         }
-        let left = (n - self.pos) as u32;
-        let j = self.pos + below(rng, left) as usize;
-        self.cards.swap(j, self.pos);
         let c = self.cards[self.pos];
         self.pos += 1;
         c
     }
 
+    /// Shuffle the next batch of positions (after refilling a shoe that ran out).
+    #[cold]
+    #[inline(never)]
+    fn shuffle_ahead(&mut self, rng: &mut Rng) {
+        let n = self.cards.len();
+        if self.pos == n {
+            self.refill_mid_round();
+        }
+        let end = (self.ready + self.batch).min(n);
+        let cards = &mut self.cards[..n];
+        for p in self.ready..end {
+            let j = p + below(rng, (n - p) as u32) as usize;
+            cards.swap(j, p);
+        }
+        self.ready = end;
+    }
+
     /// The shoe ran out during a round: the cards on the table stay out, every other card
     /// (the discards) is reshuffled and dealing goes on.
-    #[cold]
     fn refill_mid_round(&mut self) {
         let on_table = self.pos - self.round_start;
         if on_table >= self.cards.len() {
             // A single round used the whole shoe (absurd rules): start it over.
             self.pos = 0;
+            self.ready = 0;
             self.reshuffles_mid_round += 1;
             return;
         }
@@ -137,6 +160,7 @@ impl Shoe {
             self.cards.swap(i, self.round_start + i);
         }
         self.pos = on_table;
+        self.ready = on_table;
         self.round_start = 0;
         self.reshuffles_mid_round += 1;
     }
@@ -150,6 +174,7 @@ impl Shoe {
             .expect("the forced rank is still in the shoe");
         self.cards.swap(self.pos, j);
         self.pos += 1;
+        self.ready = self.ready.max(self.pos);
         rank
     }
 
@@ -178,7 +203,7 @@ mod tests {
     #[test]
     fn a_full_deal_is_a_permutation_of_the_shoe() {
         let mut rng = chunk_rng(3, 0);
-        let mut shoe = Shoe::new(2, 104);
+        let mut shoe = Shoe::new(2, 104, 7);
         let mut counts = [0u32; 13];
         for _ in 0..104 {
             counts[shoe.draw(&mut rng) as usize] += 1;
@@ -190,7 +215,7 @@ mod tests {
     #[test]
     fn running_out_mid_round_keeps_table_cards_out() {
         let mut rng = chunk_rng(3, 0);
-        let mut shoe = Shoe::new(1, 52);
+        let mut shoe = Shoe::new(1, 52, 5);
         for _ in 0..50 {
             shoe.draw(&mut rng);
         }
@@ -214,7 +239,7 @@ mod tests {
     fn first_card_is_uniform() {
         let mut counts = [0u32; 13];
         let mut rng = chunk_rng(9, 0);
-        let mut shoe = Shoe::new(8, 300);
+        let mut shoe = Shoe::new(8, 300, 1);
         let n = 130_000;
         for _ in 0..n {
             shoe.reshuffle();
