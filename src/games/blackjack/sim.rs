@@ -118,17 +118,19 @@ pub fn hist_offset(rules: &Rules) -> i64 {
     2 * rules.max_hands as i64 * rules.units_per_bet()
 }
 
-/// One chunk's running batch sums.
+/// One chunk's running sums, kept to the fewest additions per seat-round: the main bet's Σx
+/// and Σx² come from the chunk's histogram of net results, the denominators from the counts,
+/// and the side bets from counts of wins; `close` turns them into the batches.
 #[derive(Default)]
 struct ChunkSums {
-    main: Batch,
-    wagered: Batch,
-    by_up: [Batch; 10],
-    by_up_n: [u64; 10],
-    pairs: Batch,
-    insurance: Batch,
-    insurance_n: u64,
-    behind_none: Batch,
+    seat_rounds: u64,
+    wagered: i64,
+    by_up_net: [i64; 10],
+    by_up_rounds: [u64; 10],
+    pairs_won: u64,
+    insurance_won: u64,
+    insurance_lost: u64,
+    behind_none: i64,
 }
 
 impl ChunkSums {
@@ -140,41 +142,87 @@ impl ChunkSums {
         acc.dealer[up][r.dealer] += 1;
         c.dealer_blackjacks += r.dealer_bj() as u64;
         c.dealer_busts += (r.dealer == super::round::DEALER_BUST) as u64;
-        for s in &r.seats[..r.players] {
-            c.seat_rounds += 1;
+        let seats = &r.seats[..r.players];
+        self.seat_rounds += seats.len() as u64;
+        self.by_up_rounds[up] += 1;
+        let mut net = 0;
+        for s in seats {
             c.naturals += s.natural as u64;
             c.doubles += s.doubles as u64;
             c.splits += s.splits as u64;
             c.surrenders += s.surrendered as u64;
             c.hands_played += s.hands as u64;
             c.player_busts += s.busts as u64;
-            self.main.add(s.net, 1);
-            self.wagered.add_sum(s.net, s.wagered);
-            self.by_up[up].add_sum(s.net, 1);
-            self.by_up_n[up] += 1;
-            self.pairs.add(s.pairs, 1);
-            self.behind_none.add_sum(s.behind_none, 1);
-            if r.up == 1 {
+            net += s.net;
+            self.wagered += s.wagered;
+            self.pairs_won += (s.pairs > 0) as u64;
+            self.behind_none += s.behind_none;
+            acc.hist[(s.net + offset) as usize] += 1;
+        }
+        self.by_up_net[up] += net;
+        if r.up == 1 {
+            for s in seats {
                 c.insurance_offered += 1;
                 if s.insured {
                     c.insurance_taken += 1;
-                    self.insurance.add(if r.dealer_bj() { 2 } else { -1 }, 1);
-                    self.insurance_n += 1;
+                    if r.dealer_bj() {
+                        self.insurance_won += 1;
+                    } else {
+                        self.insurance_lost += 1;
+                    }
                 }
             }
-            acc.hist[(s.net + offset) as usize] += 1;
         }
     }
 
-    fn close(&self, acc: &mut BjAcc, seat_rounds: u64) {
-        acc.main.close(&self.main, seat_rounds);
-        acc.wagered.close(&self.wagered, seat_rounds);
-        for u in 0..10 {
-            acc.by_up[u].close(&self.by_up[u], self.by_up_n[u]);
+    /// Close the chunk's batches. `acc.hist` holds this chunk's histogram only.
+    fn close(&self, acc: &mut BjAcc, offset: i64, players: u64) {
+        let n = self.seat_rounds;
+        let (mut x, mut xx) = (0i64, 0i64);
+        for (i, &k) in acc.hist.iter().enumerate() {
+            let v = i as i64 - offset;
+            x += v * k as i64;
+            xx += v * v * k as i64;
         }
-        acc.pairs.close(&self.pairs, seat_rounds);
-        acc.insurance.close(&self.insurance, self.insurance_n);
-        acc.behind_none.close(&self.behind_none, seat_rounds);
+        let ni = n as i64;
+        acc.main.close(&Batch { x, y: ni, xx }, n);
+        acc.wagered.close(
+            &Batch {
+                x,
+                y: self.wagered,
+                xx: 0,
+            },
+            n,
+        );
+        for u in 0..10 {
+            let m = self.by_up_rounds[u] * players;
+            let b = Batch {
+                x: self.by_up_net[u],
+                y: m as i64,
+                xx: 0,
+            };
+            acc.by_up[u].close(&b, m);
+        }
+        let w = self.pairs_won as i64;
+        let pairs = Batch {
+            x: 12 * w - ni,
+            y: ni,
+            xx: 121 * w + (ni - w),
+        };
+        acc.pairs.close(&pairs, n);
+        let (iw, il) = (self.insurance_won as i64, self.insurance_lost as i64);
+        let insurance = Batch {
+            x: 2 * iw - il,
+            y: iw + il,
+            xx: 4 * iw + il,
+        };
+        acc.insurance.close(&insurance, (iw + il) as u64);
+        let behind = Batch {
+            x: self.behind_none,
+            y: ni,
+            xx: 0,
+        };
+        acc.behind_none.close(&behind, n);
     }
 }
 
@@ -194,7 +242,6 @@ impl<S: Strategy> Simulation for BjSim<'_, S> {
         acc.hist = vec![0; (2 * offset + 1) as usize];
         let mut table = Table::new(self.rules, self.strategy);
         let mut sums = ChunkSums::default();
-        let before = acc.counts.seat_rounds;
         for _ in 0..self.shoes_per_chunk {
             // Each shoe has a stream of its own, so the cards it deals do not depend on how
             // earlier shoes were played (common random numbers across strategies).
@@ -203,9 +250,10 @@ impl<S: Strategy> Simulation for BjSim<'_, S> {
         }
         acc.counts.shoes += self.shoes_per_chunk;
         acc.counts.reshuffles_mid_round += table.shoe.reshuffles_mid_round;
-        let n = acc.counts.seat_rounds - before;
-        acc.trace.push([chunk as i64, sums.main.x, n as i64]);
-        sums.close(acc, n);
+        acc.counts.seat_rounds += sums.seat_rounds;
+        sums.close(acc, offset, self.rules.players as u64);
+        let main = &acc.main;
+        acc.trace.push([chunk as i64, main.x as i64, main.y as i64]);
     }
 }
 
