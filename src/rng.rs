@@ -33,6 +33,30 @@ pub fn below(rng: &mut Rng, range: u32) -> u32 {
     (m >> 32) as u32
 }
 
+/// Three independent uniform integers in `0..r[0]`, `0..r[1]`, `0..r[2]` from one 64-bit
+/// draw (Brackett-Rozinsky & Lemire, "Batched ranged random integer generation", 2024):
+/// the chain of multiply-high steps is Lemire's method for the range `r[0]·r[1]·r[2]`
+/// written in mixed radix, with its rejection step, so the result is exactly unbiased.
+/// The product of the ranges must be non-zero and below 2^64.
+#[inline(always)]
+pub fn below3(rng: &mut Rng, r: [u64; 3]) -> [u64; 3] {
+    debug_assert!(r.iter().all(|&x| x > 0));
+    let product = r[0] * r[1] * r[2];
+    loop {
+        let mut lo = rng.next_u64();
+        let mut out = [0u64; 3];
+        for (o, &n) in out.iter_mut().zip(&r) {
+            let m = lo as u128 * n as u128;
+            *o = (m >> 64) as u64;
+            lo = m as u64;
+        }
+        // `lo` is x·product mod 2^64: reject the few x that would favour some results.
+        if lo >= product || lo >= product.wrapping_neg() % product {
+            return out;
+        }
+    }
+}
+
 /// A uniform die face in `1..=6`.
 #[inline(always)]
 pub fn die(rng: &mut Rng) -> u8 {
@@ -65,6 +89,37 @@ mod tests {
         // Each count is Binomial(n, 1/6): sd = sqrt(n * 1/6 * 5/6) ≈ 288.7; allow 5 sd.
         for c in counts {
             assert!((c as f64 - 100_000.0).abs() < 5.0 * 288.7, "{counts:?}");
+        }
+    }
+
+    #[test]
+    fn below3_is_lemire_for_the_product_in_mixed_radix() {
+        // floor(x·P / 2^64) = j0·r1·r2 + j1·r2 + j2 for every draw x that is not rejected.
+        let r = [416u64, 415, 414];
+        let p = r[0] * r[1] * r[2];
+        let mut a = chunk_rng(5, 0);
+        let mut b = a.clone();
+        for _ in 0..10_000 {
+            let x = b.next_u64();
+            let j = below3(&mut a, r);
+            assert!(j.iter().zip(&r).all(|(j, r)| j < r));
+            let whole = ((x as u128 * p as u128) >> 64) as u64;
+            assert_eq!(whole, j[0] * r[1] * r[2] + j[1] * r[2] + j[2]);
+        }
+    }
+
+    #[test]
+    fn below3_is_uniform_and_independent_on_small_ranges() {
+        let mut rng = chunk_rng(2, 0);
+        let mut counts = [[[0u32; 4]; 3]; 2];
+        let n = 240_000;
+        for _ in 0..n {
+            let [a, b, c] = below3(&mut rng, [2, 3, 4]);
+            counts[a as usize][b as usize][c as usize] += 1;
+        }
+        // Each of the 24 cells is Binomial(n, 1/24): sd ≈ 97.9; allow 5 sd.
+        for c in counts.iter().flatten().flatten() {
+            assert!((*c as f64 - 10_000.0).abs() < 5.0 * 97.9, "{counts:?}");
         }
     }
 

@@ -210,5 +210,8 @@ fn golden_sums_of_a_small_fixed_run() {
     assert_eq!(got, GOLDEN, "sums moved: {got:?}");
 }
 
-const GOLDEN: (u64, i128, i128, i128, i128, u64, u64, u64, u64) =
-    (103176, -1629, 509477, 227536, -9756, 8466, 2126, 491, 29119);
+/// Last changed when the shuffle began drawing three positions per 64-bit number (same
+/// distribution, different cards for a given seed).
+const GOLDEN: (u64, i128, i128, i128, i128, u64, u64, u64, u64) = (
+    103119, -3615, 510131, 227272, -11715, 8493, 2024, 452, 28875,
+);

@@ -113,9 +113,9 @@ impl<'a, S: Strategy> Table<'a, S> {
                 rules.decks,
                 cut,
                 if every_round {
-                    2 * rules.players as usize + 6
+                    (2 * rules.players as usize + 7).next_multiple_of(3)
                 } else {
-                    64
+                    66
                 },
             ),
             every_round,
@@ -150,7 +150,12 @@ impl<'a, S: Strategy> Table<'a, S> {
             hands,
             ..
         } = self;
-        ctx.play_round(shoe, rng, res, hands);
+        // One seat (the common case) gets code of its own, compiled for a constant count.
+        if ctx.rules.players == 1 {
+            ctx.play_round(1, shoe, rng, res, hands);
+        } else {
+            ctx.play_round(ctx.rules.players as usize, shoe, rng, res, hands);
+        }
         &self.res
     }
 }
@@ -164,17 +169,17 @@ impl<S: Strategy> Ctx<'_, S> {
         }
     }
 
-    /// Play one round from the shoe as it is.
-    #[inline]
+    /// Play one round for `players` seats from the shoe as it is.
+    #[inline(always)]
     fn play_round(
         &self,
+        players: usize,
         shoe: &mut Shoe,
         rng: &mut Rng,
         res: &mut RoundResult,
         hands: &mut [[Hand; MAX_HANDS as usize]; MAX_PLAYERS as usize],
     ) {
         let rules = self.rules;
-        let players = rules.players as usize;
         for seat in &mut res.seats[..players] {
             *seat = SeatResult::default();
         }
@@ -198,6 +203,7 @@ impl<S: Strategy> Ctx<'_, S> {
             let seat = &mut res.seats[s];
             seat.pairs = if first[s] == second[s] { 11 } else { -1 };
             let h = Hand::two(first[s], second[s]);
+            hands[s][0] = h;
             seat.natural = h.natural();
             if upv == 1 {
                 seat.insured = self.strategy.insure(h.total(), h.soft());
@@ -230,7 +236,6 @@ impl<S: Strategy> Ctx<'_, S> {
             let seat = &mut res.seats[s];
             seat.hands = 1;
             seat.wagered = self.u;
-            hands[s][0] = Hand::two(first[s], second[s]);
             if pre_surrender[s] {
                 seat.surrendered = true;
                 continue;
@@ -283,7 +288,7 @@ impl<S: Strategy> Ctx<'_, S> {
     /// Each hand has a two-card phase (split, double, surrender may be allowed; a split
     /// starts the phase again on the new two cards) and then, once it has hit, a tight loop
     /// in which only hitting and standing remain.
-    #[inline]
+    #[inline(always)]
     fn play_seat(
         &self,
         shoe: &mut Shoe,
@@ -326,28 +331,32 @@ impl<S: Strategy> Ctx<'_, S> {
                         && self.surrender_ok[up as usize],
                     split: h.split,
                 };
-                match self.strategy.act(&sit) {
-                    Action::Stand => break false,
-                    Action::Split if pair_ok => {
-                        hands[n] = Hand::from_split(h.second);
-                        n += 1;
-                        seat.splits += 1;
-                        h = Hand::from_split(h.first);
-                        h.add_second(shoe.draw(rng));
-                    }
-                    Action::Double if sit.can_double => {
-                        seat.doubles += 1;
-                        h.doubled = true;
-                        h.add(shoe.draw(rng));
-                        break false;
-                    }
-                    Action::Surrender if sit.can_surrender => {
-                        seat.surrendered = true;
-                        break false;
-                    }
-                    _ if locked => break false,
-                    _ => break true,
+                // Tests in order of likelihood: a `match` here compiles to a jump table
+                // whose indirect branch mispredicts about every other round.
+                let action = self.strategy.act(&sit);
+                if action == Action::Stand {
+                    break false;
                 }
+                if action == Action::Split && pair_ok {
+                    hands[n] = Hand::from_split(h.second);
+                    n += 1;
+                    seat.splits += 1;
+                    h = Hand::from_split(h.first);
+                    h.add_second(shoe.draw(rng));
+                    continue;
+                }
+                if action == Action::Double && sit.can_double {
+                    seat.doubles += 1;
+                    h.doubled = true;
+                    h.add(shoe.draw(rng));
+                    break false;
+                }
+                if action == Action::Surrender && sit.can_surrender {
+                    seat.surrendered = true;
+                    break false;
+                }
+                // A hit, or an answer not allowed here: a hit, or a stand on split aces.
+                break !locked;
             };
             if hit {
                 // Three cards or more: hit or stand (any other answer is a hit).

@@ -6,7 +6,7 @@
 //! the cards dealt are exactly those of a card-by-card (lazy) shuffle, while the shuffle runs
 //! in a tight loop away from the branchy play, and costs little for cards never dealt.
 
-use crate::rng::{below, Rng};
+use crate::rng::{below, below3, Rng};
 
 /// Card ranks: 0 = ace, 1..=8 = two..nine, 9 = ten, 10 = jack, 11 = queen, 12 = king.
 pub type Rank = u8;
@@ -30,9 +30,24 @@ pub fn value_char(v: u8) -> char {
     }
 }
 
+/// Slots of the card buffer: a power of two above the largest shoe (64 decks), so indices
+/// masked with `SLOTS - 1` need no bounds check in the shuffle and the deal.
+const SLOTS: usize = 4096;
+const MASK: usize = SLOTS - 1;
+
+/// Swap two slots of the card buffer.
+#[inline(always)]
+fn swap(cards: &mut [Rank; SLOTS], i: usize, j: usize) {
+    let (a, b) = (cards[i & MASK], cards[j & MASK]);
+    cards[i & MASK] = b;
+    cards[j & MASK] = a;
+}
+
 #[derive(Clone, Debug)]
 pub struct Shoe {
-    cards: Vec<Rank>,
+    /// The shoe's cards in slots `..n`.
+    cards: Box<[Rank; SLOTS]>,
+    n: usize,
     /// The cards in their canonical order, restored at every shuffle: the sequence a shoe
     /// deals then depends on its random stream only, never on how the previous shoe was
     /// played (common random numbers for strategy comparisons).
@@ -55,18 +70,23 @@ impl Shoe {
     /// A fresh shoe of `decks` decks with the cut card after `cut` cards, shuffled `batch`
     /// positions at a time ahead of the deal (small when few cards are dealt per shuffle).
     pub fn new(decks: u32, cut: usize, batch: usize) -> Shoe {
-        let mut cards = Vec::with_capacity(decks as usize * 52);
+        let mut fresh = Vec::with_capacity(decks as usize * 52);
         for _ in 0..decks {
             for rank in 0..13u8 {
                 for _ in 0..4 {
-                    cards.push(rank);
+                    fresh.push(rank);
                 }
             }
         }
-        let cut = cut.clamp(1, cards.len());
+        let n = fresh.len();
+        assert!(n <= SLOTS, "at most {} decks", SLOTS / 52);
+        let mut cards = Box::new([0; SLOTS]);
+        cards[..n].copy_from_slice(&fresh);
+        let cut = cut.clamp(1, n);
         Shoe {
-            fresh: cards.clone(),
+            fresh,
             cards,
+            n,
             pos: 0,
             ready: 0,
             batch: batch.max(1),
@@ -82,7 +102,7 @@ impl Shoe {
     /// order; the canonical order is restored so the deal depends on the stream only.
     #[inline(always)]
     pub fn reshuffle(&mut self) {
-        self.cards.copy_from_slice(&self.fresh);
+        self.cards[..self.n].copy_from_slice(&self.fresh);
         self.pos = 0;
         self.ready = 0;
         self.round_start = 0;
@@ -106,11 +126,11 @@ impl Shoe {
     }
 
     pub fn len(&self) -> usize {
-        self.cards.len()
+        self.n
     }
 
     pub fn is_empty(&self) -> bool {
-        self.cards.is_empty()
+        self.n == 0
     }
 
     /// Deal one card.
@@ -123,7 +143,7 @@ impl Shoe {
         if self.pos == self.ready {
             self.shuffle_ahead(rng);
         }
-        let c = self.cards[self.pos];
+        let c = self.cards[self.pos & MASK];
         self.pos += 1;
         c
     }
@@ -132,15 +152,26 @@ impl Shoe {
     #[cold]
     #[inline(never)]
     fn shuffle_ahead(&mut self, rng: &mut Rng) {
-        let n = self.cards.len();
+        let n = self.n;
         if self.pos == n {
             self.refill_mid_round();
         }
         let end = (self.ready + self.batch).min(n);
-        let cards = &mut self.cards[..n];
-        for p in self.ready..end {
+        let cards = &mut *self.cards;
+        let mut p = self.ready;
+        // Three positions per 64-bit draw, then one at a time near the end of the shoe.
+        while p + 3 <= end {
+            let left = (n - p) as u64;
+            let [a, b, c] = below3(rng, [left, left - 1, left - 2]);
+            swap(cards, p, p + a as usize);
+            swap(cards, p + 1, p + 1 + b as usize);
+            swap(cards, p + 2, p + 2 + c as usize);
+            p += 3;
+        }
+        while p < end {
             let j = p + below(rng, (n - p) as u32) as usize;
-            cards.swap(j, p);
+            swap(cards, j, p);
+            p += 1;
         }
         self.ready = end;
     }
@@ -149,7 +180,7 @@ impl Shoe {
     /// (the discards) is reshuffled and dealing goes on.
     fn refill_mid_round(&mut self) {
         let on_table = self.pos - self.round_start;
-        if on_table >= self.cards.len() {
+        if on_table >= self.n {
             // A single round used the whole shoe (absurd rules): start it over.
             self.pos = 0;
             self.ready = 0;
@@ -169,7 +200,7 @@ impl Shoe {
     /// composition stays right).
     #[cfg(test)]
     fn take(&mut self, rank: Rank) -> Rank {
-        let j = (self.pos..self.cards.len())
+        let j = (self.pos..self.n)
             .find(|&j| self.cards[j] == rank)
             .expect("the forced rank is still in the shoe");
         self.cards.swap(self.pos, j);
