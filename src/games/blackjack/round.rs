@@ -141,7 +141,7 @@ impl<'a, S: Strategy> Table<'a, S> {
     }
 
     /// Play one round from the shoe as it is.
-    #[inline]
+    #[inline(always)]
     pub fn play_round(&mut self, rng: &mut Rng) -> &RoundResult {
         let Table {
             ctx,

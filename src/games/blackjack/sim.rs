@@ -135,16 +135,13 @@ struct ChunkSums {
 
 impl ChunkSums {
     #[inline(always)]
+    /// Add one round. Rounds, seat-rounds, dealer blackjacks and busts, and rounds by up card
+    /// are not counted here: `close` reads them off the chunk's dealer outcomes.
     fn record(&mut self, r: &RoundResult, acc: &mut BjAcc, offset: i64) {
         let c = &mut acc.counts;
-        c.rounds += 1;
         let up = (r.up - 1) as usize;
         acc.dealer[up][r.dealer] += 1;
-        c.dealer_blackjacks += r.dealer_bj() as u64;
-        c.dealer_busts += (r.dealer == super::round::DEALER_BUST) as u64;
         let seats = &r.seats[..r.players];
-        self.seat_rounds += seats.len() as u64;
-        self.by_up_rounds[up] += 1;
         let mut net = 0;
         for s in seats {
             c.naturals += s.natural as u64;
@@ -175,8 +172,18 @@ impl ChunkSums {
         }
     }
 
-    /// Close the chunk's batches. `acc.hist` holds this chunk's histogram only.
-    fn close(&self, acc: &mut BjAcc, offset: i64, players: u64) {
+    /// Close the chunk: the counts read off the dealer outcomes, then the batches. `acc` holds
+    /// this chunk only.
+    fn close(&mut self, acc: &mut BjAcc, offset: i64, players: u64) {
+        for (up, outcomes) in acc.dealer.iter().enumerate() {
+            let rounds: u64 = outcomes.iter().sum();
+            self.by_up_rounds[up] = rounds;
+            acc.counts.rounds += rounds;
+            acc.counts.dealer_blackjacks += outcomes[super::round::DEALER_BJ];
+            acc.counts.dealer_busts += outcomes[super::round::DEALER_BUST];
+        }
+        self.seat_rounds = acc.counts.rounds * players;
+        acc.counts.seat_rounds += self.seat_rounds;
         let n = self.seat_rounds;
         let (mut x, mut xx) = (0i64, 0i64);
         for (i, &k) in acc.hist.iter().enumerate() {
@@ -238,6 +245,10 @@ impl<S: Strategy> Simulation for BjSim<'_, S> {
     type Acc = BjAcc;
 
     fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut BjAcc) {
+        debug_assert_eq!(
+            acc.counts.rounds, 0,
+            "run_chunk starts from a fresh accumulator"
+        );
         let offset = hist_offset(self.rules);
         acc.hist = vec![0; (2 * offset + 1) as usize];
         let mut table = Table::new(self.rules, self.strategy);
@@ -250,7 +261,6 @@ impl<S: Strategy> Simulation for BjSim<'_, S> {
         }
         acc.counts.shoes += self.shoes_per_chunk;
         acc.counts.reshuffles_mid_round += table.shoe.reshuffles_mid_round;
-        acc.counts.seat_rounds += sums.seat_rounds;
         sums.close(acc, offset, self.rules.players as u64);
         let main = &acc.main;
         acc.trace.push([chunk as i64, main.x as i64, main.y as i64]);
