@@ -64,6 +64,8 @@ struct Ctx<'a, S: Strategy> {
     double_ok: [[bool; 2]; 32],
     surrender_ok: [bool; 11],
     dealer_hits: [[bool; 2]; 32],
+    /// The outcome index of a dealer's finished hand (not a blackjack) by `[hard][has_ace]`.
+    dealer_outcome: [[u8; 2]; 32],
 }
 
 /// A table: rules, the strategy every seat plays, the shoe, and the round's working state
@@ -104,6 +106,17 @@ impl<'a, S: Strategy> Table<'a, S> {
                         let soft = ace == 1 && hard <= 11;
                         let total = if soft { hard + 10 } else { hard };
                         total < 17 || (rules.h17 && soft && total == 17)
+                    })
+                }),
+                dealer_outcome: std::array::from_fn(|hard| {
+                    std::array::from_fn(|ace| {
+                        let soft = ace == 1 && hard <= 11;
+                        let total = if soft { hard + 10 } else { hard };
+                        match total {
+                            22.. => DEALER_BUST as u8,
+                            17.. => (total - 17) as u8,
+                            _ => 0, // never looked up: the dealer stands on 17 or more only
+                        }
                     })
                 }),
             },
@@ -266,10 +279,8 @@ impl<S: Strategy> Ctx<'_, S> {
         }
         res.dealer = if dealer_bj {
             DEALER_BJ
-        } else if dealer.busted() {
-            DEALER_BUST
         } else {
-            (dealer.total() - 17) as usize
+            self.dealer_outcome[dealer.hard as usize][dealer.has_ace as usize] as usize
         };
         let dtotal = dealer.total();
         for s in 0..players {
@@ -309,10 +320,12 @@ impl<S: Strategy> Ctx<'_, S> {
             }
             // Two cards: every option the rules allow.
             let hit = loop {
-                let pair_ok = n < max
-                    && self.is_pair(h.first, h.second)
-                    && (!h.split_aces || rules.resplit_aces);
-                let locked = h.split_aces && !rules.hit_split_aces;
+                // `&` rather than `&&`: whether a hand is a pair, may double, and so on is
+                // data the branch predictor cannot learn, so these are computed, not branched.
+                let pair_ok = (n < max)
+                    & self.is_pair(h.first, h.second)
+                    & (!h.split_aces | rules.resplit_aces);
+                let locked = h.split_aces & !rules.hit_split_aces;
                 if locked && !pair_ok {
                     break false; // split aces take one card only
                 }
@@ -323,12 +336,12 @@ impl<S: Strategy> Ctx<'_, S> {
                     pair: if pair_ok { Some(value(h.first)) } else { None },
                     up,
                     can_double: !locked
-                        && (!h.split || rules.das)
-                        && self.double_ok[h.hard as usize][h.soft() as usize],
+                        & (!h.split | rules.das)
+                        & self.double_ok[h.hard as usize][h.soft() as usize],
                     can_surrender: surrender_now
-                        && n == 1
-                        && !h.split
-                        && self.surrender_ok[up as usize],
+                        & (n == 1)
+                        & !h.split
+                        & self.surrender_ok[up as usize],
                     split: h.split,
                 };
                 // Tests in order of likelihood: a `match` here compiles to a jump table
@@ -421,14 +434,12 @@ impl<S: Strategy> Ctx<'_, S> {
             seat.behind_none = -u;
             return;
         }
+        // Win, push or lose as the sign of a difference, without branches: a busted hand
+        // counts −1 (it loses even to a dealer bust), a busted dealer 0.
+        let dealer = if dbust { 0 } else { dtotal as i64 };
         let outcome = |h: &Hand| -> i64 {
-            if h.busted() {
-                -1
-            } else if dbust {
-                1
-            } else {
-                (h.total() as i64 - dtotal as i64).signum()
-            }
+            let player = if h.busted() { -1 } else { h.total() as i64 };
+            (player - dealer).signum()
         };
         let mut net = 0;
         for h in hands {
