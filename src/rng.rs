@@ -33,18 +33,18 @@ pub fn below(rng: &mut Rng, range: u32) -> u32 {
     (m >> 32) as u32
 }
 
-/// Three independent uniform integers in `0..r[0]`, `0..r[1]`, `0..r[2]` from one 64-bit
-/// draw (Brackett-Rozinsky & Lemire, "Batched ranged random integer generation", 2024):
-/// the chain of multiply-high steps is Lemire's method for the range `r[0]·r[1]·r[2]`
-/// written in mixed radix, with its rejection step, so the result is exactly unbiased.
-/// The product of the ranges must be non-zero and below 2^64.
+/// `K` independent uniform integers in `0..r[0]`, …, `0..r[K-1]` from one 64-bit draw
+/// (Brackett-Rozinsky & Lemire, "Batched ranged random integer generation", 2024): the chain
+/// of multiply-high steps is Lemire's method for the range `r[0]·…·r[K-1]` written in mixed
+/// radix, with its rejection step, so the result is exactly unbiased. The product of the
+/// ranges must be non-zero and below 2^64.
 #[inline(always)]
-pub fn below3(rng: &mut Rng, r: [u64; 3]) -> [u64; 3] {
+pub fn below_many<const K: usize>(rng: &mut Rng, r: [u64; K]) -> [u64; K] {
     debug_assert!(r.iter().all(|&x| x > 0));
-    let product = r[0] * r[1] * r[2];
+    let product = r.iter().product::<u64>();
     loop {
         let mut lo = rng.next_u64();
-        let mut out = [0u64; 3];
+        let mut out = [0u64; K];
         for (o, &n) in out.iter_mut().zip(&r) {
             let m = lo as u128 * n as u128;
             *o = (m >> 64) as u64;
@@ -93,28 +93,29 @@ mod tests {
     }
 
     #[test]
-    fn below3_is_lemire_for_the_product_in_mixed_radix() {
+    fn below_many_is_lemire_for_the_product_in_mixed_radix() {
         // floor(x·P / 2^64) = j0·r1·r2 + j1·r2 + j2 for every draw x that is not rejected.
-        let r = [416u64, 415, 414];
-        let p = r[0] * r[1] * r[2];
+        let r = [416u64, 415, 414, 413, 412];
+        let p: u64 = r.iter().product();
         let mut a = chunk_rng(5, 0);
         let mut b = a.clone();
         for _ in 0..10_000 {
             let x = b.next_u64();
-            let j = below3(&mut a, r);
+            let j = below_many(&mut a, r);
             assert!(j.iter().zip(&r).all(|(j, r)| j < r));
             let whole = ((x as u128 * p as u128) >> 64) as u64;
-            assert_eq!(whole, j[0] * r[1] * r[2] + j[1] * r[2] + j[2]);
+            let mixed = j.iter().zip(&r).fold(0, |acc, (j, r)| acc * r + j);
+            assert_eq!(whole, mixed);
         }
     }
 
     #[test]
-    fn below3_is_uniform_and_independent_on_small_ranges() {
+    fn below_many_is_uniform_and_independent_on_small_ranges() {
         let mut rng = chunk_rng(2, 0);
         let mut counts = [[[0u32; 4]; 3]; 2];
         let n = 240_000;
         for _ in 0..n {
-            let [a, b, c] = below3(&mut rng, [2, 3, 4]);
+            let [a, b, c] = below_many(&mut rng, [2, 3, 4]);
             counts[a as usize][b as usize][c as usize] += 1;
         }
         // Each of the 24 cells is Binomial(n, 1/24): sd ≈ 97.9; allow 5 sd.

@@ -6,7 +6,7 @@
 //! the cards dealt are exactly those of a card-by-card (lazy) shuffle, while the shuffle runs
 //! in a tight loop away from the branchy play, and costs little for cards never dealt.
 
-use crate::rng::{below, below3, Rng};
+use crate::rng::{below, below_many, Rng};
 
 /// Card ranks: 0 = ace, 1..=8 = two..nine, 9 = ten, 10 = jack, 11 = queen, 12 = king.
 pub type Rank = u8;
@@ -159,14 +159,15 @@ impl Shoe {
         let end = (self.ready + self.batch).min(n);
         let cards = &mut *self.cards;
         let mut p = self.ready;
-        // Three positions per 64-bit draw, then one at a time near the end of the shoe.
-        while p + 3 <= end {
+        // Five positions per 64-bit draw (the product of five ranges stays below 2^64 up
+        // to the largest shoe), then one at a time near the end of the shoe.
+        while p + 5 <= end {
             let left = (n - p) as u64;
-            let [a, b, c] = below3(rng, [left, left - 1, left - 2]);
-            swap(cards, p, p + a as usize);
-            swap(cards, p + 1, p + 1 + b as usize);
-            swap(cards, p + 2, p + 2 + c as usize);
-            p += 3;
+            let j = below_many(rng, [left, left - 1, left - 2, left - 3, left - 4]);
+            for (k, &j) in j.iter().enumerate() {
+                swap(cards, p + k, p + k + j as usize);
+            }
+            p += 5;
         }
         while p < end {
             let j = p + below(rng, (n - p) as u32) as usize;
