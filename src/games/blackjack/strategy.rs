@@ -163,14 +163,15 @@ pub struct Chart {
     pub name: String,
     /// FNV-1a hash of the file's bytes (0 for built-in charts).
     pub hash: u64,
-    /// Every code resolved in advance: `[row][up − 1][can_double + 2·can_surrender]`.
-    resolved: [[[Action; 4]; 10]; ROWS],
+    /// Every code resolved in advance: `[row][up − 1][can_double + 2·can_surrender]`, padded
+    /// to powers of two so that masked indices need no bounds checks.
+    resolved: Box<[[[Action; 4]; 16]; 64]>,
 }
 
 impl Chart {
     /// A chart from its codes.
     pub fn new(codes: [[Code; 10]; ROWS], name: &str, hash: u64) -> Chart {
-        let mut resolved = [[[Action::Stand; 4]; 10]; ROWS];
+        let mut resolved = Box::new([[[Action::Stand; 4]; 16]; 64]);
         for (row, line) in codes.iter().enumerate() {
             for (col, code) in line.iter().enumerate() {
                 for (k, slot) in resolved[row][col].iter_mut().enumerate() {
@@ -206,7 +207,8 @@ impl Strategy for Chart {
             None if s.soft => soft_row(s.total),
             None => hard_row(s.total),
         };
-        self.resolved[row][col][s.can_double as usize | (s.can_surrender as usize) << 1]
+        let k = s.can_double as usize | (s.can_surrender as usize) << 1;
+        self.resolved[row & 63][col & 15][k & 3]
     }
 }
 
