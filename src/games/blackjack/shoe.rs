@@ -282,4 +282,38 @@ mod tests {
             assert!((c as f64 - 10_000.0).abs() < 5.0 * 96.1, "{counts:?}");
         }
     }
+
+    #[test]
+    fn batched_draws_deal_uniform_independent_pairs() {
+        // Five positions share a random number: each of the first five cards is uniform, and
+        // the first two together are distributed as two draws without replacement.
+        let mut rng = chunk_rng(11, 0);
+        let mut shoe = Shoe::new(1, 52, 65);
+        let n = 169_000;
+        let mut at = [[0u32; 13]; 5];
+        let mut pairs = [[0u32; 13]; 13];
+        for _ in 0..n {
+            shoe.reshuffle();
+            let five: Vec<Rank> = (0..5).map(|_| shoe.draw(&mut rng)).collect();
+            for (k, &c) in five.iter().enumerate() {
+                at[k][c as usize] += 1;
+            }
+            pairs[five[0] as usize][five[1] as usize] += 1;
+        }
+        // Binomial(n, 1/13): mean 13,000, sd ≈ 109.5; 5 sd.
+        for c in at.iter().flatten() {
+            assert!((*c as f64 - 13_000.0).abs() < 5.0 * 109.5, "{at:?}");
+        }
+        // Same rank twice: 4/52 · 3/51; different ranks: 4/52 · 4/51.
+        for (a, row) in pairs.iter().enumerate() {
+            for (b, &c) in row.iter().enumerate() {
+                let p = if a == b { 12.0 / 2652.0 } else { 16.0 / 2652.0 };
+                let (mean, sd) = (n as f64 * p, (n as f64 * p * (1.0 - p)).sqrt());
+                assert!(
+                    (c as f64 - mean).abs() < 5.0 * sd,
+                    "{a} {b}: {c} vs {mean:.0}"
+                );
+            }
+        }
+    }
 }
