@@ -225,7 +225,36 @@ pub struct Merged<A> {
     pub files: usize,
 }
 
+/// Field `name` of a shard key, read as a `T`; an error names a missing or malformed field.
+pub fn key_field<T: serde::de::DeserializeOwned>(
+    key: &serde_json::Value,
+    name: &str,
+) -> anyhow::Result<T> {
+    let v = key
+        .get(name)
+        .ok_or_else(|| anyhow::anyhow!("shard key lacks '{name}'"))?;
+    T::deserialize(v).map_err(|e| anyhow::anyhow!("shard key field '{name}': {e}"))
+}
+
 impl<A> Merged<A> {
+    /// Field `name` of the merged run's key (see `key_field`).
+    pub fn field<T: serde::de::DeserializeOwned>(&self, name: &str) -> anyhow::Result<T> {
+        key_field(&self.key, name)
+    }
+
+    /// The meta of the merged run: seed, starting seat and chunks from its key.
+    pub fn run_meta(&self) -> anyhow::Result<crate::report::RunMeta> {
+        Ok(crate::report::RunMeta {
+            seed: self.field("seed")?,
+            start_seat: self.field("start_seat")?,
+            elapsed_s: self.elapsed_s,
+            threads: 0,
+            interrupted: false,
+            chunks_done: self.chunks_done,
+            chunks_planned: self.field("chunks")?,
+        })
+    }
+
     /// The note a merged report carries.
     pub fn note(&self) -> String {
         format!(

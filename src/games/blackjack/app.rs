@@ -160,18 +160,13 @@ pub fn write_shard(run: &BjRun, path: &Path) -> Result<(), shard::ShardError> {
 pub fn merge_report(paths: &[PathBuf], claim: Option<f64>) -> anyhow::Result<Report> {
     let files = shard::read_all::<BjAcc>(paths)?;
     let key = files[0].1.key.clone();
-    let field = |name: &str| {
-        key.get(name)
-            .cloned()
-            .ok_or_else(|| anyhow::anyhow!("shard key lacks '{name}'"))
-    };
-    let rules: Rules = serde_json::from_value(field("rules")?)?;
-    let strategy: StrategyInfo = serde_json::from_value(field("strategy")?)?;
-    let bets: SideBets = serde_json::from_value(field("bets")?)?;
+    let rules: Rules = shard::key_field(&key, "rules")?;
+    let strategy: StrategyInfo = shard::key_field(&key, "strategy")?;
+    let bets: SideBets = shard::key_field(&key, "bets")?;
     let plan = Plan {
-        shoes_per_chunk: serde_json::from_value(field("shoes_per_chunk")?)?,
-        chunks: serde_json::from_value(field("chunks")?)?,
-        pilot_rounds_per_shoe: serde_json::from_value(field("pilot_rounds_per_shoe")?)?,
+        shoes_per_chunk: shard::key_field(&key, "shoes_per_chunk")?,
+        chunks: shard::key_field(&key, "chunks")?,
+        pilot_rounds_per_shoe: shard::key_field(&key, "pilot_rounds_per_shoe")?,
     };
     let mut acc = BjAcc::default();
     let mut elapsed = 0.0;
@@ -182,10 +177,10 @@ pub fn merge_report(paths: &[PathBuf], claim: Option<f64>) -> anyhow::Result<Rep
         done += f.chunks_done;
     }
     let info = RunInfo {
-        seed: serde_json::from_value(field("seed")?)?,
+        seed: shard::key_field(&key, "seed")?,
         shard: None,
         chunk_range: [0, plan.chunks],
-        rounds_requested: serde_json::from_value(field("rounds")?)?,
+        rounds_requested: shard::key_field(&key, "rounds")?,
         plan,
         chunks_done: done,
         interrupted: false,

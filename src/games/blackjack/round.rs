@@ -126,9 +126,9 @@ impl<'a, S: Strategy> Table<'a, S> {
                 rules.decks,
                 cut,
                 if every_round {
-                    (2 * rules.players as usize + 7).next_multiple_of(5)
+                    2 * rules.players as usize + 7
                 } else {
-                    65
+                    64
                 },
             ),
             every_round,

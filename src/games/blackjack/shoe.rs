@@ -35,6 +35,10 @@ pub fn value_char(v: u8) -> char {
 const SLOTS: usize = 4096;
 const MASK: usize = SLOTS - 1;
 
+/// Positions shuffled per 64-bit random number (the product of five ranges stays below 2^64
+/// up to the largest shoe); batches are whole groups.
+const GROUP: usize = 5;
+
 /// Swap two slots of the card buffer.
 #[inline(always)]
 fn swap(cards: &mut [Rank; SLOTS], i: usize, j: usize) {
@@ -67,8 +71,9 @@ pub struct Shoe {
 }
 
 impl Shoe {
-    /// A fresh shoe of `decks` decks with the cut card after `cut` cards, shuffled `batch`
-    /// positions at a time ahead of the deal (small when few cards are dealt per shuffle).
+    /// A fresh shoe of `decks` decks with the cut card after `cut` cards, shuffled at least
+    /// `batch` positions at a time ahead of the deal (small when few cards are dealt per
+    /// shuffle; rounded up to whole groups).
     pub fn new(decks: u32, cut: usize, batch: usize) -> Shoe {
         let mut fresh = Vec::with_capacity(decks as usize * 52);
         for _ in 0..decks {
@@ -89,7 +94,7 @@ impl Shoe {
             n,
             pos: 0,
             ready: 0,
-            batch: batch.max(1),
+            batch: batch.max(1).next_multiple_of(GROUP),
             cut,
             round_start: 0,
             reshuffles_mid_round: 0,
@@ -159,15 +164,14 @@ impl Shoe {
         let end = (self.ready + self.batch).min(n);
         let cards = &mut *self.cards;
         let mut p = self.ready;
-        // Five positions per 64-bit draw (the product of five ranges stays below 2^64 up
-        // to the largest shoe), then one at a time near the end of the shoe.
-        while p + 5 <= end {
+        // A group of positions per 64-bit draw, then one at a time near the end of the shoe.
+        while p + GROUP <= end {
             let left = (n - p) as u64;
-            let j = below_many(rng, [left, left - 1, left - 2, left - 3, left - 4]);
+            let j: [u64; GROUP] = below_many(rng, std::array::from_fn(|k| left - k as u64));
             for (k, &j) in j.iter().enumerate() {
                 swap(cards, p + k, p + k + j as usize);
             }
-            p += 5;
+            p += GROUP;
         }
         while p < end {
             let j = p + below(rng, (n - p) as u32) as usize;

@@ -123,10 +123,8 @@ pub fn hist_offset(rules: &Rules) -> i64 {
 /// and the side bets from counts of wins; `close` turns them into the batches.
 #[derive(Default)]
 struct ChunkSums {
-    seat_rounds: u64,
     wagered: i64,
     by_up_net: [i64; 10],
-    by_up_rounds: [u64; 10],
     pairs_won: u64,
     insurance_won: u64,
     insurance_lost: u64,
@@ -174,17 +172,16 @@ impl ChunkSums {
 
     /// Close the chunk: the counts read off the dealer outcomes, then the batches. `acc` holds
     /// this chunk only.
-    fn close(&mut self, acc: &mut BjAcc, offset: i64, players: u64) {
+    fn close(&self, acc: &mut BjAcc, offset: i64, players: u64) {
+        let mut by_up_rounds = [0u64; 10];
         for (up, outcomes) in acc.dealer.iter().enumerate() {
-            let rounds: u64 = outcomes.iter().sum();
-            self.by_up_rounds[up] = rounds;
-            acc.counts.rounds += rounds;
+            by_up_rounds[up] = outcomes.iter().sum();
+            acc.counts.rounds += by_up_rounds[up];
             acc.counts.dealer_blackjacks += outcomes[super::round::DEALER_BJ];
             acc.counts.dealer_busts += outcomes[super::round::DEALER_BUST];
         }
-        self.seat_rounds = acc.counts.rounds * players;
-        acc.counts.seat_rounds += self.seat_rounds;
-        let n = self.seat_rounds;
+        let n = acc.counts.rounds * players;
+        acc.counts.seat_rounds += n;
         let (mut x, mut xx) = (0i64, 0i64);
         for (i, &k) in acc.hist.iter().enumerate() {
             let v = i as i64 - offset;
@@ -201,14 +198,15 @@ impl ChunkSums {
             },
             n,
         );
-        for u in 0..10 {
-            let m = self.by_up_rounds[u] * players;
+        for ((ratio, &net), &rounds) in acc.by_up.iter_mut().zip(&self.by_up_net).zip(&by_up_rounds)
+        {
+            let m = rounds * players;
             let b = Batch {
-                x: self.by_up_net[u],
+                x: net,
                 y: m as i64,
                 xx: 0,
             };
-            acc.by_up[u].close(&b, m);
+            ratio.close(&b, m);
         }
         let w = self.pairs_won as i64;
         let pairs = Batch {

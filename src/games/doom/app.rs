@@ -134,17 +134,11 @@ fn run_key(cfg: &DoomConfig, per_chunk: u64, chunks: u64) -> serde_json::Value {
 /// Merge the shard files of one Dice of Doom run into its report.
 pub fn merge_report(paths: &[PathBuf]) -> anyhow::Result<Report> {
     let m = merge_files::<GameAcc>(paths)?;
-    let k = &m.key;
-    let field = |name: &str| -> anyhow::Result<serde_json::Value> {
-        k.get(name)
-            .cloned()
-            .ok_or_else(|| anyhow::anyhow!("shard key lacks '{name}'"))
-    };
-    let rules: DoomRules = serde_json::from_value(field("rules")?)?;
-    let specs: Vec<String> = serde_json::from_value(field("specs")?)?;
-    let names: Vec<String> = serde_json::from_value(field("names")?)?;
-    let count: u64 = serde_json::from_value(field("count")?)?;
-    let mode = if field("mode")? == "turns" {
+    let rules: DoomRules = m.field("rules")?;
+    let specs: Vec<String> = m.field("specs")?;
+    let names: Vec<String> = m.field("names")?;
+    let count: u64 = m.field("count")?;
+    let mode = if m.field::<String>("mode")? == "turns" {
         Mode::Turns(count)
     } else {
         Mode::Games(count)
@@ -156,20 +150,11 @@ pub fn merge_report(paths: &[PathBuf]) -> anyhow::Result<Report> {
         let pl = Player::new(&model, st);
         exact.push(exact_ev(&pl.strategy, &pl.solution));
     }
-    let chunks: u64 = serde_json::from_value(field("chunks")?)?;
     let info = SimInfo {
         mode,
         seats: names,
         exact_ev: exact,
-        run: RunMeta {
-            seed: serde_json::from_value(field("seed")?)?,
-            start_seat: serde_json::from_value(field("start_seat")?)?,
-            elapsed_s: m.elapsed_s,
-            threads: 0,
-            interrupted: false,
-            chunks_done: m.chunks_done,
-            chunks_planned: chunks,
-        },
+        run: m.run_meta()?,
     };
     let mut report = sim_report(&model, &m.acc, &info);
     report.notes.push(m.note());

@@ -170,25 +170,10 @@ pub fn sweep(cfg: &TwentyOneConfig, cs: &[f64], stop: &AtomicBool) -> anyhow::Re
 /// Merge the shard files of one Twenty One run into its report.
 pub fn merge_report(paths: &[PathBuf]) -> anyhow::Result<Report> {
     let m = merge_files::<TwentyOneAcc>(paths)?;
-    let k = &m.key;
-    let field = |name: &str| -> anyhow::Result<serde_json::Value> {
-        k.get(name)
-            .cloned()
-            .ok_or_else(|| anyhow::anyhow!("shard key lacks '{name}'"))
-    };
-    let rules: TwentyOneRules = serde_json::from_value(field("rules")?)?;
-    let chunks: u64 = serde_json::from_value(field("chunks")?)?;
+    let rules: TwentyOneRules = m.field("rules")?;
     let info = RunInfo {
-        seats: serde_json::from_value(field("names")?)?,
-        run: RunMeta {
-            seed: serde_json::from_value(field("seed")?)?,
-            start_seat: serde_json::from_value(field("start_seat")?)?,
-            elapsed_s: m.elapsed_s,
-            threads: 0,
-            interrupted: false,
-            chunks_done: m.chunks_done,
-            chunks_planned: chunks,
-        },
+        seats: m.field("names")?,
+        run: m.run_meta()?,
     };
     let mut report = sim_report(&rules, &m.acc, &info);
     report.notes.push(m.note());
