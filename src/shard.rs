@@ -317,12 +317,13 @@ pub fn read_all<A: for<'de> Deserialize<'de>>(
     }
     let (first_path, first) = &files[0];
     for (p, f) in &files[1..] {
-        if f.key != first.key {
+        let (a, b) = (identity(&first.key), identity(&f.key));
+        if a != b {
             return Err(ShardError::Mismatch(format!(
                 "{} and {} come from different runs ({}); merge shards of one run only",
                 first_path.display(),
                 p.display(),
-                key_difference(&first.key, &f.key)
+                key_difference(&a, &b)
             )));
         }
     }
@@ -371,6 +372,16 @@ pub fn read_all<A: for<'de> Deserialize<'de>>(
         )));
     }
     Ok(files)
+}
+
+/// What identifies a run: its key without `labels` (names for reports, such as the path a
+/// chart was read from, which may differ between shards of one run).
+fn identity(key: &serde_json::Value) -> serde_json::Value {
+    let mut k = key.clone();
+    if let Some(o) = k.as_object_mut() {
+        o.remove("labels");
+    }
+    k
 }
 
 fn key_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {

@@ -218,7 +218,8 @@ pub struct BlackjackSim {
     #[command(flatten)]
     pub rules: BjRulesArgs,
 
-    /// Strategy: basic (the chart for the seed rules), autoplay (the table's hit-until-over-11),
+    /// Strategy: basic (the best total-dependent chart for the rules given, derived at
+    /// start-up), autoplay (the table's hit-until-over-11),
     /// mimic-dealer, never-bust, or the path of a chart file (CSV, see strategies/README.md).
     #[arg(long, default_value = "basic")]
     pub strategy: String,

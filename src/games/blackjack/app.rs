@@ -48,13 +48,20 @@ pub struct BjRun {
     pub key: serde_json::Value,
 }
 
-/// The run key: everything that determines the numbers of a run.
+/// The run key: everything that determines the numbers of a run. A chart is identified by
+/// its content (its hash), not by its name or path; the name is a label for reports.
 pub fn run_key(cfg: &BjConfig, plan: &Plan) -> serde_json::Value {
+    let info = cfg.strategy.info();
+    let identity = match &cfg.strategy {
+        StrategySpec::Chart(_) => "chart".to_string(),
+        _ => info.name.clone(),
+    };
     json!({
         "game": "blackjack",
         "version": crate::VERSION,
         "rules": cfg.rules,
-        "strategy": cfg.strategy.info(),
+        "strategy": {"kind": identity, "hash": info.hash},
+        "labels": {"strategy": info},
         "bets": cfg.bets,
         "seed": cfg.seed,
         "rounds": cfg.rounds,
@@ -64,23 +71,76 @@ pub fn run_key(cfg: &BjConfig, plan: &Plan) -> serde_json::Value {
     })
 }
 
-/// Turn a strategy name or chart path into a strategy.
-pub fn resolve_strategy(name: &str, _rules: &Rules) -> anyhow::Result<StrategySpec> {
+/// The name `basic` resolves to: the chart derived for the rules given.
+pub const BASIC_NAME: &str = "basic (the chart derived for these rules)";
+
+/// Turn a strategy name or chart path into a strategy. `basic` is the best total-dependent
+/// chart for `rules` (derived at start-up; the committed seed chart when the rules are the
+/// seed table's, which a test proves equal to the derivation).
+pub fn resolve_strategy(name: &str, rules: &Rules) -> anyhow::Result<StrategySpec> {
     Ok(match name {
-        "basic" => StrategySpec::Chart(Box::new(seed_chart())),
+        "basic" => StrategySpec::Chart(Box::new(basic_chart(rules))),
         "autoplay" | "auto-play" => StrategySpec::AutoPlay,
         "mimic-dealer" | "mimic" => StrategySpec::MimicDealer,
         "never-bust" => StrategySpec::NeverBust,
-        path if Path::new(path).exists() => StrategySpec::Chart(Box::new(Chart::load(Path::new(path))?)),
+        path if Path::new(path).exists() => {
+            let mut chart = Chart::load(Path::new(path))?;
+            chart.name = format!("chart {path}");
+            StrategySpec::Chart(Box::new(chart))
+        }
         other => anyhow::bail!(
             "unknown strategy '{other}': expected basic, autoplay, mimic-dealer, never-bust, or the path of a chart file (see strategies/README.md)"
         ),
     })
 }
 
-/// The built-in chart for the seed rules.
+/// The best total-dependent chart for these rules, named [`BASIC_NAME`].
+pub fn basic_chart(rules: &Rules) -> Chart {
+    let mut chart = if chart_rules(rules) == chart_rules(&Rules::seed()) {
+        seed_chart()
+    } else {
+        super::derive::derive_chart(rules)
+    };
+    chart.name = BASIC_NAME.to_string();
+    chart
+}
+
+/// The rules with what cannot change a derived chart (how the shoe ends, the number of
+/// seats: the derivation is for a full shoe) set to the seed's.
+fn chart_rules(r: &Rules) -> Rules {
+    let seed = Rules::seed();
+    Rules {
+        shuffle: seed.shuffle,
+        players: seed.players,
+        ..r.clone()
+    }
+}
+
+/// The built-in chart for the seed rules (`strategies/blackjack/seed.csv`, compiled in).
 pub fn seed_chart() -> Chart {
-    Chart::parse(SEED_CHART, SEED_CHART_NAME).expect("the built-in seed chart parses (tested)")
+    let mut chart =
+        Chart::parse(SEED_CHART, SEED_CHART_NAME).expect("the built-in seed chart parses (tested)");
+    chart.name = format!("chart {SEED_CHART_NAME}");
+    chart
+}
+
+/// For a chart that is not `basic`: in how many cells it differs from the chart derived for
+/// these rules (`None` for other strategies and for `basic` itself).
+pub fn cells_off_basic(spec: &StrategySpec, rules: &Rules) -> Option<usize> {
+    match spec {
+        StrategySpec::Chart(c) if c.name != BASIC_NAME => {
+            let basic = basic_chart(rules);
+            Some(
+                c.codes
+                    .iter()
+                    .flatten()
+                    .zip(basic.codes.iter().flatten())
+                    .filter(|(a, b)| a != b)
+                    .count(),
+            )
+        }
+        _ => None,
+    }
 }
 
 /// Run the simulation (or the configured shard of it).
@@ -161,7 +221,8 @@ pub fn merge_report(paths: &[PathBuf], claim: Option<f64>) -> anyhow::Result<Rep
     let files = shard::read_all::<BjAcc>(paths)?;
     let key = files[0].1.key.clone();
     let rules: Rules = shard::key_field(&key, "rules")?;
-    let strategy: StrategyInfo = shard::key_field(&key, "strategy")?;
+    let labels: serde_json::Value = shard::key_field(&key, "labels")?;
+    let strategy: StrategyInfo = shard::key_field(&labels, "strategy")?;
     let bets: SideBets = shard::key_field(&key, "bets")?;
     let plan = Plan {
         shoes_per_chunk: shard::key_field(&key, "shoes_per_chunk")?,
@@ -210,24 +271,11 @@ pub fn simulate_report(
         &run.info,
         claim,
     );
-    if matches!(&cfg.strategy, StrategySpec::Chart(c) if c.name == SEED_CHART_NAME)
-        && !same_chart_rules(&cfg.rules)
-    {
-        report.notes.push(
-            "The basic chart was made for the seed rules; under other rules it is not the best play.".into(),
-        );
+    if let Some(n) = cells_off_basic(&cfg.strategy, &cfg.rules).filter(|&n| n > 0) {
+        report.notes.push(format!(
+            "This chart differs from the chart derived for these rules (`--strategy basic`) in {n} of {} cells.",
+            super::strategy::ROWS * 10
+        ));
     }
     Ok((report, run))
-}
-
-fn same_chart_rules(r: &Rules) -> bool {
-    let s = Rules::seed();
-    r.decks == s.decks
-        && r.h17 == s.h17
-        && r.peek == s.peek
-        && r.dealer_bj_takes == s.dealer_bj_takes
-        && r.surrender == s.surrender
-        && r.double == s.double
-        && r.das == s.das
-        && r.max_hands == s.max_hands
 }

@@ -153,7 +153,7 @@ pub fn derive_chart(rules: &Rules) -> Chart {
             line[u] = choose(row, s);
         }
     }
-    Chart::new(codes, "derived", 0)
+    Chart::new(codes, "derived")
 }
 
 fn choose(row: usize, s: &Sums) -> Code {

@@ -161,7 +161,9 @@ pub struct Chart {
     /// `codes[row][up - 1]`, up = 1 (ace) ..= 10.
     pub codes: [[Code; 10]; ROWS],
     pub name: String,
-    /// FNV-1a hash of the file's bytes (0 for built-in charts).
+    /// FNV-1a hash of the chart's content (its codes in canonical CSV form), so that the same
+    /// chart has the same hash whatever its file's comments, spacing, row order or line
+    /// endings.
     pub hash: u64,
     /// Every code resolved in advance: `[row][up − 1][can_double + 2·can_surrender]`, padded
     /// to powers of two so that masked indices need no bounds checks.
@@ -170,7 +172,7 @@ pub struct Chart {
 
 impl Chart {
     /// A chart from its codes.
-    pub fn new(codes: [[Code; 10]; ROWS], name: &str, hash: u64) -> Chart {
+    pub fn new(codes: [[Code; 10]; ROWS], name: &str) -> Chart {
         let mut resolved = Box::new([[[Action::Stand; 4]; 16]; 64]);
         for (row, line) in codes.iter().enumerate() {
             for (col, code) in line.iter().enumerate() {
@@ -189,12 +191,14 @@ impl Chart {
                 }
             }
         }
-        Chart {
+        let mut chart = Chart {
             codes,
             name: name.to_string(),
-            hash,
+            hash: 0,
             resolved,
-        }
+        };
+        chart.hash = fnv1a(chart.to_csv("").as_bytes());
+        chart
     }
 }
 
@@ -345,7 +349,7 @@ impl Chart {
                 ),
             ));
         }
-        Ok(Chart::new(codes, file, fnv1a(text.as_bytes())))
+        Ok(Chart::new(codes, file))
     }
 
     /// The chart as CSV text, in the format `parse` reads.
@@ -529,7 +533,7 @@ impl StrategySpec {
 
     pub fn name(&self) -> String {
         match self {
-            StrategySpec::Chart(c) => format!("chart {}", c.name),
+            StrategySpec::Chart(c) => c.name.clone(),
             StrategySpec::AutoPlay => "autoplay".into(),
             StrategySpec::MimicDealer => "mimic-dealer".into(),
             StrategySpec::NeverBust => "never-bust".into(),
@@ -567,7 +571,7 @@ mod tests {
     }
 
     fn chart_text() -> String {
-        let mut c = Chart::new([[Code::H; 10]; ROWS], "", 0);
+        let mut c = Chart::new([[Code::H; 10]; ROWS], "");
         c.codes[hard_row(11)] = [Code::Dh; 10];
         c.codes[hard_row(16)][9 - 1] = Code::Rh;
         c.codes[pair_row(8)] = [Code::P; 10];
