@@ -53,6 +53,31 @@ fn help_works_everywhere() {
 }
 
 #[test]
+fn run_sizes_that_cannot_be_honoured_exit_2() {
+    // One chunk of 100k shoes (millions of rounds) for a run of 1,000 rounds.
+    fails_with(
+        &[
+            "sim",
+            "blackjack",
+            "--rounds",
+            "1000",
+            "--chunk-shoes",
+            "100000",
+        ],
+        "more than --rounds 1000: use --chunk-shoes",
+    );
+    // 1e15 rounds is a run for shards, not one process; the message names the shard count.
+    fails_with(
+        &["sim", "blackjack", "--rounds", "1e15", "--shard", "1/2"],
+        "use --shard K/N with N at least 10",
+    );
+    fails_with(
+        &["sim", "blackjack", "--rounds", "1e17"],
+        "at most 1e16 rounds, in shards of at most 1e14",
+    );
+}
+
+#[test]
 fn bad_numbers_and_rules_exit_2() {
     fails_with(&["sim", "blackjack", "--rounds", "0"], "at least 1");
     fails_with(
@@ -61,7 +86,7 @@ fn bad_numbers_and_rules_exit_2() {
     );
     fails_with(
         &["sim", "blackjack", "--rounds", "1e16"],
-        "more than one run can do",
+        "use --shard K/N with N at least 100",
     );
     fails_with(&["sim", "blackjack", "--rounds", "1e30"], "too large");
     fails_with(&["sim", "blackjack", "--rounds", "1.5"], "whole number");

@@ -482,17 +482,15 @@ fn parse_split_by(s: &str) -> Result<SplitBy, String> {
     }
 }
 
-/// Most rounds one run accepts (beyond this, split the work into shards).
-pub const MAX_ROUNDS: u64 = 100_000_000_000_000;
-
 pub fn parse_rounds(s: &str) -> Result<u64, String> {
+    use rtplab::games::blackjack::sim::MAX_ROUNDS;
     let n = parse_count(s)?;
     if n == 0 {
         return Err("must be at least 1".into());
     }
     if n > MAX_ROUNDS {
         return Err(format!(
-            "{s} is more than one run can do (at most 1e14); split the work into shards"
+            "{s} is more than one run can hold (at most 1e16 rounds, in shards of at most 1e14 each with --shard K/N)"
         ));
     }
     Ok(n)

@@ -167,6 +167,7 @@ pub fn simulate_with<S: Strategy>(
 ) -> anyhow::Result<BjRun> {
     cfg.rules.validate()?;
     let p = plan(&cfg.rules, strategy, cfg.seed, cfg.rounds, cfg.chunk_shoes);
+    p.check(cfg.rounds, cfg.chunk_shoes, cfg.shard.map_or(1, |s| s.n))?;
     let chunks = match cfg.shard {
         Some(sh) => sh.range(p.chunks),
         None => 0..p.chunks,

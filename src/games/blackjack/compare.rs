@@ -114,6 +114,7 @@ pub fn compare(
     rules.validate()?;
     anyhow::ensure!(specs.len() >= 2, "compare needs at least two --strategy");
     let p = crate::with_strategy!(&specs[0], rules.h17, |s| plan(rules, s, seed, rounds, None));
+    p.check(rounds, None, 1)?;
     let sim = CompareSim {
         rules,
         specs,

@@ -281,6 +281,63 @@ pub const DEFAULT_CHUNK_ROUNDS: u64 = 262_144;
 /// Chunks wanted at least, for batch-means standard errors.
 const MIN_CHUNKS: u64 = 64;
 
+/// Most rounds of one run, all its shards together.
+pub const MAX_ROUNDS: u64 = 10_000_000_000_000_000;
+/// Most rounds one process (one shard) is asked to play: about four months at 10^7 rounds/s.
+pub const MAX_ROUNDS_PER_SHARD: u64 = 100_000_000_000_000;
+
+/// A run whose size cannot be honoured, with what to change.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum RunSizeError {
+    #[error("--chunk-shoes {chunk_shoes} makes one chunk about {chunk_rounds:.0} rounds, more than --rounds {rounds}: use --chunk-shoes {max} or less (or leave it out)")]
+    ChunkTooLarge {
+        chunk_shoes: u64,
+        chunk_rounds: f64,
+        rounds: u64,
+        max: u64,
+    },
+    #[error("--rounds {rounds} in {shards} shard(s) is {per_shard} rounds per shard, more than one process plays (1e14): use --shard K/N with N at least {needed}")]
+    ShardTooLarge {
+        rounds: u64,
+        shards: u64,
+        per_shard: u64,
+        needed: u64,
+    },
+}
+
+impl Plan {
+    /// Refuse a plan that would run far more than asked (a chunk larger than the run) or more
+    /// than one process should (`shards` = the number of shards the run is split into).
+    pub fn check(
+        &self,
+        rounds: u64,
+        chunk_shoes: Option<u64>,
+        shards: u64,
+    ) -> Result<(), RunSizeError> {
+        if let Some(cs) = chunk_shoes {
+            let max = ((rounds as f64 / self.pilot_rounds_per_shoe).floor() as u64).max(1);
+            if cs > max {
+                return Err(RunSizeError::ChunkTooLarge {
+                    chunk_shoes: cs,
+                    chunk_rounds: cs as f64 * self.pilot_rounds_per_shoe,
+                    rounds,
+                    max,
+                });
+            }
+        }
+        let per_shard = rounds.div_ceil(shards.max(1));
+        if per_shard > MAX_ROUNDS_PER_SHARD {
+            return Err(RunSizeError::ShardTooLarge {
+                rounds,
+                shards,
+                per_shard,
+                needed: rounds.div_ceil(MAX_ROUNDS_PER_SHARD),
+            });
+        }
+        Ok(())
+    }
+}
+
 /// Plan a run of about `rounds` rounds. With a cut card, rounds per shoe depend on rules and
 /// strategy, so a pilot of 64 shoes from a stream of its own (seed, chunk u64::MAX) measures
 /// them; the plan is a function of (rules, strategy, seed, rounds) only, so every thread
@@ -318,5 +375,40 @@ pub fn plan<S: Strategy>(
         shoes_per_chunk,
         chunks,
         pilot_rounds_per_shoe: per_shoe,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plans_larger_than_asked_are_refused() {
+        let p = Plan {
+            shoes_per_chunk: 10,
+            chunks: 1,
+            pilot_rounds_per_shoe: 50.0,
+        };
+        // 1,000 rounds hold 20 shoes of 50: 20 shoes per chunk is fine, 21 is not.
+        assert_eq!(p.check(1000, Some(20), 1), Ok(()));
+        assert!(matches!(
+            p.check(1000, Some(21), 1),
+            Err(RunSizeError::ChunkTooLarge { max: 20, .. })
+        ));
+        // A run smaller than one shoe still plays one shoe.
+        assert_eq!(p.check(10, Some(1), 1), Ok(()));
+        assert!(p.check(10, Some(2), 1).is_err());
+        // 1e14 rounds per shard at most.
+        assert_eq!(p.check(MAX_ROUNDS_PER_SHARD, None, 1), Ok(()));
+        assert_eq!(
+            p.check(MAX_ROUNDS_PER_SHARD + 1, None, 1),
+            Err(RunSizeError::ShardTooLarge {
+                rounds: MAX_ROUNDS_PER_SHARD + 1,
+                shards: 1,
+                per_shard: MAX_ROUNDS_PER_SHARD + 1,
+                needed: 2
+            })
+        );
+        assert_eq!(p.check(2 * MAX_ROUNDS_PER_SHARD, None, 2), Ok(()));
     }
 }
