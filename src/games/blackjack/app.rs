@@ -17,7 +17,7 @@ use super::strategy::{
 };
 use crate::engine::{run, RunOptions};
 use crate::report::Report;
-use crate::shard::{self, ShardFile, ShardSpec};
+use crate::shard::{self, ShardSpec};
 
 /// The chart for the seed rules, compiled in (the file is `strategies/blackjack/seed.csv`).
 pub const SEED_CHART: &str = include_str!("../../../strategies/blackjack/seed.csv");
@@ -71,7 +71,9 @@ pub fn resolve_strategy(name: &str, _rules: &Rules) -> anyhow::Result<StrategySp
         "autoplay" | "auto-play" => StrategySpec::AutoPlay,
         "mimic-dealer" | "mimic" => StrategySpec::MimicDealer,
         "never-bust" => StrategySpec::NeverBust,
-        path if Path::new(path).exists() => StrategySpec::Chart(Box::new(Chart::load(Path::new(path))?)),
+        path if Path::new(path).exists() || crate::input::looks_like_path(path) => {
+            StrategySpec::Chart(Box::new(Chart::load(Path::new(path))?))
+        }
         other => anyhow::bail!(
             "unknown strategy '{other}': expected basic, autoplay, mimic-dealer, never-bust, or the path of a chart file (see strategies/README.md)"
         ),
@@ -134,6 +136,7 @@ pub fn simulate_with<S: Strategy>(
         interrupted: out.interrupted,
         elapsed_s: out.elapsed.as_secs_f64(),
         threads: out.threads,
+        merged_from: 0,
     };
     Ok(BjRun {
         acc: out.acc,
@@ -144,16 +147,16 @@ pub fn simulate_with<S: Strategy>(
 
 /// Write a run's shard file (atomically).
 pub fn write_shard(run: &BjRun, path: &Path) -> Result<(), shard::ShardError> {
-    let file = ShardFile {
-        format: shard::FORMAT.to_string(),
-        key: run.key.clone(),
-        shard: run.info.shard.unwrap_or(ShardSpec { k: 1, n: 1 }),
-        range: run.info.chunk_range,
-        chunks_done: run.info.chunks_done,
-        elapsed_s: run.info.elapsed_s,
-        acc: &run.acc,
-    };
-    shard::write_atomic(path, &file)
+    let [start, end] = run.info.chunk_range;
+    shard::write_shard_file(
+        path,
+        &run.key,
+        run.info.shard,
+        &(start..end),
+        run.info.chunks_done,
+        run.info.elapsed_s,
+        &run.acc,
+    )
 }
 
 /// Merge the shard files of one blackjack run into its report.
@@ -186,6 +189,7 @@ pub fn merge_report(paths: &[PathBuf], claim: Option<f64>) -> anyhow::Result<Rep
         interrupted: false,
         elapsed_s: elapsed,
         threads: 0,
+        merged_from: files.len(),
     };
     let mut report = build(&rules, &strategy, &bets, &acc, &info, claim);
     report.notes.push(format!(
