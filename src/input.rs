@@ -17,7 +17,9 @@ pub enum InputError {
     Missing { what: String, path: String },
     #[error("{what} {path} is a directory; give the path of a file")]
     Directory { what: String, path: String },
-    #[error("{what} {path} is not a regular file (a FIFO, device or socket); give the path of a file")]
+    #[error(
+        "{what} {path} is not a regular file (a FIFO, device or socket); give the path of a file"
+    )]
     NotRegular { what: String, path: String },
     #[error("{what} {path} is {size} bytes, more than the {limit} bytes such a file may have; check that it is the right file")]
     TooBig {

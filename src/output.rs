@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 /// Why an output path cannot be used; each message names the path and what to do.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum OutputError {
-    #[error("{flag} {path}: the folder {parent} does not exist; create it first or choose another path")]
+    #[error(
+        "{flag} {path}: the folder {parent} does not exist; create it first or choose another path"
+    )]
     NoParent {
         flag: String,
         path: String,

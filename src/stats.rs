@@ -128,7 +128,10 @@ impl Ratio {
         let n = self.n as i128;
         let k = self.batches as i128;
         if self.batches > self.n {
-            return bad(format!("{} batches but {} observations", self.batches, self.n));
+            return bad(format!(
+                "{} batches but {} observations",
+                self.batches, self.n
+            ));
         }
         if self.n == 0 && *self != Ratio::default() {
             return bad("sums without observations".into());

@@ -35,8 +35,14 @@ fn run_and_signal(args: &[&str], signal: &str) -> (Option<i32>, String) {
     assert!(status.success());
     let start = Instant::now();
     let out = child.wait_with_output().unwrap();
-    assert!(start.elapsed() < Duration::from_secs(120), "stopped in time");
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into())
+    assert!(
+        start.elapsed() < Duration::from_secs(120),
+        "stopped in time"
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 fn read_json(path: &Path) -> serde_json::Value {
@@ -128,7 +134,10 @@ fn refused_at_once(extra: &[&str], needle: &str) {
     let start = Instant::now();
     let args: Vec<&str> = LONG.iter().copied().chain(extra.iter().copied()).collect();
     fails_with(&args, needle);
-    assert!(start.elapsed() < Duration::from_secs(20), "{extra:?} ran first");
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{extra:?} ran first"
+    );
 }
 
 #[test]
@@ -266,11 +275,23 @@ fn input_files_are_checked_for_kind_and_size() {
             needle,
         );
         fails_with(
-            &["sim", "twenty-one", "--games", "1k", "--seat", path, "--seat", "greedy"],
+            &[
+                "sim",
+                "twenty-one",
+                "--games",
+                "1k",
+                "--seat",
+                path,
+                "--seat",
+                "greedy",
+            ],
             needle,
         );
         fails_with(&["sim", "twenty-one", "--sheets", path], needle);
-        fails_with(&["merge", path], needle.split(',').next().unwrap());
+        if path != p(&big) {
+            // Shard files may be larger (up to 256 MB).
+            fails_with(&["merge", path], needle);
+        }
         assert!(start.elapsed() < Duration::from_secs(30), "{path}");
     }
     // Baselines go through the same reader.
@@ -285,18 +306,31 @@ fn missing_strategy_files_say_no_such_file() {
         &["sim", "blackjack", "--strategy", "nowhere/chart.csv"],
         "no such file",
     );
-    fails_with(&["sim", "blackjack", "--strategy", "chart.csv"], "no such file");
+    fails_with(
+        &["sim", "blackjack", "--strategy", "chart.csv"],
+        "no such file",
+    );
     fails_with(
         &["sim", "doom", "--strategy", "nowhere/s.txt"],
         "no such file",
     );
     fails_with(&["sim", "doom", "--strategy", "s.csv"], "no such file");
     fails_with(
-        &["sim", "twenty-one", "--seat", "nowhere/s.txt", "--seat", "greedy"],
+        &[
+            "sim",
+            "twenty-one",
+            "--seat",
+            "nowhere/s.txt",
+            "--seat",
+            "greedy",
+        ],
         "no such file",
     );
     // A name that is no path keeps the list of strategies.
-    fails_with(&["sim", "blackjack", "--strategy", "bogus"], "unknown strategy");
+    fails_with(
+        &["sim", "blackjack", "--strategy", "bogus"],
+        "unknown strategy",
+    );
 }
 
 #[test]
@@ -305,19 +339,51 @@ fn byte_order_marks_are_accepted_in_every_input_file() {
     let chart = d.join("chart.csv");
     let seed = std::fs::read_to_string("strategies/blackjack/seed.csv").unwrap();
     std::fs::write(&chart, format!("\u{feff}{seed}")).unwrap();
-    succeeds(rtplab().args(["sim", "blackjack", "--rounds", "10k", "--quiet", "--strategy", p(&chart)]));
+    succeeds(rtplab().args([
+        "sim",
+        "blackjack",
+        "--rounds",
+        "10k",
+        "--quiet",
+        "--strategy",
+        p(&chart),
+    ]));
     let s = d.join("s.txt");
     std::fs::write(&s, "\u{feff}bank-at:300\n").unwrap();
-    succeeds(rtplab().args(["sim", "doom", "--turns", "1k", "--quiet", "--strategy", p(&s)]));
+    succeeds(rtplab().args([
+        "sim",
+        "doom",
+        "--turns",
+        "1k",
+        "--quiet",
+        "--strategy",
+        p(&s),
+    ]));
     let t = d.join("t.txt");
     std::fs::write(&t, "\u{feff}greedy\n").unwrap();
     succeeds(rtplab().args([
-        "sim", "twenty-one", "--games", "1k", "--quiet", "--seat", p(&t), "--seat", "greedy",
+        "sim",
+        "twenty-one",
+        "--games",
+        "1k",
+        "--quiet",
+        "--seat",
+        p(&t),
+        "--seat",
+        "greedy",
     ]));
     let sheets = std::fs::read_to_string("strategies/twenty-one/sheets-standard.csv").unwrap();
     let sh = d.join("sheets.csv");
     std::fs::write(&sh, format!("\u{feff}{sheets}")).unwrap();
-    succeeds(rtplab().args(["sim", "twenty-one", "--games", "1k", "--quiet", "--sheets", p(&sh)]));
+    succeeds(rtplab().args([
+        "sim",
+        "twenty-one",
+        "--games",
+        "1k",
+        "--quiet",
+        "--sheets",
+        p(&sh),
+    ]));
 }
 
 #[test]
@@ -378,9 +444,20 @@ fn wording_and_post_split_names() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("on 1 thread,"), "{text}");
     assert!(text.contains("1 hand max"), "{text}");
-    assert!(!text.contains("1 threads") && !text.contains("1 hands"), "{text}");
+    assert!(
+        !text.contains("1 threads") && !text.contains("1 hands"),
+        "{text}"
+    );
     let out = succeeds(rtplab().args([
-        "sim", "doom", "--turns", "1k", "--strategy", "bank-at:300", "--threads", "1", "--quiet",
+        "sim",
+        "doom",
+        "--turns",
+        "1k",
+        "--strategy",
+        "bank-at:300",
+        "--threads",
+        "1",
+        "--quiet",
     ]));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("on 1 thread ("), "{text}");

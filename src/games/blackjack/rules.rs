@@ -236,13 +236,18 @@ impl fmt::Display for Rules {
             if self.das { "DAS" } else { "no DAS" },
             crate::report::plural(self.max_hands as u64, "hand"),
             if self.resplit_aces { ", RSA" } else { "" },
-            if self.hit_split_aces { ", hit split aces" } else { "" },
+            if self.hit_split_aces {
+                ", hit split aces"
+            } else {
+                ""
+            },
             match self.split_by {
                 SplitBy::Value => "value",
                 SplitBy::Rank => "rank",
             },
             match self.shuffle {
-                Shuffle::CutCard { penetration } => format!("cut card at {:.0}%", penetration * 100.0),
+                Shuffle::CutCard { penetration } =>
+                    format!("cut card at {:.0}%", penetration * 100.0),
                 Shuffle::EveryRound => "shuffle every round".to_string(),
             },
             self.players,

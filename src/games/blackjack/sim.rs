@@ -121,11 +121,11 @@ impl crate::shard::Plausible for BjAcc {
         self.main.plausible("main bet", m, 1, true)?;
         self.wagered.plausible("amount wagered", m, m, false)?;
         for (i, r) in self.by_up.iter().enumerate() {
-            r.plausible(&format!("up card {}", i + 1), m, 1, true)?;
+            r.plausible(&format!("up card {}", i + 1), m, 1, false)?;
         }
         self.pairs.plausible("pairs bet", 11, 1, true)?;
         self.insurance.plausible("insurance", 2, 1, true)?;
-        self.behind_none.plausible("bet behind", m, 1, true)?;
+        self.behind_none.plausible("bet behind", m, 1, false)?;
         let in_hist: u64 = self.hist.iter().sum();
         if in_hist != self.main.n {
             return Err(format!(
@@ -142,10 +142,7 @@ impl crate::shard::Plausible for BjAcc {
         }
         let dealt: u64 = self.dealer.iter().flatten().sum();
         if dealt > c.rounds {
-            return Err(format!(
-                "{dealt} dealer outcomes in {} rounds",
-                c.rounds
-            ));
+            return Err(format!("{dealt} dealer outcomes in {} rounds", c.rounds));
         }
         Ok(())
     }

@@ -232,16 +232,29 @@ impl crate::shard::Plausible for GameAcc {
         for (s, r) in self.wins.iter().enumerate() {
             r.plausible(&format!("seat {} wins", s + 1), w, w, true)?;
             if r.n != self.games {
-                return Err(format!("seat {} has {} games of {}", s + 1, r.n, self.games));
+                return Err(format!(
+                    "seat {} has {} games of {}",
+                    s + 1,
+                    r.n,
+                    self.games
+                ));
             }
         }
         for (s, r) in self.final_score.iter().enumerate() {
-            r.plausible(&format!("seat {} final scores", s + 1), PLAUSIBLE_MAX, 1, true)?;
+            r.plausible(
+                &format!("seat {} final scores", s + 1),
+                PLAUSIBLE_MAX,
+                1,
+                true,
+            )?;
         }
         self.game_turns
             .plausible("turns per game", PLAUSIBLE_MAX, 1, true)?;
         if self.unfinished > self.games {
-            return Err(format!("{} unfinished of {} games", self.unfinished, self.games));
+            return Err(format!(
+                "{} unfinished of {} games",
+                self.unfinished, self.games
+            ));
         }
         Ok(())
     }
