@@ -156,6 +156,8 @@ pub enum CheckError {
     Bad(String, String),
     #[error("no baseline files (*.json) in {0}")]
     Empty(String),
+    #[error(transparent)]
+    Input(#[from] crate::input::InputError),
 }
 
 fn expected_of(b: &Baseline, strategy: &StrategySpec) -> Option<Expected> {
@@ -191,8 +193,7 @@ pub fn check_dir(dir: &Path, z_limit: f64, bless: bool) -> Result<Vec<Outcome>, 
     let mut out = Vec::new();
     for f in files {
         let fname = f.display().to_string();
-        let text = std::fs::read_to_string(&f)
-            .map_err(|e| CheckError::Bad(fname.clone(), e.to_string()))?;
+        let text = crate::input::read_text(&f, "baseline file", crate::input::MAX_TEXT_BYTES)?;
         let bad = |e: String| CheckError::Bad(fname.clone(), e);
         let v: serde_json::Value = serde_json::from_str(&text)
             .map_err(|e| bad(format!("not a baseline file ({e}); see reports/README.md")))?;

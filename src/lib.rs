@@ -5,7 +5,9 @@
 pub mod check;
 pub mod engine;
 pub mod games;
+pub mod input;
 pub mod numparse;
+pub mod output;
 pub mod report;
 pub mod rng;
 pub mod shard;

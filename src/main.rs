@@ -1,10 +1,12 @@
 //! The thin binary: parse, validate, call the library, render, exit.
-//! Exit codes: 0 ok, 1 a check failed, 2 usage or input error.
+//! Exit codes: 0 ok, 1 a check failed, 2 usage or input error, 130 interrupted (SIGINT,
+//! Ctrl-C), 143 terminated (SIGTERM, as sent by Slurm and Kubernetes).
 
 mod cli;
 
+use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 
 use clap::Parser;
@@ -25,15 +27,7 @@ fn main() -> ExitCode {
         }
     };
     let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-            eprintln!("\ninterrupted: finishing the chunks in progress, then reporting (Ctrl-C again to abort)");
-        });
-    }
+    watch_signals(stop.clone());
     let result = match cli.command {
         Command::Sim(SimGame::Blackjack(args)) => sim_blackjack(&args, &stop),
         Command::Sim(SimGame::Doom(args)) => sim_doom(&args, &stop),
@@ -57,7 +51,53 @@ fn main() -> ExitCode {
     }
 }
 
+/// The signal that stopped the run (0: none).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// SIGINT (Ctrl-C) and SIGTERM (Slurm, Kubernetes) both stop a run cleanly: the chunks in
+/// progress finish and the partial report, marked interrupted, goes where the run was told to
+/// write it. A second signal aborts at once. The exit code tells which signal came.
+fn watch_signals(stop: Arc<AtomicBool>) {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        for sig in signals.forever() {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(128 + sig);
+            }
+            SIGNAL.store(sig, Ordering::SeqCst);
+            let name = if sig == SIGTERM { "SIGTERM" } else { "Ctrl-C" };
+            eprintln!("\ninterrupted ({name}): finishing the chunks in progress, then reporting (signal again to abort)");
+        }
+    });
+}
+
+/// The exit code of an interrupted run: 128 + the signal (130 for SIGINT, 143 for SIGTERM).
+fn interrupted_code() -> ExitCode {
+    match SIGNAL.load(Ordering::SeqCst) {
+        s @ 1..=127 => ExitCode::from(128 + s as u8),
+        _ => ExitCode::from(130),
+    }
+}
+
+/// Check the run's output paths before any work: a typo must not cost the run.
+fn check_outputs(out: &cli::OutputArgs, shard_out: Option<&Path>) -> anyhow::Result<()> {
+    if let Some(p) = &out.output {
+        rtplab::output::check_file("--output", p)?;
+    }
+    if let Some(d) = &out.out_dir {
+        rtplab::output::check_dir(d, out.force)?;
+    }
+    if let Some(p) = shard_out {
+        rtplab::output::check_file("--shard-out", p)?;
+    }
+    Ok(())
+}
+
 fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
+    check_outputs(&args.output, args.run.base.shard_out.as_deref())?;
     let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
     let strategy = blackjack::app::resolve_strategy(&args.strategy, &rules)?;
     let cfg = BjConfig {
@@ -87,7 +127,7 @@ fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitC
     };
     emit(&report, &args.output, &plots)?;
     Ok(if run.info.interrupted {
-        ExitCode::from(130)
+        interrupted_code()
     } else {
         ExitCode::SUCCESS
     })
@@ -95,6 +135,7 @@ fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitC
 
 fn sim_doom(args: &cli::doom::DoomSim, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     use rtplab::games::doom::{app, sim::Mode, strategy::DoomStrategy};
+    check_outputs(&args.output, args.run.shard_out.as_deref())?;
     let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
     let parse = |s: &String| DoomStrategy::parse(s).map_err(anyhow::Error::msg);
     let (mode, seats) = match args.turns {
@@ -138,6 +179,7 @@ fn sim_doom(args: &cli::doom::DoomSim, stop: &AtomicBool) -> anyhow::Result<Exit
 }
 
 fn exact_doom(args: &cli::doom::DoomExact) -> anyhow::Result<ExitCode> {
+    check_outputs(&args.output, None)?;
     use rtplab::games::doom::{model::Model, report, strategy::DoomStrategy};
     let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
     let strategies = args
@@ -169,6 +211,7 @@ fn sim_twenty_one(
     stop: &AtomicBool,
 ) -> anyhow::Result<ExitCode> {
     use rtplab::games::twentyone::app;
+    check_outputs(&args.output, args.run.shard_out.as_deref())?;
     let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
     if args.start_seat == Some(0) {
         anyhow::bail!("--start-seat is 1-based: use 1 for the first seat");
@@ -219,6 +262,7 @@ fn sim_twenty_one(
 }
 
 fn exact_twenty_one(args: &cli::twentyone::TwentyOneExact) -> anyhow::Result<ExitCode> {
+    check_outputs(&args.output, None)?;
     let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
     rules.validate(1).map_err(anyhow::Error::msg)?;
     if !(0.0..=100.0).contains(&args.c) {
@@ -231,12 +275,14 @@ fn exact_twenty_one(args: &cli::twentyone::TwentyOneExact) -> anyhow::Result<Exi
 }
 
 fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    check_outputs(&args.output, None)?;
     let report = rtplab::games::merge(&args.files, args.claim)?;
     emit(&report, &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn exact_blackjack(args: &BlackjackExact) -> anyhow::Result<ExitCode> {
+    check_outputs(&args.output, None)?;
     let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
     let strategy = match &args.strategy {
         Some(s) => Some(blackjack::app::resolve_strategy(s, &rules)?),
@@ -256,14 +302,23 @@ fn exact_blackjack(args: &BlackjackExact) -> anyhow::Result<ExitCode> {
 }
 
 fn derive_blackjack(args: &DeriveBlackjack) -> anyhow::Result<ExitCode> {
+    if let Some(p) = &args.output {
+        rtplab::output::check_file("--output", p)?;
+    }
     let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
     let chart = blackjack::derive::derive_chart(&rules);
     let text = chart.to_csv(&blackjack::derive::chart_header(&rules));
-    write_output(&text, args.output.as_deref())?;
+    write_output(&text, args.output.as_deref()).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot write --output {}: {e}",
+            args.output.as_deref().unwrap_or(Path::new("-")).display()
+        )
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    check_outputs(&args.output, None)?;
     let outcomes = rtplab::check::check_dir(&args.dir, args.z, args.bless)?;
     let report = rtplab::check::report(&outcomes, args.z, args.bless);
     emit(&report, &args.output, &[])?;
@@ -275,6 +330,7 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
+    check_outputs(&args.output, None)?;
     let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
     if args.strategies.len() < 2 {
         anyhow::bail!("compare needs at least two --strategy");
@@ -312,23 +368,49 @@ fn emit_run(
     };
     emit(report, out, &plots)?;
     Ok(if interrupted {
-        ExitCode::from(130)
+        interrupted_code()
     } else {
         ExitCode::SUCCESS
     })
 }
 
-/// Print the report in the chosen format (or to --output), and write --out-dir if given.
+/// Print the report in the chosen format (or to --output), and write --out-dir if given. A
+/// write that fails at the end does not lose the report: it goes to standard output, and
+/// standard error says so (exit code 2).
 fn emit(
     report: &rtplab::report::Report,
     out: &cli::OutputArgs,
     plots: &[(String, String)],
 ) -> anyhow::Result<()> {
-    write_output(&report.render(out.format), out.output.as_deref())?;
-    if let Some(dir) = &out.out_dir {
-        rtplab::report::write_out_dir(dir, report, plots).map_err(|e| {
-            anyhow::anyhow!("cannot write the report folder {}: {e}", dir.display())
-        })?;
+    let text = report.render(out.format);
+    let to_file = out.output.as_deref().filter(|p| p.as_os_str() != "-");
+    let mut on_stdout = to_file.is_none();
+    let mut failed = Vec::new();
+    if let Err(e) = write_output(&text, out.output.as_deref()) {
+        match to_file {
+            Some(p) => {
+                failed.push(format!("cannot write --output {}: {e}", p.display()));
+                write_output(&text, None)?;
+                on_stdout = true;
+            }
+            None => anyhow::bail!("cannot write the report to standard output: {e}"),
+        }
     }
-    Ok(())
+    if let Some(dir) = &out.out_dir {
+        if let Err(e) = rtplab::report::write_out_dir(dir, report, plots) {
+            failed.push(format!("cannot write --out-dir {}: {e}", dir.display()));
+            if !on_stdout {
+                write_output(&text, None)?;
+                on_stdout = true;
+            }
+        }
+    }
+    if failed.is_empty() {
+        return Ok(());
+    }
+    debug_assert!(on_stdout);
+    anyhow::bail!(
+        "{}; the report was printed on standard output instead",
+        failed.join("; ")
+    )
 }

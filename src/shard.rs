@@ -31,6 +31,8 @@ pub enum ShardError {
     Write { file: String, why: String },
     #[error("{0}")]
     Mismatch(String),
+    #[error("{0}")]
+    Input(String),
 }
 
 impl ShardSpec {
@@ -125,16 +127,68 @@ pub struct ShardFile<A> {
     pub chunks_done: u64,
     pub elapsed_s: f64,
     pub acc: A,
+    /// FNV-1a-64 (hex) of the canonical serialization of key, shard, range, chunks done and
+    /// accumulators (see `checksum`): an edited or corrupted file is refused by `merge`.
+    #[serde(default)]
+    pub checksum: String,
+}
+
+/// Accumulators that can say whether their sums are possible at all (counts consistent,
+/// sums within what the game can pay per round, Σx² ≥ (Σx)²/n): a shard file whose sums are
+/// not is refused by `merge`.
+pub trait Plausible {
+    /// `Err` says which sum is impossible.
+    fn plausible(&self) -> Result<(), String>;
+}
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The checksum of a shard file's content: FNV-1a-64 over the compact JSON of
+/// (key, shard, range, chunks_done, acc), as 16 hex digits.
+pub fn checksum<A: Serialize>(
+    key: &serde_json::Value,
+    shard: &ShardSpec,
+    range: &[u64; 2],
+    chunks_done: u64,
+    acc: &A,
+) -> String {
+    let text = serde_json::to_string(&(key, shard, range, chunks_done, acc)).unwrap_or_default();
+    format!("{:016x}", fnv1a64(text.as_bytes()))
 }
 
 /// Write `value` as JSON to a temporary file beside `path`, then rename it into place, so a
-/// retried or killed task never leaves half a file.
+/// retried or killed task never leaves half a file. If that fails, the shard is not lost: it
+/// is saved under the system's temporary folder and the error says where.
 pub fn write_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), ShardError> {
     let err = |why: String| ShardError::Write {
         file: path.display().to_string(),
         why,
     };
     let text = serde_json::to_string(value).map_err(|e| err(e.to_string()))?;
+    write_text_atomic(path, &text).map_err(|e| {
+        let fallback = crate::output::fallback_path(path);
+        match std::fs::write(&fallback, &text) {
+            Ok(()) => err(format!(
+                "{e}; the shard was saved to {} instead: move it into place",
+                fallback.display()
+            )),
+            Err(e2) => err(format!(
+                "{e}; saving it to {} failed too ({e2})",
+                fallback.display()
+            )),
+        }
+    })
+}
+
+fn write_text_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     let mut tmp = PathBuf::from(path);
     let name = format!(
         ".{}.tmp-{}",
@@ -142,8 +196,10 @@ pub fn write_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), ShardErr
         std::process::id()
     );
     tmp.set_file_name(name);
-    std::fs::write(&tmp, text).map_err(|e| err(e.to_string()))?;
-    std::fs::rename(&tmp, path).map_err(|e| err(e.to_string()))
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }
 
 /// Write the shard file of a run (or shard) of any game.
@@ -157,11 +213,14 @@ pub fn write_shard_file<A: Serialize>(
     elapsed_s: f64,
     acc: &A,
 ) -> Result<(), ShardError> {
+    let shard = shard.unwrap_or(ShardSpec { k: 1, n: 1 });
+    let range = [range.start, range.end];
     let file = ShardFile {
         format: FORMAT.to_string(),
+        checksum: checksum(key, &shard, &range, chunks_done, acc),
         key: key.clone(),
-        shard: shard.unwrap_or(ShardSpec { k: 1, n: 1 }),
-        range: [range.start, range.end],
+        shard,
+        range,
         chunks_done,
         elapsed_s,
         acc,
@@ -249,6 +308,7 @@ impl<A> Merged<A> {
             start_seat: self.field("start_seat")?,
             elapsed_s: self.elapsed_s,
             threads: 0,
+            merged_from: self.files,
             interrupted: false,
             chunks_done: self.chunks_done,
             chunks_planned: self.field("chunks")?,
@@ -265,7 +325,7 @@ impl<A> Merged<A> {
 }
 
 /// Read one run's shard files (checked as by `read_all`) and merge their accumulators.
-pub fn merge_files<A: crate::engine::Merge + for<'de> Deserialize<'de>>(
+pub fn merge_files<A: crate::engine::Merge + Plausible + Serialize + for<'de> Deserialize<'de>>(
     paths: &[PathBuf],
 ) -> Result<Merged<A>, ShardError> {
     let files = read_all::<A>(paths)?;
@@ -286,7 +346,7 @@ pub fn merge_files<A: crate::engine::Merge + for<'de> Deserialize<'de>>(
 
 /// Read shard files and check they form exactly one whole run: same key, ranges that neither
 /// overlap nor leave gaps, every shard complete. Returns them sorted by range.
-pub fn read_all<A: for<'de> Deserialize<'de>>(
+pub fn read_all<A: Plausible + Serialize + for<'de> Deserialize<'de>>(
     paths: &[PathBuf],
 ) -> Result<Vec<(PathBuf, ShardFile<A>)>, ShardError> {
     if paths.is_empty() {
@@ -297,10 +357,8 @@ pub fn read_all<A: for<'de> Deserialize<'de>>(
     let mut files = Vec::new();
     for p in paths {
         let name = p.display().to_string();
-        let text = std::fs::read_to_string(p).map_err(|e| ShardError::Read {
-            file: name.clone(),
-            why: e.to_string(),
-        })?;
+        let text = crate::input::read_text(p, "shard file", crate::input::MAX_SHARD_BYTES)
+            .map_err(|e| ShardError::Input(e.to_string()))?;
         let f: ShardFile<A> = serde_json::from_str(&text).map_err(|e| ShardError::Read {
             file: name.clone(),
             why: format!(
@@ -313,10 +371,46 @@ pub fn read_all<A: for<'de> Deserialize<'de>>(
                 why: format!("format '{}' is not {FORMAT}", f.format),
             });
         }
+        let sum = checksum(&f.key, &f.shard, &f.range, f.chunks_done, &f.acc);
+        if f.checksum != sum {
+            return Err(ShardError::Read {
+                file: name,
+                why: if f.checksum.is_empty() {
+                    "it carries no checksum (written by an older version or edited); re-run that shard".into()
+                } else {
+                    format!("its checksum {} does not match its content ({sum}): the file was edited or corrupted; re-run that shard", f.checksum)
+                },
+            });
+        }
+        if let Err(why) = f.acc.plausible() {
+            return Err(ShardError::Read {
+                file: name,
+                why: format!("its sums are impossible ({why}); re-run that shard"),
+            });
+        }
+        if f.range[0] > f.range[1] || f.chunks_done > f.range[1] - f.range[0] {
+            return Err(ShardError::Read {
+                file: name,
+                why: format!(
+                    "its chunk range {}..{} with {} chunks done is impossible; re-run that shard",
+                    f.range[0], f.range[1], f.chunks_done
+                ),
+            });
+        }
         files.push((p.clone(), f));
     }
     let (first_path, first) = &files[0];
     for (p, f) in &files[1..] {
+        let game = |f: &ShardFile<A>| f.key.get("game").cloned();
+        if game(f) != game(first) {
+            return Err(ShardError::Mismatch(format!(
+                "{} and {} are shards of a different game ({} and {}); merge shards of one run only",
+                first_path.display(),
+                p.display(),
+                game(first).unwrap_or_default(),
+                game(f).unwrap_or_default()
+            )));
+        }
         let (a, b) = (identity(&first.key), identity(&f.key));
         if a != b {
             return Err(ShardError::Mismatch(format!(

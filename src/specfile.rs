@@ -4,14 +4,14 @@ use std::path::Path;
 
 /// Whether a strategy argument names a file rather than a spec.
 pub fn is_path(spec: &str) -> bool {
-    spec.contains('/') || spec.ends_with(".txt")
+    crate::input::looks_like_path(spec)
 }
 
 /// Read the spec line of a strategy file: its line number and text. `#` starts a comment;
 /// blank lines are skipped; a file may not name another file.
 pub fn read_spec_line(path: &Path) -> Result<(usize, String), String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read strategy file {}: {e}", path.display()))?;
+    let text = crate::input::read_text(path, "strategy file", crate::input::MAX_TEXT_BYTES)
+        .map_err(|e| e.to_string())?;
     let (n, line) = text
         .lines()
         .enumerate()
@@ -46,6 +46,6 @@ mod tests {
             .contains(":1: a strategy file may not"));
         assert!(read_spec_line(&d.join("missing.txt"))
             .unwrap_err()
-            .contains("cannot read"));
+            .contains("no such file"));
     }
 }

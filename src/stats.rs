@@ -112,6 +112,56 @@ impl Ratio {
         (self.xx as f64 / n - m * m).max(0.0).sqrt()
     }
 
+    /// Whether these sums are possible for observations with |x| ≤ `max_x` and
+    /// 0 ≤ y ≤ `max_y` each (`what` names the sums in the message): counts consistent, sums
+    /// within their bounds, and Σx² ≥ (Σx)²/n, Σ_b x_b² ≥ (Σx)²/K, (Σ x_b y_b)² ≤ Σx_b²·Σy_b².
+    /// `squares`: whether Σx² over observations is kept (batches filled by `add_sum` keep
+    /// none).
+    pub fn plausible(
+        &self,
+        what: &str,
+        max_x: i128,
+        max_y: i128,
+        squares: bool,
+    ) -> Result<(), String> {
+        let bad = |m: String| Err(format!("{what}: {m}"));
+        let n = self.n as i128;
+        let k = self.batches as i128;
+        if self.batches > self.n {
+            return bad(format!(
+                "{} batches but {} observations",
+                self.batches, self.n
+            ));
+        }
+        if self.n == 0 && *self != Ratio::default() {
+            return bad("sums without observations".into());
+        }
+        if self.x.unsigned_abs() > (max_x * n) as u128 || self.y < 0 || self.y > max_y * n {
+            return bad(format!(
+                "sums {} and {} over {} observations are out of range",
+                self.x, self.y, self.n
+            ));
+        }
+        if self.xx < 0 || self.bxx < 0 || self.byy < 0 {
+            return bad("a sum of squares is negative".into());
+        }
+        // Products in f64 (with a relative margin far above its rounding): the sums of a
+        // long run overflow i128 when squared.
+        let f = |v: i128| v as f64;
+        let ge = |a: f64, b: f64| a >= b * (1.0 - 1e-9) - 1.0;
+        let obs_squares = !squares
+            || (self.xx as f64 <= f(max_x) * f(max_x) * f(n) * (1.0 + 1e-9)
+                && ge(f(self.xx) * f(n), f(self.x) * f(self.x)));
+        if !obs_squares
+            || !ge(f(self.bxx) * f(k), f(self.x) * f(self.x))
+            || !ge(f(self.byy) * f(k), f(self.y) * f(self.y))
+            || !ge(f(self.bxx) * f(self.byy), f(self.bxy) * f(self.bxy))
+        {
+            return bad("the sums of squares do not fit the sums".into());
+        }
+        Ok(())
+    }
+
     /// Degrees of freedom of the batch-means estimate.
     pub fn df(&self) -> u64 {
         self.batches.saturating_sub(1)

@@ -99,15 +99,16 @@ fn bad_shard_sets_are_refused() {
     std::fs::write(&cut, &text[..text.len() / 2]).unwrap();
     merge_fails(&[&s1, &cut, &s3], "truncated");
     merge_fails(&[&cut, &s1, &s3], "truncated");
-    // An interrupted shard (fewer chunks done than its range).
+    // A shard edited to look interrupted (fewer chunks done than its range): its checksum no
+    // longer matches (a really interrupted shard is refused as incomplete: tests/faults.rs).
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let done = v["chunks_done"].as_u64().unwrap();
     v["chunks_done"] = (done - 1).into();
     let partial = d.join("partial.json");
     std::fs::write(&partial, v.to_string()).unwrap();
-    merge_fails(&[&s1, &partial, &s3], "incomplete");
+    merge_fails(&[&s1, &partial, &s3], "checksum");
     // Not a file at all.
-    merge_fails(&[&d.join("nope.json")], "cannot read shard file");
+    merge_fails(&[&d.join("nope.json")], "no such file");
 }
 
 #[test]

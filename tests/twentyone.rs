@@ -170,6 +170,6 @@ fn bad_twenty_one_input_exits_2_with_a_clear_message() {
             "--seat",
             "greedy",
         ],
-        "cannot read strategy file",
+        "strategy file no/such.txt: no such file",
     );
 }

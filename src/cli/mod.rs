@@ -321,6 +321,10 @@ pub struct OutputArgs {
     /// CSV per table, SVG plots).
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
+
+    /// With --out-dir: replace a folder that is not empty.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Every rule of the blackjack table; unset flags keep the preset's value.
@@ -540,6 +544,11 @@ fn parse_stake(s: &str) -> Result<f64, String> {
 fn parse_claim(s: &str) -> Result<f64, String> {
     let t = s.trim().trim_end_matches('%');
     match t.parse::<f64>() {
+        // No game returns under 2%: a claim that small is a fraction written for a percent.
+        Ok(v) if v.is_finite() && v > 0.0 && v < 2.0 => Err(format!(
+            "the claim is an RTP in percent and {s} looks like a fraction: did you mean {}?",
+            (v * 100.0 * 1e6).round() / 1e6
+        )),
         Ok(v) if v.is_finite() && v > 0.0 && v <= 1000.0 => Ok(v / 100.0),
         _ => Err(format!(
             "expected an RTP in percent such as 99.54, found '{s}'"

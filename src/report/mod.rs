@@ -282,6 +282,8 @@ pub struct RunMeta {
     pub elapsed_s: f64,
     /// 0 for a merged run.
     pub threads: usize,
+    /// Shard files a merged run was merged from (0: not merged).
+    pub merged_from: usize,
     pub interrupted: bool,
     pub chunks_done: u64,
     pub chunks_planned: u64,
@@ -299,6 +301,7 @@ impl RunMeta {
             start_seat,
             elapsed_s: out.elapsed.as_secs_f64(),
             threads: out.threads,
+            merged_from: 0,
             interrupted: out.interrupted,
             chunks_done: out.chunks_done,
             chunks_planned: out.chunks_planned,
@@ -316,9 +319,9 @@ impl RunMeta {
         r.meta.push((
             "Elapsed".into(),
             format!(
-                "{:.2} s on {} threads ({} {unit}/s)",
+                "{:.2} s {} ({} {unit}/s)",
                 self.elapsed_s,
-                self.threads,
+                where_run(self.threads, self.merged_from),
                 count((work as f64 / self.elapsed_s.max(1e-9)) as u64)
             ),
         ));
@@ -328,6 +331,25 @@ impl RunMeta {
                 self.chunks_done, self.chunks_planned
             ));
         }
+    }
+}
+
+/// Where a run ran, for the elapsed line: "on 1 thread", "on 2 threads", or for a merged
+/// run (no single thread count) "merged from 4 shards".
+pub fn where_run(threads: usize, merged_from: usize) -> String {
+    if merged_from > 0 {
+        format!("merged from {}", plural(merged_from as u64, "shard"))
+    } else {
+        format!("on {}", plural(threads as u64, "thread"))
+    }
+}
+
+/// `n` and the noun, plural unless `n` is 1: "1 thread", "2 threads".
+pub fn plural(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{} {noun}s", count(n))
     }
 }
 
@@ -378,13 +400,21 @@ pub fn slug(s: &str) -> String {
 
 /// Write a report as files: `report.md`, `report.json`, one flat CSV per section (one row per
 /// table row, e.g. per histogram bin) and the given SVG plots. Every file carries the run's
-/// metadata (CSV as leading `#` lines, SVG in a `<desc>` element).
+/// metadata (CSV as leading `#` lines, SVG in a `<desc>` element). The files are written into
+/// a temporary folder that then replaces `dir` (check `dir` with `output::check_dir` first).
 pub fn write_out_dir(
     dir: &std::path::Path,
     report: &Report,
     plots: &[(String, String)],
 ) -> std::io::Result<Vec<std::path::PathBuf>> {
-    std::fs::create_dir_all(dir)?;
+    crate::output::write_dir_via_temp(dir, |tmp| fill_out_dir(tmp, report, plots))
+}
+
+fn fill_out_dir(
+    dir: &std::path::Path,
+    report: &Report,
+    plots: &[(String, String)],
+) -> std::io::Result<Vec<std::path::PathBuf>> {
     let mut written = Vec::new();
     let mut put = |name: &str, text: &str| -> std::io::Result<()> {
         let p = dir.join(name);

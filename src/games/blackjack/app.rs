@@ -17,7 +17,7 @@ use super::strategy::{
 };
 use crate::engine::{run, RunOptions};
 use crate::report::Report;
-use crate::shard::{self, ShardFile, ShardSpec};
+use crate::shard::{self, ShardSpec};
 
 /// The chart for the seed rules, compiled in (the file is `strategies/blackjack/seed.csv`).
 pub const SEED_CHART: &str = include_str!("../../../strategies/blackjack/seed.csv");
@@ -83,7 +83,7 @@ pub fn resolve_strategy(name: &str, rules: &Rules) -> anyhow::Result<StrategySpe
         "autoplay" | "auto-play" => StrategySpec::AutoPlay,
         "mimic-dealer" | "mimic" => StrategySpec::MimicDealer,
         "never-bust" => StrategySpec::NeverBust,
-        path if Path::new(path).exists() => {
+        path if Path::new(path).exists() || crate::input::looks_like_path(path) => {
             let mut chart = Chart::load(Path::new(path))?;
             chart.name = format!("chart {path}");
             StrategySpec::Chart(Box::new(chart))
@@ -195,6 +195,7 @@ pub fn simulate_with<S: Strategy>(
         interrupted: out.interrupted,
         elapsed_s: out.elapsed.as_secs_f64(),
         threads: out.threads,
+        merged_from: 0,
     };
     Ok(BjRun {
         acc: out.acc,
@@ -205,16 +206,16 @@ pub fn simulate_with<S: Strategy>(
 
 /// Write a run's shard file (atomically).
 pub fn write_shard(run: &BjRun, path: &Path) -> Result<(), shard::ShardError> {
-    let file = ShardFile {
-        format: shard::FORMAT.to_string(),
-        key: run.key.clone(),
-        shard: run.info.shard.unwrap_or(ShardSpec { k: 1, n: 1 }),
-        range: run.info.chunk_range,
-        chunks_done: run.info.chunks_done,
-        elapsed_s: run.info.elapsed_s,
-        acc: &run.acc,
-    };
-    shard::write_atomic(path, &file)
+    let [start, end] = run.info.chunk_range;
+    shard::write_shard_file(
+        path,
+        &run.key,
+        run.info.shard,
+        &(start..end),
+        run.info.chunks_done,
+        run.info.elapsed_s,
+        &run.acc,
+    )
 }
 
 /// Merge the shard files of one blackjack run into its report.
@@ -248,6 +249,7 @@ pub fn merge_report(paths: &[PathBuf], claim: Option<f64>) -> anyhow::Result<Rep
         interrupted: false,
         elapsed_s: elapsed,
         threads: 0,
+        merged_from: files.len(),
     };
     let mut report = build(&rules, &strategy, &bets, &acc, &info, claim);
     report.notes.push(format!(

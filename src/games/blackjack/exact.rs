@@ -800,7 +800,7 @@ pub struct ExactResult {
 pub enum PostSplit {
     /// Each split hand plays as the same cards would before the split (CDZ-), the convention
     /// of published combinatorial analyzers.
-    #[value(name = "cdz")]
+    #[value(name = "cdz", alias = "cdz-")]
     CdzMinus,
     /// Each split hand plays optimally knowing the pair cards removed (CDP).
     #[value(name = "cdp")]

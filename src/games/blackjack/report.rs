@@ -46,6 +46,9 @@ pub struct RunInfo {
     pub interrupted: bool,
     pub elapsed_s: f64,
     pub threads: usize,
+    /// Shard files a merged run was merged from (0: not merged).
+    #[serde(skip)]
+    pub merged_from: usize,
 }
 
 fn up_name(i: usize) -> String {
@@ -123,9 +126,9 @@ pub fn build(
     m.push((
         "elapsed".into(),
         format!(
-            "{:.2} s on {} threads, {} rounds/s",
+            "{:.2} s {}, {} rounds/s",
             run.elapsed_s,
-            run.threads,
+            crate::report::where_run(run.threads, run.merged_from),
             count(rounds_per_s as u64)
         ),
     ));

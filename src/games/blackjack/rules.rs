@@ -230,19 +230,24 @@ impl fmt::Display for Rules {
         };
         write!(
             f,
-            "{} decks, {}, BJ {pays}, {game}, {sur}, {dbl}, {}, {} hands max{}{}, split by {}, {}, {} player{}",
-            self.decks,
+            "{}, {}, BJ {pays}, {game}, {sur}, {dbl}, {}, {} max{}{}, split by {}, {}, {} player{}",
+            crate::report::plural(self.decks as u64, "deck"),
             if self.h17 { "H17" } else { "S17" },
             if self.das { "DAS" } else { "no DAS" },
-            self.max_hands,
+            crate::report::plural(self.max_hands as u64, "hand"),
             if self.resplit_aces { ", RSA" } else { "" },
-            if self.hit_split_aces { ", hit split aces" } else { "" },
+            if self.hit_split_aces {
+                ", hit split aces"
+            } else {
+                ""
+            },
             match self.split_by {
                 SplitBy::Value => "value",
                 SplitBy::Rank => "rank",
             },
             match self.shuffle {
-                Shuffle::CutCard { penetration } => format!("cut card at {:.0}%", penetration * 100.0),
+                Shuffle::CutCard { penetration } =>
+                    format!("cut card at {:.0}%", penetration * 100.0),
                 Shuffle::EveryRound => "shuffle every round".to_string(),
             },
             self.players,

@@ -113,6 +113,41 @@ impl Merge for BjAcc {
     }
 }
 
+impl crate::shard::Plausible for BjAcc {
+    fn plausible(&self) -> Result<(), String> {
+        // The histogram spans every net result of a seat-round: its length bounds one
+        // round's win, loss and wager in units.
+        let m = self.hist.len().max(1) as i128;
+        self.main.plausible("main bet", m, 1, true)?;
+        self.wagered.plausible("amount wagered", m, m, false)?;
+        for (i, r) in self.by_up.iter().enumerate() {
+            r.plausible(&format!("up card {}", i + 1), m, 1, false)?;
+        }
+        self.pairs.plausible("pairs bet", 11, 1, true)?;
+        self.insurance.plausible("insurance", 2, 1, true)?;
+        self.behind_none.plausible("bet behind", m, 1, false)?;
+        let in_hist: u64 = self.hist.iter().sum();
+        if in_hist != self.main.n {
+            return Err(format!(
+                "the result histogram counts {in_hist} seat-rounds, the main bet {}",
+                self.main.n
+            ));
+        }
+        let c = &self.counts;
+        if c.seat_rounds != self.main.n || c.rounds > c.seat_rounds {
+            return Err(format!(
+                "{} rounds and {} seat-rounds do not fit the main bet's {}",
+                c.rounds, c.seat_rounds, self.main.n
+            ));
+        }
+        let dealt: u64 = self.dealer.iter().flatten().sum();
+        if dealt > c.rounds {
+            return Err(format!("{dealt} dealer outcomes in {} rounds", c.rounds));
+        }
+        Ok(())
+    }
+}
+
 /// Offset of the histogram: the largest possible loss in units.
 pub fn hist_offset(rules: &Rules) -> i64 {
     2 * rules.max_hands as i64 * rules.units_per_bet()

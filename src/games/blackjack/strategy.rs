@@ -216,14 +216,27 @@ impl Strategy for Chart {
     }
 }
 
-/// What is wrong with a chart file, and where.
+/// What is wrong with a chart file, and where (line 0: the file as a whole, e.g. unreadable).
 #[derive(Debug, thiserror::Error, PartialEq)]
-#[error("{file}:{line}:{column}: {message}")]
+#[error("{}", self.located())]
 pub struct ChartError {
     pub file: String,
     pub line: u64,
     pub column: u64,
     pub message: String,
+}
+
+impl ChartError {
+    fn located(&self) -> String {
+        if self.line == 0 {
+            self.message.clone()
+        } else {
+            format!(
+                "{}:{}:{}: {}",
+                self.file, self.line, self.column, self.message
+            )
+        }
+    }
 }
 
 const EXPECTED_CODES: &str =
@@ -233,18 +246,13 @@ impl Chart {
     /// Read a chart file.
     pub fn load(path: &Path) -> Result<Chart, ChartError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| ChartError {
-            file: name.clone(),
-            line: 0,
-            column: 0,
-            message: format!("cannot read the chart: {e}"),
-        })?;
-        let text = String::from_utf8(bytes).map_err(|_| ChartError {
-            file: name.clone(),
-            line: 0,
-            column: 0,
-            message: "the chart is not UTF-8 text".into(),
-        })?;
+        let text = crate::input::read_text(path, "chart file", crate::input::MAX_TEXT_BYTES)
+            .map_err(|e| ChartError {
+                file: name.clone(),
+                line: 0,
+                column: 0,
+                message: e.to_string(),
+            })?;
         Chart::parse(&text, &name)
     }
 
@@ -256,21 +264,27 @@ impl Chart {
             column,
             message,
         };
-        let mut rdr = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .comment(Some(b'#'))
-            .flexible(true)
-            .trim(csv::Trim::All)
-            .from_reader(text.as_bytes());
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut cols: Option<Vec<u8>> = None;
         let mut codes = [[Code::H; 10]; ROWS];
         let mut seen = [0u64; ROWS];
-        for rec in rdr.records() {
-            let rec = rec.map_err(|e| {
-                let line = e.position().map(|p| p.line()).unwrap_or(0);
-                err(line, 1, format!("not valid CSV: {e}"))
-            })?;
-            let line = rec.position().map(|p| p.line()).unwrap_or(0);
+        // One record per line, numbered here: the csv reader's own positions count a record
+        // from the comment lines before it.
+        for (i, raw) in text.lines().enumerate() {
+            let line = i as u64 + 1;
+            if raw.trim_start().starts_with('#') {
+                continue;
+            }
+            let rec = csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .trim(csv::Trim::All)
+                .from_reader(raw.as_bytes())
+                .records()
+                .next()
+                .transpose()
+                .map_err(|e| err(line, 1, format!("not valid CSV: {e}")))?;
+            let Some(rec) = rec else { continue };
             if rec.iter().all(|f| f.is_empty()) {
                 continue;
             }
@@ -617,6 +631,13 @@ mod tests {
         let text = chart_text().replace("H13,", "Q13,");
         let e = Chart::parse(&text, "bad.csv").unwrap_err();
         assert!(e.message.contains("row name"), "{e}");
+
+        // A comment line above the bad row: the error names the row's line, not the comment's.
+        let text = chart_text().replace("H12,H,H,H", "# hard 12\nH12,H,X,H");
+        let e = Chart::parse(&text, "bad.csv").unwrap_err();
+        assert_eq!((e.line, e.column), (12, 3), "{e}");
+        // A byte-order mark is accepted.
+        assert!(Chart::parse(&format!("\u{feff}{}", chart_text()), "bom.csv").is_ok());
 
         let text: String = chart_text()
             .lines()

@@ -181,6 +181,26 @@ impl Merge for TurnAcc {
     }
 }
 
+/// Bound of any one turn's score or game's total in the plausibility checks of shard files
+/// (far above any real one, far below what an edited sum would need to hide).
+const PLAUSIBLE_MAX: i128 = 100_000_000;
+
+impl TurnAcc {
+    fn plausible(&self, seat: usize) -> Result<(), String> {
+        let what = format!("seat {} turn scores", seat + 1);
+        self.score.plausible(&what, PLAUSIBLE_MAX, 1, true)?;
+        let n = self.score.n;
+        let in_hist: u64 = self.hist.iter().sum();
+        if in_hist != n || self.farkles > n || self.dooms > n || self.penalties > n {
+            return Err(format!(
+                "{what}: {n} turns, but {in_hist} in the histogram, {} farkles, {} dooms",
+                self.farkles, self.dooms
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Wins are counted in 1/840ths (840 = lcm(1..8)) so shared wins stay integers.
 pub const WIN_UNIT: i64 = 840;
 
@@ -201,6 +221,43 @@ pub struct GameAcc {
     pub games: u64,
     /// Games stopped at the round limit without anyone reaching the target.
     pub unfinished: u64,
+}
+
+impl crate::shard::Plausible for GameAcc {
+    fn plausible(&self) -> Result<(), String> {
+        for (s, t) in self.turns.iter().enumerate() {
+            t.plausible(s)?;
+        }
+        let w = WIN_UNIT as i128;
+        for (s, r) in self.wins.iter().enumerate() {
+            r.plausible(&format!("seat {} wins", s + 1), w, w, true)?;
+            if r.n != self.games {
+                return Err(format!(
+                    "seat {} has {} games of {}",
+                    s + 1,
+                    r.n,
+                    self.games
+                ));
+            }
+        }
+        for (s, r) in self.final_score.iter().enumerate() {
+            r.plausible(
+                &format!("seat {} final scores", s + 1),
+                PLAUSIBLE_MAX,
+                1,
+                true,
+            )?;
+        }
+        self.game_turns
+            .plausible("turns per game", PLAUSIBLE_MAX, 1, true)?;
+        if self.unfinished > self.games {
+            return Err(format!(
+                "{} unfinished of {} games",
+                self.unfinished, self.games
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Merge for GameAcc {

@@ -139,6 +139,6 @@ mod tests {
             .contains("limit"));
         assert!(DoomStrategy::parse("no/such/file.txt")
             .unwrap_err()
-            .contains("cannot read"));
+            .contains("no such file"));
     }
 }

@@ -227,10 +227,56 @@ pub struct TwentyOneAcc {
     pub events: RollEvents,
 }
 
+impl crate::shard::Plausible for TwentyOneAcc {
+    fn plausible(&self) -> Result<(), String> {
+        // Far above any real score or turn count.
+        const MAX: i128 = 1_000_000;
+        let w = WIN_UNIT as i128;
+        for s in 0..self.wins.len() {
+            let seat = |what: &str| format!("seat {} {what}", s + 1);
+            self.wins[s].plausible(&seat("wins"), w, w, true)?;
+            if self.wins[s].n != self.games {
+                return Err(format!(
+                    "{} has {} games of {}",
+                    seat("wins"),
+                    self.wins[s].n,
+                    self.games
+                ));
+            }
+            let sc = self
+                .score
+                .get(s)
+                .ok_or_else(|| seat("scores are missing"))?;
+            sc.plausible(&seat("scores"), MAX, 1, true)?;
+            let in_hist: u64 = self.score_hist.get(s).map_or(0, |h| h.iter().sum());
+            if in_hist != self.games {
+                return Err(format!(
+                    "{}: {in_hist} of {} games",
+                    seat("score histogram"),
+                    self.games
+                ));
+            }
+            for (r, what) in [
+                (&self.active, "active turns"),
+                (&self.passive, "passive turns"),
+            ] {
+                r.get(s)
+                    .ok_or_else(|| seat("turns are missing"))?
+                    .plausible(&seat(what), MAX, MAX, false)?;
+            }
+        }
+        self.turns.plausible("turns per game", MAX, 1, true)
+    }
+}
+
 impl Merge for TwentyOneAcc {
     fn merge(&mut self, o: &Self) {
         if self.wins.is_empty() {
             *self = o.clone();
+            return;
+        }
+        if o.wins.is_empty() {
+            // The identity (e.g. the result of a chunk skipped after an interrupt).
             return;
         }
         self.games += o.games;

@@ -1,0 +1,149 @@
+//! The one checked reader for user files (charts, sheets, strategy files, baselines, shard
+//! files): regular files only (no directories, FIFOs or devices), a size limit checked before
+//! reading, UTF-8 text with an optional byte-order mark, and messages that name the file.
+
+use std::io::Read;
+use std::path::Path;
+
+/// Size limit of charts, sheets, strategy files and baselines (they are a few kB).
+pub const MAX_TEXT_BYTES: u64 = 1 << 20;
+/// Size limit of shard files (their histograms can be large).
+pub const MAX_SHARD_BYTES: u64 = 256 << 20;
+
+/// Why a user file could not be read; each message names the file and what to do.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum InputError {
+    #[error("{what} {path}: no such file; check the path")]
+    Missing { what: String, path: String },
+    #[error("{what} {path} is a directory; give the path of a file")]
+    Directory { what: String, path: String },
+    #[error(
+        "{what} {path} is not a regular file (a FIFO, device or socket); give the path of a file"
+    )]
+    NotRegular { what: String, path: String },
+    #[error("{what} {path} is {size} bytes, more than the {limit} bytes such a file may have; check that it is the right file")]
+    TooBig {
+        what: String,
+        path: String,
+        size: u64,
+        limit: u64,
+    },
+    #[error("{what} {path} is not UTF-8 text; save it as UTF-8")]
+    NotUtf8 { what: String, path: String },
+    #[error("cannot read {what} {path}: {why}")]
+    Io {
+        what: String,
+        path: String,
+        why: String,
+    },
+}
+
+/// Read the user file `path` (`what` names its kind in messages, e.g. "chart file") as text of
+/// at most `limit` bytes. A leading UTF-8 byte-order mark is dropped.
+pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String, InputError> {
+    let what_s = what.to_string();
+    let p = path.display().to_string();
+    let io = |e: std::io::Error| InputError::Io {
+        what: what_s.clone(),
+        path: p.clone(),
+        why: e.to_string(),
+    };
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(InputError::Missing {
+                what: what_s,
+                path: p,
+            })
+        }
+        Err(e) => return Err(io(e)),
+    };
+    if meta.is_dir() {
+        return Err(InputError::Directory {
+            what: what_s,
+            path: p,
+        });
+    }
+    if !meta.is_file() {
+        return Err(InputError::NotRegular {
+            what: what_s,
+            path: p,
+        });
+    }
+    let too_big = |size| InputError::TooBig {
+        what: what_s.clone(),
+        path: p.clone(),
+        size,
+        limit,
+    };
+    if meta.len() > limit {
+        return Err(too_big(meta.len()));
+    }
+    // The file may grow between the check and the read: never read more than the limit.
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)
+        .map_err(io)?
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(bytes.len() as u64));
+    }
+    let mut text = String::from_utf8(bytes).map_err(|_| InputError::NotUtf8 {
+        what: what_s.clone(),
+        path: p.clone(),
+    })?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
+}
+
+/// Whether a strategy argument names a file rather than a built-in strategy: it contains a
+/// `/` or ends with `.csv` or `.txt`.
+pub fn looks_like_path(arg: &str) -> bool {
+    arg.contains('/') || arg.ends_with(".csv") || arg.ends_with(".txt")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_kind_size_and_bom() {
+        let d = std::env::temp_dir().join(format!("rtplab-input-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let f = d.join("a.txt");
+        std::fs::write(&f, "\u{feff}hello\n").unwrap();
+        assert_eq!(read_text(&f, "file", 100).unwrap(), "hello\n");
+        std::fs::write(&f, "x".repeat(101)).unwrap();
+        assert!(matches!(
+            read_text(&f, "file", 100),
+            Err(InputError::TooBig { size: 101, .. })
+        ));
+        assert!(matches!(
+            read_text(&d, "file", 100),
+            Err(InputError::Directory { .. })
+        ));
+        assert!(matches!(
+            read_text(&d.join("none"), "file", 100),
+            Err(InputError::Missing { .. })
+        ));
+        assert!(read_text(&d.join("none"), "chart file", 100)
+            .unwrap_err()
+            .to_string()
+            .contains("chart file"));
+        if Path::new("/dev/zero").exists() {
+            assert!(matches!(
+                read_text(Path::new("/dev/zero"), "file", 100),
+                Err(InputError::NotRegular { .. })
+            ));
+        }
+        std::fs::write(&f, [0xffu8, 0xfe, 0x41]).unwrap();
+        assert!(matches!(
+            read_text(&f, "file", 100),
+            Err(InputError::NotUtf8 { .. })
+        ));
+        assert!(looks_like_path("my.csv") && looks_like_path("a/b") && !looks_like_path("basic"));
+    }
+}

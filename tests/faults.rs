@@ -1,0 +1,475 @@
+//! Nothing is lost on faults: SIGTERM is handled like Ctrl-C (exit 143, the partial report
+//! written where it was asked for), output paths are checked before any work, shard files
+//! carry a checksum, input files are checked for kind and size, and messages say what to fix.
+
+mod common;
+use common::*;
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+fn dir(name: &str) -> PathBuf {
+    temp_dir(&format!("faults-{name}"))
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Run the binary with `args`, send `signal` once it has worked for a moment, and return its
+/// exit code and standard error.
+fn run_and_signal(args: &[&str], signal: &str) -> (Option<i32>, String) {
+    let bin = assert_cmd::cargo::cargo_bin("rtplab");
+    let child = std::process::Command::new(bin)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let status = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let start = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(120),
+        "stopped in time"
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn sigterm_writes_the_interrupted_report_and_shard_and_exits_143() {
+    let d = dir("sigterm-bj");
+    let (out, shard, folder) = (d.join("r.json"), d.join("s.json"), d.join("out"));
+    let (code, err) = run_and_signal(
+        &[
+            "sim",
+            "blackjack",
+            "--rounds",
+            "1e11",
+            "--threads",
+            "1",
+            "--quiet",
+            "--format",
+            "json",
+            "--output",
+            p(&out),
+            "--out-dir",
+            p(&folder),
+            "--shard-out",
+            p(&shard),
+        ],
+        "TERM",
+    );
+    assert_eq!(code, Some(143), "{err}");
+    assert!(err.contains("SIGTERM"), "{err}");
+    assert_eq!(read_json(&out)["interrupted"], true);
+    assert_eq!(read_json(&folder.join("report.json"))["interrupted"], true);
+    let s = read_json(&shard);
+    assert!(s["chunks_done"].as_u64().unwrap() < s["range"][1].as_u64().unwrap());
+    // merge refuses the interrupted shard.
+    fails_with(&["merge", p(&shard)], "interrupted");
+}
+
+#[test]
+fn sigterm_stops_a_dice_game_and_sigint_still_exits_130() {
+    let d = dir("sigterm-dice");
+    let folder = d.join("out");
+    let (code, err) = run_and_signal(
+        &[
+            "sim",
+            "doom",
+            "--turns",
+            "1e12",
+            "--strategy",
+            "bank-at:300",
+            "--threads",
+            "1",
+            "--quiet",
+            "--out-dir",
+            p(&folder),
+        ],
+        "TERM",
+    );
+    assert_eq!(code, Some(143), "{err}");
+    assert_eq!(read_json(&folder.join("report.json"))["interrupted"], true);
+
+    let out = d.join("t.json");
+    let (code, err) = run_and_signal(
+        &[
+            "sim",
+            "twenty-one",
+            "--games",
+            "1e10",
+            "--threads",
+            "1",
+            "--quiet",
+            "--format",
+            "json",
+            "--output",
+            p(&out),
+        ],
+        "INT",
+    );
+    assert_eq!(code, Some(130), "{err}");
+    assert_eq!(read_json(&out)["interrupted"], true);
+}
+
+/// A run that would take hours: it must be refused before it starts.
+const LONG: [&str; 4] = ["sim", "blackjack", "--rounds", "1e12"];
+
+fn refused_at_once(extra: &[&str], needle: &str) {
+    let start = Instant::now();
+    let args: Vec<&str> = LONG.iter().copied().chain(extra.iter().copied()).collect();
+    fails_with(&args, needle);
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{extra:?} ran first"
+    );
+}
+
+#[test]
+fn output_paths_are_checked_before_the_run() {
+    let d = dir("outputs");
+    let file = d.join("file");
+    std::fs::write(&file, "x").unwrap();
+    let missing = d.join("missing/r.json");
+    refused_at_once(&["--output", p(&missing)], "does not exist");
+    refused_at_once(&["--output", p(&d)], "is a folder");
+    let under_file = file.join("r.json");
+    refused_at_once(&["--output", p(&under_file)], "is not a folder");
+    refused_at_once(&["--shard-out", p(&missing)], "--shard-out");
+    refused_at_once(&["--shard-out", p(&d)], "is a folder");
+    refused_at_once(&["--out-dir", p(&d.join("missing/out"))], "does not exist");
+    refused_at_once(&["--out-dir", p(&file)], "is not a folder");
+    refused_at_once(&["--output", "/proc/rtplab-report.json"], "/proc");
+    // A non-empty folder needs --force; the new files then replace the old ones whole.
+    let folder = d.join("out");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("old.txt"), "old").unwrap();
+    refused_at_once(&["--out-dir", p(&folder)], "--force");
+    succeeds(rtplab().args([
+        "sim",
+        "blackjack",
+        "--rounds",
+        "20k",
+        "--quiet",
+        "--out-dir",
+        p(&folder),
+        "--force",
+    ]));
+    assert!(folder.join("report.json").exists() && !folder.join("old.txt").exists());
+    let left: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "no temporary folders left: {left:?}");
+    // Other verbs check their outputs too.
+    fails_with(
+        &["exact", "twenty-one", "--output", p(&missing)],
+        "does not exist",
+    );
+}
+
+fn bj_shard(d: &Path, k: u64, n: u64) -> PathBuf {
+    let f = d.join(format!("bj{k}.json"));
+    succeeds(rtplab().args([
+        "sim",
+        "blackjack",
+        "--rounds",
+        "100k",
+        "--quiet",
+        "--shard",
+        &format!("{k}/{n}"),
+        "--shard-out",
+        p(&f),
+    ]));
+    f
+}
+
+#[test]
+fn edited_corrupted_and_foreign_shards_are_refused() {
+    let d = dir("checksum");
+    let (a, b) = (bj_shard(&d, 1, 2), bj_shard(&d, 2, 2));
+    let out = succeeds(rtplab().args(["merge", p(&a), p(&b)]));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("merged from 2 shards"), "{text}");
+    assert!(!text.contains("0 threads"), "{text}");
+
+    // Edit one number: the checksum no longer matches.
+    let s = std::fs::read_to_string(&b).unwrap();
+    let i = s.find("\"rounds\":").unwrap() + "\"rounds\":".len();
+    let j = i + s[i..].find(|c: char| !c.is_ascii_digit()).unwrap();
+    let n: u64 = s[i..j].parse().unwrap();
+    let edited = d.join("edited.json");
+    std::fs::write(&edited, format!("{}{}{}", &s[..i], n + 1, &s[j..])).unwrap();
+    fails_with(&["merge", p(&a), p(&edited)], "edited.json");
+    fails_with(&["merge", p(&a), p(&edited)], "checksum");
+
+    // A consistent edit (new checksum) of impossible sums is refused by the plausibility checks.
+    let mut v: serde_json::Value = serde_json::from_str(&s).unwrap();
+    v["acc"]["pairs"]["x"] = serde_json::json!(1_000_000_000_000i64);
+    v["checksum"] = "".into();
+    let forged = d.join("forged.json");
+    std::fs::write(&forged, v.to_string()).unwrap();
+    fails_with(&["merge", p(&a), p(&forged)], "forged.json");
+
+    // A BOM before a shard file is accepted.
+    let bom = d.join("bom.json");
+    std::fs::write(&bom, format!("\u{feff}{s}")).unwrap();
+    succeeds(rtplab().args(["merge", p(&a), p(&bom)]));
+
+    // A shard of another game.
+    let doom = d.join("doom.json");
+    succeeds(rtplab().args([
+        "sim",
+        "doom",
+        "--turns",
+        "10k",
+        "--strategy",
+        "bank-at:300",
+        "--quiet",
+        "--shard-out",
+        p(&doom),
+    ]));
+    fails_with(&["merge", p(&a), p(&doom)], "different game");
+    fails_with(&["merge", p(&doom), p(&a)], "different game");
+}
+
+#[test]
+fn input_files_are_checked_for_kind_and_size() {
+    let d = dir("inputs");
+    let big = d.join("big.csv");
+    std::fs::write(&big, "#".repeat(2 << 20)).unwrap();
+    let fifo = d.join("fifo.csv");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let sub = d.join("sub.csv");
+    std::fs::create_dir_all(&sub).unwrap();
+    let cases: [(&str, &str); 4] = [
+        ("/dev/zero", "not a regular file"),
+        (p(&sub), "is a directory"),
+        (p(&fifo), "not a regular file"),
+        (p(&big), "bytes, more than"),
+    ];
+    for (path, needle) in cases {
+        let start = Instant::now();
+        fails_with(&["sim", "blackjack", "--strategy", path], needle);
+        fails_with(
+            &["sim", "doom", "--turns", "1k", "--strategy", path],
+            needle,
+        );
+        fails_with(
+            &[
+                "sim",
+                "twenty-one",
+                "--games",
+                "1k",
+                "--seat",
+                path,
+                "--seat",
+                "greedy",
+            ],
+            needle,
+        );
+        fails_with(&["sim", "twenty-one", "--sheets", path], needle);
+        if path != p(&big) {
+            // Shard files may be larger (up to 256 MB).
+            fails_with(&["merge", path], needle);
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "{path}");
+    }
+    // Baselines go through the same reader.
+    let base = d.join("base");
+    std::fs::create_dir_all(base.join("x.json")).unwrap();
+    fails_with(&["check", p(&base)], "is a directory");
+}
+
+#[test]
+fn missing_strategy_files_say_no_such_file() {
+    fails_with(
+        &["sim", "blackjack", "--strategy", "nowhere/chart.csv"],
+        "no such file",
+    );
+    fails_with(
+        &["sim", "blackjack", "--strategy", "chart.csv"],
+        "no such file",
+    );
+    fails_with(
+        &["sim", "doom", "--strategy", "nowhere/s.txt"],
+        "no such file",
+    );
+    fails_with(&["sim", "doom", "--strategy", "s.csv"], "no such file");
+    fails_with(
+        &[
+            "sim",
+            "twenty-one",
+            "--seat",
+            "nowhere/s.txt",
+            "--seat",
+            "greedy",
+        ],
+        "no such file",
+    );
+    // A name that is no path keeps the list of strategies.
+    fails_with(
+        &["sim", "blackjack", "--strategy", "bogus"],
+        "unknown strategy",
+    );
+}
+
+#[test]
+fn byte_order_marks_are_accepted_in_every_input_file() {
+    let d = dir("bom");
+    let chart = d.join("chart.csv");
+    let seed = std::fs::read_to_string("strategies/blackjack/seed.csv").unwrap();
+    std::fs::write(&chart, format!("\u{feff}{seed}")).unwrap();
+    succeeds(rtplab().args([
+        "sim",
+        "blackjack",
+        "--rounds",
+        "10k",
+        "--quiet",
+        "--strategy",
+        p(&chart),
+    ]));
+    let s = d.join("s.txt");
+    std::fs::write(&s, "\u{feff}bank-at:300\n").unwrap();
+    succeeds(rtplab().args([
+        "sim",
+        "doom",
+        "--turns",
+        "1k",
+        "--quiet",
+        "--strategy",
+        p(&s),
+    ]));
+    let t = d.join("t.txt");
+    std::fs::write(&t, "\u{feff}greedy\n").unwrap();
+    succeeds(rtplab().args([
+        "sim",
+        "twenty-one",
+        "--games",
+        "1k",
+        "--quiet",
+        "--seat",
+        p(&t),
+        "--seat",
+        "greedy",
+    ]));
+    let sheets = std::fs::read_to_string("strategies/twenty-one/sheets-standard.csv").unwrap();
+    let sh = d.join("sheets.csv");
+    std::fs::write(&sh, format!("\u{feff}{sheets}")).unwrap();
+    succeeds(rtplab().args([
+        "sim",
+        "twenty-one",
+        "--games",
+        "1k",
+        "--quiet",
+        "--sheets",
+        p(&sh),
+    ]));
+}
+
+#[test]
+fn chart_errors_name_the_bad_row_not_the_comment_above_it() {
+    let d = dir("chart-line");
+    let seed = std::fs::read_to_string("strategies/blackjack/seed.csv").unwrap();
+    let (i, line) = seed
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.starts_with("H12"))
+        .unwrap();
+    let bad: String = seed
+        .lines()
+        .enumerate()
+        .map(|(j, l)| {
+            if j == i {
+                format!("# hard twelve\n{}\n", line.replacen(",", ",X", 1))
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    let f = d.join("bad.csv");
+    std::fs::write(&f, bad).unwrap();
+    // The comment is on line i + 1, the row on line i + 2.
+    fails_with(
+        &["sim", "blackjack", "--strategy", p(&f)],
+        &format!("bad.csv:{}:2", i + 2),
+    );
+}
+
+#[test]
+fn claims_given_as_fractions_are_refused_with_the_percent() {
+    for verb in [
+        vec!["sim", "blackjack"],
+        vec!["exact", "blackjack"],
+        vec!["merge", "x.json"],
+    ] {
+        let mut args = verb.clone();
+        args.extend(["--claim", "0.9954"]);
+        fails_with(&args, "did you mean 99.54?");
+    }
+}
+
+#[test]
+fn wording_and_post_split_names() {
+    let out = succeeds(rtplab().args([
+        "sim",
+        "blackjack",
+        "--rounds",
+        "10k",
+        "--threads",
+        "1",
+        "--max-hands",
+        "1",
+        "--quiet",
+    ]));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("on 1 thread,"), "{text}");
+    assert!(text.contains("1 hand max"), "{text}");
+    assert!(
+        !text.contains("1 threads") && !text.contains("1 hands"),
+        "{text}"
+    );
+    let out = succeeds(rtplab().args([
+        "sim",
+        "doom",
+        "--turns",
+        "1k",
+        "--strategy",
+        "bank-at:300",
+        "--threads",
+        "1",
+        "--quiet",
+    ]));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("on 1 thread ("), "{text}");
+    // The README's names of the post-split conventions are accepted.
+    for v in ["cdz", "cdz-", "cdp"] {
+        succeeds(rtplab().args([
+            "exact",
+            "blackjack",
+            "--post-split",
+            v,
+            "--dealer-bj-takes",
+            "all",
+        ]));
+    }
+}
