@@ -4,7 +4,7 @@ use clap::Args;
 
 use super::{parse_count_limited, OutputArgs, RunBase};
 use rtplab::games::doom::rules::{
-    DoomPreset, DoomRules, DoomWipes, EndRule, HeldDice, HotDice, NOfKind,
+    DoomPreset, DoomRules, DoomWipes, EndRule, HeldDice, HotDice, KindExtras, NOfKind,
 };
 
 /// Every ruling of Dice of Doom; unset flags keep the preset's value.
@@ -25,6 +25,10 @@ pub struct DoomRulesArgs {
     /// Four, five and six of a kind: flat (same as three), linear (2×/3×/4×) or doubling.
     #[arg(long, value_enum)]
     pub n_of_kind: Option<NOfKind>,
+    /// Dice of a face beyond its three of a kind: part of the kind (kind: four 5s = 500 with
+    /// flat kinds, the seed) or single 1s and 5s beside the triple (singles: four 5s = 550).
+    #[arg(long, value_enum)]
+    pub kind_extras: Option<KindExtras>,
     /// Five-dice straight value, or 'off'.
     #[arg(long, value_name = "POINTS|off", value_parser = parse_opt_points)]
     pub straight5: Option<Option<u32>>,
@@ -83,6 +87,7 @@ impl DoomRulesArgs {
             single_five,
             three_ones,
             n_of_kind,
+            kind_extras,
             straight5,
             straight6,
             three_pairs,

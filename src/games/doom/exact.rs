@@ -1,8 +1,10 @@
 //! Exact turn analysis: dynamic programming over (points set aside in earlier cycles, hold)
 //! for the optimal expected-score policy and for any threshold policy.
 //!
-//! The turn points of a state are `P + points(hold)`. Every set-aside adds points (all values
-//! are positive), so states with more points, or the same points and more dice held, are
+//! The turn points of a state are `P + points(hold)`. A set-aside either holds more dice in
+//! the same cycle (same `P`; it may add no points, e.g. a fourth 5 to three held 5s when the
+//! extras of a kind score nothing) or ends the cycle with hot dice, which adds the cycle's
+//! points (positive) to `P`; so states with more `P`, or the same `P` and more dice held, are
 //! solved first and the recursion is a single backward pass. States beyond a cap of
 //! `CAP_POINTS` turn points are valued as banked (reaching them has probability far below
 //! the printed precision; the report states the cap).
@@ -327,7 +329,9 @@ mod tests {
 
     #[test]
     fn combining_held_dice_is_worth_at_least_separate_scoring() {
-        // Every separate set-aside is also legal when combining, and scores at least as much.
+        // Every separate set-aside is also legal when combining. It need not score as much
+        // (a held 5 and three rolled 5s: 500 combined, 50 + 500 separately, since the extras
+        // of a kind score nothing), but combining still wins on the whole turn.
         let comb = DoomRules::preset(DoomPreset::Seed);
         let mut sep = comb.clone();
         sep.held_dice = super::super::rules::HeldDice::Separate;
