@@ -349,6 +349,18 @@ mod tests {
     }
 
     #[test]
+    fn seed_turn_ev_under_each_kind_extras_reading() {
+        // Extras of a kind add nothing (the seed): 555.583; as single 1s and 5s (the reading
+        // used before): 561.470, the figure published then.
+        let kind = DoomRules::preset(DoomPreset::Seed);
+        let mut singles = kind.clone();
+        singles.kind_extras = super::super::rules::KindExtras::Singles;
+        let ev = |r: &DoomRules| round3(solve_policy(&Model::new(r), &Policy::OPTIMAL).turn_ev);
+        assert_eq!(ev(&kind), 555.583);
+        assert_eq!(ev(&singles), 561.470);
+    }
+
+    #[test]
     fn one_die_left_is_a_closed_form_under_separate_scoring() {
         // S2 rules, 1 die left at t points, banking at every later state: rolling gives
         // (t + 100)/6 + (t + 50)/6 = (2t + 150)/6, which beats banking only for t < 37.5.
