@@ -186,6 +186,35 @@ fn games_that_cannot_finish_are_refused_not_reported() {
         ],
         "3 of 3 games did not finish",
     );
+    // A shard of such a run fails the same way, and merging its file is refused too.
+    let dir = temp_dir("doom-unfinished-shard");
+    let f = dir.join("shard-1.json");
+    fails_with(
+        &[
+            "sim",
+            "doom",
+            "--games",
+            "2",
+            "--players",
+            "2",
+            "--doom",
+            "1",
+            "--doom-wipes",
+            "bank",
+            "--target",
+            "10000",
+            "--shard",
+            "1/1",
+            "--shard-out",
+            f.to_str().unwrap(),
+            "-q",
+        ],
+        "2 of 2 games did not finish",
+    );
+    fails_with(
+        &["merge", f.to_str().unwrap()],
+        "2 of 2 games did not finish",
+    );
 }
 
 #[test]
