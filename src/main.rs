@@ -146,11 +146,12 @@ fn sim_doom(args: &cli::doom::DoomSim, stop: &AtomicBool) -> anyhow::Result<Exit
             (Mode::Turns(n), vec![parse(&args.strategy)?])
         }
         None => {
+            let players = args.players().map_err(anyhow::Error::msg)?;
             let seats = if args.seats.is_empty() {
-                if !(2..=8).contains(&args.players) {
-                    anyhow::bail!("--players {}: a game needs 2 to 8 players", args.players);
+                if !(2..=8).contains(&players) {
+                    anyhow::bail!("--players {players}: a game needs 2 to 8 players");
                 }
-                vec![parse(&args.strategy)?; args.players]
+                vec![parse(&args.strategy)?; players]
             } else {
                 args.seats
                     .iter()
@@ -217,6 +218,7 @@ fn sim_twenty_one(
         anyhow::bail!("--start-seat is 1-based: use 1 for the first seat");
     }
     let sweep = !args.sweep_c.is_empty();
+    let players = args.players().map_err(anyhow::Error::msg)?;
     let seats: Vec<String> = if !args.seats.is_empty() {
         args.seats.clone()
     } else if sweep {
@@ -225,13 +227,10 @@ fn sim_twenty_one(
             .map(|s| s.to_string())
             .collect()
     } else {
-        if !(1..=6).contains(&args.players) {
-            anyhow::bail!(
-                "--players {}: Twenty One is for 1 to 6 players",
-                args.players
-            );
+        if !(1..=6).contains(&players) {
+            anyhow::bail!("--players {players}: Twenty One is for 1 to 6 players");
         }
-        (0..args.players)
+        (0..players)
             .map(|i| app::DEFAULT_SEATS[i % app::DEFAULT_SEATS.len()].to_string())
             .collect()
     };

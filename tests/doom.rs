@@ -109,6 +109,7 @@ fn games_are_identical_for_any_thread_count() {
     let a = run("1");
     assert_eq!(a, run("2"));
     assert_eq!(a["games"], 400);
+    assert_eq!(a["unfinished_games"], 0);
     let rates: f64 = a["win_rate"]
         .as_array()
         .unwrap()
@@ -142,4 +143,165 @@ fn bad_doom_input_exits_2_with_a_clear_message() {
         &["sim", "doom", "--strategy", f.to_str().unwrap()],
         "bad.txt:3: strategy 'thresholds:1,2,3': thresholds needs 6 values",
     );
+}
+
+#[test]
+fn games_that_cannot_finish_are_refused_not_reported() {
+    // 10^8 points at about 560 per turn is some 180,000 rounds, beyond the limit of 100,000:
+    // refused before running.
+    fails_with(
+        &["sim", "doom", "--games", "100", "--target", "100000000"],
+        "--target 100000000: games could not finish within the limit of 100000 rounds",
+    );
+    fails_with(
+        &[
+            "sim",
+            "doom",
+            "--games",
+            "10",
+            "--strategy",
+            "bank-at:40000",
+            "--target",
+            "1e6",
+        ],
+        "largest target is",
+    );
+    // Allowed by the bound, but a doom roll (any six) wipes the bank, so no total ever reaches
+    // 10,000: the run ends in an error, not in win rates.
+    fails_with(
+        &[
+            "sim",
+            "doom",
+            "--games",
+            "3",
+            "--players",
+            "2",
+            "--doom",
+            "1",
+            "--doom-wipes",
+            "bank",
+            "--target",
+            "10000",
+            "-q",
+        ],
+        "3 of 3 games did not finish",
+    );
+    // A shard of such a run fails the same way, and merging its file is refused too.
+    let dir = temp_dir("doom-unfinished-shard");
+    let f = dir.join("shard-1.json");
+    fails_with(
+        &[
+            "sim",
+            "doom",
+            "--games",
+            "2",
+            "--players",
+            "2",
+            "--doom",
+            "1",
+            "--doom-wipes",
+            "bank",
+            "--target",
+            "10000",
+            "--shard",
+            "1/1",
+            "--shard-out",
+            f.to_str().unwrap(),
+            "-q",
+        ],
+        "2 of 2 games did not finish",
+    );
+    fails_with(
+        &["merge", f.to_str().unwrap()],
+        "2 of 2 games did not finish",
+    );
+}
+
+#[test]
+fn players_must_agree_with_the_seats() {
+    fails_with(
+        &[
+            "sim",
+            "doom",
+            "--players",
+            "3",
+            "--seat",
+            "optimal",
+            "--seat",
+            "bank-at:300",
+        ],
+        "--players 3 disagrees with the 2 --seat given",
+    );
+    // Agreeing, and --seat alone: both play (--seat sets the count).
+    for extra in [&["--players", "2"][..], &[][..]] {
+        let mut args = vec![
+            "sim",
+            "doom",
+            "--seat",
+            "optimal",
+            "--seat",
+            "bank-at:300",
+            "--games",
+            "20",
+            "--target",
+            "2000",
+            "--format",
+            "json",
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        let j = json(&args);
+        assert_eq!(j["win_rate"].as_array().unwrap().len(), 2);
+        assert_eq!(j["unfinished_games"], 0);
+    }
+}
+
+#[test]
+fn value_or_off_flags_parse() {
+    // These flags used to panic in the argument parser whenever they were given.
+    let j = json(&[
+        "exact",
+        "doom",
+        "--straight5",
+        "off",
+        "--straight6",
+        "2000",
+        "--three-pairs",
+        "off",
+        "--two-triplets",
+        "900",
+        "--six-dice-no-score",
+        "500",
+        "--farkle-penalty",
+        "off",
+        "--doom",
+        "off",
+        "--kind-extras",
+        "singles",
+        "--sweep-max",
+        "400",
+        "--format",
+        "json",
+    ]);
+    let r = &j["rules"];
+    assert!(r["straight5"].is_null() && r["three_pairs"].is_null());
+    assert_eq!(r["straight6"], 2000);
+    assert_eq!(r["two_triplets"], 900);
+    assert_eq!(r["six_dice_no_score"], 500);
+    assert!(r["farkle_penalty"].is_null() && r["doom_sixes"].is_null());
+    assert_eq!(r["kind_extras"], "singles");
+    let z = json(&[
+        "exact",
+        "doom",
+        "--farkle-penalty",
+        "3:500",
+        "--doom",
+        "3",
+        "--sweep-max",
+        "400",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(z["rules"]["farkle_penalty"], serde_json::json!([3, 500]));
+    assert_eq!(z["rules"]["doom_sixes"], 3);
 }

@@ -173,3 +173,44 @@ fn bad_twenty_one_input_exits_2_with_a_clear_message() {
         "strategy file no/such.txt: no such file",
     );
 }
+
+#[test]
+fn players_must_agree_with_the_seats() {
+    fails_with(
+        &[
+            "sim",
+            "twenty-one",
+            "--players",
+            "3",
+            "--seat",
+            "greedy",
+            "--seat",
+            "hits-only",
+        ],
+        "--players 3 disagrees with the 2 --seat given",
+    );
+    // With --sweep-c the table is the swept seat plus the --seat strategies (default three).
+    fails_with(
+        &["sim", "twenty-one", "--sweep-c", "1", "--players", "3"],
+        "--players 3 disagrees with the sweep's table of 4",
+    );
+    // Agreeing, and --seat alone: both play with two seats.
+    for extra in [&["--players", "2"][..], &[][..]] {
+        let mut args = vec![
+            "sim",
+            "twenty-one",
+            "--seat",
+            "greedy",
+            "--seat",
+            "hits-only",
+            "--games",
+            "200",
+            "--format",
+            "json",
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        let j = json(&args);
+        assert_eq!(j["win_rate"].as_array().unwrap().len(), 2);
+    }
+}

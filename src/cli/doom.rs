@@ -4,7 +4,7 @@ use clap::Args;
 
 use super::{parse_count_limited, OutputArgs, RunBase};
 use rtplab::games::doom::rules::{
-    DoomPreset, DoomRules, DoomWipes, EndRule, HeldDice, HotDice, NOfKind,
+    DoomPreset, DoomRules, DoomWipes, EndRule, HeldDice, HotDice, KindExtras, NOfKind,
 };
 
 /// Every ruling of Dice of Doom; unset flags keep the preset's value.
@@ -25,21 +25,25 @@ pub struct DoomRulesArgs {
     /// Four, five and six of a kind: flat (same as three), linear (2×/3×/4×) or doubling.
     #[arg(long, value_enum)]
     pub n_of_kind: Option<NOfKind>,
+    /// Dice of a face beyond its three of a kind: part of the kind (kind: four 5s = 500 with
+    /// flat kinds, the seed) or single 1s and 5s beside the triple (singles: four 5s = 550).
+    #[arg(long, value_enum)]
+    pub kind_extras: Option<KindExtras>,
     /// Five-dice straight value, or 'off'.
     #[arg(long, value_name = "POINTS|off", value_parser = parse_opt_points)]
-    pub straight5: Option<Option<u32>>,
+    pub straight5: Option<OrOff<u32>>,
     /// Six-dice straight value, or 'off'.
     #[arg(long, value_name = "POINTS|off", value_parser = parse_opt_points)]
-    pub straight6: Option<Option<u32>>,
+    pub straight6: Option<OrOff<u32>>,
     /// Three pairs value, or 'off'.
     #[arg(long, value_name = "POINTS|off", value_parser = parse_opt_points)]
-    pub three_pairs: Option<Option<u32>>,
+    pub three_pairs: Option<OrOff<u32>>,
     /// Whether four of a kind plus a pair counts as three pairs.
     #[arg(long, value_name = "BOOL")]
     pub four_and_pair_is_three_pairs: Option<bool>,
     /// Two triplets value, or 'off'.
     #[arg(long, value_name = "POINTS|off", value_parser = parse_opt_points)]
-    pub two_triplets: Option<Option<u32>>,
+    pub two_triplets: Option<OrOff<u32>>,
     /// Whether straights of five, three pairs and two triplets add the 1s and 5s in them.
     #[arg(long, value_name = "BOOL")]
     pub specials_add_singles: Option<bool>,
@@ -51,19 +55,19 @@ pub struct DoomRulesArgs {
     pub hot_dice: Option<HotDice>,
     /// A roll with this many sixes or more is doom, or 'off'.
     #[arg(long, value_name = "N|off", value_parser = parse_opt_small)]
-    pub doom: Option<Option<u8>>,
+    pub doom: Option<OrOff<u8>>,
     /// What doom wipes: the turn's points or also the bank.
     #[arg(long, value_enum)]
     pub doom_wipes: Option<DoomWipes>,
     /// A six-dice roll with no scoring die scores this and rolls again, or 'off'.
     #[arg(long, value_name = "POINTS|off", value_parser = parse_opt_points)]
-    pub six_dice_no_score: Option<Option<u32>>,
+    pub six_dice_no_score: Option<OrOff<u32>>,
     /// Banking needs at least this many turn points.
     #[arg(long, value_name = "POINTS")]
     pub min_bank: Option<u32>,
     /// K:P: the K-th farkle in a row costs P banked points (Zilch 3:500), or 'off'.
     #[arg(long, value_name = "K:P|off", value_parser = parse_penalty)]
-    pub farkle_penalty: Option<Option<(u8, u32)>>,
+    pub farkle_penalty: Option<OrOff<(u8, u32)>>,
     /// Points to win (100k, 1e4 accepted).
     #[arg(long, value_name = "POINTS", value_parser = parse_count_limited)]
     pub target: Option<u64>,
@@ -83,23 +87,29 @@ impl DoomRulesArgs {
             single_five,
             three_ones,
             n_of_kind,
-            straight5,
-            straight6,
-            three_pairs,
+            kind_extras,
             four_and_pair_is_three_pairs,
-            two_triplets,
             specials_add_singles,
             held_dice,
             hot_dice,
             doom_wipes,
-            six_dice_no_score,
             min_bank,
-            farkle_penalty,
             target,
             end
         );
+        macro_rules! set_or_off {
+            ($($f:ident),*) => { $( if let Some(v) = self.$f { r.$f = v.0; } )* };
+        }
+        set_or_off!(
+            straight5,
+            straight6,
+            three_pairs,
+            two_triplets,
+            six_dice_no_score,
+            farkle_penalty
+        );
         if let Some(d) = self.doom {
-            r.doom_sixes = d;
+            r.doom_sixes = d.0;
         }
         r.validate()?;
         Ok(r)
@@ -115,12 +125,13 @@ pub struct DoomSim {
     /// (see strategies/doom/).
     #[arg(long, default_value = "optimal")]
     pub strategy: String,
-    /// One strategy per seat, in seat order (overrides --players and --strategy).
+    /// One strategy per seat, in seat order (sets the number of players; overrides --strategy).
     #[arg(long = "seat", value_name = "STRATEGY")]
     pub seats: Vec<String>,
-    /// Players at the table (2–8).
-    #[arg(long, default_value_t = 4)]
-    pub players: usize,
+    /// Players at the table (2–8; default 4, or one per --seat). Given with --seat, it must
+    /// equal the number of --seat.
+    #[arg(long)]
+    pub players: Option<usize>,
     /// Simulate this many single turns of --strategy instead of games.
     #[arg(long, value_parser = parse_count_limited, conflicts_with = "games")]
     pub turns: Option<u64>,
@@ -137,6 +148,23 @@ pub struct DoomSim {
     pub output: OutputArgs,
 }
 
+impl DoomSim {
+    /// The number of players of a game: `--players`, else one per `--seat`, else 4. Both given
+    /// must agree (a disagreement is refused rather than one of them silently ignored).
+    pub fn players(&self) -> Result<usize, String> {
+        let seats = self.seats.len();
+        match self.players {
+            Some(p) if seats > 0 && p != seats => Err(format!(
+                "--players {p} disagrees with the {seats} --seat given: give one --seat per \
+                 player, or leave out --players (the --seat count sets it)"
+            )),
+            Some(p) => Ok(p),
+            None if seats > 0 => Ok(seats),
+            None => Ok(4),
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct DoomExact {
     #[command(flatten)]
@@ -151,33 +179,39 @@ pub struct DoomExact {
     pub output: OutputArgs,
 }
 
-fn parse_opt_points(s: &str) -> Result<Option<u32>, String> {
+/// A setting's value or 'off'. A newtype, because clap reads `Option<Option<T>>` as a flag
+/// whose value may be left out, not as "unset, off or a value" (and a parser returning
+/// `Option<T>` there panics when the flag is used).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrOff<T>(pub Option<T>);
+
+fn parse_opt_points(s: &str) -> Result<OrOff<u32>, String> {
     if s.eq_ignore_ascii_case("off") {
-        return Ok(None);
+        return Ok(OrOff(None));
     }
     match s.trim().parse::<u32>() {
-        Ok(v) if (1..=1_000_000).contains(&v) => Ok(Some(v)),
+        Ok(v) if (1..=1_000_000).contains(&v) => Ok(OrOff(Some(v))),
         _ => Err(format!(
             "expected points from 1 to 1000000 or 'off', found '{s}'"
         )),
     }
 }
 
-fn parse_opt_small(s: &str) -> Result<Option<u8>, String> {
+fn parse_opt_small(s: &str) -> Result<OrOff<u8>, String> {
     if s.eq_ignore_ascii_case("off") {
-        return Ok(None);
+        return Ok(OrOff(None));
     }
     match s.trim().parse::<u8>() {
-        Ok(v) if (1..=6).contains(&v) => Ok(Some(v)),
+        Ok(v) if (1..=6).contains(&v) => Ok(OrOff(Some(v))),
         _ => Err(format!(
             "expected a number of sixes from 1 to 6 or 'off', found '{s}'"
         )),
     }
 }
 
-fn parse_penalty(s: &str) -> Result<Option<(u8, u32)>, String> {
+fn parse_penalty(s: &str) -> Result<OrOff<(u8, u32)>, String> {
     if s.eq_ignore_ascii_case("off") {
-        return Ok(None);
+        return Ok(OrOff(None));
     }
     let err = || {
         format!(
@@ -190,5 +224,5 @@ fn parse_penalty(s: &str) -> Result<Option<(u8, u32)>, String> {
     if k == 0 || k > 20 {
         return Err(err());
     }
-    Ok(Some((k, p)))
+    Ok(OrOff(Some((k, p))))
 }

@@ -34,11 +34,12 @@ impl TwentyOneRulesArgs {
 pub struct TwentyOneSim {
     #[command(flatten)]
     pub rules: TwentyOneRulesArgs,
-    /// Players (1–6); without --seat they play hits-only, slack:1, greedy, row-optimal:1 in
-    /// turn.
-    #[arg(long, default_value_t = 4)]
-    pub players: usize,
-    /// One strategy per seat, in seat order (overrides --players): hits-only, slack:K, greedy,
+    /// Players (1–6; default 4, or one per --seat); without --seat they play hits-only,
+    /// slack:1, greedy, row-optimal:1 in turn. Given with --seat, it must equal the number of
+    /// --seat (with --sweep-c, one more: the swept seat).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// One strategy per seat, in seat order (sets the number of players): hits-only, slack:K, greedy,
     /// row-optimal:C, each optionally +never, +unless-hit, +unless-usable:N, +optimal; or a
     /// file.
     #[arg(long = "seat", value_name = "STRATEGY")]
@@ -57,6 +58,40 @@ pub struct TwentyOneSim {
     pub run: RunBase,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+impl TwentyOneSim {
+    /// The number of players: `--players`, else one per `--seat`, else 4. With `--sweep-c`
+    /// the table is the swept row-optimal:C seat plus the `--seat` strategies (default three).
+    /// `--players` given must agree (a disagreement is refused, not silently ignored).
+    pub fn players(&self) -> Result<usize, String> {
+        let seats = self.seats.len();
+        if !self.sweep_c.is_empty() {
+            let table = 1 + if seats > 0 { seats } else { 3 };
+            return match self.players {
+                Some(p) if p != table => {
+                    Err(format!(
+                    "--players {p} disagrees with the sweep's table of {table}: --sweep-c plays \
+                     row-optimal:C in seat 1 against the {} --seat strategies{}; give {} --seat \
+                     for {p} players, or leave out --players",
+                    table - 1,
+                    if seats > 0 { "" } else { " (default hits-only, slack:1, greedy)" },
+                    p.saturating_sub(1)
+                ))
+                }
+                _ => Ok(table),
+            };
+        }
+        match self.players {
+            Some(p) if seats > 0 && p != seats => Err(format!(
+                "--players {p} disagrees with the {seats} --seat given: give one --seat per \
+                 player, or leave out --players (the --seat count sets it)"
+            )),
+            Some(p) => Ok(p),
+            None if seats > 0 => Ok(seats),
+            None => Ok(4),
+        }
+    }
 }
 
 #[derive(Args, Debug)]

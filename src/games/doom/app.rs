@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::model::Model;
 use super::report::{exact_ev, plots, sim_report, SimInfo};
 use super::rules::DoomRules;
-use super::sim::{DoomSim, GameAcc, Mode, Player};
+use super::sim::{DoomSim, GameAcc, Mode, Player, MAX_ROUNDS};
 use super::strategy::DoomStrategy;
 use crate::report::{Plots, Report, RunMeta};
 use crate::shard::{merge_files, run_sharded, RunPlan, ShardSpec};
@@ -68,6 +68,9 @@ pub fn simulate(cfg: &DoomConfig, stop: &AtomicBool) -> anyhow::Result<(Report, 
         };
         players.push(p);
     }
+    if let Mode::Games(_) = cfg.mode {
+        check_target_reachable(&cfg.rules, &players)?;
+    }
     let per_chunk = match cfg.mode {
         Mode::Turns(n) => (n / 256).clamp(1_000, 200_000),
         Mode::Games(n) => (n / 256).clamp(1, 200),
@@ -98,6 +101,8 @@ pub fn simulate(cfg: &DoomConfig, stop: &AtomicBool) -> anyhow::Result<(Report, 
             .collect(),
         run: RunMeta::of(cfg.seed, cfg.start_seat, &out),
     };
+    // (A shard's file is already written; `merge` refuses it too.)
+    refuse_unfinished(&out.acc, cfg.rules.target)?;
     let mut report = sim_report(&model, &out.acc, &info);
     if let Some(sh) = cfg.shard {
         report.notes.push(format!(
@@ -108,6 +113,62 @@ pub fn simulate(cfg: &DoomConfig, stop: &AtomicBool) -> anyhow::Result<(Report, 
     let acc: GameAcc = out.acc;
     let interrupted = out.interrupted;
     Ok((report, Box::new(move || plots(&acc, &info)), interrupted))
+}
+
+/// Refuse, before running, a target that games cannot reach within `MAX_ROUNDS` rounds.
+///
+/// The best seat's exact turn EV `g` (the long-run average per turn with a farkle penalty) is
+/// the most any seat's total grows per round on average, so a game needs about `target / g`
+/// rounds at least (more when doom wipes the bank). Targets up to `g · MAX_ROUNDS / 2` are
+/// accepted: reaching them takes half the limit on average, and a total after `MAX_ROUNDS`
+/// turns falls short of that by hundreds of standard deviations, so no game is cut short.
+pub fn check_target_reachable(rules: &DoomRules, players: &[Arc<Player>]) -> anyhow::Result<()> {
+    let Some(best) = players
+        .iter()
+        .max_by(|a, b| a.solution.turn_ev.total_cmp(&b.solution.turn_ev))
+    else {
+        return Ok(());
+    };
+    let g = best.solution.turn_ev;
+    let limit = (g * MAX_ROUNDS as f64 / 2.0).max(0.0);
+    let target = rules.target as f64;
+    if g > 0.0 && target <= limit {
+        return Ok(());
+    }
+    let need = if g > 0.0 {
+        format!(
+            "so reaching {} takes about {:.0} rounds",
+            rules.target,
+            (target / g).ceil()
+        )
+    } else {
+        "so no one's total grows".into()
+    };
+    anyhow::bail!(
+        "--target {}: games could not finish within the limit of {MAX_ROUNDS} rounds per game. \
+         The best seat ({}) scores {g:.1} points per turn on average, {need}. With these seats \
+         and rules the largest target is {:.0} points (half the limit's reach, so that no game \
+         is cut short); lower --target or choose seats that score more per turn.",
+        rules.target,
+        best.strategy.name,
+        (limit / 50.0).floor() * 50.0
+    )
+}
+
+/// A run in which some game was abandoned at `MAX_ROUNDS` has no win rates or final scores:
+/// refuse it as a whole.
+fn refuse_unfinished(acc: &GameAcc, target: u64) -> anyhow::Result<()> {
+    if acc.unfinished == 0 {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "{} of {} games did not finish: no one reached --target {target} within the limit of \
+         {MAX_ROUNDS} rounds per game (for example because doom wipes the bank or a farkle \
+         penalty keeps totals down), so there are no win rates or final scores to report. \
+         Lower --target or change the rules or seats.",
+        acc.unfinished,
+        acc.unfinished + acc.games
+    )
 }
 
 /// Everything that determines a run's numbers; equal for all its shards.
@@ -156,6 +217,7 @@ pub fn merge_report(paths: &[PathBuf]) -> anyhow::Result<Report> {
         exact_ev: exact,
         run: m.run_meta()?,
     };
+    refuse_unfinished(&m.acc, rules.target)?;
     let mut report = sim_report(&model, &m.acc, &info);
     report.notes.push(m.note());
     Ok(report)

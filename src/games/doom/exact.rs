@@ -1,8 +1,10 @@
 //! Exact turn analysis: dynamic programming over (points set aside in earlier cycles, hold)
 //! for the optimal expected-score policy and for any threshold policy.
 //!
-//! The turn points of a state are `P + points(hold)`. Every set-aside adds points (all values
-//! are positive), so states with more points, or the same points and more dice held, are
+//! The turn points of a state are `P + points(hold)`. A set-aside either holds more dice in
+//! the same cycle (same `P`; it may add no points, e.g. a fourth 5 to three held 5s when the
+//! extras of a kind score nothing) or ends the cycle with hot dice, which adds the cycle's
+//! points (positive) to `P`; so states with more `P`, or the same `P` and more dice held, are
 //! solved first and the recursion is a single backward pass. States beyond a cap of
 //! `CAP_POINTS` turn points are valued as banked (reaching them has probability far below
 //! the printed precision; the report states the cap).
@@ -327,7 +329,9 @@ mod tests {
 
     #[test]
     fn combining_held_dice_is_worth_at_least_separate_scoring() {
-        // Every separate set-aside is also legal when combining, and scores at least as much.
+        // Every separate set-aside is also legal when combining. It need not score as much
+        // (a held 5 and three rolled 5s: 500 combined, 50 + 500 separately, since the extras
+        // of a kind score nothing), but combining still wins on the whole turn.
         let comb = DoomRules::preset(DoomPreset::Seed);
         let mut sep = comb.clone();
         sep.held_dice = super::super::rules::HeldDice::Separate;
@@ -342,6 +346,18 @@ mod tests {
             let b = solve_policy(&mc, &Policy::bank_at(t)).turn_ev;
             assert!(b <= c + 1e-9 && b > 0.0, "bank-at {t}: {b} vs {c}");
         }
+    }
+
+    #[test]
+    fn seed_turn_ev_under_each_kind_extras_reading() {
+        // Extras of a kind add nothing (the seed): 555.583; as single 1s and 5s (the reading
+        // used before): 561.470, the figure published then.
+        let kind = DoomRules::preset(DoomPreset::Seed);
+        let mut singles = kind.clone();
+        singles.kind_extras = super::super::rules::KindExtras::Singles;
+        let ev = |r: &DoomRules| round3(solve_policy(&Model::new(r), &Policy::OPTIMAL).turn_ev);
+        assert_eq!(ev(&kind), 555.583);
+        assert_eq!(ev(&singles), 561.470);
     }
 
     #[test]

@@ -192,3 +192,61 @@ impl Model {
         (farkle, doom)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::{DoomPreset, DoomRules};
+    use super::*;
+
+    fn opts_after(m: &Model, held: Counts, roll: Counts) -> Vec<(Counts, u32, bool)> {
+        let h = m.holds.iter().position(|h| h.counts == held).unwrap();
+        let n = size(&roll);
+        assert_eq!(n, 6 - m.holds[h].dice);
+        let i = m.roll_index[key(&roll)] as usize;
+        assert_eq!(m.rolls[n as usize][i].counts, roll);
+        m.opts[h][i]
+            .iter()
+            .map(|o| {
+                let to = &m.holds[o.to as usize];
+                (to.counts, (o.gain + to.pts) * m.unit, o.hot)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn held_dice_combine_with_kind_extras_as_rules_md_defines() {
+        // The cycle's points are the best score of everything set aside in it: a held 5 plus
+        // three rolled 5s is four 5s = 500 (not 50 + 500); setting aside two of them makes the
+        // triple, 500, with one die more to roll.
+        let m = Model::new(&DoomRules::preset(DoomPreset::Seed));
+        let o = opts_after(&m, [0, 0, 0, 0, 1, 0], [0, 1, 1, 0, 3, 0]);
+        assert!(o.contains(&([0, 0, 0, 0, 4, 0], 500, false)));
+        assert!(o.contains(&([0, 0, 0, 0, 3, 0], 500, false)));
+        assert!(o.iter().all(|x| x.1 <= 500), "{o:?}");
+        // A held triple of 5s and one more rolled 5: legal (every die is used), adds nothing.
+        let o = opts_after(&m, [0, 0, 0, 0, 3, 0], [0, 1, 1, 0, 1, 0]);
+        assert_eq!(o, vec![([0, 0, 0, 0, 4, 0], 500, false)]);
+        // Separate scoring: the held 5 scored 50 on its own, the three 5s 500 on theirs.
+        let mut sep = DoomRules::preset(DoomPreset::Seed);
+        sep.held_dice = HeldDice::Separate;
+        let m = Model::new(&sep);
+        let h = 1; // one die held
+        let roll = [0, 1, 1, 0, 3, 0];
+        let i = m.roll_index[key(&roll)] as usize;
+        let gains: Vec<u32> = m.opts[h][i].iter().map(|o| o.gain * m.unit).collect();
+        assert!(gains.contains(&500) && !gains.contains(&550), "{gains:?}");
+    }
+
+    #[test]
+    fn six_of_a_kind_is_hot_dice_with_its_extras_used() {
+        // Six 1s: 1000, every die used, so all six set aside is hot dice. Four 5s and two 1s
+        // too (700).
+        let m = Model::new(&DoomRules::preset(DoomPreset::Seed));
+        let o = opts_after(&m, [0; 6], [6, 0, 0, 0, 0, 0]);
+        assert!(o.contains(&([0; 6], 1000, true)), "{o:?}");
+        assert!(o.contains(&([4, 0, 0, 0, 0, 0], 1000, false)));
+        let o = opts_after(&m, [0; 6], [2, 0, 0, 0, 4, 0]);
+        assert!(o.contains(&([0; 6], 700, true)), "{o:?}");
+        assert!(o.iter().all(|x| x.1 <= 700), "{o:?}");
+    }
+}

@@ -289,7 +289,7 @@ fn games_sections(
     j["win_rate_by_position"] = json!(pos_json);
     j["first_player_advantage"] = json!(pos_json.first().map(|w| w - fair));
     j["turns_per_game"] = estimate_json(&gt);
-    j["games_unfinished"] = json!(acc.unfinished);
+    j["unfinished_games"] = json!(acc.unfinished);
     j["starting_seat"] = json!(info.run.start_seat.map(|s| s + 1));
     j["final_score_histogram"] = json!({
         "bin": bin,

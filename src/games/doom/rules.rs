@@ -14,6 +14,20 @@ pub enum NOfKind {
     Doubling,
 }
 
+/// What the dice of a face beyond its three of a kind score (RULES.md §3: "een rol van vier
+/// vijven is ook 500").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum KindExtras {
+    /// They belong to the n-of-a-kind and score only through `--n-of-kind` (flat: nothing, so
+    /// four 5s = 500 and four 1s = 1000; linear or doubling: the kind's multiple). Three or
+    /// more dice of a face are one n-of-a-kind, never a triple plus single 1s or 5s (the seed).
+    Kind,
+    /// Extra 1s and 5s may score as single 1s and 5s beside the triple, whichever partition is
+    /// best (flat kinds: four 5s = 550, four 1s = 1100).
+    Singles,
+}
+
 /// Whether dice set aside earlier in a cycle combine with later ones (RULES.md §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
@@ -74,6 +88,8 @@ pub struct DoomRules {
     pub kind_unit: u32,
     pub three_ones: u32,
     pub n_of_kind: NOfKind,
+    /// Dice of a face beyond its three of a kind: part of the kind, or single 1s and 5s.
+    pub kind_extras: KindExtras,
     /// Straight 1–5 or 2–6 (five dice); `None`: not a combination.
     pub straight5: Option<u32>,
     /// Straight 1–6.
@@ -109,6 +125,7 @@ impl DoomRules {
             kind_unit: 100,
             three_ones: 1000,
             n_of_kind: NOfKind::Flat,
+            kind_extras: KindExtras::Kind,
             straight5: Some(1000),
             straight6: Some(2500),
             three_pairs: Some(1000),
@@ -165,7 +182,7 @@ impl DoomRules {
         if self.single_one == 0 || self.single_five == 0 || self.kind_unit == 0 {
             return Err(
                 "single 1, single 5 and three-of-a-kind values must be positive (every scoring \
-                 set-aside must add points)"
+                 combination must be worth points)"
                     .into(),
             );
         }
@@ -243,11 +260,13 @@ impl DoomRules {
             None => "no doom".into(),
         };
         format!(
-            "{} preset: held dice {}, hot dice {}, {doom}, n-of-a-kind {}, min bank {}, target {}",
+            "{} preset: held dice {}, hot dice {}, {doom}, n-of-a-kind {}, kind extras {}, min \
+             bank {}, target {}",
             kebab(&self.preset),
             kebab(&self.held_dice),
             kebab(&self.hot_dice),
             kebab(&self.n_of_kind),
+            kebab(&self.kind_extras),
             self.min_bank,
             self.target
         )

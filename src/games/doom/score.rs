@@ -1,7 +1,7 @@
 //! Scoring: the best partition of a multiset of dice into combinations, precomputed once per
 //! rule set for every multiset of up to six dice.
 
-use super::rules::{DoomRules, NOfKind};
+use super::rules::{DoomRules, KindExtras, NOfKind};
 
 /// A multiset of dice: `c[f - 1]` dice show face `f`.
 pub type Counts = [u8; 6];
@@ -131,10 +131,16 @@ impl Scorer {
 fn combinations(r: &DoomRules, c: &Counts) -> Vec<(Counts, u32)> {
     let mut out = Vec::new();
     let singles = |m: &Counts| m[0] as u32 * r.single_one + m[4] as u32 * r.single_five;
-    if c[0] >= 1 {
+    // With `KindExtras::Kind`, three or more dice of a face are one n-of-a-kind of all of them:
+    // no single 1 or 5 is offered beside it and no smaller kind of that face. The rest of the
+    // partition never changes a face's count except through combinations that cannot hold
+    // three of a face (a five-dice straight) or that take every die (three pairs, two
+    // triplets), so this is the same as "never a triple plus singles of its face".
+    let extras_single = r.kind_extras == KindExtras::Singles;
+    if c[0] >= 1 && (extras_single || c[0] < 3) {
         out.push(([1, 0, 0, 0, 0, 0], r.single_one));
     }
-    if c[4] >= 1 {
+    if c[4] >= 1 && (extras_single || c[4] < 3) {
         out.push(([0, 0, 0, 0, 1, 0], r.single_five));
     }
     for f in 0..6 {
@@ -144,9 +150,10 @@ fn combinations(r: &DoomRules, c: &Counts) -> Vec<(Counts, u32)> {
             (f as u32 + 1) * r.kind_unit
         };
         // At most one n-of-a-kind per face: the rest of that face may not form another one
-        // (six 6s are one six-of-a-kind, not two triples).
+        // (six 6s are one six-of-a-kind, not two triples); with `Kind` extras the kind takes
+        // every die of its face.
         for n in 3..=c[f] {
-            if c[f] - n >= 3 {
+            if c[f] - n >= 3 || (!extras_single && n < c[f]) {
                 continue;
             }
             let mult = match r.n_of_kind {
@@ -200,7 +207,7 @@ fn combinations(r: &DoomRules, c: &Counts) -> Vec<(Counts, u32)> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rules::{DoomPreset, DoomRules};
+    use super::super::rules::{DoomPreset, DoomRules, KindExtras};
     use super::*;
 
     fn counts(dice: &[u8]) -> Counts {
@@ -224,13 +231,23 @@ mod tests {
         assert_eq!(f(&[2]), None);
         assert_eq!(f(&[1, 1, 1]), Some(1000));
         assert_eq!(f(&[3, 3, 3]), Some(300));
-        // Four or more of a kind score the same as three (four 4s = 400, all four dice used).
-        // Four 5s: the four-of-a-kind is worth 500 as RULES.md says, but the best partition is
-        // three 5s plus a single 5 = 550, and scoring is always the best partition.
+        // Four or more of a kind score the same as three, all of the dice used: the extras
+        // add nothing and are not single 1s or 5s ("een rol van vier vijven is ook 500").
         assert_eq!(f(&[4, 4, 4, 4]), Some(400));
         assert_eq!(f(&[6, 6, 6, 6, 6, 6]), Some(600));
         assert_eq!(f(&[4, 4, 4]), Some(400));
-        assert_eq!(f(&[5, 5, 5, 5]), Some(550));
+        assert_eq!(f(&[5, 5, 5]), Some(500));
+        assert_eq!(f(&[5, 5, 5, 5]), Some(500));
+        assert_eq!(f(&[1, 1, 1, 1]), Some(1000));
+        assert_eq!(f(&[5, 5, 5, 5, 5]), Some(500));
+        assert_eq!(f(&[1, 1, 1, 1, 1, 1]), Some(1000));
+        assert_eq!(f(&[5, 5, 5, 5, 5, 5]), Some(500));
+        // The best partition still chooses among combinations of different faces.
+        assert_eq!(f(&[1, 1, 1, 5]), Some(1050));
+        assert_eq!(f(&[1, 1, 5, 5]), Some(300));
+        assert_eq!(f(&[1, 1, 1, 1, 5]), Some(1050));
+        assert_eq!(f(&[5, 5, 5, 5, 1, 1]), Some(700));
+        assert_eq!(f(&[5, 5, 5, 5, 2]), None);
         assert_eq!(f(&[1, 2, 3, 4, 5]), Some(1150));
         assert_eq!(f(&[2, 3, 4, 5, 6]), Some(1050));
         assert_eq!(f(&[1, 2, 3, 4, 5, 6]), Some(2500));
@@ -245,6 +262,76 @@ mod tests {
         // Mixed: a triple and singles.
         assert_eq!(f(&[2, 2, 2, 1, 5]), Some(350));
         assert_eq!(f(&[2, 2, 2, 3]), None);
+    }
+
+    #[test]
+    fn kind_extras_singles_keeps_the_old_partition() {
+        // `--kind-extras singles`: a face's extra 1s and 5s may be single 1s and 5s beside its
+        // triple (the previous seed behaviour).
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        r.kind_extras = KindExtras::Singles;
+        let s = Scorer::new(&r);
+        let f = |d: &[u8]| s.full(&counts(d));
+        assert_eq!(f(&[5, 5, 5, 5]), Some(550));
+        assert_eq!(f(&[1, 1, 1, 1]), Some(1100));
+        assert_eq!(f(&[5, 5, 5, 5, 5]), Some(600));
+        assert_eq!(f(&[1, 1, 1, 1, 1, 1]), Some(1300));
+        assert_eq!(f(&[1, 1, 1, 1, 5]), Some(1150));
+        // Faces without singles are unchanged; combinations of different faces too.
+        assert_eq!(f(&[4, 4, 4, 4]), Some(400));
+        assert_eq!(f(&[6, 6, 6, 6, 6, 6]), Some(600));
+        assert_eq!(f(&[1, 1, 1, 5]), Some(1050));
+        assert_eq!(f(&[1, 1, 5, 5]), Some(300));
+        // The two settings differ only on multisets with four or more 1s or 5s, where the
+        // singles reading scores more, and a multiset scores under both or under neither.
+        let k = seed();
+        let mut differ = 0;
+        for n in 0..=6u8 {
+            for (c, _) in rolls(n) {
+                let (a, b) = (k.full(&c), s.full(&c));
+                assert_eq!(a.is_some(), b.is_some(), "{c:?}");
+                if a != b {
+                    differ += 1;
+                    assert!(c[0] >= 4 || c[4] >= 4, "{c:?}");
+                    assert!(b > a, "{c:?}");
+                }
+            }
+        }
+        assert!(differ > 0);
+    }
+
+    #[test]
+    fn six_dice_combinations_are_not_kinds_so_extras_do_not_apply() {
+        // Three pairs with four of a kind plus a pair (when that setting is on): the four 1s
+        // are two pairs, and the 1s and 5s in three pairs add their value.
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        r.four_and_pair_is_three_pairs = true;
+        let s = Scorer::new(&r);
+        assert_eq!(s.full(&counts(&[1, 1, 1, 1, 5, 5])), Some(1500));
+        assert_eq!(s.full(&counts(&[3, 3, 3, 3, 2, 2])), Some(1000));
+        let seed = seed();
+        // Off (the seed): four 3s and a pair of 2s do not all score.
+        assert_eq!(seed.full(&counts(&[3, 3, 3, 3, 2, 2])), None);
+        // Two triplets have no extras; a straight cannot hold three of a face.
+        assert_eq!(seed.full(&counts(&[5, 5, 5, 2, 2, 2])), Some(1150));
+        assert_eq!(seed.full(&counts(&[1, 2, 3, 4, 5, 5])), Some(1200));
+    }
+
+    #[test]
+    fn linear_and_doubling_kinds_score_the_same_with_either_extras_setting() {
+        // With linear or doubling kinds an extra die is worth at least a triple's face value,
+        // more than a single 1 or 5: the presets' tables do not depend on the setting.
+        for p in [DoomPreset::S2Common, DoomPreset::Zilch] {
+            let a = DoomRules::preset(p);
+            let mut b = a.clone();
+            b.kind_extras = KindExtras::Singles;
+            let (sa, sb) = (Scorer::new(&a), Scorer::new(&b));
+            for n in 0..=6u8 {
+                for (c, _) in rolls(n) {
+                    assert_eq!(sa.full(&c), sb.full(&c), "{p:?} {c:?}");
+                }
+            }
+        }
     }
 
     #[test]

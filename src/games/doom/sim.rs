@@ -219,7 +219,8 @@ pub struct GameAcc {
     /// Turns per game (all seats).
     pub game_turns: Ratio,
     pub games: u64,
-    /// Games stopped at the round limit without anyone reaching the target.
+    /// Games stopped at the round limit without anyone reaching the target, and the games of
+    /// the chunk after such a game (not played: the run is no result, see `app::simulate`).
     pub unfinished: u64,
 }
 
@@ -290,7 +291,9 @@ impl Merge for GameAcc {
 }
 
 pub const FINAL_BINS: usize = 40;
-/// Rounds after which a game is abandoned (a table where no one can reach the target).
+/// Rounds after which a game is abandoned (a table where no one can reach the target). Such a
+/// game has no winner: `app::simulate` refuses targets the seats cannot reach well within it
+/// and reports a run with an abandoned game as an error, not as results.
 pub const MAX_ROUNDS: u64 = 100_000;
 
 /// What to simulate.
@@ -325,7 +328,15 @@ impl DoomSim {
         self.per_chunk.min(n.saturating_sub(chunk * self.per_chunk))
     }
 
-    fn play_game(&self, game: u64, rng: &mut Rng, acc: &mut GameAcc, batches: &mut [Batch]) {
+    /// Play one game; false if it was abandoned at `MAX_ROUNDS` (counted in `unfinished`,
+    /// nothing else recorded).
+    fn play_game(
+        &self,
+        game: u64,
+        rng: &mut Rng,
+        acc: &mut GameAcc,
+        batches: &mut [Batch],
+    ) -> bool {
         let m = &*self.model;
         let seats = self.players.len();
         let start = self.start_seat.unwrap_or((game % seats as u64) as usize);
@@ -388,6 +399,7 @@ impl DoomSim {
         }
         if finished_by.is_none() {
             acc.unfinished += 1;
+            return false;
         }
         // Winner(s): the first to reach the target with the immediate rule; otherwise the
         // highest total, ties shared.
@@ -414,6 +426,7 @@ impl DoomSim {
         }
         batches[2 * seats].add(turns as i64, 1);
         acc.games += 1;
+        true
     }
 }
 
@@ -456,7 +469,12 @@ impl Simulation for DoomSim {
                 acc.final_hist = vec![vec![0; FINAL_BINS + 1]; seats];
                 let mut batches = vec![Batch::default(); 2 * seats + 1];
                 for i in 0..count {
-                    self.play_game(chunk * self.per_chunk + i, rng, acc, &mut batches);
+                    if !self.play_game(chunk * self.per_chunk + i, rng, acc, &mut batches) {
+                        // The run is no result any more: skip the chunk's other games
+                        // (each abandoned game costs MAX_ROUNDS rounds).
+                        acc.unfinished += count - i - 1;
+                        break;
+                    }
                 }
                 for s in 0..seats {
                     acc.wins[s].close(&batches[s], count);
