@@ -539,9 +539,8 @@ fn parse_stake(s: &str) -> Result<f64, String> {
 }
 
 fn parse_claim(s: &str) -> Result<f64, String> {
-    let t = s.trim().trim_end_matches('%');
-    match t.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v <= 1000.0 => Ok(v / 100.0),
+    match rtplab::numparse::parse_percent(s) {
+        Ok(v) if v > 0.0 && v <= 10.0 => Ok(v),
         _ => Err(format!(
             "expected an RTP in percent such as 99.54, found '{s}'"
         )),
