@@ -257,7 +257,7 @@ pub fn bar_chart(c: &BarChart) -> Result<String, String> {
             .chain(c.hline.map(|h| h.0))
             .chain(std::iter::once(0.0));
         let (mut lo, mut hi) = bounds(values);
-        let all_nonneg = c.bars.iter().all(|b| !(b.value < 0.0));
+        let all_nonneg = c.bars.iter().all(|b| b.value >= 0.0 || b.value.is_nan());
         if all_nonneg {
             lo = 0.0;
         }
