@@ -656,13 +656,55 @@ mod tests {
         let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
         assert_eq!(
             &rows[0],
-            &csv::StringRecord::from(vec!["meta", "seed", "value", "1"])
+            &csv::StringRecord::from(vec!["meta", "seed", "value", "1", ""])
         );
         assert_eq!(
             &rows[1],
-            &csv::StringRecord::from(vec!["EV by up card", "2", "EV", "0.1"])
+            &csv::StringRecord::from(vec!["EV by up card", "2", "EV", "0.1", ""])
         );
         assert_eq!(rows.len(), 1 + 4 + 1);
+    }
+
+    #[test]
+    fn csv_carries_numbers_and_units_while_tables_show_text() {
+        let mut s = Section::new("Rates", &["event", "rate", "count", "95% CI"]);
+        let e = crate::stats::Estimate::new(0.9927, 0.0001, 1_000_000);
+        s.row([
+            Cell::from("win"),
+            pct_cell(0.9927, 2),
+            count_cell(1234),
+            ci_cell(&e, 2),
+        ]);
+        let r = Report {
+            title: "T".into(),
+            sections: vec![s.clone()],
+            ..Default::default()
+        };
+        assert!(r.render(Format::Table).contains("win   99.27%  1,234"));
+        let long = r.render(Format::Csv);
+        assert!(long.contains("Rates,win,rate,0.9927,fraction\n"), "{long}");
+        assert!(long.contains("Rates,win,count,1234,count\n"), "{long}");
+        assert!(long.contains("Rates,win,95% CI low,"), "{long}");
+        let flat = s.to_flat_csv();
+        let mut lines = flat.lines();
+        assert_eq!(
+            lines.next().unwrap(),
+            "event,rate,rate unit,count,count unit,95% CI low,95% CI high,95% CI unit"
+        );
+        let row = lines.next().unwrap();
+        assert!(
+            row.starts_with("win,0.9927,fraction,1234,count,0.99"),
+            "{row}"
+        );
+        assert!(!row.contains('%') && !row.contains("1,234"), "{row}");
+    }
+
+    #[test]
+    fn slugs_keep_the_whole_title() {
+        assert_eq!(
+            slug("Side bets and bet behind (RTP per stake of that bet)"),
+            "side-bets-and-bet-behind-rtp-per-stake-of-that-bet"
+        );
     }
 
     #[test]
