@@ -121,7 +121,8 @@ fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitC
         blackjack::app::write_shard(&run, path)?;
     }
     let plots = if args.output.out_dir.is_some() {
-        blackjack::report::plots(&cfg.rules, &run.acc, args.claim).map_err(anyhow::Error::msg)?
+        blackjack::report::plots(&cfg.rules, &run.acc, args.claim, &run.info)
+            .map_err(anyhow::Error::msg)?
     } else {
         Vec::new()
     };

@@ -34,6 +34,22 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
     to_u64(v).ok_or_else(too_large)
 }
 
+/// A percentage typed as decimal text ("99.54", "99.54%") as a fraction without float
+/// noise: 0.9954, not 0.9953999999999999 (the quotient is rounded to 15 significant
+/// digits, which any decimal typed with up to 13 significant digits survives exactly).
+pub fn parse_percent(s: &str) -> Result<f64, String> {
+    let t = s.trim().trim_end_matches('%').trim();
+    let v: f64 = t
+        .parse()
+        .map_err(|_| format!("expected a percentage such as 99.54, found '{s}'"))?;
+    if !v.is_finite() {
+        return Err(format!("expected a percentage such as 99.54, found '{s}'"));
+    }
+    format!("{:.14e}", v / 100.0)
+        .parse()
+        .map_err(|_| format!("expected a percentage such as 99.54, found '{s}'"))
+}
+
 fn to_u64(v: f64) -> Option<u64> {
     if (0.0..1.8e19).contains(&v) {
         Some(v as u64)
@@ -45,6 +61,21 @@ fn to_u64(v: f64) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percents_become_fractions_without_float_noise() {
+        // Before: 99.54 / 100.0 = 0.9953999999999999 reached the JSON.
+        assert_eq!(parse_percent("99.54").unwrap(), 0.9954);
+        assert_eq!(
+            serde_json::json!(parse_percent("99.54%").unwrap()).to_string(),
+            "0.9954"
+        );
+        assert_eq!(parse_percent("97.3").unwrap(), 0.973);
+        assert_eq!(parse_percent("100").unwrap(), 1.0);
+        assert_eq!(parse_percent("99.5432").unwrap(), 0.995432);
+        assert!(parse_percent("abc").is_err());
+        assert!(parse_percent("inf").is_err());
+    }
 
     #[test]
     fn accepted_forms() {

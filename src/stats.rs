@@ -215,8 +215,24 @@ impl Estimate {
 }
 
 /// Two-sided p-value of a z-score under the standard normal.
+/// Computed from the upper tail (`sf`), so it stays accurate far below 1e-16 and reaches 0
+/// only when it underflows the f64 range (|z| > about 38).
 pub fn p_value(z: f64) -> f64 {
-    2.0 * (1.0 - Normal::standard().cdf(z.abs()))
+    (2.0 * Normal::standard().sf(z.abs())).min(1.0)
+}
+
+/// A p-value for a sentence: `p = 0.412`, `p = 3.1e-12`, or `p < 1e-300` when it is too
+/// small for an f64 to hold (never `p = 0.00e0`).
+pub fn format_p(p: f64) -> String {
+    if p.is_nan() {
+        "p = n/a".into()
+    } else if p < 1e-300 {
+        "p < 1e-300".into()
+    } else if p < 0.001 {
+        format!("p = {p:.2e}")
+    } else {
+        format!("p = {p:.3}")
+    }
 }
 
 /// The test of a claimed value against an estimate.
@@ -251,18 +267,20 @@ pub fn check_claim(est: &Estimate, claimed: f64, n: u64, what: &str) -> ClaimChe
     let pct = |v: f64| format!("{:.4}%", v * 100.0);
     let verdict = if consistent {
         format!(
-            "consistent: the claimed {what} {} lies inside the 95% CI [{}, {}] (z = {z:+.2}, p = {p:.3})",
+            "consistent: the claimed {what} {} lies inside the 95% CI [{}, {}] (z = {z:+.2}, {})",
             pct(claimed),
             pct(est.ci95[0]),
-            pct(est.ci95[1])
+            pct(est.ci95[1]),
+            format_p(p)
         )
     } else {
         let side = if diff < 0.0 { "below" } else { "above" };
         format!(
-            "not supported: the estimate {} is {:.1} standard errors {side} the claimed {what} {} (p = {p:.2e})",
+            "not supported: the estimate {} is {:.1} standard errors {side} the claimed {what} {} ({})",
             pct(est.mean),
             z.abs(),
-            pct(claimed)
+            pct(claimed),
+            format_p(p)
         )
     };
     ClaimCheck {
@@ -331,6 +349,20 @@ mod tests {
     fn critical_values() {
         assert!((critical(0.95, 1_000_000) - 1.959964).abs() < 1e-5);
         assert!((critical(0.95, 10) - 2.228139).abs() < 1e-5);
+    }
+
+    #[test]
+    fn tiny_p_values_are_printed_as_bounds() {
+        // Before: 1 - cdf(z) was 0 from z = 8.3 on and printed "p = 0.00e0".
+        assert!(p_value(10.0) > 0.0 && p_value(10.0) < 1e-22);
+        assert_eq!(p_value(77.0), 0.0);
+        assert_eq!(format_p(0.0), "p < 1e-300");
+        assert_eq!(format_p(0.4123), "p = 0.412");
+        assert_eq!(format_p(3.14e-12), "p = 3.14e-12");
+        let e = Estimate::new(0.9927, 0.00003, 1_000_000);
+        let c = check_claim(&e, 0.9954, 1_000_000_000, "RTP");
+        assert!(c.verdict.contains("(p < 1e-300)"), "{}", c.verdict);
+        assert!(!c.verdict.contains("0.00e0"), "{}", c.verdict);
     }
 
     #[test]

@@ -542,14 +542,13 @@ fn parse_stake(s: &str) -> Result<f64, String> {
 }
 
 fn parse_claim(s: &str) -> Result<f64, String> {
-    let t = s.trim().trim_end_matches('%');
-    match t.parse::<f64>() {
+    match rtplab::numparse::parse_percent(s) {
         // No game returns under 2%: a claim that small is a fraction written for a percent.
-        Ok(v) if v.is_finite() && v > 0.0 && v < 2.0 => Err(format!(
+        Ok(v) if v > 0.0 && v < 0.02 => Err(format!(
             "the claim is an RTP in percent and {s} looks like a fraction: did you mean {}?",
-            (v * 100.0 * 1e6).round() / 1e6
+            (v * 1e4 * 1e6).round() / 1e6
         )),
-        Ok(v) if v.is_finite() && v > 0.0 && v <= 1000.0 => Ok(v / 100.0),
+        Ok(v) if v > 0.0 && v <= 10.0 => Ok(v),
         _ => Err(format!(
             "expected an RTP in percent such as 99.54, found '{s}'"
         )),

@@ -17,12 +17,80 @@ pub enum Format {
 /// SVG plots of a run (file name, SVG text), rendered only when asked for.
 pub type Plots = Box<dyn FnOnce() -> Result<Vec<(String, String)>, String>>;
 
+/// The number behind a cell, in a unit a spreadsheet can use: `fraction` (0.9927 for
+/// 99.27%), `count`, `points`, `bets`, ... A range is a 95% CI.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum Num {
+    One(f64, &'static str),
+    Range(f64, f64, &'static str),
+}
+
+/// One cell: the text the table and Markdown show, and (for numbers) the raw value and its
+/// unit that CSV carries.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Cell {
+    pub text: String,
+    pub value: Option<Num>,
+}
+
+impl Cell {
+    /// A number shown as `text`, carried as `v` in `unit` (no value when `v` is not finite).
+    pub fn num(text: String, v: f64, unit: &'static str) -> Cell {
+        Cell {
+            text,
+            value: v.is_finite().then_some(Num::One(v, unit)),
+        }
+    }
+    /// A range (e.g. a 95% CI) shown as `text`.
+    pub fn range(text: String, lo: f64, hi: f64, unit: &'static str) -> Cell {
+        Cell {
+            text,
+            value: (lo.is_finite() && hi.is_finite()).then_some(Num::Range(lo, hi, unit)),
+        }
+    }
+}
+
+impl From<String> for Cell {
+    fn from(text: String) -> Cell {
+        Cell { text, value: None }
+    }
+}
+
+impl From<&str> for Cell {
+    fn from(text: &str) -> Cell {
+        Cell {
+            text: text.to_string(),
+            value: None,
+        }
+    }
+}
+
+/// A fraction shown as a percentage with `d` decimals, carried as the fraction.
+pub fn pct_cell(v: f64, d: usize) -> Cell {
+    Cell::num(pct(v, d), v, "fraction")
+}
+
+/// A 95% CI of fractions shown as percentages, carried as the two fractions.
+pub fn ci_cell(e: &crate::stats::Estimate, d: usize) -> Cell {
+    Cell::range(ci_pct(e, d), e.ci95[0], e.ci95[1], "fraction")
+}
+
+/// A count shown with thousands separators, carried as the number.
+pub fn count_cell(n: u64) -> Cell {
+    Cell::num(count(n), n as f64, "count")
+}
+
+/// A number with `d` decimals in `unit`.
+pub fn fixed_cell(v: f64, d: usize, unit: &'static str) -> Cell {
+    Cell::num(fixed(v, d), v, unit)
+}
+
 /// One table of a report.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Section {
     pub name: String,
     pub columns: Vec<String>,
-    pub rows: Vec<Vec<String>>,
+    pub rows: Vec<Vec<Cell>>,
 }
 
 impl Section {
@@ -33,8 +101,84 @@ impl Section {
             rows: Vec::new(),
         }
     }
-    pub fn row<I: IntoIterator<Item = String>>(&mut self, cells: I) {
-        self.rows.push(cells.into_iter().collect());
+    pub fn row<C: Into<Cell>, I: IntoIterator<Item = C>>(&mut self, cells: I) {
+        self.rows.push(cells.into_iter().map(Into::into).collect());
+    }
+
+    /// The table as a flat CSV: one line per row; a column that carries numbers holds the
+    /// raw values (a range as `<column> low` and `<column> high`) followed by a
+    /// `<column> unit` column; text columns hold their text.
+    pub fn to_flat_csv(&self) -> String {
+        let ncol = self.columns.len();
+        let kinds: Vec<(bool, bool)> = (0..ncol)
+            .map(|i| {
+                let vals = self.rows.iter().filter_map(|r| r.get(i)?.value);
+                let mut any = false;
+                let mut range = false;
+                for v in vals {
+                    any = true;
+                    range |= matches!(v, Num::Range(..));
+                }
+                (any, range)
+            })
+            .collect();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut head = Vec::new();
+        for (c, &(any, range)) in self.columns.iter().zip(&kinds) {
+            if range {
+                head.push(format!("{c} low"));
+                head.push(format!("{c} high"));
+            } else {
+                head.push(c.clone());
+            }
+            if any {
+                head.push(format!("{c} unit"));
+            }
+        }
+        let _ = w.write_record(&head);
+        for r in &self.rows {
+            let mut rec = Vec::new();
+            for (i, &(any, range)) in kinds.iter().enumerate() {
+                let cell = r.get(i).cloned().unwrap_or_default();
+                let (a, b, unit) = match cell.value {
+                    Some(Num::One(v, u)) => (num_text(v), None, u),
+                    Some(Num::Range(lo, hi, u)) => (num_text(lo), Some(num_text(hi)), u),
+                    // A text cell in a numeric column ("n/a", "never taken"): no number.
+                    None if any => (
+                        if is_missing(&cell.text) {
+                            String::new()
+                        } else {
+                            cell.text.clone()
+                        },
+                        None,
+                        "",
+                    ),
+                    None => (cell.text.clone(), None, ""),
+                };
+                rec.push(a);
+                if range {
+                    rec.push(b.unwrap_or_default());
+                }
+                if any {
+                    rec.push(unit.to_string());
+                }
+            }
+            let _ = w.write_record(&rec);
+        }
+        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+}
+
+fn is_missing(t: &str) -> bool {
+    t.is_empty() || t == "n/a" || t == "-"
+}
+
+/// A raw number for CSV: the shortest text that reads back as the same f64.
+fn num_text(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
     }
 }
 
@@ -80,7 +224,7 @@ impl Report {
         for s in &self.sections {
             let _ = writeln!(out, "\n{}", s.name);
             let widths = widths(s);
-            let line = |cells: &[String]| {
+            let line = |cells: &[&str]| {
                 let mut l = String::new();
                 for (i, c) in cells.iter().enumerate() {
                     let wi = widths.get(i).copied().unwrap_or(0);
@@ -92,11 +236,13 @@ impl Report {
                 }
                 l.trim_end().to_string()
             };
-            let _ = writeln!(out, "{}", line(&s.columns));
+            let cols: Vec<&str> = s.columns.iter().map(String::as_str).collect();
+            let _ = writeln!(out, "{}", line(&cols));
             let total: usize = widths.iter().sum::<usize>() + 2 * widths.len().saturating_sub(1);
             let _ = writeln!(out, "{}", "-".repeat(total));
             for r in &s.rows {
-                let _ = writeln!(out, "{}", line(r));
+                let cells: Vec<&str> = r.iter().map(|c| c.text.as_str()).collect();
+                let _ = writeln!(out, "{}", line(&cells));
             }
         }
         if !self.notes.is_empty() {
@@ -134,7 +280,10 @@ impl Report {
                 let _ = writeln!(
                     out,
                     "| {} |",
-                    r.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | ")
+                    r.iter()
+                        .map(|c| md(&c.text))
+                        .collect::<Vec<_>>()
+                        .join(" | ")
                 );
             }
         }
@@ -147,23 +296,48 @@ impl Report {
         out
     }
 
-    /// Long format: one line per cell, `section,row,column,value`; metadata as section `meta`.
+    /// Long format: one line per cell, `section,row,column,value,unit`; numbers are raw
+    /// (a percentage as its fraction, unit `fraction`; a 95% CI as two lines, `<column> low`
+    /// and `<column> high`); text cells have an empty unit. Metadata is section `meta`.
     fn to_csv(&self) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
-        let _ = w.write_record(["section", "row", "column", "value"]);
+        let _ = w.write_record(["section", "row", "column", "value", "unit"]);
         for (k, v) in &self.meta {
-            let _ = w.write_record(["meta", k.as_str(), "value", v.as_str()]);
+            let _ = w.write_record(["meta", k.as_str(), "value", v.as_str(), ""]);
         }
         for s in &self.sections {
             for r in &s.rows {
-                let key = r.first().map(String::as_str).unwrap_or("");
+                let key = r.first().map(|c| c.text.as_str()).unwrap_or("");
                 for (c, v) in s.columns.iter().zip(r).skip(1) {
-                    let _ = w.write_record([s.name.as_str(), key, c.as_str(), v.as_str()]);
+                    match v.value {
+                        Some(Num::One(x, u)) => {
+                            let _ = w.write_record([&s.name, key, c, &num_text(x), u]);
+                        }
+                        Some(Num::Range(lo, hi, u)) => {
+                            let _ = w.write_record([
+                                &s.name,
+                                key,
+                                &format!("{c} low"),
+                                &num_text(lo),
+                                u,
+                            ]);
+                            let _ = w.write_record([
+                                &s.name,
+                                key,
+                                &format!("{c} high"),
+                                &num_text(hi),
+                                u,
+                            ]);
+                        }
+                        None => {
+                            let _ = w.write_record([&s.name, key, c, &v.text, ""]);
+                        }
+                    }
                 }
             }
         }
         for (i, n) in self.notes.iter().enumerate() {
-            let _ = w.write_record(["notes", &i.to_string(), "text", n.as_str()]);
+            let _ = w.write_record(["notes", &i.to_string(), "text", n.as_str(), ""]);
         }
         String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
     }
@@ -173,10 +347,11 @@ fn widths(s: &Section) -> Vec<usize> {
     let mut w: Vec<usize> = s.columns.iter().map(|c| c.chars().count()).collect();
     for r in &s.rows {
         for (i, c) in r.iter().enumerate() {
+            let n = c.text.chars().count();
             if i < w.len() {
-                w[i] = w[i].max(c.chars().count());
+                w[i] = w[i].max(n);
             } else {
-                w.push(c.chars().count());
+                w.push(n);
             }
         }
     }
@@ -194,6 +369,12 @@ pub fn pct(v: f64, d: usize) -> String {
     } else {
         "n/a".into()
     }
+}
+
+/// A fraction as a percentage number without float noise: 0.9954 -> "99.54".
+pub fn pct_text(v: f64) -> String {
+    let t = format!("{:.6}", v * 100.0);
+    t.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// The estimate of a ratio accumulator, divided by `scale`.
@@ -253,11 +434,11 @@ pub fn win_rate_by_strategy(
             / k;
         let e = crate::stats::Estimate::new(mean, se, wins[idx[0]].df());
         sec.row([
-            name.clone(),
-            idx.len().to_string(),
-            pct(e.mean, 2),
-            pct(e.se, 2),
-            ci_pct(&e, 2),
+            Cell::from(name.clone()),
+            count_cell(idx.len() as u64),
+            pct_cell(e.mean, 2),
+            pct_cell(e.se, 2),
+            ci_cell(&e, 2),
         ]);
         js.push(serde_json::json!({"strategy": name, "seats": idx.len(), "rate": e.mean, "se": e.se, "ci95": e.ci95}));
     }
@@ -313,6 +494,16 @@ impl RunMeta {
             .map_or("rotates game by game".into(), |s| (s + 1).to_string())
     }
 
+    /// "INTERRUPTED: k of n chunks completed" for an interrupted run.
+    pub fn marker(&self) -> Option<String> {
+        self.interrupted.then(|| {
+            format!(
+                "INTERRUPTED: {} of {} chunks completed",
+                self.chunks_done, self.chunks_planned
+            )
+        })
+    }
+
     /// The report's "Elapsed" line (with `work` items done, e.g. turns or games) and, if the
     /// run was interrupted, the note saying what it covers.
     pub fn annotate(&self, r: &mut Report, work: u64, unit: &str) {
@@ -325,6 +516,10 @@ impl RunMeta {
                 count((work as f64 / self.elapsed_s.max(1e-9)) as u64)
             ),
         ));
+        if let Some(m) = self.marker() {
+            // In the metadata too, so that every file of --out-dir (CSV, SVG) carries it.
+            r.meta.push(("Status".into(), m));
+        }
         if self.interrupted {
             r.notes.push(format!(
                 "INTERRUPTED: {} of {} chunks completed; the figures cover the completed chunks only.",
@@ -391,9 +586,6 @@ pub fn slug(s: &str) -> String {
         } else if !out.ends_with('-') && !out.is_empty() {
             out.push('-');
         }
-        if out.len() >= 48 {
-            break;
-        }
     }
     out.trim_end_matches('-').to_string()
 }
@@ -430,12 +622,7 @@ fn fill_out_dir(
         .map(|(k, v)| format!("# {k}: {v}\n"))
         .collect();
     for s in &report.sections {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        let _ = w.write_record(&s.columns);
-        for r in &s.rows {
-            let _ = w.write_record(r);
-        }
-        let body = String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default();
+        let body = s.to_flat_csv();
         put(&format!("{}.csv", slug(&s.name)), &format!("{meta}{body}"))?;
     }
     let desc: String = report
@@ -499,13 +686,59 @@ mod tests {
         let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
         assert_eq!(
             &rows[0],
-            &csv::StringRecord::from(vec!["meta", "seed", "value", "1"])
+            &csv::StringRecord::from(vec!["meta", "seed", "value", "1", ""])
         );
         assert_eq!(
             &rows[1],
-            &csv::StringRecord::from(vec!["EV by up card", "2", "EV", "0.1"])
+            &csv::StringRecord::from(vec!["EV by up card", "2", "EV", "0.1", ""])
         );
         assert_eq!(rows.len(), 1 + 4 + 1);
+    }
+
+    #[test]
+    fn csv_carries_numbers_and_units_while_tables_show_text() {
+        let mut s = Section::new("Rates", &["event", "rate", "count", "95% CI"]);
+        let e = crate::stats::Estimate::new(0.9927, 0.0001, 1_000_000);
+        s.row([
+            Cell::from("win"),
+            pct_cell(0.9927, 2),
+            count_cell(1234),
+            ci_cell(&e, 2),
+        ]);
+        let r = Report {
+            title: "T".into(),
+            sections: vec![s.clone()],
+            ..Default::default()
+        };
+        let table = r.render(Format::Table);
+        assert!(
+            table.contains("99.27%") && table.contains("1,234"),
+            "{table}"
+        );
+        let long = r.render(Format::Csv);
+        assert!(long.contains("Rates,win,rate,0.9927,fraction\n"), "{long}");
+        assert!(long.contains("Rates,win,count,1234,count\n"), "{long}");
+        assert!(long.contains("Rates,win,95% CI low,"), "{long}");
+        let flat = s.to_flat_csv();
+        let mut lines = flat.lines();
+        assert_eq!(
+            lines.next().unwrap(),
+            "event,rate,rate unit,count,count unit,95% CI low,95% CI high,95% CI unit"
+        );
+        let row = lines.next().unwrap();
+        assert!(
+            row.starts_with("win,0.9927,fraction,1234,count,0.99"),
+            "{row}"
+        );
+        assert!(!row.contains('%') && !row.contains("1,234"), "{row}");
+    }
+
+    #[test]
+    fn slugs_keep_the_whole_title() {
+        assert_eq!(
+            slug("Side bets and bet behind (RTP per stake of that bet)"),
+            "side-bets-and-bet-behind-rtp-per-stake-of-that-bet"
+        );
     }
 
     #[test]

@@ -1,13 +1,70 @@
 //! SVG plots (plotters' SVG backend): line charts with an optional band and reference line,
-//! and bar charts. Plots render in any browser.
+//! and bar charts with optional 95% error bars and a reference line. Plots render in any
+//! browser. Values are plotted in the unit the axis names (rates as percents, with a `%` on
+//! every tick), and tick labels are laid out so that they never overlap: a histogram labels
+//! every k-th bin, other bar charts turn long labels upright.
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+const SIZE: (u32, u32) = (900, 520);
+/// Font size of tick labels (plotters writes `font-size` as this / 1.24 in the SVG).
+const TICK_FONT: f64 = 13.0;
+/// A generous estimate of a character's width in the SVG's `font-size` units.
+const CHAR_W: f64 = 0.62;
+
+/// How the y axis reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum YUnit {
+    /// Values are percents; every tick carries `%`.
+    Percent,
+    /// Plain numbers (points, counts).
+    Plain,
+}
 
 /// A line series with an optional band (lower, upper) around it.
 pub struct Line<'a> {
     pub name: &'a str,
     pub points: &'a [(f64, f64)],
     pub band: Option<&'a [(f64, f64, f64)]>,
+}
+
+/// One bar: its label, value and optional 95% interval (in the value's unit).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    pub label: String,
+    pub value: f64,
+    pub ci: Option<(f64, f64)>,
+}
+
+impl Bar {
+    pub fn new(label: impl Into<String>, value: f64) -> Bar {
+        Bar {
+            label: label.into(),
+            value,
+            ci: None,
+        }
+    }
+    pub fn with_ci(mut self, lo: f64, hi: f64) -> Bar {
+        if lo.is_finite() && hi.is_finite() {
+            self.ci = Some((lo, hi));
+        }
+        self
+    }
+}
+
+/// A bar chart: labelled bars, optional error bars and a horizontal reference line.
+pub struct BarChart<'a> {
+    pub title: &'a str,
+    pub x_label: &'a str,
+    pub y_label: &'a str,
+    pub y_unit: YUnit,
+    pub bars: &'a [Bar],
+    /// A horizontal reference line (value, legend text), e.g. the fair share 1/players.
+    pub hline: Option<(f64, &'a str)>,
+    /// The bars are bins of a histogram: label every k-th bar instead of turning labels.
+    pub histogram: bool,
 }
 
 fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -23,18 +80,72 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
-/// A line chart; `hline` draws a horizontal reference line (e.g. a claimed RTP).
+/// Decimals that tell ticks `range / 10` apart.
+fn decimals(range: f64) -> usize {
+    let step = (range / 10.0).abs();
+    if !step.is_finite() || step <= 0.0 {
+        return 2;
+    }
+    (-step.log10().floor()).clamp(0.0, 6.0) as usize
+}
+
+fn y_tick(v: f64, d: usize, unit: YUnit) -> String {
+    match unit {
+        YUnit::Percent => format!("{v:.d$}%"),
+        YUnit::Plain => format!("{v:.d$}"),
+    }
+}
+
+/// A count as a short tick label: 950, 20k, 1.5M, 2G.
+pub fn short_count(v: f64) -> String {
+    let a = v.abs();
+    let (x, s) = if a >= 1e9 {
+        (v / 1e9, "G")
+    } else if a >= 1e6 {
+        (v / 1e6, "M")
+    } else if a >= 1e3 {
+        (v / 1e3, "k")
+    } else {
+        (v, "")
+    };
+    let t = format!("{x:.2}");
+    let t = t.trim_end_matches('0').trim_end_matches('.');
+    format!("{t}{s}")
+}
+
+fn tick_style() -> TextStyle<'static> {
+    ("sans-serif", TICK_FONT).into_font().color(&BLACK)
+}
+
+/// Estimated width in pixels of a tick label.
+fn text_width(s: &str) -> f64 {
+    s.chars().count() as f64 * CHAR_W * TICK_FONT / 1.24
+}
+
+type Err = String;
+
+fn err<E: std::fmt::Display>(e: E) -> Err {
+    e.to_string()
+}
+
+fn blank(root: &DrawingArea<SVGBackend, Shift>) -> Result<(), Err> {
+    root.fill(&WHITE).map_err(err)
+}
+
+/// A line chart; `hline` draws a horizontal reference line (e.g. a claimed RTP). The x axis
+/// counts (ticks such as 500k, 1.5M); the y axis reads in `y_unit`.
 pub fn line_chart(
     title: &str,
     x_label: &str,
     y_label: &str,
+    y_unit: YUnit,
     line: &Line,
     hline: Option<(f64, &str)>,
 ) -> Result<String, String> {
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, (900, 520)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+        blank(&root)?;
         let xs = bounds(line.points.iter().map(|p| p.0));
         let ys = bounds(
             line.points
@@ -43,25 +154,31 @@ pub fn line_chart(
                 .chain(line.band.into_iter().flatten().flat_map(|b| [b.1, b.2]))
                 .chain(hline.map(|h| h.0)),
         );
+        let d = decimals(ys.1 - ys.0);
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 20))
             .margin(15)
             .x_label_area_size(45)
             .y_label_area_size(80)
             .build_cartesian_2d(xs.0..xs.1, ys.0..ys.1)
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?;
         chart
             .configure_mesh()
             .x_desc(x_label)
             .y_desc(y_label)
+            .x_labels(7)
+            .y_labels(10)
+            .label_style(tick_style())
+            .x_label_formatter(&|v| short_count(*v))
+            .y_label_formatter(&|v| y_tick(*v, d, y_unit))
             .draw()
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?;
         if let Some(band) = line.band {
             let mut poly: Vec<(f64, f64)> = band.iter().map(|b| (b.0, b.2)).collect();
             poly.extend(band.iter().rev().map(|b| (b.0, b.1)));
             chart
                 .draw_series(std::iter::once(Polygon::new(poly, BLUE.mix(0.15).filled())))
-                .map_err(|e| e.to_string())?
+                .map_err(err)?
                 .label("95% band")
                 .legend(|(x, y)| {
                     Rectangle::new([(x, y - 5), (x + 15, y + 5)], BLUE.mix(0.15).filled())
@@ -72,7 +189,7 @@ pub fn line_chart(
                 line.points.iter().copied(),
                 BLUE.stroke_width(2),
             ))
-            .map_err(|e| e.to_string())?
+            .map_err(err)?
             .label(line.name)
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], BLUE.stroke_width(2)));
         if let Some((y, name)) = hline {
@@ -81,7 +198,7 @@ pub fn line_chart(
                     vec![(xs.0, y), (xs.1, y)],
                     RED.stroke_width(2),
                 ))
-                .map_err(|e| e.to_string())?
+                .map_err(err)?
                 .label(name)
                 .legend(|(x, yy)| {
                     PathElement::new(vec![(x, yy), (x + 15, yy)], RED.stroke_width(2))
@@ -89,58 +206,201 @@ pub fn line_chart(
         }
         chart
             .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+            .map_err(err)?;
+        root.present().map_err(err)?;
     }
     Ok(out)
 }
 
-/// A bar chart of labelled values (e.g. EV by up card, a histogram of results).
-pub fn bar_chart(title: &str, y_label: &str, bars: &[(String, f64)]) -> Result<String, String> {
+/// Which bars get a label: every bar, or every `stride`-th (a round stride) when labels
+/// would otherwise overlap.
+fn label_stride(labels: &[String], slot_px: f64) -> usize {
+    let widest = labels.iter().map(|l| text_width(l)).fold(0.0, f64::max) + 6.0;
+    [1usize, 2, 4, 5, 10, 20, 40, 50, 100, 200, 500, 1000]
+        .into_iter()
+        .find(|&k| k as f64 * slot_px >= widest)
+        .unwrap_or(labels.len().max(1))
+}
+
+/// A bar chart of labelled values (e.g. EV by up card, a histogram, win rates), one slot per
+/// bar, with error bars where a bar has an interval.
+pub fn bar_chart(c: &BarChart) -> Result<String, String> {
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, (900, 520)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let ys = bounds(bars.iter().map(|b| b.1).chain(std::iter::once(0.0)));
-        let n = bars.len().max(1);
+        let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+        blank(&root)?;
+        let n = c.bars.len().max(1);
+        let labels: Vec<String> = c.bars.iter().map(|b| b.label.clone()).collect();
+        // Plot width: the canvas less margins (15 each side) and the y label area (80).
+        let slot_px = (SIZE.0 as f64 - 30.0 - 80.0) / n as f64;
+        let widest = labels.iter().map(|l| text_width(l)).fold(0.0, f64::max);
+        let upright = !c.histogram && widest + 6.0 > slot_px;
+        let stride = if c.histogram {
+            label_stride(&labels, slot_px)
+        } else {
+            1
+        };
+        let x_area = if upright {
+            (widest + 20.0).min(260.0) as u32
+        } else {
+            40
+        } + if c.x_label.is_empty() { 0 } else { 22 };
+        let values = c
+            .bars
+            .iter()
+            .flat_map(|b| [Some(b.value), b.ci.map(|x| x.0), b.ci.map(|x| x.1)])
+            .flatten()
+            .chain(c.hline.map(|h| h.0))
+            .chain(std::iter::once(0.0));
+        let (mut lo, mut hi) = bounds(values);
+        let all_nonneg = c.bars.iter().all(|b| b.value >= 0.0 || b.value.is_nan());
+        if all_nonneg {
+            lo = 0.0;
+        }
+        // Room for the legend above the tallest bar.
+        if c.hline.is_some() || c.bars.iter().any(|b| b.ci.is_some()) {
+            hi += (hi - lo) * 0.15;
+        }
+        let d = decimals(hi - lo);
         let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 20))
+            .caption(c.title, ("sans-serif", 20))
             .margin(15)
-            .x_label_area_size(45)
+            .x_label_area_size(x_area)
             .y_label_area_size(80)
-            .build_cartesian_2d((0..n).into_segmented(), ys.0..ys.1)
-            .map_err(|e| e.to_string())?;
-        let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
+            .build_cartesian_2d(0.0..n as f64, lo..hi)
+            .map_err(err)?;
         chart
             .configure_mesh()
-            .y_desc(y_label)
-            .x_labels(n)
-            .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
-                _ => String::new(),
-            })
+            .disable_x_mesh()
+            .x_labels(0)
+            .x_desc(c.x_label)
+            .y_desc(c.y_label)
+            .y_labels(10)
+            .label_style(tick_style())
+            .y_label_formatter(&|v| y_tick(*v, d, c.y_unit))
             .draw()
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?;
+        // Leave a gap between bars only where a slot is wide enough to keep the bar visible.
+        let gap = if slot_px >= 8.0 { 0.1 } else { 0.0 };
         chart
-            .draw_series(bars.iter().enumerate().map(|(i, b)| {
-                let (y0, y1) = if b.1 >= 0.0 { (0.0, b.1) } else { (b.1, 0.0) };
-                let mut r = Rectangle::new(
-                    [
-                        (SegmentValue::Exact(i), y0),
-                        (SegmentValue::Exact(i + 1), y1),
-                    ],
+            .draw_series(c.bars.iter().enumerate().map(|(i, b)| {
+                let (y0, y1) = if b.value >= 0.0 {
+                    (0.0, b.value)
+                } else {
+                    (b.value, 0.0)
+                };
+                Rectangle::new(
+                    [(i as f64 + gap, y0), (i as f64 + 1.0 - gap, y1)],
                     BLUE.mix(0.6).filled(),
-                );
-                r.set_margin(0, 0, 3, 3);
-                r
+                )
             }))
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+            .map_err(err)?;
+        let with_ci: Vec<(usize, (f64, f64))> = c
+            .bars
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| b.ci.map(|x| (i, x)))
+            .collect();
+        if !with_ci.is_empty() {
+            let cap = 0.15f64.min(0.5 - gap);
+            chart
+                .draw_series(with_ci.iter().map(|&(i, (l, h))| {
+                    let x = i as f64 + 0.5;
+                    PathElement::new(
+                        vec![
+                            (x - cap, l),
+                            (x + cap, l),
+                            (x, l),
+                            (x, h),
+                            (x - cap, h),
+                            (x + cap, h),
+                        ],
+                        BLACK.stroke_width(2),
+                    )
+                }))
+                .map_err(err)?
+                .label("95% CI")
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x + 7, y - 6), (x + 7, y + 6)], BLACK.stroke_width(2))
+                });
+        }
+        if let Some((y, name)) = c.hline {
+            chart
+                .draw_series(LineSeries::new(
+                    vec![(0.0, y), (n as f64, y)],
+                    RED.stroke_width(2),
+                ))
+                .map_err(err)?
+                .label(name)
+                .legend(|(x, yy)| {
+                    PathElement::new(vec![(x, yy), (x + 15, yy)], RED.stroke_width(2))
+                });
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperRight)
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .draw()
+                .map_err(err)?;
+        } else if !with_ci.is_empty() {
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperRight)
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .draw()
+                .map_err(err)?;
+        }
+        // Tick labels under the bars, drawn at the bars' centres.
+        for (i, l) in labels.iter().enumerate() {
+            if i % stride != 0 {
+                continue;
+            }
+            let (px, py) = chart.backend_coord(&(i as f64 + 0.5, lo));
+            if upright {
+                let style = tick_style()
+                    .transform(FontTransform::Rotate270)
+                    .pos(Pos::new(HPos::Right, VPos::Center));
+                root.draw(&Text::new(l.clone(), (px, py + 6), style))
+                    .map_err(err)?;
+            } else {
+                let style = tick_style().pos(Pos::new(HPos::Center, VPos::Top));
+                root.draw(&Text::new(l.clone(), (px, py + 6), style))
+                    .map_err(err)?;
+            }
+        }
+        root.present().map_err(err)?;
     }
     Ok(out)
+}
+
+/// A bar of `k` out of `n` as a percent, with its binomial 95% interval.
+pub fn binomial_bar(label: impl Into<String>, k: u64, n: u64) -> Bar {
+    if n == 0 {
+        return Bar::new(label, 0.0);
+    }
+    let p = k as f64 / n as f64;
+    let h = 1.96 * (p * (1.0 - p) / n as f64).sqrt();
+    Bar::new(label, 100.0 * p).with_ci(100.0 * (p - h).max(0.0), 100.0 * (p + h).min(1.0))
+}
+
+/// Put a visible marker (e.g. "INTERRUPTED: 3 of 8 chunks") at the top of a plot.
+pub fn mark(svg: &str, text: &str) -> String {
+    let esc = text
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    let tag = format!(
+        "<text x=\"15\" y=\"18\" font-family=\"sans-serif\" font-size=\"13\" font-weight=\"bold\" fill=\"#CC0000\">{esc}</text>\n"
+    );
+    match svg.rfind("</svg>") {
+        Some(i) => format!("{}{}{}", &svg[..i], tag, &svg[i..]),
+        None => svg.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -149,18 +409,19 @@ mod tests {
 
     #[test]
     fn plots_are_svg_documents() {
-        let pts = [(1.0, 0.99), (2.0, 0.992), (3.0, 0.991)];
-        let band = [(1.0, 0.98, 1.0), (2.0, 0.985, 0.995), (3.0, 0.988, 0.994)];
+        let pts = [(1.0, 99.0), (2.0, 99.2), (3.0, 99.1)];
+        let band = [(1.0, 98.0, 100.0), (2.0, 98.5, 99.5), (3.0, 98.8, 99.4)];
         let s = line_chart(
             "RTP",
             "rounds",
-            "RTP",
+            "RTP (%)",
+            YUnit::Percent,
             &Line {
                 name: "estimate",
                 points: &pts,
                 band: Some(&band),
             },
-            Some((0.9954, "claim 99.54%")),
+            Some((99.54, "claim 99.54%")),
         )
         .unwrap();
         assert!(
@@ -169,12 +430,34 @@ mod tests {
             &s[..80.min(s.len())]
         );
         assert!(s.contains("claim 99.54%"));
-        let b = bar_chart(
-            "EV by up card",
-            "EV",
-            &[("2".into(), 0.09), ("A".into(), -0.34)],
-        )
+        let bars = [Bar::new("2", 9.0).with_ci(8.0, 10.0), Bar::new("A", -34.0)];
+        let b = bar_chart(&BarChart {
+            title: "EV by up card",
+            x_label: "",
+            y_label: "EV (%)",
+            y_unit: YUnit::Percent,
+            bars: &bars,
+            hline: Some((0.0, "zero")),
+            histogram: false,
+        })
         .unwrap();
-        assert!(b.starts_with("<svg") && b.contains("<rect"));
+        assert!(b.starts_with("<svg") && b.contains("<rect") && b.contains("95% CI"));
+        assert!(mark(&b, "INTERRUPTED").contains(">INTERRUPTED</text>\n</svg>"));
+    }
+
+    #[test]
+    fn short_counts() {
+        assert_eq!(short_count(0.0), "0");
+        assert_eq!(short_count(950.0), "950");
+        assert_eq!(short_count(200000.0), "200k");
+        assert_eq!(short_count(1_500_000.0), "1.5M");
+        assert_eq!(short_count(2e9), "2G");
+    }
+
+    #[test]
+    fn decimals_follow_the_range() {
+        assert_eq!(decimals(0.5), 2);
+        assert_eq!(decimals(30.0), 0);
+        assert_eq!(y_tick(99.5, 1, YUnit::Percent), "99.5%");
     }
 }

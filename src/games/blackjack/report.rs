@@ -7,7 +7,10 @@ use super::rules::Rules;
 use super::shoe::value_char;
 use super::sim::{hist_offset, BjAcc, Plan};
 use super::strategy::StrategyInfo;
-use crate::report::{ci_pct, count, est, estimate_json, fixed, pct, rate, Report, Section};
+use crate::report::{
+    ci_cell, count, count_cell, est, estimate_json, fixed_cell, pct, pct_cell, rate, Cell, Report,
+    Section,
+};
 use crate::stats::{check_claim, rounds_for_se};
 
 /// How the bettor behind follows the seated player's doubles and splits.
@@ -137,24 +140,29 @@ pub fn build(
         "Result (per initial main bet unless stated)",
         &["quantity", "value", "SE", "95% CI"],
     );
-    s.row(["EV".into(), pct(ev.mean, 4), pct(ev.se, 4), ci_pct(&ev, 4)]);
+    s.row([
+        "EV".into(),
+        pct_cell(ev.mean, 4),
+        pct_cell(ev.se, 4),
+        ci_cell(&ev, 4),
+    ]);
     s.row([
         "RTP = 1 + EV".into(),
-        pct(rtp.mean, 4),
-        pct(rtp.se, 4),
-        ci_pct(&rtp, 4),
+        pct_cell(rtp.mean, 4),
+        pct_cell(rtp.se, 4),
+        ci_cell(&rtp, 4),
     ]);
     s.row([
         "RTP per total wagered".into(),
-        pct(per_wagered.mean, 4),
-        pct(per_wagered.se, 4),
-        ci_pct(&per_wagered, 4),
+        pct_cell(per_wagered.mean, 4),
+        pct_cell(per_wagered.se, 4),
+        ci_cell(&per_wagered, 4),
     ]);
     s.row([
         "SD of one round (bets)".into(),
-        format!("{sd_round:.4}"),
-        String::new(),
-        String::new(),
+        fixed_cell(sd_round, 4, "bets"),
+        "".into(),
+        "".into(),
     ]);
     r.sections.push(s);
 
@@ -168,11 +176,11 @@ pub fn build(
         let ratio = &acc.by_up[i];
         let e = est(ratio, u);
         s.row([
-            up_name(i),
-            pct(rate(ratio.n, c.seat_rounds), 2),
-            pct(e.mean, 3),
-            pct(e.se, 3),
-            ci_pct(&e, 3),
+            up_name(i).into(),
+            pct_cell(rate(ratio.n, c.seat_rounds), 2),
+            pct_cell(e.mean, 3),
+            pct_cell(e.se, 3),
+            ci_cell(&e, 3),
         ]);
         by_up_json.insert(
             up_name(i),
@@ -210,10 +218,10 @@ pub fn build(
     let mut freq_json = serde_json::Map::new();
     for (name, of, n, d) in freqs {
         s.row([
-            name.to_string(),
-            pct(rate(n, d), 3),
-            count(n),
-            of.to_string(),
+            name.into(),
+            pct_cell(rate(n, d), 3),
+            count_cell(n),
+            of.into(),
         ]);
         freq_json.insert(name.into(), json!(rate(n, d)));
     }
@@ -225,38 +233,38 @@ pub fn build(
     );
     s.row([
         "pairs (same rank, 11:1)".into(),
-        format!("{}", bets.pairs),
-        count(acc.pairs.n),
-        pct(pairs.mean, 3),
-        pct(pairs.se, 3),
-        ci_pct(&pairs, 3),
+        Cell::num(format!("{}", bets.pairs), bets.pairs, "bets"),
+        count_cell(acc.pairs.n),
+        pct_cell(pairs.mean, 3),
+        pct_cell(pairs.se, 3),
+        ci_cell(&pairs, 3),
     ]);
     s.row([
         "insurance (2:1)".into(),
         if bets.insure {
-            "0.5".into()
+            Cell::num("0.5".into(), 0.5, "bets")
         } else {
             "never taken".into()
         },
-        count(acc.insurance.n),
-        pct(insurance.mean, 3),
-        pct(insurance.se, 3),
-        ci_pct(&insurance, 3),
+        count_cell(acc.insurance.n),
+        pct_cell(insurance.mean, 3),
+        pct_cell(insurance.se, 3),
+        ci_cell(&insurance, 3),
     ]);
     s.row([
-        format!(
+        Cell::from(format!(
             "bet behind (follows {})",
             if bets.behind_follows == BehindFollows::All {
                 "all"
             } else {
                 "none"
             }
-        ),
-        format!("{}", bets.behind),
-        count(acc.main.n),
-        pct(behind.mean, 3),
-        pct(behind.se, 3),
-        ci_pct(&behind, 3),
+        )),
+        Cell::num(format!("{}", bets.behind), bets.behind, "bets"),
+        count_cell(acc.main.n),
+        pct_cell(behind.mean, 3),
+        pct_cell(behind.se, 3),
+        ci_cell(&behind, 3),
     ]);
     r.sections.push(s);
 
@@ -268,8 +276,8 @@ pub fn build(
     for &i in &order {
         let row = &acc.dealer[i];
         let n: u64 = row.iter().sum();
-        let mut cells = vec![up_name(i)];
-        cells.extend(row.iter().map(|&k| fixed(rate(k, n), 6)));
+        let mut cells = vec![Cell::from(up_name(i))];
+        cells.extend(row.iter().map(|&k| fixed_cell(rate(k, n), 6, "fraction")));
         s.row(cells);
         dealer_json.insert(
             up_name(i),
@@ -291,9 +299,9 @@ pub fn build(
         }
         let net = (i as i64 - off) as f64 / u;
         s.row([
-            format!("{net:+}"),
-            fixed(rate(k, c.seat_rounds), 6),
-            count(k),
+            Cell::num(format!("{net:+}"), net, "bets"),
+            fixed_cell(rate(k, c.seat_rounds), 6, "fraction"),
+            count_cell(k),
         ]);
         dist_json.push(json!({"net": net, "count": k, "p": rate(k, c.seat_rounds)}));
     }
@@ -377,31 +385,33 @@ pub fn build(
 }
 
 /// The plots of a run: result histogram, EV by up card, and the running RTP with its 95%
-/// band (and the claimed RTP as a line).
+/// band (and the claimed RTP as a line). Rates and RTPs are plotted in percent; an
+/// interrupted run's plots say so.
 pub fn plots(
     rules: &Rules,
     acc: &BjAcc,
     claim: Option<f64>,
+    run: &RunInfo,
 ) -> Result<Vec<(String, String)>, String> {
-    use crate::report::svg::{bar_chart, line_chart, Line};
+    use crate::report::svg::{
+        bar_chart, binomial_bar, line_chart, mark, Bar, BarChart, Line, YUnit,
+    };
     let u = rules.units_per_bet() as f64;
     let off = hist_offset(rules);
-    let total = acc.counts.seat_rounds.max(1) as f64;
-    let hist: Vec<(String, f64)> = acc
+    let total = acc.counts.seat_rounds;
+    let hist: Vec<Bar> = acc
         .hist
         .iter()
         .enumerate()
         .filter(|(_, &k)| k > 0)
-        .map(|(i, &k)| {
-            (
-                format!("{:+}", (i as i64 - off) as f64 / u),
-                k as f64 / total,
-            )
-        })
+        .map(|(i, &k)| binomial_bar(format!("{:+}", (i as i64 - off) as f64 / u), k, total))
         .collect();
-    let by_up: Vec<(String, f64)> = [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 0]
+    let by_up: Vec<Bar> = [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 0]
         .iter()
-        .map(|&i| (up_name(i), acc.by_up[i].mean() / u * 100.0))
+        .map(|&i| {
+            let e = est(&acc.by_up[i], u);
+            Bar::new(up_name(i), e.mean * 100.0).with_ci(e.ci95[0] * 100.0, e.ci95[1] * 100.0)
+        })
         .collect();
     // Running estimate over chunks in order, with a 95% band from the per-chunk spread so far.
     let mut pts = Vec::new();
@@ -420,41 +430,65 @@ pub fn plots(
             continue;
         }
         let r = sx / sy;
-        let rtp = 1.0 + r / u;
+        let rtp = 100.0 * (1.0 + r / u);
         pts.push((sy, rtp));
         if k >= 1 {
             let ss = (sxx - 2.0 * r * sxy + r * r * syy).max(0.0);
-            let se = (kk / (kk - 1.0) * ss).sqrt() / sy / u;
+            let se = 100.0 * (kk / (kk - 1.0) * ss).sqrt() / sy / u;
             band.push((sy, rtp - 1.96 * se, rtp + 1.96 * se));
         }
     }
-    let claim_label = claim.map(|c| format!("claimed RTP {:.2}%", c * 100.0));
-    Ok(vec![
+    let claim_label = claim.map(|c| format!("claimed RTP {}%", crate::report::pct_text(c)));
+    let mut out = vec![
         (
             "results-histogram.svg".into(),
-            bar_chart(
-                "Distribution of one round's net result (bets)",
-                "probability",
-                &hist,
-            )?,
+            bar_chart(&BarChart {
+                title: "Distribution of one round's net result",
+                x_label: "net result (initial bets)",
+                y_label: "share of initial bets (%)",
+                y_unit: YUnit::Percent,
+                bars: &hist,
+                hline: None,
+                histogram: true,
+            })?,
         ),
         (
             "ev-by-upcard.svg".into(),
-            bar_chart("EV by dealer up card", "EV (% of the initial bet)", &by_up)?,
+            bar_chart(&BarChart {
+                title: "EV by dealer up card",
+                x_label: "dealer up card",
+                y_label: "EV (% of the initial bet)",
+                y_unit: YUnit::Percent,
+                bars: &by_up,
+                hline: None,
+                histogram: false,
+            })?,
         ),
         (
             "convergence.svg".into(),
             line_chart(
                 "Running RTP estimate with its 95% band",
                 "initial bets",
-                "RTP",
+                "RTP (%)",
+                YUnit::Percent,
                 &Line {
                     name: "RTP estimate",
                     points: &pts,
                     band: Some(&band),
                 },
-                claim.map(|c| (c, claim_label.as_deref().unwrap_or("claim"))),
+                claim.map(|c| (c * 100.0, claim_label.as_deref().unwrap_or("claim"))),
             )?,
         ),
-    ])
+    ];
+    if run.interrupted {
+        let m = format!(
+            "INTERRUPTED: {} of {} chunks completed",
+            run.chunks_done,
+            run.chunk_range[1] - run.chunk_range[0]
+        );
+        for p in &mut out {
+            p.1 = mark(&p.1, &m);
+        }
+    }
+    Ok(out)
 }

@@ -8,7 +8,8 @@ use super::model::Model;
 use super::rules::{DoomWipes, HeldDice};
 use super::sim::{GameAcc, Mode, TurnAcc, FINAL_BINS, HIST_BIN, HIST_BINS, HIST_MIN, WIN_UNIT};
 use crate::report::{
-    ci_pct, count, est, estimate_json, fixed, pct, rate, Report, RunMeta, Section,
+    ci_cell, count, count_cell, est, estimate_json, fixed, fixed_cell, pct_cell, rate, Cell,
+    Report, RunMeta, Section,
 };
 use crate::stats::Estimate;
 
@@ -102,17 +103,22 @@ pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
         let exact = info.exact_ev.get(s).copied().flatten();
         let z = exact.map(|x| (e.mean - x) / e.se);
         ts.row([
-            (s + 1).to_string(),
-            info.seats[s].clone(),
-            count(t.turns()),
-            f1(e.mean),
-            format!("{:.2}", e.se),
-            format!("[{}, {}]", f1(e.ci95[0]), f1(e.ci95[1])),
-            exact.map_or("-".into(), |x| format!("{x:.3}")),
-            z.map_or("-".into(), |z| format!("{z:+.2}")),
-            pct(pf, 2),
-            pct(pd, 2),
-            format!("{rolls:.2}"),
+            count_cell(s as u64 + 1),
+            info.seats[s].clone().into(),
+            count_cell(t.turns()),
+            fixed_cell(e.mean, 1, "points"),
+            fixed_cell(e.se, 2, "points"),
+            Cell::range(
+                format!("[{}, {}]", f1(e.ci95[0]), f1(e.ci95[1])),
+                e.ci95[0],
+                e.ci95[1],
+                "points",
+            ),
+            exact.map_or("-".into(), |x| fixed_cell(x, 3, "points")),
+            z.map_or("-".into(), |z| Cell::num(format!("{z:+.2}"), z, "z")),
+            pct_cell(pf, 2),
+            pct_cell(pd, 2),
+            fixed_cell(rolls, 2, "rolls"),
         ]);
         seats_json.push(json!({
             "seat": s + 1, "strategy": info.seats[s], "turns": t.turns(),
@@ -139,10 +145,14 @@ pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
         }
         let (a, b) = bin_range(i);
         hist.row([
-            a.map_or("-inf".into(), |v| v.to_string()),
-            b.map_or("inf".into(), |v| v.to_string()),
-            count(n),
-            pct(rate(n, pooled.turns()), 3),
+            a.map_or("-inf".into(), |v| {
+                Cell::num(v.to_string(), v as f64, "points")
+            }),
+            b.map_or("inf".into(), |v| {
+                Cell::num(v.to_string(), v as f64, "points")
+            }),
+            count_cell(n),
+            pct_cell(rate(n, pooled.turns()), 3),
         ]);
     }
     let mut j = json!({
@@ -215,13 +225,13 @@ fn games_sections(
         let e = est(&acc.wins[s], 1.0);
         let fsc = est(&acc.final_score[s], 1.0);
         ws.row([
-            (s + 1).to_string(),
-            info.seats[s].clone(),
-            pct(e.mean, 2),
-            pct(e.se, 2),
-            ci_pct(&e, 2),
-            f1(fsc.mean),
-            f1(acc.final_score[s].sd_obs()),
+            count_cell(s as u64 + 1),
+            info.seats[s].clone().into(),
+            pct_cell(e.mean, 2),
+            pct_cell(e.se, 2),
+            ci_cell(&e, 2),
+            fixed_cell(fsc.mean, 1, "points"),
+            fixed_cell(acc.final_score[s].sd_obs(), 1, "points"),
         ]);
         win_json.push(json!({
             "seat": s + 1, "strategy": info.seats[s], "rate": e.mean, "se": e.se,
@@ -246,23 +256,30 @@ fn games_sections(
     for (pos, &w) in acc.wins_by_position.iter().enumerate() {
         let wr = w as f64 / (WIN_UNIT as f64 * acc.games.max(1) as f64);
         ps.row([
-            (pos + 1).to_string(),
+            count_cell(pos as u64 + 1),
             info.run.start_seat.map_or("all, in turn".into(), |st| {
-                ((st + pos) % seats + 1).to_string()
+                count_cell(((st + pos) % seats + 1) as u64)
             }),
-            pct(wr, 2),
-            pct(fair, 2),
-            format!("{:+.2} pp", (wr - fair) * 100.0),
+            pct_cell(wr, 2),
+            pct_cell(fair, 2),
+            Cell::num(
+                format!("{:+.2} pp", (wr - fair) * 100.0),
+                wr - fair,
+                "fraction",
+            ),
         ]);
         pos_json.push(wr);
     }
     r.sections.insert(1, ps);
     let gt = est(&acc.game_turns, 1.0);
     let mut gs = Section::new("Game length", &["measure", "value"]);
-    gs.row(["turns per game".into(), f1(gt.mean)]);
-    gs.row(["SE".into(), format!("{:.2}", gt.se)]);
-    gs.row(["rounds per game".into(), f1(gt.mean / seats as f64)]);
-    gs.row(["games not finished".into(), count(acc.unfinished)]);
+    gs.row(["turns per game".into(), fixed_cell(gt.mean, 1, "turns")]);
+    gs.row(["SE".into(), fixed_cell(gt.se, 2, "turns")]);
+    gs.row([
+        "rounds per game".into(),
+        fixed_cell(gt.mean / seats as f64, 1, "rounds"),
+    ]);
+    gs.row(["games not finished".into(), count_cell(acc.unfinished)]);
     r.sections.insert(2, gs);
     let mut fs = Section::new("Final score distribution", &["from", "to"]);
     fs.columns.extend((1..=seats).map(|s| format!("seat {s}")));
@@ -274,12 +291,12 @@ fn games_sections(
         }
         let lo = b as f64 * bin;
         let hi = if b == FINAL_BINS {
-            "inf".to_string()
+            "inf".into()
         } else {
-            format!("{:.0}", lo + bin)
+            fixed_cell(lo + bin, 0, "points")
         };
-        let mut row = vec![format!("{lo:.0}"), hi];
-        row.extend(acc.final_hist.iter().map(|h| count(h[b])));
+        let mut row = vec![fixed_cell(lo, 0, "points"), hi];
+        row.extend(acc.final_hist.iter().map(|h| count_cell(h[b])));
         fs.row(row);
     }
     r.sections.push(fs);
@@ -341,7 +358,12 @@ pub fn exact_report(m: &Model, opts: &ExactOptions) -> Report {
     let mut bust_json = Vec::new();
     for n in 1..=6u8 {
         let (f, d) = m.bust_odds(n);
-        bust.row([n.to_string(), pct(f, 3), pct(d, 3), pct(f + d, 3)]);
+        bust.row([
+            count_cell(n as u64),
+            pct_cell(f, 3),
+            pct_cell(d, 3),
+            pct_cell(f + d, 3),
+        ]);
         bust_json.push(json!({"dice": n, "farkle": f, "doom": d, "bust": f + d}));
     }
 
@@ -503,47 +525,98 @@ pub fn exact_ev(s: &super::strategy::DoomStrategy, sol: &Solution) -> Option<f64
 }
 
 /// SVG plots of a simulation: the turn-score distribution and, for games, win rates by seat
-/// and by turn order.
+/// and by turn order (percents with 95% error bars and the fair share 1/players). An
+/// interrupted run's plots say so.
 pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, String> {
-    use crate::report::svg::bar_chart;
+    use crate::report::svg::{bar_chart, binomial_bar, mark, Bar, BarChart, YUnit};
     let mut pooled = TurnAcc::default();
     for t in &acc.turns {
         crate::engine::Merge::merge(&mut pooled, t);
     }
-    let n = pooled.turns().max(1) as f64;
-    let hist: Vec<(String, f64)> = pooled
-        .hist
-        .iter()
-        .enumerate()
-        .filter(|(i, &k)| k > 0 && *i > 0 && *i <= HIST_BINS)
-        .map(|(i, &k)| (bin_range(i).0.unwrap_or(HIST_MIN).to_string(), k as f64 / n))
-        .collect();
+    let n = pooled.turns();
+    // Every bin from the first to the last non-empty one, so that the x axis is linear.
+    let used: Vec<usize> = (1..=HIST_BINS).filter(|&i| pooled.hist[i] > 0).collect();
+    let hist: Vec<Bar> = match (used.first(), used.last()) {
+        (Some(&a), Some(&b)) => (a..=b)
+            .map(|i| {
+                binomial_bar(
+                    bin_range(i).0.unwrap_or(HIST_MIN).to_string(),
+                    pooled.hist[i],
+                    n,
+                )
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut out = vec![(
         "turn-score-histogram.svg".to_string(),
-        bar_chart("Turn score distribution (bins of 50)", "probability", &hist)?,
+        bar_chart(&BarChart {
+            title: &format!("Turn score distribution (bins of {HIST_BIN})"),
+            x_label: "turn score (points, start of bin)",
+            y_label: "share of turns (%)",
+            y_unit: YUnit::Percent,
+            bars: &hist,
+            hline: None,
+            histogram: true,
+        })?,
     )];
     if let Mode::Games(_) = info.mode {
-        let seats: Vec<(String, f64)> = acc
+        let players = acc.wins.len().max(1);
+        let fair = 100.0 / players as f64;
+        let fair_label = format!("fair share 1/{players} = {}%", fixed(fair, 2));
+        let seats: Vec<Bar> = acc
             .wins
             .iter()
             .enumerate()
-            .map(|(s, w)| (format!("{} {}", s + 1, info.seats[s]), w.mean()))
+            .map(|(s, w)| {
+                let e = est(w, 1.0);
+                Bar::new(format!("{} {}", s + 1, info.seats[s]), 100.0 * e.mean)
+                    .with_ci(100.0 * e.ci95[0], 100.0 * e.ci95[1])
+            })
             .collect();
         out.push((
             "win-rate-by-seat.svg".into(),
-            bar_chart("Win rate by seat (ties shared)", "win rate", &seats)?,
+            bar_chart(&BarChart {
+                title: "Win rate by seat (ties shared)",
+                x_label: "seat and strategy",
+                y_label: "win rate (%)",
+                y_unit: YUnit::Percent,
+                bars: &seats,
+                hline: Some((fair, &fair_label)),
+                histogram: false,
+            })?,
         ));
-        let g = (WIN_UNIT as f64) * acc.games.max(1) as f64;
-        let pos: Vec<(String, f64)> = acc
+        // A position's wins count shared ties as fractions (WIN_UNIT): the binomial interval
+        // of the rounded win count.
+        let pos: Vec<Bar> = acc
             .wins_by_position
             .iter()
             .enumerate()
-            .map(|(p, &w)| (format!("{}", p + 1), w as f64 / g))
+            .map(|(p, &w)| {
+                binomial_bar(
+                    format!("{}", p + 1),
+                    (w as f64 / WIN_UNIT as f64).round() as u64,
+                    acc.games,
+                )
+            })
             .collect();
         out.push((
             "win-rate-by-turn-order.svg".into(),
-            bar_chart("Win rate by position in the turn order", "win rate", &pos)?,
+            bar_chart(&BarChart {
+                title: "Win rate by position in the turn order",
+                x_label: "position in the turn order",
+                y_label: "win rate (%)",
+                y_unit: YUnit::Percent,
+                bars: &pos,
+                hline: Some((fair, &fair_label)),
+                histogram: false,
+            })?,
         ));
+    }
+    if let Some(m) = info.run.marker() {
+        for p in &mut out {
+            p.1 = mark(&p.1, &m);
+        }
     }
     Ok(out)
 }

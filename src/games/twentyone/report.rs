@@ -8,7 +8,8 @@ use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, MAX_SCORE};
 use super::strategy::RowTable;
 use crate::report::{
-    ci_pct, count, est, estimate_json, fixed, pct, win_rate_by_strategy, Report, RunMeta, Section,
+    ci_cell, count, count_cell, est, estimate_json, fixed, fixed_cell, pct, pct_cell,
+    win_rate_by_strategy, Cell, Report, RunMeta, Section,
 };
 use crate::stats::Estimate;
 
@@ -40,10 +41,6 @@ pub fn quantiles(hist: &[u64]) -> Vec<u32> {
             MAX_SCORE as u32
         })
         .collect()
-}
-
-fn f2(v: f64) -> String {
-    fixed(v, 2)
 }
 
 /// The report of a simulation of games.
@@ -95,24 +92,24 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
         let sd = acc.score[s].sd_obs();
         let cross = acc.crossings[s] as f64 / games;
         seats.row([
-            (s + 1).to_string(),
-            rules.sheets[s].name.clone(),
-            info.seats[s].clone(),
-            pct(w.mean, 2),
-            pct(w.se, 2),
-            ci_pct(&w, 2),
-            f2(sc.mean),
-            f2(sd),
-            f2(cross),
+            count_cell(s as u64 + 1),
+            rules.sheets[s].name.clone().into(),
+            info.seats[s].clone().into(),
+            pct_cell(w.mean, 2),
+            pct_cell(w.se, 2),
+            ci_cell(&w, 2),
+            fixed_cell(sc.mean, 2, "points"),
+            fixed_cell(sd, 2, "points"),
+            fixed_cell(cross, 2, "crossings"),
         ]);
         let q = quantiles(&acc.score_hist[s]);
-        let mut row = vec![(s + 1).to_string()];
-        row.extend(q.iter().map(|v| v.to_string()));
+        let mut row = vec![count_cell(s as u64 + 1)];
+        row.extend(q.iter().map(|&v| fixed_cell(v as f64, 0, "points")));
         qs.row(row);
         let per_row: Vec<f64> = acc.hits_row[s].iter().map(|&h| h as f64 / games).collect();
-        let mut row = vec![(s + 1).to_string()];
-        row.extend(per_row.iter().map(|v| f2(*v)));
-        row.push(f2(per_row.iter().sum()));
+        let mut row = vec![count_cell(s as u64 + 1)];
+        row.extend(per_row.iter().map(|&v| fixed_cell(v, 2, "hits")));
+        row.push(fixed_cell(per_row.iter().sum(), 2, "hits"));
         hr.row(row);
         let a = est(&acc.active[s], 1.0);
         let p = est(&acc.passive[s], 1.0);
@@ -122,12 +119,12 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
             acc.active[s].df(),
         );
         adv.row([
-            (s + 1).to_string(),
-            format!("{:.3}", a.mean),
-            format!("{:.3}", a.se),
-            format!("{:.3}", p.mean),
-            format!("{:.3}", p.se),
-            format!("{:+.3} ± {:.3}", d.mean, d.se),
+            count_cell(s as u64 + 1),
+            fixed_cell(a.mean, 3, "points"),
+            fixed_cell(a.se, 3, "points"),
+            fixed_cell(p.mean, 3, "points"),
+            fixed_cell(p.se, 3, "points"),
+            Cell::num(format!("{:+.3} ± {:.3}", d.mean, d.se), d.mean, "points"),
         ]);
         win_json.push(json!({"seat": s + 1, "strategy": info.seats[s], "rate": w.mean, "se": w.se, "ci95": w.ci95}));
         score_json.push(json!({
@@ -150,8 +147,14 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
     let turns = est(&acc.turns, 1.0);
     let rolls = acc.rolls as f64 / games;
     let mut gl = Section::new("Game length", &["measure", "value"]);
-    gl.row(["turns (shared rolls) per game".into(), f2(turns.mean)]);
-    gl.row(["dice rolls per game, re-rolls included".into(), f2(rolls)]);
+    gl.row([
+        "turns (shared rolls) per game".into(),
+        fixed_cell(turns.mean, 2, "turns"),
+    ]);
+    gl.row([
+        "dice rolls per game, re-rolls included".into(),
+        fixed_cell(rolls, 2, "rolls"),
+    ]);
     r.sections.push(gl);
     let mut dist = Section::new("Final score distribution (bins of 10)", &["from", "to"]);
     dist.columns.extend((1..=n).map(|s| format!("seat {s}")));
@@ -165,10 +168,10 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
             continue;
         }
         let mut row = vec![
-            (b * 10).to_string(),
-            ((b * 10 + 9).min(MAX_SCORE)).to_string(),
+            count_cell((b * 10) as u64),
+            count_cell((b * 10 + 9).min(MAX_SCORE) as u64),
         ];
-        row.extend(counts.iter().map(|&c| count(c)));
+        row.extend(counts.iter().map(|&c| count_cell(c)));
         dist.row(row);
     }
     r.sections.push(dist);
@@ -240,12 +243,12 @@ pub fn sweep_report(
         let w = est(&p.acc.wins[0], 1.0);
         let sc = est(&p.acc.score[0], 1.0);
         s.row([
-            format!("{}", p.c),
-            pct(w.mean, 2),
-            pct(w.se, 2),
-            ci_pct(&w, 2),
-            f2(sc.mean),
-            pct(1.0 / n as f64, 2),
+            Cell::num(format!("{}", p.c), p.c, "points per roll"),
+            pct_cell(w.mean, 2),
+            pct_cell(w.se, 2),
+            ci_cell(&w, 2),
+            fixed_cell(sc.mean, 2, "points"),
+            pct_cell(1.0 / n as f64, 2),
         ]);
         js.push(json!({"c": p.c, "win_rate": w.mean, "se": w.se, "ci95": w.ci95, "mean_score": sc.mean}));
         if best.is_none_or(|(_, b)| w.mean > b.mean) {
@@ -323,13 +326,13 @@ pub fn exact_report(rules: &TwentyOneRules, row_policy: Option<f64>) -> Report {
         let x = row_events(e);
         let three: f64 = x.p_hits[3..].iter().sum();
         ev.row([
-            printed(e),
-            pct(x.p_any_legal, 3),
-            format!("{:.4}", x.expected_legal),
-            pct(x.p_hits[0], 3),
-            pct(x.p_hits[1], 3),
-            pct(x.p_hits[2], 3),
-            pct(three, 3),
+            printed(e).into(),
+            pct_cell(x.p_any_legal, 3),
+            fixed_cell(x.expected_legal, 4, "dice"),
+            pct_cell(x.p_hits[0], 3),
+            pct_cell(x.p_hits[1], 3),
+            pct_cell(x.p_hits[2], 3),
+            pct_cell(three, 3),
         ]);
         ev_json.push(json!({"empty": printed(e), "mask": e, "p_any_legal": x.p_any_legal, "expected_legal": x.expected_legal, "p_hits": x.p_hits}));
     }
@@ -381,41 +384,77 @@ pub fn exact_report(rules: &TwentyOneRules, row_policy: Option<f64>) -> Report {
     r
 }
 
-/// SVG plot: win rate by seat.
+/// SVG plots: win rate by seat (percents with 95% error bars and the fair share
+/// 1/players) and the final-score histogram. An interrupted run's plots say so.
 pub fn plots(acc: &TwentyOneAcc, info: &RunInfo) -> Result<Vec<(String, String)>, String> {
-    use crate::report::svg::bar_chart;
-    let bars: Vec<(String, f64)> = acc
+    use crate::report::svg::{bar_chart, binomial_bar, mark, Bar, BarChart, YUnit};
+    let players = acc.wins.len().max(1);
+    let fair = 100.0 / players as f64;
+    let fair_label = format!("fair share 1/{players} = {}%", fixed(fair, 2));
+    let bars: Vec<Bar> = acc
         .wins
         .iter()
         .enumerate()
-        .map(|(s, w)| (format!("{} {}", s + 1, info.seats[s]), w.mean()))
+        .map(|(s, w)| {
+            let e = est(w, 1.0);
+            Bar::new(format!("{} {}", s + 1, info.seats[s]), 100.0 * e.mean)
+                .with_ci(100.0 * e.ci95[0], 100.0 * e.ci95[1])
+        })
         .collect();
     let total: u64 = acc.score_hist.iter().map(|h| h.iter().sum::<u64>()).sum();
-    let hist: Vec<(String, f64)> = (0..=(MAX_SCORE / 10))
+    let bins: Vec<u64> = (0..=(MAX_SCORE / 10))
         .map(|b| {
-            let c: u64 = acc
-                .score_hist
+            acc.score_hist
                 .iter()
                 .map(|h| {
                     h[b * 10..((b + 1) * 10).min(MAX_SCORE + 1)]
                         .iter()
                         .sum::<u64>()
                 })
-                .sum();
-            ((b * 10).to_string(), c as f64 / total.max(1) as f64)
+                .sum()
         })
-        .filter(|x| x.1 > 0.0)
         .collect();
-    Ok(vec![
+    // Every bin from the first to the last non-empty one, so that the x axis is linear.
+    let first = bins.iter().position(|&c| c > 0);
+    let last = bins.iter().rposition(|&c| c > 0);
+    let hist: Vec<Bar> = match (first, last) {
+        (Some(a), Some(b)) => (a..=b)
+            .map(|i| binomial_bar((i * 10).to_string(), bins[i], total))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut out = vec![
         (
             "win-rate-by-seat.svg".into(),
-            bar_chart("Win rate by seat (ties shared)", "win rate", &bars)?,
+            bar_chart(&BarChart {
+                title: "Win rate by seat (ties shared)",
+                x_label: "seat and strategy",
+                y_label: "win rate (%)",
+                y_unit: YUnit::Percent,
+                bars: &bars,
+                hline: Some((fair, &fair_label)),
+                histogram: false,
+            })?,
         ),
         (
             "final-score-histogram.svg".into(),
-            bar_chart("Final scores, all seats (bins of 10)", "share", &hist)?,
+            bar_chart(&BarChart {
+                title: "Final scores, all seats (bins of 10)",
+                x_label: "final score (points, start of bin)",
+                y_label: "share of final scores (%)",
+                y_unit: YUnit::Percent,
+                bars: &hist,
+                hline: None,
+                histogram: true,
+            })?,
         ),
-    ])
+    ];
+    if let Some(m) = info.run.marker() {
+        for p in &mut out {
+            p.1 = mark(&p.1, &m);
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -271,6 +271,11 @@ impl crate::shard::Plausible for TwentyOneAcc {
 
 impl Merge for TwentyOneAcc {
     fn merge(&mut self, o: &Self) {
+        // Default (no seats) is the identity on either side: a chunk stopped before its
+        // first game (Ctrl-C) merges as nothing.
+        if o.wins.is_empty() {
+            return;
+        }
         if self.wins.is_empty() {
             *self = o.clone();
             return;
