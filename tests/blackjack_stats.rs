@@ -1,4 +1,4 @@
-//! Simulation against exact values (../shared/REFERENCE.md, exact arithmetic for 8 decks),
+//! Simulation against exact values (docs/references.md, exact arithmetic for 8 decks),
 //! with tolerances in standard errors, and determinism of the runner.
 
 use std::sync::atomic::AtomicBool;
@@ -64,7 +64,7 @@ fn naturals_pairs_and_insurance_match_exact_values() {
         2,
     ));
     let n = acc.counts.seat_rounds as f64;
-    // P(player natural), full 8-deck shoe = 256/5395 (REFERENCE.md, exact arithmetic).
+    // P(player natural), full 8-deck shoe = 256/5395 (docs/references.md, exact arithmetic).
     let p = 256.0 / 5395.0;
     let p_hat = acc.counts.naturals as f64 / n;
     within("P(natural)", p_hat, (p * (1.0 - p) / n).sqrt(), p, 4.0);
@@ -99,7 +99,7 @@ fn naturals_pairs_and_insurance_match_exact_values() {
 
 #[test]
 fn dealer_final_totals_match_the_reference_table() {
-    // REFERENCE.md: 8 decks, S17, full shoe, no peek; columns bust, 17, 18, 19, 20, 21, BJ.
+    // docs/references.md: 8 decks, S17, full shoe, no peek; columns bust, 17, 18, 19, 20, 21, BJ.
     let table: [(usize, [f64; 7]); 4] = [
         (
             2,

@@ -354,3 +354,36 @@ fn out_dir_writes_every_format_and_plots_with_metadata() {
         "one row per histogram bin plus the header: {csv}"
     );
 }
+
+/// The repository stands alone: its docs never send a reader to files it does not hold, and
+/// every relative link and every committed file the README names exists.
+#[test]
+fn docs_stand_alone_and_their_links_resolve() {
+    let docs = [
+        "README.md",
+        "docs/rules.md",
+        "docs/references.md",
+        "strategies/README.md",
+        "reports/README.md",
+    ];
+    for doc in docs {
+        let text = std::fs::read_to_string(doc).unwrap_or_else(|e| panic!("{doc}: {e}"));
+        assert!(!text.contains("../shared"), "{doc} points outside the repository");
+        assert!(!text.contains("RULES.md") && !text.contains("REFERENCE.md"), "{doc}");
+        let base = std::path::Path::new(doc).parent().unwrap();
+        for link in text.split("](").skip(1) {
+            let target = link.split(')').next().unwrap();
+            if target.starts_with("http") || target.starts_with('#') {
+                continue;
+            }
+            assert!(base.join(target).exists(), "{doc}: link to missing {target}");
+        }
+    }
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    for path in readme
+        .split(|c: char| c.is_whitespace() || c == '`' || c == '(' || c == ')')
+        .filter(|w| w.starts_with("strategies/") && (w.ends_with(".csv") || w.ends_with(".txt")))
+    {
+        assert!(std::path::Path::new(path).exists(), "README names missing {path}");
+    }
+}

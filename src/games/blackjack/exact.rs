@@ -936,7 +936,7 @@ mod tests {
 
     #[test]
     fn dealer_table_reproduces_reference_totals() {
-        // REFERENCE.md, 8 decks, S17, full shoe with the up card removed; columns bust, 17..21, BJ.
+        // docs/references.md, 8 decks, S17, full shoe with the up card removed; columns bust, 17..21, BJ.
         let t = DealerTable::new(false);
         let cases: [(usize, [f64; 7]); 4] = [
             (
@@ -997,7 +997,7 @@ mod reference {
         analyze(r, &Optimal, &DealerTable::new(r.h17)).ev * 100.0
     }
 
-    /// REFERENCE.md, E. Farmer's CA, hole-card games (DAS, S17, 3:2, DOA, split aces once).
+    /// docs/references.md, E. Farmer's CA, hole-card games (DAS, S17, 3:2, DOA, split aces once).
     #[test]
     fn split_once_rows_reproduced_to_the_printed_precision() {
         let a = ev_pct(&peek(8, 2, Surrender::None));

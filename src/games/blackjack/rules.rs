@@ -106,7 +106,7 @@ pub const MAX_HANDS: u8 = 8;
 pub struct RulesError(pub String);
 
 impl Rules {
-    /// The live table "廿一點" (RULES.md §1).
+    /// The live table "廿一點" (docs/rules.md §1).
     pub fn seed() -> Rules {
         Rules {
             decks: 8,

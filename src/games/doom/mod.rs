@@ -1,4 +1,4 @@
-//! Dice of Doom: the Farkle variant of RULES.md §3, and the public Farkle rule sets.
+//! Dice of Doom: the Farkle variant of docs/rules.md §3, and the public Farkle rule sets.
 
 pub mod app;
 pub mod exact;

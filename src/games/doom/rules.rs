@@ -1,4 +1,4 @@
-//! Dice of Doom rules: every ruling of RULES.md §3 a setting, and the public Farkle presets.
+//! Dice of Doom rules: every ruling of docs/rules.md §3 a setting, and the public Farkle presets.
 
 use serde::{Deserialize, Serialize};
 
@@ -14,7 +14,7 @@ pub enum NOfKind {
     Doubling,
 }
 
-/// What the dice of a face beyond its three of a kind score (RULES.md §3: "een rol van vier
+/// What the dice of a face beyond its three of a kind score (docs/rules.md §3: "een rol van vier
 /// vijven is ook 500").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
@@ -28,7 +28,7 @@ pub enum KindExtras {
     Singles,
 }
 
-/// Whether dice set aside earlier in a cycle combine with later ones (RULES.md §3).
+/// Whether dice set aside earlier in a cycle combine with later ones (docs/rules.md §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum HeldDice {
@@ -70,9 +70,9 @@ pub enum EndRule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum DoomPreset {
-    /// The seed text with RULES.md's rulings.
+    /// The seed text with docs/rules.md's rulings.
     Seed,
-    /// The public "S2 common" Farkle rules of REFERENCE.md.
+    /// The public "S2 common" Farkle rules of docs/references.md.
     S2Common,
     /// Zilch (zilch.playr.co.uk), as analysed by M. Busche.
     Zilch,

@@ -1,4 +1,4 @@
-//! Twenty One: the roll-and-write dice game of RULES.md §2.
+//! Twenty One: the roll-and-write dice game of docs/rules.md §2.
 
 pub mod app;
 pub mod exact;

@@ -1,4 +1,4 @@
-//! Twenty One (roll-and-write) rules and score sheets (RULES.md §2).
+//! Twenty One (roll-and-write) rules and score sheets (docs/rules.md §2).
 
 use std::path::Path;
 
