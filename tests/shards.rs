@@ -230,3 +230,81 @@ fn dice_game_shards_merge_to_the_single_run() {
         );
     }
 }
+
+/// Shards of one run are keyed by the chart's content: the same chart read from two paths,
+/// one with CRLF line endings and other comments, merges; a chart with one cell changed does
+/// not.
+#[test]
+fn shards_are_keyed_by_the_charts_content_not_its_path() {
+    let d = dir("chart-content");
+    let seed_chart = std::fs::read_to_string("strategies/blackjack/seed.csv").unwrap();
+    let a = d.join("a.csv");
+    let b = d.join("b-copy.csv");
+    let c = d.join("c-edited.csv");
+    std::fs::write(&a, &seed_chart).unwrap();
+    let crlf = format!("# another comment\r\n{}", seed_chart.replace('\n', "\r\n"));
+    std::fs::write(&b, crlf).unwrap();
+    // Hard 16 v 10: surrender (the seed chart's Rh) becomes stand.
+    let edited: String = seed_chart
+        .lines()
+        .map(|l| {
+            if l.starts_with("H16,") {
+                let mut cells: Vec<&str> = l.split(',').collect();
+                cells[9] = "S";
+                cells.join(",")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_ne!(edited.trim(), seed_chart.trim());
+    std::fs::write(&c, edited).unwrap();
+    let run = |chart: &Path, k: u64, name: &str| {
+        let f = d.join(name);
+        shard(
+            &d,
+            k,
+            2,
+            &["--seed", "5", "--strategy", chart.to_str().unwrap()],
+        );
+        std::fs::rename(d.join(format!("s{k}of2.json")), &f).unwrap();
+        f
+    };
+    let s1 = run(&a, 1, "a1.json");
+    let s2 = run(&b, 2, "b2.json");
+    let merged = json(&[
+        "merge",
+        s1.to_str().unwrap(),
+        s2.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let single = json(&[
+        "sim",
+        "blackjack",
+        "--rounds",
+        "300k",
+        "--pairs",
+        "1",
+        "--seed",
+        "5",
+        "--strategy",
+        b.to_str().unwrap(),
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    assert_eq!(merged["ev"], single["ev"]);
+    assert_eq!(merged["strategy"]["hash"], single["strategy"]["hash"]);
+    let s3 = run(&c, 2, "c2.json");
+    fails_with(
+        &["merge", s1.to_str().unwrap(), s3.to_str().unwrap()],
+        "come from different runs (they differ in",
+    );
+    let out = rtplab()
+        .args(["merge", s1.to_str().unwrap(), s3.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("strategy"));
+}
