@@ -324,3 +324,50 @@ fn derive_writes_a_chart_the_simulator_reads() {
         "--peek",
     ]));
 }
+
+/// With both settlements shown, `basic` is derived for each: the original-bet-only row plays
+/// the chart derived for OBO (what `--dealer-bj-takes original --strategy basic` plays), not
+/// the lose-all chart.
+#[test]
+fn exact_basic_is_derived_for_each_settlement() {
+    let both = json(&[
+        "exact",
+        "blackjack",
+        "--strategy",
+        "basic",
+        "--format",
+        "json",
+    ]);
+    let obo = json(&[
+        "exact",
+        "blackjack",
+        "--strategy",
+        "basic",
+        "--dealer-bj-takes",
+        "original",
+        "--format",
+        "json",
+    ]);
+    let row = |v: &serde_json::Value, settlement: &str| -> f64 {
+        v["settlements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| {
+                r["settlement"].as_str().unwrap().contains(settlement)
+                    && r["play"].as_str().unwrap().starts_with("basic")
+            })
+            .unwrap_or_else(|| panic!("no basic row for {settlement}"))["ev"]
+            .as_f64()
+            .unwrap()
+    };
+    let both_obo = row(&both, "original bet only");
+    assert_eq!(both_obo, row(&obo, "original bet only"));
+    let mut rules = Rules::seed();
+    rules.dealer_bj_takes = DealerBjTakes::Original;
+    let lose_all_chart = analyze(&rules, &Follow(&seed_chart()), &DealerTable::new(false)).ev;
+    assert!(
+        both_obo > lose_all_chart + 1e-4,
+        "OBO basic {both_obo} vs the lose-all chart under OBO {lose_all_chart}"
+    );
+}

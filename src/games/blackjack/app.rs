@@ -116,6 +116,17 @@ fn chart_rules(r: &Rules) -> Rules {
     }
 }
 
+/// `spec` for other rules: `basic` becomes the chart derived for `rules`; any other strategy
+/// is played as it is.
+pub fn rederive_basic(spec: &StrategySpec, rules: &Rules) -> StrategySpec {
+    match spec {
+        StrategySpec::Chart(c) if c.name == BASIC_NAME => {
+            StrategySpec::Chart(Box::new(basic_chart(rules)))
+        }
+        other => other.clone(),
+    }
+}
+
 /// The built-in chart for the seed rules (`strategies/blackjack/seed.csv`, compiled in).
 pub fn seed_chart() -> Chart {
     let mut chart =

@@ -161,7 +161,9 @@ pub fn exact_report(cfg: &ExactConfig) -> Report {
         let mut plays: Vec<(String, ExactResult)> =
             vec![("optimal".into(), run(rs, None, cfg.post_split))];
         if let Some(st) = &cfg.strategy {
-            plays.push((st.name(), run(rs, Some(st), cfg.post_split)));
+            // `basic` is the chart derived for each settlement's rules.
+            let st = super::app::rederive_basic(st, rs);
+            plays.push((st.name(), run(rs, Some(&st), cfg.post_split)));
         }
         for (play, res) in &plays {
             s.row([

@@ -404,7 +404,15 @@ pub fn plots(
         .iter()
         .enumerate()
         .filter(|(_, &k)| k > 0)
-        .map(|(i, &k)| binomial_bar(format!("{:+}", (i as i64 - off) as f64 / u), k, total))
+        .map(|(i, &k)| {
+            let net = (i as i64 - off) as f64 / u;
+            let label = if net == 0.0 {
+                "0 (push)".to_string()
+            } else {
+                format!("{net:+}")
+            };
+            binomial_bar(label, k, total)
+        })
         .collect();
     let by_up: Vec<Bar> = [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 0]
         .iter()
