@@ -89,6 +89,17 @@ fn plot_problems(name: &str, svg: &str) -> Vec<String> {
         }
     }
     let t = texts(svg);
+    // Every label inside the canvas (upright labels run down from their anchor).
+    let root = &svg[..svg.find('>').unwrap_or(0)];
+    let (w, h) = (
+        num(root, "width").unwrap_or(f64::MAX),
+        num(root, "height").unwrap_or(f64::MAX),
+    );
+    for b in &t {
+        if b.x0 < 0.0 || b.x1 > w || (b.upright && b.y1 > h) {
+            bad.push(format!("{name}: label '{}' runs off the canvas", b.text));
+        }
+    }
     // Labels along the x axis share a baseline; labels along the y axis share an x.
     for (i, a) in t.iter().enumerate() {
         for b in &t[i + 1..] {
@@ -172,7 +183,7 @@ fn every_plot_has_proper_bars_and_readable_labels() {
                 "--seat",
                 "bank-at:350",
                 "--seat",
-                "bank-at:500",
+                "strategies/doom/by-dice-left.txt",
             ],
             3,
         ),
@@ -228,6 +239,8 @@ fn the_checker_finds_collisions_and_bad_bars() {
 <text x="100" y="400" text-anchor="middle" font-size="10">1000</text>
 <text x="105" y="400" text-anchor="middle" font-size="10">1050</text></svg>"##;
     assert_eq!(plot_problems("t", svg).len(), 2);
+    let svg = r##"<svg width="900" height="520"><text x="193" y="228" text-anchor="end" font-size="10" transform="rotate(270, 193, 228)">4 strategies/doom/by-dice-left.txt (thresholds:350,450,600,1000,1500,2000)</text></svg>"##;
+    assert_eq!(plot_problems("t", svg).len(), 1, "a label off the canvas");
 }
 
 #[test]

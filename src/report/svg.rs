@@ -118,6 +118,22 @@ fn tick_style() -> TextStyle<'static> {
 }
 
 /// Estimated width in pixels of a tick label.
+/// Longest upright bar label, in pixels.
+const MAX_LABEL_PX: f64 = 240.0;
+
+/// `label`, cut short with an ellipsis to at most [`MAX_LABEL_PX`].
+fn fit_label(label: &str) -> String {
+    if text_width(label) <= MAX_LABEL_PX {
+        return label.to_string();
+    }
+    let mut out: String = label.chars().collect();
+    while !out.is_empty() && text_width(&out) + text_width("…") > MAX_LABEL_PX {
+        out.pop();
+    }
+    out.push('…');
+    out
+}
+
 fn text_width(s: &str) -> f64 {
     s.chars().count() as f64 * CHAR_W * TICK_FONT / 1.24
 }
@@ -234,7 +250,9 @@ pub fn bar_chart(c: &BarChart) -> Result<String, String> {
         let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
         blank(&root)?;
         let n = c.bars.len().max(1);
-        let labels: Vec<String> = c.bars.iter().map(|b| b.label.clone()).collect();
+        // Labels longer than the label area are cut short with an ellipsis (the tables and
+        // CSV files carry the whole names).
+        let labels: Vec<String> = c.bars.iter().map(|b| fit_label(&b.label)).collect();
         // Plot width: the canvas less margins (15 each side) and the y label area (80).
         let slot_px = (SIZE.0 as f64 - 30.0 - 80.0) / n as f64;
         let widest = labels.iter().map(|l| text_width(l)).fold(0.0, f64::max);
@@ -261,9 +279,14 @@ pub fn bar_chart(c: &BarChart) -> Result<String, String> {
         if all_nonneg {
             lo = 0.0;
         }
-        // Room for the legend above the tallest bar.
-        if c.hline.is_some() || c.bars.iter().any(|b| b.ci.is_some()) {
-            hi += (hi - lo) * 0.15;
+        // Room for the legend above the tallest bar: the legend's height as a share of the
+        // plot's height (canvas less margins, caption and the x label area).
+        let entries = c.hline.is_some() as usize + c.bars.iter().any(|b| b.ci.is_some()) as usize;
+        if entries > 0 {
+            let plot_px = SIZE.1 as f64 - 30.0 - 40.0 - x_area as f64;
+            let legend_px = 30.0 + 20.0 * entries as f64;
+            let frac = (legend_px / plot_px).min(0.6);
+            hi += (hi - lo) * frac / (1.0 - frac);
         }
         let d = decimals(hi - lo);
         let mut chart = ChartBuilder::on(&root)
