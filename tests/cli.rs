@@ -368,15 +368,24 @@ fn docs_stand_alone_and_their_links_resolve() {
     ];
     for doc in docs {
         let text = std::fs::read_to_string(doc).unwrap_or_else(|e| panic!("{doc}: {e}"));
-        assert!(!text.contains("../shared"), "{doc} points outside the repository");
-        assert!(!text.contains("RULES.md") && !text.contains("REFERENCE.md"), "{doc}");
+        assert!(
+            !text.contains("../shared"),
+            "{doc} points outside the repository"
+        );
+        assert!(
+            !text.contains("RULES.md") && !text.contains("REFERENCE.md"),
+            "{doc}"
+        );
         let base = std::path::Path::new(doc).parent().unwrap();
         for link in text.split("](").skip(1) {
             let target = link.split(')').next().unwrap();
             if target.starts_with("http") || target.starts_with('#') {
                 continue;
             }
-            assert!(base.join(target).exists(), "{doc}: link to missing {target}");
+            assert!(
+                base.join(target).exists(),
+                "{doc}: link to missing {target}"
+            );
         }
     }
     let readme = std::fs::read_to_string("README.md").unwrap();
@@ -384,6 +393,9 @@ fn docs_stand_alone_and_their_links_resolve() {
         .split(|c: char| c.is_whitespace() || c == '`' || c == '(' || c == ')')
         .filter(|w| w.starts_with("strategies/") && (w.ends_with(".csv") || w.ends_with(".txt")))
     {
-        assert!(std::path::Path::new(path).exists(), "README names missing {path}");
+        assert!(
+            std::path::Path::new(path).exists(),
+            "README names missing {path}"
+        );
     }
 }

@@ -310,7 +310,7 @@ fn an_interrupted_run_marks_its_csv_and_svg_files() {
         shard_out: None,
     };
     // Stop after a few chunks (Ctrl-C does the same through this flag). A stop before the
-    // first chunk finishes is not tested here: the Twenty One report then has no seats.
+    // first chunk finishes is tested in tests/interrupted.rs.
     let stop = AtomicBool::new(false);
     let (report, plots, interrupted) = std::thread::scope(|sc| {
         sc.spawn(|| {

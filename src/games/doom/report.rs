@@ -59,6 +59,8 @@ fn turn_summary(t: &TurnAcc) -> (Estimate, f64, f64, f64) {
 
 /// The report of a simulation.
 pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
+    // A run stopped before its first chunk has no sums: report every seat as n/a.
+    let acc = &*acc.with_seats(info.seats.len(), info.mode);
     let mut r = Report {
         title: "Dice of Doom simulation".into(),
         ..Report::default()
@@ -115,7 +117,12 @@ pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
                 "points",
             ),
             exact.map_or("-".into(), |x| fixed_cell(x, 3, "points")),
-            z.map_or("-".into(), |z| Cell::num(format!("{z:+.2}"), z, "z")),
+            match z {
+                None => "-".into(),
+                // No turns (a run stopped before its first chunk), or no SE.
+                Some(z) if !z.is_finite() => "n/a".into(),
+                Some(z) => Cell::num(format!("{z:+.2}"), z, "z"),
+            },
             pct_cell(pf, 2),
             pct_cell(pd, 2),
             fixed_cell(rolls, 2, "rolls"),
@@ -254,7 +261,8 @@ fn games_sections(
     let fair = 1.0 / seats as f64;
     let mut pos_json = Vec::new();
     for (pos, &w) in acc.wins_by_position.iter().enumerate() {
-        let wr = w as f64 / (WIN_UNIT as f64 * acc.games.max(1) as f64);
+        // NaN (n/a) without games.
+        let wr = w as f64 / (WIN_UNIT as f64 * acc.games as f64);
         ps.row([
             count_cell(pos as u64 + 1),
             info.run.start_seat.map_or("all, in turn".into(), |st| {
@@ -262,11 +270,15 @@ fn games_sections(
             }),
             pct_cell(wr, 2),
             pct_cell(fair, 2),
-            Cell::num(
-                format!("{:+.2} pp", (wr - fair) * 100.0),
-                wr - fair,
-                "fraction",
-            ),
+            if wr.is_finite() {
+                Cell::num(
+                    format!("{:+.2} pp", (wr - fair) * 100.0),
+                    wr - fair,
+                    "fraction",
+                )
+            } else {
+                Cell::from("n/a")
+            },
         ]);
         pos_json.push(wr);
     }
@@ -529,6 +541,7 @@ pub fn exact_ev(s: &super::strategy::DoomStrategy, sol: &Solution) -> Option<f64
 /// interrupted run's plots say so.
 pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, String> {
     use crate::report::svg::{bar_chart, binomial_bar, mark, Bar, BarChart, YUnit};
+    let acc = &*acc.with_seats(info.seats.len(), info.mode);
     let mut pooled = TurnAcc::default();
     for t in &acc.turns {
         crate::engine::Merge::merge(&mut pooled, t);
@@ -568,6 +581,8 @@ pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, Str
             .wins
             .iter()
             .enumerate()
+            // No bars without games (a run stopped before its first chunk).
+            .filter(|_| acc.games > 0)
             .map(|(s, w)| {
                 let e = est(w, 1.0);
                 Bar::new(format!("{} {}", s + 1, info.seats[s]), 100.0 * e.mean)
@@ -592,6 +607,7 @@ pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, Str
             .wins_by_position
             .iter()
             .enumerate()
+            .filter(|_| acc.games > 0)
             .map(|(p, &w)| {
                 binomial_bar(
                     format!("{}", p + 1),
