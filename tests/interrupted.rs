@@ -146,3 +146,26 @@ fn twenty_one_stopped_before_the_first_chunk() {
         check_report("twenty-one", &report, plots().unwrap());
     }
 }
+
+#[test]
+fn a_comparison_stopped_before_its_first_chunk() {
+    use rtplab::games::blackjack::app::resolve_strategy;
+    use rtplab::games::blackjack::compare::{compare, compare_report};
+    use rtplab::games::blackjack::rules::Rules;
+    let rules = Rules::seed();
+    let specs: Vec<_> = ["basic", "autoplay", "mimic-dealer"]
+        .iter()
+        .map(|s| resolve_strategy(s, &rules).unwrap())
+        .collect();
+    let run = compare(&rules, &specs, 1, 100_000, Some(1), false, &stopped()).unwrap();
+    assert!(run.interrupted);
+    assert_eq!(run.chunks_done, 0);
+    let report = compare_report(&rules, &specs, &run, 1);
+    let j: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+    assert_eq!(j["shoes"], 0, "{j}");
+    assert_eq!(j["strategies"][0]["rounds"], 0, "{j}");
+    let table = report.render(Format::Table);
+    // No pair is "identical" for want of data.
+    assert!(!table.contains("identical"), "{table}");
+    check_report("compare", &report, Vec::new());
+}
