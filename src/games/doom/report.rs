@@ -395,9 +395,9 @@ pub fn exact_report(m: &Model, opts: &ExactOptions) -> Report {
             _ => true,
         };
         th.row([
-            n.to_string(),
-            bank_min.map_or("never".into(), |b| b.to_string()),
-            roll_max.map_or("-".into(), |b| b.to_string()),
+            count_cell(n as u64),
+            bank_min.map_or("never".into(), points_cell),
+            roll_max.map_or("-".into(), points_cell),
             if clean {
                 "yes"
             } else {
@@ -433,14 +433,18 @@ pub fn exact_report(m: &Model, opts: &ExactOptions) -> Report {
     );
     for &(t, ev) in &sweep {
         sw.row([
-            t.to_string(),
-            format!("{ev:.3}"),
-            format!("{:+.3}", ev - opt.turn_ev),
+            points_cell(t),
+            fixed_cell(ev, 3, "points"),
+            signed_cell(ev - opt.turn_ev),
         ]);
     }
 
     let mut te = Section::new("Turn EV by policy", &["policy", "turn EV", "vs optimal"]);
-    te.row(["optimal".into(), format!("{:.3}", opt.turn_ev), "0".into()]);
+    te.row([
+        "optimal".into(),
+        fixed_cell(opt.turn_ev, 3, "points"),
+        Cell::num("0".into(), 0.0, "points"),
+    ]);
     let mut strat_json = Vec::new();
     for s in &opts.strategies {
         if s.endgame {
@@ -452,17 +456,17 @@ pub fn exact_report(m: &Model, opts: &ExactOptions) -> Report {
         }
         let sol = solve_policy(m, &s.policy);
         te.row([
-            s.name.clone(),
-            format!("{:.3}", sol.turn_ev),
-            format!("{:+.3}", sol.turn_ev - opt.turn_ev),
+            s.name.clone().into(),
+            fixed_cell(sol.turn_ev, 3, "points"),
+            signed_cell(sol.turn_ev - opt.turn_ev),
         ]);
         strat_json.push(json!({"strategy": s.name, "turn_ev": sol.turn_ev}));
     }
     if let Some((t, ev)) = best {
         te.row([
-            format!("best bank-at (T = {t})"),
-            format!("{ev:.3}"),
-            format!("{:+.3}", ev - opt.turn_ev),
+            format!("best bank-at (T = {t})").into(),
+            fixed_cell(ev, 3, "points"),
+            signed_cell(ev - opt.turn_ev),
         ]);
     }
     r.sections.push(te);
@@ -519,16 +523,26 @@ fn values_section(r: &mut Report, m: &Model, opt: &Solution) -> serde_json::Valu
     let mut rows = Vec::new();
     for t in (0..=1000).step_by(m.unit.max(50) as usize) {
         let vals: Vec<Option<f64>> = (1..=6u8).map(|n| opt.value(m, t, n)).collect();
-        let mut row = vec![t.to_string()];
+        let mut row = vec![points_cell(t)];
         row.extend(
             vals.iter()
-                .map(|v| v.map_or("-".into(), |v| format!("{v:.3}"))),
+                .map(|v| v.map_or("-".into(), |v| fixed_cell(v, 3, "points"))),
         );
         s.row(row);
         rows.push(json!({"points": t, "v": vals}));
     }
     r.sections.push(s);
     json!(rows)
+}
+
+/// Points shown as an integer, carried as a number.
+fn points_cell(p: u32) -> Cell {
+    Cell::num(p.to_string(), p as f64, "points")
+}
+
+/// A difference in points with its sign and 3 decimals.
+fn signed_cell(d: f64) -> Cell {
+    Cell::num(format!("{d:+.3}"), d, "points")
 }
 
 /// Whether a policy has an exact turn EV (every policy but the end-game variant).

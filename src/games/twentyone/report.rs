@@ -372,11 +372,11 @@ pub fn exact_report(rules: &TwentyOneRules, row_policy: Option<f64>) -> Report {
         for &e in &masks {
             for h in 0..=(6 - e.count_ones() as usize) {
                 ps.row([
-                    printed(e),
-                    h.to_string(),
-                    format!("{:.4}", t.f[e as usize][h]),
-                    format!("{:.4}", pts[e as usize][h]),
-                    format!("{:.4}", rolls[e as usize][h]),
+                    printed(e).into(),
+                    count_cell(h as u64),
+                    fixed_cell(t.f[e as usize][h], 4, "points"),
+                    fixed_cell(pts[e as usize][h], 4, "points"),
+                    fixed_cell(rolls[e as usize][h], 4, "rolls"),
                 ]);
                 sj.push(json!({"empty": printed(e), "hits": h, "value": t.f[e as usize][h], "points": pts[e as usize][h], "rolls": rolls[e as usize][h]}));
             }
