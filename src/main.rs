@@ -255,7 +255,11 @@ fn sim_twenty_one(
         }
         let report = app::sweep(&cfg, &args.sweep_c, stop)?;
         emit(&report, &args.output, &[])?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(if report.json["interrupted"] == true {
+            interrupted_code()
+        } else {
+            ExitCode::SUCCESS
+        });
     }
     let (report, plots, interrupted) = app::simulate(&cfg, stop)?;
     emit_run(&report, plots, interrupted, &args.output)

@@ -125,6 +125,28 @@ fn sigterm_stops_a_dice_game_and_sigint_still_exits_130() {
     );
     assert_eq!(code, Some(130), "{err}");
     assert_eq!(read_json(&out)["interrupted"], true);
+
+    // The cost sweep too.
+    let (code, err) = run_and_signal(
+        &[
+            "sim",
+            "twenty-one",
+            "--sweep-c",
+            "0,5",
+            "--games",
+            "1e10",
+            "--threads",
+            "1",
+            "--quiet",
+            "--format",
+            "json",
+            "--output",
+            p(&out),
+        ],
+        "TERM",
+    );
+    assert_eq!(code, Some(143), "{err}");
+    assert_eq!(read_json(&out)["interrupted"], true);
 }
 
 #[test]
