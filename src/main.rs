@@ -255,7 +255,11 @@ fn sim_twenty_one(
         }
         let report = app::sweep(&cfg, &args.sweep_c, stop)?;
         emit(&report, &args.output, &[])?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(if report.json["interrupted"] == true {
+            interrupted_code()
+        } else {
+            ExitCode::SUCCESS
+        });
     }
     let (report, plots, interrupted) = app::simulate(&cfg, stop)?;
     emit_run(&report, plots, interrupted, &args.output)
@@ -340,7 +344,7 @@ fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Resu
         .iter()
         .map(|s| blackjack::app::resolve_strategy(s, &rules))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let (acc, _, elapsed) = blackjack::compare::compare(
+    let run = blackjack::compare::compare(
         &rules,
         &specs,
         args.seed,
@@ -349,9 +353,13 @@ fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Resu
         !args.quiet,
         stop,
     )?;
-    let report = blackjack::compare::compare_report(&rules, &specs, &acc, args.seed, elapsed);
+    let report = blackjack::compare::compare_report(&rules, &specs, &run, args.seed);
     emit(&report, &args.output, &[])?;
-    Ok(ExitCode::SUCCESS)
+    Ok(if run.interrupted {
+        interrupted_code()
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Emit a simulation's report (plots only with --out-dir); exit 130 if it was interrupted.

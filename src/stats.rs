@@ -265,7 +265,14 @@ pub fn check_claim(est: &Estimate, claimed: f64, n: u64, what: &str) -> ClaimChe
         None
     };
     let pct = |v: f64| format!("{:.4}%", v * 100.0);
-    let verdict = if consistent {
+    let verdict = if !est.mean.is_finite() {
+        format!("not checked: there is no estimate of the {what} (no rounds completed)")
+    } else if !est.se.is_finite() {
+        format!(
+            "not checked: the estimate {} has no standard error (too few chunks completed)",
+            pct(est.mean)
+        )
+    } else if consistent {
         format!(
             "consistent: the claimed {what} {} lies inside the 95% CI [{}, {}] (z = {z:+.2}, {})",
             pct(claimed),

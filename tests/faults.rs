@@ -125,6 +125,76 @@ fn sigterm_stops_a_dice_game_and_sigint_still_exits_130() {
     );
     assert_eq!(code, Some(130), "{err}");
     assert_eq!(read_json(&out)["interrupted"], true);
+
+    // The cost sweep too.
+    let (code, err) = run_and_signal(
+        &[
+            "sim",
+            "twenty-one",
+            "--sweep-c",
+            "0,5",
+            "--games",
+            "1e10",
+            "--threads",
+            "1",
+            "--quiet",
+            "--format",
+            "json",
+            "--output",
+            p(&out),
+        ],
+        "TERM",
+    );
+    assert_eq!(code, Some(143), "{err}");
+    assert_eq!(read_json(&out)["interrupted"], true);
+}
+
+#[test]
+fn an_interrupted_comparison_is_marked_and_exits_143_or_130() {
+    let d = dir("sigterm-compare");
+    let out = d.join("c.json");
+    let args = |out: &str, format: &str| {
+        [
+            "compare",
+            "blackjack",
+            "--strategy",
+            "basic",
+            "--strategy",
+            "autoplay",
+            "--rounds",
+            "1e11",
+            "--threads",
+            "1",
+            "--quiet",
+            "--format",
+            format,
+            "--output",
+            out,
+        ]
+        .map(String::from)
+    };
+    let a = args(p(&out), "json");
+    let (code, err) = run_and_signal(&a.each_ref().map(String::as_str), "TERM");
+    assert_eq!(code, Some(143), "{err}");
+    let v = read_json(&out);
+    assert_eq!(v["interrupted"], true, "{v}");
+    assert!(v["chunks"]["done"].as_u64().unwrap() < v["chunks"]["planned"].as_u64().unwrap());
+    // The shoes and rounds completed: every strategy played the same shoes.
+    assert_eq!(
+        v["shoes"].as_u64().unwrap(),
+        v["chunks"]["done"].as_u64().unwrap() * v["chunks"]["shoes_per_chunk"].as_u64().unwrap()
+    );
+    for s in v["strategies"].as_array().unwrap() {
+        assert_eq!(s["rounds"], s["bets"], "{v}");
+    }
+
+    let table = d.join("c.txt");
+    let a = args(p(&table), "table");
+    let (code, err) = run_and_signal(&a.each_ref().map(String::as_str), "INT");
+    assert_eq!(code, Some(130), "{err}");
+    let t = std::fs::read_to_string(&table).unwrap();
+    assert!(t.contains("INTERRUPTED: "), "{t}");
+    assert!(t.contains("dealer rounds per strategy"), "{t}");
 }
 
 /// A run that would take hours: it must be refused before it starts.

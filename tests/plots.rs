@@ -323,7 +323,7 @@ fn an_interrupted_run_marks_its_csv_and_svg_files() {
         shard_out: None,
     };
     // Stop after a few chunks (Ctrl-C does the same through this flag). A stop before the
-    // first chunk finishes is not tested here: the Twenty One report then has no seats.
+    // first chunk finishes is tested in tests/interrupted.rs.
     let stop = AtomicBool::new(false);
     let (report, plots, interrupted) = std::thread::scope(|sc| {
         sc.spawn(|| {
@@ -356,4 +356,102 @@ fn an_interrupted_run_marks_its_csv_and_svg_files() {
     let long = report.render(rtplab::report::Format::Csv);
     assert!(long.contains("INTERRUPTED"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The long CSV of a command: every value of a table cell is a raw number with a unit, or
+/// text with no unit; never a formatted number ("99.27%", "1,234", "±0.0035%").
+fn assert_csv_cells_are_raw(args: &[&str]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rtplab"))
+        .args(args)
+        .args(["--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    assert_eq!(
+        r.headers().unwrap(),
+        vec!["section", "row", "column", "value", "unit"]
+    );
+    let mut numbers = 0;
+    for rec in r.records() {
+        let rec = rec.unwrap();
+        let (section, column, value, unit) = (&rec[0], &rec[2], &rec[3], &rec[4]);
+        if section == "meta" || section == "notes" {
+            continue;
+        }
+        let at = format!(
+            "{args:?}: {section} / {} / {column} = {value:?} ({unit:?})",
+            &rec[1]
+        );
+        assert!(
+            !value.contains('%') && !value.contains('±'),
+            "formatted number {at}"
+        );
+        let plain = value.replace(',', "");
+        if value.contains(',') {
+            assert!(
+                plain.trim().parse::<f64>().is_err(),
+                "thousands separators {at}"
+            );
+        }
+        match value.parse::<f64>() {
+            Ok(_) => {
+                assert!(!unit.is_empty(), "a number without a unit {at}");
+                numbers += 1;
+            }
+            Err(_) => assert!(unit.is_empty(), "text with a unit {at}"),
+        }
+        // Text cells of numeric-looking content ("+0.123", "12x") would be formatted numbers.
+        if unit.is_empty() {
+            let t = value.trim_start_matches(['+', '-']).trim_end_matches('x');
+            assert!(
+                t.is_empty() || t.parse::<f64>().is_err(),
+                "a number kept as text {at}"
+            );
+        }
+    }
+    assert!(numbers > 10, "{args:?}: {numbers} numbers");
+}
+
+#[test]
+fn exact_and_compare_csv_cells_are_numbers_with_units() {
+    assert_csv_cells_are_raw(&[
+        "exact",
+        "blackjack",
+        "--strategy",
+        "autoplay",
+        "--claim",
+        "99.54",
+        "--sensitivity",
+    ]);
+    assert_csv_cells_are_raw(&[
+        "compare",
+        "blackjack",
+        "--strategy",
+        "basic",
+        "--strategy",
+        "basic",
+        "--strategy",
+        "autoplay",
+        "--rounds",
+        "100k",
+        "--quiet",
+    ]);
+    assert_csv_cells_are_raw(&["exact", "doom", "--strategy", "bank-at:300"]);
+    assert_csv_cells_are_raw(&["exact", "doom", "--rules", "s2-common"]);
+    assert_csv_cells_are_raw(&["exact", "twenty-one", "--row-policy", "--c", "5"]);
+    assert_csv_cells_are_raw(&[
+        "sim",
+        "twenty-one",
+        "--sweep-c",
+        "0,5",
+        "--games",
+        "2k",
+        "--quiet",
+    ]);
 }

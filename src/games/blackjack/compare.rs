@@ -10,7 +10,7 @@ use super::rules::Rules;
 use super::sim::{plan, BjAcc, BjSim};
 use super::strategy::StrategySpec;
 use crate::engine::{run, Merge, RunOptions, Simulation};
-use crate::report::{pct, Report, Section};
+use crate::report::{ci_cell, count, count_cell, pct, pct_cell, Cell, Report, Section};
 use crate::rng::Rng;
 use crate::stats::{critical, Estimate, Ratio};
 
@@ -81,9 +81,12 @@ impl Simulation for CompareSim<'_> {
 }
 
 /// The paired difference EV_i − EV_j (per initial bet) with its batch-means SE, and the SE
-/// two independent runs of the same size would have.
+/// two independent runs of the same size would have (all NaN without two batches).
 pub fn paired(acc: &CompareAcc, i: usize, j: usize, k: usize, units: f64) -> (f64, f64, f64) {
     let (a, b) = (&acc.per[i], &acc.per[j]);
+    if a.batches < 2 || b.batches < 2 || a.y == 0 || b.y == 0 {
+        return (f64::NAN, f64::NAN, f64::NAN);
+    }
     let c = acc.cross[k];
     let (ri, rj) = (a.mean(), b.mean());
     let (yi, yj) = (a.y as f64, b.y as f64);
@@ -101,7 +104,22 @@ pub fn paired(acc: &CompareAcc, i: usize, j: usize, k: usize, units: f64) -> (f6
     )
 }
 
-/// Compare strategies on the same shoes.
+/// A comparison run: the sums and how the run went.
+#[derive(Clone, Debug)]
+pub struct CompareRun {
+    pub acc: CompareAcc,
+    pub shoes_per_chunk: u64,
+    pub rounds_requested: u64,
+    pub chunks_done: u64,
+    pub chunks_planned: u64,
+    /// Stopped early (Ctrl-C, SIGTERM): the sums cover the chunks completed.
+    pub interrupted: bool,
+    pub elapsed_s: f64,
+    pub threads: usize,
+}
+
+/// Compare strategies on the same shoes. A stop signal ends the run early: the chunks in
+/// progress finish and the result covers the completed chunks (`interrupted`).
 pub fn compare(
     rules: &Rules,
     specs: &[StrategySpec],
@@ -110,7 +128,7 @@ pub fn compare(
     threads: Option<usize>,
     progress: bool,
     stop: &AtomicBool,
-) -> anyhow::Result<(CompareAcc, u64, f64)> {
+) -> anyhow::Result<CompareRun> {
     rules.validate()?;
     anyhow::ensure!(specs.len() >= 2, "compare needs at least two --strategy");
     let p = crate::with_strategy!(&specs[0], rules.h17, |s| plan(rules, s, seed, rounds, None));
@@ -128,18 +146,46 @@ pub fn compare(
         label: "compare".into(),
     };
     let out = run(&sim, &opts, stop)?;
-    Ok((out.acc, p.shoes_per_chunk, out.elapsed.as_secs_f64()))
+    Ok(CompareRun {
+        acc: out.acc,
+        shoes_per_chunk: p.shoes_per_chunk,
+        rounds_requested: rounds,
+        chunks_done: out.chunks_done,
+        chunks_planned: out.chunks_planned,
+        interrupted: out.interrupted,
+        elapsed_s: out.elapsed.as_secs_f64(),
+        threads: out.threads,
+    })
 }
 
 /// The comparison report.
 pub fn compare_report(
     rules: &Rules,
     specs: &[StrategySpec],
-    acc: &CompareAcc,
+    run: &CompareRun,
     seed: u64,
-    elapsed: f64,
 ) -> Report {
     let u = rules.units_per_bet() as f64;
+    let n = specs.len();
+    // A run stopped before its first chunk has no sums: every strategy and pair is n/a.
+    let empty;
+    let acc = if run.acc.per.len() < n {
+        empty = CompareAcc {
+            per: vec![Ratio::default(); n],
+            cross: vec![[0; 4]; n * (n - 1) / 2],
+        };
+        &empty
+    } else {
+        &run.acc
+    };
+    let players = rules.players.max(1) as u64;
+    // Rounds per shoe depend on the strategy (cards used): the strategies played the same
+    // shoes, not the same number of rounds.
+    let shoes = run.chunks_done * run.shoes_per_chunk;
+    let (lo, hi) = (
+        acc.per.iter().map(|a| a.n).min().unwrap_or(0) / players,
+        acc.per.iter().map(|a| a.n).max().unwrap_or(0) / players,
+    );
     let mut r = Report {
         title: "rtplab blackjack strategy comparison (common random numbers)".into(),
         ..Default::default()
@@ -148,8 +194,43 @@ pub fn compare_report(
         .push(("tool".into(), format!("rtplab {}", crate::VERSION)));
     r.meta.push(("rules".into(), rules.to_string()));
     r.meta.push(("seed".into(), seed.to_string()));
-    r.meta.push(("elapsed".into(), format!("{elapsed:.2} s")));
-    let n = specs.len();
+    r.meta.push((
+        "rounds".into(),
+        format!(
+            "{} shoes, {} dealer rounds per strategy ({} requested)",
+            count(shoes),
+            if lo == hi {
+                count(lo)
+            } else {
+                format!("{} to {}", count(lo), count(hi))
+            },
+            count(run.rounds_requested)
+        ),
+    ));
+    r.meta.push((
+        "chunks".into(),
+        format!(
+            "{} of {} done, {} shoes each",
+            count(run.chunks_done),
+            count(run.chunks_planned),
+            run.shoes_per_chunk
+        ),
+    ));
+    r.meta.push((
+        "elapsed".into(),
+        format!(
+            "{:.2} s {}",
+            run.elapsed_s,
+            crate::report::where_run(run.threads, 0)
+        ),
+    ));
+    let marker = format!(
+        "INTERRUPTED: {} of {} chunks completed",
+        run.chunks_done, run.chunks_planned
+    );
+    if run.interrupted {
+        r.meta.push(("status".into(), marker.clone()));
+    }
     let est: Vec<Estimate> = acc
         .per
         .iter()
@@ -195,16 +276,18 @@ pub fn compare_report(
     let mut strat_json = Vec::new();
     for &i in &order {
         let e = &est[i];
+        let rtp = e.affine(1.0, 1.0);
         s.row([
-            (better[i] + 1).to_string(),
-            specs[i].name(),
-            acc.per[i].n.to_string(),
-            pct(e.mean, 4),
-            pct(e.se, 4),
-            pct(1.0 + e.mean, 4),
-            format!("[{}, {}]", pct(1.0 + e.ci95[0], 4), pct(1.0 + e.ci95[1], 4)),
+            count_cell(better[i] as u64 + 1),
+            Cell::from(specs[i].name()),
+            // Without thousands separators, as this table always showed them.
+            Cell::num(acc.per[i].n.to_string(), acc.per[i].n as f64, "count"),
+            pct_cell(e.mean, 4),
+            pct_cell(e.se, 4),
+            pct_cell(rtp.mean, 4),
+            ci_cell(&rtp, 4),
         ]);
-        strat_json.push(json!({"strategy": specs[i].info(), "rank": better[i] + 1, "bets": acc.per[i].n, "ev": e.mean, "ev_se": e.se, "rtp": 1.0 + e.mean, "rtp_ci95": [1.0 + e.ci95[0], 1.0 + e.ci95[1]]}));
+        strat_json.push(json!({"strategy": specs[i].info(), "rank": better[i] + 1, "rounds": acc.per[i].n / players, "bets": acc.per[i].n, "ev": e.mean, "ev_se": e.se, "rtp": rtp.mean, "rtp_ci95": rtp.ci95}));
     }
     r.sections.push(s);
     let mut s = Section::new(
@@ -226,23 +309,40 @@ pub fn compare_report(
         } else {
             f64::INFINITY
         };
+        let (lo, hi) = (d - crit * se, d + crit * se);
         s.row([
-            specs[i].name(),
-            specs[j].name(),
-            pct(d, 4),
-            pct(se, 4),
-            format!("[{}, {}]", pct(d - crit * se, 4), pct(d + crit * se, 4)),
-            pct(se_ind, 4),
-            if vr.is_finite() {
-                format!("{vr:.1}x")
+            Cell::from(specs[i].name()),
+            Cell::from(specs[j].name()),
+            pct_cell(d, 4),
+            pct_cell(se, 4),
+            Cell::range(
+                format!("[{}, {}]", pct(lo, 4), pct(hi, 4)),
+                lo,
+                hi,
+                "fraction",
+            ),
+            pct_cell(se_ind, 4),
+            if !se.is_finite() {
+                "n/a".into()
+            } else if vr.is_finite() {
+                Cell::num(format!("{vr:.1}x"), vr, "factor")
             } else {
                 "exact (identical)".into()
             },
         ]);
-        pair_json.push(json!({"a": specs[i].name(), "b": specs[j].name(), "diff": d, "se": se, "ci95": [d - crit * se, d + crit * se], "se_independent": se_ind, "variance_reduction": if vr.is_finite() { json!(vr) } else { json!(null) }}));
+        pair_json.push(json!({"a": specs[i].name(), "b": specs[j].name(), "diff": d, "se": se, "ci95": [lo, hi], "se_independent": se_ind, "variance_reduction": if vr.is_finite() { json!(vr) } else { json!(null) }}));
     }
     r.sections.push(s);
     r.notes.push("Rank 1 + the number of strategies whose paired 95% CI lies entirely above; equal ranks are ties.".into());
-    r.json = json!({"game": "blackjack", "version": crate::VERSION, "rules": rules, "seed": seed, "strategies": strat_json, "pairs": pair_json, "elapsed_s": elapsed});
+    if run.interrupted {
+        r.notes.push(format!(
+            "{marker}; the figures cover the rounds completed only."
+        ));
+    }
+    r.json = json!({"game": "blackjack", "version": crate::VERSION, "rules": rules, "seed": seed,
+        "shoes": shoes, "rounds_requested": run.rounds_requested,
+        "chunks": {"shoes_per_chunk": run.shoes_per_chunk, "planned": run.chunks_planned, "done": run.chunks_done},
+        "interrupted": run.interrupted,
+        "strategies": strat_json, "pairs": pair_json, "elapsed_s": run.elapsed_s});
     r
 }

@@ -8,7 +8,7 @@ use super::exact::{analyze_with, DealerTable, ExactResult, Follow, Optimal, Post
 use super::rules::{BjPays, DealerBjTakes, Rules, Surrender};
 use super::shoe::value_char;
 use super::strategy::StrategySpec;
-use crate::report::{pct, Report, Section};
+use crate::report::{pct, pct_cell, Cell, Report, Section};
 
 /// What to compute.
 #[derive(Clone, Debug)]
@@ -167,13 +167,13 @@ pub fn exact_report(cfg: &ExactConfig) -> Report {
         }
         for (play, res) in &plays {
             s.row([
-                name.clone(),
-                play.clone(),
-                pct(res.ev, 4),
-                pct(1.0 + res.ev, 4),
-                pct(res.frequencies.double, 3),
-                pct(res.frequencies.split, 3),
-                pct(res.frequencies.surrender, 3),
+                Cell::from(name.clone()),
+                Cell::from(play.clone()),
+                pct_cell(res.ev, 4),
+                pct_cell(1.0 + res.ev, 4),
+                pct_cell(res.frequencies.double, 3),
+                pct_cell(res.frequencies.split, 3),
+                pct_cell(res.frequencies.surrender, 3),
             ]);
             let mut j = result_json(res);
             j["settlement"] = json!(name);
@@ -196,13 +196,13 @@ pub fn exact_report(cfg: &ExactConfig) -> Report {
     );
     for i in [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 0] {
         s.row([
-            value_char(i as u8 + 1).to_string(),
-            pct(opt.p_up[i], 3),
-            pct(opt.ev_by_up[i], 3),
+            Cell::from(value_char(i as u8 + 1).to_string()),
+            pct_cell(opt.p_up[i], 3),
+            pct_cell(opt.ev_by_up[i], 3),
             if cfg.strategy.is_some() {
-                pct(main.ev_by_up[i], 3)
+                pct_cell(main.ev_by_up[i], 3)
             } else {
-                String::new()
+                Cell::default()
             },
         ]);
     }
@@ -242,11 +242,11 @@ pub fn exact_report(cfg: &ExactConfig) -> Report {
                 .map(|c| if 1.0 + e >= c { "yes" } else { "no" })
                 .unwrap_or("");
             s.row([
-                name.clone(),
-                pct(e, 4),
-                pct(1.0 + e, 4),
-                format!("{:+.4}%", (e - base) * 100.0),
-                reach.into(),
+                Cell::from(name.clone()),
+                pct_cell(e, 4),
+                pct_cell(1.0 + e, 4),
+                Cell::num(format!("{:+.4}%", (e - base) * 100.0), e - base, "fraction"),
+                Cell::from(reach),
             ]);
             sens_json.push(json!({"change": name, "ev": e, "rtp": 1.0 + e, "delta_ev": e - base}));
         }

@@ -135,6 +135,17 @@ pub fn build(
             count(rounds_per_s as u64)
         ),
     ));
+    if run.interrupted {
+        // In the metadata too, so that every file of --out-dir (CSV, SVG) carries it.
+        m.push((
+            "status".into(),
+            format!(
+                "INTERRUPTED: {} of {} chunks completed",
+                run.chunks_done,
+                run.chunk_range[1] - run.chunk_range[0]
+            ),
+        ));
+    }
 
     let mut s = Section::new(
         "Result (per initial main bet unless stated)",
@@ -320,12 +331,17 @@ pub fn build(
             run.chunk_range[1] - run.chunk_range[0]
         ));
     }
-    r.notes.push(format!(
-        "Precision: {} initial bets give SE {}; SE 0.01% would take about {} bets.",
-        count(c.seat_rounds),
-        pct(ev.se, 4),
-        count(rounds_for_se(ev.se, c.seat_rounds, 0.0001) as u64)
-    ));
+    if c.seat_rounds == 0 {
+        r.notes
+            .push("No rounds were completed: the statistics are not available (n/a).".into());
+    } else {
+        r.notes.push(format!(
+            "Precision: {} initial bets give SE {}; SE 0.01% would take about {} bets.",
+            count(c.seat_rounds),
+            pct(ev.se, 4),
+            count(rounds_for_se(ev.se, c.seat_rounds, 0.0001) as u64)
+        ));
+    }
     if let Some(cc) = &claim_check {
         r.notes
             .push(format!("Claim {}: {}", pct(cc.claimed, 2), cc.verdict));

@@ -59,6 +59,8 @@ fn turn_summary(t: &TurnAcc) -> (Estimate, f64, f64, f64) {
 
 /// The report of a simulation.
 pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
+    // A run stopped before its first chunk has no sums: report every seat as n/a.
+    let acc = &*acc.with_seats(info.seats.len(), info.mode);
     let mut r = Report {
         title: "Dice of Doom simulation".into(),
         ..Report::default()
@@ -115,7 +117,12 @@ pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
                 "points",
             ),
             exact.map_or("-".into(), |x| fixed_cell(x, 3, "points")),
-            z.map_or("-".into(), |z| Cell::num(format!("{z:+.2}"), z, "z")),
+            match z {
+                None => "-".into(),
+                // No turns (a run stopped before its first chunk), or no SE.
+                Some(z) if !z.is_finite() => "n/a".into(),
+                Some(z) => Cell::num(format!("{z:+.2}"), z, "z"),
+            },
             pct_cell(pf, 2),
             pct_cell(pd, 2),
             fixed_cell(rolls, 2, "rolls"),
@@ -254,7 +261,8 @@ fn games_sections(
     let fair = 1.0 / seats as f64;
     let mut pos_json = Vec::new();
     for (pos, &w) in acc.wins_by_position.iter().enumerate() {
-        let wr = w as f64 / (WIN_UNIT as f64 * acc.games.max(1) as f64);
+        // NaN (n/a) without games.
+        let wr = w as f64 / (WIN_UNIT as f64 * acc.games as f64);
         ps.row([
             count_cell(pos as u64 + 1),
             info.run.start_seat.map_or("all, in turn".into(), |st| {
@@ -262,11 +270,15 @@ fn games_sections(
             }),
             pct_cell(wr, 2),
             pct_cell(fair, 2),
-            Cell::num(
-                format!("{:+.2} pp", (wr - fair) * 100.0),
-                wr - fair,
-                "fraction",
-            ),
+            if wr.is_finite() {
+                Cell::num(
+                    format!("{:+.2} pp", (wr - fair) * 100.0),
+                    wr - fair,
+                    "fraction",
+                )
+            } else {
+                Cell::from("n/a")
+            },
         ]);
         pos_json.push(wr);
     }
@@ -383,9 +395,9 @@ pub fn exact_report(m: &Model, opts: &ExactOptions) -> Report {
             _ => true,
         };
         th.row([
-            n.to_string(),
-            bank_min.map_or("never".into(), |b| b.to_string()),
-            roll_max.map_or("-".into(), |b| b.to_string()),
+            count_cell(n as u64),
+            bank_min.map_or("never".into(), points_cell),
+            roll_max.map_or("-".into(), points_cell),
             if clean {
                 "yes"
             } else {
@@ -421,14 +433,18 @@ pub fn exact_report(m: &Model, opts: &ExactOptions) -> Report {
     );
     for &(t, ev) in &sweep {
         sw.row([
-            t.to_string(),
-            format!("{ev:.3}"),
-            format!("{:+.3}", ev - opt.turn_ev),
+            points_cell(t),
+            fixed_cell(ev, 3, "points"),
+            signed_cell(ev - opt.turn_ev),
         ]);
     }
 
     let mut te = Section::new("Turn EV by policy", &["policy", "turn EV", "vs optimal"]);
-    te.row(["optimal".into(), format!("{:.3}", opt.turn_ev), "0".into()]);
+    te.row([
+        "optimal".into(),
+        fixed_cell(opt.turn_ev, 3, "points"),
+        Cell::num("0".into(), 0.0, "points"),
+    ]);
     let mut strat_json = Vec::new();
     for s in &opts.strategies {
         if s.endgame {
@@ -440,17 +456,17 @@ pub fn exact_report(m: &Model, opts: &ExactOptions) -> Report {
         }
         let sol = solve_policy(m, &s.policy);
         te.row([
-            s.name.clone(),
-            format!("{:.3}", sol.turn_ev),
-            format!("{:+.3}", sol.turn_ev - opt.turn_ev),
+            s.name.clone().into(),
+            fixed_cell(sol.turn_ev, 3, "points"),
+            signed_cell(sol.turn_ev - opt.turn_ev),
         ]);
         strat_json.push(json!({"strategy": s.name, "turn_ev": sol.turn_ev}));
     }
     if let Some((t, ev)) = best {
         te.row([
-            format!("best bank-at (T = {t})"),
-            format!("{ev:.3}"),
-            format!("{:+.3}", ev - opt.turn_ev),
+            format!("best bank-at (T = {t})").into(),
+            fixed_cell(ev, 3, "points"),
+            signed_cell(ev - opt.turn_ev),
         ]);
     }
     r.sections.push(te);
@@ -507,16 +523,26 @@ fn values_section(r: &mut Report, m: &Model, opt: &Solution) -> serde_json::Valu
     let mut rows = Vec::new();
     for t in (0..=1000).step_by(m.unit.max(50) as usize) {
         let vals: Vec<Option<f64>> = (1..=6u8).map(|n| opt.value(m, t, n)).collect();
-        let mut row = vec![t.to_string()];
+        let mut row = vec![points_cell(t)];
         row.extend(
             vals.iter()
-                .map(|v| v.map_or("-".into(), |v| format!("{v:.3}"))),
+                .map(|v| v.map_or("-".into(), |v| fixed_cell(v, 3, "points"))),
         );
         s.row(row);
         rows.push(json!({"points": t, "v": vals}));
     }
     r.sections.push(s);
     json!(rows)
+}
+
+/// Points shown as an integer, carried as a number.
+fn points_cell(p: u32) -> Cell {
+    Cell::num(p.to_string(), p as f64, "points")
+}
+
+/// A difference in points with its sign and 3 decimals.
+fn signed_cell(d: f64) -> Cell {
+    Cell::num(format!("{d:+.3}"), d, "points")
 }
 
 /// Whether a policy has an exact turn EV (every policy but the end-game variant).
@@ -529,6 +555,7 @@ pub fn exact_ev(s: &super::strategy::DoomStrategy, sol: &Solution) -> Option<f64
 /// interrupted run's plots say so.
 pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, String> {
     use crate::report::svg::{bar_chart, binomial_bar, mark, Bar, BarChart, YUnit};
+    let acc = &*acc.with_seats(info.seats.len(), info.mode);
     let mut pooled = TurnAcc::default();
     for t in &acc.turns {
         crate::engine::Merge::merge(&mut pooled, t);
@@ -568,6 +595,8 @@ pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, Str
             .wins
             .iter()
             .enumerate()
+            // No bars without games (a run stopped before its first chunk).
+            .filter(|_| acc.games > 0)
             .map(|(s, w)| {
                 let e = est(w, 1.0);
                 Bar::new(format!("{} {}", s + 1, info.seats[s]), 100.0 * e.mean)
@@ -592,6 +621,7 @@ pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, Str
             .wins_by_position
             .iter()
             .enumerate()
+            .filter(|_| acc.games > 0)
             .map(|(p, &w)| {
                 binomial_bar(
                     format!("{}", p + 1),

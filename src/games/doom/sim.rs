@@ -224,6 +224,27 @@ pub struct GameAcc {
     pub unfinished: u64,
 }
 
+impl GameAcc {
+    /// These sums, or zero sums for `seats` seats when no chunk completed (the identity has
+    /// no seats), so that the report of a run stopped before its first chunk has every seat.
+    pub fn with_seats(&self, seats: usize, mode: Mode) -> std::borrow::Cow<'_, GameAcc> {
+        if self.turns.len() >= seats {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut acc = GameAcc {
+            turns: vec![TurnAcc::default(); seats],
+            ..GameAcc::default()
+        };
+        if let Mode::Games(_) = mode {
+            acc.wins = vec![Ratio::default(); seats];
+            acc.wins_by_position = vec![0; seats];
+            acc.final_score = vec![Ratio::default(); seats];
+            acc.final_hist = vec![vec![0; FINAL_BINS + 1]; seats];
+        }
+        std::borrow::Cow::Owned(acc)
+    }
+}
+
 impl crate::shard::Plausible for GameAcc {
     fn plausible(&self) -> Result<(), String> {
         for (s, t) in self.turns.iter().enumerate() {

@@ -163,7 +163,10 @@ pub fn sweep(cfg: &TwentyOneConfig, cs: &[f64], stop: &AtomicBool) -> anyhow::Re
             format!("INTERRUPTED at c = {c}: the costs before it are complete, the rest not run."),
         );
         r.json["interrupted_at_c"] = serde_json::json!(c);
+        r.meta
+            .push(("Status".into(), format!("INTERRUPTED at c = {c}")));
     }
+    r.json["interrupted"] = serde_json::json!(stopped_at.is_some());
     Ok(r)
 }
 

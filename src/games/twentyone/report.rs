@@ -46,6 +46,8 @@ pub fn quantiles(hist: &[u64]) -> Vec<u32> {
 /// The report of a simulation of games.
 pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) -> Report {
     let n = info.seats.len();
+    // A run stopped before its first chunk has no sums: report every seat as n/a.
+    let acc = &*acc.with_seats(n);
     let mut r = Report {
         title: "Twenty One simulation".into(),
         ..Report::default()
@@ -57,7 +59,12 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
     r.meta
         .push(("Starting seat".into(), info.run.starting_seat()));
     info.run.annotate(&mut r, acc.games, "games");
-    let games = acc.games.max(1) as f64;
+    // No games (a run stopped before its first chunk): per-game figures are NaN, shown n/a.
+    let games = if acc.games == 0 {
+        f64::NAN
+    } else {
+        acc.games as f64
+    };
     let mut seats = Section::new(
         "Seats (win rate with ties shared)",
         &[
@@ -104,7 +111,13 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
         ]);
         let q = quantiles(&acc.score_hist[s]);
         let mut row = vec![count_cell(s as u64 + 1)];
-        row.extend(q.iter().map(|&v| fixed_cell(v as f64, 0, "points")));
+        row.extend(q.iter().map(|&v| {
+            if acc.games == 0 {
+                Cell::from("n/a")
+            } else {
+                fixed_cell(v as f64, 0, "points")
+            }
+        }));
         qs.row(row);
         let per_row: Vec<f64> = acc.hits_row[s].iter().map(|&h| h as f64 / games).collect();
         let mut row = vec![count_cell(s as u64 + 1)];
@@ -124,13 +137,17 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
             fixed_cell(a.se, 3, "points"),
             fixed_cell(p.mean, 3, "points"),
             fixed_cell(p.se, 3, "points"),
-            Cell::num(format!("{:+.3} ± {:.3}", d.mean, d.se), d.mean, "points"),
+            if d.mean.is_finite() {
+                Cell::num(format!("{:+.3} ± {:.3}", d.mean, d.se), d.mean, "points")
+            } else {
+                Cell::from("n/a")
+            },
         ]);
         win_json.push(json!({"seat": s + 1, "strategy": info.seats[s], "rate": w.mean, "se": w.se, "ci95": w.ci95}));
         score_json.push(json!({
             "seat": s + 1, "strategy": info.seats[s], "sheet": rules.sheets[s].name,
             "mean": sc.mean, "mean_se": sc.se, "sd": sd,
-            "quantiles": QUANTILES.iter().zip(&q).map(|(k, v)| json!({"q": k, "score": v})).collect::<Vec<_>>(),
+            "quantiles": QUANTILES.iter().zip(&q).map(|(k, v)| json!({"q": k, "score": (acc.games > 0).then_some(v)})).collect::<Vec<_>>(),
             "histogram": acc.score_hist[s],
         }));
         hits_json.push(json!({"seat": s + 1, "by_row": per_row, "crossings_per_game": cross}));
@@ -355,11 +372,11 @@ pub fn exact_report(rules: &TwentyOneRules, row_policy: Option<f64>) -> Report {
         for &e in &masks {
             for h in 0..=(6 - e.count_ones() as usize) {
                 ps.row([
-                    printed(e),
-                    h.to_string(),
-                    format!("{:.4}", t.f[e as usize][h]),
-                    format!("{:.4}", pts[e as usize][h]),
-                    format!("{:.4}", rolls[e as usize][h]),
+                    printed(e).into(),
+                    count_cell(h as u64),
+                    fixed_cell(t.f[e as usize][h], 4, "points"),
+                    fixed_cell(pts[e as usize][h], 4, "points"),
+                    fixed_cell(rolls[e as usize][h], 4, "rolls"),
                 ]);
                 sj.push(json!({"empty": printed(e), "hits": h, "value": t.f[e as usize][h], "points": pts[e as usize][h], "rolls": rolls[e as usize][h]}));
             }
@@ -388,6 +405,7 @@ pub fn exact_report(rules: &TwentyOneRules, row_policy: Option<f64>) -> Report {
 /// 1/players) and the final-score histogram. An interrupted run's plots say so.
 pub fn plots(acc: &TwentyOneAcc, info: &RunInfo) -> Result<Vec<(String, String)>, String> {
     use crate::report::svg::{bar_chart, binomial_bar, mark, Bar, BarChart, YUnit};
+    let acc = &*acc.with_seats(info.seats.len());
     let players = acc.wins.len().max(1);
     let fair = 100.0 / players as f64;
     let fair_label = format!("fair share 1/{players} = {}%", fixed(fair, 2));
@@ -395,6 +413,8 @@ pub fn plots(acc: &TwentyOneAcc, info: &RunInfo) -> Result<Vec<(String, String)>
         .wins
         .iter()
         .enumerate()
+        // No bars without games (a run stopped before its first chunk).
+        .filter(|_| acc.games > 0)
         .map(|(s, w)| {
             let e = est(w, 1.0);
             Bar::new(format!("{} {}", s + 1, info.seats[s]), 100.0 * e.mean)

@@ -227,6 +227,32 @@ pub struct TwentyOneAcc {
     pub events: RollEvents,
 }
 
+impl TwentyOneAcc {
+    /// Zero sums for `n` seats (no games yet).
+    pub fn for_seats(n: usize) -> TwentyOneAcc {
+        TwentyOneAcc {
+            wins: vec![Ratio::default(); n],
+            score: vec![Ratio::default(); n],
+            score_hist: vec![vec![0; MAX_SCORE + 1]; n],
+            hits_row: vec![[0; ROWS]; n],
+            crossings: vec![0; n],
+            active: vec![Ratio::default(); n],
+            passive: vec![Ratio::default(); n],
+            ..TwentyOneAcc::default()
+        }
+    }
+
+    /// These sums, or zero sums for `n` seats when no chunk completed (the identity has no
+    /// seats), so that a report of a run stopped before its first chunk has every seat.
+    pub fn with_seats(&self, n: usize) -> std::borrow::Cow<'_, TwentyOneAcc> {
+        if self.wins.len() < n {
+            std::borrow::Cow::Owned(TwentyOneAcc::for_seats(n))
+        } else {
+            std::borrow::Cow::Borrowed(self)
+        }
+    }
+}
+
 impl crate::shard::Plausible for TwentyOneAcc {
     fn plausible(&self) -> Result<(), String> {
         // Far above any real score or turn count.
@@ -330,13 +356,14 @@ impl Simulation for TwentyOneSim {
         let count = self
             .per_chunk
             .min(self.games.saturating_sub(chunk * self.per_chunk));
-        acc.wins = vec![Ratio::default(); n];
-        acc.score = vec![Ratio::default(); n];
-        acc.score_hist = vec![vec![0; MAX_SCORE + 1]; n];
-        acc.hits_row = vec![[0; ROWS]; n];
-        acc.crossings = vec![0; n];
-        acc.active = vec![Ratio::default(); n];
-        acc.passive = vec![Ratio::default(); n];
+        let seats = TwentyOneAcc::for_seats(n);
+        acc.wins = seats.wins;
+        acc.score = seats.score;
+        acc.score_hist = seats.score_hist;
+        acc.hits_row = seats.hits_row;
+        acc.crossings = seats.crossings;
+        acc.active = seats.active;
+        acc.passive = seats.passive;
         // Batches: wins, score, active, passive per seat; turns.
         let mut b = vec![Batch::default(); 4 * n + 1];
         let mut act_n = vec![0u64; n];

@@ -1,0 +1,171 @@
+//! A run stopped before its first chunk completes (the stop flag already set when the run
+//! starts, as after an early Ctrl-C or SIGTERM) is a valid report: marked INTERRUPTED, 0
+//! rounds or games, statistics shown as unavailable; in every format and with plots.
+
+use std::sync::atomic::AtomicBool;
+
+use rtplab::report::{Format, Plots, Report};
+
+const FORMATS: [Format; 4] = [Format::Table, Format::Markdown, Format::Csv, Format::Json];
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("rtplab-interrupted-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Every format renders, says INTERRUPTED, shows no NaN, and the JSON says interrupted;
+/// the plots render and the out-dir files all carry the marker.
+fn check_report(name: &str, report: &Report, plots: Vec<(String, String)>) {
+    for f in FORMATS {
+        let t = report.render(f);
+        assert!(!t.is_empty(), "{name} {f:?}");
+        if f != Format::Json {
+            assert!(t.contains("INTERRUPTED"), "{name} {f:?}:\n{t}");
+            assert!(!has_nan(&t), "{name} {f:?}:\n{t}");
+        }
+    }
+    let j: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+    assert_eq!(j["interrupted"], true, "{name}: {j}");
+    let dir = temp_dir(name);
+    rtplab::report::write_out_dir(&dir, report, &plots).unwrap();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        let t = std::fs::read_to_string(&p).unwrap();
+        let ext = p.extension().unwrap().to_string_lossy().into_owned();
+        if ext != "json" {
+            assert!(t.contains("INTERRUPTED"), "{} has no marker", p.display());
+        }
+        if ext == "svg" {
+            assert!(!has_nan(&t), "{}", p.display());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A NaN or infinity printed as a number.
+fn has_nan(t: &str) -> bool {
+    t.split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == "NaN" || w == "inf")
+}
+
+fn stopped() -> AtomicBool {
+    AtomicBool::new(true)
+}
+
+#[test]
+fn blackjack_stopped_before_its_first_chunk() {
+    use rtplab::games::blackjack::app::{resolve_strategy, simulate_report, BjConfig};
+    use rtplab::games::blackjack::report::{plots, BehindFollows, SideBets};
+    use rtplab::games::blackjack::rules::Rules;
+    let rules = Rules::seed();
+    for (insure, pairs, behind, claim) in [(false, 0.0, 0.0, None), (true, 1.0, 1.0, Some(0.9954))]
+    {
+        let cfg = BjConfig {
+            strategy: resolve_strategy("basic", &rules).unwrap(),
+            rules: rules.clone(),
+            bets: SideBets {
+                pairs,
+                behind,
+                behind_follows: BehindFollows::All,
+                insure,
+            },
+            seed: 1,
+            rounds: 100_000,
+            chunk_shoes: None,
+            threads: Some(1),
+            progress: false,
+            shard: None,
+        };
+        let (report, run) = simulate_report(&cfg, claim, &stopped()).unwrap();
+        assert!(run.info.interrupted);
+        assert_eq!(run.info.chunks_done, 0);
+        let p = plots(&cfg.rules, &run.acc, claim, &run.info).unwrap();
+        let j: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+        assert_eq!(j["rounds"], 0, "{j}");
+        check_report("blackjack", &report, p);
+    }
+}
+
+fn doom(mode: rtplab::games::doom::sim::Mode, seats: usize) -> (Report, Plots, bool) {
+    use rtplab::games::doom::app::{simulate, DoomConfig};
+    use rtplab::games::doom::rules::{DoomPreset, DoomRules};
+    use rtplab::games::doom::strategy::DoomStrategy;
+    let cfg = DoomConfig {
+        rules: DoomRules::preset(DoomPreset::Seed),
+        seats: vec![DoomStrategy::parse("bank-at:300").unwrap(); seats],
+        mode,
+        seed: 1,
+        start_seat: None,
+        threads: Some(1),
+        progress: false,
+        shard: None,
+        shard_out: None,
+    };
+    simulate(&cfg, &stopped()).unwrap()
+}
+
+#[test]
+fn doom_turns_stopped_before_the_first_chunk() {
+    let (report, plots, interrupted) = doom(rtplab::games::doom::sim::Mode::Turns(100_000), 1);
+    assert!(interrupted);
+    let j: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+    assert_eq!(j["turns"], 0, "{j}");
+    check_report("doom-turns", &report, plots().unwrap());
+}
+
+#[test]
+fn doom_games_stopped_before_the_first_chunk() {
+    let (report, plots, interrupted) = doom(rtplab::games::doom::sim::Mode::Games(1_000), 3);
+    assert!(interrupted);
+    let j: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+    assert_eq!(j["games"], 0, "{j}");
+    check_report("doom-games", &report, plots().unwrap());
+}
+
+#[test]
+fn twenty_one_stopped_before_the_first_chunk() {
+    use rtplab::games::twentyone::app::{simulate, TwentyOneConfig, DEFAULT_SEATS};
+    use rtplab::games::twentyone::rules::TwentyOneRules;
+    for seats in [DEFAULT_SEATS.to_vec(), vec!["greedy", "greedy"]] {
+        let cfg = TwentyOneConfig {
+            rules: TwentyOneRules::standard(),
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            games: 10_000,
+            seed: 1,
+            start_seat: None,
+            threads: Some(1),
+            progress: false,
+            shard: None,
+            shard_out: None,
+        };
+        let (report, plots, interrupted) = simulate(&cfg, &stopped()).unwrap();
+        assert!(interrupted);
+        let j: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+        assert_eq!(j["games"], 0, "{j}");
+        check_report("twenty-one", &report, plots().unwrap());
+    }
+}
+
+#[test]
+fn a_comparison_stopped_before_its_first_chunk() {
+    use rtplab::games::blackjack::app::resolve_strategy;
+    use rtplab::games::blackjack::compare::{compare, compare_report};
+    use rtplab::games::blackjack::rules::Rules;
+    let rules = Rules::seed();
+    let specs: Vec<_> = ["basic", "autoplay", "mimic-dealer"]
+        .iter()
+        .map(|s| resolve_strategy(s, &rules).unwrap())
+        .collect();
+    let run = compare(&rules, &specs, 1, 100_000, Some(1), false, &stopped()).unwrap();
+    assert!(run.interrupted);
+    assert_eq!(run.chunks_done, 0);
+    let report = compare_report(&rules, &specs, &run, 1);
+    let j: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+    assert_eq!(j["shoes"], 0, "{j}");
+    assert_eq!(j["strategies"][0]["rounds"], 0, "{j}");
+    let table = report.render(Format::Table);
+    // No pair is "identical" for want of data.
+    assert!(!table.contains("identical"), "{table}");
+    check_report("compare", &report, Vec::new());
+}
