@@ -27,7 +27,9 @@ fn main() -> ExitCode {
         }
     };
     let stop = Arc::new(AtomicBool::new(false));
-    watch_signals(stop.clone());
+    // Only simulations stop cleanly with a partial report; any other command ends at once.
+    let graceful = matches!(cli.command, Command::Sim(_) | Command::Compare(_));
+    watch_signals(stop.clone(), graceful);
     let result = match cli.command {
         Command::Sim(SimGame::Blackjack(args)) => sim_blackjack(&args, &stop),
         Command::Sim(SimGame::Doom(args)) => sim_doom(&args, &stop),
@@ -54,20 +56,23 @@ fn main() -> ExitCode {
 /// The signal that stopped the run (0: none).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
-/// SIGINT (Ctrl-C) and SIGTERM (Slurm, Kubernetes) both stop a run cleanly: the chunks in
-/// progress finish and the partial report, marked interrupted, goes where the run was told to
-/// write it. A second signal aborts at once. The exit code tells which signal came.
-fn watch_signals(stop: Arc<AtomicBool>) {
+/// SIGINT (Ctrl-C) and SIGTERM (Slurm, Kubernetes) both stop a run cleanly (`graceful`): the
+/// chunks in progress finish and the partial report, marked interrupted, goes where the run was
+/// told to write it. A second signal aborts at once, and so does the first for commands that
+/// have no partial result (`graceful` false). The exit code tells which signal came.
+fn watch_signals(stop: Arc<AtomicBool>, graceful: bool) {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
         return;
     };
     std::thread::spawn(move || {
         for sig in signals.forever() {
-            if stop.swap(true, Ordering::SeqCst) {
+            // The signal is recorded before the stop flag is raised, so a run that sees the
+            // flag always finds the signal.
+            if !graceful || SIGNAL.swap(sig, Ordering::SeqCst) != 0 {
                 std::process::exit(128 + sig);
             }
-            SIGNAL.store(sig, Ordering::SeqCst);
+            stop.store(true, Ordering::SeqCst);
             let name = if sig == SIGTERM { "SIGTERM" } else { "Ctrl-C" };
             eprintln!("\ninterrupted ({name}): finishing the chunks in progress, then reporting (signal again to abort)");
         }
@@ -85,13 +90,13 @@ fn interrupted_code() -> ExitCode {
 /// Check the run's output paths before any work: a typo must not cost the run.
 fn check_outputs(out: &cli::OutputArgs, shard_out: Option<&Path>) -> anyhow::Result<()> {
     if let Some(p) = &out.output {
-        rtplab::output::check_file("--output", p)?;
+        rtplab::output::check_file("--output", p, rtplab::output::Write::InPlace)?;
     }
     if let Some(d) = &out.out_dir {
         rtplab::output::check_dir(d, out.force)?;
     }
     if let Some(p) = shard_out {
-        rtplab::output::check_file("--shard-out", p)?;
+        rtplab::output::check_file("--shard-out", p, rtplab::output::Write::Rename)?;
     }
     Ok(())
 }
@@ -307,7 +312,7 @@ fn exact_blackjack(args: &BlackjackExact) -> anyhow::Result<ExitCode> {
 
 fn derive_blackjack(args: &DeriveBlackjack) -> anyhow::Result<ExitCode> {
     if let Some(p) = &args.output {
-        rtplab::output::check_file("--output", p)?;
+        rtplab::output::check_file("--output", p, rtplab::output::Write::InPlace)?;
     }
     let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
     let chart = blackjack::derive::derive_chart(&rules);

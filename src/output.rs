@@ -1,6 +1,6 @@
 //! Output paths checked before a run starts (so that hours of simulation are never lost to a
-//! typo in `--output`, `--out-dir` or `--shard-out`), and folders written whole: into a
-//! temporary folder beside the target, renamed into place.
+//! typo in `--output`, `--out-dir` or `--shard-out`), and report folders written through a
+//! temporary folder inside the target, each file renamed into place when all are written.
 
 use std::path::{Path, PathBuf};
 
@@ -25,8 +25,10 @@ pub enum OutputError {
     IsDir { flag: String, path: String },
     #[error("{flag} {path} exists and is not a folder; choose another path")]
     NotDir { flag: String, path: String },
-    #[error("--out-dir {path} is not empty; add --force to replace it, or choose another folder")]
+    #[error("--out-dir {path} is not empty; add --force to replace the report in it, or choose another folder")]
     NotEmpty { path: String },
+    #[error("--out-dir {path} holds files but no rtplab report (no report.json); --force replaces only an earlier report's files: choose an empty or new folder")]
+    NotReport { path: String },
     #[error("{flag} {path} cannot be written ({why}); choose another path")]
     Unwritable {
         flag: String,
@@ -111,9 +113,21 @@ fn check_parent(flag: &str, path: &Path) -> Result<PathBuf, OutputError> {
     }
 }
 
+/// How an output file is written, which decides what must be writable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Write {
+    /// Written in place (`--output`): an existing file (`/dev/null` included) needs only to
+    /// open for writing; a new one needs a writable folder.
+    InPlace,
+    /// Written to a temporary file beside it and renamed (`--shard-out`): the folder must be
+    /// writable.
+    Rename,
+}
+
 /// Check an output file (`--output`, `--shard-out`) before the run: `-` (standard output) is
-/// fine; otherwise its folder must exist and be writable, and the path must not be a folder.
-pub fn check_file(flag: &str, path: &Path) -> Result<(), OutputError> {
+/// fine; otherwise the path must not be a folder, and it must be writable the way it will be
+/// written.
+pub fn check_file(flag: &str, path: &Path, how: Write) -> Result<(), OutputError> {
     if path.as_os_str() == "-" {
         return Ok(());
     }
@@ -123,7 +137,6 @@ pub fn check_file(flag: &str, path: &Path) -> Result<(), OutputError> {
             path: path.display().to_string(),
         });
     }
-    check_parent(flag, path)?;
     if path.exists() {
         // An existing file must accept writing (opened without truncating it).
         std::fs::OpenOptions::new()
@@ -134,21 +147,39 @@ pub fn check_file(flag: &str, path: &Path) -> Result<(), OutputError> {
                 path: path.display().to_string(),
                 why: e.to_string(),
             })?;
+        if how == Write::InPlace {
+            return Ok(());
+        }
     }
-    Ok(())
+    check_parent(flag, path).map(|_| ())
 }
 
-/// Check `--out-dir` before the run: its parent folder must exist and be writable; the folder
-/// itself may be missing or empty, and is replaced only with `force`.
+/// Files an rtplab report folder holds (top level): the ones `--force` may replace.
+fn report_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    rd.filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_file()
+                && matches!(
+                    p.extension().and_then(|x| x.to_str()),
+                    Some("csv" | "svg" | "md" | "json")
+                )
+        })
+        .collect()
+}
+
+/// Check `--out-dir` before the run: a missing folder needs a writable parent; an existing one
+/// must be writable and empty, or (with `force`) hold an earlier rtplab report, whose files are
+/// then replaced (nothing else in the folder is touched).
 pub fn check_dir(dir: &Path, force: bool) -> Result<(), OutputError> {
     let path = dir.display().to_string();
     match std::fs::metadata(dir) {
-        Ok(m) if !m.is_dir() => {
-            return Err(OutputError::NotDir {
-                flag: "--out-dir".into(),
-                path,
-            })
-        }
+        Ok(m) if !m.is_dir() => Err(OutputError::NotDir {
+            flag: "--out-dir".into(),
+            path,
+        }),
         Ok(_) => {
             let empty = std::fs::read_dir(dir)
                 .map(|mut r| r.next().is_none())
@@ -156,27 +187,27 @@ pub fn check_dir(dir: &Path, force: bool) -> Result<(), OutputError> {
             if !empty && !force {
                 return Err(OutputError::NotEmpty { path });
             }
+            if !empty && !dir.join("report.json").is_file() {
+                return Err(OutputError::NotReport { path });
+            }
+            // The folder itself must take new files (probed inside it).
+            check_parent("--out-dir", &dir.join("report.json")).map(|_| ())
         }
-        Err(_) => {}
+        Err(_) => check_parent("--out-dir", dir).map(|_| ()),
     }
-    check_parent("--out-dir", dir).map(|_| ())
 }
 
-/// Write a folder whole: `fill` writes the files into a temporary folder beside `dir`, which
-/// then replaces `dir` (an existing `dir` is moved aside first and removed after). Returns the
-/// final paths of the files `fill` wrote.
+/// Write a report folder: `fill` writes the files into a temporary folder inside `dir`
+/// (created if missing); when all are written, the files of an earlier report in `dir` (see
+/// `check_dir`) are removed and each new file is renamed into place. `dir` itself is never
+/// moved, so it may be `.`, a mount point or a folder in a read-only parent. Returns the final
+/// paths of the files `fill` wrote.
 pub fn write_dir_via_temp(
     dir: &Path,
     fill: impl FnOnce(&Path) -> std::io::Result<Vec<PathBuf>>,
 ) -> std::io::Result<Vec<PathBuf>> {
-    let parent = parent_of(dir);
-    let name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let pid = std::process::id();
-    let tmp = parent.join(format!(".{name}.tmp-{pid}"));
-    let old = parent.join(format!(".{name}.old-{pid}"));
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(".rtplab-tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir(&tmp)?;
     let written = match fill(&tmp) {
@@ -186,23 +217,22 @@ pub fn write_dir_via_temp(
             return Err(e);
         }
     };
-    let existed = dir.exists();
-    if existed {
-        if let Err(e) = std::fs::rename(dir, &old) {
-            let _ = std::fs::remove_dir_all(&tmp);
-            return Err(e);
+    let result = (|| -> std::io::Result<()> {
+        if dir.join("report.json").is_file() {
+            for old in report_files(dir) {
+                std::fs::remove_file(old)?;
+            }
         }
-    }
-    if let Err(e) = std::fs::rename(&tmp, dir) {
-        if existed {
-            let _ = std::fs::rename(&old, dir);
+        for entry in std::fs::read_dir(&tmp)? {
+            let from = entry?.path();
+            if let Some(name) = from.file_name() {
+                std::fs::rename(&from, dir.join(name))?;
+            }
         }
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e);
-    }
-    if existed {
-        let _ = std::fs::remove_dir_all(&old);
-    }
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&tmp);
+    result?;
     Ok(written
         .into_iter()
         .map(|p| match p.strip_prefix(&tmp) {
@@ -227,27 +257,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn paths_are_checked_and_folders_replaced_whole() {
+    fn paths_are_checked_and_report_folders_replaced() {
         let d = std::env::temp_dir().join(format!("rtplab-output-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         let file = d.join("f.txt");
         std::fs::write(&file, "x").unwrap();
-        assert!(check_file("--output", &d.join("r.json")).is_ok());
-        assert!(check_file("--output", &file).is_ok());
-        assert!(check_file("--output", Path::new("-")).is_ok());
-        assert!(matches!(
-            check_file("--output", &d),
-            Err(OutputError::IsDir { .. })
-        ));
-        assert!(matches!(
-            check_file("--output", &d.join("missing/r.json")),
-            Err(OutputError::NoParent { .. })
-        ));
-        assert!(matches!(
-            check_file("--output", &file.join("r.json")),
-            Err(OutputError::ParentNotDir { .. })
-        ));
+        for how in [Write::InPlace, Write::Rename] {
+            assert!(check_file("--output", &d.join("r.json"), how).is_ok());
+            assert!(check_file("--output", &file, how).is_ok());
+            assert!(check_file("--output", Path::new("-"), how).is_ok());
+            assert!(matches!(
+                check_file("--output", &d, how),
+                Err(OutputError::IsDir { .. })
+            ));
+            assert!(matches!(
+                check_file("--output", &d.join("missing/r.json"), how),
+                Err(OutputError::NoParent { .. })
+            ));
+            assert!(matches!(
+                check_file("--output", &file.join("r.json"), how),
+                Err(OutputError::ParentNotDir { .. })
+            ));
+        }
+        // An existing file written in place needs no writable folder (/dev is one such).
+        assert!(check_file("--output", Path::new("/dev/null"), Write::InPlace).is_ok());
         let out = d.join("out");
         assert!(check_dir(&out, false).is_ok());
         assert!(matches!(
@@ -255,23 +289,45 @@ mod tests {
             Err(OutputError::NotDir { .. })
         ));
         let w = write_dir_via_temp(&out, |t| {
-            std::fs::write(t.join("a"), "1")?;
-            Ok(vec![t.join("a")])
+            std::fs::write(t.join("report.json"), "{}")?;
+            std::fs::write(t.join("a.csv"), "1")?;
+            Ok(vec![t.join("a.csv")])
         })
         .unwrap();
-        assert_eq!(w, vec![out.join("a")]);
+        assert_eq!(w, vec![out.join("a.csv")]);
         assert!(matches!(
             check_dir(&out, false),
             Err(OutputError::NotEmpty { .. })
         ));
         assert!(check_dir(&out, true).is_ok());
+        // A file that is not a report's survives a replacement; the old report's files go.
+        std::fs::create_dir(out.join("keep")).unwrap();
+        std::fs::write(out.join("notes.txt"), "mine").unwrap();
         write_dir_via_temp(&out, |t| {
-            std::fs::write(t.join("b"), "2")?;
+            std::fs::write(t.join("report.json"), "{}")?;
+            std::fs::write(t.join("b.csv"), "2")?;
             Ok(vec![])
         })
         .unwrap();
-        assert!(!out.join("a").exists() && out.join("b").exists());
-        let names: Vec<_> = std::fs::read_dir(&d).unwrap().collect();
-        assert_eq!(names.len(), 2, "no temporary folders are left: {names:?}");
+        assert!(!out.join("a.csv").exists() && out.join("b.csv").exists());
+        assert!(out.join("notes.txt").exists() && out.join("keep").is_dir());
+        let mut names: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["b.csv", "keep", "notes.txt", "report.json"],
+            "no temporary folder left"
+        );
+        // --force never takes a folder that holds no report.
+        let other = d.join("other");
+        std::fs::create_dir(&other).unwrap();
+        std::fs::write(other.join("x.csv"), "data").unwrap();
+        assert!(matches!(
+            check_dir(&other, true),
+            Err(OutputError::NotReport { .. })
+        ));
     }
 }

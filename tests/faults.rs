@@ -225,10 +225,11 @@ fn output_paths_are_checked_before_the_run() {
     refused_at_once(&["--out-dir", p(&d.join("missing/out"))], "does not exist");
     refused_at_once(&["--out-dir", p(&file)], "is not a folder");
     refused_at_once(&["--output", "/proc/rtplab-report.json"], "/proc");
-    // A non-empty folder needs --force; the new files then replace the old ones whole.
+    // A non-empty folder needs --force; the new report's files then replace the old ones.
     let folder = d.join("out");
     std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join("old.txt"), "old").unwrap();
+    std::fs::write(folder.join("report.json"), "{}").unwrap();
+    std::fs::write(folder.join("old.csv"), "old").unwrap();
     refused_at_once(&["--out-dir", p(&folder)], "--force");
     succeeds(rtplab().args([
         "sim",
@@ -240,7 +241,7 @@ fn output_paths_are_checked_before_the_run() {
         p(&folder),
         "--force",
     ]));
-    assert!(folder.join("report.json").exists() && !folder.join("old.txt").exists());
+    assert!(folder.join("report.json").exists() && !folder.join("old.csv").exists());
     let left: Vec<_> = std::fs::read_dir(&d)
         .unwrap()
         .map(|e| e.unwrap().file_name())
@@ -542,4 +543,90 @@ fn wording_and_post_split_names() {
             "all",
         ]));
     }
+}
+
+/// Commands with no partial result (check, exact, merge, derive) end at once on the first
+/// signal, with 128 + its number, as a scheduler expects.
+#[test]
+fn commands_without_a_partial_result_end_at_once_on_a_signal() {
+    let start = Instant::now();
+    let (code, err) = run_and_signal(&["check", "reports/baselines"], "TERM");
+    assert_eq!(code, Some(143), "{err}");
+    assert!(!err.contains("finishing the chunks"), "{err}");
+    assert!(
+        start.elapsed() < Duration::from_secs(6),
+        "check went on after SIGTERM"
+    );
+}
+
+/// `--output` to an existing file in a folder that takes no new files (`/dev/null` in `/dev`)
+/// works, since the report is written in place; `--out-dir .`-like folders are filled, never
+/// moved, and `--force` replaces only an earlier report, never a folder of other files.
+#[test]
+fn existing_outputs_and_report_folders_are_written_in_place() {
+    succeeds(rtplab().args([
+        "sim",
+        "blackjack",
+        "--rounds",
+        "20k",
+        "--quiet",
+        "--output",
+        "/dev/null",
+    ]));
+    let d = dir("in-place");
+    let out = d.join("results");
+    std::fs::create_dir_all(out.join("keep")).unwrap();
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    // A folder with other files and no report: refused even with --force.
+    fails_with(
+        &[
+            "sim",
+            "blackjack",
+            "--rounds",
+            "20k",
+            "--quiet",
+            "--out-dir",
+            p(&out),
+            "--force",
+        ],
+        "no rtplab report",
+    );
+    std::fs::remove_file(out.join("notes.txt")).unwrap();
+    std::fs::remove_dir(out.join("keep")).unwrap();
+    // An empty folder is filled in place (its inode stays: it is never renamed).
+    use std::os::unix::fs::MetadataExt;
+    let inode = std::fs::metadata(&out).unwrap().ino();
+    succeeds(rtplab().args([
+        "sim",
+        "blackjack",
+        "--rounds",
+        "20k",
+        "--quiet",
+        "--out-dir",
+        p(&out),
+    ]));
+    assert_eq!(std::fs::metadata(&out).unwrap().ino(), inode);
+    assert!(out.join("report.json").exists());
+    // Replacing that report keeps the user's own files beside it.
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    succeeds(rtplab().args([
+        "sim",
+        "twenty-one",
+        "--games",
+        "2k",
+        "--quiet",
+        "--out-dir",
+        p(&out),
+        "--force",
+    ]));
+    assert!(out.join("notes.txt").exists());
+    assert!(
+        !out.join("ev-by-upcard.svg").exists(),
+        "the old report's files are gone"
+    );
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(!names.iter().any(|n| n.starts_with('.')), "{names:?}");
 }
