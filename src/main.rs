@@ -258,9 +258,9 @@ fn sim_twenty_one(
         if let Some(c) = args.sweep_c.iter().find(|c| !(0.0..=100.0).contains(*c)) {
             anyhow::bail!("--sweep-c {c}: costs per roll must be from 0 to 100");
         }
-        let report = app::sweep(&cfg, &args.sweep_c, stop)?;
+        let (report, interrupted) = app::sweep(&cfg, &args.sweep_c, stop)?;
         emit(&report, &args.output, &[])?;
-        return Ok(if report.json["interrupted"] == true {
+        return Ok(if interrupted {
             interrupted_code()
         } else {
             ExitCode::SUCCESS

@@ -308,3 +308,35 @@ fn shards_are_keyed_by_the_charts_content_not_its_path() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("strategy"));
 }
+
+/// A shard whose histogram was padded (which would loosen the plausibility bounds), with a
+/// recomputed checksum, is refused: the histogram's length must be the rules' own.
+#[test]
+fn a_padded_histogram_with_a_valid_checksum_is_refused() {
+    let d = dir("padded");
+    let f = shard(&d, 1, 1, &[]);
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+    let sum = |v: &serde_json::Value| {
+        rtplab::shard::checksum(
+            &v["key"],
+            &serde_json::from_value::<rtplab::shard::ShardSpec>(v["shard"].clone()).unwrap(),
+            &serde_json::from_value::<[u64; 2]>(v["range"].clone()).unwrap(),
+            v["chunks_done"].as_u64().unwrap(),
+            &serde_json::from_value::<rtplab::games::blackjack::sim::BjAcc>(v["acc"].clone())
+                .unwrap(),
+        )
+    };
+    assert_eq!(
+        sum(&v),
+        v["checksum"],
+        "the test recomputes the checksum as merge does"
+    );
+    v["acc"]["hist"]
+        .as_array_mut()
+        .unwrap()
+        .extend([serde_json::json!(0), serde_json::json!(0)]);
+    v["checksum"] = serde_json::json!(sum(&v));
+    std::fs::write(&f, serde_json::to_string(&v).unwrap()).unwrap();
+    fails_with(&["merge", f.to_str().unwrap()], "histogram");
+}

@@ -543,8 +543,8 @@ fn parse_stake(s: &str) -> Result<f64, String> {
 
 fn parse_claim(s: &str) -> Result<f64, String> {
     match rtplab::numparse::parse_percent(s) {
-        // No game returns under 2%: a claim that small is a fraction written for a percent.
-        Ok(v) if v > 0.0 && v < 0.02 => Err(format!(
+        // A claim of at most 1% is a fraction written for a percent (0.9954 for 99.54%).
+        Ok(v) if v > 0.0 && v <= 0.01 => Err(format!(
             "the claim is an RTP in percent and {s} looks like a fraction: did you mean {}?",
             (v * 1e4 * 1e6).round() / 1e6
         )),

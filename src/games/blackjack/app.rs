@@ -242,6 +242,18 @@ pub fn merge_report(paths: &[PathBuf], claim: Option<f64>) -> anyhow::Result<Rep
         chunks: shard::key_field(&key, "chunks")?,
         pilot_rounds_per_shoe: shard::key_field(&key, "pilot_rounds_per_shoe")?,
     };
+    // The plausibility bounds come from the histogram's length: it must be the rules' own.
+    let bins = 2 * super::sim::hist_offset(&rules) as usize + 1;
+    if let Some((p, f)) = files
+        .iter()
+        .find(|(_, f)| f.chunks_done > 0 && f.acc.hist.len() != bins)
+    {
+        anyhow::bail!(
+            "cannot read shard file {}: its sums are impossible (a histogram of {} results; these rules have {bins}); re-run that shard",
+            p.display(),
+            f.acc.hist.len()
+        );
+    }
     let mut acc = BjAcc::default();
     let mut elapsed = 0.0;
     let mut done = 0;

@@ -76,7 +76,12 @@ fn variants(base: &Rules) -> Vec<(String, Rules)> {
         &|r| r.das = !r.das,
     );
     for h in [1u8, 2, 3, 4] {
-        push(format!("split to {h} hands"), &|r| {
+        let hands = if h == 1 {
+            "no splitting".to_string()
+        } else {
+            format!("split to {h} hands")
+        };
+        push(hands, &|r| {
             r.max_hands = h;
             if h < 3 {
                 r.resplit_aces = false;

@@ -119,10 +119,10 @@ pub fn build(
     m.push((
         "chunks".into(),
         format!(
-            "{} of {} done, {} shoes each ({:.1} rounds per shoe in the pilot)",
+            "{} of {} done, {} each ({:.1} rounds per shoe in the pilot)",
             count(run.chunks_done),
             count(run.plan.chunks),
-            run.plan.shoes_per_chunk,
+            crate::report::plural(run.plan.shoes_per_chunk, "shoe"),
             run.plan.pilot_rounds_per_shoe
         ),
     ));
@@ -354,7 +354,7 @@ pub fn build(
     }
     if c.reshuffles_mid_round > 0 {
         r.notes.push(format!(
-            "The shoe ran out mid-round {} times (discards reshuffled); raise the cut card margin.",
+            "The shoe ran out mid-round {} times (discards reshuffled); lower --penetration.",
             c.reshuffles_mid_round
         ));
     }

@@ -157,6 +157,18 @@ impl Rules {
             if cut < 1 {
                 return err("--penetration is so small that the cut card comes before the first card; raise it");
             }
+            // A round that starts just before the cut card must be dealt from the shoe: leave
+            // 8 cards per hand at the table (players and dealer) behind the cut card.
+            let reserve = 8 * (self.players as u32 + 1);
+            if self.cards() < reserve || cut > self.cards() - reserve {
+                let max = self.cards().saturating_sub(reserve) as f64 / self.cards() as f64;
+                return Err(RulesError(format!(
+                    "--penetration {penetration} leaves {} cards behind the cut card; a round with {} needs up to {reserve}: use --penetration {} or less",
+                    self.cards() - cut.min(self.cards()),
+                    crate::report::plural(self.players as u64, "player"),
+                    (max * 100.0).floor() / 100.0
+                )));
+            }
         }
         Ok(())
     }
@@ -284,6 +296,15 @@ mod tests {
         let mut r = Rules::seed();
         r.shuffle = Shuffle::CutCard { penetration: 1.5 };
         assert!(r.validate().is_err());
+        // A cut card at the end of the shoe leaves no cards for the last round: 8 decks, one
+        // player keep 16 cards behind it (at most 400 of 416 dealt), seven players 64.
+        r.shuffle = Shuffle::CutCard { penetration: 1.0 };
+        let e = r.validate().unwrap_err().0;
+        assert!(e.contains("use --penetration 0.96 or less"), "{e}");
+        r.shuffle = Shuffle::CutCard { penetration: 0.96 };
+        assert!(r.validate().is_ok());
+        r.players = 7;
+        assert!(r.validate().unwrap_err().0.contains("0.84 or less"));
         let mut r = Rules::seed();
         r.max_hands = 1;
         r.das = true;

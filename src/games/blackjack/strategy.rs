@@ -425,15 +425,8 @@ fn parse_header(rec: &csv::StringRecord) -> Result<Vec<u8>, (u64, String)> {
     Ok(cols)
 }
 
-/// FNV-1a 64-bit hash (strategy files are identified by it in reports).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
-}
+/// FNV-1a 64-bit hash (charts are identified by it in reports and shard keys).
+pub use crate::shard::fnv1a64 as fnv1a;
 
 /// The table's auto-play: hit until the total is over 11, then stand.
 #[derive(Clone, Copy, Debug, Default)]

@@ -46,8 +46,8 @@ pub fn simulate(cfg: &DoomConfig, stop: &AtomicBool) -> anyhow::Result<(Report, 
     if let Mode::Games(_) = cfg.mode {
         if !(2..=8).contains(&cfg.seats.len()) {
             anyhow::bail!(
-                "{} seats: a game needs 2 to 8 players (--players N or one --seat per player)",
-                cfg.seats.len()
+                "{}: a game needs 2 to 8 players (--players N or one --seat per player)",
+                crate::report::plural(cfg.seats.len() as u64, "seat")
             );
         }
         if let Some(s) = cfg.start_seat.filter(|&s| s >= cfg.seats.len()) {

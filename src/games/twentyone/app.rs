@@ -124,7 +124,12 @@ pub fn simulate(cfg: &TwentyOneConfig, stop: &AtomicBool) -> anyhow::Result<(Rep
 
 /// Seat 1 plays row-optimal:c for each c against `cfg.seats` (the other seats); the same
 /// seed, hence the same dice streams, for every c.
-pub fn sweep(cfg: &TwentyOneConfig, cs: &[f64], stop: &AtomicBool) -> anyhow::Result<Report> {
+/// Sweep the cost per roll: the report, and whether the sweep was interrupted.
+pub fn sweep(
+    cfg: &TwentyOneConfig,
+    cs: &[f64],
+    stop: &AtomicBool,
+) -> anyhow::Result<(Report, bool)> {
     if cs.is_empty() {
         anyhow::bail!("--sweep-c needs at least one cost");
     }
@@ -167,7 +172,7 @@ pub fn sweep(cfg: &TwentyOneConfig, cs: &[f64], stop: &AtomicBool) -> anyhow::Re
             .push(("Status".into(), format!("INTERRUPTED at c = {c}")));
     }
     r.json["interrupted"] = serde_json::json!(stopped_at.is_some());
-    Ok(r)
+    Ok((r, stopped_at.is_some()))
 }
 
 /// Merge the shard files of one Twenty One run into its report.
