@@ -396,6 +396,8 @@ mod tests {
     fn se_at_zero_one_two_and_many_batches() {
         assert!(Ratio::default().se().is_nan());
         assert!(ratio_of(&[(1, 3)]).se().is_nan());
+        // One batch whose rounded Σ(x_b − R·y_b)² is 3.6e-15, not 0: K/(K−1) would make it ∞.
+        assert!(ratio_of(&[(5, 3)]).se().is_nan());
         // Batches with y summing to 0: no ratio, no SE.
         assert!(ratio_of(&[(1, 1), (2, -1)]).se().is_nan());
         // Two batches (4,1), (2,3): R = 6/4 = 1.5, residuals x_b − R·y_b = ±2.5,
@@ -520,6 +522,12 @@ mod tests {
             check_claim(&n, 0.9, 10, "RTP").rounds_to_separate_at_5se,
             None
         );
+        // One batch: no SE and no interval. The claim is never "consistent", and an estimate
+        // equal to the claim is not said to lie below it.
+        let one = Estimate::new(0.5, f64::NAN, 0);
+        let c = check_claim(&one, 0.5, 10, "RTP");
+        assert!(!c.consistent && c.p_value.is_nan());
+        assert!(!c.verdict.contains("below"), "{}", c.verdict);
     }
 
     #[test]
