@@ -54,8 +54,8 @@ tests_for() {
     case "$1" in
     src/stats.rs) echo "--lib" ;;
     src/shard.rs) echo "--lib --test shards --test shards_dice" ;;
-    src/check.rs) echo "--lib --test check" ;;
-    src/engine.rs) echo "--lib --test shards --test shards_dice --test cli" ;;
+    src/check.rs) echo "--lib --test check --test check_bless" ;;
+    src/engine.rs) echo "--lib --test shards --test shards_dice --test cli --test progress" ;;
     src/report | src/report/*) echo "--lib --test cli --test invariants --test blackjack_stats" ;;
     *) echo "" ;;
     esac

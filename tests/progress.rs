@@ -23,6 +23,9 @@ fn progress_bar_on_a_terminal_unless_quiet() {
     assert!(shown.contains("chunks, eta"), "no progress bar in: {shown}");
     assert!(shown.contains("\"mean_turn_score\""));
     let quiet = on_terminal("--quiet");
-    assert!(!quiet.contains("chunks, eta"), "a bar despite --quiet: {quiet}");
+    assert!(
+        !quiet.contains("chunks, eta"),
+        "a bar despite --quiet: {quiet}"
+    );
     assert!(quiet.contains("\"mean_turn_score\""));
 }
