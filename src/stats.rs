@@ -257,7 +257,7 @@ pub struct ClaimCheck {
 pub fn check_claim(est: &Estimate, claimed: f64, n: u64, what: &str) -> ClaimCheck {
     let diff = est.mean - claimed;
     let z = diff / est.se;
-    let p = p_value(z);
+    let p = if z.is_nan() { f64::NAN } else { p_value(z) };
     let consistent = est.ci95[0] <= claimed && claimed <= est.ci95[1];
     let needed = if diff != 0.0 && est.se.is_finite() {
         Some(n as f64 * (5.0 * est.se / diff).powi(2))
@@ -382,5 +382,247 @@ mod tests {
         assert!(c.verdict.contains("below"));
         // 5 SE separation needs (5·se/diff)² = (5/4)² times the rounds.
         assert!((c.rounds_to_separate_at_5se.unwrap() - 1562.5).abs() < 1e-6);
+    }
+
+    /// A batch with two observations and one with a single observation, closed in turn.
+    fn two_batches() -> Ratio {
+        let mut b1 = Batch::default();
+        b1.add(3, 2);
+        b1.add(-5, 1);
+        let mut b2 = Batch::default();
+        b2.add(5, 1);
+        let mut r = Ratio::default();
+        r.close(&b1, 2);
+        r.close(&b2, 1);
+        r
+    }
+
+    #[test]
+    fn batch_sums_pinned() {
+        let mut b = Batch::default();
+        b.add(3, 2);
+        b.add(-5, 1);
+        assert_eq!(
+            b,
+            Batch {
+                x: -2,
+                y: 3,
+                xx: 34
+            }
+        );
+        let mut s = Batch::default();
+        s.add_sum(3, 2);
+        s.add_sum(-5, 1);
+        assert_eq!(s, Batch { x: -2, y: 3, xx: 0 });
+    }
+
+    #[test]
+    fn ratio_close_and_merge_pinned() {
+        let want = Ratio {
+            x: 3,
+            y: 4,
+            xx: 34 + 25,
+            n: 3,
+            batches: 2,
+            bxx: 4 + 25,
+            bxy: -6 + 5,
+            byy: 9 + 1,
+        };
+        assert_eq!(two_batches(), want);
+        // An empty batch is skipped: it neither counts as a batch nor adds anything.
+        let mut r = two_batches();
+        r.close(&Batch::default(), 0);
+        assert_eq!(r, want);
+        // Merging the two halves gives the same sums.
+        let (mut b1, mut b2) = (Batch::default(), Batch::default());
+        b1.add(3, 2);
+        b1.add(-5, 1);
+        b2.add(5, 1);
+        let (mut r1, mut r2) = (Ratio::default(), Ratio::default());
+        r1.close(&b1, 2);
+        r2.close(&b2, 1);
+        r2.merge(&r1);
+        assert_eq!(r2, want);
+        assert_eq!(want.mean(), 0.75);
+        assert!(Ratio::default().mean().is_nan());
+        assert_eq!(want.df(), 1);
+        assert_eq!(Ratio::default().df(), 0);
+    }
+
+    #[test]
+    fn sd_obs_is_the_population_sd() {
+        // 1, 2, 2, 3, 7: mean 3, squared deviations 4+1+1+0+16 = 22, variance 22/5 = 4.4.
+        let mut b = Batch::default();
+        for v in [1, 2, 2, 3, 7] {
+            b.add(v, 1);
+        }
+        let mut r = Ratio::default();
+        r.close(&b, 5);
+        assert!((r.sd_obs() - 4.4f64.sqrt()).abs() < 1e-12, "{}", r.sd_obs());
+        // Constant observations have SD 0.
+        let mut c = Batch::default();
+        for _ in 0..4 {
+            c.add(-3, 1);
+        }
+        let mut rc = Ratio::default();
+        rc.close(&c, 4);
+        assert_eq!(rc.sd_obs(), 0.0);
+        assert!(Ratio::default().sd_obs().is_nan());
+    }
+
+    /// A ratio from batches `(x_b, y_b)`, one observation per batch.
+    fn ratio_of(batches: &[(i64, i64)]) -> Ratio {
+        let mut r = Ratio::default();
+        for &(x, y) in batches {
+            let mut b = Batch::default();
+            b.add(x, y);
+            r.close(&b, 1);
+        }
+        r
+    }
+
+    #[test]
+    fn se_at_zero_one_two_and_many_batches() {
+        assert!(Ratio::default().se().is_nan());
+        assert!(ratio_of(&[(1, 3)]).se().is_nan());
+        // One batch whose rounded Σ(x_b − R·y_b)² is 3.6e-15, not 0: K/(K−1) would make it ∞.
+        assert!(ratio_of(&[(5, 3)]).se().is_nan());
+        // Batches with y summing to 0: no ratio, no SE.
+        assert!(ratio_of(&[(1, 1), (2, -1)]).se().is_nan());
+        // Two batches (4,1), (2,3): R = 6/4 = 1.5, residuals x_b − R·y_b = ±2.5,
+        // Σ² = 12.5, K/(K−1) = 2, sqrt(25)/Σy = 5/4.
+        assert!((ratio_of(&[(4, 1), (2, 3)]).se() - 1.25).abs() < 1e-12);
+        // Four batches (4,1), (2,3), (0,2), (6,2): R = 12/8 = 1.5, residuals 2.5, −2.5, −3, 3,
+        // Σ² = 30.5, K/(K−1) = 4/3: SE = sqrt(4/3 · 30.5)/8.
+        let se = ratio_of(&[(4, 1), (2, 3), (0, 2), (6, 2)]).se();
+        assert!((se - (122.0f64 / 3.0).sqrt() / 8.0).abs() < 1e-12, "{se}");
+    }
+
+    #[test]
+    fn critical_values_at_the_edges() {
+        assert!(critical(0.95, 0).is_nan());
+        assert!((critical(0.95, 1) - 12.706205).abs() < 1e-5);
+        assert!((critical(0.95, 2) - 4.302653).abs() < 1e-5);
+        // At df = 10^4 still Student t: z + (z³ + z)/(4·df) = 1.959964 + 0.000237.
+        assert!((critical(0.95, 10_000) - 1.960201).abs() < 2e-6);
+        assert!((critical(0.95, 10_001) - 1.959964).abs() < 1e-6);
+        assert!((critical(0.90, 1_000_000) - 1.644854).abs() < 1e-6);
+    }
+
+    #[test]
+    fn estimate_interval_is_mean_plus_minus_c_se() {
+        let e = Estimate::new(1.0, 0.5, 1_000_000);
+        assert_eq!((e.mean, e.se), (1.0, 0.5));
+        assert!((e.ci95[0] - (1.0 - 0.979982)).abs() < 1e-6, "{:?}", e.ci95);
+        assert!((e.ci95[1] - (1.0 + 0.979982)).abs() < 1e-6, "{:?}", e.ci95);
+        // Two degrees of freedom: ±4.302653·0.5.
+        let e = Estimate::new(-1.0, 0.5, 2);
+        assert!(
+            (e.ci95[0] - (-1.0 - 2.1513265)).abs() < 1e-5,
+            "{:?}",
+            e.ci95
+        );
+        assert!(
+            (e.ci95[1] - (-1.0 + 2.1513265)).abs() < 1e-5,
+            "{:?}",
+            e.ci95
+        );
+    }
+
+    #[test]
+    fn affine_maps_mean_se_and_interval() {
+        let e = Estimate {
+            mean: 0.5,
+            se: 0.125,
+            ci95: [0.25, 0.75],
+        };
+        // x → 2x + 1: all exact in binary.
+        let a = e.affine(2.0, 1.0);
+        assert_eq!(a.mean, 2.0);
+        assert_eq!(a.se, 0.25);
+        assert_eq!(a.ci95, [1.5, 2.5]);
+        // x → −4x + 3: the interval's ends swap, the SE stays positive.
+        let b = e.affine(-4.0, 3.0);
+        assert_eq!(b.mean, 1.0);
+        assert_eq!(b.se, 0.5);
+        assert_eq!(b.ci95, [0.0, 2.0]);
+        // EV → RTP as the blackjack report does it.
+        let c = e.affine(1.0, 1.0);
+        assert_eq!((c.mean, c.se, c.ci95), (1.5, 0.125, [1.25, 1.75]));
+    }
+
+    #[test]
+    fn p_values_pinned() {
+        assert_eq!(p_value(0.0), 1.0);
+        // 2·(1 − Φ(1.96)) = 2·0.0249979
+        assert!(
+            (p_value(1.96) - 0.0499958).abs() < 1e-6,
+            "{}",
+            p_value(1.96)
+        );
+        assert!((p_value(-1.96) - 0.0499958).abs() < 1e-6);
+        // 2·Φ(−3) = 2·0.0013499
+        assert!((p_value(3.0) - 0.0026998).abs() < 1e-6, "{}", p_value(3.0));
+        // 2·Φ(−40) ≈ 7e-350 underflows: 0 in f64.
+        assert_eq!(p_value(40.0), 0.0);
+        assert_eq!(p_value(-40.0), 0.0);
+    }
+
+    #[test]
+    fn claim_verdicts_pinned() {
+        let e = Estimate {
+            mean: 0.5,
+            se: 0.125,
+            ci95: [0.25, 0.75],
+        };
+        let c = check_claim(&e, 0.5, 1000, "RTP");
+        assert_eq!((c.z, c.p_value, c.consistent), (0.0, 1.0, true));
+        assert_eq!(c.rounds_to_separate_at_5se, None);
+        assert_eq!(
+            c.verdict,
+            "consistent: the claimed RTP 50.0000% lies inside the 95% CI [25.0000%, 75.0000%] (z = +0.00, p = 1.000)"
+        );
+        // The ends of the interval are inside it.
+        assert!(check_claim(&e, 0.25, 1000, "RTP").consistent);
+        assert!(check_claim(&e, 0.75, 1000, "RTP").consistent);
+        // Claim above: z = (0.5 − 1)/0.125 = −4, p = 2·Φ(−4) = 6.334e-5;
+        // (5·0.125/0.5)² = 1.5625 times the rounds.
+        let c = check_claim(&e, 1.0, 1000, "RTP");
+        assert_eq!(c.z, -4.0);
+        assert!((c.p_value - 6.334248e-5).abs() < 1e-10, "{}", c.p_value);
+        assert!(!c.consistent);
+        assert_eq!(c.rounds_to_separate_at_5se, Some(1562.5));
+        assert_eq!(
+            c.verdict,
+            "not supported: the estimate 50.0000% is 4.0 standard errors below the claimed RTP 100.0000% (p = 6.33e-5)"
+        );
+        // Claim below: z = +2.4, outside [0.25, 0.75].
+        let c = check_claim(&e, 0.2, 10, "RTP");
+        assert!((c.z - 2.4).abs() < 1e-12);
+        assert!(!c.consistent);
+        assert!(
+            c.verdict.contains("2.4 standard errors above"),
+            "{}",
+            c.verdict
+        );
+        // No SE: no number of rounds.
+        let n = Estimate { se: f64::NAN, ..e };
+        assert_eq!(
+            check_claim(&n, 0.9, 10, "RTP").rounds_to_separate_at_5se,
+            None
+        );
+        // One batch: no SE and no interval. The claim is never "consistent", and an estimate
+        // equal to the claim is not said to lie below it.
+        let one = Estimate::new(0.5, f64::NAN, 0);
+        let c = check_claim(&one, 0.5, 10, "RTP");
+        assert!(!c.consistent && c.p_value.is_nan());
+        assert!(!c.verdict.contains("below"), "{}", c.verdict);
+    }
+
+    #[test]
+    fn rounds_for_se_pinned() {
+        // SE 0.5 after 1000 rounds; SE 0.25 needs (0.5/0.25)² = 4 times as many.
+        assert_eq!(rounds_for_se(0.5, 1000, 0.25), 4000.0);
+        assert_eq!(rounds_for_se(0.3, 1000, 0.6), 250.0);
     }
 }

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Mutation testing with cargo-mutants: for maintainers, not CI (a file takes minutes to hours).
+#
+#   scripts/mutants.sh                      # the core: stats, shard, check, engine, report
+#   scripts/mutants.sh src/stats.rs         # one file (or several, or a folder like src/report)
+#   scripts/mutants.sh src/stats.rs -- --iterate   # extra cargo-mutants options after --
+#
+# Needs `cargo install cargo-mutants --locked`. Results: mutants.out/ (caught.txt, missed.txt,
+# unviable.txt, timeout.txt, outcomes.json). Exclusions, each with its reason, are in
+# .cargo/mutants.toml (equivalent mutants only).
+#
+# Speed: one build per mutant, so the build must be quick and the code fast. The release profile
+# with LTO off, 16 codegen units and incremental compilation (the statistical tests are slow
+# unoptimised; fat LTO with one codegen unit takes minutes per link), in its own target folder
+# (target/mutants) so the normal release build is left alone. target/mutants belongs to this
+# script: the copies' last builds (mutated) land there, so a `cargo test` by hand with that
+# folder may find them fresh and run a mutant. cargo-mutants passes the same
+# profile to its build (`cargo test --no-run`) and its test run, so nothing is built twice;
+# the test targets chosen for a file go to both (`--cargo-arg`), so only those are built.
+# Mutants are tested in a copy of the tree (a killed run never leaves a mutated source file);
+# the copy shares target/mutants, so dependencies are built once. Each file runs only the test
+# targets that exercise it (see `tests_for`): a restriction can only turn "caught" into
+# "missed", never the other way, so a score measured this way is a lower bound.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! cargo mutants --version >/dev/null 2>&1; then
+    echo "cargo-mutants is not installed: cargo install cargo-mutants --locked" >&2
+    exit 2
+fi
+
+export CARGO_PROFILE_RELEASE_LTO=off
+export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
+export CARGO_PROFILE_RELEASE_INCREMENTAL=true
+export CARGO_PROFILE_RELEASE_DEBUG=false
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target/mutants}"
+TIMEOUT="${MUTANTS_TIMEOUT:-300}"
+
+files=()
+extra=()
+while [ $# -gt 0 ]; do
+    if [ "$1" = "--" ]; then
+        shift
+        extra=("$@")
+        break
+    fi
+    files+=("$1")
+    shift
+done
+[ ${#files[@]} -gt 0 ] || files=(src/stats.rs src/shard.rs src/check.rs src/engine.rs src/report)
+
+# The test targets that exercise a file (cargo test options); empty = every test.
+tests_for() {
+    case "$1" in
+    src/stats.rs) echo "--lib" ;;
+    src/shard.rs) echo "--lib --test shards --test shards_dice" ;;
+    src/check.rs) echo "--lib --test check --test check_bless" ;;
+    src/engine.rs) echo "--lib --test shards --test shards_dice --test cli --test progress" ;;
+    src/report | src/report/*) echo "--lib --test cli --test invariants --test blackjack_stats" ;;
+    *) echo "" ;;
+    esac
+}
+
+# A test-name filter for the test binaries (after `--`); empty = every test in them.
+filter_for() {
+    case "$1" in
+    src/stats.rs) echo "stats::" ;;
+    *) echo "" ;;
+    esac
+}
+
+for f in "${files[@]}"; do
+    glob="$f"
+    [ -d "$f" ] && glob="$f/**"
+    name=$(echo "$f" | tr '/.' '__')
+    args=()
+    for a in $(tests_for "$f"); do args+=("--cargo-arg=$a"); done
+    filter=$(filter_for "$f")
+    after=()
+    [ -z "$filter" ] || after=(-- "$filter")
+    mkdir -p "target/mutants.out/$name"
+    echo "== $f (tests: $(tests_for "$f" | sed 's/^$/all/') $filter)"
+    nice -n 10 cargo mutants --profile release --file "$glob" --timeout "$TIMEOUT" \
+        --build-timeout 1800 --jobs 1 --output "target/mutants.out/$name" \
+        ${args[@]+"${args[@]}"} ${extra[@]+"${extra[@]}"} ${after[@]+"${after[@]}"} || true
+    out="target/mutants.out/$name/mutants.out"
+    for k in caught missed unviable timeout; do
+        printf '%s %s  ' "$k" "$(cat "$out/$k.txt" 2>/dev/null | grep -c . || true)"
+    done
+    echo
+done
