@@ -359,3 +359,30 @@ impl From<DoomPreset> for rules::DoomPreset {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+
+    /// Each command-line value converts into the library value whose serialized name (in
+    /// reports and shard keys) is the same word.
+    fn same_names<C: ValueEnum + Copy, L: From<C> + serde::Serialize>() {
+        for v in C::value_variants() {
+            let name = v.to_possible_value().unwrap().get_name().to_string();
+            let lib = serde_json::to_value(L::from(*v)).unwrap();
+            assert_eq!(lib, serde_json::Value::String(name));
+        }
+    }
+
+    #[test]
+    fn rule_values_match_the_library() {
+        same_names::<NOfKind, rules::NOfKind>();
+        same_names::<KindExtras, rules::KindExtras>();
+        same_names::<HeldDice, rules::HeldDice>();
+        same_names::<HotDice, rules::HotDice>();
+        same_names::<DoomWipes, rules::DoomWipes>();
+        same_names::<EndRule, rules::EndRule>();
+        same_names::<DoomPreset, rules::DoomPreset>();
+    }
+}
