@@ -103,7 +103,7 @@ fn check_outputs(out: &cli::OutputArgs, shard_out: Option<&Path>) -> anyhow::Res
 
 fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     check_outputs(&args.output, args.run.base.shard_out.as_deref())?;
-    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    let rules = args.rules.to_rules()?;
     let strategy = blackjack::app::resolve_strategy(&args.strategy, &rules)?;
     let cfg = BjConfig {
         rules,
@@ -111,7 +111,7 @@ fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitC
         bets: blackjack::report::SideBets {
             pairs: args.pairs,
             behind: args.bet_behind,
-            behind_follows: args.behind_follows,
+            behind_follows: args.behind_follows.into(),
             insure: args.insurance == Insurance::Always,
         },
         seed: args.run.base.seed,
@@ -127,7 +127,7 @@ fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitC
     }
     let plots = if args.output.out_dir.is_some() {
         blackjack::report::plots(&cfg.rules, &run.acc, args.claim, &run.info)
-            .map_err(anyhow::Error::msg)?
+            .map_err(rtplab::report::PlotError)?
     } else {
         Vec::new()
     };
@@ -140,10 +140,10 @@ fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitC
 }
 
 fn sim_doom(args: &cli::doom::DoomSim, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
-    use rtplab::games::doom::{app, sim::Mode, strategy::DoomStrategy};
+    use rtplab::games::doom::{app, sim::Mode, strategy::DoomStrategy, DoomError};
     check_outputs(&args.output, args.run.shard_out.as_deref())?;
-    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
-    let parse = |s: &String| DoomStrategy::parse(s).map_err(anyhow::Error::msg);
+    let rules = args.rules.to_rules()?;
+    let parse = |s: &String| DoomStrategy::parse(s).map_err(DoomError::Strategy);
     let (mode, seats) = match args.turns {
         Some(n) => {
             if !args.seats.is_empty() {
@@ -152,7 +152,7 @@ fn sim_doom(args: &cli::doom::DoomSim, stop: &AtomicBool) -> anyhow::Result<Exit
             (Mode::Turns(n), vec![parse(&args.strategy)?])
         }
         None => {
-            let players = args.players().map_err(anyhow::Error::msg)?;
+            let players = args.players()?;
             let seats = if args.seats.is_empty() {
                 if !(2..=8).contains(&players) {
                     anyhow::bail!("--players {players}: a game needs 2 to 8 players");
@@ -162,7 +162,7 @@ fn sim_doom(args: &cli::doom::DoomSim, stop: &AtomicBool) -> anyhow::Result<Exit
                 args.seats
                     .iter()
                     .map(parse)
-                    .collect::<anyhow::Result<Vec<_>>>()?
+                    .collect::<Result<Vec<_>, _>>()?
             };
             (Mode::Games(args.games), seats)
         }
@@ -187,13 +187,13 @@ fn sim_doom(args: &cli::doom::DoomSim, stop: &AtomicBool) -> anyhow::Result<Exit
 
 fn exact_doom(args: &cli::doom::DoomExact) -> anyhow::Result<ExitCode> {
     check_outputs(&args.output, None)?;
-    use rtplab::games::doom::{model::Model, report, strategy::DoomStrategy};
-    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    use rtplab::games::doom::{model::Model, report, strategy::DoomStrategy, DoomError};
+    let rules = args.rules.to_rules()?;
     let strategies = args
         .strategies
         .iter()
-        .map(|s| DoomStrategy::parse(s).map_err(anyhow::Error::msg))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .map(|s| DoomStrategy::parse(s).map_err(DoomError::Strategy))
+        .collect::<Result<Vec<_>, _>>()?;
     if args.sweep_max > rtplab::games::doom::exact::CAP_POINTS {
         anyhow::bail!(
             "--sweep-max {}: at most {} points",
@@ -219,12 +219,12 @@ fn sim_twenty_one(
 ) -> anyhow::Result<ExitCode> {
     use rtplab::games::twentyone::app;
     check_outputs(&args.output, args.run.shard_out.as_deref())?;
-    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    let rules = args.rules.to_rules()?;
     if args.start_seat == Some(0) {
         anyhow::bail!("--start-seat is 1-based: use 1 for the first seat");
     }
     let sweep = !args.sweep_c.is_empty();
-    let players = args.players().map_err(anyhow::Error::msg)?;
+    let players = args.players()?;
     let seats: Vec<String> = if !args.seats.is_empty() {
         args.seats.clone()
     } else if sweep {
@@ -272,8 +272,10 @@ fn sim_twenty_one(
 
 fn exact_twenty_one(args: &cli::twentyone::TwentyOneExact) -> anyhow::Result<ExitCode> {
     check_outputs(&args.output, None)?;
-    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
-    rules.validate(1).map_err(anyhow::Error::msg)?;
+    let rules = args.rules.to_rules()?;
+    rules
+        .validate(1)
+        .map_err(rtplab::games::twentyone::TwentyOneError::Rules)?;
     if !(0.0..=100.0).contains(&args.c) {
         anyhow::bail!("--c {}: the cost per roll must be from 0 to 100", args.c);
     }
@@ -292,7 +294,7 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
 
 fn exact_blackjack(args: &BlackjackExact) -> anyhow::Result<ExitCode> {
     check_outputs(&args.output, None)?;
-    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    let rules = args.rules.to_rules()?;
     let strategy = match &args.strategy {
         Some(s) => Some(blackjack::app::resolve_strategy(s, &rules)?),
         None => None,
@@ -303,7 +305,7 @@ fn exact_blackjack(args: &BlackjackExact) -> anyhow::Result<ExitCode> {
         strategy,
         claim: args.claim,
         sensitivity: args.sensitivity,
-        post_split: args.post_split,
+        post_split: args.post_split.into(),
     };
     let report = blackjack::exact_report::exact_report(&cfg);
     emit(&report, &args.output, &[])?;
@@ -314,7 +316,7 @@ fn derive_blackjack(args: &DeriveBlackjack) -> anyhow::Result<ExitCode> {
     if let Some(p) = &args.output {
         rtplab::output::check_file("--output", p, rtplab::output::Write::InPlace)?;
     }
-    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    let rules = args.rules.to_rules()?;
     let chart = blackjack::derive::derive_chart(&rules);
     let text = chart.to_csv(&blackjack::derive::chart_header(&rules));
     write_output(&text, args.output.as_deref()).map_err(|e| {
@@ -340,7 +342,7 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
 
 fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     check_outputs(&args.output, None)?;
-    let rules = args.rules.to_rules().map_err(anyhow::Error::msg)?;
+    let rules = args.rules.to_rules()?;
     if args.strategies.len() < 2 {
         anyhow::bail!("compare needs at least two --strategy");
     }
@@ -348,7 +350,7 @@ fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Resu
         .strategies
         .iter()
         .map(|s| blackjack::app::resolve_strategy(s, &rules))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
     let run = blackjack::compare::compare(
         &rules,
         &specs,
@@ -375,7 +377,7 @@ fn emit_run(
     out: &cli::OutputArgs,
 ) -> anyhow::Result<ExitCode> {
     let plots = if out.out_dir.is_some() {
-        plots().map_err(anyhow::Error::msg)?
+        plots()?
     } else {
         Vec::new()
     };
@@ -395,7 +397,7 @@ fn emit(
     out: &cli::OutputArgs,
     plots: &[(String, String)],
 ) -> anyhow::Result<()> {
-    let text = report.render(out.format);
+    let text = report.render(out.format.into());
     let to_file = out.output.as_deref().filter(|p| p.as_os_str() != "-");
     let mut on_stdout = to_file.is_none();
     let mut failed = Vec::new();

@@ -33,6 +33,12 @@ pub enum ShardError {
     Mismatch(String),
     #[error("{0}")]
     Input(String),
+    #[error("shard key lacks '{0}'")]
+    KeyMissing(String),
+    #[error("shard key field '{name}': {why}")]
+    KeyField { name: String, why: String },
+    #[error(transparent)]
+    Engine(#[from] crate::engine::EngineError),
 }
 
 impl ShardSpec {
@@ -247,7 +253,7 @@ pub fn run_sharded<S: crate::engine::Simulation>(
     plan: &RunPlan,
     key: impl FnOnce() -> serde_json::Value,
     stop: &std::sync::atomic::AtomicBool,
-) -> anyhow::Result<(crate::engine::RunOutcome<S::Acc>, Range<u64>)>
+) -> Result<(crate::engine::RunOutcome<S::Acc>, Range<u64>), ShardError>
 where
     S::Acc: Serialize,
 {
@@ -288,21 +294,24 @@ pub struct Merged<A> {
 pub fn key_field<T: serde::de::DeserializeOwned>(
     key: &serde_json::Value,
     name: &str,
-) -> anyhow::Result<T> {
+) -> Result<T, ShardError> {
     let v = key
         .get(name)
-        .ok_or_else(|| anyhow::anyhow!("shard key lacks '{name}'"))?;
-    T::deserialize(v).map_err(|e| anyhow::anyhow!("shard key field '{name}': {e}"))
+        .ok_or_else(|| ShardError::KeyMissing(name.to_string()))?;
+    T::deserialize(v).map_err(|e| ShardError::KeyField {
+        name: name.to_string(),
+        why: e.to_string(),
+    })
 }
 
 impl<A> Merged<A> {
     /// Field `name` of the merged run's key (see `key_field`).
-    pub fn field<T: serde::de::DeserializeOwned>(&self, name: &str) -> anyhow::Result<T> {
+    pub fn field<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<T, ShardError> {
         key_field(&self.key, name)
     }
 
     /// The meta of the merged run: seed, starting seat and chunks from its key.
-    pub fn run_meta(&self) -> anyhow::Result<crate::report::RunMeta> {
+    pub fn run_meta(&self) -> Result<crate::report::RunMeta, ShardError> {
         Ok(crate::report::RunMeta {
             seed: self.field("seed")?,
             start_seat: self.field("start_seat")?,

@@ -2,10 +2,8 @@
 
 use clap::Args;
 
-use super::{parse_count_limited, OutputArgs, RunBase};
-use rtplab::games::doom::rules::{
-    DoomPreset, DoomRules, DoomWipes, EndRule, HeldDice, HotDice, KindExtras, NOfKind,
-};
+use super::{parse_count_limited, ArgError, OutputArgs, RunBase};
+use rtplab::games::doom::rules::{self, DoomRules};
 
 /// Every ruling of Dice of Doom; unset flags keep the preset's value.
 #[derive(Args, Debug)]
@@ -77,8 +75,8 @@ pub struct DoomRulesArgs {
 }
 
 impl DoomRulesArgs {
-    pub fn to_rules(&self) -> Result<DoomRules, String> {
-        let mut r = DoomRules::preset(self.rules);
+    pub fn to_rules(&self) -> Result<DoomRules, ArgError> {
+        let mut r = DoomRules::preset(self.rules.into());
         macro_rules! set {
             ($($f:ident),*) => { $( if let Some(v) = self.$f { r.$f = v; } )* };
         }
@@ -86,17 +84,15 @@ impl DoomRulesArgs {
             single_one,
             single_five,
             three_ones,
-            n_of_kind,
-            kind_extras,
             four_and_pair_is_three_pairs,
             specials_add_singles,
-            held_dice,
-            hot_dice,
-            doom_wipes,
             min_bank,
-            target,
-            end
+            target
         );
+        macro_rules! set_enum {
+            ($($f:ident),*) => { $( if let Some(v) = self.$f { r.$f = v.into(); } )* };
+        }
+        set_enum!(n_of_kind, kind_extras, held_dice, hot_dice, doom_wipes, end);
         macro_rules! set_or_off {
             ($($f:ident),*) => { $( if let Some(v) = self.$f { r.$f = v.0; } )* };
         }
@@ -151,13 +147,13 @@ pub struct DoomSim {
 impl DoomSim {
     /// The number of players of a game: `--players`, else one per `--seat`, else 4. Both given
     /// must agree (a disagreement is refused rather than one of them silently ignored).
-    pub fn players(&self) -> Result<usize, String> {
+    pub fn players(&self) -> Result<usize, ArgError> {
         let seats = self.seats.len();
         match self.players {
-            Some(p) if seats > 0 && p != seats => Err(format!(
+            Some(p) if seats > 0 && p != seats => Err(ArgError(format!(
                 "--players {p} disagrees with the {seats} --seat given: give one --seat per \
                  player, or leave out --players (the --seat count sets it)"
-            )),
+            ))),
             Some(p) => Ok(p),
             None if seats > 0 => Ok(seats),
             None => Ok(4),
@@ -225,4 +221,168 @@ fn parse_penalty(s: &str) -> Result<OrOff<(u8, u32)>, String> {
         return Err(err());
     }
     Ok(OrOff(Some((k, p))))
+}
+
+// The rule enums on the command line, each converted into the library's enum of the same
+// name (the library knows nothing of clap).
+
+/// How four, five and six of a kind score relative to three of a kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NOfKind {
+    /// Four or more score the same as three (the seed).
+    Flat,
+    /// 4/5/6 of a kind = 2×/3×/4× the three-of-a-kind value (S2 common rules).
+    Linear,
+    /// Each extra die doubles: 2×/4×/8× (Zilch).
+    Doubling,
+}
+
+impl From<NOfKind> for rules::NOfKind {
+    fn from(v: NOfKind) -> Self {
+        match v {
+            NOfKind::Flat => Self::Flat,
+            NOfKind::Linear => Self::Linear,
+            NOfKind::Doubling => Self::Doubling,
+        }
+    }
+}
+
+/// What the dice of a face beyond its three of a kind score (docs/rules.md §3: "een rol van vier
+/// vijven is ook 500").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum KindExtras {
+    /// They belong to the n-of-a-kind and score only through `--n-of-kind` (flat: nothing, so
+    /// four 5s = 500 and four 1s = 1000; linear or doubling: the kind's multiple). Three or
+    /// more dice of a face are one n-of-a-kind, never a triple plus single 1s or 5s (the seed).
+    Kind,
+    /// Extra 1s and 5s may score as single 1s and 5s beside the triple, whichever partition is
+    /// best (flat kinds: four 5s = 550, four 1s = 1100).
+    Singles,
+}
+
+impl From<KindExtras> for rules::KindExtras {
+    fn from(v: KindExtras) -> Self {
+        match v {
+            KindExtras::Kind => Self::Kind,
+            KindExtras::Singles => Self::Singles,
+        }
+    }
+}
+
+/// Whether dice set aside earlier in a cycle combine with later ones (docs/rules.md §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum HeldDice {
+    /// The cycle's points are the best score of all dice set aside in it (the seed).
+    Combine,
+    /// Each roll's set-aside dice score on their own (classic Farkle).
+    Separate,
+}
+
+impl From<HeldDice> for rules::HeldDice {
+    fn from(v: HeldDice) -> Self {
+        match v {
+            HeldDice::Combine => Self::Combine,
+            HeldDice::Separate => Self::Separate,
+        }
+    }
+}
+
+/// After hot dice (all six set aside): must the player roll again?
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum HotDice {
+    Forced,
+    Optional,
+}
+
+impl From<HotDice> for rules::HotDice {
+    fn from(v: HotDice) -> Self {
+        match v {
+            HotDice::Forced => Self::Forced,
+            HotDice::Optional => Self::Optional,
+        }
+    }
+}
+
+/// What a doom roll wipes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DoomWipes {
+    /// The turn's points (the ruling).
+    Turn,
+    /// The turn's points and the player's banked total.
+    Bank,
+}
+
+impl From<DoomWipes> for rules::DoomWipes {
+    fn from(v: DoomWipes) -> Self {
+        match v {
+            DoomWipes::Turn => Self::Turn,
+            DoomWipes::Bank => Self::Bank,
+        }
+    }
+}
+
+/// How the game ends once a player reaches the target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EndRule {
+    /// The remaining players of that round take their turn; the highest total wins.
+    FinishRound,
+    /// The first player to reach the target wins at once.
+    Immediate,
+}
+
+impl From<EndRule> for rules::EndRule {
+    fn from(v: EndRule) -> Self {
+        match v {
+            EndRule::FinishRound => Self::FinishRound,
+            EndRule::Immediate => Self::Immediate,
+        }
+    }
+}
+
+/// Rule presets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DoomPreset {
+    /// The seed text with docs/rules.md's rulings.
+    Seed,
+    /// The public "S2 common" Farkle rules of docs/references.md.
+    S2Common,
+    /// Zilch (zilch.playr.co.uk), as analysed by M. Busche.
+    Zilch,
+}
+
+impl From<DoomPreset> for rules::DoomPreset {
+    fn from(v: DoomPreset) -> Self {
+        match v {
+            DoomPreset::Seed => Self::Seed,
+            DoomPreset::S2Common => Self::S2Common,
+            DoomPreset::Zilch => Self::Zilch,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+
+    /// Each command-line value converts into the library value whose serialized name (in
+    /// reports and shard keys) is the same word.
+    fn same_names<C: ValueEnum + Copy, L: From<C> + serde::Serialize>() {
+        for v in C::value_variants() {
+            let name = v.to_possible_value().unwrap().get_name().to_string();
+            let lib = serde_json::to_value(L::from(*v)).unwrap();
+            assert_eq!(lib, serde_json::Value::String(name));
+        }
+    }
+
+    #[test]
+    fn rule_values_match_the_library() {
+        same_names::<NOfKind, rules::NOfKind>();
+        same_names::<KindExtras, rules::KindExtras>();
+        same_names::<HeldDice, rules::HeldDice>();
+        same_names::<HotDice, rules::HotDice>();
+        same_names::<DoomWipes, rules::DoomWipes>();
+        same_names::<EndRule, rules::EndRule>();
+        same_names::<DoomPreset, rules::DoomPreset>();
+    }
 }

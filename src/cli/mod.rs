@@ -8,12 +8,28 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use rtplab::games::blackjack::report::BehindFollows;
 use rtplab::games::blackjack::rules::{
     BjPays, DealerBjTakes, Double, Rules, Shuffle, SplitBy, Surrender,
 };
 use rtplab::numparse::parse_count;
-use rtplab::report::Format;
+
+/// A combination of arguments that cannot be honoured (exit code 2); the message says what to
+/// change.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ArgError(pub String);
+
+impl From<String> for ArgError {
+    fn from(s: String) -> Self {
+        ArgError(s)
+    }
+}
+
+impl From<&str> for ArgError {
+    fn from(s: &str) -> Self {
+        ArgError(s.to_string())
+    }
+}
 
 #[derive(Parser, Debug)]
 #[command(
@@ -101,7 +117,7 @@ pub struct BlackjackExact {
 
     /// Post-split play: as before the split (cdz, the published convention) or optimal (cdp).
     #[arg(long, value_enum, default_value = "cdz")]
-    pub post_split: rtplab::games::blackjack::exact::PostSplit,
+    pub post_split: PostSplit,
 
     #[command(flatten)]
     pub output: OutputArgs,
@@ -255,6 +271,67 @@ pub struct BlackjackSim {
     pub output: OutputArgs,
 }
 
+/// Output formats (`rtplab::report::Format` on the command line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Table,
+    Markdown,
+    Csv,
+    Json,
+}
+
+impl From<Format> for rtplab::report::Format {
+    fn from(f: Format) -> Self {
+        match f {
+            Format::Table => Self::Table,
+            Format::Markdown => Self::Markdown,
+            Format::Csv => Self::Csv,
+            Format::Json => Self::Json,
+        }
+    }
+}
+
+/// How the bettor behind follows the seated player's doubles and splits
+/// (`rtplab::games::blackjack::report::BehindFollows` on the command line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BehindFollows {
+    /// Match every double and split (same result as the seat).
+    All,
+    /// Decline: the bet stays on the first hand, settled as undoubled.
+    None,
+}
+
+impl From<BehindFollows> for rtplab::games::blackjack::report::BehindFollows {
+    fn from(b: BehindFollows) -> Self {
+        match b {
+            BehindFollows::All => Self::All,
+            BehindFollows::None => Self::None,
+        }
+    }
+}
+
+/// Post-split play in the analysis (`rtplab::games::blackjack::exact::PostSplit` on the
+/// command line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PostSplit {
+    /// Each split hand plays as the same cards would before the split (CDZ-), the convention
+    /// of published combinatorial analyzers.
+    #[value(name = "cdz", alias = "cdz-")]
+    CdzMinus,
+    /// Each split hand plays optimally knowing the pair cards removed (CDP).
+    #[value(name = "cdp")]
+    Cdp,
+}
+
+impl From<PostSplit> for rtplab::games::blackjack::exact::PostSplit {
+    fn from(p: PostSplit) -> Self {
+        match p {
+            PostSplit::CdzMinus => Self::CdzMinus,
+            PostSplit::Cdp => Self::Cdp,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Insurance {
     Never,
@@ -298,12 +375,10 @@ pub struct RunBase {
 }
 
 impl RunBase {
-    pub fn shard(&self) -> anyhow::Result<Option<rtplab::shard::ShardSpec>> {
-        Ok(rtplab::shard::ShardSpec::resolve(
-            self.shard.as_deref(),
-            self.shards,
-            |k| std::env::var(k).ok(),
-        )?)
+    pub fn shard(&self) -> Result<Option<rtplab::shard::ShardSpec>, rtplab::shard::ShardError> {
+        rtplab::shard::ShardSpec::resolve(self.shard.as_deref(), self.shards, |k| {
+            std::env::var(k).ok()
+        })
     }
 }
 
@@ -393,7 +468,7 @@ impl BjRulesArgs {
     }
 
     /// The validated rule set these flags describe.
-    pub fn to_rules(&self) -> Result<Rules, String> {
+    pub fn to_rules(&self) -> Result<Rules, ArgError> {
         let mut r = match self.rules {
             Preset::Seed => Rules::seed(),
         };

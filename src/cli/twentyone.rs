@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{parse_count_limited, OutputArgs, RunBase};
+use super::{parse_count_limited, ArgError, OutputArgs, RunBase};
 use rtplab::games::twentyone::rules::{read_sheets, TwentyOneRules};
 
 #[derive(Args, Debug)]
@@ -19,7 +19,7 @@ pub struct TwentyOneRulesArgs {
 }
 
 impl TwentyOneRulesArgs {
-    pub fn to_rules(&self) -> Result<TwentyOneRules, String> {
+    pub fn to_rules(&self) -> Result<TwentyOneRules, ArgError> {
         let mut r = TwentyOneRules::standard();
         r.rerolls = self.rerolls;
         if let Some(p) = &self.sheets {
@@ -64,7 +64,7 @@ impl TwentyOneSim {
     /// The number of players: `--players`, else one per `--seat`, else 4. With `--sweep-c`
     /// the table is the swept row-optimal:C seat plus the `--seat` strategies (default three).
     /// `--players` given must agree (a disagreement is refused, not silently ignored).
-    pub fn players(&self) -> Result<usize, String> {
+    pub fn players(&self) -> Result<usize, ArgError> {
         let seats = self.seats.len();
         if !self.sweep_c.is_empty() {
             let table = 1 + if seats > 0 { seats } else { 3 };
@@ -77,16 +77,17 @@ impl TwentyOneSim {
                     table - 1,
                     if seats > 0 { "" } else { " (default hits-only, slack:1, greedy)" },
                     p.saturating_sub(1)
-                ))
+                )
+                    .into())
                 }
                 _ => Ok(table),
             };
         }
         match self.players {
-            Some(p) if seats > 0 && p != seats => Err(format!(
+            Some(p) if seats > 0 && p != seats => Err(ArgError(format!(
                 "--players {p} disagrees with the {seats} --seat given: give one --seat per \
                  player, or leave out --players (the --seat count sets it)"
-            )),
+            ))),
             Some(p) => Ok(p),
             None if seats > 0 => Ok(seats),
             None => Ok(4),

@@ -6,45 +6,68 @@ pub mod twentyone;
 
 use std::path::PathBuf;
 
+/// Errors of `merge`: which files cannot be merged and why, or the game's own error.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error("merge needs at least one shard file")]
+    NoFiles,
+    #[error("{file} is a shard of a different game ({first} is {first_game}, {file} is {game}); merge the shards of one run only")]
+    OtherGame {
+        file: String,
+        first: String,
+        first_game: String,
+        game: String,
+    },
+    #[error("{file}: shards of game '{game}' cannot be merged by this version")]
+    UnknownGame { file: String, game: String },
+    #[error("{0}: not an rtplab shard file (no key.game)")]
+    NoGame(String),
+    #[error("cannot read shard file {file}: not a complete rtplab shard file ({why}); it may be truncated: re-run that shard")]
+    Incomplete { file: String, why: String },
+    #[error(transparent)]
+    Input(#[from] crate::input::InputError),
+    #[error(transparent)]
+    Blackjack(#[from] blackjack::BjError),
+    #[error(transparent)]
+    Doom(#[from] doom::DoomError),
+    #[error(transparent)]
+    TwentyOne(#[from] twentyone::TwentyOneError),
+}
+
 /// Merge shard files of one run (any game) into the run's report.
-pub fn merge(paths: &[PathBuf], claim: Option<f64>) -> anyhow::Result<crate::report::Report> {
-    let first = paths
-        .first()
-        .ok_or_else(|| anyhow::anyhow!("merge needs at least one shard file"))?;
+pub fn merge(paths: &[PathBuf], claim: Option<f64>) -> Result<crate::report::Report, MergeError> {
+    let first = paths.first().ok_or(MergeError::NoFiles)?;
     // Every file's game first, so that a shard of another game is named as such (and not as a
     // file that does not parse as this game's shard).
     let games = paths
         .iter()
         .map(|p| Ok((p, game_of(p)?)))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>, MergeError>>()?;
     let game = games[0].1.clone();
     if let Some((p, g)) = games.iter().find(|(_, g)| *g != game) {
-        anyhow::bail!(
-            "{} is a shard of a different game ({} is {}, {} is {}); merge the shards of one run only",
-            p.display(),
-            first.display(),
-            game.as_deref().unwrap_or("unknown"),
-            p.display(),
-            g.as_deref().unwrap_or("unknown")
-        );
+        return Err(MergeError::OtherGame {
+            file: p.display().to_string(),
+            first: first.display().to_string(),
+            first_game: game.as_deref().unwrap_or("unknown").to_string(),
+            game: g.as_deref().unwrap_or("unknown").to_string(),
+        });
     }
-    match game.as_deref() {
-        Some("blackjack") => blackjack::app::merge_report(paths, claim),
-        Some("doom") => doom::app::merge_report(paths),
-        Some("twenty-one") => twentyone::app::merge_report(paths),
-        Some(g) => anyhow::bail!(
-            "{}: shards of game '{g}' cannot be merged by this version",
-            first.display()
-        ),
-        None => anyhow::bail!(
-            "{}: not an rtplab shard file (no key.game)",
-            first.display()
-        ),
-    }
+    Ok(match game.as_deref() {
+        Some("blackjack") => blackjack::app::merge_report(paths, claim)?,
+        Some("doom") => doom::app::merge_report(paths)?,
+        Some("twenty-one") => twentyone::app::merge_report(paths)?,
+        Some(g) => {
+            return Err(MergeError::UnknownGame {
+                file: first.display().to_string(),
+                game: g.to_string(),
+            })
+        }
+        None => return Err(MergeError::NoGame(first.display().to_string())),
+    })
 }
 
 /// The game of a shard file (`key.game`), reading nothing else of it.
-fn game_of(path: &std::path::Path) -> anyhow::Result<Option<String>> {
+fn game_of(path: &std::path::Path) -> Result<Option<String>, MergeError> {
     #[derive(serde::Deserialize)]
     struct Key {
         game: Option<String>,
@@ -54,11 +77,9 @@ fn game_of(path: &std::path::Path) -> anyhow::Result<Option<String>> {
         key: Option<Key>,
     }
     let text = crate::input::read_text(path, "shard file", crate::input::MAX_SHARD_BYTES)?;
-    let head: Head = serde_json::from_str(&text).map_err(|e| {
-        anyhow::anyhow!(
-            "cannot read shard file {}: not a complete rtplab shard file ({e}); it may be truncated: re-run that shard",
-            path.display()
-        )
+    let head: Head = serde_json::from_str(&text).map_err(|e| MergeError::Incomplete {
+        file: path.display().to_string(),
+        why: e.to_string(),
     })?;
     Ok(head.key.and_then(|k| k.game))
 }

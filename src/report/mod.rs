@@ -6,7 +6,7 @@ use serde::Serialize;
 use std::fmt::Write;
 
 /// Output formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Table,
     Markdown,
@@ -15,7 +15,12 @@ pub enum Format {
 }
 
 /// SVG plots of a run (file name, SVG text), rendered only when asked for.
-pub type Plots = Box<dyn FnOnce() -> Result<Vec<(String, String)>, String>>;
+pub type Plots = Box<dyn FnOnce() -> Result<Vec<(String, String)>, PlotError>>;
+
+/// A plot that could not be drawn (the drawing library's message).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{0}")]
+pub struct PlotError(pub String);
 
 /// The number behind a cell, in a unit a spreadsheet can use: `fraction` (0.9927 for
 /// 99.27%), `count`, `points`, `bets`, ... A range is a 95% CI.

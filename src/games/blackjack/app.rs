@@ -15,6 +15,7 @@ use super::strategy::StrategyInfo;
 use super::strategy::{
     AlwaysInsure, AutoPlay, Chart, MimicDealer, NeverBust, Strategy, StrategySpec,
 };
+use super::BjError;
 use crate::engine::{run, RunOptions};
 use crate::report::Report;
 use crate::shard::{self, ShardSpec};
@@ -77,7 +78,7 @@ pub const BASIC_NAME: &str = "basic (the chart derived for these rules)";
 /// Turn a strategy name or chart path into a strategy. `basic` is the best total-dependent
 /// chart for `rules` (derived at start-up; the committed seed chart when the rules are the
 /// seed table's, which a test proves equal to the derivation).
-pub fn resolve_strategy(name: &str, rules: &Rules) -> anyhow::Result<StrategySpec> {
+pub fn resolve_strategy(name: &str, rules: &Rules) -> Result<StrategySpec, BjError> {
     Ok(match name {
         "basic" => StrategySpec::Chart(Box::new(basic_chart(rules))),
         "autoplay" | "auto-play" => StrategySpec::AutoPlay,
@@ -88,9 +89,7 @@ pub fn resolve_strategy(name: &str, rules: &Rules) -> anyhow::Result<StrategySpe
             chart.name = format!("chart {path}");
             StrategySpec::Chart(Box::new(chart))
         }
-        other => anyhow::bail!(
-            "unknown strategy '{other}': expected basic, autoplay, mimic-dealer, never-bust, or the path of a chart file (see strategies/README.md)"
-        ),
+        other => return Err(BjError::UnknownStrategy(other.to_string())),
     })
 }
 
@@ -155,7 +154,7 @@ pub fn cells_off_basic(spec: &StrategySpec, rules: &Rules) -> Option<usize> {
 }
 
 /// Run the simulation (or the configured shard of it).
-pub fn simulate(cfg: &BjConfig, stop: &AtomicBool) -> anyhow::Result<BjRun> {
+pub fn simulate(cfg: &BjConfig, stop: &AtomicBool) -> Result<BjRun, BjError> {
     let h17 = cfg.rules.h17;
     let mimic = MimicDealer { h17 };
     match (&cfg.strategy, cfg.bets.insure) {
@@ -175,7 +174,7 @@ pub fn simulate_with<S: Strategy>(
     cfg: &BjConfig,
     strategy: &S,
     stop: &AtomicBool,
-) -> anyhow::Result<BjRun> {
+) -> Result<BjRun, BjError> {
     cfg.rules.validate()?;
     let p = plan(&cfg.rules, strategy, cfg.seed, cfg.rounds, cfg.chunk_shoes);
     p.check(cfg.rounds, cfg.chunk_shoes, cfg.shard.map_or(1, |s| s.n))?;
@@ -230,7 +229,7 @@ pub fn write_shard(run: &BjRun, path: &Path) -> Result<(), shard::ShardError> {
 }
 
 /// Merge the shard files of one blackjack run into its report.
-pub fn merge_report(paths: &[PathBuf], claim: Option<f64>) -> anyhow::Result<Report> {
+pub fn merge_report(paths: &[PathBuf], claim: Option<f64>) -> Result<Report, BjError> {
     let files = shard::read_all::<BjAcc>(paths)?;
     let key = files[0].1.key.clone();
     let rules: Rules = shard::key_field(&key, "rules")?;
@@ -248,11 +247,11 @@ pub fn merge_report(paths: &[PathBuf], claim: Option<f64>) -> anyhow::Result<Rep
         .iter()
         .find(|(_, f)| f.chunks_done > 0 && f.acc.hist.len() != bins)
     {
-        anyhow::bail!(
-            "cannot read shard file {}: its sums are impossible (a histogram of {} results; these rules have {bins}); re-run that shard",
-            p.display(),
-            f.acc.hist.len()
-        );
+        return Err(BjError::HistogramLength {
+            file: p.display().to_string(),
+            len: f.acc.hist.len(),
+            bins,
+        });
     }
     let mut acc = BjAcc::default();
     let mut elapsed = 0.0;
@@ -287,7 +286,7 @@ pub fn simulate_report(
     cfg: &BjConfig,
     claim: Option<f64>,
     stop: &AtomicBool,
-) -> anyhow::Result<(Report, BjRun)> {
+) -> Result<(Report, BjRun), BjError> {
     let run = simulate(cfg, stop)?;
     let mut report = build(
         &cfg.rules,

@@ -128,9 +128,11 @@ pub fn compare(
     threads: Option<usize>,
     progress: bool,
     stop: &AtomicBool,
-) -> anyhow::Result<CompareRun> {
+) -> Result<CompareRun, super::BjError> {
     rules.validate()?;
-    anyhow::ensure!(specs.len() >= 2, "compare needs at least two --strategy");
+    if specs.len() < 2 {
+        return Err(super::BjError::CompareNeedsTwo);
+    }
     let p = crate::with_strategy!(&specs[0], rules.h17, |s| plan(rules, s, seed, rounds, None));
     p.check(rounds, None, 1)?;
     let sim = CompareSim {

@@ -796,14 +796,12 @@ pub struct ExactResult {
 }
 
 /// Post-split play in the analysis.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum PostSplit {
     /// Each split hand plays as the same cards would before the split (CDZ-), the convention
     /// of published combinatorial analyzers.
-    #[value(name = "cdz", alias = "cdz-")]
     CdzMinus,
     /// Each split hand plays optimally knowing the pair cards removed (CDP).
-    #[value(name = "cdp")]
     Cdp,
 }
 

@@ -12,3 +12,28 @@ pub mod rules;
 pub mod shoe;
 pub mod sim;
 pub mod strategy;
+
+/// Errors of blackjack runs, merges and comparisons; each message says what to change.
+#[derive(Debug, thiserror::Error)]
+pub enum BjError {
+    #[error(transparent)]
+    Rules(#[from] rules::RulesError),
+    #[error(transparent)]
+    Chart(#[from] strategy::ChartError),
+    #[error(transparent)]
+    RunSize(#[from] sim::RunSizeError),
+    #[error(transparent)]
+    Engine(#[from] crate::engine::EngineError),
+    #[error(transparent)]
+    Shard(#[from] crate::shard::ShardError),
+    #[error("unknown strategy '{0}': expected basic, autoplay, mimic-dealer, never-bust, or the path of a chart file (see strategies/README.md)")]
+    UnknownStrategy(String),
+    #[error("compare needs at least two --strategy")]
+    CompareNeedsTwo,
+    #[error("cannot read shard file {file}: its sums are impossible (a histogram of {len} results; these rules have {bins}); re-run that shard")]
+    HistogramLength {
+        file: String,
+        len: usize,
+        bins: usize,
+    },
+}

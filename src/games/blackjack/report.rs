@@ -14,7 +14,7 @@ use crate::report::{
 use crate::stats::{check_claim, rounds_for_se};
 
 /// How the bettor behind follows the seated player's doubles and splits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BehindFollows {
     /// Match every double and split (same result as the seat).

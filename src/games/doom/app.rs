@@ -8,7 +8,8 @@ use super::report::{exact_ev, plots, sim_report, SimInfo};
 use super::rules::DoomRules;
 use super::sim::{DoomSim, GameAcc, Mode, Player, MAX_ROUNDS};
 use super::strategy::DoomStrategy;
-use crate::report::{Plots, Report, RunMeta};
+use super::DoomError;
+use crate::report::{PlotError, Plots, Report, RunMeta};
 use crate::shard::{merge_files, run_sharded, RunPlan, ShardSpec};
 use std::path::PathBuf;
 
@@ -34,28 +35,24 @@ pub const MAX_COUNT: u64 = 1_000_000_000_000;
 
 /// Run the simulation: the report, its plots, and whether it was interrupted (the report
 /// covers what ran).
-pub fn simulate(cfg: &DoomConfig, stop: &AtomicBool) -> anyhow::Result<(Report, Plots, bool)> {
-    cfg.rules.validate().map_err(anyhow::Error::msg)?;
+pub fn simulate(cfg: &DoomConfig, stop: &AtomicBool) -> Result<(Report, Plots, bool), DoomError> {
+    cfg.rules.validate().map_err(DoomError::Rules)?;
     let (n, what) = match cfg.mode {
         Mode::Turns(n) => (n, "--turns"),
         Mode::Games(n) => (n, "--games"),
     };
     if n == 0 || n > MAX_COUNT {
-        anyhow::bail!("{what} {n}: must be between 1 and 10^12");
+        return Err(DoomError::Count { what, n });
     }
     if let Mode::Games(_) = cfg.mode {
         if !(2..=8).contains(&cfg.seats.len()) {
-            anyhow::bail!(
-                "{}: a game needs 2 to 8 players (--players N or one --seat per player)",
-                crate::report::plural(cfg.seats.len() as u64, "seat")
-            );
+            return Err(DoomError::Seats(cfg.seats.len()));
         }
         if let Some(s) = cfg.start_seat.filter(|&s| s >= cfg.seats.len()) {
-            anyhow::bail!(
-                "--start-seat {}: there are only {} seats",
-                s + 1,
-                cfg.seats.len()
-            );
+            return Err(DoomError::StartSeat {
+                seat: s + 1,
+                seats: cfg.seats.len(),
+            });
         }
     }
     let model = Arc::new(Model::new(&cfg.rules));
@@ -112,7 +109,11 @@ pub fn simulate(cfg: &DoomConfig, stop: &AtomicBool) -> anyhow::Result<(Report, 
     }
     let acc: GameAcc = out.acc;
     let interrupted = out.interrupted;
-    Ok((report, Box::new(move || plots(&acc, &info)), interrupted))
+    Ok((
+        report,
+        Box::new(move || plots(&acc, &info).map_err(PlotError)),
+        interrupted,
+    ))
 }
 
 /// Refuse, before running, a target that games cannot reach within `MAX_ROUNDS` rounds.
@@ -122,7 +123,7 @@ pub fn simulate(cfg: &DoomConfig, stop: &AtomicBool) -> anyhow::Result<(Report, 
 /// rounds at least (more when doom wipes the bank). Targets up to `g · MAX_ROUNDS / 2` are
 /// accepted: reaching them takes half the limit on average, and a total after `MAX_ROUNDS`
 /// turns falls short of that by hundreds of standard deviations, so no game is cut short.
-pub fn check_target_reachable(rules: &DoomRules, players: &[Arc<Player>]) -> anyhow::Result<()> {
+pub fn check_target_reachable(rules: &DoomRules, players: &[Arc<Player>]) -> Result<(), DoomError> {
     let Some(best) = players
         .iter()
         .max_by(|a, b| a.solution.turn_ev.total_cmp(&b.solution.turn_ev))
@@ -144,31 +145,26 @@ pub fn check_target_reachable(rules: &DoomRules, players: &[Arc<Player>]) -> any
     } else {
         "so no one's total grows".into()
     };
-    anyhow::bail!(
-        "--target {}: games could not finish within the limit of {MAX_ROUNDS} rounds per game. \
-         The best seat ({}) scores {g:.1} points per turn on average, {need}. With these seats \
-         and rules the largest target is {:.0} points (half the limit's reach, so that no game \
-         is cut short); lower --target or choose seats that score more per turn.",
-        rules.target,
-        best.strategy.name,
-        (limit / 50.0).floor() * 50.0
-    )
+    Err(DoomError::Unreachable {
+        target: rules.target,
+        best: best.strategy.name.clone(),
+        g,
+        need,
+        largest: (limit / 50.0).floor() * 50.0,
+    })
 }
 
 /// A run in which some game was abandoned at `MAX_ROUNDS` has no win rates or final scores:
 /// refuse it as a whole.
-fn refuse_unfinished(acc: &GameAcc, target: u64) -> anyhow::Result<()> {
+fn refuse_unfinished(acc: &GameAcc, target: u64) -> Result<(), DoomError> {
     if acc.unfinished == 0 {
         return Ok(());
     }
-    anyhow::bail!(
-        "{} of {} games did not finish: no one reached --target {target} within the limit of \
-         {MAX_ROUNDS} rounds per game (for example because doom wipes the bank or a farkle \
-         penalty keeps totals down), so there are no win rates or final scores to report. \
-         Lower --target or change the rules or seats.",
-        acc.unfinished,
-        acc.unfinished + acc.games
-    )
+    Err(DoomError::Unfinished {
+        unfinished: acc.unfinished,
+        games: acc.unfinished + acc.games,
+        target,
+    })
 }
 
 /// Everything that determines a run's numbers; equal for all its shards.
@@ -193,7 +189,7 @@ fn run_key(cfg: &DoomConfig, per_chunk: u64, chunks: u64) -> serde_json::Value {
 }
 
 /// Merge the shard files of one Dice of Doom run into its report.
-pub fn merge_report(paths: &[PathBuf]) -> anyhow::Result<Report> {
+pub fn merge_report(paths: &[PathBuf]) -> Result<Report, DoomError> {
     let m = merge_files::<GameAcc>(paths)?;
     let rules: DoomRules = m.field("rules")?;
     let specs: Vec<String> = m.field("specs")?;
@@ -207,7 +203,7 @@ pub fn merge_report(paths: &[PathBuf]) -> anyhow::Result<Report> {
     let model = Model::new(&rules);
     let mut exact = Vec::new();
     for s in &specs {
-        let st = DoomStrategy::parse(s).map_err(anyhow::Error::msg)?;
+        let st = DoomStrategy::parse(s).map_err(DoomError::Strategy)?;
         let pl = Player::new(&model, st);
         exact.push(exact_ev(&pl.strategy, &pl.solution));
     }

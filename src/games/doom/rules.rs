@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// How four, five and six of a kind score relative to three of a kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum NOfKind {
     /// Four or more score the same as three (the seed).
@@ -16,7 +16,7 @@ pub enum NOfKind {
 
 /// What the dice of a face beyond its three of a kind score (docs/rules.md §3: "een rol van vier
 /// vijven is ook 500").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KindExtras {
     /// They belong to the n-of-a-kind and score only through `--n-of-kind` (flat: nothing, so
@@ -29,7 +29,7 @@ pub enum KindExtras {
 }
 
 /// Whether dice set aside earlier in a cycle combine with later ones (docs/rules.md §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum HeldDice {
     /// The cycle's points are the best score of all dice set aside in it (the seed).
@@ -39,7 +39,7 @@ pub enum HeldDice {
 }
 
 /// After hot dice (all six set aside): must the player roll again?
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum HotDice {
     Forced,
@@ -47,7 +47,7 @@ pub enum HotDice {
 }
 
 /// What a doom roll wipes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DoomWipes {
     /// The turn's points (the ruling).
@@ -57,7 +57,7 @@ pub enum DoomWipes {
 }
 
 /// How the game ends once a player reaches the target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum EndRule {
     /// The remaining players of that round take their turn; the highest total wins.
@@ -67,7 +67,7 @@ pub enum EndRule {
 }
 
 /// Rule presets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DoomPreset {
     /// The seed text with docs/rules.md's rulings.

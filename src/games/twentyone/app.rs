@@ -8,7 +8,8 @@ use super::report::{plots, sim_report, sweep_report, RunInfo, SweepPoint};
 use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, TwentyOneSim};
 use super::strategy::SeatStrategy;
-use crate::report::{Plots, Report, RunMeta};
+use super::TwentyOneError;
+use crate::report::{PlotError, Plots, Report, RunMeta};
 use crate::shard::{merge_files, run_sharded, RunPlan, ShardSpec};
 use std::path::PathBuf;
 
@@ -29,10 +30,13 @@ pub struct TwentyOneConfig {
     pub shard_out: Option<PathBuf>,
 }
 
-fn parse_seats(rules: &TwentyOneRules, seats: &[String]) -> anyhow::Result<Vec<Arc<SeatStrategy>>> {
+fn parse_seats(
+    rules: &TwentyOneRules,
+    seats: &[String],
+) -> Result<Vec<Arc<SeatStrategy>>, TwentyOneError> {
     let mut out: Vec<Arc<SeatStrategy>> = Vec::new();
     for s in seats {
-        let p = SeatStrategy::parse(s, rules.rerolls).map_err(anyhow::Error::msg)?;
+        let p = SeatStrategy::parse(s, rules.rerolls).map_err(TwentyOneError::Strategy)?;
         // Share the (row-optimal) tables of identical strategies.
         match out.iter().find(|q| ***q == p) {
             Some(q) => out.push(q.clone()),
@@ -42,19 +46,18 @@ fn parse_seats(rules: &TwentyOneRules, seats: &[String]) -> anyhow::Result<Vec<A
     Ok(out)
 }
 
-fn validate(cfg: &TwentyOneConfig) -> anyhow::Result<()> {
+fn validate(cfg: &TwentyOneConfig) -> Result<(), TwentyOneError> {
     cfg.rules
         .validate(cfg.seats.len())
-        .map_err(anyhow::Error::msg)?;
+        .map_err(TwentyOneError::Rules)?;
     if cfg.games == 0 || cfg.games > 1_000_000_000_000 {
-        anyhow::bail!("--games {}: must be between 1 and 10^12", cfg.games);
+        return Err(TwentyOneError::Games(cfg.games));
     }
     if let Some(s) = cfg.start_seat.filter(|&s| s >= cfg.seats.len()) {
-        anyhow::bail!(
-            "--start-seat {}: there are only {} seats",
-            s + 1,
-            cfg.seats.len()
-        );
+        return Err(TwentyOneError::StartSeat {
+            seat: s + 1,
+            seats: cfg.seats.len(),
+        });
     }
     Ok(())
 }
@@ -63,7 +66,7 @@ fn run_games(
     cfg: &TwentyOneConfig,
     seats: Vec<Arc<SeatStrategy>>,
     stop: &AtomicBool,
-) -> anyhow::Result<(TwentyOneAcc, RunInfo)> {
+) -> Result<(TwentyOneAcc, RunInfo), TwentyOneError> {
     let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
     let specs: Vec<String> = seats.iter().map(|s| s.spec.clone()).collect();
     let per_chunk = (cfg.games / 256).clamp(100, 20_000);
@@ -107,7 +110,10 @@ fn run_games(
 }
 
 /// Simulate games: the report, its plots, and whether the run was interrupted.
-pub fn simulate(cfg: &TwentyOneConfig, stop: &AtomicBool) -> anyhow::Result<(Report, Plots, bool)> {
+pub fn simulate(
+    cfg: &TwentyOneConfig,
+    stop: &AtomicBool,
+) -> Result<(Report, Plots, bool), TwentyOneError> {
     validate(cfg)?;
     let seats = parse_seats(&cfg.rules, &cfg.seats)?;
     let (acc, info) = run_games(cfg, seats, stop)?;
@@ -119,7 +125,11 @@ pub fn simulate(cfg: &TwentyOneConfig, stop: &AtomicBool) -> anyhow::Result<(Rep
         ));
     }
     let interrupted = info.run.interrupted;
-    Ok((report, Box::new(move || plots(&acc, &info)), interrupted))
+    Ok((
+        report,
+        Box::new(move || plots(&acc, &info).map_err(PlotError)),
+        interrupted,
+    ))
 }
 
 /// Seat 1 plays row-optimal:c for each c against `cfg.seats` (the other seats); the same
@@ -129,9 +139,9 @@ pub fn sweep(
     cfg: &TwentyOneConfig,
     cs: &[f64],
     stop: &AtomicBool,
-) -> anyhow::Result<(Report, bool)> {
+) -> Result<(Report, bool), TwentyOneError> {
     if cs.is_empty() {
-        anyhow::bail!("--sweep-c needs at least one cost");
+        return Err(TwentyOneError::SweepEmpty);
     }
     let t0 = Instant::now();
     let mut points = Vec::new();
@@ -176,7 +186,7 @@ pub fn sweep(
 }
 
 /// Merge the shard files of one Twenty One run into its report.
-pub fn merge_report(paths: &[PathBuf]) -> anyhow::Result<Report> {
+pub fn merge_report(paths: &[PathBuf]) -> Result<Report, TwentyOneError> {
     let m = merge_files::<TwentyOneAcc>(paths)?;
     let rules: TwentyOneRules = m.field("rules")?;
     let info = RunInfo {
