@@ -148,16 +148,7 @@ impl DoomSim {
     /// The number of players of a game: `--players`, else one per `--seat`, else 4. Both given
     /// must agree (a disagreement is refused rather than one of them silently ignored).
     pub fn players(&self) -> Result<usize, ArgError> {
-        let seats = self.seats.len();
-        match self.players {
-            Some(p) if seats > 0 && p != seats => Err(ArgError(format!(
-                "--players {p} disagrees with the {seats} --seat given: give one --seat per \
-                 player, or leave out --players (the --seat count sets it)"
-            ))),
-            Some(p) => Ok(p),
-            None if seats > 0 => Ok(seats),
-            None => Ok(4),
-        }
+        super::players_for_seats(self.players, self.seats.len())
     }
 }
 

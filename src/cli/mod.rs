@@ -629,3 +629,17 @@ fn parse_claim(s: &str) -> Result<f64, String> {
         )),
     }
 }
+
+/// The number of players of a dice game: `--players`, else one per `--seat`, else 4. Both
+/// given must agree (a disagreement is refused rather than one of them silently ignored).
+pub(crate) fn players_for_seats(players: Option<usize>, seats: usize) -> Result<usize, ArgError> {
+    match players {
+        Some(p) if seats > 0 && p != seats => Err(ArgError(format!(
+            "--players {p} disagrees with the {seats} --seat given: give one --seat per \
+             player, or leave out --players (the --seat count sets it)"
+        ))),
+        Some(p) => Ok(p),
+        None if seats > 0 => Ok(seats),
+        None => Ok(4),
+    }
+}

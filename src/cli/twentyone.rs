@@ -83,15 +83,7 @@ impl TwentyOneSim {
                 _ => Ok(table),
             };
         }
-        match self.players {
-            Some(p) if seats > 0 && p != seats => Err(ArgError(format!(
-                "--players {p} disagrees with the {seats} --seat given: give one --seat per \
-                 player, or leave out --players (the --seat count sets it)"
-            ))),
-            Some(p) => Ok(p),
-            None if seats > 0 => Ok(seats),
-            None => Ok(4),
-        }
+        super::players_for_seats(self.players, seats)
     }
 }
 

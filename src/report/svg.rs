@@ -362,14 +362,8 @@ pub fn bar_chart(c: &BarChart) -> Result<String, String> {
                 .legend(|(x, yy)| {
                     PathElement::new(vec![(x, yy), (x + 15, yy)], RED.stroke_width(2))
                 });
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperRight)
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .draw()
-                .map_err(err)?;
-        } else if !with_ci.is_empty() {
+        }
+        if c.hline.is_some() || !with_ci.is_empty() {
             chart
                 .configure_series_labels()
                 .position(SeriesLabelPosition::UpperRight)
