@@ -132,7 +132,7 @@ fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitC
         Vec::new()
     };
     emit(&report, &args.output, &plots)?;
-    Ok(if run.info.interrupted {
+    Ok(if run.info.meta.interrupted {
         interrupted_code()
     } else {
         ExitCode::SUCCESS
@@ -362,7 +362,7 @@ fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Resu
     )?;
     let report = blackjack::compare::compare_report(&rules, &specs, &run, args.seed);
     emit(&report, &args.output, &[])?;
-    Ok(if run.interrupted {
+    Ok(if run.meta.interrupted {
         interrupted_code()
     } else {
         ExitCode::SUCCESS

@@ -78,8 +78,8 @@ fn blackjack_stopped_before_its_first_chunk() {
             shard: None,
         };
         let (report, run) = simulate_report(&cfg, claim, &stopped()).unwrap();
-        assert!(run.info.interrupted);
-        assert_eq!(run.info.chunks_done, 0);
+        assert!(run.info.meta.interrupted);
+        assert_eq!(run.info.meta.chunks_done, 0);
         let p = plots(&cfg.rules, &run.acc, claim, &run.info).unwrap();
         let j: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
         assert_eq!(j["rounds"], 0, "{j}");
@@ -158,8 +158,8 @@ fn a_comparison_stopped_before_its_first_chunk() {
         .map(|s| resolve_strategy(s, &rules).unwrap())
         .collect();
     let run = compare(&rules, &specs, 1, 100_000, Some(1), false, &stopped()).unwrap();
-    assert!(run.interrupted);
-    assert_eq!(run.chunks_done, 0);
+    assert!(run.meta.interrupted);
+    assert_eq!(run.meta.chunks_done, 0);
     let report = compare_report(&rules, &specs, &run, 1);
     let j: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
     assert_eq!(j["shoes"], 0, "{j}");

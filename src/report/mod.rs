@@ -459,7 +459,8 @@ pub fn fixed(v: f64, d: usize) -> String {
     }
 }
 
-/// How a dice-game run went: its seed and starting seat, time, and completeness.
+/// How a run went (every game): its seed, starting seat (dice games), time, threads, shards
+/// merged, and completeness.
 #[derive(Clone, Debug)]
 pub struct RunMeta {
     pub seed: u64,

@@ -196,16 +196,11 @@ pub fn simulate_with<S: Strategy>(
     };
     let out = run(&sim, &opts, stop)?;
     let info = RunInfo {
-        seed: cfg.seed,
+        meta: crate::report::RunMeta::of(cfg.seed, None, &out),
         shard: cfg.shard,
         chunk_range: [chunks.start, chunks.end],
         rounds_requested: cfg.rounds,
         plan: p,
-        chunks_done: out.chunks_done,
-        interrupted: out.interrupted,
-        elapsed_s: out.elapsed.as_secs_f64(),
-        threads: out.threads,
-        merged_from: 0,
     };
     Ok(BjRun {
         acc: out.acc,
@@ -222,8 +217,8 @@ pub fn write_shard(run: &BjRun, path: &Path) -> Result<(), shard::ShardError> {
         &run.key,
         run.info.shard,
         &(start..end),
-        run.info.chunks_done,
-        run.info.elapsed_s,
+        run.info.meta.chunks_done,
+        run.info.meta.elapsed_s,
         &run.acc,
     )
 }
@@ -262,16 +257,20 @@ pub fn merge_report(paths: &[PathBuf], claim: Option<f64>) -> Result<Report, BjE
         done += f.chunks_done;
     }
     let info = RunInfo {
-        seed: shard::key_field(&key, "seed")?,
+        meta: crate::report::RunMeta {
+            seed: shard::key_field(&key, "seed")?,
+            start_seat: None,
+            elapsed_s: elapsed,
+            threads: 0,
+            merged_from: files.len(),
+            interrupted: false,
+            chunks_done: done,
+            chunks_planned: plan.chunks,
+        },
         shard: None,
         chunk_range: [0, plan.chunks],
         rounds_requested: shard::key_field(&key, "rounds")?,
         plan,
-        chunks_done: done,
-        interrupted: false,
-        elapsed_s: elapsed,
-        threads: 0,
-        merged_from: files.len(),
     };
     let mut report = build(&rules, &strategy, &bets, &acc, &info, claim);
     report.notes.push(format!(

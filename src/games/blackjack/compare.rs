@@ -110,12 +110,9 @@ pub struct CompareRun {
     pub acc: CompareAcc,
     pub shoes_per_chunk: u64,
     pub rounds_requested: u64,
-    pub chunks_done: u64,
-    pub chunks_planned: u64,
-    /// Stopped early (Ctrl-C, SIGTERM): the sums cover the chunks completed.
-    pub interrupted: bool,
-    pub elapsed_s: f64,
-    pub threads: usize,
+    /// Seed, time, threads, chunks done and planned; `interrupted` when stopped early
+    /// (Ctrl-C, SIGTERM): the sums then cover the chunks completed.
+    pub meta: crate::report::RunMeta,
 }
 
 /// Compare strategies on the same shoes. A stop signal ends the run early: the chunks in
@@ -148,15 +145,12 @@ pub fn compare(
         label: "compare".into(),
     };
     let out = run(&sim, &opts, stop)?;
+    let meta = crate::report::RunMeta::of(seed, None, &out);
     Ok(CompareRun {
         acc: out.acc,
         shoes_per_chunk: p.shoes_per_chunk,
         rounds_requested: rounds,
-        chunks_done: out.chunks_done,
-        chunks_planned: out.chunks_planned,
-        interrupted: out.interrupted,
-        elapsed_s: out.elapsed.as_secs_f64(),
-        threads: out.threads,
+        meta,
     })
 }
 
@@ -183,7 +177,7 @@ pub fn compare_report(
     let players = rules.players.max(1) as u64;
     // Rounds per shoe depend on the strategy (cards used): the strategies played the same
     // shoes, not the same number of rounds.
-    let shoes = run.chunks_done * run.shoes_per_chunk;
+    let shoes = run.meta.chunks_done * run.shoes_per_chunk;
     let (lo, hi) = (
         acc.per.iter().map(|a| a.n).min().unwrap_or(0) / players,
         acc.per.iter().map(|a| a.n).max().unwrap_or(0) / players,
@@ -213,8 +207,8 @@ pub fn compare_report(
         "chunks".into(),
         format!(
             "{} of {} done, {} shoes each",
-            count(run.chunks_done),
-            count(run.chunks_planned),
+            count(run.meta.chunks_done),
+            count(run.meta.chunks_planned),
             run.shoes_per_chunk
         ),
     ));
@@ -222,16 +216,13 @@ pub fn compare_report(
         "elapsed".into(),
         format!(
             "{:.2} s {}",
-            run.elapsed_s,
-            crate::report::where_run(run.threads, 0)
+            run.meta.elapsed_s,
+            crate::report::where_run(run.meta.threads, 0)
         ),
     ));
-    let marker = format!(
-        "INTERRUPTED: {} of {} chunks completed",
-        run.chunks_done, run.chunks_planned
-    );
-    if run.interrupted {
-        r.meta.push(("status".into(), marker.clone()));
+    let marker = run.meta.marker();
+    if let Some(m) = &marker {
+        r.meta.push(("status".into(), m.clone()));
     }
     let est: Vec<Estimate> = acc
         .per
@@ -336,15 +327,14 @@ pub fn compare_report(
     }
     r.sections.push(s);
     r.notes.push("Rank 1 + the number of strategies whose paired 95% CI lies entirely above; equal ranks are ties.".into());
-    if run.interrupted {
-        r.notes.push(format!(
-            "{marker}; the figures cover the rounds completed only."
-        ));
+    if let Some(m) = marker {
+        r.notes
+            .push(format!("{m}; the figures cover the rounds completed only."));
     }
     r.json = json!({"game": "blackjack", "version": crate::VERSION, "rules": rules, "seed": seed,
         "shoes": shoes, "rounds_requested": run.rounds_requested,
-        "chunks": {"shoes_per_chunk": run.shoes_per_chunk, "planned": run.chunks_planned, "done": run.chunks_done},
-        "interrupted": run.interrupted,
-        "strategies": strat_json, "pairs": pair_json, "elapsed_s": run.elapsed_s});
+        "chunks": {"shoes_per_chunk": run.shoes_per_chunk, "planned": run.meta.chunks_planned, "done": run.meta.chunks_done},
+        "interrupted": run.meta.interrupted,
+        "strategies": strat_json, "pairs": pair_json, "elapsed_s": run.meta.elapsed_s});
     r
 }

@@ -36,22 +36,17 @@ pub struct SideBets {
 }
 
 /// Facts about the run itself.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct RunInfo {
-    pub seed: u64,
+    /// What every game's run records: seed, time, threads, chunks done and planned, whether
+    /// it was interrupted, shards merged.
+    pub meta: crate::report::RunMeta,
     /// The shard this run was (None: the whole run, or a merge of all shards).
     pub shard: Option<crate::shard::ShardSpec>,
     /// Global chunks covered.
     pub chunk_range: [u64; 2],
     pub rounds_requested: u64,
     pub plan: Plan,
-    pub chunks_done: u64,
-    pub interrupted: bool,
-    pub elapsed_s: f64,
-    pub threads: usize,
-    /// Shard files a merged run was merged from (0: not merged).
-    #[serde(skip)]
-    pub merged_from: usize,
 }
 
 fn up_name(i: usize) -> String {
@@ -79,7 +74,7 @@ pub fn build(
         BehindFollows::All => rtp,
         BehindFollows::None => est(&acc.behind_none, u).affine(1.0, 1.0),
     };
-    let rounds_per_s = c.rounds as f64 / run.elapsed_s.max(1e-9);
+    let rounds_per_s = c.rounds as f64 / run.meta.elapsed_s.max(1e-9);
     let claim_check = claim.map(|cl| check_claim(&rtp, cl, c.seat_rounds, "RTP"));
 
     let mut r = Report {
@@ -106,7 +101,7 @@ pub fn build(
             }
         ),
     ));
-    m.push(("seed".into(), run.seed.to_string()));
+    m.push(("seed".into(), run.meta.seed.to_string()));
     m.push((
         "rounds".into(),
         format!(
@@ -120,7 +115,7 @@ pub fn build(
         "chunks".into(),
         format!(
             "{} of {} done, {} each ({:.1} rounds per shoe in the pilot)",
-            count(run.chunks_done),
+            count(run.meta.chunks_done),
             count(run.plan.chunks),
             crate::report::plural(run.plan.shoes_per_chunk, "shoe"),
             run.plan.pilot_rounds_per_shoe
@@ -130,21 +125,14 @@ pub fn build(
         "elapsed".into(),
         format!(
             "{:.2} s {}, {} rounds/s",
-            run.elapsed_s,
-            crate::report::where_run(run.threads, run.merged_from),
+            run.meta.elapsed_s,
+            crate::report::where_run(run.meta.threads, run.meta.merged_from),
             count(rounds_per_s as u64)
         ),
     ));
-    if run.interrupted {
+    if let Some(marker) = run.meta.marker() {
         // In the metadata too, so that every file of --out-dir (CSV, SVG) carries it.
-        m.push((
-            "status".into(),
-            format!(
-                "INTERRUPTED: {} of {} chunks completed",
-                run.chunks_done,
-                run.chunk_range[1] - run.chunk_range[0]
-            ),
-        ));
+        m.push(("status".into(), marker));
     }
 
     let mut s = Section::new(
@@ -324,11 +312,9 @@ pub fn build(
             sh.k, sh.n, run.chunk_range[0], run.chunk_range[1], run.plan.chunks
         ));
     }
-    if run.interrupted {
+    if let Some(marker) = run.meta.marker() {
         r.notes.push(format!(
-            "INTERRUPTED: {} of {} chunks completed; the figures cover the rounds completed only.",
-            run.chunks_done,
-            run.chunk_range[1] - run.chunk_range[0]
+            "{marker}; the figures cover the rounds completed only."
         ));
     }
     if c.seat_rounds == 0 {
@@ -366,14 +352,14 @@ pub fn build(
         "strategy": {"name": strategy.name, "hash": strategy.hash, "insurance": if bets.insure {"always"} else {"never"}},
         "shard": run.shard,
         "chunk_range": run.chunk_range,
-        "seed": run.seed,
+        "seed": run.meta.seed,
         "rounds": c.rounds,
         "rounds_requested": run.rounds_requested,
         "initial_bets": c.seat_rounds,
         "shoes": c.shoes,
-        "chunks": {"shoes_per_chunk": run.plan.shoes_per_chunk, "planned": run.plan.chunks, "done": run.chunks_done,
+        "chunks": {"shoes_per_chunk": run.plan.shoes_per_chunk, "planned": run.plan.chunks, "done": run.meta.chunks_done,
                    "pilot_rounds_per_shoe": run.plan.pilot_rounds_per_shoe},
-        "interrupted": run.interrupted,
+        "interrupted": run.meta.interrupted,
         "ev": ev.mean,
         "ev_se": ev.se,
         "ev_ci95": ev.ci95,
@@ -393,9 +379,9 @@ pub fn build(
         "bet_behind": {"stake": bets.behind, "follows": bets.behind_follows, "rtp": behind.mean, "se": behind.se, "ci95": behind.ci95},
         "claim": claim_check,
         "rtp_estimate": estimate_json(&rtp),
-        "elapsed_s": run.elapsed_s,
+        "elapsed_s": run.meta.elapsed_s,
         "rounds_per_s": rounds_per_s,
-        "threads": run.threads,
+        "threads": run.meta.threads,
     });
     r
 }
@@ -504,12 +490,7 @@ pub fn plots(
             )?,
         ),
     ];
-    if run.interrupted {
-        let m = format!(
-            "INTERRUPTED: {} of {} chunks completed",
-            run.chunks_done,
-            run.chunk_range[1] - run.chunk_range[0]
-        );
+    if let Some(m) = run.meta.marker() {
         for p in &mut out {
             p.1 = mark(&p.1, &m);
         }
