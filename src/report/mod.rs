@@ -800,6 +800,9 @@ mod tests {
             (-0.5, "-0.5"),
             (1e20, "100000000000000000000"),
             (f64::NAN, "NaN"),
+            // An integer goes through i64, so a negative zero is written as 0.
+            (-0.0, "0"),
+            (1e15, "1000000000000000"),
         ] {
             assert_eq!(num_text(v), t, "{v}");
         }
@@ -1012,6 +1015,10 @@ mod tests {
              w,1,,2,,,3\n"
         );
         assert_eq!(r.render(Format::Json), "null\n");
+        // A text column keeps "n/a" and "-" (only a numeric column empties them).
+        let mut t = Section::new("T", &["key", "text"]);
+        t.row(["n/a", "-"]);
+        assert_eq!(t.to_flat_csv(), "key,text\nn/a,-\n");
         // No meta, no rows, no notes.
         let bare = Report {
             title: "T".into(),
