@@ -83,6 +83,11 @@ impl ShardSpec {
                     ShardError::Env("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; pass --shards N".into())
                 })?,
             };
+            if count == 0 {
+                return Err(ShardError::Env(format!(
+                    "SLURM_ARRAY_TASK_ID={id} is set but the array has no tasks (SLURM_ARRAY_TASK_COUNT or --shards is 0); use a contiguous array such as --array=1-8"
+                )));
+            }
             if id < min || id - min >= count {
                 return Err(ShardError::Env(format!(
                     "SLURM_ARRAY_TASK_ID={id} is outside the array {min}..{} (SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT); use a contiguous array such as --array=1-{count}",
@@ -583,5 +588,561 @@ mod tests {
             ShardSpec::resolve(Some("2/2"), None, &slurm).unwrap(),
             Some(ShardSpec { k: 2, n: 2 })
         );
+    }
+
+    #[test]
+    fn spec_exact_ranges_and_messages() {
+        let r = |k, n, chunks| ShardSpec { k, n }.range(chunks);
+        assert_eq!((r(1, 3, 10), r(2, 3, 10), r(3, 3, 10)), (0..3, 3..6, 6..10));
+        // More shards than chunks: some shards are empty, none is skipped.
+        assert_eq!((r(1, 2, 1), r(2, 2, 1)), (0..0, 0..1));
+        // No overflow for huge chunk counts (the product is taken in 128 bits).
+        assert_eq!(
+            r(2, 3, u64::MAX),
+            6_148_914_691_236_517_205..12_297_829_382_473_034_410
+        );
+        assert_eq!(ShardSpec::parse("4/4").unwrap(), ShardSpec { k: 4, n: 4 });
+        assert_eq!(
+            ShardSpec::parse(" 1 / 1 ").unwrap(),
+            ShardSpec { k: 1, n: 1 }
+        );
+        for bad in ["5/4", "0/0", "0/1", "1/0", "2/1"] {
+            let e = ShardSpec::parse(bad).unwrap_err();
+            assert!(matches!(e, ShardError::BadSpec(ref s) if s == bad), "{bad}");
+            assert_eq!(
+                e.to_string(),
+                format!("--shard must look like K/N with 1 <= K <= N (e.g. 3/8), found '{bad}'")
+            );
+        }
+    }
+
+    #[test]
+    fn environment_exact_shards_and_errors() {
+        let msg = |flag: Option<u64>, vars: &[(&str, &str)]| {
+            ShardSpec::resolve(None, flag, env(vars))
+                .unwrap_err()
+                .to_string()
+        };
+        let ok = |flag: Option<u64>, vars: &[(&str, &str)]| {
+            ShardSpec::resolve(None, flag, env(vars)).unwrap()
+        };
+        let spec = |k, n| Some(ShardSpec { k, n });
+        // The last task of the array; the minimum defaults to 0; the count may come from --shards.
+        let last = [
+            ("SLURM_ARRAY_TASK_ID", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert_eq!(ok(None, &last), spec(4, 4));
+        assert_eq!(ok(Some(9), &last), spec(4, 4), "the array's count wins");
+        assert_eq!(ok(Some(3), &[("SLURM_ARRAY_TASK_ID", "2")]), spec(3, 3));
+        assert_eq!(
+            msg(None, &[("SLURM_ARRAY_TASK_ID", "2")]),
+            "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; pass --shards N"
+        );
+        let outside = "is outside the array 1..4 (SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT); use a contiguous array such as --array=1-4";
+        for id in ["0", "5"] {
+            assert_eq!(
+                msg(
+                    None,
+                    &[
+                        ("SLURM_ARRAY_TASK_ID", id),
+                        ("SLURM_ARRAY_TASK_MIN", "1"),
+                        ("SLURM_ARRAY_TASK_COUNT", "4"),
+                    ]
+                ),
+                format!("SLURM_ARRAY_TASK_ID={id} {outside}")
+            );
+        }
+        // An array of no tasks is refused (it used to print the array 0..18446744073709551615).
+        for (count, shards) in [(Some("0"), None), (None, Some(0))] {
+            let mut vars = vec![("SLURM_ARRAY_TASK_ID", "0")];
+            if let Some(c) = count {
+                vars.push(("SLURM_ARRAY_TASK_COUNT", c));
+            }
+            let e = ShardSpec::resolve(None, shards, env(&vars)).unwrap_err();
+            assert!(matches!(e, ShardError::Env(_)));
+            assert!(e.to_string().contains("the array has no tasks"), "{e}");
+        }
+        let e = ShardSpec::resolve(None, None, env(&[("SLURM_ARRAY_TASK_MIN", " x ")]));
+        assert!(matches!(e, Ok(None)), "the minimum alone is not read");
+        for name in [
+            "SLURM_ARRAY_TASK_ID",
+            "SLURM_ARRAY_TASK_MIN",
+            "SLURM_ARRAY_TASK_COUNT",
+            "JOB_COMPLETION_INDEX",
+        ] {
+            let mut vars = vec![
+                ("SLURM_ARRAY_TASK_ID", "1"),
+                ("SLURM_ARRAY_TASK_MIN", "1"),
+                ("SLURM_ARRAY_TASK_COUNT", "2"),
+            ];
+            if name == "JOB_COMPLETION_INDEX" {
+                vars.clear();
+            }
+            vars.retain(|(n, _)| *n != name);
+            vars.push((name, "-1"));
+            let e = ShardSpec::resolve(None, Some(2), env(&vars)).unwrap_err();
+            assert!(
+                matches!(&e, ShardError::BadEnv { name: n, value } if n == name && value == "-1"),
+                "{name}: {e}"
+            );
+            assert_eq!(
+                e.to_string(),
+                format!("environment variable {name}='-1' is not a whole number")
+            );
+        }
+        assert_eq!(ok(Some(3), &[("JOB_COMPLETION_INDEX", " 2 ")]), spec(3, 3));
+        assert_eq!(
+            msg(Some(3), &[("JOB_COMPLETION_INDEX", "3")]),
+            "JOB_COMPLETION_INDEX=3 is not below --shards 3"
+        );
+        assert_eq!(
+            msg(None, &[("JOB_COMPLETION_INDEX", "0")]),
+            "JOB_COMPLETION_INDEX is set (Kubernetes indexed job); pass --shards N with the job's completions"
+        );
+        assert_eq!(
+            msg(Some(2), &[]),
+            "--shards N needs JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID in the environment; or use --shard K/N"
+        );
+        // Slurm wins over Kubernetes.
+        assert_eq!(
+            ok(
+                Some(5),
+                &[("SLURM_ARRAY_TASK_ID", "0"), ("JOB_COMPLETION_INDEX", "4")]
+            ),
+            spec(1, 5)
+        );
+    }
+
+    /// A toy accumulator: `sum` is a sum of `n` values in -1..=1.
+    #[derive(Default, Debug, Clone, PartialEq, Serialize, Deserialize)]
+    struct Acc {
+        n: u64,
+        sum: i64,
+    }
+    impl crate::engine::Merge for Acc {
+        fn merge(&mut self, o: &Self) {
+            self.n += o.n;
+            self.sum += o.sum;
+        }
+    }
+    impl Plausible for Acc {
+        fn plausible(&self) -> Result<(), String> {
+            if self.sum.unsigned_abs() > self.n {
+                return Err(format!("sum {} of {} values in -1..=1", self.sum, self.n));
+            }
+            Ok(())
+        }
+    }
+
+    /// One chunk adds its index's parity as a value (+1 even, -1 odd).
+    struct Toy;
+    impl crate::engine::Simulation for Toy {
+        type Acc = Acc;
+        fn run_chunk(&self, chunk: u64, _rng: &mut crate::rng::Rng, acc: &mut Acc) {
+            acc.n += 1;
+            acc.sum += if chunk.is_multiple_of(2) { 1 } else { -1 };
+        }
+    }
+
+    /// An empty scratch folder of this test.
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("rtplab-shard-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn key(chunks: u64, seed: u64, game: &str, label: &str) -> serde_json::Value {
+        serde_json::json!({
+            "game": game, "seed": seed, "chunks": chunks, "start_seat": 2,
+            "labels": {"chart": label},
+        })
+    }
+
+    /// Write a shard file of `range` (all chunks done, one value per chunk) and return its path.
+    fn put(dir: &Path, name: &str, key: &serde_json::Value, range: Range<u64>) -> PathBuf {
+        let n = range.end.saturating_sub(range.start);
+        let acc = Acc { n, sum: 0 };
+        let path = dir.join(name);
+        let shard = ShardSpec { k: 1, n: 1 };
+        write_shard_file(&path, key, Some(shard), &range, n, 0.5, &acc).unwrap();
+        path
+    }
+
+    fn read_err(paths: &[PathBuf]) -> ShardError {
+        match read_all::<Acc>(paths) {
+            Ok(_) => panic!("{paths:?} were accepted"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn checksum_is_fnv1a_of_the_content_and_changes_with_every_field() {
+        // Published FNV-1a-64 test vectors.
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+        let k = serde_json::json!({"a": 1});
+        let spec = ShardSpec { k: 1, n: 2 };
+        let acc = Acc { n: 3, sum: 1 };
+        let sum = checksum(&k, &spec, &[0, 3], 3, &acc);
+        let text = r#"[{"a":1},{"k":1,"n":2},[0,3],3,{"n":3,"sum":1}]"#;
+        assert_eq!(sum, format!("{:016x}", fnv1a64(text.as_bytes())));
+        assert_eq!(sum.len(), 16);
+        let other = [
+            checksum(&serde_json::json!({"a": 2}), &spec, &[0, 3], 3, &acc),
+            checksum(&k, &ShardSpec { k: 2, n: 2 }, &[0, 3], 3, &acc),
+            checksum(&k, &spec, &[1, 3], 3, &acc),
+            checksum(&k, &spec, &[0, 3], 2, &acc),
+            checksum(&k, &spec, &[0, 3], 3, &Acc { n: 3, sum: 0 }),
+        ];
+        for o in &other {
+            assert_ne!(*o, sum);
+        }
+    }
+
+    #[test]
+    fn shard_files_round_trip_atomically() {
+        let d = scratch("roundtrip");
+        let k = key(4, 7, "dice", "a.json");
+        let acc = Acc { n: 2, sum: 2 };
+        let path = d.join("s.json");
+        write_shard_file(
+            &path,
+            &k,
+            Some(ShardSpec { k: 2, n: 2 }),
+            &(2..4),
+            2,
+            1.25,
+            &acc,
+        )
+        .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let f: ShardFile<Acc> = serde_json::from_str(&text).unwrap();
+        let expect = ShardFile {
+            format: FORMAT.to_string(),
+            key: k.clone(),
+            shard: ShardSpec { k: 2, n: 2 },
+            range: [2, 4],
+            chunks_done: 2,
+            elapsed_s: 1.25,
+            acc: acc.clone(),
+            checksum: checksum(&k, &ShardSpec { k: 2, n: 2 }, &[2, 4], 2, &acc),
+        };
+        assert_eq!(f, expect);
+        // No shard given: the file says 1/1.
+        write_shard_file(&path, &k, None, &(0..4), 4, 0.0, &acc).unwrap();
+        let f: ShardFile<Acc> =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(f.shard, ShardSpec { k: 1, n: 1 });
+        // Only the file itself is left in the folder (no temporary file).
+        let names: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["s.json"]);
+        // A folder that does not exist: the error says where the shard was saved instead.
+        let missing = d.join("no/such/dir/t.json");
+        let e = write_shard_file(&missing, &k, None, &(0..4), 4, 0.0, &acc).unwrap_err();
+        let fallback = crate::output::fallback_path(&missing);
+        assert!(
+            matches!(&e, ShardError::Write { file, .. } if *file == missing.display().to_string())
+        );
+        let m = e.to_string();
+        assert!(
+            m.starts_with(&format!("cannot write shard file {}: ", missing.display())),
+            "{m}"
+        );
+        assert!(
+            m.contains(&format!(
+                "the shard was saved to {} instead",
+                fallback.display()
+            )),
+            "{m}"
+        );
+        let saved: ShardFile<Acc> =
+            serde_json::from_str(&std::fs::read_to_string(&fallback).unwrap()).unwrap();
+        assert_eq!(saved.range, [0, 4]);
+        let _ = std::fs::remove_file(&fallback);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn run_sharded_runs_its_range_and_writes_its_file() {
+        let d = scratch("run");
+        let path = d.join("s.json");
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let plan = RunPlan {
+            seed: 1,
+            threads: Some(1),
+            progress: false,
+            label: "",
+            shard: Some(ShardSpec { k: 2, n: 3 }),
+            shard_out: Some(&path),
+        };
+        let k = key(9, 1, "toy", "");
+        let (out, range) = run_sharded(&Toy, 9, &plan, || k.clone(), &stop).unwrap();
+        assert_eq!(range, 3..6);
+        assert_eq!((out.acc.n, out.acc.sum, out.chunks_done), (3, -1, 3));
+        let f = &read_all::<Acc>(std::slice::from_ref(&path)).unwrap_err();
+        assert!(f.to_string().contains("chunks 0..3 are missing"), "{f}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let f: ShardFile<Acc> = serde_json::from_str(&text).unwrap();
+        assert_eq!((f.range, f.chunks_done, f.acc), ([3, 6], 3, out.acc));
+        assert_eq!(f.shard, ShardSpec { k: 2, n: 3 });
+        // The whole run, no file.
+        std::fs::remove_file(&path).unwrap();
+        let plan = RunPlan {
+            shard: None,
+            shard_out: None,
+            ..plan
+        };
+        let (out, range) = run_sharded(&Toy, 9, &plan, || k.clone(), &stop).unwrap();
+        assert_eq!((range, out.acc.n, out.acc.sum), (0..9, 9, 1));
+        assert!(!path.exists());
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn read_all_accepts_one_whole_run_and_merges_it() {
+        let d = scratch("merge");
+        let k = key(5, 7, "dice", "a.json");
+        // Given out of order, with an empty shard and a different label: still one run.
+        let c = put(&d, "c", &key(5, 7, "dice", "b.json"), 3..5);
+        let a = put(&d, "a", &k, 0..0);
+        let b = put(&d, "b", &k, 0..3);
+        let files = read_all::<Acc>(&[c.clone(), a.clone(), b.clone()]).unwrap();
+        let order: Vec<_> = files.iter().map(|(p, f)| (p.clone(), f.range)).collect();
+        assert_eq!(
+            order,
+            [
+                (a.clone(), [0, 0]),
+                (b.clone(), [0, 3]),
+                (c.clone(), [3, 5])
+            ]
+        );
+        let acc = Acc { n: 3, sum: 1 };
+        let path = d.join("e");
+        let spec = Some(ShardSpec { k: 2, n: 2 });
+        write_shard_file(&path, &k, spec, &(3..5), 2, 2.0, &acc).unwrap();
+        let m = merge_files::<Acc>(&[b.clone(), path, a.clone()]).unwrap();
+        assert_eq!(m.key, key(5, 7, "dice", "a.json"));
+        assert_eq!(m.acc, Acc { n: 6, sum: 1 });
+        assert_eq!((m.elapsed_s, m.chunks_done, m.files), (3.0, 5, 3));
+        assert_eq!(
+            m.note(),
+            "Merged from 3 shard files; elapsed is the sum of the shards' times."
+        );
+        let meta = m.run_meta().unwrap();
+        assert_eq!(
+            (meta.seed, meta.start_seat, meta.elapsed_s, meta.threads),
+            (7, Some(2), 3.0, 0)
+        );
+        assert_eq!(
+            (
+                meta.merged_from,
+                meta.interrupted,
+                meta.chunks_done,
+                meta.chunks_planned
+            ),
+            (3, false, 5, 5)
+        );
+        assert_eq!(m.field::<String>("game").unwrap(), "dice");
+        let e = m.field::<u64>("rounds").unwrap_err();
+        assert!(matches!(&e, ShardError::KeyMissing(n) if n == "rounds"));
+        assert_eq!(e.to_string(), "shard key lacks 'rounds'");
+        let e = key_field::<u64>(&m.key, "game").unwrap_err();
+        assert!(matches!(&e, ShardError::KeyField { name, .. } if name == "game"));
+        assert!(
+            e.to_string()
+                .starts_with("shard key field 'game': invalid type"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn read_all_refuses_each_broken_set_with_its_reason() {
+        let d = scratch("refuse");
+        let k = key(3, 7, "dice", "a.json");
+        let show = |p: &PathBuf| p.display().to_string();
+        let e = read_err(&[]);
+        assert!(matches!(e, ShardError::Mismatch(_)));
+        assert_eq!(e.to_string(), "merge needs at least one shard file");
+        assert!(matches!(read_err(&[d.join("none")]), ShardError::Input(_)));
+        // Not JSON of a shard file.
+        let junk = d.join("junk");
+        std::fs::write(&junk, "{\"format\":").unwrap();
+        let e = read_err(std::slice::from_ref(&junk));
+        assert!(
+            matches!(&e, ShardError::Read { file, why } if *file == show(&junk)
+            && why.starts_with("not a complete rtplab shard file ("))
+        );
+        // Edits of a good file.
+        let good = put(&d, "good", &k, 0..3);
+        let text = std::fs::read_to_string(&good).unwrap();
+        let f: ShardFile<Acc> = serde_json::from_str(&text).unwrap();
+        let edited = |name: &str, f: &ShardFile<Acc>| {
+            let p = d.join(name);
+            std::fs::write(&p, serde_json::to_string(f).unwrap()).unwrap();
+            p
+        };
+        let why = |e: ShardError| match e {
+            ShardError::Read { why, .. } => why,
+            e => panic!("not a Read error: {e}"),
+        };
+        let p = edited(
+            "format",
+            &ShardFile {
+                format: "v0".into(),
+                ..f.clone()
+            },
+        );
+        assert_eq!(why(read_err(&[p])), "format 'v0' is not rtplab-shard-v1");
+        let p = edited(
+            "nosum",
+            &ShardFile {
+                checksum: String::new(),
+                ..f.clone()
+            },
+        );
+        assert_eq!(
+            why(read_err(&[p])),
+            "it carries no checksum (written by an older version or edited); re-run that shard"
+        );
+        let bad = "0123456789abcdef".to_string();
+        let p = edited(
+            "badsum",
+            &ShardFile {
+                checksum: bad,
+                ..f.clone()
+            },
+        );
+        assert_eq!(
+            why(read_err(&[p])),
+            format!("its checksum 0123456789abcdef does not match its content ({}): the file was edited or corrupted; re-run that shard", f.checksum)
+        );
+        let p = edited(
+            "acc",
+            &ShardFile {
+                acc: Acc { n: 3, sum: 2 },
+                ..f.clone()
+            },
+        );
+        assert!(why(read_err(&[p])).starts_with("its checksum"));
+        // Impossible content under a valid checksum.
+        let write = |name: &str, range: Range<u64>, done: u64, acc: Acc| {
+            let p = d.join(name);
+            write_shard_file(&p, &k, None, &range, done, 0.0, &acc).unwrap();
+            p
+        };
+        let p = write("implausible", 0..3, 3, Acc { n: 3, sum: 4 });
+        assert_eq!(
+            why(read_err(&[p])),
+            "its sums are impossible (sum 4 of 3 values in -1..=1); re-run that shard"
+        );
+        let impossible = |s: u64, e: u64, done: u64| {
+            format!(
+                "its chunk range {s}..{e} with {done} chunks done is impossible; re-run that shard"
+            )
+        };
+        let p = write("backwards", Range { start: 3, end: 1 }, 0, Acc::default());
+        assert_eq!(why(read_err(&[p])), impossible(3, 1, 0));
+        let p = write("toomany", 1..4, 4, Acc::default());
+        assert_eq!(why(read_err(&[p])), impossible(1, 4, 4));
+        // Incomplete.
+        let p = write("partial", 0..3, 2, Acc::default());
+        let e = read_err(std::slice::from_ref(&p));
+        assert!(matches!(e, ShardError::Mismatch(_)));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is incomplete (2 of 3 chunks; the task was interrupted): re-run shard 1/1",
+                p.display()
+            )
+        );
+        // Shards of another game or run.
+        let a = put(&d, "a", &k, 0..2);
+        let doom = put(&d, "doom", &key(3, 7, "doom", "a.json"), 2..3);
+        let e = read_err(&[a.clone(), doom.clone()]);
+        assert!(matches!(e, ShardError::Mismatch(_)));
+        assert_eq!(
+            e.to_string(),
+            format!("{} and {} are shards of a different game (\"dice\" and \"doom\"); merge shards of one run only", a.display(), doom.display())
+        );
+        let seed = put(&d, "seed", &key(4, 8, "dice", "a.json"), 2..3);
+        assert_eq!(
+            read_err(&[a.clone(), seed.clone()]).to_string(),
+            format!("{} and {} come from different runs (they differ in chunks, seed); merge shards of one run only", a.display(), seed.display())
+        );
+        // A key without the chunk count.
+        let nochunks = serde_json::json!({"game": "dice"});
+        let p = d.join("nochunks");
+        write_shard_file(&p, &nochunks, None, &(0..1), 1, 0.0, &Acc { n: 1, sum: 1 }).unwrap();
+        assert_eq!(
+            read_err(&[p]).to_string(),
+            "shard key lacks the chunk count"
+        );
+        // Overlaps and gaps.
+        let b = put(&d, "b", &k, 1..3);
+        let c = put(&d, "c", &k, 2..3);
+        let early = put(&d, "early", &k, 0..1);
+        assert_eq!(
+            read_err(&[b.clone(), a.clone()]).to_string(),
+            format!(
+                "{} (chunks 1..3) overlaps {} (which ends at chunk 2); keep one of them",
+                b.display(),
+                a.display()
+            )
+        );
+        assert_eq!(
+            read_err(&[a.clone(), c.clone(), c.clone()]).to_string(),
+            format!(
+                "{} (chunks 2..3) overlaps {} (which ends at chunk 3); keep one of them",
+                c.display(),
+                c.display()
+            )
+        );
+        assert_eq!(
+            read_err(&[c.clone(), early.clone()]).to_string(),
+            format!(
+                "chunks 1..2 are missing (no shard covers them, before {}); run the missing shard",
+                c.display()
+            )
+        );
+        assert_eq!(
+            read_err(std::slice::from_ref(&b)).to_string(),
+            format!(
+                "chunks 0..1 are missing (no shard covers them, before {}); run the missing shard",
+                b.display()
+            )
+        );
+        assert_eq!(
+            read_err(std::slice::from_ref(&a)).to_string(),
+            format!(
+                "chunks 2..3 are missing (after {}); run the missing shard(s)",
+                a.display()
+            )
+        );
+        assert!(read_all::<Acc>(&[a, c]).is_ok());
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn key_difference_names_the_fields() {
+        let a = serde_json::json!({"seed": 1, "rounds": 5, "game": "dice"});
+        let b = serde_json::json!({"seed": 2, "game": "dice", "rules": {}});
+        assert_eq!(key_difference(&a, &b), "they differ in rounds, rules, seed");
+        let same = key_difference(&a, &a);
+        assert_eq!(same, "their run keys differ");
+        assert_eq!(
+            key_difference(&a, &serde_json::json!(3)),
+            "their run keys differ"
+        );
+        let labelled = serde_json::json!({"seed": 1, "labels": {"chart": "x"}});
+        assert_eq!(identity(&labelled), serde_json::json!({"seed": 1}));
+        assert_eq!(identity(&serde_json::json!([1])), serde_json::json!([1]));
     }
 }

@@ -761,4 +761,316 @@ mod tests {
         assert_eq!(pct(0.99541, 3), "99.541%");
         assert_eq!(pct(f64::NAN, 3), "n/a");
     }
+
+    #[test]
+    fn number_formats_pin_their_text() {
+        assert_eq!(pct(0.5, 0), "50%");
+        assert_eq!(pct(-0.012345, 2), "-1.23%");
+        assert_eq!(pct(f64::INFINITY, 1), "n/a");
+        assert_eq!(pct_text(0.9954), "99.54");
+        assert_eq!(pct_text(1.0), "100");
+        assert_eq!(pct_text(0.0), "0");
+        assert_eq!(fixed(1.23456, 2), "1.23");
+        assert_eq!(fixed(-2.0, 0), "-2");
+        assert_eq!(fixed(f64::NAN, 2), "n/a");
+        assert_eq!(fixed(f64::NEG_INFINITY, 2), "n/a");
+        for (n, t) in [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1,000"),
+            (12_345, "12,345"),
+            (100_000, "100,000"),
+            (1_234_567, "1,234,567"),
+        ] {
+            assert_eq!(count(n), t);
+        }
+        assert_eq!(plural(1, "thread"), "1 thread");
+        assert_eq!(plural(0, "thread"), "0 threads");
+        assert_eq!(plural(2, "shard"), "2 shards");
+        assert_eq!(plural(1234, "game"), "1,234 games");
+        assert_eq!(where_run(1, 0), "on 1 thread");
+        assert_eq!(where_run(4, 0), "on 4 threads");
+        assert_eq!(where_run(0, 3), "merged from 3 shards");
+        assert_eq!(where_run(8, 1), "merged from 1 shard");
+        assert_eq!(rate(1, 4), 0.25);
+        assert!(rate(1, 0).is_nan());
+        for (v, t) in [
+            (3.0, "3"),
+            (-2.0, "-2"),
+            (0.25, "0.25"),
+            (-0.5, "-0.5"),
+            (1e20, "100000000000000000000"),
+            (f64::NAN, "NaN"),
+            // An integer goes through i64, so a negative zero is written as 0.
+            (-0.0, "0"),
+            (1e15, "1000000000000000"),
+        ] {
+            assert_eq!(num_text(v), t, "{v}");
+        }
+        for (t, missing) in [("", true), ("n/a", true), ("-", true), ("never", false)] {
+            assert_eq!(is_missing(t), missing, "{t}");
+        }
+        assert_eq!(slug("  Hello, World!! 2 "), "hello-world-2");
+        assert_eq!(slug("--"), "");
+        assert_eq!(md("a|b|c"), "a\\|b\\|c");
+    }
+
+    #[test]
+    fn cells_carry_finite_values_only() {
+        assert_eq!(
+            Cell::num("x".into(), 2.0, "count").value,
+            Some(Num::One(2.0, "count"))
+        );
+        assert_eq!(Cell::num("x".into(), f64::NAN, "count").value, None);
+        let r = |lo, hi| Cell::range("r".into(), lo, hi, "fraction").value;
+        assert_eq!(r(0.1, 0.2), Some(Num::Range(0.1, 0.2, "fraction")));
+        assert_eq!(r(f64::NAN, 0.2), None);
+        assert_eq!(r(0.1, f64::INFINITY), None);
+        assert_eq!(count_cell(1234), Cell::num("1,234".into(), 1234.0, "count"));
+        assert_eq!(
+            fixed_cell(1.5, 1, "points"),
+            Cell::num("1.5".into(), 1.5, "points")
+        );
+        let e = crate::stats::Estimate {
+            mean: 0.02,
+            se: 0.005,
+            ci95: [0.01, 0.03],
+        };
+        assert_eq!(ci_pct(&e, 2), "[1.00%, 3.00%]");
+        assert_eq!(
+            ci_cell(&e, 1),
+            Cell::range("[1.0%, 3.0%]".into(), 0.01, 0.03, "fraction")
+        );
+        assert_eq!(
+            estimate_json(&e),
+            serde_json::json!({"mean": 0.02, "se": 0.005, "ci95": [0.01, 0.03]})
+        );
+    }
+
+    /// A ratio of two batches (x1/y, x2/y).
+    fn ratio(x1: i64, x2: i64, y: i64) -> crate::stats::Ratio {
+        let mut r = crate::stats::Ratio::default();
+        for x in [x1, x2] {
+            let mut b = crate::stats::Batch::default();
+            b.add(x, y);
+            r.close(&b, 1);
+        }
+        r
+    }
+
+    #[test]
+    fn estimates_and_win_rates_by_strategy() {
+        // (1 + 3) / 8 = 0.5 with SE 0.25; (0 + 2) / 8 = 0.25 with SE 0.25.
+        let a = ratio(1, 3, 4);
+        let b = ratio(0, 2, 4);
+        assert_eq!(
+            (a.mean(), a.se(), b.mean(), b.se()),
+            (0.5, 0.25, 0.25, 0.25)
+        );
+        assert_eq!(est(&a, 2.0), crate::stats::Estimate::new(0.25, 0.125, 1));
+        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(win_rate_by_strategy(&names(&["x", "y"]), &[a, b]).is_none());
+        let (sec, js) = win_rate_by_strategy(&names(&["x", "y", "x"]), &[a, b, b]).unwrap();
+        let x = crate::stats::Estimate::new(0.375, (0.0625f64 + 0.0625).sqrt() / 2.0, 1);
+        let y = crate::stats::Estimate::new(0.25, 0.25, 1);
+        assert_eq!(sec.rows.len(), 2);
+        assert_eq!(
+            sec.rows[0],
+            vec![
+                Cell::from("x"),
+                count_cell(2),
+                pct_cell(x.mean, 2),
+                pct_cell(x.se, 2),
+                ci_cell(&x, 2)
+            ]
+        );
+        assert_eq!(sec.rows[1][0], Cell::from("y"));
+        assert_eq!(sec.rows[1][1], count_cell(1));
+        assert_eq!(sec.rows[1][2], pct_cell(0.25, 2));
+        assert_eq!(
+            js,
+            serde_json::json!([
+                {"strategy": "x", "seats": 2, "rate": x.mean, "se": x.se, "ci95": x.ci95},
+                {"strategy": "y", "seats": 1, "rate": y.mean, "se": y.se, "ci95": y.ci95},
+            ])
+        );
+    }
+
+    #[test]
+    fn run_meta_lines_and_notes() {
+        let out = crate::engine::RunOutcome {
+            acc: (),
+            chunks_done: 3,
+            chunks_planned: 8,
+            interrupted: true,
+            elapsed: std::time::Duration::from_millis(2000),
+            threads: 2,
+        };
+        let m = RunMeta::of(9, Some(0), &out);
+        assert_eq!(
+            (m.seed, m.threads, m.merged_from, m.elapsed_s),
+            (9, 2, 0, 2.0)
+        );
+        assert_eq!(
+            (m.chunks_done, m.chunks_planned, m.interrupted),
+            (3, 8, true)
+        );
+        assert_eq!(m.starting_seat(), "1");
+        let mut r = Report::default();
+        m.annotate(&mut r, 3000, "games");
+        assert_eq!(
+            r.meta,
+            vec![
+                (
+                    "Elapsed".to_string(),
+                    "2.00 s on 2 threads (1,500 games/s)".to_string()
+                ),
+                (
+                    "Status".to_string(),
+                    "INTERRUPTED: 3 of 8 chunks completed".to_string()
+                ),
+            ]
+        );
+        assert_eq!(
+            r.notes,
+            ["INTERRUPTED: 3 of 8 chunks completed; the figures cover the completed chunks only."]
+        );
+        let whole = RunMeta {
+            start_seat: None,
+            interrupted: false,
+            elapsed_s: 0.0,
+            merged_from: 4,
+            ..m
+        };
+        assert_eq!(whole.starting_seat(), "rotates game by game");
+        assert_eq!(whole.marker(), None);
+        let mut r = Report::default();
+        whole.annotate(&mut r, 3, "turns");
+        assert_eq!(
+            r.meta,
+            vec![(
+                "Elapsed".to_string(),
+                "0.00 s merged from 4 shards (3,000,000,000 turns/s)".to_string()
+            )]
+        );
+        assert!(r.notes.is_empty());
+    }
+
+    /// A report with a CI column, a short and a long row, and two notes.
+    fn wide() -> Report {
+        let mut s = Section::new("Rates", &["name", "rate", "ci", "note"]);
+        s.row([
+            Cell::from("x"),
+            pct_cell(0.5, 1),
+            Cell::range("[40%, 60%]".into(), 0.4, 0.6, "fraction"),
+            Cell::from("hello"),
+        ]);
+        s.row([Cell::from("y"), "n/a".into(), "-".into(), "".into()]);
+        s.row([
+            Cell::from("z"),
+            "never taken".into(),
+            Cell::num("30%".into(), 0.3, "fraction"),
+        ]);
+        s.row(["w", "1", "2", "3", "extra"]);
+        Report {
+            title: "Wide".into(),
+            meta: vec![("a".into(), "1".into()), ("long key".into(), "v|w".into())],
+            sections: vec![s],
+            notes: vec!["n0".into(), "n1".into()],
+            json: serde_json::json!(null),
+        }
+    }
+
+    #[test]
+    fn renderers_pin_every_line() {
+        let r = wide();
+        assert_eq!(
+            r.render(Format::Table),
+            "Wide\n====\na         1\nlong key  v|w\n\nRates\nname         rate          ci   note\n\
+             -------------------------------------------\n\
+             x           50.0%  [40%, 60%]  hello\n\
+             y             n/a           -\n\
+             z     never taken         30%\n\
+             w               1           2      3  extra\n\n* n0\n* n1\n"
+        );
+        assert_eq!(
+            r.render(Format::Markdown),
+            "# Wide\n\n| | |\n|---|---|\n| a | 1 |\n| long key | v\\|w |\n\n## Rates\n\n\
+             | name | rate | ci | note |\n|---|---:|---:|---:|\n| x | 50.0% | [40%, 60%] | hello |\n\
+             | y | n/a | - |  |\n| z | never taken | 30% |\n| w | 1 | 2 | 3 | extra |\n\n- n0\n- n1\n"
+        );
+        assert_eq!(
+            r.render(Format::Csv),
+            "section,row,column,value,unit\nmeta,a,value,1,\nmeta,long key,value,v|w,\n\
+             Rates,x,rate,0.5,fraction\nRates,x,ci low,0.4,fraction\nRates,x,ci high,0.6,fraction\n\
+             Rates,x,note,hello,\nRates,y,rate,n/a,\nRates,y,ci,-,\nRates,y,note,,\n\
+             Rates,z,rate,never taken,\nRates,z,ci,0.3,fraction\n\
+             Rates,w,rate,1,\nRates,w,ci,2,\nRates,w,note,3,\nnotes,0,text,n0,\nnotes,1,text,n1,\n"
+        );
+        assert_eq!(
+            r.sections[0].to_flat_csv(),
+            "name,rate,rate unit,ci low,ci high,ci unit,note\n\
+             x,0.5,fraction,0.4,0.6,fraction,hello\n\
+             y,,,,,,\n\
+             z,never taken,,0.3,,fraction,\n\
+             w,1,,2,,,3\n"
+        );
+        assert_eq!(r.render(Format::Json), "null\n");
+        // A text column keeps "n/a" and "-" (only a numeric column empties them).
+        let mut t = Section::new("T", &["key", "text"]);
+        t.row(["n/a", "-"]);
+        assert_eq!(t.to_flat_csv(), "key,text\nn/a,-\n");
+        // No meta, no rows, no notes.
+        let bare = Report {
+            title: "T".into(),
+            sections: vec![Section::new("S", &["a", "bb"])],
+            ..Default::default()
+        };
+        assert_eq!(bare.render(Format::Table), "T\n=\n\nS\na  bb\n-----\n");
+        assert_eq!(
+            bare.render(Format::Markdown),
+            "# T\n\n| | |\n|---|---|\n\n## S\n\n| a | bb |\n|---|---:|\n"
+        );
+        assert_eq!(bare.render(Format::Csv), "section,row,column,value,unit\n");
+    }
+
+    #[test]
+    fn out_dir_files_carry_the_meta() {
+        let d = std::env::temp_dir().join(format!("rtplab-report-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        let mut r = wide();
+        r.meta.push(("chart".into(), "<a&b>".into()));
+        let plots = [
+            ("p.svg".to_string(), "<svg x>body</svg>".to_string()),
+            ("q.svg".to_string(), "no tag".to_string()),
+        ];
+        let written = write_out_dir(&d, &r, &plots).unwrap();
+        let names: Vec<_> = written
+            .iter()
+            .map(|p| p.strip_prefix(&d).unwrap().display().to_string())
+            .collect();
+        assert_eq!(
+            names,
+            ["report.md", "report.json", "rates.csv", "p.svg", "q.svg"]
+        );
+        let read = |n: &str| std::fs::read_to_string(d.join(n)).unwrap();
+        assert_eq!(read("report.md"), r.render(Format::Markdown));
+        assert_eq!(read("report.json"), "null\n");
+        assert_eq!(
+            read("rates.csv"),
+            format!(
+                "# a: 1\n# long key: v|w\n# chart: <a&b>\n{}",
+                r.sections[0].to_flat_csv()
+            )
+        );
+        assert_eq!(
+            read("p.svg"),
+            "<svg x><desc>a: 1; long key: v|w; chart: &lt;a&amp;b&gt;; </desc>body</svg>"
+        );
+        assert_eq!(read("q.svg"), "no tag");
+        let f = d.join("out.txt");
+        write_output("text", Some(&f)).unwrap();
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "text");
+        let _ = std::fs::remove_dir_all(&d);
+    }
 }

@@ -477,4 +477,75 @@ mod tests {
         assert_eq!(decimals(30.0), 0);
         assert_eq!(y_tick(99.5, 1, YUnit::Percent), "99.5%");
     }
+
+    #[test]
+    fn helpers_pin_their_values() {
+        assert_eq!(bounds([].into_iter()), (0.0, 1.0));
+        assert_eq!(bounds([f64::NAN, f64::INFINITY].into_iter()), (0.0, 1.0));
+        let (lo, hi) = bounds([2.0, f64::NAN, 1.0, 1.5].into_iter());
+        assert!(
+            (lo - 0.92).abs() < 1e-12 && (hi - 2.08).abs() < 1e-12,
+            "{lo} {hi}"
+        );
+        assert_eq!(bounds([5.0].into_iter()), (5.0 - 1e-9, 5.0 + 1e-9));
+        for (range, d) in [
+            (0.0, 2),
+            (f64::NAN, 2),
+            (-0.5, 2),
+            (0.05, 3),
+            (1e-9, 6),
+            (1000.0, 0),
+        ] {
+            assert_eq!(decimals(range), d, "{range}");
+        }
+        assert_eq!(y_tick(2.345, 2, YUnit::Plain), "2.35");
+        assert_eq!(y_tick(-1.0, 0, YUnit::Percent), "-1%");
+        for (v, t) in [
+            (999.0, "999"),
+            (1000.0, "1k"),
+            (-2500.0, "-2.5k"),
+            (1e6, "1M"),
+            (-1.25e9, "-1.25G"),
+            (0.5, "0.5"),
+        ] {
+            assert_eq!(short_count(v), t, "{v}");
+        }
+        // One character is 13 * 0.62 / 1.24 = 6.5 px.
+        assert!((text_width("abcd") - 26.0).abs() < 1e-9);
+        assert_eq!(fit_label("short"), "short");
+        let long = "x".repeat(37);
+        let cut = fit_label(&long);
+        assert_eq!(cut, format!("{}…", "x".repeat(35)));
+        assert_eq!(fit_label(&"x".repeat(36)), "x".repeat(36));
+        let labels = |n: usize| (0..n).map(|_| "a".to_string()).collect::<Vec<_>>();
+        // "a" is 6.5 px, 12.5 with its margin.
+        assert_eq!(label_stride(&labels(3), 100.0), 1);
+        assert_eq!(label_stride(&labels(3), 12.5), 1);
+        assert_eq!(label_stride(&labels(3), 10.0), 2);
+        assert_eq!(label_stride(&labels(3), 3.0), 5);
+        assert_eq!(label_stride(&labels(3), 1e-6), 3);
+        assert_eq!(label_stride(&[], 1e-6), 1);
+    }
+
+    #[test]
+    fn bars_and_marks() {
+        assert_eq!(Bar::new("a", 1.0).with_ci(f64::NAN, 2.0).ci, None);
+        assert_eq!(Bar::new("a", 1.0).with_ci(0.0, f64::INFINITY).ci, None);
+        assert_eq!(Bar::new("a", 1.0).with_ci(0.5, 2.0).ci, Some((0.5, 2.0)));
+        assert_eq!(binomial_bar("n", 3, 0), Bar::new("n", 0.0));
+        let b = binomial_bar("h", 50, 100);
+        let h = 1.96 * (0.25f64 / 100.0).sqrt();
+        assert_eq!(b.value, 50.0);
+        assert_eq!(b.ci, Some((100.0 * (0.5 - h), 100.0 * (0.5 + h))));
+        // The interval is clipped to 0..100%.
+        let low = binomial_bar("l", 1, 4).ci.unwrap();
+        let high = binomial_bar("h", 3, 4).ci.unwrap();
+        assert_eq!((low.0, high.1), (0.0, 100.0));
+        assert!(low.1 > 25.0 && high.0 < 75.0);
+        assert_eq!(
+            mark("<svg>x</svg>", "a<b&c>"),
+            "<svg>x<text x=\"15\" y=\"18\" font-family=\"sans-serif\" font-size=\"13\" font-weight=\"bold\" fill=\"#CC0000\">a&lt;b&amp;c&gt;</text>\n</svg>"
+        );
+        assert_eq!(mark("not svg", "x"), "not svg");
+    }
 }
