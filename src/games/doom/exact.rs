@@ -526,9 +526,11 @@ mod tests {
     }
 
     /// The average-reward equations of a farkle penalty: g + h(z) = T_z(h(z+1)) with h(0) = 0,
-    /// the k-th farkle costing `pen` (T_{k-1}(-pen)).
+    /// the k-th farkle costing `pen` (T_{k-1}(-pen)). The seed rules have doom, which counts
+    /// as a farkle.
     fn check_penalty_equations(k: u8, pen: u32) -> Solution {
-        let mut r = DoomRules::preset(DoomPreset::S2Common);
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        assert!(r.doom_sixes.is_some());
         r.farkle_penalty = Some((k, pen));
         let m = Model::new(&r);
         let s = solve_policy(&m, &Policy::OPTIMAL);
@@ -550,7 +552,7 @@ mod tests {
     #[test]
     fn farkle_penalties_solve_the_average_reward_equations() {
         let free = solve_policy(
-            &Model::new(&DoomRules::preset(DoomPreset::S2Common)),
+            &Model::new(&DoomRules::preset(DoomPreset::Seed)),
             &Policy::OPTIMAL,
         );
         let one = check_penalty_equations(1, 500);
