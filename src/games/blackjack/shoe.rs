@@ -237,6 +237,136 @@ mod tests {
     }
 
     #[test]
+    fn value_chars() {
+        let s: String = (1..=10).map(value_char).collect();
+        assert_eq!(s, "A23456789T");
+    }
+
+    /// A card-by-card Fisher–Yates shuffle of `decks` fresh decks from `rng`: positions in
+    /// groups of five per random number from the first, then one at a time.
+    fn reference_deal(decks: u32, rng: &mut Rng) -> Vec<Rank> {
+        let mut cards: Vec<Rank> = (0..decks)
+            .flat_map(|_| (0..13u8).flat_map(|r| [r; 4]))
+            .collect();
+        let n = cards.len();
+        let mut p = 0;
+        while p + 5 <= n {
+            let left = (n - p) as u64;
+            let j: [u64; 5] = below_many(rng, std::array::from_fn(|k| left - k as u64));
+            for (k, &j) in j.iter().enumerate() {
+                cards.swap(p + k, p + k + j as usize);
+            }
+            p += 5;
+        }
+        while p < n {
+            let j = p + below(rng, (n - p) as u32) as usize;
+            cards.swap(p, j);
+            p += 1;
+        }
+        cards
+    }
+
+    #[test]
+    fn the_deal_is_the_reference_shuffle_whatever_the_batch() {
+        // Two shoes in a row from one stream: the batch size changes neither the cards dealt
+        // nor how much of the stream a shoe uses.
+        for decks in [1, 2] {
+            let mut rng = chunk_rng(5, 1);
+            let want: Vec<Rank> = (0..2)
+                .flat_map(|_| reference_deal(decks, &mut rng))
+                .collect();
+            let n = decks as usize * 52;
+            for batch in [1, 5, 7, 10, 65, 1000] {
+                let mut rng = chunk_rng(5, 1);
+                let mut shoe = Shoe::new(decks, n, batch);
+                let mut got = Vec::new();
+                for _ in 0..2 {
+                    shoe.reshuffle();
+                    got.extend((0..n).map(|_| shoe.draw(&mut rng)));
+                }
+                assert_eq!(got, want, "{decks} decks, batch {batch}");
+                assert_eq!(shoe.reshuffles_mid_round, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn reshuffle_restores_the_fresh_shoe() {
+        // The deal after a reshuffle depends on the stream only, not on the previous shoe.
+        let mut shoe = Shoe::new(1, 52, 5);
+        let mut rng = chunk_rng(1, 0);
+        for _ in 0..23 {
+            shoe.draw(&mut rng);
+        }
+        assert_eq!(shoe.dealt(), 23);
+        shoe.reshuffle();
+        assert_eq!(shoe.dealt(), 0);
+        let mut rng = chunk_rng(2, 0);
+        let got: Vec<Rank> = (0..52).map(|_| shoe.draw(&mut rng)).collect();
+        assert_eq!(got, reference_deal(1, &mut chunk_rng(2, 0)));
+    }
+
+    #[test]
+    fn cut_card_size_and_count() {
+        let mut rng = chunk_rng(4, 0);
+        let mut shoe = Shoe::new(6, 10, 5);
+        assert_eq!((shoe.len(), shoe.is_empty()), (312, false));
+        for k in 0..10 {
+            assert_eq!(shoe.dealt(), k);
+            assert!(!shoe.past_cut(), "{k} dealt");
+            shoe.draw(&mut rng);
+        }
+        assert_eq!(shoe.dealt(), 10);
+        assert!(shoe.past_cut());
+        // The cut is clamped to the shoe.
+        assert_eq!(Shoe::new(1, 0, 5).cut, 1);
+        assert_eq!(Shoe::new(1, 99, 5).cut, 52);
+    }
+
+    #[test]
+    fn a_round_using_the_whole_shoe_starts_it_over() {
+        let mut rng = chunk_rng(6, 0);
+        let mut shoe = Shoe::new(1, 52, 5);
+        shoe.begin_round();
+        let first: Vec<Rank> = (0..52).map(|_| shoe.draw(&mut rng)).collect();
+        assert_eq!(shoe.reshuffles_mid_round, 0);
+        // The 53rd card: the whole shoe (the cards on the table included) reshuffled.
+        let mut next: Vec<Rank> = (0..52).map(|_| shoe.draw(&mut rng)).collect();
+        assert_eq!(shoe.reshuffles_mid_round, 1);
+        assert_eq!(shoe.dealt(), 52);
+        assert_ne!(next, first);
+        next.sort_unstable();
+        let mut fresh = first.clone();
+        fresh.sort_unstable();
+        assert_eq!(next, fresh);
+    }
+
+    #[test]
+    fn the_discards_are_reshuffled_after_running_out() {
+        // A round starts 10 cards before the end (more than a batch): those 10 stay out, the
+        // other 42 are shuffled again (not dealt in their previous order).
+        let mut rng = chunk_rng(8, 0);
+        let mut shoe = Shoe::new(1, 52, 5);
+        let before: Vec<Rank> = (0..42).map(|_| shoe.draw(&mut rng)).collect();
+        shoe.begin_round();
+        let table: Vec<Rank> = (0..10).map(|_| shoe.draw(&mut rng)).collect();
+        let after: Vec<Rank> = (0..42).map(|_| shoe.draw(&mut rng)).collect();
+        assert_eq!(shoe.reshuffles_mid_round, 1);
+        assert_eq!(shoe.dealt(), 52);
+        // Not dealt again in a previous order: no five cards in a row come out as before.
+        for w in after.windows(5) {
+            assert!(!before.windows(5).any(|v| v == w), "{w:?} again");
+        }
+        let (mut a, mut b) = (after.clone(), before.clone());
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "the discards are the cards dealt before the round");
+        let mut all = [table, after].concat();
+        all.sort_unstable();
+        assert_eq!(all, (0..13u8).flat_map(|r| [r; 4]).collect::<Vec<_>>());
+    }
+
+    #[test]
     fn a_full_deal_is_a_permutation_of_the_shoe() {
         let mut rng = chunk_rng(3, 0);
         let mut shoe = Shoe::new(2, 104, 7);

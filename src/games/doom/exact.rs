@@ -361,6 +361,210 @@ mod tests {
     }
 
     #[test]
+    fn a_set_aside_is_valued_banked_beyond_the_cap_and_rolled_on_when_hot_dice_are_forced() {
+        for preset in [DoomPreset::Seed, DoomPreset::S2Common] {
+            let m = Model::new(&DoomRules::preset(preset));
+            let forced = m.rules.hot_dice == HotDice::Forced;
+            let t = solve(&m, &Policy::OPTIMAL, 0.0, 0.0);
+            let (mut beyond, mut rolled_on, mut differ) = (0, 0, 0);
+            // From beyond the cap too: a simulated turn goes on there after forced hot dice.
+            let (l, mut held) = (t.levels, 0);
+            for p in [0, 1, 7, l / 2, l - 2, l - 1, l, l + 3] {
+                for o in m.opts.iter().flatten().flatten() {
+                    let p2 = p + o.gain as usize;
+                    let want = if p2 >= t.levels {
+                        beyond += 1;
+                        held += (m.holds[o.to as usize].pts > 0) as u32;
+                        ((p2 as u32 + m.holds[o.to as usize].pts) * m.unit) as f64
+                    } else {
+                        let i = p2 * t.holds + o.to as usize;
+                        differ += (t.r[i] != t.v[i]) as u32;
+                        if o.hot && forced {
+                            rolled_on += 1;
+                            t.r[i]
+                        } else {
+                            t.v[i]
+                        }
+                    };
+                    assert_eq!(t.after(&m, p, o), want, "{preset:?} p {p} {o:?}");
+                }
+            }
+            assert!(beyond > 0 && differ > 0 && (rolled_on > 0) == forced);
+            assert_eq!(
+                held > 0,
+                forced,
+                "{preset:?}: set-asides to holds with points"
+            );
+        }
+    }
+
+    #[test]
+    fn choose_follows_the_keep_rule_and_keeps_the_first_of_equals() {
+        let m = Model::new(&DoomRules::preset(DoomPreset::S2Common));
+        let t = solve(&m, &Policy::OPTIMAL, 0.0, 0.0);
+        let p = 4;
+        assert_eq!(t.choose(&m, Keep::Best, p, &[]), None);
+        // Every state and roll with set-asides of several sizes.
+        let mut checked = 0;
+        for opts in m.opts.iter().flatten().filter(|o| o.len() > 1) {
+            let w: Vec<f64> = opts.iter().map(|o| t.after(&m, p, o)).collect();
+            let argmax = |ok: &dyn Fn(&Opt) -> bool| {
+                let mut best: Option<usize> = None;
+                for i in (0..opts.len()).filter(|&i| ok(&opts[i])) {
+                    if best.is_none_or(|b| w[i] > w[b]) {
+                        best = Some(i);
+                    }
+                }
+                best
+            };
+            let most = opts.iter().map(|o| o.dice).max().unwrap();
+            let fewest = opts.iter().map(|o| o.dice).min().unwrap();
+            assert_eq!(t.choose(&m, Keep::Best, p, opts), argmax(&|_| true));
+            assert_eq!(
+                t.choose(&m, Keep::Most, p, opts),
+                argmax(&|o| o.dice == most)
+            );
+            assert_eq!(
+                t.choose(&m, Keep::Fewest, p, opts),
+                argmax(&|o| o.dice == fewest)
+            );
+            checked += (most != fewest) as u32;
+        }
+        assert!(checked > 10);
+        // Equal keys: the first wins.
+        let o = m.opts[0].iter().flatten().next().copied().unwrap();
+        for keep in [Keep::Best, Keep::Most, Keep::Fewest] {
+            assert_eq!(t.choose(&m, keep, p, &[o, o, o]), Some(0));
+        }
+    }
+
+    #[test]
+    fn bank_thresholds_of_threshold_policies() {
+        // Separate scoring (turn points = P): every multiple of 50 is a state for each number
+        // of dice, so the thresholds are exactly the policy's, cut by the minimum to bank.
+        let mut r = DoomRules::preset(DoomPreset::S2Common);
+        r.min_bank = 1100;
+        let m = Model::new(&r);
+        let pol = Policy {
+            bank: BankRule::Thresholds([0, 1000, 1100, 1200, 1300, 1400, 1500]),
+            keep: Keep::Best,
+        };
+        let s = solve_policy(&m, &pol);
+        assert_eq!(
+            s.bank_thresholds(&m),
+            vec![
+                (1, Some(1100), None),
+                (2, Some(1100), None),
+                (3, Some(1200), Some(1150)),
+                (4, Some(1300), Some(1250)),
+                (5, Some(1400), Some(1350)),
+                (6, Some(1500), Some(1450)),
+            ]
+        );
+        let t = &s.tables[0];
+        assert!(t.banks(&m, &pol, t.levels, 0), "beyond the cap");
+        assert!(
+            !t.banks(&m, &pol, 21, 5) && t.banks(&m, &pol, 22, 5),
+            "1 die: 1100"
+        );
+        // Banking at a state never rolls; rolling values the state as its roll.
+        assert_eq!(t.v[22 * t.holds + 5], 1100.0);
+        assert_eq!(t.v[21 * t.holds + 5], t.r[21 * t.holds + 5]);
+        // Forced hot dice: six dice to roll is never a banking state.
+        let m = Model::new(&DoomRules::preset(DoomPreset::Seed));
+        let s = solve_policy(&m, &Policy::bank_at(1000));
+        let th = s.bank_thresholds(&m);
+        assert_eq!(th[5], (6, None, None));
+        for &(n, bank, roll) in &th[..5] {
+            assert_eq!((bank, roll), (Some(1000), Some(950)), "{n} dice");
+        }
+    }
+
+    #[test]
+    fn the_optimal_s2_policy_banks_above_a_clean_threshold() {
+        // Clean thresholds (rolls below, banks from); with six dice to roll it always rolls
+        // up to a quarter of the cap (10,000 points).
+        let m = Model::new(&DoomRules::preset(DoomPreset::S2Common));
+        let s = solve_policy(&m, &Policy::OPTIMAL);
+        assert_eq!(
+            s.bank_thresholds(&m),
+            vec![
+                (1, Some(300), Some(250)),
+                (2, Some(250), Some(200)),
+                (3, Some(450), Some(400)),
+                (4, Some(1050), Some(1000)),
+                (5, Some(3050), Some(3000)),
+                (6, None, Some(9950)),
+            ]
+        );
+    }
+
+    #[test]
+    fn value_is_none_outside_the_states() {
+        let m = Model::new(&DoomRules::preset(DoomPreset::S2Common));
+        let s = solve_policy(&m, &Policy::OPTIMAL);
+        let levels = s.tables[0].levels as u32;
+        assert_eq!(s.value(&m, 0, 6), Some(s.turn_ev));
+        assert_eq!(s.value(&m, 25, 3), None, "not a multiple of the unit");
+        assert_eq!(s.value(&m, 100, 0), None);
+        assert_eq!(s.value(&m, 100, 7), None);
+        assert_eq!(
+            s.value(&m, (levels - 1) * 50, 2),
+            Some(((levels - 1) * 50) as f64)
+        );
+        assert_eq!(s.value(&m, levels * 50, 2), None, "beyond the cap");
+        assert_eq!(s.value(&m, CAP_POINTS, 2), Some(CAP_POINTS as f64));
+        assert_eq!(s.value(&m, CAP_POINTS + 50, 2), None);
+        // Six dice to roll with points (hot dice): the state with no dice held.
+        assert_eq!(
+            s.value(&m, 500, 6),
+            Some(s.tables[0].v[10 * s.tables[0].holds])
+        );
+        let comb = Model::new(&DoomRules::preset(DoomPreset::Seed));
+        let sc = solve_policy(&comb, &Policy::OPTIMAL);
+        assert_eq!(sc.value(&comb, 0, 6), None, "only for separate scoring");
+    }
+
+    /// The average-reward equations of a farkle penalty: g + h(z) = T_z(h(z+1)) with h(0) = 0,
+    /// the k-th farkle costing `pen` (T_{k-1}(-pen)). The seed rules have doom, which counts
+    /// as a farkle.
+    fn check_penalty_equations(k: u8, pen: u32) -> Solution {
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        assert!(r.doom_sixes.is_some());
+        r.farkle_penalty = Some((k, pen));
+        let m = Model::new(&r);
+        let s = solve_policy(&m, &Policy::OPTIMAL);
+        let (k, g, h) = (k as usize, s.turn_ev, &s.relative);
+        assert_eq!((h.len(), s.tables.len(), h[0]), (k, k, 0.0));
+        for z in 0..k {
+            let f = if z + 1 < k { h[z + 1] } else { -(pen as f64) };
+            let t = solve(&m, &Policy::OPTIMAL, f, f);
+            assert!(
+                (g + h[z] - t.r[0]).abs() < 1e-7,
+                "k {k} z {z}: {g} + {}",
+                h[z]
+            );
+            assert_eq!(s.tables[z].r, t.r, "k {k} z {z}");
+        }
+        s
+    }
+
+    #[test]
+    fn farkle_penalties_solve_the_average_reward_equations() {
+        let free = solve_policy(
+            &Model::new(&DoomRules::preset(DoomPreset::Seed)),
+            &Policy::OPTIMAL,
+        );
+        let one = check_penalty_equations(1, 500);
+        let two = check_penalty_equations(2, 500);
+        let three = check_penalty_equations(3, 500);
+        // A penalty costs; the rarer it is, the less.
+        assert!(one.turn_ev < two.turn_ev && two.turn_ev < three.turn_ev);
+        assert!(three.turn_ev < free.turn_ev);
+        assert!(two.relative[1] < 0.0 && three.relative[2] < three.relative[1]);
+    }
+
+    #[test]
     fn one_die_left_is_a_closed_form_under_separate_scoring() {
         // S2 rules, 1 die left at t points, banking at every later state: rolling gives
         // (t + 100)/6 + (t + 50)/6 = (2t + 150)/6, which beats banking only for t < 37.5.
