@@ -520,6 +520,14 @@ mod tests {
             s.value(&m, 500, 6),
             Some(s.tables[0].v[10 * s.tables[0].holds])
         );
+        // One die from nothing (the report's first row): a 1 or a 5 gives hot dice with 100
+        // or 50 points, anything else farkles.
+        let v = |p, n| s.value(&m, p, n).unwrap();
+        assert!(
+            (v(0, 1) - (v(100, 6) + v(50, 6)) / 6.0).abs() < 1e-9,
+            "{}",
+            v(0, 1)
+        );
         let comb = Model::new(&DoomRules::preset(DoomPreset::Seed));
         let sc = solve_policy(&comb, &Policy::OPTIMAL);
         assert_eq!(sc.value(&comb, 0, 6), None, "only for separate scoring");
