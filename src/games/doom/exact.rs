@@ -475,6 +475,12 @@ mod tests {
         let s = solve_policy(&m, &Policy::bank_at(1000));
         let th = s.bank_thresholds(&m);
         assert_eq!(th[5], (6, None, None));
+        // Banking at any points: the lowest is a hold's own points with nothing before (P = 0).
+        let any = solve_policy(&m, &Policy::bank_at(1)).bank_thresholds(&m);
+        for &(n, bank, _) in &any[..5] {
+            let h = m.holds.iter().filter(|h| 6 - h.dice == n);
+            assert_eq!(bank, h.map(|h| h.pts * m.unit).min(), "{n} dice");
+        }
         for &(n, bank, roll) in &th[..5] {
             assert_eq!((bank, roll), (Some(1000), Some(950)), "{n} dice");
         }
