@@ -475,6 +475,12 @@ mod tests {
         let s = solve_policy(&m, &Policy::bank_at(1000));
         let th = s.bank_thresholds(&m);
         assert_eq!(th[5], (6, None, None));
+        // Banking at any points: the lowest is a hold's own points with nothing before (P = 0).
+        let any = solve_policy(&m, &Policy::bank_at(1)).bank_thresholds(&m);
+        for &(n, bank, _) in &any[..5] {
+            let h = m.holds.iter().filter(|h| 6 - h.dice == n);
+            assert_eq!(bank, h.map(|h| h.pts * m.unit).min(), "{n} dice");
+        }
         for &(n, bank, roll) in &th[..5] {
             assert_eq!((bank, roll), (Some(1000), Some(950)), "{n} dice");
         }
@@ -519,6 +525,14 @@ mod tests {
         assert_eq!(
             s.value(&m, 500, 6),
             Some(s.tables[0].v[10 * s.tables[0].holds])
+        );
+        // One die from nothing (the report's first row): a 1 or a 5 gives hot dice with 100
+        // or 50 points, anything else farkles.
+        let v = |p, n| s.value(&m, p, n).unwrap();
+        assert!(
+            (v(0, 1) - (v(100, 6) + v(50, 6)) / 6.0).abs() < 1e-9,
+            "{}",
+            v(0, 1)
         );
         let comb = Model::new(&DoomRules::preset(DoomPreset::Seed));
         let sc = solve_policy(&comb, &Policy::OPTIMAL);
