@@ -53,10 +53,10 @@ done
 tests_for() {
     case "$1" in
     src/stats.rs) echo "--lib" ;;
-    src/shard.rs) echo "--lib --test shards --test shards_dice" ;;
+    src/shard.rs) echo "--lib" ;;
     src/check.rs) echo "--lib --test check --test check_bless" ;;
     src/engine.rs) echo "--lib --test shards --test shards_dice --test cli --test progress" ;;
-    src/report | src/report/*) echo "--lib --test cli --test invariants --test blackjack_stats" ;;
+    src/report | src/report/*) echo "--lib" ;;
     src/games/blackjack/shoe.rs) echo "--lib" ;;
     src/games/doom/exact.rs) echo "--lib" ;;
     *) echo "" ;;
@@ -67,6 +67,8 @@ tests_for() {
 filter_for() {
     case "$1" in
     src/stats.rs) echo "stats::" ;;
+    src/shard.rs) echo "shard::" ;;
+    src/report | src/report/*) echo "report::" ;;
     src/games/blackjack/shoe.rs) echo "games::blackjack::shoe" ;;
     src/games/doom/exact.rs) echo "games::doom" ;;
     *) echo "" ;;

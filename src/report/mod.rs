@@ -1071,6 +1071,9 @@ mod tests {
         let f = d.join("out.txt");
         write_output("text", Some(&f)).unwrap();
         assert_eq!(std::fs::read_to_string(&f).unwrap(), "text");
+        // "-" is stdout, not a file named "-".
+        write_output("", Some(std::path::Path::new("-"))).unwrap();
+        assert!(!std::path::Path::new("-").exists());
         let _ = std::fs::remove_dir_all(&d);
     }
 }
