@@ -399,3 +399,25 @@ fn docs_stand_alone_and_their_links_resolve() {
         );
     }
 }
+
+/// A reader that goes away (`rtplab ... | head -c1`) is no error: exit 0, nothing on stderr.
+#[test]
+fn a_closed_stdout_is_not_an_error() {
+    for args in [
+        &["sim", "blackjack", "--rounds", "50k", "--quiet"][..],
+        &["exact", "twenty-one"][..],
+    ] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("rtplab"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the read end before the report is written: the write meets a broken pipe.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(err.trim().is_empty(), "{args:?}: {err}");
+    }
+}
