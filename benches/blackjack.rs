@@ -2,7 +2,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rtplab::engine::Simulation;
-use rtplab::games::blackjack::app::seed_chart;
+use rtplab::games::blackjack::resolve::seed_chart;
 use rtplab::games::blackjack::rules::Rules;
 use rtplab::games::blackjack::sim::{BjAcc, BjSim};
 use rtplab::games::blackjack::strategy::{AutoPlay, Strategy};

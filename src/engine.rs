@@ -60,7 +60,7 @@ pub enum EngineError {
 
 /// Run `sim` over `opts.chunks` in parallel. When `stop` becomes true, chunks not yet started
 /// are skipped and the outcome says so; finished chunks are kept.
-pub fn run<S: Simulation>(
+pub fn run<S: Simulation + ?Sized>(
     sim: &S,
     opts: &RunOptions,
     stop: &AtomicBool,

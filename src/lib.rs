@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod engine;
+pub mod game;
 pub mod games;
 pub mod input;
 pub mod numparse;

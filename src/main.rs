@@ -13,9 +13,10 @@ use clap::Parser;
 
 use cli::{
     BlackjackCompare, BlackjackExact, BlackjackSim, CheckArgs, Cli, Command, CompareGame,
-    DeriveBlackjack, DeriveGame, ExactGame, Insurance, MergeArgs, SimGame, StrategiesCmd,
+    DeriveBlackjack, DeriveGame, ExactGame, MergeArgs, SimGame, StrategiesCmd,
 };
-use rtplab::games::blackjack::{self, app::BjConfig};
+use rtplab::game::{Game, RunSpec};
+use rtplab::games::blackjack::{self, BjConfig, Blackjack};
 use rtplab::report::write_output;
 
 fn main() -> ExitCode {
@@ -101,88 +102,30 @@ fn check_outputs(out: &cli::OutputArgs, shard_out: Option<&Path>) -> anyhow::Res
     Ok(())
 }
 
+/// `sim GAME` for every game: check the outputs, run, report, exit code.
+fn sim<G: Game>(
+    cfg: G::Config,
+    spec: &RunSpec,
+    claim: Option<f64>,
+    output: &cli::OutputArgs,
+    stop: &AtomicBool,
+) -> anyhow::Result<ExitCode> {
+    let r = rtplab::game::sim_rendered::<G>(cfg, spec, claim, stop)?;
+    emit_run(&r.report, r.plots, r.interrupted, output)
+}
+
 fn sim_blackjack(args: &BlackjackSim, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     check_outputs(&args.output, args.run.base.shard_out.as_deref())?;
-    let rules = args.rules.to_rules()?;
-    let strategy = blackjack::app::resolve_strategy(&args.strategy, &rules)?;
-    let cfg = BjConfig {
-        rules,
-        strategy,
-        bets: blackjack::report::SideBets {
-            pairs: args.pairs,
-            behind: args.bet_behind,
-            behind_follows: args.behind_follows.into(),
-            insure: args.insurance == Insurance::Always,
-        },
-        seed: args.run.base.seed,
-        rounds: args.run.rounds,
-        chunk_shoes: args.chunk_shoes,
-        threads: args.run.base.threads,
-        progress: !args.run.base.quiet,
-        shard: args.run.base.shard()?,
-    };
-    let (report, run) = blackjack::app::simulate_report(&cfg, args.claim, stop)?;
-    if let Some(path) = &args.run.base.shard_out {
-        blackjack::app::write_shard(&run, path)?;
-    }
-    let plots = if args.output.out_dir.is_some() {
-        blackjack::report::plots(&cfg.rules, &run.acc, args.claim, &run.info)
-            .map_err(rtplab::report::PlotError)?
-    } else {
-        Vec::new()
-    };
-    emit(&report, &args.output, &plots)?;
-    Ok(if run.info.meta.interrupted {
-        interrupted_code()
-    } else {
-        ExitCode::SUCCESS
-    })
+    let cfg = BjConfig::try_from(args)?;
+    let spec = args.run.base.spec(args.chunk_shoes)?;
+    sim::<Blackjack>(cfg, &spec, args.claim, &args.output, stop)
 }
 
 fn sim_doom(args: &cli::doom::DoomSim, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
-    use rtplab::games::doom::{app, sim::Mode, strategy::DoomStrategy, DoomError};
+    use rtplab::games::doom::{game::DoomConfig, Doom};
     check_outputs(&args.output, args.run.shard_out.as_deref())?;
-    let rules = args.rules.to_rules()?;
-    let parse = |s: &String| DoomStrategy::parse(s).map_err(DoomError::Strategy);
-    let (mode, seats) = match args.turns {
-        Some(n) => {
-            if !args.seats.is_empty() {
-                anyhow::bail!("--seat is for games; with --turns give one --strategy");
-            }
-            (Mode::Turns(n), vec![parse(&args.strategy)?])
-        }
-        None => {
-            let players = args.players()?;
-            let seats = if args.seats.is_empty() {
-                if !(2..=8).contains(&players) {
-                    anyhow::bail!("--players {players}: a game needs 2 to 8 players");
-                }
-                vec![parse(&args.strategy)?; players]
-            } else {
-                args.seats
-                    .iter()
-                    .map(parse)
-                    .collect::<Result<Vec<_>, _>>()?
-            };
-            (Mode::Games(args.games), seats)
-        }
-    };
-    if args.start_seat == Some(0) {
-        anyhow::bail!("--start-seat is 1-based: use 1 for the first seat");
-    }
-    let cfg = app::DoomConfig {
-        rules,
-        seats,
-        mode,
-        seed: args.run.seed,
-        start_seat: args.start_seat.map(|s| s - 1),
-        threads: args.run.threads,
-        progress: !args.run.quiet,
-        shard: args.run.shard()?,
-        shard_out: args.run.shard_out.clone(),
-    };
-    let (report, plots, interrupted) = app::simulate(&cfg, stop)?;
-    emit_run(&report, plots, interrupted, &args.output)
+    let cfg = DoomConfig::try_from(args)?;
+    sim::<Doom>(cfg, &args.run.spec(None)?, None, &args.output, stop)
 }
 
 fn exact_doom(args: &cli::doom::DoomExact) -> anyhow::Result<ExitCode> {
@@ -217,57 +160,23 @@ fn sim_twenty_one(
     args: &cli::twentyone::TwentyOneSim,
     stop: &AtomicBool,
 ) -> anyhow::Result<ExitCode> {
-    use rtplab::games::twentyone::app;
+    use rtplab::games::twentyone::{game, TwentyOne};
     check_outputs(&args.output, args.run.shard_out.as_deref())?;
-    let rules = args.rules.to_rules()?;
-    if args.start_seat == Some(0) {
-        anyhow::bail!("--start-seat is 1-based: use 1 for the first seat");
+    let cfg = game::TwentyOneConfig::try_from(args)?;
+    let spec = args.run.spec(None)?;
+    if args.sweep_c.is_empty() {
+        return sim::<TwentyOne>(cfg, &spec, None, &args.output, stop);
     }
-    let sweep = !args.sweep_c.is_empty();
-    let players = args.players()?;
-    let seats: Vec<String> = if !args.seats.is_empty() {
-        args.seats.clone()
-    } else if sweep {
-        app::DEFAULT_SEATS[..3]
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
+    if let Some(c) = args.sweep_c.iter().find(|c| !(0.0..=100.0).contains(*c)) {
+        anyhow::bail!("--sweep-c {c}: costs per roll must be from 0 to 100");
+    }
+    let (report, interrupted) = game::sweep(&cfg, &args.sweep_c, &spec, stop)?;
+    emit(&report, &args.output, &[])?;
+    Ok(if interrupted {
+        interrupted_code()
     } else {
-        if !(1..=6).contains(&players) {
-            anyhow::bail!("--players {players}: Twenty One is for 1 to 6 players");
-        }
-        (0..players)
-            .map(|i| app::DEFAULT_SEATS[i % app::DEFAULT_SEATS.len()].to_string())
-            .collect()
-    };
-    let cfg = app::TwentyOneConfig {
-        rules,
-        seats,
-        games: args.games,
-        seed: args.run.seed,
-        start_seat: args.start_seat.map(|s| s - 1),
-        threads: args.run.threads,
-        progress: !args.run.quiet,
-        shard: args.run.shard()?,
-        shard_out: args.run.shard_out.clone(),
-    };
-    if sweep {
-        if cfg.shard.is_some() || cfg.shard_out.is_some() {
-            anyhow::bail!("--sweep-c runs several games tables; it cannot be sharded");
-        }
-        if let Some(c) = args.sweep_c.iter().find(|c| !(0.0..=100.0).contains(*c)) {
-            anyhow::bail!("--sweep-c {c}: costs per roll must be from 0 to 100");
-        }
-        let (report, interrupted) = app::sweep(&cfg, &args.sweep_c, stop)?;
-        emit(&report, &args.output, &[])?;
-        return Ok(if interrupted {
-            interrupted_code()
-        } else {
-            ExitCode::SUCCESS
-        });
-    }
-    let (report, plots, interrupted) = app::simulate(&cfg, stop)?;
-    emit_run(&report, plots, interrupted, &args.output)
+        ExitCode::SUCCESS
+    })
 }
 
 fn exact_twenty_one(args: &cli::twentyone::TwentyOneExact) -> anyhow::Result<ExitCode> {
@@ -287,16 +196,15 @@ fn exact_twenty_one(args: &cli::twentyone::TwentyOneExact) -> anyhow::Result<Exi
 
 fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     check_outputs(&args.output, None)?;
-    let report = rtplab::games::merge(&args.files, args.claim)?;
-    emit(&report, &args.output, &[])?;
-    Ok(ExitCode::SUCCESS)
+    let r = rtplab::games::merge(&args.files, args.claim)?;
+    emit_run(&r.report, r.plots, false, &args.output)
 }
 
 fn exact_blackjack(args: &BlackjackExact) -> anyhow::Result<ExitCode> {
     check_outputs(&args.output, None)?;
     let rules = args.rules.to_rules()?;
     let strategy = match &args.strategy {
-        Some(s) => Some(blackjack::app::resolve_strategy(s, &rules)?),
+        Some(s) => Some(blackjack::resolve::resolve_strategy(s, &rules)?),
         None => None,
     };
     let cfg = blackjack::exact_report::ExactConfig {
@@ -349,7 +257,7 @@ fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Resu
     let specs = args
         .strategies
         .iter()
-        .map(|s| blackjack::app::resolve_strategy(s, &rules))
+        .map(|s| blackjack::resolve::resolve_strategy(s, &rules))
         .collect::<Result<Vec<_>, _>>()?;
     let run = blackjack::compare::compare(
         &rules,

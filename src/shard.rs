@@ -239,62 +239,6 @@ pub fn write_shard_file<A: Serialize>(
     write_atomic(path, &file)
 }
 
-/// How to run a (possibly sharded) simulation.
-pub struct RunPlan<'a> {
-    pub seed: u64,
-    pub threads: Option<usize>,
-    pub progress: bool,
-    pub label: &'a str,
-    pub shard: Option<ShardSpec>,
-    /// Write the shard file here (with the run key from `key`).
-    pub shard_out: Option<&'a Path>,
-}
-
-/// Run `sim` over all `total` chunks of the run, or over this shard's range of them, and
-/// write the shard file when asked. Returns the outcome and the chunk range run.
-pub fn run_sharded<S: crate::engine::Simulation>(
-    sim: &S,
-    total: u64,
-    plan: &RunPlan,
-    key: impl FnOnce() -> serde_json::Value,
-    stop: &std::sync::atomic::AtomicBool,
-) -> Result<(crate::engine::RunOutcome<S::Acc>, Range<u64>), ShardError>
-where
-    S::Acc: Serialize,
-{
-    let chunks = plan.shard.map_or(0..total, |s| s.range(total));
-    let opts = crate::engine::RunOptions {
-        seed: plan.seed,
-        chunks: chunks.clone(),
-        threads: plan.threads,
-        progress: plan.progress,
-        label: plan.label.to_string(),
-    };
-    let out = crate::engine::run(sim, &opts, stop)?;
-    if let Some(path) = plan.shard_out {
-        write_shard_file(
-            path,
-            &key(),
-            plan.shard,
-            &chunks,
-            out.chunks_done,
-            out.elapsed.as_secs_f64(),
-            &out.acc,
-        )?;
-    }
-    Ok((out, chunks))
-}
-
-/// The merged sums of one run's shard files.
-pub struct Merged<A> {
-    pub key: serde_json::Value,
-    pub acc: A,
-    /// Sum of the shards' elapsed times.
-    pub elapsed_s: f64,
-    pub chunks_done: u64,
-    pub files: usize,
-}
-
 /// Field `name` of a shard key, read as a `T`; an error names a missing or malformed field.
 pub fn key_field<T: serde::de::DeserializeOwned>(
     key: &serde_json::Value,
@@ -307,55 +251,6 @@ pub fn key_field<T: serde::de::DeserializeOwned>(
         name: name.to_string(),
         why: e.to_string(),
     })
-}
-
-impl<A> Merged<A> {
-    /// Field `name` of the merged run's key (see `key_field`).
-    pub fn field<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<T, ShardError> {
-        key_field(&self.key, name)
-    }
-
-    /// The meta of the merged run: seed, starting seat and chunks from its key.
-    pub fn run_meta(&self) -> Result<crate::report::RunMeta, ShardError> {
-        Ok(crate::report::RunMeta {
-            seed: self.field("seed")?,
-            start_seat: self.field("start_seat")?,
-            elapsed_s: self.elapsed_s,
-            threads: 0,
-            merged_from: self.files,
-            interrupted: false,
-            chunks_done: self.chunks_done,
-            chunks_planned: self.field("chunks")?,
-        })
-    }
-
-    /// The note a merged report carries.
-    pub fn note(&self) -> String {
-        format!(
-            "Merged from {} shard files; elapsed is the sum of the shards' times.",
-            self.files
-        )
-    }
-}
-
-/// Read one run's shard files (checked as by `read_all`) and merge their accumulators.
-pub fn merge_files<A: crate::engine::Merge + Plausible + Serialize + for<'de> Deserialize<'de>>(
-    paths: &[PathBuf],
-) -> Result<Merged<A>, ShardError> {
-    let files = read_all::<A>(paths)?;
-    let mut m = Merged {
-        key: files[0].1.key.clone(),
-        acc: A::default(),
-        elapsed_s: 0.0,
-        chunks_done: 0,
-        files: files.len(),
-    };
-    for (_, f) in &files {
-        m.acc.merge(&f.acc);
-        m.elapsed_s += f.elapsed_s;
-        m.chunks_done += f.chunks_done;
-    }
-    Ok(m)
 }
 
 /// Read shard files and check they form exactly one whole run: same key, ranges that neither
@@ -482,30 +377,63 @@ pub fn read_all<A: Plausible + Serialize + for<'de> Deserialize<'de>>(
     Ok(files)
 }
 
-/// What identifies a run: its key without `labels` (names for reports, such as the path a
-/// chart was read from, which may differ between shards of one run).
+/// What identifies a run: its key without `labels` and without any field named `label`
+/// (names for reports, such as the path a chart was read from, which may differ between
+/// shards of one run).
 fn identity(key: &serde_json::Value) -> serde_json::Value {
-    let mut k = key.clone();
-    if let Some(o) = k.as_object_mut() {
-        o.remove("labels");
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(o) => {
+                o.remove("labels");
+                o.remove("label");
+                o.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
     }
+    let mut k = key.clone();
+    strip(&mut k);
     k
 }
 
 fn key_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
-    if let (Some(a), Some(b)) = (a.as_object(), b.as_object()) {
-        let diff: std::collections::BTreeSet<&str> = a
-            .keys()
-            .chain(b.keys())
-            .filter(|k| a.get(*k) != b.get(*k))
-            .map(|k| k.as_str())
-            .collect();
-        if !diff.is_empty() {
-            let d: Vec<&str> = diff.into_iter().collect();
-            return format!("they differ in {}", d.join(", "));
+    /// The dotted paths of the fields that differ (objects compared field by field).
+    fn diff(path: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<String>) {
+        match (a.as_object(), b.as_object()) {
+            (Some(x), Some(y)) if !path.is_empty() || !x.is_empty() => {
+                let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+                for k in keys {
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    let null = serde_json::Value::Null;
+                    diff(
+                        &p,
+                        x.get(k).unwrap_or(&null),
+                        y.get(k).unwrap_or(&null),
+                        out,
+                    );
+                }
+            }
+            _ if a != b => out.push(path.to_string()),
+            _ => {}
         }
     }
-    "their run keys differ".into()
+    let mut d = Vec::new();
+    diff("", a, b, &mut d);
+    d.retain(|p| !p.is_empty());
+    match d.len() {
+        0 => "their run keys differ".into(),
+        1..=6 => format!("they differ in {}", d.join(", ")),
+        n => format!(
+            "they differ in {} and {} more fields",
+            d[..6].join(", "),
+            n - 6
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -736,16 +664,6 @@ mod tests {
         }
     }
 
-    /// One chunk adds its index's parity as a value (+1 even, -1 odd).
-    struct Toy;
-    impl crate::engine::Simulation for Toy {
-        type Acc = Acc;
-        fn run_chunk(&self, chunk: u64, _rng: &mut crate::rng::Rng, acc: &mut Acc) {
-            acc.n += 1;
-            acc.sum += if chunk.is_multiple_of(2) { 1 } else { -1 };
-        }
-    }
-
     /// An empty scratch folder of this test.
     fn scratch(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("rtplab-shard-{}-{name}", std::process::id()));
@@ -870,42 +788,6 @@ mod tests {
     }
 
     #[test]
-    fn run_sharded_runs_its_range_and_writes_its_file() {
-        let d = scratch("run");
-        let path = d.join("s.json");
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let plan = RunPlan {
-            seed: 1,
-            threads: Some(1),
-            progress: false,
-            label: "",
-            shard: Some(ShardSpec { k: 2, n: 3 }),
-            shard_out: Some(&path),
-        };
-        let k = key(9, 1, "toy", "");
-        let (out, range) = run_sharded(&Toy, 9, &plan, || k.clone(), &stop).unwrap();
-        assert_eq!(range, 3..6);
-        assert_eq!((out.acc.n, out.acc.sum, out.chunks_done), (3, -1, 3));
-        let f = &read_all::<Acc>(std::slice::from_ref(&path)).unwrap_err();
-        assert!(f.to_string().contains("chunks 0..3 are missing"), "{f}");
-        let text = std::fs::read_to_string(&path).unwrap();
-        let f: ShardFile<Acc> = serde_json::from_str(&text).unwrap();
-        assert_eq!((f.range, f.chunks_done, f.acc), ([3, 6], 3, out.acc));
-        assert_eq!(f.shard, ShardSpec { k: 2, n: 3 });
-        // The whole run, no file.
-        std::fs::remove_file(&path).unwrap();
-        let plan = RunPlan {
-            shard: None,
-            shard_out: None,
-            ..plan
-        };
-        let (out, range) = run_sharded(&Toy, 9, &plan, || k.clone(), &stop).unwrap();
-        assert_eq!((range, out.acc.n, out.acc.sum), (0..9, 9, 1));
-        assert!(!path.exists());
-        let _ = std::fs::remove_dir_all(&d);
-    }
-
-    #[test]
     fn read_all_accepts_one_whole_run_and_merges_it() {
         let d = scratch("merge");
         let k = key(5, 7, "dice", "a.json");
@@ -923,37 +805,10 @@ mod tests {
                 (c.clone(), [3, 5])
             ]
         );
-        let acc = Acc { n: 3, sum: 1 };
-        let path = d.join("e");
-        let spec = Some(ShardSpec { k: 2, n: 2 });
-        write_shard_file(&path, &k, spec, &(3..5), 2, 2.0, &acc).unwrap();
-        let m = merge_files::<Acc>(&[b.clone(), path, a.clone()]).unwrap();
-        assert_eq!(m.key, key(5, 7, "dice", "a.json"));
-        assert_eq!(m.acc, Acc { n: 6, sum: 1 });
-        assert_eq!((m.elapsed_s, m.chunks_done, m.files), (3.0, 5, 3));
-        assert_eq!(
-            m.note(),
-            "Merged from 3 shard files; elapsed is the sum of the shards' times."
-        );
-        let meta = m.run_meta().unwrap();
-        assert_eq!(
-            (meta.seed, meta.start_seat, meta.elapsed_s, meta.threads),
-            (7, Some(2), 3.0, 0)
-        );
-        assert_eq!(
-            (
-                meta.merged_from,
-                meta.interrupted,
-                meta.chunks_done,
-                meta.chunks_planned
-            ),
-            (3, false, 5, 5)
-        );
-        assert_eq!(m.field::<String>("game").unwrap(), "dice");
-        let e = m.field::<u64>("rounds").unwrap_err();
+        let e = key_field::<u64>(&k, "rounds").unwrap_err();
         assert!(matches!(&e, ShardError::KeyMissing(n) if n == "rounds"));
         assert_eq!(e.to_string(), "shard key lacks 'rounds'");
-        let e = key_field::<u64>(&m.key, "game").unwrap_err();
+        let e = key_field::<u64>(&k, "game").unwrap_err();
         assert!(matches!(&e, ShardError::KeyField { name, .. } if name == "game"));
         assert!(
             e.to_string()
@@ -1141,8 +996,28 @@ mod tests {
             key_difference(&a, &serde_json::json!(3)),
             "their run keys differ"
         );
+        let nested_a =
+            serde_json::json!({"config": {"rules": {"decks": 8}, "strategy": {"hash": "1"}}});
+        let nested_b =
+            serde_json::json!({"config": {"rules": {"decks": 6}, "strategy": {"hash": "2"}}});
+        assert_eq!(
+            key_difference(&nested_a, &nested_b),
+            "they differ in config.rules.decks, config.strategy.hash"
+        );
+        let many_a =
+            serde_json::json!({"a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 1, "g": 1, "h": 1});
+        assert_eq!(
+            key_difference(&many_a, &serde_json::json!({})),
+            "they differ in a, b, c, d, e, f and 2 more fields"
+        );
         let labelled = serde_json::json!({"seed": 1, "labels": {"chart": "x"}});
         assert_eq!(identity(&labelled), serde_json::json!({"seed": 1}));
+        let inner =
+            serde_json::json!({"seed": 1, "config": {"strategy": {"label": "a.csv", "hash": "7"}}});
+        assert_eq!(
+            identity(&inner),
+            serde_json::json!({"seed": 1, "config": {"strategy": {"hash": "7"}}})
+        );
         assert_eq!(identity(&serde_json::json!([1])), serde_json::json!([1]));
     }
 }

@@ -3,11 +3,13 @@
 
 use std::sync::atomic::AtomicBool;
 
-use rtplab::games::blackjack::app::{seed_chart, simulate, BjConfig};
+use rtplab::game::{simulate, RunSpec};
 use rtplab::games::blackjack::report::{BehindFollows, SideBets};
+use rtplab::games::blackjack::resolve::seed_chart;
 use rtplab::games::blackjack::rules::{Rules, Shuffle};
 use rtplab::games::blackjack::sim::BjAcc;
 use rtplab::games::blackjack::strategy::StrategySpec;
+use rtplab::games::blackjack::{BjConfig, Blackjack};
 
 fn config(
     rules: Rules,
@@ -15,8 +17,8 @@ fn config(
     insure: bool,
     rounds: u64,
     threads: usize,
-) -> BjConfig {
-    BjConfig {
+) -> (BjConfig, RunSpec) {
+    let cfg = BjConfig {
         rules,
         strategy,
         bets: SideBets {
@@ -25,17 +27,20 @@ fn config(
             behind_follows: BehindFollows::All,
             insure,
         },
-        seed: 20261129,
         rounds,
-        chunk_shoes: None,
+    };
+    let spec = RunSpec {
+        seed: 20261129,
         threads: Some(threads),
-        progress: false,
-        shard: None,
-    }
+        ..RunSpec::default()
+    };
+    (cfg, spec)
 }
 
-fn run(cfg: &BjConfig) -> BjAcc {
-    simulate(cfg, &AtomicBool::new(false)).unwrap().acc
+fn run((cfg, spec): &(BjConfig, RunSpec)) -> BjAcc {
+    simulate::<Blackjack>(cfg.clone(), spec, &AtomicBool::new(false))
+        .unwrap()
+        .acc
 }
 
 fn every_round() -> Rules {
@@ -193,8 +198,8 @@ fn golden_sums_of_a_small_fixed_run() {
         100_000,
         2,
     );
-    cfg.seed = 42;
-    cfg.chunk_shoes = Some(64);
+    cfg.1.seed = 42;
+    cfg.1.chunk = Some(64);
     let acc = run(&cfg);
     let got = (
         acc.counts.rounds,

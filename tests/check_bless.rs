@@ -82,13 +82,16 @@ fn check_reports_the_se_per_bet() {
 #[test]
 fn dice_baseline_counts_must_be_positive() {
     let base = read("reports/baselines/doom-s2-bank-at-350-turns.json".as_ref());
-    for (count, per_chunk) in [(0, 1000), (1000, 0)] {
+    for (count, per_chunk, why) in [
+        (0, 1000, "--turns 0: must be between 1 and 10^12"),
+        (1000, 0, "the chunk size must be positive"),
+    ] {
         let d = temp_dir(&format!("check-zero-{count}-{per_chunk}"));
         let mut v = base.clone();
         v["count"] = count.into();
         v["per_chunk"] = per_chunk.into();
         std::fs::write(d.join("a.json"), v.to_string()).unwrap();
-        fails_with(&["check", d.to_str().unwrap()], "must be positive");
+        fails_with(&["check", d.to_str().unwrap()], why);
     }
 }
 

@@ -6,14 +6,13 @@ use common::*;
 
 use std::sync::atomic::AtomicBool;
 
-use rtplab::games::blackjack::app::{
-    basic_chart, resolve_strategy, seed_chart, simulate, BjConfig, BASIC_NAME,
-};
+use rtplab::game::{simulate, RunSpec};
 use rtplab::games::blackjack::derive::{chart_header, derive_chart};
 use rtplab::games::blackjack::exact::{analyze, DealerTable, Follow};
-use rtplab::games::blackjack::report::{BehindFollows, SideBets};
+use rtplab::games::blackjack::resolve::{basic_chart, resolve_strategy, seed_chart, BASIC_NAME};
 use rtplab::games::blackjack::rules::{DealerBjTakes, Double, Rules, Shuffle, Surrender};
 use rtplab::games::blackjack::strategy::{AutoPlay, StrategySpec};
+use rtplab::games::blackjack::{BjConfig, Blackjack};
 
 #[test]
 fn committed_seed_chart_is_the_derived_chart() {
@@ -148,23 +147,17 @@ fn sim(
     rounds: u64,
     seed: u64,
 ) -> rtplab::games::blackjack::sim::BjAcc {
-    let cfg = BjConfig {
-        rules,
-        strategy,
-        bets: SideBets {
-            pairs: 0.0,
-            behind: 0.0,
-            behind_follows: BehindFollows::All,
-            insure: false,
-        },
+    let spec = RunSpec {
         seed,
-        rounds,
-        chunk_shoes: None,
-        threads: None,
-        progress: false,
-        shard: None,
+        ..RunSpec::default()
     };
-    simulate(&cfg, &AtomicBool::new(false)).unwrap().acc
+    simulate::<Blackjack>(
+        BjConfig::new(rules, strategy, rounds),
+        &spec,
+        &AtomicBool::new(false),
+    )
+    .unwrap()
+    .acc
 }
 
 fn every_round() -> Rules {

@@ -53,11 +53,21 @@ fn stopped() -> AtomicBool {
     AtomicBool::new(true)
 }
 
+fn one_thread() -> rtplab::game::RunSpec {
+    rtplab::game::RunSpec {
+        seed: 1,
+        threads: Some(1),
+        ..Default::default()
+    }
+}
+
 #[test]
 fn blackjack_stopped_before_its_first_chunk() {
-    use rtplab::games::blackjack::app::{resolve_strategy, simulate_report, BjConfig};
-    use rtplab::games::blackjack::report::{plots, BehindFollows, SideBets};
+    use rtplab::game::{report, simulate, Game, RunSpec};
+    use rtplab::games::blackjack::report::{BehindFollows, SideBets};
+    use rtplab::games::blackjack::resolve::resolve_strategy;
     use rtplab::games::blackjack::rules::Rules;
+    use rtplab::games::blackjack::{BjConfig, Blackjack};
     let rules = Rules::seed();
     for (insure, pairs, behind, claim) in [(false, 0.0, 0.0, None), (true, 1.0, 1.0, Some(0.9954))]
     {
@@ -70,17 +80,18 @@ fn blackjack_stopped_before_its_first_chunk() {
                 behind_follows: BehindFollows::All,
                 insure,
             },
-            seed: 1,
             rounds: 100_000,
-            chunk_shoes: None,
-            threads: Some(1),
-            progress: false,
-            shard: None,
         };
-        let (report, run) = simulate_report(&cfg, claim, &stopped()).unwrap();
-        assert!(run.info.meta.interrupted);
-        assert_eq!(run.info.meta.chunks_done, 0);
-        let p = plots(&cfg.rules, &run.acc, claim, &run.info).unwrap();
+        let spec = RunSpec {
+            seed: 1,
+            threads: Some(1),
+            ..RunSpec::default()
+        };
+        let run = simulate::<Blackjack>(cfg, &spec, &stopped()).unwrap();
+        let report = report(&run, claim).unwrap();
+        assert!(run.meta.interrupted);
+        assert_eq!(run.meta.chunks_done, 0);
+        let p = Blackjack::plots(&run, claim).unwrap();
         let j: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
         assert_eq!(j["rounds"], 0, "{j}");
         check_report("blackjack", &report, p);
@@ -88,21 +99,16 @@ fn blackjack_stopped_before_its_first_chunk() {
 }
 
 fn doom(mode: rtplab::games::doom::sim::Mode, seats: usize) -> (Report, Plots, bool) {
-    use rtplab::games::doom::app::{simulate, DoomConfig};
+    use rtplab::games::doom::game::{Doom, DoomConfig};
     use rtplab::games::doom::rules::{DoomPreset, DoomRules};
-    use rtplab::games::doom::strategy::DoomStrategy;
     let cfg = DoomConfig {
         rules: DoomRules::preset(DoomPreset::Seed),
-        seats: vec![DoomStrategy::parse("bank-at:300").unwrap(); seats],
+        seats: vec!["bank-at:300".to_string(); seats],
         mode,
-        seed: 1,
         start_seat: None,
-        threads: Some(1),
-        progress: false,
-        shard: None,
-        shard_out: None,
     };
-    simulate(&cfg, &stopped()).unwrap()
+    let r = rtplab::game::sim_rendered::<Doom>(cfg, &one_thread(), None, &stopped()).unwrap();
+    (r.report, r.plots, r.interrupted)
 }
 
 #[test]
@@ -125,21 +131,12 @@ fn doom_games_stopped_before_the_first_chunk() {
 
 #[test]
 fn twenty_one_stopped_before_the_first_chunk() {
-    use rtplab::games::twentyone::app::{simulate, TwentyOneConfig, DEFAULT_SEATS};
-    use rtplab::games::twentyone::rules::TwentyOneRules;
+    use rtplab::games::twentyone::game::{TwentyOne, TwentyOneConfig, DEFAULT_SEATS};
     for seats in [DEFAULT_SEATS.to_vec(), vec!["greedy", "greedy"]] {
-        let cfg = TwentyOneConfig {
-            rules: TwentyOneRules::standard(),
-            seats: seats.iter().map(|s| s.to_string()).collect(),
-            games: 10_000,
-            seed: 1,
-            start_seat: None,
-            threads: Some(1),
-            progress: false,
-            shard: None,
-            shard_out: None,
-        };
-        let (report, plots, interrupted) = simulate(&cfg, &stopped()).unwrap();
+        let cfg = TwentyOneConfig::new(&seats, 10_000);
+        let r =
+            rtplab::game::sim_rendered::<TwentyOne>(cfg, &one_thread(), None, &stopped()).unwrap();
+        let (report, plots, interrupted) = (r.report, r.plots, r.interrupted);
         assert!(interrupted);
         let j: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
         assert_eq!(j["games"], 0, "{j}");
@@ -149,8 +146,8 @@ fn twenty_one_stopped_before_the_first_chunk() {
 
 #[test]
 fn a_comparison_stopped_before_its_first_chunk() {
-    use rtplab::games::blackjack::app::resolve_strategy;
     use rtplab::games::blackjack::compare::{compare, compare_report};
+    use rtplab::games::blackjack::resolve::resolve_strategy;
     use rtplab::games::blackjack::rules::Rules;
     let rules = Rules::seed();
     let specs: Vec<_> = ["basic", "autoplay", "mimic-dealer"]

@@ -309,18 +309,12 @@ fn csv_files_carry_numbers_with_units_and_whole_names() {
 
 #[test]
 fn an_interrupted_run_marks_its_csv_and_svg_files() {
-    use rtplab::games::twentyone::app::{simulate, TwentyOneConfig, DEFAULT_SEATS};
-    use rtplab::games::twentyone::rules::TwentyOneRules;
-    let cfg = TwentyOneConfig {
-        rules: TwentyOneRules::standard(),
-        seats: DEFAULT_SEATS.iter().map(|s| s.to_string()).collect(),
-        games: 50_000_000,
+    use rtplab::games::twentyone::game::{TwentyOne, TwentyOneConfig, DEFAULT_SEATS};
+    let cfg = TwentyOneConfig::new(&DEFAULT_SEATS, 50_000_000);
+    let spec = rtplab::game::RunSpec {
         seed: 1,
-        start_seat: None,
         threads: Some(1),
-        progress: false,
-        shard: None,
-        shard_out: None,
+        ..Default::default()
     };
     // Stop after a few chunks (Ctrl-C does the same through this flag). A stop before the
     // first chunk finishes is tested in tests/interrupted.rs.
@@ -330,7 +324,8 @@ fn an_interrupted_run_marks_its_csv_and_svg_files() {
             std::thread::sleep(std::time::Duration::from_millis(400));
             stop.store(true, std::sync::atomic::Ordering::SeqCst);
         });
-        simulate(&cfg, &stop).unwrap()
+        let r = rtplab::game::sim_rendered::<TwentyOne>(cfg, &spec, None, &stop).unwrap();
+        (r.report, r.plots, r.interrupted)
     });
     assert!(interrupted);
     let plots = plots().unwrap();

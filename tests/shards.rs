@@ -228,6 +228,13 @@ fn dice_game_shards_merge_to_the_single_run() {
             ],
             "different runs",
         );
+        // A claimed RTP means nothing for a dice game: refused, not silently ignored.
+        let mut m = vec!["merge", "--claim", "99.5"];
+        m.extend(files.iter().map(|f| f.to_str().unwrap()));
+        fails_with(
+            &m,
+            &format!("--claim: {game} has no return to player to test a claim against"),
+        );
     }
 }
 

@@ -152,6 +152,43 @@ impl DoomSim {
     }
 }
 
+impl TryFrom<&DoomSim> for rtplab::games::doom::game::DoomConfig {
+    type Error = anyhow::Error;
+    fn try_from(args: &DoomSim) -> anyhow::Result<Self> {
+        use rtplab::games::doom::sim::Mode;
+        let rules = args.rules.to_rules()?;
+        let (mode, seats) = match args.turns {
+            Some(n) => {
+                if !args.seats.is_empty() {
+                    anyhow::bail!("--seat is for games; with --turns give one --strategy");
+                }
+                (Mode::Turns(n), vec![args.strategy.clone()])
+            }
+            None => {
+                let players = args.players()?;
+                let seats = if args.seats.is_empty() {
+                    if !(2..=8).contains(&players) {
+                        anyhow::bail!("--players {players}: a game needs 2 to 8 players");
+                    }
+                    vec![args.strategy.clone(); players]
+                } else {
+                    args.seats.clone()
+                };
+                (Mode::Games(args.games), seats)
+            }
+        };
+        if args.start_seat == Some(0) {
+            anyhow::bail!("--start-seat is 1-based: use 1 for the first seat");
+        }
+        Ok(rtplab::games::doom::game::DoomConfig {
+            rules,
+            seats,
+            mode,
+            start_seat: args.start_seat.map(|s| s - 1),
+        })
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct DoomExact {
     #[command(flatten)]

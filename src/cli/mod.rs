@@ -380,6 +380,41 @@ impl RunBase {
             std::env::var(k).ok()
         })
     }
+
+    /// The run specification (`chunk`: the game's chunk-size flag, if it has one).
+    pub fn spec(
+        &self,
+        chunk: Option<u64>,
+    ) -> Result<rtplab::game::RunSpec, rtplab::shard::ShardError> {
+        Ok(rtplab::game::RunSpec {
+            seed: self.seed,
+            threads: self.threads,
+            chunk,
+            shard: self.shard()?,
+            shard_out: self.shard_out.clone(),
+            progress: !self.quiet,
+        })
+    }
+}
+
+impl TryFrom<&BlackjackSim> for rtplab::games::blackjack::BjConfig {
+    type Error = anyhow::Error;
+    fn try_from(args: &BlackjackSim) -> anyhow::Result<Self> {
+        use rtplab::games::blackjack::{report::SideBets, resolve::resolve_strategy};
+        let rules = args.rules.to_rules()?;
+        let strategy = resolve_strategy(&args.strategy, &rules)?;
+        Ok(rtplab::games::blackjack::BjConfig {
+            rules,
+            strategy,
+            bets: SideBets {
+                pairs: args.pairs,
+                behind: args.bet_behind,
+                behind_follows: args.behind_follows.into(),
+                insure: args.insurance == Insurance::Always,
+            },
+            rounds: args.run.rounds,
+        })
+    }
 }
 
 #[derive(Args, Debug)]

@@ -87,6 +87,37 @@ impl TwentyOneSim {
     }
 }
 
+impl TryFrom<&TwentyOneSim> for rtplab::games::twentyone::game::TwentyOneConfig {
+    type Error = anyhow::Error;
+    /// With `--sweep-c`, the seats are the other seats (the swept one is added per cost).
+    fn try_from(args: &TwentyOneSim) -> anyhow::Result<Self> {
+        use rtplab::games::twentyone::game::DEFAULT_SEATS;
+        let rules = args.rules.to_rules()?;
+        if args.start_seat == Some(0) {
+            anyhow::bail!("--start-seat is 1-based: use 1 for the first seat");
+        }
+        let players = args.players()?;
+        let seats: Vec<String> = if !args.seats.is_empty() {
+            args.seats.clone()
+        } else if !args.sweep_c.is_empty() {
+            DEFAULT_SEATS[..3].iter().map(|s| s.to_string()).collect()
+        } else {
+            if !(1..=6).contains(&players) {
+                anyhow::bail!("--players {players}: Twenty One is for 1 to 6 players");
+            }
+            (0..players)
+                .map(|i| DEFAULT_SEATS[i % DEFAULT_SEATS.len()].to_string())
+                .collect()
+        };
+        Ok(rtplab::games::twentyone::game::TwentyOneConfig {
+            rules,
+            seats,
+            games: args.games,
+            start_seat: args.start_seat.map(|s| s - 1),
+        })
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct TwentyOneExact {
     #[command(flatten)]

@@ -26,16 +26,13 @@ pub enum MergeError {
     Incomplete { file: String, why: String },
     #[error(transparent)]
     Input(#[from] crate::input::InputError),
+    /// The game's own error (a shard that does not belong, impossible sums, ...).
     #[error(transparent)]
-    Blackjack(#[from] blackjack::BjError),
-    #[error(transparent)]
-    Doom(#[from] doom::DoomError),
-    #[error(transparent)]
-    TwentyOne(#[from] twentyone::TwentyOneError),
+    Game(crate::game::AnyError),
 }
 
-/// Merge shard files of one run (any game) into the run's report.
-pub fn merge(paths: &[PathBuf], claim: Option<f64>) -> Result<crate::report::Report, MergeError> {
+/// Merge shard files of one run (any game) into the run's report and plots.
+pub fn merge(paths: &[PathBuf], claim: Option<f64>) -> Result<crate::game::Rendered, MergeError> {
     let first = paths.first().ok_or(MergeError::NoFiles)?;
     // Every file's game first, so that a shard of another game is named as such (and not as a
     // file that does not parse as this game's shard).
@@ -52,18 +49,12 @@ pub fn merge(paths: &[PathBuf], claim: Option<f64>) -> Result<crate::report::Rep
             game: g.as_deref().unwrap_or("unknown").to_string(),
         });
     }
-    Ok(match game.as_deref() {
-        Some("blackjack") => blackjack::app::merge_report(paths, claim)?,
-        Some("doom") => doom::app::merge_report(paths)?,
-        Some("twenty-one") => twentyone::app::merge_report(paths)?,
-        Some(g) => {
-            return Err(MergeError::UnknownGame {
-                file: first.display().to_string(),
-                game: g.to_string(),
-            })
-        }
-        None => return Err(MergeError::NoGame(first.display().to_string())),
-    })
+    let game = game.ok_or_else(|| MergeError::NoGame(first.display().to_string()))?;
+    let entry = crate::game::find(&game).ok_or_else(|| MergeError::UnknownGame {
+        file: first.display().to_string(),
+        game: game.clone(),
+    })?;
+    (entry.merge)(paths, claim).map_err(MergeError::Game)
 }
 
 /// The game of a shard file (`key.game`), reading nothing else of it.

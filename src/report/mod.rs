@@ -461,7 +461,7 @@ pub fn fixed(v: f64, d: usize) -> String {
 
 /// How a run went (every game): its seed, starting seat (dice games), time, threads, shards
 /// merged, and completeness.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct RunMeta {
     pub seed: u64,
     /// 0-based; `None`: the starting seat rotated game by game.
@@ -473,25 +473,26 @@ pub struct RunMeta {
     pub merged_from: usize,
     pub interrupted: bool,
     pub chunks_done: u64,
+    /// Chunks of the whole run.
     pub chunks_planned: u64,
+    /// The shard this run was (`None`: the whole run, or a merge of all shards).
+    pub shard: Option<crate::shard::ShardSpec>,
+    /// Global chunks covered `[start, end)`.
+    pub chunk_range: [u64; 2],
 }
 
 impl RunMeta {
-    /// The meta of a finished (or interrupted) run.
-    pub fn of<A>(
-        seed: u64,
-        start_seat: Option<usize>,
-        out: &crate::engine::RunOutcome<A>,
-    ) -> RunMeta {
+    /// The meta of a finished (or interrupted) run of `out.chunks_planned` chunks.
+    pub fn of<A>(seed: u64, out: &crate::engine::RunOutcome<A>) -> RunMeta {
         RunMeta {
             seed,
-            start_seat,
             elapsed_s: out.elapsed.as_secs_f64(),
             threads: out.threads,
-            merged_from: 0,
             interrupted: out.interrupted,
             chunks_done: out.chunks_done,
             chunks_planned: out.chunks_planned,
+            chunk_range: [0, out.chunks_planned],
+            ..RunMeta::default()
         }
     }
 
@@ -906,7 +907,10 @@ mod tests {
             elapsed: std::time::Duration::from_millis(2000),
             threads: 2,
         };
-        let m = RunMeta::of(9, Some(0), &out);
+        let m = RunMeta {
+            start_seat: Some(0),
+            ..RunMeta::of(9, &out)
+        };
         assert_eq!(
             (m.seed, m.threads, m.merged_from, m.elapsed_s),
             (9, 2, 0, 2.0)

@@ -145,7 +145,7 @@ pub fn compare(
         label: "compare".into(),
     };
     let out = run(&sim, &opts, stop)?;
-    let meta = crate::report::RunMeta::of(seed, None, &out);
+    let meta = crate::report::RunMeta::of(seed, &out);
     Ok(CompareRun {
         acc: out.acc,
         shoes_per_chunk: p.shoes_per_chunk,

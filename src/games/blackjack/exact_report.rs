@@ -167,7 +167,7 @@ pub fn exact_report(cfg: &ExactConfig) -> Report {
             vec![("optimal".into(), run(rs, None, cfg.post_split))];
         if let Some(st) = &cfg.strategy {
             // `basic` is the chart derived for each settlement's rules.
-            let st = super::app::rederive_basic(st, rs);
+            let st = super::resolve::rederive_basic(st, rs);
             plays.push((st.name(), run(rs, Some(&st), cfg.post_split)));
         }
         for (play, res) in &plays {

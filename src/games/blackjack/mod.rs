@@ -1,17 +1,20 @@
 //! Blackjack: the live table "廿一點" and every variation of its rules.
 
-pub mod app;
 pub mod compare;
 pub mod derive;
 pub mod exact;
 pub mod exact_report;
+pub mod game;
 pub mod hand;
 pub mod report;
+pub mod resolve;
 pub mod round;
 pub mod rules;
 pub mod shoe;
 pub mod sim;
 pub mod strategy;
+
+pub use game::{BjConfig, Blackjack};
 
 /// Errors of blackjack runs, merges and comparisons; each message says what to change.
 #[derive(Debug, thiserror::Error)]
@@ -25,15 +28,15 @@ pub enum BjError {
     #[error(transparent)]
     Engine(#[from] crate::engine::EngineError),
     #[error(transparent)]
+    Run(#[from] crate::game::RunError),
+    #[error(transparent)]
     Shard(#[from] crate::shard::ShardError),
     #[error("unknown strategy '{0}': expected basic, autoplay, mimic-dealer, never-bust, or the path of a chart file (see strategies/README.md)")]
     UnknownStrategy(String),
     #[error("compare needs at least two --strategy")]
     CompareNeedsTwo,
-    #[error("cannot read shard file {file}: its sums are impossible (a histogram of {len} results; these rules have {bins}); re-run that shard")]
-    HistogramLength {
-        file: String,
-        len: usize,
-        bins: usize,
-    },
+    #[error("the shard files' sums are impossible (a histogram of {len} results; these rules have {bins}); re-run the shards")]
+    HistogramLength { len: usize, bins: usize },
+    #[error("--rounds {0}: must be between 1 and 10^16")]
+    Rounds(u64),
 }

@@ -41,10 +41,6 @@ pub struct RunInfo {
     /// What every game's run records: seed, time, threads, chunks done and planned, whether
     /// it was interrupted, shards merged.
     pub meta: crate::report::RunMeta,
-    /// The shard this run was (None: the whole run, or a merge of all shards).
-    pub shard: Option<crate::shard::ShardSpec>,
-    /// Global chunks covered.
-    pub chunk_range: [u64; 2],
     pub rounds_requested: u64,
     pub plan: Plan,
 }
@@ -306,12 +302,6 @@ pub fn build(
     }
     r.sections.push(s);
 
-    if let Some(sh) = run.shard {
-        r.notes.push(format!(
-            "SHARD {}/{}: chunks {}..{} of {} only; merge all shards (rtplab merge) for the run's result.",
-            sh.k, sh.n, run.chunk_range[0], run.chunk_range[1], run.plan.chunks
-        ));
-    }
     if let Some(marker) = run.meta.marker() {
         r.notes.push(format!(
             "{marker}; the figures cover the rounds completed only."
@@ -350,8 +340,8 @@ pub fn build(
         "version": crate::VERSION,
         "rules": rules,
         "strategy": {"name": strategy.name, "hash": strategy.hash, "insurance": if bets.insure {"always"} else {"never"}},
-        "shard": run.shard,
-        "chunk_range": run.chunk_range,
+        "shard": run.meta.shard,
+        "chunk_range": run.meta.chunk_range,
         "seed": run.meta.seed,
         "rounds": c.rounds,
         "rounds_requested": run.rounds_requested,

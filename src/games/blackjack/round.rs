@@ -867,7 +867,7 @@ mod tests {
         use crate::games::blackjack::exact::{initial_ev, DealerTable, Follow};
         let mut rules = seed();
         rules.shuffle = Shuffle::EveryRound;
-        let chart = crate::games::blackjack::app::seed_chart();
+        let chart = crate::games::blackjack::resolve::seed_chart();
         let (act, exact) = initial_ev(&rules, &Follow(&chart), &DealerTable::new(false), 6, 7, 7);
         assert_eq!(act, Action::Split);
         let mut t = Table::new(&rules, &chart);

@@ -1,13 +1,15 @@
 //! Dice of Doom: the Farkle variant of docs/rules.md §3, and the public Farkle rule sets.
 
-pub mod app;
 pub mod exact;
+pub mod game;
 pub mod model;
 pub mod report;
 pub mod rules;
 pub mod score;
 pub mod sim;
 pub mod strategy;
+
+pub use game::Doom;
 
 use sim::MAX_ROUNDS;
 
@@ -53,5 +55,9 @@ pub enum DoomError {
         target: u64,
     },
     #[error(transparent)]
+    Run(#[from] crate::game::RunError),
+    #[error(transparent)]
     Shard(#[from] crate::shard::ShardError),
+    #[error(transparent)]
+    Engine(#[from] crate::engine::EngineError),
 }

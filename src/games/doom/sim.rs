@@ -220,7 +220,7 @@ pub struct GameAcc {
     pub game_turns: Ratio,
     pub games: u64,
     /// Games stopped at the round limit without anyone reaching the target, and the games of
-    /// the chunk after such a game (not played: the run is no result, see `app::simulate`).
+    /// the chunk after such a game (not played: the run is no result, see `game::Doom`).
     pub unfinished: u64,
 }
 
@@ -308,12 +308,13 @@ impl Merge for GameAcc {
 
 pub const FINAL_BINS: usize = 40;
 /// Rounds after which a game is abandoned (a table where no one can reach the target). Such a
-/// game has no winner: `app::simulate` refuses targets the seats cannot reach well within it
+/// game has no winner: `game::Doom` refuses targets the seats cannot reach well within it
 /// and reports a run with an abandoned game as an error, not as results.
 pub const MAX_ROUNDS: u64 = 100_000;
 
 /// What to simulate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Mode {
     Turns(u64),
     Games(u64),

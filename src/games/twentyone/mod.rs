@@ -1,12 +1,14 @@
 //! Twenty One: the roll-and-write dice game of docs/rules.md §2.
 
-pub mod app;
 pub mod exact;
+pub mod game;
 pub mod report;
 pub mod row;
 pub mod rules;
 pub mod sim;
 pub mod strategy;
+
+pub use game::TwentyOne;
 
 /// Errors of Twenty One runs, sweeps and merges; each message says what to change.
 #[derive(Debug, thiserror::Error)]
@@ -23,6 +25,12 @@ pub enum TwentyOneError {
     StartSeat { seat: usize, seats: usize },
     #[error("--sweep-c needs at least one cost")]
     SweepEmpty,
+    #[error("--sweep-c runs several games tables; it cannot be sharded (leave out --shard, --shards and --shard-out)")]
+    SweepSharded,
+    #[error(transparent)]
+    Run(#[from] crate::game::RunError),
     #[error(transparent)]
     Shard(#[from] crate::shard::ShardError),
+    #[error(transparent)]
+    Engine(#[from] crate::engine::EngineError),
 }

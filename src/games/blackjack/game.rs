@@ -1,0 +1,333 @@
+//! Blackjack as a [`Game`]: configuration, plan, simulation (one concrete strategy type per
+//! run), report, baselines.
+
+use serde::{Deserialize, Serialize};
+
+use super::exact::{analyze, DealerTable, Follow};
+use super::report::{build, BehindFollows, RunInfo, SideBets};
+use super::resolve::{cells_off_basic, resolve_strategy};
+use super::rules::{Rules, Shuffle};
+use super::sim::{plan, BjAcc, BjSim, Plan};
+use super::strategy::{
+    AlwaysInsure, AutoPlay, Chart, MimicDealer, NeverBust, Strategy, StrategySpec,
+};
+use super::BjError;
+use crate::engine::Simulation;
+use crate::game::{BoxedSim, Expected, Game, Run};
+use crate::report::{PlotError, Report};
+use crate::rng::Rng;
+
+/// The live-casino blackjack table and every variation of its rules.
+pub struct Blackjack;
+
+/// A blackjack run request: rules, the strategy every seat plays, the wagers, the rounds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BjConfig {
+    pub rules: Rules,
+    #[serde(with = "spec_serde")]
+    pub strategy: StrategySpec,
+    pub bets: SideBets,
+    pub rounds: u64,
+}
+
+impl BjConfig {
+    /// `rounds` rounds of `strategy` under `rules`, main bet only.
+    pub fn new(rules: Rules, strategy: StrategySpec, rounds: u64) -> BjConfig {
+        BjConfig {
+            rules,
+            strategy,
+            bets: SideBets::none(),
+            rounds,
+        }
+    }
+}
+
+/// A strategy in a run key: its kind, its name (a label: not part of the run's identity), and
+/// for a chart its content and hash (the content is what the run played, wherever it was read).
+mod spec_serde {
+    use super::*;
+    use serde::{Deserializer, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Repr {
+        kind: String,
+        label: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hash: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chart: Option<String>,
+    }
+
+    pub fn serialize<S: Serializer>(spec: &StrategySpec, s: S) -> Result<S::Ok, S::Error> {
+        let (kind, chart) = match spec {
+            StrategySpec::Chart(c) => ("chart", Some(c.to_csv(""))),
+            StrategySpec::AutoPlay => ("autoplay", None),
+            StrategySpec::MimicDealer => ("mimic-dealer", None),
+            StrategySpec::NeverBust => ("never-bust", None),
+        };
+        Repr {
+            kind: kind.into(),
+            label: spec.name(),
+            hash: spec.info().hash,
+            chart,
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<StrategySpec, D::Error> {
+        use serde::de::Error;
+        let r = Repr::deserialize(d)?;
+        Ok(match r.kind.as_str() {
+            "chart" => {
+                let text = r.chart.ok_or_else(|| D::Error::missing_field("chart"))?;
+                let mut chart = Chart::parse(&text, &r.label).map_err(D::Error::custom)?;
+                let hash = format!("{:016x}", chart.hash);
+                if r.hash.as_deref() != Some(hash.as_str()) {
+                    return Err(D::Error::custom(format!(
+                        "the chart's content does not match its hash {}",
+                        r.hash.unwrap_or_default()
+                    )));
+                }
+                chart.name = r.label;
+                StrategySpec::Chart(Box::new(chart))
+            }
+            "autoplay" => StrategySpec::AutoPlay,
+            "mimic-dealer" => StrategySpec::MimicDealer,
+            "never-bust" => StrategySpec::NeverBust,
+            k => return Err(D::Error::custom(format!("unknown strategy kind '{k}'"))),
+        })
+    }
+}
+
+/// A blackjack simulation that owns its rules and strategy.
+struct Owned<S: Strategy> {
+    rules: Rules,
+    strategy: S,
+    shoes_per_chunk: u64,
+}
+
+impl<S: Strategy + Send> Simulation for Owned<S> {
+    type Acc = BjAcc;
+    fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut BjAcc) {
+        BjSim {
+            rules: &self.rules,
+            strategy: &self.strategy,
+            shoes_per_chunk: self.shoes_per_chunk,
+        }
+        .run_chunk(chunk, rng, acc)
+    }
+}
+
+/// Plan the run of one concrete strategy type and box its simulation.
+fn boxed<S: Strategy + Send + 'static>(
+    cfg: &BjConfig,
+    strategy: S,
+    seed: u64,
+    chunk: Option<u64>,
+    shards: u64,
+) -> Result<(Plan, BoxedSim<BjAcc>), BjError> {
+    let p = plan(&cfg.rules, &strategy, seed, cfg.rounds, chunk);
+    p.check(cfg.rounds, chunk, shards)?;
+    let sim = Owned {
+        rules: cfg.rules.clone(),
+        strategy,
+        shoes_per_chunk: p.shoes_per_chunk,
+    };
+    Ok((p, Box::new(sim)))
+}
+
+impl Game for Blackjack {
+    const NAME: &'static str = "blackjack";
+    type Config = BjConfig;
+    type Plan = Plan;
+    type Acc = BjAcc;
+    type Error = BjError;
+    type Baseline = BjBaseline;
+    const CLAIMS: bool = true;
+    const ESTIMATE: &'static str = "EV per initial bet";
+
+    fn validate(cfg: &BjConfig) -> Result<(), BjError> {
+        cfg.rules.validate()?;
+        if cfg.rounds == 0 || cfg.rounds > super::sim::MAX_ROUNDS {
+            return Err(BjError::Rounds(cfg.rounds));
+        }
+        Ok(())
+    }
+
+    /// One `match` picks the concrete strategy type; everything after it is monomorphized.
+    fn prepare(
+        cfg: &BjConfig,
+        seed: u64,
+        chunk: Option<u64>,
+        shards: u64,
+    ) -> Result<(Plan, BoxedSim<BjAcc>), BjError> {
+        let mimic = MimicDealer { h17: cfg.rules.h17 };
+        let (s, n) = (seed, shards);
+        match (&cfg.strategy, cfg.bets.insure) {
+            (StrategySpec::Chart(c), false) => boxed(cfg, (**c).clone(), s, chunk, n),
+            (StrategySpec::Chart(c), true) => boxed(cfg, AlwaysInsure((**c).clone()), s, chunk, n),
+            (StrategySpec::AutoPlay, false) => boxed(cfg, AutoPlay, s, chunk, n),
+            (StrategySpec::AutoPlay, true) => boxed(cfg, AlwaysInsure(AutoPlay), s, chunk, n),
+            (StrategySpec::MimicDealer, false) => boxed(cfg, mimic, s, chunk, n),
+            (StrategySpec::MimicDealer, true) => boxed(cfg, AlwaysInsure(mimic), s, chunk, n),
+            (StrategySpec::NeverBust, false) => boxed(cfg, NeverBust, s, chunk, n),
+            (StrategySpec::NeverBust, true) => boxed(cfg, AlwaysInsure(NeverBust), s, chunk, n),
+        }
+    }
+
+    fn chunks(plan: &Plan) -> u64 {
+        plan.chunks
+    }
+
+    fn report(run: &Run<Blackjack>, claim: Option<f64>) -> Result<Report, BjError> {
+        let cfg = &run.config;
+        check_histogram(cfg, &run.acc)?;
+        let mut report = build(
+            &cfg.rules,
+            &cfg.strategy.info(),
+            &cfg.bets,
+            &run.acc,
+            &info(run),
+            claim,
+        );
+        if let Some(n) = cells_off_basic(&cfg.strategy, &cfg.rules).filter(|&n| n > 0) {
+            report.notes.push(format!(
+                "This chart differs from the chart derived for these rules (`--strategy basic`) in {n} of {} cells.",
+                super::strategy::ROWS * 10
+            ));
+        }
+        Ok(report)
+    }
+
+    fn plots(run: &Run<Blackjack>, claim: Option<f64>) -> Result<Vec<(String, String)>, PlotError> {
+        super::report::plots(&run.config.rules, &run.acc, claim, &info(run)).map_err(PlotError)
+    }
+
+    fn baseline_run(b: &BjBaseline) -> Result<(BjConfig, u64, u64), BjError> {
+        b.rules.validate()?;
+        let strategy = resolve_strategy(&b.strategy, &b.rules)?;
+        let cfg = BjConfig {
+            rules: b.rules.clone(),
+            strategy,
+            bets: SideBets {
+                insure: b.insure,
+                ..SideBets::none()
+            },
+            rounds: b.rounds,
+        };
+        Ok((cfg, b.seed, b.chunk_shoes))
+    }
+
+    fn baseline_sums(b: &BjBaseline) -> (Option<serde_json::Value>, Option<Expected>) {
+        (b.sums.clone(), b.expected.clone())
+    }
+
+    fn bless(b: &mut BjBaseline, sums: serde_json::Value, expected: Option<Expected>) {
+        b.sums = Some(sums);
+        b.expected = expected;
+    }
+
+    fn baseline_name(b: &BjBaseline) -> String {
+        b.name.clone()
+    }
+
+    fn sums(acc: &BjAcc) -> serde_json::Value {
+        serde_json::json!({
+            "rounds": acc.counts.rounds,
+            "net": acc.main.x,
+            "net_squares": acc.main.xx,
+            "wagered": acc.wagered.y,
+            "pairs": acc.pairs.x,
+            "insurance": acc.insurance.x,
+            "doubles": acc.counts.doubles,
+            "splits": acc.counts.splits,
+            "surrenders": acc.counts.surrenders,
+            "naturals": acc.counts.naturals,
+            "dealer_busts": acc.counts.dealer_busts,
+        })
+    }
+
+    fn estimate(run: &Run<Blackjack>) -> (u64, f64, f64) {
+        let u = run.config.rules.units_per_bet() as f64;
+        let m = &run.acc.main;
+        (run.acc.counts.rounds, m.mean() / u, m.se() / u)
+    }
+
+    /// The exact EV per initial bet when the shoe is shuffled every round (the full-shoe
+    /// analysis lacks the cut card's effect) and no insurance is taken.
+    fn expected(cfg: &BjConfig) -> Result<Option<Expected>, BjError> {
+        if cfg.rules.shuffle != Shuffle::EveryRound || cfg.bets.insure {
+            return Ok(None);
+        }
+        let t = DealerTable::shared(cfg.rules.h17);
+        let ev = crate::with_strategy!(&cfg.strategy, cfg.rules.h17, |s| analyze(
+            &cfg.rules,
+            &Follow(s),
+            t
+        )
+        .ev);
+        Ok(Some(Expected {
+            ev,
+            source: "exact analysis of this strategy (full shoe, shuffled every round)".into(),
+        }))
+    }
+
+    fn format_estimate(v: f64) -> String {
+        format!("{:.4}%", v * 100.0)
+    }
+}
+
+fn info(run: &Run<Blackjack>) -> RunInfo {
+    RunInfo {
+        meta: run.meta.clone(),
+        rounds_requested: run.config.rounds,
+        plan: run.plan,
+    }
+}
+
+/// The plausibility bounds of a shard's sums come from its histogram's length: it must be the
+/// rules' own.
+fn check_histogram(cfg: &BjConfig, acc: &BjAcc) -> Result<(), BjError> {
+    let bins = 2 * super::sim::hist_offset(&cfg.rules) as usize + 1;
+    if acc.counts.rounds > 0 && acc.hist.len() != bins {
+        return Err(BjError::HistogramLength {
+            len: acc.hist.len(),
+            bins,
+        });
+    }
+    Ok(())
+}
+
+/// A blackjack baseline of `check`: a small fixed run with its exact sums and expected value.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BjBaseline {
+    pub name: String,
+    pub game: String,
+    pub rules: Rules,
+    /// A strategy name as `--strategy` takes it (chart paths relative to the repository).
+    pub strategy: String,
+    #[serde(default)]
+    pub insure: bool,
+    pub seed: u64,
+    pub rounds: u64,
+    pub chunk_shoes: u64,
+    /// Exact sums of the run (filled by `--bless`).
+    #[serde(default)]
+    pub sums: Option<serde_json::Value>,
+    /// Expected EV per initial bet and where it comes from (exact analysis when the shoe is
+    /// shuffled every round; none with a cut card, whose effect the full-shoe analysis lacks).
+    #[serde(default)]
+    pub expected: Option<Expected>,
+}
+
+impl SideBets {
+    /// The main bet alone: no side bets, no insurance.
+    pub fn none() -> SideBets {
+        SideBets {
+            pairs: 0.0,
+            behind: 0.0,
+            behind_follows: BehindFollows::All,
+            insure: false,
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! Dice of Doom as a [`Game`]: configuration, plan, simulation, report, baselines.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::model::Model;
+use super::report::{exact_ev, plots, sim_report, SimInfo};
+use super::rules::{DoomPreset, DoomRules};
+use super::sim::{DoomSim, GameAcc, Mode, Player, MAX_ROUNDS};
+use super::strategy::DoomStrategy;
+use super::DoomError;
+use crate::game::{BoxedSim, Expected, Game, Run};
+use crate::report::{PlotError, Report, RunMeta};
+
+/// Dice of Doom.
+pub struct Doom;
+
+/// A validated simulation request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DoomConfig {
+    pub rules: DoomRules,
+    /// One strategy spec (or strategy file path) per seat (one in turn mode).
+    pub seats: Vec<String>,
+    pub mode: Mode,
+    /// 0-based; `None`: rotate the starting seat game by game.
+    pub start_seat: Option<usize>,
+}
+
+/// How a Dice of Doom run maps onto chunks, and what the solve found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DoomPlan {
+    /// Turns or games per chunk.
+    pub per_chunk: u64,
+    pub chunks: u64,
+    /// Each seat's strategy spec (a file's spec line for a path): what the seat played.
+    pub specs: Vec<String>,
+    /// Each seat's name in reports (for a file, its path and spec).
+    pub names: Vec<String>,
+    /// Exact turn EV of each seat's policy (`None` for the end-game variant).
+    pub exact_ev: Vec<Option<f64>>,
+}
+
+/// Upper limit of a run's turns or games (an absurd count is refused, not attempted).
+pub const MAX_COUNT: u64 = 1_000_000_000_000;
+
+fn parse(s: &str) -> Result<DoomStrategy, DoomError> {
+    DoomStrategy::parse(s).map_err(DoomError::Strategy)
+}
+
+impl Game for Doom {
+    const NAME: &'static str = "doom";
+    type Config = DoomConfig;
+    type Plan = DoomPlan;
+    type Acc = GameAcc;
+    type Error = DoomError;
+    type Baseline = DoomBaseline;
+    const ESTIMATE: &'static str = "mean turn score (points)";
+
+    fn validate(cfg: &DoomConfig) -> Result<(), DoomError> {
+        cfg.rules.validate().map_err(DoomError::Rules)?;
+        let (n, what) = match cfg.mode {
+            Mode::Turns(n) => (n, "--turns"),
+            Mode::Games(n) => (n, "--games"),
+        };
+        if n == 0 || n > MAX_COUNT {
+            return Err(DoomError::Count { what, n });
+        }
+        match cfg.mode {
+            Mode::Turns(_) if cfg.seats.len() != 1 => {
+                return Err(DoomError::Strategy(
+                    "turns are played by one strategy; --seat is for games".into(),
+                ))
+            }
+            Mode::Games(_) if !(2..=8).contains(&cfg.seats.len()) => {
+                return Err(DoomError::Seats(cfg.seats.len()))
+            }
+            _ => {}
+        }
+        if let (Mode::Games(_), Some(s)) = (cfg.mode, cfg.start_seat) {
+            if s >= cfg.seats.len() {
+                return Err(DoomError::StartSeat {
+                    seat: s + 1,
+                    seats: cfg.seats.len(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn prepare(
+        cfg: &DoomConfig,
+        _seed: u64,
+        chunk: Option<u64>,
+        _shards: u64,
+    ) -> Result<(DoomPlan, BoxedSim<GameAcc>), DoomError> {
+        let model = Arc::new(Model::new(&cfg.rules));
+        // Solve each distinct strategy once.
+        let mut players: Vec<Arc<Player>> = Vec::new();
+        for s in &cfg.seats {
+            let s = parse(s)?;
+            let p = match players.iter().find(|p| p.strategy == s) {
+                Some(p) => p.clone(),
+                None => Arc::new(Player::new(&model, s)),
+            };
+            players.push(p);
+        }
+        if let Mode::Games(_) = cfg.mode {
+            check_target_reachable(&cfg.rules, &players)?;
+        }
+        let per_chunk = chunk.unwrap_or(match cfg.mode {
+            Mode::Turns(n) => (n / 256).clamp(1_000, 200_000),
+            Mode::Games(n) => (n / 256).clamp(1, 200),
+        });
+        let sim = DoomSim {
+            model,
+            players: players.clone(),
+            mode: cfg.mode,
+            start_seat: cfg.start_seat,
+            per_chunk,
+        };
+        let plan = DoomPlan {
+            per_chunk,
+            chunks: sim.chunks(),
+            specs: players.iter().map(|p| p.strategy.spec.clone()).collect(),
+            names: players.iter().map(|p| p.strategy.name.clone()).collect(),
+            exact_ev: players
+                .iter()
+                .map(|p| exact_ev(&p.strategy, &p.solution))
+                .collect(),
+        };
+        Ok((plan, Box::new(sim)))
+    }
+
+    fn chunks(plan: &DoomPlan) -> u64 {
+        plan.chunks
+    }
+
+    fn report(run: &Run<Doom>, _claim: Option<f64>) -> Result<Report, DoomError> {
+        refuse_unfinished(&run.acc, run.config.rules.target)?;
+        let model = Model::new(&run.config.rules);
+        Ok(sim_report(&model, &run.acc, &info(run)))
+    }
+
+    fn plots(run: &Run<Doom>, _claim: Option<f64>) -> Result<Vec<(String, String)>, PlotError> {
+        plots(&run.acc, &info(run)).map_err(PlotError)
+    }
+
+    fn baseline_run(b: &DoomBaseline) -> Result<(DoomConfig, u64, u64), DoomError> {
+        let preset = match b.preset.as_str() {
+            "seed" => DoomPreset::Seed,
+            "s2-common" => DoomPreset::S2Common,
+            "zilch" => DoomPreset::Zilch,
+            p => {
+                return Err(DoomError::Rules(format!(
+                    "unknown doom preset '{p}' (seed, s2-common, zilch)"
+                )))
+            }
+        };
+        let cfg = DoomConfig {
+            rules: DoomRules::preset(preset),
+            seats: vec![b.strategy.clone()],
+            mode: Mode::Turns(b.count),
+            start_seat: Some(0),
+        };
+        Ok((cfg, b.seed, b.per_chunk))
+    }
+
+    fn baseline_sums(b: &DoomBaseline) -> (Option<serde_json::Value>, Option<Expected>) {
+        (b.sums.clone(), b.expected.clone())
+    }
+
+    fn bless(b: &mut DoomBaseline, sums: serde_json::Value, expected: Option<Expected>) {
+        b.sums = Some(sums);
+        b.expected = expected;
+    }
+
+    fn baseline_name(b: &DoomBaseline) -> String {
+        b.name.clone()
+    }
+
+    fn sums(acc: &GameAcc) -> serde_json::Value {
+        let t = acc.turns.first().cloned().unwrap_or_default();
+        serde_json::json!({
+            "turns": t.turns(), "points": t.score.x, "points_squares": t.score.xx,
+            "farkles": t.farkles, "dooms": t.dooms, "penalties": t.penalties, "rolls": t.rolls,
+        })
+    }
+
+    fn estimate(run: &Run<Doom>) -> (u64, f64, f64) {
+        let t = run.acc.turns.first().cloned().unwrap_or_default();
+        (t.turns(), t.score.mean(), t.score.se())
+    }
+
+    fn expected(cfg: &DoomConfig) -> Result<Option<Expected>, DoomError> {
+        if cfg.seats.len() != 1 || !matches!(cfg.mode, Mode::Turns(_)) {
+            return Ok(None);
+        }
+        let model = Model::new(&cfg.rules);
+        let p = Player::new(&model, parse(&cfg.seats[0])?);
+        Ok(exact_ev(&p.strategy, &p.solution).map(|ev| Expected {
+            ev,
+            source: "exact turn EV of this strategy (dynamic programming)".into(),
+        }))
+    }
+}
+
+fn info(run: &Run<Doom>) -> SimInfo {
+    SimInfo {
+        mode: run.config.mode,
+        seats: run.plan.names.clone(),
+        exact_ev: run.plan.exact_ev.clone(),
+        run: RunMeta {
+            start_seat: run.config.start_seat,
+            ..run.meta.clone()
+        },
+    }
+}
+
+/// A Dice of Doom baseline of `check`: a small fixed run of turns of one strategy under a rule
+/// preset; its expected value is the strategy's exact turn EV.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct DoomBaseline {
+    pub name: String,
+    pub game: String,
+    /// The rule preset (seed, s2-common, zilch).
+    pub preset: String,
+    /// The strategy of the turns.
+    pub strategy: String,
+    pub seed: u64,
+    /// Turns.
+    pub count: u64,
+    pub per_chunk: u64,
+    #[serde(default)]
+    pub sums: Option<serde_json::Value>,
+    #[serde(default)]
+    pub expected: Option<Expected>,
+}
+
+/// Refuse, before running, a target that games cannot reach within `MAX_ROUNDS` rounds.
+///
+/// The best seat's exact turn EV `g` (the long-run average per turn with a farkle penalty) is
+/// the most any seat's total grows per round on average, so a game needs about `target / g`
+/// rounds at least (more when doom wipes the bank). Targets up to `g · MAX_ROUNDS / 2` are
+/// accepted: reaching them takes half the limit on average, and a total after `MAX_ROUNDS`
+/// turns falls short of that by hundreds of standard deviations, so no game is cut short.
+pub fn check_target_reachable(rules: &DoomRules, players: &[Arc<Player>]) -> Result<(), DoomError> {
+    let Some(best) = players
+        .iter()
+        .max_by(|a, b| a.solution.turn_ev.total_cmp(&b.solution.turn_ev))
+    else {
+        return Ok(());
+    };
+    let g = best.solution.turn_ev;
+    let limit = (g * MAX_ROUNDS as f64 / 2.0).max(0.0);
+    let target = rules.target as f64;
+    if g > 0.0 && target <= limit {
+        return Ok(());
+    }
+    let need = if g > 0.0 {
+        format!(
+            "so reaching {} takes about {:.0} rounds",
+            rules.target,
+            (target / g).ceil()
+        )
+    } else {
+        "so no one's total grows".into()
+    };
+    Err(DoomError::Unreachable {
+        target: rules.target,
+        best: best.strategy.name.clone(),
+        g,
+        need,
+        largest: (limit / 50.0).floor() * 50.0,
+    })
+}
+
+/// A run in which some game was abandoned at `MAX_ROUNDS` has no win rates or final scores:
+/// refuse it as a whole.
+fn refuse_unfinished(acc: &GameAcc, target: u64) -> Result<(), DoomError> {
+    if acc.unfinished == 0 {
+        return Ok(());
+    }
+    Err(DoomError::Unfinished {
+        unfinished: acc.unfinished,
+        games: acc.unfinished + acc.games,
+        target,
+    })
+}

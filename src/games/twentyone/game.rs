@@ -1,0 +1,267 @@
+//! Twenty One as a [`Game`], and the cost-per-roll sweep on top of it.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::report::{plots, sim_report, sweep_report, RunInfo, SweepPoint};
+use super::rules::TwentyOneRules;
+use super::sim::{TwentyOneAcc, TwentyOneSim};
+use super::strategy::SeatStrategy;
+use super::TwentyOneError;
+use crate::game::{simulate, BoxedSim, Expected, Game, Run, RunSpec};
+use crate::report::{PlotError, Report, RunMeta};
+
+/// Twenty One, the roll-and-write dice game.
+pub struct TwentyOne;
+
+/// Default seats, cycled for any player count.
+pub const DEFAULT_SEATS: [&str; 4] = ["hits-only", "slack:1", "greedy", "row-optimal:1"];
+
+/// Upper limit of a run's games.
+pub const MAX_GAMES: u64 = 1_000_000_000_000;
+
+/// A validated simulation request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TwentyOneConfig {
+    pub rules: TwentyOneRules,
+    /// One strategy spec (or strategy file path) per seat.
+    pub seats: Vec<String>,
+    pub games: u64,
+    /// 0-based; `None`: rotate the starting seat game by game.
+    pub start_seat: Option<usize>,
+}
+
+impl TwentyOneConfig {
+    /// The standard rules with `seats`, `games` games, the starting seat rotating.
+    pub fn new(seats: &[&str], games: u64) -> TwentyOneConfig {
+        TwentyOneConfig {
+            rules: TwentyOneRules::standard(),
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            games,
+            start_seat: None,
+        }
+    }
+}
+
+/// How a Twenty One run maps onto chunks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TwentyOnePlan {
+    pub per_chunk: u64,
+    pub chunks: u64,
+    /// Each seat's strategy spec (a file's spec line for a path): what the seat played.
+    pub specs: Vec<String>,
+    /// Each seat's name in reports (for a file, its path and spec).
+    pub names: Vec<String>,
+}
+
+fn parse_seats(
+    rules: &TwentyOneRules,
+    seats: &[String],
+) -> Result<Vec<Arc<SeatStrategy>>, TwentyOneError> {
+    let mut out: Vec<Arc<SeatStrategy>> = Vec::new();
+    for s in seats {
+        let p = SeatStrategy::parse(s, rules.rerolls).map_err(TwentyOneError::Strategy)?;
+        // Share the (row-optimal) tables of identical strategies.
+        match out.iter().find(|q| ***q == p) {
+            Some(q) => out.push(q.clone()),
+            None => out.push(Arc::new(p)),
+        }
+    }
+    Ok(out)
+}
+
+impl Game for TwentyOne {
+    const NAME: &'static str = "twenty-one";
+    type Config = TwentyOneConfig;
+    type Plan = TwentyOnePlan;
+    type Acc = TwentyOneAcc;
+    type Error = TwentyOneError;
+    type Baseline = TwentyOneBaseline;
+    const ESTIMATE: &'static str = "seat 1's mean final score";
+
+    fn validate(cfg: &TwentyOneConfig) -> Result<(), TwentyOneError> {
+        cfg.rules
+            .validate(cfg.seats.len())
+            .map_err(TwentyOneError::Rules)?;
+        if cfg.games == 0 || cfg.games > MAX_GAMES {
+            return Err(TwentyOneError::Games(cfg.games));
+        }
+        if let Some(s) = cfg.start_seat.filter(|&s| s >= cfg.seats.len()) {
+            return Err(TwentyOneError::StartSeat {
+                seat: s + 1,
+                seats: cfg.seats.len(),
+            });
+        }
+        Ok(())
+    }
+
+    fn prepare(
+        cfg: &TwentyOneConfig,
+        _seed: u64,
+        chunk: Option<u64>,
+        _shards: u64,
+    ) -> Result<(TwentyOnePlan, BoxedSim<TwentyOneAcc>), TwentyOneError> {
+        let seats = parse_seats(&cfg.rules, &cfg.seats)?;
+        let per_chunk = chunk.unwrap_or((cfg.games / 256).clamp(100, 20_000));
+        let specs = seats.iter().map(|s| s.spec.clone()).collect();
+        let names = seats.iter().map(|s| s.name.clone()).collect();
+        let sim = TwentyOneSim {
+            rules: Arc::new(cfg.rules.clone()),
+            seats,
+            games: cfg.games,
+            per_chunk,
+            start_seat: cfg.start_seat,
+            record_events: false,
+        };
+        let plan = TwentyOnePlan {
+            per_chunk,
+            chunks: sim.chunks(),
+            specs,
+            names,
+        };
+        Ok((plan, Box::new(sim)))
+    }
+
+    fn chunks(plan: &TwentyOnePlan) -> u64 {
+        plan.chunks
+    }
+
+    fn report(run: &Run<TwentyOne>, _claim: Option<f64>) -> Result<Report, TwentyOneError> {
+        Ok(sim_report(&run.config.rules, &run.acc, &info(run)))
+    }
+
+    fn plots(
+        run: &Run<TwentyOne>,
+        _claim: Option<f64>,
+    ) -> Result<Vec<(String, String)>, PlotError> {
+        plots(&run.acc, &info(run)).map_err(PlotError)
+    }
+
+    fn baseline_run(b: &TwentyOneBaseline) -> Result<(TwentyOneConfig, u64, u64), TwentyOneError> {
+        let mut rules = TwentyOneRules::standard();
+        rules.rerolls = b.rerolls;
+        let cfg = TwentyOneConfig {
+            rules,
+            seats: b.seats.clone(),
+            games: b.count,
+            start_seat: None,
+        };
+        Ok((cfg, b.seed, b.per_chunk))
+    }
+
+    fn baseline_sums(b: &TwentyOneBaseline) -> (Option<serde_json::Value>, Option<Expected>) {
+        (b.sums.clone(), b.expected.clone())
+    }
+
+    fn bless(b: &mut TwentyOneBaseline, sums: serde_json::Value, expected: Option<Expected>) {
+        b.sums = Some(sums);
+        b.expected = expected;
+    }
+
+    fn baseline_name(b: &TwentyOneBaseline) -> String {
+        b.name.clone()
+    }
+
+    fn sums(acc: &TwentyOneAcc) -> serde_json::Value {
+        serde_json::json!({
+            "games": acc.games,
+            "scores": acc.score.iter().map(|r| r.x).collect::<Vec<_>>(),
+            "score_squares": acc.score.iter().map(|r| r.xx).collect::<Vec<_>>(),
+            "wins": acc.wins.iter().map(|r| r.x).collect::<Vec<_>>(),
+            "crossings": acc.crossings,
+            "rolls": acc.rolls,
+        })
+    }
+
+    fn estimate(run: &Run<TwentyOne>) -> (u64, f64, f64) {
+        let s = run.acc.score.first().cloned().unwrap_or_default();
+        (run.acc.games, s.mean(), s.se())
+    }
+
+    fn expected(_cfg: &TwentyOneConfig) -> Result<Option<Expected>, TwentyOneError> {
+        Ok(None)
+    }
+}
+
+fn info(run: &Run<TwentyOne>) -> RunInfo {
+    RunInfo {
+        seats: run.plan.names.clone(),
+        run: RunMeta {
+            start_seat: run.config.start_seat,
+            ..run.meta.clone()
+        },
+    }
+}
+
+/// A Twenty One baseline of `check`: a small fixed run of games (sums only; no exact value).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TwentyOneBaseline {
+    pub name: String,
+    pub game: String,
+    /// One strategy per seat.
+    pub seats: Vec<String>,
+    pub rerolls: u8,
+    pub seed: u64,
+    /// Games.
+    pub count: u64,
+    pub per_chunk: u64,
+    #[serde(default)]
+    pub sums: Option<serde_json::Value>,
+    #[serde(default)]
+    pub expected: Option<Expected>,
+}
+
+/// Seat 1 plays row-optimal:c for each c against `cfg.seats` (the other seats); the same
+/// seed, hence the same dice streams, for every c. The report, and whether the sweep was
+/// interrupted.
+pub fn sweep(
+    cfg: &TwentyOneConfig,
+    cs: &[f64],
+    spec: &RunSpec,
+    stop: &AtomicBool,
+) -> Result<(Report, bool), TwentyOneError> {
+    if cs.is_empty() {
+        return Err(TwentyOneError::SweepEmpty);
+    }
+    if spec.shard.is_some() || spec.shard_out.is_some() {
+        return Err(TwentyOneError::SweepSharded);
+    }
+    let t0 = Instant::now();
+    let mut points = Vec::new();
+    let mut stopped_at = None;
+    for &c in cs {
+        let mut seats = vec![format!("row-optimal:{c}")];
+        seats.extend(cfg.seats.iter().cloned());
+        let one = TwentyOneConfig {
+            seats,
+            ..cfg.clone()
+        };
+        let run = simulate::<TwentyOne>(one, spec, stop)?;
+        if run.meta.interrupted {
+            stopped_at = Some(c);
+            break;
+        }
+        points.push(SweepPoint { c, acc: run.acc });
+    }
+    let mut r = sweep_report(
+        &cfg.rules,
+        &cfg.seats,
+        &points,
+        spec.seed,
+        t0.elapsed().as_secs_f64(),
+    );
+    if let Some(c) = stopped_at {
+        r.notes.insert(
+            0,
+            format!("INTERRUPTED at c = {c}: the costs before it are complete, the rest not run."),
+        );
+        r.json["interrupted_at_c"] = serde_json::json!(c);
+        r.meta
+            .push(("Status".into(), format!("INTERRUPTED at c = {c}")));
+    }
+    r.json["interrupted"] = serde_json::json!(stopped_at.is_some());
+    Ok((r, stopped_at.is_some()))
+}
