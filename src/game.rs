@@ -20,6 +20,10 @@ use crate::shard::{Plausible, ShardError, ShardSpec};
 /// inside a chunk are monomorphized).
 pub type BoxedSim<A> = Box<dyn Simulation<Acc = A> + Send>;
 
+/// Most turns or games of one dice-game run (blackjack counts rounds, with its own limits per
+/// shard and per run: see `blackjack::sim::MAX_ROUNDS`).
+pub const MAX_COUNT: u64 = 1_000_000_000_000;
+
 /// A planned run: the plan and the simulation that carries it out.
 pub type Prepared<G> = (<G as Game>::Plan, BoxedSim<<G as Game>::Acc>);
 
@@ -416,4 +420,332 @@ pub fn sim_rendered<G: Game>(
 ) -> Result<Rendered, G::Error> {
     let run = simulate::<G>(cfg, spec, stop)?;
     rendered(run, claim)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::RngCore;
+
+    /// A toy game: coin flips, heads count 1.
+    struct Coin;
+
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    struct CoinConfig {
+        flips: u64,
+        label: String,
+    }
+
+    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    struct CoinAcc {
+        flips: u64,
+        heads: u64,
+    }
+    impl Merge for CoinAcc {
+        fn merge(&mut self, o: &Self) {
+            self.flips += o.flips;
+            self.heads += o.heads;
+        }
+    }
+    impl Plausible for CoinAcc {
+        fn plausible(&self) -> Result<(), String> {
+            if self.heads > self.flips {
+                return Err("more heads than flips".into());
+            }
+            Ok(())
+        }
+    }
+
+    #[derive(Debug, thiserror::Error)]
+    enum CoinError {
+        #[error("no flips")]
+        NoFlips,
+        #[error(transparent)]
+        Run(#[from] RunError),
+        #[error(transparent)]
+        Shard(#[from] ShardError),
+        #[error(transparent)]
+        Engine(#[from] crate::engine::EngineError),
+    }
+
+    struct CoinSim {
+        flips: u64,
+        per_chunk: u64,
+    }
+    impl Simulation for CoinSim {
+        type Acc = CoinAcc;
+        fn run_chunk(&self, chunk: u64, rng: &mut crate::rng::Rng, acc: &mut CoinAcc) {
+            let n = self
+                .per_chunk
+                .min(self.flips.saturating_sub(chunk * self.per_chunk));
+            for _ in 0..n {
+                acc.heads += rng.next_u64() >> 63;
+            }
+            acc.flips += n;
+        }
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct CoinBaseline {
+        name: String,
+        flips: u64,
+        seed: u64,
+        sums: Option<serde_json::Value>,
+        expected: Option<Expected>,
+    }
+
+    impl Game for Coin {
+        const NAME: &'static str = "coin";
+        type Config = CoinConfig;
+        type Plan = (u64, u64);
+        type Acc = CoinAcc;
+        type Error = CoinError;
+        type Baseline = CoinBaseline;
+        const ESTIMATE: &'static str = "share of heads";
+
+        fn validate(cfg: &CoinConfig) -> Result<(), CoinError> {
+            if cfg.flips == 0 {
+                return Err(CoinError::NoFlips);
+            }
+            Ok(())
+        }
+        fn prepare(
+            cfg: &CoinConfig,
+            _seed: u64,
+            chunk: Option<u64>,
+            _shards: u64,
+        ) -> Result<Prepared<Coin>, CoinError> {
+            let per_chunk = chunk.unwrap_or(100);
+            let sim = CoinSim {
+                flips: cfg.flips,
+                per_chunk,
+            };
+            Ok(((per_chunk, cfg.flips.div_ceil(per_chunk)), Box::new(sim)))
+        }
+        fn chunks(plan: &(u64, u64)) -> u64 {
+            plan.1
+        }
+        fn report(run: &Run<Coin>, _claim: Option<f64>) -> Result<Report, CoinError> {
+            Ok(Report {
+                title: format!("{} heads of {}", run.acc.heads, run.acc.flips),
+                ..Report::default()
+            })
+        }
+        fn plots(
+            _run: &Run<Coin>,
+            _claim: Option<f64>,
+        ) -> Result<Vec<(String, String)>, PlotError> {
+            Ok(Vec::new())
+        }
+        fn baseline_run(b: &CoinBaseline) -> Result<(CoinConfig, u64, u64), CoinError> {
+            let cfg = CoinConfig {
+                flips: b.flips,
+                label: String::new(),
+            };
+            Ok((cfg, b.seed, 50))
+        }
+        fn baseline_sums(b: &CoinBaseline) -> (Option<serde_json::Value>, Option<Expected>) {
+            (b.sums.clone(), b.expected.clone())
+        }
+        fn bless(b: &mut CoinBaseline, sums: serde_json::Value, expected: Option<Expected>) {
+            b.sums = Some(sums);
+            b.expected = expected;
+        }
+        fn baseline_name(b: &CoinBaseline) -> String {
+            b.name.clone()
+        }
+        fn sums(acc: &CoinAcc) -> serde_json::Value {
+            serde_json::to_value(acc).unwrap()
+        }
+        fn estimate(run: &Run<Coin>) -> (u64, f64, f64) {
+            let n = run.acc.flips as f64;
+            (run.acc.flips, run.acc.heads as f64 / n, 0.5 / n.sqrt())
+        }
+        fn expected(_cfg: &CoinConfig) -> Result<Option<Expected>, CoinError> {
+            Ok(Some(Expected {
+                ev: 0.5,
+                source: "a fair coin".into(),
+            }))
+        }
+    }
+
+    fn cfg(label: &str) -> CoinConfig {
+        CoinConfig {
+            flips: 10_000,
+            label: label.into(),
+        }
+    }
+
+    fn spec(threads: usize) -> RunSpec {
+        RunSpec {
+            seed: 7,
+            threads: Some(threads),
+            ..RunSpec::default()
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("rtplab-game-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn a_run_is_the_same_for_any_thread_count_and_says_how_it_went() {
+        let go = AtomicBool::new(false);
+        let one = simulate::<Coin>(cfg(""), &spec(1), &go).unwrap();
+        let two = simulate::<Coin>(cfg(""), &spec(2), &go).unwrap();
+        assert_eq!(one.acc, two.acc);
+        assert_eq!(one.acc.flips, 10_000);
+        assert!((4_800..5_200).contains(&one.acc.heads), "{:?}", one.acc);
+        assert_eq!(one.plan, (100, 100));
+        assert_eq!(
+            (one.meta.seed, one.meta.threads, two.meta.threads),
+            (7, 1, 2)
+        );
+        assert_eq!(
+            (
+                one.meta.chunks_done,
+                one.meta.chunks_planned,
+                one.meta.chunk_range
+            ),
+            (100, 100, [0, 100])
+        );
+        assert!(!one.meta.interrupted && one.meta.shard.is_none());
+        // A stopped run reports what it finished (nothing).
+        let stopped = simulate::<Coin>(cfg(""), &spec(1), &AtomicBool::new(true)).unwrap();
+        assert!(stopped.meta.interrupted);
+        assert_eq!((stopped.acc.flips, stopped.meta.chunks_done), (0, 0));
+        // Validation and the shared refusals.
+        let e = simulate::<Coin>(
+            CoinConfig {
+                flips: 0,
+                label: String::new(),
+            },
+            &spec(1),
+            &go,
+        );
+        assert!(matches!(e, Err(CoinError::NoFlips)));
+        let zero = RunSpec {
+            chunk: Some(0),
+            ..spec(1)
+        };
+        let e = simulate::<Coin>(cfg(""), &zero, &go).err().unwrap();
+        assert!(matches!(e, CoinError::Run(RunError::ZeroChunk)));
+        let e = report(&one, Some(0.99)).err().unwrap();
+        assert_eq!(
+            e.to_string(),
+            "--claim: coin has no return to player to test a claim against; leave out --claim"
+        );
+        assert_eq!(
+            report(&one, None).unwrap().title,
+            format!("{} heads of 10000", one.acc.heads)
+        );
+    }
+
+    #[test]
+    fn shards_merge_to_the_whole_run_whatever_their_labels() {
+        let d = scratch("shards");
+        let go = AtomicBool::new(false);
+        let whole = simulate::<Coin>(cfg("a"), &spec(2), &go).unwrap();
+        let mut files = Vec::new();
+        for k in 1..=3 {
+            let f = d.join(format!("s{k}.json"));
+            let s = RunSpec {
+                shard: Some(ShardSpec { k, n: 3 }),
+                shard_out: Some(f.clone()),
+                ..spec(1)
+            };
+            // A label (a name for reports) may differ between shards of one run.
+            let run = simulate::<Coin>(cfg(&format!("label {k}")), &s, &go).unwrap();
+            assert_eq!(run.meta.shard, Some(ShardSpec { k, n: 3 }));
+            if k == 2 {
+                assert_eq!(run.meta.chunk_range, [33, 66]);
+                let r = report(&run, None).unwrap();
+                assert_eq!(
+                    r.notes,
+                    ["Shard 2/3: chunks 33..66 of 100; merge the shard files for the run's report."]
+                );
+            }
+            files.push(f);
+        }
+        files.reverse();
+        let merged = merge::<Coin>(&files).unwrap();
+        assert_eq!(merged.acc, whole.acc);
+        assert_eq!(merged.plan, whole.plan);
+        assert_eq!(merged.config.flips, 10_000);
+        assert_eq!(
+            (
+                merged.meta.merged_from,
+                merged.meta.chunks_done,
+                merged.meta.seed
+            ),
+            (3, 100, 7)
+        );
+        let r = report(&merged, None).unwrap();
+        assert_eq!(
+            r.notes,
+            ["Merged from 3 shard files; elapsed is the sum of the shards' times."]
+        );
+        // A shard of another run (another flip count) is refused, naming the field.
+        let other = d.join("other.json");
+        let s = RunSpec {
+            shard: Some(ShardSpec { k: 1, n: 3 }),
+            shard_out: Some(other.clone()),
+            ..spec(1)
+        };
+        let cfg2 = CoinConfig {
+            flips: 10_001,
+            ..cfg("a")
+        };
+        simulate::<Coin>(cfg2, &s, &go).unwrap();
+        let e = merge::<Coin>(&[other, files[0].clone(), files[1].clone()])
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("config.flips"), "{e}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_baseline_is_blessed_then_checked_bit_for_bit() {
+        let d = scratch("baseline");
+        let f = d.join("coin.json");
+        let b = serde_json::json!({"name": "toss", "flips": 4000, "seed": 3, "sums": null, "expected": null});
+        let first = check_baseline::<Coin>(&f, b.clone(), 4.0, false).unwrap();
+        assert_eq!(first.moved, ["(no sums recorded yet)"]);
+        assert!(!first.ok);
+        let blessed = check_baseline::<Coin>(&f, b, 4.0, true).unwrap();
+        assert!(blessed.ok);
+        let text: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        assert_eq!(text["sums"]["flips"], 4000);
+        assert_eq!(text["expected"]["ev"], 0.5);
+        let again = check_baseline::<Coin>(&f, text.clone(), 4.0, false).unwrap();
+        assert!(again.ok && again.moved.is_empty(), "{again:?}");
+        assert_eq!(
+            (again.count, again.expected, again.estimate),
+            (4000, Some(0.5), "share of heads")
+        );
+        let z = again.z.unwrap();
+        assert!((z - (again.ev - 0.5) / again.se).abs() < 1e-12);
+        let mut moved = text;
+        moved["sums"]["heads"] = 1.into();
+        let m = check_baseline::<Coin>(&f, moved, 4.0, false).unwrap();
+        assert!(!m.ok);
+        assert_eq!(m.moved.len(), 1);
+        assert!(m.moved[0].starts_with("heads 1 -> "), "{:?}", m.moved);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn every_registered_game_has_a_unique_name() {
+        let names: Vec<&str> = registry().iter().map(|e| e.name).collect();
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
+        assert!(find("blackjack").is_some() && find("no-such-game").is_none());
+    }
 }

@@ -613,7 +613,7 @@ pub fn parse_rounds(s: &str) -> Result<u64, String> {
 /// A count (1M, 1e6 accepted) from 1 to 10^12.
 pub(crate) fn parse_count_limited(s: &str) -> Result<u64, String> {
     let n = parse_count(s)?;
-    if n == 0 || n > 1_000_000_000_000 {
+    if n == 0 || n > rtplab::game::MAX_COUNT {
         return Err(format!("{s}: expected a count from 1 to 1e12"));
     }
     Ok(n)

@@ -41,9 +41,6 @@ pub struct DoomPlan {
     pub exact_ev: Vec<Option<f64>>,
 }
 
-/// Upper limit of a run's turns or games (an absurd count is refused, not attempted).
-pub const MAX_COUNT: u64 = 1_000_000_000_000;
-
 fn parse(s: &str) -> Result<DoomStrategy, DoomError> {
     DoomStrategy::parse(s).map_err(DoomError::Strategy)
 }
@@ -63,7 +60,7 @@ impl Game for Doom {
             Mode::Turns(n) => (n, "--turns"),
             Mode::Games(n) => (n, "--games"),
         };
-        if n == 0 || n > MAX_COUNT {
+        if n == 0 || n > crate::game::MAX_COUNT {
             return Err(DoomError::Count { what, n });
         }
         match cfg.mode {

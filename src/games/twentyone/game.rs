@@ -20,9 +20,6 @@ pub struct TwentyOne;
 /// Default seats, cycled for any player count.
 pub const DEFAULT_SEATS: [&str; 4] = ["hits-only", "slack:1", "greedy", "row-optimal:1"];
 
-/// Upper limit of a run's games.
-pub const MAX_GAMES: u64 = 1_000_000_000_000;
-
 /// A validated simulation request.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TwentyOneConfig {
@@ -86,7 +83,7 @@ impl Game for TwentyOne {
         cfg.rules
             .validate(cfg.seats.len())
             .map_err(TwentyOneError::Rules)?;
-        if cfg.games == 0 || cfg.games > MAX_GAMES {
+        if cfg.games == 0 || cfg.games > crate::game::MAX_COUNT {
             return Err(TwentyOneError::Games(cfg.games));
         }
         if let Some(s) = cfg.start_seat.filter(|&s| s >= cfg.seats.len()) {
