@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::exact::{analyze, DealerTable, Follow};
-use super::report::{build, BehindFollows, RunInfo, SideBets};
+use super::report::{model, render, BehindFollows, RunInfo, SideBets};
 use super::resolve::{cells_off_basic, resolve_strategy};
 use super::rules::{Rules, Shuffle};
 use super::sim::{plan, BjAcc, BjSim, Plan};
@@ -182,14 +182,14 @@ impl Game for Blackjack {
     fn report(run: &Run<Blackjack>, claim: Option<f64>) -> Result<Report, BjError> {
         let cfg = &run.config;
         check_histogram(cfg, &run.acc)?;
-        let mut report = build(
+        let mut report = render(&model(
             &cfg.rules,
             &cfg.strategy.info(),
             &cfg.bets,
             &run.acc,
             &info(run),
             claim,
-        );
+        ));
         if let Some(n) = cells_off_basic(&cfg.strategy, &cfg.rules).filter(|&n| n > 0) {
             report.notes.push(format!(
                 "This chart differs from the chart derived for these rules (`--strategy basic`) in {n} of {} cells.",

@@ -1,17 +1,15 @@
 //! The blackjack run report: statistics from the accumulators, as tables and JSON.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::rules::Rules;
 use super::shoe::value_char;
 use super::sim::{hist_offset, BjAcc, Plan};
 use super::strategy::StrategyInfo;
 use crate::report::{
-    ci_cell, count, count_cell, est, estimate_json, fixed_cell, pct, pct_cell, rate, Cell, Report,
-    Section,
+    ci_cell, count, count_cell, est, fixed_cell, pct, pct_cell, rate, Cell, Report, Section,
 };
-use crate::stats::{check_claim, rounds_for_se};
+use crate::stats::{check_claim, rounds_for_se, Estimate};
 
 /// How the bettor behind follows the seated player's doubles and splits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,113 +47,418 @@ fn up_name(i: usize) -> String {
     value_char(i as u8 + 1).to_string()
 }
 
-/// Build the report of a blackjack run.
-pub fn build(
+/// An estimate as the report's JSON gives it per row: mean, SE, CI.
+#[derive(Clone, Debug, Serialize)]
+pub struct UpEv {
+    pub ev: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+    /// Initial bets with this up card.
+    pub bets: u64,
+}
+
+/// How often an event happened.
+#[derive(Clone, Debug, Serialize)]
+pub struct Frequency {
+    pub name: &'static str,
+    /// What the rate is per ("per initial bet", ...).
+    pub of: &'static str,
+    pub count: u64,
+    pub rate: f64,
+}
+
+/// The dealer's final hands after one up card.
+#[derive(Clone, Debug, Serialize)]
+pub struct DealerRow {
+    pub rounds: u64,
+    #[serde(rename = "17")]
+    pub t17: f64,
+    #[serde(rename = "18")]
+    pub t18: f64,
+    #[serde(rename = "19")]
+    pub t19: f64,
+    #[serde(rename = "20")]
+    pub t20: f64,
+    #[serde(rename = "21")]
+    pub t21: f64,
+    pub bust: f64,
+    pub blackjack: f64,
+}
+
+/// One net result of a seat-round and how often it came.
+#[derive(Clone, Debug, Serialize)]
+pub struct NetRow {
+    pub net: f64,
+    pub count: u64,
+    pub p: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StrategyLine {
+    pub name: String,
+    pub hash: Option<String>,
+    pub insurance: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ChunksLine {
+    pub shoes_per_chunk: u64,
+    pub planned: u64,
+    pub done: u64,
+    pub pilot_rounds_per_shoe: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PairsLine {
+    pub stake: f64,
+    pub bets: u64,
+    pub rtp: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct InsuranceLine {
+    pub taken: u64,
+    pub rtp: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SideBetsLine {
+    pub pairs: PairsLine,
+    pub insurance: InsuranceLine,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BehindLine {
+    pub stake: f64,
+    pub follows: BehindFollows,
+    pub rtp: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+    /// Bets behind (one per initial bet).
+    #[serde(skip)]
+    pub bets: u64,
+}
+
+/// Everything the report of a blackjack run says, computed once from the sums; the tables and
+/// the JSON are both rendered from it (the JSON is this struct, serialized).
+#[derive(Clone, Debug, Serialize)]
+pub struct SimModel {
+    pub game: &'static str,
+    pub version: &'static str,
+    pub rules: Rules,
+    pub strategy: StrategyLine,
+    pub shard: Option<crate::shard::ShardSpec>,
+    pub chunk_range: [u64; 2],
+    pub seed: u64,
+    pub rounds: u64,
+    pub rounds_requested: u64,
+    pub initial_bets: u64,
+    pub shoes: u64,
+    pub chunks: ChunksLine,
+    pub interrupted: bool,
+    pub ev: f64,
+    pub ev_se: f64,
+    pub ev_ci95: [f64; 2],
+    pub rtp: f64,
+    pub rtp_ci95: [f64; 2],
+    pub rtp_total_wagered: f64,
+    pub rtp_total_wagered_se: f64,
+    pub rtp_total_wagered_ci95: [f64; 2],
+    pub sd_round: f64,
+    /// By up card name (A, 2, ..., T).
+    pub ev_by_upcard: std::collections::BTreeMap<String, UpEv>,
+    #[serde(serialize_with = "frequencies_as_map")]
+    pub frequencies: Vec<Frequency>,
+    pub dealer_outcomes: std::collections::BTreeMap<String, DealerRow>,
+    pub net_distribution: Vec<NetRow>,
+    pub side_bets: SideBetsLine,
+    pub bet_behind: BehindLine,
+    pub claim: Option<crate::stats::ClaimCheck>,
+    pub rtp_estimate: Estimate,
+    pub elapsed_s: f64,
+    pub rounds_per_s: f64,
+    pub threads: usize,
+    /// How the run went (for the metadata lines and notes).
+    #[serde(skip)]
+    pub meta: crate::report::RunMeta,
+    #[serde(skip)]
+    pub reshuffles_mid_round: u64,
+    /// The rounds of a standard error of 0.01% at this SD.
+    #[serde(skip)]
+    pub bets_for_se_0_01pct: f64,
+}
+
+fn frequencies_as_map<S: serde::Serializer>(f: &[Frequency], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut sorted: Vec<&Frequency> = f.iter().collect();
+    sorted.sort_by_key(|f| f.name);
+    let mut m = s.serialize_map(Some(f.len()))?;
+    for f in sorted {
+        m.serialize_entry(f.name, &f.rate)?;
+    }
+    m.end()
+}
+
+/// Up card indices in table order: 2..9, T, A.
+const ORDER: [usize; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0];
+
+/// Compute the report model of a blackjack run.
+pub fn model(
     rules: &Rules,
     strategy: &StrategyInfo,
     bets: &SideBets,
     acc: &BjAcc,
     run: &RunInfo,
     claim: Option<f64>,
-) -> Report {
+) -> SimModel {
     let u = rules.units_per_bet() as f64;
     let c = &acc.counts;
     let ev = est(&acc.main, u);
     let rtp = ev.affine(1.0, 1.0);
     let per_wagered = est(&acc.wagered, 1.0).affine(1.0, 1.0);
-    let sd_round = acc.main.sd_obs() / u;
     let pairs = est(&acc.pairs, 1.0).affine(1.0, 1.0);
     let insurance = est(&acc.insurance, 1.0).affine(1.0, 1.0);
     let behind = match bets.behind_follows {
         BehindFollows::All => rtp,
         BehindFollows::None => est(&acc.behind_none, u).affine(1.0, 1.0),
     };
-    let rounds_per_s = c.rounds as f64 / run.meta.elapsed_s.max(1e-9);
-    let claim_check = claim.map(|cl| check_claim(&rtp, cl, c.seat_rounds, "RTP"));
+    let ev_by_upcard = ORDER
+        .iter()
+        .map(|&i| {
+            let ratio = &acc.by_up[i];
+            let e = est(ratio, u);
+            let row = UpEv {
+                ev: e.mean,
+                se: e.se,
+                ci95: e.ci95,
+                bets: ratio.n,
+            };
+            (up_name(i), row)
+        })
+        .collect();
+    let f = |name, of, count, d| Frequency {
+        name,
+        of,
+        count,
+        rate: rate(count, d),
+    };
+    let frequencies = vec![
+        f("blackjack", "per initial bet", c.naturals, c.seat_rounds),
+        f(
+            "dealer_blackjack",
+            "per round",
+            c.dealer_blackjacks,
+            c.rounds,
+        ),
+        f("double", "per initial bet", c.doubles, c.seat_rounds),
+        f("split", "per initial bet", c.splits, c.seat_rounds),
+        f("surrender", "per initial bet", c.surrenders, c.seat_rounds),
+        f(
+            "insurance_taken",
+            "per offer (ace up)",
+            c.insurance_taken,
+            c.insurance_offered,
+        ),
+        f(
+            "player_bust",
+            "per hand played",
+            c.player_busts,
+            c.hands_played,
+        ),
+        f("dealer_bust", "per round", c.dealer_busts, c.rounds),
+    ];
+    let dealer_outcomes = ORDER
+        .iter()
+        .map(|&i| {
+            let row = &acc.dealer[i];
+            let n: u64 = row.iter().sum();
+            let p = |k: usize| rate(row[k], n);
+            let d = DealerRow {
+                rounds: n,
+                t17: p(0),
+                t18: p(1),
+                t19: p(2),
+                t20: p(3),
+                t21: p(4),
+                bust: p(5),
+                blackjack: p(6),
+            };
+            (up_name(i), d)
+        })
+        .collect();
+    let off = hist_offset(rules);
+    let net_distribution = acc
+        .hist
+        .iter()
+        .enumerate()
+        .filter(|(_, &k)| k > 0)
+        .map(|(i, &k)| NetRow {
+            net: (i as i64 - off) as f64 / u,
+            count: k,
+            p: rate(k, c.seat_rounds),
+        })
+        .collect();
+    SimModel {
+        game: "blackjack",
+        version: crate::VERSION,
+        rules: rules.clone(),
+        strategy: StrategyLine {
+            name: strategy.name.clone(),
+            hash: strategy.hash.clone(),
+            insurance: if bets.insure { "always" } else { "never" },
+        },
+        shard: run.meta.shard,
+        chunk_range: run.meta.chunk_range,
+        seed: run.meta.seed,
+        rounds: c.rounds,
+        rounds_requested: run.rounds_requested,
+        initial_bets: c.seat_rounds,
+        shoes: c.shoes,
+        chunks: ChunksLine {
+            shoes_per_chunk: run.plan.shoes_per_chunk,
+            planned: run.plan.chunks,
+            done: run.meta.chunks_done,
+            pilot_rounds_per_shoe: run.plan.pilot_rounds_per_shoe,
+        },
+        interrupted: run.meta.interrupted,
+        ev: ev.mean,
+        ev_se: ev.se,
+        ev_ci95: ev.ci95,
+        rtp: rtp.mean,
+        rtp_ci95: rtp.ci95,
+        rtp_total_wagered: per_wagered.mean,
+        rtp_total_wagered_se: per_wagered.se,
+        rtp_total_wagered_ci95: per_wagered.ci95,
+        sd_round: acc.main.sd_obs() / u,
+        ev_by_upcard,
+        frequencies,
+        dealer_outcomes,
+        net_distribution,
+        side_bets: SideBetsLine {
+            pairs: PairsLine {
+                stake: bets.pairs,
+                bets: acc.pairs.n,
+                rtp: pairs.mean,
+                se: pairs.se,
+                ci95: pairs.ci95,
+            },
+            insurance: InsuranceLine {
+                taken: acc.insurance.n,
+                rtp: insurance.mean,
+                se: insurance.se,
+                ci95: insurance.ci95,
+            },
+        },
+        bet_behind: BehindLine {
+            stake: bets.behind,
+            follows: bets.behind_follows,
+            rtp: behind.mean,
+            se: behind.se,
+            ci95: behind.ci95,
+            bets: acc.main.n,
+        },
+        claim: claim.map(|cl| check_claim(&rtp, cl, c.seat_rounds, "RTP")),
+        rtp_estimate: rtp,
+        elapsed_s: run.meta.elapsed_s,
+        rounds_per_s: c.rounds as f64 / run.meta.elapsed_s.max(1e-9),
+        threads: run.meta.threads,
+        meta: run.meta.clone(),
+        reshuffles_mid_round: c.reshuffles_mid_round,
+        bets_for_se_0_01pct: rounds_for_se(ev.se, c.seat_rounds, 0.0001),
+    }
+}
 
+/// The report of a blackjack run: tables and notes rendered from the model, the JSON the
+/// model itself.
+pub fn render(m: &SimModel) -> Report {
+    let ev = Estimate {
+        mean: m.ev,
+        se: m.ev_se,
+        ci95: m.ev_ci95,
+    };
+    let rtp = m.rtp_estimate;
+    let per_wagered = Estimate {
+        mean: m.rtp_total_wagered,
+        se: m.rtp_total_wagered_se,
+        ci95: m.rtp_total_wagered_ci95,
+    };
     let mut r = Report {
-        title: format!("rtplab blackjack simulation: {}", strategy.name),
+        title: format!("rtplab blackjack simulation: {}", m.strategy.name),
         ..Default::default()
     };
-    let m = &mut r.meta;
-    m.push(("tool".into(), format!("rtplab {}", crate::VERSION)));
-    m.push(("rules".into(), rules.to_string()));
-    m.push((
+    let meta = &mut r.meta;
+    meta.push(("tool".into(), format!("rtplab {}", m.version)));
+    meta.push(("rules".into(), m.rules.to_string()));
+    meta.push((
         "strategy".into(),
         format!(
-            "{}{}{}",
-            strategy.name,
-            strategy
+            "{}{}, {} insures",
+            m.strategy.name,
+            m.strategy
                 .hash
                 .as_ref()
                 .map(|h| format!(" (fnv1a {h})"))
                 .unwrap_or_default(),
-            if bets.insure {
-                ", always insures"
-            } else {
-                ", never insures"
-            }
+            m.strategy.insurance
         ),
     ));
-    m.push(("seed".into(), run.meta.seed.to_string()));
-    m.push((
+    meta.push(("seed".into(), m.seed.to_string()));
+    meta.push((
         "rounds".into(),
         format!(
             "{} dealer rounds, {} initial bets ({} requested)",
-            count(c.rounds),
-            count(c.seat_rounds),
-            count(run.rounds_requested)
+            count(m.rounds),
+            count(m.initial_bets),
+            count(m.rounds_requested)
         ),
     ));
-    m.push((
+    meta.push((
         "chunks".into(),
         format!(
             "{} of {} done, {} each ({:.1} rounds per shoe in the pilot)",
-            count(run.meta.chunks_done),
-            count(run.plan.chunks),
-            crate::report::plural(run.plan.shoes_per_chunk, "shoe"),
-            run.plan.pilot_rounds_per_shoe
+            count(m.chunks.done),
+            count(m.chunks.planned),
+            crate::report::plural(m.chunks.shoes_per_chunk, "shoe"),
+            m.chunks.pilot_rounds_per_shoe
         ),
     ));
-    m.push((
+    meta.push((
         "elapsed".into(),
         format!(
             "{:.2} s {}, {} rounds/s",
-            run.meta.elapsed_s,
-            crate::report::where_run(run.meta.threads, run.meta.merged_from),
-            count(rounds_per_s as u64)
+            m.elapsed_s,
+            crate::report::where_run(m.threads, m.meta.merged_from),
+            count(m.rounds_per_s as u64)
         ),
     ));
-    if let Some(marker) = run.meta.marker() {
+    if let Some(marker) = m.meta.marker() {
         // In the metadata too, so that every file of --out-dir (CSV, SVG) carries it.
-        m.push(("status".into(), marker));
+        meta.push(("status".into(), marker));
     }
 
     let mut s = Section::new(
         "Result (per initial main bet unless stated)",
         &["quantity", "value", "SE", "95% CI"],
     );
-    s.row([
-        "EV".into(),
-        pct_cell(ev.mean, 4),
-        pct_cell(ev.se, 4),
-        ci_cell(&ev, 4),
-    ]);
-    s.row([
-        "RTP = 1 + EV".into(),
-        pct_cell(rtp.mean, 4),
-        pct_cell(rtp.se, 4),
-        ci_cell(&rtp, 4),
-    ]);
-    s.row([
-        "RTP per total wagered".into(),
-        pct_cell(per_wagered.mean, 4),
-        pct_cell(per_wagered.se, 4),
-        ci_cell(&per_wagered, 4),
-    ]);
+    for (name, e) in [
+        ("EV", &ev),
+        ("RTP = 1 + EV", &rtp),
+        ("RTP per total wagered", &per_wagered),
+    ] {
+        s.row([
+            name.into(),
+            pct_cell(e.mean, 4),
+            pct_cell(e.se, 4),
+            ci_cell(e, 4),
+        ]);
+    }
     s.row([
         "SD of one round (bets)".into(),
-        fixed_cell(sd_round, 4, "bets"),
+        fixed_cell(m.sd_round, 4, "bets"),
         "".into(),
         "".into(),
     ]);
@@ -165,60 +468,31 @@ pub fn build(
         "EV by dealer up card",
         &["up", "share", "EV", "SE", "95% CI"],
     );
-    let order = [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 0];
-    let mut by_up_json = serde_json::Map::new();
-    for &i in &order {
-        let ratio = &acc.by_up[i];
-        let e = est(ratio, u);
+    for &i in &ORDER {
+        let row = &m.ev_by_upcard[&up_name(i)];
+        let e = Estimate {
+            mean: row.ev,
+            se: row.se,
+            ci95: row.ci95,
+        };
         s.row([
             up_name(i).into(),
-            pct_cell(rate(ratio.n, c.seat_rounds), 2),
+            pct_cell(rate(row.bets, m.initial_bets), 2),
             pct_cell(e.mean, 3),
             pct_cell(e.se, 3),
             ci_cell(&e, 3),
         ]);
-        by_up_json.insert(
-            up_name(i),
-            json!({"ev": e.mean, "se": e.se, "ci95": e.ci95, "bets": ratio.n}),
-        );
     }
     r.sections.push(s);
 
-    let freqs = [
-        ("blackjack", "per initial bet", c.naturals, c.seat_rounds),
-        (
-            "dealer_blackjack",
-            "per round",
-            c.dealer_blackjacks,
-            c.rounds,
-        ),
-        ("double", "per initial bet", c.doubles, c.seat_rounds),
-        ("split", "per initial bet", c.splits, c.seat_rounds),
-        ("surrender", "per initial bet", c.surrenders, c.seat_rounds),
-        (
-            "insurance_taken",
-            "per offer (ace up)",
-            c.insurance_taken,
-            c.insurance_offered,
-        ),
-        (
-            "player_bust",
-            "per hand played",
-            c.player_busts,
-            c.hands_played,
-        ),
-        ("dealer_bust", "per round", c.dealer_busts, c.rounds),
-    ];
     let mut s = Section::new("Frequencies", &["event", "rate", "count", "of"]);
-    let mut freq_json = serde_json::Map::new();
-    for (name, of, n, d) in freqs {
+    for f in &m.frequencies {
         s.row([
-            name.into(),
-            pct_cell(rate(n, d), 3),
-            count_cell(n),
-            of.into(),
+            f.name.into(),
+            pct_cell(f.rate, 3),
+            count_cell(f.count),
+            f.of.into(),
         ]);
-        freq_json.insert(name.into(), json!(rate(n, d)));
     }
     r.sections.push(s);
 
@@ -226,37 +500,43 @@ pub fn build(
         "Side bets and bet behind (RTP per stake of that bet)",
         &["bet", "stake", "bets", "RTP", "SE", "95% CI"],
     );
+    let sb = &m.side_bets;
+    let est_of = |mean, se, ci95| Estimate { mean, se, ci95 };
+    let pairs = est_of(sb.pairs.rtp, sb.pairs.se, sb.pairs.ci95);
     s.row([
         "pairs (same rank, 11:1)".into(),
-        Cell::num(format!("{}", bets.pairs), bets.pairs, "bets"),
-        count_cell(acc.pairs.n),
+        Cell::num(format!("{}", sb.pairs.stake), sb.pairs.stake, "bets"),
+        count_cell(sb.pairs.bets),
         pct_cell(pairs.mean, 3),
         pct_cell(pairs.se, 3),
         ci_cell(&pairs, 3),
     ]);
+    let ins = est_of(sb.insurance.rtp, sb.insurance.se, sb.insurance.ci95);
     s.row([
         "insurance (2:1)".into(),
-        if bets.insure {
+        if m.strategy.insurance == "always" {
             Cell::num("0.5".into(), 0.5, "bets")
         } else {
             "never taken".into()
         },
-        count_cell(acc.insurance.n),
-        pct_cell(insurance.mean, 3),
-        pct_cell(insurance.se, 3),
-        ci_cell(&insurance, 3),
+        count_cell(sb.insurance.taken),
+        pct_cell(ins.mean, 3),
+        pct_cell(ins.se, 3),
+        ci_cell(&ins, 3),
     ]);
+    let b = &m.bet_behind;
+    let behind = est_of(b.rtp, b.se, b.ci95);
     s.row([
         Cell::from(format!(
             "bet behind (follows {})",
-            if bets.behind_follows == BehindFollows::All {
+            if b.follows == BehindFollows::All {
                 "all"
             } else {
                 "none"
             }
         )),
-        Cell::num(format!("{}", bets.behind), bets.behind, "bets"),
-        count_cell(acc.main.n),
+        Cell::num(format!("{}", b.stake), b.stake, "bets"),
+        count_cell(b.bets),
         pct_cell(behind.mean, 3),
         pct_cell(behind.se, 3),
         ci_cell(&behind, 3),
@@ -267,18 +547,15 @@ pub fn build(
         "Dealer outcomes by up card",
         &["up", "17", "18", "19", "20", "21", "bust", "BJ"],
     );
-    let mut dealer_json = serde_json::Map::new();
-    for &i in &order {
-        let row = &acc.dealer[i];
-        let n: u64 = row.iter().sum();
+    for &i in &ORDER {
+        let d = &m.dealer_outcomes[&up_name(i)];
         let mut cells = vec![Cell::from(up_name(i))];
-        cells.extend(row.iter().map(|&k| fixed_cell(rate(k, n), 6, "fraction")));
-        s.row(cells);
-        dealer_json.insert(
-            up_name(i),
-            json!({"rounds": n, "17": rate(row[0], n), "18": rate(row[1], n), "19": rate(row[2], n),
-                   "20": rate(row[3], n), "21": rate(row[4], n), "bust": rate(row[5], n), "blackjack": rate(row[6], n)}),
+        cells.extend(
+            [d.t17, d.t18, d.t19, d.t20, d.t21, d.bust, d.blackjack]
+                .iter()
+                .map(|&p| fixed_cell(p, 6, "fraction")),
         );
+        s.row(cells);
     }
     r.sections.push(s);
 
@@ -286,39 +563,32 @@ pub fn build(
         "Distribution of one round's net result (main bet)",
         &["net (bets)", "probability", "count"],
     );
-    let off = hist_offset(rules);
-    let mut dist_json = Vec::new();
-    for (i, &k) in acc.hist.iter().enumerate() {
-        if k == 0 {
-            continue;
-        }
-        let net = (i as i64 - off) as f64 / u;
+    for d in &m.net_distribution {
         s.row([
-            Cell::num(format!("{net:+}"), net, "bets"),
-            fixed_cell(rate(k, c.seat_rounds), 6, "fraction"),
-            count_cell(k),
+            Cell::num(format!("{:+}", d.net), d.net, "bets"),
+            fixed_cell(d.p, 6, "fraction"),
+            count_cell(d.count),
         ]);
-        dist_json.push(json!({"net": net, "count": k, "p": rate(k, c.seat_rounds)}));
     }
     r.sections.push(s);
 
-    if let Some(marker) = run.meta.marker() {
+    if let Some(marker) = m.meta.marker() {
         r.notes.push(format!(
             "{marker}; the figures cover the rounds completed only."
         ));
     }
-    if c.seat_rounds == 0 {
+    if m.initial_bets == 0 {
         r.notes
             .push("No rounds were completed: the statistics are not available (n/a).".into());
     } else {
         r.notes.push(format!(
             "Precision: {} initial bets give SE {}; SE 0.01% would take about {} bets.",
-            count(c.seat_rounds),
-            pct(ev.se, 4),
-            count(rounds_for_se(ev.se, c.seat_rounds, 0.0001) as u64)
+            count(m.initial_bets),
+            pct(m.ev_se, 4),
+            count(m.bets_for_se_0_01pct as u64)
         ));
     }
-    if let Some(cc) = &claim_check {
+    if let Some(cc) = &m.claim {
         r.notes
             .push(format!("Claim {}: {}", pct(cc.claimed, 2), cc.verdict));
         if let Some(n) = cc.rounds_to_separate_at_5se {
@@ -328,51 +598,13 @@ pub fn build(
             ));
         }
     }
-    if c.reshuffles_mid_round > 0 {
+    if m.reshuffles_mid_round > 0 {
         r.notes.push(format!(
             "The shoe ran out mid-round {} times (discards reshuffled); lower --penetration.",
-            c.reshuffles_mid_round
+            m.reshuffles_mid_round
         ));
     }
-
-    r.json = json!({
-        "game": "blackjack",
-        "version": crate::VERSION,
-        "rules": rules,
-        "strategy": {"name": strategy.name, "hash": strategy.hash, "insurance": if bets.insure {"always"} else {"never"}},
-        "shard": run.meta.shard,
-        "chunk_range": run.meta.chunk_range,
-        "seed": run.meta.seed,
-        "rounds": c.rounds,
-        "rounds_requested": run.rounds_requested,
-        "initial_bets": c.seat_rounds,
-        "shoes": c.shoes,
-        "chunks": {"shoes_per_chunk": run.plan.shoes_per_chunk, "planned": run.plan.chunks, "done": run.meta.chunks_done,
-                   "pilot_rounds_per_shoe": run.plan.pilot_rounds_per_shoe},
-        "interrupted": run.meta.interrupted,
-        "ev": ev.mean,
-        "ev_se": ev.se,
-        "ev_ci95": ev.ci95,
-        "rtp": rtp.mean,
-        "rtp_ci95": rtp.ci95,
-        "rtp_total_wagered": per_wagered.mean,
-        "rtp_total_wagered_se": per_wagered.se,
-        "sd_round": sd_round,
-        "ev_by_upcard": by_up_json,
-        "frequencies": freq_json,
-        "dealer_outcomes": dealer_json,
-        "net_distribution": dist_json,
-        "side_bets": {
-            "pairs": {"stake": bets.pairs, "bets": acc.pairs.n, "rtp": pairs.mean, "se": pairs.se, "ci95": pairs.ci95},
-            "insurance": {"taken": acc.insurance.n, "rtp": insurance.mean, "se": insurance.se, "ci95": insurance.ci95},
-        },
-        "bet_behind": {"stake": bets.behind, "follows": bets.behind_follows, "rtp": behind.mean, "se": behind.se, "ci95": behind.ci95},
-        "claim": claim_check,
-        "rtp_estimate": estimate_json(&rtp),
-        "elapsed_s": run.meta.elapsed_s,
-        "rounds_per_s": rounds_per_s,
-        "threads": run.meta.threads,
-    });
+    r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }
 
