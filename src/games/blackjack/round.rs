@@ -978,4 +978,226 @@ mod tests {
         assert_eq!(r.players, 3);
         assert!(r.seats[..3].iter().all(|s| s.net == U));
     }
+
+    /// What a seeing player was told, in order: `None` is a shuffle.
+    struct Recorder<F: Fn(&Situation) -> Action> {
+        f: F,
+        events: Vec<Option<Rank>>,
+        /// A rank the player must not have seen when it acts or insures (the peek game's
+        /// hole card, when no other card of its rank is dealt before the players are done).
+        hole: Option<Rank>,
+        acts: usize,
+    }
+
+    impl<F: Fn(&Situation) -> Action> Recorder<F> {
+        fn new(f: F, hole: Option<&str>) -> Self {
+            Recorder {
+                f,
+                events: Vec::new(),
+                hole: hole.map(|h| cards(h)[0]),
+                acts: 0,
+            }
+        }
+        fn seen(&self) -> Vec<Rank> {
+            self.events.iter().flatten().copied().collect()
+        }
+        fn check_hole(&self) {
+            if let Some(h) = self.hole {
+                assert!(
+                    !self.seen().contains(&h),
+                    "the hole card was seen before the players were done: {:?}",
+                    self.events
+                );
+            }
+        }
+    }
+
+    impl<F: Fn(&Situation) -> Action> Player for Recorder<F> {
+        const SEES: bool = true;
+        fn act(&mut self, _seat: usize, s: &Situation) -> Action {
+            self.check_hole();
+            self.acts += 1;
+            (self.f)(s)
+        }
+        fn insure(&mut self, _seat: usize, _total: u8, _soft: bool) -> bool {
+            self.check_hole();
+            true
+        }
+        fn see(&mut self, card: Rank) {
+            self.events.push(Some(card));
+        }
+        fn shuffled(&mut self) {
+            self.events.push(None);
+        }
+    }
+
+    /// Play one round of `deal` (as `round`) for a recording player: the result, the cards
+    /// seen, and how many decisions were asked.
+    fn seen_round<F: Fn(&Situation) -> Action>(
+        rules: &Rules,
+        f: F,
+        hole: Option<&str>,
+        deal: &str,
+    ) -> (RoundResult, Vec<Rank>, usize) {
+        let mut t = Table::with_player(rules, Recorder::new(f, hole));
+        t.shoe.force(&cards(deal));
+        let r = *t.play_round(&mut chunk_rng(0, 0));
+        assert!(t.shoe.forced.is_empty(), "unused: {:?}", t.shoe.forced);
+        (r, t.player.seen(), t.player.acts)
+    }
+
+    #[test]
+    fn the_player_sees_each_card_when_it_is_exposed() {
+        let split_double = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else if s.can_double {
+                Action::Double
+            } else {
+                Action::Stand
+            }
+        };
+        let mut das = seed();
+        das.das = true;
+        // No hole card: 9 9 split against a 6, each hand draws 2 and doubles (T); the dealer's
+        // second card (T) and hit (9) come after. Everything is seen as dealt.
+        let deal = "9 6 9 2 T 2 T T 9";
+        let (r, seen, _) = seen_round(&das, split_double, None, deal);
+        assert_eq!((r.seats[0].splits, r.seats[0].doubles), (1, 2));
+        assert_eq!(seen, cards(deal));
+
+        // Peek: the hole card (7) is dealt fourth but turned after the player is done, before
+        // the dealer's hit (T: 23, a bust).
+        let mut peek = das.clone();
+        peek.peek = true;
+        let (r, seen, acts) = seen_round(&peek, split_double, Some("7"), "9 6 9 7 2 T 2 T T");
+        assert_eq!(r.dealer, DEALER_BUST);
+        assert_eq!(r.seats[0].net, 4 * U);
+        assert_eq!(acts, 3);
+        assert_eq!(seen, cards("9 6 9 2 T 2 T 7 T"));
+
+        // Peek, dealer blackjack: the hole card is turned at once; nobody acts (insurance is
+        // decided before the hole card is dealt).
+        let (r, seen, acts) = seen_round(&peek, |_| panic!("no play"), Some("K"), "5 A 6 K");
+        assert!(r.dealer_bj() && r.seats[0].insured);
+        assert_eq!(acts, 0);
+        assert_eq!(seen, cards("5 A 6 K"));
+
+        // Three seats, peek: first cards, up card, second cards, seat 3's hit (T), then the
+        // hole card (7) and the dealer's hit (8: 21).
+        let mut r3 = seed();
+        r3.players = 3;
+        r3.peek = true;
+        let hit11 = |s: &Situation| {
+            if s.total <= 11 {
+                Action::Hit
+            } else {
+                Action::Stand
+            }
+        };
+        let (r, seen, _) = seen_round(&r3, hit11, Some("7"), "T 9 5 6 8 9 6 7 T 8");
+        assert_eq!(r.dealer, 4);
+        let nets: Vec<i64> = r.seats[..3].iter().map(|s| s.net).collect();
+        assert_eq!(nets, [-U, -U, 0]);
+        assert_eq!(seen, cards("T 9 5 6 8 9 6 T 7 8"));
+
+        // No hole card, three seats, a split with a hit: still the order of the deal.
+        let mut e3 = seed();
+        e3.players = 3;
+        let deal = "8 5 T 6 8 4 7 9 T 3 T 9";
+        let (_, seen, _) = seen_round(
+            &e3,
+            |s| {
+                if s.pair.is_some() {
+                    Action::Split
+                } else if s.total <= 11 {
+                    Action::Hit
+                } else {
+                    Action::Stand
+                }
+            },
+            None,
+            deal,
+        );
+        assert_eq!(seen, cards(deal));
+    }
+
+    /// Count of each rank in `cards`.
+    fn ranks(cards: &[Rank]) -> [u32; 13] {
+        let mut k = [0; 13];
+        for &c in cards {
+            k[c as usize] += 1;
+        }
+        k
+    }
+
+    #[test]
+    fn over_whole_shoes_the_player_sees_exactly_the_cards_dealt() {
+        let chart = crate::games::blackjack::app::seed_chart();
+        for peek in [false, true] {
+            let mut rules = seed();
+            rules.peek = peek;
+            rules.players = 3;
+            rules.das = true;
+            rules.max_hands = 4;
+            let mut t = Table::with_player(&rules, Recorder::new(|s| chart.act(s), None));
+            let mut rng = chunk_rng(3, 0);
+            let mut rounds = 0;
+            for _ in 0..50 {
+                t.player.events.clear();
+                t.play_shoe(&mut rng, |_| rounds += 1);
+                let dealt = t.shoe.dealt_cards();
+                assert!(dealt.len() < t.shoe.len(), "cards behind the cut are dealt");
+                assert_eq!(t.player.events[0], None, "a shoe starts with a shuffle");
+                let seen = t.player.seen();
+                assert_eq!(seen.len() + 1, t.player.events.len(), "one shuffle per shoe");
+                if peek {
+                    // Hole cards are seen late: the same cards, not in the same order.
+                    assert_eq!(ranks(&seen), ranks(dealt));
+                    assert_ne!(seen, dealt);
+                } else {
+                    assert_eq!(seen, dealt);
+                }
+            }
+            assert_eq!(t.shoe.reshuffles_mid_round, 0);
+            assert!(rounds > 50 * 20);
+        }
+    }
+
+    #[test]
+    fn a_shoe_that_runs_out_mid_round_is_a_shuffle_the_player_sees() {
+        // One deck, seven seats, the cut card near the end: rounds run out of cards.
+        let mut rules = seed();
+        rules.decks = 1;
+        rules.players = 7;
+        rules.shuffle = Shuffle::CutCard { penetration: 0.9 };
+        let hit16 = |s: &Situation| {
+            if s.total <= 16 {
+                Action::Hit
+            } else {
+                Action::Stand
+            }
+        };
+        for peek in [false, true] {
+            rules.peek = peek;
+            let mut t = Table::with_player(&rules, Recorder::new(hit16, None));
+            let mut rng = chunk_rng(4, 0);
+            let shoes = 300;
+            for _ in 0..shoes {
+                t.play_shoe(&mut rng, |_| ());
+            }
+            let mid = t.shoe.reshuffles_mid_round;
+            assert!(mid > 10, "{mid} mid-round reshuffles");
+            let events = &t.player.events;
+            let shuffles = events.iter().filter(|e| e.is_none()).count() as u64;
+            assert_eq!(shuffles, shoes + mid);
+            // Between two shuffles, distinct cards: at most one deck (a missed shuffle would
+            // show the shoe dealt past its end).
+            for segment in events.split(|e| e.is_none()) {
+                let cards: Vec<Rank> = segment.iter().flatten().copied().collect();
+                assert!(cards.len() <= 52);
+                assert!(ranks(&cards).iter().all(|&k| k <= 4), "{cards:?}");
+            }
+        }
+    }
 }
