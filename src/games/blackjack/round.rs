@@ -1150,7 +1150,11 @@ mod tests {
                 assert!(dealt.len() < t.shoe.len(), "cards behind the cut are dealt");
                 assert_eq!(t.player.events[0], None, "a shoe starts with a shuffle");
                 let seen = t.player.seen();
-                assert_eq!(seen.len() + 1, t.player.events.len(), "one shuffle per shoe");
+                assert_eq!(
+                    seen.len() + 1,
+                    t.player.events.len(),
+                    "one shuffle per shoe"
+                );
                 if peek {
                     // Hole cards are seen late: the same cards, not in the same order.
                     assert_eq!(ranks(&seen), ranks(dealt));

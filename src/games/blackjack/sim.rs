@@ -138,7 +138,8 @@ impl crate::shard::Plausible for BjAcc {
         let m = self.hist.len().max(1) as i128;
         let b = self.counts.max_bet.max(1) as i128;
         self.main.plausible("main bet", m * b, b, true)?;
-        self.wagered.plausible("amount wagered", m * b, m * b, false)?;
+        self.wagered
+            .plausible("amount wagered", m * b, m * b, false)?;
         for (i, r) in self.by_up.iter().enumerate() {
             r.plausible(&format!("up card {}", i + 1), m * b, b, false)?;
         }
@@ -549,6 +550,258 @@ pub fn plan<S: Seats>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::blackjack::app::seed_chart;
+    use crate::games::blackjack::strategy::{Action, AlwaysInsure, Chart, Situation, Strategy};
+    use crate::rng::chunk_rng;
+
+    /// A bettor over a chart: seat 0 ramps (1 after a shuffle, 4 from the 20th card seen
+    /// on), seat 1 bets `k` every round. `B`: whether the table is told bets vary (false: the
+    /// table plays flat and a test asks the bets itself).
+    struct Ramp<'a, S, const B: bool> {
+        s: &'a S,
+        k: u32,
+        seen: u32,
+        ramp: bool,
+    }
+
+    impl<S: Strategy, const B: bool> Player for Ramp<'_, S, B> {
+        const BETS: bool = B;
+        const SEES: bool = true;
+        fn bet(&mut self, seat: usize) -> u32 {
+            match seat {
+                0 if self.ramp && self.seen >= 20 => 4,
+                0 if self.ramp => 1,
+                _ => self.k,
+            }
+        }
+        fn act(&mut self, _seat: usize, s: &Situation) -> Action {
+            self.s.act(s)
+        }
+        fn insure(&mut self, _seat: usize, total: u8, soft: bool) -> bool {
+            self.s.insure(total, soft)
+        }
+        fn see(&mut self, _card: crate::games::blackjack::shoe::Rank) {
+            self.seen += 1;
+        }
+        fn shuffled(&mut self) {
+            self.seen = 0;
+        }
+    }
+
+    /// The prototype of `Ramp` players (seat 0 ramping when `ramp`, else betting `k` too).
+    struct Bettor<S> {
+        s: S,
+        k: u32,
+        ramp: bool,
+    }
+
+    impl<S: Strategy> Seats for Bettor<S> {
+        type Player<'a>
+            = Ramp<'a, S, true>
+        where
+            S: 'a;
+        fn player(&self) -> Ramp<'_, S, true> {
+            Ramp {
+                s: &self.s,
+                k: self.k,
+                seen: 0,
+                ramp: self.ramp,
+            }
+        }
+    }
+
+    fn insured_chart() -> AlwaysInsure<Chart> {
+        AlwaysInsure(seed_chart())
+    }
+
+    fn two_seats() -> Rules {
+        let mut rules = Rules::seed();
+        rules.players = 2;
+        rules
+    }
+
+    /// Chunk 3 of a run of seed 11.
+    fn chunk<S: Seats>(rules: &Rules, s: &S, shoes: u64) -> BjAcc {
+        chunks(rules, s, shoes, 3..4)
+    }
+
+    /// Chunks of a run of seed 11, merged.
+    fn chunks<S: Seats>(rules: &Rules, s: &S, shoes: u64, range: std::ops::Range<u64>) -> BjAcc {
+        let sim = BjSim {
+            rules,
+            strategy: s,
+            shoes_per_chunk: shoes,
+        };
+        let mut all = BjAcc::default();
+        for c in range {
+            let mut acc = BjAcc::default();
+            sim.run_chunk(c, &mut chunk_rng(11, c), &mut acc);
+            all.merge(&acc);
+        }
+        all
+    }
+
+    /// `r` with every money sum times `k` (x, y) or `k²` (squares).
+    fn scaled(r: &Ratio, k: i128) -> Ratio {
+        Ratio {
+            x: r.x * k,
+            y: r.y * k,
+            xx: r.xx * k * k,
+            bxx: r.bxx * k * k,
+            bxy: r.bxy * k * k,
+            byy: r.byy * k * k,
+            ..*r
+        }
+    }
+
+    #[test]
+    fn a_constant_bet_of_k_scales_every_money_sum_by_k() {
+        let rules = two_seats();
+        let chart = insured_chart();
+        let flat = chunks(&rules, &chart, 100, 0..4);
+        assert!(flat.insurance.n > 0 && flat.counts.doubles > 0 && flat.counts.splits > 0);
+        assert_eq!(flat.counts.initial_bets, flat.counts.seat_rounds);
+        assert_eq!(flat.counts.max_bet, 1);
+        // Betting 1 through the bettor's path (money summed per round) is the flat run
+        // exactly (its sums come from the histogram).
+        let one = Bettor {
+            s: insured_chart(),
+            k: 1,
+            ramp: false,
+        };
+        assert_eq!(chunks(&rules, &one, 100, 0..4), flat);
+        for k in [3u32, 1000] {
+            let bettor = Bettor {
+                s: insured_chart(),
+                k,
+                ramp: false,
+            };
+            let acc = chunks(&rules, &bettor, 100, 0..4);
+            let ki = k as i128;
+            let mut want = flat.clone();
+            want.main = scaled(&flat.main, ki);
+            want.wagered = scaled(&flat.wagered, ki);
+            for (w, f) in want.by_up.iter_mut().zip(&flat.by_up) {
+                *w = scaled(f, ki);
+            }
+            want.pairs = scaled(&flat.pairs, ki);
+            want.insurance = scaled(&flat.insurance, ki);
+            // The bet behind stays one initial bet, the histogram is per the seat's own bet.
+            want.counts.initial_bets = flat.counts.seat_rounds * k as u64;
+            want.counts.max_bet = k as u64;
+            let k64 = k as i64;
+            want.trace = flat
+                .trace
+                .iter()
+                .map(|&[c, x, y]| [c, x * k64, y * k64])
+                .collect();
+            assert_eq!(acc, want, "k = {k}");
+            crate::shard::Plausible::plausible(&acc).unwrap();
+            // Per initial unit staked: the same EV and SE.
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs();
+            for (a, f) in [
+                (&acc.main, &flat.main),
+                (&acc.pairs, &flat.pairs),
+                (&acc.insurance, &flat.insurance),
+            ] {
+                assert!(close(a.mean(), f.mean()), "{} {}", a.mean(), f.mean());
+                assert!(close(a.se(), f.se()), "{} {}", a.se(), f.se());
+            }
+        }
+    }
+
+    #[test]
+    fn a_bet_ramp_stakes_each_round_at_its_own_bet() {
+        let rules = two_seats();
+        let shoes = 200;
+        let bettor = Bettor {
+            s: insured_chart(),
+            k: 2,
+            ramp: true,
+        };
+        let acc = chunk(&rules, &bettor, shoes);
+        crate::shard::Plausible::plausible(&acc).unwrap();
+
+        // Replay: the same shoes (same streams, same decisions) at a flat table; the test
+        // asks the ramp's bet before each round and weighs the per-bet results itself.
+        let mut t = Table::with_player(
+            &rules,
+            Ramp::<_, false> {
+                s: &bettor.s,
+                k: 2,
+                seen: 0,
+                ramp: true,
+            },
+        );
+        let mut rng = chunk_rng(11, 3); // as `chunk`
+        let (mut net, mut net_xx, mut staked, mut wagered) = (0i128, 0i128, 0i128, 0i128);
+        let (mut pairs, mut pairs_xx, mut behind) = (0i128, 0i128, 0i128);
+        let (mut ins, mut ins_staked, mut ins_xx, mut ins_n) = (0i128, 0i128, 0i128, 0u64);
+        let mut by_up = [(0i128, 0i128); 10];
+        let mut ramped = [0u64; 5];
+        for _ in 0..shoes {
+            let mut shoe_rng = Rng::seed_from_u64(rng.next_u64());
+            t.shoe.reshuffle();
+            t.player.shuffled();
+            loop {
+                let bets = [t.player.bet(0), t.player.bet(1)];
+                ramped[bets[0] as usize] += 1;
+                let r = t.play_round(&mut shoe_rng);
+                for (s, &b) in r.seats[..2].iter().zip(&bets) {
+                    assert_eq!(s.bet, 1, "the replay table plays flat");
+                    let b = b as i128;
+                    let money = s.net as i128 * b;
+                    net += money;
+                    net_xx += money * money;
+                    staked += b;
+                    wagered += s.wagered as i128 * b;
+                    pairs += s.pairs as i128 * b;
+                    pairs_xx += (s.pairs as i128 * b).pow(2);
+                    behind += s.behind_none as i128;
+                    by_up[r.up as usize - 1].0 += money;
+                    by_up[r.up as usize - 1].1 += b;
+                    if r.up == 1 && s.insured {
+                        let x = if r.dealer_bj() { 2 * b } else { -b };
+                        ins += x;
+                        ins_staked += b;
+                        ins_xx += x * x;
+                        ins_n += 1;
+                    }
+                }
+                if t.shoe.past_cut() {
+                    break;
+                }
+            }
+        }
+        assert!(ramped[1] > 300 && ramped[4] > 3000, "{ramped:?}");
+        assert_eq!((acc.main.x, acc.main.y, acc.main.xx), (net, staked, net_xx));
+        assert_eq!((acc.wagered.x, acc.wagered.y), (net, wagered));
+        assert_eq!(
+            (acc.pairs.x, acc.pairs.y, acc.pairs.xx),
+            (pairs, staked, pairs_xx)
+        );
+        let insurance = (acc.insurance.x, acc.insurance.y, acc.insurance.xx);
+        assert_eq!(insurance, (ins, ins_staked, ins_xx));
+        assert_eq!(acc.insurance.n, ins_n);
+        assert_eq!(acc.behind_none.x, behind);
+        for (r, &(x, y)) in acc.by_up.iter().zip(&by_up) {
+            assert_eq!((r.x, r.y), (x, y));
+        }
+        assert_eq!(acc.counts.initial_bets as i128, staked);
+        assert_eq!(acc.counts.max_bet, 4);
+        // Everything but money is as for the flat chart: counts, dealer outcomes and the
+        // histogram of results per initial bet.
+        let flat = chunk(&rules, &bettor.s, shoes);
+        assert_eq!(acc.hist, flat.hist);
+        let counts = Counts {
+            initial_bets: flat.counts.initial_bets,
+            max_bet: 1,
+            ..acc.counts
+        };
+        assert_eq!(counts, flat.counts);
+        assert_eq!(acc.dealer, flat.dealer);
+        assert_eq!(acc.main.n, flat.main.n);
+    }
 
     #[test]
     fn plans_larger_than_asked_are_refused() {
