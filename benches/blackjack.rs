@@ -4,14 +4,17 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rtplab::engine::Simulation;
 use rtplab::games::blackjack::resolve::seed_chart;
 use rtplab::games::blackjack::rules::Rules;
+use rtplab::games::blackjack::shoe::{value, Rank};
 use rtplab::games::blackjack::sim::{BjAcc, BjSim};
-use rtplab::games::blackjack::strategy::{AutoPlay, Strategy};
+use rtplab::games::blackjack::strategy::{
+    Action, AutoPlay, Chart, Player, Seats, Situation, Strategy,
+};
 use rtplab::rng::chunk_rng;
 
 /// Benchmark 256 shoes (about 14 000 rounds) per iteration of one strategy. The stream is made
 /// once: deriving a chunk's stream (a 2^128-step jump) is paid once per chunk of 4096 shoes
 /// in real runs and measured on its own below.
-fn bench_strategy<S: Strategy>(c: &mut Criterion, name: &str, rules: &Rules, strategy: &S) {
+fn bench_strategy<S: Seats>(c: &mut Criterion, name: &str, rules: &Rules, strategy: &S) {
     let sim = BjSim {
         rules,
         strategy,
@@ -32,6 +35,61 @@ fn bench_strategy<S: Strategy>(c: &mut Criterion, name: &str, rules: &Rules, str
     g.finish();
 }
 
+/// A Hi-Lo counter over a chart: the running count over the cards seen since the shuffle,
+/// one bet below a true count of 2, then one more per true count up to 8 (what a stateful
+/// seat costs against the fixed chart).
+struct HiLo<'a> {
+    chart: &'a Chart,
+    decks: f64,
+    running: i32,
+    seen: u32,
+}
+
+impl Player for HiLo<'_> {
+    const BETS: bool = true;
+    const SEES: bool = true;
+    fn bet(&mut self, _seat: usize) -> u32 {
+        let left = (self.decks - self.seen as f64 / 52.0).max(0.5);
+        let true_count = (self.running as f64 / left).floor() as i32;
+        (true_count - 1).clamp(1, 8) as u32
+    }
+    fn act(&mut self, _seat: usize, s: &Situation) -> Action {
+        self.chart.act(s)
+    }
+    fn insure(&mut self, _seat: usize, total: u8, soft: bool) -> bool {
+        self.chart.insure(total, soft)
+    }
+    fn see(&mut self, card: Rank) {
+        self.seen += 1;
+        self.running += match value(card) {
+            2..=6 => 1,
+            7..=9 => 0,
+            _ => -1,
+        };
+    }
+    fn shuffled(&mut self) {
+        self.running = 0;
+        self.seen = 0;
+    }
+}
+
+struct Counter {
+    chart: Chart,
+    decks: f64,
+}
+
+impl Seats for Counter {
+    type Player<'a> = HiLo<'a>;
+    fn player(&self) -> HiLo<'_> {
+        HiLo {
+            chart: &self.chart,
+            decks: self.decks,
+            running: 0,
+            seen: 0,
+        }
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let rules = Rules::seed();
     bench_strategy(
@@ -41,6 +99,16 @@ fn bench(c: &mut Criterion) {
         &seed_chart(),
     );
     bench_strategy(c, "seed rules, autoplay, 256 shoes", &rules, &AutoPlay);
+    let counter = Counter {
+        chart: seed_chart(),
+        decks: rules.decks as f64,
+    };
+    bench_strategy(
+        c,
+        "seed rules, basic chart, Hi-Lo bet ramp, 256 shoes",
+        &rules,
+        &counter,
+    );
     let mut g = c.benchmark_group("rng");
     g.bench_function("chunk stream derivation (jump_ce)", |b| {
         let mut i = 0u64;

@@ -1,24 +1,30 @@
 //! One round at the table: deal, side bets, players' play, the dealer's play, settlement.
 //!
 //! Money is counted in units: `Rules::units_per_bet()` units make one initial bet, so every
-//! payout (3:2, 6:5, surrender's half) is an exact integer.
+//! payout (3:2, 6:5, surrender's half) is an exact integer. A seat's result is counted per
+//! initial bet (as if it had bet one); its bet (`SeatResult::bet`, in initial bets) scales it
+//! to money.
 
 use super::hand::Hand;
 use super::rules::{DealerBjTakes, Rules, Shuffle, SplitBy, Surrender, MAX_HANDS, MAX_PLAYERS};
 use super::shoe::{value, Rank, Shoe};
-use super::strategy::{Action, Situation, Strategy};
+use super::strategy::{Action, Player, Seats, Situation};
 use crate::rng::Rng;
 
 /// Dealer outcome index: 0..=4 are totals 17..=21, 5 is a bust, 6 a blackjack.
 pub const DEALER_BUST: usize = 5;
 pub const DEALER_BJ: usize = 6;
 
-/// What happened to one seat in a round.
+/// What happened to one seat in a round. Money is per initial bet: the seat's money is
+/// `net`, `wagered`, `pairs` (and its insurance) times `bet`; the bet behind is one initial
+/// bet whatever the seat bets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SeatResult {
-    /// Net result of the main bet (all hands, doubles and splits), in units.
+    /// The seat's bet, in initial bets (1 for a fixed strategy).
+    pub bet: u32,
+    /// Net result of the main bet (all hands, doubles and splits), in units per initial bet.
     pub net: i64,
-    /// Units wagered on the main bet (initial, doubles, splits).
+    /// Units wagered on the main bet (initial, doubles, splits) per initial bet.
     pub wagered: i64,
     /// Net of a bet behind of one bet that declines doubles and splits (stays on the first
     /// hand, settled as undoubled), in units.
@@ -53,10 +59,9 @@ impl RoundResult {
     }
 }
 
-/// Rules, strategy and derived constants: everything a round reads but never changes.
-struct Ctx<'a, S: Strategy> {
+/// Rules and derived constants: everything a round reads but never changes.
+struct Ctx<'a> {
     rules: &'a Rules,
-    strategy: &'a S,
     u: i64,
     bj: i64,
     /// Rule look-ups done once: doubling by `[hard][soft]`, surrender by up card, the
@@ -68,18 +73,53 @@ struct Ctx<'a, S: Strategy> {
     dealer_outcome: [[u8; 2]; 32],
 }
 
-/// A table: rules, the strategy every seat plays, the shoe, and the round's working state
-/// (kept here, so a round copies nothing).
-pub struct Table<'a, S: Strategy> {
-    ctx: Ctx<'a, S>,
+/// Deal a card the table sees at once (telling the player of a mid-round reshuffle first).
+#[inline(always)]
+fn deal<P: Player>(shoe: &mut Shoe, rng: &mut Rng, player: &mut P) -> Rank {
+    let c = deal_face_down(shoe, rng, player);
+    if P::SEES {
+        player.see(c);
+    }
+    c
+}
+
+/// Deal a card face down (the peek game's hole card): the player sees it when it is turned.
+#[inline(always)]
+fn deal_face_down<P: Player>(shoe: &mut Shoe, rng: &mut Rng, player: &mut P) -> Rank {
+    if P::SEES {
+        let before = shoe.reshuffles_mid_round;
+        let c = shoe.draw(rng);
+        if shoe.reshuffles_mid_round != before {
+            player.shuffled();
+        }
+        c
+    } else {
+        shoe.draw(rng)
+    }
+}
+
+/// A table: rules, the player of every seat, the shoe, and the round's working state (kept
+/// here, so a round copies nothing).
+pub struct Table<'a, P: Player> {
+    ctx: Ctx<'a>,
+    /// Who plays the seats (fresh from `Seats::player` in `new`).
+    pub player: P,
     pub shoe: Shoe,
     every_round: bool,
     res: RoundResult,
     hands: [[Hand; MAX_HANDS as usize]; MAX_PLAYERS as usize],
 }
 
-impl<'a, S: Strategy> Table<'a, S> {
-    pub fn new(rules: &'a Rules, strategy: &'a S) -> Table<'a, S> {
+impl<'a, P: Player> Table<'a, P> {
+    /// A table whose seats are played by a fresh player of `seats` (any [`Strategy`] is one).
+    ///
+    /// [`Strategy`]: super::strategy::Strategy
+    pub fn new<S: Seats<Player<'a> = P>>(rules: &'a Rules, seats: &'a S) -> Table<'a, P> {
+        Table::with_player(rules, seats.player())
+    }
+
+    /// A table whose seats are played by `player`.
+    pub fn with_player(rules: &'a Rules, player: P) -> Table<'a, P> {
         let (cut, every_round) = match rules.shuffle {
             Shuffle::CutCard { penetration } => {
                 ((penetration * rules.cards() as f64).round() as usize, false)
@@ -87,9 +127,9 @@ impl<'a, S: Strategy> Table<'a, S> {
             Shuffle::EveryRound => (rules.cards() as usize, true),
         };
         Table {
+            player,
             ctx: Ctx {
                 rules,
-                strategy,
                 u: rules.units_per_bet(),
                 bj: rules.bj_win_units(),
                 double_ok: std::array::from_fn(|hard| {
@@ -145,6 +185,9 @@ impl<'a, S: Strategy> Table<'a, S> {
     #[inline]
     pub fn play_shoe(&mut self, rng: &mut Rng, mut f: impl FnMut(&RoundResult)) {
         self.shoe.reshuffle();
+        if P::SEES {
+            self.player.shuffled();
+        }
         loop {
             f(self.play_round(rng));
             if self.every_round || self.shoe.past_cut() {
@@ -158,6 +201,7 @@ impl<'a, S: Strategy> Table<'a, S> {
     pub fn play_round(&mut self, rng: &mut Rng) -> &RoundResult {
         let Table {
             ctx,
+            player,
             shoe,
             res,
             hands,
@@ -165,15 +209,15 @@ impl<'a, S: Strategy> Table<'a, S> {
         } = self;
         // One seat (the common case) gets code of its own, compiled for a constant count.
         if ctx.rules.players == 1 {
-            ctx.play_round(1, shoe, rng, res, hands);
+            ctx.play_round(1, player, shoe, rng, res, hands);
         } else {
-            ctx.play_round(ctx.rules.players as usize, shoe, rng, res, hands);
+            ctx.play_round(ctx.rules.players as usize, player, shoe, rng, res, hands);
         }
         &self.res
     }
 }
 
-impl<S: Strategy> Ctx<'_, S> {
+impl Ctx<'_> {
     #[inline(always)]
     fn is_pair(&self, a: Rank, b: Rank) -> bool {
         match self.rules.split_by {
@@ -184,27 +228,32 @@ impl<S: Strategy> Ctx<'_, S> {
 
     /// Play one round for `players` seats from the shoe as it is.
     #[inline(always)]
-    fn play_round(
+    fn play_round<P: Player>(
         &self,
         players: usize,
+        player: &mut P,
         shoe: &mut Shoe,
         rng: &mut Rng,
         res: &mut RoundResult,
         hands: &mut [[Hand; MAX_HANDS as usize]; MAX_PLAYERS as usize],
     ) {
         let rules = self.rules;
-        for seat in &mut res.seats[..players] {
-            *seat = SeatResult::default();
+        // Bets before the deal.
+        for (i, seat) in res.seats[..players].iter_mut().enumerate() {
+            *seat = SeatResult {
+                bet: if P::BETS { player.bet(i).max(1) } else { 1 },
+                ..SeatResult::default()
+            };
         }
         shoe.begin_round();
         let mut first = [0u8; MAX_PLAYERS as usize];
         let mut second = [0u8; MAX_PLAYERS as usize];
         for c in first.iter_mut().take(players) {
-            *c = shoe.draw(rng);
+            *c = deal(shoe, rng, player);
         }
-        let up = shoe.draw(rng);
+        let up = deal(shoe, rng, player);
         for c in second.iter_mut().take(players) {
-            *c = shoe.draw(rng);
+            *c = deal(shoe, rng, player);
         }
         let upv = value(up);
         res.up = upv;
@@ -219,7 +268,7 @@ impl<S: Strategy> Ctx<'_, S> {
             hands[s][0] = h;
             seat.natural = h.natural();
             if upv == 1 {
-                seat.insured = self.strategy.insure(h.total(), h.soft());
+                seat.insured = player.insure(s, h.total(), h.soft());
             }
             if early_before_peek && !seat.natural {
                 let sit = Situation {
@@ -232,17 +281,23 @@ impl<S: Strategy> Ctx<'_, S> {
                     can_surrender: true,
                     split: false,
                 };
-                pre_surrender[s] = self.strategy.act(&sit) == Action::Surrender;
+                pre_surrender[s] = player.act(s, &sit) == Action::Surrender;
             }
         }
 
-        // The hole card: dealt now in a peek game, after the players in ENHC.
+        // The hole card: dealt now in a peek game (face down: turned at once on a dealer
+        // blackjack, else after the players), after the players in ENHC.
         let mut dealer = Hand::new();
         dealer.add(up);
+        let mut hole = 0;
         if rules.peek {
-            dealer.add(shoe.draw(rng));
+            hole = deal_face_down(shoe, rng, player);
+            dealer.add(hole);
         }
         let peeked_bj = rules.peek && dealer.natural();
+        if P::SEES && peeked_bj {
+            player.see(hole);
+        }
 
         let mut counts = [1usize; MAX_PLAYERS as usize];
         for s in 0..players {
@@ -256,7 +311,16 @@ impl<S: Strategy> Ctx<'_, S> {
             if peeked_bj || seat.natural {
                 continue;
             }
-            let n = self.play_seat(shoe, rng, upv, !early_before_peek, &mut hands[s], seat);
+            let n = self.play_seat(
+                s,
+                player,
+                shoe,
+                rng,
+                upv,
+                !early_before_peek,
+                &mut hands[s],
+                seat,
+            );
             let mut wagered = 0;
             for h in &hands[s][..n] {
                 wagered += if h.doubled { 2 * self.u } else { self.u };
@@ -269,12 +333,14 @@ impl<S: Strategy> Ctx<'_, S> {
 
         // The dealer completes the hand (always, so dealer statistics are unconditional).
         if !rules.peek {
-            dealer.add(shoe.draw(rng));
+            dealer.add(deal(shoe, rng, player));
+        } else if P::SEES && !peeked_bj {
+            player.see(hole);
         }
         let dealer_bj = dealer.natural();
         if !dealer_bj {
             while self.dealer_hits[dealer.hard as usize][dealer.has_ace as usize] {
-                dealer.add(shoe.draw(rng));
+                dealer.add(deal(shoe, rng, player));
             }
         }
         res.dealer = if dealer_bj {
@@ -300,8 +366,11 @@ impl<S: Strategy> Ctx<'_, S> {
     /// starts the phase again on the new two cards) and then, once it has hit, a tight loop
     /// in which only hitting and standing remain.
     #[inline(always)]
-    fn play_seat(
+    #[allow(clippy::too_many_arguments)]
+    fn play_seat<P: Player>(
         &self,
+        seat_index: usize,
+        player: &mut P,
         shoe: &mut Shoe,
         rng: &mut Rng,
         up: u8,
@@ -316,7 +385,7 @@ impl<S: Strategy> Ctx<'_, S> {
         while i < n {
             let mut h = hands[i];
             if h.cards == 1 {
-                h.add_second(shoe.draw(rng));
+                h.add_second(deal(shoe, rng, player));
             }
             // Two cards: every option the rules allow.
             let hit = loop {
@@ -346,7 +415,7 @@ impl<S: Strategy> Ctx<'_, S> {
                 };
                 // Tests in order of likelihood: a `match` here compiles to a jump table
                 // whose indirect branch mispredicts about every other round.
-                let action = self.strategy.act(&sit);
+                let action = player.act(seat_index, &sit);
                 if action == Action::Stand {
                     break false;
                 }
@@ -355,13 +424,13 @@ impl<S: Strategy> Ctx<'_, S> {
                     n += 1;
                     seat.splits += 1;
                     h = Hand::from_split(h.first);
-                    h.add_second(shoe.draw(rng));
+                    h.add_second(deal(shoe, rng, player));
                     continue;
                 }
                 if action == Action::Double && sit.can_double {
                     seat.doubles += 1;
                     h.doubled = true;
-                    h.add(shoe.draw(rng));
+                    h.add(deal(shoe, rng, player));
                     break false;
                 }
                 if action == Action::Surrender && sit.can_surrender {
@@ -373,7 +442,7 @@ impl<S: Strategy> Ctx<'_, S> {
             };
             if hit {
                 // Three cards or more: hit or stand (any other answer is a hit).
-                h.add(shoe.draw(rng));
+                h.add(deal(shoe, rng, player));
                 while !h.busted() {
                     let sit = Situation {
                         total: h.total(),
@@ -385,10 +454,10 @@ impl<S: Strategy> Ctx<'_, S> {
                         can_surrender: false,
                         split: h.split,
                     };
-                    if self.strategy.act(&sit) == Action::Stand {
+                    if player.act(seat_index, &sit) == Action::Stand {
                         break;
                     }
-                    h.add(shoe.draw(rng));
+                    h.add(deal(shoe, rng, player));
                 }
             }
             hands[i] = h;
@@ -454,6 +523,7 @@ impl<S: Strategy> Ctx<'_, S> {
 mod tests {
     use super::*;
     use crate::games::blackjack::rules::{BjPays, Double};
+    use crate::games::blackjack::strategy::Strategy;
     use crate::rng::chunk_rng;
 
     /// Ranks by name: A, 2..9, T, J, Q, K.
@@ -907,5 +977,231 @@ mod tests {
         let r = round(&r3, hit11, "T 9 5 6 8 9 6 T T 9");
         assert_eq!(r.players, 3);
         assert!(r.seats[..3].iter().all(|s| s.net == U));
+    }
+
+    /// What a seeing player was told, in order: `None` is a shuffle.
+    struct Recorder<F: Fn(&Situation) -> Action> {
+        f: F,
+        events: Vec<Option<Rank>>,
+        /// A rank the player must not have seen when it acts or insures (the peek game's
+        /// hole card, when no other card of its rank is dealt before the players are done).
+        hole: Option<Rank>,
+        acts: usize,
+    }
+
+    impl<F: Fn(&Situation) -> Action> Recorder<F> {
+        fn new(f: F, hole: Option<&str>) -> Self {
+            Recorder {
+                f,
+                events: Vec::new(),
+                hole: hole.map(|h| cards(h)[0]),
+                acts: 0,
+            }
+        }
+        fn seen(&self) -> Vec<Rank> {
+            self.events.iter().flatten().copied().collect()
+        }
+        fn check_hole(&self) {
+            if let Some(h) = self.hole {
+                assert!(
+                    !self.seen().contains(&h),
+                    "the hole card was seen before the players were done: {:?}",
+                    self.events
+                );
+            }
+        }
+    }
+
+    impl<F: Fn(&Situation) -> Action> Player for Recorder<F> {
+        const SEES: bool = true;
+        fn act(&mut self, _seat: usize, s: &Situation) -> Action {
+            self.check_hole();
+            self.acts += 1;
+            (self.f)(s)
+        }
+        fn insure(&mut self, _seat: usize, _total: u8, _soft: bool) -> bool {
+            self.check_hole();
+            true
+        }
+        fn see(&mut self, card: Rank) {
+            self.events.push(Some(card));
+        }
+        fn shuffled(&mut self) {
+            self.events.push(None);
+        }
+    }
+
+    /// Play one round of `deal` (as `round`) for a recording player: the result, the cards
+    /// seen, and how many decisions were asked.
+    fn seen_round<F: Fn(&Situation) -> Action>(
+        rules: &Rules,
+        f: F,
+        hole: Option<&str>,
+        deal: &str,
+    ) -> (RoundResult, Vec<Rank>, usize) {
+        let mut t = Table::with_player(rules, Recorder::new(f, hole));
+        t.shoe.force(&cards(deal));
+        let r = *t.play_round(&mut chunk_rng(0, 0));
+        assert!(t.shoe.forced.is_empty(), "unused: {:?}", t.shoe.forced);
+        (r, t.player.seen(), t.player.acts)
+    }
+
+    #[test]
+    fn the_player_sees_each_card_when_it_is_exposed() {
+        let split_double = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else if s.can_double {
+                Action::Double
+            } else {
+                Action::Stand
+            }
+        };
+        let mut das = seed();
+        das.das = true;
+        // No hole card: 9 9 split against a 6, each hand draws 2 and doubles (T); the dealer's
+        // second card (T) and hit (9) come after. Everything is seen as dealt.
+        let deal = "9 6 9 2 T 2 T T 9";
+        let (r, seen, _) = seen_round(&das, split_double, None, deal);
+        assert_eq!((r.seats[0].splits, r.seats[0].doubles), (1, 2));
+        assert_eq!(seen, cards(deal));
+
+        // Peek: the hole card (7) is dealt fourth but turned after the player is done, before
+        // the dealer's hit (T: 23, a bust).
+        let mut peek = das.clone();
+        peek.peek = true;
+        let (r, seen, acts) = seen_round(&peek, split_double, Some("7"), "9 6 9 7 2 T 2 T T");
+        assert_eq!(r.dealer, DEALER_BUST);
+        assert_eq!(r.seats[0].net, 4 * U);
+        assert_eq!(acts, 3);
+        assert_eq!(seen, cards("9 6 9 2 T 2 T 7 T"));
+
+        // Peek, dealer blackjack: the hole card is turned at once; nobody acts (insurance is
+        // decided before the hole card is dealt).
+        let (r, seen, acts) = seen_round(&peek, |_| panic!("no play"), Some("K"), "5 A 6 K");
+        assert!(r.dealer_bj() && r.seats[0].insured);
+        assert_eq!(acts, 0);
+        assert_eq!(seen, cards("5 A 6 K"));
+
+        // Three seats, peek: first cards, up card, second cards, seat 3's hit (T), then the
+        // hole card (7) and the dealer's hit (8: 21).
+        let mut r3 = seed();
+        r3.players = 3;
+        r3.peek = true;
+        let hit11 = |s: &Situation| {
+            if s.total <= 11 {
+                Action::Hit
+            } else {
+                Action::Stand
+            }
+        };
+        let (r, seen, _) = seen_round(&r3, hit11, Some("7"), "T 9 5 6 8 9 6 7 T 8");
+        assert_eq!(r.dealer, 4);
+        let nets: Vec<i64> = r.seats[..3].iter().map(|s| s.net).collect();
+        assert_eq!(nets, [-U, -U, 0]);
+        assert_eq!(seen, cards("T 9 5 6 8 9 6 T 7 8"));
+
+        // No hole card, three seats, a split with a hit: still the order of the deal.
+        let mut e3 = seed();
+        e3.players = 3;
+        let deal = "8 5 T 6 8 4 7 9 T 3 T 9";
+        let (_, seen, _) = seen_round(
+            &e3,
+            |s| {
+                if s.pair.is_some() {
+                    Action::Split
+                } else if s.total <= 11 {
+                    Action::Hit
+                } else {
+                    Action::Stand
+                }
+            },
+            None,
+            deal,
+        );
+        assert_eq!(seen, cards(deal));
+    }
+
+    /// Count of each rank in `cards`.
+    fn ranks(cards: &[Rank]) -> [u32; 13] {
+        let mut k = [0; 13];
+        for &c in cards {
+            k[c as usize] += 1;
+        }
+        k
+    }
+
+    #[test]
+    fn over_whole_shoes_the_player_sees_exactly_the_cards_dealt() {
+        let chart = crate::games::blackjack::app::seed_chart();
+        for peek in [false, true] {
+            let mut rules = seed();
+            rules.peek = peek;
+            rules.players = 3;
+            rules.das = true;
+            rules.max_hands = 4;
+            let mut t = Table::with_player(&rules, Recorder::new(|s| chart.act(s), None));
+            let mut rng = chunk_rng(3, 0);
+            let mut rounds = 0;
+            for _ in 0..50 {
+                t.player.events.clear();
+                t.play_shoe(&mut rng, |_| rounds += 1);
+                let dealt = t.shoe.dealt_cards();
+                assert!(dealt.len() < t.shoe.len(), "cards behind the cut are dealt");
+                assert_eq!(t.player.events[0], None, "a shoe starts with a shuffle");
+                let seen = t.player.seen();
+                assert_eq!(
+                    seen.len() + 1,
+                    t.player.events.len(),
+                    "one shuffle per shoe"
+                );
+                if peek {
+                    // Hole cards are seen late: the same cards, not in the same order.
+                    assert_eq!(ranks(&seen), ranks(dealt));
+                    assert_ne!(seen, dealt);
+                } else {
+                    assert_eq!(seen, dealt);
+                }
+            }
+            assert_eq!(t.shoe.reshuffles_mid_round, 0);
+            assert!(rounds > 50 * 20);
+        }
+    }
+
+    #[test]
+    fn a_shoe_that_runs_out_mid_round_is_a_shuffle_the_player_sees() {
+        // One deck, seven seats, the cut card near the end: rounds run out of cards.
+        let mut rules = seed();
+        rules.decks = 1;
+        rules.players = 7;
+        rules.shuffle = Shuffle::CutCard { penetration: 0.9 };
+        let hit16 = |s: &Situation| {
+            if s.total <= 16 {
+                Action::Hit
+            } else {
+                Action::Stand
+            }
+        };
+        for peek in [false, true] {
+            rules.peek = peek;
+            let mut t = Table::with_player(&rules, Recorder::new(hit16, None));
+            let mut rng = chunk_rng(4, 0);
+            let shoes = 300;
+            for _ in 0..shoes {
+                t.play_shoe(&mut rng, |_| ());
+            }
+            let mid = t.shoe.reshuffles_mid_round;
+            assert!(mid > 10, "{mid} mid-round reshuffles");
+            let events = &t.player.events;
+            let shuffles = events.iter().filter(|e| e.is_none()).count() as u64;
+            assert_eq!(shuffles, shoes + mid);
+            // Between two shuffles, distinct cards: at most one deck (a missed shuffle would
+            // show the shoe dealt past its end).
+            for segment in events.split(|e| e.is_none()) {
+                let cards: Vec<Rank> = segment.iter().flatten().copied().collect();
+                assert!(cards.len() <= 52);
+                assert!(ranks(&cards).iter().all(|&k| k <= 4), "{cards:?}");
+            }
+        }
     }
 }

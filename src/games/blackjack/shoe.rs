@@ -214,6 +214,13 @@ impl Shoe {
         rank
     }
 
+    /// Tests: the cards dealt since the last shuffle, in dealing order (meaningless once the
+    /// shoe was refilled mid-round).
+    #[cfg(test)]
+    pub fn dealt_cards(&self) -> &[Rank] {
+        &self.cards[..self.pos]
+    }
+
     /// Tests: deal exactly these ranks next, in order.
     #[cfg(test)]
     pub fn force(&mut self, ranks: &[Rank]) {

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::round::{RoundResult, Table};
 use super::rules::{Rules, Shuffle};
-use super::strategy::Strategy;
+use super::strategy::{Player, Seats};
 use crate::engine::{Merge, Simulation};
 use crate::rng::{Rng, RngCore, SeedableRng};
 use crate::stats::{Batch, Ratio};
@@ -27,6 +27,14 @@ pub struct Counts {
     pub player_busts: u64,
     pub dealer_busts: u64,
     pub reshuffles_mid_round: u64,
+    /// Initial bets staked, in initial bets (a seat betting 3 stakes 3; equal to `seat_rounds`
+    /// for flat betting). 0 in files written before bets were counted.
+    #[serde(default)]
+    pub initial_bets: u64,
+    /// The largest bet of one seat-round, in initial bets (1 for flat betting; 0 when nothing
+    /// was played, and in files written before bets were counted).
+    #[serde(default)]
+    pub max_bet: u64,
 }
 
 impl Counts {
@@ -45,25 +53,35 @@ impl Counts {
         self.player_busts += o.player_busts;
         self.dealer_busts += o.dealer_busts;
         self.reshuffles_mid_round += o.reshuffles_mid_round;
+        self.initial_bets += o.initial_bets;
+        self.max_bet = self.max_bet.max(o.max_bet);
     }
 }
 
 /// Everything a blackjack run accumulates; merges exactly.
+///
+/// Money is the seat's: a seat betting `b` initial bets counts `b` times its per-bet result
+/// (see `round::SeatResult`); with flat betting (`b` = 1) every sum is as before bets existed.
+/// One observation is one seat-round.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BjAcc {
-    /// Main bet: x = net units, y = 1 per seat-round.
+    /// Main bet: x = net money in units, y = initial bets staked (1 per seat-round betting
+    /// flat, `b` for a bet of `b`); x/y is the EV per initial bet staked, in units.
     pub main: Ratio,
-    /// Main bet per amount wagered: x = net units, y = units wagered.
+    /// Main bet per amount wagered: x = net money in units, y = units wagered.
     pub wagered: Ratio,
-    /// Main bet by dealer up card (index value − 1, ace first).
+    /// Main bet by dealer up card (index value − 1, ace first), x and y as in `main`.
     pub by_up: [Ratio; 10],
-    /// Pairs side bet: x = +11/−1 side stakes, y = 1.
+    /// Pairs side bet (staked in proportion to the seat's bet): x = +11/−1 side stakes times
+    /// the bet, y = the bet.
     pub pairs: Ratio,
-    /// Insurance taken: x = +2/−1 insurance stakes, y = 1.
+    /// Insurance taken (in proportion to the seat's bet): x = +2/−1 insurance stakes times
+    /// the bet, y = the bet.
     pub insurance: Ratio,
-    /// Bet behind declining doubles and splits: x = net units, y = 1.
+    /// Bet behind declining doubles and splits, always one initial bet: x = net units, y = 1.
     pub behind_none: Ratio,
-    /// Histogram of one seat-round's main net, index `net_units + offset`.
+    /// Histogram of one seat-round's main net *per its own bet* (the net of one initial bet
+    /// played the seat's way, whatever the seat bet), index `net_units + offset`.
     pub hist: Vec<u64>,
     pub counts: Counts,
     /// Dealer outcomes by up card: `[up − 1][17, 18, 19, 20, 21, bust, blackjack]`.
@@ -115,16 +133,18 @@ impl Merge for BjAcc {
 
 impl crate::shard::Plausible for BjAcc {
     fn plausible(&self) -> Result<(), String> {
-        // The histogram spans every net result of a seat-round: its length bounds one
-        // round's win, loss and wager in units.
+        // The histogram spans every net result of a seat-round per initial bet: its length
+        // bounds one round's win, loss and wager in units, times the largest bet in money.
         let m = self.hist.len().max(1) as i128;
-        self.main.plausible("main bet", m, 1, true)?;
-        self.wagered.plausible("amount wagered", m, m, false)?;
+        let b = self.counts.max_bet.max(1) as i128;
+        self.main.plausible("main bet", m * b, b, true)?;
+        self.wagered
+            .plausible("amount wagered", m * b, m * b, false)?;
         for (i, r) in self.by_up.iter().enumerate() {
-            r.plausible(&format!("up card {}", i + 1), m, 1, false)?;
+            r.plausible(&format!("up card {}", i + 1), m * b, b, false)?;
         }
-        self.pairs.plausible("pairs bet", 11, 1, true)?;
-        self.insurance.plausible("insurance", 2, 1, true)?;
+        self.pairs.plausible("pairs bet", 11 * b, b, true)?;
+        self.insurance.plausible("insurance", 2 * b, b, true)?;
         self.behind_none.plausible("bet behind", m, 1, false)?;
         let in_hist: u64 = self.hist.iter().sum();
         if in_hist != self.main.n {
@@ -140,6 +160,12 @@ impl crate::shard::Plausible for BjAcc {
                 c.rounds, c.seat_rounds, self.main.n
             ));
         }
+        if c.initial_bets != 0 && c.initial_bets as i128 != self.main.y {
+            return Err(format!(
+                "{} initial bets counted, the main bet staked {}",
+                c.initial_bets, self.main.y
+            ));
+        }
         let dealt: u64 = self.dealer.iter().flatten().sum();
         if dealt > c.rounds {
             return Err(format!("{dealt} dealer outcomes in {} rounds", c.rounds));
@@ -153,9 +179,10 @@ pub fn hist_offset(rules: &Rules) -> i64 {
     2 * rules.max_hands as i64 * rules.units_per_bet()
 }
 
-/// One chunk's running sums, kept to the fewest additions per seat-round: the main bet's Σx
-/// and Σx² come from the chunk's histogram of net results, the denominators from the counts,
-/// and the side bets from counts of wins; `close` turns them into the batches.
+/// One chunk's running sums, kept to the fewest additions per seat-round: with flat betting
+/// the main bet's Σx and Σx² come from the chunk's histogram of net results, the denominators
+/// from the counts, and the side bets from counts of wins; with bets (`Player::BETS`) the
+/// money's sums and squares are added up directly. `close` turns them into the batches.
 #[derive(Default)]
 struct ChunkSums {
     wagered: i64,
@@ -164,13 +191,47 @@ struct ChunkSums {
     insurance_won: u64,
     insurance_lost: u64,
     behind_none: i64,
+    /// With bets only.
+    bets: BetSums,
+}
+
+/// Sums of money kept only when bets vary (squares in i128: a large bet squared overflows).
+#[derive(Default)]
+struct BetSums {
+    net: i64,
+    net_xx: i128,
+    bets: i64,
+    max_bet: u32,
+    by_up_bets: [i64; 10],
+    pairs: i64,
+    pairs_xx: i128,
+    insurance: i64,
+    insurance_staked: i64,
+    insurance_xx: i128,
+}
+
+/// Close a batch of a ratio whose sums may exceed an i64 (as `Ratio::close`).
+fn close_wide(r: &mut Ratio, x: i128, y: i128, xx: i128, n: u64) {
+    if n == 0 {
+        return;
+    }
+    r.x += x;
+    r.y += y;
+    r.xx += xx;
+    r.n += n;
+    r.batches += 1;
+    r.bxx += x * x;
+    r.bxy += x * y;
+    r.byy += y * y;
 }
 
 impl ChunkSums {
     #[inline(always)]
-    /// Add one round. Rounds, seat-rounds, dealer blackjacks and busts, and rounds by up card
-    /// are not counted here: `close` reads them off the chunk's dealer outcomes.
-    fn record(&mut self, r: &RoundResult, acc: &mut BjAcc, offset: i64) {
+    /// Add one round (`bets`: whether bets can differ from one initial bet; a constant, so
+    /// the flat path compiles without the money sums). Rounds, seat-rounds, dealer blackjacks
+    /// and busts, and rounds by up card are not counted here: `close` reads them off the
+    /// chunk's dealer outcomes.
+    fn record(&mut self, bets: bool, r: &RoundResult, acc: &mut BjAcc, offset: i64) {
         let c = &mut acc.counts;
         let up = (r.up - 1) as usize;
         acc.dealer[up][r.dealer] += 1;
@@ -183,22 +244,49 @@ impl ChunkSums {
             c.surrenders += s.surrendered as u64;
             c.hands_played += s.hands as u64;
             c.player_busts += s.busts as u64;
-            net += s.net;
-            self.wagered += s.wagered;
-            self.pairs_won += (s.pairs > 0) as u64;
+            if bets {
+                let b = s.bet as i64;
+                let money = s.net * b;
+                net += money;
+                self.wagered += s.wagered * b;
+                let m = &mut self.bets;
+                m.net_xx += (money as i128) * (money as i128);
+                m.bets += b;
+                m.by_up_bets[up] += b;
+                m.max_bet = m.max_bet.max(s.bet);
+                let pairs = s.pairs * b;
+                m.pairs += pairs;
+                m.pairs_xx += (pairs as i128) * (pairs as i128);
+            } else {
+                net += s.net;
+                self.wagered += s.wagered;
+                self.pairs_won += (s.pairs > 0) as u64;
+            }
             self.behind_none += s.behind_none;
             acc.hist[(s.net + offset) as usize] += 1;
         }
         self.by_up_net[up] += net;
+        if bets {
+            self.bets.net += net;
+        }
         if r.up == 1 {
             for s in seats {
                 c.insurance_offered += 1;
                 if s.insured {
                     c.insurance_taken += 1;
-                    if r.dealer_bj() {
+                    let won = r.dealer_bj();
+                    if won {
                         self.insurance_won += 1;
                     } else {
                         self.insurance_lost += 1;
+                    }
+                    if bets {
+                        let b = s.bet as i64;
+                        let x = if won { 2 * b } else { -b };
+                        let m = &mut self.bets;
+                        m.insurance += x;
+                        m.insurance_staked += b;
+                        m.insurance_xx += (x as i128) * (x as i128);
                     }
                 }
             }
@@ -207,7 +295,7 @@ impl ChunkSums {
 
     /// Close the chunk: the counts read off the dealer outcomes, then the batches. `acc` holds
     /// this chunk only.
-    fn close(&self, acc: &mut BjAcc, offset: i64, players: u64) {
+    fn close(&self, bets: bool, acc: &mut BjAcc, offset: i64, players: u64) {
         let mut by_up_rounds = [0u64; 10];
         for (up, outcomes) in acc.dealer.iter().enumerate() {
             by_up_rounds[up] = outcomes.iter().sum();
@@ -217,13 +305,50 @@ impl ChunkSums {
         }
         let n = acc.counts.rounds * players;
         acc.counts.seat_rounds += n;
+        let ni = n as i64;
+        let (iw, il) = (self.insurance_won as i64, self.insurance_lost as i64);
+        let behind = Batch {
+            x: self.behind_none,
+            y: ni,
+            xx: 0,
+        };
+        acc.behind_none.close(&behind, n);
+        if bets {
+            let m = &self.bets;
+            acc.counts.initial_bets += m.bets as u64;
+            acc.counts.max_bet = acc.counts.max_bet.max(m.max_bet as u64);
+            close_wide(&mut acc.main, m.net as i128, m.bets as i128, m.net_xx, n);
+            let wagered = Batch {
+                x: m.net,
+                y: self.wagered,
+                xx: 0,
+            };
+            acc.wagered.close(&wagered, n);
+            let by_up = self.by_up_net.iter().zip(&m.by_up_bets).zip(&by_up_rounds);
+            for (ratio, ((&net, &staked), &rounds)) in acc.by_up.iter_mut().zip(by_up) {
+                let b = Batch {
+                    x: net,
+                    y: staked,
+                    xx: 0,
+                };
+                ratio.close(&b, rounds * players);
+            }
+            let (px, py) = (m.pairs as i128, m.bets as i128);
+            close_wide(&mut acc.pairs, px, py, m.pairs_xx, n);
+            let (ix, iy) = (m.insurance as i128, m.insurance_staked as i128);
+            close_wide(&mut acc.insurance, ix, iy, m.insurance_xx, (iw + il) as u64);
+            return;
+        }
+        acc.counts.initial_bets += n;
+        if n > 0 {
+            acc.counts.max_bet = acc.counts.max_bet.max(1);
+        }
         let (mut x, mut xx) = (0i64, 0i64);
         for (i, &k) in acc.hist.iter().enumerate() {
             let v = i as i64 - offset;
             x += v * k as i64;
             xx += v * v * k as i64;
         }
-        let ni = n as i64;
         acc.main.close(&Batch { x, y: ni, xx }, n);
         acc.wagered.close(
             &Batch {
@@ -250,31 +375,26 @@ impl ChunkSums {
             xx: 121 * w + (ni - w),
         };
         acc.pairs.close(&pairs, n);
-        let (iw, il) = (self.insurance_won as i64, self.insurance_lost as i64);
         let insurance = Batch {
             x: 2 * iw - il,
             y: iw + il,
             xx: 4 * iw + il,
         };
         acc.insurance.close(&insurance, (iw + il) as u64);
-        let behind = Batch {
-            x: self.behind_none,
-            y: ni,
-            xx: 0,
-        };
-        acc.behind_none.close(&behind, n);
     }
 }
 
-/// A blackjack simulation: rules, strategy, and shoes per chunk.
-pub struct BjSim<'a, S: Strategy> {
+/// A blackjack simulation: rules, who plays (any [`Seats`], e.g. a fixed
+/// [`Strategy`](super::strategy::Strategy)), and shoes per chunk. Each chunk gets a fresh
+/// player.
+pub struct BjSim<'a, S: Seats> {
     pub rules: &'a Rules,
     pub strategy: &'a S,
     /// Shoes per chunk (with shuffle-every-round, a shoe is one round).
     pub shoes_per_chunk: u64,
 }
 
-impl<S: Strategy> Simulation for BjSim<'_, S> {
+impl<S: Seats> Simulation for BjSim<'_, S> {
     type Acc = BjAcc;
 
     fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut BjAcc) {
@@ -284,20 +404,34 @@ impl<S: Strategy> Simulation for BjSim<'_, S> {
         );
         let offset = hist_offset(self.rules);
         acc.hist = vec![0; (2 * offset + 1) as usize];
-        let mut table = Table::new(self.rules, self.strategy);
-        let mut sums = ChunkSums::default();
-        for _ in 0..self.shoes_per_chunk {
-            // Each shoe has a stream of its own, so the cards it deals do not depend on how
-            // earlier shoes were played (common random numbers across strategies).
-            let mut shoe_rng = Rng::seed_from_u64(rng.next_u64());
-            table.play_shoe(&mut shoe_rng, |r| sums.record(r, acc, offset));
-        }
-        acc.counts.shoes += self.shoes_per_chunk;
-        acc.counts.reshuffles_mid_round += table.shoe.reshuffles_mid_round;
-        sums.close(acc, offset, self.rules.players as u64);
+        let table = Table::new(self.rules, self.strategy);
+        let players = self.rules.players as u64;
+        run_shoes(table, self.shoes_per_chunk, players, rng, acc, offset);
         let main = &acc.main;
         acc.trace.push([chunk as i64, main.x as i64, main.y as i64]);
     }
+}
+
+/// Play a chunk's shoes at `table` into `acc` (fresh, its histogram sized).
+#[inline(always)]
+fn run_shoes<P: Player>(
+    mut table: Table<'_, P>,
+    shoes: u64,
+    players: u64,
+    rng: &mut Rng,
+    acc: &mut BjAcc,
+    offset: i64,
+) {
+    let mut sums = ChunkSums::default();
+    for _ in 0..shoes {
+        // Each shoe has a stream of its own, so the cards it deals do not depend on how
+        // earlier shoes were played (common random numbers across strategies).
+        let mut shoe_rng = Rng::seed_from_u64(rng.next_u64());
+        table.play_shoe(&mut shoe_rng, |r| sums.record(P::BETS, r, acc, offset));
+    }
+    acc.counts.shoes += shoes;
+    acc.counts.reshuffles_mid_round += table.shoe.reshuffles_mid_round;
+    sums.close(P::BETS, acc, offset, players);
 }
 
 /// How a requested round count maps onto chunks.
@@ -377,7 +511,7 @@ impl Plan {
 /// strategy, so a pilot of 64 shoes from a stream of its own (seed, chunk u64::MAX) measures
 /// them; the plan is a function of (rules, strategy, seed, rounds) only, so every thread
 /// count and every shard computes the same one. `chunk_shoes` overrides the chunk size.
-pub fn plan<S: Strategy>(
+pub fn plan<S: Seats>(
     rules: &Rules,
     strategy: &S,
     seed: u64,
@@ -416,6 +550,258 @@ pub fn plan<S: Strategy>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::blackjack::app::seed_chart;
+    use crate::games::blackjack::strategy::{Action, AlwaysInsure, Chart, Situation, Strategy};
+    use crate::rng::chunk_rng;
+
+    /// A bettor over a chart: seat 0 ramps (1 after a shuffle, 4 from the 20th card seen
+    /// on), seat 1 bets `k` every round. `B`: whether the table is told bets vary (false: the
+    /// table plays flat and a test asks the bets itself).
+    struct Ramp<'a, S, const B: bool> {
+        s: &'a S,
+        k: u32,
+        seen: u32,
+        ramp: bool,
+    }
+
+    impl<S: Strategy, const B: bool> Player for Ramp<'_, S, B> {
+        const BETS: bool = B;
+        const SEES: bool = true;
+        fn bet(&mut self, seat: usize) -> u32 {
+            match seat {
+                0 if self.ramp && self.seen >= 20 => 4,
+                0 if self.ramp => 1,
+                _ => self.k,
+            }
+        }
+        fn act(&mut self, _seat: usize, s: &Situation) -> Action {
+            self.s.act(s)
+        }
+        fn insure(&mut self, _seat: usize, total: u8, soft: bool) -> bool {
+            self.s.insure(total, soft)
+        }
+        fn see(&mut self, _card: crate::games::blackjack::shoe::Rank) {
+            self.seen += 1;
+        }
+        fn shuffled(&mut self) {
+            self.seen = 0;
+        }
+    }
+
+    /// The prototype of `Ramp` players (seat 0 ramping when `ramp`, else betting `k` too).
+    struct Bettor<S> {
+        s: S,
+        k: u32,
+        ramp: bool,
+    }
+
+    impl<S: Strategy> Seats for Bettor<S> {
+        type Player<'a>
+            = Ramp<'a, S, true>
+        where
+            S: 'a;
+        fn player(&self) -> Ramp<'_, S, true> {
+            Ramp {
+                s: &self.s,
+                k: self.k,
+                seen: 0,
+                ramp: self.ramp,
+            }
+        }
+    }
+
+    fn insured_chart() -> AlwaysInsure<Chart> {
+        AlwaysInsure(seed_chart())
+    }
+
+    fn two_seats() -> Rules {
+        let mut rules = Rules::seed();
+        rules.players = 2;
+        rules
+    }
+
+    /// Chunk 3 of a run of seed 11.
+    fn chunk<S: Seats>(rules: &Rules, s: &S, shoes: u64) -> BjAcc {
+        chunks(rules, s, shoes, 3..4)
+    }
+
+    /// Chunks of a run of seed 11, merged.
+    fn chunks<S: Seats>(rules: &Rules, s: &S, shoes: u64, range: std::ops::Range<u64>) -> BjAcc {
+        let sim = BjSim {
+            rules,
+            strategy: s,
+            shoes_per_chunk: shoes,
+        };
+        let mut all = BjAcc::default();
+        for c in range {
+            let mut acc = BjAcc::default();
+            sim.run_chunk(c, &mut chunk_rng(11, c), &mut acc);
+            all.merge(&acc);
+        }
+        all
+    }
+
+    /// `r` with every money sum times `k` (x, y) or `k²` (squares).
+    fn scaled(r: &Ratio, k: i128) -> Ratio {
+        Ratio {
+            x: r.x * k,
+            y: r.y * k,
+            xx: r.xx * k * k,
+            bxx: r.bxx * k * k,
+            bxy: r.bxy * k * k,
+            byy: r.byy * k * k,
+            ..*r
+        }
+    }
+
+    #[test]
+    fn a_constant_bet_of_k_scales_every_money_sum_by_k() {
+        let rules = two_seats();
+        let chart = insured_chart();
+        let flat = chunks(&rules, &chart, 100, 0..4);
+        assert!(flat.insurance.n > 0 && flat.counts.doubles > 0 && flat.counts.splits > 0);
+        assert_eq!(flat.counts.initial_bets, flat.counts.seat_rounds);
+        assert_eq!(flat.counts.max_bet, 1);
+        // Betting 1 through the bettor's path (money summed per round) is the flat run
+        // exactly (its sums come from the histogram).
+        let one = Bettor {
+            s: insured_chart(),
+            k: 1,
+            ramp: false,
+        };
+        assert_eq!(chunks(&rules, &one, 100, 0..4), flat);
+        for k in [3u32, 1000] {
+            let bettor = Bettor {
+                s: insured_chart(),
+                k,
+                ramp: false,
+            };
+            let acc = chunks(&rules, &bettor, 100, 0..4);
+            let ki = k as i128;
+            let mut want = flat.clone();
+            want.main = scaled(&flat.main, ki);
+            want.wagered = scaled(&flat.wagered, ki);
+            for (w, f) in want.by_up.iter_mut().zip(&flat.by_up) {
+                *w = scaled(f, ki);
+            }
+            want.pairs = scaled(&flat.pairs, ki);
+            want.insurance = scaled(&flat.insurance, ki);
+            // The bet behind stays one initial bet, the histogram is per the seat's own bet.
+            want.counts.initial_bets = flat.counts.seat_rounds * k as u64;
+            want.counts.max_bet = k as u64;
+            let k64 = k as i64;
+            want.trace = flat
+                .trace
+                .iter()
+                .map(|&[c, x, y]| [c, x * k64, y * k64])
+                .collect();
+            assert_eq!(acc, want, "k = {k}");
+            crate::shard::Plausible::plausible(&acc).unwrap();
+            // Per initial unit staked: the same EV and SE.
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs();
+            for (a, f) in [
+                (&acc.main, &flat.main),
+                (&acc.pairs, &flat.pairs),
+                (&acc.insurance, &flat.insurance),
+            ] {
+                assert!(close(a.mean(), f.mean()), "{} {}", a.mean(), f.mean());
+                assert!(close(a.se(), f.se()), "{} {}", a.se(), f.se());
+            }
+        }
+    }
+
+    #[test]
+    fn a_bet_ramp_stakes_each_round_at_its_own_bet() {
+        let rules = two_seats();
+        let shoes = 200;
+        let bettor = Bettor {
+            s: insured_chart(),
+            k: 2,
+            ramp: true,
+        };
+        let acc = chunk(&rules, &bettor, shoes);
+        crate::shard::Plausible::plausible(&acc).unwrap();
+
+        // Replay: the same shoes (same streams, same decisions) at a flat table; the test
+        // asks the ramp's bet before each round and weighs the per-bet results itself.
+        let mut t = Table::with_player(
+            &rules,
+            Ramp::<_, false> {
+                s: &bettor.s,
+                k: 2,
+                seen: 0,
+                ramp: true,
+            },
+        );
+        let mut rng = chunk_rng(11, 3); // as `chunk`
+        let (mut net, mut net_xx, mut staked, mut wagered) = (0i128, 0i128, 0i128, 0i128);
+        let (mut pairs, mut pairs_xx, mut behind) = (0i128, 0i128, 0i128);
+        let (mut ins, mut ins_staked, mut ins_xx, mut ins_n) = (0i128, 0i128, 0i128, 0u64);
+        let mut by_up = [(0i128, 0i128); 10];
+        let mut ramped = [0u64; 5];
+        for _ in 0..shoes {
+            let mut shoe_rng = Rng::seed_from_u64(rng.next_u64());
+            t.shoe.reshuffle();
+            t.player.shuffled();
+            loop {
+                let bets = [t.player.bet(0), t.player.bet(1)];
+                ramped[bets[0] as usize] += 1;
+                let r = t.play_round(&mut shoe_rng);
+                for (s, &b) in r.seats[..2].iter().zip(&bets) {
+                    assert_eq!(s.bet, 1, "the replay table plays flat");
+                    let b = b as i128;
+                    let money = s.net as i128 * b;
+                    net += money;
+                    net_xx += money * money;
+                    staked += b;
+                    wagered += s.wagered as i128 * b;
+                    pairs += s.pairs as i128 * b;
+                    pairs_xx += (s.pairs as i128 * b).pow(2);
+                    behind += s.behind_none as i128;
+                    by_up[r.up as usize - 1].0 += money;
+                    by_up[r.up as usize - 1].1 += b;
+                    if r.up == 1 && s.insured {
+                        let x = if r.dealer_bj() { 2 * b } else { -b };
+                        ins += x;
+                        ins_staked += b;
+                        ins_xx += x * x;
+                        ins_n += 1;
+                    }
+                }
+                if t.shoe.past_cut() {
+                    break;
+                }
+            }
+        }
+        assert!(ramped[1] > 300 && ramped[4] > 3000, "{ramped:?}");
+        assert_eq!((acc.main.x, acc.main.y, acc.main.xx), (net, staked, net_xx));
+        assert_eq!((acc.wagered.x, acc.wagered.y), (net, wagered));
+        assert_eq!(
+            (acc.pairs.x, acc.pairs.y, acc.pairs.xx),
+            (pairs, staked, pairs_xx)
+        );
+        let insurance = (acc.insurance.x, acc.insurance.y, acc.insurance.xx);
+        assert_eq!(insurance, (ins, ins_staked, ins_xx));
+        assert_eq!(acc.insurance.n, ins_n);
+        assert_eq!(acc.behind_none.x, behind);
+        for (r, &(x, y)) in acc.by_up.iter().zip(&by_up) {
+            assert_eq!((r.x, r.y), (x, y));
+        }
+        assert_eq!(acc.counts.initial_bets as i128, staked);
+        assert_eq!(acc.counts.max_bet, 4);
+        // Everything but money is as for the flat chart: counts, dealer outcomes and the
+        // histogram of results per initial bet.
+        let flat = chunk(&rules, &bettor.s, shoes);
+        assert_eq!(acc.hist, flat.hist);
+        let counts = Counts {
+            initial_bets: flat.counts.initial_bets,
+            max_bet: 1,
+            ..acc.counts
+        };
+        assert_eq!(counts, flat.counts);
+        assert_eq!(acc.dealer, flat.dealer);
+        assert_eq!(acc.main.n, flat.main.n);
+    }
 
     #[test]
     fn plans_larger_than_asked_are_refused() {

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::path::Path;
 
+use super::shoe::Rank;
+
 /// A player's action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -37,6 +39,87 @@ pub trait Strategy: Sync {
     /// Take insurance (offered with an ace up) holding this hand?
     fn insure(&self, _total: u8, _soft: bool) -> bool {
         false
+    }
+}
+
+/// Who sits at the table: decides each seat's bet before the deal, plays and insures its
+/// hands, and sees every card exposed at the table and every shuffle. One `Player` plays all
+/// of a table's seats (the seat index is given) and may keep state across rounds: a card
+/// counter, a bet ramp, a betting system. A fixed [`Strategy`] is a `Player` through
+/// [`Fixed`], at no cost: the associated constants tell the table which work it can skip.
+///
+/// What the table guarantees (with `SEES`):
+/// - `shuffled` when the shoe is shuffled: at the start of each shoe, and when the shoe runs
+///   out in the middle of a round (the cards on the table stay out, every other card is
+///   shuffled back; `shuffled` comes before the first card dealt from the refilled shoe);
+/// - `see` for every card at the moment it is exposed, in dealing order: each seat's first
+///   card, the dealer's up card, each seat's second card, every card drawn to a hand (hits,
+///   doubles, the cards of split hands), then the dealer's hole card and hits. In a peek game
+///   the hole card is dealt before the players act but seen only when turned: at once when
+///   the dealer has a blackjack, otherwise after every seat has acted. Cards never dealt are
+///   never seen.
+///
+/// Bets are in initial bets (`>= 1`; a 0 is taken as 1), decided per seat before the deal.
+/// Doubles, splits, surrender, the pairs side bet and insurance stake in proportion to the
+/// seat's bet; the bet behind stays one initial bet (someone else's money).
+pub trait Player {
+    /// Whether bets can differ from one initial bet (false: the table and the accumulators
+    /// keep their one-bet fast path and `bet` is never called).
+    const BETS: bool = false;
+    /// Whether `see` and `shuffled` do anything (false: the table never calls them).
+    const SEES: bool = false;
+    /// The bet of `seat` for the next round, in initial bets (only called when `BETS`).
+    #[inline(always)]
+    fn bet(&mut self, _seat: usize) -> u32 {
+        1
+    }
+    /// The action of `seat` in `s` (same contract as [`Strategy::act`]).
+    fn act(&mut self, seat: usize, s: &Situation) -> Action;
+    /// Whether `seat` takes insurance (offered with an ace up) holding this hand.
+    fn insure(&mut self, seat: usize, total: u8, soft: bool) -> bool;
+    /// A card exposed at the table (only called when `SEES`).
+    #[inline(always)]
+    fn see(&mut self, _card: Rank) {}
+    /// The shoe was shuffled (only called when `SEES`).
+    #[inline(always)]
+    fn shuffled(&mut self) {}
+}
+
+/// What a run shares between its threads: a prototype that makes a fresh [`Player`] for
+/// each chunk (so a chunk's result depends on its stream only, whatever thread plays it).
+/// Every [`Strategy`] is `Seats`, its player being [`Fixed`].
+pub trait Seats: Sync {
+    type Player<'a>: Player
+    where
+        Self: 'a;
+    /// A fresh player, as at the start of a run.
+    fn player(&self) -> Self::Player<'_>;
+}
+
+/// A fixed strategy seated at the table: one initial bet, sees nothing, plays every seat
+/// alike.
+#[derive(Debug)]
+pub struct Fixed<'a, S: ?Sized>(pub &'a S);
+
+impl<S: Strategy + ?Sized> Player for Fixed<'_, S> {
+    #[inline(always)]
+    fn act(&mut self, _seat: usize, s: &Situation) -> Action {
+        self.0.act(s)
+    }
+    #[inline(always)]
+    fn insure(&mut self, _seat: usize, total: u8, soft: bool) -> bool {
+        self.0.insure(total, soft)
+    }
+}
+
+impl<S: Strategy> Seats for S {
+    type Player<'a>
+        = Fixed<'a, S>
+    where
+        S: 'a;
+    #[inline(always)]
+    fn player(&self) -> Fixed<'_, S> {
+        Fixed(self)
     }
 }
 
