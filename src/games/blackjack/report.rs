@@ -7,7 +7,7 @@ use super::shoe::value_char;
 use super::sim::{hist_offset, BjAcc, Plan};
 use super::strategy::StrategyInfo;
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed_cell, pct, pct_cell, rate, Cell, Report, Section,
+    ci_cell, count, count_cell, est, fixed, fixed_cell, pct, pct_cell, rate, Cell, Report, Section,
 };
 use crate::stats::{check_claim, rounds_for_se, Estimate};
 
@@ -156,7 +156,13 @@ pub struct SimModel {
     pub seed: u64,
     pub rounds: u64,
     pub rounds_requested: u64,
+    /// Initial bets staked, in units of one initial bet (seat-rounds when betting flat).
     pub initial_bets: u64,
+    /// Seat-rounds played (each seat's round, whatever its bet).
+    pub seat_rounds: u64,
+    /// Average and largest initial bet of a seat-round, in initial bets.
+    pub avg_bet: f64,
+    pub max_bet: u64,
     pub shoes: u64,
     pub chunks: ChunksLine,
     pub interrupted: bool,
@@ -316,7 +322,10 @@ pub fn model(
         seed: run.meta.seed,
         rounds: c.rounds,
         rounds_requested: run.rounds_requested,
-        initial_bets: c.seat_rounds,
+        initial_bets: c.initial_bets,
+        seat_rounds: c.seat_rounds,
+        avg_bet: rate(c.initial_bets, c.seat_rounds),
+        max_bet: c.max_bet,
         shoes: c.shoes,
         chunks: ChunksLine {
             shoes_per_chunk: run.plan.shoes_per_chunk,
@@ -477,7 +486,7 @@ pub fn render(m: &SimModel) -> Report {
         };
         s.row([
             up_name(i).into(),
-            pct_cell(rate(row.bets, m.initial_bets), 2),
+            pct_cell(rate(row.bets, m.seat_rounds), 2),
             pct_cell(e.mean, 3),
             pct_cell(e.se, 3),
             ci_cell(&e, 3),
@@ -575,6 +584,15 @@ pub fn render(m: &SimModel) -> Report {
     if let Some(marker) = m.meta.marker() {
         r.notes.push(format!(
             "{marker}; the figures cover the rounds completed only."
+        ));
+    }
+    if m.max_bet > 1 {
+        r.notes.push(format!(
+            "Bets varied: {} seat-rounds staked {} initial bets (average {}, largest {}); EV and RTP are per initial bet staked.",
+            count(m.seat_rounds),
+            count(m.initial_bets),
+            fixed(m.avg_bet, 3),
+            m.max_bet
         ));
     }
     if m.initial_bets == 0 {

@@ -1133,7 +1133,7 @@ mod tests {
 
     #[test]
     fn over_whole_shoes_the_player_sees_exactly_the_cards_dealt() {
-        let chart = crate::games::blackjack::app::seed_chart();
+        let chart = crate::games::blackjack::resolve::seed_chart();
         for peek in [false, true] {
             let mut rules = seed();
             rules.peek = peek;

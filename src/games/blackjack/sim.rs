@@ -550,7 +550,7 @@ pub fn plan<S: Seats>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::blackjack::app::seed_chart;
+    use crate::games::blackjack::resolve::seed_chart;
     use crate::games::blackjack::strategy::{Action, AlwaysInsure, Chart, Situation, Strategy};
     use crate::rng::chunk_rng;
 
