@@ -8,12 +8,15 @@ use rtplab::engine::{run, RunOptions};
 use rtplab::games::doom::exact::{solve_policy, Policy};
 use rtplab::games::doom::model::Model;
 use rtplab::games::doom::rules::{DoomPreset, DoomRules};
-use rtplab::games::doom::sim::{DoomSim, Mode, Player};
+use rtplab::games::doom::sim::{DoomSim, Mode, SolvedStrategy};
 use rtplab::games::doom::strategy::DoomStrategy;
 
 fn sim(preset: DoomPreset, mode: Mode, seats: usize, per_chunk: u64) -> DoomSim {
     let model = Arc::new(Model::new(&DoomRules::preset(preset)));
-    let p = Arc::new(Player::new(&model, DoomStrategy::parse("optimal").unwrap()));
+    let p = Arc::new(SolvedStrategy::new(
+        &model,
+        DoomStrategy::parse("optimal").unwrap(),
+    ));
     DoomSim {
         model,
         players: vec![p; seats],

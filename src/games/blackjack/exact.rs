@@ -218,14 +218,14 @@ fn build_dealer(up: usize, h17: bool) -> Vec<DealerEntry> {
 }
 
 /// How a decision is made in the analysis: the best action, or what a strategy says.
-pub trait Policy: Sync {
+pub trait Decider: Sync {
     /// Pick among `options` (each with its expected value); returns the action and its EV.
     fn choose(&self, s: &Situation, options: &[(Action, f64)]) -> (Action, f64);
 }
 
 /// Maximize expected value (composition dependent).
 pub struct Optimal;
-impl Policy for Optimal {
+impl Decider for Optimal {
     fn choose(&self, _s: &Situation, options: &[(Action, f64)]) -> (Action, f64) {
         let mut best = options[0];
         for &o in &options[1..] {
@@ -239,7 +239,7 @@ impl Policy for Optimal {
 
 /// Play a fixed strategy (falling back as the table does when its answer is not allowed).
 pub struct Follow<'a, S: Strategy>(pub &'a S);
-impl<S: Strategy> Policy for Follow<'_, S> {
+impl<S: Strategy> Decider for Follow<'_, S> {
     fn choose(&self, s: &Situation, options: &[(Action, f64)]) -> (Action, f64) {
         let want = self.0.act(s);
         let find = |a: Action| options.iter().find(|o| o.0 == a).copied();
@@ -264,7 +264,7 @@ fn key_of(c: &[u8; NV]) -> Key {
 }
 
 /// Per-up-card analysis state.
-pub(super) struct Up<'a, P: Policy> {
+pub(super) struct Up<'a, P: Decider> {
     rules: &'a Rules,
     policy: &'a P,
     table: &'a DealerTable,
@@ -282,7 +282,7 @@ pub(super) struct Up<'a, P: Policy> {
     plain_memo: HashMap<(Key, u8, u8), f64>,
 }
 
-impl<'a, P: Policy> Up<'a, P> {
+impl<'a, P: Decider> Up<'a, P> {
     fn remaining(&self, removed: &[u8; NV]) -> [u32; NV] {
         let mut r = self.shoe;
         for v in 0..NV {
@@ -749,7 +749,7 @@ impl<'a, P: Policy> Up<'a, P> {
 /// The decision and EV of one initial two-card hand (value indices, ace = 0) against one up
 /// card (not a natural), in the world of the rules (conditioned on no dealer blackjack in the
 /// hole-card game).
-pub fn initial_ev<P: Policy>(
+pub fn initial_ev<P: Decider>(
     rules: &Rules,
     policy: &P,
     table: &DealerTable,
@@ -806,12 +806,12 @@ pub enum PostSplit {
 }
 
 /// Analyze `rules` under `policy` from a full shoe (post-split play CDZ-).
-pub fn analyze<P: Policy>(rules: &Rules, policy: &P, table: &DealerTable) -> ExactResult {
+pub fn analyze<P: Decider>(rules: &Rules, policy: &P, table: &DealerTable) -> ExactResult {
     analyze_with(rules, policy, table, PostSplit::CdzMinus)
 }
 
 /// Analyze `rules` under `policy` from a full shoe.
-pub fn analyze_with<P: Policy>(
+pub fn analyze_with<P: Decider>(
     rules: &Rules,
     policy: &P,
     table: &DealerTable,

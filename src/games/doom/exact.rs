@@ -60,7 +60,7 @@ impl Policy {
 
 /// Values of one policy for one farkle value. Index `p * holds + h`, `p` in point units.
 #[derive(Clone, Debug)]
-pub struct Table {
+pub struct ValueTable {
     pub levels: usize,
     pub holds: usize,
     /// Value of the state when the player may bank (bank or roll per the policy).
@@ -69,7 +69,7 @@ pub struct Table {
     pub r: Vec<f64>,
 }
 
-impl Table {
+impl ValueTable {
     /// Value of taking set-aside `o` from level `p` (beyond the cap: banked).
     #[inline]
     pub fn after(&self, m: &Model, p: usize, o: &Opt) -> f64 {
@@ -120,10 +120,10 @@ impl Table {
 }
 
 /// Solve one policy with fixed values for a farkle and for doom.
-pub fn solve(m: &Model, pol: &Policy, farkle: f64, doom: f64) -> Table {
+pub fn solve(m: &Model, pol: &Policy, farkle: f64, doom: f64) -> ValueTable {
     let levels = (CAP_POINTS / m.unit) as usize + 1;
     let nh = m.holds.len();
-    let mut t = Table {
+    let mut t = ValueTable {
         levels,
         holds: nh,
         v: vec![0.0; levels * nh],
@@ -166,7 +166,7 @@ pub fn solve(m: &Model, pol: &Policy, farkle: f64, doom: f64) -> Table {
 #[derive(Clone, Debug)]
 pub struct Solution {
     pub policy: Policy,
-    pub tables: Vec<Table>,
+    pub tables: Vec<ValueTable>,
     /// Expected points per turn (the long-run average per turn with a farkle penalty).
     pub turn_ev: f64,
     /// Relative values by farkles in a row (all 0 without a penalty).
@@ -194,9 +194,9 @@ pub fn solve_policy(m: &Model, pol: &Policy) -> Solution {
     let k = k as usize;
     let pen = pen as f64;
     let last = solve(m, pol, -pen, -pen);
-    let eval = |g: f64| -> (f64, Vec<f64>, Vec<Table>) {
+    let eval = |g: f64| -> (f64, Vec<f64>, Vec<ValueTable>) {
         let mut h = vec![0.0; k];
-        let mut tables: Vec<Option<Table>> = vec![None; k];
+        let mut tables: Vec<Option<ValueTable>> = vec![None; k];
         if k == 1 {
             let v = last.r[0];
             tables[0] = Some(last.clone());

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::model::Model;
 use super::report::{exact_ev, plots, sim_report, SimInfo};
 use super::rules::{DoomPreset, DoomRules};
-use super::sim::{DoomSim, GameAcc, Mode, Player, MAX_ROUNDS};
+use super::sim::{DoomSim, GameAcc, Mode, SolvedStrategy, MAX_ROUNDS};
 use super::strategy::DoomStrategy;
 use super::DoomError;
 use crate::game::{BoxedSim, Expected, Game, Run};
@@ -93,12 +93,12 @@ impl Game for Doom {
     ) -> Result<(DoomPlan, BoxedSim<GameAcc>), DoomError> {
         let model = Arc::new(Model::new(&cfg.rules));
         // Solve each distinct strategy once.
-        let mut players: Vec<Arc<Player>> = Vec::new();
+        let mut players: Vec<Arc<SolvedStrategy>> = Vec::new();
         for s in &cfg.seats {
             let s = parse(s)?;
             let p = match players.iter().find(|p| p.strategy == s) {
                 Some(p) => p.clone(),
-                None => Arc::new(Player::new(&model, s)),
+                None => Arc::new(SolvedStrategy::new(&model, s)),
             };
             players.push(p);
         }
@@ -194,7 +194,7 @@ impl Game for Doom {
             return Ok(None);
         }
         let model = Model::new(&cfg.rules);
-        let p = Player::new(&model, parse(&cfg.seats[0])?);
+        let p = SolvedStrategy::new(&model, parse(&cfg.seats[0])?);
         Ok(exact_ev(&p.strategy, &p.solution).map(|ev| Expected {
             ev,
             source: "exact turn EV of this strategy (dynamic programming)".into(),
@@ -241,7 +241,10 @@ pub struct DoomBaseline {
 /// rounds at least (more when doom wipes the bank). Targets up to `g · MAX_ROUNDS / 2` are
 /// accepted: reaching them takes half the limit on average, and a total after `MAX_ROUNDS`
 /// turns falls short of that by hundreds of standard deviations, so no game is cut short.
-pub fn check_target_reachable(rules: &DoomRules, players: &[Arc<Player>]) -> Result<(), DoomError> {
+pub fn check_target_reachable(
+    rules: &DoomRules,
+    players: &[Arc<SolvedStrategy>],
+) -> Result<(), DoomError> {
     let Some(best) = players
         .iter()
         .max_by(|a, b| a.solution.turn_ev.total_cmp(&b.solution.turn_ev))

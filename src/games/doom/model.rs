@@ -4,13 +4,13 @@
 use std::collections::HashMap;
 
 use super::rules::{DoomRules, HeldDice};
-use super::score::{add, key, rolls, size, submultisets, Counts, Scorer, KEYS};
+use super::score::{add, key, rolls, size, submultisets, FaceCounts, Scorer, KEYS};
 
 /// What a cycle carries between rolls. With separate scoring only the number of dice set
 /// aside matters; with combining held dice the multiset itself does.
 #[derive(Clone, Debug)]
 pub struct Hold {
-    pub counts: Counts,
+    pub counts: FaceCounts,
     pub dice: u8,
     /// Points of the held multiset in point units (0 with separate scoring: they are in P).
     pub pts: u32,
@@ -32,7 +32,7 @@ pub struct Opt {
 /// One multiset a roll can show.
 #[derive(Clone, Debug)]
 pub struct RollOut {
-    pub counts: Counts,
+    pub counts: FaceCounts,
     pub p: f64,
     pub doom: bool,
 }
@@ -75,7 +75,7 @@ impl Model {
             .collect();
         // Holds.
         let mut holds = Vec::new();
-        let mut hold_of: HashMap<Counts, u16> = HashMap::new();
+        let mut hold_of: HashMap<FaceCounts, u16> = HashMap::new();
         match rules.held_dice {
             HeldDice::Separate => {
                 for d in 0..6u8 {
@@ -198,7 +198,7 @@ mod tests {
     use super::super::rules::{DoomPreset, DoomRules};
     use super::*;
 
-    fn opts_after(m: &Model, held: Counts, roll: Counts) -> Vec<(Counts, u32, bool)> {
+    fn opts_after(m: &Model, held: FaceCounts, roll: FaceCounts) -> Vec<(FaceCounts, u32, bool)> {
         let h = m.holds.iter().position(|h| h.counts == held).unwrap();
         let n = size(&roll);
         assert_eq!(n, 6 - m.holds[h].dice);

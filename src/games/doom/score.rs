@@ -4,14 +4,14 @@
 use super::rules::{DoomRules, KindExtras, NOfKind};
 
 /// A multiset of dice: `c[f - 1]` dice show face `f`.
-pub type Counts = [u8; 6];
+pub type FaceCounts = [u8; 6];
 
 /// Number of keys of the base-7 multiset code (counts 0..=6 per face).
 pub const KEYS: usize = 117_649;
 
 /// The base-7 code of a multiset.
 #[inline(always)]
-pub fn key(c: &Counts) -> usize {
+pub fn key(c: &FaceCounts) -> usize {
     let mut k = 0usize;
     for &n in c.iter().rev() {
         k = k * 7 + n as usize;
@@ -19,11 +19,11 @@ pub fn key(c: &Counts) -> usize {
     k
 }
 
-pub fn size(c: &Counts) -> u8 {
+pub fn size(c: &FaceCounts) -> u8 {
     c.iter().sum()
 }
 
-pub fn add(a: &Counts, b: &Counts) -> Counts {
+pub fn add(a: &FaceCounts, b: &FaceCounts) -> FaceCounts {
     let mut r = *a;
     for i in 0..6 {
         r[i] += b[i];
@@ -32,10 +32,10 @@ pub fn add(a: &Counts, b: &Counts) -> Counts {
 }
 
 /// Every multiset of exactly `n` dice, in a fixed order, with its probability of being rolled.
-pub fn rolls(n: u8) -> Vec<(Counts, f64)> {
+pub fn rolls(n: u8) -> Vec<(FaceCounts, f64)> {
     let mut out = Vec::new();
     let mut c = [0u8; 6];
-    fn rec(face: usize, left: u8, c: &mut Counts, out: &mut Vec<Counts>) {
+    fn rec(face: usize, left: u8, c: &mut FaceCounts, out: &mut Vec<FaceCounts>) {
         if face == 5 {
             c[5] = left;
             out.push(*c);
@@ -57,13 +57,13 @@ pub fn rolls(n: u8) -> Vec<(Counts, f64)> {
 }
 
 /// Number of ordered rolls giving the multiset.
-pub fn multinomial(c: &Counts) -> u64 {
+pub fn multinomial(c: &FaceCounts) -> u64 {
     let fact = |n: u8| (1..=n as u64).product::<u64>();
     fact(size(c)) / c.iter().map(|&k| fact(k)).product::<u64>()
 }
 
 /// Every non-empty sub-multiset of `c`.
-pub fn submultisets(c: &Counts) -> Vec<Counts> {
+pub fn submultisets(c: &FaceCounts) -> Vec<FaceCounts> {
     let mut out = vec![[0u8; 6]];
     for f in 0..6 {
         let mut next = Vec::with_capacity(out.len() * (c[f] as usize + 1));
@@ -116,21 +116,21 @@ impl Scorer {
 
     /// The best score of the multiset when every die must be part of a combination.
     #[inline(always)]
-    pub fn full(&self, c: &Counts) -> Option<u32> {
+    pub fn full(&self, c: &FaceCounts) -> Option<u32> {
         let v = self.full[key(c)];
         (v >= 0).then_some(v as u32)
     }
 
     /// Whether any die of the roll scores (some non-empty part scores on its own).
-    pub fn any_scoring(&self, c: &Counts) -> bool {
+    pub fn any_scoring(&self, c: &FaceCounts) -> bool {
         submultisets(c).iter().any(|s| self.full(s).is_some())
     }
 }
 
 /// The combinations (as multisets, with their values) that fit inside `c`.
-fn combinations(r: &DoomRules, c: &Counts) -> Vec<(Counts, u32)> {
+fn combinations(r: &DoomRules, c: &FaceCounts) -> Vec<(FaceCounts, u32)> {
     let mut out = Vec::new();
-    let singles = |m: &Counts| m[0] as u32 * r.single_one + m[4] as u32 * r.single_five;
+    let singles = |m: &FaceCounts| m[0] as u32 * r.single_one + m[4] as u32 * r.single_five;
     // With `KindExtras::Kind`, three or more dice of a face are one n-of-a-kind of all of them:
     // no single 1 or 5 is offered beside it and no smaller kind of that face. The rest of the
     // partition never changes a face's count except through combinations that cannot hold
@@ -210,7 +210,7 @@ mod tests {
     use super::super::rules::{DoomPreset, DoomRules, KindExtras};
     use super::*;
 
-    fn counts(dice: &[u8]) -> Counts {
+    fn counts(dice: &[u8]) -> FaceCounts {
         let mut c = [0u8; 6];
         for &d in dice {
             c[d as usize - 1] += 1;

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::exact::{solve_policy, BankRule, Policy, Solution, Table};
+use super::exact::{solve_policy, BankRule, Policy, Solution, ValueTable};
 use super::model::Model;
 use super::rules::{DoomWipes, EndRule, HotDice};
 use super::score::key;
@@ -18,15 +18,15 @@ pub const HIST_MIN: i64 = -1000;
 pub const HIST_BINS: usize = 240;
 
 /// A strategy ready to play: its spec and its solved tables.
-pub struct Player {
+pub struct SolvedStrategy {
     pub strategy: DoomStrategy,
     pub solution: Solution,
 }
 
-impl Player {
-    pub fn new(model: &Model, strategy: DoomStrategy) -> Player {
+impl SolvedStrategy {
+    pub fn new(model: &Model, strategy: DoomStrategy) -> SolvedStrategy {
         let solution = solve_policy(model, &strategy.policy);
-        Player { strategy, solution }
+        SolvedStrategy { strategy, solution }
     }
 }
 
@@ -52,12 +52,12 @@ pub struct TurnOutcome {
 /// Play one turn. `z` is the number of farkles in a row before it (selects the table).
 pub fn play_turn(
     m: &Model,
-    pl: &Player,
+    pl: &SolvedStrategy,
     z: usize,
     view: Option<GameView>,
     rng: &mut Rng,
 ) -> TurnOutcome {
-    let t: &Table = &pl.solution.tables[z.min(pl.solution.tables.len() - 1)];
+    let t: &ValueTable = &pl.solution.tables[z.min(pl.solution.tables.len() - 1)];
     let pol: &Policy = &pl.solution.policy;
     let mut out = TurnOutcome::default();
     let (mut p, mut h) = (0usize, 0usize);
@@ -322,7 +322,7 @@ pub enum Mode {
 
 pub struct DoomSim {
     pub model: Arc<Model>,
-    pub players: Vec<Arc<Player>>,
+    pub players: Vec<Arc<SolvedStrategy>>,
     pub mode: Mode,
     /// Seat (0-based) that starts every game, or `None`: game g starts at seat g mod seats
     /// (the fair way to compare strategies).
@@ -513,7 +513,10 @@ mod tests {
 
     fn sim(preset: DoomPreset, spec: &str, mode: Mode, seats: usize) -> (DoomSim, f64) {
         let model = Arc::new(Model::new(&DoomRules::preset(preset)));
-        let pl = Arc::new(Player::new(&model, DoomStrategy::parse(spec).unwrap()));
+        let pl = Arc::new(SolvedStrategy::new(
+            &model,
+            DoomStrategy::parse(spec).unwrap(),
+        ));
         let ev = pl.solution.turn_ev;
         let per_chunk = match mode {
             Mode::Turns(_) => 20_000,

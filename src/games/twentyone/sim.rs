@@ -35,7 +35,7 @@ impl Dice for Scripted {
 
 /// One player's sheet during a game.
 #[derive(Clone, Debug, Default)]
-pub struct Player {
+pub struct Sheet {
     pub row_index: usize,
     pub row: Row,
     pub score: u32,
@@ -47,7 +47,7 @@ pub struct Player {
 /// What one game produced.
 #[derive(Clone, Debug, Default)]
 pub struct GameResult {
-    pub players: Vec<Player>,
+    pub players: Vec<Sheet>,
     /// Turns (one shared roll each, re-rolls not counted).
     pub turns: u32,
     /// Dice rolls including re-rolls.
@@ -142,7 +142,7 @@ pub fn play_game<D: Dice>(
 ) -> GameResult {
     let n = seats.len();
     let mut g = GameResult {
-        players: vec![Player::default(); n],
+        players: vec![Sheet::default(); n],
         active: vec![(0, 0); n],
         passive: vec![(0, 0); n],
         ..GameResult::default()
