@@ -215,7 +215,7 @@ fn exact_blackjack(args: &BlackjackExact) -> anyhow::Result<ExitCode> {
         sensitivity: args.sensitivity,
         post_split: args.post_split.into(),
     };
-    let report = blackjack::exact_report::exact_report(&cfg);
+    let report = blackjack::exact_report::render(&blackjack::exact_report::exact_model(&cfg));
     emit(&report, &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
 }

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use serde_json::json;
+use serde::Serialize;
 
 use super::rules::Rules;
 use super::sim::{plan, BjAcc, BjSim};
@@ -154,13 +154,77 @@ pub fn compare(
     })
 }
 
-/// The comparison report.
+/// The comparison report: the model, rendered.
 pub fn compare_report(
     rules: &Rules,
     specs: &[StrategySpec],
     run: &CompareRun,
     seed: u64,
 ) -> Report {
+    render(&compare_model(rules, specs, run, seed))
+}
+
+/// One strategy of a comparison.
+#[derive(Clone, Debug, Serialize)]
+pub struct CompareRow {
+    pub strategy: super::strategy::StrategyInfo,
+    /// 1 + the number of strategies significantly better.
+    pub rank: usize,
+    /// Dealer rounds and initial bets it played.
+    pub rounds: u64,
+    pub bets: u64,
+    pub ev: f64,
+    pub ev_se: f64,
+    pub rtp: f64,
+    pub rtp_ci95: [f64; 2],
+}
+
+/// One pair of strategies: the paired difference of their EVs.
+#[derive(Clone, Debug, Serialize)]
+pub struct PairRow {
+    pub a: String,
+    pub b: String,
+    pub diff: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+    pub se_independent: f64,
+    /// (independent SE / paired SE)²; `None` when the two played identically.
+    pub variance_reduction: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CompareChunks {
+    pub shoes_per_chunk: u64,
+    pub planned: u64,
+    pub done: u64,
+}
+
+/// Everything a comparison's report says; its JSON is this struct.
+#[derive(Clone, Debug, Serialize)]
+pub struct CompareModel {
+    pub game: &'static str,
+    pub version: &'static str,
+    pub rules: Rules,
+    pub seed: u64,
+    pub shoes: u64,
+    pub rounds_requested: u64,
+    pub chunks: CompareChunks,
+    pub interrupted: bool,
+    /// Best first.
+    pub strategies: Vec<CompareRow>,
+    pub pairs: Vec<PairRow>,
+    pub elapsed_s: f64,
+    #[serde(skip)]
+    pub meta: crate::report::RunMeta,
+}
+
+/// Compute the comparison's model: estimates, ranks, paired differences.
+pub fn compare_model(
+    rules: &Rules,
+    specs: &[StrategySpec],
+    run: &CompareRun,
+    seed: u64,
+) -> CompareModel {
     let u = rules.units_per_bet() as f64;
     let n = specs.len();
     // A run stopped before its first chunk has no sums: every strategy and pair is n/a.
@@ -175,55 +239,6 @@ pub fn compare_report(
         &run.acc
     };
     let players = rules.players.max(1) as u64;
-    // Rounds per shoe depend on the strategy (cards used): the strategies played the same
-    // shoes, not the same number of rounds.
-    let shoes = run.meta.chunks_done * run.shoes_per_chunk;
-    let (lo, hi) = (
-        acc.per.iter().map(|a| a.n).min().unwrap_or(0) / players,
-        acc.per.iter().map(|a| a.n).max().unwrap_or(0) / players,
-    );
-    let mut r = Report {
-        title: "rtplab blackjack strategy comparison (common random numbers)".into(),
-        ..Default::default()
-    };
-    r.meta
-        .push(("tool".into(), format!("rtplab {}", crate::VERSION)));
-    r.meta.push(("rules".into(), rules.to_string()));
-    r.meta.push(("seed".into(), seed.to_string()));
-    r.meta.push((
-        "rounds".into(),
-        format!(
-            "{} shoes, {} dealer rounds per strategy ({} requested)",
-            count(shoes),
-            if lo == hi {
-                count(lo)
-            } else {
-                format!("{} to {}", count(lo), count(hi))
-            },
-            count(run.rounds_requested)
-        ),
-    ));
-    r.meta.push((
-        "chunks".into(),
-        format!(
-            "{} of {} done, {} shoes each",
-            count(run.meta.chunks_done),
-            count(run.meta.chunks_planned),
-            run.shoes_per_chunk
-        ),
-    ));
-    r.meta.push((
-        "elapsed".into(),
-        format!(
-            "{:.2} s {}",
-            run.meta.elapsed_s,
-            crate::report::where_run(run.meta.threads, 0)
-        ),
-    ));
-    let marker = run.meta.marker();
-    if let Some(m) = &marker {
-        r.meta.push(("status".into(), m.clone()));
-    }
     let est: Vec<Estimate> = acc
         .per
         .iter()
@@ -243,9 +258,116 @@ pub fn compare_report(
             } else if d + crit * se < 0.0 {
                 better[i] += 1;
             }
-            pairs.push((i, j, d, se, se_ind));
+            let vr = if se > 0.0 {
+                (se_ind / se).powi(2)
+            } else {
+                f64::INFINITY
+            };
+            pairs.push(PairRow {
+                a: specs[i].name(),
+                b: specs[j].name(),
+                diff: d,
+                se,
+                ci95: [d - crit * se, d + crit * se],
+                se_independent: se_ind,
+                variance_reduction: vr.is_finite().then_some(vr),
+            });
             k += 1;
         }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        est[b]
+            .mean
+            .partial_cmp(&est[a].mean)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let strategies = order
+        .iter()
+        .map(|&i| {
+            let e = &est[i];
+            let rtp = e.affine(1.0, 1.0);
+            CompareRow {
+                strategy: specs[i].info(),
+                rank: better[i] + 1,
+                rounds: acc.per[i].n / players,
+                bets: acc.per[i].n,
+                ev: e.mean,
+                ev_se: e.se,
+                rtp: rtp.mean,
+                rtp_ci95: rtp.ci95,
+            }
+        })
+        .collect();
+    CompareModel {
+        game: "blackjack",
+        version: crate::VERSION,
+        rules: rules.clone(),
+        seed,
+        // Rounds per shoe depend on the strategy (cards used): the strategies played the same
+        // shoes, not the same number of rounds.
+        shoes: run.meta.chunks_done * run.shoes_per_chunk,
+        rounds_requested: run.rounds_requested,
+        chunks: CompareChunks {
+            shoes_per_chunk: run.shoes_per_chunk,
+            planned: run.meta.chunks_planned,
+            done: run.meta.chunks_done,
+        },
+        interrupted: run.meta.interrupted,
+        strategies,
+        pairs,
+        elapsed_s: run.meta.elapsed_s,
+        meta: run.meta.clone(),
+    }
+}
+
+/// The comparison's report, rendered from its model.
+pub fn render(m: &CompareModel) -> Report {
+    let (lo, hi) = (
+        m.strategies.iter().map(|s| s.rounds).min().unwrap_or(0),
+        m.strategies.iter().map(|s| s.rounds).max().unwrap_or(0),
+    );
+    let mut r = Report {
+        title: "rtplab blackjack strategy comparison (common random numbers)".into(),
+        ..Default::default()
+    };
+    r.meta
+        .push(("tool".into(), format!("rtplab {}", m.version)));
+    r.meta.push(("rules".into(), m.rules.to_string()));
+    r.meta.push(("seed".into(), m.seed.to_string()));
+    r.meta.push((
+        "rounds".into(),
+        format!(
+            "{} shoes, {} dealer rounds per strategy ({} requested)",
+            count(m.shoes),
+            if lo == hi {
+                count(lo)
+            } else {
+                format!("{} to {}", count(lo), count(hi))
+            },
+            count(m.rounds_requested)
+        ),
+    ));
+    r.meta.push((
+        "chunks".into(),
+        format!(
+            "{} of {} done, {} shoes each",
+            count(m.chunks.done),
+            count(m.chunks.planned),
+            m.chunks.shoes_per_chunk
+        ),
+    ));
+    r.meta.push((
+        "elapsed".into(),
+        format!(
+            "{:.2} s {}",
+            m.elapsed_s,
+            crate::report::where_run(m.meta.threads, 0)
+        ),
+    ));
+    let marker = m.meta.marker();
+    if let Some(mk) = &marker {
+        r.meta.push(("status".into(), mk.clone()));
     }
     let mut s = Section::new(
         "Strategies (same shoes)",
@@ -259,28 +381,22 @@ pub fn compare_report(
             "95% CI of RTP",
         ],
     );
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| {
-        est[b]
-            .mean
-            .partial_cmp(&est[a].mean)
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    let mut strat_json = Vec::new();
-    for &i in &order {
-        let e = &est[i];
-        let rtp = e.affine(1.0, 1.0);
+    for row in &m.strategies {
+        let rtp = Estimate {
+            mean: row.rtp,
+            se: row.ev_se,
+            ci95: row.rtp_ci95,
+        };
         s.row([
-            count_cell(better[i] as u64 + 1),
-            Cell::from(specs[i].name()),
+            count_cell(row.rank as u64),
+            Cell::from(row.strategy.name.clone()),
             // Without thousands separators, as this table always showed them.
-            Cell::num(acc.per[i].n.to_string(), acc.per[i].n as f64, "count"),
-            pct_cell(e.mean, 4),
-            pct_cell(e.se, 4),
+            Cell::num(row.bets.to_string(), row.bets as f64, "count"),
+            pct_cell(row.ev, 4),
+            pct_cell(row.ev_se, 4),
             pct_cell(rtp.mean, 4),
             ci_cell(&rtp, 4),
         ]);
-        strat_json.push(json!({"strategy": specs[i].info(), "rank": better[i] + 1, "rounds": acc.per[i].n / players, "bets": acc.per[i].n, "ev": e.mean, "ev_se": e.se, "rtp": rtp.mean, "rtp_ci95": rtp.ci95}));
     }
     r.sections.push(s);
     let mut s = Section::new(
@@ -295,46 +411,34 @@ pub fn compare_report(
             "variance reduction",
         ],
     );
-    let mut pair_json = Vec::new();
-    for (i, j, d, se, se_ind) in pairs {
-        let vr = if se > 0.0 {
-            (se_ind / se).powi(2)
-        } else {
-            f64::INFINITY
-        };
-        let (lo, hi) = (d - crit * se, d + crit * se);
+    for p in &m.pairs {
+        let [lo, hi] = p.ci95;
         s.row([
-            Cell::from(specs[i].name()),
-            Cell::from(specs[j].name()),
-            pct_cell(d, 4),
-            pct_cell(se, 4),
+            Cell::from(p.a.clone()),
+            Cell::from(p.b.clone()),
+            pct_cell(p.diff, 4),
+            pct_cell(p.se, 4),
             Cell::range(
                 format!("[{}, {}]", pct(lo, 4), pct(hi, 4)),
                 lo,
                 hi,
                 "fraction",
             ),
-            pct_cell(se_ind, 4),
-            if !se.is_finite() {
-                "n/a".into()
-            } else if vr.is_finite() {
-                Cell::num(format!("{vr:.1}x"), vr, "factor")
-            } else {
-                "exact (identical)".into()
+            pct_cell(p.se_independent, 4),
+            match p.variance_reduction {
+                _ if !p.se.is_finite() => "n/a".into(),
+                Some(vr) => Cell::num(format!("{vr:.1}x"), vr, "factor"),
+                None => "exact (identical)".into(),
             },
         ]);
-        pair_json.push(json!({"a": specs[i].name(), "b": specs[j].name(), "diff": d, "se": se, "ci95": [lo, hi], "se_independent": se_ind, "variance_reduction": if vr.is_finite() { json!(vr) } else { json!(null) }}));
     }
     r.sections.push(s);
     r.notes.push("Rank 1 + the number of strategies whose paired 95% CI lies entirely above; equal ranks are ties.".into());
-    if let Some(m) = marker {
-        r.notes
-            .push(format!("{m}; the figures cover the rounds completed only."));
+    if let Some(mk) = marker {
+        r.notes.push(format!(
+            "{mk}; the figures cover the rounds completed only."
+        ));
     }
-    r.json = json!({"game": "blackjack", "version": crate::VERSION, "rules": rules, "seed": seed,
-        "shoes": shoes, "rounds_requested": run.rounds_requested,
-        "chunks": {"shoes_per_chunk": run.shoes_per_chunk, "planned": run.meta.chunks_planned, "done": run.meta.chunks_done},
-        "interrupted": run.meta.interrupted,
-        "strategies": strat_json, "pairs": pair_json, "elapsed_s": run.meta.elapsed_s});
+    r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }

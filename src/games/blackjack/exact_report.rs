@@ -2,12 +2,16 @@
 //! strategy), both settlements of the no-hole-card game, the claim check without noise, and
 //! the sensitivity of the EV to each single rule change.
 
-use serde_json::json;
+use std::collections::BTreeMap;
 
-use super::exact::{analyze_with, DealerTable, ExactResult, Follow, Optimal, PostSplit};
+use serde::Serialize;
+
+use super::exact::{
+    analyze_with, DealerTable, ExactResult, Follow, Frequencies, Optimal, PostSplit,
+};
 use super::rules::{BjPays, DealerBjTakes, Rules, Surrender};
 use super::shoe::value_char;
-use super::strategy::StrategySpec;
+use super::strategy::{StrategyInfo, StrategySpec};
 use crate::report::{pct, pct_cell, Cell, Report, Section};
 
 /// What to compute.
@@ -36,17 +40,98 @@ fn run(rules: &Rules, strategy: Option<&StrategySpec>, post_split: PostSplit) ->
     }
 }
 
-fn result_json(r: &ExactResult) -> serde_json::Value {
-    let by_up: serde_json::Map<String, serde_json::Value> = [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 0]
-        .iter()
-        .map(|&i| {
-            (
-                value_char(i as u8 + 1).to_string(),
-                json!({"ev": r.ev_by_up[i], "p": r.p_up[i]}),
-            )
-        })
-        .collect();
-    json!({"ev": r.ev, "rtp": 1.0 + r.ev, "ev_by_upcard": by_up, "frequencies": r.frequencies, "method": r.method})
+/// EV given one up card, and the up card's probability.
+#[derive(Clone, Debug, Serialize)]
+pub struct UpExact {
+    pub ev: f64,
+    pub p: f64,
+}
+
+/// One analysis: EV, RTP, by up card, decision frequencies.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExactLine {
+    pub ev: f64,
+    pub rtp: f64,
+    /// By up card name (A, 2, ..., T).
+    pub ev_by_upcard: BTreeMap<String, UpExact>,
+    pub frequencies: Frequencies,
+    pub method: String,
+}
+
+impl ExactLine {
+    fn of(r: &ExactResult) -> ExactLine {
+        ExactLine {
+            ev: r.ev,
+            rtp: 1.0 + r.ev,
+            ev_by_upcard: ORDER
+                .iter()
+                .map(|&i| {
+                    let e = UpExact {
+                        ev: r.ev_by_up[i],
+                        p: r.p_up[i],
+                    };
+                    (up_name(i), e)
+                })
+                .collect(),
+            frequencies: r.frequencies,
+            method: r.method.clone(),
+        }
+    }
+}
+
+/// One settlement and one way to play.
+#[derive(Clone, Debug, Serialize)]
+pub struct SettlementRow {
+    #[serde(flatten)]
+    pub result: ExactLine,
+    pub settlement: String,
+    pub play: String,
+    pub rules: Rules,
+}
+
+/// The claim against the best exact RTP (no sampling error).
+#[derive(Clone, Debug, Serialize)]
+pub struct ExactClaim {
+    pub claimed: f64,
+    pub best_rtp: f64,
+    pub reachable: bool,
+    pub verdict: String,
+}
+
+/// One single-rule change and its exact EV under optimal play.
+#[derive(Clone, Debug, Serialize)]
+pub struct SensitivityRow {
+    pub change: String,
+    pub ev: f64,
+    pub rtp: f64,
+    pub delta_ev: f64,
+}
+
+/// Everything the exact report says, computed by `exact_model`; its JSON is this struct.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExactModel {
+    pub game: &'static str,
+    pub version: &'static str,
+    pub method: String,
+    pub rules: Rules,
+    pub strategy: Option<StrategyInfo>,
+    /// Optimal play under the rules as given.
+    pub ev: f64,
+    pub rtp: f64,
+    pub ev_by_upcard: BTreeMap<String, UpExact>,
+    pub frequencies: Frequencies,
+    /// The fixed strategy under the rules as given.
+    pub strategy_result: Option<ExactLine>,
+    pub settlements: Vec<SettlementRow>,
+    pub claim: Option<ExactClaim>,
+    pub sensitivity: Option<Vec<SensitivityRow>>,
+}
+
+/// Up card indices in table order: 2..9, T, A.
+const ORDER: [usize; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0];
+
+fn up_name(i: usize) -> String {
+    value_char(i as u8 + 1).to_string()
 }
 
 /// One single-rule change for the sensitivity table.
@@ -121,8 +206,8 @@ fn variants(base: &Rules) -> Vec<(String, Rules)> {
     v
 }
 
-/// Build the exact report.
-pub fn exact_report(cfg: &ExactConfig) -> Report {
+/// Run every analysis the exact report needs.
+pub fn exact_model(cfg: &ExactConfig) -> ExactModel {
     let rules = &cfg.rules;
     let mut settlements: Vec<(String, Rules)> = vec![(label(rules), rules.clone())];
     if cfg.both_settlements && !rules.peek {
@@ -133,33 +218,7 @@ pub fn exact_report(cfg: &ExactConfig) -> Report {
         };
         settlements.push((label(&other), other));
     }
-    let mut r = Report {
-        title: "rtplab blackjack exact analysis".into(),
-        ..Default::default()
-    };
-    r.meta
-        .push(("tool".into(), format!("rtplab {}", crate::VERSION)));
-    r.meta.push(("rules".into(), rules.to_string()));
-    r.meta.push((
-        "strategy".into(),
-        match &cfg.strategy {
-            Some(s) => format!("optimal composition-dependent play, and {}", s.name()),
-            None => "optimal composition-dependent play".into(),
-        },
-    ));
-    let mut s = Section::new(
-        "EV and RTP per initial bet",
-        &[
-            "settlement",
-            "play",
-            "EV",
-            "RTP",
-            "P(double)",
-            "P(split)",
-            "P(surrender)",
-        ],
-    );
-    let mut rows_json = Vec::new();
+    let mut rows = Vec::new();
     let mut best_rtp: Option<f64> = None;
     let mut method = String::new();
     for (name, rs) in &settlements {
@@ -171,49 +230,24 @@ pub fn exact_report(cfg: &ExactConfig) -> Report {
             plays.push((st.name(), run(rs, Some(&st), cfg.post_split)));
         }
         for (play, res) in &plays {
-            s.row([
-                Cell::from(name.clone()),
-                Cell::from(play.clone()),
-                pct_cell(res.ev, 4),
-                pct_cell(1.0 + res.ev, 4),
-                pct_cell(res.frequencies.double, 3),
-                pct_cell(res.frequencies.split, 3),
-                pct_cell(res.frequencies.surrender, 3),
-            ]);
-            let mut j = result_json(res);
-            j["settlement"] = json!(name);
-            j["play"] = json!(play);
-            j["rules"] = json!(rs);
-            rows_json.push(j);
+            rows.push(SettlementRow {
+                result: ExactLine::of(res),
+                settlement: name.clone(),
+                play: play.clone(),
+                rules: rs.clone(),
+            });
         }
         if best_rtp.is_none() {
             best_rtp = Some(1.0 + plays[0].1.ev);
             method = plays[0].1.method.clone();
         }
     }
-    r.sections.push(s);
-    // EV by up card for the rules as given.
-    let main = run(rules, cfg.strategy.as_ref(), cfg.post_split);
-    let opt = run(rules, None, cfg.post_split);
-    let mut s = Section::new(
-        "EV by dealer up card (rules as given)",
-        &["up", "P(up)", "optimal EV", "strategy EV"],
-    );
-    for i in [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 0] {
-        s.row([
-            Cell::from(value_char(i as u8 + 1).to_string()),
-            pct_cell(opt.p_up[i], 3),
-            pct_cell(opt.ev_by_up[i], 3),
-            if cfg.strategy.is_some() {
-                pct_cell(main.ev_by_up[i], 3)
-            } else {
-                Cell::default()
-            },
-        ]);
-    }
-    r.sections.push(s);
-    r.notes.push(format!("Method: {method}."));
-    let claim_json = cfg.claim.map(|c| {
+    let opt = ExactLine::of(&run(rules, None, cfg.post_split));
+    let strategy_result = cfg
+        .strategy
+        .as_ref()
+        .map(|s| ExactLine::of(&run(rules, Some(s), cfg.post_split)));
+    let claim = cfg.claim.map(|c| {
         let best = best_rtp.unwrap_or(f64::NAN);
         let reachable = best >= c;
         let verdict = if reachable {
@@ -230,48 +264,134 @@ pub fn exact_report(cfg: &ExactConfig) -> Report {
                 pct(c, 2)
             )
         };
-        r.notes.push(format!("Claim {}: {verdict}", pct(c, 2)));
-        json!({"claimed": c, "best_rtp": best, "reachable": reachable, "verdict": verdict})
+        ExactClaim {
+            claimed: c,
+            best_rtp: best,
+            reachable,
+            verdict,
+        }
     });
-    let mut sens_json = Vec::new();
-    if cfg.sensitivity {
+    let sensitivity = cfg.sensitivity.then(|| {
+        variants(rules)
+            .into_iter()
+            .map(|(change, rs)| {
+                let e = run(&rs, None, cfg.post_split).ev;
+                SensitivityRow {
+                    change,
+                    ev: e,
+                    rtp: 1.0 + e,
+                    delta_ev: e - opt.ev,
+                }
+            })
+            .collect()
+    });
+    ExactModel {
+        game: "blackjack",
+        version: crate::VERSION,
+        method,
+        rules: rules.clone(),
+        strategy: cfg.strategy.as_ref().map(|s| s.info()),
+        ev: opt.ev,
+        rtp: opt.rtp,
+        ev_by_upcard: opt.ev_by_upcard,
+        frequencies: opt.frequencies,
+        strategy_result,
+        settlements: rows,
+        claim,
+        sensitivity,
+    }
+}
+
+/// The exact report: tables and notes rendered from the model, the JSON the model itself.
+pub fn render(m: &ExactModel) -> Report {
+    let mut r = Report {
+        title: "rtplab blackjack exact analysis".into(),
+        ..Default::default()
+    };
+    r.meta
+        .push(("tool".into(), format!("rtplab {}", m.version)));
+    r.meta.push(("rules".into(), m.rules.to_string()));
+    r.meta.push((
+        "strategy".into(),
+        match &m.strategy {
+            Some(s) => format!("optimal composition-dependent play, and {}", s.name),
+            None => "optimal composition-dependent play".into(),
+        },
+    ));
+    let mut s = Section::new(
+        "EV and RTP per initial bet",
+        &[
+            "settlement",
+            "play",
+            "EV",
+            "RTP",
+            "P(double)",
+            "P(split)",
+            "P(surrender)",
+        ],
+    );
+    for row in &m.settlements {
+        let res = &row.result;
+        s.row([
+            Cell::from(row.settlement.clone()),
+            Cell::from(row.play.clone()),
+            pct_cell(res.ev, 4),
+            pct_cell(res.rtp, 4),
+            pct_cell(res.frequencies.double, 3),
+            pct_cell(res.frequencies.split, 3),
+            pct_cell(res.frequencies.surrender, 3),
+        ]);
+    }
+    r.sections.push(s);
+    let mut s = Section::new(
+        "EV by dealer up card (rules as given)",
+        &["up", "P(up)", "optimal EV", "strategy EV"],
+    );
+    for i in ORDER {
+        let up = up_name(i);
+        let opt = &m.ev_by_upcard[&up];
+        s.row([
+            Cell::from(up.clone()),
+            pct_cell(opt.p, 3),
+            pct_cell(opt.ev, 3),
+            match &m.strategy_result {
+                Some(st) => pct_cell(st.ev_by_upcard[&up].ev, 3),
+                None => Cell::default(),
+            },
+        ]);
+    }
+    r.sections.push(s);
+    r.notes.push(format!("Method: {}.", m.method));
+    if let Some(c) = &m.claim {
+        r.notes
+            .push(format!("Claim {}: {}", pct(c.claimed, 2), c.verdict));
+    }
+    if let Some(rows) = &m.sensitivity {
         let mut s = Section::new(
             "Sensitivity: one rule changed at a time (optimal play)",
             &["change", "EV", "RTP", "ΔEV", "reaches claim"],
         );
-        let base = opt.ev;
-        for (name, rs) in variants(rules) {
-            let e = run(&rs, None, cfg.post_split).ev;
-            let reach = cfg
+        for row in rows {
+            let reach = m
                 .claim
-                .map(|c| if 1.0 + e >= c { "yes" } else { "no" })
+                .as_ref()
+                .map(|c| if row.rtp >= c.claimed { "yes" } else { "no" })
                 .unwrap_or("");
             s.row([
-                Cell::from(name.clone()),
-                pct_cell(e, 4),
-                pct_cell(1.0 + e, 4),
-                Cell::num(format!("{:+.4}%", (e - base) * 100.0), e - base, "fraction"),
+                Cell::from(row.change.clone()),
+                pct_cell(row.ev, 4),
+                pct_cell(row.rtp, 4),
+                Cell::num(
+                    format!("{:+.4}%", row.delta_ev * 100.0),
+                    row.delta_ev,
+                    "fraction",
+                ),
                 Cell::from(reach),
             ]);
-            sens_json.push(json!({"change": name, "ev": e, "rtp": 1.0 + e, "delta_ev": e - base}));
         }
         r.sections.push(s);
     }
-    r.json = json!({
-        "game": "blackjack",
-        "version": crate::VERSION,
-        "method": method,
-        "rules": rules,
-        "strategy": cfg.strategy.as_ref().map(|s| s.info()),
-        "ev": opt.ev,
-        "rtp": 1.0 + opt.ev,
-        "ev_by_upcard": result_json(&opt)["ev_by_upcard"].clone(),
-        "frequencies": opt.frequencies,
-        "strategy_result": cfg.strategy.as_ref().map(|_| result_json(&main)),
-        "settlements": rows_json,
-        "claim": claim_json,
-        "sensitivity": if cfg.sensitivity { Some(sens_json) } else { None },
-    });
+    r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }
 
