@@ -813,4 +813,57 @@ mod tests {
         let q = quantiles(&h);
         assert_eq!(q, vec![1, 5, 25, 50, 75, 95, 100]);
     }
+
+    #[test]
+    fn an_interrupted_sweep_says_so_in_the_model() {
+        let rules = TwentyOneRules::standard();
+        let others = vec!["greedy".to_string()];
+        let r = sweep_report(&rules, &others, &[], 3, 0.5, Some(2.0));
+        assert_eq!(r.json["interrupted"], true);
+        assert_eq!(r.json["interrupted_at_c"], 2.0);
+        assert!(r.json["best_c"].is_null());
+        assert_eq!(r.json["games"], 0);
+        assert!(r.notes[0].starts_with("INTERRUPTED at c = 2:"));
+        assert_eq!(
+            r.meta.last().unwrap(),
+            &("Status".to_string(), "INTERRUPTED at c = 2".to_string())
+        );
+        let r = sweep_report(&rules, &others, &[], 3, 0.5, None);
+        assert_eq!(r.json["interrupted"], false);
+        assert!(r.json.get("interrupted_at_c").is_none());
+        assert!(r.notes.is_empty());
+    }
+
+    #[test]
+    fn the_sim_json_is_the_model() {
+        let rules = TwentyOneRules::standard();
+        let info = RunInfo {
+            seats: vec!["greedy".into(), "greedy".into()],
+            run: RunMeta::default(),
+        };
+        // No games: every per-game figure is n/a (null), the quantiles too.
+        let m = sim_model(&rules, &TwentyOneAcc::for_seats(2), &info);
+        let r = render_sim(&m);
+        assert_eq!(r.json, serde_json::to_value(&m).unwrap());
+        assert_eq!(r.json["seats"][1]["sheet"], rules.sheets[1].name);
+        assert!(r.json["score"][0]["quantiles"][3]["score"].is_null());
+        assert!(r.json["rolls_per_game"].is_null());
+        assert_eq!(r.json["win_rate_by_strategy"][0]["seats"], 2);
+        assert_eq!(r.sections[2].rows[0][4].text, "n/a");
+    }
+
+    #[test]
+    fn the_exact_json_is_the_model() {
+        let rules = TwentyOneRules::standard();
+        let x = exact_model(&rules, Some(1.0));
+        let r = render_exact(&x);
+        assert_eq!(r.json, serde_json::to_value(&x).unwrap());
+        let p = &r.json["row_policy"];
+        assert_eq!(p["states"][0]["empty"], r.json["row_events"][0]["empty"]);
+        assert_eq!(p["row_value"], p["states"][0]["value"]);
+        assert!(render_exact(&exact_model(&rules, None))
+            .json
+            .get("row_policy")
+            .is_none());
+    }
 }
