@@ -1,17 +1,20 @@
 //! Dice of Doom reports: simulation (turns or games) and the exact turn analysis.
+//!
+//! Each report is a model computed from the sums (or the solver), then rendered: the tables,
+//! metadata and notes come from the model only, and the JSON document is the model serialized.
 
 use rayon::prelude::*;
-use serde_json::json;
+use serde::Serialize;
 
 use super::exact::{solve_policy, Policy, Solution, CAP_POINTS};
 use super::model::Model;
-use super::rules::{DoomWipes, HeldDice};
+use super::rules::{DoomRules, DoomWipes, HeldDice};
 use super::sim::{GameAcc, Mode, TurnAcc, FINAL_BINS, HIST_BIN, HIST_BINS, HIST_MIN, WIN_UNIT};
 use crate::report::{
-    ci_cell, count, count_cell, est, estimate_json, fixed, fixed_cell, pct_cell, rate, Cell,
-    Report, RunMeta, Section,
+    ci_cell, count, count_cell, est, fixed, fixed_cell, pct_cell, rate, Cell, Report, RunMeta,
+    Section,
 };
-use crate::stats::Estimate;
+use crate::stats::{Estimate, Ratio};
 
 /// What a simulation run was.
 pub struct SimInfo {
@@ -24,18 +27,6 @@ pub struct SimInfo {
 
 fn f1(v: f64) -> String {
     fixed(v, 1)
-}
-
-fn histogram_json(t: &TurnAcc) -> serde_json::Value {
-    let mut bins = Vec::new();
-    for (i, &n) in t.hist.iter().enumerate() {
-        if n == 0 {
-            continue;
-        }
-        let (from, to) = bin_range(i);
-        bins.push(json!({"from": from, "to": to, "count": n}));
-    }
-    json!(bins)
 }
 
 /// Bounds of turn-score histogram bin `i` (`None`: unbounded; bin 0 is the underflow, the
@@ -51,37 +42,372 @@ fn bin_range(i: usize) -> (Option<i64>, Option<i64>) {
     }
 }
 
-fn turn_summary(t: &TurnAcc) -> (Estimate, f64, f64, f64) {
-    let n = t.turns();
-    let e = est(&t.score, 1.0);
-    (e, rate(t.farkles, n), rate(t.dooms, n), rate(t.rolls, n))
+/// The figures of a simulation: the JSON document of `sim doom`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SimModel {
+    pub game: &'static str,
+    pub rules: DoomRules,
+    pub seed: u64,
+    /// All seats pooled (one seat in turn mode).
+    pub mean_turn_score: f64,
+    pub mean_turn_score_se: f64,
+    pub mean_turn_score_ci95: [f64; 2],
+    pub sd_turn: f64,
+    pub p_bust: f64,
+    pub p_farkle: f64,
+    pub p_doom: f64,
+    pub rolls_per_turn: f64,
+    /// The non-empty bins of the pooled turn scores.
+    pub turn_score_histogram: Vec<HistBin>,
+    pub turn_score_histogram_bin: i64,
+    pub elapsed_s: f64,
+    pub threads: usize,
+    pub interrupted: bool,
+    pub turns_per_s: f64,
+    pub seat_turns: Vec<SeatTurns>,
+    #[serde(flatten)]
+    pub mode: SimModeModel,
+    /// How the run went (seed, starting seat, chunks, shards): rendered, not serialized
+    /// beyond the fields above.
+    #[serde(skip)]
+    pub run: RunMeta,
 }
 
-/// The report of a simulation.
-pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
+/// One bin of the turn-score histogram (`None`: unbounded).
+#[derive(Clone, Debug, Serialize)]
+pub struct HistBin {
+    pub from: Option<i64>,
+    pub to: Option<i64>,
+    pub count: u64,
+}
+
+/// One seat's turns.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatTurns {
+    pub seat: usize,
+    pub strategy: String,
+    pub turns: u64,
+    pub mean_turn_score: f64,
+    pub mean_turn_score_se: f64,
+    pub ci95: [f64; 2],
+    /// The exact turn EV of the seat's policy (`None` for the end-game variant).
+    pub exact_turn_ev: Option<f64>,
+    /// (mean − exact) / SE, when there is an exact turn EV.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z_vs_exact: Option<f64>,
+    pub p_bust: f64,
+    pub p_farkle: f64,
+    pub p_doom: f64,
+    pub p_penalty: f64,
+    pub rolls_per_turn: f64,
+    pub sd_turn: f64,
+}
+
+/// What a simulation of single turns or of games adds.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum SimModeModel {
+    Turns(TurnsModel),
+    Games(GamesModel),
+}
+
+/// Single turns of one strategy.
+#[derive(Clone, Debug, Serialize)]
+pub struct TurnsModel {
+    pub strategy: String,
+    pub turns: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_turn_ev: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z_vs_exact: Option<f64>,
+}
+
+/// Full games.
+#[derive(Clone, Debug, Serialize)]
+pub struct GamesModel {
+    pub seats: Vec<String>,
+    pub games: u64,
+    pub win_rate: Vec<SeatWinRate>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_rate_by_strategy: Option<Vec<StrategyWinRate>>,
+    /// By position in the turn order (0: the starting player).
+    pub win_rate_by_position: Vec<f64>,
+    /// The starting player's win rate minus the fair share.
+    pub first_player_advantage: Option<f64>,
+    pub turns_per_game: Estimate,
+    pub unfinished_games: u64,
+    /// 1-based; `None`: rotated game by game.
+    pub starting_seat: Option<usize>,
+    pub final_score_histogram: FinalHistogram,
+}
+
+/// One seat's win rate (ties shared) and final scores.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatWinRate {
+    pub seat: usize,
+    pub strategy: String,
+    pub rate: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+    pub final_score: Estimate,
+    pub final_score_sd: f64,
+}
+
+/// Final totals per seat in bins of `bin` points from 0 (the last bin is the overflow).
+#[derive(Clone, Debug, Serialize)]
+pub struct FinalHistogram {
+    pub bin: f64,
+    /// Per seat, per bin.
+    pub counts: Vec<Vec<u64>>,
+}
+
+/// The win rate of a strategy several seats share: the mean of those seats' win rates.
+#[derive(Clone, Debug, Serialize)]
+pub struct StrategyWinRate {
+    pub strategy: String,
+    pub seats: usize,
+    pub rate: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+}
+
+/// Win rate per strategy when several seats share one (the figures of
+/// `crate::report::win_rate_by_strategy`, typed). The SE treats the seats as independent,
+/// which overstates it slightly. `None` when every seat differs.
+pub fn strategy_win_rates(names: &[String], wins: &[Ratio]) -> Option<Vec<StrategyWinRate>> {
+    let mut distinct: Vec<&String> = Vec::new();
+    for n in names {
+        if !distinct.contains(&n) {
+            distinct.push(n);
+        }
+    }
+    if distinct.len() == names.len() {
+        return None;
+    }
+    let rows = distinct
+        .into_iter()
+        .map(|name| {
+            let idx: Vec<usize> = (0..names.len()).filter(|&s| &names[s] == name).collect();
+            let k = idx.len() as f64;
+            let mean = idx.iter().map(|&s| wins[s].mean()).sum::<f64>() / k;
+            let se = idx
+                .iter()
+                .map(|&s| wins[s].se().powi(2))
+                .sum::<f64>()
+                .sqrt()
+                / k;
+            let e = Estimate::new(mean, se, wins[idx[0]].df());
+            StrategyWinRate {
+                strategy: name.clone(),
+                seats: idx.len(),
+                rate: e.mean,
+                se: e.se,
+                ci95: e.ci95,
+            }
+        })
+        .collect();
+    Some(rows)
+}
+
+/// The table of [`strategy_win_rates`].
+pub fn strategy_win_rate_section(rows: &[StrategyWinRate]) -> Section {
+    let mut sec = Section::new(
+        "Win rate by strategy (per seat, seats pooled; SE treats seats as independent)",
+        &["strategy", "seats", "win rate per seat", "SE", "95% CI"],
+    );
+    for w in rows {
+        sec.row([
+            Cell::from(w.strategy.clone()),
+            count_cell(w.seats as u64),
+            pct_cell(w.rate, 2),
+            pct_cell(w.se, 2),
+            ci_cell(&rate_estimate(w.rate, w.se, w.ci95), 2),
+        ]);
+    }
+    sec
+}
+
+/// An estimate from a rate's fields (for the CI cell).
+fn rate_estimate(mean: f64, se: f64, ci95: [f64; 2]) -> Estimate {
+    Estimate { mean, se, ci95 }
+}
+
+/// The turn figures of one seat's sums (or of all seats pooled).
+struct TurnFigures {
+    score: Estimate,
+    p_farkle: f64,
+    p_doom: f64,
+    p_bust: f64,
+    p_penalty: f64,
+    rolls: f64,
+    sd: f64,
+}
+
+fn turn_figures(t: &TurnAcc) -> TurnFigures {
+    let n = t.turns();
+    TurnFigures {
+        score: est(&t.score, 1.0),
+        p_farkle: rate(t.farkles, n),
+        p_doom: rate(t.dooms, n),
+        p_bust: rate(t.farkles + t.dooms, n),
+        p_penalty: rate(t.penalties, n),
+        rolls: rate(t.rolls, n),
+        sd: t.score.sd_obs(),
+    }
+}
+
+/// The model of a simulation, from its sums.
+pub fn sim_model(m: &Model, acc: &GameAcc, info: &SimInfo) -> SimModel {
     // A run stopped before its first chunk has no sums: report every seat as n/a.
     let acc = &*acc.with_seats(info.seats.len(), info.mode);
+    let all_turns: u64 = acc.turns.iter().map(|t| t.turns()).sum();
+    let seat_turns: Vec<SeatTurns> = acc
+        .turns
+        .iter()
+        .enumerate()
+        .map(|(s, t)| {
+            let f = turn_figures(t);
+            let exact = info.exact_ev.get(s).copied().flatten();
+            SeatTurns {
+                seat: s + 1,
+                strategy: info.seats[s].clone(),
+                turns: t.turns(),
+                mean_turn_score: f.score.mean,
+                mean_turn_score_se: f.score.se,
+                ci95: f.score.ci95,
+                exact_turn_ev: exact,
+                z_vs_exact: exact.map(|x| (f.score.mean - x) / f.score.se),
+                p_bust: f.p_bust,
+                p_farkle: f.p_farkle,
+                p_doom: f.p_doom,
+                p_penalty: f.p_penalty,
+                rolls_per_turn: f.rolls,
+                sd_turn: f.sd,
+            }
+        })
+        .collect();
+    // Pool all seats for the top-level turn figures (one seat in turn mode).
+    let mut pooled = TurnAcc::default();
+    for t in &acc.turns {
+        crate::engine::Merge::merge(&mut pooled, t);
+    }
+    let p = turn_figures(&pooled);
+    let turn_score_histogram = pooled
+        .hist
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(i, &count)| {
+            let (from, to) = bin_range(i);
+            HistBin { from, to, count }
+        })
+        .collect();
+    let mode = match info.mode {
+        Mode::Turns(_) => {
+            let exact = info.exact_ev[0];
+            SimModeModel::Turns(TurnsModel {
+                strategy: info.seats[0].clone(),
+                turns: all_turns,
+                exact_turn_ev: exact,
+                z_vs_exact: exact.map(|x| (p.score.mean - x) / p.score.se),
+            })
+        }
+        Mode::Games(_) => SimModeModel::Games(games_model(acc, info, m)),
+    };
+    SimModel {
+        game: "doom",
+        rules: m.rules.clone(),
+        seed: info.run.seed,
+        mean_turn_score: p.score.mean,
+        mean_turn_score_se: p.score.se,
+        mean_turn_score_ci95: p.score.ci95,
+        sd_turn: p.sd,
+        p_bust: p.p_bust,
+        p_farkle: p.p_farkle,
+        p_doom: p.p_doom,
+        rolls_per_turn: p.rolls,
+        turn_score_histogram,
+        turn_score_histogram_bin: HIST_BIN,
+        elapsed_s: info.run.elapsed_s,
+        threads: info.run.threads,
+        interrupted: info.run.interrupted,
+        turns_per_s: all_turns as f64 / info.run.elapsed_s.max(1e-9),
+        seat_turns,
+        mode,
+        run: info.run.clone(),
+    }
+}
+
+fn games_model(acc: &GameAcc, info: &SimInfo, m: &Model) -> GamesModel {
+    let seats = acc.wins.len();
+    let win_rate = (0..seats)
+        .map(|s| {
+            let e = est(&acc.wins[s], 1.0);
+            SeatWinRate {
+                seat: s + 1,
+                strategy: info.seats[s].clone(),
+                rate: e.mean,
+                se: e.se,
+                ci95: e.ci95,
+                final_score: est(&acc.final_score[s], 1.0),
+                final_score_sd: acc.final_score[s].sd_obs(),
+            }
+        })
+        .collect();
+    let fair = 1.0 / seats as f64;
+    // NaN (n/a) without games.
+    let by_position: Vec<f64> = acc
+        .wins_by_position
+        .iter()
+        .map(|&w| w as f64 / (WIN_UNIT as f64 * acc.games as f64))
+        .collect();
+    GamesModel {
+        seats: info.seats.clone(),
+        games: acc.games,
+        win_rate,
+        win_rate_by_strategy: strategy_win_rates(&info.seats, &acc.wins),
+        first_player_advantage: by_position.first().map(|w| w - fair),
+        win_rate_by_position: by_position,
+        turns_per_game: est(&acc.game_turns, 1.0),
+        unfinished_games: acc.unfinished,
+        starting_seat: info.run.start_seat.map(|s| s + 1),
+        final_score_histogram: FinalHistogram {
+            bin: 2.0 * m.rules.target as f64 / FINAL_BINS as f64,
+            counts: acc.final_hist.clone(),
+        },
+    }
+}
+
+/// The report of a simulation: [`sim_model`], rendered.
+pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
+    render_sim(&sim_model(m, acc, info))
+}
+
+/// The tables, metadata and notes of a simulation's model; its JSON is the model.
+pub fn render_sim(sm: &SimModel) -> Report {
     let mut r = Report {
         title: "Dice of Doom simulation".into(),
         ..Report::default()
     };
-    let rules = &m.rules;
-    r.meta.push(("Rules".into(), rules.summary()));
-    r.meta.push(("Seed".into(), info.run.seed.to_string()));
-    let all_turns: u64 = acc.turns.iter().map(|t| t.turns()).sum();
-    match info.mode {
-        Mode::Turns(_) => {
-            r.meta.push(("Strategy".into(), info.seats[0].clone()));
-            r.meta.push(("Turns".into(), count(all_turns)));
+    r.meta.push(("Rules".into(), sm.rules.summary()));
+    r.meta.push(("Seed".into(), sm.seed.to_string()));
+    let all_turns: u64 = sm.seat_turns.iter().map(|s| s.turns).sum();
+    match &sm.mode {
+        SimModeModel::Turns(t) => {
+            r.meta.push(("Strategy".into(), t.strategy.clone()));
+            r.meta.push(("Turns".into(), count(t.turns)));
         }
-        Mode::Games(_) => {
-            r.meta.push(("Seats".into(), info.seats.join(" | ")));
-            r.meta.push(("Games".into(), count(acc.games)));
+        SimModeModel::Games(g) => {
+            r.meta.push(("Seats".into(), g.seats.join(" | ")));
+            r.meta.push(("Games".into(), count(g.games)));
             r.meta
-                .push(("Starting seat".into(), info.run.starting_seat()));
+                .push(("Starting seat".into(), sm.run.starting_seat()));
         }
     }
-    info.run.annotate(&mut r, all_turns, "turns");
+    sm.run.annotate(&mut r, all_turns, "turns");
+    if let SimModeModel::Games(g) = &sm.mode {
+        games_sections(&mut r, g, &sm.run);
+    }
     // Per-seat turn statistics.
     let mut ts = Section::new(
         "Turn score by seat",
@@ -99,122 +425,70 @@ pub fn sim_report(m: &Model, acc: &GameAcc, info: &SimInfo) -> Report {
             "rolls/turn",
         ],
     );
-    let mut seats_json = Vec::new();
-    for (s, t) in acc.turns.iter().enumerate() {
-        let (e, pf, pd, rolls) = turn_summary(t);
-        let exact = info.exact_ev.get(s).copied().flatten();
-        let z = exact.map(|x| (e.mean - x) / e.se);
+    for s in &sm.seat_turns {
+        let ci = s.ci95;
         ts.row([
-            count_cell(s as u64 + 1),
-            info.seats[s].clone().into(),
-            count_cell(t.turns()),
-            fixed_cell(e.mean, 1, "points"),
-            fixed_cell(e.se, 2, "points"),
+            count_cell(s.seat as u64),
+            s.strategy.clone().into(),
+            count_cell(s.turns),
+            fixed_cell(s.mean_turn_score, 1, "points"),
+            fixed_cell(s.mean_turn_score_se, 2, "points"),
             Cell::range(
-                format!("[{}, {}]", f1(e.ci95[0]), f1(e.ci95[1])),
-                e.ci95[0],
-                e.ci95[1],
+                format!("[{}, {}]", f1(ci[0]), f1(ci[1])),
+                ci[0],
+                ci[1],
                 "points",
             ),
-            exact.map_or("-".into(), |x| fixed_cell(x, 3, "points")),
-            match z {
+            s.exact_turn_ev
+                .map_or("-".into(), |x| fixed_cell(x, 3, "points")),
+            match s.z_vs_exact {
                 None => "-".into(),
                 // No turns (a run stopped before its first chunk), or no SE.
                 Some(z) if !z.is_finite() => "n/a".into(),
                 Some(z) => Cell::num(format!("{z:+.2}"), z, "z"),
             },
-            pct_cell(pf, 2),
-            pct_cell(pd, 2),
-            fixed_cell(rolls, 2, "rolls"),
+            pct_cell(s.p_farkle, 2),
+            pct_cell(s.p_doom, 2),
+            fixed_cell(s.rolls_per_turn, 2, "rolls"),
         ]);
-        seats_json.push(json!({
-            "seat": s + 1, "strategy": info.seats[s], "turns": t.turns(),
-            "mean_turn_score": e.mean, "mean_turn_score_se": e.se, "ci95": e.ci95,
-            "exact_turn_ev": exact, "p_bust": rate(t.farkles + t.dooms, t.turns()),
-            "p_farkle": pf, "p_doom": pd, "p_penalty": rate(t.penalties, t.turns()),
-            "rolls_per_turn": rolls, "sd_turn": t.score.sd_obs(),
-        }));
     }
+    // After the tables of games, if any.
     r.sections.push(ts);
-    // Pool all seats for the top-level turn figures (one seat in turn mode).
-    let mut pooled = TurnAcc::default();
-    for t in &acc.turns {
-        crate::engine::Merge::merge(&mut pooled, t);
+    if let SimModeModel::Games(g) = &sm.mode {
+        r.sections.push(final_score_section(g));
     }
-    let (pe, pf, pd, prolls) = turn_summary(&pooled);
     let mut hist = Section::new(
         "Turn score distribution",
         &["from", "to", "turns", "fraction"],
     );
-    for (i, &n) in pooled.hist.iter().enumerate() {
-        if n == 0 {
-            continue;
-        }
-        let (a, b) = bin_range(i);
+    for b in &sm.turn_score_histogram {
         hist.row([
-            a.map_or("-inf".into(), |v| {
+            b.from.map_or("-inf".into(), |v| {
                 Cell::num(v.to_string(), v as f64, "points")
             }),
-            b.map_or("inf".into(), |v| {
+            b.to.map_or("inf".into(), |v| {
                 Cell::num(v.to_string(), v as f64, "points")
             }),
-            count_cell(n),
-            pct_cell(rate(n, pooled.turns()), 3),
+            count_cell(b.count),
+            pct_cell(rate(b.count, all_turns), 3),
         ]);
     }
-    let mut j = json!({
-        "game": "doom",
-        "rules": rules,
-        "seed": info.run.seed,
-        "mean_turn_score": pe.mean,
-        "mean_turn_score_se": pe.se,
-        "mean_turn_score_ci95": pe.ci95,
-        "sd_turn": pooled.score.sd_obs(),
-        "p_bust": rate(pooled.farkles + pooled.dooms, pooled.turns()),
-        "p_farkle": pf,
-        "p_doom": pd,
-        "rolls_per_turn": prolls,
-        "turn_score_histogram": histogram_json(&pooled),
-        "turn_score_histogram_bin": HIST_BIN,
-        "elapsed_s": info.run.elapsed_s,
-        "threads": info.run.threads,
-        "interrupted": info.run.interrupted,
-        "turns_per_s": all_turns as f64 / info.run.elapsed_s.max(1e-9),
-        "seat_turns": seats_json,
-    });
-    match info.mode {
-        Mode::Turns(_) => {
-            j["strategy"] = json!(info.seats[0]);
-            j["turns"] = json!(all_turns);
-            if let Some(x) = info.exact_ev[0] {
-                j["exact_turn_ev"] = json!(x);
-                j["z_vs_exact"] = json!((pe.mean - x) / pe.se);
-            }
-        }
-        Mode::Games(_) => {
-            games_sections(&mut r, &mut j, acc, info, m);
-        }
-    }
     r.sections.push(hist);
-    if rules.doom_wipes == DoomWipes::Bank {
+    if sm.rules.doom_wipes == DoomWipes::Bank {
         r.notes.push(
             "Doom wipes the bank: turn scores count the turn only; the lost bank shows in the \
              final scores and win rates."
                 .into(),
         );
     }
-    r.json = j;
+    r.json = serde_json::to_value(sm).unwrap_or_default();
     r
 }
 
-fn games_sections(
-    r: &mut Report,
-    j: &mut serde_json::Value,
-    acc: &GameAcc,
-    info: &SimInfo,
-    m: &Model,
-) {
-    let seats = acc.wins.len();
+/// The tables of games before the turn statistics: win rate by seat, by turn order, game
+/// length, and win rate by strategy when seats share one.
+fn games_sections(r: &mut Report, g: &GamesModel, run: &RunMeta) {
+    let seats = g.win_rate.len();
     let mut ws = Section::new(
         "Win rate by seat (ties shared)",
         &[
@@ -227,45 +501,30 @@ fn games_sections(
             "SD",
         ],
     );
-    let mut win_json = Vec::new();
-    for s in 0..seats {
-        let e = est(&acc.wins[s], 1.0);
-        let fsc = est(&acc.final_score[s], 1.0);
+    for w in &g.win_rate {
         ws.row([
-            count_cell(s as u64 + 1),
-            info.seats[s].clone().into(),
-            pct_cell(e.mean, 2),
-            pct_cell(e.se, 2),
-            ci_cell(&e, 2),
-            fixed_cell(fsc.mean, 1, "points"),
-            fixed_cell(acc.final_score[s].sd_obs(), 1, "points"),
+            count_cell(w.seat as u64),
+            w.strategy.clone().into(),
+            pct_cell(w.rate, 2),
+            pct_cell(w.se, 2),
+            ci_cell(&rate_estimate(w.rate, w.se, w.ci95), 2),
+            fixed_cell(w.final_score.mean, 1, "points"),
+            fixed_cell(w.final_score_sd, 1, "points"),
         ]);
-        win_json.push(json!({
-            "seat": s + 1, "strategy": info.seats[s], "rate": e.mean, "se": e.se,
-            "ci95": e.ci95, "final_score": estimate_json(&fsc),
-            "final_score_sd": acc.final_score[s].sd_obs(),
-        }));
     }
-    r.sections.insert(0, ws);
-    if let Some((sec, v)) = crate::report::win_rate_by_strategy(&info.seats, &acc.wins) {
-        r.sections.insert(1, sec);
-        j["win_rate_by_strategy"] = v;
-    }
+    r.sections.push(ws);
     let mut ps = Section::new(
         "Win rate by turn order (first-player advantage)",
         &["position", "seat", "win rate", "fair share", "difference"],
     );
-    if info.run.start_seat.is_none() {
+    if run.start_seat.is_none() {
         ps.columns[1] = "seats".into();
     }
     let fair = 1.0 / seats as f64;
-    let mut pos_json = Vec::new();
-    for (pos, &w) in acc.wins_by_position.iter().enumerate() {
-        // NaN (n/a) without games.
-        let wr = w as f64 / (WIN_UNIT as f64 * acc.games as f64);
+    for (pos, &wr) in g.win_rate_by_position.iter().enumerate() {
         ps.row([
             count_cell(pos as u64 + 1),
-            info.run.start_seat.map_or("all, in turn".into(), |st| {
+            run.start_seat.map_or("all, in turn".into(), |st| {
                 count_cell(((st + pos) % seats + 1) as u64)
             }),
             pct_cell(wr, 2),
@@ -280,10 +539,9 @@ fn games_sections(
                 Cell::from("n/a")
             },
         ]);
-        pos_json.push(wr);
     }
-    r.sections.insert(1, ps);
-    let gt = est(&acc.game_turns, 1.0);
+    r.sections.push(ps);
+    let gt = &g.turns_per_game;
     let mut gs = Section::new("Game length", &["measure", "value"]);
     gs.row(["turns per game".into(), fixed_cell(gt.mean, 1, "turns")]);
     gs.row(["SE".into(), fixed_cell(gt.se, 2, "turns")]);
@@ -291,39 +549,33 @@ fn games_sections(
         "rounds per game".into(),
         fixed_cell(gt.mean / seats as f64, 1, "rounds"),
     ]);
-    gs.row(["games not finished".into(), count_cell(acc.unfinished)]);
-    r.sections.insert(2, gs);
+    gs.row(["games not finished".into(), count_cell(g.unfinished_games)]);
+    r.sections.push(gs);
+    if let Some(rows) = &g.win_rate_by_strategy {
+        r.sections.push(strategy_win_rate_section(rows));
+    }
+}
+
+fn final_score_section(g: &GamesModel) -> Section {
+    let h = &g.final_score_histogram;
     let mut fs = Section::new("Final score distribution", &["from", "to"]);
-    fs.columns.extend((1..=seats).map(|s| format!("seat {s}")));
-    let target = m.rules.target as f64;
-    let bin = 2.0 * target / FINAL_BINS as f64;
+    fs.columns
+        .extend((1..=h.counts.len()).map(|s| format!("seat {s}")));
     for b in 0..=FINAL_BINS {
-        if acc.final_hist.iter().all(|h| h[b] == 0) {
+        if h.counts.iter().all(|c| c[b] == 0) {
             continue;
         }
-        let lo = b as f64 * bin;
+        let lo = b as f64 * h.bin;
         let hi = if b == FINAL_BINS {
             "inf".into()
         } else {
-            fixed_cell(lo + bin, 0, "points")
+            fixed_cell(lo + h.bin, 0, "points")
         };
         let mut row = vec![fixed_cell(lo, 0, "points"), hi];
-        row.extend(acc.final_hist.iter().map(|h| count_cell(h[b])));
+        row.extend(h.counts.iter().map(|c| count_cell(c[b])));
         fs.row(row);
     }
-    r.sections.push(fs);
-    j["seats"] = json!(info.seats);
-    j["games"] = json!(acc.games);
-    j["win_rate"] = json!(win_json);
-    j["win_rate_by_position"] = json!(pos_json);
-    j["first_player_advantage"] = json!(pos_json.first().map(|w| w - fair));
-    j["turns_per_game"] = estimate_json(&gt);
-    j["unfinished_games"] = json!(acc.unfinished);
-    j["starting_seat"] = json!(info.run.start_seat.map(|s| s + 1));
-    j["final_score_histogram"] = json!({
-        "bin": bin,
-        "counts": acc.final_hist,
-    });
+    fs
 }
 
 /// Options of `exact doom`.
@@ -334,50 +586,237 @@ pub struct ExactOptions {
     pub sweep_max: u32,
 }
 
-/// The exact turn analysis report.
-pub fn exact_report(m: &Model, opts: &ExactOptions) -> Report {
+/// The exact turn analysis: the JSON document of `exact doom`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExactModel {
+    pub game: &'static str,
+    pub rules: DoomRules,
+    pub method: &'static str,
+    pub cap_points: u32,
+    /// The optimal policy's turn EV.
+    pub turn_ev: f64,
+    /// Relative values by farkles in a row (all 0 without a farkle penalty).
+    pub relative_values: Vec<f64>,
+    pub bank_thresholds: Vec<BankThreshold>,
+    pub p_bust_by_dice: Vec<BustOdds>,
+    pub bank_at_sweep: Vec<BankAt>,
+    pub best_bank_at: Option<BankAt>,
+    pub strategies: Vec<StrategyEv>,
+    /// V(turn points, dice left) under optimal play, for separate scoring only.
+    pub values: Option<Vec<ValueRow>>,
+    pub solve_ms: f64,
+}
+
+/// Optimal banking with `dice_left` dice to roll.
+#[derive(Clone, Debug, Serialize)]
+pub struct BankThreshold {
+    pub dice_left: u8,
+    /// The lowest turn points at which it banks (`None`: never).
+    pub bank_from: Option<u32>,
+    /// The highest turn points at which it rolls on.
+    pub roll_up_to: Option<u32>,
+    /// Whether one threshold splits banking from rolling.
+    pub clean: bool,
+}
+
+/// Bust odds of a roll of `dice` dice (nothing held).
+#[derive(Clone, Debug, Serialize)]
+pub struct BustOdds {
+    pub dice: u8,
+    pub farkle: f64,
+    pub doom: f64,
+    pub bust: f64,
+}
+
+/// The turn EV of bank-at:`t`.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct BankAt {
+    pub t: u32,
+    pub turn_ev: f64,
+}
+
+/// The turn EV of a strategy's policy.
+#[derive(Clone, Debug, Serialize)]
+pub struct StrategyEv {
+    pub strategy: String,
+    pub turn_ev: f64,
+    /// The end-game variant (its turn EV is that of its base threshold).
+    #[serde(skip)]
+    pub endgame: bool,
+}
+
+/// V(`points`, n) for n = 1..=6 dice left (`None`: no such state).
+#[derive(Clone, Debug, Serialize)]
+pub struct ValueRow {
+    pub points: u32,
+    pub v: Vec<Option<f64>>,
+}
+
+/// Solve the optimal policy, the strategies' policies and the bank-at:T sweep.
+pub fn exact_model(m: &Model, opts: &ExactOptions) -> ExactModel {
     let t0 = std::time::Instant::now();
     let opt = solve_policy(m, &Policy::OPTIMAL);
     let solve_s = t0.elapsed().as_secs_f64();
     let rules = &m.rules;
-    let mut r = Report {
-        title: "Dice of Doom exact turn analysis".into(),
-        ..Report::default()
-    };
-    r.meta.push(("Rules".into(), rules.summary()));
     let method = if rules.farkle_penalty.is_some() {
         "dynamic programming over (turn points, held dice) per farkles-in-a-row count; \
          the long-run average per turn by a secant iteration on the average"
     } else {
         "dynamic programming over (turn points, held dice), one backward pass"
     };
-    r.meta.push(("Method".into(), method.into()));
+    let p_bust_by_dice = (1..=6u8)
+        .map(|n| {
+            let (farkle, doom) = m.bust_odds(n);
+            BustOdds {
+                dice: n,
+                farkle,
+                doom,
+                bust: farkle + doom,
+            }
+        })
+        .collect();
+    let bank_thresholds = opt
+        .bank_thresholds(m)
+        .into_iter()
+        .map(|(n, bank_from, roll_up_to)| BankThreshold {
+            dice_left: n,
+            bank_from,
+            roll_up_to,
+            clean: match (bank_from, roll_up_to) {
+                (Some(b), Some(rm)) => rm < b,
+                _ => true,
+            },
+        })
+        .collect();
+    // With a farkle penalty each policy costs a dozen solves: a coarser sweep.
+    let step = m.unit.max(50) * if rules.farkle_penalty.is_some() { 2 } else { 1 };
+    let ts: Vec<u32> = (1..)
+        .map(|k| k * step)
+        .take_while(|&t| t <= opts.sweep_max)
+        .collect();
+    let sweep: Vec<BankAt> = ts
+        .par_iter()
+        .map(|&t| BankAt {
+            t,
+            turn_ev: solve_policy(m, &Policy::bank_at(t)).turn_ev,
+        })
+        .collect();
+    let best = sweep.iter().copied().fold(None::<BankAt>, |b, x| match b {
+        Some(bb) if bb.turn_ev >= x.turn_ev => Some(bb),
+        _ => Some(x),
+    });
+    let strategies = opts
+        .strategies
+        .iter()
+        .map(|s| StrategyEv {
+            strategy: s.name.clone(),
+            turn_ev: solve_policy(m, &s.policy).turn_ev,
+            endgame: s.endgame,
+        })
+        .collect();
+    ExactModel {
+        game: "doom",
+        rules: rules.clone(),
+        method,
+        cap_points: CAP_POINTS,
+        turn_ev: opt.turn_ev,
+        relative_values: opt.relative.clone(),
+        bank_thresholds,
+        p_bust_by_dice,
+        bank_at_sweep: sweep,
+        best_bank_at: best,
+        strategies,
+        values: values(m, &opt),
+        solve_ms: solve_s * 1e3,
+    }
+}
+
+/// V(t, n) for separate scoring (the published form); with combining held dice the value
+/// depends on the held multiset, so the report lists the turn EV only (`None`).
+fn values(m: &Model, opt: &Solution) -> Option<Vec<ValueRow>> {
+    if m.rules.held_dice != HeldDice::Separate {
+        return None;
+    }
+    let rows = (0..=1000)
+        .step_by(m.unit.max(50) as usize)
+        .map(|t| ValueRow {
+            points: t,
+            v: (1..=6u8).map(|n| opt.value(m, t, n)).collect(),
+        })
+        .collect();
+    Some(rows)
+}
+
+/// The exact turn analysis report: [`exact_model`], rendered.
+pub fn exact_report(m: &Model, opts: &ExactOptions) -> Report {
+    render_exact(&exact_model(m, opts))
+}
+
+/// The tables, metadata and notes of the exact analysis; its JSON is the model.
+pub fn render_exact(x: &ExactModel) -> Report {
+    let rules = &x.rules;
+    let mut r = Report {
+        title: "Dice of Doom exact turn analysis".into(),
+        ..Report::default()
+    };
+    r.meta.push(("Rules".into(), rules.summary()));
+    r.meta.push(("Method".into(), x.method.into()));
     r.meta.push((
         "Cap".into(),
-        format!("states above {CAP_POINTS} turn points are valued as banked"),
+        format!(
+            "states above {} turn points are valued as banked",
+            x.cap_points
+        ),
     ));
     r.meta.push((
         "Optimal turn EV".into(),
-        format!("{:.3} points per turn", opt.turn_ev),
+        format!("{:.3} points per turn", x.turn_ev),
     ));
     r.meta
-        .push(("Solve time".into(), format!("{:.1} ms", solve_s * 1e3)));
+        .push(("Solve time".into(), format!("{:.1} ms", x.solve_ms)));
+
+    let mut te = Section::new("Turn EV by policy", &["policy", "turn EV", "vs optimal"]);
+    te.row([
+        "optimal".into(),
+        fixed_cell(x.turn_ev, 3, "points"),
+        Cell::num("0".into(), 0.0, "points"),
+    ]);
+    for s in &x.strategies {
+        if s.endgame {
+            r.notes.push(format!(
+                "{}: the end-game variant depends on the game score; its turn EV is that of its \
+                 base threshold",
+                s.strategy
+            ));
+        }
+        te.row([
+            s.strategy.clone().into(),
+            fixed_cell(s.turn_ev, 3, "points"),
+            signed_cell(s.turn_ev - x.turn_ev),
+        ]);
+    }
+    if let Some(b) = x.best_bank_at {
+        te.row([
+            format!("best bank-at (T = {})", b.t).into(),
+            fixed_cell(b.turn_ev, 3, "points"),
+            signed_cell(b.turn_ev - x.turn_ev),
+        ]);
+    }
+    r.sections.push(te);
 
     let mut bust = Section::new(
         "Bust odds by dice rolled (nothing held)",
         &["dice", "P(farkle)", "P(doom)", "P(bust)"],
     );
-    let mut bust_json = Vec::new();
-    for n in 1..=6u8 {
-        let (f, d) = m.bust_odds(n);
+    for b in &x.p_bust_by_dice {
         bust.row([
-            count_cell(n as u64),
-            pct_cell(f, 3),
-            pct_cell(d, 3),
-            pct_cell(f + d, 3),
+            count_cell(b.dice as u64),
+            pct_cell(b.farkle, 3),
+            pct_cell(b.doom, 3),
+            pct_cell(b.bust, 3),
         ]);
-        bust_json.push(json!({"dice": n, "farkle": f, "doom": d, "bust": f + d}));
     }
+    r.sections.push(bust);
 
     let mut th = Section::new(
         "Optimal banking by dice left to roll",
@@ -388,97 +827,54 @@ pub fn exact_report(m: &Model, opts: &ExactOptions) -> Report {
             "a clean threshold",
         ],
     );
-    let mut th_json = Vec::new();
-    for (n, bank_min, roll_max) in opt.bank_thresholds(m) {
-        let clean = match (bank_min, roll_max) {
-            (Some(b), Some(rm)) => rm < b,
-            _ => true,
-        };
+    for t in &x.bank_thresholds {
         th.row([
-            count_cell(n as u64),
-            bank_min.map_or("never".into(), points_cell),
-            roll_max.map_or("-".into(), points_cell),
-            if clean {
+            count_cell(t.dice_left as u64),
+            t.bank_from.map_or("never".into(), points_cell),
+            t.roll_up_to.map_or("-".into(), points_cell),
+            if t.clean {
                 "yes"
             } else {
                 "no (depends on the held dice)"
             }
             .into(),
         ]);
-        th_json.push(
-            json!({"dice_left": n, "bank_from": bank_min, "roll_up_to": roll_max, "clean": clean}),
+    }
+    r.sections.push(th);
+
+    if let Some(rows) = &x.values {
+        let mut s = Section::new(
+            "V(turn points, dice left) under optimal play",
+            &["points", "1", "2", "3", "4", "5", "6"],
         );
+        for v in rows {
+            let mut row = vec![points_cell(v.points)];
+            row.extend(
+                v.v.iter()
+                    .map(|v| v.map_or("-".into(), |v| fixed_cell(v, 3, "points"))),
+            );
+            s.row(row);
+        }
+        r.sections.push(s);
     }
 
-    // With a farkle penalty each policy costs a dozen solves: a coarser sweep.
-    let step = m.unit.max(50) * if rules.farkle_penalty.is_some() { 2 } else { 1 };
-    let ts: Vec<u32> = (1..)
-        .map(|k| k * step)
-        .take_while(|&t| t <= opts.sweep_max)
-        .collect();
-    let sweep: Vec<(u32, f64)> = ts
-        .par_iter()
-        .map(|&t| (t, solve_policy(m, &Policy::bank_at(t)).turn_ev))
-        .collect();
-    let best = sweep
-        .iter()
-        .copied()
-        .fold(None::<(u32, f64)>, |b, x| match b {
-            Some(bb) if bb.1 >= x.1 => Some(bb),
-            _ => Some(x),
-        });
     let mut sw = Section::new(
         "bank-at:T sweep (set-asides chosen optimally given the rule)",
         &["T", "turn EV", "vs optimal"],
     );
-    for &(t, ev) in &sweep {
+    for b in &x.bank_at_sweep {
         sw.row([
-            points_cell(t),
-            fixed_cell(ev, 3, "points"),
-            signed_cell(ev - opt.turn_ev),
+            points_cell(b.t),
+            fixed_cell(b.turn_ev, 3, "points"),
+            signed_cell(b.turn_ev - x.turn_ev),
         ]);
     }
-
-    let mut te = Section::new("Turn EV by policy", &["policy", "turn EV", "vs optimal"]);
-    te.row([
-        "optimal".into(),
-        fixed_cell(opt.turn_ev, 3, "points"),
-        Cell::num("0".into(), 0.0, "points"),
-    ]);
-    let mut strat_json = Vec::new();
-    for s in &opts.strategies {
-        if s.endgame {
-            r.notes.push(format!(
-                "{}: the end-game variant depends on the game score; its turn EV is that of its \
-                 base threshold",
-                s.name
-            ));
-        }
-        let sol = solve_policy(m, &s.policy);
-        te.row([
-            s.name.clone().into(),
-            fixed_cell(sol.turn_ev, 3, "points"),
-            signed_cell(sol.turn_ev - opt.turn_ev),
-        ]);
-        strat_json.push(json!({"strategy": s.name, "turn_ev": sol.turn_ev}));
-    }
-    if let Some((t, ev)) = best {
-        te.row([
-            format!("best bank-at (T = {t})").into(),
-            fixed_cell(ev, 3, "points"),
-            signed_cell(ev - opt.turn_ev),
-        ]);
-    }
-    r.sections.push(te);
-    r.sections.push(bust);
-    r.sections.push(th);
-    let values_json = values_section(&mut r, m, &opt);
     r.sections.push(sw);
     if rules.farkle_penalty.is_some() {
         r.notes.push(format!(
             "With the farkle penalty the turn EV is the long-run average per turn of the policy \
              that maximizes it (relative values by farkles in a row: {}).",
-            opt.relative
+            x.relative_values
                 .iter()
                 .map(|v| format!("{v:.3}"))
                 .collect::<Vec<_>>()
@@ -492,47 +888,8 @@ pub fn exact_report(m: &Model, opts: &ExactOptions) -> Report {
                 .into(),
         );
     }
-    r.json = json!({
-        "game": "doom",
-        "rules": rules,
-        "method": method,
-        "cap_points": CAP_POINTS,
-        "turn_ev": opt.turn_ev,
-        "relative_values": opt.relative,
-        "bank_thresholds": th_json,
-        "p_bust_by_dice": bust_json,
-        "bank_at_sweep": sweep.iter().map(|(t, ev)| json!({"t": t, "turn_ev": ev})).collect::<Vec<_>>(),
-        "best_bank_at": best.map(|(t, ev)| json!({"t": t, "turn_ev": ev})),
-        "strategies": strat_json,
-        "values": values_json,
-        "solve_ms": solve_s * 1e3,
-    });
+    r.json = serde_json::to_value(x).unwrap_or_default();
     r
-}
-
-/// V(t, n) for separate scoring (the published form); with combining held dice the value
-/// depends on the held multiset, so the table lists the turn EV only.
-fn values_section(r: &mut Report, m: &Model, opt: &Solution) -> serde_json::Value {
-    if m.rules.held_dice != HeldDice::Separate {
-        return serde_json::Value::Null;
-    }
-    let mut s = Section::new(
-        "V(turn points, dice left) under optimal play",
-        &["points", "1", "2", "3", "4", "5", "6"],
-    );
-    let mut rows = Vec::new();
-    for t in (0..=1000).step_by(m.unit.max(50) as usize) {
-        let vals: Vec<Option<f64>> = (1..=6u8).map(|n| opt.value(m, t, n)).collect();
-        let mut row = vec![points_cell(t)];
-        row.extend(
-            vals.iter()
-                .map(|v| v.map_or("-".into(), |v| fixed_cell(v, 3, "points"))),
-        );
-        s.row(row);
-        rows.push(json!({"points": t, "v": vals}));
-    }
-    r.sections.push(s);
-    json!(rows)
 }
 
 /// Points shown as an integer, carried as a number.
@@ -649,4 +1006,130 @@ pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, Str
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::DoomPreset;
+    use super::*;
+
+    fn info(mode: Mode, seats: &[&str], exact: Vec<Option<f64>>) -> SimInfo {
+        SimInfo {
+            mode,
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            exact_ev: exact,
+            run: RunMeta {
+                seed: 7,
+                threads: 2,
+                ..RunMeta::default()
+            },
+        }
+    }
+
+    #[test]
+    fn the_sim_json_is_the_model_and_has_the_keys_of_its_mode() {
+        let m = Model::new(&DoomRules::preset(DoomPreset::Seed));
+        // No sums: a run stopped before its first chunk.
+        let acc = GameAcc::default();
+        let turns = sim_model(
+            &m,
+            &acc,
+            &info(Mode::Turns(10), &["optimal"], vec![Some(500.0)]),
+        );
+        let r = render_sim(&turns);
+        assert_eq!(r.json, serde_json::to_value(&turns).unwrap());
+        let j = &r.json;
+        assert_eq!(j["game"], "doom");
+        assert_eq!(j["seed"], 7);
+        assert_eq!(j["turns"], 0);
+        assert_eq!(j["strategy"], "optimal");
+        assert_eq!(j["exact_turn_ev"], 500.0);
+        // No turns: the mean, hence z, is n/a (null).
+        assert!(j["z_vs_exact"].is_null() && j.get("z_vs_exact").is_some());
+        assert_eq!(j["seat_turns"][0]["strategy"], "optimal");
+        for k in ["games", "seats", "win_rate", "final_score_histogram"] {
+            assert!(j.get(k).is_none(), "{k} in turn mode");
+        }
+        assert_eq!(r.sections.len(), 2);
+
+        let games = sim_model(
+            &m,
+            &acc,
+            &info(Mode::Games(10), &["optimal", "optimal"], vec![None, None]),
+        );
+        let r = render_sim(&games);
+        let j = &r.json;
+        assert_eq!(j["games"], 0);
+        assert_eq!(j["seats"][1], "optimal");
+        assert_eq!(j["win_rate"][1]["seat"], 2);
+        assert!(j["starting_seat"].is_null());
+        assert_eq!(j["win_rate_by_strategy"][0]["seats"], 2);
+        assert_eq!(
+            j["final_score_histogram"]["counts"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+        for k in ["turns", "strategy", "exact_turn_ev", "z_vs_exact"] {
+            assert!(j.get(k).is_none(), "{k} in game mode");
+        }
+        // No exact EV (end-game variants): no z either.
+        assert!(j["seat_turns"][0].get("z_vs_exact").is_none());
+        assert!(j["seat_turns"][0]["exact_turn_ev"].is_null());
+        let names: Vec<&str> = r.sections.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Win rate by seat (ties shared)",
+                "Win rate by turn order (first-player advantage)",
+                "Game length",
+                "Win rate by strategy (per seat, seats pooled; SE treats seats as independent)",
+                "Turn score by seat",
+                "Final score distribution",
+                "Turn score distribution",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_exact_report_renders_its_model_only() {
+        let x = ExactModel {
+            game: "doom",
+            rules: DoomRules::preset(DoomPreset::Seed),
+            method: "m",
+            cap_points: CAP_POINTS,
+            turn_ev: 500.0,
+            relative_values: vec![0.0],
+            bank_thresholds: vec![],
+            p_bust_by_dice: vec![],
+            bank_at_sweep: vec![BankAt {
+                t: 300,
+                turn_ev: 450.0,
+            }],
+            best_bank_at: Some(BankAt {
+                t: 300,
+                turn_ev: 450.0,
+            }),
+            strategies: vec![StrategyEv {
+                strategy: "endgame:400".into(),
+                turn_ev: 400.0,
+                endgame: true,
+            }],
+            values: None,
+            solve_ms: 1.5,
+        };
+        let r = render_exact(&x);
+        assert_eq!(r.json, serde_json::to_value(&x).unwrap());
+        assert_eq!(r.json["best_bank_at"]["t"], 300);
+        assert!(r.json["values"].is_null());
+        assert!(r.json["strategies"][0].get("endgame").is_none());
+        assert!(r.notes[0].starts_with("endgame:400: the end-game variant"));
+        let te = &r.sections[0];
+        assert_eq!(te.rows.len(), 3);
+        assert_eq!(te.rows[1][2].text, "-100.000");
+        assert_eq!(te.rows[2][0].text, "best bank-at (T = 300)");
+        // No V table without separate scoring.
+        assert!(r.sections.iter().all(|s| !s.name.starts_with("V(")));
+    }
 }

@@ -243,22 +243,13 @@ pub fn sweep(
         }
         points.push(SweepPoint { c, acc: run.acc });
     }
-    let mut r = sweep_report(
+    let r = sweep_report(
         &cfg.rules,
         &cfg.seats,
         &points,
         spec.seed,
         t0.elapsed().as_secs_f64(),
+        stopped_at,
     );
-    if let Some(c) = stopped_at {
-        r.notes.insert(
-            0,
-            format!("INTERRUPTED at c = {c}: the costs before it are complete, the rest not run."),
-        );
-        r.json["interrupted_at_c"] = serde_json::json!(c);
-        r.meta
-            .push(("Status".into(), format!("INTERRUPTED at c = {c}")));
-    }
-    r.json["interrupted"] = serde_json::json!(stopped_at.is_some());
     Ok((r, stopped_at.is_some()))
 }

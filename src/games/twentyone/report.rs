@@ -1,15 +1,20 @@
 //! Twenty One reports: games (scores, win rates, re-roll advantage), the row-optimal cost
 //! sweep, and the exact pieces.
+//!
+//! Each report is a model computed from the sums (or the exact enumeration), then rendered:
+//! the tables, metadata and notes come from the model only, and the JSON document is the
+//! model serialized.
 
-use serde_json::json;
+use serde::Serialize;
 
 use super::exact::{evaluate, printed, row_events};
 use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, MAX_SCORE};
 use super::strategy::RowTable;
+use crate::games::doom::report::{strategy_win_rate_section, strategy_win_rates, StrategyWinRate};
 use crate::report::{
-    ci_cell, count, count_cell, est, estimate_json, fixed, fixed_cell, pct, pct_cell,
-    win_rate_by_strategy, Cell, Report, RunMeta, Section,
+    ci_cell, count, count_cell, est, fixed, fixed_cell, pct, pct_cell, Cell, Report, RunMeta,
+    Section,
 };
 use crate::stats::Estimate;
 
@@ -43,28 +48,218 @@ pub fn quantiles(hist: &[u64]) -> Vec<u32> {
         .collect()
 }
 
-/// The report of a simulation of games.
-pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) -> Report {
+/// An estimate from a rate's fields (for the CI cell).
+fn rate_estimate(mean: f64, se: f64, ci95: [f64; 2]) -> Estimate {
+    Estimate { mean, se, ci95 }
+}
+
+/// The figures of a simulation of games: the JSON document of `sim twenty-one`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SimModel {
+    pub game: &'static str,
+    pub rules: TwentyOneRules,
+    pub seats: Vec<Seat>,
+    pub seed: u64,
+    pub games: u64,
+    pub score: Vec<SeatScore>,
+    pub win_rate: Vec<SeatWinRate>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_rate_by_strategy: Option<Vec<StrategyWinRate>>,
+    /// Turns (shared rolls) per game.
+    pub turns_per_game: Estimate,
+    /// Dice rolls per game, re-rolls included.
+    pub rolls_per_game: f64,
+    pub hits_per_row: Vec<SeatHits>,
+    pub active_advantage: Vec<SeatAdvantage>,
+    /// 1-based; `None`: rotated game by game.
+    pub starting_seat: Option<usize>,
+    pub elapsed_s: f64,
+    pub games_per_s: f64,
+    pub threads: usize,
+    pub interrupted: bool,
+    /// How the run went (chunks, shards): rendered, not serialized beyond the fields above.
+    #[serde(skip)]
+    pub run: RunMeta,
+}
+
+/// A seat: its strategy and sheet.
+#[derive(Clone, Debug, Serialize)]
+pub struct Seat {
+    pub seat: usize,
+    pub strategy: String,
+    pub sheet: String,
+}
+
+/// A seat's final scores.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatScore {
+    pub seat: usize,
+    pub strategy: String,
+    pub sheet: String,
+    pub mean: f64,
+    pub mean_se: f64,
+    pub sd: f64,
+    pub quantiles: Vec<Quantile>,
+    /// Games by final score 0..=MAX_SCORE.
+    pub histogram: Vec<u64>,
+}
+
+/// The `q` quantile of the final score (`None` without games).
+#[derive(Clone, Debug, Serialize)]
+pub struct Quantile {
+    pub q: f64,
+    pub score: Option<u32>,
+}
+
+/// A seat's win rate (ties shared).
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatWinRate {
+    pub seat: usize,
+    pub strategy: String,
+    pub rate: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+}
+
+/// A seat's hits per row and crossings, per game.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatHits {
+    pub seat: usize,
+    pub by_row: Vec<f64>,
+    pub crossings_per_game: f64,
+}
+
+/// A seat's points per turn as the active player and on others' turns.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatAdvantage {
+    pub seat: usize,
+    pub active: Estimate,
+    pub passive: Estimate,
+    /// Active minus passive.
+    pub advantage: Estimate,
+}
+
+/// The model of a simulation of games, from its sums.
+pub fn sim_model(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) -> SimModel {
     let n = info.seats.len();
     // A run stopped before its first chunk has no sums: report every seat as n/a.
     let acc = &*acc.with_seats(n);
-    let mut r = Report {
-        title: "Twenty One simulation".into(),
-        ..Report::default()
-    };
-    r.meta.push(("Rules".into(), rules.summary()));
-    r.meta.push(("Seats".into(), info.seats.join(" | ")));
-    r.meta.push(("Games".into(), count(acc.games)));
-    r.meta.push(("Seed".into(), info.run.seed.to_string()));
-    r.meta
-        .push(("Starting seat".into(), info.run.starting_seat()));
-    info.run.annotate(&mut r, acc.games, "games");
     // No games (a run stopped before its first chunk): per-game figures are NaN, shown n/a.
     let games = if acc.games == 0 {
         f64::NAN
     } else {
         acc.games as f64
     };
+    let seat = |s: usize| Seat {
+        seat: s + 1,
+        strategy: info.seats[s].clone(),
+        sheet: rules.sheets[s].name.clone(),
+    };
+    let score = (0..n)
+        .map(|s| {
+            let sc = est(&acc.score[s], 1.0);
+            let q = quantiles(&acc.score_hist[s]);
+            let Seat {
+                seat,
+                strategy,
+                sheet,
+            } = seat(s);
+            SeatScore {
+                seat,
+                strategy,
+                sheet,
+                mean: sc.mean,
+                mean_se: sc.se,
+                sd: acc.score[s].sd_obs(),
+                quantiles: QUANTILES
+                    .iter()
+                    .zip(&q)
+                    .map(|(&q, &v)| Quantile {
+                        q,
+                        score: (acc.games > 0).then_some(v),
+                    })
+                    .collect(),
+                histogram: acc.score_hist[s].clone(),
+            }
+        })
+        .collect();
+    let win_rate = (0..n)
+        .map(|s| {
+            let w = est(&acc.wins[s], 1.0);
+            SeatWinRate {
+                seat: s + 1,
+                strategy: info.seats[s].clone(),
+                rate: w.mean,
+                se: w.se,
+                ci95: w.ci95,
+            }
+        })
+        .collect();
+    let hits_per_row = (0..n)
+        .map(|s| SeatHits {
+            seat: s + 1,
+            by_row: acc.hits_row[s].iter().map(|&h| h as f64 / games).collect(),
+            crossings_per_game: acc.crossings[s] as f64 / games,
+        })
+        .collect();
+    let active_advantage = (0..n)
+        .map(|s| {
+            let a = est(&acc.active[s], 1.0);
+            let p = est(&acc.passive[s], 1.0);
+            let d = Estimate::new(
+                a.mean - p.mean,
+                (a.se.powi(2) + p.se.powi(2)).sqrt(),
+                acc.active[s].df(),
+            );
+            SeatAdvantage {
+                seat: s + 1,
+                active: a,
+                passive: p,
+                advantage: d,
+            }
+        })
+        .collect();
+    SimModel {
+        game: "twenty-one",
+        rules: rules.clone(),
+        seats: (0..n).map(seat).collect(),
+        seed: info.run.seed,
+        games: acc.games,
+        score,
+        win_rate,
+        win_rate_by_strategy: strategy_win_rates(&info.seats, &acc.wins),
+        turns_per_game: est(&acc.turns, 1.0),
+        rolls_per_game: acc.rolls as f64 / games,
+        hits_per_row,
+        active_advantage,
+        starting_seat: info.run.start_seat.map(|s| s + 1),
+        elapsed_s: info.run.elapsed_s,
+        games_per_s: acc.games as f64 / info.run.elapsed_s.max(1e-9),
+        threads: info.run.threads,
+        interrupted: info.run.interrupted,
+        run: info.run.clone(),
+    }
+}
+
+/// The report of a simulation of games: [`sim_model`], rendered.
+pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) -> Report {
+    render_sim(&sim_model(rules, acc, info))
+}
+
+/// The tables, metadata and notes of a simulation's model; its JSON is the model.
+pub fn render_sim(sm: &SimModel) -> Report {
+    let mut r = Report {
+        title: "Twenty One simulation".into(),
+        ..Report::default()
+    };
+    r.meta.push(("Rules".into(), sm.rules.summary()));
+    let names: Vec<&str> = sm.seats.iter().map(|s| s.strategy.as_str()).collect();
+    r.meta.push(("Seats".into(), names.join(" | ")));
+    r.meta.push(("Games".into(), count(sm.games)));
+    r.meta.push(("Seed".into(), sm.seed.to_string()));
+    r.meta
+        .push(("Starting seat".into(), sm.run.starting_seat()));
+    sm.run.annotate(&mut r, sm.games, "games");
     let mut seats = Section::new(
         "Seats (win rate with ties shared)",
         &[
@@ -91,95 +286,79 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
         "Re-roll control: points per turn as the active player vs on others' turns",
         &["seat", "active", "SE", "passive", "SE", "advantage"],
     );
-    let (mut win_json, mut score_json, mut hits_json, mut adv_json) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for s in 0..n {
-        let w = est(&acc.wins[s], 1.0);
-        let sc = est(&acc.score[s], 1.0);
-        let sd = acc.score[s].sd_obs();
-        let cross = acc.crossings[s] as f64 / games;
+    let rows = sm
+        .seats
+        .iter()
+        .zip(&sm.score)
+        .zip(&sm.win_rate)
+        .zip(&sm.hits_per_row)
+        .zip(&sm.active_advantage);
+    for ((((seat, sc), w), h), a) in rows {
+        let s = seat.seat as u64;
         seats.row([
-            count_cell(s as u64 + 1),
-            rules.sheets[s].name.clone().into(),
-            info.seats[s].clone().into(),
-            pct_cell(w.mean, 2),
+            count_cell(s),
+            seat.sheet.clone().into(),
+            seat.strategy.clone().into(),
+            pct_cell(w.rate, 2),
             pct_cell(w.se, 2),
-            ci_cell(&w, 2),
+            ci_cell(&rate_estimate(w.rate, w.se, w.ci95), 2),
             fixed_cell(sc.mean, 2, "points"),
-            fixed_cell(sd, 2, "points"),
-            fixed_cell(cross, 2, "crossings"),
+            fixed_cell(sc.sd, 2, "points"),
+            fixed_cell(h.crossings_per_game, 2, "crossings"),
         ]);
-        let q = quantiles(&acc.score_hist[s]);
-        let mut row = vec![count_cell(s as u64 + 1)];
-        row.extend(q.iter().map(|&v| {
-            if acc.games == 0 {
-                Cell::from("n/a")
-            } else {
-                fixed_cell(v as f64, 0, "points")
-            }
+        let mut row = vec![count_cell(s)];
+        row.extend(sc.quantiles.iter().map(|q| {
+            q.score
+                .map_or(Cell::from("n/a"), |v| fixed_cell(v as f64, 0, "points"))
         }));
         qs.row(row);
-        let per_row: Vec<f64> = acc.hits_row[s].iter().map(|&h| h as f64 / games).collect();
-        let mut row = vec![count_cell(s as u64 + 1)];
-        row.extend(per_row.iter().map(|&v| fixed_cell(v, 2, "hits")));
-        row.push(fixed_cell(per_row.iter().sum(), 2, "hits"));
+        let mut row = vec![count_cell(s)];
+        row.extend(h.by_row.iter().map(|&v| fixed_cell(v, 2, "hits")));
+        row.push(fixed_cell(h.by_row.iter().sum(), 2, "hits"));
         hr.row(row);
-        let a = est(&acc.active[s], 1.0);
-        let p = est(&acc.passive[s], 1.0);
-        let d = Estimate::new(
-            a.mean - p.mean,
-            (a.se.powi(2) + p.se.powi(2)).sqrt(),
-            acc.active[s].df(),
-        );
+        let d = &a.advantage;
         adv.row([
-            count_cell(s as u64 + 1),
-            fixed_cell(a.mean, 3, "points"),
-            fixed_cell(a.se, 3, "points"),
-            fixed_cell(p.mean, 3, "points"),
-            fixed_cell(p.se, 3, "points"),
+            count_cell(s),
+            fixed_cell(a.active.mean, 3, "points"),
+            fixed_cell(a.active.se, 3, "points"),
+            fixed_cell(a.passive.mean, 3, "points"),
+            fixed_cell(a.passive.se, 3, "points"),
             if d.mean.is_finite() {
                 Cell::num(format!("{:+.3} ± {:.3}", d.mean, d.se), d.mean, "points")
             } else {
                 Cell::from("n/a")
             },
         ]);
-        win_json.push(json!({"seat": s + 1, "strategy": info.seats[s], "rate": w.mean, "se": w.se, "ci95": w.ci95}));
-        score_json.push(json!({
-            "seat": s + 1, "strategy": info.seats[s], "sheet": rules.sheets[s].name,
-            "mean": sc.mean, "mean_se": sc.se, "sd": sd,
-            "quantiles": QUANTILES.iter().zip(&q).map(|(k, v)| json!({"q": k, "score": (acc.games > 0).then_some(v)})).collect::<Vec<_>>(),
-            "histogram": acc.score_hist[s],
-        }));
-        hits_json.push(json!({"seat": s + 1, "by_row": per_row, "crossings_per_game": cross}));
-        adv_json.push(json!({"seat": s + 1, "active": estimate_json(&a), "passive": estimate_json(&p), "advantage": estimate_json(&d)}));
     }
     r.sections.push(seats);
-    let by_strategy = win_rate_by_strategy(&info.seats, &acc.wins);
-    if let Some((sec, _)) = &by_strategy {
-        r.sections.push(sec.clone());
+    if let Some(rows) = &sm.win_rate_by_strategy {
+        r.sections.push(strategy_win_rate_section(rows));
     }
     r.sections.push(qs);
     r.sections.push(hr);
     r.sections.push(adv);
-    let turns = est(&acc.turns, 1.0);
-    let rolls = acc.rolls as f64 / games;
     let mut gl = Section::new("Game length", &["measure", "value"]);
     gl.row([
         "turns (shared rolls) per game".into(),
-        fixed_cell(turns.mean, 2, "turns"),
+        fixed_cell(sm.turns_per_game.mean, 2, "turns"),
     ]);
     gl.row([
         "dice rolls per game, re-rolls included".into(),
-        fixed_cell(rolls, 2, "rolls"),
+        fixed_cell(sm.rolls_per_game, 2, "rolls"),
     ]);
     r.sections.push(gl);
     let mut dist = Section::new("Final score distribution (bins of 10)", &["from", "to"]);
-    dist.columns.extend((1..=n).map(|s| format!("seat {s}")));
+    dist.columns
+        .extend((1..=sm.score.len()).map(|s| format!("seat {s}")));
     for b in 0..=(MAX_SCORE / 10) {
-        let counts: Vec<u64> = acc
-            .score_hist
+        let counts: Vec<u64> = sm
+            .score
             .iter()
-            .map(|h| h[b * 10..((b + 1) * 10).min(MAX_SCORE + 1)].iter().sum())
+            .map(|s| {
+                s.histogram[b * 10..((b + 1) * 10).min(MAX_SCORE + 1)]
+                    .iter()
+                    .sum()
+            })
             .collect();
         if counts.iter().all(|&c| c == 0) {
             continue;
@@ -192,28 +371,7 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
         dist.row(row);
     }
     r.sections.push(dist);
-    let mut j = json!({
-        "game": "twenty-one",
-        "rules": rules,
-        "seats": info.seats.iter().enumerate().map(|(s, n)| json!({"seat": s + 1, "strategy": n, "sheet": rules.sheets[s].name})).collect::<Vec<_>>(),
-        "seed": info.run.seed,
-        "games": acc.games,
-        "score": score_json,
-        "win_rate": win_json,
-        "turns_per_game": estimate_json(&turns),
-        "rolls_per_game": rolls,
-        "hits_per_row": hits_json,
-        "active_advantage": adv_json,
-        "starting_seat": info.run.start_seat.map(|s| s + 1),
-        "elapsed_s": info.run.elapsed_s,
-        "games_per_s": acc.games as f64 / info.run.elapsed_s.max(1e-9),
-        "threads": info.run.threads,
-        "interrupted": info.run.interrupted,
-    });
-    if let Some((_, v)) = by_strategy {
-        j["win_rate_by_strategy"] = v;
-    }
-    r.json = j;
+    r.json = serde_json::to_value(sm).unwrap_or_default();
     r
 }
 
@@ -223,69 +381,158 @@ pub struct SweepPoint {
     pub acc: TwentyOneAcc,
 }
 
-/// The sweep report: which cost per roll wins most often against the other seats.
+/// The row-optimal cost sweep: the JSON document of `sim twenty-one --sweep-c`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepModel {
+    pub game: &'static str,
+    pub rules: TwentyOneRules,
+    /// The strategies of seats 2, 3, ...
+    pub others: Vec<String>,
+    pub seed: u64,
+    /// Games per c.
+    pub games: u64,
+    pub sweep: Vec<SweepRow>,
+    /// The c of the highest win rate (the first of equals).
+    pub best_c: Option<f64>,
+    /// The other costs whose win rate is within 2 SE of the best.
+    pub within_2se_of_best: Vec<f64>,
+    pub elapsed_s: f64,
+    pub interrupted: bool,
+    /// The cost at which the run stopped: it and the costs after it were not run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupted_at_c: Option<f64>,
+}
+
+/// Seat 1's results with row-optimal:c.
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepRow {
+    pub c: f64,
+    pub win_rate: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+    pub mean_score: f64,
+}
+
+/// The model of the sweep: seat 1's win rate per cost, the best cost and those close to it.
+pub fn sweep_model(
+    rules: &TwentyOneRules,
+    others: &[String],
+    points: &[SweepPoint],
+    seed: u64,
+    elapsed_s: f64,
+    interrupted_at_c: Option<f64>,
+) -> SweepModel {
+    let sweep: Vec<SweepRow> = points
+        .iter()
+        .map(|p| {
+            let w = est(&p.acc.wins[0], 1.0);
+            SweepRow {
+                c: p.c,
+                win_rate: w.mean,
+                se: w.se,
+                ci95: w.ci95,
+                mean_score: est(&p.acc.score[0], 1.0).mean,
+            }
+        })
+        .collect();
+    let mut best: Option<&SweepRow> = None;
+    for p in &sweep {
+        if best.is_none_or(|b| p.win_rate > b.win_rate) {
+            best = Some(p);
+        }
+    }
+    let close = best.map_or(Vec::new(), |b| {
+        sweep
+            .iter()
+            .filter(|p| {
+                p.c != b.c && (b.win_rate - p.win_rate) < 2.0 * (b.se.powi(2) + p.se.powi(2)).sqrt()
+            })
+            .map(|p| p.c)
+            .collect()
+    });
+    SweepModel {
+        game: "twenty-one",
+        rules: rules.clone(),
+        others: others.to_vec(),
+        seed,
+        games: points.first().map_or(0, |p| p.acc.games),
+        best_c: best.map(|b| b.c),
+        within_2se_of_best: close,
+        sweep,
+        elapsed_s,
+        interrupted: interrupted_at_c.is_some(),
+        interrupted_at_c,
+    }
+}
+
+/// The sweep report ([`sweep_model`], rendered): which cost per roll wins most often against
+/// the other seats.
 pub fn sweep_report(
     rules: &TwentyOneRules,
     others: &[String],
     points: &[SweepPoint],
     seed: u64,
     elapsed_s: f64,
+    interrupted_at_c: Option<f64>,
 ) -> Report {
+    render_sweep(&sweep_model(
+        rules,
+        others,
+        points,
+        seed,
+        elapsed_s,
+        interrupted_at_c,
+    ))
+}
+
+/// The tables, metadata and notes of the sweep; its JSON is the model.
+pub fn render_sweep(sw: &SweepModel) -> Report {
     let mut r = Report {
         title: "Twenty One: row-optimal cost per roll sweep".into(),
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), rules.summary()));
+    r.meta.push(("Rules".into(), sw.rules.summary()));
     r.meta.push((
         "Table".into(),
-        format!("seat 1 row-optimal:c against {}", others.join(", ")),
+        format!("seat 1 row-optimal:c against {}", sw.others.join(", ")),
     ));
-    r.meta.push((
-        "Games per c".into(),
-        count(points.first().map_or(0, |p| p.acc.games)),
-    ));
+    r.meta.push(("Games per c".into(), count(sw.games)));
     r.meta.push((
         "Seed".into(),
-        format!("{seed} (the same random streams for every c)"),
+        format!("{} (the same random streams for every c)", sw.seed),
     ));
-    r.meta.push(("Elapsed".into(), format!("{elapsed_s:.2} s")));
-    let n = others.len() + 1;
+    r.meta
+        .push(("Elapsed".into(), format!("{:.2} s", sw.elapsed_s)));
+    let n = sw.others.len() + 1;
     let mut s = Section::new(
         "Win rate of row-optimal:c (seat 1)",
         &["c", "win rate", "SE", "95% CI", "mean score", "fair share"],
     );
-    let mut js = Vec::new();
-    let mut best: Option<(f64, Estimate)> = None;
-    for p in points {
-        let w = est(&p.acc.wins[0], 1.0);
-        let sc = est(&p.acc.score[0], 1.0);
+    for p in &sw.sweep {
         s.row([
             Cell::num(format!("{}", p.c), p.c, "points per roll"),
-            pct_cell(w.mean, 2),
-            pct_cell(w.se, 2),
-            ci_cell(&w, 2),
-            fixed_cell(sc.mean, 2, "points"),
+            pct_cell(p.win_rate, 2),
+            pct_cell(p.se, 2),
+            ci_cell(&rate_estimate(p.win_rate, p.se, p.ci95), 2),
+            fixed_cell(p.mean_score, 2, "points"),
             pct_cell(1.0 / n as f64, 2),
         ]);
-        js.push(json!({"c": p.c, "win_rate": w.mean, "se": w.se, "ci95": w.ci95, "mean_score": sc.mean}));
-        if best.is_none_or(|(_, b)| w.mean > b.mean) {
-            best = Some((p.c, w));
-        }
     }
     r.sections.push(s);
-    if let Some((c, w)) = best {
-        let close: Vec<String> = points
-            .iter()
-            .filter(|p| {
-                let e = est(&p.acc.wins[0], 1.0);
-                p.c != c && (w.mean - e.mean) < 2.0 * (w.se.powi(2) + e.se.powi(2)).sqrt()
-            })
-            .map(|p| p.c.to_string())
-            .collect();
+    if let Some(c) = sw.interrupted_at_c {
         r.notes.push(format!(
-            "Best: c = {c}, win rate {} ± {}{}.",
-            pct(w.mean, 2),
-            pct(w.se, 2),
+            "INTERRUPTED at c = {c}: the costs before it are complete, the rest not run."
+        ));
+        r.meta
+            .push(("Status".into(), format!("INTERRUPTED at c = {c}")));
+    }
+    if let Some(b) = sw.sweep.iter().find(|p| Some(p.c) == sw.best_c) {
+        let close: Vec<String> = sw.within_2se_of_best.iter().map(f64::to_string).collect();
+        r.notes.push(format!(
+            "Best: c = {}, win rate {} ± {}{}.",
+            b.c,
+            pct(b.win_rate, 2),
+            pct(b.se, 2),
             if close.is_empty() {
                 String::new()
             } else {
@@ -297,27 +544,116 @@ pub fn sweep_report(
             }
         ));
     }
-    r.json = json!({
-        "game": "twenty-one",
-        "rules": rules,
-        "others": others,
-        "seed": seed,
-        "games": points.first().map_or(0, |p| p.acc.games),
-        "sweep": js,
-        "best_c": best.map(|b| b.0),
-        "elapsed_s": elapsed_s,
-    });
+    r.json = serde_json::to_value(sw).unwrap_or_default();
     r
+}
+
+/// The exact pieces: the JSON document of `exact twenty-one`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExactModel {
+    pub game: &'static str,
+    pub rules: TwentyOneRules,
+    /// One roll seen from a row, for every set of empty boxes (most empty boxes first).
+    pub row_events: Vec<RowEventsRow>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row_policy: Option<RowPolicy>,
+}
+
+/// One roll seen from a row with the `empty` boxes.
+#[derive(Clone, Debug, Serialize)]
+pub struct RowEventsRow {
+    /// The empty boxes as printed.
+    pub empty: String,
+    pub mask: u8,
+    pub p_any_legal: f64,
+    pub expected_legal: f64,
+    /// P(k hits), k = 0..=6.
+    pub p_hits: [f64; 7],
+}
+
+/// The row-optimal policy for cost `c` per roll.
+#[derive(Clone, Debug, Serialize)]
+pub struct RowPolicy {
+    pub c: f64,
+    /// A whole row: expected points, rolls, and value (points − c·rolls).
+    pub row_points: f64,
+    pub row_rolls: f64,
+    pub row_value: f64,
+    pub states: Vec<RowState>,
+}
+
+/// A state of a row: its empty boxes and hits so far.
+#[derive(Clone, Debug, Serialize)]
+pub struct RowState {
+    pub empty: String,
+    pub hits: usize,
+    /// Points − c·rolls to come.
+    pub value: f64,
+    pub points: f64,
+    pub rolls: f64,
 }
 
 /// The exact pieces: single-roll events for every set of empty boxes, and (optionally) the
 /// row-optimal policy table for cost `c`.
+pub fn exact_model(rules: &TwentyOneRules, row_policy: Option<f64>) -> ExactModel {
+    let mut masks: Vec<u8> = (1..64).collect();
+    masks.sort_by_key(|m| std::cmp::Reverse(m.count_ones()));
+    let row_events = masks
+        .iter()
+        .map(|&e| {
+            let x = row_events(e);
+            RowEventsRow {
+                empty: printed(e),
+                mask: e,
+                p_any_legal: x.p_any_legal,
+                expected_legal: x.expected_legal,
+                p_hits: x.p_hits,
+            }
+        })
+        .collect();
+    let row_policy = row_policy.map(|c| {
+        let t = RowTable::new(c, rules.rerolls);
+        let (pts, rolls) = evaluate(&t);
+        let mut states = Vec::new();
+        for &e in &masks {
+            for h in 0..=(6 - e.count_ones() as usize) {
+                states.push(RowState {
+                    empty: printed(e),
+                    hits: h,
+                    value: t.f[e as usize][h],
+                    points: pts[e as usize][h],
+                    rolls: rolls[e as usize][h],
+                });
+            }
+        }
+        RowPolicy {
+            c,
+            row_points: pts[63][0],
+            row_rolls: rolls[63][0],
+            row_value: t.f[63][0],
+            states,
+        }
+    });
+    ExactModel {
+        game: "twenty-one",
+        rules: rules.clone(),
+        row_events,
+        row_policy,
+    }
+}
+
+/// The exact pieces report: [`exact_model`], rendered.
 pub fn exact_report(rules: &TwentyOneRules, row_policy: Option<f64>) -> Report {
+    render_exact(&exact_model(rules, row_policy))
+}
+
+/// The tables, metadata and notes of the exact pieces; its JSON is the model.
+pub fn render_exact(x: &ExactModel) -> Report {
     let mut r = Report {
         title: "Twenty One exact pieces".into(),
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), rules.summary()));
+    r.meta.push(("Rules".into(), x.rules.summary()));
     r.meta.push((
         "Method".into(),
         "exhaustive enumeration of the 6^6 rolls per set of empty boxes; the row policy by \
@@ -336,28 +672,21 @@ pub fn exact_report(rules: &TwentyOneRules, row_policy: Option<f64>) -> Report {
             "P(3+ hits)",
         ],
     );
-    let mut ev_json = Vec::new();
-    let mut masks: Vec<u8> = (1..64).collect();
-    masks.sort_by_key(|m| std::cmp::Reverse(m.count_ones()));
-    for &e in &masks {
-        let x = row_events(e);
-        let three: f64 = x.p_hits[3..].iter().sum();
+    for e in &x.row_events {
+        let three: f64 = e.p_hits[3..].iter().sum();
         ev.row([
-            printed(e).into(),
-            pct_cell(x.p_any_legal, 3),
-            fixed_cell(x.expected_legal, 4, "dice"),
-            pct_cell(x.p_hits[0], 3),
-            pct_cell(x.p_hits[1], 3),
-            pct_cell(x.p_hits[2], 3),
+            e.empty.clone().into(),
+            pct_cell(e.p_any_legal, 3),
+            fixed_cell(e.expected_legal, 4, "dice"),
+            pct_cell(e.p_hits[0], 3),
+            pct_cell(e.p_hits[1], 3),
+            pct_cell(e.p_hits[2], 3),
             pct_cell(three, 3),
         ]);
-        ev_json.push(json!({"empty": printed(e), "mask": e, "p_any_legal": x.p_any_legal, "expected_legal": x.expected_legal, "p_hits": x.p_hits}));
     }
     r.sections.push(ev);
-    let mut j = json!({"game": "twenty-one", "rules": rules, "row_events": ev_json});
-    if let Some(c) = row_policy {
-        let t = RowTable::new(c, rules.rerolls);
-        let (pts, rolls) = evaluate(&t);
+    if let Some(p) = &x.row_policy {
+        let c = p.c;
         let mut ps = Section::new(
             &format!("Row-optimal policy, cost {c} per roll: value of each state"),
             &[
@@ -368,24 +697,20 @@ pub fn exact_report(rules: &TwentyOneRules, row_policy: Option<f64>) -> Report {
                 "expected rolls to finish",
             ],
         );
-        let mut sj = Vec::new();
-        for &e in &masks {
-            for h in 0..=(6 - e.count_ones() as usize) {
-                ps.row([
-                    printed(e).into(),
-                    count_cell(h as u64),
-                    fixed_cell(t.f[e as usize][h], 4, "points"),
-                    fixed_cell(pts[e as usize][h], 4, "points"),
-                    fixed_cell(rolls[e as usize][h], 4, "rolls"),
-                ]);
-                sj.push(json!({"empty": printed(e), "hits": h, "value": t.f[e as usize][h], "points": pts[e as usize][h], "rolls": rolls[e as usize][h]}));
-            }
+        for s in &p.states {
+            ps.row([
+                s.empty.clone().into(),
+                count_cell(s.hits as u64),
+                fixed_cell(s.value, 4, "points"),
+                fixed_cell(s.points, 4, "points"),
+                fixed_cell(s.rolls, 4, "rolls"),
+            ]);
         }
         r.meta.push((
             "A whole row".into(),
             format!(
                 "{:.3} expected points in {:.3} rolls (cost {c}: value {:.3})",
-                pts[63][0], rolls[63][0], t.f[63][0]
+                p.row_points, p.row_rolls, p.row_value
             ),
         ));
         r.sections.push(ps);
@@ -394,10 +719,8 @@ pub fn exact_report(rules: &TwentyOneRules, row_policy: Option<f64>) -> Report {
              when the expected value after re-rolling the non-1 dice is higher."
                 .into(),
         );
-        j["row_policy"] =
-            json!({"c": c, "row_points": pts[63][0], "row_rolls": rolls[63][0], "states": sj});
     }
-    r.json = j;
+    r.json = serde_json::to_value(x).unwrap_or_default();
     r
 }
 
@@ -489,5 +812,58 @@ mod tests {
         }
         let q = quantiles(&h);
         assert_eq!(q, vec![1, 5, 25, 50, 75, 95, 100]);
+    }
+
+    #[test]
+    fn an_interrupted_sweep_says_so_in_the_model() {
+        let rules = TwentyOneRules::standard();
+        let others = vec!["greedy".to_string()];
+        let r = sweep_report(&rules, &others, &[], 3, 0.5, Some(2.0));
+        assert_eq!(r.json["interrupted"], true);
+        assert_eq!(r.json["interrupted_at_c"], 2.0);
+        assert!(r.json["best_c"].is_null());
+        assert_eq!(r.json["games"], 0);
+        assert!(r.notes[0].starts_with("INTERRUPTED at c = 2:"));
+        assert_eq!(
+            r.meta.last().unwrap(),
+            &("Status".to_string(), "INTERRUPTED at c = 2".to_string())
+        );
+        let r = sweep_report(&rules, &others, &[], 3, 0.5, None);
+        assert_eq!(r.json["interrupted"], false);
+        assert!(r.json.get("interrupted_at_c").is_none());
+        assert!(r.notes.is_empty());
+    }
+
+    #[test]
+    fn the_sim_json_is_the_model() {
+        let rules = TwentyOneRules::standard();
+        let info = RunInfo {
+            seats: vec!["greedy".into(), "greedy".into()],
+            run: RunMeta::default(),
+        };
+        // No games: every per-game figure is n/a (null), the quantiles too.
+        let m = sim_model(&rules, &TwentyOneAcc::for_seats(2), &info);
+        let r = render_sim(&m);
+        assert_eq!(r.json, serde_json::to_value(&m).unwrap());
+        assert_eq!(r.json["seats"][1]["sheet"], rules.sheets[1].name);
+        assert!(r.json["score"][0]["quantiles"][3]["score"].is_null());
+        assert!(r.json["rolls_per_game"].is_null());
+        assert_eq!(r.json["win_rate_by_strategy"][0]["seats"], 2);
+        assert_eq!(r.sections[2].rows[0][4].text, "n/a");
+    }
+
+    #[test]
+    fn the_exact_json_is_the_model() {
+        let rules = TwentyOneRules::standard();
+        let x = exact_model(&rules, Some(1.0));
+        let r = render_exact(&x);
+        assert_eq!(r.json, serde_json::to_value(&x).unwrap());
+        let p = &r.json["row_policy"];
+        assert_eq!(p["states"][0]["empty"], r.json["row_events"][0]["empty"]);
+        assert_eq!(p["row_value"], p["states"][0]["value"]);
+        assert!(render_exact(&exact_model(&rules, None))
+            .json
+            .get("row_policy")
+            .is_none());
     }
 }
