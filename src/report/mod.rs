@@ -406,13 +406,23 @@ pub fn rate(n: u64, d: u64) -> f64 {
     }
 }
 
-/// Win rate per strategy when several seats share one: the mean of those seats' win rates.
-/// The SE treats the seats as independent, which overstates it slightly (seats of one game
-/// compete, so their results are negatively correlated). `None` when every seat differs.
-pub fn win_rate_by_strategy(
+/// The win rate of a strategy several seats share: the mean of those seats' win rates.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StrategyWinRate {
+    pub strategy: String,
+    pub seats: usize,
+    pub rate: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+}
+
+/// Win rate per strategy when several seats share one The SE treats the seats as independent, which
+/// overstates it slightly (seats of one game compete, so their results are negatively
+/// correlated). `None` when every seat differs.
+pub fn strategy_win_rates(
     names: &[String],
     wins: &[crate::stats::Ratio],
-) -> Option<(Section, serde_json::Value)> {
+) -> Option<Vec<StrategyWinRate>> {
     let mut distinct: Vec<&String> = Vec::new();
     for n in names {
         if !distinct.contains(&n) {
@@ -422,32 +432,54 @@ pub fn win_rate_by_strategy(
     if distinct.len() == names.len() {
         return None;
     }
+    let rows = distinct
+        .into_iter()
+        .map(|name| {
+            let idx: Vec<usize> = (0..names.len()).filter(|&s| &names[s] == name).collect();
+            let k = idx.len() as f64;
+            let mean = idx.iter().map(|&s| wins[s].mean()).sum::<f64>() / k;
+            let se = idx
+                .iter()
+                .map(|&s| wins[s].se().powi(2))
+                .sum::<f64>()
+                .sqrt()
+                / k;
+            let e = crate::stats::Estimate::new(mean, se, wins[idx[0]].df());
+            StrategyWinRate {
+                strategy: name.clone(),
+                seats: idx.len(),
+                rate: e.mean,
+                se: e.se,
+                ci95: e.ci95,
+            }
+        })
+        .collect();
+    Some(rows)
+}
+
+/// The table of [`strategy_win_rates`].
+pub fn strategy_win_rate_section(rows: &[StrategyWinRate]) -> Section {
     let mut sec = Section::new(
         "Win rate by strategy (per seat, seats pooled; SE treats seats as independent)",
         &["strategy", "seats", "win rate per seat", "SE", "95% CI"],
     );
-    let mut js = Vec::new();
-    for name in distinct {
-        let idx: Vec<usize> = (0..names.len()).filter(|&s| &names[s] == name).collect();
-        let k = idx.len() as f64;
-        let mean = idx.iter().map(|&s| wins[s].mean()).sum::<f64>() / k;
-        let se = idx
-            .iter()
-            .map(|&s| wins[s].se().powi(2))
-            .sum::<f64>()
-            .sqrt()
-            / k;
-        let e = crate::stats::Estimate::new(mean, se, wins[idx[0]].df());
+    for w in rows {
         sec.row([
-            Cell::from(name.clone()),
-            count_cell(idx.len() as u64),
-            pct_cell(e.mean, 2),
-            pct_cell(e.se, 2),
-            ci_cell(&e, 2),
+            Cell::from(w.strategy.clone()),
+            count_cell(w.seats as u64),
+            pct_cell(w.rate, 2),
+            pct_cell(w.se, 2),
+            ci_cell(
+                &crate::stats::Estimate {
+                    mean: w.rate,
+                    se: w.se,
+                    ci95: w.ci95,
+                },
+                2,
+            ),
         ]);
-        js.push(serde_json::json!({"strategy": name, "seats": idx.len(), "rate": e.mean, "se": e.se, "ci95": e.ci95}));
     }
-    Some((sec, serde_json::Value::Array(js)))
+    sec
 }
 
 /// A number with `d` decimals ("n/a" when not finite).
@@ -870,8 +902,10 @@ mod tests {
         );
         assert_eq!(est(&a, 2.0), crate::stats::Estimate::new(0.25, 0.125, 1));
         let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert!(win_rate_by_strategy(&names(&["x", "y"]), &[a, b]).is_none());
-        let (sec, js) = win_rate_by_strategy(&names(&["x", "y", "x"]), &[a, b, b]).unwrap();
+        assert!(strategy_win_rates(&names(&["x", "y"]), &[a, b]).is_none());
+        let rows = strategy_win_rates(&names(&["x", "y", "x"]), &[a, b, b]).unwrap();
+        let sec = strategy_win_rate_section(&rows);
+        let js = serde_json::to_value(&rows).unwrap();
         let x = crate::stats::Estimate::new(0.375, (0.0625f64 + 0.0625).sqrt() / 2.0, 1);
         let y = crate::stats::Estimate::new(0.25, 0.25, 1);
         assert_eq!(sec.rows.len(), 2);

@@ -11,10 +11,10 @@ use super::model::Model;
 use super::rules::{DoomRules, DoomWipes, HeldDice};
 use super::sim::{GameAcc, Mode, TurnAcc, FINAL_BINS, HIST_BIN, HIST_BINS, HIST_MIN, WIN_UNIT};
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed, fixed_cell, pct_cell, rate, Cell, Report, RunMeta,
-    Section,
+    ci_cell, count, count_cell, est, fixed, fixed_cell, pct_cell, rate, strategy_win_rate_section,
+    strategy_win_rates, Cell, Report, RunMeta, Section, StrategyWinRate,
 };
-use crate::stats::{Estimate, Ratio};
+use crate::stats::Estimate;
 
 /// What a simulation run was.
 pub struct SimInfo {
@@ -159,72 +159,6 @@ pub struct FinalHistogram {
     pub bin: f64,
     /// Per seat, per bin.
     pub counts: Vec<Vec<u64>>,
-}
-
-/// The win rate of a strategy several seats share: the mean of those seats' win rates.
-#[derive(Clone, Debug, Serialize)]
-pub struct StrategyWinRate {
-    pub strategy: String,
-    pub seats: usize,
-    pub rate: f64,
-    pub se: f64,
-    pub ci95: [f64; 2],
-}
-
-/// Win rate per strategy when several seats share one (the figures of
-/// `crate::report::win_rate_by_strategy`, typed). The SE treats the seats as independent,
-/// which overstates it slightly. `None` when every seat differs.
-pub fn strategy_win_rates(names: &[String], wins: &[Ratio]) -> Option<Vec<StrategyWinRate>> {
-    let mut distinct: Vec<&String> = Vec::new();
-    for n in names {
-        if !distinct.contains(&n) {
-            distinct.push(n);
-        }
-    }
-    if distinct.len() == names.len() {
-        return None;
-    }
-    let rows = distinct
-        .into_iter()
-        .map(|name| {
-            let idx: Vec<usize> = (0..names.len()).filter(|&s| &names[s] == name).collect();
-            let k = idx.len() as f64;
-            let mean = idx.iter().map(|&s| wins[s].mean()).sum::<f64>() / k;
-            let se = idx
-                .iter()
-                .map(|&s| wins[s].se().powi(2))
-                .sum::<f64>()
-                .sqrt()
-                / k;
-            let e = Estimate::new(mean, se, wins[idx[0]].df());
-            StrategyWinRate {
-                strategy: name.clone(),
-                seats: idx.len(),
-                rate: e.mean,
-                se: e.se,
-                ci95: e.ci95,
-            }
-        })
-        .collect();
-    Some(rows)
-}
-
-/// The table of [`strategy_win_rates`].
-pub fn strategy_win_rate_section(rows: &[StrategyWinRate]) -> Section {
-    let mut sec = Section::new(
-        "Win rate by strategy (per seat, seats pooled; SE treats seats as independent)",
-        &["strategy", "seats", "win rate per seat", "SE", "95% CI"],
-    );
-    for w in rows {
-        sec.row([
-            Cell::from(w.strategy.clone()),
-            count_cell(w.seats as u64),
-            pct_cell(w.rate, 2),
-            pct_cell(w.se, 2),
-            ci_cell(&rate_estimate(w.rate, w.se, w.ci95), 2),
-        ]);
-    }
-    sec
 }
 
 /// An estimate from a rate's fields (for the CI cell).

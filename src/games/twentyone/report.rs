@@ -11,11 +11,11 @@ use super::exact::{evaluate, printed, row_events};
 use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, MAX_SCORE};
 use super::strategy::RowTable;
-use crate::games::doom::report::{strategy_win_rate_section, strategy_win_rates, StrategyWinRate};
 use crate::report::{
     ci_cell, count, count_cell, est, fixed, fixed_cell, pct, pct_cell, Cell, Report, RunMeta,
     Section,
 };
+use crate::report::{strategy_win_rate_section, strategy_win_rates, StrategyWinRate};
 use crate::stats::Estimate;
 
 /// What a run was.
