@@ -165,7 +165,7 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
         sec.row([
             Cell::from(name.clone()),
             count_cell(ratio.n),
-            fixed_cell(ratio.y as f64 / s, 0, "units"),
+            Cell::num(count((ratio.y / SCALE as i128) as u64), ratio.y as f64 / s, "units"),
             pct_cell(e.mean, 4),
             pct_cell(e.se, 4),
             ci_cell(&e, 4),
@@ -489,4 +489,117 @@ pub fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, Str
         }
     }
     Ok(out)
+}
+
+/// The exact report of a rule set: outcome probabilities and every bet's RTP and house edge,
+/// with the other payouts of each bet beside the chosen ones.
+pub fn exact_report(rules: &BacRules) -> Report {
+    use super::rules::BankerPays;
+    let e = Exact::of(rules.decks);
+    let mut r = Report {
+        title: "rtplab baccarat exact analysis".into(),
+        ..Default::default()
+    };
+    r.meta
+        .push(("tool".into(), format!("rtplab {}", crate::VERSION)));
+    r.meta.push(("rules".into(), rules.describe()));
+    r.meta.push((
+        "method".into(),
+        format!(
+            "complete enumeration of the coups of a full {}-deck shoe: {} ordered six-card deals",
+            rules.decks,
+            e.counts.total
+        ),
+    ));
+    let mut sec = Section::new("Outcomes per coup", &["outcome", "probability"]);
+    let mut out_json = serde_json::Map::new();
+    for (name, p) in OUTCOMES.iter().zip(exact_outcomes(&e)).chain([
+        (&"player draws a third card", e.player_draws),
+        (&"banker draws a third card", e.banker_draws),
+    ]) {
+        sec.row([Cell::from(*name), fixed_cell(p, 6, "fraction")]);
+        out_json.insert(name.to_string(), json!(p));
+    }
+    sec.row([
+        "cards per coup".into(),
+        fixed_cell(e.cards_per_coup, 4, "cards"),
+    ]);
+    r.sections.push(sec);
+
+    let mut sec = Section::new(
+        "Bets: RTP and house edge per unit staked",
+        &["bet", "pays", "RTP", "house edge"],
+    );
+    let mut bets_json = Vec::new();
+    let mut row = |name: &str, pays: String, rules: &BacRules, spot: Spot, chosen: bool| {
+        let rtp = e.rtp(spot, rules);
+        sec.row([
+            Cell::from(format!("{name}{}", if chosen { "" } else { " (other rule)" })),
+            Cell::from(pays.clone()),
+            pct_cell(rtp, 4),
+            pct_cell(1.0 - rtp, 4),
+        ]);
+        bets_json.push(json!({"bet": name, "pays": pays, "rules_chosen": chosen, "rtp": rtp, "house_edge": 1.0 - rtp}));
+    };
+    let commission = |c: u32| BacRules {
+        banker_pays: BankerPays::Commission,
+        commission: c,
+        ..rules.clone()
+    };
+    let no_commission = BacRules {
+        banker_pays: BankerPays::NoCommission,
+        ..rules.clone()
+    };
+    let chosen_nc = rules.banker_pays == BankerPays::NoCommission;
+    let c = if chosen_nc { 50 } else { rules.commission };
+    row(
+        "banker",
+        format!("1:1 less {}% commission", super::rules::pct1(c)),
+        &commission(c),
+        Spot::Banker,
+        !chosen_nc,
+    );
+    row(
+        "banker",
+        "1:1, a win on 6 pays 1:2 (no commission)".into(),
+        &no_commission,
+        Spot::Banker,
+        chosen_nc,
+    );
+    row("player", "1:1".into(), rules, Spot::Player, true);
+    for t in [8, 9] {
+        let tr = BacRules {
+            tie_pays: t,
+            ..rules.clone()
+        };
+        row("tie", format!("{t}:1"), &tr, Spot::Tie, t == rules.tie_pays);
+    }
+    if rules.tie_pays != 8 && rules.tie_pays != 9 {
+        row("tie", format!("{}:1", rules.tie_pays), rules, Spot::Tie, true);
+    }
+    let pays = format!("{}:1", rules.pair_pays);
+    row("player pair", pays.clone(), rules, Spot::PlayerPair, true);
+    row("banker pair", pays, rules, Spot::BankerPair, true);
+    r.sections.push(sec);
+    r.notes.push(
+        "Banker and player bets push on a tie. The figures are for the first coup of a full shoe, which is also the average over every coup of a shoe shuffled every coup.".into(),
+    );
+    r.json = json!({
+        "game": "baccarat",
+        "version": crate::VERSION,
+        "rules": rules,
+        "outcomes": out_json,
+        "cards_per_coup": e.cards_per_coup,
+        "bets": bets_json,
+        "counts": {
+            "total": e.counts.total.to_string(),
+            "banker": e.counts.banker.to_string(),
+            "player": e.counts.player.to_string(),
+            "tie": e.counts.tie.to_string(),
+            "banker_six": e.counts.banker_six.to_string(),
+            "pair": e.counts.pair.to_string(),
+            "pair_of": e.counts.pair_of.to_string(),
+        },
+    });
+    r
 }
