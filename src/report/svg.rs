@@ -90,6 +90,12 @@ fn decimals(range: f64) -> usize {
 }
 
 fn y_tick(v: f64, d: usize, unit: YUnit) -> String {
+    // A tick at zero computed as a tiny negative number reads "0.0", not "-0.0".
+    let v = if format!("{:.d$}", v.abs()).trim_matches(['0', '.']).is_empty() {
+        0.0
+    } else {
+        v
+    };
     match unit {
         YUnit::Percent => format!("{v:.d$}%"),
         YUnit::Plain => format!("{v:.d$}"),
@@ -500,6 +506,9 @@ mod tests {
         }
         assert_eq!(y_tick(2.345, 2, YUnit::Plain), "2.35");
         assert_eq!(y_tick(-1.0, 0, YUnit::Percent), "-1%");
+        assert_eq!(y_tick(-1e-17, 1, YUnit::Plain), "0.0");
+        assert_eq!(y_tick(-0.04, 1, YUnit::Percent), "0.0%");
+        assert_eq!(y_tick(-0.05001, 1, YUnit::Plain), "-0.1");
         for (v, t) in [
             (999.0, "999"),
             (1000.0, "1k"),
