@@ -114,7 +114,14 @@ fn shards_merge_to_the_single_run() {
     };
     for extra in [
         vec!["--coups", "300k", "--pairs", "1"],
-        vec!["--coups", "200k", "--bet", "martingale:tie", "--table-max", "64"],
+        vec![
+            "--coups",
+            "200k",
+            "--bet",
+            "martingale:tie",
+            "--table-max",
+            "64",
+        ],
     ] {
         let mut whole = vec!["sim", "baccarat", "--format", "json", "-q"];
         whole.extend(&extra);
@@ -188,7 +195,10 @@ fn out_dir_writes_every_file() {
 #[test]
 fn bad_input_is_refused_with_exit_code_2() {
     let cases: [(&[&str], &str); 11] = [
-        (&["--bet", "banker-twice"], "unknown bet strategy 'banker-twice'"),
+        (
+            &["--bet", "banker-twice"],
+            "unknown bet strategy 'banker-twice'",
+        ),
         (&["--bet", "martingale:pairs"], "unknown bet strategy"),
         (&["--table-max", "0"], "--table-max 0"),
         (&["--unit", "10", "--table-max", "5"], "--unit 10"),
@@ -230,5 +240,8 @@ fn exact_reports_the_published_figures() {
     assert_eq!(r4(rtp("tie", "8:1")), "85.6404");
     assert_eq!(r4(rtp("tie", "9:1")), "95.1560");
     assert_eq!(r4(rtp("player pair", "11:1")), "89.6386");
-    assert_eq!(format!("{:.6}", j["outcomes"]["tie"].as_f64().unwrap()), "0.095156");
+    assert_eq!(
+        format!("{:.6}", j["outcomes"]["tie"].as_f64().unwrap()),
+        "0.095156"
+    );
 }

@@ -13,7 +13,12 @@ pub struct BacRulesArgs {
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub decks: u32,
     /// Commission on a banker win, in percent (0 to 10, in steps of 0.1).
-    #[arg(long, value_name = "PCT", default_value = "5", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value = "5",
+        allow_hyphen_values = true
+    )]
     pub commission: String,
     /// No-commission game: banker wins pay 1:1, except a banker win on 6 pays 1:2.
     #[arg(long, conflicts_with = "commission")]

@@ -91,7 +91,10 @@ fn decimals(range: f64) -> usize {
 
 fn y_tick(v: f64, d: usize, unit: YUnit) -> String {
     // A tick at zero computed as a tiny negative number reads "0.0", not "-0.0".
-    let v = if format!("{:.d$}", v.abs()).trim_matches(['0', '.']).is_empty() {
+    let v = if format!("{:.d$}", v.abs())
+        .trim_matches(['0', '.'])
+        .is_empty()
+    {
         0.0
     } else {
         v

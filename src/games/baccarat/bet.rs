@@ -266,8 +266,17 @@ mod tests {
         ] {
             assert_eq!(BetSpec::parse(s).unwrap().to_string(), s);
         }
-        assert_eq!(BetSpec::parse(" Banker ").unwrap(), BetSpec::Flat(Spot::Banker));
-        for bad in ["", "bank", "martingale", "martingale:follow", "martingale:pair"] {
+        assert_eq!(
+            BetSpec::parse(" Banker ").unwrap(),
+            BetSpec::Flat(Spot::Banker)
+        );
+        for bad in [
+            "",
+            "bank",
+            "martingale",
+            "martingale:follow",
+            "martingale:pair",
+        ] {
             let e = BetSpec::parse(bad).unwrap_err();
             assert!(e.contains("unknown bet strategy"), "{e}");
         }

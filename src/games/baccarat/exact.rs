@@ -33,6 +33,7 @@ pub struct Counts {
 }
 
 /// Count every coup of a full shoe of `decks` decks.
+#[allow(clippy::needless_range_loop)] // the counts are indexed by card value and changed in the loops
 pub fn enumerate(decks: u32) -> Counts {
     let n = decks as u128 * 52;
     // Cards of each value: ten and faces are value 0.
@@ -239,7 +240,10 @@ mod tests {
         // Pairs: (4d − 1)/(52d − 1) = 31/415 exactly.
         assert_eq!(e.counts.pair * 415, e.counts.pair_of * 31);
         // Tie at 9:1.
-        let nine = BacRules { tie_pays: 9, ..r.clone() };
+        let nine = BacRules {
+            tie_pays: 9,
+            ..r.clone()
+        };
         assert_eq!(pct(-e.ev(Spot::Tie, &nine), 4), 4.8440);
         // No commission, a banker win on 6 paying 1:2.
         let nc = BacRules {

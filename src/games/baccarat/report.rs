@@ -155,7 +155,14 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
     let mut sec = Section::new(
         "Bets: RTP per unit wagered",
         &[
-            "bet", "bets", "wagered", "RTP", "SE", "95% CI", "exact RTP", "z",
+            "bet",
+            "bets",
+            "wagered",
+            "RTP",
+            "SE",
+            "95% CI",
+            "exact RTP",
+            "z",
         ],
     );
     let mut bets_json = serde_json::Map::new();
@@ -165,7 +172,11 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
         sec.row([
             Cell::from(name.clone()),
             count_cell(ratio.n),
-            Cell::num(count((ratio.y / SCALE as i128) as u64), ratio.y as f64 / s, "units"),
+            Cell::num(
+                count((ratio.y / SCALE as i128) as u64),
+                ratio.y as f64 / s,
+                "units",
+            ),
             pct_cell(e.mean, 4),
             pct_cell(e.se, 4),
             ci_cell(&e, 4),
@@ -238,10 +249,7 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
         "average main bet (units)".into(),
         fixed_cell(avg_bet, 3, "units"),
     ]);
-    sec.row([
-        "largest main bet (units)".into(),
-        count_cell(c.max_stake),
-    ]);
+    sec.row(["largest main bet (units)".into(), count_cell(c.max_stake)]);
     sec.row([
         "net per coup, every bet (units)".into(),
         fixed_cell(per_coup.mean, 4, "units"),
@@ -266,7 +274,10 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
         "sessions ending behind".into(),
         pct_cell(crate::report::rate(behind, c.sessions), 2),
     ]);
-    sec.row(["largest loss in a session (units)".into(), units(worst.map(|w| -w))]);
+    sec.row([
+        "largest loss in a session (units)".into(),
+        units(worst.map(|w| -w)),
+    ]);
     sec.row(["largest win in a session (units)".into(), units(best)]);
     if matches!(cfg.bet, BetSpec::Martingale(_)) {
         sec.row([
@@ -275,7 +286,11 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
         ]);
         sec.row([
             "table limit hit per session".into(),
-            fixed_cell(crate::report::rate(c.limit_hits, c.sessions), 4, "per session"),
+            fixed_cell(
+                crate::report::rate(c.limit_hits, c.sessions),
+                4,
+                "per session",
+            ),
         ]);
     }
     r.sections.push(sec);
@@ -300,8 +315,9 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
 
     // Notes.
     if let Some(marker) = run.meta.marker() {
-        r.notes
-            .push(format!("{marker}; the figures cover the coups completed only."));
+        r.notes.push(format!(
+            "{marker}; the figures cover the coups completed only."
+        ));
     }
     if c.coups == 0 {
         r.notes
@@ -390,7 +406,9 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
 /// RTP with a 95% CI, and the running RTP of the main bets with its band and the exact RTP
 /// (or the claim) as a line.
 pub fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, String)>, String> {
-    use crate::report::svg::{bar_chart, binomial_bar, line_chart, mark, Bar, BarChart, Line, YUnit};
+    use crate::report::svg::{
+        bar_chart, binomial_bar, line_chart, mark, Bar, BarChart, Line, YUnit,
+    };
     let cfg = &run.config;
     let acc = &run.acc;
     let ex = Exact::of(cfg.rules.decks);
@@ -438,7 +456,10 @@ pub fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, Str
     }
     let exact = exact_main(cfg.bet, &ex, &cfg.rules);
     let hline_label = match (claim, exact) {
-        (Some(c), _) => Some((c * 100.0, format!("claimed RTP {}%", crate::report::pct_text(c)))),
+        (Some(c), _) => Some((
+            c * 100.0,
+            format!("claimed RTP {}%", crate::report::pct_text(c)),
+        )),
         (None, Some(x)) => Some((x * 100.0, format!("exact RTP {:.4}%", x * 100.0))),
         _ => None,
     };
@@ -507,8 +528,7 @@ pub fn exact_report(rules: &BacRules) -> Report {
         "method".into(),
         format!(
             "complete enumeration of the coups of a full {}-deck shoe: {} ordered six-card deals",
-            rules.decks,
-            e.counts.total
+            rules.decks, e.counts.total
         ),
     ));
     let mut sec = Section::new("Outcomes per coup", &["outcome", "probability"]);
@@ -534,7 +554,10 @@ pub fn exact_report(rules: &BacRules) -> Report {
     let mut row = |name: &str, pays: String, rules: &BacRules, spot: Spot, chosen: bool| {
         let rtp = e.rtp(spot, rules);
         sec.row([
-            Cell::from(format!("{name}{}", if chosen { "" } else { " (other rule)" })),
+            Cell::from(format!(
+                "{name}{}",
+                if chosen { "" } else { " (other rule)" }
+            )),
             Cell::from(pays.clone()),
             pct_cell(rtp, 4),
             pct_cell(1.0 - rtp, 4),
@@ -575,7 +598,13 @@ pub fn exact_report(rules: &BacRules) -> Report {
         row("tie", format!("{t}:1"), &tr, Spot::Tie, t == rules.tie_pays);
     }
     if rules.tie_pays != 8 && rules.tie_pays != 9 {
-        row("tie", format!("{}:1", rules.tie_pays), rules, Spot::Tie, true);
+        row(
+            "tie",
+            format!("{}:1", rules.tie_pays),
+            rules,
+            Spot::Tie,
+            true,
+        );
     }
     let pays = format!("{}:1", rules.pair_pays);
     row("player pair", pays.clone(), rules, Spot::PlayerPair, true);

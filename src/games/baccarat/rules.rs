@@ -158,7 +158,7 @@ impl BacRules {
 
 /// Thousandths as a percent with at most one decimal: 50 → "5", 25 → "2.5".
 pub fn pct1(permille: u32) -> String {
-    if permille % 10 == 0 {
+    if permille.is_multiple_of(10) {
         format!("{}", permille / 10)
     } else {
         format!("{}.{}", permille / 10, permille % 10)

@@ -131,7 +131,8 @@ impl crate::shard::Plausible for BacAcc {
         for (s, r) in Spot::ALL.iter().zip(&self.spots) {
             r.plausible(s.name(), bound, stake * SCALE as i128, false)?;
         }
-        self.main.plausible("main bets", bound, stake * SCALE as i128, false)?;
+        self.main
+            .plausible("main bets", bound, stake * SCALE as i128, false)?;
         self.round.plausible("net per coup", bound, 1, true)?;
         for (name, r) in OUTCOMES.iter().zip(&self.outcomes) {
             r.plausible(name, 1, 1, true)?;
@@ -140,10 +141,7 @@ impl crate::shard::Plausible for BacAcc {
             }
         }
         if self.main.n != c.coups || self.round.n != c.coups {
-            return Err(format!(
-                "{} main bets and {} coups",
-                self.main.n, c.coups
-            ));
+            return Err(format!("{} main bets and {} coups", self.main.n, c.coups));
         }
         let in_hist: u64 = self.session_hist.values().sum();
         if in_hist != c.sessions || self.session.n != c.sessions {
@@ -152,7 +150,8 @@ impl crate::shard::Plausible for BacAcc {
                 c.sessions
             ));
         }
-        if c.sessions > c.coups || c.cards < 4 * c.coups || c.cards > 6 * c.coups + 11 * c.sessions {
+        if c.sessions > c.coups || c.cards < 4 * c.coups || c.cards > 6 * c.coups + 11 * c.sessions
+        {
             return Err(format!(
                 "{} sessions, {} coups and {} cards do not fit",
                 c.sessions, c.coups, c.cards
@@ -277,8 +276,7 @@ impl<B: Bettor> BacSim<B> {
         }
         let m = acc.counts.sessions;
         close_wide(&mut acc.session, s.session_x, m as i64, s.session_xx, m);
-        acc.trace
-            .push([chunk as i64, s.main_net, s.main_staked]);
+        acc.trace.push([chunk as i64, s.main_net, s.main_staked]);
     }
 }
 
@@ -405,7 +403,10 @@ mod tests {
             // 374 cards to the cut at about 4.94 cards a coup.
             let per = c.coups as f64 / 20.0;
             assert!((70.0..80.0).contains(&per), "{per} coups per shoe");
-            assert_eq!(acc.outcomes[0].x + acc.outcomes[1].x + acc.outcomes[2].x, c.coups as i128);
+            assert_eq!(
+                acc.outcomes[0].x + acc.outcomes[1].x + acc.outcomes[2].x,
+                c.coups as i128
+            );
             assert_eq!(acc.spots[0].n, c.coups);
             assert_eq!(acc.spots[3].n, c.coups);
             assert_eq!(acc.session.x, acc.round.x);
