@@ -74,14 +74,6 @@ fn session_bins(acc: &BacAcc) -> Vec<(i64, i64, u64)> {
     bins
 }
 
-fn bin_label(lo: i64, w: i64) -> String {
-    if w == 1 {
-        format!("{lo:+}")
-    } else {
-        format!("{lo:+} to {:+}", lo + w)
-    }
-}
-
 /// Build the report of a baccarat run.
 pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
     let cfg = &run.config;
@@ -414,8 +406,13 @@ pub fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, Str
     let ex = Exact::of(cfg.rules.decks);
     let hist: Vec<Bar> = session_bins(acc)
         .iter()
-        .map(|&(lo, w, k)| binomial_bar(bin_label(lo, w), k, acc.counts.sessions))
+        .map(|&(lo, _, k)| binomial_bar(format!("{lo:+}"), k, acc.counts.sessions))
         .collect();
+    let width = session_bins(acc).first().map_or(1, |b| b.1);
+    let x_label = format!(
+        "net result of the session (units; each bar spans {} from its label)",
+        crate::report::plural(width as u64, "unit")
+    );
     let diffs: Vec<Bar> = Spot::ALL
         .iter()
         .enumerate()
@@ -468,7 +465,7 @@ pub fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, Str
             "session-net-histogram.svg".into(),
             bar_chart(&BarChart {
                 title: "Net result of a session (one shoe)",
-                x_label: "net result of the session (units)",
+                x_label: &x_label,
                 y_label: "share of sessions (%)",
                 y_unit: YUnit::Percent,
                 bars: &hist,
