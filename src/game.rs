@@ -400,6 +400,7 @@ impl Entry {
 /// Every game, one line each.
 pub fn registry() -> Vec<Entry> {
     vec![
+        Entry::of::<crate::games::baccarat::Baccarat>(),
         Entry::of::<crate::games::blackjack::Blackjack>(),
         Entry::of::<crate::games::doom::Doom>(),
         Entry::of::<crate::games::twentyone::TwentyOne>(),

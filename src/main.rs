@@ -37,6 +37,8 @@ fn main() -> ExitCode {
         Command::Exact(ExactGame::Doom(args)) => exact_doom(&args),
         Command::Sim(SimGame::TwentyOne(args)) => sim_twenty_one(&args, &stop),
         Command::Exact(ExactGame::TwentyOne(args)) => exact_twenty_one(&args),
+        Command::Sim(SimGame::Baccarat(args)) => sim_baccarat(&args, &stop),
+        Command::Exact(ExactGame::Baccarat(args)) => exact_baccarat(&args),
         Command::Merge(args) => merge(&args),
         Command::Check(args) => check(&args),
         Command::Compare(CompareGame::Blackjack(args)) => compare_blackjack(&args, &stop),
@@ -190,6 +192,22 @@ fn exact_twenty_one(args: &cli::twentyone::TwentyOneExact) -> anyhow::Result<Exi
     }
     let report =
         rtplab::games::twentyone::report::exact_report(&rules, args.row_policy.then_some(args.c));
+    emit(&report, &args.output, &[])?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn sim_baccarat(args: &cli::baccarat::BaccaratSim, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
+    use rtplab::games::baccarat::{BacConfig, Baccarat};
+    check_outputs(&args.output, args.run.shard_out.as_deref())?;
+    let cfg = BacConfig::try_from(args)?;
+    let spec = args.run.spec(args.chunk_shoes)?;
+    sim::<Baccarat>(cfg, &spec, args.claim, &args.output, stop)
+}
+
+fn exact_baccarat(args: &cli::baccarat::BaccaratExact) -> anyhow::Result<ExitCode> {
+    check_outputs(&args.output, None)?;
+    let rules = args.rules.to_rules()?;
+    let report = rtplab::games::baccarat::report::exact_report(&rules);
     emit(&report, &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
 }

@@ -152,13 +152,32 @@ fn run(args: &[&str], dir: &Path) {
 
 #[test]
 fn every_plot_has_proper_bars_and_readable_labels() {
-    let cases: [(&str, &[&str], usize); 5] = [
+    let cases: [(&str, &[&str], usize); 7] = [
         (
             "bj",
             &["sim", "blackjack", "--rounds", "200k", "--claim", "99.54"],
             3,
         ),
         ("doom-turns", &["sim", "doom", "--turns", "200k"], 1),
+        (
+            "baccarat",
+            &["sim", "baccarat", "--coups", "300k", "--pairs", "1"],
+            3,
+        ),
+        (
+            "baccarat-martingale",
+            &[
+                "sim",
+                "baccarat",
+                "--coups",
+                "300k",
+                "--bet",
+                "martingale:banker",
+                "--claim",
+                "98.9",
+            ],
+            3,
+        ),
         (
             "doom-games",
             &[

@@ -1,6 +1,7 @@
 //! Command-line types (clap derive) and their conversion into library configurations.
 //! Nothing here is passed down into the library as is.
 
+pub mod baccarat;
 pub mod doom;
 pub mod twentyone;
 
@@ -95,6 +96,12 @@ rtplab exact blackjack --peek --das --max-hands 4 --format json"
         after_help = "Examples:\n  rtplab exact twenty-one\n  rtplab exact twenty-one --row-policy --c 1.5 --format csv"
     )]
     TwentyOne(twentyone::TwentyOneExact),
+    /// Exact baccarat (punto banco): every bet's RTP and house edge and the outcome
+    /// probabilities, by complete enumeration of the shoe.
+    #[command(
+        after_help = "Examples:\n  rtplab exact baccarat\n  rtplab exact baccarat --decks 6 --tie-pays 9\n  rtplab exact baccarat --no-commission --format json"
+    )]
+    Baccarat(baccarat::BaccaratExact),
 }
 
 #[derive(Args, Debug)]
@@ -227,6 +234,12 @@ rtplab sim blackjack --strategy strategies/blackjack/seed.csv --peek --das --max
         after_help = "Examples:\n  rtplab sim twenty-one                                   # 4 players, default strategies\n  rtplab sim twenty-one --players 2 --seat hits-only --seat greedy --games 1M\n  rtplab sim twenty-one --sweep-c 0,0.5,1,2,3 --games 200k --seat hits-only --seat greedy"
     )]
     TwentyOne(twentyone::TwentyOneSim),
+    /// Baccarat (punto banco): a betting strategy over whole shoes; every bet's RTP against
+    /// its exact value, and the net per shoe.
+    #[command(
+        after_help = "Examples:\n  rtplab sim baccarat                                  # 10M coups on banker\n  rtplab sim baccarat --bet martingale:banker --table-max 200 --coups 5M\n  rtplab sim baccarat --bet follow --pairs 1 --no-commission --claim 98.9"
+    )]
+    Baccarat(baccarat::BaccaratSim),
 }
 
 #[derive(Args, Debug)]
@@ -651,7 +664,7 @@ fn parse_stake(s: &str) -> Result<f64, String> {
     }
 }
 
-fn parse_claim(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_claim(s: &str) -> Result<f64, String> {
     match rtplab::numparse::parse_percent(s) {
         // A claim of at most 1% is a fraction written for a percent (0.9954 for 99.54%).
         Ok(v) if v > 0.0 && v <= 0.01 => Err(format!(

@@ -1,5 +1,6 @@
 //! The games.
 
+pub mod baccarat;
 pub mod blackjack;
 pub mod doom;
 pub mod twentyone;

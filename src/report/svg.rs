@@ -90,6 +90,15 @@ fn decimals(range: f64) -> usize {
 }
 
 fn y_tick(v: f64, d: usize, unit: YUnit) -> String {
+    // A tick at zero computed as a tiny negative number reads "0.0", not "-0.0".
+    let v = if format!("{:.d$}", v.abs())
+        .trim_matches(['0', '.'])
+        .is_empty()
+    {
+        0.0
+    } else {
+        v
+    };
     match unit {
         YUnit::Percent => format!("{v:.d$}%"),
         YUnit::Plain => format!("{v:.d$}"),
@@ -275,7 +284,11 @@ pub fn bar_chart(c: &BarChart) -> Result<String, String> {
             .chain(c.hline.map(|h| h.0))
             .chain(std::iter::once(0.0));
         let (mut lo, mut hi) = bounds(values);
-        let all_nonneg = c.bars.iter().all(|b| b.value >= 0.0 || b.value.is_nan());
+        // The axis starts at 0 only when no bar and no error bar goes below it.
+        let all_nonneg = c
+            .bars
+            .iter()
+            .all(|b| (b.value >= 0.0 || b.value.is_nan()) && b.ci.is_none_or(|(lo, _)| lo >= 0.0));
         if all_nonneg {
             lo = 0.0;
         }
@@ -460,6 +473,20 @@ mod tests {
         .unwrap();
         assert!(b.starts_with("<svg") && b.contains("<rect") && b.contains("95% CI"));
         assert!(mark(&b, "INTERRUPTED").contains(">INTERRUPTED</text>\n</svg>"));
+        // A positive bar whose interval reaches below 0: the axis goes below 0 too (the
+        // lower whisker is not cut off at the axis).
+        let bars = [Bar::new("banker", 0.08).with_ci(-0.16, 0.32)];
+        let b = bar_chart(&BarChart {
+            title: "RTP minus exact",
+            x_label: "",
+            y_label: "points",
+            y_unit: YUnit::Plain,
+            bars: &bars,
+            hline: None,
+            histogram: false,
+        })
+        .unwrap();
+        assert!(b.contains("\n-0.10\n"), "no negative tick");
     }
 
     #[test]
@@ -500,6 +527,9 @@ mod tests {
         }
         assert_eq!(y_tick(2.345, 2, YUnit::Plain), "2.35");
         assert_eq!(y_tick(-1.0, 0, YUnit::Percent), "-1%");
+        assert_eq!(y_tick(-1e-17, 1, YUnit::Plain), "0.0");
+        assert_eq!(y_tick(-0.04, 1, YUnit::Percent), "0.0%");
+        assert_eq!(y_tick(-0.05001, 1, YUnit::Plain), "-0.1");
         for (v, t) in [
             (999.0, "999"),
             (1000.0, "1k"),

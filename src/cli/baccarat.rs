@@ -1,0 +1,154 @@
+//! Command-line types of baccarat.
+
+use clap::Args;
+
+use super::{parse_claim, parse_count_limited, parse_positive, ArgError, OutputArgs, RunBase};
+use rtplab::games::baccarat::bet::BetSpec;
+use rtplab::games::baccarat::rules::{BacRules, BankerPays, Shuffle};
+
+/// Every rule of the baccarat table; unset flags keep the standard table's value.
+#[derive(Args, Debug)]
+pub struct BacRulesArgs {
+    /// Decks in the shoe (1 to 16).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub decks: u32,
+    /// Commission on a banker win, in percent (0 to 10, in steps of 0.1).
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value = "5",
+        allow_hyphen_values = true
+    )]
+    pub commission: String,
+    /// No-commission game: banker wins pay 1:1, except a banker win on 6 pays 1:2.
+    #[arg(long, conflicts_with = "commission")]
+    pub no_commission: bool,
+    /// A tie pays this many to one (8 or 9).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub tie_pays: u32,
+    /// Player pair and banker pair pay this many to one.
+    #[arg(long, value_name = "N", default_value_t = 11)]
+    pub pair_pays: u32,
+    /// Cut card position as the fraction of the shoe dealt (0.1 to 0.99; default 0.9).
+    #[arg(long, value_name = "F", allow_hyphen_values = true)]
+    pub penetration: Option<f64>,
+    /// Shuffle the whole shoe before every coup (continuous shuffler).
+    #[arg(long, conflicts_with_all = ["penetration", "burn"])]
+    pub shuffle_every_round: bool,
+    /// After each shuffle, turn the first card over and burn as many cards as its value
+    /// (ace 1, tens and faces 10).
+    #[arg(long)]
+    pub burn: bool,
+}
+
+/// Percent with at most one decimal as thousandths: "5" → 50, "2.5" → 25.
+fn commission_permille(s: &str) -> Result<u32, ArgError> {
+    let bad = || {
+        ArgError(format!(
+            "--commission {s}: expected a percentage from 0 to 10 in steps of 0.1, such as 5 or 2.5"
+        ))
+    };
+    let v: f64 = s.trim().trim_end_matches('%').parse().map_err(|_| bad())?;
+    let t = v * 10.0;
+    if !t.is_finite() || (t - t.round()).abs() > 1e-6 || !(0.0..=100.0).contains(&t.round()) {
+        return Err(bad());
+    }
+    Ok(t.round() as u32)
+}
+
+impl BacRulesArgs {
+    pub fn to_rules(&self) -> Result<BacRules, ArgError> {
+        let mut r = BacRules::standard();
+        r.decks = self.decks;
+        r.commission = commission_permille(&self.commission)?;
+        if self.no_commission {
+            r.banker_pays = BankerPays::NoCommission;
+        }
+        r.tie_pays = self.tie_pays;
+        r.pair_pays = self.pair_pays;
+        if let Some(p) = self.penetration {
+            r.shuffle = Shuffle::CutCard { penetration: p };
+        }
+        if self.shuffle_every_round {
+            r.shuffle = Shuffle::EveryRound;
+        }
+        r.burn = self.burn;
+        r.validate()?;
+        Ok(r)
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct BaccaratSim {
+    #[command(flatten)]
+    pub rules: BacRulesArgs,
+    /// Betting strategy of the main bet: banker, player, tie, follow (the last coup's winner,
+    /// banker first), or martingale:banker|player|tie (double after a loss up to the table
+    /// maximum).
+    #[arg(long, default_value = "banker", value_name = "STRATEGY")]
+    pub bet: String,
+    /// Base stake of the main bet, in units (the table minimum is 1).
+    #[arg(long, default_value_t = 1, value_name = "UNITS")]
+    pub unit: u64,
+    /// Table maximum of a bet, in units.
+    #[arg(long, default_value_t = 500, value_name = "UNITS")]
+    pub table_max: u64,
+    /// Also stake this many units on each of the player pair and banker pair bets every coup.
+    #[arg(long, default_value_t = 0, value_name = "UNITS")]
+    pub pairs: u64,
+    /// Coups to simulate (10M, 1e8 accepted); whole shoes are played, so the count is met
+    /// approximately.
+    #[arg(long, default_value = "10M", value_parser = parse_count_limited)]
+    pub coups: u64,
+    /// A claimed RTP in percent (e.g. 98.94) to test the main bets' estimate against.
+    #[arg(long, value_name = "PCT", value_parser = parse_claim)]
+    pub claim: Option<f64>,
+    /// Shoes (sessions) per chunk, the unit of work and of batch means; default: chosen from
+    /// --coups.
+    #[arg(long, value_name = "N", value_parser = parse_positive)]
+    pub chunk_shoes: Option<u64>,
+    #[command(flatten)]
+    pub run: RunBase,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+impl TryFrom<&BaccaratSim> for rtplab::games::baccarat::BacConfig {
+    type Error = anyhow::Error;
+    fn try_from(args: &BaccaratSim) -> anyhow::Result<Self> {
+        let rules = args.rules.to_rules()?;
+        let bet = BetSpec::parse(&args.bet).map_err(ArgError)?;
+        Ok(rtplab::games::baccarat::BacConfig {
+            rules,
+            bet,
+            unit: args.unit,
+            table_max: args.table_max,
+            pairs: args.pairs,
+            coups: args.coups,
+        })
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct BaccaratExact {
+    #[command(flatten)]
+    pub rules: BacRulesArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commissions() {
+        assert_eq!(commission_permille("5").unwrap(), 50);
+        assert_eq!(commission_permille("2.5%").unwrap(), 25);
+        assert_eq!(commission_permille("0").unwrap(), 0);
+        assert_eq!(commission_permille("10").unwrap(), 100);
+        for bad in ["-1", "10.1", "2.55", "x", "nan", "inf"] {
+            assert!(commission_permille(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! Baccarat as a [`Game`]: configuration, plan, simulation (one concrete bettor type per
+//! run), report, baselines.
+
+use serde::{Deserialize, Serialize};
+
+use super::bet::{BetSpec, Bettor, Flat, Follow, Martingale, Spot};
+use super::exact::Exact;
+use super::report::{build, plots};
+use super::rules::BacRules;
+use super::sim::{plan, BacAcc, BacSim, Plan, MAX_TABLE};
+use super::BacError;
+use crate::game::{BoxedSim, Expected, Game, Run};
+use crate::report::{PlotError, Report};
+
+/// Baccarat (punto banco).
+pub struct Baccarat;
+
+/// Most coups of one run.
+pub const MAX_COUPS: u64 = 1_000_000_000_000_000;
+
+/// A baccarat run request: rules, the bettor and its stakes, the coups.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BacConfig {
+    pub rules: BacRules,
+    /// The betting strategy of the main bet.
+    pub bet: BetSpec,
+    /// The base stake of the main bet, in units (the table minimum is 1).
+    pub unit: u64,
+    /// The table maximum of a bet, in units.
+    pub table_max: u64,
+    /// Stake on each of the player pair and banker pair bets every coup (0: none).
+    pub pairs: u64,
+    pub coups: u64,
+}
+
+impl BacConfig {
+    /// `coups` coups of one unit on `bet` under `rules`, table maximum 500, no pair bets.
+    pub fn new(rules: BacRules, bet: BetSpec, coups: u64) -> BacConfig {
+        BacConfig {
+            rules,
+            bet,
+            unit: 1,
+            table_max: 500,
+            pairs: 0,
+            coups,
+        }
+    }
+}
+
+fn boxed<B: Bettor>(
+    cfg: &BacConfig,
+    bettor: B,
+    chunk: Option<u64>,
+) -> Result<(Plan, BoxedSim<BacAcc>), BacError> {
+    let exact = Exact::of(cfg.rules.decks);
+    let p = plan(&cfg.rules, exact.cards_per_coup, cfg.coups, chunk);
+    if let Some(c) = chunk {
+        let sessions = p.chunks * p.sessions_per_chunk;
+        let needed = ((cfg.coups as f64 / p.coups_per_session).ceil() as u64).max(1);
+        if c > needed {
+            return Err(BacError::ChunkTooLarge {
+                chunk: c,
+                sessions: needed.min(sessions),
+            });
+        }
+    }
+    let sim = BacSim {
+        rules: cfg.rules.clone(),
+        bettor,
+        pairs: cfg.pairs as i64,
+        sessions_per_chunk: p.sessions_per_chunk,
+    };
+    Ok((p, Box::new(sim)))
+}
+
+impl Game for Baccarat {
+    const NAME: &'static str = "baccarat";
+    type Config = BacConfig;
+    type Plan = Plan;
+    type Acc = BacAcc;
+    type Error = BacError;
+    type Baseline = BacBaseline;
+    const CLAIMS: bool = true;
+    const ESTIMATE: &'static str = "EV per unit wagered (main bet)";
+
+    fn validate(cfg: &BacConfig) -> Result<(), BacError> {
+        cfg.rules.validate().map_err(BacError::Rules)?;
+        if cfg.table_max < 1 || cfg.table_max > MAX_TABLE {
+            return Err(BacError::Bet(format!(
+                "--table-max {}: the table maximum must be from the table minimum 1 to {MAX_TABLE} units",
+                cfg.table_max
+            )));
+        }
+        if cfg.unit < 1 || cfg.unit > cfg.table_max {
+            return Err(BacError::Bet(format!(
+                "--unit {}: the stake must be from the table minimum 1 to the table maximum {} (--table-max)",
+                cfg.unit, cfg.table_max
+            )));
+        }
+        if cfg.pairs > cfg.table_max {
+            return Err(BacError::Bet(format!(
+                "--pairs {}: a pair bet may not exceed the table maximum {} (--table-max)",
+                cfg.pairs, cfg.table_max
+            )));
+        }
+        if cfg.coups == 0 || cfg.coups > MAX_COUPS {
+            return Err(BacError::Coups(cfg.coups));
+        }
+        Ok(())
+    }
+
+    /// One `match` picks the concrete bettor type; the coup loop is monomorphized for it.
+    fn prepare(
+        cfg: &BacConfig,
+        _seed: u64,
+        chunk: Option<u64>,
+        _shards: u64,
+    ) -> Result<(Plan, BoxedSim<BacAcc>), BacError> {
+        let unit = cfg.unit as i64;
+        match cfg.bet {
+            BetSpec::Flat(spot) => boxed(cfg, Flat { spot, unit }, chunk),
+            BetSpec::Follow => boxed(
+                cfg,
+                Follow {
+                    unit,
+                    next: Spot::Banker,
+                },
+                chunk,
+            ),
+            BetSpec::Martingale(spot) => boxed(
+                cfg,
+                Martingale {
+                    spot,
+                    unit,
+                    max: cfg.table_max as i64,
+                    stake: unit,
+                },
+                chunk,
+            ),
+        }
+    }
+
+    fn chunks(plan: &Plan) -> u64 {
+        plan.chunks
+    }
+
+    fn report(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Report, BacError> {
+        Ok(build(run, claim))
+    }
+
+    fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, String)>, PlotError> {
+        plots(run, claim).map_err(PlotError)
+    }
+
+    fn baseline_run(b: &BacBaseline) -> Result<(BacConfig, u64, u64), BacError> {
+        let cfg = BacConfig {
+            rules: b.rules.clone(),
+            bet: b.bet,
+            unit: b.unit,
+            table_max: b.table_max,
+            pairs: b.pairs,
+            coups: b.coups,
+        };
+        Baccarat::validate(&cfg)?;
+        Ok((cfg, b.seed, b.chunk_shoes))
+    }
+
+    fn baseline_sums(b: &BacBaseline) -> (Option<serde_json::Value>, Option<Expected>) {
+        (b.sums.clone(), b.expected.clone())
+    }
+
+    fn bless(b: &mut BacBaseline, sums: serde_json::Value, expected: Option<Expected>) {
+        b.sums = Some(sums);
+        b.expected = expected;
+    }
+
+    fn baseline_name(b: &BacBaseline) -> String {
+        b.name.clone()
+    }
+
+    fn sums(acc: &BacAcc) -> serde_json::Value {
+        let c = &acc.counts;
+        let o = |i: usize| acc.outcomes[i].x.to_string();
+        serde_json::json!({
+            "coups": c.coups,
+            "sessions": c.sessions,
+            "cards": c.cards,
+            "net_milli": acc.main.x.to_string(),
+            "wagered_milli": acc.main.y.to_string(),
+            "round_net_squares": acc.round.xx.to_string(),
+            "pairs_net_milli": (acc.spots[3].x + acc.spots[4].x).to_string(),
+            "banker_wins": o(0),
+            "player_wins": o(1),
+            "ties": o(2),
+            "limit_hits": c.limit_hits,
+            "max_stake": c.max_stake,
+            "worst_session_milli": acc.worst_session,
+        })
+    }
+
+    fn estimate(run: &Run<Baccarat>) -> (u64, f64, f64) {
+        let m = &run.acc.main;
+        (run.acc.counts.coups, m.mean(), m.se())
+    }
+
+    /// The exact EV per unit wagered of a strategy that bets one spot (whatever its stakes:
+    /// each coup's EV is its stake times the spot's EV). Exact for a shoe shuffled every coup;
+    /// with a cut card the full-shoe value differs from the run's by far less than the SE
+    /// of any feasible run. None for `follow`, whose mix of spots depends on the results.
+    fn expected(cfg: &BacConfig) -> Result<Option<Expected>, BacError> {
+        Ok(cfg.bet.spot().map(|s| Expected {
+            ev: Exact::of(cfg.rules.decks).ev(s, &cfg.rules),
+            source: format!(
+                "exact EV of the {} bet (complete enumeration of the full shoe)",
+                s.name()
+            ),
+        }))
+    }
+
+    fn format_estimate(v: f64) -> String {
+        format!("{:.4}%", v * 100.0)
+    }
+}
+
+/// A baccarat baseline of `check`: a small fixed run with its exact sums and expected value.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BacBaseline {
+    pub name: String,
+    pub game: String,
+    pub rules: BacRules,
+    pub bet: BetSpec,
+    pub unit: u64,
+    pub table_max: u64,
+    #[serde(default)]
+    pub pairs: u64,
+    pub seed: u64,
+    pub coups: u64,
+    /// Shoes (sessions) per chunk.
+    pub chunk_shoes: u64,
+    #[serde(default)]
+    pub sums: Option<serde_json::Value>,
+    #[serde(default)]
+    pub expected: Option<Expected>,
+}

@@ -1,0 +1,216 @@
+//! The rules of the baccarat (punto banco) table and every setting of them.
+
+use serde::{Deserialize, Serialize};
+
+/// Money is kept in thousandths of a betting unit, so that every payout of every setting
+/// (a 5% or 2.5% commission, the no-commission 1:2 on a banker six) is a whole number.
+pub const SCALE: i64 = 1000;
+
+/// Largest shoe (the shared shoe holds up to 78 decks; no table uses more than 16).
+pub const MAX_DECKS: u32 = 16;
+/// Largest commission, in thousandths of the banker's win (10%).
+pub const MAX_COMMISSION: u32 = 100;
+
+/// How a banker win is paid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BankerPays {
+    /// 1:1 less the commission (`BacRules::commission`).
+    Commission,
+    /// 1:1 with no commission, except a banker win with a total of 6 pays 1:2.
+    NoCommission,
+}
+
+/// When the shoe is shuffled.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Shuffle {
+    /// Deal to the cut card placed after this fraction of the shoe; the coup in which it
+    /// comes out is finished, then the shoe is shuffled.
+    CutCard { penetration: f64 },
+    /// A fresh, full shoe for every coup.
+    EveryRound,
+}
+
+/// Every rule of the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BacRules {
+    pub decks: u32,
+    pub banker_pays: BankerPays,
+    /// Commission on a banker win, in thousandths of the win (50 = 5%); used with
+    /// `BankerPays::Commission` only.
+    pub commission: u32,
+    /// Tie pays this many to one (8 or 9).
+    pub tie_pays: u32,
+    /// Player pair and banker pair pay this many to one.
+    pub pair_pays: u32,
+    pub shuffle: Shuffle,
+    /// After each shuffle, the first card is turned over and as many cards as its value
+    /// (ace 1, two to nine as marked, ten and faces 10) are burned, unseen.
+    pub burn: bool,
+}
+
+impl Default for BacRules {
+    fn default() -> Self {
+        BacRules::standard()
+    }
+}
+
+impl BacRules {
+    /// The standard punto banco table: 8 decks, 5% commission, tie 8:1, pairs 11:1, a cut
+    /// card after 90% of the shoe, no burn.
+    pub fn standard() -> BacRules {
+        BacRules {
+            decks: 8,
+            banker_pays: BankerPays::Commission,
+            commission: 50,
+            tie_pays: 8,
+            pair_pays: 11,
+            shuffle: Shuffle::CutCard { penetration: 0.9 },
+            burn: false,
+        }
+    }
+
+    /// Cards in the shoe.
+    pub fn cards(&self) -> usize {
+        self.decks as usize * 52
+    }
+
+    /// Check every setting; the message says what to change.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(1..=MAX_DECKS).contains(&self.decks) {
+            return Err(format!(
+                "--decks {}: a baccarat shoe has 1 to {MAX_DECKS} decks",
+                self.decks
+            ));
+        }
+        if self.commission > MAX_COMMISSION {
+            return Err(format!(
+                "--commission {}%: the commission must be from 0% to 10%",
+                self.commission as f64 / 10.0
+            ));
+        }
+        if !(1..=100).contains(&self.tie_pays) {
+            return Err(format!(
+                "--tie-pays {}: a tie pays from 1 to 100 to one (8 or 9 at real tables)",
+                self.tie_pays
+            ));
+        }
+        if !(1..=100).contains(&self.pair_pays) {
+            return Err(format!(
+                "--pair-pays {}: a pair pays from 1 to 100 to one (11 at real tables)",
+                self.pair_pays
+            ));
+        }
+        if let Shuffle::CutCard { penetration } = self.shuffle {
+            if !(0.1..=0.99).contains(&penetration) || penetration.is_nan() {
+                return Err(format!(
+                    "--penetration {penetration}: the cut card goes after 10% to 99% of the shoe (0.1 to 0.99)"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Cards dealt before the cut card comes out.
+    pub fn cut(&self) -> usize {
+        match self.shuffle {
+            Shuffle::CutCard { penetration } => {
+                ((self.cards() as f64 * penetration).round() as usize).max(1)
+            }
+            Shuffle::EveryRound => self.cards(),
+        }
+    }
+
+    /// What a winning banker bet of one unit pays, in thousandths of a unit, when the
+    /// banker wins with `total`.
+    #[inline(always)]
+    pub fn banker_win(&self, total: u8) -> i64 {
+        match self.banker_pays {
+            BankerPays::Commission => SCALE - self.commission as i64,
+            BankerPays::NoCommission if total == 6 => SCALE / 2,
+            BankerPays::NoCommission => SCALE,
+        }
+    }
+
+    /// A one-line description for reports.
+    pub fn describe(&self) -> String {
+        let banker = match self.banker_pays {
+            BankerPays::Commission => {
+                format!("banker 1:1 less {}% commission", pct1(self.commission))
+            }
+            BankerPays::NoCommission => "banker 1:1 no commission (win on 6 pays 1:2)".into(),
+        };
+        let shuffle = match self.shuffle {
+            Shuffle::CutCard { penetration } => format!(
+                "cut card after {:.0}% of the shoe{}",
+                penetration * 100.0,
+                if self.burn { ", burn" } else { ", no burn" }
+            ),
+            Shuffle::EveryRound => "shuffled every coup".into(),
+        };
+        format!(
+            "{} decks, {banker}, player 1:1, tie {}:1, pairs {}:1, {shuffle}",
+            self.decks, self.tie_pays, self.pair_pays
+        )
+    }
+}
+
+/// Thousandths as a percent with at most one decimal: 50 → "5", 25 → "2.5".
+pub fn pct1(permille: u32) -> String {
+    if permille.is_multiple_of(10) {
+        format!("{}", permille / 10)
+    } else {
+        format!("{}.{}", permille / 10, permille % 10)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_rules_validate_and_describe() {
+        let r = BacRules::standard();
+        assert_eq!(r.validate(), Ok(()));
+        assert_eq!(r.cut(), 374);
+        assert_eq!(
+            r.describe(),
+            "8 decks, banker 1:1 less 5% commission, player 1:1, tie 8:1, pairs 11:1, cut card after 90% of the shoe, no burn"
+        );
+        assert_eq!(r.banker_win(6), 950);
+        let nc = BacRules {
+            banker_pays: BankerPays::NoCommission,
+            ..r.clone()
+        };
+        assert_eq!((nc.banker_win(6), nc.banker_win(7)), (500, 1000));
+        assert_eq!(pct1(25), "2.5");
+    }
+
+    #[test]
+    fn bad_settings_are_refused_with_the_flag() {
+        let bad = |f: fn(&mut BacRules), flag: &str| {
+            let mut r = BacRules::standard();
+            f(&mut r);
+            let e = r.validate().unwrap_err();
+            assert!(e.contains(flag), "{e}");
+        };
+        bad(|r| r.decks = 0, "--decks 0");
+        bad(|r| r.decks = 17, "--decks 17");
+        bad(|r| r.commission = 101, "--commission 10.1%");
+        bad(|r| r.tie_pays = 0, "--tie-pays");
+        bad(|r| r.pair_pays = 0, "--pair-pays");
+        bad(
+            |r| r.shuffle = Shuffle::CutCard { penetration: 1.0 },
+            "--penetration 1",
+        );
+        bad(
+            |r| {
+                r.shuffle = Shuffle::CutCard {
+                    penetration: f64::NAN,
+                }
+            },
+            "--penetration NaN",
+        );
+    }
+}

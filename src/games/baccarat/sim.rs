@@ -1,0 +1,441 @@
+//! The baccarat simulation: accumulators, the chunk plan and the coup loop.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::bet::{settle, Bettor, Spot};
+use super::coup::{deal, Coup, Winner};
+use super::rules::{BacRules, Shuffle, SCALE};
+use crate::engine::{Merge, Simulation};
+use crate::games::blackjack::shoe::{value, Shoe};
+use crate::rng::{Rng, RngCore, SeedableRng};
+use crate::stats::{Batch, Ratio};
+
+/// Coups of a session when the shoe is shuffled every coup (about a shoe's worth).
+pub const SESSION_COUPS: u64 = 80;
+
+/// The outcomes counted, in the order of `BacAcc::outcomes`.
+pub const OUTCOMES: [&str; 7] = [
+    "banker wins",
+    "player wins",
+    "tie",
+    "banker wins with 6",
+    "natural (8 or 9 on two cards)",
+    "player pair",
+    "banker pair",
+];
+
+/// Counts of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    pub coups: u64,
+    /// Sessions: shoes (or `SESSION_COUPS` coups when shuffling every coup).
+    pub sessions: u64,
+    pub cards: u64,
+    /// Times a martingale's doubled stake would have passed the table maximum.
+    pub limit_hits: u64,
+    /// The largest stake of a main bet, in units.
+    pub max_stake: u64,
+    pub reshuffles_mid_round: u64,
+}
+
+/// Everything a baccarat run accumulates; merges exactly.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BacAcc {
+    /// Per spot (`Spot::ALL` order): x = net, y = amount staked (thousandths of a unit).
+    pub spots: [Ratio; 5],
+    /// The main bets together: x = net, y = amount staked.
+    pub main: Ratio,
+    /// Per coup, every bet of the coup: x = net (thousandths), y = 1.
+    pub round: Ratio,
+    /// Outcome rates (`OUTCOMES` order): x = occurrences, y = coups.
+    pub outcomes: [Ratio; 7],
+    /// Per session: x = net (thousandths), y = 1.
+    pub session: Ratio,
+    /// Sessions by net result, in whole units rounded down.
+    pub session_hist: BTreeMap<i64, u64>,
+    /// The worst and best session nets (thousandths).
+    pub worst_session: Option<i64>,
+    pub best_session: Option<i64>,
+    pub counts: Counts,
+    /// Per chunk (chunk index, main net, main staked), sorted by chunk: the running estimate.
+    pub trace: Vec<[i64; 3]>,
+}
+
+fn min_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+fn max_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+impl Merge for BacAcc {
+    fn merge(&mut self, o: &BacAcc) {
+        for (a, b) in self.spots.iter_mut().zip(&o.spots) {
+            a.merge(b);
+        }
+        self.main.merge(&o.main);
+        self.round.merge(&o.round);
+        for (a, b) in self.outcomes.iter_mut().zip(&o.outcomes) {
+            a.merge(b);
+        }
+        self.session.merge(&o.session);
+        for (k, v) in &o.session_hist {
+            *self.session_hist.entry(*k).or_insert(0) += v;
+        }
+        self.worst_session = min_opt(self.worst_session, o.worst_session);
+        self.best_session = max_opt(self.best_session, o.best_session);
+        let (c, d) = (&mut self.counts, &o.counts);
+        c.coups += d.coups;
+        c.sessions += d.sessions;
+        c.cards += d.cards;
+        c.limit_hits += d.limit_hits;
+        c.max_stake = c.max_stake.max(d.max_stake);
+        c.reshuffles_mid_round += d.reshuffles_mid_round;
+        let mine = std::mem::take(&mut self.trace);
+        let mut out = Vec::with_capacity(mine.len() + o.trace.len());
+        let (mut i, mut j) = (0, 0);
+        while i < mine.len() || j < o.trace.len() {
+            if j == o.trace.len() || (i < mine.len() && mine[i][0] <= o.trace[j][0]) {
+                out.push(mine[i]);
+                i += 1;
+            } else {
+                out.push(o.trace[j]);
+                j += 1;
+            }
+        }
+        self.trace = out;
+    }
+}
+
+/// Largest table maximum (units).
+pub const MAX_TABLE: u64 = 1_000_000;
+
+impl crate::shard::Plausible for BacAcc {
+    fn plausible(&self) -> Result<(), String> {
+        let c = &self.counts;
+        // The most one coup's bets can win or lose, in thousandths of a unit: three bets of
+        // the largest table maximum paying at most 100 to one.
+        let stake = MAX_TABLE as i128;
+        let bound = 3 * 100 * stake * SCALE as i128;
+        for (s, r) in Spot::ALL.iter().zip(&self.spots) {
+            r.plausible(s.name(), bound, stake * SCALE as i128, false)?;
+        }
+        self.main
+            .plausible("main bets", bound, stake * SCALE as i128, false)?;
+        self.round.plausible("net per coup", bound, 1, true)?;
+        for (name, r) in OUTCOMES.iter().zip(&self.outcomes) {
+            r.plausible(name, 1, 1, true)?;
+            if r.n != c.coups {
+                return Err(format!("{name}: {} coups, the run {}", r.n, c.coups));
+            }
+        }
+        if self.main.n != c.coups || self.round.n != c.coups {
+            return Err(format!("{} main bets and {} coups", self.main.n, c.coups));
+        }
+        let in_hist: u64 = self.session_hist.values().sum();
+        if in_hist != c.sessions || self.session.n != c.sessions {
+            return Err(format!(
+                "the session histogram counts {in_hist} sessions, the run {}",
+                c.sessions
+            ));
+        }
+        if c.sessions > c.coups || c.cards < 4 * c.coups || c.cards > 6 * c.coups + 11 * c.sessions
+        {
+            return Err(format!(
+                "{} sessions, {} coups and {} cards do not fit",
+                c.sessions, c.coups, c.cards
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// One chunk's running sums.
+#[derive(Default)]
+struct ChunkSums {
+    spot_net: [i64; 5],
+    spot_staked: [i64; 5],
+    spot_bets: [u64; 5],
+    main_net: i64,
+    main_staked: i64,
+    round_xx: i128,
+    outcomes: [u64; 7],
+    session_xx: i128,
+    session_x: i64,
+}
+
+/// Close a batch whose sum of squares may pass an i64 (large stakes in thousandths).
+fn close_wide(r: &mut Ratio, x: i64, y: i64, xx: i128, n: u64) {
+    if n == 0 {
+        return;
+    }
+    r.close(&Batch { x, y, xx: 0 }, n);
+    r.xx += xx;
+}
+
+/// A baccarat simulation with the bettor `B` (monomorphized in the coup loop).
+pub struct BacSim<B: Bettor> {
+    pub rules: BacRules,
+    pub bettor: B,
+    /// Stake on each of the pair bets, units (0: not placed).
+    pub pairs: i64,
+    pub sessions_per_chunk: u64,
+}
+
+impl<B: Bettor> BacSim<B> {
+    /// Play one coup and add it into the chunk's sums; returns the coup's net.
+    #[inline(always)]
+    fn coup(&self, c: &Coup, bettor: &mut B, s: &mut ChunkSums, acc: &mut BacAcc) -> i64 {
+        let (spot, stake) = bettor.bet();
+        let net = settle(spot, stake, c, &self.rules);
+        acc.counts.limit_hits += bettor.settle(c, net) as u64;
+        acc.counts.max_stake = acc.counts.max_stake.max(stake as u64);
+        let i = spot as usize;
+        s.spot_net[i] += net;
+        s.spot_staked[i] += stake * SCALE;
+        s.spot_bets[i] += 1;
+        s.main_net += net;
+        s.main_staked += stake * SCALE;
+        let mut total = net;
+        if self.pairs > 0 {
+            for sp in [Spot::PlayerPair, Spot::BankerPair] {
+                let v = settle(sp, self.pairs, c, &self.rules);
+                let j = sp as usize;
+                s.spot_net[j] += v;
+                s.spot_staked[j] += self.pairs * SCALE;
+                s.spot_bets[j] += 1;
+                total += v;
+            }
+        }
+        s.round_xx += total as i128 * total as i128;
+        let w = match c.winner() {
+            Winner::Banker => 0,
+            Winner::Player => 1,
+            Winner::Tie => 2,
+        };
+        s.outcomes[w] += 1;
+        s.outcomes[3] += (w == 0 && c.banker == 6) as u64;
+        s.outcomes[4] += c.natural as u64;
+        s.outcomes[5] += c.player_pair as u64;
+        s.outcomes[6] += c.banker_pair as u64;
+        acc.counts.coups += 1;
+        acc.counts.cards += c.cards() as u64;
+        total
+    }
+
+    fn end_session(&self, net: i64, s: &mut ChunkSums, acc: &mut BacAcc) {
+        s.session_x += net;
+        s.session_xx += net as i128 * net as i128;
+        acc.counts.sessions += 1;
+        *acc.session_hist.entry(net.div_euclid(SCALE)).or_insert(0) += 1;
+        acc.worst_session = min_opt(acc.worst_session, Some(net));
+        acc.best_session = max_opt(acc.best_session, Some(net));
+    }
+
+    fn close(&self, chunk: u64, s: &ChunkSums, acc: &mut BacAcc) {
+        for i in 0..5 {
+            let b = Batch {
+                x: s.spot_net[i],
+                y: s.spot_staked[i],
+                xx: 0,
+            };
+            acc.spots[i].close(&b, s.spot_bets[i]);
+        }
+        let n = acc.counts.coups;
+        acc.main.close(
+            &Batch {
+                x: s.main_net,
+                y: s.main_staked,
+                xx: 0,
+            },
+            n,
+        );
+        let round_x: i64 = s.spot_net.iter().sum();
+        close_wide(&mut acc.round, round_x, n as i64, s.round_xx, n);
+        for (r, &k) in acc.outcomes.iter_mut().zip(&s.outcomes) {
+            let k = k as i64;
+            r.close(
+                &Batch {
+                    x: k,
+                    y: n as i64,
+                    xx: k,
+                },
+                n,
+            );
+        }
+        let m = acc.counts.sessions;
+        close_wide(&mut acc.session, s.session_x, m as i64, s.session_xx, m);
+        acc.trace.push([chunk as i64, s.main_net, s.main_staked]);
+    }
+}
+
+/// Burn cards after a shuffle: the first card turned over says how many follow it unseen.
+#[inline]
+fn burn(shoe: &mut Shoe, rng: &mut Rng) -> u64 {
+    let first = shoe.draw(rng);
+    let k = value(first);
+    for _ in 0..k {
+        shoe.draw(rng);
+    }
+    1 + k as u64
+}
+
+impl<B: Bettor> Simulation for BacSim<B> {
+    type Acc = BacAcc;
+
+    fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut BacAcc) {
+        let rules = &self.rules;
+        let mut bettor = self.bettor.clone();
+        let mut s = ChunkSums::default();
+        let every = rules.shuffle == Shuffle::EveryRound;
+        let batch = if every { 10 } else { rules.cut() };
+        let mut shoe = Shoe::new(rules.decks, rules.cut(), batch);
+        for _ in 0..self.sessions_per_chunk {
+            // Each session has a stream of its own: the cards it deals depend on the seed
+            // and its position only, not on how the bets went before it.
+            let mut srng = Rng::seed_from_u64(rng.next_u64());
+            bettor.new_session();
+            let mut net = 0i64;
+            if every {
+                for _ in 0..SESSION_COUPS {
+                    shoe.reshuffle();
+                    let c = deal(|| shoe.draw(&mut srng));
+                    net += self.coup(&c, &mut bettor, &mut s, acc);
+                }
+            } else {
+                shoe.reshuffle();
+                if rules.burn {
+                    acc.counts.cards += burn(&mut shoe, &mut srng);
+                }
+                loop {
+                    shoe.begin_round();
+                    let c = deal(|| shoe.draw(&mut srng));
+                    net += self.coup(&c, &mut bettor, &mut s, acc);
+                    if shoe.past_cut() {
+                        break;
+                    }
+                }
+            }
+            self.end_session(net, &mut s, acc);
+        }
+        acc.counts.reshuffles_mid_round += shoe.reshuffles_mid_round;
+        self.close(chunk, &s, acc);
+    }
+}
+
+/// How a run maps onto chunks.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub sessions_per_chunk: u64,
+    pub chunks: u64,
+    /// Coups per session expected from the exact cards per coup (for planning only).
+    pub coups_per_session: f64,
+}
+
+/// Default sessions per chunk at most.
+pub const DEFAULT_CHUNK_SESSIONS: u64 = 2048;
+const MIN_CHUNKS: u64 = 64;
+
+/// Plan about `coups` coups: sessions from the expected coups per shoe (exact cards per coup,
+/// the cut card and the average burn), `chunk` sessions per chunk if given.
+pub fn plan(rules: &BacRules, cards_per_coup: f64, coups: u64, chunk: Option<u64>) -> Plan {
+    let per_session = match rules.shuffle {
+        Shuffle::EveryRound => SESSION_COUPS as f64,
+        Shuffle::CutCard { .. } => {
+            // The average burn: the card turned over (1) and its value, 85/13 on average.
+            let burned = if rules.burn { 1.0 + 85.0 / 13.0 } else { 0.0 };
+            ((rules.cut() as f64 - burned) / cards_per_coup).max(0.0) + 0.5
+        }
+    }
+    .max(1.0);
+    let sessions = ((coups as f64 / per_session).ceil() as u64).max(1);
+    let per_chunk =
+        chunk.unwrap_or_else(|| (sessions / MIN_CHUNKS).clamp(1, DEFAULT_CHUNK_SESSIONS));
+    Plan {
+        sessions_per_chunk: per_chunk,
+        chunks: sessions.div_ceil(per_chunk).max(1),
+        coups_per_session: per_session,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::bet::Flat;
+    use super::*;
+    use crate::rng::chunk_rng;
+
+    fn sim(rules: BacRules) -> BacSim<Flat> {
+        BacSim {
+            rules,
+            bettor: Flat {
+                spot: Spot::Banker,
+                unit: 1,
+            },
+            pairs: 1,
+            sessions_per_chunk: 20,
+        }
+    }
+
+    #[test]
+    fn a_chunk_is_consistent() {
+        for burn in [false, true] {
+            let s = sim(BacRules {
+                burn,
+                ..BacRules::standard()
+            });
+            let mut acc = BacAcc::default();
+            s.run_chunk(3, &mut chunk_rng(1, 3), &mut acc);
+            use crate::shard::Plausible;
+            acc.plausible().unwrap();
+            let c = acc.counts;
+            assert_eq!(c.sessions, 20);
+            // 374 cards to the cut at about 4.94 cards a coup.
+            let per = c.coups as f64 / 20.0;
+            assert!((70.0..80.0).contains(&per), "{per} coups per shoe");
+            assert_eq!(
+                acc.outcomes[0].x + acc.outcomes[1].x + acc.outcomes[2].x,
+                c.coups as i128
+            );
+            assert_eq!(acc.spots[0].n, c.coups);
+            assert_eq!(acc.spots[3].n, c.coups);
+            assert_eq!(acc.session.x, acc.round.x);
+            assert_eq!(acc.trace.len(), 1);
+            assert_eq!(c.reshuffles_mid_round, 0);
+        }
+    }
+
+    #[test]
+    fn shuffling_every_coup_plays_sessions_of_80() {
+        let s = sim(BacRules {
+            shuffle: Shuffle::EveryRound,
+            ..BacRules::standard()
+        });
+        let mut acc = BacAcc::default();
+        s.run_chunk(0, &mut chunk_rng(2, 0), &mut acc);
+        assert_eq!(acc.counts.coups, 20 * SESSION_COUPS);
+    }
+
+    #[test]
+    fn plans() {
+        let r = BacRules::standard();
+        let p = plan(&r, 4.94, 1_000_000, None);
+        assert!((p.coups_per_session - 76.2).abs() < 0.1, "{p:?}");
+        assert_eq!(p.sessions_per_chunk, 13124 / 64);
+        assert_eq!(p.chunks, 13124u64.div_ceil(205));
+        let p = plan(&r, 4.94, 10, None);
+        assert_eq!((p.sessions_per_chunk, p.chunks), (1, 1));
+        let p = plan(&r, 4.94, 1_000_000, Some(100));
+        assert_eq!(p.chunks, 132);
+    }
+}
