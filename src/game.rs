@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::{Merge, Simulation};
 use crate::report::{PlotError, Report, RunMeta};
 use crate::shard::{Plausible, ShardError, ShardSpec};
+use crate::stats::Ratio;
 
 /// A simulation of one game, as the engine runs it (one dynamic call per chunk; the rounds
 /// inside a chunk are monomorphized).
@@ -86,10 +87,34 @@ pub trait Game: 'static {
     const CLAIMS: bool = false;
     /// What the headline estimate is, for `check`'s report.
     const ESTIMATE: &'static str;
-    /// How `check` prints an estimate of this game.
+    /// How `check` and `compare` print an estimate of this game.
     fn format_estimate(v: f64) -> String {
         format!("{v:.3}")
     }
+    /// The unit of the estimate in CSV output (`fraction` for a return, `points`, ...).
+    const UNIT: &'static str;
+
+    /// For `compare`: the headline ratio Σx/Σy of a run's sums (the estimate `check` tests,
+    /// before `headline_scale`), whose per-chunk sums pair up across configurations.
+    fn headline(acc: &Self::Acc) -> Ratio;
+    /// What the headline ratio is divided by to give the estimate (money units per bet).
+    fn headline_scale(_cfg: &Self::Config) -> f64 {
+        1.0
+    }
+    /// The name (and content hash, if any) of a configuration's strategy.
+    fn label(cfg: &Self::Config) -> Label;
+    /// The configuration's rules in one line.
+    fn rules_line(cfg: &Self::Config) -> String;
+    /// A plan's chunk size in the game's unit (what `RunSpec::chunk` asks for).
+    fn chunk_size(plan: &Self::Plan) -> u64;
+}
+
+/// What a comparison calls a configuration's strategy.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Label {
+    pub name: String,
+    /// A content hash for strategies read from files (charts).
+    pub hash: Option<String>,
 }
 
 /// Errors of the shared run path, each saying what to change.
@@ -99,6 +124,10 @@ pub enum RunError {
     NoClaim { game: &'static str },
     #[error("the chunk size must be positive")]
     ZeroChunk,
+    #[error("compare needs at least two strategies")]
+    CompareNeedsTwo,
+    #[error("compare runs every strategy on the same streams in one process; it cannot be sharded (leave out --shard, --shards and --shard-out)")]
+    CompareSharded,
 }
 
 /// An expected value and where it comes from.
@@ -503,6 +532,30 @@ mod tests {
         type Error = CoinError;
         type Baseline = CoinBaseline;
         const ESTIMATE: &'static str = "share of heads";
+        const UNIT: &'static str = "fraction";
+
+        fn headline(acc: &CoinAcc) -> Ratio {
+            let mut r = Ratio::default();
+            let b = crate::stats::Batch {
+                x: acc.heads as i64,
+                y: acc.flips as i64,
+                xx: acc.heads as i64,
+            };
+            r.close(&b, acc.flips);
+            r
+        }
+        fn label(cfg: &CoinConfig) -> Label {
+            Label {
+                name: format!("coin of {}", cfg.flips),
+                hash: None,
+            }
+        }
+        fn rules_line(_cfg: &CoinConfig) -> String {
+            "a fair coin".into()
+        }
+        fn chunk_size(plan: &(u64, u64)) -> u64 {
+            plan.0
+        }
 
         fn validate(cfg: &CoinConfig) -> Result<(), CoinError> {
             if cfg.flips == 0 {

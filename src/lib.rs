@@ -3,6 +3,7 @@
 //! The binary (`src/main.rs`) only parses arguments and calls into this library.
 
 pub mod check;
+pub mod compare;
 pub mod engine;
 pub mod game;
 pub mod games;

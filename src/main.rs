@@ -42,6 +42,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => merge(&args),
         Command::Check(args) => check(&args),
         Command::Compare(CompareGame::Blackjack(args)) => compare_blackjack(&args, &stop),
+        Command::Compare(CompareGame::Baccarat(args)) => compare_baccarat(&args, &stop),
         Command::Exact(ExactGame::Blackjack(args)) => exact_blackjack(&args),
         Command::Strategies(StrategiesCmd::Derive(DeriveGame::Blackjack(args))) => {
             derive_blackjack(&args)
@@ -266,33 +267,48 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
-    check_outputs(&args.output, None)?;
-    let rules = args.rules.to_rules()?;
-    if args.strategies.len() < 2 {
-        anyhow::bail!("compare needs at least two --strategy");
-    }
-    let specs = args
-        .strategies
-        .iter()
-        .map(|s| blackjack::resolve::resolve_strategy(s, &rules))
-        .collect::<Result<Vec<_>, _>>()?;
-    let run = blackjack::compare::compare(
-        &rules,
-        &specs,
-        args.seed,
-        args.rounds,
-        args.threads,
-        !args.quiet,
-        stop,
-    )?;
-    let report = blackjack::compare::compare_report(&rules, &specs, &run, args.seed);
-    emit(&report, &args.output, &[])?;
-    Ok(if run.meta.interrupted {
+/// `compare GAME` for every game: check the output, compare, report, exit code.
+fn compare<G: Game>(
+    configs: Vec<G::Config>,
+    spec: &RunSpec,
+    output: &cli::OutputArgs,
+    stop: &AtomicBool,
+) -> anyhow::Result<ExitCode> {
+    let (report, interrupted) = rtplab::compare::compare_report::<G>(configs, spec, stop)?;
+    emit(&report, output, &[])?;
+    Ok(if interrupted {
         interrupted_code()
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
+    check_outputs(&args.output, None)?;
+    let rules = args.rules.to_rules()?;
+    let configs = args
+        .strategies
+        .iter()
+        .map(|s| {
+            let spec = blackjack::resolve::resolve_strategy(s, &rules)?;
+            Ok(BjConfig::new(rules.clone(), spec, args.rounds))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    compare::<Blackjack>(configs, &args.run.spec(None)?, &args.output, stop)
+}
+
+fn compare_baccarat(
+    args: &cli::baccarat::BaccaratCompare,
+    stop: &AtomicBool,
+) -> anyhow::Result<ExitCode> {
+    use rtplab::games::baccarat::Baccarat;
+    check_outputs(&args.output, None)?;
+    let configs = args
+        .bets
+        .iter()
+        .map(|b| args.config(b))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    compare::<Baccarat>(configs, &args.run.spec(None)?, &args.output, stop)
 }
 
 /// Emit a simulation's report (plots only with --out-dir); exit 130 if it was interrupted.

@@ -78,3 +78,71 @@ fn compare_needs_two_strategies() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("at least two"));
 }
+
+/// Baccarat bets compared on the same shoes: the same seed gives each bet exactly the numbers
+/// of its own `sim baccarat` run (the shoes do not depend on the bets), and a bet compared with
+/// itself differs by exactly zero.
+#[test]
+fn baccarat_bets_compare_on_the_same_shoes() {
+    let run = |a: &[&str]| -> serde_json::Value {
+        let out = rtplab().args(a).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let v = run(&[
+        "compare", "baccarat", "--bet", "banker", "--bet", "player", "--bet", "banker", "--coups",
+        "200k", "--seed", "4", "--format", "json", "-q",
+    ]);
+    assert_eq!(v["game"], "baccarat");
+    let rows = v["strategies"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    let banker = rows
+        .iter()
+        .find(|r| r["strategy"]["name"] == "banker")
+        .unwrap();
+    let sim = run(&[
+        "sim", "baccarat", "--bet", "banker", "--coups", "200k", "--seed", "4", "--format", "json",
+        "-q",
+    ]);
+    assert_eq!(
+        banker["ev"].as_f64().unwrap() + 1.0,
+        banker["rtp"].as_f64().unwrap()
+    );
+    let r = sim["rtp"].as_f64().unwrap();
+    assert!(
+        (r - banker["rtp"].as_f64().unwrap()).abs() < 1e-12,
+        "{r} {banker}"
+    );
+    let same = v["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["a"] == "banker" && p["b"] == "banker")
+        .unwrap();
+    assert_eq!(
+        (same["diff"].as_f64(), same["se"].as_f64()),
+        (Some(0.0), Some(0.0))
+    );
+    // Banker and player results are negatively correlated on the same coups: the paired SE
+    // is larger than two independent runs', and the report says so (factor below 1).
+    let bp = v["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["b"] == "player")
+        .unwrap();
+    assert!(bp["variance_reduction"].as_f64().unwrap() < 1.0, "{bp}");
+    // Sharding a comparison is refused.
+    let out = rtplab()
+        .args([
+            "compare", "baccarat", "--bet", "banker", "--bet", "player", "--shard", "1/2",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be sharded"));
+}

@@ -146,21 +146,23 @@ fn twenty_one_stopped_before_the_first_chunk() {
 
 #[test]
 fn a_comparison_stopped_before_its_first_chunk() {
-    use rtplab::games::blackjack::compare::{compare, compare_report};
+    use rtplab::compare::{compare, compare_model, render};
     use rtplab::games::blackjack::resolve::resolve_strategy;
     use rtplab::games::blackjack::rules::Rules;
+    use rtplab::games::blackjack::{BjConfig, Blackjack};
     let rules = Rules::seed();
-    let specs: Vec<_> = ["basic", "autoplay", "mimic-dealer"]
+    let configs: Vec<_> = ["basic", "autoplay", "mimic-dealer"]
         .iter()
-        .map(|s| resolve_strategy(s, &rules).unwrap())
+        .map(|s| BjConfig::new(rules.clone(), resolve_strategy(s, &rules).unwrap(), 100_000))
         .collect();
-    let run = compare(&rules, &specs, 1, 100_000, Some(1), false, &stopped()).unwrap();
+    let run = compare::<Blackjack>(configs, &one_thread(), &stopped()).unwrap();
     assert!(run.meta.interrupted);
     assert_eq!(run.meta.chunks_done, 0);
-    let report = compare_report(&rules, &specs, &run, 1);
+    let report = render(&compare_model(&run));
     let j: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
-    assert_eq!(j["shoes"], 0, "{j}");
-    assert_eq!(j["strategies"][0]["rounds"], 0, "{j}");
+    assert_eq!(j["chunks"]["done"], 0, "{j}");
+    assert_eq!(j["strategies"][0]["observations"], 0, "{j}");
+    assert_eq!(j["interrupted"], true, "{j}");
     let table = report.render(Format::Table);
     // No pair is "identical" for want of data.
     assert!(!table.contains("identical"), "{table}");

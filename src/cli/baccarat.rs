@@ -129,6 +129,47 @@ impl TryFrom<&BaccaratSim> for rtplab::games::baccarat::BacConfig {
     }
 }
 
+/// `compare baccarat`: betting strategies on the same shoes.
+#[derive(Args, Debug)]
+pub struct BaccaratCompare {
+    #[command(flatten)]
+    pub rules: BacRulesArgs,
+    /// A betting strategy to compare (give two or more): banker, player, tie, follow,
+    /// martingale:SPOT.
+    #[arg(long = "bet", value_name = "STRATEGY", required = true)]
+    pub bets: Vec<String>,
+    /// The base stake of the main bet, in units.
+    #[arg(long, default_value_t = 1, value_name = "UNITS")]
+    pub unit: u64,
+    /// The table maximum of a bet, in units.
+    #[arg(long, default_value_t = 500, value_name = "UNITS")]
+    pub table_max: u64,
+    /// Stake on each pair bet every coup (0: none).
+    #[arg(long, default_value_t = 0, value_name = "UNITS")]
+    pub pairs: u64,
+    /// Coups per strategy.
+    #[arg(long, default_value = "10M", value_parser = parse_count_limited)]
+    pub coups: u64,
+    #[command(flatten)]
+    pub run: RunBase,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+impl BaccaratCompare {
+    /// The run of one `--bet`.
+    pub fn config(&self, bet: &str) -> anyhow::Result<rtplab::games::baccarat::BacConfig> {
+        Ok(rtplab::games::baccarat::BacConfig {
+            rules: self.rules.to_rules()?,
+            bet: BetSpec::parse(bet).map_err(ArgError)?,
+            unit: self.unit,
+            table_max: self.table_max,
+            pairs: self.pairs,
+            coups: self.coups,
+        })
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct BaccaratExact {
     #[command(flatten)]

@@ -163,6 +163,11 @@ pub enum CompareGame {
         after_help = "Example:\n  rtplab compare blackjack --strategy basic --strategy autoplay --strategy mimic-dealer"
     )]
     Blackjack(BlackjackCompare),
+    /// Baccarat betting strategies on the same shoes: each RTP and every paired difference.
+    #[command(
+        after_help = "Example:\n  rtplab compare baccarat --bet banker --bet player --bet martingale:banker --coups 10M"
+    )]
+    Baccarat(baccarat::BaccaratCompare),
 }
 
 #[derive(Args, Debug)]
@@ -175,12 +180,8 @@ pub struct BlackjackCompare {
     /// Rounds per strategy.
     #[arg(long, default_value = "20M", value_parser = parse_rounds)]
     pub rounds: u64,
-    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
-    pub seed: u64,
-    #[arg(long, value_parser = parse_threads)]
-    pub threads: Option<usize>,
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub run: RunBase,
     #[command(flatten)]
     pub output: OutputArgs,
 }

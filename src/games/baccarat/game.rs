@@ -82,6 +82,26 @@ impl Game for Baccarat {
     type Baseline = BacBaseline;
     const CLAIMS: bool = true;
     const ESTIMATE: &'static str = "EV per unit wagered (main bet)";
+    const UNIT: &'static str = "fraction";
+
+    fn headline(acc: &BacAcc) -> crate::stats::Ratio {
+        acc.main
+    }
+
+    fn label(cfg: &BacConfig) -> crate::game::Label {
+        crate::game::Label {
+            name: cfg.bet.to_string(),
+            hash: None,
+        }
+    }
+
+    fn rules_line(cfg: &BacConfig) -> String {
+        cfg.rules.describe()
+    }
+
+    fn chunk_size(plan: &Plan) -> u64 {
+        plan.sessions_per_chunk
+    }
 
     fn validate(cfg: &BacConfig) -> Result<(), BacError> {
         cfg.rules.validate().map_err(BacError::Rules)?;

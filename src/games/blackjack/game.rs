@@ -144,6 +144,31 @@ impl Game for Blackjack {
     type Error = BjError;
     type Baseline = BjBaseline;
     const CLAIMS: bool = true;
+    const UNIT: &'static str = "fraction";
+
+    fn headline(acc: &BjAcc) -> crate::stats::Ratio {
+        acc.main
+    }
+
+    fn headline_scale(cfg: &BjConfig) -> f64 {
+        cfg.rules.units_per_bet() as f64
+    }
+
+    fn label(cfg: &BjConfig) -> crate::game::Label {
+        let i = cfg.strategy.info();
+        crate::game::Label {
+            name: i.name,
+            hash: i.hash,
+        }
+    }
+
+    fn rules_line(cfg: &BjConfig) -> String {
+        cfg.rules.to_string()
+    }
+
+    fn chunk_size(plan: &Plan) -> u64 {
+        plan.shoes_per_chunk
+    }
     const ESTIMATE: &'static str = "EV per initial bet";
 
     fn validate(cfg: &BjConfig) -> Result<(), BjError> {

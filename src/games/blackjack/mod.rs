@@ -1,6 +1,5 @@
 //! Blackjack: the live table "廿一點" and every variation of its rules.
 
-pub mod compare;
 pub mod derive;
 pub mod exact;
 pub mod exact_report;
@@ -33,8 +32,6 @@ pub enum BjError {
     Shard(#[from] crate::shard::ShardError),
     #[error("unknown strategy '{0}': expected basic, autoplay, mimic-dealer, never-bust, or the path of a chart file (see strategies/README.md)")]
     UnknownStrategy(String),
-    #[error("compare needs at least two --strategy")]
-    CompareNeedsTwo,
     #[error("the shard files' sums are impossible (a histogram of {len} results; these rules have {bins}); re-run the shards")]
     HistogramLength { len: usize, bins: usize },
     #[error("--rounds {0}: must be between 1 and 10^16")]

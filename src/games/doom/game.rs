@@ -53,6 +53,26 @@ impl Game for Doom {
     type Error = DoomError;
     type Baseline = DoomBaseline;
     const ESTIMATE: &'static str = "mean turn score (points)";
+    const UNIT: &'static str = "points";
+
+    fn headline(acc: &GameAcc) -> crate::stats::Ratio {
+        acc.turns.first().map(|t| t.score).unwrap_or_default()
+    }
+
+    fn label(cfg: &DoomConfig) -> crate::game::Label {
+        crate::game::Label {
+            name: cfg.seats.join(" | "),
+            hash: None,
+        }
+    }
+
+    fn rules_line(cfg: &DoomConfig) -> String {
+        cfg.rules.summary()
+    }
+
+    fn chunk_size(plan: &DoomPlan) -> u64 {
+        plan.per_chunk
+    }
 
     fn validate(cfg: &DoomConfig) -> Result<(), DoomError> {
         cfg.rules.validate().map_err(DoomError::Rules)?;

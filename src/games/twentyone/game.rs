@@ -78,6 +78,26 @@ impl Game for TwentyOne {
     type Error = TwentyOneError;
     type Baseline = TwentyOneBaseline;
     const ESTIMATE: &'static str = "seat 1's mean final score";
+    const UNIT: &'static str = "points";
+
+    fn headline(acc: &TwentyOneAcc) -> crate::stats::Ratio {
+        acc.score.first().cloned().unwrap_or_default()
+    }
+
+    fn label(cfg: &TwentyOneConfig) -> crate::game::Label {
+        crate::game::Label {
+            name: cfg.seats.join(" | "),
+            hash: None,
+        }
+    }
+
+    fn rules_line(cfg: &TwentyOneConfig) -> String {
+        cfg.rules.summary()
+    }
+
+    fn chunk_size(plan: &TwentyOnePlan) -> u64 {
+        plan.per_chunk
+    }
 
     fn validate(cfg: &TwentyOneConfig) -> Result<(), TwentyOneError> {
         cfg.rules

@@ -1,0 +1,428 @@
+//! Strategy comparison with common random numbers, for every game: each configuration plays
+//! chunk *c* from the same stream, so where a game's random draws do not depend on decisions
+//! (blackjack and baccarat shoes: each shoe has a stream of its own) every strategy meets the
+//! same cards, and the paired difference of two estimates has a far smaller standard error
+//! than two independent runs. Where draws do depend on decisions (dice games: a re-roll uses
+//! up numbers) the pairing still holds per chunk and the paired SE is simply less reduced.
+
+use std::sync::atomic::AtomicBool;
+
+use serde::Serialize;
+
+use crate::engine::{Merge, Simulation};
+use crate::game::{BoxedSim, Game, RunError, RunSpec};
+use crate::report::{count, count_cell, Cell, Report, RunMeta, Section};
+use crate::rng::Rng;
+use crate::stats::{critical, Estimate, Ratio};
+
+/// Per configuration, the headline ratio; per pair (i < j), the cross sums over chunks
+/// Σ x_i x_j, Σ x_i y_j, Σ y_i x_j, Σ y_i y_j. `Default` (empty) is the identity of `merge`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompareAcc {
+    pub per: Vec<Ratio>,
+    pub cross: Vec<[i128; 4]>,
+}
+
+impl Merge for CompareAcc {
+    fn merge(&mut self, o: &Self) {
+        if self.per.len() < o.per.len() {
+            self.per.resize(o.per.len(), Ratio::default());
+        }
+        if self.cross.len() < o.cross.len() {
+            self.cross.resize(o.cross.len(), [0; 4]);
+        }
+        for (a, b) in self.per.iter_mut().zip(&o.per) {
+            a.merge(b);
+        }
+        for (a, b) in self.cross.iter_mut().zip(&o.cross) {
+            for k in 0..4 {
+                a[k] += b[k];
+            }
+        }
+    }
+}
+
+struct CompareSim<G: Game> {
+    sims: Vec<BoxedSim<G::Acc>>,
+}
+
+impl<G: Game> Simulation for CompareSim<G> {
+    type Acc = CompareAcc;
+    fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut CompareAcc) {
+        let heads: Vec<Ratio> = self
+            .sims
+            .iter()
+            .map(|sim| {
+                let mut a = G::Acc::default();
+                sim.run_chunk(chunk, &mut rng.clone(), &mut a);
+                G::headline(&a)
+            })
+            .collect();
+        let n = heads.len();
+        for i in 0..n {
+            for j in (i + 1)..n {
+                let (xi, yi) = (heads[i].x, heads[i].y);
+                let (xj, yj) = (heads[j].x, heads[j].y);
+                acc.cross.push([xi * xj, xi * yj, yi * xj, yi * yj]);
+            }
+        }
+        acc.per = heads;
+    }
+}
+
+/// The paired difference r_i − r_j (divided by `scale`) with its batch-means SE, and the SE
+/// two independent runs of the same size would have (all NaN without two batches).
+pub fn paired(acc: &CompareAcc, i: usize, j: usize, k: usize, scale: f64) -> (f64, f64, f64) {
+    let (a, b) = (&acc.per[i], &acc.per[j]);
+    if a.batches < 2 || b.batches < 2 || a.y == 0 || b.y == 0 {
+        return (f64::NAN, f64::NAN, f64::NAN);
+    }
+    let c = acc.cross[k];
+    let (ri, rj) = (a.mean(), b.mean());
+    let (yi, yj) = (a.y as f64, b.y as f64);
+    let saa = (a.bxx as f64 - 2.0 * ri * a.bxy as f64 + ri * ri * a.byy as f64) / (yi * yi);
+    let sbb = (b.bxx as f64 - 2.0 * rj * b.bxy as f64 + rj * rj * b.byy as f64) / (yj * yj);
+    let sab =
+        (c[0] as f64 - rj * c[1] as f64 - ri * c[2] as f64 + ri * rj * c[3] as f64) / (yi * yj);
+    let kk = a.batches as f64;
+    let f = kk / (kk - 1.0);
+    // Two configurations that played identically in every chunk differ by exactly zero (the
+    // floating-point sums would leave a rounding residue).
+    let identical = a == b && c == [a.bxx, a.bxy, a.bxy, a.byy];
+    let var = if identical {
+        0.0
+    } else {
+        (f * (saa + sbb - 2.0 * sab)).max(0.0)
+    };
+    (
+        (ri - rj) / scale,
+        var.sqrt() / scale,
+        (f * (saa + sbb)).max(0.0).sqrt() / scale,
+    )
+}
+
+/// A comparison run: what was compared, the sums, and how the run went.
+pub struct Comparison<G: Game> {
+    pub configs: Vec<G::Config>,
+    /// The plan of the first configuration, whose chunking every configuration follows.
+    pub plan: G::Plan,
+    pub acc: CompareAcc,
+    pub meta: RunMeta,
+}
+
+/// Compare `configs` (two or more runs of one game that differ in strategy) on the same
+/// streams. A stop signal ends the run early: the result covers the completed chunks.
+pub fn compare<G: Game>(
+    configs: Vec<G::Config>,
+    spec: &RunSpec,
+    stop: &AtomicBool,
+) -> Result<Comparison<G>, G::Error> {
+    if configs.len() < 2 {
+        return Err(RunError::CompareNeedsTwo.into());
+    }
+    if spec.shard.is_some() || spec.shard_out.is_some() {
+        return Err(RunError::CompareSharded.into());
+    }
+    for c in &configs {
+        G::validate(c)?;
+    }
+    if spec.chunk == Some(0) {
+        return Err(RunError::ZeroChunk.into());
+    }
+    let (plan, first) = G::prepare(&configs[0], spec.seed, spec.chunk, 1)?;
+    // Every configuration plays chunks of the first one's size.
+    let chunk = Some(G::chunk_size(&plan));
+    let mut sims = vec![first];
+    for c in &configs[1..] {
+        sims.push(G::prepare(c, spec.seed, chunk, 1)?.1);
+    }
+    let total = G::chunks(&plan);
+    let opts = crate::engine::RunOptions {
+        seed: spec.seed,
+        chunks: 0..total,
+        threads: spec.threads,
+        progress: spec.progress,
+        label: format!("compare {}", G::NAME),
+    };
+    let out = crate::engine::run(&CompareSim::<G> { sims }, &opts, stop)?;
+    Ok(Comparison {
+        meta: RunMeta::of(spec.seed, &out),
+        configs,
+        plan,
+        acc: out.acc,
+    })
+}
+
+/// One configuration of a comparison.
+#[derive(Clone, Debug, Serialize)]
+pub struct CompareRow {
+    pub strategy: crate::game::Label,
+    /// 1 + the number of configurations significantly better.
+    pub rank: usize,
+    /// Observations of the headline ratio (initial bets, bets, turns, games).
+    pub observations: u64,
+    pub ev: f64,
+    pub ev_se: f64,
+    /// 1 + EV, for games with a return to player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rtp: Option<f64>,
+    pub ci95: [f64; 2],
+}
+
+/// One pair of configurations: the paired difference of their estimates.
+#[derive(Clone, Debug, Serialize)]
+pub struct PairRow {
+    pub a: String,
+    pub b: String,
+    pub diff: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+    pub se_independent: f64,
+    /// (independent SE / paired SE)²; `None` when the two played identically.
+    pub variance_reduction: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CompareChunks {
+    /// Chunk size in the game's unit (shoes, coups, turns, games).
+    pub size: u64,
+    pub planned: u64,
+    pub done: u64,
+}
+
+/// Everything a comparison's report says; its JSON is this struct.
+#[derive(Clone, Debug, Serialize)]
+pub struct CompareModel {
+    pub game: &'static str,
+    pub version: &'static str,
+    /// What is compared (the headline estimate of the game).
+    pub estimate: &'static str,
+    /// The rules the configurations share.
+    pub rules: String,
+    pub seed: u64,
+    pub chunks: CompareChunks,
+    pub interrupted: bool,
+    /// Best first.
+    pub strategies: Vec<CompareRow>,
+    pub pairs: Vec<PairRow>,
+    pub elapsed_s: f64,
+    #[serde(skip)]
+    pub meta: RunMeta,
+    #[serde(skip)]
+    pub format: fn(f64) -> String,
+    /// The unit of the estimate in CSV output.
+    #[serde(skip)]
+    pub unit: &'static str,
+}
+
+/// Compute the comparison's model: estimates, ranks, paired differences.
+pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
+    let n = c.configs.len();
+    let scale = G::headline_scale(&c.configs[0]);
+    let mut acc = c.acc.clone();
+    // A run stopped before its first chunk has no sums: every row and pair is n/a.
+    acc.merge(&CompareAcc {
+        per: vec![Ratio::default(); n],
+        cross: vec![[0; 4]; n * (n - 1) / 2],
+    });
+    let est: Vec<Estimate> = acc
+        .per
+        .iter()
+        .map(|a| Estimate::new(a.mean() / scale, a.se() / scale, a.df()))
+        .collect();
+    let labels: Vec<crate::game::Label> = c.configs.iter().map(G::label).collect();
+    // Rank: 1 + the number of configurations significantly better (paired 95% CI above zero).
+    let df = acc.per.first().map(|a| a.df()).unwrap_or(0);
+    let crit = critical(0.95, df);
+    let mut better = vec![0usize; n];
+    let mut pairs = Vec::new();
+    let mut k = 0;
+    for i in 0..n {
+        for j in (i + 1)..n {
+            let (d, se, se_ind) = paired(&acc, i, j, k, scale);
+            if d - crit * se > 0.0 {
+                better[j] += 1;
+            } else if d + crit * se < 0.0 {
+                better[i] += 1;
+            }
+            let vr = if se > 0.0 {
+                (se_ind / se).powi(2)
+            } else {
+                f64::INFINITY
+            };
+            pairs.push(PairRow {
+                a: labels[i].name.clone(),
+                b: labels[j].name.clone(),
+                diff: d,
+                se,
+                ci95: [d - crit * se, d + crit * se],
+                se_independent: se_ind,
+                variance_reduction: vr.is_finite().then_some(vr),
+            });
+            k += 1;
+        }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        est[b]
+            .mean
+            .partial_cmp(&est[a].mean)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let strategies = order
+        .iter()
+        .map(|&i| CompareRow {
+            strategy: labels[i].clone(),
+            rank: better[i] + 1,
+            observations: acc.per[i].n,
+            ev: est[i].mean,
+            ev_se: est[i].se,
+            rtp: G::CLAIMS.then_some(1.0 + est[i].mean),
+            ci95: est[i].ci95,
+        })
+        .collect();
+    CompareModel {
+        game: G::NAME,
+        version: crate::VERSION,
+        estimate: G::ESTIMATE,
+        rules: G::rules_line(&c.configs[0]),
+        seed: c.meta.seed,
+        chunks: CompareChunks {
+            size: G::chunk_size(&c.plan),
+            planned: c.meta.chunks_planned,
+            done: c.meta.chunks_done,
+        },
+        interrupted: c.meta.interrupted,
+        strategies,
+        pairs,
+        elapsed_s: c.meta.elapsed_s,
+        meta: c.meta.clone(),
+        format: G::format_estimate,
+        unit: G::UNIT,
+    }
+}
+
+/// The comparison's report, rendered from its model.
+pub fn render(m: &CompareModel) -> Report {
+    let f = |v: f64| {
+        if v.is_finite() {
+            (m.format)(v)
+        } else {
+            "n/a".to_string()
+        }
+    };
+    let mut r = Report {
+        title: format!(
+            "rtplab {} strategy comparison (common random numbers)",
+            m.game
+        ),
+        ..Default::default()
+    };
+    r.meta
+        .push(("tool".into(), format!("rtplab {}", m.version)));
+    r.meta.push(("rules".into(), m.rules.clone()));
+    r.meta.push(("estimate".into(), m.estimate.to_string()));
+    r.meta.push(("seed".into(), m.seed.to_string()));
+    r.meta.push((
+        "chunks".into(),
+        format!(
+            "{} of {} done, {} each (in the game's unit)",
+            count(m.chunks.done),
+            count(m.chunks.planned),
+            count(m.chunks.size)
+        ),
+    ));
+    r.meta.push((
+        "elapsed".into(),
+        format!(
+            "{:.2} s {}",
+            m.elapsed_s,
+            crate::report::where_run(m.meta.threads, 0)
+        ),
+    ));
+    let marker = m.meta.marker();
+    if let Some(mk) = &marker {
+        r.meta.push(("status".into(), mk.clone()));
+    }
+    let rtp_cols = m.strategies.iter().any(|s| s.rtp.is_some());
+    let mut cols = vec![
+        "rank",
+        "strategy",
+        "observations",
+        "estimate",
+        "SE",
+        "95% CI",
+    ];
+    if rtp_cols {
+        cols.push("RTP");
+    }
+    let mut s = Section::new("Strategies (same random streams)", &cols);
+    let num = |v: f64| Cell::num(f(v), v, m.unit);
+    for row in &m.strategies {
+        let mut cells = vec![
+            count_cell(row.rank as u64),
+            Cell::from(row.strategy.name.clone()),
+            count_cell(row.observations),
+            num(row.ev),
+            num(row.ev_se),
+            Cell::range(
+                format!("[{}, {}]", f(row.ci95[0]), f(row.ci95[1])),
+                row.ci95[0],
+                row.ci95[1],
+                m.unit,
+            ),
+        ];
+        if rtp_cols {
+            cells.push(row.rtp.map_or("".into(), num));
+        }
+        s.row(cells);
+    }
+    r.sections.push(s);
+    let mut s = Section::new(
+        "Paired differences (row − column strategy)",
+        &[
+            "A",
+            "B",
+            "A − B",
+            "paired SE",
+            "95% CI",
+            "independent SE",
+            "variance reduction",
+        ],
+    );
+    for p in &m.pairs {
+        let [lo, hi] = p.ci95;
+        s.row([
+            Cell::from(p.a.clone()),
+            Cell::from(p.b.clone()),
+            num(p.diff),
+            num(p.se),
+            Cell::range(format!("[{}, {}]", f(lo), f(hi)), lo, hi, m.unit),
+            num(p.se_independent),
+            match p.variance_reduction {
+                _ if !p.se.is_finite() => "n/a".into(),
+                Some(vr) => Cell::num(format!("{vr:.1}x"), vr, "factor"),
+                None => "exact (identical)".into(),
+            },
+        ]);
+    }
+    r.sections.push(s);
+    r.notes.push("Rank 1 + the number of strategies whose paired 95% CI lies entirely above; equal ranks are ties.".into());
+    if let Some(mk) = marker {
+        r.notes.push(format!(
+            "{mk}; the figures cover the chunks completed only."
+        ));
+    }
+    r.json = serde_json::to_value(m).unwrap_or_default();
+    r
+}
+
+/// Compare and render: what `compare GAME` does after parsing its arguments.
+pub fn compare_report<G: Game>(
+    configs: Vec<G::Config>,
+    spec: &RunSpec,
+    stop: &AtomicBool,
+) -> Result<(Report, bool), G::Error> {
+    let c = compare::<G>(configs, spec, stop)?;
+    Ok((render(&compare_model(&c)), c.meta.interrupted))
+}
