@@ -208,7 +208,8 @@ fn sim_baccarat(args: &cli::baccarat::BaccaratSim, stop: &AtomicBool) -> anyhow:
 fn exact_baccarat(args: &cli::baccarat::BaccaratExact) -> anyhow::Result<ExitCode> {
     check_outputs(&args.output, None)?;
     let rules = args.rules.to_rules()?;
-    let report = rtplab::games::baccarat::report::exact_report(&rules);
+    use rtplab::games::baccarat::exact_report::{exact_model, render};
+    let report = render(&exact_model(&rules));
     emit(&report, &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bet::{BetSpec, Bettor, Flat, Follow, Martingale, Spot};
 use super::exact::Exact;
-use super::report::{build, plots};
+use super::report::{model, plots, render};
 use super::rules::BacRules;
 use super::sim::{plan, BacAcc, BacSim, Plan, MAX_TABLE};
 use super::BacError;
@@ -165,7 +165,7 @@ impl Game for Baccarat {
     }
 
     fn report(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Report, BacError> {
-        Ok(build(run, claim))
+        Ok(render(&model(run, claim)))
     }
 
     fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, String)>, PlotError> {

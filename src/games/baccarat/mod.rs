@@ -4,6 +4,7 @@
 pub mod bet;
 pub mod coup;
 pub mod exact;
+pub mod exact_report;
 pub mod game;
 pub mod report;
 pub mod rules;

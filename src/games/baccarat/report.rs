@@ -1,6 +1,10 @@
 //! The baccarat run report and plots.
+//!
+//! The report is a model computed from the run's sums, then rendered: the tables, metadata
+//! and notes come from the model only, and the JSON document is the model serialized. The
+//! exact report is in `exact_report`.
 
-use serde_json::json;
+use serde::Serialize;
 
 use super::bet::{BetSpec, Spot};
 use super::exact::Exact;
@@ -9,13 +13,12 @@ use super::rules::{BacRules, SCALE};
 use super::sim::{BacAcc, OUTCOMES};
 use crate::game::Run;
 use crate::report::{
-    ci_cell, count, count_cell, est, estimate_json, fixed_cell, pct, pct_cell, Cell, Report,
-    Section,
+    ci_cell, count, count_cell, est, fixed_cell, pct, pct_cell, Cell, Report, RunMeta, Section,
 };
-use crate::stats::{check_claim, rounds_for_se, Estimate};
+use crate::stats::{check_claim, rounds_for_se, ClaimCheck, Estimate};
 
 /// The exact probability of each counted outcome (`OUTCOMES` order).
-fn exact_outcomes(e: &Exact) -> [f64; 7] {
+pub(super) fn exact_outcomes(e: &Exact) -> [f64; 7] {
     [
         e.banker,
         e.player,
@@ -32,11 +35,10 @@ fn z(e: &Estimate, exact: f64) -> f64 {
     (e.mean - exact) / e.se
 }
 
-fn z_cell(z: f64) -> Cell {
-    if z.is_finite() {
-        Cell::num(format!("{z:+.2}"), z, "z")
-    } else {
-        "n/a".into()
+fn z_cell(z: Option<f64>) -> Cell {
+    match z {
+        Some(z) if z.is_finite() => Cell::num(format!("{z:+.2}"), z, "z"),
+        _ => "n/a".into(),
     }
 }
 
@@ -74,8 +76,135 @@ fn session_bins(acc: &BacAcc) -> Vec<(i64, i64, u64)> {
     bins
 }
 
-/// Build the report of a baccarat run.
-pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
+/// Everything the report of a baccarat run says, computed once from the sums; the tables, the
+/// metadata, the notes and the JSON are all rendered from it (the JSON is this struct,
+/// serialized).
+#[derive(Clone, Debug, Serialize)]
+pub struct SimModel {
+    pub game: &'static str,
+    pub version: &'static str,
+    pub rules: BacRules,
+    pub bet: BetSpec,
+    /// Base stake of the main bet, in units.
+    pub unit: u64,
+    pub table_max: u64,
+    /// Stake on each pair bet every coup (0: none).
+    pub pairs: u64,
+    pub shard: Option<crate::shard::ShardSpec>,
+    pub chunk_range: [u64; 2],
+    pub seed: u64,
+    pub coups: u64,
+    pub coups_requested: u64,
+    pub sessions: u64,
+    pub cards: u64,
+    pub chunks: ChunksLine,
+    pub interrupted: bool,
+    /// The main bets' RTP per unit wagered (also as `rtp_estimate`).
+    pub rtp: f64,
+    pub rtp_se: f64,
+    pub rtp_ci95: [f64; 2],
+    /// The exact RTP of the main bets' spot (`None`: the strategy bets more than one spot).
+    pub rtp_exact: Option<f64>,
+    pub rtp_estimate: Estimate,
+    /// Each spot bet (`Spot::ALL` order), then the main bets; a map by name in the JSON.
+    #[serde(serialize_with = "bets_as_map")]
+    pub bets: Vec<BetRow>,
+    /// `OUTCOMES` order; a map by name in the JSON.
+    #[serde(serialize_with = "outcomes_as_map")]
+    pub outcomes: Vec<OutcomeRow>,
+    /// Main bet per coup, in units.
+    pub average_bet: f64,
+    /// The largest main bet, in units.
+    pub max_stake: u64,
+    /// Net of every bet of a coup, in units.
+    pub net_per_coup: Estimate,
+    pub sd_coup: f64,
+    pub coups_per_session: f64,
+    pub session: SessionLine,
+    pub limit_hits: u64,
+    pub limit_hits_per_session: f64,
+    /// Coups for an SE of 0.01% on the main bets' RTP at this SD.
+    pub coups_for_se_0_01pct: f64,
+    pub reshuffles_mid_round: u64,
+    pub claim: Option<ClaimCheck>,
+    pub elapsed_s: f64,
+    pub coups_per_s: f64,
+    pub threads: usize,
+    /// How the run went (for the metadata lines and notes: shards merged, completeness).
+    #[serde(skip)]
+    pub meta: RunMeta,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ChunksLine {
+    pub sessions_per_chunk: u64,
+    pub planned: u64,
+    pub done: u64,
+}
+
+/// One bet's RTP per unit wagered against its exact RTP.
+#[derive(Clone, Debug, Serialize)]
+pub struct BetRow {
+    #[serde(skip)]
+    pub name: String,
+    pub bets: u64,
+    pub wagered_units: f64,
+    /// Whole units wagered (rounded down), as the table shows them.
+    #[serde(skip)]
+    pub wagered_whole_units: u64,
+    pub rtp: Estimate,
+    pub exact_rtp: Option<f64>,
+    /// (RTP − exact) / SE, when both are finite.
+    pub z: Option<f64>,
+}
+
+/// One outcome's rate per coup against its exact probability.
+#[derive(Clone, Debug, Serialize)]
+pub struct OutcomeRow {
+    #[serde(skip)]
+    pub name: &'static str,
+    pub rate: Estimate,
+    pub exact: f64,
+    pub z: Option<f64>,
+}
+
+/// The net per session (one shoe), in units.
+#[derive(Clone, Debug, Serialize)]
+pub struct SessionLine {
+    pub net: Estimate,
+    pub sd: f64,
+    /// Share of sessions ending behind.
+    pub behind: f64,
+    pub largest_loss: Option<f64>,
+    pub largest_win: Option<f64>,
+    pub distribution: Vec<SessionBin>,
+}
+
+/// Sessions whose net lies in `[from, to)` units.
+#[derive(Clone, Debug, Serialize)]
+pub struct SessionBin {
+    pub from: i64,
+    pub to: i64,
+    pub sessions: u64,
+    /// Share of all sessions.
+    pub share: f64,
+}
+
+fn bets_as_map<S: serde::Serializer>(rows: &[BetRow], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(rows.iter().map(|r| (&r.name, r)))
+}
+
+fn outcomes_as_map<S: serde::Serializer>(rows: &[OutcomeRow], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(rows.iter().map(|r| (r.name, r)))
+}
+
+/// A finite z, else `None`.
+fn finite(z: f64) -> Option<f64> {
+    z.is_finite().then_some(z)
+}
+
+/// Compute the report model of a baccarat run from its sums.
+pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
     let cfg = &run.config;
     let rules = &cfg.rules;
     let acc = &run.acc;
@@ -84,63 +213,169 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
     let s = SCALE as f64;
     let main = est(&acc.main, 1.0).affine(1.0, 1.0);
     let main_exact = exact_main(cfg.bet, &ex, rules);
-    let claim_check = claim.map(|cl| check_claim(&main, cl, c.coups, "RTP"));
-    let coups_per_s = c.coups as f64 / run.meta.elapsed_s.max(1e-9);
+    let bet_row = |name: String, ratio: &crate::stats::Ratio, exact: Option<f64>| {
+        let e = est(ratio, 1.0).affine(1.0, 1.0);
+        BetRow {
+            name,
+            bets: ratio.n,
+            wagered_units: ratio.y as f64 / s,
+            wagered_whole_units: (ratio.y / SCALE as i128) as u64,
+            rtp: e,
+            exact_rtp: exact,
+            z: exact.and_then(|x| finite(z(&e, x))),
+        }
+    };
+    let mut bets: Vec<BetRow> = Spot::ALL
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| acc.spots[*i].n > 0)
+        .map(|(i, spot)| {
+            bet_row(
+                spot.name().to_string(),
+                &acc.spots[i],
+                Some(ex.rtp(*spot, rules)),
+            )
+        })
+        .collect();
+    bets.push(bet_row(
+        format!("main bets ({})", cfg.bet),
+        &acc.main,
+        main_exact,
+    ));
+    let outcomes = OUTCOMES
+        .iter()
+        .zip(&acc.outcomes)
+        .zip(exact_outcomes(&ex))
+        .map(|((name, ratio), exact)| {
+            let e = est(ratio, 1.0);
+            OutcomeRow {
+                name,
+                rate: e,
+                exact,
+                z: finite(z(&e, exact)),
+            }
+        })
+        .collect();
+    let behind: u64 = acc.session_hist.range(..0).map(|(_, v)| v).sum();
+    let distribution = session_bins(acc)
+        .into_iter()
+        .map(|(lo, w, k)| SessionBin {
+            from: lo,
+            to: lo + w,
+            sessions: k,
+            share: crate::report::rate(k, c.sessions),
+        })
+        .collect();
+    SimModel {
+        game: "baccarat",
+        version: crate::VERSION,
+        rules: rules.clone(),
+        bet: cfg.bet,
+        unit: cfg.unit,
+        table_max: cfg.table_max,
+        pairs: cfg.pairs,
+        shard: run.meta.shard,
+        chunk_range: run.meta.chunk_range,
+        seed: run.meta.seed,
+        coups: c.coups,
+        coups_requested: cfg.coups,
+        sessions: c.sessions,
+        cards: c.cards,
+        chunks: ChunksLine {
+            sessions_per_chunk: run.plan.sessions_per_chunk,
+            planned: run.plan.chunks,
+            done: run.meta.chunks_done,
+        },
+        interrupted: run.meta.interrupted,
+        rtp: main.mean,
+        rtp_se: main.se,
+        rtp_ci95: main.ci95,
+        rtp_exact: main_exact,
+        rtp_estimate: main,
+        bets,
+        outcomes,
+        average_bet: acc.main.y as f64 / s / c.coups.max(1) as f64,
+        max_stake: c.max_stake,
+        net_per_coup: est(&acc.round, s),
+        sd_coup: acc.round.sd_obs() / s,
+        coups_per_session: c.coups as f64 / c.sessions.max(1) as f64,
+        session: SessionLine {
+            net: est(&acc.session, s),
+            sd: acc.session.sd_obs() / s,
+            behind: crate::report::rate(behind, c.sessions),
+            largest_loss: acc.worst_session.map(|v| -(v as f64 / s)),
+            largest_win: acc.best_session.map(|v| v as f64 / s),
+            distribution,
+        },
+        limit_hits: c.limit_hits,
+        limit_hits_per_session: crate::report::rate(c.limit_hits, c.sessions),
+        coups_for_se_0_01pct: rounds_for_se(main.se, c.coups, 0.0001),
+        reshuffles_mid_round: c.reshuffles_mid_round,
+        claim: claim.map(|cl| check_claim(&main, cl, c.coups, "RTP")),
+        elapsed_s: run.meta.elapsed_s,
+        coups_per_s: c.coups as f64 / run.meta.elapsed_s.max(1e-9),
+        threads: run.meta.threads,
+        meta: run.meta.clone(),
+    }
+}
 
+/// Render the report of a baccarat run from its model.
+pub fn render(m: &SimModel) -> Report {
     let mut r = Report {
-        title: format!("rtplab baccarat simulation: {}", cfg.bet),
+        title: format!("rtplab baccarat simulation: {}", m.bet),
         ..Default::default()
     };
-    let m = &mut r.meta;
-    m.push(("tool".into(), format!("rtplab {}", crate::VERSION)));
-    m.push(("rules".into(), rules.describe()));
-    m.push((
+    let meta = &mut r.meta;
+    meta.push(("tool".into(), format!("rtplab {}", m.version)));
+    meta.push(("rules".into(), m.rules.describe()));
+    meta.push((
         "bettor".into(),
         format!(
             "{} with a base stake of {}, table 1 to {} units{}",
-            cfg.bet,
-            crate::report::plural(cfg.unit, "unit"),
-            cfg.table_max,
-            if cfg.pairs > 0 {
+            m.bet,
+            crate::report::plural(m.unit, "unit"),
+            m.table_max,
+            if m.pairs > 0 {
                 format!(
                     ", {} on each pair bet every coup",
-                    crate::report::plural(cfg.pairs, "unit")
+                    crate::report::plural(m.pairs, "unit")
                 )
             } else {
                 String::new()
             }
         ),
     ));
-    m.push(("seed".into(), run.meta.seed.to_string()));
-    m.push((
+    meta.push(("seed".into(), m.seed.to_string()));
+    meta.push((
         "coups".into(),
         format!(
             "{} in {} sessions ({} requested)",
-            count(c.coups),
-            count(c.sessions),
-            count(cfg.coups)
+            count(m.coups),
+            count(m.sessions),
+            count(m.coups_requested)
         ),
     ));
-    m.push((
+    meta.push((
         "chunks".into(),
         format!(
             "{} of {} done, {} each",
-            count(run.meta.chunks_done),
-            count(run.plan.chunks),
-            crate::report::plural(run.plan.sessions_per_chunk, "session")
+            count(m.chunks.done),
+            count(m.chunks.planned),
+            crate::report::plural(m.chunks.sessions_per_chunk, "session")
         ),
     ));
-    m.push((
+    meta.push((
         "elapsed".into(),
         format!(
             "{:.2} s {}, {} coups/s",
-            run.meta.elapsed_s,
-            crate::report::where_run(run.meta.threads, run.meta.merged_from),
-            count(coups_per_s as u64)
+            m.elapsed_s,
+            crate::report::where_run(m.threads, m.meta.merged_from),
+            count(m.coups_per_s as u64)
         ),
     ));
-    if let Some(marker) = run.meta.marker() {
-        m.push(("status".into(), marker));
+    let marker = m.meta.marker();
+    if let Some(marker) = &marker {
+        meta.push(("status".into(), marker.clone()));
     }
 
     // Bets.
@@ -157,40 +392,18 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
             "z",
         ],
     );
-    let mut bets_json = serde_json::Map::new();
-    let mut row = |name: String, ratio: &crate::stats::Ratio, exact: Option<f64>| {
-        let e = est(ratio, 1.0).affine(1.0, 1.0);
-        let zz = exact.map_or(f64::NAN, |x| z(&e, x));
+    for b in &m.bets {
         sec.row([
-            Cell::from(name.clone()),
-            count_cell(ratio.n),
-            Cell::num(
-                count((ratio.y / SCALE as i128) as u64),
-                ratio.y as f64 / s,
-                "units",
-            ),
-            pct_cell(e.mean, 4),
-            pct_cell(e.se, 4),
-            ci_cell(&e, 4),
-            exact.map_or("n/a".into(), |x| pct_cell(x, 4)),
-            z_cell(zz),
+            Cell::from(b.name.clone()),
+            count_cell(b.bets),
+            Cell::num(count(b.wagered_whole_units), b.wagered_units, "units"),
+            pct_cell(b.rtp.mean, 4),
+            pct_cell(b.rtp.se, 4),
+            ci_cell(&b.rtp, 4),
+            b.exact_rtp.map_or("n/a".into(), |x| pct_cell(x, 4)),
+            z_cell(b.z),
         ]);
-        bets_json.insert(
-            name,
-            json!({"bets": ratio.n, "wagered_units": ratio.y as f64 / s, "rtp": estimate_json(&e),
-                   "exact_rtp": exact, "z": zz.is_finite().then_some(zz)}),
-        );
-    };
-    for (i, spot) in Spot::ALL.iter().enumerate() {
-        if acc.spots[i].n > 0 {
-            row(
-                spot.name().to_string(),
-                &acc.spots[i],
-                Some(ex.rtp(*spot, rules)),
-            );
-        }
     }
-    row(format!("main bets ({})", cfg.bet), &acc.main, main_exact);
     r.sections.push(sec);
 
     // Outcomes.
@@ -198,12 +411,10 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
         "Outcomes per coup",
         &["outcome", "rate", "SE", "95% CI", "exact", "z"],
     );
-    let mut out_json = serde_json::Map::new();
-    for ((name, ratio), exact) in OUTCOMES.iter().zip(&acc.outcomes).zip(exact_outcomes(&ex)) {
-        let e = est(ratio, 1.0);
-        let zz = z(&e, exact);
+    for o in &m.outcomes {
+        let e = &o.rate;
         sec.row([
-            Cell::from(*name),
+            Cell::from(o.name),
             fixed_cell(e.mean, 6, "fraction"),
             fixed_cell(e.se, 6, "fraction"),
             Cell::range(
@@ -216,73 +427,60 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
                 e.ci95[1],
                 "fraction",
             ),
-            fixed_cell(exact, 6, "fraction"),
-            z_cell(zz),
+            fixed_cell(o.exact, 6, "fraction"),
+            z_cell(o.z),
         ]);
-        out_json.insert(
-            name.to_string(),
-            json!({"rate": estimate_json(&e), "exact": exact, "z": zz.is_finite().then_some(zz)}),
-        );
     }
     r.sections.push(sec);
 
     // Betting and risk.
-    let per_coup = est(&acc.round, s);
-    let avg_bet = acc.main.y as f64 / s / c.coups.max(1) as f64;
-    let sd_coup = acc.round.sd_obs() / s;
-    let per_session = est(&acc.session, s);
-    let sd_session = acc.session.sd_obs() / s;
-    let behind: u64 = acc.session_hist.range(..0).map(|(_, v)| v).sum();
-    let worst = acc.worst_session.map(|v| v as f64 / s);
-    let best = acc.best_session.map(|v| v as f64 / s);
     let units = |v: Option<f64>| v.map_or(Cell::from("n/a"), |v| fixed_cell(v, 2, "units"));
     let mut sec = Section::new("Betting and risk", &["quantity", "value"]);
     sec.row([
         "average main bet (units)".into(),
-        fixed_cell(avg_bet, 3, "units"),
+        fixed_cell(m.average_bet, 3, "units"),
     ]);
-    sec.row(["largest main bet (units)".into(), count_cell(c.max_stake)]);
+    sec.row(["largest main bet (units)".into(), count_cell(m.max_stake)]);
     sec.row([
         "net per coup, every bet (units)".into(),
-        fixed_cell(per_coup.mean, 4, "units"),
+        fixed_cell(m.net_per_coup.mean, 4, "units"),
     ]);
     sec.row([
         "SD of one coup's net (units)".into(),
-        fixed_cell(sd_coup, 3, "units"),
+        fixed_cell(m.sd_coup, 3, "units"),
     ]);
     sec.row([
         "coups per session".into(),
-        fixed_cell(c.coups as f64 / c.sessions.max(1) as f64, 1, "coups"),
+        fixed_cell(m.coups_per_session, 1, "coups"),
     ]);
     sec.row([
         "net per session (units)".into(),
-        fixed_cell(per_session.mean, 3, "units"),
+        fixed_cell(m.session.net.mean, 3, "units"),
     ]);
     sec.row([
         "SD of a session's net (units)".into(),
-        fixed_cell(sd_session, 2, "units"),
+        fixed_cell(m.session.sd, 2, "units"),
     ]);
     sec.row([
         "sessions ending behind".into(),
-        pct_cell(crate::report::rate(behind, c.sessions), 2),
+        pct_cell(m.session.behind, 2),
     ]);
     sec.row([
         "largest loss in a session (units)".into(),
-        units(worst.map(|w| -w)),
+        units(m.session.largest_loss),
     ]);
-    sec.row(["largest win in a session (units)".into(), units(best)]);
-    if matches!(cfg.bet, BetSpec::Martingale(_)) {
+    sec.row([
+        "largest win in a session (units)".into(),
+        units(m.session.largest_win),
+    ]);
+    if matches!(m.bet, BetSpec::Martingale(_)) {
         sec.row([
             "table limit hit (progression abandoned)".into(),
-            count_cell(c.limit_hits),
+            count_cell(m.limit_hits),
         ]);
         sec.row([
             "table limit hit per session".into(),
-            fixed_cell(
-                crate::report::rate(c.limit_hits, c.sessions),
-                4,
-                "per session",
-            ),
+            fixed_cell(m.limit_hits_per_session, 4, "per session"),
         ]);
     }
     r.sections.push(sec);
@@ -292,52 +490,50 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
         "Distribution of the net per session (units)",
         &["net from", "net to", "sessions", "share"],
     );
-    let bins = session_bins(acc);
-    let mut dist_json = Vec::new();
-    for &(lo, w, k) in &bins {
+    for b in &m.session.distribution {
         sec.row([
-            Cell::num(format!("{lo:+}"), lo as f64, "units"),
-            Cell::num(format!("{:+}", lo + w), (lo + w) as f64, "units"),
-            count_cell(k),
-            pct_cell(crate::report::rate(k, c.sessions), 3),
+            Cell::num(format!("{:+}", b.from), b.from as f64, "units"),
+            Cell::num(format!("{:+}", b.to), b.to as f64, "units"),
+            count_cell(b.sessions),
+            pct_cell(b.share, 3),
         ]);
-        dist_json.push(json!({"from": lo, "to": lo + w, "sessions": k}));
     }
     r.sections.push(sec);
 
     // Notes.
-    if let Some(marker) = run.meta.marker() {
+    if let Some(marker) = &marker {
         r.notes.push(format!(
             "{marker}; the figures cover the coups completed only."
         ));
     }
-    if c.coups == 0 {
+    let main = &m.rtp_estimate;
+    if m.coups == 0 {
         r.notes
             .push("No coups were completed: the statistics are not available (n/a).".into());
     } else {
-        if let Some(x) = main_exact {
+        if let Some(x) = m.rtp_exact {
             r.notes.push(format!(
                 "Betting systems change the distribution of results and the risk, not the RTP: the main bets returned {} per unit wagered (95% CI {}), the exact RTP of the {} bet is {} (z = {:+.2}). Follow and martingale bets only move money between coups.",
                 pct(main.mean, 4),
-                crate::report::ci_pct(&main, 4),
-                cfg.bet.spot().map_or("", |s| s.name()),
+                crate::report::ci_pct(main, 4),
+                m.bet.spot().map_or("", |s| s.name()),
                 pct(x, 4),
-                z(&main, x)
+                z(main, x)
             ));
         } else {
             r.notes.push(format!(
                 "Betting systems change the distribution of results and the risk, not the RTP: {} splits its bets between banker and player, and each spot's RTP per unit wagered above matches its exact value; the main bets' RTP is the mix of the two.",
-                cfg.bet
+                m.bet
             ));
         }
         r.notes.push(format!(
             "Precision: {} coups give SE {} on the main bets' RTP; SE 0.01% would take about {} coups.",
-            count(c.coups),
+            count(m.coups),
             pct(main.se, 4),
-            count(rounds_for_se(main.se, c.coups, 0.0001).min(1.8e19) as u64)
+            count(m.coups_for_se_0_01pct.min(1.8e19) as u64)
         ));
     }
-    if let Some(cc) = &claim_check {
+    if let Some(cc) = &m.claim {
         r.notes
             .push(format!("Claim {}: {}", pct(cc.claimed, 2), cc.verdict));
         if let Some(n) = cc.rounds_to_separate_at_5se {
@@ -347,50 +543,14 @@ pub fn build(run: &Run<Baccarat>, claim: Option<f64>) -> Report {
             ));
         }
     }
-    if c.reshuffles_mid_round > 0 {
+    if m.reshuffles_mid_round > 0 {
         r.notes.push(format!(
             "The shoe ran out mid-coup {} times (discards reshuffled); lower --penetration.",
-            c.reshuffles_mid_round
+            m.reshuffles_mid_round
         ));
     }
 
-    r.json = json!({
-        "game": "baccarat",
-        "version": crate::VERSION,
-        "rules": rules,
-        "bet": cfg.bet,
-        "unit": cfg.unit,
-        "table_max": cfg.table_max,
-        "pairs": cfg.pairs,
-        "shard": run.meta.shard,
-        "chunk_range": run.meta.chunk_range,
-        "seed": run.meta.seed,
-        "coups": c.coups,
-        "coups_requested": cfg.coups,
-        "sessions": c.sessions,
-        "cards": c.cards,
-        "chunks": {"sessions_per_chunk": run.plan.sessions_per_chunk, "planned": run.plan.chunks, "done": run.meta.chunks_done},
-        "interrupted": run.meta.interrupted,
-        "rtp": main.mean,
-        "rtp_se": main.se,
-        "rtp_ci95": main.ci95,
-        "rtp_exact": main_exact,
-        "rtp_estimate": estimate_json(&main),
-        "bets": bets_json,
-        "outcomes": out_json,
-        "average_bet": avg_bet,
-        "max_stake": c.max_stake,
-        "net_per_coup": estimate_json(&per_coup),
-        "sd_coup": sd_coup,
-        "session": {"net": estimate_json(&per_session), "sd": sd_session, "behind": crate::report::rate(behind, c.sessions),
-                    "largest_loss": worst.map(|w| -w), "largest_win": best, "distribution": dist_json},
-        "limit_hits": c.limit_hits,
-        "reshuffles_mid_round": c.reshuffles_mid_round,
-        "claim": claim_check,
-        "elapsed_s": run.meta.elapsed_s,
-        "coups_per_s": coups_per_s,
-        "threads": run.meta.threads,
-    });
+    r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }
 
@@ -509,123 +669,53 @@ pub fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, Str
     Ok(out)
 }
 
-/// The exact report of a rule set: outcome probabilities and every bet's RTP and house edge,
-/// with the other payouts of each bet beside the chosen ones.
-pub fn exact_report(rules: &BacRules) -> Report {
-    use super::rules::BankerPays;
-    let e = Exact::of(rules.decks);
-    let mut r = Report {
-        title: "rtplab baccarat exact analysis".into(),
-        ..Default::default()
-    };
-    r.meta
-        .push(("tool".into(), format!("rtplab {}", crate::VERSION)));
-    r.meta.push(("rules".into(), rules.describe()));
-    r.meta.push((
-        "method".into(),
-        format!(
-            "complete enumeration of the coups of a full {}-deck shoe: {} ordered six-card deals",
-            rules.decks, e.counts.total
-        ),
-    ));
-    let mut sec = Section::new("Outcomes per coup", &["outcome", "probability"]);
-    let mut out_json = serde_json::Map::new();
-    for (name, p) in OUTCOMES.iter().zip(exact_outcomes(&e)).chain([
-        (&"player draws a third card", e.player_draws),
-        (&"banker draws a third card", e.banker_draws),
-    ]) {
-        sec.row([Cell::from(*name), fixed_cell(p, 6, "fraction")]);
-        out_json.insert(name.to_string(), json!(p));
-    }
-    sec.row([
-        "cards per coup".into(),
-        fixed_cell(e.cards_per_coup, 4, "cards"),
-    ]);
-    r.sections.push(sec);
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{simulate, RunSpec};
+    use crate::games::baccarat::BacConfig;
+    use std::sync::atomic::AtomicBool;
 
-    let mut sec = Section::new(
-        "Bets: RTP and house edge per unit staked",
-        &["bet", "pays", "RTP", "house edge"],
-    );
-    let mut bets_json = Vec::new();
-    let mut row = |name: &str, pays: String, rules: &BacRules, spot: Spot, chosen: bool| {
-        let rtp = e.rtp(spot, rules);
-        sec.row([
-            Cell::from(format!(
-                "{name}{}",
-                if chosen { "" } else { " (other rule)" }
-            )),
-            Cell::from(pays.clone()),
-            pct_cell(rtp, 4),
-            pct_cell(1.0 - rtp, 4),
-        ]);
-        bets_json.push(json!({"bet": name, "pays": pays, "rules_chosen": chosen, "rtp": rtp, "house_edge": 1.0 - rtp}));
-    };
-    let commission = |c: u32| BacRules {
-        banker_pays: BankerPays::Commission,
-        commission: c,
-        ..rules.clone()
-    };
-    let no_commission = BacRules {
-        banker_pays: BankerPays::NoCommission,
-        ..rules.clone()
-    };
-    let chosen_nc = rules.banker_pays == BankerPays::NoCommission;
-    let c = if chosen_nc { 50 } else { rules.commission };
-    row(
-        "banker",
-        format!("1:1 less {}% commission", super::rules::pct1(c)),
-        &commission(c),
-        Spot::Banker,
-        !chosen_nc,
-    );
-    row(
-        "banker",
-        "1:1, a win on 6 pays 1:2 (no commission)".into(),
-        &no_commission,
-        Spot::Banker,
-        chosen_nc,
-    );
-    row("player", "1:1".into(), rules, Spot::Player, true);
-    for t in [8, 9] {
-        let tr = BacRules {
-            tie_pays: t,
-            ..rules.clone()
+    fn run(bet: &str, pairs: u64) -> Run<Baccarat> {
+        let cfg = BacConfig {
+            rules: BacRules::default(),
+            bet: BetSpec::parse(bet).unwrap(),
+            unit: 1,
+            table_max: 100,
+            pairs,
+            coups: 20_000,
         };
-        row("tie", format!("{t}:1"), &tr, Spot::Tie, t == rules.tie_pays);
+        let spec = RunSpec {
+            seed: 7,
+            threads: Some(1),
+            ..RunSpec::default()
+        };
+        simulate::<Baccarat>(cfg, &spec, &AtomicBool::new(false)).unwrap()
     }
-    if rules.tie_pays != 8 && rules.tie_pays != 9 {
-        row(
-            "tie",
-            format!("{}:1", rules.tie_pays),
-            rules,
-            Spot::Tie,
-            true,
-        );
+
+    /// The JSON document is the model serialized, and the tables show the model's rows.
+    #[test]
+    fn json_is_the_serialized_model() {
+        for (bet, pairs, claim) in [("martingale:player", 0, Some(0.989)), ("follow", 1, None)] {
+            let m = model(&run(bet, pairs), claim);
+            let r = render(&m);
+            assert_eq!(r.json, serde_json::to_value(&m).unwrap(), "{bet}");
+            let bets = r.json["bets"].as_object().unwrap();
+            assert_eq!(bets.len(), m.bets.len());
+            assert_eq!(r.sections[0].rows.len(), m.bets.len());
+            for b in &m.bets {
+                assert_eq!(bets[&b.name]["bets"], b.bets, "{}", b.name);
+            }
+            assert_eq!(
+                r.json["outcomes"].as_object().unwrap().len(),
+                OUTCOMES.len()
+            );
+            assert_eq!(
+                r.sections[3].rows.len(),
+                m.session.distribution.len(),
+                "{bet}"
+            );
+            assert_eq!(r.json["claim"].is_null(), claim.is_none());
+        }
     }
-    let pays = format!("{}:1", rules.pair_pays);
-    row("player pair", pays.clone(), rules, Spot::PlayerPair, true);
-    row("banker pair", pays, rules, Spot::BankerPair, true);
-    r.sections.push(sec);
-    r.notes.push(
-        "Banker and player bets push on a tie. The figures are for the first coup of a full shoe, which is also the average over every coup of a shoe shuffled every coup.".into(),
-    );
-    r.json = json!({
-        "game": "baccarat",
-        "version": crate::VERSION,
-        "rules": rules,
-        "outcomes": out_json,
-        "cards_per_coup": e.cards_per_coup,
-        "bets": bets_json,
-        "counts": {
-            "total": e.counts.total.to_string(),
-            "banker": e.counts.banker.to_string(),
-            "player": e.counts.player.to_string(),
-            "tie": e.counts.tie.to_string(),
-            "banker_six": e.counts.banker_six.to_string(),
-            "pair": e.counts.pair.to_string(),
-            "pair_of": e.counts.pair_of.to_string(),
-        },
-    });
-    r
 }
