@@ -181,14 +181,15 @@ fn an_interrupted_comparison_is_marked_and_exits_143_or_130() {
     let v = read_json(&out);
     assert_eq!(v["interrupted"], true, "{v}");
     assert!(v["chunks"]["done"].as_u64().unwrap() < v["chunks"]["planned"].as_u64().unwrap());
-    // The shoes and rounds completed: every strategy played the same shoes, a shoe of 8 decks
-    // cut at 75% holds from 1 to 312/4 rounds, and each round has a bet for each of 2 seats.
-    let shoes = v["shoes"].as_u64().unwrap();
+    // The shoes and bets completed: every strategy played the same shoes (chunks done × shoes
+    // per chunk), a shoe of 8 decks cut at 75% holds from 1 to 312/4 rounds, and each round
+    // has a bet for each of 2 seats.
+    let shoes = v["chunks"]["done"].as_u64().unwrap() * v["chunks"]["size"].as_u64().unwrap();
     assert!(shoes > 0, "{v}");
     for s in v["strategies"].as_array().unwrap() {
-        let rounds = s["rounds"].as_u64().unwrap();
-        assert!(shoes <= rounds && rounds <= shoes * 78, "{v}");
-        assert_eq!(s["bets"].as_u64().unwrap(), 2 * rounds, "{v}");
+        let bets = s["observations"].as_u64().unwrap();
+        assert!(2 * shoes <= bets && bets <= 2 * shoes * 78, "{v}");
+        assert_eq!(bets % 2, 0, "{v}");
     }
 
     let table = d.join("c.txt");
@@ -197,7 +198,7 @@ fn an_interrupted_comparison_is_marked_and_exits_143_or_130() {
     assert_eq!(code, Some(130), "{err}");
     let t = std::fs::read_to_string(&table).unwrap();
     assert!(t.contains("INTERRUPTED: "), "{t}");
-    assert!(t.contains("dealer rounds per strategy"), "{t}");
+    assert!(t.contains("Paired differences"), "{t}");
 }
 
 /// A run that would take hours: it must be refused before it starts.
