@@ -49,7 +49,9 @@ pub trait Game: 'static {
         + Send
         + Sync
         + 'static;
-    /// A baseline file of `check`: a small fixed run request with its recorded sums.
+    /// The game's part of a baseline file of `check` (a small fixed run request; the
+    /// envelope every game shares — name, seed, recorded sums, expected value — is
+    /// [`BaselineFile`]).
     type Baseline: Serialize + DeserializeOwned;
 
     /// Check the configuration; every way in (command line, baseline, shard key) passes here.
@@ -69,14 +71,8 @@ pub trait Game: 'static {
     /// The run's plots as (file name, SVG text).
     fn plots(run: &Run<Self>, claim: Option<f64>) -> Result<Vec<(String, String)>, PlotError>;
 
-    /// The baseline's run: configuration, seed and chunk size.
-    fn baseline_run(b: &Self::Baseline) -> Result<(Self::Config, u64, u64), Self::Error>;
-    /// The baseline's recorded sums and expected value (`None` until blessed).
-    fn baseline_sums(b: &Self::Baseline) -> (Option<serde_json::Value>, Option<Expected>);
-    /// Record new sums and expected value in the baseline (`check --bless`).
-    fn bless(b: &mut Self::Baseline, sums: serde_json::Value, expected: Option<Expected>);
-    /// The baseline's name.
-    fn baseline_name(b: &Self::Baseline) -> String;
+    /// The baseline's run: configuration and chunk size.
+    fn baseline_run(b: &Self::Baseline) -> Result<(Self::Config, u64), Self::Error>;
     /// The sums `check` compares bit for bit.
     fn sums(acc: &Self::Acc) -> serde_json::Value;
     /// The headline estimate `check` tests against the expected value: (count, value, SE).
@@ -128,6 +124,23 @@ pub enum RunError {
     CompareNeedsTwo,
     #[error("compare runs every strategy on the same streams in one process; it cannot be sharded (leave out --shard, --shards and --shard-out)")]
     CompareSharded,
+}
+
+/// A baseline file of `check`: the envelope every game shares around the game's own run
+/// request (`Game::Baseline`, whose fields sit beside these in the file).
+#[derive(Serialize, Deserialize)]
+pub struct BaselineFile<B> {
+    pub name: String,
+    pub game: String,
+    pub seed: u64,
+    #[serde(flatten)]
+    pub run: B,
+    /// Exact sums of the run (filled by `--bless`).
+    #[serde(default)]
+    pub sums: Option<serde_json::Value>,
+    /// The expected value of the headline estimate and where it comes from (exact analysis).
+    #[serde(default)]
+    pub expected: Option<Expected>,
 }
 
 /// An expected value and where it comes from.
@@ -357,39 +370,38 @@ pub fn check_baseline<G: Game>(
     z_limit: f64,
     bless: bool,
 ) -> Result<Outcome, AnyError> {
-    let mut b: G::Baseline = serde_json::from_value(value).map_err(|e| {
+    let mut b: BaselineFile<G::Baseline> = serde_json::from_value(value).map_err(|e| {
         format!(
             "not a {} baseline file ({e}); see reports/README.md",
             G::NAME
         )
     })?;
-    let (cfg, seed, chunk) = G::baseline_run(&b)?;
+    let (cfg, chunk) = G::baseline_run(&b.run)?;
     let spec = RunSpec {
-        seed,
+        seed: b.seed,
         chunk: Some(chunk),
         ..RunSpec::default()
     };
     let expected_now = if bless { G::expected(&cfg)? } else { None };
     let run = simulate::<G>(cfg, &spec, &AtomicBool::new(false))?;
     let sums = G::sums(&run.acc);
-    let (old, mut expected) = G::baseline_sums(&b);
-    let moved = match &old {
+    let moved = match &b.sums {
         Some(old) => moved_fields(&sums, old),
         None => vec!["(no sums recorded yet)".into()],
     };
     if bless {
-        expected = expected_now.clone();
-        G::bless(&mut b, sums, expected_now);
+        b.sums = Some(sums);
+        b.expected = expected_now;
         let text = serde_json::to_string_pretty(&b).map_err(|e| e.to_string())? + "\n";
         std::fs::write(file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     }
     let (count, ev, se) = G::estimate(&run);
-    let expected = expected.map(|e| e.ev);
+    let expected = b.expected.as_ref().map(|e| e.ev);
     let z = expected.map(|e| (ev - e) / se);
     let ok = bless || (moved.is_empty() && z.map(|z| z.abs() <= z_limit).unwrap_or(true));
     Ok(Outcome {
         file: file.to_path_buf(),
-        name: G::baseline_name(&b),
+        name: b.name.clone(),
         game: G::NAME.to_string(),
         count,
         ev,
@@ -517,11 +529,7 @@ mod tests {
 
     #[derive(Serialize, Deserialize)]
     struct CoinBaseline {
-        name: String,
         flips: u64,
-        seed: u64,
-        sums: Option<serde_json::Value>,
-        expected: Option<Expected>,
     }
 
     impl Game for Coin {
@@ -591,22 +599,12 @@ mod tests {
         ) -> Result<Vec<(String, String)>, PlotError> {
             Ok(Vec::new())
         }
-        fn baseline_run(b: &CoinBaseline) -> Result<(CoinConfig, u64, u64), CoinError> {
+        fn baseline_run(b: &CoinBaseline) -> Result<(CoinConfig, u64), CoinError> {
             let cfg = CoinConfig {
                 flips: b.flips,
                 label: String::new(),
             };
-            Ok((cfg, b.seed, 50))
-        }
-        fn baseline_sums(b: &CoinBaseline) -> (Option<serde_json::Value>, Option<Expected>) {
-            (b.sums.clone(), b.expected.clone())
-        }
-        fn bless(b: &mut CoinBaseline, sums: serde_json::Value, expected: Option<Expected>) {
-            b.sums = Some(sums);
-            b.expected = expected;
-        }
-        fn baseline_name(b: &CoinBaseline) -> String {
-            b.name.clone()
+            Ok((cfg, 50))
         }
         fn sums(acc: &CoinAcc) -> serde_json::Value {
             serde_json::to_value(acc).unwrap()
@@ -766,7 +764,7 @@ mod tests {
     fn a_baseline_is_blessed_then_checked_bit_for_bit() {
         let d = scratch("baseline");
         let f = d.join("coin.json");
-        let b = serde_json::json!({"name": "toss", "flips": 4000, "seed": 3, "sums": null, "expected": null});
+        let b = serde_json::json!({"name": "toss", "game": "coin", "flips": 4000, "seed": 3});
         let first = check_baseline::<Coin>(&f, b.clone(), 4.0, false).unwrap();
         assert_eq!(first.moved, ["(no sums recorded yet)"]);
         assert!(!first.ok);

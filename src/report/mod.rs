@@ -85,6 +85,19 @@ pub fn count_cell(n: u64) -> Cell {
     Cell::num(count(n), n as f64, "count")
 }
 
+/// The notes of a claim check: the verdict, and how many observations (`unit`, e.g.
+/// "initial bets", "coups") would separate estimate and claim at 5 SE.
+pub fn claim_notes(cc: &crate::stats::ClaimCheck, unit: &str) -> Vec<String> {
+    let mut notes = vec![format!("Claim {}: {}", pct(cc.claimed, 2), cc.verdict)];
+    if let Some(n) = cc.rounds_to_separate_at_5se {
+        notes.push(format!(
+            "Separating the estimate from the claim at 5 SE would take about {} {unit}.",
+            count(n.min(1.8e19) as u64)
+        ));
+    }
+    notes
+}
+
 /// A number with `d` decimals in `unit`.
 pub fn fixed_cell(v: f64, d: usize, unit: &'static str) -> Cell {
     Cell::num(fixed(v, d), v, unit)

@@ -172,7 +172,7 @@ impl Game for Baccarat {
         plots(run, claim).map_err(PlotError)
     }
 
-    fn baseline_run(b: &BacBaseline) -> Result<(BacConfig, u64, u64), BacError> {
+    fn baseline_run(b: &BacBaseline) -> Result<(BacConfig, u64), BacError> {
         let cfg = BacConfig {
             rules: b.rules.clone(),
             bet: b.bet,
@@ -182,20 +182,7 @@ impl Game for Baccarat {
             coups: b.coups,
         };
         Baccarat::validate(&cfg)?;
-        Ok((cfg, b.seed, b.chunk_shoes))
-    }
-
-    fn baseline_sums(b: &BacBaseline) -> (Option<serde_json::Value>, Option<Expected>) {
-        (b.sums.clone(), b.expected.clone())
-    }
-
-    fn bless(b: &mut BacBaseline, sums: serde_json::Value, expected: Option<Expected>) {
-        b.sums = Some(sums);
-        b.expected = expected;
-    }
-
-    fn baseline_name(b: &BacBaseline) -> String {
-        b.name.clone()
+        Ok((cfg, b.chunk_shoes))
     }
 
     fn sums(acc: &BacAcc) -> serde_json::Value {
@@ -245,20 +232,13 @@ impl Game for Baccarat {
 /// A baccarat baseline of `check`: a small fixed run with its exact sums and expected value.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct BacBaseline {
-    pub name: String,
-    pub game: String,
     pub rules: BacRules,
     pub bet: BetSpec,
     pub unit: u64,
     pub table_max: u64,
     #[serde(default)]
     pub pairs: u64,
-    pub seed: u64,
     pub coups: u64,
     /// Shoes (sessions) per chunk.
     pub chunk_shoes: u64,
-    #[serde(default)]
-    pub sums: Option<serde_json::Value>,
-    #[serde(default)]
-    pub expected: Option<Expected>,
 }

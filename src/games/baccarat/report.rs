@@ -534,14 +534,7 @@ pub fn render(m: &SimModel) -> Report {
         ));
     }
     if let Some(cc) = &m.claim {
-        r.notes
-            .push(format!("Claim {}: {}", pct(cc.claimed, 2), cc.verdict));
-        if let Some(n) = cc.rounds_to_separate_at_5se {
-            r.notes.push(format!(
-                "Separating the estimate from the claim at 5 SE would take about {} coups.",
-                count(n.min(1.8e19) as u64)
-            ));
-        }
+        r.notes.extend(crate::report::claim_notes(cc, "coups"));
     }
     if m.reshuffles_mid_round > 0 {
         r.notes.push(format!(

@@ -228,7 +228,7 @@ impl Game for Blackjack {
         super::report::plots(&run.config.rules, &run.acc, claim, &info(run)).map_err(PlotError)
     }
 
-    fn baseline_run(b: &BjBaseline) -> Result<(BjConfig, u64, u64), BjError> {
+    fn baseline_run(b: &BjBaseline) -> Result<(BjConfig, u64), BjError> {
         b.rules.validate()?;
         let strategy = resolve_strategy(&b.strategy, &b.rules)?;
         let cfg = BjConfig {
@@ -240,20 +240,7 @@ impl Game for Blackjack {
             },
             rounds: b.rounds,
         };
-        Ok((cfg, b.seed, b.chunk_shoes))
-    }
-
-    fn baseline_sums(b: &BjBaseline) -> (Option<serde_json::Value>, Option<Expected>) {
-        (b.sums.clone(), b.expected.clone())
-    }
-
-    fn bless(b: &mut BjBaseline, sums: serde_json::Value, expected: Option<Expected>) {
-        b.sums = Some(sums);
-        b.expected = expected;
-    }
-
-    fn baseline_name(b: &BjBaseline) -> String {
-        b.name.clone()
+        Ok((cfg, b.chunk_shoes))
     }
 
     fn sums(acc: &BjAcc) -> serde_json::Value {
@@ -326,23 +313,13 @@ fn check_histogram(cfg: &BjConfig, acc: &BjAcc) -> Result<(), BjError> {
 /// A blackjack baseline of `check`: a small fixed run with its exact sums and expected value.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct BjBaseline {
-    pub name: String,
-    pub game: String,
     pub rules: Rules,
     /// A strategy name as `--strategy` takes it (chart paths relative to the repository).
     pub strategy: String,
     #[serde(default)]
     pub insure: bool,
-    pub seed: u64,
     pub rounds: u64,
     pub chunk_shoes: u64,
-    /// Exact sums of the run (filled by `--bless`).
-    #[serde(default)]
-    pub sums: Option<serde_json::Value>,
-    /// Expected EV per initial bet and where it comes from (exact analysis when the shoe is
-    /// shuffled every round; none with a cut card, whose effect the full-shoe analysis lacks).
-    #[serde(default)]
-    pub expected: Option<Expected>,
 }
 
 impl SideBets {

@@ -163,7 +163,7 @@ impl Game for Doom {
         plots(&run.acc, &info(run)).map_err(PlotError)
     }
 
-    fn baseline_run(b: &DoomBaseline) -> Result<(DoomConfig, u64, u64), DoomError> {
+    fn baseline_run(b: &DoomBaseline) -> Result<(DoomConfig, u64), DoomError> {
         let preset = match b.preset.as_str() {
             "seed" => DoomPreset::Seed,
             "s2-common" => DoomPreset::S2Common,
@@ -180,20 +180,7 @@ impl Game for Doom {
             mode: Mode::Turns(b.count),
             start_seat: Some(0),
         };
-        Ok((cfg, b.seed, b.per_chunk))
-    }
-
-    fn baseline_sums(b: &DoomBaseline) -> (Option<serde_json::Value>, Option<Expected>) {
-        (b.sums.clone(), b.expected.clone())
-    }
-
-    fn bless(b: &mut DoomBaseline, sums: serde_json::Value, expected: Option<Expected>) {
-        b.sums = Some(sums);
-        b.expected = expected;
-    }
-
-    fn baseline_name(b: &DoomBaseline) -> String {
-        b.name.clone()
+        Ok((cfg, b.per_chunk))
     }
 
     fn sums(acc: &GameAcc) -> serde_json::Value {
@@ -238,20 +225,13 @@ fn info(run: &Run<Doom>) -> SimInfo {
 /// preset; its expected value is the strategy's exact turn EV.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct DoomBaseline {
-    pub name: String,
-    pub game: String,
     /// The rule preset (seed, s2-common, zilch).
     pub preset: String,
     /// The strategy of the turns.
     pub strategy: String,
-    pub seed: u64,
     /// Turns.
     pub count: u64,
     pub per_chunk: u64,
-    #[serde(default)]
-    pub sums: Option<serde_json::Value>,
-    #[serde(default)]
-    pub expected: Option<Expected>,
 }
 
 /// Refuse, before running, a target that games cannot reach within `MAX_ROUNDS` rounds.

@@ -157,7 +157,7 @@ impl Game for TwentyOne {
         plots(&run.acc, &info(run)).map_err(PlotError)
     }
 
-    fn baseline_run(b: &TwentyOneBaseline) -> Result<(TwentyOneConfig, u64, u64), TwentyOneError> {
+    fn baseline_run(b: &TwentyOneBaseline) -> Result<(TwentyOneConfig, u64), TwentyOneError> {
         let mut rules = TwentyOneRules::standard();
         rules.rerolls = b.rerolls;
         let cfg = TwentyOneConfig {
@@ -166,20 +166,7 @@ impl Game for TwentyOne {
             games: b.count,
             start_seat: None,
         };
-        Ok((cfg, b.seed, b.per_chunk))
-    }
-
-    fn baseline_sums(b: &TwentyOneBaseline) -> (Option<serde_json::Value>, Option<Expected>) {
-        (b.sums.clone(), b.expected.clone())
-    }
-
-    fn bless(b: &mut TwentyOneBaseline, sums: serde_json::Value, expected: Option<Expected>) {
-        b.sums = Some(sums);
-        b.expected = expected;
-    }
-
-    fn baseline_name(b: &TwentyOneBaseline) -> String {
-        b.name.clone()
+        Ok((cfg, b.per_chunk))
     }
 
     fn sums(acc: &TwentyOneAcc) -> serde_json::Value {
@@ -216,19 +203,12 @@ fn info(run: &Run<TwentyOne>) -> RunInfo {
 /// A Twenty One baseline of `check`: a small fixed run of games (sums only; no exact value).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct TwentyOneBaseline {
-    pub name: String,
-    pub game: String,
     /// One strategy per seat.
     pub seats: Vec<String>,
     pub rerolls: u8,
-    pub seed: u64,
     /// Games.
     pub count: u64,
     pub per_chunk: u64,
-    #[serde(default)]
-    pub sums: Option<serde_json::Value>,
-    #[serde(default)]
-    pub expected: Option<Expected>,
 }
 
 /// Seat 1 plays row-optimal:c for each c against `cfg.seats` (the other seats); the same
