@@ -305,6 +305,64 @@ pub fn rounds_for_se(se: f64, n: u64, target: f64) -> f64 {
     n as f64 * (se / target).powi(2)
 }
 
+/// A run's trace: per chunk (chunk index, Σx, Σy), sorted by chunk — the running estimate
+/// of convergence plots.
+pub type Trace = Vec<[i64; 3]>;
+
+/// Merge two traces sorted by chunk into one, in linear time.
+pub fn merge_trace(mine: &mut Trace, other: &[[i64; 3]]) {
+    let a = std::mem::take(mine);
+    let mut out = Vec::with_capacity(a.len() + other.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < other.len() {
+        if j == other.len() || (i < a.len() && a[i][0] <= other[j][0]) {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(other[j]);
+            j += 1;
+        }
+    }
+    *mine = out;
+}
+
+/// The running RTP over a trace, in percent: points (Σy · `x_per_y`, 100 · (1 + r / `scale`))
+/// with r = Σx/Σy over the chunks so far, and a 95% band from the per-chunk spread so far
+/// (batch means); at most about 400 points.
+#[allow(clippy::type_complexity)]
+pub fn running_rtp(
+    trace: &[[i64; 3]],
+    scale: f64,
+    x_per_y: f64,
+) -> (Vec<(f64, f64)>, Vec<(f64, f64, f64)>) {
+    let mut pts = Vec::new();
+    let mut band = Vec::new();
+    let (mut sx, mut sy, mut sxx, mut sxy, mut syy) = (0f64, 0f64, 0f64, 0f64, 0f64);
+    let step = (trace.len() / 400).max(1);
+    for (k, t) in trace.iter().enumerate() {
+        let (x, y) = (t[1] as f64, t[2] as f64);
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+        syy += y * y;
+        let kk = (k + 1) as f64;
+        if sy == 0.0 || (k % step != 0 && k + 1 != trace.len()) {
+            continue;
+        }
+        let r = sx / sy;
+        let rtp = 100.0 * (1.0 + r / scale);
+        let at = sy * x_per_y;
+        pts.push((at, rtp));
+        if k >= 1 {
+            let ss = (sxx - 2.0 * r * sxy + r * r * syy).max(0.0);
+            let se = 100.0 * (kk / (kk - 1.0) * ss).sqrt() / sy / scale;
+            band.push((at, rtp - 1.96 * se, rtp + 1.96 * se));
+        }
+    }
+    (pts, band)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

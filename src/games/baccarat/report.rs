@@ -577,33 +577,9 @@ pub fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, Str
                 .with_ci((e.ci95[0] - x) * 100.0, (e.ci95[1] - x) * 100.0)
         })
         .collect();
-    let mut pts = Vec::new();
-    let mut band = Vec::new();
-    let (mut sx, mut sy, mut sxx, mut sxy, mut syy) = (0f64, 0f64, 0f64, 0f64, 0f64);
-    let step = (acc.trace.len() / 400).max(1);
+    // The x axis counts coups (approximately: staked amount × coups per staked unit).
     let coups_per_staked = acc.counts.coups as f64 / (acc.main.y as f64).max(1.0);
-    for (k, t) in acc.trace.iter().enumerate() {
-        let (x, y) = (t[1] as f64, t[2] as f64);
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-        syy += y * y;
-        let kk = (k + 1) as f64;
-        if sy == 0.0 || (k % step != 0 && k + 1 != acc.trace.len()) {
-            continue;
-        }
-        let r = sx / sy;
-        let rtp = 100.0 * (1.0 + r);
-        // The x axis counts coups (approximately: staked amount × coups per staked unit).
-        let at = sy * coups_per_staked;
-        pts.push((at, rtp));
-        if k >= 1 {
-            let ss = (sxx - 2.0 * r * sxy + r * r * syy).max(0.0);
-            let se = 100.0 * (kk / (kk - 1.0) * ss).sqrt() / sy;
-            band.push((at, rtp - 1.96 * se, rtp + 1.96 * se));
-        }
-    }
+    let (pts, band) = crate::stats::running_rtp(&acc.trace, 1.0, coups_per_staked);
     let exact = exact_main(cfg.bet, &ex, &cfg.rules);
     let hline_label = match (claim, exact) {
         (Some(c), _) => Some((

@@ -102,19 +102,7 @@ impl Merge for BacAcc {
         c.limit_hits += d.limit_hits;
         c.max_stake = c.max_stake.max(d.max_stake);
         c.reshuffles_mid_round += d.reshuffles_mid_round;
-        let mine = std::mem::take(&mut self.trace);
-        let mut out = Vec::with_capacity(mine.len() + o.trace.len());
-        let (mut i, mut j) = (0, 0);
-        while i < mine.len() || j < o.trace.len() {
-            if j == o.trace.len() || (i < mine.len() && mine[i][0] <= o.trace[j][0]) {
-                out.push(mine[i]);
-                i += 1;
-            } else {
-                out.push(o.trace[j]);
-                j += 1;
-            }
-        }
-        self.trace = out;
+        crate::stats::merge_trace(&mut self.trace, &o.trace);
     }
 }
 

@@ -658,30 +658,7 @@ pub fn plots(
         })
         .collect();
     // Running estimate over chunks in order, with a 95% band from the per-chunk spread so far.
-    let mut pts = Vec::new();
-    let mut band = Vec::new();
-    let (mut sx, mut sy, mut sxx, mut sxy, mut syy) = (0f64, 0f64, 0f64, 0f64, 0f64);
-    let step = (acc.trace.len() / 400).max(1);
-    for (k, t) in acc.trace.iter().enumerate() {
-        let (x, y) = (t[1] as f64, t[2] as f64);
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-        syy += y * y;
-        let kk = (k + 1) as f64;
-        if sy == 0.0 || (k % step != 0 && k + 1 != acc.trace.len()) {
-            continue;
-        }
-        let r = sx / sy;
-        let rtp = 100.0 * (1.0 + r / u);
-        pts.push((sy, rtp));
-        if k >= 1 {
-            let ss = (sxx - 2.0 * r * sxy + r * r * syy).max(0.0);
-            let se = 100.0 * (kk / (kk - 1.0) * ss).sqrt() / sy / u;
-            band.push((sy, rtp - 1.96 * se, rtp + 1.96 * se));
-        }
-    }
+    let (pts, band) = crate::stats::running_rtp(&acc.trace, u, 1.0);
     let claim_label = claim.map(|c| format!("claimed RTP {}%", crate::report::pct_text(c)));
     let mut out = vec![
         (

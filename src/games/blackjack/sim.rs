@@ -114,20 +114,7 @@ impl Merge for BjAcc {
                 *x += y;
             }
         }
-        // Both traces are sorted by chunk: merge them in linear time.
-        let mine = std::mem::take(&mut self.trace);
-        let mut out = Vec::with_capacity(mine.len() + o.trace.len());
-        let (mut i, mut j) = (0, 0);
-        while i < mine.len() || j < o.trace.len() {
-            if j == o.trace.len() || (i < mine.len() && mine[i][0] <= o.trace[j][0]) {
-                out.push(mine[i]);
-                i += 1;
-            } else {
-                out.push(o.trace[j]);
-                j += 1;
-            }
-        }
-        self.trace = out;
+        crate::stats::merge_trace(&mut self.trace, &o.trace);
     }
 }
 
