@@ -683,4 +683,37 @@ mod tests {
         assert_eq!(rounds_for_se(0.5, 1000, 0.25), 4000.0);
         assert_eq!(rounds_for_se(0.3, 1000, 0.6), 250.0);
     }
+
+    #[test]
+    fn traces_merge_in_chunk_order_and_give_the_running_rtp() {
+        let mut a = vec![[0, 1, 10], [4, 0, 10]];
+        merge_trace(&mut a, &[[1, 3, 10], [2, 0, 0], [9, 1, 1]]);
+        assert_eq!(
+            a,
+            vec![[0, 1, 10], [1, 3, 10], [2, 0, 0], [4, 0, 10], [9, 1, 1]]
+        );
+        let mut e: Trace = Vec::new();
+        merge_trace(&mut e, &[]);
+        assert!(e.is_empty());
+        merge_trace(&mut e, &[[3, 1, 2]]);
+        assert_eq!(e, vec![[3, 1, 2]]);
+        // r = 1/10, then 4/20; the band from the two chunks' spread (batch means).
+        let (pts, band) = running_rtp(&[[0, 1, 10], [1, 3, 10]], 1.0, 1.0);
+        let close = |p: &[(f64, f64)], q: &[(f64, f64)]| {
+            p.len() == q.len()
+                && p.iter()
+                    .zip(q)
+                    .all(|(a, b)| (a.0 - b.0).abs() < 1e-9 && (a.1 - b.1).abs() < 1e-9)
+        };
+        assert!(close(&pts, &[(10.0, 110.0), (20.0, 120.0)]), "{pts:?}");
+        // Σx² − 2rΣxy + r²Σy² = 10 − 16 + 8 = 2; SE = 100·√(2·2)/20 = 10.
+        assert_eq!(band.len(), 1);
+        let (at, lo, hi) = band[0];
+        assert_eq!(at, 20.0);
+        assert!((lo - (120.0 - 19.6)).abs() < 1e-9 && (hi - (120.0 + 19.6)).abs() < 1e-9);
+        // A scale divides the ratio (money units per bet), x_per_y stretches the x axis, and
+        // chunks with nothing staked yet are skipped.
+        let (pts, _) = running_rtp(&[[0, 0, 0], [1, -2, 10]], 2.0, 3.0);
+        assert!(close(&pts, &[(30.0, 90.0)]), "{pts:?}");
+    }
 }
