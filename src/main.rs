@@ -43,6 +43,11 @@ fn main() -> ExitCode {
         Command::Check(args) => check(&args),
         Command::Compare(CompareGame::Blackjack(args)) => compare_blackjack(&args, &stop),
         Command::Compare(CompareGame::Baccarat(args)) => compare_baccarat(&args, &stop),
+        Command::Compare(CompareGame::Doom(args)) => check_outputs(&args.output, None)
+            .and_then(|_| args.configs())
+            .and_then(|c| {
+                compare::<rtplab::games::doom::Doom>(c, &args.run.spec(None)?, &args.output, &stop)
+            }),
         Command::Exact(ExactGame::Blackjack(args)) => exact_blackjack(&args),
         Command::Strategies(StrategiesCmd::Derive(DeriveGame::Blackjack(args))) => {
             derive_blackjack(&args)

@@ -146,3 +146,64 @@ fn baccarat_bets_compare_on_the_same_shoes() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be sharded"));
 }
+
+/// Dice of Doom turn strategies compared on the same streams: the first strategy's estimate is
+/// its own `sim doom --turns` run (same seed, same chunks), the optimal policy ranks first
+/// within 4 SE of its exact turn EV, and the pairing reduces the variance (the dice of a turn
+/// start from the same stream).
+#[test]
+fn doom_strategies_compare_on_the_same_streams() {
+    let run = |a: &[&str]| -> serde_json::Value {
+        let out = rtplab().args(a).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let v = run(&[
+        "compare",
+        "doom",
+        "--strategy",
+        "optimal",
+        "--strategy",
+        "bank-at:300",
+        "--turns",
+        "200k",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let sim = run(&[
+        "sim",
+        "doom",
+        "--turns",
+        "200k",
+        "--strategy",
+        "optimal",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let first = &v["strategies"][0];
+    assert_eq!(first["strategy"]["name"], "optimal");
+    assert_eq!(first["rank"], 1);
+    assert_eq!(first["ev"], sim["mean_turn_score"]);
+    assert_eq!(first["ev_se"], sim["mean_turn_score_se"]);
+    assert!(
+        first.get("rtp").is_none(),
+        "a dice game has no RTP: {first}"
+    );
+    let exact = sim["exact_turn_ev"].as_f64().unwrap();
+    let z = (first["ev"].as_f64().unwrap() - exact) / first["ev_se"].as_f64().unwrap();
+    assert!(z.abs() < 4.0, "z = {z}");
+    assert!(
+        v["pairs"][0]["variance_reduction"].as_f64().unwrap() > 1.0,
+        "{v}"
+    );
+}

@@ -189,6 +189,41 @@ impl TryFrom<&DoomSim> for rtplab::games::doom::game::DoomConfig {
     }
 }
 
+/// `compare doom`: single-turn strategies on the same random streams.
+#[derive(Args, Debug)]
+pub struct DoomCompare {
+    #[command(flatten)]
+    pub rules: DoomRulesArgs,
+    /// A strategy to compare (give two or more): optimal, bank-at:T, thresholds:..., endgame:T,
+    /// each optionally +keep-all or +keep-fewest, or a file.
+    #[arg(long = "strategy", value_name = "STRATEGY", required = true)]
+    pub strategies: Vec<String>,
+    /// Turns per strategy.
+    #[arg(long, default_value = "1M", value_parser = parse_count_limited)]
+    pub turns: u64,
+    #[command(flatten)]
+    pub run: RunBase,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+impl DoomCompare {
+    /// The turns of each `--strategy`.
+    pub fn configs(&self) -> anyhow::Result<Vec<rtplab::games::doom::game::DoomConfig>> {
+        let rules = self.rules.to_rules()?;
+        Ok(self
+            .strategies
+            .iter()
+            .map(|s| rtplab::games::doom::game::DoomConfig {
+                rules: rules.clone(),
+                seats: vec![s.clone()],
+                mode: rtplab::games::doom::sim::Mode::Turns(self.turns),
+                start_seat: Some(0),
+            })
+            .collect())
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct DoomExact {
     #[command(flatten)]

@@ -168,6 +168,11 @@ pub enum CompareGame {
         after_help = "Example:\n  rtplab compare baccarat --bet banker --bet player --bet martingale:banker --coups 10M"
     )]
     Baccarat(baccarat::BaccaratCompare),
+    /// Dice of Doom single-turn strategies: each mean turn score and every paired difference.
+    #[command(
+        after_help = "Example:\n  rtplab compare doom --strategy optimal --strategy bank-at:300 --strategy bank-at:400+keep-all --turns 2M"
+    )]
+    Doom(doom::DoomCompare),
 }
 
 #[derive(Args, Debug)]
