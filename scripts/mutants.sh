@@ -59,6 +59,8 @@ tests_for() {
     src/report | src/report/*) echo "--lib" ;;
     src/games/blackjack/shoe.rs) echo "--lib" ;;
     src/games/doom/exact.rs) echo "--lib" ;;
+    src/compare.rs) echo "--lib --test compare --test interrupted" ;;
+    src/game.rs) echo "--lib --test shards --test check --test check_bless" ;;
     *) echo "" ;;
     esac
 }

@@ -426,3 +426,97 @@ pub fn compare_report<G: Game>(
     let c = compare::<G>(configs, spec, stop)?;
     Ok((render(&compare_model(&c)), c.meta.interrupted))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Batch;
+
+    /// The comparison sums of chunks given as (x, y) per configuration.
+    fn acc_of(chunks: &[Vec<(i64, i64)>]) -> CompareAcc {
+        let mut acc = CompareAcc::default();
+        for c in chunks {
+            let mut one = CompareAcc::default();
+            for &(x, y) in c {
+                let mut r = Ratio::default();
+                r.close(&Batch { x, y, xx: x * x }, y as u64);
+                one.per.push(r);
+            }
+            for i in 0..c.len() {
+                for j in (i + 1)..c.len() {
+                    let (xi, yi) = (c[i].0 as i128, c[i].1 as i128);
+                    let (xj, yj) = (c[j].0 as i128, c[j].1 as i128);
+                    one.cross.push([xi * xj, xi * yj, yi * xj, yi * yj]);
+                }
+            }
+            acc.merge(&one);
+        }
+        acc
+    }
+
+    #[test]
+    fn merging_starts_from_the_empty_identity() {
+        let a = acc_of(&[vec![(1, 10), (2, 10)], vec![(3, 10), (-1, 10)]]);
+        let mut e = CompareAcc::default();
+        e.merge(&a);
+        assert_eq!(e, a);
+        let mut b = a.clone();
+        b.merge(&CompareAcc::default());
+        assert_eq!(b, a);
+        assert_eq!((a.per[0].x, a.per[0].y, a.per[0].batches), (4, 20, 2));
+        assert_eq!(a.cross, vec![[1 * 2 + 3 * -1, 10 + 30, 20 - 10, 200]]);
+    }
+
+    #[test]
+    fn paired_differences_against_a_hand_computation() {
+        let chunks = vec![
+            vec![(3, 10), (1, 10)],
+            vec![(-2, 10), (-1, 12)],
+            vec![(5, 10), (4, 8)],
+        ];
+        let acc = acc_of(&chunks);
+        let (d, se, se_ind) = paired(&acc, 0, 1, 0, 2.0);
+        // By hand: r_i = Σx/Σy, e_b = (x_b − r·y_b)/Σy, var = k/(k−1)·Σ(e_ib − e_jb)².
+        let (ri, rj) = (6.0 / 30.0, 4.0 / 30.0);
+        let e = |x: i64, y: i64, r: f64| (x as f64 - r * y as f64) / 30.0;
+        let k = 3.0;
+        let f = k / (k - 1.0);
+        let var: f64 = chunks
+            .iter()
+            .map(|c| (e(c[0].0, c[0].1, ri) - e(c[1].0, c[1].1, rj)).powi(2))
+            .sum();
+        let ind: f64 = chunks
+            .iter()
+            .map(|c| e(c[0].0, c[0].1, ri).powi(2) + e(c[1].0, c[1].1, rj).powi(2))
+            .sum();
+        assert!((d - (ri - rj) / 2.0).abs() < 1e-15, "{d}");
+        assert!((se - (f * var).sqrt() / 2.0).abs() < 1e-12, "{se}");
+        assert!((se_ind - (f * ind).sqrt() / 2.0).abs() < 1e-12, "{se_ind}");
+        assert!(se < se_ind, "the chunks move together: pairing helps");
+        // One batch is not enough for an SE; nothing staked gives no ratio.
+        let one = acc_of(&chunks[..1]);
+        assert!(paired(&one, 0, 1, 0, 1.0).1.is_nan());
+        let none = acc_of(&[vec![(0, 0), (0, 0)], vec![(0, 0), (0, 0)]]);
+        assert!(paired(&none, 0, 1, 0, 1.0).0.is_nan());
+    }
+
+    #[test]
+    fn identical_configurations_differ_by_exactly_zero() {
+        // Large sums, where the floating-point formula leaves a rounding residue.
+        let chunks: Vec<Vec<(i64, i64)>> = (0..50)
+            .map(|k| {
+                let x = 987_654_321 * (k % 7 - 3) + 12_345;
+                vec![(x, 1_000_000_007), (x, 1_000_000_007)]
+            })
+            .collect();
+        let acc = acc_of(&chunks);
+        let (d, se, se_ind) = paired(&acc, 0, 1, 0, 1.0);
+        assert_eq!((d, se), (0.0, 0.0));
+        assert!(se_ind > 0.0);
+        // One chunk different: no longer identical, and the SE is positive.
+        let mut other = chunks.clone();
+        other[3][1].0 += 10_000_000;
+        let (_, se, _) = paired(&acc_of(&other), 0, 1, 0, 1.0);
+        assert!(se > 0.0);
+    }
+}
