@@ -464,7 +464,8 @@ mod tests {
         b.merge(&CompareAcc::default());
         assert_eq!(b, a);
         assert_eq!((a.per[0].x, a.per[0].y, a.per[0].batches), (4, 20, 2));
-        assert_eq!(a.cross, vec![[1 * 2 + 3 * -1, 10 + 30, 20 - 10, 200]]);
+        // Σ x_i x_j = 1·2 + 3·(−1), Σ x_i y_j = 1·10 + 3·10, Σ y_i x_j = 10·2 + 10·(−1), Σ y_i y_j.
+        assert_eq!(a.cross, vec![[-1, 40, 10, 200]]);
     }
 
     #[test]
