@@ -194,7 +194,7 @@ fn out_dir_writes_every_file() {
 
 #[test]
 fn bad_input_is_refused_with_exit_code_2() {
-    let cases: [(&[&str], &str); 11] = [
+    let cases: [(&[&str], &str); 12] = [
         (
             &["--bet", "banker-twice"],
             "unknown bet strategy 'banker-twice'",
@@ -209,6 +209,11 @@ fn bad_input_is_refused_with_exit_code_2() {
         (&["--penetration", "0"], "--penetration 0"),
         (&["--tie-pays", "0"], "--tie-pays 0"),
         (&["--coups", "0"], "--coups"),
+        // A cut card that leaves too few cards behind it to finish a coup.
+        (
+            &["--decks", "1", "--penetration", "0.99"],
+            "with 1 deck the cut card leaves 1 card behind it, and the coup it interrupts may need 5 more; use --penetration 0.9 or less",
+        ),
     ];
     for (extra, needle) in cases {
         let mut a = vec!["sim", "baccarat", "-q"];
@@ -216,6 +221,24 @@ fn bad_input_is_refused_with_exit_code_2() {
         fails_with(&a, needle);
     }
     fails_with(&["exact", "baccarat", "--decks", "17"], "--decks 17");
+    // The deepest cut card allowed plays one shoe per session, and about the coups asked for.
+    let j = json(&[
+        "sim",
+        "baccarat",
+        "--decks",
+        "1",
+        "--penetration",
+        "0.9",
+        "--coups",
+        "50k",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let coups = j["coups"].as_f64().unwrap();
+    assert!((48_000.0..52_000.0).contains(&coups), "{coups}");
+    let per = j["coups_per_session"].as_f64().unwrap();
+    assert!((9.0..10.5).contains(&per), "47 cards at 4.9 a coup: {per}");
     fails_with(
         &["sim", "baccarat", "--no-commission", "--commission", "4"],
         "cannot be used with",

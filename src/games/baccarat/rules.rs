@@ -108,6 +108,18 @@ impl BacRules {
                     "--penetration {penetration}: the cut card goes after 10% to 99% of the shoe (0.1 to 0.99)"
                 ));
             }
+            // The coup under way when the cut card comes out is finished from the cards behind
+            // it: up to 5 more (a coup takes at most 6).
+            let cards = self.cards();
+            let behind = cards - self.cut();
+            if behind < 5 {
+                let most = ((cards - 5) as f64 / cards as f64 * 100.0).floor() / 100.0;
+                return Err(format!(
+                    "--penetration {penetration}: with {} the cut card leaves {behind} card{} behind it, and the coup it interrupts may need 5 more; use --penetration {most} or less",
+                    crate::report::plural(self.decks as u64, "deck"),
+                    if behind == 1 { "" } else { "s" }
+                ));
+            }
         }
         Ok(())
     }

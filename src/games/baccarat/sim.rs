@@ -308,9 +308,12 @@ impl<B: Bettor> Simulation for BacSim<B> {
                 }
                 loop {
                     shoe.begin_round();
+                    let refills = shoe.reshuffles_mid_round;
                     let c = deal(|| shoe.draw(&mut srng));
                     net += self.coup(&c, &mut bettor, &mut s, acc);
-                    if shoe.past_cut() {
+                    // A shoe that ran out mid-coup was reshuffled: that ends the session (a
+                    // session is one shoe) as the cut card does.
+                    if shoe.past_cut() || shoe.reshuffles_mid_round != refills {
                         break;
                     }
                 }
