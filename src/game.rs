@@ -298,9 +298,19 @@ pub fn report<G: Game>(run: &Run<G>, claim: Option<f64>) -> Result<Report, G::Er
     }
     if run.meta.merged_from > 0 {
         r.notes.push(format!(
-            "Merged from {} shard files; elapsed is the sum of the shards' times.",
-            run.meta.merged_from
+            "Merged from {}; elapsed is the sum of the shards' times.",
+            crate::report::plural(run.meta.merged_from as u64, "shard file")
         ));
+    }
+    // Every game's JSON says whether it is a shard or a merge of shards.
+    if let Some(o) = r.json.as_object_mut() {
+        if run.meta.merged_from > 0 {
+            o.insert("merged_from".into(), run.meta.merged_from.into());
+        }
+        if let Some(sh) = run.meta.shard {
+            o.entry("shard")
+                .or_insert_with(|| serde_json::json!({"k": sh.k, "n": sh.n}));
+        }
     }
     Ok(r)
 }
@@ -739,6 +749,12 @@ mod tests {
         assert_eq!(
             r.notes,
             ["Merged from 3 shard files; elapsed is the sum of the shards' times."]
+        );
+        let mut one = merged;
+        one.meta.merged_from = 1;
+        assert_eq!(
+            report(&one, None).unwrap().notes,
+            ["Merged from 1 shard file; elapsed is the sum of the shards' times."]
         );
         // A shard of another run (another flip count) is refused, naming the field.
         let other = d.join("other.json");

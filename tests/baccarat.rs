@@ -107,7 +107,13 @@ fn same_seed_same_result_for_one_and_two_threads() {
 fn shards_merge_to_the_single_run() {
     let d = temp_dir("baccarat-shards");
     let strip = |mut j: serde_json::Value| {
-        for k in ["elapsed_s", "coups_per_s", "threads", "interrupted"] {
+        for k in [
+            "elapsed_s",
+            "coups_per_s",
+            "threads",
+            "interrupted",
+            "merged_from",
+        ] {
             j[k] = serde_json::Value::Null;
         }
         j

@@ -68,7 +68,19 @@ fn run_sizes_that_cannot_be_honoured_exit_2() {
     );
     // 1e15 rounds is a run for shards, not one process; the message names the shard count.
     fails_with(
-        &["sim", "blackjack", "--rounds", "1e15", "--shard", "1/2"],
+        &[
+            "sim",
+            "blackjack",
+            "--rounds",
+            "1e15",
+            "--shard",
+            "1/2",
+            "--shard-out",
+            std::env::temp_dir()
+                .join(format!("rtplab-cli-{}-big.json", std::process::id()))
+                .to_str()
+                .unwrap(),
+        ],
         "use --shard K/N with N at least 10",
     );
     fails_with(

@@ -139,7 +139,19 @@ fn baccarat_bets_compare_on_the_same_shoes() {
     // Sharding a comparison is refused.
     let out = rtplab()
         .args([
-            "compare", "baccarat", "--bet", "banker", "--bet", "player", "--shard", "1/2",
+            "compare",
+            "baccarat",
+            "--bet",
+            "banker",
+            "--bet",
+            "player",
+            "--shard",
+            "1/2",
+            "--shard-out",
+            std::env::temp_dir()
+                .join(format!("rtplab-compare-{}.json", std::process::id()))
+                .to_str()
+                .unwrap(),
         ])
         .output()
         .unwrap();

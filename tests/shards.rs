@@ -66,6 +66,8 @@ fn merged_shards_equal_the_single_run() {
         for key in SAME {
             assert_eq!(merged[key], single[key], "{n} shards: '{key}' differs");
         }
+        assert_eq!(merged["merged_from"], n, "the JSON says it was merged");
+        assert!(single.get("merged_from").is_none());
         assert_eq!(merged["dealer_outcomes"], single["dealer_outcomes"]);
     }
 }
@@ -178,6 +180,7 @@ fn dice_game_shards_merge_to_the_single_run() {
             "games_per_s",
             "threads",
             "interrupted",
+            "merged_from",
         ] {
             j[k] = serde_json::Value::Null;
         }
@@ -346,4 +349,30 @@ fn a_padded_histogram_with_a_valid_checksum_is_refused() {
     v["checksum"] = serde_json::json!(sum(&v));
     std::fs::write(&f, serde_json::to_string(&v).unwrap()).unwrap();
     fails_with(&["merge", f.to_str().unwrap()], "histogram");
+}
+
+/// A shard without --shard-out would lose its sums (its report cannot be merged): refused
+/// before the run, whether the shard comes from --shard or from the scheduler's environment.
+#[test]
+fn a_shard_without_a_shard_file_is_refused() {
+    for game in [
+        vec!["sim", "blackjack", "--rounds", "10k"],
+        vec!["sim", "baccarat", "--coups", "10k"],
+        vec!["sim", "doom", "--turns", "10k"],
+    ] {
+        let mut a = game.clone();
+        a.extend(["--shard", "1/2"]);
+        fails_with(
+            &a,
+            "shard 1/2 without --shard-out: its sums would be lost (a shard's report cannot be merged); add --shard-out FILE",
+        );
+    }
+    let out = rtplab()
+        .args(["sim", "blackjack", "--rounds", "10k", "-q"])
+        .env("JOB_COMPLETION_INDEX", "0")
+        .args(["--shards", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shard 1/3 without --shard-out"));
 }

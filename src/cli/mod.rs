@@ -405,11 +405,18 @@ impl RunBase {
         &self,
         chunk: Option<u64>,
     ) -> Result<rtplab::game::RunSpec, rtplab::shard::ShardError> {
+        let shard = self.shard()?;
+        if let (Some(s), None) = (shard, &self.shard_out) {
+            return Err(rtplab::shard::ShardError::Env(format!(
+                "shard {}/{} without --shard-out: its sums would be lost (a shard's report cannot be merged); add --shard-out FILE",
+                s.k, s.n
+            )));
+        }
         Ok(rtplab::game::RunSpec {
             seed: self.seed,
             threads: self.threads,
             chunk,
-            shard: self.shard()?,
+            shard,
             shard_out: self.shard_out.clone(),
             progress: !self.quiet,
         })

@@ -162,8 +162,10 @@ impl BacRules {
             Shuffle::EveryRound => "shuffled every coup".into(),
         };
         format!(
-            "{} decks, {banker}, player 1:1, tie {}:1, pairs {}:1, {shuffle}",
-            self.decks, self.tie_pays, self.pair_pays
+            "{}, {banker}, player 1:1, tie {}:1, pairs {}:1, {shuffle}",
+            crate::report::plural(self.decks as u64, "deck"),
+            self.tie_pays,
+            self.pair_pays
         )
     }
 }

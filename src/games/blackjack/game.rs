@@ -8,9 +8,7 @@ use super::report::{model, render, BehindFollows, RunInfo, SideBets};
 use super::resolve::{cells_off_basic, resolve_strategy};
 use super::rules::{Rules, Shuffle};
 use super::sim::{plan, BjAcc, BjSim, Plan};
-use super::strategy::{
-    AlwaysInsure, AutoPlay, Chart, MimicDealer, NeverBust, Strategy, StrategySpec,
-};
+use super::strategy::{AlwaysInsure, AutoPlay, Chart, MimicDealer, NeverBust, Seats, StrategySpec};
 use super::BjError;
 use crate::engine::Simulation;
 use crate::game::{BoxedSim, Expected, Game, Run};
@@ -99,14 +97,15 @@ mod spec_serde {
     }
 }
 
-/// A blackjack simulation that owns its rules and strategy.
-struct Owned<S: Strategy> {
+/// A blackjack simulation that owns its rules and its players (any `Seats`: a fixed strategy
+/// or a stateful player).
+struct Owned<S: Seats> {
     rules: Rules,
     strategy: S,
     shoes_per_chunk: u64,
 }
 
-impl<S: Strategy + Send> Simulation for Owned<S> {
+impl<S: Seats + Send> Simulation for Owned<S> {
     type Acc = BjAcc;
     fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut BjAcc) {
         BjSim {
@@ -119,7 +118,7 @@ impl<S: Strategy + Send> Simulation for Owned<S> {
 }
 
 /// Plan the run of one concrete strategy type and box its simulation.
-fn boxed<S: Strategy + Send + 'static>(
+fn boxed<S: Seats + Send + 'static>(
     cfg: &BjConfig,
     strategy: S,
     seed: u64,
