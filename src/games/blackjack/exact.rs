@@ -863,7 +863,9 @@ pub fn analyze_with<P: Decider>(
                         (act, v)
                     };
                     ev += p * hand_ev;
-                    let w = if no_bj { p * (1.0 - pbj) } else { p };
+                    // In the peek game a hand is played only when the dealer has no
+                    // blackjack; without a hole card (either settlement) every hand is played.
+                    let w = if rules.peek { p * (1.0 - pbj) } else { p };
                     match act {
                         Action::Double => f.double += w,
                         Action::Split => f.split += w,
@@ -1063,5 +1065,25 @@ mod reference {
         let all = analyze(&Rules::seed(), &Optimal, &t).ev;
         assert!((a - b).abs() < 1e-15, "{a} {b}");
         assert!(all < a - 0.0005, "lose-all {all} vs OBO {a}");
+    }
+
+    /// Without a hole card every hand is played whatever the settlement: a fixed chart doubles
+    /// and splits exactly as often under lose-all and under original-bets-only, and more often
+    /// than in the peek game, where a dealer blackjack ends the round first.
+    #[test]
+    fn decision_frequencies_count_every_hand_played() {
+        let t = DealerTable::new(false);
+        let chart = crate::games::blackjack::resolve::seed_chart();
+        let mut obo = Rules::seed();
+        obo.dealer_bj_takes = crate::games::blackjack::rules::DealerBjTakes::Original;
+        let mut pk = Rules::seed();
+        pk.peek = true;
+        let f = |r: &Rules| analyze(r, &Follow(&chart), &t).frequencies;
+        let (all, o, p) = (f(&Rules::seed()), f(&obo), f(&pk));
+        assert_eq!((o.double, o.split), (all.double, all.split));
+        // This chart doubles against 2-9 only (no dealer blackjack possible there), and splits
+        // against a ten or an ace too, where the peek game ends some rounds first.
+        assert_eq!(p.double, o.double);
+        assert!(p.split < o.split, "{p:?} {o:?}");
     }
 }
