@@ -23,7 +23,7 @@ pub struct BacRulesArgs {
     /// No-commission game: banker wins pay 1:1, except a banker win on 6 pays 1:2.
     #[arg(long, conflicts_with = "commission")]
     pub no_commission: bool,
-    /// A tie pays this many to one (8 or 9).
+    /// A tie pays this many to one (8 or 9 at real tables; 1 to 100 accepted).
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub tie_pays: u32,
     /// Player pair and banker pair pay this many to one.

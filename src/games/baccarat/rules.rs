@@ -23,7 +23,7 @@ pub enum BankerPays {
 
 /// When the shoe is shuffled.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "snake_case")]
 pub enum Shuffle {
     /// Deal to the cut card placed after this fraction of the shoe; the coup in which it
     /// comes out is finished, then the shoe is shuffled.
@@ -38,7 +38,8 @@ pub struct BacRules {
     pub decks: u32,
     pub banker_pays: BankerPays,
     /// Commission on a banker win, in thousandths of the win (50 = 5%); used with
-    /// `BankerPays::Commission` only.
+    /// `BankerPays::Commission` only. Named for its unit in files and JSON.
+    #[serde(rename = "commission_permille")]
     pub commission: u32,
     /// Tie pays this many to one (8 or 9).
     pub tie_pays: u32,
