@@ -128,6 +128,14 @@ pub enum RunError {
     CompareNeedsTwo,
     #[error("compare runs every strategy on the same streams in one process; it cannot be sharded (leave out --shard, --shards and --shard-out)")]
     CompareSharded,
+    #[error("--checkpoint needs --shard-out FILE: the checkpoint is that file")]
+    CheckpointNeedsShardOut,
+    #[error("--checkpoint: the interval must be positive (e.g. 60s, 5m, 1h)")]
+    ZeroCheckpoint,
+    #[error("--shard-out {file} exists and cannot be resumed: {why}. It was left as it is: delete it to start this shard over, or choose another --shard-out")]
+    Unresumable { file: String, why: String },
+    #[error("--shard-out {file} holds the shard file of {what}. It was left as it is: delete it to start this shard over, or choose another --shard-out")]
+    OtherRun { file: String, what: String },
 }
 
 /// An expected value and where it comes from.
@@ -151,6 +159,9 @@ pub struct RunSpec {
     pub shard_out: Option<PathBuf>,
     /// Show a progress bar on standard error (when it is a terminal).
     pub progress: bool,
+    /// Save the shard file (`shard_out`) every this long while the run goes on, so that a
+    /// killed run can be resumed from it.
+    pub checkpoint: Option<std::time::Duration>,
 }
 
 /// A run's result: what was asked, how it was planned, its sums, and how it went.
@@ -192,6 +203,16 @@ fn key_of<G: Game>(
 }
 
 /// Run a game (or the shard of it the spec names); write the shard file when asked.
+///
+/// With a shard file (`spec.shard_out`) that already exists:
+/// - an incomplete file of this very run and shard (a checkpoint, or a shard stopped by a
+///   signal) is resumed from its first chunk not done; the finished file is the file of an
+///   uninterrupted run (its `elapsed_s` the sum of the sessions' times);
+/// - a complete file of this run and shard is read, not recomputed;
+/// - anything else (another run's or shard's file, an edited, truncated or unreadable file)
+///   is refused and left as it is.
+///
+/// With `spec.checkpoint`, the shard file is also saved every that long while the run goes on.
 pub fn simulate<G: Game>(
     cfg: G::Config,
     spec: &RunSpec,
@@ -200,6 +221,12 @@ pub fn simulate<G: Game>(
     G::validate(&cfg)?;
     if spec.chunk == Some(0) {
         return Err(RunError::ZeroChunk.into());
+    }
+    if spec.checkpoint.is_some() && spec.shard_out.is_none() {
+        return Err(RunError::CheckpointNeedsShardOut.into());
+    }
+    if spec.checkpoint == Some(std::time::Duration::ZERO) {
+        return Err(RunError::ZeroCheckpoint.into());
     }
     let shards = spec.shard.map_or(1, |s| s.n);
     let (plan, sim) = G::prepare(&cfg, spec.seed, spec.chunk, shards)?;
@@ -212,19 +239,73 @@ pub fn simulate<G: Game>(
         progress: spec.progress,
         label: G::NAME.to_string(),
     };
-    let out = crate::engine::run(&*sim, &opts, stop)?;
+    let out_file = match &spec.shard_out {
+        Some(path) => {
+            let key = key_of::<G>(&cfg, &plan, spec.seed)?;
+            let prior = resume_point::<G>(path, &key, spec.shard, &chunks)?;
+            Some((path, key, prior))
+        }
+        None => None,
+    };
+    let prior = out_file.as_ref().and_then(|(_, _, p)| p.as_ref());
+    let (acc0, done0, elapsed0) = match prior {
+        Some(f) => (f.acc.clone(), f.chunks_done, f.elapsed_s),
+        None => (G::Acc::default(), 0, 0.0),
+    };
+    let len = chunks.end - chunks.start;
+    if prior.is_some() && done0 == len {
+        // Already complete: its report, from the file; nothing is recomputed or rewritten.
+        let meta = RunMeta {
+            seed: spec.seed,
+            elapsed_s: elapsed0,
+            threads: spec.threads.unwrap_or_else(rayon::current_num_threads),
+            chunks_done: done0,
+            chunks_planned: len,
+            shard: spec.shard,
+            chunk_range: [chunks.start, chunks.end],
+            resumed_from_chunk: Some(chunks.end),
+            already_complete: true,
+            ..RunMeta::default()
+        };
+        return Ok(Run {
+            config: cfg,
+            plan,
+            acc: acc0,
+            meta,
+        });
+    }
+    let started = std::time::Instant::now();
+    let mut save = |acc: &G::Acc, done: u64| {
+        if let Some((path, key, _)) = &out_file {
+            let elapsed = elapsed0 + started.elapsed().as_secs_f64();
+            let w = crate::shard::write_shard_file(
+                path, key, spec.shard, &chunks, done, elapsed, acc,
+            );
+            if let Err(e) = w {
+                eprintln!("warning: checkpoint not saved: {e}");
+            }
+        }
+    };
+    let checkpoint = spec
+        .checkpoint
+        .map(|every| crate::engine::Checkpoint {
+            every,
+            save: &mut save,
+        });
+    let out = crate::engine::run_from(&*sim, &opts, acc0, done0, stop, checkpoint)?;
     let mut meta = RunMeta::of(spec.seed, &out);
+    meta.elapsed_s += elapsed0;
     meta.shard = spec.shard;
     meta.chunk_range = [chunks.start, chunks.end];
-    if let Some(path) = &spec.shard_out {
-        let key = key_of::<G>(&cfg, &plan, spec.seed)?;
+    meta.resumed_from_chunk = prior.map(|_| chunks.start + done0);
+    if let Some((path, key, _)) = &out_file {
         crate::shard::write_shard_file(
             path,
-            &key,
+            key,
             spec.shard,
             &chunks,
             out.chunks_done,
-            out.elapsed.as_secs_f64(),
+            meta.elapsed_s,
             &out.acc,
         )?;
     }
@@ -234,6 +315,58 @@ pub fn simulate<G: Game>(
         acc: out.acc,
         meta,
     })
+}
+
+/// The shard file at `path`, if there is one that this run (key `key`, shard `shard`, chunks
+/// `range`) continues: `None` when there is no file; an error, leaving the file as it is,
+/// when the file is not of this run and shard or cannot be trusted.
+fn resume_point<G: Game>(
+    path: &Path,
+    key: &serde_json::Value,
+    shard: Option<ShardSpec>,
+    range: &std::ops::Range<u64>,
+) -> Result<Option<crate::shard::ShardFile<G::Acc>>, RunError> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        _ => {}
+    }
+    let file = path.display().to_string();
+    let f = crate::shard::read_one::<G::Acc>(path).map_err(|e| RunError::Unresumable {
+        file: file.clone(),
+        why: e.to_string(),
+    })?;
+    let other = |what: String| RunError::OtherRun {
+        file: file.clone(),
+        what,
+    };
+    let (mine, theirs) = (crate::shard::identity(key), crate::shard::identity(&f.key));
+    if mine != theirs {
+        let what = match (f.key.get("game"), key.get("game")) {
+            (Some(a), Some(b)) if a != b => format!("a {a} run, and this is a {b} run"),
+            _ => format!(
+                "another run: {}",
+                crate::shard::key_difference(&theirs, &mine).replacen("they", "the runs", 1)
+            ),
+        };
+        return Err(other(what));
+    }
+    let shard = shard.unwrap_or(ShardSpec { k: 1, n: 1 });
+    if f.shard != shard || f.range != [range.start, range.end] {
+        return Err(other(format!(
+            "shard {}/{} (chunks {}..{}) of this run, and this is shard {}/{} (chunks {}..{})",
+            f.shard.k, f.shard.n, f.range[0], f.range[1], shard.k, shard.n, range.start, range.end
+        )));
+    }
+    if f.format != crate::shard::FORMAT && f.chunks_done < range.end - range.start {
+        return Err(RunError::Unresumable {
+            file,
+            why: format!(
+                "it is an interrupted shard in the older format {}, whose finished chunks are not the first ones of its range",
+                f.format
+            ),
+        });
+    }
+    Ok(Some(f))
 }
 
 /// Merge the shard files of one run of `G` (checked: one run, no gaps or overlaps, complete,
@@ -282,6 +415,18 @@ pub fn report<G: Game>(run: &Run<G>, claim: Option<f64>) -> Result<Report, G::Er
             run.meta.chunk_range[1],
             G::chunks(&run.plan)
         ));
+    }
+    if let Some(at) = run.meta.resumed_from_chunk {
+        let [s, e] = run.meta.chunk_range;
+        r.notes.push(if run.meta.already_complete {
+            format!("Already complete: the shard file holds chunks {s}..{e} of this run, read from it and not recomputed (delete it to run again); elapsed is the time recorded in it.")
+        } else {
+            format!("Resumed from the shard file's checkpoint at chunk {at} ({} of {} chunks were done); elapsed is the total of every session.", at - s, e - s)
+        });
+        if let Some(o) = r.json.as_object_mut() {
+            o.insert("resumed_from_chunk".into(), at.into());
+            o.insert("already_complete".into(), run.meta.already_complete.into());
+        }
     }
     if run.meta.merged_from > 0 {
         r.notes.push(format!(
