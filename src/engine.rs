@@ -298,4 +298,80 @@ mod tests {
         assert_eq!(out.chunks_done, 0);
         assert!(out.interrupted);
     }
+
+    /// Which chunks were run (a bit each) and their draws: a run's exact footprint.
+    #[derive(Default, Debug, Clone, PartialEq)]
+    struct Mask {
+        bits: u128,
+        sum: u64,
+    }
+    impl Merge for Mask {
+        fn merge(&mut self, o: &Self) {
+            assert_eq!(self.bits & o.bits, 0, "a chunk merged twice");
+            self.bits |= o.bits;
+            self.sum = self.sum.wrapping_add(o.sum);
+        }
+    }
+    /// Chunks that take a moment each, raising `stop` once chunk `stop_at` has run.
+    struct Slow<'a> {
+        stop: &'a AtomicBool,
+        stop_at: u64,
+    }
+    impl Simulation for Slow<'_> {
+        type Acc = Mask;
+        fn run_chunk(&self, c: u64, rng: &mut Rng, acc: &mut Mask) {
+            std::thread::sleep(Duration::from_millis(2));
+            acc.bits |= 1 << c;
+            acc.sum = acc.sum.wrapping_add(rng.next_u64());
+            if c == self.stop_at {
+                self.stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+    /// The bits of chunks `a..b`.
+    fn bits(a: u64, b: u64) -> u128 {
+        (a..b).fold(0, |m, c| m | 1 << c)
+    }
+
+    #[test]
+    fn stopped_runs_and_checkpoints_hold_a_prefix_and_resume_to_the_whole_run() {
+        let go = AtomicBool::new(false);
+        let whole = run(&Slow { stop: &go, stop_at: u64::MAX }, &opts(3, 10..100), &go).unwrap();
+        assert_eq!(whole.acc.bits, bits(10, 100));
+        for (threads, stop_at) in [(1, 20), (2, 37), (3, 55), (4, 80)] {
+            let stop = AtomicBool::new(false);
+            let sim = Slow { stop: &stop, stop_at };
+            let mut saved: Vec<(Mask, u64)> = Vec::new();
+            let mut save = |a: &Mask, n: u64| saved.push((a.clone(), n));
+            let cp = Checkpoint {
+                every: Duration::from_millis(3),
+                save: &mut save,
+            };
+            let o = opts(threads, 10..100);
+            let part = run_from(&sim, &o, Mask::default(), 0, &stop, Some(cp)).unwrap();
+            // Every chunk handed out finished: the chunks done are 10..10 + done.
+            assert!(part.interrupted && part.chunks_done < 90, "{threads}: {part:?}");
+            assert!(part.chunks_done > stop_at - 10);
+            assert_eq!(part.acc.bits, bits(10, 10 + part.chunks_done));
+            // So is every checkpoint, growing.
+            assert!(!saved.is_empty());
+            let mut last = 0;
+            for (a, n) in &saved {
+                assert_eq!(a.bits, bits(10, 10 + n));
+                assert!(*n >= last && *n <= part.chunks_done);
+                last = *n;
+            }
+            // Resuming from the stop, or from any checkpoint, gives the whole run's sums.
+            let (a, n) = saved[saved.len() / 2].clone();
+            for (acc, done) in [(part.acc, part.chunks_done), (a, n)] {
+                let sim = Slow { stop: &go, stop_at: u64::MAX };
+                let rest = run_from(&sim, &opts(threads, 10..100), acc, done, &go, None).unwrap();
+                assert_eq!(rest.acc, whole.acc);
+                assert_eq!((rest.chunks_done, rest.interrupted), (90, false));
+            }
+        }
+        // A resume of a finished run does nothing more.
+        let done = run_from(&Slow { stop: &go, stop_at: u64::MAX }, &opts(2, 10..100), whole.acc.clone(), 90, &go, None).unwrap();
+        assert_eq!(done.acc, whole.acc);
+    }
 }

@@ -331,24 +331,42 @@ fn resume_point<G: Game>(
         _ => {}
     }
     let file = path.display().to_string();
-    let f = crate::shard::read_one::<G::Acc>(path).map_err(|e| RunError::Unresumable {
-        file: file.clone(),
-        why: e.to_string(),
-    })?;
     let other = |what: String| RunError::OtherRun {
         file: file.clone(),
         what,
     };
+    // Another game's file has other sums: say so before reading them as this game's.
+    let small = std::fs::metadata(path)
+        .map(|m| m.len() <= crate::input::MAX_SHARD_BYTES)
+        .unwrap_or(false);
+    let game = small
+        .then(|| std::fs::read_to_string(path).ok())
+        .flatten()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(t.trim_start_matches('\u{feff}')).ok())
+        .and_then(|v| v.get("key")?.get("game")?.as_str().map(String::from));
+    if let (Some(a), Some(b)) = (game, key.get("game").and_then(|g| g.as_str())) {
+        if a != b {
+            return Err(other(format!("a {a} run, and this is a {b} run")));
+        }
+    }
+    let f = crate::shard::read_one::<G::Acc>(path).map_err(|e| {
+        let why = e.to_string();
+        let why = why
+            .strip_suffix("; re-run that shard")
+            .or_else(|| why.strip_suffix(": re-run that shard"))
+            .unwrap_or(&why)
+            .to_string();
+        RunError::Unresumable {
+            file: file.clone(),
+            why,
+        }
+    })?;
     let (mine, theirs) = (crate::shard::identity(key), crate::shard::identity(&f.key));
     if mine != theirs {
-        let what = match (f.key.get("game"), key.get("game")) {
-            (Some(a), Some(b)) if a != b => format!("a {a} run, and this is a {b} run"),
-            _ => format!(
-                "another run: {}",
-                crate::shard::key_difference(&theirs, &mine).replacen("they", "the runs", 1)
-            ),
-        };
-        return Err(other(what));
+        return Err(other(format!(
+            "another run: {}",
+            crate::shard::key_difference(&theirs, &mine).replacen("they", "the runs", 1)
+        )));
     }
     let shard = shard.unwrap_or(ShardSpec { k: 1, n: 1 });
     if f.shard != shard || f.range != [range.start, range.end] {
