@@ -107,7 +107,10 @@ pub fn run_from<S: Simulation + ?Sized>(
     stop: &AtomicBool,
     mut checkpoint: Option<Checkpoint<'_, S::Acc>>,
 ) -> Result<RunOutcome<S::Acc>, EngineError> {
-    let threads = opts.threads.unwrap_or_else(rayon::current_num_threads).max(1);
+    let threads = opts
+        .threads
+        .unwrap_or_else(rayon::current_num_threads)
+        .max(1);
     let planned = opts.chunks.end.saturating_sub(opts.chunks.start);
     let done = done.min(planned);
     let bar = progress_bar(planned, opts.progress, &opts.label);
@@ -165,7 +168,7 @@ pub fn run_from<S: Simulation + ?Sized>(
         for t in 0..threads {
             let h = std::thread::Builder::new()
                 .name(format!("{}-{t}", opts.label))
-                .spawn_scoped(scope, &worker);
+                .spawn_scoped(scope, worker);
             match h {
                 Ok(h) => handles.push(h),
                 Err(e) => {
@@ -336,11 +339,22 @@ mod tests {
     #[test]
     fn stopped_runs_and_checkpoints_hold_a_prefix_and_resume_to_the_whole_run() {
         let go = AtomicBool::new(false);
-        let whole = run(&Slow { stop: &go, stop_at: u64::MAX }, &opts(3, 10..100), &go).unwrap();
+        let whole = run(
+            &Slow {
+                stop: &go,
+                stop_at: u64::MAX,
+            },
+            &opts(3, 10..100),
+            &go,
+        )
+        .unwrap();
         assert_eq!(whole.acc.bits, bits(10, 100));
         for (threads, stop_at) in [(1, 20), (2, 37), (3, 55), (4, 80)] {
             let stop = AtomicBool::new(false);
-            let sim = Slow { stop: &stop, stop_at };
+            let sim = Slow {
+                stop: &stop,
+                stop_at,
+            };
             let mut saved: Vec<(Mask, u64)> = Vec::new();
             let mut save = |a: &Mask, n: u64| saved.push((a.clone(), n));
             let cp = Checkpoint {
@@ -350,7 +364,10 @@ mod tests {
             let o = opts(threads, 10..100);
             let part = run_from(&sim, &o, Mask::default(), 0, &stop, Some(cp)).unwrap();
             // Every chunk handed out finished: the chunks done are 10..10 + done.
-            assert!(part.interrupted && part.chunks_done < 90, "{threads}: {part:?}");
+            assert!(
+                part.interrupted && part.chunks_done < 90,
+                "{threads}: {part:?}"
+            );
             assert!(part.chunks_done > stop_at - 10);
             assert_eq!(part.acc.bits, bits(10, 10 + part.chunks_done));
             // So is every checkpoint, growing.
@@ -364,14 +381,28 @@ mod tests {
             // Resuming from the stop, or from any checkpoint, gives the whole run's sums.
             let (a, n) = saved[saved.len() / 2].clone();
             for (acc, done) in [(part.acc, part.chunks_done), (a, n)] {
-                let sim = Slow { stop: &go, stop_at: u64::MAX };
+                let sim = Slow {
+                    stop: &go,
+                    stop_at: u64::MAX,
+                };
                 let rest = run_from(&sim, &opts(threads, 10..100), acc, done, &go, None).unwrap();
                 assert_eq!(rest.acc, whole.acc);
                 assert_eq!((rest.chunks_done, rest.interrupted), (90, false));
             }
         }
         // A resume of a finished run does nothing more.
-        let done = run_from(&Slow { stop: &go, stop_at: u64::MAX }, &opts(2, 10..100), whole.acc.clone(), 90, &go, None).unwrap();
+        let done = run_from(
+            &Slow {
+                stop: &go,
+                stop_at: u64::MAX,
+            },
+            &opts(2, 10..100),
+            whole.acc.clone(),
+            90,
+            &go,
+            None,
+        )
+        .unwrap();
         assert_eq!(done.acc, whole.acc);
     }
 }

@@ -278,20 +278,17 @@ pub fn simulate<G: Game>(
     let mut save = |acc: &G::Acc, done: u64| {
         if let Some((path, key, _)) = &out_file {
             let elapsed = elapsed0 + started.elapsed().as_secs_f64();
-            let w = crate::shard::write_shard_file(
-                path, key, spec.shard, &chunks, done, elapsed, acc,
-            );
+            let w =
+                crate::shard::write_shard_file(path, key, spec.shard, &chunks, done, elapsed, acc);
             if let Err(e) = w {
                 eprintln!("warning: checkpoint not saved: {e}");
             }
         }
     };
-    let checkpoint = spec
-        .checkpoint
-        .map(|every| crate::engine::Checkpoint {
-            every,
-            save: &mut save,
-        });
+    let checkpoint = spec.checkpoint.map(|every| crate::engine::Checkpoint {
+        every,
+        save: &mut save,
+    });
     let out = crate::engine::run_from(&*sim, &opts, acc0, done0, stop, checkpoint)?;
     let mut meta = RunMeta::of(spec.seed, &out);
     meta.elapsed_s += elapsed0;
@@ -342,7 +339,9 @@ fn resume_point<G: Game>(
     let game = small
         .then(|| std::fs::read_to_string(path).ok())
         .flatten()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(t.trim_start_matches('\u{feff}')).ok())
+        .and_then(|t| {
+            serde_json::from_str::<serde_json::Value>(t.trim_start_matches('\u{feff}')).ok()
+        })
         .and_then(|v| v.get("key")?.get("game")?.as_str().map(String::from));
     if let (Some(a), Some(b)) = (game, key.get("game").and_then(|g| g.as_str())) {
         if a != b {

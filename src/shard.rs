@@ -282,7 +282,8 @@ pub fn read_one<A: Plausible + Serialize + for<'de> Deserialize<'de>>(
         return Err(ShardError::Read {
             file: name,
             why: if f.checksum.is_empty() {
-                "it carries no checksum (written by an older version or edited); re-run that shard".into()
+                "it carries no checksum (written by an older version or edited); re-run that shard"
+                    .into()
             } else {
                 format!("its checksum {} does not match its content ({sum}): the file was edited or corrupted; re-run that shard", f.checksum)
             },

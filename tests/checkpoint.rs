@@ -144,7 +144,10 @@ fn killed_and_resumed(name: &str, run: &[&str]) {
     assert_eq!(rep["interrupted"], true, "{name}");
     assert_eq!(rep["resumed_from_chunk"], start + first, "{name}");
     let second = done_in(&cp).unwrap();
-    assert!(second > first && second < len, "{name}: {first}, {second} of {len}");
+    assert!(
+        second > first && second < len,
+        "{name}: {first}, {second} of {len}"
+    );
     // merge refuses the unfinished file and says how to resume it.
     fails_with(
         &["merge", p(&files[0]), p(&cp), p(&files[2])],
@@ -156,7 +159,14 @@ fn killed_and_resumed(name: &str, run: &[&str]) {
     assert_eq!(rep["resumed_from_chunk"], start + second, "{name}");
     assert_eq!(rep["already_complete"], false, "{name}");
     assert_eq!(without_elapsed(&cp), without_elapsed(&files[1]), "{name}");
-    let merged = succeeds(rtplab().args(["merge", "--format", "json", p(&files[0]), p(&cp), p(&files[2])]));
+    let merged = succeeds(rtplab().args([
+        "merge",
+        "--format",
+        "json",
+        p(&files[0]),
+        p(&cp),
+        p(&files[2]),
+    ]));
     let merged: serde_json::Value = serde_json::from_slice(&merged.stdout).unwrap();
     assert_eq!(steady(merged), steady(whole.clone()), "{name}");
     // Once more: the finished file is read, not recomputed nor rewritten.
@@ -225,34 +235,69 @@ fn other_runs_edited_and_truncated_files_are_refused_and_left_alone() {
         done(&["--seed", "9"]),
         &[p(&f), "another run", "differ in seed"],
     );
-    refused(shard_cmd(&run, 2, &f, &[]), &["shard 1/3 (chunks 0..", "this is shard 2/3"]);
-    let doom: Vec<String> = ["sim", "doom", "--games", "1k", "--quiet", "--shard-out", p(&f)]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    refused(
+        shard_cmd(&run, 2, &f, &[]),
+        &["shard 1/3 (chunks 0..", "this is shard 2/3"],
+    );
+    let doom: Vec<String> = [
+        "sim",
+        "doom",
+        "--games",
+        "1k",
+        "--quiet",
+        "--shard-out",
+        p(&f),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     refused(doom, &["a baccarat run, and this is a doom run"]);
     // An edited checkpoint: the checksum.
     let mut edited: serde_json::Value = serde_json::from_str(&good).unwrap();
     edited["chunks_done"] = 1.into();
     std::fs::write(&f, edited.to_string()).unwrap();
-    refused(done(&[]), &["cannot be resumed", "checksum", "edited or corrupted"]);
+    refused(
+        done(&[]),
+        &["cannot be resumed", "checksum", "edited or corrupted"],
+    );
     // A truncated one.
     std::fs::write(&f, &good[..good.len() / 2]).unwrap();
     refused(done(&[]), &["cannot be resumed", "truncated"]);
     // Not a shard file at all.
     std::fs::write(&f, "results\n").unwrap();
-    refused(done(&[]), &["cannot be resumed", "not a complete rtplab shard file"]);
+    refused(
+        done(&[]),
+        &["cannot be resumed", "not a complete rtplab shard file"],
+    );
     // --checkpoint needs --shard-out and a positive interval.
     fails_with(
         &["sim", "baccarat", "--coups", "1k", "--checkpoint", "1s"],
         "--shard-out",
     );
     fails_with(
-        &["sim", "baccarat", "--coups", "1k", "--checkpoint", "0s", "--shard-out", p(&f)],
+        &[
+            "sim",
+            "baccarat",
+            "--coups",
+            "1k",
+            "--checkpoint",
+            "0s",
+            "--shard-out",
+            p(&f),
+        ],
         "interval",
     );
     fails_with(
-        &["sim", "baccarat", "--coups", "1k", "--checkpoint", "5 days", "--shard-out", p(&f)],
+        &[
+            "sim",
+            "baccarat",
+            "--coups",
+            "1k",
+            "--checkpoint",
+            "5 days",
+            "--shard-out",
+            p(&f),
+        ],
         "30s, 5m, 1h or 500ms",
     );
     let _ = std::fs::remove_dir_all(&d);

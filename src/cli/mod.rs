@@ -663,14 +663,20 @@ pub(crate) fn parse_interval(s: &str) -> Result<std::time::Duration, String> {
         "" | "s" => 1.0,
         "m" | "min" => 60.0,
         "h" => 3600.0,
-        _ => return Err(format!("expected an interval such as 30s, 5m, 1h or 500ms, found '{s}'")),
+        _ => {
+            return Err(format!(
+                "expected an interval such as 30s, 5m, 1h or 500ms, found '{s}'"
+            ))
+        }
     };
     let v: f64 = num
         .parse()
         .map_err(|_| format!("expected an interval such as 30s, 5m, 1h or 500ms, found '{s}'"))?;
     let secs = v * scale;
-    if !(secs >= 0.001 && secs <= 1e7) {
-        return Err(format!("'{s}': the interval must be from 1ms to about 100 days"));
+    if !(0.001..=1e7).contains(&secs) {
+        return Err(format!(
+            "'{s}': the interval must be from 1ms to about 100 days"
+        ));
     }
     Ok(std::time::Duration::from_secs_f64(secs))
 }
