@@ -275,7 +275,12 @@ pub fn simulate<G: Game>(
         });
     }
     let started = std::time::Instant::now();
+    let mut saved = done0;
     let mut save = |acc: &G::Acc, done: u64| {
+        if done == saved {
+            return; // nothing new since the last checkpoint
+        }
+        saved = done;
         if let Some((path, key, _)) = &out_file {
             let elapsed = elapsed0 + started.elapsed().as_secs_f64();
             let w =
@@ -295,6 +300,7 @@ pub fn simulate<G: Game>(
     meta.shard = spec.shard;
     meta.chunk_range = [chunks.start, chunks.end];
     meta.resumed_from_chunk = prior.map(|_| chunks.start + done0);
+    meta.resumable = out_file.is_some() && out.interrupted;
     if let Some((path, key, _)) = &out_file {
         crate::shard::write_shard_file(
             path,
@@ -444,6 +450,13 @@ pub fn report<G: Game>(run: &Run<G>, claim: Option<f64>) -> Result<Report, G::Er
             o.insert("resumed_from_chunk".into(), at.into());
             o.insert("already_complete".into(), run.meta.already_complete.into());
         }
+    }
+    if run.meta.resumable {
+        let [s, e] = run.meta.chunk_range;
+        let at = s + run.meta.chunks_done;
+        r.notes.push(format!(
+            "The shard file holds chunks {s}..{at} of {s}..{e}: run the same command again (same --shard-out) to resume from chunk {at}."
+        ));
     }
     if run.meta.merged_from > 0 {
         r.notes.push(format!(
@@ -921,6 +934,76 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(e.contains("config.flips"), "{e}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_shard_file_resumes_is_read_when_finished_and_is_never_overwritten_by_another_run() {
+        let d = scratch("resume");
+        let go = AtomicBool::new(false);
+        let spec_of = |f: &Path| RunSpec {
+            shard: Some(ShardSpec { k: 2, n: 3 }),
+            shard_out: Some(f.to_path_buf()),
+            ..spec(2)
+        };
+        let (whole, part) = (d.join("whole.json"), d.join("part.json"));
+        let full = simulate::<Coin>(cfg(""), &spec_of(&whole), &go).unwrap();
+        // Stopped before any chunk: a file of 0 chunks done, marked resumable.
+        let stopped = simulate::<Coin>(cfg(""), &spec_of(&part), &AtomicBool::new(true)).unwrap();
+        assert!(stopped.meta.interrupted && stopped.meta.resumable);
+        assert!(report(&stopped, None)
+            .unwrap()
+            .notes
+            .iter()
+            .any(|n| n.contains("resume from chunk 33")));
+        // Resumed: the whole shard's sums and file (but for the time).
+        let resumed = simulate::<Coin>(cfg(""), &spec_of(&part), &go).unwrap();
+        assert_eq!(resumed.acc, full.acc);
+        assert_eq!(resumed.meta.resumed_from_chunk, Some(33));
+        assert!(!resumed.meta.interrupted && !resumed.meta.resumable);
+        let r = report(&resumed, None).unwrap();
+        // (The toy's report has no JSON model; every game's does, and gets `resumed_from_chunk`.)
+        assert!(
+            r.notes.iter().any(|n| n.starts_with(
+                "Resumed from the shard file's checkpoint at chunk 33 (0 of 33 chunks were done)"
+            )),
+            "{:?}",
+            r.notes
+        );
+        let read = |p: &Path| {
+            let mut f: crate::shard::ShardFile<CoinAcc> =
+                serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+            f.elapsed_s = 0.0;
+            f
+        };
+        assert_eq!(read(&part), read(&whole));
+        // Finished: read, not recomputed.
+        let again = simulate::<Coin>(cfg(""), &spec_of(&part), &go).unwrap();
+        assert!(again.meta.already_complete);
+        assert_eq!((again.acc, again.meta.chunks_done), (full.acc, 33));
+        // Another run's file is refused and left as it is.
+        let before = std::fs::read(&part).unwrap();
+        let other = CoinConfig {
+            flips: 9_999,
+            ..cfg("")
+        };
+        let e = simulate::<Coin>(other, &spec_of(&part), &go)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("another run: the runs differ in config.flips"),
+            "{e}"
+        );
+        assert_eq!(std::fs::read(&part).unwrap(), before);
+        let e = RunSpec {
+            checkpoint: Some(std::time::Duration::from_secs(1)),
+            ..spec(1)
+        };
+        assert!(matches!(
+            simulate::<Coin>(cfg(""), &e, &go),
+            Err(CoinError::Run(RunError::CheckpointNeedsShardOut))
+        ));
         let _ = std::fs::remove_dir_all(&d);
     }
 

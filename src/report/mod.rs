@@ -515,6 +515,8 @@ pub struct RunMeta {
     pub resumed_from_chunk: Option<u64>,
     /// The shard file was already complete: the run was read from it, not recomputed.
     pub already_complete: bool,
+    /// An interrupted run whose shard file was written: running it again resumes it.
+    pub resumable: bool,
 }
 
 impl RunMeta {
