@@ -4,12 +4,13 @@
 //! only, and every accumulator merges by integer addition, so the result is bit-identical for
 //! any thread count, any scheduling and any split of the range into shards.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 
 use crate::rng::{chunk_rng, Rng};
 
@@ -43,7 +44,8 @@ pub struct RunOptions {
 #[derive(Debug)]
 pub struct RunOutcome<A> {
     pub acc: A,
-    /// Chunks completed (all of them unless interrupted).
+    /// Chunks completed: always the prefix `start..start + chunks_done` of the range (all of
+    /// them unless interrupted), counting those done before a resume.
     pub chunks_done: u64,
     pub chunks_planned: u64,
     pub interrupted: bool,
@@ -58,6 +60,14 @@ pub enum EngineError {
     Threads(usize, String),
 }
 
+/// Periodic saving of a run's progress: every `every`, `save` is called (on the calling
+/// thread, while the workers go on) with the sums of the chunks done so far — always a prefix
+/// of the range — and how many they are.
+pub struct Checkpoint<'a, A> {
+    pub every: Duration,
+    pub save: &'a mut dyn FnMut(&A, u64),
+}
+
 /// Run `sim` over `opts.chunks` in parallel. When `stop` becomes true, chunks not yet started
 /// are skipped and the outcome says so; finished chunks are kept.
 pub fn run<S: Simulation + ?Sized>(
@@ -65,45 +75,155 @@ pub fn run<S: Simulation + ?Sized>(
     opts: &RunOptions,
     stop: &AtomicBool,
 ) -> Result<RunOutcome<S::Acc>, EngineError> {
-    let threads = opts.threads.unwrap_or_else(rayon::current_num_threads);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| EngineError::Threads(threads, e.to_string()))?;
+    run_from(sim, opts, S::Acc::default(), 0, stop, None)
+}
+
+/// What the workers share: the next chunk to hand out is an atomic counter; finished chunks
+/// are folded, in order, into the sums of the done prefix.
+struct Shared<A> {
+    /// Sums of chunks `start..start + done`.
+    acc: A,
+    /// Chunks of the range done (a prefix).
+    done: u64,
+    /// Finished chunks beyond the prefix, waiting for the ones before them.
+    pending: BTreeMap<u64, A>,
+    /// Workers still running.
+    running: usize,
+}
+
+/// Run `sim` over `opts.chunks`, of which the first `done` are already done with sums `acc`
+/// (a resumed run; `0` and the default for a fresh one).
+///
+/// Chunks are handed out in order from a counter and every chunk handed out is finished, so
+/// the chunks done are always a prefix of the range — whether the run completes, is stopped
+/// (`stop`: chunks not yet handed out are skipped) or is checkpointed. There is no barrier:
+/// a worker takes the next chunk as soon as it is free, as the work-stealing runner did.
+/// Accumulators merge by integer addition, so the sums are the same whatever the order.
+pub fn run_from<S: Simulation + ?Sized>(
+    sim: &S,
+    opts: &RunOptions,
+    acc: S::Acc,
+    done: u64,
+    stop: &AtomicBool,
+    mut checkpoint: Option<Checkpoint<'_, S::Acc>>,
+) -> Result<RunOutcome<S::Acc>, EngineError> {
+    let threads = opts
+        .threads
+        .unwrap_or_else(rayon::current_num_threads)
+        .max(1);
     let planned = opts.chunks.end.saturating_sub(opts.chunks.start);
+    let done = done.min(planned);
     let bar = progress_bar(planned, opts.progress, &opts.label);
+    bar.set_position(done);
     let start = Instant::now();
     let seed = opts.seed;
-    let (acc, done) = pool.install(|| {
-        opts.chunks
-            .clone()
-            .into_par_iter()
-            .map(|c| {
-                if stop.load(Ordering::Relaxed) {
-                    return None;
+    let first = opts.chunks.start;
+    let next = AtomicU64::new(done);
+    let shared = Mutex::new(Shared {
+        acc,
+        done,
+        pending: BTreeMap::new(),
+        running: threads,
+    });
+    let finished = Condvar::new();
+    let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
+    let worker = || {
+        loop {
+            // Check the flag before taking a chunk: every chunk taken is finished.
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= planned {
+                break;
+            }
+            let c = first + i;
+            let mut rng = chunk_rng(seed, c);
+            let mut a = S::Acc::default();
+            sim.run_chunk(c, &mut rng, &mut a);
+            bar.inc(1);
+            let mut sh = lock();
+            if i == sh.done {
+                sh.acc.merge(&a);
+                sh.done += 1;
+                while let Some(a) = {
+                    let d = sh.done;
+                    sh.pending.remove(&d)
+                } {
+                    sh.acc.merge(&a);
+                    sh.done += 1;
                 }
-                let mut rng = chunk_rng(seed, c);
-                let mut acc = S::Acc::default();
-                sim.run_chunk(c, &mut rng, &mut acc);
-                bar.inc(1);
-                Some((acc, 1u64))
-            })
-            .while_some()
-            .reduce(
-                || (S::Acc::default(), 0),
-                |mut a, b| {
-                    a.0.merge(&b.0);
-                    a.1 += b.1;
-                    a
-                },
-            )
+            } else {
+                sh.pending.insert(i, a);
+            }
+        }
+        let mut sh = lock();
+        sh.running -= 1;
+        if sh.running == 0 {
+            finished.notify_all();
+        }
+    };
+    let spawned = std::thread::scope(|scope| -> Result<(), EngineError> {
+        let mut handles = Vec::with_capacity(threads);
+        for t in 0..threads {
+            let h = std::thread::Builder::new()
+                .name(format!("{}-{t}", opts.label))
+                .spawn_scoped(scope, worker);
+            match h {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    // Stop the ones started; they finish the chunks they took.
+                    stop.store(true, Ordering::SeqCst);
+                    let mut sh = lock();
+                    sh.running -= threads - t;
+                    if sh.running == 0 {
+                        finished.notify_all();
+                    }
+                    drop(sh);
+                    return Err(EngineError::Threads(threads, e.to_string()));
+                }
+            }
+        }
+        if let Some(cp) = checkpoint.as_mut() {
+            let every = cp.every.max(Duration::from_millis(1));
+            let mut due = Instant::now() + every;
+            let mut sh = lock();
+            while sh.running > 0 {
+                let now = Instant::now();
+                if now < due {
+                    sh = finished
+                        .wait_timeout(sh, due - now)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                    continue;
+                }
+                if stop.load(Ordering::Relaxed) {
+                    // The run ends after the chunks in progress; its final file follows.
+                    due = now + every;
+                    continue;
+                }
+                // A copy of the prefix's sums, taken under the lock; saved without it.
+                let mut snap = S::Acc::default();
+                snap.merge(&sh.acc);
+                let n = sh.done;
+                drop(sh);
+                (cp.save)(&snap, n);
+                due = Instant::now() + every;
+                sh = lock();
+            }
+        }
+        Ok(())
     });
     bar.finish_and_clear();
+    let stopped_by_error = spawned.is_err();
+    spawned?;
+    let sh = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    debug_assert!(sh.pending.is_empty() || stopped_by_error);
     Ok(RunOutcome {
-        acc,
-        chunks_done: done,
+        acc: sh.acc,
+        chunks_done: sh.done,
         chunks_planned: planned,
-        interrupted: done < planned,
+        interrupted: sh.done < planned,
         elapsed: start.elapsed(),
         threads,
     })
@@ -180,5 +300,109 @@ mod tests {
         let out = run(&Toy, &opts(2, 0..10), &stop).unwrap();
         assert_eq!(out.chunks_done, 0);
         assert!(out.interrupted);
+    }
+
+    /// Which chunks were run (a bit each) and their draws: a run's exact footprint.
+    #[derive(Default, Debug, Clone, PartialEq)]
+    struct Mask {
+        bits: u128,
+        sum: u64,
+    }
+    impl Merge for Mask {
+        fn merge(&mut self, o: &Self) {
+            assert_eq!(self.bits & o.bits, 0, "a chunk merged twice");
+            self.bits |= o.bits;
+            self.sum = self.sum.wrapping_add(o.sum);
+        }
+    }
+    /// Chunks that take a moment each, raising `stop` once chunk `stop_at` has run.
+    struct Slow<'a> {
+        stop: &'a AtomicBool,
+        stop_at: u64,
+    }
+    impl Simulation for Slow<'_> {
+        type Acc = Mask;
+        fn run_chunk(&self, c: u64, rng: &mut Rng, acc: &mut Mask) {
+            std::thread::sleep(Duration::from_millis(2));
+            acc.bits |= 1 << c;
+            acc.sum = acc.sum.wrapping_add(rng.next_u64());
+            if c == self.stop_at {
+                self.stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+    /// The bits of chunks `a..b`.
+    fn bits(a: u64, b: u64) -> u128 {
+        (a..b).fold(0, |m, c| m | 1 << c)
+    }
+
+    #[test]
+    fn stopped_runs_and_checkpoints_hold_a_prefix_and_resume_to_the_whole_run() {
+        let go = AtomicBool::new(false);
+        let whole = run(
+            &Slow {
+                stop: &go,
+                stop_at: u64::MAX,
+            },
+            &opts(3, 10..100),
+            &go,
+        )
+        .unwrap();
+        assert_eq!(whole.acc.bits, bits(10, 100));
+        for (threads, stop_at) in [(1, 20), (2, 37), (3, 55), (4, 80)] {
+            let stop = AtomicBool::new(false);
+            let sim = Slow {
+                stop: &stop,
+                stop_at,
+            };
+            let mut saved: Vec<(Mask, u64)> = Vec::new();
+            let mut save = |a: &Mask, n: u64| saved.push((a.clone(), n));
+            let cp = Checkpoint {
+                every: Duration::from_millis(3),
+                save: &mut save,
+            };
+            let o = opts(threads, 10..100);
+            let part = run_from(&sim, &o, Mask::default(), 0, &stop, Some(cp)).unwrap();
+            // Every chunk handed out finished: the chunks done are 10..10 + done.
+            assert!(
+                part.interrupted && part.chunks_done < 90,
+                "{threads}: {part:?}"
+            );
+            assert!(part.chunks_done > stop_at - 10);
+            assert_eq!(part.acc.bits, bits(10, 10 + part.chunks_done));
+            // So is every checkpoint, growing.
+            assert!(!saved.is_empty());
+            let mut last = 0;
+            for (a, n) in &saved {
+                assert_eq!(a.bits, bits(10, 10 + n));
+                assert!(*n >= last && *n <= part.chunks_done);
+                last = *n;
+            }
+            // Resuming from the stop, or from any checkpoint, gives the whole run's sums.
+            let (a, n) = saved[saved.len() / 2].clone();
+            for (acc, done) in [(part.acc, part.chunks_done), (a, n)] {
+                let sim = Slow {
+                    stop: &go,
+                    stop_at: u64::MAX,
+                };
+                let rest = run_from(&sim, &opts(threads, 10..100), acc, done, &go, None).unwrap();
+                assert_eq!(rest.acc, whole.acc);
+                assert_eq!((rest.chunks_done, rest.interrupted), (90, false));
+            }
+        }
+        // A resume of a finished run does nothing more.
+        let done = run_from(
+            &Slow {
+                stop: &go,
+                stop_at: u64::MAX,
+            },
+            &opts(2, 10..100),
+            whole.acc.clone(),
+            90,
+            &go,
+            None,
+        )
+        .unwrap();
+        assert_eq!(done.acc, whole.acc);
     }
 }

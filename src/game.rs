@@ -124,6 +124,14 @@ pub enum RunError {
     CompareNeedsTwo,
     #[error("compare runs every strategy on the same streams in one process; it cannot be sharded (leave out --shard, --shards and --shard-out)")]
     CompareSharded,
+    #[error("--checkpoint needs --shard-out FILE: the checkpoint is that file")]
+    CheckpointNeedsShardOut,
+    #[error("--checkpoint: the interval must be positive (e.g. 60s, 5m, 1h)")]
+    ZeroCheckpoint,
+    #[error("--shard-out {file} exists and cannot be resumed: {why}. It was left as it is: delete it to start this shard over, or choose another --shard-out")]
+    Unresumable { file: String, why: String },
+    #[error("--shard-out {file} holds the shard file of {what}. It was left as it is: delete it to start this shard over, or choose another --shard-out")]
+    OtherRun { file: String, what: String },
 }
 
 /// A baseline file of `check`: the envelope every game shares around the game's own run
@@ -164,6 +172,9 @@ pub struct RunSpec {
     pub shard_out: Option<PathBuf>,
     /// Show a progress bar on standard error (when it is a terminal).
     pub progress: bool,
+    /// Save the shard file (`shard_out`) every this long while the run goes on, so that a
+    /// killed run can be resumed from it.
+    pub checkpoint: Option<std::time::Duration>,
 }
 
 /// A run's result: what was asked, how it was planned, its sums, and how it went.
@@ -205,6 +216,16 @@ fn key_of<G: Game>(
 }
 
 /// Run a game (or the shard of it the spec names); write the shard file when asked.
+///
+/// With a shard file (`spec.shard_out`) that already exists:
+/// - an incomplete file of this very run and shard (a checkpoint, or a shard stopped by a
+///   signal) is resumed from its first chunk not done; the finished file is the file of an
+///   uninterrupted run (its `elapsed_s` the sum of the sessions' times);
+/// - a complete file of this run and shard is read, not recomputed;
+/// - anything else (another run's or shard's file, an edited, truncated or unreadable file)
+///   is refused and left as it is.
+///
+/// With `spec.checkpoint`, the shard file is also saved every that long while the run goes on.
 pub fn simulate<G: Game>(
     cfg: G::Config,
     spec: &RunSpec,
@@ -213,6 +234,12 @@ pub fn simulate<G: Game>(
     G::validate(&cfg)?;
     if spec.chunk == Some(0) {
         return Err(RunError::ZeroChunk.into());
+    }
+    if spec.checkpoint.is_some() && spec.shard_out.is_none() {
+        return Err(RunError::CheckpointNeedsShardOut.into());
+    }
+    if spec.checkpoint == Some(std::time::Duration::ZERO) {
+        return Err(RunError::ZeroCheckpoint.into());
     }
     let shards = spec.shard.map_or(1, |s| s.n);
     let (plan, sim) = G::prepare(&cfg, spec.seed, spec.chunk, shards)?;
@@ -225,19 +252,76 @@ pub fn simulate<G: Game>(
         progress: spec.progress,
         label: G::NAME.to_string(),
     };
-    let out = crate::engine::run(&*sim, &opts, stop)?;
+    let out_file = match &spec.shard_out {
+        Some(path) => {
+            let key = key_of::<G>(&cfg, &plan, spec.seed)?;
+            let prior = resume_point::<G>(path, &key, spec.shard, &chunks)?;
+            Some((path, key, prior))
+        }
+        None => None,
+    };
+    let prior = out_file.as_ref().and_then(|(_, _, p)| p.as_ref());
+    let (acc0, done0, elapsed0) = match prior {
+        Some(f) => (f.acc.clone(), f.chunks_done, f.elapsed_s),
+        None => (G::Acc::default(), 0, 0.0),
+    };
+    let len = chunks.end - chunks.start;
+    if prior.is_some() && done0 == len {
+        // Already complete: its report, from the file; nothing is recomputed or rewritten.
+        let meta = RunMeta {
+            seed: spec.seed,
+            elapsed_s: elapsed0,
+            threads: spec.threads.unwrap_or_else(rayon::current_num_threads),
+            chunks_done: done0,
+            chunks_planned: len,
+            shard: spec.shard,
+            chunk_range: [chunks.start, chunks.end],
+            resumed_from_chunk: Some(chunks.end),
+            already_complete: true,
+            ..RunMeta::default()
+        };
+        return Ok(Run {
+            config: cfg,
+            plan,
+            acc: acc0,
+            meta,
+        });
+    }
+    let started = std::time::Instant::now();
+    let mut saved = done0;
+    let mut save = |acc: &G::Acc, done: u64| {
+        if done == saved {
+            return; // nothing new since the last checkpoint
+        }
+        saved = done;
+        if let Some((path, key, _)) = &out_file {
+            let elapsed = elapsed0 + started.elapsed().as_secs_f64();
+            let w =
+                crate::shard::write_shard_file(path, key, spec.shard, &chunks, done, elapsed, acc);
+            if let Err(e) = w {
+                eprintln!("warning: checkpoint not saved: {e}");
+            }
+        }
+    };
+    let checkpoint = spec.checkpoint.map(|every| crate::engine::Checkpoint {
+        every,
+        save: &mut save,
+    });
+    let out = crate::engine::run_from(&*sim, &opts, acc0, done0, stop, checkpoint)?;
     let mut meta = RunMeta::of(spec.seed, &out);
+    meta.elapsed_s += elapsed0;
     meta.shard = spec.shard;
     meta.chunk_range = [chunks.start, chunks.end];
-    if let Some(path) = &spec.shard_out {
-        let key = key_of::<G>(&cfg, &plan, spec.seed)?;
+    meta.resumed_from_chunk = prior.map(|_| chunks.start + done0);
+    meta.resumable = out_file.is_some() && out.interrupted;
+    if let Some((path, key, _)) = &out_file {
         crate::shard::write_shard_file(
             path,
-            &key,
+            key,
             spec.shard,
             &chunks,
             out.chunks_done,
-            out.elapsed.as_secs_f64(),
+            meta.elapsed_s,
             &out.acc,
         )?;
     }
@@ -247,6 +331,78 @@ pub fn simulate<G: Game>(
         acc: out.acc,
         meta,
     })
+}
+
+/// The shard file at `path`, if there is one that this run (key `key`, shard `shard`, chunks
+/// `range`) continues: `None` when there is no file; an error, leaving the file as it is,
+/// when the file is not of this run and shard or cannot be trusted.
+fn resume_point<G: Game>(
+    path: &Path,
+    key: &serde_json::Value,
+    shard: Option<ShardSpec>,
+    range: &std::ops::Range<u64>,
+) -> Result<Option<crate::shard::ShardFile<G::Acc>>, RunError> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        _ => {}
+    }
+    let file = path.display().to_string();
+    let other = |what: String| RunError::OtherRun {
+        file: file.clone(),
+        what,
+    };
+    // Another game's file has other sums: say so before reading them as this game's.
+    let small = std::fs::metadata(path)
+        .map(|m| m.len() <= crate::input::MAX_SHARD_BYTES)
+        .unwrap_or(false);
+    let game = small
+        .then(|| std::fs::read_to_string(path).ok())
+        .flatten()
+        .and_then(|t| {
+            serde_json::from_str::<serde_json::Value>(t.trim_start_matches('\u{feff}')).ok()
+        })
+        .and_then(|v| v.get("key")?.get("game")?.as_str().map(String::from));
+    if let (Some(a), Some(b)) = (game, key.get("game").and_then(|g| g.as_str())) {
+        if a != b {
+            return Err(other(format!("a {a} run, and this is a {b} run")));
+        }
+    }
+    let f = crate::shard::read_one::<G::Acc>(path).map_err(|e| {
+        let why = e.to_string();
+        let why = why
+            .strip_suffix("; re-run that shard")
+            .or_else(|| why.strip_suffix(": re-run that shard"))
+            .unwrap_or(&why)
+            .to_string();
+        RunError::Unresumable {
+            file: file.clone(),
+            why,
+        }
+    })?;
+    let (mine, theirs) = (crate::shard::identity(key), crate::shard::identity(&f.key));
+    if mine != theirs {
+        return Err(other(format!(
+            "another run: {}",
+            crate::shard::key_difference(&theirs, &mine).replacen("they", "the runs", 1)
+        )));
+    }
+    let shard = shard.unwrap_or(ShardSpec { k: 1, n: 1 });
+    if f.shard != shard || f.range != [range.start, range.end] {
+        return Err(other(format!(
+            "shard {}/{} (chunks {}..{}) of this run, and this is shard {}/{} (chunks {}..{})",
+            f.shard.k, f.shard.n, f.range[0], f.range[1], shard.k, shard.n, range.start, range.end
+        )));
+    }
+    if f.format != crate::shard::FORMAT && f.chunks_done < range.end - range.start {
+        return Err(RunError::Unresumable {
+            file,
+            why: format!(
+                "it is an interrupted shard in the older format {}, whose finished chunks are not the first ones of its range",
+                f.format
+            ),
+        });
+    }
+    Ok(Some(f))
 }
 
 /// Merge the shard files of one run of `G` (checked: one run, no gaps or overlaps, complete,
@@ -294,6 +450,25 @@ pub fn report<G: Game>(run: &Run<G>, claim: Option<f64>) -> Result<Report, G::Er
             run.meta.chunk_range[0],
             run.meta.chunk_range[1],
             G::chunks(&run.plan)
+        ));
+    }
+    if let Some(at) = run.meta.resumed_from_chunk {
+        let [s, e] = run.meta.chunk_range;
+        r.notes.push(if run.meta.already_complete {
+            format!("Already complete: the shard file holds chunks {s}..{e} of this run, read from it and not recomputed (delete it to run again); elapsed is the time recorded in it.")
+        } else {
+            format!("Resumed from the shard file's checkpoint at chunk {at} ({} of {} chunks were done); elapsed is the total of every session.", at - s, e - s)
+        });
+        if let Some(o) = r.json.as_object_mut() {
+            o.insert("resumed_from_chunk".into(), at.into());
+            o.insert("already_complete".into(), run.meta.already_complete.into());
+        }
+    }
+    if run.meta.resumable {
+        let [s, e] = run.meta.chunk_range;
+        let at = s + run.meta.chunks_done;
+        r.notes.push(format!(
+            "The shard file holds chunks {s}..{at} of {s}..{e}: run the same command again (same --shard-out) to resume from chunk {at}."
         ));
     }
     if run.meta.merged_from > 0 {
@@ -773,6 +948,76 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(e.contains("config.flips"), "{e}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_shard_file_resumes_is_read_when_finished_and_is_never_overwritten_by_another_run() {
+        let d = scratch("resume");
+        let go = AtomicBool::new(false);
+        let spec_of = |f: &Path| RunSpec {
+            shard: Some(ShardSpec { k: 2, n: 3 }),
+            shard_out: Some(f.to_path_buf()),
+            ..spec(2)
+        };
+        let (whole, part) = (d.join("whole.json"), d.join("part.json"));
+        let full = simulate::<Coin>(cfg(""), &spec_of(&whole), &go).unwrap();
+        // Stopped before any chunk: a file of 0 chunks done, marked resumable.
+        let stopped = simulate::<Coin>(cfg(""), &spec_of(&part), &AtomicBool::new(true)).unwrap();
+        assert!(stopped.meta.interrupted && stopped.meta.resumable);
+        assert!(report(&stopped, None)
+            .unwrap()
+            .notes
+            .iter()
+            .any(|n| n.contains("resume from chunk 33")));
+        // Resumed: the whole shard's sums and file (but for the time).
+        let resumed = simulate::<Coin>(cfg(""), &spec_of(&part), &go).unwrap();
+        assert_eq!(resumed.acc, full.acc);
+        assert_eq!(resumed.meta.resumed_from_chunk, Some(33));
+        assert!(!resumed.meta.interrupted && !resumed.meta.resumable);
+        let r = report(&resumed, None).unwrap();
+        // (The toy's report has no JSON model; every game's does, and gets `resumed_from_chunk`.)
+        assert!(
+            r.notes.iter().any(|n| n.starts_with(
+                "Resumed from the shard file's checkpoint at chunk 33 (0 of 33 chunks were done)"
+            )),
+            "{:?}",
+            r.notes
+        );
+        let read = |p: &Path| {
+            let mut f: crate::shard::ShardFile<CoinAcc> =
+                serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+            f.elapsed_s = 0.0;
+            f
+        };
+        assert_eq!(read(&part), read(&whole));
+        // Finished: read, not recomputed.
+        let again = simulate::<Coin>(cfg(""), &spec_of(&part), &go).unwrap();
+        assert!(again.meta.already_complete);
+        assert_eq!((again.acc, again.meta.chunks_done), (full.acc, 33));
+        // Another run's file is refused and left as it is.
+        let before = std::fs::read(&part).unwrap();
+        let other = CoinConfig {
+            flips: 9_999,
+            ..cfg("")
+        };
+        let e = simulate::<Coin>(other, &spec_of(&part), &go)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("another run: the runs differ in config.flips"),
+            "{e}"
+        );
+        assert_eq!(std::fs::read(&part).unwrap(), before);
+        let e = RunSpec {
+            checkpoint: Some(std::time::Duration::from_secs(1)),
+            ..spec(1)
+        };
+        assert!(matches!(
+            simulate::<Coin>(cfg(""), &e, &go),
+            Err(CoinError::Run(RunError::CheckpointNeedsShardOut))
+        ));
         let _ = std::fs::remove_dir_all(&d);
     }
 

@@ -6,8 +6,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-/// File format tag of shard files.
-pub const FORMAT: &str = "rtplab-shard-v1";
+/// File format tag of shard files. In v2 an incomplete file (a checkpoint, or a shard stopped
+/// by a signal) holds exactly the chunks `range[0]..range[0] + chunks_done`, so it can be
+/// resumed; `merge` reads v1 files too (complete ones mean the same in both).
+pub const FORMAT: &str = "rtplab-shard-v2";
+/// The format before checkpoints: an incomplete v1 file's chunks are not a prefix.
+pub const FORMAT_V1: &str = "rtplab-shard-v1";
 
 /// Which shard of how many (1-based `k`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -253,6 +257,56 @@ pub fn key_field<T: serde::de::DeserializeOwned>(
     })
 }
 
+/// Read one shard file and check it on its own: complete JSON of a shard file, a known
+/// format, its checksum, plausible sums and a possible chunk range (it may be incomplete).
+pub fn read_one<A: Plausible + Serialize + for<'de> Deserialize<'de>>(
+    p: &Path,
+) -> Result<ShardFile<A>, ShardError> {
+    let name = p.display().to_string();
+    let text = crate::input::read_text(p, "shard file", crate::input::MAX_SHARD_BYTES)
+        .map_err(|e| ShardError::Input(e.to_string()))?;
+    let f: ShardFile<A> = serde_json::from_str(&text).map_err(|e| ShardError::Read {
+        file: name.clone(),
+        why: format!(
+            "not a complete rtplab shard file ({e}); it may be truncated: re-run that shard"
+        ),
+    })?;
+    if f.format != FORMAT && f.format != FORMAT_V1 {
+        return Err(ShardError::Read {
+            file: name,
+            why: format!("format '{}' is not {FORMAT}", f.format),
+        });
+    }
+    let sum = checksum(&f.key, &f.shard, &f.range, f.chunks_done, &f.acc);
+    if f.checksum != sum {
+        return Err(ShardError::Read {
+            file: name,
+            why: if f.checksum.is_empty() {
+                "it carries no checksum (written by an older version or edited); re-run that shard"
+                    .into()
+            } else {
+                format!("its checksum {} does not match its content ({sum}): the file was edited or corrupted; re-run that shard", f.checksum)
+            },
+        });
+    }
+    if let Err(why) = f.acc.plausible() {
+        return Err(ShardError::Read {
+            file: name,
+            why: format!("its sums are impossible ({why}); re-run that shard"),
+        });
+    }
+    if f.range[0] > f.range[1] || f.chunks_done > f.range[1] - f.range[0] {
+        return Err(ShardError::Read {
+            file: name,
+            why: format!(
+                "its chunk range {}..{} with {} chunks done is impossible; re-run that shard",
+                f.range[0], f.range[1], f.chunks_done
+            ),
+        });
+    }
+    Ok(f)
+}
+
 /// Read shard files and check they form exactly one whole run: same key, ranges that neither
 /// overlap nor leave gaps, every shard complete. Returns them sorted by range.
 pub fn read_all<A: Plausible + Serialize + for<'de> Deserialize<'de>>(
@@ -265,48 +319,7 @@ pub fn read_all<A: Plausible + Serialize + for<'de> Deserialize<'de>>(
     }
     let mut files = Vec::new();
     for p in paths {
-        let name = p.display().to_string();
-        let text = crate::input::read_text(p, "shard file", crate::input::MAX_SHARD_BYTES)
-            .map_err(|e| ShardError::Input(e.to_string()))?;
-        let f: ShardFile<A> = serde_json::from_str(&text).map_err(|e| ShardError::Read {
-            file: name.clone(),
-            why: format!(
-                "not a complete rtplab shard file ({e}); it may be truncated: re-run that shard"
-            ),
-        })?;
-        if f.format != FORMAT {
-            return Err(ShardError::Read {
-                file: name,
-                why: format!("format '{}' is not {FORMAT}", f.format),
-            });
-        }
-        let sum = checksum(&f.key, &f.shard, &f.range, f.chunks_done, &f.acc);
-        if f.checksum != sum {
-            return Err(ShardError::Read {
-                file: name,
-                why: if f.checksum.is_empty() {
-                    "it carries no checksum (written by an older version or edited); re-run that shard".into()
-                } else {
-                    format!("its checksum {} does not match its content ({sum}): the file was edited or corrupted; re-run that shard", f.checksum)
-                },
-            });
-        }
-        if let Err(why) = f.acc.plausible() {
-            return Err(ShardError::Read {
-                file: name,
-                why: format!("its sums are impossible ({why}); re-run that shard"),
-            });
-        }
-        if f.range[0] > f.range[1] || f.chunks_done > f.range[1] - f.range[0] {
-            return Err(ShardError::Read {
-                file: name,
-                why: format!(
-                    "its chunk range {}..{} with {} chunks done is impossible; re-run that shard",
-                    f.range[0], f.range[1], f.chunks_done
-                ),
-            });
-        }
-        files.push((p.clone(), f));
+        files.push((p.clone(), read_one(p)?));
     }
     let (first_path, first) = &files[0];
     for (p, f) in &files[1..] {
@@ -331,14 +344,26 @@ pub fn read_all<A: Plausible + Serialize + for<'de> Deserialize<'de>>(
         }
     }
     for (p, f) in &files {
-        if f.chunks_done != f.range[1] - f.range[0] {
+        if f.chunks_done != f.range[1] - f.range[0] && f.format == FORMAT_V1 {
             return Err(ShardError::Mismatch(format!(
-                "{} is incomplete ({} of {} chunks; the task was interrupted): re-run shard {}/{}",
+                "{} is incomplete ({} of {} chunks; the task was interrupted, by an older version whose interrupted shards cannot be resumed): delete it and re-run shard {}/{}",
                 p.display(),
                 f.chunks_done,
                 f.range[1] - f.range[0],
                 f.shard.k,
                 f.shard.n
+            )));
+        }
+        if f.chunks_done != f.range[1] - f.range[0] {
+            return Err(ShardError::Mismatch(format!(
+                "{} is incomplete ({} of {} chunks; the task was interrupted): resume shard {}/{} by re-running the same command (same --shard-out {}), which continues from chunk {}",
+                p.display(),
+                f.chunks_done,
+                f.range[1] - f.range[0],
+                f.shard.k,
+                f.shard.n,
+                p.display(),
+                f.range[0] + f.chunks_done
             )));
         }
     }
@@ -380,7 +405,7 @@ pub fn read_all<A: Plausible + Serialize + for<'de> Deserialize<'de>>(
 /// What identifies a run: its key without `labels` and without any field named `label`
 /// (names for reports, such as the path a chart was read from, which may differ between
 /// shards of one run).
-fn identity(key: &serde_json::Value) -> serde_json::Value {
+pub fn identity(key: &serde_json::Value) -> serde_json::Value {
     fn strip(v: &mut serde_json::Value) {
         match v {
             serde_json::Value::Object(o) => {
@@ -397,7 +422,7 @@ fn identity(key: &serde_json::Value) -> serde_json::Value {
     k
 }
 
-fn key_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
+pub fn key_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
     /// The dotted paths of the fields that differ (objects compared field by field).
     fn diff(path: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<String>) {
         match (a.as_object(), b.as_object()) {
@@ -855,7 +880,7 @@ mod tests {
                 ..f.clone()
             },
         );
-        assert_eq!(why(read_err(&[p])), "format 'v0' is not rtplab-shard-v1");
+        assert_eq!(why(read_err(&[p])), "format 'v0' is not rtplab-shard-v2");
         let p = edited(
             "nosum",
             &ShardFile {
@@ -914,7 +939,8 @@ mod tests {
         assert_eq!(
             e.to_string(),
             format!(
-                "{} is incomplete (2 of 3 chunks; the task was interrupted): re-run shard 1/1",
+                "{} is incomplete (2 of 3 chunks; the task was interrupted): resume shard 1/1 by re-running the same command (same --shard-out {}), which continues from chunk 2",
+                p.display(),
                 p.display()
             )
         );

@@ -135,6 +135,8 @@ fn shards_merge_to_the_single_run() {
         let mut files = Vec::new();
         for k in 1..=3 {
             let f = d.join(format!("b-{k}.json"));
+            // A new run each time: an earlier run's shard file is refused, never overwritten.
+            let _ = std::fs::remove_file(&f);
             let spec = format!("{k}/3");
             let mut a = whole.clone();
             a.extend(["--shard", &spec, "--shard-out", f.to_str().unwrap()]);

@@ -200,6 +200,8 @@ fn dice_game_shards_merge_to_the_single_run() {
         let mut files = Vec::new();
         for k in 1..=3 {
             let f = d.join(format!("{game}-{k}.json"));
+            // A new run each time: an earlier run's shard file is refused, never overwritten.
+            let _ = std::fs::remove_file(&f);
             let spec = format!("{k}/3");
             let mut a = whole.clone();
             a.extend(["--shard", &spec, "--shard-out", f.to_str().unwrap()]);
@@ -212,6 +214,7 @@ fn dice_game_shards_merge_to_the_single_run() {
         assert_eq!(single, merged, "{game} {extra:?}");
         // A shard file of another run is refused.
         let other = d.join(format!("{game}-other.json"));
+        let _ = std::fs::remove_file(&other);
         let mut a = whole.clone();
         a.extend([
             "--seed",

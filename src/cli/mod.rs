@@ -388,9 +388,17 @@ pub struct RunBase {
     /// Number of shards, for JOB_COMPLETION_INDEX (Kubernetes indexed jobs).
     #[arg(long, value_name = "N", value_parser = parse_positive)]
     pub shards: Option<u64>,
-    /// Write this run's (or shard's) exact sums to FILE (JSON) for `rtplab merge`.
+    /// Write this run's (or shard's) exact sums to FILE (JSON) for `rtplab merge`. If FILE
+    /// is an unfinished shard file of this same run and shard (a checkpoint, or a shard stopped
+    /// by a signal), the run resumes from it; if it is finished, its report is printed without
+    /// recomputing; any other file is refused and left as it is.
     #[arg(long, value_name = "FILE")]
     pub shard_out: Option<PathBuf>,
+    /// Also save the --shard-out file every INTERVAL while running (e.g. 30s, 5m, 1h, 500ms;
+    /// a bare number is seconds), so that a run killed without warning resumes from its last
+    /// checkpoint when the same command is run again.
+    #[arg(long, value_name = "INTERVAL", value_parser = parse_interval, requires = "shard_out")]
+    pub checkpoint: Option<std::time::Duration>,
 }
 
 impl RunBase {
@@ -419,6 +427,7 @@ impl RunBase {
             shard,
             shard_out: self.shard_out.clone(),
             progress: !self.quiet,
+            checkpoint: self.checkpoint,
         })
     }
 }
@@ -651,6 +660,37 @@ pub(crate) fn parse_positive(s: &str) -> Result<u64, String> {
         return Err("must be at least 1".into());
     }
     Ok(n)
+}
+
+/// A checkpoint interval: a positive number with an optional unit, `ms`, `s` (the default),
+/// `m` or `h`: `500ms`, `30s`, `5m`, `1.5h`.
+pub(crate) fn parse_interval(s: &str) -> Result<std::time::Duration, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let scale = match unit.trim() {
+        "ms" => 1e-3,
+        "" | "s" => 1.0,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        _ => {
+            return Err(format!(
+                "expected an interval such as 30s, 5m, 1h or 500ms, found '{s}'"
+            ))
+        }
+    };
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("expected an interval such as 30s, 5m, 1h or 500ms, found '{s}'"))?;
+    let secs = v * scale;
+    if !(0.001..=1e7).contains(&secs) {
+        return Err(format!(
+            "'{s}': the interval must be from 1ms to about 100 days"
+        ));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
 }
 
 pub(crate) fn parse_seed(s: &str) -> Result<u64, String> {

@@ -524,6 +524,12 @@ pub struct RunMeta {
     pub shard: Option<crate::shard::ShardSpec>,
     /// Global chunks covered `[start, end)`.
     pub chunk_range: [u64; 2],
+    /// A run resumed from its shard file's checkpoint: the global chunk it went on from.
+    pub resumed_from_chunk: Option<u64>,
+    /// The shard file was already complete: the run was read from it, not recomputed.
+    pub already_complete: bool,
+    /// An interrupted run whose shard file was written: running it again resumes it.
+    pub resumable: bool,
 }
 
 impl RunMeta {
