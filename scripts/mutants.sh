@@ -55,7 +55,7 @@ tests_for() {
     src/stats.rs) echo "--lib" ;;
     src/shard.rs) echo "--lib" ;;
     src/check.rs) echo "--lib --test check --test check_bless" ;;
-    src/engine.rs) echo "--lib --test shards --test shards_dice --test cli --test progress" ;;
+    src/engine.rs) echo "--lib --test shards --test shards_dice --test cli --test progress --test checkpoint" ;;
     src/report | src/report/*) echo "--lib" ;;
     src/games/blackjack/shoe.rs) echo "--lib" ;;
     src/games/doom/exact.rs) echo "--lib" ;;
