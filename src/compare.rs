@@ -230,7 +230,15 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         .iter()
         .map(|a| Estimate::new(a.mean() / scale, a.se() / scale, a.df()))
         .collect();
-    let labels: Vec<crate::game::Label> = c.configs.iter().map(G::label).collect();
+    let mut labels: Vec<crate::game::Label> = c.configs.iter().map(G::label).collect();
+    // The same strategy given twice (a useful self-check: it must differ by exactly 0) gets
+    // its position in the command line, so that rows and pairs can be told apart.
+    let names: Vec<String> = labels.iter().map(|l| l.name.clone()).collect();
+    for (i, l) in labels.iter_mut().enumerate() {
+        if names.iter().filter(|n| **n == l.name).count() > 1 {
+            l.name = format!("{} (#{})", l.name, i + 1);
+        }
+    }
     // Rank: 1 + the number of configurations significantly better (paired 95% CI above zero).
     let df = acc.per.first().map(|a| a.df()).unwrap_or(0);
     let crit = critical(0.95, df);

@@ -102,7 +102,7 @@ fn baccarat_bets_compare_on_the_same_shoes() {
     assert_eq!(rows.len(), 3);
     let banker = rows
         .iter()
-        .find(|r| r["strategy"]["name"] == "banker")
+        .find(|r| r["strategy"]["name"] == "banker (#1)")
         .unwrap();
     let sim = run(&[
         "sim", "baccarat", "--bet", "banker", "--coups", "200k", "--seed", "4", "--format", "json",
@@ -121,7 +121,7 @@ fn baccarat_bets_compare_on_the_same_shoes() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|p| p["a"] == "banker" && p["b"] == "banker")
+        .find(|p| p["a"] == "banker (#1)" && p["b"] == "banker (#3)")
         .unwrap();
     assert_eq!(
         (same["diff"].as_f64(), same["se"].as_f64()),
