@@ -219,7 +219,8 @@ pub struct CountingModel {
     /// Seat-rounds watched (played or sat out) and played.
     pub rounds_observed: u64,
     pub rounds_played: u64,
-    /// 10^6 (ev/sd)², (sd/ev)² and 1000 ev/sd, per seat-round played.
+    /// 10^6 (ev/sd)² (signed: negative when EV < 0), (sd/ev)² (null unless EV > 0) and
+    /// 1000 ev/sd, per seat-round played.
     pub score: f64,
     pub n0: f64,
     pub di: f64,
@@ -291,8 +292,13 @@ pub fn counting_model(
         advantage_se: adv.se,
         rounds_observed: acc.counts.seat_rounds + acc.count.seat_rounds_out,
         rounds_played: acc.counts.seat_rounds,
-        score: 1e6 * (ev_round / sd_round).powi(2),
-        n0: (sd_round / ev_round).powi(2),
+        // Signed: a losing game scores below 0; N0 only means something when EV > 0.
+        score: 1e6 * ev_round * ev_round.abs() / (sd_round * sd_round),
+        n0: if ev_round > 0.0 {
+            (sd_round / ev_round).powi(2)
+        } else {
+            f64::NAN
+        },
         di: 1000.0 * ev_round / sd_round,
         by_true_count,
     })
