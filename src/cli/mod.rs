@@ -315,7 +315,8 @@ pub struct CountArgs {
     /// Back-count: sit out (watching) until the count is at or above TC.
     #[arg(long, value_name = "TC", allow_hyphen_values = true)]
     pub wong_in: Option<i32>,
-    /// Leave when the count falls below TC, and stay out until the shuffle.
+    /// Leave when the count falls below TC, and stay out until the shuffle (default: the
+    /// --wong-in count, if given).
     #[arg(long, value_name = "TC", allow_hyphen_values = true)]
     pub wong_out: Option<i32>,
 }
@@ -337,9 +338,7 @@ pub enum TcRounding {
 impl CountArgs {
     /// The counting request, or `None` without --count (then no other counting option may be
     /// given).
-    pub fn spec(
-        &self,
-    ) -> anyhow::Result<Option<rtplab::games::blackjack::count::CountSpec>> {
+    pub fn spec(&self) -> anyhow::Result<Option<rtplab::games::blackjack::count::CountSpec>> {
         use rtplab::games::blackjack::count::{CountSpec, CountSystem, Ramp, TcMode};
         let Some(name) = &self.count else {
             let given = [

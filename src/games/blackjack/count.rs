@@ -20,7 +20,12 @@ pub const BUILT_IN: [(&str, &str, Tags, u8); 7] = [
     ("hi-opt-2", "Hi-Opt II", [0, 1, 1, 2, 2, 1, 1, 0, 0, -2], 1),
     ("omega-2", "Omega II", [0, 1, 1, 2, 2, 2, 1, 0, -1, -2], 1),
     ("zen", "Zen", [-1, 1, 1, 2, 2, 2, 1, 0, 0, -2], 1),
-    ("halves", "Wong Halves", [-2, 1, 2, 2, 3, 2, 1, 0, -1, -2], 2),
+    (
+        "halves",
+        "Wong Halves",
+        [-2, 1, 2, 2, 3, 2, 1, 0, -1, -2],
+        2,
+    ),
 ];
 
 /// A count system: tags per value (×`scale`, so Wong Halves' halves are integers).
@@ -121,10 +126,7 @@ impl CountSystem {
             h[i] = x.ok_or_else(|| {
                 err(
                     0,
-                    format!(
-                        "no tag for rank {}",
-                        super::shoe::value_char(i as u8 + 1)
-                    ),
+                    format!("no tag for rank {}", super::shoe::value_char(i as u8 + 1)),
                 )
             })?;
         }
@@ -255,7 +257,9 @@ impl Ramp {
             }
             if let Some(&(last, _)) = v.last() {
                 if c <= last {
-                    return Err(bad(format!("count {c} after {last}: sort by count, each once")));
+                    return Err(bad(format!(
+                        "count {c} after {last}: sort by count, each once"
+                    )));
                 }
             }
             v.push((c, u));
@@ -384,8 +388,8 @@ impl CountSpec {
         if let Some(w) = self.wong_in {
             s += &format!(", wong in at {w}");
         }
-        if let Some(w) = self.wong_out {
-            s += &format!(", wong out below {w}");
+        if let Some(w) = self.wong_out.or(self.wong_in) {
+            s += &format!(", wong out below {w} until the shuffle");
         }
         s
     }
@@ -483,7 +487,8 @@ impl<S: Strategy> Player for Counter<'_, S> {
                 }
             }
             if self.playing {
-                if let Some(w) = sp.wong_out {
+                // Wonging in alone leaves below the same count.
+                if let Some(w) = sp.wong_out.or(sp.wong_in) {
                     if self.key < w {
                         self.playing = false;
                         self.left = true;
@@ -553,7 +558,10 @@ mod tests {
     #[test]
     fn the_shipped_tag_files_are_the_built_ins() {
         for (name, _, tags, scale) in BUILT_IN {
-            let path = format!("{}/strategies/counts/{name}.csv", env!("CARGO_MANIFEST_DIR"));
+            let path = format!(
+                "{}/strategies/counts/{name}.csv",
+                env!("CARGO_MANIFEST_DIR")
+            );
             let s = CountSystem::resolve(&path).unwrap();
             assert_eq!((s.tags, s.scale), (tags, scale), "{name}");
         }
@@ -563,7 +571,9 @@ mod tests {
     fn tag_file_errors() {
         let ok = "# hi-lo\nA,-1\n2,1\n3,1\n4,1\n5,1\n6,1\n7,0\n8,0\n9,0\nT,-1\n";
         assert_eq!(CountSystem::parse(ok, "f").unwrap().tags, BUILT_IN[0].2);
-        let e = CountSystem::parse("A,-1\nA,1\n", "f").unwrap_err().to_string();
+        let e = CountSystem::parse("A,-1\nA,1\n", "f")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("twice"), "{e}");
         let e = CountSystem::parse("A,-1\n", "f").unwrap_err().to_string();
         assert!(e.contains("no tag for rank 2"), "{e}");
@@ -587,7 +597,7 @@ mod tests {
         assert_eq!(true_count(1, 1, 104, Exact, Nearest), 1);
         assert_eq!(true_count(5, 1, 156, Exact, Nearest), 2); // 1.67
         assert_eq!(true_count(4, 1, 156, Exact, Nearest), 1); // 1.33
-        // Halves: RC +3 (in halves) with 1.5 decks = +1.
+                                                              // Halves: RC +3 (in halves) with 1.5 decks = +1.
         assert_eq!(true_count(3, 2, 78, Exact, Floor), 1);
         // Estimated decks: 80 cards is 1.5 decks by the half deck, 2 by the deck.
         assert_eq!(true_count(6, 1, 80, HalfDeck, Floor), 4);

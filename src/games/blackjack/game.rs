@@ -3,14 +3,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::count::{CountSpec, Counting};
 use super::exact::{analyze, DealerTable, Follow};
 use super::report::{counting_model, model, render, BehindFollows, RunInfo, SideBets};
 use super::resolve::{cells_off_basic, resolve_strategy};
 use super::rules::{Rules, Shuffle};
 use super::sim::{plan, BjAcc, BjSim, Plan};
-use super::strategy::{AlwaysInsure, AutoPlay, Chart, MimicDealer, NeverBust, Seats, StrategySpec};
-use super::count::{CountSpec, Counting};
 use super::strategy::Strategy;
+use super::strategy::{AlwaysInsure, AutoPlay, Chart, MimicDealer, NeverBust, Seats, StrategySpec};
 use super::BjError;
 use crate::engine::Simulation;
 use crate::game::{BoxedSim, Expected, Game, Run};

@@ -779,7 +779,10 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
     ]);
     r.sections.push(s);
     let mut s = Section::new(
-        &format!("EV by {} (per initial bet of the rounds played)", c.count_key),
+        &format!(
+            "EV by {} (per initial bet of the rounds played)",
+            c.count_key
+        ),
         &["count", "share", "played", "bet", "EV", "SE", "95% CI"],
     );
     for row in &c.by_true_count {
@@ -804,7 +807,11 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
             } else {
                 "out".into()
             },
-            if played { pct_cell(e.mean, 3) } else { "".into() },
+            if played {
+                pct_cell(e.mean, 3)
+            } else {
+                "".into()
+            },
             if played { pct_cell(e.se, 3) } else { "".into() },
             if played { ci_cell(&e, 3) } else { "".into() },
         ]);
@@ -910,7 +917,11 @@ pub fn plots(
                 let k = t.played as f64;
                 let mean = t.net as f64 / k;
                 let var = (t.net_xx as f64 / k - mean * mean).max(0.0);
-                let e = crate::stats::Estimate::new(mean / u, (var / k).sqrt() / u, t.played.saturating_sub(1));
+                let e = crate::stats::Estimate::new(
+                    mean / u,
+                    (var / k).sqrt() / u,
+                    t.played.saturating_sub(1),
+                );
                 let label = match tc {
                     t if t <= -edge => format!("<={t}"),
                     t if t >= edge => format!(">={t:+}"),

@@ -297,14 +297,7 @@ impl ChunkSums {
     /// the flat path compiles without the money sums). Rounds, seat-rounds, dealer blackjacks
     /// and busts, and rounds by up card are not counted here: `close` reads them off the
     /// chunk's dealer outcomes.
-    fn record(
-        &mut self,
-        bets: bool,
-        classes: bool,
-        r: &RoundResult,
-        acc: &mut BjAcc,
-        offset: i64,
-    ) {
+    fn record(&mut self, bets: bool, classes: bool, r: &RoundResult, acc: &mut BjAcc, offset: i64) {
         let c = &mut acc.counts;
         let up = (r.up - 1) as usize;
         acc.dealer[up][r.dealer] += 1;
@@ -528,7 +521,9 @@ fn run_shoes<P: Player>(
         // earlier shoes were played (common random numbers across strategies).
         let mut shoe_rng = Rng::seed_from_u64(rng.next_u64());
         let (bets, classes) = (P::BETS, P::BETS && P::CLASSES);
-        table.play_shoe(&mut shoe_rng, |r| sums.record(bets, classes, r, acc, offset));
+        table.play_shoe(&mut shoe_rng, |r| {
+            sums.record(bets, classes, r, acc, offset)
+        });
     }
     acc.counts.shoes += shoes;
     acc.counts.reshuffles_mid_round += table.shoe.reshuffles_mid_round;
