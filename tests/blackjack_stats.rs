@@ -28,6 +28,7 @@ fn config(
             insure,
         },
         rounds,
+        count: None,
     };
     let spec = RunSpec {
         seed: 20261129,

@@ -81,6 +81,7 @@ fn blackjack_stopped_before_its_first_chunk() {
                 insure,
             },
             rounds: 100_000,
+            count: None,
         };
         let spec = RunSpec {
             seed: 1,

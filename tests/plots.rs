@@ -152,11 +152,25 @@ fn run(args: &[&str], dir: &Path) {
 
 #[test]
 fn every_plot_has_proper_bars_and_readable_labels() {
-    let cases: [(&str, &[&str], usize); 7] = [
+    let cases: [(&str, &[&str], usize); 8] = [
         (
             "bj",
             &["sim", "blackjack", "--rounds", "200k", "--claim", "99.54"],
             3,
+        ),
+        (
+            "bj-count",
+            &[
+                "sim",
+                "blackjack",
+                "--rounds",
+                "300k",
+                "--count",
+                "hi-lo",
+                "--ramp",
+                "0:1,1:2,2:4,3:8,4:12",
+            ],
+            4,
         ),
         ("doom-turns", &["sim", "doom", "--turns", "200k"], 1),
         (

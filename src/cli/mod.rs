@@ -287,7 +287,98 @@ pub struct BlackjackSim {
     pub chunk_shoes: Option<u64>,
 
     #[command(flatten)]
+    pub counting: CountArgs,
+
+    #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// Card counting: a counter plays --strategy unchanged and bets from a ramp on the count.
+#[derive(Args, Debug)]
+pub struct CountArgs {
+    /// Count the cards with this system: hi-lo, ko (unbalanced: bets on the running count,
+    /// starting at 4 - 4 x decks), hi-opt-1, hi-opt-2, omega-2, zen, halves (Wong Halves), or
+    /// the path of a tag file ('rank,tag' lines, see strategies/counts/).
+    #[arg(long, value_name = "SYSTEM")]
+    pub count: Option<String>,
+    /// Bet ramp: "TC:units,..." sorted by count (the first entry covers every count at or
+    /// below it, the last every count above it), or a file holding one; default "0:1" (flat).
+    #[arg(long, value_name = "SPEC", allow_hyphen_values = true)]
+    pub ramp: Option<String>,
+    /// How the decks remaining are known for the true count: exactly, or estimated to the
+    /// nearest half deck or whole deck.
+    #[arg(long, value_enum)]
+    pub true_count: Option<TrueCount>,
+    /// How the true count is made an integer (default floor).
+    #[arg(long, value_enum)]
+    pub tc_rounding: Option<TcRounding>,
+    /// Back-count: sit out (watching) until the count is at or above TC.
+    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    pub wong_in: Option<i32>,
+    /// Leave when the count falls below TC, and stay out until the shuffle (default: the
+    /// --wong-in count, if given).
+    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    pub wong_out: Option<i32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TrueCount {
+    Exact,
+    HalfDeck,
+    FullDeck,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TcRounding {
+    Floor,
+    Truncate,
+    Nearest,
+}
+
+impl CountArgs {
+    /// The counting request, or `None` without --count (then no other counting option may be
+    /// given).
+    pub fn spec(&self) -> anyhow::Result<Option<rtplab::games::blackjack::count::CountSpec>> {
+        use rtplab::games::blackjack::count::{CountSpec, CountSystem, Ramp, TcMode};
+        let Some(name) = &self.count else {
+            let given = [
+                ("--ramp", self.ramp.is_some()),
+                ("--true-count", self.true_count.is_some()),
+                ("--tc-rounding", self.tc_rounding.is_some()),
+                ("--wong-in", self.wong_in.is_some()),
+                ("--wong-out", self.wong_out.is_some()),
+            ];
+            if let Some((flag, _)) = given.iter().find(|g| g.1) {
+                anyhow::bail!("{flag} needs --count SYSTEM (the count it bets or plays on)");
+            }
+            return Ok(None);
+        };
+        let system = CountSystem::resolve(name)?;
+        let ramp = Ramp::resolve(self.ramp.as_deref().unwrap_or("0:1"))?;
+        if !system.balanced() && (self.true_count.is_some() || self.tc_rounding.is_some()) {
+            anyhow::bail!(
+                "--count {name} is unbalanced: it bets on the running count, so --true-count and --tc-rounding do not apply"
+            );
+        }
+        let spec = CountSpec {
+            system,
+            ramp,
+            true_count: match self.true_count.unwrap_or(TrueCount::Exact) {
+                TrueCount::Exact => TcMode::Exact,
+                TrueCount::HalfDeck => TcMode::HalfDeck,
+                TrueCount::FullDeck => TcMode::FullDeck,
+            },
+            rounding: match self.tc_rounding.unwrap_or(TcRounding::Floor) {
+                TcRounding::Floor => rtplab::games::blackjack::count::TcRounding::Floor,
+                TcRounding::Truncate => rtplab::games::blackjack::count::TcRounding::Truncate,
+                TcRounding::Nearest => rtplab::games::blackjack::count::TcRounding::Nearest,
+            },
+            wong_in: self.wong_in,
+            wong_out: self.wong_out,
+        };
+        spec.validate()?;
+        Ok(Some(spec))
+    }
 }
 
 /// Output formats (`rtplab::report::Format` on the command line).
@@ -448,6 +539,7 @@ impl TryFrom<&BlackjackSim> for rtplab::games::blackjack::BjConfig {
                 insure: args.insurance == Insurance::Always,
             },
             rounds: args.run.rounds,
+            count: args.counting.spec()?,
         })
     }
 }

@@ -3,11 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::count::{CountSpec, Counting};
 use super::exact::{analyze, DealerTable, Follow};
-use super::report::{model, render, BehindFollows, RunInfo, SideBets};
+use super::report::{counting_model, model, render, BehindFollows, RunInfo, SideBets};
 use super::resolve::{cells_off_basic, resolve_strategy};
 use super::rules::{Rules, Shuffle};
 use super::sim::{plan, BjAcc, BjSim, Plan};
+use super::strategy::Strategy;
 use super::strategy::{AlwaysInsure, AutoPlay, Chart, MimicDealer, NeverBust, Seats, StrategySpec};
 use super::BjError;
 use crate::engine::Simulation;
@@ -26,6 +28,10 @@ pub struct BjConfig {
     pub strategy: StrategySpec,
     pub bets: SideBets,
     pub rounds: u64,
+    /// Card counting (a counter plays the strategy and bets from a ramp); absent: every seat
+    /// bets one initial bet, as before counting existed (and the key is unchanged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<CountSpec>,
 }
 
 impl BjConfig {
@@ -36,6 +42,7 @@ impl BjConfig {
             strategy,
             bets: SideBets::none(),
             rounds,
+            count: None,
         }
     }
 }
@@ -135,6 +142,23 @@ fn boxed<S: Seats + Send + 'static>(
     Ok((p, Box::new(sim)))
 }
 
+/// Seat `strategy` as it is, or as a card counter's chart when the run counts.
+fn seat<S: Strategy + Send + 'static>(
+    cfg: &BjConfig,
+    strategy: S,
+    seed: u64,
+    chunk: Option<u64>,
+    shards: u64,
+) -> Result<(Plan, BoxedSim<BjAcc>), BjError> {
+    match &cfg.count {
+        None => boxed(cfg, strategy, seed, chunk, shards),
+        Some(c) => {
+            let counting = Counting::new(strategy, c.clone(), cfg.rules.decks);
+            boxed(cfg, counting, seed, chunk, shards)
+        }
+    }
+}
+
 impl Game for Blackjack {
     const NAME: &'static str = "blackjack";
     type Config = BjConfig;
@@ -175,6 +199,9 @@ impl Game for Blackjack {
         if cfg.rounds == 0 || cfg.rounds > super::sim::MAX_ROUNDS {
             return Err(BjError::Rounds(cfg.rounds));
         }
+        if let Some(c) = &cfg.count {
+            c.validate()?;
+        }
         Ok(())
     }
 
@@ -188,14 +215,14 @@ impl Game for Blackjack {
         let mimic = MimicDealer { h17: cfg.rules.h17 };
         let (s, n) = (seed, shards);
         match (&cfg.strategy, cfg.bets.insure) {
-            (StrategySpec::Chart(c), false) => boxed(cfg, (**c).clone(), s, chunk, n),
-            (StrategySpec::Chart(c), true) => boxed(cfg, AlwaysInsure((**c).clone()), s, chunk, n),
-            (StrategySpec::AutoPlay, false) => boxed(cfg, AutoPlay, s, chunk, n),
-            (StrategySpec::AutoPlay, true) => boxed(cfg, AlwaysInsure(AutoPlay), s, chunk, n),
-            (StrategySpec::MimicDealer, false) => boxed(cfg, mimic, s, chunk, n),
-            (StrategySpec::MimicDealer, true) => boxed(cfg, AlwaysInsure(mimic), s, chunk, n),
-            (StrategySpec::NeverBust, false) => boxed(cfg, NeverBust, s, chunk, n),
-            (StrategySpec::NeverBust, true) => boxed(cfg, AlwaysInsure(NeverBust), s, chunk, n),
+            (StrategySpec::Chart(c), false) => seat(cfg, (**c).clone(), s, chunk, n),
+            (StrategySpec::Chart(c), true) => seat(cfg, AlwaysInsure((**c).clone()), s, chunk, n),
+            (StrategySpec::AutoPlay, false) => seat(cfg, AutoPlay, s, chunk, n),
+            (StrategySpec::AutoPlay, true) => seat(cfg, AlwaysInsure(AutoPlay), s, chunk, n),
+            (StrategySpec::MimicDealer, false) => seat(cfg, mimic, s, chunk, n),
+            (StrategySpec::MimicDealer, true) => seat(cfg, AlwaysInsure(mimic), s, chunk, n),
+            (StrategySpec::NeverBust, false) => seat(cfg, NeverBust, s, chunk, n),
+            (StrategySpec::NeverBust, true) => seat(cfg, AlwaysInsure(NeverBust), s, chunk, n),
         }
     }
 
@@ -206,14 +233,16 @@ impl Game for Blackjack {
     fn report(run: &Run<Blackjack>, claim: Option<f64>) -> Result<Report, BjError> {
         let cfg = &run.config;
         check_histogram(cfg, &run.acc)?;
-        let mut report = render(&model(
+        let mut m = model(
             &cfg.rules,
             &cfg.strategy.info(),
             &cfg.bets,
             &run.acc,
             &info(run),
             claim,
-        ));
+        );
+        m.counting = counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc);
+        let mut report = render(&m);
         if let Some(n) = cells_off_basic(&cfg.strategy, &cfg.rules).filter(|&n| n > 0) {
             report.notes.push(format!(
                 "This chart differs from the chart derived for these rules (`--strategy basic`) in {n} of {} cells.",
@@ -238,6 +267,7 @@ impl Game for Blackjack {
                 ..SideBets::none()
             },
             rounds: b.rounds,
+            count: None,
         };
         Ok((cfg, b.chunk_shoes))
     }

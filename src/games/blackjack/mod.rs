@@ -1,5 +1,6 @@
 //! Blackjack: the live table "廿一點" and every variation of its rules.
 
+pub mod count;
 pub mod derive;
 pub mod exact;
 pub mod exact_report;
@@ -24,6 +25,8 @@ pub enum BjError {
     Chart(#[from] strategy::ChartError),
     #[error(transparent)]
     RunSize(#[from] sim::RunSizeError),
+    #[error(transparent)]
+    Count(#[from] count::CountError),
     #[error(transparent)]
     Engine(#[from] crate::engine::EngineError),
     #[error(transparent)]

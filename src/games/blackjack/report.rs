@@ -196,6 +196,112 @@ pub struct SimModel {
     /// The rounds of a standard error of 0.01% at this SD.
     #[serde(skip)]
     pub bets_for_se_0_01pct: f64,
+    /// A counting run's figures (keys written only when counting).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub counting: Option<CountingModel>,
+}
+
+/// A counting run's figures: money per seat-round played in units of the table minimum (one
+/// initial bet), the player's measures of a game's worth, and the EV by true count.
+#[derive(Clone, Debug, Serialize)]
+pub struct CountingModel {
+    /// The count, the true-count conversion, the ramp and wonging, in one line.
+    pub count: String,
+    /// What bets are keyed on: "true count" or "running count" (an unbalanced count).
+    pub count_key: &'static str,
+    /// EV and SD of one seat-round played, in table minimums (initial bets).
+    pub ev_per_round: f64,
+    pub ev_per_round_se: f64,
+    pub sd_per_round: f64,
+    /// EV per initial bet staked (= `ev`).
+    pub advantage: f64,
+    pub advantage_se: f64,
+    /// Seat-rounds watched (played or sat out) and played.
+    pub rounds_observed: u64,
+    pub rounds_played: u64,
+    /// 10^6 (ev/sd)² (signed: negative when EV < 0), (sd/ev)² (null unless EV > 0) and
+    /// 1000 ev/sd, per seat-round played.
+    pub score: f64,
+    pub n0: f64,
+    pub di: f64,
+    pub by_true_count: Vec<TcRow>,
+}
+
+/// The seat-rounds of one count (the first and last rows take every count beyond them).
+#[derive(Clone, Debug, Serialize)]
+pub struct TcRow {
+    pub tc: i32,
+    /// Share of the seat-rounds observed.
+    pub share: f64,
+    pub observed: u64,
+    pub played: u64,
+    /// EV per initial bet of the rounds played at this count, SE and 95% CI (seat-rounds
+    /// taken as independent).
+    pub ev: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+    /// Average bet placed at this count, in initial bets (0: never played).
+    pub bet: f64,
+}
+
+/// The counting figures of a run's sums (`None` for a run that does not count).
+pub fn counting_model(
+    rules: &Rules,
+    spec: Option<&super::count::CountSpec>,
+    acc: &BjAcc,
+) -> Option<CountingModel> {
+    use super::count::TC_CLAMP;
+    let spec = spec?;
+    let u = rules.units_per_bet() as f64;
+    let m = &acc.main;
+    let n = m.n as f64;
+    let ev_round = m.x as f64 / n / u;
+    let sd_round = m.sd_obs() / u;
+    let adv = est(m, u);
+    let observed: u64 = acc.count.by_tc.iter().map(|t| t.observed).sum();
+    let by_true_count = acc
+        .count
+        .by_tc
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.observed > 0)
+        .map(|(i, t)| {
+            let k = t.played as f64;
+            let mean = t.net as f64 / k;
+            let var = (t.net_xx as f64 / k - mean * mean).max(0.0);
+            let e = Estimate::new(mean / u, (var / k).sqrt() / u, t.played.saturating_sub(1));
+            TcRow {
+                tc: i as i32 - TC_CLAMP,
+                share: rate(t.observed, observed),
+                observed: t.observed,
+                played: t.played,
+                ev: e.mean,
+                se: e.se,
+                ci95: e.ci95,
+                bet: if t.played > 0 { t.bets as f64 / k } else { 0.0 },
+            }
+        })
+        .collect();
+    Some(CountingModel {
+        count: spec.describe(),
+        count_key: spec.key_name(),
+        ev_per_round: ev_round,
+        ev_per_round_se: sd_round / n.sqrt(),
+        sd_per_round: sd_round,
+        advantage: adv.mean,
+        advantage_se: adv.se,
+        rounds_observed: acc.counts.seat_rounds + acc.count.seat_rounds_out,
+        rounds_played: acc.counts.seat_rounds,
+        // Signed: a losing game scores below 0; N0 only means something when EV > 0.
+        score: 1e6 * ev_round * ev_round.abs() / (sd_round * sd_round),
+        n0: if ev_round > 0.0 {
+            (sd_round / ev_round).powi(2)
+        } else {
+            f64::NAN
+        },
+        di: 1000.0 * ev_round / sd_round,
+        by_true_count,
+    })
 }
 
 fn frequencies_as_map<S: serde::Serializer>(f: &[Frequency], s: S) -> Result<S::Ok, S::Error> {
@@ -378,6 +484,7 @@ pub fn model(
         meta: run.meta.clone(),
         reshuffles_mid_round: c.reshuffles_mid_round,
         bets_for_se_0_01pct: rounds_for_se(ev.se, c.seat_rounds, 0.0001),
+        counting: None,
     }
 }
 
@@ -581,6 +688,9 @@ pub fn render(m: &SimModel) -> Report {
     }
     r.sections.push(s);
 
+    if let Some(c) = &m.counting {
+        render_counting(&mut r, c);
+    }
     if let Some(marker) = m.meta.marker() {
         r.notes.push(format!(
             "{marker}; the figures cover the rounds completed only."
@@ -618,6 +728,99 @@ pub fn render(m: &SimModel) -> Report {
     }
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
+}
+
+/// The counting sections: the player's figures and the EV by count.
+fn render_counting(r: &mut Report, c: &CountingModel) {
+    r.meta.push(("count".into(), c.count.clone()));
+    let mut s = Section::new(
+        "Card counting (per seat-round played, in table minimums)",
+        &["quantity", "value", "SE"],
+    );
+    s.row([
+        "advantage (EV per initial bet staked)".into(),
+        pct_cell(c.advantage, 4),
+        pct_cell(c.advantage_se, 4),
+    ]);
+    s.row([
+        "EV per round".into(),
+        fixed_cell(c.ev_per_round, 5, "bets"),
+        fixed_cell(c.ev_per_round_se, 5, "bets"),
+    ]);
+    s.row([
+        "SD per round".into(),
+        fixed_cell(c.sd_per_round, 4, "bets"),
+        "".into(),
+    ]);
+    s.row([
+        "SCORE = 10^6 (EV/SD)^2".into(),
+        fixed_cell(c.score, 2, "score"),
+        "".into(),
+    ]);
+    s.row([
+        "N0 = (SD/EV)^2".into(),
+        fixed_cell(c.n0, 0, "rounds"),
+        "".into(),
+    ]);
+    s.row([
+        "DI = 1000 EV/SD".into(),
+        fixed_cell(c.di, 3, "index"),
+        "".into(),
+    ]);
+    s.row([
+        "seat-rounds observed".into(),
+        count_cell(c.rounds_observed),
+        "".into(),
+    ]);
+    s.row([
+        "seat-rounds played".into(),
+        count_cell(c.rounds_played),
+        "".into(),
+    ]);
+    r.sections.push(s);
+    let mut s = Section::new(
+        &format!(
+            "EV by {} (per initial bet of the rounds played)",
+            c.count_key
+        ),
+        &["count", "share", "played", "bet", "EV", "SE", "95% CI"],
+    );
+    for row in &c.by_true_count {
+        let e = Estimate {
+            mean: row.ev,
+            se: row.se,
+            ci95: row.ci95,
+        };
+        let edge = super::count::TC_CLAMP;
+        let label = match row.tc {
+            t if t <= -edge => format!("<= {t}"),
+            t if t >= edge => format!(">= {t:+}"),
+            t => format!("{t:+}"),
+        };
+        let played = row.played > 0;
+        s.row([
+            Cell::from(label),
+            pct_cell(row.share, 2),
+            count_cell(row.played),
+            if played {
+                fixed_cell(row.bet, 2, "bets")
+            } else {
+                "out".into()
+            },
+            if played {
+                pct_cell(e.mean, 3)
+            } else {
+                "".into()
+            },
+            if played { pct_cell(e.se, 3) } else { "".into() },
+            if played { ci_cell(&e, 3) } else { "".into() },
+        ]);
+    }
+    r.sections.push(s);
+    r.notes.push(format!(
+        "Counting: {}. A seat sitting out (wonging) watches its place played the same way by someone else: the cards are as they would be, none of it is the seat's money. The SEs by count take seat-rounds as independent.",
+        c.count
+    ));
 }
 
 /// The plots of a run: result histogram, EV by up card, and the running RTP with its 95%
@@ -701,6 +904,45 @@ pub fn plots(
             )?,
         ),
     ];
+    if !acc.count.by_tc.is_empty() {
+        let edge = super::count::TC_CLAMP;
+        let bars: Vec<Bar> = acc
+            .count
+            .by_tc
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.played > 1)
+            .map(|(i, t)| {
+                let tc = i as i32 - edge;
+                let k = t.played as f64;
+                let mean = t.net as f64 / k;
+                let var = (t.net_xx as f64 / k - mean * mean).max(0.0);
+                let e = crate::stats::Estimate::new(
+                    mean / u,
+                    (var / k).sqrt() / u,
+                    t.played.saturating_sub(1),
+                );
+                let label = match tc {
+                    t if t <= -edge => format!("<={t}"),
+                    t if t >= edge => format!(">={t:+}"),
+                    t => format!("{t:+}"),
+                };
+                Bar::new(label, e.mean * 100.0).with_ci(e.ci95[0] * 100.0, e.ci95[1] * 100.0)
+            })
+            .collect();
+        out.push((
+            "ev-by-true-count.svg".into(),
+            bar_chart(&BarChart {
+                title: "EV by count, with 95% CIs",
+                x_label: "count when the bet was placed",
+                y_label: "EV (% of the initial bet)",
+                y_unit: YUnit::Percent,
+                bars: &bars,
+                hline: Some((0.0, "break-even")),
+                histogram: false,
+            })?,
+        ));
+    }
     if let Some(m) = run.meta.marker() {
         for p in &mut out {
             p.1 = mark(&p.1, &m);

@@ -20,8 +20,10 @@ pub const DEALER_BJ: usize = 6;
 /// bet whatever the seat bets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SeatResult {
-    /// The seat's bet, in initial bets (1 for a fixed strategy).
+    /// The seat's bet, in initial bets (1 for a fixed strategy; 0: the seat sat out).
     pub bet: u32,
+    /// The seat-round's row of the by-true-count sums (`Player::class`; 0 without bets).
+    pub class: u8,
     /// Net result of the main bet (all hands, doubles and splits), in units per initial bet.
     pub net: i64,
     /// Units wagered on the main bet (initial, doubles, splits) per initial bet.
@@ -241,7 +243,8 @@ impl Ctx<'_> {
         // Bets before the deal.
         for (i, seat) in res.seats[..players].iter_mut().enumerate() {
             *seat = SeatResult {
-                bet: if P::BETS { player.bet(i).max(1) } else { 1 },
+                bet: if P::BETS { player.bet(i) } else { 1 },
+                class: if P::BETS { player.class(i) } else { 0 },
                 ..SeatResult::default()
             };
         }

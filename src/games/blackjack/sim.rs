@@ -90,6 +90,60 @@ pub struct BjAcc {
     /// estimate for convergence plots.
     #[serde(default)]
     pub trace: Vec<[i64; 3]>,
+    /// A counting run's sums (empty otherwise, and then not written).
+    #[serde(default, skip_serializing_if = "CountAcc::is_empty")]
+    pub count: CountAcc,
+}
+
+/// A counting run's sums: seat-rounds sat out, and every seat-round by its true count.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CountAcc {
+    /// Seat-rounds the counter watched without betting (wonging).
+    pub seat_rounds_out: u64,
+    /// By true count (row `tc + 10`, clamped to −10..+10; `count::tc_bin`).
+    pub by_tc: Vec<TcSums>,
+}
+
+/// The seat-rounds of one true count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TcSums {
+    /// Seat-rounds seen at this count (played or sat out).
+    pub observed: u64,
+    /// Seat-rounds played.
+    pub played: u64,
+    /// Σ net per initial bet (units) and its squares, of the rounds played.
+    pub net: i64,
+    pub net_xx: i64,
+    /// Σ bets (initial bets) and Σ money (net × bet, units), of the rounds played.
+    pub bets: u64,
+    pub money: i128,
+}
+
+impl TcSums {
+    fn merge(&mut self, o: &TcSums) {
+        self.observed += o.observed;
+        self.played += o.played;
+        self.net += o.net;
+        self.net_xx += o.net_xx;
+        self.bets += o.bets;
+        self.money += o.money;
+    }
+}
+
+impl CountAcc {
+    pub fn is_empty(&self) -> bool {
+        self.seat_rounds_out == 0 && self.by_tc.is_empty()
+    }
+
+    fn merge(&mut self, o: &CountAcc) {
+        self.seat_rounds_out += o.seat_rounds_out;
+        if self.by_tc.len() < o.by_tc.len() {
+            self.by_tc.resize(o.by_tc.len(), TcSums::default());
+        }
+        for (a, b) in self.by_tc.iter_mut().zip(&o.by_tc) {
+            a.merge(b);
+        }
+    }
 }
 
 impl Merge for BjAcc {
@@ -115,6 +169,7 @@ impl Merge for BjAcc {
             }
         }
         crate::stats::merge_trace(&mut self.trace, &o.trace);
+        self.count.merge(&o.count);
     }
 }
 
@@ -141,7 +196,8 @@ impl crate::shard::Plausible for BjAcc {
             ));
         }
         let c = &self.counts;
-        if c.seat_rounds != self.main.n || c.rounds > c.seat_rounds {
+        let out = self.count.seat_rounds_out;
+        if c.seat_rounds != self.main.n || c.rounds > c.seat_rounds + out {
             return Err(format!(
                 "{} rounds and {} seat-rounds do not fit the main bet's {}",
                 c.rounds, c.seat_rounds, self.main.n
@@ -152,6 +208,24 @@ impl crate::shard::Plausible for BjAcc {
                 "{} initial bets counted, the main bet staked {}",
                 c.initial_bets, self.main.y
             ));
+        }
+        if !self.count.by_tc.is_empty() {
+            let played: u64 = self.count.by_tc.iter().map(|t| t.played).sum();
+            let seen: u64 = self.count.by_tc.iter().map(|t| t.observed).sum();
+            if played != c.seat_rounds || seen != c.seat_rounds + out {
+                return Err(format!(
+                    "the true counts hold {played} seat-rounds played of {seen}, the run {} of {}",
+                    c.seat_rounds,
+                    c.seat_rounds + out
+                ));
+            }
+            let bets: u64 = self.count.by_tc.iter().map(|t| t.bets).sum();
+            if bets as i128 != self.main.y {
+                return Err(format!(
+                    "the true counts hold {bets} initial bets, the main bet {}",
+                    self.main.y
+                ));
+            }
         }
         let dealt: u64 = self.dealer.iter().flatten().sum();
         if dealt > c.rounds {
@@ -195,6 +269,11 @@ struct BetSums {
     insurance: i64,
     insurance_staked: i64,
     insurance_xx: i128,
+    /// Seat-rounds sat out (bet 0), in all and by up card.
+    out: u64,
+    by_up_out: [u64; 10],
+    /// By true count (with `Player::CLASSES` only).
+    tc: [TcSums; crate::games::blackjack::count::TC_BINS],
 }
 
 /// Close a batch of a ratio whose sums may exceed an i64 (as `Ratio::close`).
@@ -218,13 +297,31 @@ impl ChunkSums {
     /// the flat path compiles without the money sums). Rounds, seat-rounds, dealer blackjacks
     /// and busts, and rounds by up card are not counted here: `close` reads them off the
     /// chunk's dealer outcomes.
-    fn record(&mut self, bets: bool, r: &RoundResult, acc: &mut BjAcc, offset: i64) {
+    fn record(&mut self, bets: bool, classes: bool, r: &RoundResult, acc: &mut BjAcc, offset: i64) {
         let c = &mut acc.counts;
         let up = (r.up - 1) as usize;
         acc.dealer[up][r.dealer] += 1;
         let seats = &r.seats[..r.players];
         let mut net = 0;
         for s in seats {
+            if bets {
+                if classes {
+                    let t = &mut self.bets.tc[s.class as usize];
+                    t.observed += 1;
+                    if s.bet > 0 {
+                        t.played += 1;
+                        t.net += s.net;
+                        t.net_xx += s.net * s.net;
+                        t.bets += s.bet as u64;
+                        t.money += (s.net * s.bet as i64) as i128;
+                    }
+                }
+                if s.bet == 0 {
+                    self.bets.out += 1;
+                    self.bets.by_up_out[up] += 1;
+                    continue;
+                }
+            }
             c.naturals += s.natural as u64;
             c.doubles += s.doubles as u64;
             c.splits += s.splits as u64;
@@ -258,6 +355,9 @@ impl ChunkSums {
         }
         if r.up == 1 {
             for s in seats {
+                if bets && s.bet == 0 {
+                    continue;
+                }
                 c.insurance_offered += 1;
                 if s.insured {
                     c.insurance_taken += 1;
@@ -282,7 +382,7 @@ impl ChunkSums {
 
     /// Close the chunk: the counts read off the dealer outcomes, then the batches. `acc` holds
     /// this chunk only.
-    fn close(&self, bets: bool, acc: &mut BjAcc, offset: i64, players: u64) {
+    fn close(&self, bets: bool, classes: bool, acc: &mut BjAcc, offset: i64, players: u64) {
         let mut by_up_rounds = [0u64; 10];
         for (up, outcomes) in acc.dealer.iter().enumerate() {
             by_up_rounds[up] = outcomes.iter().sum();
@@ -290,7 +390,8 @@ impl ChunkSums {
             acc.counts.dealer_blackjacks += outcomes[super::round::DEALER_BJ];
             acc.counts.dealer_busts += outcomes[super::round::DEALER_BUST];
         }
-        let n = acc.counts.rounds * players;
+        let out = if bets { self.bets.out } else { 0 };
+        let n = acc.counts.rounds * players - out;
         acc.counts.seat_rounds += n;
         let ni = n as i64;
         let (iw, il) = (self.insurance_won as i64, self.insurance_lost as i64);
@@ -304,6 +405,10 @@ impl ChunkSums {
             let m = &self.bets;
             acc.counts.initial_bets += m.bets as u64;
             acc.counts.max_bet = acc.counts.max_bet.max(m.max_bet as u64);
+            if classes {
+                acc.count.seat_rounds_out += m.out;
+                acc.count.by_tc = m.tc.to_vec();
+            }
             close_wide(&mut acc.main, m.net as i128, m.bets as i128, m.net_xx, n);
             let wagered = Batch {
                 x: m.net,
@@ -312,13 +417,14 @@ impl ChunkSums {
             };
             acc.wagered.close(&wagered, n);
             let by_up = self.by_up_net.iter().zip(&m.by_up_bets).zip(&by_up_rounds);
-            for (ratio, ((&net, &staked), &rounds)) in acc.by_up.iter_mut().zip(by_up) {
+            let by_up = by_up.zip(&m.by_up_out);
+            for (ratio, (((&net, &staked), &rounds), &out)) in acc.by_up.iter_mut().zip(by_up) {
                 let b = Batch {
                     x: net,
                     y: staked,
                     xx: 0,
                 };
-                ratio.close(&b, rounds * players);
+                ratio.close(&b, rounds * players - out);
             }
             let (px, py) = (m.pairs as i128, m.bets as i128);
             close_wide(&mut acc.pairs, px, py, m.pairs_xx, n);
@@ -414,11 +520,14 @@ fn run_shoes<P: Player>(
         // Each shoe has a stream of its own, so the cards it deals do not depend on how
         // earlier shoes were played (common random numbers across strategies).
         let mut shoe_rng = Rng::seed_from_u64(rng.next_u64());
-        table.play_shoe(&mut shoe_rng, |r| sums.record(P::BETS, r, acc, offset));
+        let (bets, classes) = (P::BETS, P::BETS && P::CLASSES);
+        table.play_shoe(&mut shoe_rng, |r| {
+            sums.record(bets, classes, r, acc, offset)
+        });
     }
     acc.counts.shoes += shoes;
     acc.counts.reshuffles_mid_round += table.shoe.reshuffles_mid_round;
-    sums.close(P::BETS, acc, offset, players);
+    sums.close(P::BETS, P::BETS && P::CLASSES, acc, offset, players);
 }
 
 /// How a requested round count maps onto chunks.

@@ -59,7 +59,10 @@ pub trait Strategy: Sync {
 ///   the dealer has a blackjack, otherwise after every seat has acted. Cards never dealt are
 ///   never seen.
 ///
-/// Bets are in initial bets (`>= 1`; a 0 is taken as 1), decided per seat before the deal.
+/// Bets are in initial bets, decided per seat before the deal. A bet of 0 sits the seat out
+/// (a back-counter watching): its place is still dealt and played the player's way, as by
+/// someone else at the table, so the cards are as they would be; none of it is the seat's
+/// money or counted as its play (only the table's rounds and dealer outcomes count it).
 /// Doubles, splits, surrender, the pairs side bet and insurance stake in proportion to the
 /// seat's bet; the bet behind stays one initial bet (someone else's money).
 pub trait Player {
@@ -68,10 +71,19 @@ pub trait Player {
     const BETS: bool = false;
     /// Whether `see` and `shuffled` do anything (false: the table never calls them).
     const SEES: bool = false;
+    /// Whether `class` sorts seat-rounds into the by-true-count sums (a counter; only with
+    /// `BETS`).
+    const CLASSES: bool = false;
     /// The bet of `seat` for the next round, in initial bets (only called when `BETS`).
     #[inline(always)]
     fn bet(&mut self, _seat: usize) -> u32 {
         1
+    }
+    /// The row (0..`count::TC_BINS`) of the by-true-count sums of `seat`'s round, asked after
+    /// `bet` (only called when `BETS`).
+    #[inline(always)]
+    fn class(&self, _seat: usize) -> u8 {
+        0
     }
     /// The action of `seat` in `s` (same contract as [`Strategy::act`]).
     fn act(&mut self, seat: usize, s: &Situation) -> Action;

@@ -1,0 +1,625 @@
+//! Card counting: count systems as data (tags per rank), true counts, bet ramps, and the
+//! counting player (`Counter`), which plays a fixed chart and bets from a ramp on the count,
+//! wonging in and out when asked.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::shoe::{value, Rank};
+use super::strategy::{Action, Player, Seats, Situation, Strategy};
+
+/// Tags by value, ace first (A, 2, …, 9, T), in units of `1 / scale`.
+pub type Tags = [i8; 10];
+
+/// The built-in systems: (command-line name, report name, tags, scale).
+pub const BUILT_IN: [(&str, &str, Tags, u8); 7] = [
+    ("hi-lo", "Hi-Lo", [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1], 1),
+    ("ko", "KO", [-1, 1, 1, 1, 1, 1, 1, 0, 0, -1], 1),
+    ("hi-opt-1", "Hi-Opt I", [0, 0, 1, 1, 1, 1, 0, 0, 0, -1], 1),
+    ("hi-opt-2", "Hi-Opt II", [0, 1, 1, 2, 2, 1, 1, 0, 0, -2], 1),
+    ("omega-2", "Omega II", [0, 1, 1, 2, 2, 2, 1, 0, -1, -2], 1),
+    ("zen", "Zen", [-1, 1, 1, 2, 2, 2, 1, 0, 0, -2], 1),
+    (
+        "halves",
+        "Wong Halves",
+        [-2, 1, 2, 2, 3, 2, 1, 0, -1, -2],
+        2,
+    ),
+];
+
+/// A count system: tags per value (×`scale`, so Wong Halves' halves are integers).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CountSystem {
+    /// Its name in reports (a built-in's name or a tag file's path): not part of a run's
+    /// identity.
+    pub label: String,
+    pub tags: Tags,
+    /// The tags are in units of 1/scale (2 for Wong Halves).
+    pub scale: u8,
+}
+
+/// A bad count system, ramp or counting option.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum CountError {
+    #[error("unknown count '{0}': expected hi-lo, ko, hi-opt-1, hi-opt-2, omega-2, zen, halves, or the path of a tag file (lines 'rank,tag', e.g. 'T,-1'; see strategies/counts/)")]
+    Unknown(String),
+    #[error("{file}:{line}: {msg}")]
+    File {
+        file: String,
+        line: usize,
+        msg: String,
+    },
+    #[error("cannot read the count file {0}: {1}")]
+    Read(String, String),
+    #[error("--ramp '{0}': {1} (expected e.g. \"0:1,1:2,2:4,3:8,4:12\": true count:units, sorted by true count)")]
+    Ramp(String, String),
+    #[error("--wong-out {out} is above --wong-in {win}: a seat that enters at {win} would leave at once")]
+    WongOrder { win: i32, out: i32 },
+    #[error("{0}")]
+    Option(String),
+}
+
+impl CountSystem {
+    /// A built-in system by its command-line name, or a tag file.
+    pub fn resolve(name: &str) -> Result<CountSystem, CountError> {
+        if let Some(b) = BUILT_IN.iter().find(|b| b.0 == name) {
+            return Ok(CountSystem {
+                label: b.1.into(),
+                tags: b.2,
+                scale: b.3,
+            });
+        }
+        let path = std::path::Path::new(name);
+        if !path.exists() {
+            return Err(CountError::Unknown(name.into()));
+        }
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CountError::Read(name.into(), e.to_string()))?;
+        CountSystem::parse(&text, name)
+    }
+
+    /// A tag file: `rank,tag` lines (ranks A, 2–9, T; tags integers or halves such as 0.5,
+    /// -1.5); `#` starts a comment; every rank must be given once.
+    pub fn parse(text: &str, file: &str) -> Result<CountSystem, CountError> {
+        let err = |line: usize, msg: String| CountError::File {
+            file: file.into(),
+            line,
+            msg,
+        };
+        let mut halves: [Option<i32>; 10] = [None; 10];
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let Some((r, t)) = line.split_once(',') else {
+                return Err(err(i + 1, format!("'{line}': expected 'rank,tag'")));
+            };
+            let (r, t) = (r.trim(), t.trim());
+            if r.eq_ignore_ascii_case("rank") {
+                continue; // a header
+            }
+            let v = match r {
+                "A" | "a" | "1" => 1,
+                "T" | "t" | "10" | "J" | "Q" | "K" => 10,
+                d if d.len() == 1 && ("2"..="9").contains(&d) => d.parse::<usize>().unwrap_or(0),
+                _ => return Err(err(i + 1, format!("rank '{r}': expected A, 2–9 or T"))),
+            };
+            let x: f64 = t
+                .parse()
+                .map_err(|_| err(i + 1, format!("tag '{t}': not a number")))?;
+            let h = x * 2.0;
+            if h.fract() != 0.0 || h.abs() > 20.0 {
+                return Err(err(
+                    i + 1,
+                    format!("tag '{t}': expected a whole or half number from -10 to 10"),
+                ));
+            }
+            if halves[v - 1].is_some() {
+                return Err(err(i + 1, format!("rank {r} is given twice")));
+            }
+            halves[v - 1] = Some(h as i32);
+        }
+        let mut h = [0i32; 10];
+        for (i, x) in halves.iter().enumerate() {
+            h[i] = x.ok_or_else(|| {
+                err(
+                    0,
+                    format!("no tag for rank {}", super::shoe::value_char(i as u8 + 1)),
+                )
+            })?;
+        }
+        let whole = h.iter().all(|x| x % 2 == 0);
+        let scale = if whole { 1 } else { 2 };
+        let tags = h.map(|x| (if whole { x / 2 } else { x }) as i8);
+        Ok(CountSystem {
+            label: file.into(),
+            tags,
+            scale,
+        })
+    }
+
+    /// The sum of the tags over one deck, in tag units (0 for a balanced count; KO: +4).
+    pub fn deck_sum(&self) -> i32 {
+        self.tags
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| t as i32 * if i == 9 { 16 } else { 4 })
+            .sum()
+    }
+
+    pub fn balanced(&self) -> bool {
+        self.deck_sum() == 0
+    }
+
+    /// The running count at the start of a shoe of `decks`, in tag units: 0 for a balanced
+    /// count; an unbalanced one starts at `s − s·decks` (s = its deck sum: KO's 4 − 4·decks),
+    /// so that its key count is reached as in the books.
+    pub fn initial(&self, decks: u32) -> i32 {
+        let s = self.deck_sum();
+        s - s * decks as i32
+    }
+
+    /// The tag of each rank (0..13), in tag units.
+    pub fn by_rank(&self) -> [i8; 13] {
+        std::array::from_fn(|r| self.tags[value(r as Rank) as usize - 1])
+    }
+}
+
+/// How the decks remaining are known for the true count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TcMode {
+    /// Cards remaining / 52, exactly.
+    Exact,
+    /// Estimated to the nearest half deck (at least half a deck).
+    HalfDeck,
+    /// Estimated to the nearest whole deck (at least one).
+    FullDeck,
+}
+
+/// How a true count is made an integer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TcRounding {
+    /// Toward −∞ (−0.5 → −1).
+    Floor,
+    /// Toward 0 (−0.5 → 0).
+    Truncate,
+    /// To the nearest, halves away from 0.
+    Nearest,
+}
+
+/// The integer true count of running count `rc` (in tag units of `scale`) with `remaining`
+/// cards left, computed exactly in integers.
+pub fn true_count(rc: i32, scale: u8, remaining: u32, mode: TcMode, rounding: TcRounding) -> i32 {
+    let remaining = remaining.max(1) as i64;
+    let rc = rc as i64;
+    let s = scale as i64;
+    // tc = num / den.
+    let (num, den) = match mode {
+        TcMode::Exact => (rc * 52, s * remaining),
+        TcMode::HalfDeck => {
+            let halves = ((remaining + 13) / 26).max(1);
+            (rc * 2, s * halves)
+        }
+        TcMode::FullDeck => {
+            let decks = ((remaining + 26) / 52).max(1);
+            (rc, s * decks)
+        }
+    };
+    (match rounding {
+        TcRounding::Floor => num.div_euclid(den),
+        TcRounding::Truncate => num / den,
+        TcRounding::Nearest => (2 * num + num.signum() * den) / (2 * den),
+    }) as i32
+}
+
+/// A bet ramp: (count, units) sorted by count; the first entry covers every count at or below
+/// it, the last every count above it, each entry the counts from it to the next.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ramp(pub Vec<(i32, u32)>);
+
+/// Most units one seat bets.
+pub const MAX_UNITS: u32 = 1_000_000;
+
+impl Ramp {
+    /// `"TC:units,..."` (also one entry a line, `#` comments, for a ramp file).
+    pub fn parse(spec: &str) -> Result<Ramp, CountError> {
+        let bad = |m: String| CountError::Ramp(spec.trim().into(), m);
+        let mut v: Vec<(i32, u32)> = Vec::new();
+        for part in spec
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or(""))
+            .flat_map(|l| l.split(','))
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            let Some((c, u)) = part.split_once(':') else {
+                return Err(bad(format!("'{part}' is not TC:units")));
+            };
+            let c: i32 = c
+                .trim()
+                .parse()
+                .map_err(|_| bad(format!("count '{}' is not an integer", c.trim())))?;
+            let u: u32 = u
+                .trim()
+                .parse()
+                .map_err(|_| bad(format!("units '{}' is not a whole number", u.trim())))?;
+            if !(-100..=100).contains(&c) {
+                return Err(bad(format!("count {c} is outside -100..100")));
+            }
+            if u == 0 || u > MAX_UNITS {
+                return Err(bad(format!(
+                    "{u} units at {c}: a bet is 1 to {MAX_UNITS} units (sit out with --wong-in)"
+                )));
+            }
+            if let Some(&(last, _)) = v.last() {
+                if c <= last {
+                    return Err(bad(format!(
+                        "count {c} after {last}: sort by count, each once"
+                    )));
+                }
+            }
+            v.push((c, u));
+        }
+        if v.is_empty() {
+            return Err(bad("no entries".into()));
+        }
+        Ok(Ramp(v))
+    }
+
+    /// A ramp from `--ramp`: a spec, or the path of a file holding one.
+    pub fn resolve(s: &str) -> Result<Ramp, CountError> {
+        let path = std::path::Path::new(s);
+        if !s.contains(':') && path.is_file() {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CountError::Read(s.into(), e.to_string()))?;
+            return Ramp::parse(&text);
+        }
+        Ramp::parse(s)
+    }
+
+    /// The units bet at count `c`.
+    #[inline]
+    pub fn units(&self, c: i32) -> u32 {
+        let mut u = self.0[0].1;
+        for &(k, v) in &self.0 {
+            if c >= k {
+                u = v;
+            } else {
+                break;
+            }
+        }
+        u
+    }
+
+    pub fn max(&self) -> u32 {
+        self.0.iter().map(|e| e.1).max().unwrap_or(1)
+    }
+}
+
+impl fmt::Display for Ramp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self.0.iter().map(|(c, u)| format!("{c}:{u}")).collect();
+        write!(f, "{}", parts.join(","))
+    }
+}
+
+/// Clamp of the true counts reported one row each.
+pub const TC_CLAMP: i32 = 10;
+/// Rows of the by-true-count sums: −10..=+10.
+pub const TC_BINS: usize = 2 * TC_CLAMP as usize + 1;
+
+/// The row of count `c`.
+#[inline]
+pub fn tc_bin(c: i32) -> u8 {
+    (c.clamp(-TC_CLAMP, TC_CLAMP) + TC_CLAMP) as u8
+}
+
+/// A counting run's request: the system, how it becomes a true count, the ramp, wonging.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CountSpec {
+    pub system: CountSystem,
+    pub ramp: Ramp,
+    pub true_count: TcMode,
+    pub rounding: TcRounding,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wong_in: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wong_out: Option<i32>,
+}
+
+impl CountSpec {
+    pub fn validate(&self) -> Result<(), CountError> {
+        if self.ramp.0.is_empty() {
+            return Err(CountError::Ramp(String::new(), "no entries".into()));
+        }
+        if self.ramp.max() > MAX_UNITS || self.ramp.0.iter().any(|e| e.1 == 0) {
+            return Err(CountError::Ramp(self.ramp.to_string(), "bad units".into()));
+        }
+        if self.system.scale == 0 || self.system.tags.iter().all(|&t| t == 0) {
+            return Err(CountError::Option(format!(
+                "the count {} has no tags",
+                self.system.label
+            )));
+        }
+        if let (Some(win), Some(out)) = (self.wong_in, self.wong_out) {
+            if out > win {
+                return Err(CountError::WongOrder { win, out });
+            }
+        }
+        Ok(())
+    }
+
+    /// What the bets are keyed on: the true count of a balanced system, the running count of
+    /// an unbalanced one.
+    pub fn key_name(&self) -> &'static str {
+        if self.system.balanced() {
+            "true count"
+        } else {
+            "running count"
+        }
+    }
+
+    /// One line for reports.
+    pub fn describe(&self) -> String {
+        let mut s = format!(
+            "{} ({}), ramp {}",
+            self.system.label,
+            if self.system.balanced() {
+                let m = match self.true_count {
+                    TcMode::Exact => "exact",
+                    TcMode::HalfDeck => "half-deck",
+                    TcMode::FullDeck => "full-deck",
+                };
+                let r = match self.rounding {
+                    TcRounding::Floor => "floor",
+                    TcRounding::Truncate => "truncate",
+                    TcRounding::Nearest => "nearest",
+                };
+                format!("true count: {m} decks, {r}")
+            } else {
+                "unbalanced: bets on the running count".into()
+            },
+            self.ramp
+        );
+        if let Some(w) = self.wong_in {
+            s += &format!(", wong in at {w}");
+        }
+        if let Some(w) = self.wong_out.or(self.wong_in) {
+            s += &format!(", wong out below {w} until the shuffle");
+        }
+        s
+    }
+}
+
+/// What a counting run shares between threads: the chart, the count, the shoe size.
+pub struct Counting<S> {
+    pub chart: S,
+    pub spec: CountSpec,
+    pub decks: u32,
+    tags: [i8; 13],
+    balanced: bool,
+}
+
+impl<S: Strategy> Counting<S> {
+    pub fn new(chart: S, spec: CountSpec, decks: u32) -> Counting<S> {
+        Counting {
+            chart,
+            tags: spec.system.by_rank(),
+            balanced: spec.system.balanced(),
+            spec,
+            decks,
+        }
+    }
+}
+
+impl<S: Strategy> Seats for Counting<S> {
+    type Player<'a>
+        = Counter<'a, S>
+    where
+        S: 'a;
+    fn player(&self) -> Counter<'_, S> {
+        Counter {
+            c: self,
+            rc: self.spec.system.initial(self.decks),
+            seen: 0,
+            playing: self.spec.wong_in.is_none(),
+            left: false,
+            key: 0,
+        }
+    }
+}
+
+/// A card counter: keeps the running count of every card seen, bets from the ramp on the
+/// count before each round (0 — sitting out — while wonged out), plays the chart unchanged.
+pub struct Counter<'a, S> {
+    c: &'a Counting<S>,
+    /// Running count, in tag units.
+    rc: i32,
+    /// Cards seen since the shuffle.
+    seen: u32,
+    /// Whether the seat is playing (wonged in).
+    playing: bool,
+    /// Wonged out: stays out until the shuffle.
+    left: bool,
+    /// The count the last bet was decided on.
+    key: i32,
+}
+
+impl<S> Counter<'_, S> {
+    /// The count bets are keyed on now: the true count (balanced), else the running count.
+    #[inline]
+    fn key_now(&self) -> i32 {
+        let sp = &self.c.spec;
+        if self.c.balanced {
+            let remaining = (self.c.decks * 52).saturating_sub(self.seen);
+            true_count(
+                self.rc,
+                sp.system.scale,
+                remaining,
+                sp.true_count,
+                sp.rounding,
+            )
+        } else {
+            // An unbalanced count in units of its scale (floored).
+            self.rc.div_euclid(sp.system.scale as i32)
+        }
+    }
+}
+
+impl<S: Strategy> Player for Counter<'_, S> {
+    const BETS: bool = true;
+    const SEES: bool = true;
+    const CLASSES: bool = true;
+
+    #[inline]
+    fn bet(&mut self, seat: usize) -> u32 {
+        let sp = &self.c.spec;
+        if seat == 0 {
+            // Decided once per round (every seat bets alike).
+            self.key = self.key_now();
+            if !self.playing && !self.left {
+                if let Some(w) = sp.wong_in {
+                    self.playing = self.key >= w;
+                }
+            }
+            if self.playing {
+                // Wonging in alone leaves below the same count.
+                if let Some(w) = sp.wong_out.or(sp.wong_in) {
+                    if self.key < w {
+                        self.playing = false;
+                        self.left = true;
+                    }
+                }
+            }
+        }
+        if self.playing {
+            sp.ramp.units(self.key)
+        } else {
+            0
+        }
+    }
+
+    #[inline]
+    fn class(&self, _seat: usize) -> u8 {
+        tc_bin(self.key)
+    }
+
+    #[inline(always)]
+    fn act(&mut self, _seat: usize, s: &Situation) -> Action {
+        self.c.chart.act(s)
+    }
+
+    #[inline(always)]
+    fn insure(&mut self, _seat: usize, total: u8, soft: bool) -> bool {
+        self.c.chart.insure(total, soft)
+    }
+
+    #[inline(always)]
+    fn see(&mut self, card: Rank) {
+        self.rc += self.c.tags[card as usize] as i32;
+        self.seen += 1;
+    }
+
+    #[inline]
+    fn shuffled(&mut self) {
+        self.rc = self.c.spec.system.initial(self.c.decks);
+        self.seen = 0;
+        self.left = false;
+        self.playing = self.c.spec.wong_in.is_none();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn balanced_systems_sum_to_zero_and_ko_to_four() {
+        for (name, _, _, _) in BUILT_IN {
+            let s = CountSystem::resolve(name).unwrap();
+            let want = if name == "ko" { 4 } else { 0 };
+            assert_eq!(s.deck_sum(), want, "{name}");
+            assert_eq!(s.balanced(), name != "ko");
+        }
+        let ko = CountSystem::resolve("ko").unwrap();
+        assert_eq!(ko.initial(8), 4 - 32);
+        assert_eq!(ko.initial(1), 0);
+        // Over a whole shoe, KO ends at 4 (its key count's anchor) from 4 − 4·decks.
+        assert_eq!(ko.initial(6) + 6 * ko.deck_sum(), 4);
+        let halves = CountSystem::resolve("halves").unwrap();
+        assert_eq!(halves.scale, 2);
+        assert_eq!(halves.by_rank()[4], 3); // a 5 is +1.5
+    }
+
+    #[test]
+    fn the_shipped_tag_files_are_the_built_ins() {
+        for (name, _, tags, scale) in BUILT_IN {
+            let path = format!(
+                "{}/strategies/counts/{name}.csv",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let s = CountSystem::resolve(&path).unwrap();
+            assert_eq!((s.tags, s.scale), (tags, scale), "{name}");
+        }
+    }
+
+    #[test]
+    fn tag_file_errors() {
+        let ok = "# hi-lo\nA,-1\n2,1\n3,1\n4,1\n5,1\n6,1\n7,0\n8,0\n9,0\nT,-1\n";
+        assert_eq!(CountSystem::parse(ok, "f").unwrap().tags, BUILT_IN[0].2);
+        let e = CountSystem::parse("A,-1\nA,1\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("twice"), "{e}");
+        let e = CountSystem::parse("A,-1\n", "f").unwrap_err().to_string();
+        assert!(e.contains("no tag for rank 2"), "{e}");
+        let e = CountSystem::parse("X,1\n", "f").unwrap_err().to_string();
+        assert!(e.contains("f:1"), "{e}");
+        let e = CountSystem::parse("A,0.3\n", "f").unwrap_err().to_string();
+        assert!(e.contains("half"), "{e}");
+        assert!(CountSystem::resolve("no-such-count").is_err());
+    }
+
+    #[test]
+    fn true_count_arithmetic() {
+        use TcMode::*;
+        use TcRounding::*;
+        // RC +6 with 3 decks left: +2.
+        assert_eq!(true_count(6, 1, 156, Exact, Floor), 2);
+        // −0.5: floor −1, truncate 0, nearest −1 (away from 0).
+        assert_eq!(true_count(-1, 1, 104, Exact, Floor), -1);
+        assert_eq!(true_count(-1, 1, 104, Exact, Truncate), 0);
+        assert_eq!(true_count(-1, 1, 104, Exact, Nearest), -1);
+        assert_eq!(true_count(1, 1, 104, Exact, Nearest), 1);
+        assert_eq!(true_count(5, 1, 156, Exact, Nearest), 2); // 1.67
+        assert_eq!(true_count(4, 1, 156, Exact, Nearest), 1); // 1.33
+                                                              // Halves: RC +3 (in halves) with 1.5 decks = +1.
+        assert_eq!(true_count(3, 2, 78, Exact, Floor), 1);
+        // Estimated decks: 80 cards is 1.5 decks by the half deck, 2 by the deck.
+        assert_eq!(true_count(6, 1, 80, HalfDeck, Floor), 4);
+        assert_eq!(true_count(6, 1, 80, FullDeck, Floor), 3);
+        // Never less than half a deck / one deck.
+        assert_eq!(true_count(3, 1, 5, HalfDeck, Floor), 6);
+        assert_eq!(true_count(3, 1, 5, FullDeck, Floor), 3);
+        assert_eq!(true_count(3, 1, 0, Exact, Floor), 156);
+    }
+
+    #[test]
+    fn ramps_parse_and_cover_every_count() {
+        let r = Ramp::parse("0:1,1:2,2:4,3:8,4:12").unwrap();
+        assert_eq!(r.units(-7), 1);
+        assert_eq!(r.units(0), 1);
+        assert_eq!(r.units(1), 2);
+        assert_eq!(r.units(3), 8);
+        assert_eq!(r.units(40), 12);
+        assert_eq!(r.to_string(), "0:1,1:2,2:4,3:8,4:12");
+        assert_eq!(Ramp::parse("# file\n0:1\n2:5 # big\n").unwrap().units(3), 5);
+        for bad in ["", "1:2,0:1", "0:0", "a:1", "0:x", "0-1", "1:1,1:2"] {
+            assert!(Ramp::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

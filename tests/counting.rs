@@ -1,0 +1,245 @@
+//! Card counting at the command line: a flat ramp is the uncounted game bit for bit; a Hi-Lo
+//! ramp wins where the count is high; wonging plays only the counts it wants; bad requests
+//! exit 2; shards of a counting run merge to the single run.
+
+mod common;
+use common::*;
+
+use serde_json::Value;
+
+const RAMP: &str = "0:1,1:2,2:4,3:8,4:12";
+
+fn sim(extra: &[&str]) -> Value {
+    let mut args = vec!["sim", "blackjack", "--format", "json", "--quiet"];
+    args.extend(extra);
+    json(&args)
+}
+
+/// Pooled EV and SE of the by-true-count rows whose count satisfies `keep`.
+fn pooled(rows: &Value, keep: impl Fn(i64) -> bool) -> (f64, f64, u64) {
+    let (mut s, mut v, mut n) = (0.0, 0.0, 0u64);
+    for r in rows.as_array().unwrap() {
+        let played = r["played"].as_u64().unwrap();
+        if !keep(r["tc"].as_i64().unwrap()) || played == 0 {
+            continue;
+        }
+        let k = played as f64;
+        s += r["ev"].as_f64().unwrap() * k;
+        v += (r["se"].as_f64().unwrap() * k).powi(2);
+        n += played;
+    }
+    (s / n as f64, v.sqrt() / n as f64, n)
+}
+
+#[test]
+fn a_flat_ramp_is_the_uncounted_game_bit_for_bit() {
+    let run = ["--rounds", "400k", "--seed", "5", "--pairs", "1"];
+    let flat = sim(&run);
+    let mut counted = run.to_vec();
+    counted.extend(["--count", "hi-lo", "--ramp", "0:1"]);
+    let hl = sim(&counted);
+    for key in [
+        "ev",
+        "ev_se",
+        "rtp",
+        "frequencies",
+        "net_distribution",
+        "ev_by_upcard",
+        "side_bets",
+        "rounds",
+        "initial_bets",
+        "sd_round",
+    ] {
+        assert_eq!(flat[key], hl[key], "'{key}' differs");
+    }
+    // The counting keys exist only when counting.
+    assert!(flat.get("by_true_count").is_none() && flat.get("advantage").is_none());
+    assert_eq!(hl["advantage"], hl["ev"]);
+    assert_eq!(hl["rounds_played"], hl["rounds_observed"]);
+    assert_eq!(hl["avg_bet"], 1.0);
+    // Every balanced built-in, and KO, plays the same game at a flat ramp.
+    for count in ["ko", "zen", "halves", "omega-2"] {
+        let mut args = run.to_vec();
+        args.extend(["--count", count]);
+        assert_eq!(sim(&args)["ev"], flat["ev"], "{count}");
+    }
+}
+
+#[test]
+fn a_hi_lo_ramp_bets_more_when_the_count_is_high_and_wins() {
+    let rules = ["--decks", "8", "--penetration", "0.75", "--seed", "3"];
+    let mut flat_args = rules.to_vec();
+    flat_args.extend(["--rounds", "4M"]);
+    let flat = sim(&flat_args);
+    let mut args = flat_args.clone();
+    args.extend(["--count", "hi-lo", "--ramp", RAMP]);
+    let hl = sim(&args);
+    let rows = &hl["by_true_count"];
+    let (hi, hi_se, hi_n) = pooled(rows, |tc| tc >= 3);
+    let (lo, lo_se, lo_n) = pooled(rows, |tc| tc <= -1);
+    assert!(hi_n > 100_000 && lo_n > 1_000_000, "{hi_n} {lo_n}");
+    let z = (hi - lo) / (hi_se.powi(2) + lo_se.powi(2)).sqrt();
+    assert!(
+        z > 6.0,
+        "EV at TC >= 3 {hi} vs TC <= -1 {lo}: {z:.1} SE apart"
+    );
+    // Each row's bet is the ramp's.
+    for r in rows.as_array().unwrap() {
+        let want = match r["tc"].as_i64().unwrap() {
+            ..=0 => 1.0,
+            1 => 2.0,
+            2 => 4.0,
+            3 => 8.0,
+            _ => 12.0,
+        };
+        assert_eq!(r["bet"].as_f64().unwrap(), want, "{r}");
+    }
+    let avg = hl["avg_bet"].as_f64().unwrap();
+    assert!(avg > 1.5 && avg < 3.0, "{avg}");
+    let adv = hl["advantage"].as_f64().unwrap();
+    let se = hl["advantage_se"].as_f64().unwrap();
+    let ev = flat["ev"].as_f64().unwrap();
+    assert!(
+        adv > ev + 4.0 * se,
+        "advantage {adv} (SE {se}), flat EV {ev}"
+    );
+    // Per round in table minimums: the advantage times the average bet.
+    let per_round = hl["ev_per_round"].as_f64().unwrap();
+    assert!(
+        (per_round - adv * avg).abs() < 1e-9,
+        "{per_round} {adv} {avg}"
+    );
+    let (sd, score) = (
+        hl["sd_per_round"].as_f64().unwrap(),
+        hl["score"].as_f64().unwrap(),
+    );
+    assert!((score - 1e6 * per_round * per_round.abs() / (sd * sd)).abs() < 1e-6 * score.abs());
+    // The same cards were dealt: the dealer's outcomes are the flat run's.
+    assert_eq!(hl["dealer_outcomes"], flat["dealer_outcomes"]);
+}
+
+#[test]
+fn wonging_plays_only_at_the_counts_it_wants() {
+    let run = [
+        "--rounds", "1M", "--seed", "9", "--count", "hi-lo", "--ramp", RAMP,
+    ];
+    let mut args = run.to_vec();
+    args.extend(["--wong-in", "2"]);
+    let w = sim(&args);
+    let observed = w["rounds_observed"].as_u64().unwrap();
+    let played = w["rounds_played"].as_u64().unwrap();
+    assert!(
+        played > 0 && played * 5 < observed,
+        "{played} of {observed}"
+    );
+    assert_eq!(w["seat_rounds"].as_u64().unwrap(), played);
+    for r in w["by_true_count"].as_array().unwrap() {
+        if r["played"].as_u64().unwrap() > 0 {
+            assert!(r["tc"].as_i64().unwrap() >= 2, "played at {r}");
+        }
+    }
+    // Sitting out changes no card: the table's rounds and dealer outcomes are the same.
+    let all = sim(&run);
+    assert_eq!(all["rounds"], w["rounds"]);
+    assert_eq!(all["dealer_outcomes"], w["dealer_outcomes"]);
+    assert_eq!(all["rounds_observed"].as_u64().unwrap(), observed);
+    // Wonging out below 0 after entering at +1 plays counts 0 and up.
+    args.truncate(run.len());
+    args.extend(["--wong-in", "1", "--wong-out", "0"]);
+    let w = sim(&args);
+    let rows = w["by_true_count"].as_array().unwrap();
+    let min = rows
+        .iter()
+        .filter(|r| r["played"].as_u64().unwrap() > 0)
+        .map(|r| r["tc"].as_i64().unwrap())
+        .min();
+    assert_eq!(min, Some(0));
+    assert!(w["advantage"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn bad_counting_requests_exit_2() {
+    let base = ["sim", "blackjack", "--rounds", "10k"];
+    let cases: [(&[&str], &str); 9] = [
+        (&["--ramp", "0:1"], "--ramp needs --count"),
+        (&["--wong-in", "2"], "--wong-in needs --count"),
+        (&["--count", "hi-lo", "--ramp", "1:2,0:1"], "sort by count"),
+        (&["--count", "hi-lo", "--ramp", "0:0"], "a bet is 1 to"),
+        (&["--count", "hi-lo", "--ramp", "x"], "not TC:units"),
+        (
+            &["--count", "hi-lo", "--wong-in", "1", "--wong-out", "2"],
+            "above --wong-in",
+        ),
+        (&["--count", "no-such"], "unknown count"),
+        (&["--count", "ko", "--true-count", "exact"], "unbalanced"),
+        (&["--count", "Cargo.toml"], "Cargo.toml:"),
+    ];
+    for (extra, needle) in cases {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        fails_with(&args, needle);
+    }
+}
+
+#[test]
+fn shards_of_a_counting_run_merge_to_the_single_run() {
+    let run = [
+        "sim",
+        "blackjack",
+        "--rounds",
+        "300k",
+        "--seed",
+        "4",
+        "--count",
+        "halves",
+        "--ramp",
+        RAMP,
+        "--wong-in",
+        "-1",
+        "--true-count",
+        "half-deck",
+        "--tc-rounding",
+        "nearest",
+    ];
+    let mut single_args = run.to_vec();
+    single_args.extend(["--format", "json", "--quiet"]);
+    let single = json(&single_args);
+    let d = temp_dir("counting-shards");
+    let mut merge = vec!["merge".to_string()];
+    for k in 1..=3 {
+        let f = d.join(format!("s{k}.json"));
+        let mut args: Vec<String> = run.iter().map(|s| s.to_string()).collect();
+        args.extend(
+            [
+                "--shard",
+                &format!("{k}/3"),
+                "--shard-out",
+                f.to_str().unwrap(),
+                "--quiet",
+            ]
+            .map(String::from),
+        );
+        succeeds(rtplab().args(&args));
+        merge.push(f.display().to_string());
+    }
+    merge.extend(["--format".into(), "json".into()]);
+    let merge: Vec<&str> = merge.iter().map(String::as_str).collect();
+    let merged = json(&merge);
+    for key in [
+        "ev",
+        "ev_se",
+        "frequencies",
+        "net_distribution",
+        "advantage",
+        "ev_per_round",
+        "sd_per_round",
+        "score",
+        "rounds_observed",
+        "rounds_played",
+        "by_true_count",
+        "count",
+    ] {
+        assert_eq!(merged[key], single[key], "'{key}' differs");
+    }
+    assert!(single["rounds_played"].as_u64() < single["rounds_observed"].as_u64());
+}
