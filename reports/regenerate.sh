@@ -16,3 +16,11 @@ $R sim doom --games 100k --quiet --force --out-dir reports/doom-seed-optimal-gam
 $R sim twenty-one --games 1M --quiet --force --out-dir reports/twenty-one-games > /dev/null
 $R sim twenty-one --sweep-c 0,1,2,3,4,5,6,8 --games 500k --quiet --format markdown --output reports/twenty-one-sweep.md
 $R exact twenty-one --row-policy --c 5 --format markdown --output reports/twenty-one-exact.md
+$R compare doom --strategy optimal --strategy strategies/doom/bank-at-450.txt --strategy bank-at:300+keep-all --turns 10M --quiet --format markdown --output reports/compare-doom.md
+$R exact baccarat --format markdown --output reports/baccarat-exact.md
+$R sim baccarat --coups 100M --claim 98.94 --quiet --force --out-dir reports/baccarat-banker > /dev/null
+$R sim baccarat --coups 20M --bet martingale:banker --table-max 500 --quiet --force --out-dir reports/baccarat-martingale > /dev/null
+$R compare baccarat --bet banker --bet player --bet follow --bet martingale:banker --coups 50M --quiet --format markdown --output reports/compare-baccarat.md
+$R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --quiet --force --out-dir reports/counting-hilo-75pct > /dev/null
+$R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --penetration 0.5 --quiet --force --out-dir reports/counting-hilo-50pct > /dev/null
+$R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --wong-in 1 --wong-out 0 --quiet --force --out-dir reports/counting-hilo-wong > /dev/null
