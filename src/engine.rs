@@ -405,4 +405,27 @@ mod tests {
         .unwrap();
         assert_eq!(done.acc, whole.acc);
     }
+
+    /// A run with a long checkpoint interval ends when its last chunk does (the last worker
+    /// wakes the checkpoint loop), not at the next checkpoint; and saves nothing it did not
+    /// reach.
+    #[test]
+    fn a_long_checkpoint_interval_does_not_hold_the_end_of_the_run() {
+        let go = AtomicBool::new(false);
+        let sim = Slow {
+            stop: &go,
+            stop_at: u64::MAX,
+        };
+        let mut saves = 0;
+        let mut save = |_: &Mask, _: u64| saves += 1;
+        let cp = Checkpoint {
+            every: Duration::from_secs(3600),
+            save: &mut save,
+        };
+        let t = std::time::Instant::now();
+        let out = run_from(&sim, &opts(2, 0..20), Mask::default(), 0, &go, Some(cp)).unwrap();
+        assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+        assert_eq!((out.chunks_done, out.acc.bits), (20, bits(0, 20)));
+        assert_eq!(saves, 0);
+    }
 }
