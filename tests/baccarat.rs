@@ -106,18 +106,6 @@ fn same_seed_same_result_for_one_and_two_threads() {
 #[test]
 fn shards_merge_to_the_single_run() {
     let d = temp_dir("baccarat-shards");
-    let strip = |mut j: serde_json::Value| {
-        for k in [
-            "elapsed_s",
-            "coups_per_s",
-            "threads",
-            "interrupted",
-            "merged_from",
-        ] {
-            j[k] = serde_json::Value::Null;
-        }
-        j
-    };
     for extra in [
         vec!["--coups", "300k", "--pairs", "1"],
         vec![
@@ -131,22 +119,7 @@ fn shards_merge_to_the_single_run() {
     ] {
         let mut whole = vec!["sim", "baccarat", "--format", "json", "-q"];
         whole.extend(&extra);
-        let single = strip(json(&whole));
-        let mut files = Vec::new();
-        for k in 1..=3 {
-            let f = d.join(format!("b-{k}.json"));
-            // A new run each time: an earlier run's shard file is refused, never overwritten.
-            let _ = std::fs::remove_file(&f);
-            let spec = format!("{k}/3");
-            let mut a = whole.clone();
-            a.extend(["--shard", &spec, "--shard-out", f.to_str().unwrap()]);
-            json(&a);
-            files.push(f);
-        }
-        let mut m = vec!["merge", "--format", "json"];
-        m.extend(files.iter().map(|f| f.to_str().unwrap()));
-        let merged = strip(json(&m));
-        assert_eq!(single, merged, "{extra:?}");
+        let files = assert_shards_merge_to_the_single_run(&d, "b", &whole);
         // A claim is tested on the merged run as on the single one.
         let mut m = vec!["merge", "--format", "json", "--claim", "98.94"];
         m.extend(files.iter().map(|f| f.to_str().unwrap()));

@@ -173,19 +173,6 @@ fn scheduler_environment_selects_the_shard() {
 #[test]
 fn dice_game_shards_merge_to_the_single_run() {
     let d = temp_dir("dice-shards");
-    let strip = |mut j: serde_json::Value| {
-        for k in [
-            "elapsed_s",
-            "turns_per_s",
-            "games_per_s",
-            "threads",
-            "interrupted",
-            "merged_from",
-        ] {
-            j[k] = serde_json::Value::Null;
-        }
-        j
-    };
     for (game, extra) in [
         ("doom", vec!["--turns", "300k", "--strategy", "bank-at:350"]),
         (
@@ -196,22 +183,7 @@ fn dice_game_shards_merge_to_the_single_run() {
     ] {
         let mut whole = vec!["sim", game, "--format", "json", "-q"];
         whole.extend(&extra);
-        let single = strip(json(&whole));
-        let mut files = Vec::new();
-        for k in 1..=3 {
-            let f = d.join(format!("{game}-{k}.json"));
-            // A new run each time: an earlier run's shard file is refused, never overwritten.
-            let _ = std::fs::remove_file(&f);
-            let spec = format!("{k}/3");
-            let mut a = whole.clone();
-            a.extend(["--shard", &spec, "--shard-out", f.to_str().unwrap()]);
-            json(&a);
-            files.push(f);
-        }
-        let mut m = vec!["merge", "--format", "json"];
-        m.extend(files.iter().map(|f| f.to_str().unwrap()));
-        let merged = strip(json(&m));
-        assert_eq!(single, merged, "{game} {extra:?}");
+        let files = assert_shards_merge_to_the_single_run(&d, game, &whole);
         // A shard file of another run is refused.
         let other = d.join(format!("{game}-other.json"));
         let _ = std::fs::remove_file(&other);

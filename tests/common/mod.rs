@@ -51,3 +51,49 @@ pub fn fails_with(args: &[&str], needle: &str) {
     );
     assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
 }
+
+/// JSON keys that differ between a run and the same run sharded and merged: timings, threads,
+/// and the merge's own record.
+pub const RUN_ONLY_KEYS: [&str; 7] = [
+    "elapsed_s",
+    "turns_per_s",
+    "games_per_s",
+    "coups_per_s",
+    "threads",
+    "interrupted",
+    "merged_from",
+];
+
+/// Run `whole` (a `sim ... --format json -q` command line) once and as 3 shards written into
+/// `dir` (named `name-K.json`), merge them, and check the merged JSON equals the single run's
+/// but for `RUN_ONLY_KEYS`. Returns the shard files.
+#[allow(dead_code)]
+pub fn assert_shards_merge_to_the_single_run(
+    dir: &std::path::Path,
+    name: &str,
+    whole: &[&str],
+) -> Vec<PathBuf> {
+    let strip = |mut j: serde_json::Value| {
+        for k in RUN_ONLY_KEYS {
+            j[k] = serde_json::Value::Null;
+        }
+        j
+    };
+    let single = strip(json(whole));
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let f = dir.join(format!("{name}-{k}.json"));
+        // A new run each time: an earlier run's shard file is refused, never overwritten.
+        let _ = std::fs::remove_file(&f);
+        let spec = format!("{k}/3");
+        let mut a = whole.to_vec();
+        a.extend(["--shard", &spec, "--shard-out", f.to_str().unwrap()]);
+        json(&a);
+        files.push(f);
+    }
+    let mut m = vec!["merge", "--format", "json"];
+    m.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let merged = strip(json(&m));
+    assert_eq!(single, merged, "{whole:?}");
+    files
+}
