@@ -312,7 +312,7 @@ fn compare_baccarat(
     let configs = args
         .bets
         .iter()
-        .map(|b| args.config(b))
+        .map(|b| args.stakes.config(b))
         .collect::<anyhow::Result<Vec<_>>>()?;
     compare::<Baccarat>(configs, &args.run.spec(None)?, &args.output, stop)
 }

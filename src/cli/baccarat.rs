@@ -78,15 +78,11 @@ impl BacRulesArgs {
     }
 }
 
+/// The table's stakes and the run's length: what `sim baccarat` and `compare baccarat` share.
 #[derive(Args, Debug)]
-pub struct BaccaratSim {
+pub struct BacStakes {
     #[command(flatten)]
     pub rules: BacRulesArgs,
-    /// Betting strategy of the main bet: banker, player, tie, follow (the last coup's winner,
-    /// banker first), or martingale:banker|player|tie (double after a loss up to the table
-    /// maximum).
-    #[arg(long, default_value = "banker", value_name = "STRATEGY")]
-    pub bet: String,
     /// Base stake of the main bet, in units (the table minimum is 1).
     #[arg(long, default_value_t = 1, value_name = "UNITS")]
     pub unit: u64,
@@ -96,10 +92,35 @@ pub struct BaccaratSim {
     /// Also stake this many units on each of the player pair and banker pair bets every coup.
     #[arg(long, default_value_t = 0, value_name = "UNITS")]
     pub pairs: u64,
-    /// Coups to simulate (10M, 1e8 accepted); whole shoes are played, so the count is met
-    /// approximately.
+    /// Coups to simulate (per strategy in `compare`; 10M, 1e8 accepted); whole shoes are
+    /// played, so the count is met approximately.
     #[arg(long, default_value = "10M", value_parser = parse_count_limited)]
     pub coups: u64,
+}
+
+impl BacStakes {
+    /// The run of the betting strategy `bet` at this table.
+    pub fn config(&self, bet: &str) -> anyhow::Result<rtplab::games::baccarat::BacConfig> {
+        Ok(rtplab::games::baccarat::BacConfig {
+            rules: self.rules.to_rules()?,
+            bet: BetSpec::parse(bet).map_err(ArgError)?,
+            unit: self.unit,
+            table_max: self.table_max,
+            pairs: self.pairs,
+            coups: self.coups,
+        })
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct BaccaratSim {
+    /// Betting strategy of the main bet: banker, player, tie, follow (the last coup's winner,
+    /// banker first), or martingale:banker|player|tie (double after a loss up to the table
+    /// maximum).
+    #[arg(long, default_value = "banker", value_name = "STRATEGY")]
+    pub bet: String,
+    #[command(flatten)]
+    pub stakes: BacStakes,
     /// A claimed RTP in percent (e.g. 98.94) to test the main bets' estimate against.
     #[arg(long, value_name = "PCT", value_parser = parse_claim)]
     pub claim: Option<f64>,
@@ -116,58 +137,23 @@ pub struct BaccaratSim {
 impl TryFrom<&BaccaratSim> for rtplab::games::baccarat::BacConfig {
     type Error = anyhow::Error;
     fn try_from(args: &BaccaratSim) -> anyhow::Result<Self> {
-        let rules = args.rules.to_rules()?;
-        let bet = BetSpec::parse(&args.bet).map_err(ArgError)?;
-        Ok(rtplab::games::baccarat::BacConfig {
-            rules,
-            bet,
-            unit: args.unit,
-            table_max: args.table_max,
-            pairs: args.pairs,
-            coups: args.coups,
-        })
+        args.stakes.config(&args.bet)
     }
 }
 
 /// `compare baccarat`: betting strategies on the same shoes.
 #[derive(Args, Debug)]
 pub struct BaccaratCompare {
-    #[command(flatten)]
-    pub rules: BacRulesArgs,
     /// A betting strategy to compare (give two or more): banker, player, tie, follow,
     /// martingale:SPOT.
     #[arg(long = "bet", value_name = "STRATEGY", required = true)]
     pub bets: Vec<String>,
-    /// The base stake of the main bet, in units.
-    #[arg(long, default_value_t = 1, value_name = "UNITS")]
-    pub unit: u64,
-    /// The table maximum of a bet, in units.
-    #[arg(long, default_value_t = 500, value_name = "UNITS")]
-    pub table_max: u64,
-    /// Stake on each pair bet every coup (0: none).
-    #[arg(long, default_value_t = 0, value_name = "UNITS")]
-    pub pairs: u64,
-    /// Coups per strategy.
-    #[arg(long, default_value = "10M", value_parser = parse_count_limited)]
-    pub coups: u64,
+    #[command(flatten)]
+    pub stakes: BacStakes,
     #[command(flatten)]
     pub run: RunBase,
     #[command(flatten)]
     pub output: OutputArgs,
-}
-
-impl BaccaratCompare {
-    /// The run of one `--bet`.
-    pub fn config(&self, bet: &str) -> anyhow::Result<rtplab::games::baccarat::BacConfig> {
-        Ok(rtplab::games::baccarat::BacConfig {
-            rules: self.rules.to_rules()?,
-            bet: BetSpec::parse(bet).map_err(ArgError)?,
-            unit: self.unit,
-            table_max: self.table_max,
-            pairs: self.pairs,
-            coups: self.coups,
-        })
-    }
 }
 
 #[derive(Args, Debug)]
