@@ -84,16 +84,7 @@ fn compare_needs_two_strategies() {
 /// itself differs by exactly zero.
 #[test]
 fn baccarat_bets_compare_on_the_same_shoes() {
-    let run = |a: &[&str]| -> serde_json::Value {
-        let out = rtplab().args(a).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
-    let v = run(&[
+    let v = json(&[
         "compare", "baccarat", "--bet", "banker", "--bet", "player", "--bet", "banker", "--coups",
         "200k", "--seed", "4", "--format", "json", "-q",
     ]);
@@ -104,7 +95,7 @@ fn baccarat_bets_compare_on_the_same_shoes() {
         .iter()
         .find(|r| r["strategy"]["name"] == "banker (#1)")
         .unwrap();
-    let sim = run(&[
+    let sim = json(&[
         "sim", "baccarat", "--bet", "banker", "--coups", "200k", "--seed", "4", "--format", "json",
         "-q",
     ]);
@@ -137,8 +128,9 @@ fn baccarat_bets_compare_on_the_same_shoes() {
         .unwrap();
     assert!(bp["variance_reduction"].as_f64().unwrap() < 1.0, "{bp}");
     // Sharding a comparison is refused.
-    let out = rtplab()
-        .args([
+    let out = std::env::temp_dir().join(format!("rtplab-compare-{}.json", std::process::id()));
+    fails_with(
+        &[
             "compare",
             "baccarat",
             "--bet",
@@ -148,15 +140,10 @@ fn baccarat_bets_compare_on_the_same_shoes() {
             "--shard",
             "1/2",
             "--shard-out",
-            std::env::temp_dir()
-                .join(format!("rtplab-compare-{}.json", std::process::id()))
-                .to_str()
-                .unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be sharded"));
+            out.to_str().unwrap(),
+        ],
+        "cannot be sharded",
+    );
 }
 
 /// Dice of Doom turn strategies compared on the same streams: the first strategy's estimate is
@@ -165,16 +152,7 @@ fn baccarat_bets_compare_on_the_same_shoes() {
 /// start from the same stream).
 #[test]
 fn doom_strategies_compare_on_the_same_streams() {
-    let run = |a: &[&str]| -> serde_json::Value {
-        let out = rtplab().args(a).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
-    let v = run(&[
+    let v = json(&[
         "compare",
         "doom",
         "--strategy",
@@ -189,7 +167,7 @@ fn doom_strategies_compare_on_the_same_streams() {
         "json",
         "-q",
     ]);
-    let sim = run(&[
+    let sim = json(&[
         "sim",
         "doom",
         "--turns",
