@@ -157,10 +157,97 @@ fn wonging_plays_only_at_the_counts_it_wants() {
     assert!(w["advantage"].as_f64().unwrap() > 0.0);
 }
 
+/// The seed chart with some cells changed (`(row, column of the up card, code)`).
+fn seed_chart_with(dir: &std::path::Path, changes: &[(&str, usize, &str)]) -> String {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/strategies/blackjack/seed.csv"
+    ))
+    .unwrap();
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut f: Vec<String> = line.split(',').map(String::from).collect();
+        for (row, col, code) in changes {
+            if f[0] == *row {
+                f[*col] = code.to_string();
+            }
+        }
+        out += &(f.join(",") + "\n");
+    }
+    let path = dir.join("chart.csv");
+    std::fs::write(&path, out).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn index_plays_that_always_hold_are_the_chart_they_make() {
+    let dir = temp_dir("indices-always");
+    let run = ["--rounds", "300k", "--seed", "8", "--count", "hi-lo"];
+    // Hard 16 v T: stand at every count; 12 v 2: stand; 11 v A: double; 10,10 v 6: split.
+    let ix = dir.join("always.csv");
+    std::fs::write(
+        &ix,
+        "hand,up,play,when\nH16,T,S,<1000\nH12,2,S,>=-1000\nH11,A,Dh,>=-1000\nPT,6,P,<1000\n",
+    )
+    .unwrap();
+    // Columns: hand,2,3,4,5,6,7,8,9,T,A.
+    let chart = seed_chart_with(
+        &dir,
+        &[
+            ("H16", 9, "S"),
+            ("H12", 1, "S"),
+            ("H11", 10, "Dh"),
+            ("PT", 5, "P"),
+        ],
+    );
+    let mut with_ix = run.to_vec();
+    with_ix.extend(["--indices", ix.to_str().unwrap()]);
+    let mut with_chart = run.to_vec();
+    with_chart.extend(["--strategy", &chart]);
+    let (a, b) = (sim(&with_ix), sim(&with_chart));
+    for key in ["ev", "ev_se", "frequencies", "net_distribution", "rounds"] {
+        assert_eq!(a[key], b[key], "'{key}' differs");
+    }
+    // ... and they differ from the seed chart.
+    assert_ne!(a["ev"], sim(&run)["ev"]);
+    // Entries that never hold play the chart as it is, bit for bit.
+    std::fs::write(&ix, "H16,T,S,>=1000\nH12,2,S,<-1000\n").unwrap();
+    assert_eq!(sim(&with_ix)["ev"], sim(&run)["ev"]);
+    // Insurance at every count is --insurance always.
+    std::fs::write(&ix, "insurance,A,I,>=-1000\n").unwrap();
+    let mut always = run.to_vec();
+    always.extend(["--insurance", "always"]);
+    let (a, b) = (sim(&with_ix), sim(&always));
+    assert_eq!(a["side_bets"], b["side_bets"]);
+    assert!(a["side_bets"]["insurance"]["taken"].as_u64().unwrap() > 10_000);
+}
+
+#[test]
+fn illustrious_18_takes_insurance_only_at_plus_3_and_gains() {
+    let run = [
+        "--rounds", "4M", "--seed", "2", "--count", "hi-lo", "--ramp", RAMP,
+    ];
+    let plain = sim(&run);
+    let mut args = run.to_vec();
+    args.extend(["--indices", "i18+fab4"]);
+    let ix = sim(&args);
+    assert_eq!(plain["side_bets"]["insurance"]["taken"], 0);
+    // Insurance at TC >= 3 wins: the share of tens is over a third there.
+    let ins = &ix["side_bets"]["insurance"];
+    let taken = ins["taken"].as_u64().unwrap();
+    assert!(taken > 5_000, "{taken}");
+    let (rtp, se) = (ins["rtp"].as_f64().unwrap(), ins["se"].as_f64().unwrap());
+    assert!(rtp > 1.0 + se, "insurance at +3: {rtp} ± {se}");
+    assert!(ix["count"]
+        .as_str()
+        .unwrap()
+        .contains("index plays i18+fab4 (22 entries)"));
+}
+
 #[test]
 fn bad_counting_requests_exit_2() {
     let base = ["sim", "blackjack", "--rounds", "10k"];
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 12] = [
         (&["--ramp", "0:1"], "--ramp needs --count"),
         (&["--wong-in", "2"], "--wong-in needs --count"),
         (&["--count", "hi-lo", "--ramp", "1:2,0:1"], "sort by count"),
@@ -173,6 +260,15 @@ fn bad_counting_requests_exit_2() {
         (&["--count", "no-such"], "unknown count"),
         (&["--count", "ko", "--true-count", "exact"], "unbalanced"),
         (&["--count", "Cargo.toml"], "Cargo.toml:"),
+        (&["--indices", "i18"], "--indices needs --count"),
+        (
+            &["--count", "hi-lo", "--indices", "i19"],
+            "unknown index set 'i19'",
+        ),
+        (
+            &["--count", "hi-lo", "--indices", "Cargo.toml"],
+            "Cargo.toml:1:",
+        ),
     ];
     for (extra, needle) in cases {
         let mut args = base.to_vec();

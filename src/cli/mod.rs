@@ -319,6 +319,12 @@ pub struct CountArgs {
     /// --wong-in count, if given).
     #[arg(long, value_name = "TC", allow_hyphen_values = true)]
     pub wong_out: Option<i32>,
+    /// Index plays: deviations from --strategy at counts: i18 (Illustrious 18), fab4 (Fab 4
+    /// surrenders), a file of 'hand,up,play,when' lines (strategies/README.md), or several
+    /// joined by '+' (i18+fab4). `rtplab strategies indices blackjack` makes a file for any
+    /// count and rules.
+    #[arg(long, value_name = "SET")]
+    pub indices: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -347,6 +353,7 @@ impl CountArgs {
                 ("--tc-rounding", self.tc_rounding.is_some()),
                 ("--wong-in", self.wong_in.is_some()),
                 ("--wong-out", self.wong_out.is_some()),
+                ("--indices", self.indices.is_some()),
             ];
             if let Some((flag, _)) = given.iter().find(|g| g.1) {
                 anyhow::bail!("{flag} needs --count SYSTEM (the count it bets or plays on)");
@@ -375,6 +382,10 @@ impl CountArgs {
             },
             wong_in: self.wong_in,
             wong_out: self.wong_out,
+            indices: match &self.indices {
+                Some(s) => Some(rtplab::games::blackjack::indices::IndexSet::resolve(s)?),
+                None => None,
+            },
         };
         spec.validate()?;
         Ok(Some(spec))

@@ -6,6 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::indices::{Deviations, IndexSet};
 use super::shoe::{value, Rank};
 use super::strategy::{Action, Player, Seats, Situation, Strategy};
 
@@ -329,6 +330,9 @@ pub struct CountSpec {
     pub wong_in: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wong_out: Option<i32>,
+    /// Index plays: deviations from the chart at counts (absent: the chart as it is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub indices: Option<IndexSet>,
 }
 
 impl CountSpec {
@@ -349,6 +353,10 @@ impl CountSpec {
             if out > win {
                 return Err(CountError::WongOrder { win, out });
             }
+        }
+        if let Some(ix) = &self.indices {
+            ix.validate()
+                .map_err(|e| CountError::Option(e.to_string()))?;
         }
         Ok(())
     }
@@ -391,6 +399,9 @@ impl CountSpec {
         if let Some(w) = self.wong_out.or(self.wong_in) {
             s += &format!(", wong out below {w} until the shuffle");
         }
+        if let Some(ix) = &self.indices {
+            s += &format!(", index plays {} ({} entries)", ix.label, ix.entries.len());
+        }
         s
     }
 }
@@ -402,6 +413,7 @@ pub struct Counting<S> {
     pub decks: u32,
     tags: [i8; 13],
     balanced: bool,
+    deviations: Option<Deviations>,
 }
 
 impl<S: Strategy> Counting<S> {
@@ -410,6 +422,7 @@ impl<S: Strategy> Counting<S> {
             chart,
             tags: spec.system.by_rank(),
             balanced: spec.system.balanced(),
+            deviations: spec.indices.as_ref().map(Deviations::new),
             spec,
             decks,
         }
@@ -510,12 +523,21 @@ impl<S: Strategy> Player for Counter<'_, S> {
 
     #[inline(always)]
     fn act(&mut self, _seat: usize, s: &Situation) -> Action {
+        if let Some(d) = &self.c.deviations {
+            if d.touches(s) {
+                // The count at the decision, with every card seen so far.
+                return d.act(&self.c.chart, s, self.key_now());
+            }
+        }
         self.c.chart.act(s)
     }
 
     #[inline(always)]
     fn insure(&mut self, _seat: usize, total: u8, soft: bool) -> bool {
-        self.c.chart.insure(total, soft)
+        match &self.c.deviations {
+            Some(d) => d.insure(&self.c.chart, total, soft, || self.key_now()),
+            None => self.c.chart.insure(total, soft),
+        }
     }
 
     #[inline(always)]

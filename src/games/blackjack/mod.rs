@@ -6,6 +6,7 @@ pub mod exact;
 pub mod exact_report;
 pub mod game;
 pub mod hand;
+pub mod indices;
 pub mod report;
 pub mod resolve;
 pub mod round;

@@ -241,7 +241,7 @@ pub fn row_name(row: usize) -> String {
     }
 }
 
-fn parse_row_name(s: &str) -> Option<usize> {
+pub(crate) fn parse_row_name(s: &str) -> Option<usize> {
     let s = s.trim().to_ascii_uppercase();
     (0..ROWS).find(|&r| row_name(r) == s).or(match s.as_str() {
         "P10" => Some(36),
