@@ -13,7 +13,8 @@ use clap::Parser;
 
 use cli::{
     BlackjackCompare, BlackjackExact, BlackjackSim, CheckArgs, Cli, Command, CompareGame,
-    DeriveBlackjack, DeriveGame, ExactGame, MergeArgs, SimGame, StrategiesCmd,
+    DeriveBlackjack, DeriveGame, ExactGame, IndicesBlackjack, IndicesGame, MergeArgs, SimGame,
+    StrategiesCmd, TcRounding,
 };
 use rtplab::game::{Game, RunSpec};
 use rtplab::games::blackjack::{self, BjConfig, Blackjack};
@@ -51,6 +52,9 @@ fn main() -> ExitCode {
         Command::Exact(ExactGame::Blackjack(args)) => exact_blackjack(&args),
         Command::Strategies(StrategiesCmd::Derive(DeriveGame::Blackjack(args))) => {
             derive_blackjack(&args)
+        }
+        Command::Strategies(StrategiesCmd::Indices(IndicesGame::Blackjack(args))) => {
+            indices_blackjack(&args)
         }
     };
     match result {
@@ -252,6 +256,78 @@ fn derive_blackjack(args: &DeriveBlackjack) -> anyhow::Result<ExitCode> {
     let rules = args.rules.to_rules()?;
     let chart = blackjack::derive::derive_chart(&rules);
     let text = chart.to_csv(&blackjack::derive::chart_header(&rules));
+    write_output(&text, args.output.as_deref()).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot write --output {}: {e}",
+            args.output.as_deref().unwrap_or(Path::new("-")).display()
+        )
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn indices_blackjack(args: &IndicesBlackjack) -> anyhow::Result<ExitCode> {
+    use blackjack::count::CountSystem;
+    use blackjack::derive::{derive_indices, IndexRequest};
+    use blackjack::strategy::StrategySpec;
+    if let Some(p) = &args.output {
+        rtplab::output::check_file("--output", p, rtplab::output::Write::InPlace)?;
+    }
+    let rules = args.rules.to_rules()?;
+    let system = CountSystem::resolve(&args.count)?;
+    let StrategySpec::Chart(chart) = blackjack::resolve::resolve_strategy(&args.strategy, &rules)?
+    else {
+        anyhow::bail!(
+            "--strategy {}: index plays deviate from a chart (basic or a chart file)",
+            args.strategy
+        );
+    };
+    let range = args
+        .range
+        .split_once("..")
+        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+    let Some((lo, hi)) = range else {
+        anyhow::bail!("--range {}: expected LO..HI, e.g. -10..10", args.range);
+    };
+    let rounding = match args.tc_rounding {
+        TcRounding::Floor => blackjack::count::TcRounding::Floor,
+        TcRounding::Truncate => blackjack::count::TcRounding::Truncate,
+        TcRounding::Nearest => blackjack::count::TcRounding::Nearest,
+    };
+    let decks_left = args.decks_left.unwrap_or(rules.decks as f64 / 2.0);
+    let req = IndexRequest {
+        rules: &rules,
+        system: &system,
+        chart: &chart,
+        decks_left,
+        rounding,
+        lo,
+        hi,
+    };
+    let found = derive_indices(&req)?;
+    let key = if system.balanced() {
+        "true count"
+    } else {
+        "running count"
+    };
+    let mut text = format!(
+        "# rtplab index plays (format: strategies/README.md, 'Index plays')\n\
+         # Computed by `rtplab strategies indices blackjack` from the exact analysis for:\n\
+         # {rules}\n\
+         # count {} ({key}, {} rounding), chart {}, shoes depleted to each count with {decks_left} decks left\n\
+         # (composition tilted to the count, composition-dependent play after the first decision).\n\
+         # Each comment gives the real-valued {key} where the two plays' EVs cross.\n\
+         hand,up,play,when\n",
+        system.label,
+        args.tc_rounding.as_str(),
+        chart.name,
+    );
+    for g in &found {
+        text += &format!(
+            "{:<20} # crossing {:+.2}\n",
+            g.entry.to_string(),
+            g.crossing
+        );
+    }
     write_output(&text, args.output.as_deref()).map_err(|e| {
         anyhow::anyhow!(
             "cannot write --output {}: {e}",

@@ -135,6 +135,56 @@ pub enum StrategiesCmd {
     /// Derive a strategy for a game's rules.
     #[command(subcommand)]
     Derive(DeriveGame),
+    /// Compute index plays (deviations from the chart at counts) for a count and rules.
+    #[command(subcommand)]
+    Indices(IndicesGame),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum IndicesGame {
+    /// Blackjack index plays for a count: for each chart cell, the count at which another
+    /// play's EV crosses the chart's (exact analysis of shoes depleted to each count), the
+    /// surrender and insurance counts; a file --indices reads.
+    #[command(
+        after_help = "Examples:\n  rtplab strategies indices blackjack --count hi-lo > strategies/blackjack/indices-hilo-seed.csv\n  rtplab strategies indices blackjack --count halves --decks 6 --peek --das --surrender late"
+    )]
+    Blackjack(IndicesBlackjack),
+}
+
+#[derive(Args, Debug)]
+pub struct IndicesBlackjack {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+
+    /// The count system (as sim's --count: a built-in name or a tag file).
+    #[arg(long, value_name = "SYSTEM")]
+    pub count: String,
+
+    /// The chart the indices deviate from (default basic: the chart derived for the rules).
+    #[arg(long, default_value = "basic")]
+    pub strategy: String,
+
+    /// Decks left in the shoe where the counts are evaluated (default: half the shoe).
+    #[arg(long, value_name = "DECKS")]
+    pub decks_left: Option<f64>,
+
+    /// How the counter rounds its true count (as sim's --tc-rounding).
+    #[arg(long, value_enum, default_value = "floor")]
+    pub tc_rounding: TcRounding,
+
+    /// The counts evaluated, LO..HI (true counts; for an unbalanced count, steps of one
+    /// running count per deck left around the neutral count).
+    #[arg(
+        long,
+        value_name = "LO..HI",
+        default_value = "-10..10",
+        allow_hyphen_values = true
+    )]
+    pub range: String,
+
+    /// Write the file here instead of standard output.
+    #[arg(long, short, value_name = "PATH")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -339,6 +389,16 @@ pub enum TcRounding {
     Floor,
     Truncate,
     Nearest,
+}
+
+impl TcRounding {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TcRounding::Floor => "floor",
+            TcRounding::Truncate => "truncate",
+            TcRounding::Nearest => "nearest",
+        }
+    }
 }
 
 impl CountArgs {

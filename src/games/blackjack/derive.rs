@@ -13,7 +13,9 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::exact::{two_card_p, DealerTable, Optimal, PostSplit, Up, NV};
+use super::count::{CountSystem, TcRounding};
+use super::exact::{full_shoe, two_card_p, DealerTable, Optimal, PostSplit, Up, NV};
+use super::indices::{Deviation, Play, When};
 use super::rules::Rules;
 use super::strategy::{hard_row, pair_row, soft_row, Action, Chart, Code, ROWS};
 
@@ -45,8 +47,8 @@ fn row_of(hard: u32, ace: bool) -> usize {
     }
 }
 
-fn sums_for_up(rules: &Rules, table: &DealerTable, up: usize) -> Sums {
-    let mut a = Up::new(rules, &Optimal, table, up, PostSplit::CdzMinus);
+fn sums_for_up(rules: &Rules, table: &DealerTable, up: usize, full: [u32; NV]) -> Sums {
+    let mut a = Up::with_shoe(rules, &Optimal, table, up, PostSplit::CdzMinus, full);
     let shoe = a.shoe();
     let mut s = Sums {
         two: vec![[0.0; 5]; ROWS],
@@ -145,7 +147,7 @@ pub fn derive_chart(rules: &Rules) -> Chart {
     let table = DealerTable::shared(rules.h17);
     let sums: Vec<Sums> = (0..NV)
         .into_par_iter()
-        .map(|u| sums_for_up(rules, table, u))
+        .map(|u| sums_for_up(rules, table, u, full_shoe(rules.decks)))
         .collect();
     let mut codes = [[Code::H; 10]; ROWS];
     for (u, s) in sums.iter().enumerate() {
@@ -219,4 +221,399 @@ pub fn chart_header(rules: &Rules) -> String {
          Each code maximizes the probability-weighted expected value of the hands of its row\n\
          (composition-dependent play afterwards); regenerate instead of editing by hand."
     )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Index plays for a count: where the best action of a chart cell changes with the count.
+
+/// What `derive_indices` computes indices for.
+pub struct IndexRequest<'a> {
+    pub rules: &'a Rules,
+    pub system: &'a CountSystem,
+    /// The chart the indices deviate from (normally the rules' basic chart).
+    pub chart: &'a Chart,
+    /// Decks left in the shoe at which the counts are evaluated.
+    pub decks_left: f64,
+    /// How the counter makes its true count an integer (the index is the first integer count
+    /// whose span lies mostly beyond the crossing).
+    pub rounding: TcRounding,
+    /// Counts evaluated: `lo..=hi` (true counts of a balanced system; for an unbalanced one,
+    /// steps of one running count per deck left around the neutral running count).
+    pub lo: i32,
+    pub hi: i32,
+}
+
+/// One generated index: the entry and the real-valued count where the two actions' EVs
+/// cross, with the EV gain per hand one count past it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratedIndex {
+    pub entry: Deviation,
+    pub crossing: f64,
+}
+
+/// Why indices cannot be computed.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum IndexGenError {
+    #[error("--decks-left {0}: expected more than 0.5 and at most the shoe's {1} decks")]
+    DecksLeft(f64, u32),
+    #[error("a count of {key} with {decks} decks left is beyond what the shoe can hold; narrow the range")]
+    Unreachable { key: i32, decks: f64 },
+    #[error("--range {0}..{1}: expected lo < hi, both within -20..20")]
+    Range(i32, i32),
+}
+
+/// The composition (by value, ace first) of `cards` cards whose tags sum to `sum` (tag
+/// units), the most likely way: each value's share of a full shoe tilted by `e^(−θ·tag)` with
+/// θ solved for the sum (the conditional composition of a random remainder, to first order),
+/// rounded to whole cards by largest remainders. None when no tilt reaches the sum.
+pub fn shoe_with_tag_sum(tags: &[i8; 10], cards: u32, sum: f64) -> Option<[u32; NV]> {
+    let base: [f64; NV] = std::array::from_fn(|v| if v == 9 { 16.0 } else { 4.0 } / 52.0);
+    let mean = |theta: f64| {
+        let w: Vec<f64> = (0..NV)
+            .map(|v| base[v] * (-theta * tags[v] as f64).exp())
+            .collect();
+        let z: f64 = w.iter().sum();
+        let m: f64 = (0..NV).map(|v| w[v] * tags[v] as f64).sum::<f64>() / z;
+        (m, w.iter().map(|x| x / z).collect::<Vec<f64>>())
+    };
+    let target = sum / cards as f64;
+    let (mut lo, mut hi) = (-30.0f64, 30.0f64);
+    if !(mean(hi).0 < target && target < mean(lo).0) {
+        return None;
+    }
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mean(mid).0 > target {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let (_, w) = mean(0.5 * (lo + hi));
+    let real: Vec<f64> = w.iter().map(|x| x * cards as f64).collect();
+    let mut shoe: [u32; NV] = std::array::from_fn(|v| real[v].floor() as u32);
+    let mut short = cards - shoe.iter().sum::<u32>();
+    let mut order: Vec<usize> = (0..NV).collect();
+    order.sort_by(|&a, &b| (real[b] - real[b].floor()).total_cmp(&(real[a] - real[a].floor())));
+    for &v in order.iter().cycle() {
+        if short == 0 {
+            break;
+        }
+        shoe[v] += 1;
+        short -= 1;
+    }
+    Some(shoe)
+}
+
+/// The primary action of a code, without its surrender.
+fn primary(c: Code) -> Action {
+    match c {
+        Code::H | Code::Rh => Action::Hit,
+        Code::S | Code::Rs => Action::Stand,
+        Code::Dh | Code::Ds => Action::Double,
+        Code::P | Code::Rp => Action::Split,
+    }
+}
+
+/// EV of `a` minus EV of `b` per hand of `row`, as `choose` compares them: hit against stand
+/// over every hand of the row, anything else over its two-card hands. None when either is not
+/// offered or the row has no hands.
+fn gain(row: usize, s: &Sums, a: Action, b: Action) -> Option<f64> {
+    let plain = |x: Action| matches!(x, Action::Hit | Action::Stand);
+    if plain(a) && plain(b) && row < 28 {
+        let w = s.two_w[row] + s.multi_w[row];
+        let v = |x: Action| s.two[row][idx(x)] + s.multi[row][idx(x)];
+        return (w > 0.0).then(|| (v(a) - v(b)) / w);
+    }
+    let w = s.two_w[row];
+    let two = &s.two[row];
+    let offered = |x: Action| plain(x) || two[idx(x)] != 0.0;
+    (w > 0.0 && offered(a) && offered(b)).then(|| (two[idx(a)] - two[idx(b)]) / w)
+}
+
+/// The first integer count, under `rounding`, whose span lies mostly at or above `x`.
+fn first_count_at_or_above(x: f64, rounding: TcRounding, unbalanced_scale: Option<u8>) -> i32 {
+    // The middle of the real counts that round to k.
+    let centre = |k: i32| -> f64 {
+        if let Some(s) = unbalanced_scale {
+            return k as f64 + (s as f64 - 1.0) / (2.0 * s as f64);
+        }
+        match rounding {
+            TcRounding::Floor => k as f64 + 0.5,
+            TcRounding::Nearest => k as f64,
+            TcRounding::Truncate => k as f64 + 0.5 * (k.signum() as f64),
+        }
+    };
+    let mut k = x.floor() as i32 - 2;
+    while centre(k) < x {
+        k += 1;
+    }
+    k
+}
+
+/// Crossings of `d` (values at counts `xs`) through zero: (x, rising).
+fn crossings(xs: &[f64], d: &[Option<f64>]) -> Vec<(f64, bool)> {
+    let mut out = Vec::new();
+    for i in 1..xs.len() {
+        let (Some(a), Some(b)) = (d[i - 1], d[i]) else {
+            continue;
+        };
+        if (a < 0.0) != (b < 0.0) {
+            let x = xs[i - 1] + (xs[i] - xs[i - 1]) * (-a) / (b - a);
+            out.push((x, b > a));
+        }
+    }
+    out
+}
+
+/// Index plays for `req`: for each chart cell, the count nearest the neutral one at which the
+/// best play (hit, stand, double, split) changes from the chart's, the count at which
+/// surrender starts or stops paying where the rules allow it, and the insurance count; each
+/// from the exact analysis of shoes depleted to that count (`shoe_with_tag_sum`) at
+/// `decks_left`, with composition-dependent play after the first decision.
+pub fn derive_indices(req: &IndexRequest) -> Result<Vec<GeneratedIndex>, IndexGenError> {
+    let rules = req.rules;
+    let decks = rules.decks;
+    if !(req.decks_left > 0.5 && req.decks_left <= decks as f64) {
+        return Err(IndexGenError::DecksLeft(req.decks_left, decks));
+    }
+    if !(req.lo < req.hi && req.lo >= -20 && req.hi <= 20) {
+        return Err(IndexGenError::Range(req.lo, req.hi));
+    }
+    let sys = req.system;
+    let cards = (req.decks_left * 52.0).round() as u32;
+    let d = cards as f64 / 52.0;
+    let scale = sys.scale as f64;
+    let tags = sys.tags;
+    let balanced = sys.balanced();
+    // Running count (tag units) once the cards not left are seen: initial + (full − left).
+    let full_sum = (sys.deck_sum() * decks as i32) as f64;
+    let initial = sys.initial(decks) as f64;
+    let neutral_rc = if balanced {
+        0.0
+    } else {
+        (initial + full_sum - sys.deck_sum() as f64 * d) / scale
+    };
+    let step = if balanced { 1.0 } else { d.round().max(1.0) };
+    // The key at a remaining tag sum, and the sum at a key.
+    let key_of = |sum: f64| {
+        if balanced {
+            -sum / (scale * d)
+        } else {
+            (initial + full_sum - sum) / scale
+        }
+    };
+    let sum_at = |key: f64| {
+        if balanced {
+            -key * scale * d
+        } else {
+            initial + full_sum - key * scale
+        }
+    };
+    let table = DealerTable::shared(rules.h17);
+    let mut xs = Vec::new();
+    let mut shoes = Vec::new();
+    for j in req.lo..=req.hi {
+        let key = neutral_rc + j as f64 * step;
+        let shoe =
+            shoe_with_tag_sum(&tags, cards, sum_at(key)).ok_or(IndexGenError::Unreachable {
+                key: key as i32,
+                decks: req.decks_left,
+            })?;
+        let full = super::exact::full_shoe(decks);
+        if (0..NV).any(|v| shoe[v] > full[v] || shoe[v] < 2) {
+            return Err(IndexGenError::Unreachable {
+                key: key as i32,
+                decks: req.decks_left,
+            });
+        }
+        let sum: f64 = (0..NV).map(|v| shoe[v] as f64 * tags[v] as f64).sum();
+        xs.push(key_of(sum));
+        shoes.push(shoe);
+    }
+    // Sums[point][up].
+    let sums: Vec<Vec<Sums>> = shoes
+        .par_iter()
+        .map(|shoe| {
+            (0..NV)
+                .into_par_iter()
+                .map(|u| sums_for_up(rules, table, u, *shoe))
+                .collect()
+        })
+        .collect();
+    let unbalanced_scale = (!balanced).then_some(sys.scale);
+    let at = |x: f64| first_count_at_or_above(x, req.rounding, unbalanced_scale);
+    let nearest = |mut c: Vec<(f64, bool)>| {
+        c.sort_by(|a, b| {
+            (a.0 - neutral_rc)
+                .abs()
+                .total_cmp(&(b.0 - neutral_rc).abs())
+        });
+        c.first().copied()
+    };
+    let mut out = Vec::new();
+    // Insurance: 2:1 on a ten in the shoe less the ace up.
+    let ins: Vec<Option<f64>> = shoes
+        .iter()
+        .map(|s| {
+            let n: u32 = s.iter().sum();
+            Some(3.0 * s[9] as f64 / (n - 1) as f64 - 1.0)
+        })
+        .collect();
+    if let Some((x, true)) = nearest(crossings(&xs, &ins)) {
+        out.push(GeneratedIndex {
+            entry: Deviation {
+                row: super::indices::INSURANCE,
+                up: 1,
+                play: Play::Insure,
+                when: When {
+                    at_least: true,
+                    index: at(x),
+                },
+            },
+            crossing: x,
+        });
+    }
+    for row in 0..ROWS {
+        for u in 0..NV {
+            let up = u as u8 + 1;
+            let code = req.chart.codes[row][u];
+            let cp = primary(code);
+            let col: Vec<&Sums> = sums.iter().map(|p| &p[u]).collect();
+            // Plays: the alternatives that are best somewhere in the range.
+            let mut cands = Vec::new();
+            let alts: std::collections::BTreeSet<usize> = col
+                .iter()
+                .map(|s| idx(primary(choose(row, s))))
+                .filter(|&a| a != idx(cp))
+                .collect();
+            for a in alts {
+                let a = [
+                    Action::Stand,
+                    Action::Hit,
+                    Action::Double,
+                    Action::Split,
+                    Action::Surrender,
+                ][a];
+                let d: Vec<Option<f64>> = col.iter().map(|s| gain(row, s, a, cp)).collect();
+                for (x, rising) in crossings(&xs, &d) {
+                    cands.push((x, rising, a));
+                }
+            }
+            cands.sort_by(|a, b| {
+                (a.0 - neutral_rc)
+                    .abs()
+                    .total_cmp(&(b.0 - neutral_rc).abs())
+            });
+            if let Some(&(x, rising, a)) = cands.first() {
+                let c = match a {
+                    Action::Hit => Code::H,
+                    Action::Stand => Code::S,
+                    Action::Split => Code::P,
+                    _ => {
+                        // Double, else what the row does without it.
+                        let base = gain(row, col[col.len() / 2], Action::Hit, Action::Stand);
+                        if base.unwrap_or(1.0) > 0.0 {
+                            Code::Dh
+                        } else {
+                            Code::Ds
+                        }
+                    }
+                };
+                out.push(GeneratedIndex {
+                    entry: Deviation {
+                        row: row as u8,
+                        up,
+                        play: Play::Code(c),
+                        when: When {
+                            at_least: rising,
+                            index: at(x),
+                        },
+                    },
+                    crossing: x,
+                });
+            }
+            // Surrender, against the best other play, where the rules allow it.
+            if rules.surrender_allowed(up) {
+                let d: Vec<Option<f64>> = col
+                    .iter()
+                    .map(|s| {
+                        let others = [Action::Stand, Action::Hit, Action::Double, Action::Split];
+                        let best = others
+                            .iter()
+                            .filter_map(|&o| gain(row, s, Action::Surrender, o))
+                            .min_by(f64::total_cmp)?;
+                        Some(best)
+                    })
+                    .collect();
+                if let Some((x, rising)) = nearest(crossings(&xs, &d)) {
+                    out.push(GeneratedIndex {
+                        entry: Deviation {
+                            row: row as u8,
+                            up,
+                            play: Play::Surrender,
+                            when: When {
+                                at_least: rising,
+                                index: at(x),
+                            },
+                        },
+                        crossing: x,
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tilted_shoe_has_its_cards_and_its_count() {
+        let hilo = CountSystem::resolve("hi-lo").unwrap();
+        // Neutral: the full shoe's proportions.
+        let s = shoe_with_tag_sum(&hilo.tags, 208, 0.0).unwrap();
+        assert_eq!(s, [16, 16, 16, 16, 16, 16, 16, 16, 16, 64]);
+        // True count +3 with 4 decks left: the remaining tags sum to -12.
+        for (tc, decks) in [(3.0, 4.0), (-5.0, 2.0), (8.0, 1.5)] {
+            let cards = (decks * 52.0) as u32;
+            let s = shoe_with_tag_sum(&hilo.tags, cards, -tc * decks).unwrap();
+            assert_eq!(s.iter().sum::<u32>(), cards);
+            let sum: i32 = (0..NV).map(|v| s[v] as i32 * hilo.tags[v] as i32).sum();
+            assert!((sum as f64 + tc * decks).abs() <= 1.0, "{tc}: {sum}");
+            // Tags 0 (7, 8, 9) keep equal shares; high counts are rich in tens and aces.
+            assert!(s[6].abs_diff(s[8]) <= 1);
+            if tc > 0.0 {
+                assert!(s[9] > (cards * 4 / 13) && s[0] > cards / 13);
+            }
+        }
+        // Beyond what any shoe holds.
+        assert!(shoe_with_tag_sum(&hilo.tags, 52, -60.0).is_none());
+    }
+
+    #[test]
+    fn the_index_is_the_first_count_mostly_past_the_crossing() {
+        use TcRounding::*;
+        // Floor: count k covers [k, k+1), centred at k + 0.5.
+        assert_eq!(first_count_at_or_above(0.3, Floor, None), 0);
+        assert_eq!(first_count_at_or_above(0.6, Floor, None), 1);
+        assert_eq!(first_count_at_or_above(-1.4, Floor, None), -1);
+        assert_eq!(first_count_at_or_above(-1.6, Floor, None), -2);
+        // Nearest: centred at k.
+        assert_eq!(first_count_at_or_above(0.3, Nearest, None), 1);
+        assert_eq!(first_count_at_or_above(-0.3, Nearest, None), 0);
+        // Truncate: 0 covers (-1, 1).
+        assert_eq!(first_count_at_or_above(0.2, Truncate, None), 1);
+        assert_eq!(first_count_at_or_above(-0.2, Truncate, None), 0);
+        assert_eq!(first_count_at_or_above(-0.7, Truncate, None), 0);
+        assert_eq!(first_count_at_or_above(-1.7, Truncate, None), -1);
+        // A running count (scale 1) is exact.
+        assert_eq!(first_count_at_or_above(2.2, Floor, Some(1)), 3);
+        assert_eq!(
+            crossings(&[0.0, 1.0, 2.0], &[Some(-1.0), Some(1.0), None]),
+            vec![(0.5, true)]
+        );
+    }
 }

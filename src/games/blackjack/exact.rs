@@ -685,7 +685,7 @@ impl<'a, P: Decider> Up<'a, P> {
         (s, options)
     }
 
-    /// The up card's analysis state.
+    /// The up card's analysis state, from a full shoe.
     pub(super) fn new(
         rules: &'a Rules,
         policy: &'a P,
@@ -693,8 +693,19 @@ impl<'a, P: Decider> Up<'a, P> {
         up: usize,
         post_split: PostSplit,
     ) -> Up<'a, P> {
-        let mut shoe = [4 * rules.decks; NV];
-        shoe[9] = 16 * rules.decks;
+        Up::with_shoe(rules, policy, table, up, post_split, full_shoe(rules.decks))
+    }
+
+    /// The up card's analysis state from the shoe `shoe` (cards by value, ace first, before
+    /// the up card is taken out; it must hold the up card).
+    pub(super) fn with_shoe(
+        rules: &'a Rules,
+        policy: &'a P,
+        table: &'a DealerTable,
+        up: usize,
+        post_split: PostSplit,
+        mut shoe: [u32; NV],
+    ) -> Up<'a, P> {
         shoe[up] -= 1;
         Up {
             rules,
@@ -744,6 +755,13 @@ impl<'a, P: Decider> Up<'a, P> {
     pub(super) fn shoe(&self) -> [u32; NV] {
         self.shoe
     }
+}
+
+/// A full shoe of `decks` by value (ace first).
+pub fn full_shoe(decks: u32) -> [u32; NV] {
+    let mut shoe = [4 * decks; NV];
+    shoe[9] = 16 * decks;
+    shoe
 }
 
 /// The decision and EV of one initial two-card hand (value indices, ace = 0) against one up
@@ -817,8 +835,7 @@ pub fn analyze_with<P: Decider>(
     table: &DealerTable,
     post_split: PostSplit,
 ) -> ExactResult {
-    let mut full = [4 * rules.decks; NV];
-    full[9] = 16 * rules.decks;
+    let full = full_shoe(rules.decks);
     let n: u32 = full.iter().sum();
     let no_bj = rules.peek || rules.dealer_bj_takes == super::rules::DealerBjTakes::Original;
     let bj_pay = match rules.bj_pays {

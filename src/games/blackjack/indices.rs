@@ -68,7 +68,7 @@ impl When {
 }
 
 /// The row of the insurance entry (not a chart row).
-const INSURANCE: u8 = u8::MAX;
+pub(crate) const INSURANCE: u8 = u8::MAX;
 
 /// One deviation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
