@@ -219,7 +219,20 @@ fn index_plays_that_always_hold_are_the_chart_they_make() {
     always.extend(["--insurance", "always"]);
     let (a, b) = (sim(&with_ix), sim(&always));
     assert_eq!(a["side_bets"], b["side_bets"]);
-    assert!(a["side_bets"]["insurance"]["taken"].as_u64().unwrap() > 10_000);
+    let ins = &a["side_bets"]["insurance"];
+    let taken = ins["taken"].as_u64().unwrap();
+    assert!(taken > 10_000);
+    // The counter's result per round is its main bet and its insurance (half a bet each).
+    let f = |v: &Value| v.as_f64().unwrap();
+    let rounds = f(&a["seat_rounds"]);
+    let insurance = (f(&ins["rtp"]) - 1.0) * taken as f64 * 0.5;
+    let want = f(&a["ev"]) + insurance / rounds;
+    assert!(
+        (f(&a["ev_per_round"]) - want).abs() < 1e-12,
+        "{} vs {want}",
+        a["ev_per_round"]
+    );
+    assert!(f(&a["ev_per_round"]) < f(&a["ev"]), "always insuring costs");
 }
 
 #[test]
@@ -242,6 +255,24 @@ fn illustrious_18_takes_insurance_only_at_plus_3_and_gains() {
         .as_str()
         .unwrap()
         .contains("index plays i18+fab4 (22 entries)"));
+    // The operator's exposure by count: insurance pays better at high counts than at low ones
+    // (where it loses); the
+    // pairs bet loses at every count; each row says so with its SE.
+    let rows = ix["by_true_count"].as_array().unwrap();
+    let row = |tc: i64| rows.iter().find(|r| r["tc"] == tc).unwrap();
+    let f = |v: &Value| v.as_f64().unwrap();
+    let (hi, lo) = (row(5), row(-3));
+    let gap = f(&hi["insurance_ev"]) - f(&lo["insurance_ev"]);
+    let se = f(&hi["insurance_se"]).hypot(f(&lo["insurance_se"]));
+    assert!(gap > 4.0 * se, "{hi} {lo}");
+    assert!(
+        f(&lo["insurance_ev"]) < -4.0 * f(&lo["insurance_se"]),
+        "{lo}"
+    );
+    for r in [hi, lo, row(0)] {
+        assert!(f(&r["pairs_ev"]) < 0.0 && f(&r["pairs_se"]) > 0.0, "{r}");
+        assert!(f(&r["behind_ev"]).is_finite());
+    }
 }
 
 #[test]

@@ -242,6 +242,15 @@ pub struct TcRow {
     pub ci95: [f64; 2],
     /// Average bet placed at this count, in initial bets (0: never played).
     pub bet: f64,
+    /// Operator exposure at this count, over every seat-round seen (played or not): EV per
+    /// unit staked of an insurance bet (ace up; null without one), of the pairs side bet
+    /// (11:1, same rank), and of a flat bet behind that declines doubles and splits; each
+    /// with its SE (seat-rounds taken as independent).
+    pub insurance_ev: Option<f64>,
+    pub insurance_se: Option<f64>,
+    pub pairs_ev: f64,
+    pub pairs_se: f64,
+    pub behind_ev: f64,
 }
 
 /// The counting figures of a run's sums (`None` for a run that does not count).
@@ -253,7 +262,13 @@ pub fn counting_model(
     use super::count::TC_CLAMP;
     let spec = spec?;
     let u = rules.units_per_bet() as f64;
-    let m = &acc.main;
+    // The counter's whole result (main bet and insurance); a shard from before it was kept
+    // has the main bet only.
+    let m = if acc.count.money.n > 0 {
+        &acc.count.money
+    } else {
+        &acc.main
+    };
     let n = m.n as f64;
     let ev_round = m.x as f64 / n / u;
     let sd_round = m.sd_obs() / u;
@@ -270,6 +285,15 @@ pub fn counting_model(
             let mean = t.net as f64 / k;
             let var = (t.net_xx as f64 / k - mean * mean).max(0.0);
             let e = Estimate::new(mean / u, (var / k).sqrt() / u, t.played.saturating_sub(1));
+            // A bet winning `w` of `n` at `pay`:1: its EV and SE per unit staked.
+            let bet = |w: u64, n: u64, pay: f64| {
+                let (n, p) = (n as f64, w as f64 / n.max(1) as f64);
+                let ev = p * (pay + 1.0) - 1.0;
+                (ev, (pay + 1.0) * (p * (1.0 - p) / n).sqrt())
+            };
+            let (ins, ins_se) = bet(t.insurance_won, t.aces_up, 2.0);
+            let (pairs, pairs_se) = bet(t.pairs_won, t.observed, 11.0);
+            let some = t.aces_up > 0;
             TcRow {
                 tc: i as i32 - TC_CLAMP,
                 share: rate(t.observed, observed),
@@ -279,6 +303,11 @@ pub fn counting_model(
                 se: e.se,
                 ci95: e.ci95,
                 bet: if t.played > 0 { t.bets as f64 / k } else { 0.0 },
+                insurance_ev: some.then_some(ins),
+                insurance_se: some.then_some(ins_se),
+                pairs_ev: pairs,
+                pairs_se,
+                behind_ev: t.behind_none as f64 / t.observed as f64 / u,
             }
         })
         .collect();
@@ -783,7 +812,17 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
             "EV by {} (per initial bet of the rounds played)",
             c.count_key
         ),
-        &["count", "share", "played", "bet", "EV", "SE", "95% CI"],
+        &[
+            "count",
+            "share",
+            "played",
+            "bet",
+            "EV",
+            "SE",
+            "95% CI",
+            "insurance EV",
+            "pairs EV",
+        ],
     );
     for row in &c.by_true_count {
         let e = Estimate {
@@ -814,11 +853,16 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
             },
             if played { pct_cell(e.se, 3) } else { "".into() },
             if played { ci_cell(&e, 3) } else { "".into() },
+            match row.insurance_ev {
+                Some(x) => pct_cell(x, 2),
+                None => "".into(),
+            },
+            pct_cell(row.pairs_ev, 2),
         ]);
     }
     r.sections.push(s);
     r.notes.push(format!(
-        "Counting: {}. A seat sitting out (wonging) watches its place played the same way by someone else: the cards are as they would be, none of it is the seat's money. The SEs by count take seat-rounds as independent.",
+        "Counting: {}. The counter's figures include its insurance bets. A seat sitting out (wonging) watches its place played the same way by someone else: the cards are as they would be, none of it is the seat's money. The SEs by count take seat-rounds as independent; the insurance and pairs EVs by count (per unit staked, over every seat-round seen) are the operator's exposure to a player who bets them only at that count.",
         c.count
     ));
 }

@@ -95,11 +95,16 @@ pub struct BjAcc {
     pub count: CountAcc,
 }
 
-/// A counting run's sums: seat-rounds sat out, and every seat-round by its true count.
+/// A counting run's sums: seat-rounds sat out, the counter's whole result, and every
+/// seat-round by its true count.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CountAcc {
     /// Seat-rounds the counter watched without betting (wonging).
     pub seat_rounds_out: u64,
+    /// The counter's money per seat-round played, insurance included: x = net units (main
+    /// bet and insurance), y = initial bets, xx = Σ of squares per seat-round.
+    #[serde(default)]
+    pub money: Ratio,
     /// By true count (row `tc + 10`, clamped to −10..+10; `count::tc_bin`).
     pub by_tc: Vec<TcSums>,
 }
@@ -117,6 +122,18 @@ pub struct TcSums {
     /// Σ bets (initial bets) and Σ money (net × bet, units), of the rounds played.
     pub bets: u64,
     pub money: i128,
+    /// Of the seat-rounds seen at this count (played or not): those with an ace up and how
+    /// many of them a dealer blackjack followed (an insurance bet's outcome), pairs side bets
+    /// won (first two cards a pair), and Σ net of a flat bet behind that declines doubles and
+    /// splits (units).
+    #[serde(default)]
+    pub aces_up: u64,
+    #[serde(default)]
+    pub insurance_won: u64,
+    #[serde(default)]
+    pub pairs_won: u64,
+    #[serde(default)]
+    pub behind_none: i64,
 }
 
 impl TcSums {
@@ -127,6 +144,10 @@ impl TcSums {
         self.net_xx += o.net_xx;
         self.bets += o.bets;
         self.money += o.money;
+        self.aces_up += o.aces_up;
+        self.insurance_won += o.insurance_won;
+        self.pairs_won += o.pairs_won;
+        self.behind_none += o.behind_none;
     }
 }
 
@@ -137,6 +158,7 @@ impl CountAcc {
 
     fn merge(&mut self, o: &CountAcc) {
         self.seat_rounds_out += o.seat_rounds_out;
+        self.money.merge(&o.money);
         if self.by_tc.len() < o.by_tc.len() {
             self.by_tc.resize(o.by_tc.len(), TcSums::default());
         }
@@ -246,6 +268,8 @@ pub fn hist_offset(rules: &Rules) -> i64 {
 /// money's sums and squares are added up directly. `close` turns them into the batches.
 #[derive(Default)]
 struct ChunkSums {
+    /// Units per initial bet (`Rules::units_per_bet`).
+    units: i64,
     wagered: i64,
     by_up_net: [i64; 10],
     pairs_won: u64,
@@ -274,6 +298,10 @@ struct BetSums {
     by_up_out: [u64; 10],
     /// By true count (with `Player::CLASSES` only).
     tc: [TcSums; crate::games::blackjack::count::TC_BINS],
+    /// The counter's money (main bet and insurance) and its squares per seat-round (with
+    /// `Player::CLASSES` only).
+    money: i64,
+    money_xx: i128,
 }
 
 /// Close a batch of a ratio whose sums may exceed an i64 (as `Ratio::close`).
@@ -308,12 +336,28 @@ impl ChunkSums {
                 if classes {
                     let t = &mut self.bets.tc[s.class as usize];
                     t.observed += 1;
+                    t.pairs_won += (s.pairs > 0) as u64;
+                    t.behind_none += s.behind_none;
+                    if r.up == 1 {
+                        t.aces_up += 1;
+                        t.insurance_won += r.dealer_bj() as u64;
+                    }
                     if s.bet > 0 {
+                        let b = s.bet as i64;
                         t.played += 1;
                         t.net += s.net;
                         t.net_xx += s.net * s.net;
                         t.bets += s.bet as u64;
-                        t.money += (s.net * s.bet as i64) as i128;
+                        t.money += (s.net * b) as i128;
+                        // Insurance costs half the bet and pays 2:1.
+                        let ins = match (s.insured, r.dealer_bj()) {
+                            (false, _) => 0,
+                            (true, true) => self.units * b,
+                            (true, false) => -(self.units / 2) * b,
+                        };
+                        let m = s.net * b + ins;
+                        self.bets.money += m;
+                        self.bets.money_xx += (m as i128) * (m as i128);
                     }
                 }
                 if s.bet == 0 {
@@ -408,6 +452,8 @@ impl ChunkSums {
             if classes {
                 acc.count.seat_rounds_out += m.out;
                 acc.count.by_tc = m.tc.to_vec();
+                let (x, y) = (m.money as i128, m.bets as i128);
+                close_wide(&mut acc.count.money, x, y, m.money_xx, n);
             }
             close_wide(&mut acc.main, m.net as i128, m.bets as i128, m.net_xx, n);
             let wagered = Batch {
@@ -499,7 +545,16 @@ impl<S: Seats> Simulation for BjSim<'_, S> {
         acc.hist = vec![0; (2 * offset + 1) as usize];
         let table = Table::new(self.rules, self.strategy);
         let players = self.rules.players as u64;
-        run_shoes(table, self.shoes_per_chunk, players, rng, acc, offset);
+        let units = self.rules.units_per_bet();
+        run_shoes(
+            table,
+            units,
+            self.shoes_per_chunk,
+            players,
+            rng,
+            acc,
+            offset,
+        );
         let main = &acc.main;
         acc.trace.push([chunk as i64, main.x as i64, main.y as i64]);
     }
@@ -509,13 +564,17 @@ impl<S: Seats> Simulation for BjSim<'_, S> {
 #[inline(always)]
 fn run_shoes<P: Player>(
     mut table: Table<'_, P>,
+    units: i64,
     shoes: u64,
     players: u64,
     rng: &mut Rng,
     acc: &mut BjAcc,
     offset: i64,
 ) {
-    let mut sums = ChunkSums::default();
+    let mut sums = ChunkSums {
+        units,
+        ..ChunkSums::default()
+    };
     for _ in 0..shoes {
         // Each shoe has a stream of its own, so the cards it deals do not depend on how
         // earlier shoes were played (common random numbers across strategies).
