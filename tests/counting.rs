@@ -276,9 +276,69 @@ fn illustrious_18_takes_insurance_only_at_plus_3_and_gains() {
 }
 
 #[test]
+fn bankroll_trips_follow_the_brownian_formula_and_hours_scale() {
+    // Flat bets, a small bankroll, short trips: the diffusion formula is close.
+    let args = [
+        "--rounds",
+        "3M",
+        "--seed",
+        "6",
+        "--count",
+        "hi-lo",
+        "--bankroll",
+        "25",
+        "--trip-rounds",
+        "1000",
+        "--rounds-per-hour",
+        "80",
+        "--wong-in",
+        "-1",
+    ];
+    let r = sim(&args);
+    let ror = &r["ror"];
+    let f = |v: &Value| v.as_f64().unwrap();
+    let trips = ror["trips"].as_u64().unwrap();
+    assert!(trips > 1_000, "{trips}");
+    let (p, se) = (f(&ror["simulated_trip"]), f(&ror["simulated_trip_se"]));
+    let formula = f(&ror["formula_trip"]);
+    assert!(p > 0.05 && p < 0.95, "{p}");
+    assert!(
+        (p - formula).abs() < 4.0 * se + 0.02,
+        "{p} ± {se} vs {formula}"
+    );
+    assert_eq!(
+        f(&ror["formula_lifetime"]),
+        1.0,
+        "a losing game is ruined for sure"
+    );
+    // The curve climbs to the trip's figure, by the formula and by simulation.
+    let curve = ror["curve"].as_array().unwrap();
+    assert_eq!(curve.len(), 100);
+    assert_eq!(curve[99]["rounds"], 1000);
+    assert_eq!(f(&curve[99]["simulated"]), p);
+    for w in curve.windows(2) {
+        assert!(f(&w[1]["simulated"]) >= f(&w[0]["simulated"]));
+        assert!(f(&w[1]["formula"]) >= f(&w[0]["formula"]));
+    }
+    // Hourly: the rounds a wonger plays of those dealt.
+    let h = &r["hourly"];
+    let played = 80.0 * f(&r["rounds_played"]) / f(&r["rounds_observed"]);
+    assert!((f(&h["rounds_played_per_hour"]) - played).abs() < 1e-9);
+    assert!((f(&h["ev_per_hour"]) - played * f(&r["ev_per_round"])).abs() < 1e-9);
+    assert!((f(&h["sd_per_hour"]) - played.sqrt() * f(&r["sd_per_round"])).abs() < 1e-9);
+    // Trips longer than a chunk complete none, and the report says so.
+    let mut long = args.to_vec();
+    long[1] = "100k";
+    long[9] = "1000000";
+    let r = sim(&long);
+    assert_eq!(r["ror"]["trips"], 0);
+    assert!(r["ror"]["simulated_trip"].is_null());
+}
+
+#[test]
 fn bad_counting_requests_exit_2() {
     let base = ["sim", "blackjack", "--rounds", "10k"];
-    let cases: [(&[&str], &str); 12] = [
+    let cases: [(&[&str], &str); 16] = [
         (&["--ramp", "0:1"], "--ramp needs --count"),
         (&["--wong-in", "2"], "--wong-in needs --count"),
         (&["--count", "hi-lo", "--ramp", "1:2,0:1"], "sort by count"),
@@ -299,6 +359,19 @@ fn bad_counting_requests_exit_2() {
         (
             &["--count", "hi-lo", "--indices", "Cargo.toml"],
             "Cargo.toml:1:",
+        ),
+        (&["--bankroll", "100"], "--bankroll needs --count"),
+        (
+            &["--count", "hi-lo", "--trip-rounds", "100"],
+            "--trip-rounds needs --bankroll",
+        ),
+        (
+            &["--count", "hi-lo", "--bankroll", "0"],
+            "expected a count from 1",
+        ),
+        (
+            &["--count", "hi-lo", "--rounds-per-hour", "0"],
+            "--rounds-per-hour 0",
         ),
     ];
     for (extra, needle) in cases {

@@ -169,8 +169,12 @@ fn every_plot_has_proper_bars_and_readable_labels() {
                 "hi-lo",
                 "--ramp",
                 "0:1,1:2,2:4,3:8,4:12",
+                "--bankroll",
+                "100",
+                "--trip-rounds",
+                "2000",
             ],
-            4,
+            6,
         ),
         ("doom-turns", &["sim", "doom", "--turns", "200k"], 1),
         (

@@ -375,6 +375,17 @@ pub struct CountArgs {
     /// count and rules.
     #[arg(long, value_name = "SET")]
     pub indices: Option<String>,
+    /// Risk of ruin for this bankroll, in table minimums: the diffusion formula (lifetime and
+    /// per trip) and simulated trips (bankroll paths along the simulated rounds).
+    #[arg(long, value_name = "UNITS", value_parser = crate::cli::parse_count_limited)]
+    pub bankroll: Option<u64>,
+    /// Rounds the counter plays in one trip of the simulated bankroll paths (default 10k;
+    /// with --bankroll).
+    #[arg(long, value_name = "N", value_parser = crate::cli::parse_count_limited)]
+    pub trip_rounds: Option<u64>,
+    /// Rounds dealt per hour at the table: hourly EV and SD, and hours to N0.
+    #[arg(long, value_name = "N")]
+    pub rounds_per_hour: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -414,6 +425,9 @@ impl CountArgs {
                 ("--wong-in", self.wong_in.is_some()),
                 ("--wong-out", self.wong_out.is_some()),
                 ("--indices", self.indices.is_some()),
+                ("--bankroll", self.bankroll.is_some()),
+                ("--trip-rounds", self.trip_rounds.is_some()),
+                ("--rounds-per-hour", self.rounds_per_hour.is_some()),
             ];
             if let Some((flag, _)) = given.iter().find(|g| g.1) {
                 anyhow::bail!("{flag} needs --count SYSTEM (the count it bets or plays on)");
@@ -445,6 +459,17 @@ impl CountArgs {
             indices: match &self.indices {
                 Some(s) => Some(rtplab::games::blackjack::indices::IndexSet::resolve(s)?),
                 None => None,
+            },
+            bankroll: match (self.bankroll, self.trip_rounds) {
+                (Some(units), trip) => Some(rtplab::games::blackjack::count::Bankroll {
+                    units,
+                    trip_rounds: trip.unwrap_or(10_000),
+                }),
+                (None, Some(_)) => anyhow::bail!("--trip-rounds needs --bankroll UNITS"),
+                (None, None) => None,
+            },
+            labels: rtplab::games::blackjack::count::CountLabels {
+                rounds_per_hour: self.rounds_per_hour,
             },
         };
         spec.validate()?;

@@ -157,26 +157,34 @@ fn blank(root: &DrawingArea<SVGBackend, Shift>) -> Result<(), Err> {
     root.fill(&WHITE).map_err(err)
 }
 
-/// A line chart; `hline` draws a horizontal reference line (e.g. a claimed RTP). The x axis
-/// counts (ticks such as 500k, 1.5M); the y axis reads in `y_unit`.
+/// Colours of a line chart's series, in order.
+const SERIES: [RGBColor; 4] = [BLUE, RGBColor(0, 140, 70), RGBColor(200, 120, 0), BLACK];
+
+/// A line chart of one or more series (each with an optional 95% band, drawn in its colour);
+/// `hline` draws a horizontal reference line (e.g. a claimed RTP). The x axis counts (ticks
+/// such as 500k, 1.5M); the y axis reads in `y_unit`.
 pub fn line_chart(
     title: &str,
     x_label: &str,
     y_label: &str,
     y_unit: YUnit,
-    line: &Line,
+    lines: &[Line],
     hline: Option<(f64, &str)>,
 ) -> Result<String, String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
         blank(&root)?;
-        let xs = bounds(line.points.iter().map(|p| p.0));
+        let xs = bounds(lines.iter().flat_map(|l| l.points.iter().map(|p| p.0)));
         let ys = bounds(
-            line.points
+            lines
                 .iter()
-                .map(|p| p.1)
-                .chain(line.band.into_iter().flatten().flat_map(|b| [b.1, b.2]))
+                .flat_map(|l| {
+                    l.points
+                        .iter()
+                        .map(|p| p.1)
+                        .chain(l.band.into_iter().flatten().flat_map(|b| [b.1, b.2]))
+                })
                 .chain(hline.map(|h| h.0)),
         );
         let d = decimals(ys.1 - ys.0);
@@ -198,25 +206,35 @@ pub fn line_chart(
             .y_label_formatter(&|v| y_tick(*v, d, y_unit))
             .draw()
             .map_err(err)?;
-        if let Some(band) = line.band {
-            let mut poly: Vec<(f64, f64)> = band.iter().map(|b| (b.0, b.2)).collect();
-            poly.extend(band.iter().rev().map(|b| (b.0, b.1)));
+        for (i, line) in lines.iter().enumerate() {
+            let c = SERIES[i % SERIES.len()];
+            if let Some(band) = line.band {
+                let mut poly: Vec<(f64, f64)> = band.iter().map(|b| (b.0, b.2)).collect();
+                poly.extend(band.iter().rev().map(|b| (b.0, b.1)));
+                let label = if lines.len() == 1 {
+                    "95% band".to_string()
+                } else {
+                    format!("{}: 95% band", line.name)
+                };
+                chart
+                    .draw_series(std::iter::once(Polygon::new(poly, c.mix(0.15).filled())))
+                    .map_err(err)?
+                    .label(label)
+                    .legend(move |(x, y)| {
+                        Rectangle::new([(x, y - 5), (x + 15, y + 5)], c.mix(0.15).filled())
+                    });
+            }
             chart
-                .draw_series(std::iter::once(Polygon::new(poly, BLUE.mix(0.15).filled())))
+                .draw_series(LineSeries::new(
+                    line.points.iter().copied(),
+                    c.stroke_width(2),
+                ))
                 .map_err(err)?
-                .label("95% band")
-                .legend(|(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 15, y + 5)], BLUE.mix(0.15).filled())
+                .label(line.name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 15, y)], c.stroke_width(2))
                 });
         }
-        chart
-            .draw_series(LineSeries::new(
-                line.points.iter().copied(),
-                BLUE.stroke_width(2),
-            ))
-            .map_err(err)?
-            .label(line.name)
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], BLUE.stroke_width(2)));
         if let Some((y, name)) = hline {
             chart
                 .draw_series(LineSeries::new(
@@ -446,11 +464,11 @@ mod tests {
             "rounds",
             "RTP (%)",
             YUnit::Percent,
-            &Line {
+            &[Line {
                 name: "estimate",
                 points: &pts,
                 band: Some(&band),
-            },
+            }],
             Some((99.54, "claim 99.54%")),
         )
         .unwrap();

@@ -621,11 +621,11 @@ pub fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, Str
                 "coups",
                 "RTP per unit wagered (%)",
                 YUnit::Percent,
-                &Line {
+                &[Line {
                     name: "RTP estimate",
                     points: &pts,
                     band: Some(&band),
-                },
+                }],
                 hline_label.as_ref().map(|(v, l)| (*v, l.as_str())),
             )?,
         ),

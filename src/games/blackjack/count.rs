@@ -333,6 +333,41 @@ pub struct CountSpec {
     /// Index plays: deviations from the chart at counts (absent: the chart as it is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indices: Option<IndexSet>,
+    /// Bankroll paths: the ruin of trips starting with this bankroll (absent: none kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bankroll: Option<Bankroll>,
+    /// Report-only settings (not part of a run's identity).
+    #[serde(default, skip_serializing_if = "CountLabels::is_empty")]
+    pub labels: CountLabels,
+}
+
+/// Bankroll paths: each trip starts with `units` table minimums and plays `trip_rounds`
+/// rounds (rounds the counter bets; wonged-out rounds cost nothing); it is ruined when its
+/// bankroll falls to 0 or below.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bankroll {
+    pub units: u64,
+    pub trip_rounds: u64,
+}
+
+/// Most bankroll units and trip rounds.
+pub const MAX_BANKROLL: u64 = 1_000_000_000;
+pub const MAX_TRIP_ROUNDS: u64 = 100_000_000;
+/// Rows of the ruin curve (each `trip_rounds / RUIN_BINS` rounds).
+pub const RUIN_BINS: usize = 100;
+
+/// Settings that change a counting report, not its sums.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CountLabels {
+    /// Rounds dealt per hour at the table (for hourly figures).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds_per_hour: Option<f64>,
+}
+
+impl CountLabels {
+    pub fn is_empty(&self) -> bool {
+        self.rounds_per_hour.is_none()
+    }
 }
 
 impl CountSpec {
@@ -357,6 +392,27 @@ impl CountSpec {
         if let Some(ix) = &self.indices {
             ix.validate()
                 .map_err(|e| CountError::Option(e.to_string()))?;
+        }
+        if let Some(b) = self.bankroll {
+            if b.units == 0 || b.units > MAX_BANKROLL {
+                return Err(CountError::Option(format!(
+                    "--bankroll {}: expected 1 to {MAX_BANKROLL} table minimums",
+                    b.units
+                )));
+            }
+            if b.trip_rounds == 0 || b.trip_rounds > MAX_TRIP_ROUNDS {
+                return Err(CountError::Option(format!(
+                    "--trip-rounds {}: expected 1 to {MAX_TRIP_ROUNDS} rounds",
+                    b.trip_rounds
+                )));
+            }
+        }
+        if let Some(r) = self.labels.rounds_per_hour {
+            if !(r > 0.0 && r <= 10_000.0) {
+                return Err(CountError::Option(format!(
+                    "--rounds-per-hour {r}: expected more than 0 and at most 10000"
+                )));
+            }
         }
         Ok(())
     }

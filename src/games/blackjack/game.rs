@@ -110,6 +110,7 @@ struct Owned<S: Seats> {
     rules: Rules,
     strategy: S,
     shoes_per_chunk: u64,
+    bankroll: Option<super::count::Bankroll>,
 }
 
 impl<S: Seats + Send> Simulation for Owned<S> {
@@ -119,6 +120,7 @@ impl<S: Seats + Send> Simulation for Owned<S> {
             rules: &self.rules,
             strategy: &self.strategy,
             shoes_per_chunk: self.shoes_per_chunk,
+            bankroll: self.bankroll,
         }
         .run_chunk(chunk, rng, acc)
     }
@@ -138,6 +140,7 @@ fn boxed<S: Seats + Send + 'static>(
         rules: cfg.rules.clone(),
         strategy,
         shoes_per_chunk: p.shoes_per_chunk,
+        bankroll: cfg.count.as_ref().and_then(|c| c.bankroll),
     };
     Ok((p, Box::new(sim)))
 }
@@ -253,7 +256,10 @@ impl Game for Blackjack {
     }
 
     fn plots(run: &Run<Blackjack>, claim: Option<f64>) -> Result<Vec<(String, String)>, PlotError> {
-        super::report::plots(&run.config.rules, &run.acc, claim, &info(run)).map_err(PlotError)
+        let cfg = &run.config;
+        let counting = counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc);
+        super::report::plots(&cfg.rules, &run.acc, claim, &info(run), counting.as_ref())
+            .map_err(PlotError)
     }
 
     fn baseline_run(b: &BjBaseline) -> Result<(BjConfig, u64), BjError> {

@@ -224,7 +224,51 @@ pub struct CountingModel {
     pub score: f64,
     pub n0: f64,
     pub di: f64,
+    /// With `--rounds-per-hour`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hourly: Option<Hourly>,
+    /// With `--bankroll`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ror: Option<Ror>,
     pub by_true_count: Vec<TcRow>,
+}
+
+/// Hourly figures at a table pace (a wonger plays only part of the rounds dealt).
+#[derive(Clone, Debug, Serialize)]
+pub struct Hourly {
+    /// Rounds dealt per hour, and of them the counter plays (per seat).
+    pub rounds_per_hour: f64,
+    pub rounds_played_per_hour: f64,
+    /// EV and SD of an hour, in table minimums.
+    pub ev_per_hour: f64,
+    pub sd_per_hour: f64,
+    /// Hours to play N0 rounds (null unless EV > 0).
+    pub hours_to_n0: f64,
+}
+
+/// Risk of ruin of a bankroll, in table minimums.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ror {
+    pub bankroll: u64,
+    /// The Brownian approximation: ever (`e^(−2·ev·bankroll/sd²)`, 1 when EV ≤ 0) and within
+    /// a trip of `trip_rounds` rounds played.
+    pub formula_lifetime: f64,
+    pub trip_rounds: u64,
+    pub formula_trip: f64,
+    /// Simulated: trips played along the simulated rounds, the share ruined and its SE
+    /// (binomial; null without a complete trip).
+    pub trips: u64,
+    pub simulated_trip: Option<f64>,
+    pub simulated_trip_se: Option<f64>,
+    /// P(ruined within n rounds), simulated and by the formula, at `RUIN_BINS` points.
+    pub curve: Vec<RuinPoint>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RuinPoint {
+    pub rounds: u64,
+    pub simulated: Option<f64>,
+    pub formula: f64,
 }
 
 /// The seat-rounds of one count (the first and last rows take every count beyond them).
@@ -329,8 +373,57 @@ pub fn counting_model(
             f64::NAN
         },
         di: 1000.0 * ev_round / sd_round,
+        hourly: spec.labels.rounds_per_hour.map(|r| {
+            let played = r * acc.counts.seat_rounds as f64
+                / (acc.counts.seat_rounds + acc.count.seat_rounds_out).max(1) as f64;
+            Hourly {
+                rounds_per_hour: r,
+                rounds_played_per_hour: played,
+                ev_per_hour: ev_round * played,
+                sd_per_hour: sd_round * played.sqrt(),
+                hours_to_n0: if ev_round > 0.0 {
+                    (sd_round / ev_round).powi(2) / played
+                } else {
+                    f64::NAN
+                },
+            }
+        }),
+        ror: spec
+            .bankroll
+            .map(|b| ruin_model(b, ev_round, sd_round, &acc.count.ruin)),
         by_true_count,
     })
+}
+
+/// The risk of ruin of `b` for a game of `ev` and `sd` per round, and its simulated trips.
+fn ruin_model(b: super::count::Bankroll, ev: f64, sd: f64, sums: &super::sim::RuinAcc) -> Ror {
+    use crate::stats::ruin_probability;
+    let bank = b.units as f64;
+    let bins = super::count::RUIN_BINS as u64;
+    let trips = sums.trips;
+    let mut ruined = 0u64;
+    let curve = (0..bins)
+        .map(|i| {
+            ruined += sums.ruined_by.get(i as usize).copied().unwrap_or(0);
+            let rounds = (b.trip_rounds * (i + 1)).div_ceil(bins);
+            RuinPoint {
+                rounds,
+                simulated: (trips > 0).then(|| ruined as f64 / trips as f64),
+                formula: ruin_probability(ev, sd, bank, Some(rounds as f64)),
+            }
+        })
+        .collect();
+    let p = ruined as f64 / trips.max(1) as f64;
+    Ror {
+        bankroll: b.units,
+        formula_lifetime: ruin_probability(ev, sd, bank, None),
+        trip_rounds: b.trip_rounds,
+        formula_trip: ruin_probability(ev, sd, bank, Some(b.trip_rounds as f64)),
+        trips,
+        simulated_trip: (trips > 0).then_some(p),
+        simulated_trip_se: (trips > 0).then(|| (p * (1.0 - p) / trips as f64).sqrt()),
+        curve,
+    }
 }
 
 fn frequencies_as_map<S: serde::Serializer>(f: &[Frequency], s: S) -> Result<S::Ok, S::Error> {
@@ -806,7 +899,66 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
         count_cell(c.rounds_played),
         "".into(),
     ]);
+    if let Some(h) = &c.hourly {
+        s.row([
+            format!("EV per hour ({} rounds dealt an hour)", h.rounds_per_hour).into(),
+            fixed_cell(h.ev_per_hour, 3, "bets"),
+            "".into(),
+        ]);
+        s.row([
+            "SD per hour".into(),
+            fixed_cell(h.sd_per_hour, 2, "bets"),
+            "".into(),
+        ]);
+        s.row([
+            "hours to N0".into(),
+            fixed_cell(h.hours_to_n0, 0, "hours"),
+            "".into(),
+        ]);
+    }
     r.sections.push(s);
+    if let Some(ror) = &c.ror {
+        let mut s = Section::new(
+            &format!(
+                "Risk of ruin of a bankroll of {} table minimums",
+                ror.bankroll
+            ),
+            &["ruin", "probability", "SE"],
+        );
+        s.row([
+            "ever (formula)".into(),
+            pct_cell(ror.formula_lifetime, 2),
+            "".into(),
+        ]);
+        s.row([
+            format!("within a trip of {} rounds (formula)", ror.trip_rounds).into(),
+            pct_cell(ror.formula_trip, 2),
+            "".into(),
+        ]);
+        match (ror.simulated_trip, ror.simulated_trip_se) {
+            (Some(p), Some(se)) => s.row([
+                format!("within a trip (simulated, {} trips)", ror.trips).into(),
+                pct_cell(p, 2),
+                pct_cell(se, 2),
+            ]),
+            _ => s.row([
+                Cell::from("within a trip (simulated)"),
+                Cell::from("no trip completed"),
+                Cell::from(""),
+            ]),
+        }
+        r.sections.push(s);
+        r.notes.push(format!(
+            "Risk of ruin: the formula is the Brownian approximation with the run's EV and SD per round played (e^(-2 EV B / SD^2) ever; with the finite-horizon term for a trip). Simulated trips follow the simulated rounds in order: each starts with {} table minimums, plays {} rounds the counter bets (insurance included), and is ruined when the bankroll falls to 0 or below; a chunk's unfinished last trip is not counted{}.",
+            ror.bankroll,
+            ror.trip_rounds,
+            if ror.trips == 0 {
+                " — no trip completed: each chunk must hold a whole trip; lower --trip-rounds or raise --chunk-shoes"
+            } else {
+                ""
+            }
+        ));
+    }
     let mut s = Section::new(
         &format!(
             "EV by {} (per initial bet of the rounds played)",
@@ -875,6 +1027,7 @@ pub fn plots(
     acc: &BjAcc,
     claim: Option<f64>,
     run: &RunInfo,
+    counting: Option<&CountingModel>,
 ) -> Result<Vec<(String, String)>, String> {
     use crate::report::svg::{
         bar_chart, binomial_bar, line_chart, mark, Bar, BarChart, Line, YUnit,
@@ -939,11 +1092,11 @@ pub fn plots(
                 "initial bets",
                 "RTP (%)",
                 YUnit::Percent,
-                &Line {
+                &[Line {
                     name: "RTP estimate",
                     points: &pts,
                     band: Some(&band),
-                },
+                }],
                 claim.map(|c| (c * 100.0, claim_label.as_deref().unwrap_or("claim"))),
             )?,
         ),
@@ -986,6 +1139,91 @@ pub fn plots(
                 histogram: false,
             })?,
         ));
+    }
+    if let Some(c) = counting {
+        let edge = super::count::TC_CLAMP;
+        let bars: Vec<Bar> = c
+            .by_true_count
+            .iter()
+            .map(|row| {
+                let label = match row.tc {
+                    t if t <= -edge => format!("<={t}"),
+                    t if t >= edge => format!(">={t:+}"),
+                    t => format!("{t:+}"),
+                };
+                Bar::new(label, row.share * 100.0)
+            })
+            .collect();
+        out.push((
+            "true-count-frequency.svg".into(),
+            bar_chart(&BarChart {
+                title: &format!(
+                    "How often each {} comes up (share of seat-rounds)",
+                    c.count_key
+                ),
+                x_label: "count when the bet was placed",
+                y_label: "share of seat-rounds (%)",
+                y_unit: YUnit::Percent,
+                bars: &bars,
+                hline: None,
+                histogram: false,
+            })?,
+        ));
+        if let Some(ror) = &c.ror {
+            let formula: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
+                .chain(
+                    ror.curve
+                        .iter()
+                        .map(|p| (p.rounds as f64, p.formula * 100.0)),
+                )
+                .collect();
+            let sim: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
+                .chain(
+                    ror.curve
+                        .iter()
+                        .filter_map(|p| Some((p.rounds as f64, p.simulated? * 100.0))),
+                )
+                .collect();
+            let n = ror.trips as f64;
+            let band: Vec<(f64, f64, f64)> = sim
+                .iter()
+                .map(|&(x, y)| {
+                    let p = y / 100.0;
+                    let h = 196.0 * (p * (1.0 - p) / n.max(1.0)).sqrt();
+                    (x, (y - h).max(0.0), (y + h).min(100.0))
+                })
+                .collect();
+            let title = format!(
+                "Risk of ruin within a trip: bankroll {} table minimums",
+                ror.bankroll
+            );
+            let sim_name = format!("simulated ({} trips)", ror.trips);
+            let mut lines = vec![];
+            if ror.trips > 0 {
+                lines.push(Line {
+                    name: &sim_name,
+                    points: &sim,
+                    band: Some(&band),
+                });
+            }
+            lines.push(Line {
+                name: "Brownian formula",
+                points: &formula,
+                band: None,
+            });
+            let ever = format!("ever (formula): {:.1}%", ror.formula_lifetime * 100.0);
+            out.push((
+                "risk-of-ruin.svg".into(),
+                line_chart(
+                    &title,
+                    "rounds played in the trip",
+                    "P(ruined by then) (%)",
+                    YUnit::Percent,
+                    &lines,
+                    Some((ror.formula_lifetime * 100.0, &ever)),
+                )?,
+            ));
+        }
     }
     if let Some(m) = run.meta.marker() {
         for p in &mut out {

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::count::{Bankroll, RUIN_BINS};
 use super::round::{RoundResult, Table};
 use super::rules::{Rules, Shuffle};
 use super::strategy::{Player, Seats};
@@ -105,6 +106,10 @@ pub struct CountAcc {
     /// bet and insurance), y = initial bets, xx = Σ of squares per seat-round.
     #[serde(default)]
     pub money: Ratio,
+    /// Bankroll paths (with `--bankroll`): trips completed, and how many were ruined in each
+    /// `RUIN_BINS`-th of the trip.
+    #[serde(default, skip_serializing_if = "RuinAcc::is_empty")]
+    pub ruin: RuinAcc,
     /// By true count (row `tc + 10`, clamped to −10..+10; `count::tc_bin`).
     pub by_tc: Vec<TcSums>,
 }
@@ -151,6 +156,80 @@ impl TcSums {
     }
 }
 
+/// The sums of the bankroll paths.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuinAcc {
+    /// Trips played to their end (a chunk's last, unfinished trip is dropped).
+    pub trips: u64,
+    /// Trips ruined, by the part of the trip it happened in (`count::RUIN_BINS` rows).
+    pub ruined_by: Vec<u64>,
+}
+
+impl RuinAcc {
+    pub fn is_empty(&self) -> bool {
+        self.trips == 0 && self.ruined_by.is_empty()
+    }
+
+    fn merge(&mut self, o: &RuinAcc) {
+        self.trips += o.trips;
+        if self.ruined_by.len() < o.ruined_by.len() {
+            self.ruined_by.resize(o.ruined_by.len(), 0);
+        }
+        for (a, b) in self.ruined_by.iter_mut().zip(&o.ruined_by) {
+            *a += b;
+        }
+    }
+}
+
+/// A chunk's bankroll path: consecutive trips along the rounds the counter plays.
+struct Path {
+    /// The bankroll at a trip's start, in units.
+    start: i64,
+    trip: u64,
+    level: i64,
+    /// Rounds played in this trip, and the row it was ruined in (if it was).
+    t: u64,
+    ruined_in: Option<usize>,
+    sums: RuinAcc,
+}
+
+impl Path {
+    fn new(b: Bankroll, units: i64) -> Path {
+        Path {
+            start: b.units as i64 * units,
+            trip: b.trip_rounds,
+            level: b.units as i64 * units,
+            t: 0,
+            ruined_in: None,
+            sums: RuinAcc {
+                trips: 0,
+                ruined_by: vec![0; RUIN_BINS],
+            },
+        }
+    }
+
+    /// One round played, with the counter's net money `m` (units).
+    #[inline]
+    fn step(&mut self, m: i64) {
+        if self.ruined_in.is_none() {
+            self.level += m;
+            if self.level <= 0 {
+                self.ruined_in = Some((self.t * RUIN_BINS as u64 / self.trip) as usize);
+            }
+        }
+        self.t += 1;
+        if self.t == self.trip {
+            self.sums.trips += 1;
+            if let Some(i) = self.ruined_in {
+                self.sums.ruined_by[i] += 1;
+            }
+            self.level = self.start;
+            self.t = 0;
+            self.ruined_in = None;
+        }
+    }
+}
+
 impl CountAcc {
     pub fn is_empty(&self) -> bool {
         self.seat_rounds_out == 0 && self.by_tc.is_empty()
@@ -159,6 +238,7 @@ impl CountAcc {
     fn merge(&mut self, o: &CountAcc) {
         self.seat_rounds_out += o.seat_rounds_out;
         self.money.merge(&o.money);
+        self.ruin.merge(&o.ruin);
         if self.by_tc.len() < o.by_tc.len() {
             self.by_tc.resize(o.by_tc.len(), TcSums::default());
         }
@@ -270,6 +350,8 @@ pub fn hist_offset(rules: &Rules) -> i64 {
 struct ChunkSums {
     /// Units per initial bet (`Rules::units_per_bet`).
     units: i64,
+    /// The bankroll path (a counter with `--bankroll` only).
+    path: Option<Path>,
     wagered: i64,
     by_up_net: [i64; 10],
     pairs_won: u64,
@@ -331,6 +413,8 @@ impl ChunkSums {
         acc.dealer[up][r.dealer] += 1;
         let seats = &r.seats[..r.players];
         let mut net = 0;
+        // The counter's money this round (main bets and insurance), and whether it played.
+        let (mut round_money, mut played) = (0i64, false);
         for s in seats {
             if bets {
                 if classes {
@@ -358,6 +442,8 @@ impl ChunkSums {
                         let m = s.net * b + ins;
                         self.bets.money += m;
                         self.bets.money_xx += (m as i128) * (m as i128);
+                        round_money += m;
+                        played = true;
                     }
                 }
                 if s.bet == 0 {
@@ -396,6 +482,11 @@ impl ChunkSums {
         self.by_up_net[up] += net;
         if bets {
             self.bets.net += net;
+        }
+        if played {
+            if let Some(p) = &mut self.path {
+                p.step(round_money);
+            }
         }
         if r.up == 1 {
             for s in seats {
@@ -454,6 +545,9 @@ impl ChunkSums {
                 acc.count.by_tc = m.tc.to_vec();
                 let (x, y) = (m.money as i128, m.bets as i128);
                 close_wide(&mut acc.count.money, x, y, m.money_xx, n);
+                if let Some(p) = &self.path {
+                    acc.count.ruin = p.sums.clone();
+                }
             }
             close_wide(&mut acc.main, m.net as i128, m.bets as i128, m.net_xx, n);
             let wagered = Batch {
@@ -531,6 +625,8 @@ pub struct BjSim<'a, S: Seats> {
     pub strategy: &'a S,
     /// Shoes per chunk (with shuffle-every-round, a shoe is one round).
     pub shoes_per_chunk: u64,
+    /// Bankroll paths of a counter (`CountSpec::bankroll`).
+    pub bankroll: Option<Bankroll>,
 }
 
 impl<S: Seats> Simulation for BjSim<'_, S> {
@@ -546,35 +642,28 @@ impl<S: Seats> Simulation for BjSim<'_, S> {
         let table = Table::new(self.rules, self.strategy);
         let players = self.rules.players as u64;
         let units = self.rules.units_per_bet();
-        run_shoes(
-            table,
+        let sums = ChunkSums {
             units,
-            self.shoes_per_chunk,
-            players,
-            rng,
-            acc,
-            offset,
-        );
+            path: self.bankroll.map(|b| Path::new(b, units)),
+            ..ChunkSums::default()
+        };
+        run_shoes(table, sums, self.shoes_per_chunk, players, rng, acc, offset);
         let main = &acc.main;
         acc.trace.push([chunk as i64, main.x as i64, main.y as i64]);
     }
 }
 
-/// Play a chunk's shoes at `table` into `acc` (fresh, its histogram sized).
+/// Play a chunk's shoes at `table` into `acc` (fresh, its histogram sized), with `sums` fresh.
 #[inline(always)]
 fn run_shoes<P: Player>(
     mut table: Table<'_, P>,
-    units: i64,
+    mut sums: ChunkSums,
     shoes: u64,
     players: u64,
     rng: &mut Rng,
     acc: &mut BjAcc,
     offset: i64,
 ) {
-    let mut sums = ChunkSums {
-        units,
-        ..ChunkSums::default()
-    };
     for _ in 0..shoes {
         // Each shoe has a stream of its own, so the cards it deals do not depend on how
         // earlier shoes were played (common random numbers across strategies).
@@ -786,6 +875,7 @@ mod tests {
             rules,
             strategy: s,
             shoes_per_chunk: shoes,
+            bankroll: None,
         };
         let mut all = BjAcc::default();
         for c in range {
