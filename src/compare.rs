@@ -42,20 +42,22 @@ impl Merge for CompareAcc {
     }
 }
 
-struct CompareSim<G: Game> {
+struct CompareSim<'a, G: Game> {
     sims: Vec<BoxedSim<G::Acc>>,
+    configs: &'a [G::Config],
 }
 
-impl<G: Game> Simulation for CompareSim<G> {
+impl<G: Game> Simulation for CompareSim<'_, G> {
     type Acc = CompareAcc;
     fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut CompareAcc) {
         let heads: Vec<Ratio> = self
             .sims
             .iter()
-            .map(|sim| {
+            .zip(self.configs)
+            .map(|(sim, cfg)| {
                 let mut a = G::Acc::default();
                 sim.run_chunk(chunk, &mut rng.clone(), &mut a);
-                G::headline(&a)
+                G::compare_headline(cfg, &a)
             })
             .collect();
         let n = heads.len();
@@ -70,12 +72,12 @@ impl<G: Game> Simulation for CompareSim<G> {
     }
 }
 
-/// The paired difference r_i − r_j (divided by `scale`) with its batch-means SE, and the SE
-/// two independent runs of the same size would have (all NaN without two batches).
-pub fn paired(acc: &CompareAcc, i: usize, j: usize, k: usize, scale: f64) -> (f64, f64, f64) {
+/// The batch-means variances of r_i and r_j and their covariance (unscaled); None without two
+/// batches. `k` is the pair's index in `cross`.
+fn covariance(acc: &CompareAcc, i: usize, j: usize, k: usize) -> Option<(f64, f64, f64)> {
     let (a, b) = (&acc.per[i], &acc.per[j]);
     if a.batches < 2 || b.batches < 2 || a.y == 0 || b.y == 0 {
-        return (f64::NAN, f64::NAN, f64::NAN);
+        return None;
     }
     let c = acc.cross[k];
     let (ri, rj) = (a.mean(), b.mean());
@@ -86,19 +88,57 @@ pub fn paired(acc: &CompareAcc, i: usize, j: usize, k: usize, scale: f64) -> (f6
         (c[0] as f64 - rj * c[1] as f64 - ri * c[2] as f64 + ri * rj * c[3] as f64) / (yi * yj);
     let kk = a.batches as f64;
     let f = kk / (kk - 1.0);
+    Some((f * saa, f * sbb, f * sab))
+}
+
+/// Whether configurations i and j played identically in every chunk.
+fn identical(acc: &CompareAcc, i: usize, j: usize, k: usize) -> bool {
+    let (a, b) = (&acc.per[i], &acc.per[j]);
+    a == b && acc.cross[k] == [a.bxx, a.bxy, a.bxy, a.byy]
+}
+
+/// The paired difference r_i − r_j (divided by `scale`) with its batch-means SE, and the SE
+/// two independent runs of the same size would have (all NaN without two batches).
+pub fn paired(acc: &CompareAcc, i: usize, j: usize, k: usize, scale: f64) -> (f64, f64, f64) {
+    let Some((vi, vj, cov)) = covariance(acc, i, j, k) else {
+        return (f64::NAN, f64::NAN, f64::NAN);
+    };
     // Two configurations that played identically in every chunk differ by exactly zero (the
     // floating-point sums would leave a rounding residue).
-    let identical = a == b && c == [a.bxx, a.bxy, a.bxy, a.byy];
-    let var = if identical {
+    let var = if identical(acc, i, j, k) {
         0.0
     } else {
-        (f * (saa + sbb - 2.0 * sab)).max(0.0)
+        (vi + vj - 2.0 * cov).max(0.0)
     };
     (
-        (ri - rj) / scale,
+        (acc.per[i].mean() - acc.per[j].mean()) / scale,
         var.sqrt() / scale,
-        (f * (saa + sbb)).max(0.0).sqrt() / scale,
+        (vi + vj).max(0.0).sqrt() / scale,
     )
+}
+
+/// SCORE = 10^6 μ|μ|/σ² of ratio `r` (μ its mean, σ the SD of one observation's x, both in
+/// the same unit) and the factor `c` = 2·10^6 |μ|/σ² that turns an SE of μ into one of SCORE
+/// (the delta method; σ's own error, far smaller, is left out).
+fn score_of(r: &Ratio) -> (f64, f64) {
+    let (mu, sd) = (r.x as f64 / r.n.max(1) as f64, r.sd_obs());
+    let s2 = sd * sd;
+    (1e6 * mu * mu.abs() / s2, 2e6 * mu.abs() / s2)
+}
+
+/// The paired difference of two SCOREs and its SE (delta method over the paired means).
+/// Ratios whose y counts observations (x/y is the mean of one observation) only.
+pub fn paired_score(acc: &CompareAcc, i: usize, j: usize, k: usize) -> (f64, f64) {
+    let ((si, ci), (sj, cj)) = (score_of(&acc.per[i]), score_of(&acc.per[j]));
+    let Some((vi, vj, cov)) = covariance(acc, i, j, k) else {
+        return (f64::NAN, f64::NAN);
+    };
+    let var = if identical(acc, i, j, k) {
+        0.0
+    } else {
+        (ci * ci * vi + cj * cj * vj - 2.0 * ci * cj * cov).max(0.0)
+    };
+    (si - sj, var.sqrt())
 }
 
 /// A comparison run: what was compared, the sums, and how the run went.
@@ -144,7 +184,11 @@ pub fn compare<G: Game>(
         progress: spec.progress,
         label: format!("compare {}", G::NAME),
     };
-    let out = crate::engine::run(&CompareSim::<G> { sims }, &opts, stop)?;
+    let sim = CompareSim::<G> {
+        sims,
+        configs: &configs,
+    };
+    let out = crate::engine::run(&sim, &opts, stop)?;
     Ok(Comparison {
         meta: RunMeta::of(spec.seed, &out),
         configs,
@@ -167,6 +211,11 @@ pub struct CompareRow {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rtp: Option<f64>,
     pub ci95: [f64; 2],
+    /// SCORE = 10^6 (EV/SD)² (signed) and its SE, where the game pairs SCOREs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_se: Option<f64>,
 }
 
 /// One pair of configurations: the paired difference of their estimates.
@@ -180,6 +229,11 @@ pub struct PairRow {
     pub se_independent: f64,
     /// (independent SE / paired SE)²; `None` when the two played identically.
     pub variance_reduction: Option<f64>,
+    /// SCORE(A) − SCORE(B) and its paired SE, where the game pairs SCOREs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_diff: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_se: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -218,6 +272,7 @@ pub struct CompareModel {
 /// Compute the comparison's model: estimates, ranks, paired differences.
 pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
     let n = c.configs.len();
+    let (estimate, scores) = G::compare_estimate(&c.configs);
     let scale = G::headline_scale(&c.configs[0]);
     let mut acc = c.acc.clone();
     // A run stopped before its first chunk has no sums: every row and pair is n/a.
@@ -253,6 +308,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
             } else if d + crit * se < 0.0 {
                 better[i] += 1;
             }
+            let score = scores.then(|| paired_score(&acc, i, j, k));
             let vr = if se > 0.0 {
                 (se_ind / se).powi(2)
             } else {
@@ -266,6 +322,8 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
                 ci95: [d - crit * se, d + crit * se],
                 se_independent: se_ind,
                 variance_reduction: vr.is_finite().then_some(vr),
+                score_diff: score.map(|x| x.0),
+                score_se: score.map(|x| x.1),
             });
             k += 1;
         }
@@ -287,12 +345,17 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
             ev_se: est[i].se,
             rtp: G::CLAIMS.then_some(1.0 + est[i].mean),
             ci95: est[i].ci95,
+            score: scores.then(|| score_of(&acc.per[i]).0),
+            score_se: scores.then(|| {
+                let (_, c) = score_of(&acc.per[i]);
+                c * acc.per[i].se()
+            }),
         })
         .collect();
     CompareModel {
         game: G::NAME,
         version: crate::VERSION,
-        estimate: G::ESTIMATE,
+        estimate,
         rules: G::rules_line(&c.configs[0]),
         seed: c.meta.seed,
         chunks: CompareChunks {
@@ -364,7 +427,15 @@ pub fn render(m: &CompareModel) -> Report {
     if rtp_cols {
         cols.push("RTP");
     }
+    let score_cols = m.strategies.iter().any(|s| s.score.is_some());
+    if score_cols {
+        cols.extend(["SCORE", "SCORE SE"]);
+    }
     let mut s = Section::new("Strategies (same random streams)", &cols);
+    let plain = |v: Option<f64>| match v {
+        Some(x) if x.is_finite() => Cell::num(format!("{x:.2}"), x, "score"),
+        _ => Cell::from("n/a"),
+    };
     let num = |v: f64| Cell::num(f(v), v, m.unit);
     for row in &m.strategies {
         let mut cells = vec![
@@ -383,24 +454,28 @@ pub fn render(m: &CompareModel) -> Report {
         if rtp_cols {
             cells.push(row.rtp.map_or("".into(), num));
         }
+        if score_cols {
+            cells.extend([plain(row.score), plain(row.score_se)]);
+        }
         s.row(cells);
     }
     r.sections.push(s);
-    let mut s = Section::new(
-        "Paired differences (row − column strategy)",
-        &[
-            "A",
-            "B",
-            "A − B",
-            "paired SE",
-            "95% CI",
-            "independent SE",
-            "variance reduction",
-        ],
-    );
+    let mut cols = vec![
+        "A",
+        "B",
+        "A − B",
+        "paired SE",
+        "95% CI",
+        "independent SE",
+        "variance reduction",
+    ];
+    if score_cols {
+        cols.extend(["SCORE A − B", "SCORE paired SE"]);
+    }
+    let mut s = Section::new("Paired differences (row − column strategy)", &cols);
     for p in &m.pairs {
         let [lo, hi] = p.ci95;
-        s.row([
+        let mut cells = vec![
             Cell::from(p.a.clone()),
             Cell::from(p.b.clone()),
             num(p.diff),
@@ -412,9 +487,16 @@ pub fn render(m: &CompareModel) -> Report {
                 Some(vr) => Cell::num(format!("{vr:.1}x"), vr, "factor"),
                 None => "exact (identical)".into(),
             },
-        ]);
+        ];
+        if score_cols {
+            cells.extend([plain(p.score_diff), plain(p.score_se)]);
+        }
+        s.row(cells);
     }
     r.sections.push(s);
+    if score_cols {
+        r.notes.push("SCORE = 10^6 (EV/SD)^2 per round played (signed: negative when EV < 0); its SEs come from the paired EV SEs by the delta method (the SD's own sampling error, far smaller, is left out).".into());
+    }
     r.notes.push("Rank 1 + the number of strategies whose paired 95% CI lies entirely above; equal ranks are ties.".into());
     if let Some(mk) = marker {
         r.notes.push(format!(
@@ -439,6 +521,69 @@ pub fn compare_report<G: Game>(
 mod tests {
     use super::*;
     use crate::stats::Batch;
+
+    #[test]
+    fn score_and_its_paired_se_by_hand() {
+        // Two configurations over 4 chunks of 100 observations: Σx, Σx² per chunk.
+        let chunks = [
+            [(6, 500), (2, 480)],
+            [(2, 520), (1, 470)],
+            [(5, 490), (0, 530)],
+            [(3, 510), (2, 500)],
+        ];
+        let mut acc = CompareAcc::default();
+        for c in &chunks {
+            let mut one = CompareAcc::default();
+            for &(x, xx) in c {
+                let mut r = Ratio::default();
+                r.close(&Batch { x, y: 100, xx }, 100);
+                one.per.push(r);
+            }
+            let (a, b) = (c[0], c[1]);
+            one.cross.push([
+                (a.0 * b.0) as i128,
+                (a.0 * 100) as i128,
+                (100 * b.0) as i128,
+                10_000,
+            ]);
+            acc.merge(&one);
+        }
+        // A: μ = 16/400 = 0.04, σ² = 2020/400 − 0.04² = 5.0484; SCORE = 10^6 μ²/σ².
+        let (s, c) = score_of(&acc.per[0]);
+        let (mu, var) = (0.04f64, 2020.0 / 400.0 - 0.0016);
+        assert!((s - 1e6 * mu * mu / var).abs() < 1e-9, "{s}");
+        assert!((c - 2e6 * mu / var).abs() < 1e-9);
+        // The SCORE difference's SE is the delta method over the paired means' covariance.
+        let (d, se) = paired_score(&acc, 0, 1, 0);
+        let (sb, cb) = score_of(&acc.per[1]);
+        assert!((d - (s - sb)).abs() < 1e-12);
+        let means_a = [0.06, 0.02, 0.05, 0.03];
+        let means_b = [0.02, 0.01, 0.0, 0.02];
+        let m = |v: &[f64]| v.iter().sum::<f64>() / 4.0;
+        let (ma, mb) = (m(&means_a), m(&means_b));
+        let cov = |u: &[f64], mu: f64, v: &[f64], mv: f64| {
+            u.iter()
+                .zip(v)
+                .map(|(x, y)| (x - mu) * (y - mv))
+                .sum::<f64>()
+                / 3.0
+                / 4.0
+        };
+        let var = c * c * cov(&means_a, ma, &means_a, ma)
+            + cb * cb * cov(&means_b, mb, &means_b, mb)
+            - 2.0 * c * cb * cov(&means_a, ma, &means_b, mb);
+        assert!(
+            (se - var.sqrt()).abs() < 1e-9 * var.sqrt().max(1.0),
+            "{se} vs {}",
+            var.sqrt()
+        );
+        // Against itself: exactly zero.
+        let mut twin = acc.clone();
+        twin.per[1] = twin.per[0];
+        let a = &twin.per[0];
+        twin.cross[0] = [a.bxx, a.bxy, a.bxy, a.byy];
+        assert_eq!(paired_score(&twin, 0, 1, 0), (0.0, 0.0));
+    }
 
     /// The comparison sums of chunks given as (x, y) per configuration.
     fn acc_of(chunks: &[Vec<(i64, i64)>]) -> CompareAcc {

@@ -93,6 +93,16 @@ pub trait Game: 'static {
     /// For `compare`: the headline ratio Σx/Σy of a run's sums (the estimate `check` tests,
     /// before `headline_scale`), whose per-chunk sums pair up across configurations.
     fn headline(acc: &Self::Acc) -> Ratio;
+    /// What `compare` pairs for a run of `cfg` (default: the headline).
+    fn compare_headline(_cfg: &Self::Config, acc: &Self::Acc) -> Ratio {
+        Self::headline(acc)
+    }
+    /// What `compare` says it compares for these configurations, and whether it also pairs
+    /// their SCOREs (10^6 (EV/SD)², SD per observation of the compared ratio) (default: the
+    /// headline, no SCORE).
+    fn compare_estimate(_cfgs: &[Self::Config]) -> (&'static str, bool) {
+        (Self::ESTIMATE, false)
+    }
     /// What the headline ratio is divided by to give the estimate (money units per bet).
     fn headline_scale(_cfg: &Self::Config) -> f64 {
         1.0

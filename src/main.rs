@@ -367,15 +367,68 @@ fn compare<G: Game>(
 
 fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
     check_outputs(&args.output, None)?;
-    let rules = args.rules.to_rules()?;
-    let configs = args
-        .strategies
-        .iter()
-        .map(|s| {
-            let spec = blackjack::resolve::resolve_strategy(s, &rules)?;
-            Ok(BjConfig::new(rules.clone(), spec, args.rounds))
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let base = args.rules.to_rules()?;
+    // Every combination of the lists given; a list not given is one default entry.
+    let or = |v: &[String], d: &str| -> Vec<Option<String>> {
+        if v.is_empty() {
+            vec![(!d.is_empty()).then(|| d.to_string())]
+        } else {
+            v.iter().map(|s| Some(s.clone())).collect()
+        }
+    };
+    let counting = !args.counts.is_empty();
+    if !counting {
+        let given = [
+            ("--ramp", !args.ramps.is_empty()),
+            ("--indices", !args.indices.is_empty()),
+            ("--true-count", args.true_count.is_some()),
+            ("--tc-rounding", args.tc_rounding.is_some()),
+            ("--wong-in", args.wong_in.is_some()),
+            ("--wong-out", args.wong_out.is_some()),
+            ("--spots-at", args.spots_at.is_some()),
+        ];
+        if let Some((flag, _)) = given.iter().find(|g| g.1) {
+            anyhow::bail!("{flag} needs --count SYSTEM (the count it bets or plays on)");
+        }
+    }
+    let penetrations: Vec<Option<f64>> = if args.penetrations.is_empty() {
+        vec![None]
+    } else {
+        args.penetrations.iter().map(|&p| Some(p)).collect()
+    };
+    let mut configs = Vec::new();
+    for strategy in or(&args.strategies, "basic").into_iter().flatten() {
+        for &pen in &penetrations {
+            let mut rules = base.clone();
+            if let Some(p) = pen {
+                rules.shuffle = blackjack::rules::Shuffle::CutCard { penetration: p };
+                rules.validate()?;
+            }
+            let spec = blackjack::resolve::resolve_strategy(&strategy, &rules)?;
+            for count in or(&args.counts, "") {
+                for ramp in or(&args.ramps, "") {
+                    for ix in or(&args.indices, "") {
+                        let mut cfg = BjConfig::new(rules.clone(), spec.clone(), args.rounds);
+                        if count.is_some() {
+                            let c = cli::CountArgs {
+                                count: count.clone(),
+                                ramp: ramp.clone(),
+                                true_count: args.true_count,
+                                tc_rounding: args.tc_rounding,
+                                wong_in: args.wong_in,
+                                wong_out: args.wong_out,
+                                indices: ix.clone().filter(|s| s != "none"),
+                                spots_at: args.spots_at,
+                                ..Default::default()
+                            };
+                            cfg.count = c.spec()?;
+                        }
+                        configs.push(cfg);
+                    }
+                }
+            }
+        }
+    }
     compare::<Blackjack>(configs, &args.run.spec(None)?, &args.output, stop)
 }
 

@@ -70,6 +70,95 @@ fn paired_standard_errors_beat_independent_ones_for_correlated_strategies() {
 }
 
 #[test]
+fn counts_compare_by_ev_per_round_and_score_on_the_same_shoes() {
+    let ramp = "0:1,1:2,2:4,3:8,4:12";
+    let v = compare(&[
+        "--count", "hi-lo", "--count", "halves", "--count", "hi-lo", "--ramp", ramp,
+    ]);
+    assert!(v["estimate"]
+        .as_str()
+        .unwrap()
+        .starts_with("EV per round played"));
+    let rows = v["strategies"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    for r in rows {
+        let (score, se) = (
+            r["score"].as_f64().unwrap(),
+            r["score_se"].as_f64().unwrap(),
+        );
+        assert!(score.is_finite() && se > 0.0, "{r}");
+        assert!(r["strategy"]["name"]
+            .as_str()
+            .unwrap()
+            .contains("ramp 0:1,1:2"));
+    }
+    let pairs = v["pairs"].as_array().unwrap();
+    let f = |p: &serde_json::Value, k: &str| p[k].as_f64().unwrap();
+    // Hi-Lo against itself: exactly zero, SCORE too.
+    let same = pairs
+        .iter()
+        .find(|p| {
+            p["a"].as_str().unwrap().starts_with("Hi-Lo")
+                && p["b"].as_str().unwrap().starts_with("Hi-Lo")
+        })
+        .unwrap();
+    assert_eq!((f(same, "diff"), f(same, "se")), (0.0, 0.0));
+    assert_eq!((f(same, "score_diff"), f(same, "score_se")), (0.0, 0.0));
+    // Two counts on the same shoes: the pairing gains, for EV and SCORE alike.
+    let other = pairs
+        .iter()
+        .find(|p| {
+            p["b"].as_str().unwrap().starts_with("Wong Halves")
+                || p["a"].as_str().unwrap().starts_with("Wong Halves")
+        })
+        .unwrap();
+    assert!(f(other, "se") * 2.0 < f(other, "se_independent"), "{other}");
+    assert!(f(other, "score_se") > 0.0);
+    // A penetration sweep: one configuration per cut card, deeper plays more rounds.
+    let v = compare(&[
+        "--count",
+        "hi-lo",
+        "--ramp",
+        ramp,
+        "--penetrations",
+        "0.5,0.8",
+    ]);
+    let rows = v["strategies"].as_array().unwrap();
+    let obs = |cut: &str| {
+        rows.iter()
+            .find(|r| r["strategy"]["name"].as_str().unwrap().ends_with(cut))
+            .unwrap()["observations"]
+            .as_u64()
+            .unwrap()
+    };
+    assert!(obs("cut card at 80%") > obs("cut card at 50%"));
+    fails_with(
+        &[
+            "compare",
+            "blackjack",
+            "--strategy",
+            "basic",
+            "--strategy",
+            "autoplay",
+            "--ramp",
+            "0:1",
+        ],
+        "--ramp needs --count",
+    );
+    fails_with(
+        &[
+            "compare",
+            "blackjack",
+            "--count",
+            "hi-lo",
+            "--penetrations",
+            "1.5",
+        ],
+        "--penetration",
+    );
+}
+
+#[test]
 fn compare_needs_two_strategies() {
     let out = rtplab()
         .args(["compare", "blackjack", "--strategy", "basic"])

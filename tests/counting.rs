@@ -336,6 +336,59 @@ fn bankroll_trips_follow_the_brownian_formula_and_hours_scale() {
 }
 
 #[test]
+fn a_second_spot_is_bet_only_at_high_counts() {
+    let run = [
+        "--rounds",
+        "1M",
+        "--seed",
+        "12",
+        "--count",
+        "hi-lo",
+        "--ramp",
+        RAMP,
+        "--players",
+        "2",
+        "--spots-at",
+        "2",
+    ];
+    let r = sim(&run);
+    let mut high = 0;
+    for row in r["by_true_count"].as_array().unwrap() {
+        let (tc, observed, played) = (
+            row["tc"].as_i64().unwrap(),
+            row["observed"].as_u64().unwrap(),
+            row["played"].as_u64().unwrap(),
+        );
+        // Two seats watched each round; the second is bet only at +2 and above.
+        assert_eq!(observed % 2, 0, "{row}");
+        if tc >= 2 {
+            assert_eq!(played, observed, "{row}");
+            high += observed / 2;
+        } else {
+            assert_eq!(2 * played, observed, "{row}");
+        }
+    }
+    let rounds = r["rounds_played"].as_u64().unwrap();
+    assert_eq!(r["rounds_observed"].as_u64().unwrap(), rounds);
+    assert_eq!(r["seat_rounds"].as_u64().unwrap(), rounds + high);
+    let spots = r["spots_per_round"].as_f64().unwrap();
+    assert!((spots - (rounds + high) as f64 / rounds as f64).abs() < 1e-12);
+    fails_with(
+        &[
+            "sim",
+            "blackjack",
+            "--rounds",
+            "10k",
+            "--count",
+            "hi-lo",
+            "--spots-at",
+            "2",
+        ],
+        "add --players 2",
+    );
+}
+
+#[test]
 fn bad_counting_requests_exit_2() {
     let base = ["sim", "blackjack", "--rounds", "10k"];
     let cases: [(&[&str], &str); 16] = [

@@ -229,9 +229,35 @@ pub enum CompareGame {
 pub struct BlackjackCompare {
     #[command(flatten)]
     pub rules: BjRulesArgs,
-    /// A strategy to compare (give two or more).
-    #[arg(long = "strategy", required = true, num_args = 1)]
+    /// A strategy to compare (default basic). Every combination of the --strategy,
+    /// --count, --ramp, --indices and --penetrations given is one configuration.
+    #[arg(long = "strategy", num_args = 1)]
     pub strategies: Vec<String>,
+    /// A count system to compare (as sim's --count); with it, configurations count and are
+    /// compared by EV per round played and SCORE.
+    #[arg(long = "count", num_args = 1)]
+    pub counts: Vec<String>,
+    /// A bet ramp to compare (as sim's --ramp; default 0:1).
+    #[arg(long = "ramp", num_args = 1, allow_hyphen_values = true)]
+    pub ramps: Vec<String>,
+    /// An index-play set to compare (as sim's --indices; 'none' for none).
+    #[arg(long = "indices", num_args = 1)]
+    pub indices: Vec<String>,
+    /// Cut-card penetrations to compare, e.g. 0.5,0.65,0.75,0.85 (a sweep; each one's shoes
+    /// differ, so the pairing gains less).
+    #[arg(long, value_delimiter = ',', num_args = 1)]
+    pub penetrations: Vec<f64>,
+    /// Counting options every counting configuration shares (as in sim).
+    #[arg(long, value_enum)]
+    pub true_count: Option<TrueCount>,
+    #[arg(long, value_enum)]
+    pub tc_rounding: Option<TcRounding>,
+    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    pub wong_in: Option<i32>,
+    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    pub wong_out: Option<i32>,
+    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    pub spots_at: Option<i32>,
     /// Rounds per strategy.
     #[arg(long, default_value = "20M", value_parser = parse_rounds)]
     pub rounds: u64,
@@ -344,7 +370,7 @@ pub struct BlackjackSim {
 }
 
 /// Card counting: a counter plays --strategy unchanged and bets from a ramp on the count.
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone, Default)]
 pub struct CountArgs {
     /// Count the cards with this system: hi-lo, ko (unbalanced: bets on the running count,
     /// starting at 4 - 4 x decks), hi-opt-1, hi-opt-2, omega-2, zen, halves (Wong Halves), or
@@ -386,6 +412,10 @@ pub struct CountArgs {
     /// Rounds dealt per hour at the table: hourly EV and SD, and hours to N0.
     #[arg(long, value_name = "N")]
     pub rounds_per_hour: Option<f64>,
+    /// Spread to more spots at high counts: the counter bets its seats beyond the first
+    /// (--players 2 or more) only at counts at or above TC, each from the ramp.
+    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    pub spots_at: Option<i32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -428,6 +458,7 @@ impl CountArgs {
                 ("--bankroll", self.bankroll.is_some()),
                 ("--trip-rounds", self.trip_rounds.is_some()),
                 ("--rounds-per-hour", self.rounds_per_hour.is_some()),
+                ("--spots-at", self.spots_at.is_some()),
             ];
             if let Some((flag, _)) = given.iter().find(|g| g.1) {
                 anyhow::bail!("{flag} needs --count SYSTEM (the count it bets or plays on)");
@@ -468,6 +499,7 @@ impl CountArgs {
                 (None, Some(_)) => anyhow::bail!("--trip-rounds needs --bankroll UNITS"),
                 (None, None) => None,
             },
+            spots_at: self.spots_at,
             labels: rtplab::games::blackjack::count::CountLabels {
                 rounds_per_hour: self.rounds_per_hour,
             },

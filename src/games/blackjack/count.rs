@@ -333,6 +333,10 @@ pub struct CountSpec {
     /// Index plays: deviations from the chart at counts (absent: the chart as it is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indices: Option<IndexSet>,
+    /// The counter bets its seats beyond the first only at counts at or above this (absent:
+    /// every seat alike).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spots_at: Option<i32>,
     /// Bankroll paths: the ruin of trips starting with this bankroll (absent: none kept).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bankroll: Option<Bankroll>,
@@ -458,6 +462,9 @@ impl CountSpec {
         if let Some(ix) = &self.indices {
             s += &format!(", index plays {} ({} entries)", ix.label, ix.entries.len());
         }
+        if let Some(x) = self.spots_at {
+            s += &format!(", more spots at {x} or above");
+        }
         s
     }
 }
@@ -565,10 +572,12 @@ impl<S: Strategy> Player for Counter<'_, S> {
                 }
             }
         }
-        if self.playing {
-            sp.ramp.units(self.key)
-        } else {
-            0
+        if !self.playing {
+            return 0;
+        }
+        match sp.spots_at {
+            Some(x) if seat > 0 && self.key < x => 0,
+            _ => sp.ramp.units(self.key),
         }
     }
 

@@ -176,16 +176,50 @@ impl Game for Blackjack {
         acc.main
     }
 
+    /// A counter's money per round it plays (insurance and every spot included); a fixed
+    /// strategy's main bet per initial bet (per round, with one seat).
+    fn compare_headline(cfg: &BjConfig, acc: &BjAcc) -> crate::stats::Ratio {
+        match cfg.count {
+            Some(_) => acc.count.per_round,
+            None => acc.main,
+        }
+    }
+
+    fn compare_estimate(cfgs: &[BjConfig]) -> (&'static str, bool) {
+        if cfgs.iter().any(|c| c.count.is_some()) {
+            (
+                "EV per round played (table minimums; a counter's insurance and every spot included)",
+                true,
+            )
+        } else {
+            (Self::ESTIMATE, false)
+        }
+    }
+
     fn headline_scale(cfg: &BjConfig) -> f64 {
         cfg.rules.units_per_bet() as f64
     }
 
+    /// The strategy; for a counter also its count, ramp and options and the cut card.
     fn label(cfg: &BjConfig) -> crate::game::Label {
         let i = cfg.strategy.info();
-        crate::game::Label {
-            name: i.name,
-            hash: i.hash,
-        }
+        let name = match &cfg.count {
+            None => i.name,
+            Some(c) => {
+                let cut = match cfg.rules.shuffle {
+                    Shuffle::CutCard { penetration } => {
+                        format!("cut card at {:.0}%", penetration * 100.0)
+                    }
+                    Shuffle::EveryRound => "shuffled every round".into(),
+                };
+                if i.name == super::resolve::BASIC_NAME {
+                    format!("{}; {cut}", c.describe())
+                } else {
+                    format!("{}; {}; {cut}", i.name, c.describe())
+                }
+            }
+        };
+        crate::game::Label { name, hash: i.hash }
     }
 
     fn rules_line(cfg: &BjConfig) -> String {
@@ -204,6 +238,12 @@ impl Game for Blackjack {
         }
         if let Some(c) = &cfg.count {
             c.validate()?;
+            if let (Some(x), 1) = (c.spots_at, cfg.rules.players) {
+                return Err(super::count::CountError::Option(format!(
+                    "--spots-at {x} needs a second seat to spread to: add --players 2"
+                ))
+                .into());
+            }
         }
         Ok(())
     }

@@ -201,7 +201,7 @@ pub struct SimModel {
     pub counting: Option<CountingModel>,
 }
 
-/// A counting run's figures: money per seat-round played in units of the table minimum (one
+/// A counting run's figures: money per round played in units of the table minimum (one
 /// initial bet), the player's measures of a game's worth, and the EV by true count.
 #[derive(Clone, Debug, Serialize)]
 pub struct CountingModel {
@@ -209,18 +209,21 @@ pub struct CountingModel {
     pub count: String,
     /// What bets are keyed on: "true count" or "running count" (an unbalanced count).
     pub count_key: &'static str,
-    /// EV and SD of one seat-round played, in table minimums (initial bets).
+    /// EV and SD of one round the counter plays (all its spots, insurance included), in table
+    /// minimums (initial bets).
     pub ev_per_round: f64,
     pub ev_per_round_se: f64,
     pub sd_per_round: f64,
-    /// EV per initial bet staked (= `ev`).
+    /// EV per initial bet staked, insurance included.
     pub advantage: f64,
     pub advantage_se: f64,
-    /// Seat-rounds watched (played or sat out) and played.
+    /// Rounds dealt at the table (watched), rounds the counter played (bet on at least one
+    /// spot), and the spots it bet per round played.
     pub rounds_observed: u64,
     pub rounds_played: u64,
+    pub spots_per_round: f64,
     /// 10^6 (ev/sd)² (signed: negative when EV < 0), (sd/ev)² (null unless EV > 0) and
-    /// 1000 ev/sd, per seat-round played.
+    /// 1000 ev/sd, per round played.
     pub score: f64,
     pub n0: f64,
     pub di: f64,
@@ -363,8 +366,9 @@ pub fn counting_model(
         sd_per_round: sd_round,
         advantage: adv.mean,
         advantage_se: adv.se,
-        rounds_observed: acc.counts.seat_rounds + acc.count.seat_rounds_out,
-        rounds_played: acc.counts.seat_rounds,
+        rounds_observed: acc.counts.rounds,
+        rounds_played: m.n,
+        spots_per_round: acc.counts.seat_rounds as f64 / m.n.max(1) as f64,
         // Signed: a losing game scores below 0; N0 only means something when EV > 0.
         score: 1e6 * ev_round * ev_round.abs() / (sd_round * sd_round),
         n0: if ev_round > 0.0 {
@@ -374,8 +378,7 @@ pub fn counting_model(
         },
         di: 1000.0 * ev_round / sd_round,
         hourly: spec.labels.rounds_per_hour.map(|r| {
-            let played = r * acc.counts.seat_rounds as f64
-                / (acc.counts.seat_rounds + acc.count.seat_rounds_out).max(1) as f64;
+            let played = r * m.n as f64 / acc.counts.rounds.max(1) as f64;
             Hourly {
                 rounds_per_hour: r,
                 rounds_played_per_hour: played,
@@ -856,7 +859,7 @@ pub fn render(m: &SimModel) -> Report {
 fn render_counting(r: &mut Report, c: &CountingModel) {
     r.meta.push(("count".into(), c.count.clone()));
     let mut s = Section::new(
-        "Card counting (per seat-round played, in table minimums)",
+        "Card counting (per round played, all spots, in table minimums)",
         &["quantity", "value", "SE"],
     );
     s.row([
@@ -890,12 +893,12 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
         "".into(),
     ]);
     s.row([
-        "seat-rounds observed".into(),
+        "rounds observed".into(),
         count_cell(c.rounds_observed),
         "".into(),
     ]);
     s.row([
-        "seat-rounds played".into(),
+        "rounds played".into(),
         count_cell(c.rounds_played),
         "".into(),
     ]);

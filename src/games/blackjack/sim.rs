@@ -102,10 +102,13 @@ pub struct BjAcc {
 pub struct CountAcc {
     /// Seat-rounds the counter watched without betting (wonging).
     pub seat_rounds_out: u64,
-    /// The counter's money per seat-round played, insurance included: x = net units (main
-    /// bet and insurance), y = initial bets, xx = Σ of squares per seat-round.
+    /// The counter's money per round it plays (every spot it bets, insurance included):
+    /// x = net units, y = initial bets, xx = Σ of squares per round, n = rounds played.
     #[serde(default)]
     pub money: Ratio,
+    /// The same money per round played: x = net units, y = rounds played (compare pairs it).
+    #[serde(default)]
+    pub per_round: Ratio,
     /// Bankroll paths (with `--bankroll`): trips completed, and how many were ruined in each
     /// `RUIN_BINS`-th of the trip.
     #[serde(default, skip_serializing_if = "RuinAcc::is_empty")]
@@ -238,6 +241,7 @@ impl CountAcc {
     fn merge(&mut self, o: &CountAcc) {
         self.seat_rounds_out += o.seat_rounds_out;
         self.money.merge(&o.money);
+        self.per_round.merge(&o.per_round);
         self.ruin.merge(&o.ruin);
         if self.by_tc.len() < o.by_tc.len() {
             self.by_tc.resize(o.by_tc.len(), TcSums::default());
@@ -380,10 +384,11 @@ struct BetSums {
     by_up_out: [u64; 10],
     /// By true count (with `Player::CLASSES` only).
     tc: [TcSums; crate::games::blackjack::count::TC_BINS],
-    /// The counter's money (main bet and insurance) and its squares per seat-round (with
-    /// `Player::CLASSES` only).
+    /// The counter's money (main bets and insurance, all its spots) and its squares per round
+    /// it plays, and those rounds (with `Player::CLASSES` only).
     money: i64,
     money_xx: i128,
+    rounds_played: u64,
 }
 
 /// Close a batch of a ratio whose sums may exceed an i64 (as `Ratio::close`).
@@ -439,10 +444,7 @@ impl ChunkSums {
                             (true, true) => self.units * b,
                             (true, false) => -(self.units / 2) * b,
                         };
-                        let m = s.net * b + ins;
-                        self.bets.money += m;
-                        self.bets.money_xx += (m as i128) * (m as i128);
-                        round_money += m;
+                        round_money += s.net * b + ins;
                         played = true;
                     }
                 }
@@ -484,6 +486,10 @@ impl ChunkSums {
             self.bets.net += net;
         }
         if played {
+            let m = &mut self.bets;
+            m.money += round_money;
+            m.money_xx += (round_money as i128) * (round_money as i128);
+            m.rounds_played += 1;
             if let Some(p) = &mut self.path {
                 p.step(round_money);
             }
@@ -544,7 +550,15 @@ impl ChunkSums {
                 acc.count.seat_rounds_out += m.out;
                 acc.count.by_tc = m.tc.to_vec();
                 let (x, y) = (m.money as i128, m.bets as i128);
-                close_wide(&mut acc.count.money, x, y, m.money_xx, n);
+                close_wide(&mut acc.count.money, x, y, m.money_xx, m.rounds_played);
+                let rounds = m.rounds_played as i128;
+                close_wide(
+                    &mut acc.count.per_round,
+                    x,
+                    rounds,
+                    m.money_xx,
+                    m.rounds_played,
+                );
                 if let Some(p) = &self.path {
                     acc.count.ruin = p.sums.clone();
                 }
