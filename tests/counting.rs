@@ -273,6 +273,35 @@ fn illustrious_18_takes_insurance_only_at_plus_3_and_gains() {
         assert!(f(&r["pairs_ev"]) < 0.0 && f(&r["pairs_se"]) > 0.0, "{r}");
         assert!(f(&r["behind_ev"]).is_finite());
     }
+    // The exposure summary: each wager's paying counts are the rows (of at least 0.5% of the
+    // rounds) whose EV is above 0 by 1.96 SE, and their shares add up.
+    let exposure = ix["exposure"].as_array().unwrap();
+    assert_eq!(exposure.len(), 4);
+    let follow = &exposure[0];
+    assert!(follow["wager"]
+        .as_str()
+        .unwrap()
+        .starts_with("bet behind, following"));
+    let want: Vec<i64> = rows
+        .iter()
+        .filter(|r| f(&r["share"]) >= 0.005 && f(&r["ev"]) - 1.96 * f(&r["se"]) > 0.0)
+        .map(|r| r["tc"].as_i64().unwrap())
+        .collect();
+    let got: Vec<i64> = follow["positive_counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(got, want);
+    assert!(got.iter().all(|&t| t >= 1), "{got:?}");
+    let share: f64 = want.iter().map(|&t| f(&row(t)["share"])).sum();
+    assert!((f(&follow["share"]) - share).abs() < 1e-12);
+    let pairs = &exposure[2];
+    assert!(
+        pairs["positive_counts"].as_array().unwrap().is_empty(),
+        "{pairs}"
+    );
 }
 
 #[test]

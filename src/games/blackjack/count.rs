@@ -296,6 +296,14 @@ impl Ramp {
         u
     }
 
+    /// The units at every count from the first entry's to the last's, for a look-up:
+    /// `(first count, units)`; counts beyond either end take the end's units.
+    pub fn table(&self) -> (i32, Vec<u32>) {
+        let lo = self.0.first().map_or(0, |e| e.0);
+        let hi = self.0.last().map_or(0, |e| e.0);
+        (lo, (lo..=hi).map(|c| self.units(c)).collect())
+    }
+
     pub fn max(&self) -> u32 {
         self.0.iter().map(|e| e.1).max().unwrap_or(1)
     }
@@ -477,6 +485,19 @@ pub struct Counting<S> {
     tags: [i8; 13],
     balanced: bool,
     deviations: Option<Deviations>,
+    /// The ramp as a look-up table (`Ramp::table`).
+    ramp_lo: i32,
+    ramp_units: Vec<u32>,
+}
+
+impl<S> Counting<S> {
+    /// The units bet at count `c` (as `Ramp::units`).
+    #[inline(always)]
+    fn units(&self, c: i32) -> u32 {
+        let last = self.ramp_units.len() - 1;
+        let i = (c - self.ramp_lo).clamp(0, last as i32) as usize;
+        self.ramp_units[i.min(last)]
+    }
 }
 
 impl<S: Strategy> Counting<S> {
@@ -486,6 +507,8 @@ impl<S: Strategy> Counting<S> {
             tags: spec.system.by_rank(),
             balanced: spec.system.balanced(),
             deviations: spec.indices.as_ref().map(Deviations::new),
+            ramp_lo: spec.ramp.table().0,
+            ramp_units: spec.ramp.table().1,
             spec,
             decks,
         }
@@ -577,7 +600,7 @@ impl<S: Strategy> Player for Counter<'_, S> {
         }
         match sp.spots_at {
             Some(x) if seat > 0 && self.key < x => 0,
-            _ => sp.ramp.units(self.key),
+            _ => self.c.units(self.key),
         }
     }
 
@@ -705,6 +728,23 @@ mod tests {
         assert_eq!(r.units(40), 12);
         assert_eq!(r.to_string(), "0:1,1:2,2:4,3:8,4:12");
         assert_eq!(Ramp::parse("# file\n0:1\n2:5 # big\n").unwrap().units(3), 5);
+        // The look-up table a counter bets from gives the same units at every count.
+        let spec = CountSpec {
+            system: CountSystem::resolve("hi-lo").unwrap(),
+            ramp: r.clone(),
+            true_count: TcMode::Exact,
+            rounding: TcRounding::Floor,
+            wong_in: None,
+            wong_out: None,
+            indices: None,
+            spots_at: None,
+            bankroll: None,
+            labels: CountLabels::default(),
+        };
+        let c = Counting::new(super::super::resolve::seed_chart(), spec, 8);
+        for k in -120..120 {
+            assert_eq!(c.units(k), r.units(k), "{k}");
+        }
         for bad in ["", "1:2,0:1", "0:0", "a:1", "0:x", "0-1", "1:1,1:2"] {
             assert!(Ramp::parse(bad).is_err(), "{bad}");
         }

@@ -233,7 +233,27 @@ pub struct CountingModel {
     /// With `--bankroll`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ror: Option<Ror>,
+    /// The operator's exposure: for each wager, the counts (with at least
+    /// `EXPOSURE_MIN_SHARE` of the rounds) at which it pays, and what betting it only there
+    /// earns.
+    pub exposure: Vec<Exposure>,
     pub by_true_count: Vec<TcRow>,
+}
+
+/// Counts rarer than this share of rounds are left out of the exposure figures.
+pub const EXPOSURE_MIN_SHARE: f64 = 0.005;
+
+/// One wager's exposure to a player who bets it only at the counts where it pays.
+#[derive(Clone, Debug, Serialize)]
+pub struct Exposure {
+    pub wager: &'static str,
+    /// Counts at which the wager's EV is above 0 (each with at least `EXPOSURE_MIN_SHARE`),
+    /// by more than 1.96 SE where the SE is known.
+    pub positive_counts: Vec<i32>,
+    /// Their share of the rounds, and the wager's EV per unit staked over them, with its SE.
+    pub share: f64,
+    pub ev: Option<f64>,
+    pub se: Option<f64>,
 }
 
 /// Hourly figures at a table pace (a wonger plays only part of the rounds dealt).
@@ -321,7 +341,7 @@ pub fn counting_model(
     let sd_round = m.sd_obs() / u;
     let adv = est(m, u);
     let observed: u64 = acc.count.by_tc.iter().map(|t| t.observed).sum();
-    let by_true_count = acc
+    let by_true_count: Vec<TcRow> = acc
         .count
         .by_tc
         .iter()
@@ -394,8 +414,56 @@ pub fn counting_model(
         ror: spec
             .bankroll
             .map(|b| ruin_model(b, ev_round, sd_round, &acc.count.ruin)),
+        exposure: exposure(&by_true_count),
         by_true_count,
     })
+}
+
+/// Each wager's exposure by count: the bet behind (following the seat's play: the counter's
+/// own EV per unit at that count; declining doubles and splits), the pairs bet and insurance.
+fn exposure(rows: &[TcRow]) -> Vec<Exposure> {
+    type Pick = fn(&TcRow) -> Option<(f64, f64, u64)>;
+    let wagers: [(&'static str, Pick); 4] = [
+        ("bet behind, following doubles and splits", |r| {
+            (r.played > 0).then_some((r.ev, r.se, r.played))
+        }),
+        ("bet behind, declining doubles and splits", |r| {
+            (r.observed > 0).then_some((r.behind_ev, f64::NAN, r.observed))
+        }),
+        ("pairs (11:1, same rank)", |r| {
+            Some((r.pairs_ev, r.pairs_se, r.observed))
+        }),
+        ("insurance (2:1)", |r| {
+            Some((r.insurance_ev?, r.insurance_se?, r.observed))
+        }),
+    ];
+    wagers
+        .iter()
+        .map(|&(wager, pick)| {
+            let mut counts = Vec::new();
+            let (mut share, mut sum, mut var, mut n) = (0.0, 0.0, 0.0, 0.0);
+            for r in rows.iter().filter(|r| r.share >= EXPOSURE_MIN_SHARE) {
+                let Some((ev, se, k)) = pick(r) else { continue };
+                // Significantly above 0 where the SE is known (95%), else above 0.
+                let margin = if se.is_finite() { 1.96 * se } else { 0.0 };
+                if ev - margin > 0.0 {
+                    counts.push(r.tc);
+                    share += r.share;
+                    let k = k as f64;
+                    sum += ev * k;
+                    var += (se * k).powi(2);
+                    n += k;
+                }
+            }
+            Exposure {
+                wager,
+                positive_counts: counts,
+                share,
+                ev: (n > 0.0).then(|| sum / n),
+                se: (n > 0.0 && var.is_finite()).then(|| var.sqrt() / n),
+            }
+        })
+        .collect()
 }
 
 /// The risk of ruin of `b` for a game of `ev` and `sd` per round, and its simulated trips.
@@ -962,6 +1030,29 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
             }
         ));
     }
+    let mut s = Section::new(
+        &format!(
+            "Operator exposure: wagers that pay at some {} (EV above 0 by 1.96 SE; counts with at least {}% of rounds)",
+            c.count_key,
+            EXPOSURE_MIN_SHARE * 100.0
+        ),
+        &["wager", "paying counts", "share of rounds", "EV there", "SE"],
+    );
+    for e in &c.exposure {
+        let counts: Vec<String> = e.positive_counts.iter().map(|t| format!("{t:+}")).collect();
+        s.row([
+            Cell::from(e.wager),
+            Cell::from(if counts.is_empty() {
+                "none".to_string()
+            } else {
+                counts.join(" ")
+            }),
+            pct_cell(e.share, 2),
+            e.ev.map_or("".into(), |x| pct_cell(x, 3)),
+            e.se.map_or("".into(), |x| pct_cell(x, 3)),
+        ]);
+    }
+    r.sections.push(s);
     let mut s = Section::new(
         &format!(
             "EV by {} (per initial bet of the rounds played)",
