@@ -57,6 +57,20 @@ fn a_flat_ramp_is_the_uncounted_game_bit_for_bit() {
     assert_eq!(hl["advantage"], hl["ev"]);
     assert_eq!(hl["rounds_played"], hl["rounds_observed"]);
     assert_eq!(hl["avg_bet"], 1.0);
+    // Watching the pairs bet with perfect knowledge changes no other figure.
+    let mut watched = counted.clone();
+    watched.push("--pairs-exposure");
+    let pw = sim(&watched);
+    for key in ["ev", "by_true_count", "ev_per_round", "side_bets"] {
+        assert_eq!(pw[key], hl[key], "'{key}' differs");
+    }
+    let perfect = &pw["exposure"][4];
+    assert!(perfect["wager"]
+        .as_str()
+        .unwrap()
+        .contains("knows every rank"));
+    assert!(perfect["share"].as_f64().unwrap() < 0.005, "{perfect}");
+    assert_eq!(hl["exposure"].as_array().unwrap().len(), 4);
     // Every balanced built-in, and KO, plays the same game at a flat ramp.
     for count in ["ko", "zen", "halves", "omega-2"] {
         let mut args = run.to_vec();

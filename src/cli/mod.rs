@@ -412,6 +412,10 @@ pub struct CountArgs {
     /// Rounds dealt per hour at the table: hourly EV and SD, and hours to N0.
     #[arg(long, value_name = "N")]
     pub rounds_per_hour: Option<f64>,
+    /// Also report the pairs bet against a perfect pairs counter (the ranks left known
+    /// exactly): the share of rounds where it pays and its EV there.
+    #[arg(long)]
+    pub pairs_exposure: bool,
     /// Spread to more spots at high counts: the counter bets its seats beyond the first
     /// (--players 2 or more) only at counts at or above TC, each from the ramp.
     #[arg(long, value_name = "TC", allow_hyphen_values = true)]
@@ -459,6 +463,7 @@ impl CountArgs {
                 ("--trip-rounds", self.trip_rounds.is_some()),
                 ("--rounds-per-hour", self.rounds_per_hour.is_some()),
                 ("--spots-at", self.spots_at.is_some()),
+                ("--pairs-exposure", self.pairs_exposure),
             ];
             if let Some((flag, _)) = given.iter().find(|g| g.1) {
                 anyhow::bail!("{flag} needs --count SYSTEM (the count it bets or plays on)");
@@ -500,6 +505,7 @@ impl CountArgs {
                 (None, None) => None,
             },
             spots_at: self.spots_at,
+            pairs_exposure: self.pairs_exposure,
             labels: rtplab::games::blackjack::count::CountLabels {
                 rounds_per_hour: self.rounds_per_hour,
             },

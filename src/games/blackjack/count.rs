@@ -327,6 +327,10 @@ pub fn tc_bin(c: i32) -> u8 {
     (c.clamp(-TC_CLAMP, TC_CLAMP) + TC_CLAMP) as u8
 }
 
+/// The bit of a seat-round's class (`Player::class`) that marks a round whose pairs bet has
+/// an exact EV of 0 or more (with `pairs_exposure`); the row is the class without it.
+pub const PAIRS_PAY: u8 = 0x80;
+
 /// A counting run's request: the system, how it becomes a true count, the ramp, wonging.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CountSpec {
@@ -341,6 +345,10 @@ pub struct CountSpec {
     /// Index plays: deviations from the chart at counts (absent: the chart as it is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indices: Option<IndexSet>,
+    /// Also watch the pairs bet with perfect knowledge of the ranks left (the operator's
+    /// worst case for that bet): rounds where its exact EV is 0 or more, and their outcomes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pairs_exposure: bool,
     /// The counter bets its seats beyond the first only at counts at or above this (absent:
     /// every seat alike).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -525,6 +533,8 @@ impl<S: Strategy> Seats for Counting<S> {
             c: self,
             rc: self.spec.system.initial(self.decks),
             seen: 0,
+            left_by_rank: [4 * self.decks as u16; 13],
+            pairs_pay: false,
             playing: self.spec.wong_in.is_none(),
             left: false,
             key: 0,
@@ -538,6 +548,10 @@ pub struct Counter<'a, S> {
     c: &'a Counting<S>,
     /// Running count, in tag units.
     rc: i32,
+    /// Cards of each rank not seen since the shuffle (with `pairs_exposure`), and whether
+    /// this round's pairs bet has an exact EV of 0 or more.
+    left_by_rank: [u16; 13],
+    pairs_pay: bool,
     /// Cards seen since the shuffle.
     seen: u32,
     /// Whether the seat is playing (wonged in).
@@ -580,6 +594,16 @@ impl<S: Strategy> Player for Counter<'_, S> {
         if seat == 0 {
             // Decided once per round (every seat bets alike).
             self.key = self.key_now();
+            if sp.pairs_exposure {
+                // P(a pair of ranks) from the cards left: 11:1 pays when 12 P ≥ 1.
+                let n: u64 = self.left_by_rank.iter().map(|&k| k as u64).sum();
+                let same: u64 = self
+                    .left_by_rank
+                    .iter()
+                    .map(|&k| k as u64 * (k as u64).saturating_sub(1))
+                    .sum();
+                self.pairs_pay = 12 * same >= n * n.saturating_sub(1);
+            }
             if !self.playing && !self.left {
                 if let Some(w) = sp.wong_in {
                     self.playing = self.key >= w;
@@ -606,7 +630,7 @@ impl<S: Strategy> Player for Counter<'_, S> {
 
     #[inline]
     fn class(&self, _seat: usize) -> u8 {
-        tc_bin(self.key)
+        tc_bin(self.key) | if self.pairs_pay { PAIRS_PAY } else { 0 }
     }
 
     #[inline(always)]
@@ -632,12 +656,17 @@ impl<S: Strategy> Player for Counter<'_, S> {
     fn see(&mut self, card: Rank) {
         self.rc += self.c.tags[card as usize] as i32;
         self.seen += 1;
+        if self.c.spec.pairs_exposure {
+            let k = &mut self.left_by_rank[card as usize % 13];
+            *k = k.saturating_sub(1);
+        }
     }
 
     #[inline]
     fn shuffled(&mut self) {
         self.rc = self.c.spec.system.initial(self.c.decks);
         self.seen = 0;
+        self.left_by_rank = [4 * self.c.decks as u16; 13];
         self.left = false;
         self.playing = self.c.spec.wong_in.is_none();
     }
@@ -719,6 +748,42 @@ mod tests {
     }
 
     #[test]
+    fn a_perfect_pairs_counter_knows_when_pairs_pay() {
+        let spec = CountSpec {
+            system: CountSystem::resolve("hi-lo").unwrap(),
+            ramp: Ramp::parse("0:1").unwrap(),
+            true_count: TcMode::Exact,
+            rounding: TcRounding::Floor,
+            wong_in: None,
+            wong_out: None,
+            indices: None,
+            pairs_exposure: true,
+            spots_at: None,
+            bankroll: None,
+            labels: CountLabels::default(),
+        };
+        let c = Counting::new(super::super::resolve::seed_chart(), spec, 1);
+        let mut p = c.player();
+        // A full deck: P(pair) = 3/51 < 1/12.
+        p.bet(0);
+        assert_eq!(p.class(0) & PAIRS_PAY, 0);
+        // Every card seen but the 5s and 6s: 8 left, P(pair) = 24/56 > 1/12.
+        for rank in 0..13u8 {
+            if value(rank) != 5 && value(rank) != 6 {
+                for _ in 0..4 {
+                    p.see(rank);
+                }
+            }
+        }
+        p.bet(0);
+        assert_ne!(p.class(0) & PAIRS_PAY, 0);
+        assert_eq!(p.class(0) & !PAIRS_PAY, tc_bin(p.key));
+        p.shuffled();
+        p.bet(0);
+        assert_eq!(p.class(0) & PAIRS_PAY, 0);
+    }
+
+    #[test]
     fn ramps_parse_and_cover_every_count() {
         let r = Ramp::parse("0:1,1:2,2:4,3:8,4:12").unwrap();
         assert_eq!(r.units(-7), 1);
@@ -737,6 +802,7 @@ mod tests {
             wong_in: None,
             wong_out: None,
             indices: None,
+            pairs_exposure: false,
             spots_at: None,
             bankroll: None,
             labels: CountLabels::default(),

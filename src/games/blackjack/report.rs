@@ -414,14 +414,23 @@ pub fn counting_model(
         ror: spec
             .bankroll
             .map(|b| ruin_model(b, ev_round, sd_round, &acc.count.ruin)),
-        exposure: exposure(&by_true_count),
+        exposure: exposure(
+            &by_true_count,
+            spec.pairs_exposure.then_some((
+                acc.count.pairs_paying,
+                acc.count.pairs_paying_won,
+                observed,
+            )),
+        ),
         by_true_count,
     })
 }
 
 /// Each wager's exposure by count: the bet behind (following the seat's play: the counter's
 /// own EV per unit at that count; declining doubles and splits), the pairs bet and insurance.
-fn exposure(rows: &[TcRow]) -> Vec<Exposure> {
+/// `perfect`: the pairs bet against a player who knows the ranks left (seat-rounds where it
+/// pays, those it won, seat-rounds seen).
+fn exposure(rows: &[TcRow], perfect: Option<(u64, u64, u64)>) -> Vec<Exposure> {
     type Pick = fn(&TcRow) -> Option<(f64, f64, u64)>;
     let wagers: [(&'static str, Pick); 4] = [
         ("bet behind, following doubles and splits", |r| {
@@ -437,7 +446,7 @@ fn exposure(rows: &[TcRow]) -> Vec<Exposure> {
             Some((r.insurance_ev?, r.insurance_se?, r.observed))
         }),
     ];
-    wagers
+    let mut out: Vec<Exposure> = wagers
         .iter()
         .map(|&(wager, pick)| {
             let mut counts = Vec::new();
@@ -463,7 +472,18 @@ fn exposure(rows: &[TcRow]) -> Vec<Exposure> {
                 se: (n > 0.0 && var.is_finite()).then(|| var.sqrt() / n),
             }
         })
-        .collect()
+        .collect();
+    if let Some((paying, won, seen)) = perfect {
+        let p = won as f64 / paying.max(1) as f64;
+        out.push(Exposure {
+            wager: "pairs, to a player who knows every rank left",
+            positive_counts: Vec::new(),
+            share: paying as f64 / seen.max(1) as f64,
+            ev: (paying > 0).then_some(12.0 * p - 1.0),
+            se: (paying > 0).then(|| 12.0 * (p * (1.0 - p) / paying as f64).sqrt()),
+        });
+    }
+    out
 }
 
 /// The risk of ruin of `b` for a game of `ev` and `sd` per round, and its simulated trips.
@@ -1042,7 +1062,9 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
         let counts: Vec<String> = e.positive_counts.iter().map(|t| format!("{t:+}")).collect();
         s.row([
             Cell::from(e.wager),
-            Cell::from(if counts.is_empty() {
+            Cell::from(if e.wager.starts_with("pairs, to a player") {
+                "exact EV >= 0".to_string()
+            } else if counts.is_empty() {
                 "none".to_string()
             } else {
                 counts.join(" ")

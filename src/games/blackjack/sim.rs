@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::count::{Bankroll, RUIN_BINS};
+use super::count::{Bankroll, PAIRS_PAY, RUIN_BINS};
 use super::round::{RoundResult, Table};
 use super::rules::{Rules, Shuffle};
 use super::strategy::{Player, Seats};
@@ -109,6 +109,12 @@ pub struct CountAcc {
     /// The same money per round played: x = net units, y = rounds played (compare pairs it).
     #[serde(default)]
     pub per_round: Ratio,
+    /// With `pairs_exposure`: seat-rounds seen whose pairs bet had an exact EV of 0 or more
+    /// (from the ranks left), and how many of them the pairs bet won.
+    #[serde(default)]
+    pub pairs_paying: u64,
+    #[serde(default)]
+    pub pairs_paying_won: u64,
     /// Bankroll paths (with `--bankroll`): trips completed, and how many were ruined in each
     /// `RUIN_BINS`-th of the trip.
     #[serde(default, skip_serializing_if = "RuinAcc::is_empty")]
@@ -240,6 +246,8 @@ impl CountAcc {
 
     fn merge(&mut self, o: &CountAcc) {
         self.seat_rounds_out += o.seat_rounds_out;
+        self.pairs_paying += o.pairs_paying;
+        self.pairs_paying_won += o.pairs_paying_won;
         self.money.merge(&o.money);
         self.per_round.merge(&o.per_round);
         self.ruin.merge(&o.ruin);
@@ -389,6 +397,8 @@ struct BetSums {
     money: i64,
     money_xx: i128,
     rounds_played: u64,
+    pairs_paying: u64,
+    pairs_paying_won: u64,
 }
 
 /// Close a batch of a ratio whose sums may exceed an i64 (as `Ratio::close`).
@@ -423,7 +433,11 @@ impl ChunkSums {
         for s in seats {
             if bets {
                 if classes {
-                    let t = &mut self.bets.tc[s.class as usize];
+                    if s.class & PAIRS_PAY != 0 {
+                        self.bets.pairs_paying += 1;
+                        self.bets.pairs_paying_won += (s.pairs > 0) as u64;
+                    }
+                    let t = &mut self.bets.tc[(s.class & !PAIRS_PAY) as usize];
                     t.observed += 1;
                     t.pairs_won += (s.pairs > 0) as u64;
                     t.behind_none += s.behind_none;
@@ -548,6 +562,8 @@ impl ChunkSums {
             acc.counts.max_bet = acc.counts.max_bet.max(m.max_bet as u64);
             if classes {
                 acc.count.seat_rounds_out += m.out;
+                acc.count.pairs_paying += m.pairs_paying;
+                acc.count.pairs_paying_won += m.pairs_paying_won;
                 acc.count.by_tc = m.tc.to_vec();
                 let (x, y) = (m.money as i128, m.bets as i128);
                 close_wide(&mut acc.count.money, x, y, m.money_xx, m.rounds_played);
