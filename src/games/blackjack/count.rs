@@ -193,11 +193,11 @@ pub enum TcRounding {
 }
 
 /// The integer true count of running count `rc` (in tag units of `scale`) with `remaining`
-/// cards left, computed exactly in integers.
+/// cards left, computed exactly in integers (32-bit: with at most 64 decks and tags of at most
+/// 20 units, |rc · 52 · 2| < 2^31).
 pub fn true_count(rc: i32, scale: u8, remaining: u32, mode: TcMode, rounding: TcRounding) -> i32 {
-    let remaining = remaining.max(1) as i64;
-    let rc = rc as i64;
-    let s = scale as i64;
+    let remaining = remaining.max(1) as i32;
+    let s = scale as i32;
     // tc = num / den.
     let (num, den) = match mode {
         TcMode::Exact => (rc * 52, s * remaining),
@@ -210,11 +210,11 @@ pub fn true_count(rc: i32, scale: u8, remaining: u32, mode: TcMode, rounding: Tc
             (rc, s * decks)
         }
     };
-    (match rounding {
+    match rounding {
         TcRounding::Floor => num.div_euclid(den),
         TcRounding::Truncate => num / den,
         TcRounding::Nearest => (2 * num + num.signum() * den) / (2 * den),
-    }) as i32
+    }
 }
 
 /// A bet ramp: (count, units) sorted by count; the first entry covers every count at or below
@@ -531,6 +531,8 @@ impl<S: Strategy> Seats for Counting<S> {
     fn player(&self) -> Counter<'_, S> {
         Counter {
             c: self,
+            tags: self.tags,
+            pairs_exposure: self.spec.pairs_exposure,
             rc: self.spec.system.initial(self.decks),
             seen: 0,
             left_by_rank: [4 * self.decks as u16; 13],
@@ -538,6 +540,8 @@ impl<S: Strategy> Seats for Counting<S> {
             playing: self.spec.wong_in.is_none(),
             left: false,
             key: 0,
+            key_cached: 0,
+            key_seen: u32::MAX,
         }
     }
 }
@@ -546,6 +550,9 @@ impl<S: Strategy> Seats for Counting<S> {
 /// count before each round (0 — sitting out — while wonged out), plays the chart unchanged.
 pub struct Counter<'a, S> {
     c: &'a Counting<S>,
+    /// Copies of the count's tags by rank and of `pairs_exposure`, at hand for `see`.
+    tags: [i8; 13],
+    pairs_exposure: bool,
     /// Running count, in tag units.
     rc: i32,
     /// Cards of each rank not seen since the shuffle (with `pairs_exposure`), and whether
@@ -560,12 +567,24 @@ pub struct Counter<'a, S> {
     left: bool,
     /// The count the last bet was decided on.
     key: i32,
+    /// `key_now`'s last answer and the cards seen when it was computed.
+    key_cached: i32,
+    key_seen: u32,
 }
 
 impl<S> Counter<'_, S> {
-    /// The count bets are keyed on now: the true count (balanced), else the running count.
+    /// The count bets are keyed on now: the true count (balanced), else the running count;
+    /// computed once per card seen.
     #[inline]
-    fn key_now(&self) -> i32 {
+    fn key_now(&mut self) -> i32 {
+        if self.key_seen != self.seen {
+            self.key_seen = self.seen;
+            self.key_cached = self.key_fresh();
+        }
+        self.key_cached
+    }
+
+    fn key_fresh(&self) -> i32 {
         let sp = &self.c.spec;
         if self.c.balanced {
             let remaining = (self.c.decks * 52).saturating_sub(self.seen);
@@ -654,9 +673,9 @@ impl<S: Strategy> Player for Counter<'_, S> {
 
     #[inline(always)]
     fn see(&mut self, card: Rank) {
-        self.rc += self.c.tags[card as usize] as i32;
+        self.rc += self.tags[card as usize % 13] as i32;
         self.seen += 1;
-        if self.c.spec.pairs_exposure {
+        if self.pairs_exposure {
             let k = &mut self.left_by_rank[card as usize % 13];
             *k = k.saturating_sub(1);
         }
@@ -667,6 +686,7 @@ impl<S: Strategy> Player for Counter<'_, S> {
         self.rc = self.c.spec.system.initial(self.c.decks);
         self.seen = 0;
         self.left_by_rank = [4 * self.c.decks as u16; 13];
+        self.key_seen = u32::MAX;
         self.left = false;
         self.playing = self.c.spec.wong_in.is_none();
     }

@@ -288,6 +288,8 @@ type Cells<T> = Box<[[Option<T>; 10]; ROWS]>;
 /// An index set laid out for play: one cell per chart row and up card.
 #[derive(Clone, Debug)]
 pub struct Deviations {
+    /// Whether a cell has any entry (`touches`), one byte per cell.
+    any: [[bool; 10]; ROWS],
     play: Cells<(When, Code)>,
     surrender: Cells<When>,
     insurance: Option<When>,
@@ -296,12 +298,16 @@ pub struct Deviations {
 impl Deviations {
     pub fn new(set: &IndexSet) -> Deviations {
         let mut d = Deviations {
+            any: [[false; 10]; ROWS],
             play: Box::new([[None; 10]; ROWS]),
             surrender: Box::new([[None; 10]; ROWS]),
             insurance: None,
         };
         for e in &set.entries {
             let (r, c) = (e.row as usize, e.up as usize - 1);
+            if r < ROWS {
+                d.any[r][c] = true;
+            }
             match e.play {
                 Play::Insure => d.insurance = Some(e.when),
                 Play::Surrender => d.surrender[r][c] = Some(e.when),
@@ -325,7 +331,7 @@ impl Deviations {
     #[inline(always)]
     pub fn touches(&self, s: &Situation) -> bool {
         let (r, c) = (Self::row(s), (s.up - 1) as usize);
-        self.play[r][c].is_some() || self.surrender[r][c].is_some()
+        self.any[r % ROWS][c % 10]
     }
 
     /// The action in `s` at `count`, deviating from `chart` where an entry says so.

@@ -3,7 +3,7 @@
 # 8 decks, S17, ENHC, no DAS, 2 hands, no surrender, 75% penetration, basic strategy.
 # Runs alternate (freebj, rtplab, freebj, ...) so that load from elsewhere on a shared machine
 # hits both alike; prints every rate, the best and the median of each, and their ratios.
-# Usage: benches/vs_freebj.sh [threads=1] [repetitions=5] [freebj rounds=20M] [rtplab rounds=40M]
+# Usage: benches/freebj/speed.sh [threads=1] [repetitions=5] [freebj rounds=20M] [rtplab rounds=40M]
 set -euo pipefail
 THREADS=${1:-1}; REPS=${2:-5}; FN=${3:-20M}; RN=${4:-40M}
 command -v freebj > /dev/null || { echo "freebj not found: cargo install freebj" >&2; exit 2; }
