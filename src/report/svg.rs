@@ -247,9 +247,45 @@ pub fn line_chart(
                     PathElement::new(vec![(x, yy), (x + 15, yy)], RED.stroke_width(2))
                 });
         }
+        // The legend goes in the first corner no series passes through.
+        let corner = |right: bool, upper: bool| {
+            let (fx, fy) = (0.40, 0.30);
+            let x_in = |x: f64| {
+                let t = (x - xs.0) / (xs.1 - xs.0);
+                if right {
+                    t >= 1.0 - fx
+                } else {
+                    t <= fx
+                }
+            };
+            let y_in = |y: f64| {
+                let t = (y - ys.0) / (ys.1 - ys.0);
+                if upper {
+                    t >= 1.0 - fy
+                } else {
+                    t <= fy
+                }
+            };
+            !lines.iter().any(|l| {
+                l.points.iter().any(|p| x_in(p.0) && y_in(p.1))
+                    || l.band
+                        .into_iter()
+                        .flatten()
+                        .any(|b| x_in(b.0) && (y_in(b.1) || y_in(b.2)))
+            })
+        };
+        let position = [
+            (true, false, SeriesLabelPosition::LowerRight),
+            (true, true, SeriesLabelPosition::UpperRight),
+            (false, true, SeriesLabelPosition::UpperLeft),
+            (false, false, SeriesLabelPosition::LowerLeft),
+        ]
+        .into_iter()
+        .find(|c| corner(c.0, c.1))
+        .map_or(SeriesLabelPosition::LowerRight, |c| c.2);
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            .position(position)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()

@@ -1310,8 +1310,9 @@ pub fn plots(
                 })
                 .collect();
             let title = format!(
-                "Risk of ruin within a trip: bankroll {} table minimums",
-                ror.bankroll
+                "Risk of ruin within a trip: bankroll {} table minimums (ever, by the formula: {:.1}%)",
+                ror.bankroll,
+                ror.formula_lifetime * 100.0
             );
             let sim_name = format!("simulated ({} trips)", ror.trips);
             let mut lines = vec![];
@@ -1327,7 +1328,6 @@ pub fn plots(
                 points: &formula,
                 band: None,
             });
-            let ever = format!("ever (formula): {:.1}%", ror.formula_lifetime * 100.0);
             out.push((
                 "risk-of-ruin.svg".into(),
                 line_chart(
@@ -1336,7 +1336,7 @@ pub fn plots(
                     "P(ruined by then) (%)",
                     YUnit::Percent,
                     &lines,
-                    Some((ror.formula_lifetime * 100.0, &ever)),
+                    None,
                 )?,
             ));
         }
