@@ -57,6 +57,10 @@ fn a_flat_ramp_is_the_uncounted_game_bit_for_bit() {
     assert_eq!(hl["advantage"], hl["ev"]);
     assert_eq!(hl["rounds_played"], hl["rounds_observed"]);
     assert_eq!(hl["avg_bet"], 1.0);
+    // An ace side count moves bets only: at a flat ramp the game is the same.
+    let mut side = counted.clone();
+    side.extend(["--ace-side", "2"]);
+    assert_eq!(sim(&side)["ev"], flat["ev"]);
     // Watching the pairs bet with perfect knowledge changes no other figure.
     let mut watched = counted.clone();
     watched.push("--pairs-exposure");
@@ -434,7 +438,7 @@ fn a_second_spot_is_bet_only_at_high_counts() {
 #[test]
 fn bad_counting_requests_exit_2() {
     let base = ["sim", "blackjack", "--rounds", "10k"];
-    let cases: [(&[&str], &str); 16] = [
+    let cases: [(&[&str], &str); 18] = [
         (&["--ramp", "0:1"], "--ramp needs --count"),
         (&["--wong-in", "2"], "--wong-in needs --count"),
         (&["--count", "hi-lo", "--ramp", "1:2,0:1"], "sort by count"),
@@ -468,6 +472,11 @@ fn bad_counting_requests_exit_2() {
         (
             &["--count", "hi-lo", "--rounds-per-hour", "0"],
             "--rounds-per-hour 0",
+        ),
+        (&["--ace-side", "2"], "--ace-side needs --count"),
+        (
+            &["--count", "hi-lo", "--ramp", "0:1,4:12", "--table-max", "10"],
+            "above --table-max 10",
         ),
     ];
     for (extra, needle) in cases {

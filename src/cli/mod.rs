@@ -412,6 +412,13 @@ pub struct CountArgs {
     /// Rounds dealt per hour at the table: hourly EV and SD, and hours to N0.
     #[arg(long, value_name = "N")]
     pub rounds_per_hour: Option<f64>,
+    /// An ace side count for betting: the bet's count gains W (count units) for each ace
+    /// left beyond one in 13 cards (as Hi-Opt II and Omega II players use one: W = 2).
+    #[arg(long, value_name = "W", allow_hyphen_values = true)]
+    pub ace_side: Option<i32>,
+    /// The table maximum in table minimums: a ramp that bets more is refused.
+    #[arg(long, value_name = "UNITS")]
+    pub table_max: Option<u32>,
     /// Also report the pairs bet against a perfect pairs counter (the ranks left known
     /// exactly): the share of rounds where it pays and its EV there.
     #[arg(long)]
@@ -464,6 +471,8 @@ impl CountArgs {
                 ("--rounds-per-hour", self.rounds_per_hour.is_some()),
                 ("--spots-at", self.spots_at.is_some()),
                 ("--pairs-exposure", self.pairs_exposure),
+                ("--ace-side", self.ace_side.is_some()),
+                ("--table-max", self.table_max.is_some()),
             ];
             if let Some((flag, _)) = given.iter().find(|g| g.1) {
                 anyhow::bail!("{flag} needs --count SYSTEM (the count it bets or plays on)");
@@ -506,6 +515,8 @@ impl CountArgs {
             },
             spots_at: self.spots_at,
             pairs_exposure: self.pairs_exposure,
+            ace_side: self.ace_side,
+            table_max: self.table_max,
             labels: rtplab::games::blackjack::count::CountLabels {
                 rounds_per_hour: self.rounds_per_hour,
             },

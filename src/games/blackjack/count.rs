@@ -345,6 +345,13 @@ pub struct CountSpec {
     /// Index plays: deviations from the chart at counts (absent: the chart as it is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indices: Option<IndexSet>,
+    /// An ace side count for betting: the bet's running count gains `ace_side` (in count
+    /// units) for each ace left beyond one in 13 of the cards left (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ace_side: Option<i32>,
+    /// The table maximum, in table minimums (the ramp may not bet more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_max: Option<u32>,
     /// Also watch the pairs bet with perfect knowledge of the ranks left (the operator's
     /// worst case for that bet): rounds where its exact EV is 0 or more, and their outcomes.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -412,6 +419,20 @@ impl CountSpec {
         if let Some(ix) = &self.indices {
             ix.validate()
                 .map_err(|e| CountError::Option(e.to_string()))?;
+        }
+        if let Some(max) = self.table_max {
+            if let Some(&(c, u)) = self.ramp.0.iter().find(|e| e.1 > max) {
+                return Err(CountError::Option(format!(
+                    "--ramp bets {u} units at count {c}, above --table-max {max}: lower the ramp or raise the maximum"
+                )));
+            }
+        }
+        if let Some(w) = self.ace_side {
+            if !(-10..=10).contains(&w) || w == 0 {
+                return Err(CountError::Option(format!(
+                    "--ace-side {w}: expected a weight from 1 to 10 (count units per extra ace)"
+                )));
+            }
         }
         if let Some(b) = self.bankroll {
             if b.units == 0 || b.units > MAX_BANKROLL {
@@ -481,6 +502,9 @@ impl CountSpec {
         if let Some(x) = self.spots_at {
             s += &format!(", more spots at {x} or above");
         }
+        if let Some(w) = self.ace_side {
+            s += &format!(", ace side count {w:+} per extra ace for betting");
+        }
         s
     }
 }
@@ -535,6 +559,7 @@ impl<S: Strategy> Seats for Counting<S> {
             pairs_exposure: self.spec.pairs_exposure,
             rc: self.spec.system.initial(self.decks),
             seen: 0,
+            aces_seen: 0,
             left_by_rank: [4 * self.decks as u16; 13],
             pairs_pay: false,
             playing: self.spec.wong_in.is_none(),
@@ -559,8 +584,9 @@ pub struct Counter<'a, S> {
     /// this round's pairs bet has an exact EV of 0 or more.
     left_by_rank: [u16; 13],
     pairs_pay: bool,
-    /// Cards seen since the shuffle.
+    /// Cards seen since the shuffle, and aces among them.
     seen: u32,
+    aces_seen: u32,
     /// Whether the seat is playing (wonged in).
     playing: bool,
     /// Wonged out: stays out until the shuffle.
@@ -582,6 +608,31 @@ impl<S> Counter<'_, S> {
             self.key_cached = self.key_fresh();
         }
         self.key_cached
+    }
+
+    /// The count bets are keyed on: `key_now`, with the ace side count's adjustment if any:
+    /// rc + w·(aces left − cards left / 13), exactly (in units of 1/13).
+    #[inline]
+    fn bet_key(&mut self) -> i32 {
+        let Some(w) = self.c.spec.ace_side else {
+            return self.key_now();
+        };
+        let sp = &self.c.spec;
+        let s = sp.system.scale as i32;
+        let remaining = (self.c.decks * 52).saturating_sub(self.seen);
+        let aces_left = (4 * self.c.decks).saturating_sub(self.aces_seen) as i32;
+        let rc13 = 13 * self.rc + w * s * (13 * aces_left - remaining as i32);
+        if self.c.balanced {
+            true_count(
+                rc13,
+                sp.system.scale * 13,
+                remaining,
+                sp.true_count,
+                sp.rounding,
+            )
+        } else {
+            rc13.div_euclid(13 * s)
+        }
     }
 
     fn key_fresh(&self) -> i32 {
@@ -612,7 +663,7 @@ impl<S: Strategy> Player for Counter<'_, S> {
         let sp = &self.c.spec;
         if seat == 0 {
             // Decided once per round (every seat bets alike).
-            self.key = self.key_now();
+            self.key = self.bet_key();
             if sp.pairs_exposure {
                 // P(a pair of ranks) from the cards left: 11:1 pays when 12 P ≥ 1.
                 let n: u64 = self.left_by_rank.iter().map(|&k| k as u64).sum();
@@ -675,6 +726,7 @@ impl<S: Strategy> Player for Counter<'_, S> {
     fn see(&mut self, card: Rank) {
         self.rc += self.tags[card as usize % 13] as i32;
         self.seen += 1;
+        self.aces_seen += (card == 0) as u32;
         if self.pairs_exposure {
             let k = &mut self.left_by_rank[card as usize % 13];
             *k = k.saturating_sub(1);
@@ -685,6 +737,7 @@ impl<S: Strategy> Player for Counter<'_, S> {
     fn shuffled(&mut self) {
         self.rc = self.c.spec.system.initial(self.c.decks);
         self.seen = 0;
+        self.aces_seen = 0;
         self.left_by_rank = [4 * self.c.decks as u16; 13];
         self.key_seen = u32::MAX;
         self.left = false;
@@ -778,6 +831,8 @@ mod tests {
             wong_out: None,
             indices: None,
             pairs_exposure: true,
+            ace_side: None,
+            table_max: None,
             spots_at: None,
             bankroll: None,
             labels: CountLabels::default(),
@@ -804,6 +859,59 @@ mod tests {
     }
 
     #[test]
+    fn an_ace_side_count_moves_the_bet_key_by_the_aces_left() {
+        let spec = |ace_side| CountSpec {
+            system: CountSystem::resolve("hi-opt-2").unwrap(),
+            ramp: Ramp::parse("0:1").unwrap(),
+            true_count: TcMode::Exact,
+            rounding: TcRounding::Floor,
+            wong_in: None,
+            wong_out: None,
+            indices: None,
+            pairs_exposure: false,
+            ace_side,
+            table_max: None,
+            spots_at: None,
+            bankroll: None,
+            labels: CountLabels::default(),
+        };
+        let chart = super::super::resolve::seed_chart;
+        let (plain, side) = (
+            Counting::new(chart(), spec(None), 2),
+            Counting::new(chart(), spec(Some(2)), 2),
+        );
+        let (mut a, mut b) = (plain.player(), side.player());
+        // 26 cards seen, none an ace: 78 left, 8 aces where 6 are due: +2 aces x 2 = +4.
+        for k in 0..26u8 {
+            let card = 1 + k % 12; // 2..K, no ace
+            a.see(card);
+            b.see(card);
+        }
+        let (ka, kb) = (a.bet_key(), b.bet_key());
+        // Hi-Opt II: RC then TC = RC / 1.5 decks; the side count adds 4 / 1.5.
+        let rc = a.rc;
+        assert_eq!(ka, (rc as f64 / 1.5).floor() as i32);
+        assert_eq!(kb, ((rc as f64 + 4.0) / 1.5).floor() as i32);
+        // Playing decisions keep the plain count.
+        assert_eq!(b.key_now(), ka);
+        // After the shuffle the aces seen start over.
+        b.shuffled();
+        assert_eq!(b.bet_key(), 0);
+        // Bad weights and a ramp above the table maximum are refused.
+        assert!(spec(Some(0)).validate().is_err());
+        let mut s = spec(None);
+        s.ramp = Ramp::parse("0:1,3:20").unwrap();
+        s.table_max = Some(10);
+        let e = s.validate().unwrap_err().to_string();
+        assert!(
+            e.contains("20 units at count 3, above --table-max 10"),
+            "{e}"
+        );
+        s.table_max = Some(20);
+        assert!(s.validate().is_ok());
+    }
+
+    #[test]
     fn ramps_parse_and_cover_every_count() {
         let r = Ramp::parse("0:1,1:2,2:4,3:8,4:12").unwrap();
         assert_eq!(r.units(-7), 1);
@@ -823,6 +931,8 @@ mod tests {
             wong_out: None,
             indices: None,
             pairs_exposure: false,
+            ace_side: None,
+            table_max: None,
             spots_at: None,
             bankroll: None,
             labels: CountLabels::default(),
