@@ -61,6 +61,9 @@ tests_for() {
     src/games/doom/exact.rs) echo "--lib" ;;
     src/compare.rs) echo "--lib --test compare --test interrupted" ;;
     src/game.rs) echo "--lib --test shards --test check --test check_bless" ;;
+    src/games/blackjack/indices.rs) echo "--lib --test counting" ;;
+    src/games/blackjack/count.rs) echo "--lib --test counting" ;;
+    src/games/blackjack/derive.rs) echo "--lib --test indices --test exact" ;;
     *) echo "" ;;
     esac
 }

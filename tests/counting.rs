@@ -475,7 +475,14 @@ fn bad_counting_requests_exit_2() {
         ),
         (&["--ace-side", "2"], "--ace-side needs --count"),
         (
-            &["--count", "hi-lo", "--ramp", "0:1,4:12", "--table-max", "10"],
+            &[
+                "--count",
+                "hi-lo",
+                "--ramp",
+                "0:1,4:12",
+                "--table-max",
+                "10",
+            ],
             "above --table-max 10",
         ),
     ];
