@@ -8,6 +8,7 @@ pub mod engine;
 pub mod game;
 pub mod games;
 pub mod input;
+pub mod monitor;
 pub mod numparse;
 pub mod output;
 pub mod report;

@@ -42,6 +42,7 @@ fn main() -> ExitCode {
         Command::Exact(ExactGame::Baccarat(args)) => exact_baccarat(&args),
         Command::Merge(args) => merge(&args),
         Command::Check(args) => check(&args),
+        Command::Monitor(args) => monitor(&args),
         Command::Compare(CompareGame::Blackjack(args)) => compare_blackjack(&args, &stop),
         Command::Compare(CompareGame::Baccarat(args)) => compare_baccarat(&args, &stop),
         Command::Compare(CompareGame::Doom(args)) => check_outputs(&args.output, None)
@@ -335,6 +336,33 @@ fn indices_blackjack(args: &IndicesBlackjack) -> anyhow::Result<ExitCode> {
         )
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn monitor(args: &cli::MonitorArgs) -> anyhow::Result<ExitCode> {
+    use rtplab::input::{read_text, MAX_SHARD_BYTES, MAX_TEXT_BYTES};
+    use rtplab::monitor as m;
+    check_outputs(&args.output, None)?;
+    // The level first: a bad one is refused before any file is read.
+    m::z_of_level(args.level)?;
+    let text = read_text(&args.expected, "--expected", MAX_SHARD_BYTES)?;
+    let expected = m::Expectation::from_json(&text, &args.expected.display().to_string())?;
+    let log = read_text(&args.log, "the log", MAX_TEXT_BYTES * 64)?;
+    let periods = m::parse_log(&log, &args.log.display().to_string())?;
+    let model = m::monitor(&expected, &periods, args.level)?;
+    let plots = if args.output.out_dir.is_some() {
+        vec![(
+            "funnel.svg".to_string(),
+            m::plot(&model).map_err(|e| anyhow::anyhow!("the funnel plot: {e}"))?,
+        )]
+    } else {
+        Vec::new()
+    };
+    emit(&m::render(&model), &args.output, &plots)?;
+    Ok(if model.out_of_band > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {

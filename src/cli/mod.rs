@@ -72,6 +72,28 @@ pub enum Command {
         after_help = "Example:\n  rtplab sim blackjack --rounds 1e9 --shard 1/4 --shard-out s1.json   # ... 2/4, 3/4, 4/4\n  rtplab merge s1.json s2.json s3.json s4.json --claim 99.54"
     )]
     Merge(MergeArgs),
+    /// Live-RTP monitoring: periods of play (period,rounds,wagered,returned) against an
+    /// expected RTP per amount wagered; exit 1 when a period is out of its band.
+    #[command(
+        after_help = "Examples:\n  rtplab monitor --expected reports/seed-table-autoplay/report.json daily.csv\n  rtplab monitor --expected report.json daily.csv --level 99.9 --out-dir monitor/"
+    )]
+    Monitor(MonitorArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MonitorArgs {
+    /// The report the periods are held against: a `monitoring` object (rtp_total_wagered,
+    /// sd_per_round) or a simulation report (its rtp_total_wagered and SE).
+    #[arg(long, value_name = "REPORT.json")]
+    pub expected: PathBuf,
+    /// The periods: a CSV with the header period,rounds,wagered,returned.
+    #[arg(value_name = "LOG.csv")]
+    pub log: PathBuf,
+    /// Two-sided acceptance level in percent: 95, 99 or 99.9.
+    #[arg(long, default_value_t = 99.0)]
+    pub level: f64,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Subcommand, Debug)]

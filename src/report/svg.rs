@@ -23,11 +23,14 @@ pub enum YUnit {
     Plain,
 }
 
-/// A line series with an optional band (lower, upper) around it.
+/// A line series with an optional band (lower, upper) around it; `dots` draws its points
+/// unjoined. A series without a name continues the first series (its colour, no legend entry,
+/// e.g. a funnel's other edge).
 pub struct Line<'a> {
     pub name: &'a str,
     pub points: &'a [(f64, f64)],
     pub band: Option<&'a [(f64, f64, f64)]>,
+    pub dots: bool,
 }
 
 /// One bar: its label, value and optional 95% interval (in the value's unit).
@@ -207,7 +210,28 @@ pub fn line_chart(
             .draw()
             .map_err(err)?;
         for (i, line) in lines.iter().enumerate() {
-            let c = SERIES[i % SERIES.len()];
+            let c = if line.name.is_empty() {
+                SERIES[0]
+            } else {
+                SERIES[i % SERIES.len()]
+            };
+            if line.dots {
+                chart
+                    .draw_series(line.points.iter().map(|&p| Circle::new(p, 4, c.filled())))
+                    .map_err(err)?
+                    .label(line.name)
+                    .legend(move |(x, y)| Circle::new((x + 7, y), 4, c.filled()));
+                continue;
+            }
+            if line.name.is_empty() {
+                chart
+                    .draw_series(LineSeries::new(
+                        line.points.iter().copied(),
+                        c.stroke_width(2),
+                    ))
+                    .map_err(err)?;
+                continue;
+            }
             if let Some(band) = line.band {
                 let mut poly: Vec<(f64, f64)> = band.iter().map(|b| (b.0, b.2)).collect();
                 poly.extend(band.iter().rev().map(|b| (b.0, b.1)));
@@ -504,6 +528,7 @@ mod tests {
                 name: "estimate",
                 points: &pts,
                 band: Some(&band),
+                dots: false,
             }],
             Some((99.54, "claim 99.54%")),
         )

@@ -625,6 +625,7 @@ pub fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, Str
                     name: "RTP estimate",
                     points: &pts,
                     band: Some(&band),
+                    dots: false,
                 }],
                 hline_label.as_ref().map(|(v, l)| (*v, l.as_str())),
             )?,

@@ -1212,6 +1212,7 @@ pub fn plots(
                     name: "RTP estimate",
                     points: &pts,
                     band: Some(&band),
+                    dots: false,
                 }],
                 claim.map(|c| (c * 100.0, claim_label.as_deref().unwrap_or("claim"))),
             )?,
@@ -1321,12 +1322,14 @@ pub fn plots(
                     name: &sim_name,
                     points: &sim,
                     band: Some(&band),
+                    dots: false,
                 });
             }
             lines.push(Line {
                 name: "Brownian formula",
                 points: &formula,
                 band: None,
+                dots: false,
             });
             out.push((
                 "risk-of-ruin.svg".into(),

@@ -1,0 +1,140 @@
+//! `rtplab monitor`: periods against the expected RTP, exit codes, errors.
+
+mod common;
+use common::*;
+
+fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+#[test]
+fn periods_in_and_out_of_band_set_the_exit_code() {
+    let d = temp_dir("monitor");
+    let expected = write(
+        &d,
+        "expected.json",
+        r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": 1.0}}"#,
+    );
+    // SE of a 10,000-round period: 1%; 99.5% is z = +0.5, 95% is z = −4.
+    let good = write(
+        &d,
+        "good.csv",
+        "period,rounds,wagered,returned\nmon,10000,10000,9950\n",
+    );
+    let bad = write(
+        &d,
+        "bad.csv",
+        "period,rounds,wagered,returned\nmon,10000,10000,9950\ntue,10000,10000,9500\n",
+    );
+    let out = rtplab()
+        .args([
+            "monitor",
+            "--expected",
+            &expected,
+            &good,
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let p = &v["periods"][0];
+    for key in [
+        "period", "rounds", "wagered", "returned", "rtp", "z", "in_band",
+    ] {
+        assert!(p.get(key).is_some(), "{key}");
+    }
+    assert_eq!(p["in_band"], true);
+    let out = rtplab()
+        .args(["monitor", "--expected", &expected, &bad, "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["out_of_band"], 1);
+    assert_eq!(v["periods"][1]["in_band"], false);
+    assert!((v["periods"][1]["z"].as_f64().unwrap() + 4.0).abs() < 1e-9);
+    // At 99.9% (|z| <= 3.29) tuesday is still out; a wider level changes the band only.
+    let out = rtplab()
+        .args(["monitor", "--expected", &expected, &bad, "--level", "99.9"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    // A simulation report is an expectation too, and the funnel plot is written.
+    let sim = d.join("sim");
+    succeeds(rtplab().args([
+        "sim",
+        "blackjack",
+        "--rounds",
+        "200k",
+        "--quiet",
+        "--out-dir",
+        sim.to_str().unwrap(),
+    ]));
+    let report = sim.join("report.json");
+    let plots = d.join("plots");
+    let out = rtplab()
+        .args([
+            "monitor",
+            "--expected",
+            report.to_str().unwrap(),
+            &good,
+            "--out-dir",
+            plots.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.code().unwrap() <= 1, "{out:?}");
+    let svg = std::fs::read_to_string(plots.join("funnel.svg")).unwrap();
+    assert!(svg.contains("acceptance funnel"));
+}
+
+#[test]
+fn bad_monitoring_input_exits_2_naming_what_is_wrong() {
+    let d = temp_dir("monitor-bad");
+    let expected = write(
+        &d,
+        "expected.json",
+        r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": 1.0}}"#,
+    );
+    let log = write(
+        &d,
+        "log.csv",
+        "period,rounds,wagered,returned\nmon,10,x,9\n",
+    );
+    let good = write(
+        &d,
+        "good.csv",
+        "period,rounds,wagered,returned\nmon,10,10,9\n",
+    );
+    let not_json = write(&d, "x.json", "period,rounds\n");
+    let no_rtp = write(&d, "y.json", r#"{"ev": 0.1}"#);
+    let logp = log.clone();
+    for (args, needle) in [
+        (
+            vec!["monitor", "--expected", &expected, &log],
+            format!("{logp}:2:3:"),
+        ),
+        (
+            vec!["monitor", "--expected", &not_json, &good],
+            "not a JSON report".into(),
+        ),
+        (
+            vec!["monitor", "--expected", &no_rtp, &good],
+            "no expected RTP".into(),
+        ),
+        (
+            vec!["monitor", "--expected", &expected, &good, "--level", "90"],
+            "--level 90".into(),
+        ),
+        (
+            vec!["monitor", "--expected", &expected, "no-such.csv"],
+            "no such file".into(),
+        ),
+    ] {
+        fails_with(&args, &needle);
+    }
+}
