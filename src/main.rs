@@ -43,6 +43,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => merge(&args),
         Command::Check(args) => check(&args),
         Command::Monitor(args) => monitor(&args),
+        Command::Advise(cli::AdviseGame::Blackjack(args)) => advise_blackjack(&args),
         Command::Compare(CompareGame::Blackjack(args)) => compare_blackjack(&args, &stop),
         Command::Compare(CompareGame::Baccarat(args)) => compare_baccarat(&args, &stop),
         Command::Compare(CompareGame::Doom(args)) => check_outputs(&args.output, None)
@@ -335,6 +336,22 @@ fn indices_blackjack(args: &IndicesBlackjack) -> anyhow::Result<ExitCode> {
             args.output.as_deref().unwrap_or(Path::new("-")).display()
         )
     })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn advise_blackjack(args: &cli::AdviseBlackjack) -> anyhow::Result<ExitCode> {
+    use blackjack::advise::{advise, parse_card, parse_cards, render, AdviseRequest};
+    check_outputs(&args.output, None)?;
+    let rules = args.rules.to_rules()?;
+    let spec = blackjack::resolve::resolve_strategy(&args.strategy, &rules)?;
+    let req = AdviseRequest {
+        rules: &rules,
+        hand: parse_cards(&args.hand)?,
+        up: parse_card(&args.up)?,
+        removed: parse_cards(&args.removed)?,
+    };
+    let model = rtplab::with_strategy!(&spec, rules.h17, |s| advise(&req, s))?;
+    emit(&render(&model, &rules, &spec.name()), &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
 }
 

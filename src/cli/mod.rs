@@ -78,6 +78,39 @@ pub enum Command {
         after_help = "Examples:\n  rtplab monitor --expected reports/seed-table-autoplay/report.json daily.csv\n  rtplab monitor --expected report.json daily.csv --level 99.9 --out-dir monitor/"
     )]
     Monitor(MonitorArgs),
+    /// What should I do here? Every legal action with its exact value, the best marked.
+    #[command(subcommand)]
+    Advise(AdviseGame),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum AdviseGame {
+    /// A blackjack hand against an up card: EV of stand, hit, double, split and surrender (as
+    /// the rules allow) from the shoe less the cards shown and removed, with the chart's action.
+    #[command(
+        after_help = "Examples:\n  rtplab advise blackjack --hand T,6 --up T\n  rtplab advise blackjack --hand 8,8 --up A --peek --das --removed 5,5,T"
+    )]
+    Blackjack(AdviseBlackjack),
+}
+
+#[derive(Args, Debug)]
+pub struct AdviseBlackjack {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+    /// The player's cards, e.g. T,6 or 4,5,3 (A, 2-9, T, J, Q, K).
+    #[arg(long, value_name = "CARDS")]
+    pub hand: String,
+    /// The dealer's up card.
+    #[arg(long, value_name = "CARD")]
+    pub up: String,
+    /// Other cards known to be out of the shoe (seen this shoe), e.g. 5,5,T.
+    #[arg(long, value_name = "CARDS", default_value = "")]
+    pub removed: String,
+    /// The chart whose action is shown beside (basic: the chart for the rules, or a file).
+    #[arg(long, default_value = "basic")]
+    pub strategy: String,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Args, Debug)]

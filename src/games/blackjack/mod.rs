@@ -1,5 +1,6 @@
 //! Blackjack: the live table "廿一點" and every variation of its rules.
 
+pub mod advise;
 pub mod count;
 pub mod derive;
 pub mod exact;
