@@ -426,11 +426,7 @@ fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Resu
         let given = [
             ("--ramp", !args.ramps.is_empty()),
             ("--indices", !args.indices.is_empty()),
-            ("--true-count", args.true_count.is_some()),
-            ("--tc-rounding", args.tc_rounding.is_some()),
-            ("--wong-in", args.wong_in.is_some()),
-            ("--wong-out", args.wong_out.is_some()),
-            ("--spots-at", args.spots_at.is_some()),
+            (args.play.given().unwrap_or(""), args.play.given().is_some()),
         ];
         if let Some((flag, _)) = given.iter().find(|g| g.1) {
             anyhow::bail!("{flag} needs --count SYSTEM (the count it bets or plays on)");
@@ -458,12 +454,8 @@ fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Resu
                             let c = cli::CountArgs {
                                 count: count.clone(),
                                 ramp: ramp.clone(),
-                                true_count: args.true_count,
-                                tc_rounding: args.tc_rounding,
-                                wong_in: args.wong_in,
-                                wong_out: args.wong_out,
+                                play: args.play.clone(),
                                 indices: ix.clone().filter(|s| s != "none"),
-                                spots_at: args.spots_at,
                                 ..Default::default()
                             };
                             cfg.count = c.spec()?;

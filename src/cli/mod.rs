@@ -303,16 +303,8 @@ pub struct BlackjackCompare {
     #[arg(long, value_delimiter = ',', num_args = 1)]
     pub penetrations: Vec<f64>,
     /// Counting options every counting configuration shares (as in sim).
-    #[arg(long, value_enum)]
-    pub true_count: Option<TrueCount>,
-    #[arg(long, value_enum)]
-    pub tc_rounding: Option<TcRounding>,
-    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
-    pub wong_in: Option<i32>,
-    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
-    pub wong_out: Option<i32>,
-    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
-    pub spots_at: Option<i32>,
+    #[command(flatten)]
+    pub play: CountPlay,
     /// Rounds per strategy.
     #[arg(long, default_value = "20M", value_parser = parse_rounds)]
     pub rounds: u64,
@@ -436,20 +428,8 @@ pub struct CountArgs {
     /// below it, the last every count above it), or a file holding one; default "0:1" (flat).
     #[arg(long, value_name = "SPEC", allow_hyphen_values = true)]
     pub ramp: Option<String>,
-    /// How the decks remaining are known for the true count: exactly, or estimated to the
-    /// nearest half deck or whole deck.
-    #[arg(long, value_enum)]
-    pub true_count: Option<TrueCount>,
-    /// How the true count is made an integer (default floor).
-    #[arg(long, value_enum)]
-    pub tc_rounding: Option<TcRounding>,
-    /// Back-count: sit out (watching) until the count is at or above TC.
-    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
-    pub wong_in: Option<i32>,
-    /// Leave when the count falls below TC, and stay out until the shuffle (default: the
-    /// --wong-in count, if given).
-    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
-    pub wong_out: Option<i32>,
+    #[command(flatten)]
+    pub play: CountPlay,
     /// Index plays: deviations from --strategy at counts: i18 (Illustrious 18), fab4 (Fab 4
     /// surrenders), a file of 'hand,up,play,when' lines (strategies/README.md), or several
     /// joined by '+' (i18+fab4). `rtplab strategies indices blackjack` makes a file for any
@@ -478,10 +458,46 @@ pub struct CountArgs {
     /// exactly): the share of rounds where it pays and its EV there.
     #[arg(long)]
     pub pairs_exposure: bool,
+}
+
+/// How a counter turns its count into a true count and where it plays: what `sim` and
+/// `compare` share.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CountPlay {
+    /// How the decks remaining are known for the true count: exactly, or estimated to the
+    /// nearest half deck or whole deck.
+    #[arg(long, value_enum)]
+    pub true_count: Option<TrueCount>,
+    /// How the true count is made an integer (default floor).
+    #[arg(long, value_enum)]
+    pub tc_rounding: Option<TcRounding>,
+    /// Back-count: sit out (watching) until the count is at or above TC.
+    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    pub wong_in: Option<i32>,
+    /// Leave when the count falls below TC, and stay out until the shuffle (default: the
+    /// --wong-in count, if given).
+    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    pub wong_out: Option<i32>,
     /// Spread to more spots at high counts: the counter bets its seats beyond the first
     /// (--players 2 or more) only at counts at or above TC, each from the ramp.
     #[arg(long, value_name = "TC", allow_hyphen_values = true)]
     pub spots_at: Option<i32>,
+}
+
+impl CountPlay {
+    /// The first of these flags given (each needs --count).
+    pub fn given(&self) -> Option<&'static str> {
+        [
+            ("--true-count", self.true_count.is_some()),
+            ("--tc-rounding", self.tc_rounding.is_some()),
+            ("--wong-in", self.wong_in.is_some()),
+            ("--wong-out", self.wong_out.is_some()),
+            ("--spots-at", self.spots_at.is_some()),
+        ]
+        .into_iter()
+        .find(|g| g.1)
+        .map(|g| g.0)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -516,15 +532,11 @@ impl CountArgs {
         let Some(name) = &self.count else {
             let given = [
                 ("--ramp", self.ramp.is_some()),
-                ("--true-count", self.true_count.is_some()),
-                ("--tc-rounding", self.tc_rounding.is_some()),
-                ("--wong-in", self.wong_in.is_some()),
-                ("--wong-out", self.wong_out.is_some()),
+                (self.play.given().unwrap_or(""), self.play.given().is_some()),
                 ("--indices", self.indices.is_some()),
                 ("--bankroll", self.bankroll.is_some()),
                 ("--trip-rounds", self.trip_rounds.is_some()),
                 ("--rounds-per-hour", self.rounds_per_hour.is_some()),
-                ("--spots-at", self.spots_at.is_some()),
                 ("--pairs-exposure", self.pairs_exposure),
                 ("--ace-side", self.ace_side.is_some()),
                 ("--table-max", self.table_max.is_some()),
@@ -536,7 +548,8 @@ impl CountArgs {
         };
         let system = CountSystem::resolve(name)?;
         let ramp = Ramp::resolve(self.ramp.as_deref().unwrap_or("0:1"))?;
-        if !system.balanced() && (self.true_count.is_some() || self.tc_rounding.is_some()) {
+        let p = &self.play;
+        if !system.balanced() && (p.true_count.is_some() || p.tc_rounding.is_some()) {
             anyhow::bail!(
                 "--count {name} is unbalanced: it bets on the running count, so --true-count and --tc-rounding do not apply"
             );
@@ -544,18 +557,18 @@ impl CountArgs {
         let spec = CountSpec {
             system,
             ramp,
-            true_count: match self.true_count.unwrap_or(TrueCount::Exact) {
+            true_count: match p.true_count.unwrap_or(TrueCount::Exact) {
                 TrueCount::Exact => TcMode::Exact,
                 TrueCount::HalfDeck => TcMode::HalfDeck,
                 TrueCount::FullDeck => TcMode::FullDeck,
             },
-            rounding: match self.tc_rounding.unwrap_or(TcRounding::Floor) {
+            rounding: match p.tc_rounding.unwrap_or(TcRounding::Floor) {
                 TcRounding::Floor => rtplab::games::blackjack::count::TcRounding::Floor,
                 TcRounding::Truncate => rtplab::games::blackjack::count::TcRounding::Truncate,
                 TcRounding::Nearest => rtplab::games::blackjack::count::TcRounding::Nearest,
             },
-            wong_in: self.wong_in,
-            wong_out: self.wong_out,
+            wong_in: p.wong_in,
+            wong_out: p.wong_out,
             indices: match &self.indices {
                 Some(s) => Some(rtplab::games::blackjack::indices::IndexSet::resolve(s)?),
                 None => None,
@@ -568,7 +581,7 @@ impl CountArgs {
                 (None, Some(_)) => anyhow::bail!("--trip-rounds needs --bankroll UNITS"),
                 (None, None) => None,
             },
-            spots_at: self.spots_at,
+            spots_at: p.spots_at,
             pairs_exposure: self.pairs_exposure,
             ace_side: self.ace_side,
             table_max: self.table_max,

@@ -749,6 +749,25 @@ impl<S: Strategy> Player for Counter<'_, S> {
 mod tests {
     use super::*;
 
+    /// A flat Hi-Lo-style request on `system`, every option off.
+    fn spec(system: &str) -> CountSpec {
+        CountSpec {
+            system: CountSystem::resolve(system).unwrap(),
+            ramp: Ramp::parse("0:1").unwrap(),
+            true_count: TcMode::Exact,
+            rounding: TcRounding::Floor,
+            wong_in: None,
+            wong_out: None,
+            indices: None,
+            pairs_exposure: false,
+            ace_side: None,
+            table_max: None,
+            spots_at: None,
+            bankroll: None,
+            labels: CountLabels::default(),
+        }
+    }
+
     #[test]
     fn balanced_systems_sum_to_zero_and_ko_to_four() {
         for (name, _, _, _) in BUILT_IN {
@@ -823,19 +842,8 @@ mod tests {
     #[test]
     fn a_perfect_pairs_counter_knows_when_pairs_pay() {
         let spec = CountSpec {
-            system: CountSystem::resolve("hi-lo").unwrap(),
-            ramp: Ramp::parse("0:1").unwrap(),
-            true_count: TcMode::Exact,
-            rounding: TcRounding::Floor,
-            wong_in: None,
-            wong_out: None,
-            indices: None,
             pairs_exposure: true,
-            ace_side: None,
-            table_max: None,
-            spots_at: None,
-            bankroll: None,
-            labels: CountLabels::default(),
+            ..spec("hi-lo")
         };
         let c = Counting::new(super::super::resolve::seed_chart(), spec, 1);
         let mut p = c.player();
@@ -861,19 +869,8 @@ mod tests {
     #[test]
     fn an_ace_side_count_moves_the_bet_key_by_the_aces_left() {
         let spec = |ace_side| CountSpec {
-            system: CountSystem::resolve("hi-opt-2").unwrap(),
-            ramp: Ramp::parse("0:1").unwrap(),
-            true_count: TcMode::Exact,
-            rounding: TcRounding::Floor,
-            wong_in: None,
-            wong_out: None,
-            indices: None,
-            pairs_exposure: false,
             ace_side,
-            table_max: None,
-            spots_at: None,
-            bankroll: None,
-            labels: CountLabels::default(),
+            ..spec("hi-opt-2")
         };
         let chart = super::super::resolve::seed_chart;
         let (plain, side) = (
@@ -923,19 +920,8 @@ mod tests {
         assert_eq!(Ramp::parse("# file\n0:1\n2:5 # big\n").unwrap().units(3), 5);
         // The look-up table a counter bets from gives the same units at every count.
         let spec = CountSpec {
-            system: CountSystem::resolve("hi-lo").unwrap(),
             ramp: r.clone(),
-            true_count: TcMode::Exact,
-            rounding: TcRounding::Floor,
-            wong_in: None,
-            wong_out: None,
-            indices: None,
-            pairs_exposure: false,
-            ace_side: None,
-            table_max: None,
-            spots_at: None,
-            bankroll: None,
-            labels: CountLabels::default(),
+            ..spec("hi-lo")
         };
         let c = Counting::new(super::super::resolve::seed_chart(), spec, 8);
         for k in -120..120 {

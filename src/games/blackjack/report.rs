@@ -960,52 +960,30 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
         fixed_cell(c.ev_per_round, 5, "bets"),
         fixed_cell(c.ev_per_round_se, 5, "bets"),
     ]);
-    s.row([
-        "SD per round".into(),
-        fixed_cell(c.sd_per_round, 4, "bets"),
-        "".into(),
-    ]);
-    s.row([
-        "SCORE = 10^6 (EV/SD)^2".into(),
-        fixed_cell(c.score, 2, "score"),
-        "".into(),
-    ]);
-    s.row([
-        "N0 = (SD/EV)^2".into(),
-        fixed_cell(c.n0, 0, "rounds"),
-        "".into(),
-    ]);
-    s.row([
-        "DI = 1000 EV/SD".into(),
-        fixed_cell(c.di, 3, "index"),
-        "".into(),
-    ]);
-    s.row([
-        "rounds observed".into(),
-        count_cell(c.rounds_observed),
-        "".into(),
-    ]);
-    s.row([
-        "rounds played".into(),
-        count_cell(c.rounds_played),
-        "".into(),
-    ]);
+    // Figures without an SE.
+    let mut rows: Vec<(String, Cell)> = vec![
+        ("SD per round".into(), fixed_cell(c.sd_per_round, 4, "bets")),
+        (
+            "SCORE = 10^6 (EV/SD)^2".into(),
+            fixed_cell(c.score, 2, "score"),
+        ),
+        ("N0 = (SD/EV)^2".into(), fixed_cell(c.n0, 0, "rounds")),
+        ("DI = 1000 EV/SD".into(), fixed_cell(c.di, 3, "index")),
+        ("rounds observed".into(), count_cell(c.rounds_observed)),
+        ("rounds played".into(), count_cell(c.rounds_played)),
+    ];
     if let Some(h) = &c.hourly {
-        s.row([
-            format!("EV per hour ({} rounds dealt an hour)", h.rounds_per_hour).into(),
-            fixed_cell(h.ev_per_hour, 3, "bets"),
-            "".into(),
+        rows.extend([
+            (
+                format!("EV per hour ({} rounds dealt an hour)", h.rounds_per_hour),
+                fixed_cell(h.ev_per_hour, 3, "bets"),
+            ),
+            ("SD per hour".into(), fixed_cell(h.sd_per_hour, 2, "bets")),
+            ("hours to N0".into(), fixed_cell(h.hours_to_n0, 0, "hours")),
         ]);
-        s.row([
-            "SD per hour".into(),
-            fixed_cell(h.sd_per_hour, 2, "bets"),
-            "".into(),
-        ]);
-        s.row([
-            "hours to N0".into(),
-            fixed_cell(h.hours_to_n0, 0, "hours"),
-            "".into(),
-        ]);
+    }
+    for (label, value) in rows {
+        s.row([Cell::from(label), value, "".into()]);
     }
     r.sections.push(s);
     if let Some(ror) = &c.ror {
