@@ -251,29 +251,38 @@ fn exact_blackjack(args: &BlackjackExact) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn derive_blackjack(args: &DeriveBlackjack) -> anyhow::Result<ExitCode> {
-    if let Some(p) = &args.output {
+/// A strategy file's --output, checked before the work starts.
+fn check_strategy_output(output: Option<&Path>) -> anyhow::Result<()> {
+    if let Some(p) = output {
         rtplab::output::check_file("--output", p, rtplab::output::Write::InPlace)?;
     }
-    let rules = args.rules.to_rules()?;
-    let chart = blackjack::derive::derive_chart(&rules);
-    let text = chart.to_csv(&blackjack::derive::chart_header(&rules));
-    write_output(&text, args.output.as_deref()).map_err(|e| {
+    Ok(())
+}
+
+/// Write a strategy file to --output (standard output without one).
+fn write_strategy_file(text: &str, output: Option<&Path>) -> anyhow::Result<ExitCode> {
+    write_output(text, output).map_err(|e| {
         anyhow::anyhow!(
             "cannot write --output {}: {e}",
-            args.output.as_deref().unwrap_or(Path::new("-")).display()
+            output.unwrap_or(Path::new("-")).display()
         )
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn derive_blackjack(args: &DeriveBlackjack) -> anyhow::Result<ExitCode> {
+    check_strategy_output(args.output.as_deref())?;
+    let rules = args.rules.to_rules()?;
+    let chart = blackjack::derive::derive_chart(&rules);
+    let text = chart.to_csv(&blackjack::derive::chart_header(&rules));
+    write_strategy_file(&text, args.output.as_deref())
 }
 
 fn indices_blackjack(args: &IndicesBlackjack) -> anyhow::Result<ExitCode> {
     use blackjack::count::CountSystem;
     use blackjack::derive::{derive_indices, IndexRequest};
     use blackjack::strategy::StrategySpec;
-    if let Some(p) = &args.output {
-        rtplab::output::check_file("--output", p, rtplab::output::Write::InPlace)?;
-    }
+    check_strategy_output(args.output.as_deref())?;
     let rules = args.rules.to_rules()?;
     let system = CountSystem::resolve(&args.count)?;
     let StrategySpec::Chart(chart) = blackjack::resolve::resolve_strategy(&args.strategy, &rules)?
@@ -330,13 +339,7 @@ fn indices_blackjack(args: &IndicesBlackjack) -> anyhow::Result<ExitCode> {
             g.crossing
         );
     }
-    write_output(&text, args.output.as_deref()).map_err(|e| {
-        anyhow::anyhow!(
-            "cannot write --output {}: {e}",
-            args.output.as_deref().unwrap_or(Path::new("-")).display()
-        )
-    })?;
-    Ok(ExitCode::SUCCESS)
+    write_strategy_file(&text, args.output.as_deref())
 }
 
 fn advise_blackjack(args: &cli::AdviseBlackjack) -> anyhow::Result<ExitCode> {
