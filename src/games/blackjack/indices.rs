@@ -405,7 +405,18 @@ mod tests {
             Deviation::parse("H10, 10, D, >=+4").unwrap().to_string(),
             "H10,T,Dh,>=4"
         );
+        // In a run's key an entry is its line.
+        let d = Deviation::parse("H16,T,S,>=0").unwrap();
+        assert_eq!(serde_json::to_string(&d).unwrap(), "\"H16,T,S,>=0\"");
+        assert_eq!(
+            serde_json::from_str::<Deviation>("\"H16,T,S,>=0\"").unwrap(),
+            d
+        );
+        assert!(serde_json::from_str::<Deviation>("\"H16,T\"").is_err());
         for (bad, want) in [
+            ("H16,0,S,>=0", "up card '0'"),
+            ("H16,12,S,>=0", "up card '12'"),
+            ("H16,1A,S,>=0", "up card '1A'"),
             ("H16,T,S", "4 fields"),
             ("X16,T,S,>=0", "hand 'X16'"),
             ("H16,Q,S,>=0", "up card 'Q'"),
