@@ -810,6 +810,11 @@ mod tests {
         assert!(e.contains("no tag for rank 2"), "{e}");
         let e = CountSystem::parse("X,1\n", "f").unwrap_err().to_string();
         assert!(e.contains("f:1"), "{e}");
+        // Errors name their line: the third here (a comment and a good line before it).
+        let e = CountSystem::parse("# c\nA,-1\nbogus\n", "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("f:3: 'bogus'"), "{e}");
         let e = CountSystem::parse("A,0.3\n", "f").unwrap_err().to_string();
         assert!(e.contains("half"), "{e}");
         assert!(CountSystem::resolve("no-such-count").is_err());
