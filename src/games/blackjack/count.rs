@@ -815,6 +815,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("f:3: 'bogus'"), "{e}");
+        for (text, want) in [("A,-1\nX,1\n", "f:2: rank"), ("A,-1\n2,0.3\n", "f:2: tag")] {
+            let e = CountSystem::parse(text, "f").unwrap_err().to_string();
+            assert!(e.starts_with(want), "{e}");
+        }
         let e = CountSystem::parse("A,0.3\n", "f").unwrap_err().to_string();
         assert!(e.contains("half"), "{e}");
         assert!(CountSystem::resolve("no-such-count").is_err());
