@@ -3,6 +3,9 @@
 mod common;
 use common::*;
 
+/// Expected RTP 99% per amount wagered, SD 1 per round.
+const EXPECTED: &str = r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": 1.0}}"#;
+
 fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
@@ -12,11 +15,7 @@ fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
 #[test]
 fn periods_in_and_out_of_band_set_the_exit_code() {
     let d = temp_dir("monitor");
-    let expected = write(
-        &d,
-        "expected.json",
-        r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": 1.0}}"#,
-    );
+    let expected = write(&d, "expected.json", EXPECTED);
     // SE of a 10,000-round period: 1%; 99.5% is z = +0.5, 95% is z = −4.
     let good = write(
         &d,
@@ -95,11 +94,7 @@ fn periods_in_and_out_of_band_set_the_exit_code() {
 #[test]
 fn bad_monitoring_input_exits_2_naming_what_is_wrong() {
     let d = temp_dir("monitor-bad");
-    let expected = write(
-        &d,
-        "expected.json",
-        r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": 1.0}}"#,
-    );
+    let expected = write(&d, "expected.json", EXPECTED);
     let log = write(
         &d,
         "log.csv",

@@ -526,21 +526,21 @@ impl<S> Counting<S> {
     /// The units bet at count `c` (as `Ramp::units`).
     #[inline(always)]
     fn units(&self, c: i32) -> u32 {
-        let last = self.ramp_units.len() - 1;
-        let i = (c - self.ramp_lo).clamp(0, last as i32) as usize;
-        self.ramp_units[i.min(last)]
+        let last = self.ramp_units.len() as i32 - 1;
+        self.ramp_units[(c - self.ramp_lo).clamp(0, last) as usize]
     }
 }
 
 impl<S: Strategy> Counting<S> {
     pub fn new(chart: S, spec: CountSpec, decks: u32) -> Counting<S> {
+        let (ramp_lo, ramp_units) = spec.ramp.table();
         Counting {
             chart,
             tags: spec.system.by_rank(),
             balanced: spec.system.balanced(),
             deviations: spec.indices.as_ref().map(Deviations::new),
-            ramp_lo: spec.ramp.table().0,
-            ramp_units: spec.ramp.table().1,
+            ramp_lo,
+            ramp_units,
             spec,
             decks,
         }
