@@ -64,6 +64,10 @@ tests_for() {
     src/games/blackjack/indices.rs) echo "--lib --test counting" ;;
     src/games/blackjack/count.rs) echo "--lib --test counting" ;;
     src/games/blackjack/derive.rs) echo "--lib --test indices --test exact" ;;
+    src/games/blackjack/round.rs) echo "--lib --test exact --test blackjack_stats" ;;
+    src/games/twentyone/*) echo "--lib --test twentyone" ;;
+    src/games/doom/score.rs) echo "--lib" ;;
+    src/games/doom/*) echo "--lib --test doom" ;;
     *) echo "" ;;
     esac
 }
@@ -76,6 +80,7 @@ filter_for() {
     src/report | src/report/*) echo "report::" ;;
     src/games/blackjack/shoe.rs) echo "games::blackjack::shoe" ;;
     src/games/doom/exact.rs) echo "games::doom" ;;
+    src/games/doom/score.rs) echo "games::doom" ;;
     *) echo "" ;;
     esac
 }
