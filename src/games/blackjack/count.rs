@@ -509,12 +509,54 @@ impl CountSpec {
     }
 }
 
+/// `Counter::tally` packs the running count (biased by `TALLY_BIAS`, bits 0–31), the cards
+/// seen (bits 32–47) and the aces seen (bits 48–63). Adding a card's step in wrapping 64-bit
+/// arithmetic updates all three: a negative tag subtracts from the biased count, which stays
+/// within 1..2^32 (a count moves by at most a few thousand), so no borrow reaches the fields
+/// above it; at most 64 decks (3,328 cards, 256 aces) fit the upper fields.
+const TALLY_BIAS: u64 = 1 << 31;
+
+/// The tally of a shuffled shoe with running count `rc`.
+fn tally_start(rc: i32) -> u64 {
+    (TALLY_BIAS as i64 + rc as i64) as u64
+}
+
+/// The running count of a tally.
+#[inline(always)]
+fn tally_rc(t: u64) -> i32 {
+    ((t & 0xFFFF_FFFF) as i64 - TALLY_BIAS as i64) as i32
+}
+
+/// The cards seen of a tally.
+#[inline(always)]
+fn tally_seen(t: u64) -> u32 {
+    ((t >> 32) & 0xFFFF) as u32
+}
+
+/// The aces seen of a tally.
+#[inline(always)]
+fn tally_aces(t: u64) -> u32 {
+    (t >> 48) as u32
+}
+
+/// The tally's step by rank (16 entries so that a rank masked to 4 bits needs no bounds
+/// check; ranks 13–15 never occur).
+fn tally_steps(tags: &[i8; 13]) -> [u64; 16] {
+    std::array::from_fn(|r| match r {
+        0..=12 => (tags[r] as i64 as u64)
+            .wrapping_add(1 << 32)
+            .wrapping_add(if r == 0 { 1 << 48 } else { 0 }),
+        _ => 0,
+    })
+}
+
 /// What a counting run shares between threads: the chart, the count, the shoe size.
 pub struct Counting<S> {
     pub chart: S,
     pub spec: CountSpec,
     pub decks: u32,
-    tags: [i8; 13],
+    /// `Counter::tally`'s increment by rank (`tally_step`).
+    steps: [u64; 16],
     balanced: bool,
     deviations: Option<Deviations>,
     /// The ramp as a look-up table (`Ramp::table`).
@@ -536,7 +578,7 @@ impl<S: Strategy> Counting<S> {
         let (ramp_lo, ramp_units) = spec.ramp.table();
         Counting {
             chart,
-            tags: spec.system.by_rank(),
+            steps: tally_steps(&spec.system.by_rank()),
             balanced: spec.system.balanced(),
             deviations: spec.indices.as_ref().map(Deviations::new),
             ramp_lo,
@@ -555,11 +597,9 @@ impl<S: Strategy> Seats for Counting<S> {
     fn player(&self) -> Counter<'_, S> {
         Counter {
             c: self,
-            tags: self.tags,
+            steps: self.steps,
             pairs_exposure: self.spec.pairs_exposure,
-            rc: self.spec.system.initial(self.decks),
-            seen: 0,
-            aces_seen: 0,
+            tally: tally_start(self.spec.system.initial(self.decks)),
             left_by_rank: [4 * self.decks as u16; 13],
             pairs_pay: false,
             playing: self.spec.wong_in.is_none(),
@@ -575,18 +615,16 @@ impl<S: Strategy> Seats for Counting<S> {
 /// count before each round (0 — sitting out — while wonged out), plays the chart unchanged.
 pub struct Counter<'a, S> {
     c: &'a Counting<S>,
-    /// Copies of the count's tags by rank and of `pairs_exposure`, at hand for `see`.
-    tags: [i8; 13],
+    /// Copies of the tally steps by rank and of `pairs_exposure`, at hand for `see`.
+    steps: [u64; 16],
     pairs_exposure: bool,
-    /// Running count, in tag units.
-    rc: i32,
+    /// The running count, the cards seen since the shuffle and the aces among them, packed
+    /// in one word so that seeing a card is one addition (see `tally_steps`).
+    tally: u64,
     /// Cards of each rank not seen since the shuffle (with `pairs_exposure`), and whether
     /// this round's pairs bet has an exact EV of 0 or more.
     left_by_rank: [u16; 13],
     pairs_pay: bool,
-    /// Cards seen since the shuffle, and aces among them.
-    seen: u32,
-    aces_seen: u32,
     /// Whether the seat is playing (wonged in).
     playing: bool,
     /// Wonged out: stays out until the shuffle.
@@ -599,12 +637,30 @@ pub struct Counter<'a, S> {
 }
 
 impl<S> Counter<'_, S> {
+    /// Running count, in tag units.
+    #[inline(always)]
+    fn rc(&self) -> i32 {
+        tally_rc(self.tally)
+    }
+
+    /// Cards seen since the shuffle.
+    #[inline(always)]
+    fn seen(&self) -> u32 {
+        tally_seen(self.tally)
+    }
+
+    /// Aces seen since the shuffle.
+    #[inline(always)]
+    fn aces_seen(&self) -> u32 {
+        tally_aces(self.tally)
+    }
+
     /// The count bets are keyed on now: the true count (balanced), else the running count;
     /// computed once per card seen.
     #[inline]
     fn key_now(&mut self) -> i32 {
-        if self.key_seen != self.seen {
-            self.key_seen = self.seen;
+        if self.key_seen != self.seen() {
+            self.key_seen = self.seen();
             self.key_cached = self.key_fresh();
         }
         self.key_cached
@@ -619,9 +675,9 @@ impl<S> Counter<'_, S> {
         };
         let sp = &self.c.spec;
         let s = sp.system.scale as i32;
-        let remaining = (self.c.decks * 52).saturating_sub(self.seen);
-        let aces_left = (4 * self.c.decks).saturating_sub(self.aces_seen) as i32;
-        let rc13 = 13 * self.rc + w * s * (13 * aces_left - remaining as i32);
+        let remaining = (self.c.decks * 52).saturating_sub(self.seen());
+        let aces_left = (4 * self.c.decks).saturating_sub(self.aces_seen()) as i32;
+        let rc13 = 13 * self.rc() + w * s * (13 * aces_left - remaining as i32);
         if self.c.balanced {
             true_count(
                 rc13,
@@ -638,9 +694,9 @@ impl<S> Counter<'_, S> {
     fn key_fresh(&self) -> i32 {
         let sp = &self.c.spec;
         if self.c.balanced {
-            let remaining = (self.c.decks * 52).saturating_sub(self.seen);
+            let remaining = (self.c.decks * 52).saturating_sub(self.seen());
             true_count(
-                self.rc,
+                self.rc(),
                 sp.system.scale,
                 remaining,
                 sp.true_count,
@@ -648,7 +704,7 @@ impl<S> Counter<'_, S> {
             )
         } else {
             // An unbalanced count in units of its scale (floored).
-            self.rc.div_euclid(sp.system.scale as i32)
+            self.rc().div_euclid(sp.system.scale as i32)
         }
     }
 }
@@ -724,9 +780,7 @@ impl<S: Strategy> Player for Counter<'_, S> {
 
     #[inline(always)]
     fn see(&mut self, card: Rank) {
-        self.rc += self.tags[card as usize % 13] as i32;
-        self.seen += 1;
-        self.aces_seen += (card == 0) as u32;
+        self.tally = self.tally.wrapping_add(self.steps[card as usize % 16]);
         if self.pairs_exposure {
             let k = &mut self.left_by_rank[card as usize % 13];
             *k = k.saturating_sub(1);
@@ -735,9 +789,7 @@ impl<S: Strategy> Player for Counter<'_, S> {
 
     #[inline]
     fn shuffled(&mut self) {
-        self.rc = self.c.spec.system.initial(self.c.decks);
-        self.seen = 0;
-        self.aces_seen = 0;
+        self.tally = tally_start(self.c.spec.system.initial(self.c.decks));
         self.left_by_rank = [4 * self.c.decks as u16; 13];
         self.key_seen = u32::MAX;
         self.left = false;
@@ -784,6 +836,39 @@ mod tests {
         let halves = CountSystem::resolve("halves").unwrap();
         assert_eq!(halves.scale, 2);
         assert_eq!(halves.by_rank()[4], 3); // a 5 is +1.5
+    }
+
+    #[test]
+    fn the_packed_tally_keeps_count_cards_and_aces_apart() {
+        // Every card of the largest shoe in a low-cards-first order (the running count's
+        // extremes, both signs), for every system and a range of starting counts.
+        let decks = 64u32;
+        for (name, _, _, _) in BUILT_IN {
+            let sys = CountSystem::resolve(name).unwrap();
+            let tags = sys.by_rank();
+            for order in [false, true] {
+                let mut ranks: Vec<u8> = (0..decks * 52).map(|i| (i % 13) as u8).collect();
+                ranks.sort_by_key(|&r| (tags[r as usize], r));
+                if order {
+                    ranks.reverse();
+                }
+                for start in [sys.initial(decks), -5000, 0, 5000] {
+                    let steps = tally_steps(&tags);
+                    let mut t = tally_start(start);
+                    let (mut rc, mut aces) = (start, 0u32);
+                    for (i, &r) in ranks.iter().enumerate() {
+                        t = t.wrapping_add(steps[r as usize % 16]);
+                        rc += tags[r as usize] as i32;
+                        aces += (r == 0) as u32;
+                        assert_eq!(
+                            (tally_rc(t), tally_seen(t), tally_aces(t)),
+                            (rc, i as u32 + 1, aces),
+                            "{name} card {i}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -895,7 +980,7 @@ mod tests {
         }
         let (ka, kb) = (a.bet_key(), b.bet_key());
         // Hi-Opt II: RC then TC = RC / 1.5 decks; the side count adds 4 / 1.5.
-        let rc = a.rc;
+        let rc = a.rc();
         assert_eq!(ka, (rc as f64 / 1.5).floor() as i32);
         assert_eq!(kb, ((rc as f64 + 4.0) / 1.5).floor() as i32);
         // Playing decisions keep the plain count.
