@@ -23,6 +23,7 @@ fn sim(preset: DoomPreset, mode: Mode, seats: usize, per_chunk: u64) -> DoomSim 
         mode,
         start_seat: Some(0),
         per_chunk,
+        win: None,
     }
 }
 
@@ -50,6 +51,17 @@ fn bench(c: &mut Criterion) {
             b.iter(|| solve_policy(&m, &Policy::OPTIMAL).turn_ev)
         });
     }
+    // The two-player win-probability solve (`exact doom --players 2 --objective win`).
+    let mut r = DoomRules::preset(DoomPreset::Seed);
+    r.target = 1000;
+    let m = Model::new(&r);
+    g.bench_function("two players to win, seed rules, target 1000", |b| {
+        b.iter(|| {
+            rtplab::games::doom::win::WinSolution::solve(&m)
+                .unwrap()
+                .p_first()
+        })
+    });
     g.finish();
 
     let mut g = c.benchmark_group("doom sim, one thread");

@@ -146,11 +146,36 @@ fn exact_doom(args: &cli::doom::DoomExact) -> anyhow::Result<ExitCode> {
     check_outputs(&args.output, None)?;
     use rtplab::games::doom::{model::Model, report, strategy::DoomStrategy, DoomError};
     let rules = args.rules.to_rules()?;
+    if args.objective == cli::doom::Objective::Win || args.players != 1 {
+        if args.objective != cli::doom::Objective::Win || args.players != 2 {
+            anyhow::bail!(
+                "--players {} --objective {:?}: the exact analysis solves one turn (--players 1 --objective points) or a game of two played to win (--players 2 --objective win)",
+                args.players,
+                args.objective
+            );
+        }
+        let model = Model::new(&rules);
+        let x = report::win_model(&model)?;
+        let rep = report::render_win(&x);
+        let plots = if args.output.out_dir.is_some() {
+            report::win_plots(&x).map_err(|e| anyhow::anyhow!("cannot draw the plots: {e}"))?
+        } else {
+            Vec::new()
+        };
+        emit(&rep, &args.output, &plots)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let strategies = args
         .strategies
         .iter()
         .map(|s| DoomStrategy::parse(s).map_err(DoomError::Strategy))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(s) = strategies.iter().find(|s| s.win) {
+        anyhow::bail!(
+            "--strategy {}: the win-optimal policy is solved by --players 2 --objective win",
+            s.spec
+        );
+    }
     if args.sweep_max > rtplab::games::doom::exact::CAP_POINTS {
         anyhow::bail!(
             "--sweep-max {}: at most {} points",

@@ -305,3 +305,126 @@ fn value_or_off_flags_parse() {
     assert_eq!(z["rules"]["farkle_penalty"], serde_json::json!([3, 500]));
     assert_eq!(z["rules"]["doom_sixes"], 3);
 }
+
+/// The two-player win-probability solve (target 1000: seconds) and the simulation of its
+/// policy: the first seat's simulated win rate is the solved one within 4 SE, and the policy
+/// beats the single-turn optimum head to head.
+#[test]
+fn the_win_optimal_solve_agrees_with_simulation_and_beats_the_turn_optimum() {
+    let x = json(&[
+        "exact",
+        "doom",
+        "--players",
+        "2",
+        "--objective",
+        "win",
+        "--target",
+        "1000",
+        "--format",
+        "json",
+    ]);
+    let p1 = x["p_first"].as_f64().unwrap();
+    let p2 = x["p_second"].as_f64().unwrap();
+    assert!((p1 + p2 - 1.0).abs() < 1e-12);
+    // Finish-round: the second seat's last turn outweighs the first move at this target.
+    assert!(p1 < 0.5, "{p1}");
+    assert!(x["cap_bound"].as_f64().unwrap() < 1e-8);
+    assert!(x["residual"].as_f64().unwrap() < 1e-12);
+    // The fair handicap is the handicap whose first-seat win rate is nearest to 1/2.
+    let fair = x["fair_handicap"]["p_first"].as_f64().unwrap();
+    for h in x["handicaps"].as_array().unwrap() {
+        assert!((fair - 0.5).abs() <= (h["p_first"].as_f64().unwrap() - 0.5).abs());
+    }
+    let none = x["handicaps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["points"] == 0)
+        .unwrap();
+    assert_eq!(none["p_first"].as_f64().unwrap(), p1);
+    // The second seat is favoured, so the fair head start goes to the first seat.
+    assert!(x["fair_handicap"]["points"].as_i64().unwrap() < 0);
+    for k in ["thresholds", "single_turn_bank_from", "win_table", "rules"] {
+        assert!(!x[k].is_null(), "missing {k}");
+    }
+
+    let sim = |seats: [&str; 2], start: Option<&str>| {
+        let mut args = vec!["sim", "doom", "--games", "200000", "--target", "1000"];
+        for s in seats {
+            args.extend(["--seat", s]);
+        }
+        if let Some(s) = start {
+            args.extend(["--start-seat", s]);
+        }
+        args.extend(["--seed", "11", "--format", "json", "-q"]);
+        json(&args)
+    };
+    let s = sim(["win-optimal", "win-optimal"], Some("1"));
+    let w = &s["win_rate"][0];
+    let (rate, se) = (w["rate"].as_f64().unwrap(), w["se"].as_f64().unwrap());
+    assert!(
+        ((rate - p1) / se).abs() < 4.0,
+        "first seat simulated {rate} ± {se}, solved {p1}"
+    );
+    // Head to head against the single-turn optimum, seats alternating the first move.
+    let h = sim(["win-optimal", "optimal"], None);
+    let w = &h["win_rate"][0];
+    let (rate, se) = (w["rate"].as_f64().unwrap(), w["se"].as_f64().unwrap());
+    assert!(
+        rate - 0.5 > 4.0 * se,
+        "win-optimal vs optimal: {rate} ± {se}"
+    );
+}
+
+#[test]
+fn win_optimal_play_refuses_what_it_cannot_solve() {
+    let win = ["exact", "doom", "--objective", "win", "--target", "1000"];
+    fails_with(&win, "--players 2 --objective win");
+    fails_with(
+        &[&win[..], &["--players", "2", "--farkle-penalty", "3:500"]].concat(),
+        "farkle penalty",
+    );
+    fails_with(
+        &[
+            "exact",
+            "doom",
+            "--objective",
+            "win",
+            "--players",
+            "2",
+            "--target",
+            "100000",
+        ],
+        "target 100000",
+    );
+    fails_with(
+        &["exact", "doom", "--strategy", "win-optimal"],
+        "--players 2 --objective win",
+    );
+    fails_with(
+        &[
+            "sim",
+            "doom",
+            "--turns",
+            "1000",
+            "--strategy",
+            "win-optimal",
+        ],
+        "win-optimal plays games of two players",
+    );
+    fails_with(
+        &[
+            "sim",
+            "doom",
+            "--games",
+            "10",
+            "--seat",
+            "win-optimal",
+            "--seat",
+            "optimal",
+            "--seat",
+            "optimal",
+        ],
+        "win-optimal plays games of two players",
+    );
+}

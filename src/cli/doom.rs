@@ -234,8 +234,24 @@ pub struct DoomExact {
     /// Largest threshold of the bank-at:T sweep.
     #[arg(long, default_value_t = 3000, value_name = "POINTS")]
     pub sweep_max: u32,
+    /// What to maximize: the points of one turn, or the probability of winning a game of two
+    /// players to `--target` (needs `--players 2`).
+    #[arg(long, value_enum, default_value_t = Objective::Points)]
+    pub objective: Objective,
+    /// Players in the game (the win objective solves 2).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub players: u8,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// What `exact doom` maximizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Objective {
+    /// Expected points of one turn.
+    Points,
+    /// Probability of winning the game (two players).
+    Win,
 }
 
 /// A setting's value or 'off'. A newtype, because clap reads `Option<Option<T>>` as a flag

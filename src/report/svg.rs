@@ -511,6 +511,115 @@ pub fn mark(svg: &str, text: &str) -> String {
     }
 }
 
+/// A heat map: one cell per (column, row), coloured from light (low) to dark (high) and
+/// labelled with its text; `None` cells are left grey. Columns and rows are labelled.
+pub struct HeatMap<'a> {
+    pub title: &'a str,
+    pub x_label: &'a str,
+    pub y_label: &'a str,
+    pub columns: &'a [String],
+    pub rows: &'a [String],
+    /// `cells[row][column]`: value and its label.
+    pub cells: &'a [Vec<Option<(f64, String)>>],
+}
+
+/// Draw a [`HeatMap`].
+pub fn heat_map(h: &HeatMap) -> Result<String, String> {
+    let (nx, ny) = (h.columns.len(), h.rows.len());
+    if nx == 0 || ny == 0 || h.cells.len() != ny || h.cells.iter().any(|r| r.len() != nx) {
+        return Err(format!(
+            "heat map '{}': cells do not match its rows and columns",
+            h.title
+        ));
+    }
+    let vals: Vec<f64> = h.cells.iter().flatten().flatten().map(|c| c.0).collect();
+    let (lo, hi) = vals
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, u), &v| {
+            (l.min(v), u.max(v))
+        });
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+        blank(&root)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(h.title, ("sans-serif", 20))
+            .margin(15)
+            .x_label_area_size(55)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0.0..nx as f64, 0.0..ny as f64)
+            .map_err(err)?;
+        // No tick labels from the mesh (its ticks fall where its own rounding puts them): each
+        // column's and row's name is drawn at the middle of its cells, below and to the left.
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc(h.x_label)
+            .y_desc(h.y_label)
+            .x_labels(0)
+            .y_labels(0)
+            .label_style(tick_style())
+            .draw()
+            .map_err(err)?;
+        for (i, name) in h.columns.iter().enumerate() {
+            let (px, py) = chart.backend_coord(&(i as f64 + 0.5, 0.0));
+            root.draw(&Text::new(
+                name.clone(),
+                (px, py + 8),
+                tick_style().pos(Pos::new(HPos::Center, VPos::Top)),
+            ))
+            .map_err(err)?;
+        }
+        for (i, name) in h.rows.iter().enumerate() {
+            let (px, py) = chart.backend_coord(&(0.0, i as f64 + 0.5));
+            root.draw(&Text::new(
+                name.clone(),
+                (px - 8, py),
+                tick_style().pos(Pos::new(HPos::Right, VPos::Center)),
+            ))
+            .map_err(err)?;
+        }
+        let shade = |v: f64| {
+            let t = if hi > lo { (v - lo) / (hi - lo) } else { 0.5 };
+            // Light yellow to dark blue.
+            let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
+            RGBColor(mix(255.0, 20.0), mix(245.0, 60.0), mix(200.0, 140.0))
+        };
+        for (y, row) in h.cells.iter().enumerate() {
+            for (x, c) in row.iter().enumerate() {
+                let (x0, y0) = (x as f64, y as f64);
+                let fill = match c {
+                    Some((v, _)) => shade(*v),
+                    None => RGBColor(215, 215, 215),
+                };
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(x0, y0), (x0 + 1.0, y0 + 1.0)],
+                        fill.filled(),
+                    )))
+                    .map_err(err)?;
+                if let Some((v, text)) = c {
+                    let dark = hi > lo && (v - lo) / (hi - lo) > 0.55;
+                    let colour = if dark { WHITE } else { BLACK };
+                    let style = ("sans-serif", TICK_FONT)
+                        .into_font()
+                        .color(&colour)
+                        .pos(Pos::new(HPos::Center, VPos::Center));
+                    chart
+                        .draw_series(std::iter::once(Text::new(
+                            text.clone(),
+                            (x0 + 0.5, y0 + 0.5),
+                            style,
+                        )))
+                        .map_err(err)?;
+                }
+            }
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -656,5 +765,36 @@ mod tests {
             "<svg>x<text x=\"15\" y=\"18\" font-family=\"sans-serif\" font-size=\"13\" font-weight=\"bold\" fill=\"#CC0000\">a&lt;b&amp;c&gt;</text>\n</svg>"
         );
         assert_eq!(mark("not svg", "x"), "not svg");
+    }
+
+    #[test]
+    fn a_heat_map_labels_its_cells_and_refuses_a_ragged_grid() {
+        let cols = ["a".to_string(), "b".to_string()];
+        let rows = ["r".to_string()];
+        let cells = vec![vec![Some((1.0, "one".to_string())), None]];
+        let svg = heat_map(&HeatMap {
+            title: "t",
+            x_label: "x",
+            y_label: "y",
+            columns: &cols,
+            rows: &rows,
+            cells: &cells,
+        })
+        .unwrap();
+        // plotters writes each text on a line of its own.
+        for text in ["one", "\na\n", "\nb\n", "\nr\n", "\nt\n"] {
+            assert!(svg.contains(text), "{text} missing");
+        }
+        let ragged = vec![vec![None]];
+        assert!(heat_map(&HeatMap {
+            title: "t",
+            x_label: "x",
+            y_label: "y",
+            columns: &cols,
+            rows: &rows,
+            cells: &ragged,
+        })
+        .unwrap_err()
+        .contains("do not match"));
     }
 }

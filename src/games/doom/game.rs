@@ -125,6 +125,19 @@ impl Game for Doom {
         if let Mode::Games(_) = cfg.mode {
             check_target_reachable(&cfg.rules, &players)?;
         }
+        // The two-player game solved once, for win-optimal seats.
+        let win = if players.iter().any(|p| p.strategy.win) {
+            if !matches!(cfg.mode, Mode::Games(_)) || players.len() != 2 {
+                return Err(DoomError::Strategy(
+                    "win-optimal plays games of two players: --games N with two --seat".into(),
+                ));
+            }
+            let sol = super::win::WinSolution::solve(&model)
+                .map_err(|e| DoomError::Strategy(format!("win-optimal: {e}")))?;
+            Some(Arc::new(super::sim::WinPlay::new(sol)))
+        } else {
+            None
+        };
         let per_chunk = chunk.unwrap_or(match cfg.mode {
             Mode::Turns(n) => (n / 256).clamp(1_000, 200_000),
             Mode::Games(n) => (n / 256).clamp(1, 200),
@@ -132,6 +145,7 @@ impl Game for Doom {
         let sim = DoomSim {
             model,
             players: players.clone(),
+            win,
             mode: cfg.mode,
             start_seat: cfg.start_seat,
             per_chunk,

@@ -8,6 +8,7 @@ pub mod rules;
 pub mod score;
 pub mod sim;
 pub mod strategy;
+pub mod win;
 
 pub use game::Doom;
 

@@ -838,7 +838,7 @@ fn signed_cell(d: f64) -> Cell {
 
 /// Whether a policy has an exact turn EV (every policy but the end-game variant).
 pub fn exact_ev(s: &super::strategy::DoomStrategy, sol: &Solution) -> Option<f64> {
-    (!s.endgame).then_some(sol.turn_ev)
+    (!s.endgame && !s.win).then_some(sol.turn_ev)
 }
 
 /// SVG plots of a simulation: the turn-score distribution and, for games, win rates by seat
@@ -1066,4 +1066,283 @@ mod tests {
         // No V table without separate scoring.
         assert!(r.sections.iter().all(|s| !s.name.starts_with("V(")));
     }
+}
+
+/// The two-player win-probability solve as a report (`exact doom --players 2 --objective
+/// win`): who wins, the fair handicap, and how the win-optimal policy banks.
+#[derive(Clone, Debug, Serialize)]
+pub struct WinModel {
+    pub game: &'static str,
+    pub objective: &'static str,
+    pub players: u8,
+    pub rules: DoomRules,
+    pub method: &'static str,
+    pub target: u64,
+    pub end: &'static str,
+    /// P(win) of the first and second seat from 0-0 under optimal play by both (ties shared).
+    pub p_first: f64,
+    pub p_second: f64,
+    /// The head start that brings the game closest to even.
+    pub fair_handicap: Handicap,
+    /// P(first seat wins) by head start: points given to the second seat (positive) or to
+    /// the first (negative) at the start.
+    pub handicaps: Vec<Handicap>,
+    /// Points past the target the first seat's turn is followed; the error bound it leaves.
+    pub cap_points: u64,
+    pub cap_bound: f64,
+    pub residual: f64,
+    pub turn_solves: u64,
+    pub solve_s: f64,
+    /// The single-turn `optimal` policy's lowest banking points by dice left (1..=6).
+    pub single_turn_bank_from: Vec<Option<u32>>,
+    /// The win-optimal first seat's lowest banking points at `my_score`, by opponent score.
+    pub thresholds: Vec<WinThreshold>,
+    /// P(the player to move wins) on a grid of scores.
+    pub win_table: Vec<WinCell>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Handicap {
+    /// Points given to the second seat (negative: to the first seat).
+    pub points: i64,
+    pub p_first: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WinThreshold {
+    pub my_score: u64,
+    pub opponent: u64,
+    /// Lowest turn points at which it banks, by dice left 1..=6 (None: it does not bank).
+    pub bank_from: Vec<Option<u32>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WinCell {
+    /// 0: the first seat to move, 1: the second.
+    pub seat: u8,
+    pub my_score: u64,
+    pub opponent: u64,
+    pub p_win: f64,
+}
+
+/// Solve and describe; `Err` when the rules cannot be solved for two players.
+pub fn win_model(m: &Model) -> Result<WinModel, super::win::WinError> {
+    use super::win::WinSolution;
+    let start = std::time::Instant::now();
+    let sol = WinSolution::solve(m)?;
+    let solve_s = start.elapsed().as_secs_f64();
+    let (tu, unit) = (sol.tu, m.unit as u64);
+    let single = solve_policy(m, &Policy::OPTIMAL);
+    let single_turn_bank_from = single
+        .bank_thresholds(m)
+        .into_iter()
+        .map(|(_, b, _)| b)
+        .collect();
+    let handicaps: Vec<Handicap> = (1..tu)
+        .rev()
+        .map(|a| Handicap {
+            points: -(a as i64) * unit as i64,
+            p_first: sol.w[0][a * tu],
+        })
+        .chain((0..tu).map(|b| Handicap {
+            points: b as i64 * unit as i64,
+            p_first: sol.w[0][b],
+        }))
+        .collect();
+    let fair_handicap = handicaps
+        .iter()
+        .min_by(|x, y| (x.p_first - 0.5).abs().total_cmp(&(y.p_first - 0.5).abs()))
+        .cloned()
+        .expect("a target of at least one unit");
+    // Thresholds at mid-game for the first seat to move, opponent on a grid of 20 steps.
+    let my = tu / 2;
+    let step = (tu / 20).max(1);
+    let thresholds = (0..tu)
+        .step_by(step)
+        .map(|b| WinThreshold {
+            my_score: my as u64 * unit,
+            opponent: b as u64 * unit,
+            bank_from: sol.bank_from(0, my, b, &m.holds).to_vec(),
+        })
+        .collect();
+    let mut win_table = Vec::new();
+    for seat in 0..sol.w.len() {
+        for a in (0..tu).step_by(step) {
+            for b in (0..tu).step_by(step) {
+                win_table.push(WinCell {
+                    seat: seat as u8,
+                    my_score: a as u64 * unit,
+                    opponent: b as u64 * unit,
+                    p_win: sol.w[seat][a * tu + b],
+                });
+            }
+        }
+    }
+    Ok(WinModel {
+        game: "doom",
+        objective: "win",
+        players: 2,
+        rules: m.rules.clone(),
+        method: "dynamic programming over (seat to move, my score, opponent's score, turn points, held dice), sums of scores from the largest down, each farkle 2-cycle solved by a secant iteration",
+        target: m.rules.target,
+        end: if sol.finish_round {
+            "finish-round"
+        } else {
+            "immediate"
+        },
+        p_first: sol.p_first(),
+        p_second: 1.0 - sol.p_first(),
+        fair_handicap,
+        handicaps,
+        cap_points: sol.cap as u64 * unit,
+        cap_bound: sol.cap_bound,
+        residual: sol.residual,
+        turn_solves: sol.turn_solves,
+        solve_s,
+        single_turn_bank_from,
+        thresholds,
+        win_table,
+    })
+}
+
+/// A head start in words: "none", "500 points to the second seat", "250 points to the first".
+fn head_start(points: i64) -> String {
+    match points.cmp(&0) {
+        std::cmp::Ordering::Equal => "none".into(),
+        std::cmp::Ordering::Greater => format!("{points} points to the second seat"),
+        std::cmp::Ordering::Less => format!("{} points to the first seat", -points),
+    }
+}
+
+fn opt_points(v: Option<u32>) -> Cell {
+    match v {
+        Some(p) => count_cell(p as u64),
+        None => "never".into(),
+    }
+}
+
+/// The win-probability solve's tables and notes; its JSON is the model.
+pub fn render_win(x: &WinModel) -> Report {
+    let mut r = Report {
+        title: "Dice of Doom, two players, played to win".into(),
+        ..Report::default()
+    };
+    r.meta.push(("Rules".into(), x.rules.summary()));
+    r.meta.push(("Method".into(), x.method.into()));
+    r.meta.push((
+        "First seat wins".into(),
+        format!(
+            "{:.6} (second seat {:.6}; ties shared)",
+            x.p_first, x.p_second
+        ),
+    ));
+    r.meta.push((
+        "Fair handicap".into(),
+        format!(
+            "{}: first seat wins {:.6}",
+            head_start(x.fair_handicap.points),
+            x.fair_handicap.p_first
+        ),
+    ));
+    if x.end == "finish-round" {
+        r.meta.push((
+            "Past the target".into(),
+            format!(
+                "the first seat's turn followed to {} points past the target; error at most {:.1e}",
+                x.cap_points, x.cap_bound
+            ),
+        ));
+    }
+    r.meta.push((
+        "Solve".into(),
+        format!(
+            "{:.1} s, {} turn dynamic programs, largest residual {:.1e}",
+            x.solve_s, x.turn_solves, x.residual
+        ),
+    ));
+
+    let mut hc = Section::new(
+        "First seat's win probability by head start",
+        &["head start", "P(first seat wins)"],
+    );
+    // Around even: the fair head start and ten steps either side.
+    let fair = x
+        .handicaps
+        .iter()
+        .position(|h| h.points == x.fair_handicap.points)
+        .unwrap_or(0);
+    for h in &x.handicaps[fair.saturating_sub(10)..(fair + 11).min(x.handicaps.len())] {
+        hc.row([head_start(h.points).into(), fixed_cell(h.p_first, 6, "")]);
+    }
+    r.sections.push(hc);
+
+    let mut th = Section::new(
+        &format!(
+            "Lowest turn points at which the first seat banks, at {} points, by opponent's score",
+            x.thresholds.first().map_or(0, |t| t.my_score)
+        ),
+        &[
+            "opponent",
+            "1 die left",
+            "2 dice",
+            "3 dice",
+            "4 dice",
+            "5 dice",
+            "6 dice",
+        ],
+    );
+    let mut single = vec!["single-turn optimal".into()];
+    single.extend(x.single_turn_bank_from.iter().map(|&b| opt_points(b)));
+    th.row(single);
+    for t in &x.thresholds {
+        let mut row = vec![count_cell(t.opponent)];
+        row.extend(t.bank_from.iter().map(|&b| opt_points(b)));
+        th.row(row);
+    }
+    r.sections.push(th);
+    r.notes.push(
+        "Thresholds are the lowest turn points at which the policy banks with that many dice left, \
+         over all held dice; 'never' with 6 dice where hot dice must be rolled."
+            .into(),
+    );
+    r.json = serde_json::to_value(x).unwrap_or_default();
+    r
+}
+
+/// The heat map of the win-optimal first seat's banking thresholds.
+pub fn win_plots(x: &WinModel) -> Result<Vec<(String, String)>, String> {
+    use crate::report::svg::{heat_map, HeatMap};
+    let dice: Vec<usize> = (0..6)
+        .filter(|&n| x.thresholds.iter().any(|t| t.bank_from[n].is_some()))
+        .collect();
+    // The first column: the single-turn optimal policy's thresholds, for reference.
+    let mut columns = vec!["1-turn".to_string()];
+    columns.extend(
+        x.thresholds
+            .iter()
+            .map(|t| crate::report::svg::short_count(t.opponent as f64)),
+    );
+    let rows: Vec<String> = dice.iter().map(|n| format!("{}", n + 1)).collect();
+    let cell = |b: Option<u32>| b.map(|b| (b as f64, b.to_string()));
+    let cells: Vec<Vec<Option<(f64, String)>>> = dice
+        .iter()
+        .map(|&n| {
+            std::iter::once(cell(x.single_turn_bank_from[n]))
+                .chain(x.thresholds.iter().map(|t| cell(t.bank_from[n])))
+                .collect()
+        })
+        .collect();
+    let my = x.thresholds.first().map_or(0, |t| t.my_score);
+    let svg = heat_map(&HeatMap {
+        title: &format!(
+            "First seat at {my} points: lowest turn points it banks at, by dice left (target {})",
+            x.target
+        ),
+        x_label: "opponent's score (first column: the single-turn optimal policy)",
+        y_label: "dice left to roll",
+        columns: &columns,
+        rows: &rows,
+        cells: &cells,
+    })?;
+    Ok(vec![("win-bank-thresholds.svg".into(), svg)])
 }

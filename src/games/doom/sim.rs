@@ -1,13 +1,16 @@
 //! Dice of Doom Monte Carlo: single turns of one strategy, or full games of 2–8 seats, on the
 //! game-generic chunked runner.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::exact::{solve_policy, BankRule, Policy, Solution, ValueTable};
 use super::model::Model;
 use super::rules::{DoomWipes, EndRule, HotDice};
 use super::score::key;
 use super::strategy::DoomStrategy;
+use super::win::{TurnKind, TurnTable, WinSolution};
 use crate::engine::{Merge, Simulation};
 use crate::rng::{die, Rng};
 use crate::stats::{Batch, Ratio};
@@ -105,6 +108,80 @@ pub fn play_turn(
         }
         if bank {
             out.points = tp;
+            return out;
+        }
+    }
+}
+
+/// Turn tables kept at most (bytes); beyond, a table is built afresh for each turn.
+const WIN_CACHE_BYTES: usize = 1 << 30;
+
+/// The win-optimal policy in play: the solved game, and the turn tables built so far (shared
+/// by the threads, up to `WIN_CACHE_BYTES`).
+pub struct WinPlay {
+    pub sol: WinSolution,
+    cache: Mutex<HashMap<TurnKind, Arc<TurnTable>>>,
+    bytes: AtomicUsize,
+}
+
+impl WinPlay {
+    pub fn new(sol: WinSolution) -> WinPlay {
+        WinPlay {
+            sol,
+            cache: Mutex::new(HashMap::new()),
+            bytes: AtomicUsize::new(0),
+        }
+    }
+
+    fn table(&self, kind: TurnKind) -> Arc<TurnTable> {
+        let lock = || self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = lock().get(&kind) {
+            return t.clone();
+        }
+        let t = Arc::new(self.sol.table(kind));
+        let size = t.bytes();
+        if self.bytes.load(Ordering::Relaxed) + size <= WIN_CACHE_BYTES {
+            self.bytes.fetch_add(size, Ordering::Relaxed);
+            lock().insert(kind, t.clone());
+        }
+        t
+    }
+}
+
+/// Play one turn by the win-optimal policy: the set-aside of highest win probability, and
+/// bank where banking is worth at least rolling on.
+pub fn play_turn_win(m: &Model, w: &WinPlay, kind: TurnKind, rng: &mut Rng) -> TurnOutcome {
+    let t = w.table(kind);
+    let forced = m.rules.hot_dice == HotDice::Forced;
+    let mut out = TurnOutcome::default();
+    let (mut p, mut h) = (0usize, 0usize);
+    loop {
+        let n = 6 - m.holds[h].dice;
+        let mut c = [0u8; 6];
+        for _ in 0..n {
+            c[die(rng) as usize - 1] += 1;
+        }
+        out.rolls += 1;
+        let i = m.roll_index[key(&c)] as usize;
+        if m.rolls[n as usize][i].doom {
+            out.doom = true;
+            return out;
+        }
+        let opts = &m.opts[h][i];
+        let Some(o) = opts
+            .iter()
+            .max_by(|x, y| t.after(p, x, forced).total_cmp(&t.after(p, y, forced)))
+        else {
+            out.farkle = true;
+            return out;
+        };
+        p += o.gain as usize;
+        h = o.to as usize;
+        if o.hot && forced {
+            continue;
+        }
+        if w.sol.banks(&t, p, h) {
+            out.points = (p as u32 + m.holds[h].pts) * m.unit;
             return out;
         }
     }
@@ -323,6 +400,8 @@ pub enum Mode {
 pub struct DoomSim {
     pub model: Arc<Model>,
     pub players: Vec<Arc<SolvedStrategy>>,
+    /// The solved two-player game, when a seat plays `win-optimal`.
+    pub win: Option<Arc<WinPlay>>,
     pub mode: Mode,
     /// Seat (0-based) that starts every game, or `None`: game g starts at seat g mod seats
     /// (the fair way to compare strategies).
@@ -379,7 +458,24 @@ impl DoomSim {
                     last_turn,
                 };
                 let pl = &self.players[s];
-                let o = play_turn(m, pl, streak[s], Some(view), rng);
+                let o = match &self.win {
+                    Some(w) if pl.strategy.win => {
+                        let unit = m.unit as i64;
+                        let kind = if last_turn {
+                            TurnKind::Last {
+                                d: ((leader - total[s]) / unit) as usize,
+                            }
+                        } else {
+                            TurnKind::Game {
+                                k: if w.sol.finish_round { pos } else { 0 },
+                                a: (total[s] / unit) as usize,
+                                b: (leader / unit) as usize,
+                            }
+                        };
+                        play_turn_win(m, w, kind, rng)
+                    }
+                    _ => play_turn(m, pl, streak[s], Some(view), rng),
+                };
                 turns += 1;
                 let mut score = o.points as i64;
                 let mut penalty = false;
@@ -524,6 +620,7 @@ mod tests {
         };
         (
             DoomSim {
+                win: None,
                 model,
                 players: vec![pl; seats],
                 mode,

@@ -1,7 +1,8 @@
 //! Dice of Doom strategies: a banking rule and a keep rule, parsed from a short spec or a
 //! file in `strategies/doom/`.
 //!
-//! Spec grammar: `optimal` | `bank-at:T` | `thresholds:T1,T2,T3,T4,T5,T6` (bank when the turn
+//! Spec grammar: `optimal` | `win-optimal` (two-player games: maximizes the probability of
+//! winning, see `win.rs`) | `bank-at:T` | `thresholds:T1,T2,T3,T4,T5,T6` (bank when the turn
 //! points reach T_n with n dice left to roll) | `endgame:T` (bank-at:T that also banks as soon
 //! as the bank reaches the target, in the last round rolls on until it leads, and raises its
 //! threshold by half while more than a tenth of the target behind the leader); any of them
@@ -23,6 +24,10 @@ pub struct DoomStrategy {
     pub policy: Policy,
     /// The end-game aware variant.
     pub endgame: bool,
+    /// `win-optimal`: the two-player win-probability-optimal policy (`win.rs`), solved for
+    /// the game's rules and target; `policy` is then the single-turn optimum, used only
+    /// where a turn is played outside a game.
+    pub win: bool,
 }
 
 impl DoomStrategy {
@@ -58,6 +63,15 @@ impl DoomStrategy {
             }
             Ok(t)
         };
+        if (name, arg, keep) == ("win-optimal", None, Keep::Best) {
+            return Ok(DoomStrategy {
+                name: spec.to_string(),
+                spec: spec.to_string(),
+                policy: Policy::OPTIMAL,
+                endgame: false,
+                win: true,
+            });
+        }
         let (bank, endgame) = match (name, arg) {
             ("optimal", None) => (BankRule::Optimal, false),
             ("bank-at", Some(a)) => (BankRule::Thresholds([threshold(a)?; 7]), false),
@@ -81,7 +95,8 @@ impl DoomStrategy {
             _ => {
                 return Err(format!(
                     "unknown doom strategy '{spec}': expected optimal, bank-at:T, thresholds:T1,..,T6, \
-                     endgame:T (each optionally +keep-all or +keep-fewest) or a strategy file path"
+                     endgame:T (each optionally +keep-all or +keep-fewest), win-optimal or a strategy \
+                     file path"
                 ))
             }
         };
@@ -90,6 +105,7 @@ impl DoomStrategy {
             spec: spec.to_string(),
             policy: Policy { bank, keep },
             endgame,
+            win: false,
         })
     }
 
@@ -116,6 +132,10 @@ mod tests {
             BankRule::Thresholds([250, 1000, 600, 400, 350, 300, 250])
         );
         assert!(DoomStrategy::parse("endgame:400").unwrap().endgame);
+        let w = DoomStrategy::parse("win-optimal").unwrap();
+        assert!(w.win && !w.endgame);
+        assert!(!DoomStrategy::parse("optimal").unwrap().win);
+        assert!(DoomStrategy::parse("win-optimal+keep-all").is_err());
         assert_eq!(
             DoomStrategy::parse("optimal").unwrap().policy,
             Policy::OPTIMAL

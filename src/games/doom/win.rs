@@ -1,0 +1,841 @@
+//! Two-player Dice of Doom played to win: the policy that maximizes the probability of winning
+//! the game (not the expected points of a turn), solved exactly for a rule set and target.
+//!
+//! **States.** Scores are in the model's point unit (50 for the seed rules); the target is
+//! `tu` units. `w[k][a·tu + b]` is the probability that the player to move wins when that
+//! player has banked `a`, the opponent `b` (both below the target), and the mover is the first
+//! seat (`k` = 0) or the second (`k` = 1). The end rules differ by seat: under `finish-round`
+//! the first seat reaching the target gives the second seat one last turn (highest total
+//! wins, a tie is shared), while the second seat reaching it ends the game at once; under
+//! `immediate` reaching the target wins and the seats are alike (`k` = 0 only). Within a turn
+//! the state is (turn points set aside in finished cycles `p`, the cycle's held dice `h`), as
+//! in the single-turn analysis (`exact.rs`).
+//!
+//! **Order of solution.** Banking moves from (a, b) to the opponent's turn at (b, a + t) with
+//! t > 0: a larger sum of scores. A farkle or doom moves to the opponent's turn at (b, a): the
+//! same sum. So sums are solved from the largest down; within a sum each pair (a, b) couples
+//! only with the opponent's state (b, a) (a 2-cycle through farkles), and the pairs of one sum
+//! are solved in parallel. For one pair, the turn's dynamic program (a single backward pass
+//! over (p, h), as in `exact.rs`) gives the mover's win probability `f(F)` as a function of
+//! the value `F` of a farkle (1 − the opponent's win probability at (b, a)); the pair's two
+//! values solve x = f(1 − y), y = g(1 − x), found by a secant iteration on x (f and g are
+//! piecewise linear and nearly linear; the iteration stops when the residual is below 1e-13).
+//!
+//! **The last turn.** Under `finish-round` the second seat's last turn, needing more than `d`
+//! units to win (`d` exactly to tie), is won with probability `lambda[d]` (the policy that
+//! maximizes P(win) + P(tie)/2: its own dynamic program per `d`).
+//!
+//! **What is not exact.** After reaching the target the first seat (under `finish-round`) may
+//! roll on to raise the bar for the last turn; its turn points are followed exactly up to
+//! `cap` units past the target, and states beyond are valued as banked there. The error this
+//! makes is at most `cap_bound` = `lambda[cap]`, the chance of scoring `cap` units in one turn
+//! (below 1e-8 by construction: the reported probabilities are good to
+//! that). Everything else is exact up to the iteration's tolerance.
+
+use rayon::prelude::*;
+
+use super::model::Model;
+use super::rules::{DoomWipes, EndRule, HotDice};
+
+/// The residual at which a pair's secant iteration stops.
+const TOL: f64 = 1e-13;
+/// The last-turn probability below which the first seat's play past the target is cut off.
+const CAP_EPS: f64 = 1e-8;
+/// Largest cap tried, in units past the target.
+const CAP_MAX: usize = 4000;
+
+/// Why a rule set cannot be solved for two players.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum WinError {
+    #[error("a farkle penalty (k farkles in a row cost points) makes the score fall: the win-probability solve needs scores that never fall (use rules without --farkle-penalty)")]
+    FarklePenalty,
+    #[error("doom that wipes the banked score makes scores fall: the win-probability solve needs --doom-wipes turn")]
+    DoomWipesBank,
+    #[error("target {0}: the two-player solve needs a target from 1 to {1} points (the state space grows with its square)")]
+    Target(u64, u64),
+}
+
+/// Largest target solved, in points.
+pub const MAX_TARGET: u64 = 20_000;
+
+/// The turn as flat arrays, for a fast dynamic program: per hold, the probability that a
+/// roll busts (farkle or doom), and the other rolls, each with its legal set-asides as offsets
+/// into the value array.
+#[derive(Clone, Debug)]
+struct Fast {
+    holds: usize,
+    /// Holds by decreasing dice held (a set-aside without hot dice holds more dice).
+    order: Vec<usize>,
+    bust: Vec<f64>,
+    /// Per hold: (probability, range in `opts`) of each non-bust roll, rolls with the same
+    /// set-asides merged.
+    rolls: Vec<Vec<(f64, u32, u32)>>,
+    /// A set-aside as an offset from the current level's first value: 2·(gain·holds + to),
+    /// plus 1 to read the roll value (hot dice that must be rolled).
+    opts: Vec<u32>,
+    /// Largest gain of one set-aside, in levels.
+    max_gain: usize,
+    /// Points of each hold, in units.
+    pts: Vec<u32>,
+    /// Smallest turn points that may be banked, in units.
+    min_bank: u32,
+    /// Hot dice must be rolled (no banking with six dice to roll).
+    forced: bool,
+}
+
+impl Fast {
+    fn new(m: &Model) -> Fast {
+        let holds = m.holds.len();
+        let forced = m.rules.hot_dice == HotDice::Forced;
+        let mut order: Vec<usize> = (0..holds).collect();
+        order.sort_by_key(|&h| std::cmp::Reverse(m.holds[h].dice));
+        let mut bust = vec![0.0; holds];
+        let mut rolls = vec![Vec::new(); holds];
+        let mut opts = Vec::new();
+        let mut max_gain = 0;
+        for h in 0..holds {
+            let n = 6 - m.holds[h].dice as usize;
+            let mut by_set: Vec<(Vec<u32>, f64)> = Vec::new();
+            for (roll, o) in m.rolls[n].iter().zip(&m.opts[h]) {
+                if roll.doom || o.is_empty() {
+                    bust[h] += roll.p;
+                    continue;
+                }
+                let mut ks: Vec<u32> = o
+                    .iter()
+                    .map(|o| {
+                        max_gain = max_gain.max(o.gain as usize);
+                        2 * (o.gain * holds as u32 + o.to as u32) + (o.hot && forced) as u32
+                    })
+                    .collect();
+                ks.sort_unstable();
+                ks.dedup();
+                match by_set.iter_mut().find(|(k, _)| *k == ks) {
+                    Some((_, p)) => *p += roll.p,
+                    None => by_set.push((ks, roll.p)),
+                }
+            }
+            for (ks, p) in by_set {
+                let start = opts.len() as u32;
+                opts.extend(ks);
+                rolls[h].push((p, start, opts.len() as u32));
+            }
+        }
+        let unit = m.unit;
+        Fast {
+            holds,
+            order,
+            bust,
+            rolls,
+            opts,
+            max_gain,
+            pts: m.holds.iter().map(|h| h.pts).collect(),
+            min_bank: m.rules.min_bank.max(1).div_ceil(unit),
+            forced,
+        }
+    }
+
+    /// The value of rolling six dice (hot dice that must be rolled) where every state reached
+    /// is worth `win` when it may be banked: a bust is worth `farkle`, a roll whose every
+    /// set-aside is hot dice again starts over.
+    fn forced_roll_beyond(&self, farkle: f64, win: f64) -> f64 {
+        let (mut onward, mut again) = (0.0, 0.0);
+        for &(p, s, e) in &self.rolls[0] {
+            if self.opts[s as usize..e as usize].iter().any(|k| k % 2 == 0) {
+                onward += p;
+            } else {
+                again += p;
+            }
+        }
+        (self.bust[0] * farkle + onward * win) / (1.0 - again)
+    }
+
+    /// One turn's dynamic program over `levels` levels of turn points: `vr[2·(p·holds + h)]`
+    /// the state's value (bank or roll, the better where banking is allowed), `+1` the value
+    /// of rolling. `bank(p, h)` is the value of banking (None: not allowed); a bust is worth
+    /// `farkle`; states at `levels` and above are worth `beyond` (value, roll value).
+    /// Returns the value of the turn's first roll.
+    fn turn(
+        &self,
+        levels: usize,
+        farkle: f64,
+        bank: impl Fn(usize, usize) -> Option<f64>,
+        beyond: (f64, f64),
+        vr: &mut Vec<f64>,
+    ) -> f64 {
+        let hs = self.holds;
+        let total = levels + self.max_gain + 1;
+        vr.clear();
+        vr.resize(2 * total * hs, 0.0);
+        for p in levels..total {
+            for h in 0..hs {
+                vr[2 * (p * hs + h)] = beyond.0;
+                vr[2 * (p * hs + h) + 1] = beyond.1;
+            }
+        }
+        for p in (0..levels).rev() {
+            let base = 2 * p * hs;
+            for &h in &self.order {
+                let mut r = self.bust[h] * farkle;
+                for &(pr, s, e) in &self.rolls[h] {
+                    let mut best = f64::NEG_INFINITY;
+                    for &k in &self.opts[s as usize..e as usize] {
+                        best = best.max(vr[base + k as usize]);
+                    }
+                    r += pr * best;
+                }
+                let v = match bank(p, h) {
+                    Some(b) => b.max(r),
+                    None => r,
+                };
+                vr[base + 2 * h] = v;
+                vr[base + 2 * h + 1] = r;
+            }
+        }
+        vr[1]
+    }
+
+    /// The turn points of state (p, h), in units, if they may be banked.
+    #[inline]
+    fn bankable(&self, p: usize, h: usize) -> Option<usize> {
+        let tp = p as u32 + self.pts[h];
+        (tp >= self.min_bank).then_some(tp as usize)
+    }
+}
+
+/// The solved game.
+#[derive(Clone, Debug)]
+pub struct WinSolution {
+    /// The target in units, and the unit in points.
+    pub tu: usize,
+    pub unit: u32,
+    pub finish_round: bool,
+    /// Win probability of the player to move: `w[k][a·tu + b]` (see the module notes).
+    pub w: Vec<Vec<f64>>,
+    /// The second seat's last turn: win probability needing more than `d` units (ties half).
+    pub lambda: Vec<f64>,
+    /// Units past the target the first seat's turn is followed; `lambda[cap]` bounds the error.
+    pub cap: usize,
+    pub cap_bound: f64,
+    /// Largest residual of the pair iterations.
+    pub residual: f64,
+    /// Turn dynamic programs run.
+    pub turn_solves: u64,
+    fast: Fast,
+}
+
+/// One turn's values under the win-optimal policy (`WinSolution::turn_table`).
+#[derive(Clone, Debug)]
+pub struct TurnTable {
+    pub kind: TurnKind,
+    pub levels: usize,
+    holds: usize,
+    vr: Vec<f64>,
+}
+
+/// A solved 2-cycle: its unit (k, a, b), the two win probabilities, the residual, the turn
+/// dynamic programs it took.
+type PairSolved = ((usize, usize, usize), f64, f64, f64, u64);
+
+/// Which table the opponent's state is in.
+fn other(finish_round: bool, k: usize) -> usize {
+    if finish_round {
+        1 - k
+    } else {
+        0
+    }
+}
+
+/// Which turn a [`TurnTable`] plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TurnKind {
+    /// A turn of the game: the seat to move (0 first, 1 second), its score and the
+    /// opponent's, in units (both below the target).
+    Game { k: usize, a: usize, b: usize },
+    /// The second seat's last turn, needing more than `d` units to win (`d` to tie).
+    Last { d: usize },
+}
+
+impl TurnTable {
+    /// The value of state (p, h) (bank or roll, whichever is better).
+    pub fn value(&self, p: usize, h: usize) -> f64 {
+        self.vr[2 * (p.min(self.levels) * self.holds + h)]
+    }
+
+    /// The value of rolling from state (p, h).
+    pub fn roll(&self, p: usize, h: usize) -> f64 {
+        self.vr[2 * (p.min(self.levels) * self.holds + h) + 1]
+    }
+
+    /// Memory held, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.vr.len() * std::mem::size_of::<f64>() + std::mem::size_of::<Self>()
+    }
+
+    /// The value of taking set-aside `o` from level `p` (`forced`: hot dice must be rolled).
+    pub fn after(&self, p: usize, o: &super::model::Opt, forced: bool) -> f64 {
+        let p2 = p + o.gain as usize;
+        if o.hot && forced {
+            self.roll(p2, o.to as usize)
+        } else {
+            self.value(p2, o.to as usize)
+        }
+    }
+}
+
+impl WinSolution {
+    /// Solve the two-player game for `m`'s rules and target.
+    pub fn solve(m: &Model) -> Result<WinSolution, WinError> {
+        if m.rules.farkle_penalty.is_some() {
+            return Err(WinError::FarklePenalty);
+        }
+        if m.rules.doom_sixes.is_some() && m.rules.doom_wipes == DoomWipes::Bank {
+            return Err(WinError::DoomWipesBank);
+        }
+        let target = m.rules.target;
+        if target == 0 || target > MAX_TARGET {
+            return Err(WinError::Target(target, MAX_TARGET));
+        }
+        let fast = Fast::new(m);
+        let tu = target.div_ceil(m.unit as u64) as usize;
+        let finish_round = m.rules.end == EndRule::FinishRound;
+        let (lambda, cap) = if finish_round {
+            last_turn(&fast)
+        } else {
+            (vec![0.0], 0)
+        };
+        let cap_bound = if finish_round { lambda[cap] } else { 0.0 };
+        let seats = if finish_round { 2 } else { 1 };
+        let mut sol = WinSolution {
+            tu,
+            unit: m.unit,
+            finish_round,
+            w: vec![vec![f64::NAN; tu * tu]; seats],
+            lambda,
+            cap,
+            cap_bound,
+            residual: 0.0,
+            turn_solves: 0,
+            fast,
+        };
+        let fast = &sol.fast.clone();
+        for sum in (0..=2 * (tu - 1)).rev() {
+            let pairs: Vec<(usize, usize)> = (sum.saturating_sub(tu - 1)..=sum.min(tu - 1))
+                .map(|a| (a, sum - a))
+                .collect();
+            // Each unit: (k, a, b) with its partner (other(k), b, a); a unit per 2-cycle.
+            let units: Vec<(usize, usize, usize)> = pairs
+                .iter()
+                .flat_map(|&(a, b)| (0..seats).map(move |k| (k, a, b)))
+                .filter(|&(k, a, b)| {
+                    let o = other(finish_round, k);
+                    // Solve each 2-cycle once: from its member with the smaller (k, a).
+                    (k, a) <= (o, b)
+                })
+                .collect();
+            let solved: Vec<PairSolved> = units
+                .par_iter()
+                .map_init(
+                    || (Vec::new(), Vec::new()),
+                    |(v1, v2), &(k, a, b)| {
+                        let (x, y, res, n) = sol.solve_pair(fast, k, a, b, v1, v2);
+                        ((k, a, b), x, y, res, n)
+                    },
+                )
+                .collect();
+            for ((k, a, b), x, y, res, n) in solved {
+                let o = other(finish_round, k);
+                sol.w[k][a * tu + b] = x;
+                sol.w[o][b * tu + a] = y;
+                sol.residual = sol.residual.max(res);
+                sol.turn_solves += n;
+            }
+        }
+        Ok(sol)
+    }
+
+    /// The levels of turn points the mover's turn at (k, a, b) follows, and the values of
+    /// the states beyond (value, roll value) when a farkle is worth `farkle`.
+    fn extent(
+        &self,
+        fast: &Fast,
+        k: usize,
+        a: usize,
+        b: usize,
+        farkle: f64,
+    ) -> (usize, (f64, f64)) {
+        let tu = self.tu;
+        let last_turn_follows = self.finish_round && k == 0;
+        // Every state at `levels` or above has reached the target and may be banked.
+        let levels = if last_turn_follows {
+            tu.max(b + self.cap) - a
+        } else {
+            tu - a
+        }
+        .max(fast.min_bank as usize);
+        let beyond = if last_turn_follows {
+            // Banked there (or after the roll hot dice force): a lower bound, within
+            // lambda[cap] of the value (module notes).
+            let v = 1.0 - self.lambda_at(a + levels - b);
+            (v, fast.forced_roll_beyond(farkle, v))
+        } else {
+            (1.0, fast.forced_roll_beyond(farkle, 1.0))
+        };
+        (levels, beyond)
+    }
+
+    /// The value of banking in state (p, h) of the mover's turn at (k, a, b) (None: banking
+    /// is not allowed there).
+    #[inline]
+    fn bank_value(
+        &self,
+        fast: &Fast,
+        k: usize,
+        a: usize,
+        b: usize,
+        p: usize,
+        h: usize,
+    ) -> Option<f64> {
+        let tu = self.tu;
+        let s = a + fast.bankable(p, h)?;
+        Some(if s < tu {
+            1.0 - self.w[other(self.finish_round, k)][b * tu + s]
+        } else if self.finish_round && k == 0 {
+            1.0 - self.lambda_at(s - b)
+        } else {
+            1.0
+        })
+    }
+
+    /// The mover's turn at (k, a, b) with a farkle worth `farkle`: its win probability.
+    fn turn_value(
+        &self,
+        fast: &Fast,
+        k: usize,
+        a: usize,
+        b: usize,
+        farkle: f64,
+        vr: &mut Vec<f64>,
+    ) -> f64 {
+        let (levels, beyond) = self.extent(fast, k, a, b, farkle);
+        fast.turn(
+            levels,
+            farkle,
+            |p, h| self.bank_value(fast, k, a, b, p, h),
+            beyond,
+            vr,
+        )
+    }
+
+    /// The value of a farkle for the mover at (k, a, b): the opponent then moves at (b, a).
+    pub fn farkle_value(&self, k: usize, a: usize, b: usize) -> f64 {
+        1.0 - self.w[other(self.finish_round, k)][b * self.tu + a]
+    }
+
+    /// The mover's turn at (k, a, b) (scores in units, both below the target) as a table.
+    pub fn turn_table(&self, k: usize, a: usize, b: usize) -> TurnTable {
+        let fast = &self.fast;
+        let f = self.farkle_value(k, a, b);
+        let mut vr = Vec::new();
+        let (levels, beyond) = self.extent(fast, k, a, b, f);
+        fast.turn(
+            levels,
+            f,
+            |p, h| self.bank_value(fast, k, a, b, p, h),
+            beyond,
+            &mut vr,
+        );
+        TurnTable {
+            kind: TurnKind::Game { k, a, b },
+            levels,
+            holds: fast.holds,
+            vr,
+        }
+    }
+
+    /// The second seat's last turn needing more than `d` units, as a table.
+    pub fn last_turn_table(&self, d: usize) -> TurnTable {
+        let fast = &self.fast;
+        let mut vr = Vec::new();
+        let levels = (d + 1).max(fast.min_bank as usize);
+        fast.turn(
+            levels,
+            0.0,
+            |p, h| last_turn_bank(fast, d, p, h),
+            (1.0, fast.forced_roll_beyond(0.0, 1.0)),
+            &mut vr,
+        );
+        TurnTable {
+            kind: TurnKind::Last { d },
+            levels,
+            holds: fast.holds,
+            vr,
+        }
+    }
+
+    /// The table of `kind`.
+    pub fn table(&self, kind: TurnKind) -> TurnTable {
+        match kind {
+            TurnKind::Game { k, a, b } => self.turn_table(k, a, b),
+            TurnKind::Last { d } => self.last_turn_table(d),
+        }
+    }
+
+    /// Whether the win-optimal mover banks in state (p, h) of `t` (false where it may not).
+    pub fn banks(&self, t: &TurnTable, p: usize, h: usize) -> bool {
+        if p >= t.levels {
+            return true;
+        }
+        let bank = match t.kind {
+            TurnKind::Game { k, a, b } => self.bank_value(&self.fast, k, a, b, p, h),
+            TurnKind::Last { d } => last_turn_bank(&self.fast, d, p, h),
+        };
+        bank.is_some_and(|v| v >= t.roll(p, h))
+    }
+
+    /// For dice left 1..=6, the lowest turn points (in points) at which the mover at
+    /// (k, a, b) banks, over all held dice (None: it never banks with that many dice left
+    /// below the target's reach, or may not: six dice after hot dice that must be rolled).
+    pub fn bank_from(
+        &self,
+        k: usize,
+        a: usize,
+        b: usize,
+        holds: &[super::model::Hold],
+    ) -> [Option<u32>; 6] {
+        let t = self.turn_table(k, a, b);
+        let mut out = [None; 6];
+        for (n, o) in out.iter_mut().enumerate() {
+            let mut best: Option<u32> = None;
+            for p in 0..t.levels {
+                for (h, hold) in holds.iter().enumerate() {
+                    if 6 - hold.dice as usize != n + 1
+                        || (hold.dice == 0 && (p == 0 || self.fast.forced))
+                    {
+                        continue;
+                    }
+                    let tp = (p as u32 + hold.pts) * self.unit;
+                    if best.is_some_and(|b| tp >= b) {
+                        continue;
+                    }
+                    if self.banks(&t, p, h) {
+                        best = Some(tp);
+                    }
+                }
+            }
+            *o = best;
+        }
+        out
+    }
+
+    /// Λ(d), taken as 0 past the cap (where it is below `cap_bound`).
+    fn lambda_at(&self, d: usize) -> f64 {
+        self.lambda.get(d).copied().unwrap_or(0.0)
+    }
+
+    /// Solve the 2-cycle of (k, a, b) and its opponent state: (x, y, residual, turn solves).
+    fn solve_pair(
+        &self,
+        fast: &Fast,
+        k: usize,
+        a: usize,
+        b: usize,
+        v1: &mut Vec<f64>,
+        v2: &mut Vec<f64>,
+    ) -> (f64, f64, f64, u64) {
+        let o = other(self.finish_round, k);
+        let single = (o, b) == (k, a);
+        let mut n = 0u64;
+        // G(x) = f(1 − g(1 − x)) − x.
+        let mut eval = |x: f64| -> (f64, f64) {
+            if single {
+                n += 1;
+                let fx = self.turn_value(fast, k, a, b, 1.0 - x, v1);
+                return (fx - x, fx);
+            }
+            n += 2;
+            let y = self.turn_value(fast, o, b, a, 1.0 - x, v2);
+            (self.turn_value(fast, k, a, b, 1.0 - y, v1) - x, y)
+        };
+        // Start from the neighbouring state one unit up (solved: a larger sum), else even.
+        let tu = self.tu;
+        let mut x0 = if a + 1 < tu {
+            self.w[k][(a + 1) * tu + b]
+        } else if b + 1 < tu {
+            self.w[k][a * tu + b + 1]
+        } else {
+            0.5
+        };
+        let (mut g0, mut y) = eval(x0);
+        let mut x1 = (x0 + g0).clamp(0.0, 1.0);
+        let mut res = g0.abs();
+        let mut x = x0;
+        for _ in 0..60 {
+            if res < TOL {
+                break;
+            }
+            let (g1, y1) = eval(x1);
+            x = x1;
+            y = y1;
+            res = g1.abs();
+            if res < TOL || g1 == g0 {
+                break;
+            }
+            let next = x1 - g1 * (x1 - x0) / (g1 - g0);
+            (x0, g0, x1) = (x1, g1, next.clamp(0.0, 1.0));
+        }
+        let y = if single { x } else { y };
+        (x, y, res, n)
+    }
+
+    /// P(the first seat wins) with both at 0 (ties shared), and the second seat's.
+    pub fn p_first(&self) -> f64 {
+        self.w[0][0]
+    }
+}
+
+/// The value of banking in state (p, h) of the last turn needing more than `d` units.
+fn last_turn_bank(fast: &Fast, d: usize, p: usize, h: usize) -> Option<f64> {
+    let tp = fast.bankable(p, h)?;
+    Some(match tp.cmp(&d) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Less => 0.0,
+    })
+}
+
+/// The second seat's last turn: `lambda[d]` for d = 0 ..= cap, where the cap is the first `d`
+/// with Λ(d) below `CAP_EPS` (or `CAP_MAX`).
+fn last_turn(fast: &Fast) -> (Vec<f64>, usize) {
+    let mut vr = Vec::new();
+    let mut lambda: Vec<f64> = Vec::new();
+    for d in 0..=CAP_MAX {
+        let l = fast.turn(
+            (d + 1).max(fast.min_bank as usize),
+            0.0,
+            |p, h| last_turn_bank(fast, d, p, h),
+            (1.0, fast.forced_roll_beyond(0.0, 1.0)),
+            &mut vr,
+        );
+        lambda.push(l);
+        if l < CAP_EPS {
+            break;
+        }
+    }
+    let cap = lambda.len() - 1;
+    (lambda, cap)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::{DoomPreset, DoomRules};
+    use super::*;
+
+    fn rules(target: u64, end: EndRule, f: impl Fn(&mut DoomRules)) -> Model {
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        r.target = target;
+        r.end = end;
+        f(&mut r);
+        Model::new(&r)
+    }
+
+    /// Brute force: value iteration over every state at once — (seat to move, a, b, p, h) and
+    /// the last turn's (d, p, h) — straight from the model, in no particular order, until
+    /// nothing changes by more than 1e-15. Turn points are followed to `top` units past the
+    /// target (states beyond: banked there). Returns w[k][a][b].
+    fn brute(m: &Model, top: usize) -> Vec<Vec<Vec<f64>>> {
+        let tu = m.rules.target.div_ceil(m.unit as u64) as usize;
+        let finish = m.rules.end == EndRule::FinishRound;
+        let hs = m.holds.len();
+        let forced = m.rules.hot_dice == HotDice::Forced;
+        let min_bank = m.rules.min_bank.max(1);
+        let seats = if finish { 2 } else { 1 };
+        let levels = tu + top + 1;
+        let idx = |p: usize, h: usize| p * hs + h;
+        // Last turn: lam[d] = (v, r) tables, by plain recursion in p descending (one turn).
+        let dmax = tu + top + 60;
+        let mut lam = vec![0.0; dmax + 1];
+        for (d, l) in lam.iter_mut().enumerate() {
+            let lv = d + 70;
+            let mut v = vec![0.0; (lv + 60) * hs];
+            let mut r = vec![0.0; (lv + 60) * hs];
+            for p in (0..lv + 60).rev() {
+                for h in (0..hs).rev() {
+                    // Holds are listed by dice held, so the same level's successors come later.
+                    let n = 6 - m.holds[h].dice as usize;
+                    let mut rr = 0.0;
+                    for (i, roll) in m.rolls[n].iter().enumerate() {
+                        let opts = &m.opts[h][i];
+                        if roll.doom || opts.is_empty() {
+                            continue;
+                        }
+                        let mut best: f64 = 0.0;
+                        for o in opts {
+                            let p2 = p + o.gain as usize;
+                            let val = if p2 >= lv + 60 {
+                                1.0
+                            } else if o.hot && forced {
+                                r[idx(p2, o.to as usize)]
+                            } else {
+                                v[idx(p2, o.to as usize)]
+                            };
+                            best = best.max(val);
+                        }
+                        rr += roll.p * best;
+                    }
+                    let tp = (p as u32 + m.holds[h].pts) * m.unit;
+                    let tpu = p + m.holds[h].pts as usize;
+                    let bank: f64 = if tp >= min_bank {
+                        if tpu > d {
+                            1.0
+                        } else if tpu == d {
+                            0.5
+                        } else {
+                            0.0
+                        }
+                    } else {
+                        0.0
+                    };
+                    r[idx(p, h)] = rr;
+                    v[idx(p, h)] = bank.max(rr);
+                }
+            }
+            *l = r[0];
+        }
+        let mut v = vec![vec![vec![vec![0.5; levels * hs]; tu]; tu]; seats];
+        let mut r = v.clone();
+        loop {
+            let mut change: f64 = 0.0;
+            for k in 0..seats {
+                let o = if finish { 1 - k } else { 0 };
+                for a in 0..tu {
+                    for b in 0..tu {
+                        for p in (0..levels).rev() {
+                            for h in 0..hs {
+                                let n = 6 - m.holds[h].dice as usize;
+                                let farkle = 1.0 - r[o][b][a][0];
+                                let bank_at = |s: usize| -> f64 {
+                                    if s < tu {
+                                        1.0 - r[o][b][s][0]
+                                    } else if finish && k == 0 {
+                                        1.0 - lam[(s - b).min(dmax)]
+                                    } else {
+                                        1.0
+                                    }
+                                };
+                                let mut rr = 0.0;
+                                for (i, roll) in m.rolls[n].iter().enumerate() {
+                                    let opts = &m.opts[h][i];
+                                    if roll.doom || opts.is_empty() {
+                                        rr += roll.p * farkle;
+                                        continue;
+                                    }
+                                    let mut best = f64::NEG_INFINITY;
+                                    for oo in opts {
+                                        let p2 = p + oo.gain as usize;
+                                        let val = if p2 >= levels {
+                                            bank_at(a + levels)
+                                        } else if oo.hot && forced {
+                                            r[k][a][b][idx(p2, oo.to as usize)]
+                                        } else {
+                                            v[k][a][b][idx(p2, oo.to as usize)]
+                                        };
+                                        best = best.max(val);
+                                    }
+                                    rr += roll.p * best;
+                                }
+                                let tp = (p as u32 + m.holds[h].pts) * m.unit;
+                                let nv = if tp >= min_bank {
+                                    bank_at(a + p + m.holds[h].pts as usize).max(rr)
+                                } else {
+                                    rr
+                                };
+                                let i = idx(p, h);
+                                change = change
+                                    .max((nv - v[k][a][b][i]).abs())
+                                    .max((rr - r[k][a][b][i]).abs());
+                                v[k][a][b][i] = nv;
+                                r[k][a][b][i] = rr;
+                            }
+                        }
+                    }
+                }
+            }
+            if change < 1e-15 {
+                break;
+            }
+        }
+        (0..seats)
+            .map(|k| {
+                (0..tu)
+                    .map(|a| (0..tu).map(|b| r[k][a][b][0]).collect())
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn check_against_brute(m: &Model, top: usize, tol: f64) -> WinSolution {
+        let sol = WinSolution::solve(m).unwrap();
+        let want = brute(m, top);
+        let tu = sol.tu;
+        for (k, wk) in want.iter().enumerate() {
+            for (a, row) in wk.iter().enumerate() {
+                for (b, &w) in row.iter().enumerate() {
+                    let got = sol.w[k][a * tu + b];
+                    assert!(
+                        (got - w).abs() < tol,
+                        "w[{k}][{a},{b}]: solve {got} brute force {w}"
+                    );
+                }
+            }
+        }
+        sol
+    }
+
+    #[test]
+    fn immediate_end_agrees_with_brute_force_value_iteration() {
+        // Target 300 (6 units): every state of the game, no cap (reaching it wins). The brute
+        // force follows turn points 60 units past it and values states beyond as banked even
+        // where hot dice force a roll: reaching them takes a run of about seven hot dice, and
+        // the two agree to 2e-11.
+        let m = rules(300, EndRule::Immediate, |_| {});
+        let sol = check_against_brute(&m, 60, 1e-10);
+        assert_eq!(sol.cap_bound, 0.0);
+        // The first player's edge is real and the table is a probability throughout.
+        assert!(
+            sol.p_first() > 0.5 && sol.p_first() < 1.0,
+            "{}",
+            sol.p_first()
+        );
+        assert!(sol.w[0].iter().all(|&x| (0.0..=1.0).contains(&x)));
+        assert!(sol.residual < 1e-12);
+    }
+
+    #[test]
+    fn finish_round_agrees_with_brute_force_value_iteration() {
+        // Doom on a single six keeps turns short, so the last turn's tail (the cap) is short
+        // enough for the brute force to follow every state to past it.
+        let m = rules(250, EndRule::FinishRound, |r| r.doom_sixes = Some(1));
+        let sol = WinSolution::solve(&m).unwrap();
+        assert!(sol.cap_bound < CAP_EPS && sol.cap < 200, "cap {}", sol.cap);
+        // The brute force follows 40 units further: the two differ by the cut-off's error
+        // at most, which `cap_bound` bounds.
+        check_against_brute(&m, sol.cap + 40, 2.0 * CAP_EPS);
+        // The last turn: needing more than 0 is easier than more than 5 units.
+        assert!(sol.lambda[0] > sol.lambda[5]);
+    }
+
+    #[test]
+    fn rules_whose_scores_fall_are_refused() {
+        let m = rules(1000, EndRule::FinishRound, |r| {
+            r.farkle_penalty = Some((3, 500))
+        });
+        assert_eq!(WinSolution::solve(&m).unwrap_err(), WinError::FarklePenalty);
+        let m = rules(1000, EndRule::FinishRound, |r| {
+            r.doom_wipes = DoomWipes::Bank
+        });
+        assert_eq!(WinSolution::solve(&m).unwrap_err(), WinError::DoomWipesBank);
+        let m = rules(MAX_TARGET + 1, EndRule::FinishRound, |_| {});
+        assert!(matches!(WinSolution::solve(&m), Err(WinError::Target(..))));
+    }
+}
