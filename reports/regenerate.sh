@@ -11,6 +11,14 @@ $R compare blackjack --strategy basic --strategy autoplay --strategy mimic-deale
 $R exact doom --strategy strategies/doom/bank-at-450.txt --strategy strategies/doom/by-dice-left.txt --strategy bank-at:300+keep-all --format markdown --output reports/doom-seed-exact.md
 $R exact doom --rules s2-common --format markdown --output reports/doom-s2-common-exact.md
 $R exact doom --rules zilch --format markdown --output reports/doom-zilch-exact.md
+# Two players played to win (about 3 minutes on 2 cores at 10,000), the smaller targets for how
+# the first seat's chances change with the target, and the simulation of the policy.
+$R exact doom --players 2 --objective win --target 10000 --force --out-dir reports/doom-two-player/exact-10000 > /dev/null
+for t in 500 1000 2000 3000 5000; do
+  $R exact doom --players 2 --objective win --target $t --format json --output reports/doom-two-player/exact-$t.json
+done
+$R sim doom --games 10k --target 10000 --seat win-optimal --seat win-optimal --start-seat 1 --quiet --force --out-dir reports/doom-two-player/sim-10000-both-win-optimal > /dev/null
+$R sim doom --games 10k --target 10000 --seat win-optimal --seat optimal --quiet --force --out-dir reports/doom-two-player/sim-10000-vs-optimal > /dev/null
 $R sim doom --games 100k --seat optimal --seat strategies/doom/bank-at-450.txt --seat endgame:450 --seat strategies/doom/by-dice-left.txt --quiet --force --out-dir reports/doom-seed-games > /dev/null
 $R sim doom --games 100k --quiet --force --out-dir reports/doom-seed-optimal-games > /dev/null
 $R sim twenty-one --games 1M --quiet --force --out-dir reports/twenty-one-games > /dev/null

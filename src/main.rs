@@ -44,6 +44,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check(&args),
         Command::Monitor(args) => monitor(&args),
         Command::Advise(cli::AdviseGame::Blackjack(args)) => advise_blackjack(&args),
+        Command::Advise(cli::AdviseGame::Doom(args)) => advise_doom(&args),
         Command::Compare(CompareGame::Blackjack(args)) => compare_blackjack(&args, &stop),
         Command::Compare(CompareGame::Baccarat(args)) => compare_baccarat(&args, &stop),
         Command::Compare(CompareGame::Doom(args)) => check_outputs(&args.output, None)
@@ -380,6 +381,30 @@ fn advise_blackjack(args: &cli::AdviseBlackjack) -> anyhow::Result<ExitCode> {
     };
     let model = rtplab::with_strategy!(&spec, rules.h17, |s| advise(&req, s))?;
     emit(&render(&model, &rules, &spec.name()), &args.output, &[])?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn advise_doom(args: &cli::AdviseDoom) -> anyhow::Result<ExitCode> {
+    use rtplab::games::doom::advise::{advise, parse_dice, render, DoomAdviseRequest, GameScores};
+    use rtplab::games::doom::model::Model;
+    check_outputs(&args.output, None)?;
+    let rules = args.rules.to_rules()?;
+    let req = DoomAdviseRequest {
+        roll: parse_dice(&args.roll)?,
+        held: parse_dice(&args.held)?,
+        turn_points: args.turn_points,
+        game: match (args.score, args.opponent) {
+            (Some(score), Some(opponent)) => Some(GameScores {
+                score,
+                opponent,
+                seat: (args.seat == cli::SeatOrder::Second) as usize,
+            }),
+            _ => None,
+        },
+    };
+    let model = Model::new(&rules);
+    let a = advise(&model, &req, Default::default())?;
+    emit(&render(&a, &rules.summary()), &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
 }
 

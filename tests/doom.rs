@@ -428,3 +428,87 @@ fn win_optimal_play_refuses_what_it_cannot_solve() {
         "win-optimal plays games of two players",
     );
 }
+
+#[test]
+fn advise_doom_lists_every_choice_best_first_and_refuses_impossible_rolls() {
+    let j = json(&[
+        "advise",
+        "doom",
+        "--roll",
+        "1,1,5,2,3,4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(j["objective"], "points");
+    assert_eq!(j["outcome"], "choose");
+    assert_eq!(j["best"], 0);
+    let opts = j["options"].as_array().unwrap();
+    let values: Vec<f64> = opts.iter().map(|o| o["value"].as_f64().unwrap()).collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]));
+    // Banking the straight is worth its 1150 points exactly.
+    assert!(opts
+        .iter()
+        .any(|o| o["set_aside"] == "1,2,3,4,5" && o["then"] == "bank" && o["value"] == 1150.0));
+    let d = json(&[
+        "advise",
+        "doom",
+        "--roll",
+        "6,6,1,1,1,2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(d["outcome"], "doom");
+    let w = json(&[
+        "advise",
+        "doom",
+        "--roll",
+        "1,5,2,2,3,4",
+        "--score",
+        "600",
+        "--opponent",
+        "800",
+        "--target",
+        "1000",
+        "--seat",
+        "second",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(w["objective"], "win");
+    // The straight takes the second seat past the target: a certain win.
+    assert_eq!(w["options"][0]["value"], 1.0);
+    fails_with(&["advise", "doom", "--roll", "1,2,3,4,5,6,1"], "six in all");
+    fails_with(&["advise", "doom", "--roll", "1,2,9"], "die '9'");
+    fails_with(
+        &["advise", "doom", "--roll", "1,2,3", "--held", "2,3,4"],
+        "must all score together",
+    );
+    fails_with(
+        &[
+            "advise",
+            "doom",
+            "--roll",
+            "1,2,3",
+            "--held",
+            "5,5,5",
+            "--turn-points",
+            "120",
+        ],
+        "multiple of 50",
+    );
+    fails_with(
+        &[
+            "advise",
+            "doom",
+            "--roll",
+            "1,2,3,4,5,6",
+            "--score",
+            "12000",
+            "--opponent",
+            "0",
+            "--target",
+            "10000",
+        ],
+        "below the target",
+    );
+}

@@ -91,6 +91,46 @@ pub enum AdviseGame {
         after_help = "Examples:\n  rtplab advise blackjack --hand T,6 --up T\n  rtplab advise blackjack --hand 8,8 --up A --peek --das --removed 5,5,T"
     )]
     Blackjack(AdviseBlackjack),
+    /// A Dice of Doom roll: every legal set-aside followed by bank or roll, valued by the
+    /// turn's expected points, or by the probability of winning when the game's scores are given.
+    #[command(
+        after_help = "Examples:\n  rtplab advise doom --roll 1,1,5,2,3,4\n  rtplab advise doom --roll 2,3,4 --held 5,5,5 --turn-points 500\n  rtplab advise doom --roll 1,5,2,2,3,4 --score 4000 --opponent 5200 --target 10000"
+    )]
+    Doom(AdviseDoom),
+}
+
+#[derive(Args, Debug)]
+pub struct AdviseDoom {
+    #[command(flatten)]
+    pub rules: crate::cli::doom::DoomRulesArgs,
+    /// The dice just rolled, e.g. 1,1,5,2,3,4.
+    #[arg(long, value_name = "DICE")]
+    pub roll: String,
+    /// Dice set aside earlier in this cycle (since the turn began or the last hot dice).
+    #[arg(long, value_name = "DICE", default_value = "")]
+    pub held: String,
+    /// The turn's points so far (the held dice's included).
+    #[arg(long, value_name = "POINTS", default_value_t = 0)]
+    pub turn_points: u32,
+    /// Your banked score: with --opponent, values become the probability of winning a game of
+    /// two to --target under win-optimal play (the game is solved first: minutes at 10,000).
+    #[arg(long, value_name = "POINTS", requires = "opponent")]
+    pub score: Option<u64>,
+    /// The opponent's banked score.
+    #[arg(long, value_name = "POINTS", requires = "score")]
+    pub opponent: Option<u64>,
+    /// Your seat: first (you roll first each round) or second.
+    #[arg(long, value_enum, default_value_t = SeatOrder::First)]
+    pub seat: SeatOrder,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// First or second to move each round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SeatOrder {
+    First,
+    Second,
 }
 
 #[derive(Args, Debug)]

@@ -52,7 +52,102 @@ pub struct Model {
     pub opts: Vec<Vec<Vec<Opt>>>,
 }
 
+/// Every legal set-aside from hold `h` after a roll of `roll` (not doom): the dice set aside
+/// and where it leads (`hold_index` finds a held multiset's hold), in the order of
+/// `submultisets`; a six-dice roll with no scoring die gives the rules' bonus, if any.
+fn set_asides(
+    rules: &DoomRules,
+    scorer: &Scorer,
+    unit: u32,
+    h: &Hold,
+    roll: &FaceCounts,
+    hold_index: impl Fn(&FaceCounts) -> u16,
+) -> Vec<(FaceCounts, Opt)> {
+    let mut out = Vec::new();
+    for s in submultisets(roll) {
+        let k = size(&s);
+        let opt = match rules.held_dice {
+            HeldDice::Separate => scorer.full(&s).map(|v| {
+                let dice = h.dice + k;
+                Opt {
+                    gain: v / unit,
+                    to: if dice == 6 { 0 } else { dice as u16 },
+                    hot: dice == 6,
+                    dice: k,
+                }
+            }),
+            HeldDice::Combine => {
+                let all = add(&h.counts, &s);
+                scorer.full(&all).map(|v| {
+                    if size(&all) == 6 {
+                        Opt {
+                            gain: v / unit,
+                            to: 0,
+                            hot: true,
+                            dice: k,
+                        }
+                    } else {
+                        Opt {
+                            gain: 0,
+                            to: hold_index(&all),
+                            hot: false,
+                            dice: k,
+                        }
+                    }
+                })
+            }
+        };
+        if let Some(opt) = opt {
+            out.push((s, opt));
+        }
+    }
+    if out.is_empty() && size(roll) == 6 {
+        if let Some(b) = rules.six_dice_no_score {
+            out.push((
+                [0; 6],
+                Opt {
+                    gain: b / unit,
+                    to: 0,
+                    hot: true,
+                    dice: 0,
+                },
+            ));
+        }
+    }
+    out
+}
+
 impl Model {
+    /// Every legal set-aside from hold `h` after a roll of `roll` (not doom), with the dice
+    /// set aside (the same options as `opts`, one per distinct set of dice).
+    pub fn set_asides(&self, h: usize, roll: &FaceCounts) -> Vec<(FaceCounts, Opt)> {
+        set_asides(
+            &self.rules,
+            &self.scorer,
+            self.unit,
+            &self.holds[h],
+            roll,
+            |c| {
+                self.holds
+                    .iter()
+                    .position(|x| x.counts == *c)
+                    .expect("a scoring held multiset is a hold") as u16
+            },
+        )
+    }
+
+    /// The hold of a held multiset (with separate scoring: of its number of dice), if the
+    /// multiset scores with every die used.
+    pub fn hold_of(&self, held: &FaceCounts) -> Option<usize> {
+        match self.rules.held_dice {
+            HeldDice::Separate => {
+                let n = size(held);
+                (n < 6 && (n == 0 || self.scorer.full(held).is_some())).then_some(n as usize)
+            }
+            HeldDice::Combine => self.holds.iter().position(|x| x.counts == *held),
+        }
+    }
+
     pub fn new(rules: &DoomRules) -> Model {
         let unit = rules.unit();
         let scorer = Scorer::new(rules);
@@ -110,53 +205,9 @@ impl Model {
             for r in &rolls[n as usize] {
                 let mut o: Vec<Opt> = Vec::new();
                 if !r.doom {
-                    for s in submultisets(&r.counts) {
-                        let k = size(&s);
-                        let opt = match rules.held_dice {
-                            HeldDice::Separate => scorer.full(&s).map(|v| {
-                                let dice = h.dice + k;
-                                Opt {
-                                    gain: v / unit,
-                                    to: if dice == 6 { 0 } else { dice as u16 },
-                                    hot: dice == 6,
-                                    dice: k,
-                                }
-                            }),
-                            HeldDice::Combine => {
-                                let all = add(&h.counts, &s);
-                                scorer.full(&all).map(|v| {
-                                    if size(&all) == 6 {
-                                        Opt {
-                                            gain: v / unit,
-                                            to: 0,
-                                            hot: true,
-                                            dice: k,
-                                        }
-                                    } else {
-                                        Opt {
-                                            gain: 0,
-                                            to: hold_of[&all],
-                                            hot: false,
-                                            dice: k,
-                                        }
-                                    }
-                                })
-                            }
-                        };
-                        if let Some(opt) = opt {
-                            if !o.contains(&opt) {
-                                o.push(opt);
-                            }
-                        }
-                    }
-                    if o.is_empty() && n == 6 {
-                        if let Some(b) = rules.six_dice_no_score {
-                            o.push(Opt {
-                                gain: b / unit,
-                                to: 0,
-                                hot: true,
-                                dice: 0,
-                            });
+                    for (_, opt) in set_asides(rules, &scorer, unit, h, &r.counts, |c| hold_of[c]) {
+                        if !o.contains(&opt) {
+                            o.push(opt);
                         }
                     }
                 }

@@ -481,16 +481,20 @@ impl WinSolution {
         }
     }
 
+    /// The value of banking in state (p, h) of `t` (None where banking is not allowed).
+    pub fn bank_win(&self, t: &TurnTable, p: usize, h: usize) -> Option<f64> {
+        match t.kind {
+            TurnKind::Game { k, a, b } => self.bank_value(&self.fast, k, a, b, p, h),
+            TurnKind::Last { d } => last_turn_bank(&self.fast, d, p, h),
+        }
+    }
+
     /// Whether the win-optimal mover banks in state (p, h) of `t` (false where it may not).
     pub fn banks(&self, t: &TurnTable, p: usize, h: usize) -> bool {
         if p >= t.levels {
             return true;
         }
-        let bank = match t.kind {
-            TurnKind::Game { k, a, b } => self.bank_value(&self.fast, k, a, b, p, h),
-            TurnKind::Last { d } => last_turn_bank(&self.fast, d, p, h),
-        };
-        bank.is_some_and(|v| v >= t.roll(p, h))
+        self.bank_win(t, p, h).is_some_and(|v| v >= t.roll(p, h))
     }
 
     /// For dice left 1..=6, the lowest turn points (in points) at which the mover at

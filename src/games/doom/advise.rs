@@ -1,0 +1,474 @@
+//! `advise doom`: after a roll, every legal set-aside followed by banking or rolling on, with
+//! its value: the expected points the turn banks under the single-turn optimal policy, or,
+//! given the game's scores, the probability of winning a two-player game under the
+//! win-optimal policy (`win.rs`). Says farkle or doom when the roll is one.
+
+use serde::Serialize;
+
+use super::exact::{solve_policy, Policy, ValueTable, CAP_POINTS};
+use super::model::Model;
+use super::rules::HotDice;
+use super::score::{size, FaceCounts};
+use super::win::{WinError, WinSolution};
+
+/// The game's scores (points) and the seat to move, for the win objective.
+#[derive(Clone, Copy, Debug)]
+pub struct GameScores {
+    pub score: u64,
+    pub opponent: u64,
+    /// 0: the first seat (moves first each round), 1: the second.
+    pub seat: usize,
+}
+
+/// A position in a turn.
+#[derive(Clone, Debug)]
+pub struct DoomAdviseRequest {
+    /// The dice rolled (faces 1-6).
+    pub roll: Vec<u8>,
+    /// Dice set aside earlier in this cycle (since the turn's start or the last hot dice).
+    pub held: Vec<u8>,
+    /// The turn's points so far (the held dice's included).
+    pub turn_points: u32,
+    pub game: Option<GameScores>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum DoomAdviseError {
+    #[error("die '{0}': expected a face from 1 to 6")]
+    Face(String),
+    #[error("{held} dice held and {rolled} rolled: the dice rolled are the {want} not held (six in all)")]
+    Dice {
+        held: usize,
+        rolled: usize,
+        want: usize,
+    },
+    #[error("--held {0}: dice set aside must all score together (e.g. 1,5 or 2,2,2)")]
+    Held(String),
+    #[error("--turn-points {points}: must be a multiple of {unit} and at least the held dice's {held} points")]
+    TurnPoints { points: u32, unit: u32, held: u32 },
+    #[error("--turn-points {0}: at most {CAP_POINTS} (the exact analysis' cap)")]
+    Cap(u32),
+    #[error("--score {score} --opponent {opponent}: scores are multiples of {unit} below the target {target}")]
+    Scores {
+        score: u64,
+        opponent: u64,
+        unit: u32,
+        target: u64,
+    },
+    #[error("{0}")]
+    Win(#[from] WinError),
+}
+
+/// One choice: set these dice aside, then bank or roll on.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DoomOption {
+    pub set_aside: String,
+    /// "bank", "roll" or "roll (hot dice)".
+    pub then: &'static str,
+    /// Expected turn points (objective points) or probability of winning (objective win).
+    pub value: f64,
+    pub vs_best: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DoomAdvice {
+    pub roll: String,
+    pub held: String,
+    pub turn_points: u32,
+    /// "points" (single-turn expected points) or "win" (probability of winning).
+    pub objective: &'static str,
+    /// "choose", "farkle" (no legal set-aside) or "doom".
+    pub outcome: &'static str,
+    pub options: Vec<DoomOption>,
+    /// The best option's index in `options` (they are sorted best first).
+    pub best: Option<usize>,
+}
+
+/// Faces "1,1,5,2" (or "1152").
+pub fn parse_dice(s: &str) -> Result<Vec<u8>, DoomAdviseError> {
+    let s = s.trim();
+    let parts: Vec<String> = if s.contains(',') {
+        s.split(',').map(|p| p.trim().to_string()).collect()
+    } else {
+        s.chars()
+            .filter(|c| !c.is_whitespace())
+            .map(String::from)
+            .collect()
+    };
+    parts
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| match p.parse::<u8>() {
+            Ok(v @ 1..=6) => Ok(v),
+            _ => Err(DoomAdviseError::Face(p)),
+        })
+        .collect()
+}
+
+fn counts(dice: &[u8]) -> FaceCounts {
+    let mut c = [0u8; 6];
+    for &d in dice {
+        c[d as usize - 1] += 1;
+    }
+    c
+}
+
+fn dice_text(c: &FaceCounts) -> String {
+    let mut v = Vec::new();
+    for (f, &n) in c.iter().enumerate() {
+        for _ in 0..n {
+            v.push((f + 1).to_string());
+        }
+    }
+    if v.is_empty() {
+        "-".into()
+    } else {
+        v.join(",")
+    }
+}
+
+/// What is already solved for the rules, so that many positions can be advised at the cost of
+/// one solve (the advice solves what it needs and is not given).
+#[derive(Clone, Copy, Default)]
+pub struct Solved<'a> {
+    /// The single-turn optimal policy's table (`solve_policy(m, OPTIMAL).tables[0]`).
+    pub turn: Option<&'a ValueTable>,
+    /// The two-player game.
+    pub win: Option<&'a WinSolution>,
+}
+
+/// The advice for `req` under `m`'s rules (the target is the rules').
+pub fn advise(
+    m: &Model,
+    req: &DoomAdviseRequest,
+    solved: Solved,
+) -> Result<DoomAdvice, DoomAdviseError> {
+    let held = counts(&req.held);
+    let roll = counts(&req.roll);
+    let want = 6 - req.held.len().min(6);
+    if req.held.len() >= 6 || req.roll.len() != want {
+        return Err(DoomAdviseError::Dice {
+            held: req.held.len(),
+            rolled: req.roll.len(),
+            want,
+        });
+    }
+    let h = m
+        .hold_of(&held)
+        .ok_or_else(|| DoomAdviseError::Held(dice_text(&held)))?;
+    let unit = m.unit;
+    let held_pts = m.holds[h].pts * unit;
+    if !req.turn_points.is_multiple_of(unit) || req.turn_points < held_pts {
+        return Err(DoomAdviseError::TurnPoints {
+            points: req.turn_points,
+            unit,
+            held: held_pts,
+        });
+    }
+    if req.turn_points > CAP_POINTS {
+        return Err(DoomAdviseError::Cap(req.turn_points));
+    }
+    let p = ((req.turn_points - held_pts) / unit) as usize;
+    let mut advice = DoomAdvice {
+        roll: dice_text(&roll),
+        held: dice_text(&held),
+        turn_points: req.turn_points,
+        objective: if req.game.is_some() { "win" } else { "points" },
+        outcome: "choose",
+        options: Vec::new(),
+        best: None,
+    };
+    if m.rules.doom_sixes.is_some_and(|d| roll[5] >= d) {
+        advice.outcome = "doom";
+        return Ok(advice);
+    }
+    let choices = m.set_asides(h, &roll);
+    if choices.is_empty() {
+        advice.outcome = "farkle";
+        return Ok(advice);
+    }
+    let forced = m.rules.hot_dice == HotDice::Forced;
+    // Value of banking (None: not allowed) and of rolling on from state (p2, h2).
+    type Values<'a> = Box<dyn Fn(usize, usize) -> (Option<f64>, f64) + 'a>;
+    let values: Values = match req.game {
+        None => {
+            let t = match solved.turn {
+                Some(t) => t.clone(),
+                None => solve_policy(m, &Policy::OPTIMAL).tables[0].clone(),
+            };
+            let min_bank = m.rules.min_bank.max(1);
+            Box::new(move |p2, h2| {
+                let tp = (p2 as u32 + m.holds[h2].pts) * unit;
+                let i = p2.min(t.levels - 1) * t.holds + h2;
+                ((tp >= min_bank).then_some(tp as f64), t.r[i])
+            })
+        }
+        Some(g) => {
+            // The scores are checked before the game is solved (minutes at large targets).
+            let target = m.rules.target;
+            let ok = |x: u64| x.is_multiple_of(unit as u64) && x < target;
+            if !ok(g.score) || !ok(g.opponent) {
+                return Err(DoomAdviseError::Scores {
+                    score: g.score,
+                    opponent: g.opponent,
+                    unit,
+                    target,
+                });
+            }
+            let owned;
+            let sol = match solved.win {
+                Some(s) => s,
+                None => {
+                    owned = WinSolution::solve(m)?;
+                    &owned
+                }
+            };
+            let k = if sol.finish_round { g.seat } else { 0 };
+            let (a, b) = (
+                (g.score / unit as u64) as usize,
+                (g.opponent / unit as u64) as usize,
+            );
+            let t = sol.turn_table(k, a, b);
+            let bank: Vec<Option<f64>> = (0..t.levels * m.holds.len())
+                .map(|i| sol.bank_win(&t, i / m.holds.len(), i % m.holds.len()))
+                .collect();
+            let holds = m.holds.len();
+            Box::new(move |p2, h2| {
+                let bank = if p2 < t.levels {
+                    bank[p2 * holds + h2]
+                } else {
+                    Some(t.value(p2, h2))
+                };
+                (bank, t.roll(p2, h2))
+            })
+        }
+    };
+    for (s, o) in &choices {
+        let (p2, h2) = (p + o.gain as usize, o.to as usize);
+        let (bank, roll_on) = values(p2, h2);
+        let set_aside = if size(s) == 0 {
+            "none (six dice, no score: the bonus)".to_string()
+        } else {
+            dice_text(s)
+        };
+        if o.hot && forced {
+            advice.options.push(DoomOption {
+                set_aside,
+                then: "roll (hot dice)",
+                value: roll_on,
+                vs_best: 0.0,
+            });
+            continue;
+        }
+        if let Some(b) = bank {
+            advice.options.push(DoomOption {
+                set_aside: set_aside.clone(),
+                then: "bank",
+                value: b,
+                vs_best: 0.0,
+            });
+        }
+        advice.options.push(DoomOption {
+            set_aside,
+            then: "roll",
+            value: roll_on,
+            vs_best: 0.0,
+        });
+    }
+    advice.options.sort_by(|x, y| y.value.total_cmp(&x.value));
+    let best = advice.options[0].value;
+    for o in &mut advice.options {
+        o.vs_best = o.value - best;
+    }
+    advice.best = Some(0);
+    Ok(advice)
+}
+
+/// The advice as a report.
+pub fn render(a: &DoomAdvice, rules: &str) -> crate::report::Report {
+    use crate::report::{Cell, Report, Section};
+    let mut r = Report {
+        title: "rtplab Dice of Doom advice".into(),
+        ..Default::default()
+    };
+    r.meta.push(("rules".into(), rules.to_string()));
+    r.meta.push((
+        "position".into(),
+        format!(
+            "rolled {}, held {}, {} turn points",
+            a.roll, a.held, a.turn_points
+        ),
+    ));
+    let (what, d) = match a.objective {
+        "win" => ("P(win), win-optimal play by both", 6),
+        _ => ("expected points the turn banks, optimal play", 2),
+    };
+    r.meta.push(("value".into(), what.into()));
+    match a.outcome {
+        "doom" => r
+            .notes
+            .push("Doom: the roll ends the turn and its points are lost.".into()),
+        "farkle" => r
+            .notes
+            .push("Farkle: no die scores; the turn ends and its points are lost.".into()),
+        _ => {}
+    }
+    let mut s = Section::new(
+        "Each choice",
+        &["set aside", "then", "value", "against the best", ""],
+    );
+    for (i, o) in a.options.iter().enumerate() {
+        s.row([
+            Cell::from(o.set_aside.clone()),
+            Cell::from(o.then),
+            Cell::num(format!("{:.d$}", o.value), o.value, ""),
+            Cell::num(format!("{:+.d$}", o.vs_best), o.vs_best, ""),
+            Cell::from(if Some(i) == a.best { "best" } else { "" }),
+        ]);
+    }
+    if !a.options.is_empty() {
+        r.sections.push(s);
+    }
+    r.json = serde_json::to_value(a).unwrap_or_default();
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::{DoomPreset, DoomRules};
+    use super::*;
+
+    fn seed() -> Model {
+        Model::new(&DoomRules::preset(DoomPreset::Seed))
+    }
+
+    fn advise_pts(m: &Model, r: &DoomAdviseRequest) -> Result<DoomAdvice, DoomAdviseError> {
+        advise(m, r, Solved::default())
+    }
+
+    fn req(roll: &str, held: &str, tp: u32) -> DoomAdviseRequest {
+        DoomAdviseRequest {
+            roll: parse_dice(roll).unwrap(),
+            held: parse_dice(held).unwrap(),
+            turn_points: tp,
+            game: None,
+        }
+    }
+
+    #[test]
+    fn the_first_roll_of_a_turn_is_valued_as_the_exact_turn_ev() {
+        // Averaging the best choice's value over every six-dice roll (doom and farkle worth 0)
+        // is the optimal turn EV.
+        let m = seed();
+        let opt = solve_policy(&m, &Policy::OPTIMAL);
+        let ev = opt.turn_ev;
+        let mut avg = 0.0;
+        for (c, p) in super::super::score::rolls(6) {
+            let dice: Vec<u8> = (0..6)
+                .flat_map(|f| std::iter::repeat_n(f as u8 + 1, c[f] as usize))
+                .collect();
+            let a = advise(
+                &m,
+                &DoomAdviseRequest {
+                    roll: dice,
+                    held: vec![],
+                    turn_points: 0,
+                    game: None,
+                },
+                Solved {
+                    turn: Some(&opt.tables[0]),
+                    win: None,
+                },
+            )
+            .unwrap();
+            avg += p * a.options.first().map_or(0.0, |o| o.value);
+        }
+        assert!((avg - ev).abs() < 1e-9, "{avg} vs {ev}");
+    }
+
+    #[test]
+    fn the_first_roll_of_a_game_turn_is_valued_as_the_solved_win_probability() {
+        // Target 1000, the second seat at 300 against 450: averaging the best choice's P(win)
+        // over every six-dice roll (doom and farkle: the opponent moves at 450-300) is the
+        // solved win probability of the position.
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        r.target = 1000;
+        let m = Model::new(&r);
+        let sol = WinSolution::solve(&m).unwrap();
+        let (a, b) = (6, 9);
+        let bust = sol.farkle_value(1, a, b);
+        let mut avg = 0.0;
+        for (c, p) in super::super::score::rolls(6) {
+            let dice: Vec<u8> = (0..6)
+                .flat_map(|f| std::iter::repeat_n(f as u8 + 1, c[f] as usize))
+                .collect();
+            let x = advise(
+                &m,
+                &DoomAdviseRequest {
+                    roll: dice,
+                    held: vec![],
+                    turn_points: 0,
+                    game: Some(GameScores {
+                        score: 300,
+                        opponent: 450,
+                        seat: 1,
+                    }),
+                },
+                Solved {
+                    turn: None,
+                    win: Some(&sol),
+                },
+            )
+            .unwrap();
+            avg += p * x.options.first().map_or(bust, |o| o.value);
+        }
+        let want = sol.w[1][a * sol.tu + b];
+        assert!((avg - want).abs() < 1e-12, "{avg} vs {want}");
+    }
+
+    #[test]
+    fn outcomes_and_choices() {
+        let m = seed();
+        assert_eq!(
+            advise_pts(&m, &req("6,6,1,5,2,3", "", 0)).unwrap().outcome,
+            "doom"
+        );
+        assert_eq!(
+            advise_pts(&m, &req("2,2,3,6", "1,5", 150)).unwrap().outcome,
+            "farkle"
+        );
+        // Held 1,1 and a roll of 3,3,4,4: all four make three pairs with the 1s (hot dice).
+        let a = advise_pts(&m, &req("3,3,4,4", "1,1", 200)).unwrap();
+        assert!(a
+            .options
+            .iter()
+            .any(|o| o.set_aside == "3,3,4,4" && o.then == "roll (hot dice)"));
+        // Banking is worth the turn points exactly.
+        let a = advise_pts(&m, &req("1,2,3", "5,5,5", 500)).unwrap();
+        let bank = a.options.iter().find(|o| o.then == "bank").unwrap();
+        assert_eq!(bank.value, 600.0);
+        assert_eq!(a.options[0].vs_best, 0.0);
+        assert!(a.options.iter().all(|o| o.vs_best <= 0.0));
+    }
+
+    #[test]
+    fn impossible_positions_are_refused() {
+        let m = seed();
+        assert!(matches!(
+            advise_pts(&m, &req("1,2,3,4,5,6,1", "", 0)),
+            Err(DoomAdviseError::Dice { .. })
+        ));
+        assert!(matches!(
+            advise_pts(&m, &req("1,2,3", "2,3,4", 0)),
+            Err(DoomAdviseError::Held(_))
+        ));
+        assert!(matches!(
+            advise_pts(&m, &req("1,2,3", "5,5,5", 20)),
+            Err(DoomAdviseError::TurnPoints { .. })
+        ));
+        assert_eq!(
+            parse_dice("1,7").unwrap_err(),
+            DoomAdviseError::Face("7".into())
+        );
+    }
+}
