@@ -45,6 +45,7 @@ fn main() -> ExitCode {
         Command::Monitor(args) => monitor(&args),
         Command::Advise(cli::AdviseGame::Blackjack(args)) => advise_blackjack(&args),
         Command::Advise(cli::AdviseGame::Doom(args)) => advise_doom(&args),
+        Command::Advise(cli::AdviseGame::TwentyOne(args)) => advise_twenty_one(&args),
         Command::Compare(CompareGame::Blackjack(args)) => compare_blackjack(&args, &stop),
         Command::Compare(CompareGame::Baccarat(args)) => compare_baccarat(&args, &stop),
         Command::Compare(CompareGame::Doom(args)) => check_outputs(&args.output, None)
@@ -405,6 +406,26 @@ fn advise_doom(args: &cli::AdviseDoom) -> anyhow::Result<ExitCode> {
     let model = Model::new(&rules);
     let a = advise(&model, &req, Default::default())?;
     emit(&render(&a, &rules.summary()), &args.output, &[])?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn advise_twenty_one(args: &cli::AdviseTwentyOne) -> anyhow::Result<ExitCode> {
+    use rtplab::games::twentyone::{advise, strategy::RowTable};
+    check_outputs(&args.output, None)?;
+    let rules = args.rules.to_rules()?;
+    if !(0.0..=100.0).contains(&args.c) {
+        anyhow::bail!("--c {}: the cost per roll must be from 0 to 100", args.c);
+    }
+    let req = advise::parse(
+        &args.row,
+        &args.filled,
+        args.hits,
+        &args.roll,
+        args.rerolls_left,
+    )?;
+    let table = RowTable::new(args.c, rules.rerolls);
+    let a = advise::advise(&table, &req)?;
+    emit(&advise::render(&a, &req), &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -214,3 +214,70 @@ fn players_must_agree_with_the_seats() {
         assert_eq!(j["win_rate"].as_array().unwrap().len(), 2);
     }
 }
+
+#[test]
+fn advise_twenty_one_lists_writes_cross_out_and_reroll_best_first() {
+    let j = json(&[
+        "advise",
+        "twenty-one",
+        "--row",
+        "W6 K5 R4 B3 Y2 G1",
+        "--roll",
+        "W3 K5 R1 B6 Y2 G4",
+        "--rerolls-left",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(j["best"], 0);
+    let opts = j["options"].as_array().unwrap();
+    let evs: Vec<f64> = opts.iter().map(|o| o["ev"].as_f64().unwrap()).collect();
+    assert!(evs.windows(2).all(|w| w[0] >= w[1]));
+    // The two exact hits (K5 = 5, Y2 = 2) are worth 7 points and 3 of bonus now.
+    let hits = opts
+        .iter()
+        .find(|o| o["action"] == "write K5=5 Y2=2")
+        .unwrap();
+    assert_eq!(hits["points_now"], 10);
+    assert!(opts.iter().any(|o| o["action"] == "cross out W6"));
+    assert!(opts.iter().any(|o| o["action"] == "re-roll the non-1 dice"));
+    // B6 cannot go in B3 (above the printed value): no write names it.
+    assert!(opts
+        .iter()
+        .all(|o| !o["action"].as_str().unwrap().contains("B3=")));
+    fails_with(
+        &[
+            "advise",
+            "twenty-one",
+            "--row",
+            "W6 K5 R4 B3 Y2 G1",
+            "--filled",
+            "W,W",
+            "--roll",
+            "W3 K5 R1 B6 Y2 G4",
+        ],
+        "--filled W,W",
+    );
+    fails_with(
+        &[
+            "advise",
+            "twenty-one",
+            "--row",
+            "W6 K5 R4",
+            "--roll",
+            "W3 K5 R1 B6 Y2 G4",
+        ],
+        "six boxes",
+    );
+    fails_with(
+        &[
+            "advise",
+            "twenty-one",
+            "--row",
+            "W6 K5 R4 B3 Y2 G1",
+            "--roll",
+            "W3 K5 R1 B6 Y2 G9",
+        ],
+        "six dice",
+    );
+}

@@ -97,6 +97,39 @@ pub enum AdviseGame {
         after_help = "Examples:\n  rtplab advise doom --roll 1,1,5,2,3,4\n  rtplab advise doom --roll 2,3,4 --held 5,5,5 --turn-points 500\n  rtplab advise doom --roll 1,5,2,2,3,4 --score 4000 --opponent 5200 --target 10000"
     )]
     Doom(AdviseDoom),
+    /// A Twenty One roll seen from your row: every legal write, the cross-out and the re-roll,
+    /// valued under the row-optimal policy.
+    #[command(
+        name = "twenty-one",
+        after_help = "Examples:\n  rtplab advise twenty-one --row \"W6 K5 R4 B3 Y2 G1\" --roll \"W3 K5 R1 B6 Y2 G4\" --rerolls-left 1\n  rtplab advise twenty-one --row \"W6 K5 R4 B3 Y2 G1\" --filled W,R --hits 1 --roll \"W3 K5 R1 B6 Y2 G4\""
+    )]
+    TwentyOne(AdviseTwentyOne),
+}
+
+#[derive(Args, Debug)]
+pub struct AdviseTwentyOne {
+    #[command(flatten)]
+    pub rules: crate::cli::twentyone::TwentyOneRulesArgs,
+    /// Your current row's boxes left to right by colour (printed 6 to 1), e.g. "W6 K5 R4 B3 Y2 G1".
+    #[arg(long, value_name = "BOXES")]
+    pub row: String,
+    /// The row's boxes already written or crossed out, by colour, e.g. W,R.
+    #[arg(long, value_name = "COLOURS", default_value = "")]
+    pub filled: String,
+    /// Exact hits so far in the row.
+    #[arg(long, default_value_t = 0)]
+    pub hits: u8,
+    /// The roll: each die's colour and value, e.g. "W3 K5 R1 B6 Y2 G4".
+    #[arg(long, value_name = "DICE")]
+    pub roll: String,
+    /// Re-rolls you may still take (the active player only; 0 otherwise).
+    #[arg(long, default_value_t = 0)]
+    pub rerolls_left: u8,
+    /// Cost per roll of the row-optimal policy (as in `exact twenty-one --c`).
+    #[arg(long, default_value_t = 1.0, value_name = "C")]
+    pub c: f64,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Args, Debug)]

@@ -1,5 +1,6 @@
 //! Twenty One: the roll-and-write dice game of docs/rules.md §2.
 
+pub mod advise;
 pub mod exact;
 pub mod game;
 pub mod report;

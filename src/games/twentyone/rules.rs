@@ -143,7 +143,8 @@ pub fn parse_sheets(text: &str, name: &str) -> Result<Vec<Sheet>, String> {
         .collect()
 }
 
-fn colour(s: &str) -> Option<u8> {
+/// A colour by name or letter (white/W, black/K, red/R, blue/B, yellow/Y, green/G).
+pub fn colour(s: &str) -> Option<u8> {
     let l = s.to_ascii_lowercase();
     if let Some(i) = COLOURS.iter().position(|c| *c == l) {
         return Some(i as u8);
