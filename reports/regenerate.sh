@@ -19,6 +19,8 @@ for t in 500 1000 2000 3000 5000; do
 done
 $R sim doom --games 10k --target 10000 --seat win-optimal --seat win-optimal --start-seat 1 --quiet --force --out-dir reports/doom-two-player/sim-10000-both-win-optimal > /dev/null
 $R sim doom --games 10k --target 10000 --seat win-optimal --seat optimal --quiet --force --out-dir reports/doom-two-player/sim-10000-vs-optimal > /dev/null
+$R sim doom --games 10k --target 10000 --seat win-optimal --seat bank-at:450 --quiet --force --out-dir reports/doom-two-player/sim-10000-vs-bank-at-450 > /dev/null
+$R sim doom --games 10k --target 10000 --seat win-optimal --seat endgame:450 --quiet --force --out-dir reports/doom-two-player/sim-10000-vs-endgame-450 > /dev/null
 $R sim doom --games 100k --seat optimal --seat strategies/doom/bank-at-450.txt --seat endgame:450 --seat strategies/doom/by-dice-left.txt --quiet --force --out-dir reports/doom-seed-games > /dev/null
 $R sim doom --games 100k --quiet --force --out-dir reports/doom-seed-optimal-games > /dev/null
 $R sim twenty-one --games 1M --quiet --force --out-dir reports/twenty-one-games > /dev/null

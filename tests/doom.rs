@@ -443,12 +443,12 @@ fn advise_doom_lists_every_choice_best_first_and_refuses_impossible_rolls() {
     assert_eq!(j["outcome"], "choose");
     assert_eq!(j["best"], 0);
     let opts = j["options"].as_array().unwrap();
-    let values: Vec<f64> = opts.iter().map(|o| o["value"].as_f64().unwrap()).collect();
+    let values: Vec<f64> = opts.iter().map(|o| o["ev"].as_f64().unwrap()).collect();
     assert!(values.windows(2).all(|w| w[0] >= w[1]));
     // Banking the straight is worth its 1150 points exactly.
     assert!(opts
         .iter()
-        .any(|o| o["set_aside"] == "1,2,3,4,5" && o["then"] == "bank" && o["value"] == 1150.0));
+        .any(|o| o["action"] == "set aside 1,2,3,4,5 then bank" && o["ev"] == 1150.0));
     let d = json(&[
         "advise",
         "doom",
@@ -476,7 +476,8 @@ fn advise_doom_lists_every_choice_best_first_and_refuses_impossible_rolls() {
     ]);
     assert_eq!(w["objective"], "win");
     // The straight takes the second seat past the target: a certain win.
-    assert_eq!(w["options"][0]["value"], 1.0);
+    assert_eq!(w["options"][0]["win_probability"], 1.0);
+    assert!(w["options"][0]["ev"].is_null());
     fails_with(&["advise", "doom", "--roll", "1,2,3,4,5,6,1"], "six in all");
     fails_with(&["advise", "doom", "--roll", "1,2,9"], "die '9'");
     fails_with(

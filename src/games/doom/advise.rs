@@ -62,12 +62,34 @@ pub enum DoomAdviseError {
 /// One choice: set these dice aside, then bank or roll on.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DoomOption {
+    /// "set aside 1,5 then roll".
+    pub action: String,
     pub set_aside: String,
     /// "bank", "roll" or "roll (hot dice)".
     pub then: &'static str,
-    /// Expected turn points (objective points) or probability of winning (objective win).
+    /// Expected points the turn banks (objective points; JSON `ev`) or the probability of
+    /// winning (objective win; JSON `win_probability`).
+    #[serde(skip)]
     pub value: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ev: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_probability: Option<f64>,
     pub vs_best: f64,
+}
+
+impl DoomOption {
+    fn new(set_aside: String, then: &'static str, value: f64) -> DoomOption {
+        DoomOption {
+            action: format!("set aside {set_aside} then {then}"),
+            set_aside,
+            then,
+            value,
+            ev: None,
+            win_probability: None,
+            vs_best: 0.0,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -252,33 +274,30 @@ pub fn advise(
             dice_text(s)
         };
         if o.hot && forced {
-            advice.options.push(DoomOption {
-                set_aside,
-                then: "roll (hot dice)",
-                value: roll_on,
-                vs_best: 0.0,
-            });
+            advice
+                .options
+                .push(DoomOption::new(set_aside, "roll (hot dice)", roll_on));
             continue;
         }
         if let Some(b) = bank {
-            advice.options.push(DoomOption {
-                set_aside: set_aside.clone(),
-                then: "bank",
-                value: b,
-                vs_best: 0.0,
-            });
+            advice
+                .options
+                .push(DoomOption::new(set_aside.clone(), "bank", b));
         }
-        advice.options.push(DoomOption {
-            set_aside,
-            then: "roll",
-            value: roll_on,
-            vs_best: 0.0,
-        });
+        advice
+            .options
+            .push(DoomOption::new(set_aside, "roll", roll_on));
     }
     advice.options.sort_by(|x, y| y.value.total_cmp(&x.value));
     let best = advice.options[0].value;
+    let win = req.game.is_some();
     for o in &mut advice.options {
         o.vs_best = o.value - best;
+        if win {
+            o.win_probability = Some(o.value);
+        } else {
+            o.ev = Some(o.value);
+        }
     }
     advice.best = Some(0);
     Ok(advice)
