@@ -374,73 +374,57 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_first_roll_of_a_turn_is_valued_as_the_exact_turn_ev() {
-        // Averaging the best choice's value over every six-dice roll (doom and farkle worth 0)
-        // is the optimal turn EV.
-        let m = seed();
-        let opt = solve_policy(&m, &Policy::OPTIMAL);
-        let ev = opt.turn_ev;
+    /// The best choice's value averaged over every six-dice roll at the start of a turn
+    /// (doom and farkle worth `bust`).
+    fn first_roll_average(m: &Model, game: Option<GameScores>, solved: Solved, bust: f64) -> f64 {
         let mut avg = 0.0;
         for (c, p) in super::super::score::rolls(6) {
-            let dice: Vec<u8> = (0..6)
+            let roll: Vec<u8> = (0..6)
                 .flat_map(|f| std::iter::repeat_n(f as u8 + 1, c[f] as usize))
                 .collect();
-            let a = advise(
-                &m,
-                &DoomAdviseRequest {
-                    roll: dice,
-                    held: vec![],
-                    turn_points: 0,
-                    game: None,
-                },
-                Solved {
-                    turn: Some(&opt.tables[0]),
-                    win: None,
-                },
-            )
-            .unwrap();
-            avg += p * a.options.first().map_or(0.0, |o| o.value);
+            let req = DoomAdviseRequest {
+                roll,
+                held: vec![],
+                turn_points: 0,
+                game,
+            };
+            let a = advise(m, &req, solved).unwrap();
+            avg += p * a.options.first().map_or(bust, |o| o.value);
         }
-        assert!((avg - ev).abs() < 1e-9, "{avg} vs {ev}");
+        avg
+    }
+
+    #[test]
+    fn the_first_roll_of_a_turn_is_valued_as_the_exact_turn_ev() {
+        let m = seed();
+        let opt = solve_policy(&m, &Policy::OPTIMAL);
+        let solved = Solved {
+            turn: Some(&opt.tables[0]),
+            win: None,
+        };
+        let avg = first_roll_average(&m, None, solved, 0.0);
+        assert!((avg - opt.turn_ev).abs() < 1e-9, "{avg} vs {}", opt.turn_ev);
     }
 
     #[test]
     fn the_first_roll_of_a_game_turn_is_valued_as_the_solved_win_probability() {
-        // Target 1000, the second seat at 300 against 450: averaging the best choice's P(win)
-        // over every six-dice roll (doom and farkle: the opponent moves at 450-300) is the
-        // solved win probability of the position.
+        // Target 1000, the second seat at 300 against 450: the opponent moves at 450-300
+        // after doom or a farkle.
         let mut r = DoomRules::preset(DoomPreset::Seed);
         r.target = 1000;
         let m = Model::new(&r);
         let sol = WinSolution::solve(&m).unwrap();
         let (a, b) = (6, 9);
-        let bust = sol.farkle_value(1, a, b);
-        let mut avg = 0.0;
-        for (c, p) in super::super::score::rolls(6) {
-            let dice: Vec<u8> = (0..6)
-                .flat_map(|f| std::iter::repeat_n(f as u8 + 1, c[f] as usize))
-                .collect();
-            let x = advise(
-                &m,
-                &DoomAdviseRequest {
-                    roll: dice,
-                    held: vec![],
-                    turn_points: 0,
-                    game: Some(GameScores {
-                        score: 300,
-                        opponent: 450,
-                        seat: 1,
-                    }),
-                },
-                Solved {
-                    turn: None,
-                    win: Some(&sol),
-                },
-            )
-            .unwrap();
-            avg += p * x.options.first().map_or(bust, |o| o.value);
-        }
+        let game = GameScores {
+            score: 300,
+            opponent: 450,
+            seat: 1,
+        };
+        let solved = Solved {
+            turn: None,
+            win: Some(&sol),
+        };
+        let avg = first_roll_average(&m, Some(game), solved, sol.farkle_value(1, a, b));
         let want = sol.w[1][a * sol.tu + b];
         assert!((avg - want).abs() < 1e-12, "{avg} vs {want}");
     }

@@ -52,6 +52,20 @@ pub struct TurnOutcome {
     pub rolls: u32,
 }
 
+/// Roll the dice not held in hold `h`: the roll's index in `m.rolls`, or None for doom (the
+/// roll and the doom recorded in `out`).
+fn roll_dice(m: &Model, h: usize, rng: &mut Rng, out: &mut TurnOutcome) -> Option<usize> {
+    let n = 6 - m.holds[h].dice;
+    let mut c = [0u8; 6];
+    for _ in 0..n {
+        c[die(rng) as usize - 1] += 1;
+    }
+    out.rolls += 1;
+    let i = m.roll_index[key(&c)] as usize;
+    out.doom = m.rolls[n as usize][i].doom;
+    (!out.doom).then_some(i)
+}
+
 /// Play one turn. `z` is the number of farkles in a row before it (selects the table).
 pub fn play_turn(
     m: &Model,
@@ -65,17 +79,9 @@ pub fn play_turn(
     let mut out = TurnOutcome::default();
     let (mut p, mut h) = (0usize, 0usize);
     loop {
-        let n = 6 - m.holds[h].dice;
-        let mut c = [0u8; 6];
-        for _ in 0..n {
-            c[die(rng) as usize - 1] += 1;
-        }
-        out.rolls += 1;
-        let i = m.roll_index[key(&c)] as usize;
-        if m.rolls[n as usize][i].doom {
-            out.doom = true;
+        let Some(i) = roll_dice(m, h, rng, &mut out) else {
             return out;
-        }
+        };
         let opts = &m.opts[h][i];
         let Some(k) = t.choose(m, pol.keep, p, opts) else {
             out.farkle = true;
@@ -156,17 +162,9 @@ pub fn play_turn_win(m: &Model, w: &WinPlay, kind: TurnKind, rng: &mut Rng) -> T
     let mut out = TurnOutcome::default();
     let (mut p, mut h) = (0usize, 0usize);
     loop {
-        let n = 6 - m.holds[h].dice;
-        let mut c = [0u8; 6];
-        for _ in 0..n {
-            c[die(rng) as usize - 1] += 1;
-        }
-        out.rolls += 1;
-        let i = m.roll_index[key(&c)] as usize;
-        if m.rolls[n as usize][i].doom {
-            out.doom = true;
+        let Some(i) = roll_dice(m, h, rng, &mut out) else {
             return out;
-        }
+        };
         let opts = &m.opts[h][i];
         let Some(o) = opts
             .iter()
