@@ -150,10 +150,18 @@ fn exact_doom(args: &cli::doom::DoomExact) -> anyhow::Result<ExitCode> {
     let rules = args.rules.to_rules()?;
     if args.objective == cli::doom::Objective::Win || args.players != 1 {
         if args.objective != cli::doom::Objective::Win || args.players != 2 {
+            let objective = match args.objective {
+                cli::doom::Objective::Win => "win",
+                cli::doom::Objective::Points => "points",
+            };
             anyhow::bail!(
-                "--players {} --objective {:?}: the exact analysis solves one turn (--players 1 --objective points) or a game of two played to win (--players 2 --objective win)",
+                "--players {} --objective {objective}: the exact analysis solves one turn (--players 1 --objective points) or a game of two played to win (--players 2 --objective win)",
                 args.players,
-                args.objective
+            );
+        }
+        if !args.strategies.is_empty() {
+            anyhow::bail!(
+                "--strategy is for the single-turn analysis; the win objective solves its own policy (compare strategies with sim doom --seat win-optimal --seat STRATEGY)"
             );
         }
         let model = Model::new(&rules);
@@ -398,7 +406,7 @@ fn advise_doom(args: &cli::AdviseDoom) -> anyhow::Result<ExitCode> {
             (Some(score), Some(opponent)) => Some(GameScores {
                 score,
                 opponent,
-                seat: (args.seat == cli::SeatOrder::Second) as usize,
+                seat: (args.seat == Some(cli::SeatOrder::Second)) as usize,
             }),
             _ => None,
         },

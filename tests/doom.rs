@@ -478,7 +478,10 @@ fn advise_doom_lists_every_choice_best_first_and_refuses_impossible_rolls() {
     // The straight takes the second seat past the target: a certain win.
     assert_eq!(w["options"][0]["win_probability"], 1.0);
     assert!(w["options"][0]["ev"].is_null());
-    fails_with(&["advise", "doom", "--roll", "1,2,3,4,5,6,1"], "six in all");
+    fails_with(
+        &["advise", "doom", "--roll", "1,2,3,4,5,6,1"],
+        "six dice in all",
+    );
     fails_with(&["advise", "doom", "--roll", "1,2,9"], "die '9'");
     fails_with(
         &["advise", "doom", "--roll", "1,2,3", "--held", "2,3,4"],

@@ -152,9 +152,9 @@ pub struct AdviseDoom {
     /// The opponent's banked score.
     #[arg(long, value_name = "POINTS", requires = "score")]
     pub opponent: Option<u64>,
-    /// Your seat: first (you roll first each round) or second.
-    #[arg(long, value_enum, default_value_t = SeatOrder::First)]
-    pub seat: SeatOrder,
+    /// Your seat with --score: first (you roll first each round; the default) or second.
+    #[arg(long, value_enum, requires = "score")]
+    pub seat: Option<SeatOrder>,
     #[command(flatten)]
     pub output: OutputArgs,
 }

@@ -36,7 +36,7 @@ pub struct DoomAdviseRequest {
 pub enum DoomAdviseError {
     #[error("die '{0}': expected a face from 1 to 6")]
     Face(String),
-    #[error("{held} dice held and {rolled} rolled: the dice rolled are the {want} not held (six in all)")]
+    #[error("{held} held and {rolled} rolled: the dice rolled are the {want} not held (six dice in all)", held = dice(*.held), rolled = dice(*.rolled), want = dice(*.want))]
     Dice {
         held: usize,
         rolled: usize,
@@ -55,8 +55,17 @@ pub enum DoomAdviseError {
         unit: u32,
         target: u64,
     },
-    #[error("{0}")]
+    #[error(transparent)]
     Win(#[from] WinError),
+}
+
+/// "1 die", "3 dice".
+fn dice(n: usize) -> String {
+    if n == 1 {
+        "1 die".into()
+    } else {
+        format!("{n} dice")
+    }
 }
 
 /// One choice: set these dice aside, then bank or roll on.
@@ -250,7 +259,10 @@ pub fn advise(
                 (g.score / unit as u64) as usize,
                 (g.opponent / unit as u64) as usize,
             );
-            let t = sol.turn_table(k, a, b);
+            // Followed past every state a choice here reaches, so that rolling on from a
+            // position past the target is valued too.
+            let reach = choices.iter().map(|(_, o)| p + o.gain as usize + 1).max();
+            let t = sol.turn_table_to(k, a, b, reach.unwrap_or(0));
             let bank: Vec<Option<f64>> = (0..t.levels * m.holds.len())
                 .map(|i| sol.bank_win(&t, i / m.holds.len(), i % m.holds.len()))
                 .collect();
@@ -452,6 +464,28 @@ mod tests {
         assert_eq!(bank.value, 600.0);
         assert_eq!(a.options[0].vs_best, 0.0);
         assert!(a.options.iter().all(|o| o.vs_best <= 0.0));
+    }
+
+    #[test]
+    fn past_the_target_rolling_on_is_valued_from_its_own_dice() {
+        // The second seat at 0 against 0, target 500, 1000 turn points: banking wins. Rolling
+        // one die on (after setting 2,3,4 aside with the held 1,5) is a gamble, worth less
+        // than rolling the six of hot dice would be, and less than certain victory.
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        r.target = 500;
+        let m = Model::new(&r);
+        let mut q = req("1,2,3,4", "1,5", 1000);
+        q.game = Some(GameScores {
+            score: 0,
+            opponent: 0,
+            seat: 1,
+        });
+        let a = advise(&m, &q, Solved::default()).unwrap();
+        let find = |act: &str| a.options.iter().find(|o| o.action == act).unwrap().value;
+        assert_eq!(find("set aside 2,3,4 then bank"), 1.0);
+        let one_die = find("set aside 2,3,4 then roll");
+        let hot = find("set aside 1,2,3,4 then roll (hot dice)");
+        assert!(one_die < hot && hot < 1.0, "{one_die} {hot}");
     }
 
     #[test]

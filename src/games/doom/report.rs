@@ -1278,7 +1278,7 @@ pub fn render_win(x: &WinModel) -> Report {
 
     let mut th = Section::new(
         &format!(
-            "Lowest turn points at which the first seat banks, at {} points, by opponent's score",
+            "Lowest turn points at which the first seat banks, with {} points banked, by opponent's score",
             x.thresholds.first().map_or(0, |t| t.my_score)
         ),
         &[

@@ -51,7 +51,7 @@ pub enum WinError {
     FarklePenalty,
     #[error("doom that wipes the banked score makes scores fall: the win-probability solve needs --doom-wipes turn")]
     DoomWipesBank,
-    #[error("target {0}: the two-player solve needs a target from 1 to {1} points (the state space grows with its square)")]
+    #[error("target {0}: the two-player solve needs a target from 1 to {1} points (give --target, e.g. --target 10000; the work grows with the cube of the target)")]
     Target(u64, u64),
 }
 
@@ -364,6 +364,19 @@ impl WinSolution {
         b: usize,
         farkle: f64,
     ) -> (usize, (f64, f64)) {
+        self.extent_to(fast, k, a, b, farkle, 0)
+    }
+
+    /// `extent` with at least `at_least` levels.
+    fn extent_to(
+        &self,
+        fast: &Fast,
+        k: usize,
+        a: usize,
+        b: usize,
+        farkle: f64,
+        at_least: usize,
+    ) -> (usize, (f64, f64)) {
         let tu = self.tu;
         let last_turn_follows = self.finish_round && k == 0;
         // Every state at `levels` or above has reached the target and may be banked.
@@ -372,7 +385,8 @@ impl WinSolution {
         } else {
             tu - a
         }
-        .max(fast.min_bank as usize);
+        .max(fast.min_bank as usize)
+        .max(at_least);
         let beyond = if last_turn_follows {
             // Banked there (or after the roll hot dice force): a lower bound, within
             // lambda[cap] of the value (module notes).
@@ -434,10 +448,17 @@ impl WinSolution {
 
     /// The mover's turn at (k, a, b) (scores in units, both below the target) as a table.
     pub fn turn_table(&self, k: usize, a: usize, b: usize) -> TurnTable {
+        self.turn_table_to(k, a, b, 0)
+    }
+
+    /// `turn_table`, following the turn points to at least `levels` levels (every state
+    /// below it valued exactly, rolling on included: the table's own extent follows only the
+    /// states the policy can reach before banking wins).
+    pub fn turn_table_to(&self, k: usize, a: usize, b: usize, levels: usize) -> TurnTable {
         let fast = &self.fast;
         let f = self.farkle_value(k, a, b);
         let mut vr = Vec::new();
-        let (levels, beyond) = self.extent(fast, k, a, b, f);
+        let (levels, beyond) = self.extent_to(fast, k, a, b, f, levels);
         fast.turn(
             levels,
             f,

@@ -31,7 +31,7 @@ pub enum TwentyOneAdviseError {
     Printed(String),
     #[error("--filled {0}: expected colours of the row (W, K, R, B, Y, G), each at most once, not all six (a full row has nothing to decide)")]
     Filled(String),
-    #[error("--hits {hits}: at most the {filled} boxes filled")]
+    #[error("--hits {hits}: at most the number of boxes filled ({filled})")]
     Hits { hits: u8, filled: u32 },
     #[error("--roll {0}: expected six dice, one of each colour, as colour and value (e.g. \"W3 K5 R1 B6 Y2 G4\")")]
     Roll(String),
