@@ -666,7 +666,7 @@ mod tests {
 
     /// Brute force: value iteration over every state at once — (seat to move, a, b, p, h) and
     /// the last turn's (d, p, h) — straight from the model, in no particular order, until
-    /// nothing changes by more than 1e-15. Turn points are followed to `top` units past the
+    /// nothing changes by more than 1e-13. Turn points are followed to `top` units past the
     /// target (states beyond: banked there). Returns w[k][a][b].
     fn brute(m: &Model, top: usize) -> Vec<Vec<Vec<f64>>> {
         let tu = m.rules.target.div_ceil(m.unit as u64) as usize;
@@ -729,6 +729,7 @@ mod tests {
         }
         let mut v = vec![vec![vec![vec![0.5; levels * hs]; tu]; tu]; seats];
         let mut r = v.clone();
+        let mut sweeps = 0;
         loop {
             let mut change: f64 = 0.0;
             for k in 0..seats {
@@ -786,7 +787,14 @@ mod tests {
                     }
                 }
             }
-            if change < 1e-15 {
+            sweeps += 1;
+            assert!(
+                sweeps < 5000,
+                "the brute force did not settle: change {change}"
+            );
+            // Rounding leaves changes of about 1e-14 in some rule sets (sums in another
+            // order each sweep); the comparisons allow far more.
+            if change < 1e-13 {
                 break;
             }
         }
@@ -848,6 +856,22 @@ mod tests {
         check_against_brute(&m, sol.cap + 40, 2.0 * CAP_EPS);
         // The last turn: needing more than 0 is easier than more than 5 units.
         assert!(sol.lambda[0] > sol.lambda[5]);
+    }
+
+    #[test]
+    fn other_rule_sets_agree_with_brute_force_value_iteration() {
+        // Separate scoring, optional hot dice and a minimum bank (banking 100 or more), under
+        // both end rules: the paths the seed preset does not take.
+        for end in [EndRule::Immediate, EndRule::FinishRound] {
+            let m = rules(250, end, |r| {
+                r.held_dice = super::super::rules::HeldDice::Separate;
+                r.hot_dice = HotDice::Optional;
+                r.min_bank = 100;
+                r.doom_sixes = Some(1);
+            });
+            let sol = WinSolution::solve(&m).unwrap();
+            check_against_brute(&m, sol.cap + 40, 2.0 * CAP_EPS);
+        }
     }
 
     #[test]
