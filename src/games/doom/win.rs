@@ -354,20 +354,8 @@ impl WinSolution {
         Ok(sol)
     }
 
-    /// The levels of turn points the mover's turn at (k, a, b) follows, and the values of
-    /// the states beyond (value, roll value) when a farkle is worth `farkle`.
-    fn extent(
-        &self,
-        fast: &Fast,
-        k: usize,
-        a: usize,
-        b: usize,
-        farkle: f64,
-    ) -> (usize, (f64, f64)) {
-        self.extent_to(fast, k, a, b, farkle, 0)
-    }
-
-    /// `extent` with at least `at_least` levels.
+    /// The levels of turn points the mover's turn at (k, a, b) follows (at least `at_least`),
+    /// and the values of the states beyond (value, roll value) when a farkle is worth `farkle`.
     fn extent_to(
         &self,
         fast: &Fast,
@@ -431,7 +419,7 @@ impl WinSolution {
         farkle: f64,
         vr: &mut Vec<f64>,
     ) -> f64 {
-        let (levels, beyond) = self.extent(fast, k, a, b, farkle);
+        let (levels, beyond) = self.extent_to(fast, k, a, b, farkle, 0);
         fast.turn(
             levels,
             farkle,
