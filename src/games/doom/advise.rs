@@ -219,20 +219,31 @@ pub fn advise(
         return Ok(advice);
     }
     let forced = m.rules.hot_dice == HotDice::Forced;
-    // Value of banking (None: not allowed) and of rolling on from state (p2, h2).
-    type Values<'a> = Box<dyn Fn(usize, usize) -> (Option<f64>, f64) + 'a>;
-    let values: Values = match req.game {
+    // The state each choice leads to, and there the value of banking (None: not allowed)
+    // and of rolling on.
+    let states: Vec<(usize, usize)> = choices
+        .iter()
+        .map(|(_, o)| (p + o.gain as usize, o.to as usize))
+        .collect();
+    let values: Vec<(Option<f64>, f64)> = match req.game {
         None => {
+            let owned;
             let t = match solved.turn {
-                Some(t) => t.clone(),
-                None => solve_policy(m, &Policy::OPTIMAL).tables[0].clone(),
+                Some(t) => t,
+                None => {
+                    owned = solve_policy(m, &Policy::OPTIMAL).tables.swap_remove(0);
+                    &owned
+                }
             };
             let min_bank = m.rules.min_bank.max(1);
-            Box::new(move |p2, h2| {
-                let tp = (p2 as u32 + m.holds[h2].pts) * unit;
-                let i = p2.min(t.levels - 1) * t.holds + h2;
-                ((tp >= min_bank).then_some(tp as f64), t.r[i])
-            })
+            states
+                .iter()
+                .map(|&(p2, h2)| {
+                    let tp = (p2 as u32 + m.holds[h2].pts) * unit;
+                    let i = p2.min(t.levels - 1) * t.holds + h2;
+                    ((tp >= min_bank).then_some(tp as f64), t.r[i])
+                })
+                .collect()
         }
         Some(g) => {
             // The scores are checked before the game is solved (minutes at large targets).
@@ -259,27 +270,17 @@ pub fn advise(
                 (g.score / unit as u64) as usize,
                 (g.opponent / unit as u64) as usize,
             );
-            // Followed past every state a choice here reaches, so that rolling on from a
-            // position past the target is valued too.
-            let reach = choices.iter().map(|(_, o)| p + o.gain as usize + 1).max();
-            let t = sol.turn_table_to(k, a, b, reach.unwrap_or(0));
-            let bank: Vec<Option<f64>> = (0..t.levels * m.holds.len())
-                .map(|i| sol.bank_win(&t, i / m.holds.len(), i % m.holds.len()))
-                .collect();
-            let holds = m.holds.len();
-            Box::new(move |p2, h2| {
-                let bank = if p2 < t.levels {
-                    bank[p2 * holds + h2]
-                } else {
-                    Some(t.value(p2, h2))
-                };
-                (bank, t.roll(p2, h2))
-            })
+            // Followed past every state a choice reaches, so that rolling on from a position
+            // past the target is valued from its own dice too.
+            let reach = states.iter().map(|&(p2, _)| p2 + 1).max().unwrap_or(0);
+            let t = sol.turn_table_to(k, a, b, reach);
+            states
+                .iter()
+                .map(|&(p2, h2)| (sol.bank_win(&t, p2, h2), t.roll(p2, h2)))
+                .collect()
         }
     };
-    for (s, o) in &choices {
-        let (p2, h2) = (p + o.gain as usize, o.to as usize);
-        let (bank, roll_on) = values(p2, h2);
+    for ((s, o), &(bank, roll_on)) in choices.iter().zip(&values) {
         let set_aside = if size(s) == 0 {
             "none (six dice, no score: the bonus)".to_string()
         } else {
