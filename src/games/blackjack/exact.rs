@@ -16,8 +16,40 @@
 //! Resplits (up to four hands) follow the number-of-hands decomposition of Farmer's CA; they
 //! reproduce its published values to within 0.0004% of a bet (see the tests).
 
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Mutex, OnceLock};
+
+/// A multiply-and-rotate hasher for the analysis's memo keys (packed card counts): the
+/// standard SipHash is made for untrusted keys and costs more than the look-up it serves.
+#[derive(Default, Clone, Copy)]
+pub(super) struct FastHasher(u64);
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u128(&mut self, i: u128) {
+        self.write_u64(i as u64);
+        self.write_u64((i >> 64) as u64);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+}
+
+/// A hash map with the fast hasher.
+pub(super) type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<FastHasher>>;
 
 use rayon::prelude::*;
 
@@ -92,7 +124,7 @@ impl DealerTable {
     pub fn new(h17: bool) -> DealerTable {
         DealerTable {
             per_up: (0..NV).map(|u| Flat::new(&build_dealer(u, h17))).collect(),
-            cache: (0..NV).map(|_| Mutex::new(HashMap::new())).collect(),
+            cache: (0..NV).map(|_| Mutex::new(HashMap::default())).collect(),
         }
     }
 
@@ -161,7 +193,7 @@ impl DealerTable {
 }
 
 fn build_dealer(up: usize, h17: bool) -> Vec<DealerEntry> {
-    let mut map: HashMap<([u8; NV], u8), f64> = HashMap::new();
+    let mut map: HashMap<([u8; NV], u8), f64> = HashMap::default();
     let mut counts = [0u8; NV];
     fn dfs(
         hard: u32,
@@ -251,13 +283,13 @@ impl<S: Strategy> Decider for Follow<'_, S> {
 }
 
 /// Packed counts of the cards removed from the shoe (5 bits per value).
-type Key = u64;
+pub(super) type Key = u64;
 
 /// Split context of a hand: (pair value index, pair cards removed beyond the hand's own);
 /// `.1 == 0` for an unsplit hand.
-type Ctx = (usize, u8);
+pub(super) type Ctx = (usize, u8);
 
-fn key_of(c: &[u8; NV]) -> Key {
+pub(super) fn key_of(c: &[u8; NV]) -> Key {
     c.iter()
         .enumerate()
         .fold(0u64, |k, (v, &n)| k | (n as u64) << (5 * v))
@@ -279,11 +311,11 @@ pub(super) struct Up<'a, P: Decider> {
     /// Value of a hit/stand-only hand: (removed cards key, pair value, extra pair cards
     /// removed). The pair value is part of the key: a split-8s hand 8,3,3 and a split-3s hand
     /// 3,8,8 remove the same cards.
-    plain_memo: HashMap<(Key, u8, u8), f64>,
+    plain_memo: HashMap<(Key, u8, u8), (f64, Action)>,
 }
 
 impl<'a, P: Decider> Up<'a, P> {
-    fn remaining(&self, removed: &[u8; NV]) -> [u32; NV] {
+    pub(super) fn remaining(&self, removed: &[u8; NV]) -> [u32; NV] {
         let mut r = self.shoe;
         for v in 0..NV {
             r[v] = r[v].saturating_sub(removed[v] as u32);
@@ -292,7 +324,7 @@ impl<'a, P: Decider> Up<'a, P> {
     }
 
     /// P(dealer blackjack) from a shoe (ace or ten up only).
-    fn pbj(&self, rem: &[u32; NV]) -> f64 {
+    pub(super) fn pbj(&self, rem: &[u32; NV]) -> f64 {
         let n: u32 = rem.iter().sum();
         match self.up {
             0 => rem[9] as f64 / n as f64,
@@ -301,13 +333,24 @@ impl<'a, P: Decider> Up<'a, P> {
         }
     }
 
-    fn dealer(&mut self, removed: &[u8; NV]) -> [f64; OUTCOMES] {
+    pub(super) fn dealer(&mut self, removed: &[u8; NV]) -> [f64; OUTCOMES] {
         let k = key_of(removed);
         if let Some(d) = self.dealer_memo.get(&k) {
             return *d;
         }
-        let rem = self.remaining(removed);
-        let mut d = self.table.dist_cached(self.up, &rem);
+        let d = self.dealer_in_world(self.table.dist_cached(self.up, &self.remaining(removed)));
+        self.dealer_memo.insert(k, d);
+        d
+    }
+
+    /// The dealer's outcome distribution in this world, computed afresh (for callers that
+    /// share the analysis state between threads and keep their own memo).
+    pub(super) fn dealer_shared(&self, removed: &[u8; NV]) -> [f64; OUTCOMES] {
+        self.dealer_in_world(self.table.dist(self.up, &self.remaining(removed)))
+    }
+
+    /// A dealer distribution conditioned on no blackjack when this world is.
+    fn dealer_in_world(&self, mut d: [f64; OUTCOMES]) -> [f64; OUTCOMES] {
         if self.no_bj && d[6] > 0.0 {
             let keep = 1.0 - d[6];
             d[6] = 0.0;
@@ -315,12 +358,11 @@ impl<'a, P: Decider> Up<'a, P> {
                 *x /= keep;
             }
         }
-        self.dealer_memo.insert(k, d);
         d
     }
 
     /// Probability of drawing each value next (conditioned on no dealer blackjack if asked).
-    fn draw(&self, removed: &[u8; NV]) -> [f64; NV] {
+    pub(super) fn draw(&self, removed: &[u8; NV]) -> [f64; NV] {
         let rem = self.remaining(removed);
         let n: u32 = rem.iter().sum();
         let mut p = [0f64; NV];
@@ -371,8 +413,20 @@ impl<'a, P: Decider> Up<'a, P> {
     /// Value of a hand that may only hit or stand; `removed` holds its cards (and the other
     /// pair card of a split).
     fn plain(&mut self, removed: &mut [u8; NV], hard: u32, ace: bool, cards: u8, ctx: Ctx) -> f64 {
+        self.plain_choice(removed, hard, ace, cards, ctx).0
+    }
+
+    /// The value of a hit/stand-only hand and the action that gets it (stand when busted).
+    pub(super) fn plain_choice(
+        &mut self,
+        removed: &mut [u8; NV],
+        hard: u32,
+        ace: bool,
+        cards: u8,
+        ctx: Ctx,
+    ) -> (f64, Action) {
         if hard > 21 {
-            return -1.0;
+            return (-1.0, Action::Stand);
         }
         let split = ctx.1 > 0;
         let k = (
@@ -397,15 +451,16 @@ impl<'a, P: Decider> Up<'a, P> {
                 .choose(&s, &[(Action::Stand, st_u), (Action::Hit, hit_u)])
                 .0
             {
-                Action::Stand => self.stand(removed, total),
-                _ => self.hit(removed, hard, ace, cards, ctx),
+                Action::Stand => (self.stand(removed, total), Action::Stand),
+                _ => (self.hit(removed, hard, ace, cards, ctx), Action::Hit),
             }
         } else {
             let stand = self.stand(removed, total);
             let hit = self.hit(removed, hard, ace, cards, ctx);
-            self.policy
-                .choose(&s, &[(Action::Stand, stand), (Action::Hit, hit)])
-                .1
+            let (a, v) = self
+                .policy
+                .choose(&s, &[(Action::Stand, stand), (Action::Hit, hit)]);
+            (v, a)
         };
         self.plain_memo.insert(k, v);
         v
@@ -451,6 +506,12 @@ impl<'a, P: Decider> Up<'a, P> {
     /// A split hand of pair value index `pv` holding `c` as its second card, with `extra`
     /// pair cards out of the shoe in other hands (no resplitting here: see `split_total`).
     fn split_hand(&mut self, pv: usize, c: usize, extra: u8) -> f64 {
+        self.split_choice(pv, c, extra).1
+    }
+
+    /// The first decision of a split hand of pair `pv` holding `c` (see `split_hand`) and its
+    /// value.
+    pub(super) fn split_choice(&mut self, pv: usize, c: usize, extra: u8) -> (Action, f64) {
         let rules = self.rules;
         let mut removed = [0u8; NV];
         removed[pv] += 1 + extra;
@@ -490,9 +551,9 @@ impl<'a, P: Decider> Up<'a, P> {
         let mut s = self.sit(hard, ace, 2, true);
         s.can_double = options.iter().any(|o| o.0 == Action::Double);
         if locked {
-            return options[0].1;
+            return options[0];
         }
-        self.policy.choose(&s, &options).1
+        self.policy.choose(&s, &options)
     }
 
     /// Expected value of splitting a pair of value index `pv`, all hands together (in the
@@ -636,9 +697,37 @@ impl<'a, P: Decider> Up<'a, P> {
 
     /// The initial decision on two cards (not a natural). Returns the chosen action and its
     /// EV, in the world of `self.no_bj`.
-    fn initial(&mut self, c1: usize, c2: usize) -> (Action, f64) {
+    pub(super) fn initial(&mut self, c1: usize, c2: usize) -> (Action, f64) {
         let (s, options) = self.initial_options(c1, c2);
         self.policy.choose(&s, &options)
+    }
+
+    /// The decision on two initial cards (not a natural) and the hand's EV in the
+    /// unconditioned world, `pbj` being the chance of a dealer blackjack: in the no-blackjack
+    /// world a dealer blackjack costs the original bet, and early surrender (half the bet,
+    /// before the dealer's blackjack is known) is taken when it beats playing on.
+    pub(super) fn round_choice(&mut self, c1: usize, c2: usize, pbj: f64) -> (Action, f64) {
+        let (act, v) = self.initial(c1, c2);
+        if !self.no_bj {
+            return (act, v);
+        }
+        let early = self.rules.surrender == Surrender::Early && pbj > 0.0;
+        let cont = -pbj + (1.0 - pbj) * v;
+        if early && -0.5 > cont {
+            (Action::Surrender, -0.5)
+        } else {
+            (act, cont)
+        }
+    }
+
+    /// The up card's value index (ace = 0).
+    pub(super) fn up_index(&self) -> usize {
+        self.up
+    }
+
+    /// Conditioned on no dealer blackjack (hole-card game, or original-bets-only settlement).
+    pub(super) fn no_bj(&self) -> bool {
+        self.no_bj
     }
 
     /// Every action allowed on two initial cards (not a natural) with its EV.
@@ -715,8 +804,8 @@ impl<'a, P: Decider> Up<'a, P> {
             shoe,
             no_bj: rules.peek || rules.dealer_bj_takes == super::rules::DealerBjTakes::Original,
             cdz: post_split == PostSplit::CdzMinus,
-            dealer_memo: HashMap::new(),
-            plain_memo: HashMap::new(),
+            dealer_memo: HashMap::default(),
+            plain_memo: HashMap::default(),
         }
     }
 
@@ -867,18 +956,7 @@ pub fn analyze_with<P: Decider>(
                         ev += p * (1.0 - pbj) * bj_pay;
                         continue;
                     }
-                    let (act, v) = a.initial(c1, c2);
-                    let (act, hand_ev) = if no_bj {
-                        let early = rules.surrender == Surrender::Early && pbj > 0.0;
-                        let cont = -pbj + (1.0 - pbj) * v;
-                        if early && -0.5 > cont {
-                            (Action::Surrender, -0.5)
-                        } else {
-                            (act, cont)
-                        }
-                    } else {
-                        (act, v)
-                    };
+                    let (act, hand_ev) = a.round_choice(c1, c2, pbj);
                     ev += p * hand_ev;
                     // In the peek game a hand is played only when the dealer has no
                     // blackjack; without a hole card (either settlement) every hand is played.

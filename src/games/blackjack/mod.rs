@@ -3,6 +3,7 @@
 pub mod advise;
 pub mod count;
 pub mod derive;
+pub mod distribution;
 pub mod exact;
 pub mod exact_report;
 pub mod game;

@@ -1,0 +1,872 @@
+//! The exact probability distribution of one round's result, splits and doubles included.
+//!
+//! The round is enumerated as it is dealt, card by card, from a full shoe: the two initial
+//! cards and the up card, every card the player draws (each with its exact probability
+//! without replacement, conditioned on no dealer blackjack where the analysis is), then the
+//! dealer's exact outcome distribution for the shoe that is left. Decisions are those of the
+//! exact analysis (`exact::Up`, post-split play CDZ-), so the distribution's mean is the
+//! analysis's EV: a split's two hands are played in turn, the second from the shoe the first
+//! left, each deciding on its own cards as the analysis does, and the dealer draws from what
+//! both left. That makes one split (two hands) exact.
+//!
+//! Resplits (three or four hands) are not enumerated: a hand whose second card is another
+//! pair card is played on as a two-card hand at the cap, as the analysis plays it when no
+//! further split is allowed. The probability of the rounds where that differs from the table
+//! (`resplit_mass`) bounds the total-variation error, and the distribution's mean is reported
+//! beside the analysis's EV.
+
+use std::collections::BTreeMap;
+
+use rayon::prelude::*;
+
+use super::exact::{full_shoe, two_card_p, Ctx, DealerTable, Decider, PostSplit, Up, NV};
+use super::rules::{Rules, Surrender};
+use super::strategy::Action;
+
+/// The distribution of one round of one seat, per initial bet of one unit... in `units`
+/// (`Rules::units_per_bet` per initial bet, so every payout is a whole number).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundDistribution {
+    /// Units per initial bet.
+    pub units: i64,
+    /// P(net, amount wagered), both in units, by net then amount.
+    pub joint: BTreeMap<(i64, i64), f64>,
+    /// P(net) of a bet behind of one initial bet that declines doubles and splits (it stays on
+    /// the first hand, undoubled).
+    pub behind_none: BTreeMap<i64, f64>,
+    /// Probability of the rounds played as if resplitting were not allowed (0 when the rules
+    /// allow two hands at most): the bound on the total-variation error.
+    pub resplit_mass: f64,
+    /// Probability of the split rounds (each below `TINY`) whose dealer outcome is taken
+    /// from the shoe less the first hand's cards only: the bound on that part's error.
+    pub tiny_mass: f64,
+}
+
+/// Split rounds less likely than this draw the dealer from the shoe the first hand left.
+pub const TINY: f64 = 1e-13;
+
+/// One finished hand: its total (0 = busted) and whether it was doubled.
+#[derive(Clone, Copy, Debug)]
+struct End {
+    total: u8,
+    doubled: bool,
+}
+
+/// A hand played to its end: the cards out of the shoe then, how it ended, its probability.
+struct Term {
+    all: [u8; NV],
+    end: End,
+    p: f64,
+}
+
+/// Hands that end with the same cards out and the same end are one: the order the cards came
+/// in does not matter to what follows (the next hand and the dealer draw from what is left).
+fn merged(terms: Vec<Term>) -> Vec<Term> {
+    let mut m: std::collections::HashMap<([u8; NV], u8, bool), f64> =
+        std::collections::HashMap::with_capacity(terms.len());
+    for t in terms {
+        *m.entry((t.all, t.end.total, t.end.doubled)).or_default() += t.p;
+    }
+    let mut v: Vec<Term> = m
+        .into_iter()
+        .map(|((all, total, doubled), p)| Term {
+            all,
+            end: End { total, doubled },
+            p,
+        })
+        .collect();
+    // A fixed order, so that sums come out the same on every run.
+    v.sort_by(|a, b| (a.all, a.end.total, a.end.doubled).cmp(&(b.all, b.end.total, b.end.doubled)));
+    v
+}
+
+/// Net and amount wagered of a seat's hands against dealer outcome `o` (0..=4 totals 17..=21,
+/// 5 bust, 6 blackjack, which takes every wager).
+fn settle(ends: &[End], o: usize, u: i64) -> (i64, i64) {
+    let bet = |e: &End| if e.doubled { 2 * u } else { u };
+    let wagered: i64 = ends.iter().map(bet).sum();
+    if o == 6 {
+        return (-wagered, wagered);
+    }
+    let dealer = if o == 5 { 0 } else { 17 + o as i64 };
+    let net = ends
+        .iter()
+        .map(|e| {
+            let player = if e.total == 0 { -1 } else { e.total as i64 };
+            (player - dealer).signum() * bet(e)
+        })
+        .sum();
+    (net, wagered)
+}
+
+/// The first hand's result at one undoubled bet (a bet behind that declines).
+fn behind(first: &End, o: usize, u: i64) -> i64 {
+    settle(
+        &[End {
+            doubled: false,
+            ..*first
+        }],
+        o,
+        u,
+    )
+    .0
+}
+
+/// Dense sums of probability by (net, amount wagered) and by the bet behind's net.
+struct Acc {
+    u: i64,
+    /// Offset of a net (the largest loss), and the row length.
+    off: i64,
+    width: usize,
+    /// `[wagered / u][net + off]`.
+    joint: Vec<f64>,
+    behind: Vec<f64>,
+    resplit: f64,
+    tiny: f64,
+}
+
+impl Acc {
+    fn new(rules: &Rules) -> Acc {
+        let u = rules.units_per_bet();
+        let off = super::sim::hist_offset(rules);
+        let width = 2 * off as usize + 1;
+        let rows = 2 * rules.max_hands.max(1) as usize + 1;
+        Acc {
+            u,
+            off,
+            width,
+            joint: vec![0.0; rows * width],
+            behind: vec![0.0; width],
+            resplit: 0.0,
+            tiny: 0.0,
+        }
+    }
+    #[inline]
+    fn add(&mut self, net: i64, wagered: i64, behind: i64, p: f64) {
+        let i = (wagered / self.u) as usize * self.width + (net + self.off) as usize;
+        self.joint[i] += p;
+        self.behind[(behind + self.off) as usize] += p;
+    }
+    fn merge(&mut self, o: &Acc, w: f64) {
+        for (a, b) in self.joint.iter_mut().zip(&o.joint) {
+            *a += w * b;
+        }
+        for (a, b) in self.behind.iter_mut().zip(&o.behind) {
+            *a += w * b;
+        }
+        self.resplit += w * o.resplit;
+        self.tiny += w * o.tiny;
+    }
+}
+
+fn total_of(hard: u32, ace: bool) -> u8 {
+    if ace && hard <= 11 {
+        hard as u8 + 10
+    } else {
+        hard as u8
+    }
+}
+
+/// One hand's enumeration inside one up card's analysis.
+struct Hands<'u, 'a, P: Decider> {
+    up: &'u mut Up<'a, P>,
+}
+
+impl<P: Decider> Hands<'_, '_, P> {
+    /// Play on from a hit/stand-only state: `all` holds every card out, `own` what the
+    /// analysis decides on (the hand's cards, and for a split hand the pair cards).
+    #[allow(clippy::too_many_arguments)]
+    fn play(
+        &mut self,
+        all: &mut [u8; NV],
+        own: &mut [u8; NV],
+        hard: u32,
+        ace: bool,
+        cards: u8,
+        ctx: Ctx,
+        p: f64,
+        out: &mut Vec<Term>,
+    ) {
+        let (_, act) = self.up.plain_choice(own, hard, ace, cards, ctx);
+        if act == Action::Stand {
+            out.push(Term {
+                all: *all,
+                end: End {
+                    total: total_of(hard, ace),
+                    doubled: false,
+                },
+                p,
+            });
+            return;
+        }
+        self.hit(all, own, hard, ace, cards, ctx, p, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn hit(
+        &mut self,
+        all: &mut [u8; NV],
+        own: &mut [u8; NV],
+        hard: u32,
+        ace: bool,
+        cards: u8,
+        ctx: Ctx,
+        p: f64,
+        out: &mut Vec<Term>,
+    ) {
+        let d = self.up.draw(all);
+        for v in 0..NV {
+            if d[v] == 0.0 {
+                continue;
+            }
+            all[v] += 1;
+            own[v] += 1;
+            let h = hard + v as u32 + 1;
+            if h > 21 {
+                out.push(Term {
+                    all: *all,
+                    end: End {
+                        total: 0,
+                        doubled: false,
+                    },
+                    p: p * d[v],
+                });
+            } else {
+                self.play(all, own, h, ace || v == 0, cards + 1, ctx, p * d[v], out);
+            }
+            all[v] -= 1;
+            own[v] -= 1;
+        }
+    }
+
+    fn double(&mut self, all: &mut [u8; NV], hard: u32, ace: bool, p: f64, out: &mut Vec<Term>) {
+        let d = self.up.draw(all);
+        for v in 0..NV {
+            if d[v] == 0.0 {
+                continue;
+            }
+            all[v] += 1;
+            let h = hard + v as u32 + 1;
+            let total = if h > 21 {
+                0
+            } else {
+                total_of(h, ace || v == 0)
+            };
+            out.push(Term {
+                all: *all,
+                end: End {
+                    total,
+                    doubled: true,
+                },
+                p: p * d[v],
+            });
+            all[v] -= 1;
+        }
+    }
+
+    /// Every course a split hand of pair `pv` can take, whatever the shoe: the cards it
+    /// draws (its second card included), how it ends, whether its second card is another pair
+    /// card, and in how many orders those cards lead there (decisions are made on the hand's
+    /// own cards, so the courses do not depend on what other hands took). At most `avail`
+    /// cards of each value are drawn.
+    fn courses(&mut self, pv: usize, avail: &[u32; NV]) -> Vec<Course> {
+        let mut out: std::collections::HashMap<([u8; NV], u8, bool, bool), f64> =
+            std::collections::HashMap::new();
+        for c in 0..NV {
+            if avail[c] == 0 {
+                continue;
+            }
+            let mut drawn = [0u8; NV];
+            drawn[c] = 1;
+            let hard = (pv + c + 2) as u32;
+            let ace = pv == 0 || c == 0;
+            let mut put = |drawn: &[u8; NV], total: u8, doubled: bool, ways: f64| {
+                *out.entry((*drawn, total, doubled, c == pv)).or_default() += ways;
+            };
+            match self.up.split_choice(pv, c, 1).0 {
+                Action::Hit => self.walk(pv, &drawn, hard, ace, 2, avail, &mut put),
+                Action::Double => {
+                    for v in 0..NV {
+                        if (drawn[v] as u32) < avail[v] {
+                            drawn[v] += 1;
+                            let h = hard + v as u32 + 1;
+                            let total = if h > 21 {
+                                0
+                            } else {
+                                total_of(h, ace || v == 0)
+                            };
+                            put(&drawn, total, true, 1.0);
+                            drawn[v] -= 1;
+                        }
+                    }
+                }
+                _ => put(&drawn, total_of(hard, ace), false, 1.0),
+            }
+        }
+        let mut v: Vec<Course> = out
+            .into_iter()
+            .map(|((drawn, total, doubled, pair_second), ways)| Course {
+                drawn,
+                cards: drawn.iter().sum(),
+                end: End { total, doubled },
+                pair_second,
+                ways,
+            })
+            .collect();
+        // A fixed order, so that sums come out the same on every run.
+        v.sort_by_key(|c| (c.drawn, c.end.total, c.end.doubled, c.pair_second));
+        v
+    }
+
+    /// Hit on from a split hand's state, counting the orders of the cards drawn: level by
+    /// level (cards drawn), the hands holding the same cards merged with their counts added.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &mut self,
+        pv: usize,
+        drawn: &[u8; NV],
+        hard: u32,
+        ace: bool,
+        cards: u8,
+        avail: &[u32; NV],
+        put: &mut impl FnMut(&[u8; NV], u8, bool, f64),
+    ) {
+        let mut level: Vec<([u8; NV], u32, bool, f64)> = vec![(*drawn, hard, ace, 1.0)];
+        let mut cards = cards;
+        while !level.is_empty() {
+            let mut next: std::collections::HashMap<[u8; NV], (u32, bool, f64)> =
+                std::collections::HashMap::new();
+            for (d, hard, ace, ways) in level {
+                // The hand's own cards: the pair and what it drew.
+                let mut o = d;
+                o[pv] += 2;
+                for v in 0..NV {
+                    if d[v] as u32 >= avail[v] {
+                        continue;
+                    }
+                    let mut nd = d;
+                    nd[v] += 1;
+                    o[v] += 1;
+                    let h = hard + v as u32 + 1;
+                    let a = ace || v == 0;
+                    if h > 21 {
+                        put(&nd, 0, false, ways);
+                    } else if self.up.plain_choice(&mut o, h, a, cards + 1, (pv, 1)).1
+                        == Action::Stand
+                    {
+                        put(&nd, total_of(h, a), false, ways);
+                    } else {
+                        next.entry(nd).or_insert((h, a, 0.0)).2 += ways;
+                    }
+                    o[v] -= 1;
+                }
+            }
+            let mut l: Vec<_> = next
+                .into_iter()
+                .map(|(d, (h, a, w))| (d, h, a, w))
+                .collect();
+            l.sort_by_key(|x| x.0);
+            level = l;
+            cards += 1;
+        }
+    }
+}
+
+/// One course of a split hand (see `Hands::courses`).
+struct Course {
+    drawn: [u8; NV],
+    cards: u8,
+    end: End,
+    pair_second: bool,
+    ways: f64,
+}
+
+/// Most cards one hand draws.
+const MAXC: usize = 24;
+
+/// The chances of drawing given multisets, in one given order, from one shoe: falling
+/// factorials of each value's count and of the shoe's size.
+struct Draws {
+    ff: [[f64; 2 * MAXC + 1]; NV],
+    inv: [f64; 2 * MAXC + 1],
+    rem: [u32; NV],
+    /// P(no dealer blackjack) for this shoe, when the analysis's world is conditioned on it.
+    no_bj: Option<f64>,
+    /// The card that would make the dealer's blackjack.
+    hole: usize,
+}
+
+impl Draws {
+    fn new<P: Decider>(up: &Up<'_, P>, out: &[u8; NV]) -> Draws {
+        let rem = up.remaining(out);
+        let n: u32 = rem.iter().sum();
+        let mut ff = [[0f64; 2 * MAXC + 1]; NV];
+        for v in 0..NV {
+            ff[v][0] = 1.0;
+            for k in 1..=2 * MAXC {
+                let x = rem[v] as f64 - (k as f64 - 1.0);
+                ff[v][k] = if x > 0.0 { ff[v][k - 1] * x } else { 0.0 };
+            }
+        }
+        let mut inv = [0f64; 2 * MAXC + 1];
+        inv[0] = 1.0;
+        for k in 1..=2 * MAXC {
+            let x = n as f64 - (k as f64 - 1.0);
+            inv[k] = if x > 0.0 { inv[k - 1] / x } else { 0.0 };
+        }
+        let hole = if up.up_index() == 0 { 9 } else { 0 };
+        Draws {
+            ff,
+            inv,
+            rem,
+            no_bj: up.no_bj().then(|| 1.0 - up.pbj(&rem)),
+            hole,
+        }
+    }
+
+    /// P(the next cards are `a`'s then `b`'s, in one given order), in the analysis's world:
+    /// conditioned on no dealer blackjack, drawing a card carries the factor (1 − P(bj)
+    /// after) / (1 − P(bj) before), which telescopes along the draws.
+    fn pair_p(&self, a: &Course, b: &Course) -> f64 {
+        let cards = (a.cards + b.cards) as usize;
+        let mut p = self.inv[cards];
+        for v in 0..NV {
+            let k = (a.drawn[v] + b.drawn[v]) as usize;
+            if k > 0 {
+                p *= self.ff[v][k];
+            }
+        }
+        match self.no_bj {
+            Some(before) if p > 0.0 && before < 1.0 => {
+                let n = self.rem.iter().sum::<u32>() - cards as u32;
+                let hole = self.rem[self.hole] - (a.drawn[self.hole] + b.drawn[self.hole]) as u32;
+                p * (1.0 - hole as f64 / n as f64) / before
+            }
+            _ => p,
+        }
+    }
+}
+
+/// A busted hand loses whatever the dealer makes: the dealer's outcome does not matter, and
+/// is not computed.
+fn bust_only() -> [f64; super::exact::OUTCOMES] {
+    let mut d = [0.0; super::exact::OUTCOMES];
+    d[5] = 1.0;
+    d
+}
+
+/// The distribution given one up card (index `up`, ace = 0), per round with that up card.
+fn per_up<P: Decider>(rules: &Rules, policy: &P, table: &DealerTable, up: usize) -> Acc {
+    let mut a = Up::new(rules, policy, table, up, PostSplit::CdzMinus);
+    let u = rules.units_per_bet();
+    let bj = rules.bj_win_units();
+    let shoe = a.shoe();
+    let mut acc = Acc::new(rules);
+    let cap = |pv: usize| {
+        if pv == 0 && !rules.resplit_aces {
+            2
+        } else {
+            rules.max_hands.max(2)
+        }
+    };
+    for c1 in 0..NV {
+        for c2 in c1..NV {
+            let p = two_card_p(&shoe, c1, c2);
+            if p == 0.0 {
+                continue;
+            }
+            let mut all = [0u8; NV];
+            all[c1] += 1;
+            all[c2] += 1;
+            let pbj = a.pbj(&a.remaining(&all));
+            if c1 == 0 && c2 == 9 {
+                acc.add(bj, u, bj, p * (1.0 - pbj));
+                acc.add(0, u, 0, p * pbj);
+                continue;
+            }
+            let (act, _) = a.round_choice(c1, c2, pbj);
+            if act == Action::Surrender {
+                // Late surrender does not escape a dealer blackjack; the others cost half.
+                let lose_all = if rules.surrender == Surrender::Late {
+                    pbj
+                } else {
+                    0.0
+                };
+                acc.add(-u, u, -u, p * lose_all);
+                acc.add(-u / 2, u, -u / 2, p * (1.0 - lose_all));
+                continue;
+            }
+            // In the no-blackjack world a dealer blackjack takes the original bet only (the
+            // peek game never plays on); the hand is played in the rest.
+            let w = if a.no_bj() {
+                acc.add(-u, u, -u, p * pbj);
+                p * (1.0 - pbj)
+            } else {
+                p
+            };
+            let hard = (c1 + c2 + 2) as u32;
+            let ace = c1 == 0;
+            let mut h = Hands { up: &mut a };
+            if act == Action::Split {
+                // The first hand from the shoe less the pair, the second from what the first
+                // left, the dealer from what both left. The chance that the two hands take
+                // courses a then b is that of b then a (the cards are exchangeable: both are
+                // ways(a)·ways(b)·P(these cards, in one order)), and so is the dealer's shoe;
+                // so each unordered pair is computed once and counted in both orders.
+                let pv = c1;
+                let resplits = cap(pv) > 2;
+                let mut base = [0u8; NV];
+                base[pv] = 2;
+                let courses = h.courses(pv, &h.up.remaining(&base));
+                let from_base = Draws::new(h.up, &base);
+                let up_ref: &Up<'_, P> = h.up;
+                // The pairs in as many interleaved stripes as there are threads (balanced:
+                // the first course pairs with the most); each keeps the dealer distributions
+                // it has met, since the shoes two hands leave recur (the same cards split
+                // differently between the hands).
+                let stripes = rayon::current_num_threads().max(1);
+                let parts: Vec<Acc> = (0..stripes)
+                    .into_par_iter()
+                    .map(|stripe| {
+                        let mut memo = super::exact::HashMap::default();
+                        let mut acc = Acc::new(rules);
+                        for i in (stripe..courses.len()).step_by(stripes) {
+                            let a = &courses[i];
+                            for b in &courses[i..] {
+                                let p = w * a.ways * b.ways * from_base.pair_p(a, b);
+                                if p == 0.0 {
+                                    continue;
+                                }
+                                let orders = if std::ptr::eq(a, b) { 1.0 } else { 2.0 };
+                                if resplits && (a.pair_second || b.pair_second) {
+                                    acc.resplit += orders * p;
+                                }
+                                let ends = [a.end, b.end];
+                                let d = if a.end.total == 0 && b.end.total == 0 {
+                                    bust_only()
+                                } else if p < TINY {
+                                    // Negligible: the dealer draws from the shoe the first
+                                    // hand left (the second hand's cards not taken out).
+                                    acc.tiny += orders * p;
+                                    let mut out = base;
+                                    for v in 0..NV {
+                                        out[v] += a.drawn[v];
+                                    }
+                                    *memo
+                                        .entry(super::exact::key_of(&out))
+                                        .or_insert_with(|| up_ref.dealer_shared(&out))
+                                } else {
+                                    let mut out = base;
+                                    for v in 0..NV {
+                                        out[v] += a.drawn[v] + b.drawn[v];
+                                    }
+                                    *memo
+                                        .entry(super::exact::key_of(&out))
+                                        .or_insert_with(|| up_ref.dealer_shared(&out))
+                                };
+                                for (o, &po) in d.iter().enumerate() {
+                                    if po == 0.0 {
+                                        continue;
+                                    }
+                                    let (net, wag) = settle(&ends, o, u);
+                                    // The bet behind stays on the first hand: a, then b.
+                                    acc.add(net, wag, behind(&a.end, o, u), p * po);
+                                    if orders == 2.0 {
+                                        acc.add(net, wag, behind(&b.end, o, u), p * po);
+                                    }
+                                }
+                            }
+                        }
+                        acc
+                    })
+                    .collect();
+                for part in &parts {
+                    acc.merge(part, 1.0);
+                }
+                continue;
+            }
+            let mut terms = Vec::new();
+            match act {
+                Action::Stand => terms.push(Term {
+                    all,
+                    end: End {
+                        total: total_of(hard, ace),
+                        doubled: false,
+                    },
+                    p: w,
+                }),
+                Action::Double => h.double(&mut all, hard, ace, w, &mut terms),
+                _ => {
+                    let mut own = all;
+                    h.hit(&mut all, &mut own, hard, ace, 2, (c1, 0), w, &mut terms)
+                }
+            }
+            for t in merged(terms) {
+                let d = if t.end.total == 0 {
+                    bust_only()
+                } else {
+                    h.up.dealer(&t.all)
+                };
+                for (o, &po) in d.iter().enumerate() {
+                    let (net, wag) = settle(&[t.end], o, u);
+                    acc.add(net, wag, behind(&t.end, o, u), t.p * po);
+                }
+            }
+        }
+    }
+    acc
+}
+
+/// The exact distribution of one round's result under `policy` (post-split play CDZ-).
+pub fn round_distribution<P: Decider>(
+    rules: &Rules,
+    policy: &P,
+    table: &DealerTable,
+) -> RoundDistribution {
+    let full = full_shoe(rules.decks);
+    let n: u32 = full.iter().sum();
+    let parts: Vec<Acc> = (0..NV)
+        .into_par_iter()
+        .map(|up| per_up(rules, policy, table, up))
+        .collect();
+    let mut acc = Acc::new(rules);
+    for (up, part) in parts.iter().enumerate() {
+        acc.merge(part, full[up] as f64 / n as f64);
+    }
+    let mut joint = BTreeMap::new();
+    for (i, &p) in acc.joint.iter().enumerate() {
+        if p > 0.0 {
+            let w = (i / acc.width) as i64 * acc.u;
+            joint.insert(((i % acc.width) as i64 - acc.off, w), p);
+        }
+    }
+    let behind_none = acc
+        .behind
+        .iter()
+        .enumerate()
+        .filter(|(_, &p)| p > 0.0)
+        .map(|(i, &p)| (i as i64 - acc.off, p))
+        .collect();
+    RoundDistribution {
+        units: acc.u,
+        joint,
+        behind_none,
+        resplit_mass: acc.resplit,
+        tiny_mass: acc.tiny,
+    }
+}
+
+/// Moments and shape of a distribution of nets (in bets).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Shape {
+    pub mean: f64,
+    pub variance: f64,
+    pub sd: f64,
+    /// P(net > 0), P(net = 0).
+    pub hit_frequency: f64,
+    pub push_frequency: f64,
+    pub largest_win: f64,
+    pub largest_win_p: f64,
+    pub largest_loss: f64,
+}
+
+impl Shape {
+    /// Of `(net in bets, probability)` pairs.
+    pub fn of(dist: &[(f64, f64)]) -> Shape {
+        let mean: f64 = dist.iter().map(|(x, p)| x * p).sum();
+        let variance: f64 = dist.iter().map(|(x, p)| (x - mean) * (x - mean) * p).sum();
+        let (largest_win, largest_win_p) =
+            dist.iter()
+                .filter(|(_, p)| *p > 0.0)
+                .fold(
+                    (f64::NEG_INFINITY, 0.0),
+                    |b, &(x, p)| if x > b.0 { (x, p) } else { b },
+                );
+        Shape {
+            mean,
+            variance,
+            sd: variance.sqrt(),
+            hit_frequency: dist.iter().filter(|(x, _)| *x > 0.0).map(|(_, p)| p).sum(),
+            push_frequency: dist.iter().filter(|(x, _)| *x == 0.0).map(|(_, p)| p).sum(),
+            largest_win,
+            largest_win_p,
+            largest_loss: dist
+                .iter()
+                .filter(|(_, p)| *p > 0.0)
+                .map(|(x, _)| *x)
+                .fold(f64::INFINITY, f64::min),
+        }
+    }
+}
+
+impl RoundDistribution {
+    /// P(net) with the net in initial bets, ascending.
+    pub fn net(&self) -> Vec<(f64, f64)> {
+        let mut m: BTreeMap<i64, f64> = BTreeMap::new();
+        for (&(net, _), &p) in &self.joint {
+            *m.entry(net).or_default() += p;
+        }
+        m.into_iter()
+            .map(|(k, p)| (k as f64 / self.units as f64, p))
+            .collect()
+    }
+
+    /// The bet behind that declines doubles and splits, per its bet.
+    pub fn behind_none(&self) -> Vec<(f64, f64)> {
+        self.behind_none
+            .iter()
+            .map(|(&k, &p)| (k as f64 / self.units as f64, p))
+            .collect()
+    }
+
+    /// Expected amount wagered per round, in initial bets.
+    pub fn mean_wagered(&self) -> f64 {
+        self.joint
+            .iter()
+            .map(|(&(_, w), &p)| w as f64 * p)
+            .sum::<f64>()
+            / self.units as f64
+    }
+
+    /// RTP per amount wagered: (E[wagered] + E[net]) / E[wagered].
+    pub fn rtp_total_wagered(&self) -> f64 {
+        let m = Shape::of(&self.net()).mean;
+        1.0 + m / self.mean_wagered()
+    }
+
+    /// The SD of one round's return per amount wagered, as a ratio estimator's (the SE of
+    /// the RTP per amount wagered after `n` rounds is this over √n):
+    /// √Var(net − ρ·wagered) / E[wagered], ρ = E[net] / E[wagered].
+    pub fn sd_per_round_total_wagered(&self) -> f64 {
+        let u = self.units as f64;
+        let ew = self.mean_wagered();
+        let rho = Shape::of(&self.net()).mean / ew;
+        let lin = |n: i64, w: i64| n as f64 / u - rho * w as f64 / u;
+        let m: f64 = self.joint.iter().map(|(&(n, w), &p)| lin(n, w) * p).sum();
+        let var: f64 = self
+            .joint
+            .iter()
+            .map(|(&(n, w), &p)| (lin(n, w) - m).powi(2) * p)
+            .sum();
+        var.sqrt() / ew
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::blackjack::exact::{analyze, Follow, Optimal};
+    use crate::games::blackjack::rules::{BjPays, DealerBjTakes, Double};
+    use crate::games::blackjack::strategy::AutoPlay;
+
+    fn check<P: Decider>(rules: &Rules, policy: &P, what: &str) -> RoundDistribution {
+        let t = DealerTable::shared(rules.h17);
+        let d = round_distribution(rules, policy, t);
+        let total: f64 = d.joint.values().sum();
+        assert!((total - 1.0).abs() < 1e-10, "{what}: sums to {total}");
+        let behind: f64 = d.behind_none.values().sum();
+        assert!(
+            (behind - 1.0).abs() < 1e-10,
+            "{what}: behind sums to {behind}"
+        );
+        let ev = analyze(rules, policy, t).ev;
+        let mean = Shape::of(&d.net()).mean;
+        assert!(
+            (mean - ev).abs() < 1e-9,
+            "{what}: mean {mean} vs exact EV {ev}"
+        );
+        assert_eq!(d.resplit_mass, 0.0, "{what}");
+        assert!(d.tiny_mass < 1e-7, "{what}: {}", d.tiny_mass);
+        d
+    }
+
+    #[test]
+    fn seed_rules_mean_is_the_exact_ev_and_the_support_is_the_table_s() {
+        let r = Rules::seed();
+        let d = check(&r, &Optimal, "seed optimal");
+        let nets: Vec<f64> = d.net().iter().map(|x| x.0).collect();
+        // No double after a split, two hands: −2 (a lost double or two lost hands), −1,
+        // −½ (surrender), 0, 1, 1½ (blackjack), 2.
+        assert_eq!(nets, vec![-2.0, -1.0, -0.5, 0.0, 1.0, 1.5, 2.0]);
+        // A blackjack pays 3:2 unless the dealer has one too: P(+1.5) = P(natural) less the
+        // dealer-blackjack pushes.
+        let p15 = d.net().iter().find(|x| x.0 == 1.5).unwrap().1;
+        let shoe = full_shoe(8);
+        let n = 416.0;
+        let nat = 2.0 * shoe[0] as f64 * shoe[9] as f64 / (n * (n - 1.0));
+        assert!(p15 < nat && p15 > 0.95 * nat, "{p15} vs {nat}");
+        check(&r, &Follow(&AutoPlay), "seed autoplay");
+    }
+
+    #[test]
+    fn the_mean_is_the_exact_ev_under_other_rules() {
+        let mut peek = Rules::seed();
+        peek.peek = true;
+        peek.das = true;
+        peek.surrender = Surrender::Late;
+        peek.decks = 6;
+        check(&peek, &Optimal, "peek DAS late 6 decks");
+        let mut obo = Rules::seed();
+        obo.dealer_bj_takes = DealerBjTakes::Original;
+        obo.surrender = Surrender::Early;
+        obo.h17 = true;
+        check(&obo, &Optimal, "OBO early H17");
+        let mut late = Rules::seed();
+        late.surrender = Surrender::Late;
+        late.bj_pays = BjPays::SixToFive;
+        late.double = Double::NineToEleven;
+        late.hit_split_aces = true;
+        late.das = true;
+        check(&late, &Optimal, "ENHC late 6:5 DAS hit split aces");
+        let mut one = Rules::seed();
+        one.decks = 1;
+        one.max_hands = 1;
+        check(&one, &Optimal, "one deck, no splits");
+    }
+
+    #[test]
+    fn resplits_are_bounded_not_hidden() {
+        let mut r = Rules::seed();
+        r.max_hands = 4;
+        let t = DealerTable::shared(false);
+        let d = round_distribution(&r, &Optimal, t);
+        assert!((d.joint.values().sum::<f64>() - 1.0).abs() < 1e-10);
+        // Optimal play splits in about 2.5% of rounds; a pair card comes as a second card
+        // about 1 time in 13 per hand.
+        assert!(
+            d.resplit_mass > 0.001 && d.resplit_mass < 0.01,
+            "{}",
+            d.resplit_mass
+        );
+        let ev = analyze(&r, &Optimal, t).ev;
+        let mean = Shape::of(&d.net()).mean;
+        assert!((mean - ev).abs() < 4.0 * d.resplit_mass, "{mean} vs {ev}");
+    }
+
+    #[test]
+    fn settlement_of_hands() {
+        let e = |total, doubled| End { total, doubled };
+        // A dealer blackjack takes every wager: two hands, one doubled.
+        assert_eq!(settle(&[e(20, false), e(21, true)], 6, 2), (-6, 6));
+        // Dealer bust: a busted hand still loses.
+        assert_eq!(settle(&[e(0, false), e(12, true)], 5, 2), (2, 6));
+        // Dealer 19 (o = 2): 20 wins, 19 pushes, 18 loses.
+        assert_eq!(settle(&[e(20, false)], 2, 2), (2, 2));
+        assert_eq!(settle(&[e(19, true)], 2, 2), (0, 4));
+        assert_eq!(settle(&[e(18, true)], 2, 2), (-4, 4));
+        // The bet behind that declines stays undoubled.
+        assert_eq!(behind(&e(21, true), 2, 2), 2);
+    }
+
+    #[test]
+    fn shape_of_a_known_distribution() {
+        let s = Shape::of(&[(-1.0, 0.5), (0.0, 0.25), (2.0, 0.25)]);
+        assert!((s.mean - 0.0).abs() < 1e-15);
+        assert!((s.variance - 1.5).abs() < 1e-15);
+        assert_eq!((s.hit_frequency, s.push_frequency), (0.25, 0.25));
+        assert_eq!(
+            (s.largest_win, s.largest_win_p, s.largest_loss),
+            (2.0, 0.25, -1.0)
+        );
+    }
+}
