@@ -30,7 +30,10 @@ fn main() -> ExitCode {
     };
     let stop = Arc::new(AtomicBool::new(false));
     // Only simulations stop cleanly with a partial report; any other command ends at once.
-    let graceful = matches!(cli.command, Command::Sim(_) | Command::Compare(_));
+    let graceful = matches!(
+        cli.command,
+        Command::Sim(_) | Command::Compare(_) | Command::Audit(_)
+    );
     watch_signals(stop.clone(), graceful);
     let result = match cli.command {
         Command::Sim(SimGame::Blackjack(args)) => sim_blackjack(&args, &stop),
@@ -43,6 +46,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => merge(&args),
         Command::Check(args) => check(&args),
         Command::Monitor(args) => monitor(&args),
+        Command::Audit(cli::AuditGame::Blackjack(args)) => audit_blackjack(&args, &stop),
         Command::Advise(cli::AdviseGame::Blackjack(args)) => advise_blackjack(&args),
         Command::Advise(cli::AdviseGame::Doom(args)) => advise_doom(&args),
         Command::Advise(cli::AdviseGame::TwentyOne(args)) => advise_twenty_one(&args),
@@ -435,6 +439,32 @@ fn advise_twenty_one(args: &cli::AdviseTwentyOne) -> anyhow::Result<ExitCode> {
     let a = advise::advise(&table, &req)?;
     emit(&advise::render(&a, &req), &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn audit_blackjack(args: &cli::BlackjackAudit, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
+    use blackjack::audit;
+    check_outputs(&args.output, None)?;
+    let cfg = audit::AuditConfig {
+        rules: args.rules.to_rules()?,
+        claim: args.claim,
+        rounds: args.rounds,
+        seed: args.seed,
+        threads: args.threads,
+        progress: !args.quiet,
+        monitor_tier: args.monitor_tier.into(),
+    };
+    let model = audit::audit(&cfg, stop)?;
+    let plots = if args.output.out_dir.is_some() {
+        audit::plots(&model).map_err(|e| anyhow::anyhow!("the dossier's plots: {e}"))?
+    } else {
+        Vec::new()
+    };
+    emit(&audit::render(&model), &args.output, &plots)?;
+    Ok(if model.identity.interrupted {
+        interrupted_code()
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn monitor(args: &cli::MonitorArgs) -> anyhow::Result<ExitCode> {

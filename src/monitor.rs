@@ -385,6 +385,12 @@ pub fn plot(m: &MonitorModel) -> Result<String, String> {
                 dots: false,
             },
             Line {
+                name: "",
+                points: &lower,
+                band: None,
+                dots: false,
+            },
+            Line {
                 name: "running total",
                 points: &path,
                 band: None,
@@ -395,12 +401,6 @@ pub fn plot(m: &MonitorModel) -> Result<String, String> {
                 points: &dots,
                 band: None,
                 dots: true,
-            },
-            Line {
-                name: "",
-                points: &lower,
-                band: None,
-                dots: false,
             },
         ],
         Some((e.rtp * 100.0, "expected")),

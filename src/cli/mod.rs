@@ -81,6 +81,73 @@ pub enum Command {
     /// What should I do here? Every legal action with its exact value, the best marked.
     #[command(subcommand)]
     Advise(AdviseGame),
+    /// The RTP verification dossier: exact distributions of every strategy tier and wager,
+    /// the simulation cross-check, rounds needed, acceptance bands, what would make a claim
+    /// true; report.html (self-contained), report.md, report.json, CSVs and SVGs.
+    #[command(subcommand)]
+    Audit(AuditGame),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum AuditGame {
+    /// Blackjack: the optimal, basic and auto-play tiers; main bet, pairs, insurance, bet behind.
+    #[command(
+        after_help = "Examples:\n  rtplab audit blackjack --claim 99.54 --out-dir audit/seed-table\n  rtplab audit blackjack --peek --das --decks 6 --claim 99.54 --rounds 1e9 --out-dir audit/6d\n  rtplab audit blackjack --rounds 0 --format json     # exact only\n  rtplab monitor --expected audit/seed-table/report.json daily-results.csv"
+    )]
+    Blackjack(BlackjackAudit),
+}
+
+#[derive(Args, Debug)]
+pub struct BlackjackAudit {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+
+    /// The claimed RTP in percent (per initial bet, as tables advertise it).
+    #[arg(long, value_name = "PCT", value_parser = parse_claim)]
+    pub claim: Option<f64>,
+
+    /// Rounds to simulate for each tier that can be simulated (basic, auto-play); 0: exact
+    /// analysis only.
+    #[arg(long, default_value = "100M", value_parser = parse_rounds_or_zero)]
+    pub rounds: u64,
+
+    /// Seed of the random streams; the same seed gives the same result for any --threads.
+    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
+    pub seed: u64,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    /// The tier whose RTP per amount wagered and SD go into the `monitoring` object that
+    /// `rtplab monitor --expected` reads.
+    #[arg(long, value_enum, default_value_t = MonitorTier::Basic)]
+    pub monitor_tier: MonitorTier,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// The tier `monitor` checks live play against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MonitorTier {
+    Optimal,
+    Basic,
+    Autoplay,
+}
+
+impl From<MonitorTier> for rtplab::games::blackjack::audit::TierName {
+    fn from(t: MonitorTier) -> Self {
+        match t {
+            MonitorTier::Optimal => Self::Optimal,
+            MonitorTier::Basic => Self::Basic,
+            MonitorTier::Autoplay => Self::Autoplay,
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -674,6 +741,8 @@ pub enum Format {
     Markdown,
     Csv,
     Json,
+    /// One self-contained HTML page (with --out-dir, report.html also has the plots).
+    Html,
 }
 
 impl From<Format> for rtplab::report::Format {
@@ -683,6 +752,7 @@ impl From<Format> for rtplab::report::Format {
             Format::Markdown => Self::Markdown,
             Format::Csv => Self::Csv,
             Format::Json => Self::Json,
+            Format::Html => Self::Html,
         }
     }
 }
@@ -840,8 +910,8 @@ pub struct OutputArgs {
     #[arg(long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
 
-    /// Also write every format and the plots into this folder (report.md, report.json, one
-    /// CSV per table, SVG plots).
+    /// Also write every format and the plots into this folder (report.md, report.json,
+    /// report.html with the plots inline, one CSV per table, SVG plots).
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
 
@@ -1024,6 +1094,15 @@ pub fn parse_rounds(s: &str) -> Result<u64, String> {
 }
 
 /// A count (1M, 1e6 accepted) from 1 to 10^12.
+/// Rounds, or 0 for none.
+fn parse_rounds_or_zero(s: &str) -> Result<u64, String> {
+    if s.trim() == "0" {
+        Ok(0)
+    } else {
+        parse_rounds(s)
+    }
+}
+
 pub(crate) fn parse_count_limited(s: &str) -> Result<u64, String> {
     let n = parse_count(s)?;
     if n == 0 || n > rtplab::game::MAX_COUNT {

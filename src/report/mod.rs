@@ -1,5 +1,6 @@
 //! The report model (game-neutral) and its renderers: table, Markdown, CSV, JSON.
 
+pub mod html;
 pub mod svg;
 
 use serde::Serialize;
@@ -12,6 +13,8 @@ pub enum Format {
     Markdown,
     Csv,
     Json,
+    /// One self-contained page (the plots inline when written with `write_out_dir`).
+    Html,
 }
 
 /// SVG plots of a run (file name, SVG text), rendered only when asked for.
@@ -223,6 +226,7 @@ impl Report {
                 s.push('\n');
                 s
             }
+            Format::Html => html::to_html(self, &[]),
         }
     }
 
@@ -648,8 +652,9 @@ pub fn slug(s: &str) -> String {
     out.trim_end_matches('-').to_string()
 }
 
-/// Write a report as files: `report.md`, `report.json`, one flat CSV per section (one row per
-/// table row, e.g. per histogram bin) and the given SVG plots. Every file carries the run's
+/// Write a report as files: `report.md`, `report.json`, `report.html` (one self-contained page
+/// with the plots inline), one flat CSV per section (one row per table row, e.g. per histogram
+/// bin) and the given SVG plots. Every file carries the run's
 /// metadata (CSV as leading `#` lines, SVG in a `<desc>` element). The files are written into
 /// a temporary folder that then replaces `dir` (check `dir` with `output::check_dir` first).
 pub fn write_out_dir(
@@ -674,6 +679,7 @@ fn fill_out_dir(
     };
     put("report.md", &report.render(Format::Markdown))?;
     put("report.json", &report.render(Format::Json))?;
+    put("report.html", &html::to_html(report, plots))?;
     let meta: String = report
         .meta
         .iter()

@@ -24,8 +24,8 @@ pub enum YUnit {
 }
 
 /// A line series with an optional band (lower, upper) around it; `dots` draws its points
-/// unjoined. A series without a name continues the first series (its colour, no legend entry,
-/// e.g. a funnel's other edge).
+/// unjoined. A series without a name continues the named series before it (its colour, no
+/// legend entry, e.g. a funnel's other edge).
 pub struct Line<'a> {
     pub name: &'a str,
     pub points: &'a [(f64, f64)],
@@ -209,12 +209,15 @@ pub fn line_chart(
             .y_label_formatter(&|v| y_tick(*v, d, y_unit))
             .draw()
             .map_err(err)?;
-        for (i, line) in lines.iter().enumerate() {
-            let c = if line.name.is_empty() {
-                SERIES[0]
-            } else {
-                SERIES[i % SERIES.len()]
-            };
+        // A named series takes the next colour; an unnamed one continues the named series
+        // before it (its colour, no legend entry).
+        let mut named = 0;
+        let mut c = SERIES[0];
+        for line in lines {
+            if !line.name.is_empty() {
+                c = SERIES[named % SERIES.len()];
+                named += 1;
+            }
             if line.dots {
                 chart
                     .draw_series(line.points.iter().map(|&p| Circle::new(p, 4, c.filled())))

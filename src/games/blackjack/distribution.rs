@@ -40,6 +40,9 @@ pub struct RoundDistribution {
     /// Probability of the split rounds (each below `TINY`) whose dealer outcome is taken
     /// from the shoe less the first hand's cards only: the bound on that part's error.
     pub tiny_mass: f64,
+    /// The exact analysis's EV per initial bet under the same decisions (what
+    /// `exact::analyze` gives): the distribution's mean, up to the approximations above.
+    pub ev: f64,
 }
 
 /// Split rounds less likely than this draw the dealer from the shoe the first hand left.
@@ -76,7 +79,7 @@ fn merged(terms: Vec<Term>) -> Vec<Term> {
         })
         .collect();
     // A fixed order, so that sums come out the same on every run.
-    v.sort_by(|a, b| (a.all, a.end.total, a.end.doubled).cmp(&(b.all, b.end.total, b.end.doubled)));
+    v.sort_by_key(|t| (t.all, t.end.total, t.end.doubled));
     v
 }
 
@@ -123,6 +126,8 @@ struct Acc {
     behind: Vec<f64>,
     resplit: f64,
     tiny: f64,
+    /// The analysis's EV (per initial bet), from the same decisions.
+    ev: f64,
 }
 
 impl Acc {
@@ -139,6 +144,7 @@ impl Acc {
             behind: vec![0.0; width],
             resplit: 0.0,
             tiny: 0.0,
+            ev: 0.0,
         }
     }
     #[inline]
@@ -156,6 +162,7 @@ impl Acc {
         }
         self.resplit += w * o.resplit;
         self.tiny += w * o.tiny;
+        self.ev += w * o.ev;
     }
 }
 
@@ -447,6 +454,11 @@ impl Draws {
     }
 }
 
+/// Two sets of cards out together.
+fn plus(a: &[u8; NV], b: &[u8; NV]) -> [u8; NV] {
+    std::array::from_fn(|v| a[v] + b[v])
+}
+
 /// A busted hand loses whatever the dealer makes: the dealer's outcome does not matter, and
 /// is not computed.
 fn bust_only() -> [f64; super::exact::OUTCOMES] {
@@ -482,9 +494,11 @@ fn per_up<P: Decider>(rules: &Rules, policy: &P, table: &DealerTable, up: usize)
             if c1 == 0 && c2 == 9 {
                 acc.add(bj, u, bj, p * (1.0 - pbj));
                 acc.add(0, u, 0, p * pbj);
+                acc.ev += p * (1.0 - pbj) * bj as f64 / u as f64;
                 continue;
             }
-            let (act, _) = a.round_choice(c1, c2, pbj);
+            let (act, hand_ev) = a.round_choice(c1, c2, pbj);
+            acc.ev += p * hand_ev;
             if act == Action::Surrender {
                 // Late surrender does not escape a dealer blackjack; the others cost half.
                 let lose_all = if rules.surrender == Surrender::Late {
@@ -544,22 +558,15 @@ fn per_up<P: Decider>(rules: &Rules, policy: &P, table: &DealerTable, up: usize)
                                 let ends = [a.end, b.end];
                                 let d = if a.end.total == 0 && b.end.total == 0 {
                                     bust_only()
-                                } else if p < TINY {
-                                    // Negligible: the dealer draws from the shoe the first
-                                    // hand left (the second hand's cards not taken out).
-                                    acc.tiny += orders * p;
-                                    let mut out = base;
-                                    for v in 0..NV {
-                                        out[v] += a.drawn[v];
-                                    }
-                                    *memo
-                                        .entry(super::exact::key_of(&out))
-                                        .or_insert_with(|| up_ref.dealer_shared(&out))
                                 } else {
-                                    let mut out = base;
-                                    for v in 0..NV {
-                                        out[v] += a.drawn[v] + b.drawn[v];
-                                    }
+                                    // Negligible pairs: the dealer draws from the shoe the
+                                    // first hand left (the second hand's cards not taken out).
+                                    let out = if p < TINY {
+                                        acc.tiny += orders * p;
+                                        plus(&base, &a.drawn)
+                                    } else {
+                                        plus(&plus(&base, &a.drawn), &b.drawn)
+                                    };
                                     *memo
                                         .entry(super::exact::key_of(&out))
                                         .or_insert_with(|| up_ref.dealer_shared(&out))
@@ -653,6 +660,7 @@ pub fn round_distribution<P: Decider>(
         behind_none,
         resplit_mass: acc.resplit,
         tiny_mass: acc.tiny,
+        ev: acc.ev,
     }
 }
 
@@ -728,10 +736,9 @@ impl RoundDistribution {
             / self.units as f64
     }
 
-    /// RTP per amount wagered: (E[wagered] + E[net]) / E[wagered].
+    /// RTP per amount wagered: (E[wagered] + EV) / E[wagered], with the analysis's EV.
     pub fn rtp_total_wagered(&self) -> f64 {
-        let m = Shape::of(&self.net()).mean;
-        1.0 + m / self.mean_wagered()
+        1.0 + self.ev / self.mean_wagered()
     }
 
     /// The SD of one round's return per amount wagered, as a ratio estimator's (the SE of
@@ -770,6 +777,7 @@ mod tests {
             "{what}: behind sums to {behind}"
         );
         let ev = analyze(rules, policy, t).ev;
+        assert!((d.ev - ev).abs() < 1e-15, "{what}: {} vs {ev}", d.ev);
         let mean = Shape::of(&d.net()).mean;
         assert!(
             (mean - ev).abs() < 1e-9,

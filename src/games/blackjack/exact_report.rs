@@ -27,7 +27,11 @@ pub struct ExactConfig {
     pub post_split: PostSplit,
 }
 
-fn run(rules: &Rules, strategy: Option<&StrategySpec>, post_split: PostSplit) -> ExactResult {
+pub(super) fn run(
+    rules: &Rules,
+    strategy: Option<&StrategySpec>,
+    post_split: PostSplit,
+) -> ExactResult {
     let t = DealerTable::shared(rules.h17);
     match strategy {
         None => analyze_with(rules, &Optimal, t, post_split),
@@ -134,39 +138,54 @@ fn up_name(i: usize) -> String {
     value_char(i as u8 + 1).to_string()
 }
 
-/// One single-rule change for the sensitivity table.
-fn variants(base: &Rules) -> Vec<(String, Rules)> {
-    let mut v = Vec::new();
-    let mut push = |name: String, f: &dyn Fn(&mut Rules)| {
-        let mut r = base.clone();
-        f(&mut r);
-        if r != *base && r.validate().is_ok() {
-            v.push((name, r));
+/// One rule change: its name, the rule it touches (changes of one rule do not combine), and
+/// what it does to a rule set.
+pub struct RuleChange {
+    pub name: String,
+    pub group: &'static str,
+    pub apply: Box<dyn Fn(&mut Rules) + Send + Sync>,
+}
+
+impl RuleChange {
+    fn new(
+        name: impl Into<String>,
+        group: &'static str,
+        apply: impl Fn(&mut Rules) + Send + Sync + 'static,
+    ) -> RuleChange {
+        RuleChange {
+            name: name.into(),
+            group,
+            apply: Box::new(apply),
         }
-    };
-    for d in [1u32, 2, 4, 6, 8] {
-        push(format!("{d} deck{}", if d == 1 { "" } else { "s" }), &|r| {
-            r.decks = d
-        });
     }
-    push(if base.h17 { "S17".into() } else { "H17".into() }, &|r| {
-        r.h17 = !r.h17
-    });
-    push(
-        if base.das {
-            "no DAS".into()
-        } else {
-            "DAS".into()
-        },
-        &|r| r.das = !r.das,
-    );
+}
+
+/// Every single-rule change of the sensitivity table and the audit's "what would make the
+/// claim true" (those that change nothing or make impossible rules are left out by
+/// `variants`).
+pub fn rule_changes(base: &Rules) -> Vec<RuleChange> {
+    let mut v = Vec::new();
+    for d in [1u32, 2, 4, 6, 8] {
+        let name = format!("{d} deck{}", if d == 1 { "" } else { "s" });
+        v.push(RuleChange::new(name, "decks", move |r| r.decks = d));
+    }
+    v.push(RuleChange::new(
+        if base.h17 { "S17" } else { "H17" },
+        "soft 17",
+        |r| r.h17 = !r.h17,
+    ));
+    v.push(RuleChange::new(
+        if base.das { "no DAS" } else { "DAS" },
+        "double after split",
+        |r| r.das = !r.das,
+    ));
     for h in [1u8, 2, 3, 4] {
-        let hands = if h == 1 {
+        let name = if h == 1 {
             "no splitting".to_string()
         } else {
             format!("split to {h} hands")
         };
-        push(hands, &|r| {
+        v.push(RuleChange::new(name, "hands", move |r| {
             r.max_hands = h;
             if h < 3 {
                 r.resplit_aces = false;
@@ -175,7 +194,7 @@ fn variants(base: &Rules) -> Vec<(String, Rules)> {
                 r.das = false;
                 r.hit_split_aces = false;
             }
-        });
+        }));
     }
     for (name, s) in [
         ("no surrender", Surrender::None),
@@ -183,27 +202,49 @@ fn variants(base: &Rules) -> Vec<(String, Rules)> {
         ("late surrender", Surrender::Late),
         ("early surrender", Surrender::Early),
     ] {
-        push(name.into(), &|r| r.surrender = s);
+        v.push(RuleChange::new(name, "surrender", move |r| r.surrender = s));
     }
     if !base.peek {
-        push("dealer BJ takes all".into(), &|r| {
-            r.dealer_bj_takes = DealerBjTakes::All
-        });
-        push("dealer BJ takes original bet only".into(), &|r| {
-            r.dealer_bj_takes = DealerBjTakes::Original
-        });
-        push("hole card (peek)".into(), &|r| {
-            r.peek = true;
-            r.dealer_bj_takes = DealerBjTakes::All;
-        });
+        v.push(RuleChange::new(
+            "dealer BJ takes all",
+            "dealer blackjack",
+            |r| r.dealer_bj_takes = DealerBjTakes::All,
+        ));
+        v.push(RuleChange::new(
+            "dealer BJ takes original bet only",
+            "dealer blackjack",
+            |r| r.dealer_bj_takes = DealerBjTakes::Original,
+        ));
+        v.push(RuleChange::new(
+            "hole card (peek)",
+            "dealer blackjack",
+            |r| {
+                r.peek = true;
+                r.dealer_bj_takes = DealerBjTakes::All;
+            },
+        ));
     }
     for (name, p) in [
         ("BJ pays 3:2", BjPays::ThreeToTwo),
         ("BJ pays 6:5", BjPays::SixToFive),
     ] {
-        push(name.into(), &|r| r.bj_pays = p);
+        v.push(RuleChange::new(name, "blackjack pays", move |r| {
+            r.bj_pays = p
+        }));
     }
     v
+}
+
+/// The rule sets of the single changes that change something and are possible.
+fn variants(base: &Rules) -> Vec<(String, Rules)> {
+    rule_changes(base)
+        .into_iter()
+        .filter_map(|c| {
+            let mut r = base.clone();
+            (c.apply)(&mut r);
+            (r != *base && r.validate().is_ok()).then_some((c.name, r))
+        })
+        .collect()
 }
 
 /// Run every analysis the exact report needs.

@@ -1,6 +1,7 @@
 //! Blackjack: the live table "廿一點" and every variation of its rules.
 
 pub mod advise;
+pub mod audit;
 pub mod count;
 pub mod derive;
 pub mod distribution;

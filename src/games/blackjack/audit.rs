@@ -1,0 +1,1568 @@
+//! `rtplab audit blackjack`: the RTP verification dossier. Everything a testing lab needs to
+//! certify (or refuse) a claimed RTP and then monitor it: the identity of the run, the rules
+//! as dealt, definitions, every strategy tier's exact EV and exact distribution of one
+//! round's result, every wager, the simulation cross-check, the rounds needed, acceptance
+//! bands, the rule changes that would make the claim true, and the assumptions.
+
+use std::sync::atomic::AtomicBool;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::distribution::{round_distribution, RoundDistribution, Shape, TINY};
+use super::exact::{analyze, DealerTable, Decider, Follow, Optimal};
+use super::exact_report::rule_changes;
+use super::report::{BehindFollows, SideBets};
+use super::resolve::basic_chart;
+use super::rules::{DealerBjTakes, Rules, Shuffle, Surrender};
+use super::strategy::{AutoPlay, StrategySpec};
+use super::{BjConfig, BjError, Blackjack};
+use crate::report::{fixed, pct, pct_cell, Cell, Report, Section};
+use crate::stats::{format_p, p_value};
+
+/// What to audit.
+#[derive(Clone, Debug)]
+pub struct AuditConfig {
+    pub rules: Rules,
+    /// The claimed RTP per initial bet (a fraction).
+    pub claim: Option<f64>,
+    /// Simulated rounds per tier that can be simulated (0: none).
+    pub rounds: u64,
+    pub seed: u64,
+    pub threads: Option<usize>,
+    pub progress: bool,
+    /// The tier whose figures go into the `monitoring` object.
+    pub monitor_tier: TierName,
+}
+
+/// The strategy tiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TierName {
+    /// Composition-dependent optimal play: the most any player can get.
+    Optimal,
+    /// The best total-dependent chart for these rules.
+    Basic,
+    /// The table's auto-play: what a player who never acts gets.
+    Autoplay,
+}
+
+impl TierName {
+    pub const ALL: [TierName; 3] = [TierName::Optimal, TierName::Basic, TierName::Autoplay];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TierName::Optimal => "optimal",
+            TierName::Basic => "basic",
+            TierName::Autoplay => "autoplay",
+        }
+    }
+    fn describe(self) -> &'static str {
+        match self {
+            TierName::Optimal => "composition-dependent optimal play (the most a player can get; not a chart, so not simulated)",
+            TierName::Basic => "basic: the best total-dependent chart for these rules",
+            TierName::Autoplay => "the table's auto-play (hit to 12 or more, then stand)",
+        }
+    }
+}
+
+/// One net result and its probability.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct NetP {
+    pub net: f64,
+    pub p: f64,
+}
+
+fn netp(d: &[(f64, f64)]) -> Vec<NetP> {
+    d.iter().map(|&(net, p)| NetP { net, p }).collect()
+}
+
+/// z·SD of one round at 90%, 95% and 99%.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Volatility {
+    pub p90: f64,
+    pub p95: f64,
+    pub p99: f64,
+}
+
+const Z90: f64 = 1.6448536269514722;
+const Z95: f64 = 1.959963984540054;
+const Z99: f64 = 2.5758293035489004;
+const Z999: f64 = 3.2905267314918945;
+
+/// What is approximated in a distribution and its bound.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Approximation {
+    /// Rounds played as if resplitting were not allowed (probability).
+    pub resplit_mass: f64,
+    /// Split rounds below 1e-13 each whose dealer draws from the shoe less the first hand.
+    pub tiny_mass: f64,
+    /// The distribution's mean less the analysis's EV.
+    pub mean_minus_ev: f64,
+}
+
+/// One strategy tier, exact.
+#[derive(Clone, Debug, Serialize)]
+pub struct Tier {
+    pub tier: TierName,
+    pub description: &'static str,
+    pub strategy: String,
+    pub strategy_hash: Option<String>,
+    pub ev_exact: f64,
+    pub rtp_exact: f64,
+    pub rtp_total_wagered_exact: f64,
+    /// Expected amount wagered per round, in initial bets.
+    pub wagered_per_round: f64,
+    pub distribution: Vec<NetP>,
+    pub sd: f64,
+    pub variance: f64,
+    pub volatility_index: Volatility,
+    pub hit_frequency: f64,
+    pub push_frequency: f64,
+    pub largest_win: f64,
+    pub largest_win_p: f64,
+    pub largest_loss: f64,
+    /// SD of one round's return per amount wagered (the monitoring SD).
+    pub sd_per_round_total_wagered: f64,
+    pub approximation: Approximation,
+}
+
+/// One wager under one tier.
+#[derive(Clone, Debug, Serialize)]
+pub struct Wager {
+    pub wager: String,
+    /// The tier whose play it follows (none for bets that do not depend on play).
+    pub tier: Option<TierName>,
+    pub rtp_exact: f64,
+    pub sd: f64,
+    pub distribution: Vec<NetP>,
+    pub method: String,
+}
+
+/// One bin of the simulated histogram beside the exact distribution.
+#[derive(Clone, Debug, Serialize)]
+pub struct HistRow {
+    pub net: f64,
+    pub count: u64,
+    pub p_sim: f64,
+    pub p_exact: f64,
+}
+
+/// A chi-square goodness-of-fit test.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChiSquare {
+    pub statistic: f64,
+    pub df: u64,
+    pub p: f64,
+}
+
+/// A simulated wager beside its exact RTP.
+#[derive(Clone, Debug, Serialize)]
+pub struct SimWager {
+    pub wager: String,
+    pub bets: u64,
+    pub rtp: f64,
+    pub se: f64,
+    pub rtp_exact: f64,
+    pub z_vs_exact: f64,
+}
+
+/// The simulation of one tier.
+#[derive(Clone, Debug, Serialize)]
+pub struct Simulation {
+    pub tier: TierName,
+    pub rounds: u64,
+    pub seed: u64,
+    pub shuffle: &'static str,
+    pub interrupted: bool,
+    pub ev: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+    pub ci99: [f64; 2],
+    pub rtp: f64,
+    pub z_vs_exact: f64,
+    pub p_vs_exact: f64,
+    pub z_vs_claim: Option<f64>,
+    pub chi_square: ChiSquare,
+    pub histogram: Vec<HistRow>,
+    pub wagers: Vec<SimWager>,
+}
+
+/// Rounds needed to resolve the RTP to ± `precision` at `level`.
+#[derive(Clone, Debug, Serialize)]
+pub struct RoundsNeeded {
+    pub tier: TierName,
+    pub precision: f64,
+    pub level: f64,
+    pub rounds: f64,
+}
+
+/// Rounds for the claim and a tier's exact RTP to lie `z_level` SEs apart.
+#[derive(Clone, Debug, Serialize)]
+pub struct Separation {
+    pub tier: TierName,
+    pub level: f64,
+    pub rounds: f64,
+}
+
+/// The band the observed RTP per amount wagered stays in after `rounds` rounds.
+#[derive(Clone, Debug, Serialize)]
+pub struct Band {
+    pub rounds: u64,
+    pub level: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// A rule change (one or two) and what it does to the RTP.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChangeRow {
+    pub changes: Vec<String>,
+    pub rtp_optimal: f64,
+    /// Computed where optimal play reaches the claim.
+    pub rtp_basic: Option<f64>,
+    pub reaches_claim: bool,
+    /// The lowest tier that reaches it: "basic" or "optimal" (none: not reached).
+    pub tier: Option<TierName>,
+}
+
+/// The claim and what it can refer to.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClaimLine {
+    pub claimed: f64,
+    pub wager: &'static str,
+    pub per: &'static str,
+    /// The tier it can refer to: a "maximum RTP" is optimal play's.
+    pub tier: TierName,
+    pub rtp_exact: f64,
+    pub reachable: bool,
+    pub verdict: String,
+}
+
+/// Run identity.
+#[derive(Clone, Debug, Serialize)]
+pub struct Identity {
+    pub tool: &'static str,
+    pub version: &'static str,
+    pub git_commit: &'static str,
+    pub build_profile: &'static str,
+    pub rules_hash: String,
+    pub strategies: Vec<(TierName, String, Option<String>)>,
+    pub seed: u64,
+    pub rng: &'static str,
+    pub rounds_per_tier: u64,
+    pub shards_merged: u64,
+    pub interrupted: bool,
+    /// The exact part in all, and its strategy tiers alone (the rest: the rule changes).
+    pub exact_seconds: f64,
+    pub tiers_seconds: f64,
+    pub simulation_seconds: f64,
+}
+
+/// What `monitor --expected` reads.
+#[derive(Clone, Debug, Serialize)]
+pub struct Monitoring {
+    pub tier: TierName,
+    pub rtp_total_wagered: f64,
+    pub sd_per_round: f64,
+    pub note: String,
+}
+
+/// The dossier; its JSON is this struct.
+#[derive(Clone, Debug, Serialize)]
+pub struct AuditModel {
+    pub game: &'static str,
+    pub identity: Identity,
+    pub rules: Rules,
+    pub rules_as_dealt: Vec<(String, String)>,
+    pub definitions: Vec<(String, String)>,
+    pub claim: Option<ClaimLine>,
+    pub tiers: Vec<Tier>,
+    pub wagers: Vec<Wager>,
+    pub simulation: Vec<Simulation>,
+    pub rounds_needed: Vec<RoundsNeeded>,
+    pub separation: Vec<Separation>,
+    pub acceptance_bands: Vec<Band>,
+    pub what_would_make_claim_true: Vec<ChangeRow>,
+    pub assumptions: Vec<String>,
+    pub monitoring: Monitoring,
+}
+
+/// The git commit the binary was built from (`unknown` outside a git checkout).
+pub const GIT_COMMIT: &str = match option_env!("RTPLAB_GIT_COMMIT") {
+    Some(c) => c,
+    None => "unknown",
+};
+
+/// A tier's exact figures, and the distribution of the bet behind that declines under it.
+fn tier_exact<P: Decider>(
+    rules: &Rules,
+    name: TierName,
+    p: &P,
+    spec: &StrategySpec,
+) -> (Tier, Vec<(f64, f64)>) {
+    let d: RoundDistribution = round_distribution(rules, p, DealerTable::shared(rules.h17));
+    let ev = d.ev;
+    let net = d.net();
+    let s = Shape::of(&net);
+    let info = spec.info();
+    let tier = Tier {
+        tier: name,
+        description: name.describe(),
+        strategy: if name == TierName::Optimal {
+            "optimal (composition-dependent)".into()
+        } else {
+            info.name
+        },
+        strategy_hash: info.hash,
+        ev_exact: ev,
+        rtp_exact: 1.0 + ev,
+        rtp_total_wagered_exact: d.rtp_total_wagered(),
+        wagered_per_round: d.mean_wagered(),
+        distribution: netp(&net),
+        sd: s.sd,
+        variance: s.variance,
+        volatility_index: Volatility {
+            p90: Z90 * s.sd,
+            p95: Z95 * s.sd,
+            p99: Z99 * s.sd,
+        },
+        hit_frequency: s.hit_frequency,
+        push_frequency: s.push_frequency,
+        largest_win: s.largest_win,
+        largest_win_p: s.largest_win_p,
+        largest_loss: s.largest_loss,
+        sd_per_round_total_wagered: d.sd_per_round_total_wagered(),
+        approximation: Approximation {
+            resplit_mass: d.resplit_mass,
+            tiny_mass: d.tiny_mass,
+            mean_minus_ev: s.mean - ev,
+        },
+    };
+    (tier, d.behind_none())
+}
+
+/// The pairs side bet (same rank, 11:1) on the first two cards of a full shoe.
+fn pairs_wager(decks: u32) -> Wager {
+    let n = 52.0 * decks as f64;
+    let q = (4.0 * decks as f64 - 1.0) / (n - 1.0);
+    let dist = vec![(-1.0, 1.0 - q), (11.0, q)];
+    Wager {
+        wager: "pairs side bet (same rank, 11:1)".into(),
+        tier: None,
+        rtp_exact: 12.0 * q,
+        sd: Shape::of(&dist).sd,
+        distribution: netp(&dist),
+        method: format!(
+            "closed form: P(pair) = (4·decks − 1)/(52·decks − 1) = {:.0}/{:.0}; RTP = 12·P",
+            4.0 * decks as f64 - 1.0,
+            n - 1.0
+        ),
+    }
+}
+
+/// Insurance (2:1 on a dealer blackjack, ace up), per insurance stake, whatever the hand.
+fn insurance_wager(decks: u32, peek: bool) -> Wager {
+    let n = 52.0 * decks as f64;
+    let q = 16.0 * decks as f64 / (n - 1.0);
+    let dist = vec![(-1.0, 1.0 - q), (2.0, q)];
+    Wager {
+        wager: "insurance (2:1, per insurance stake)".into(),
+        tier: None,
+        rtp_exact: 3.0 * q,
+        sd: Shape::of(&dist).sd,
+        distribution: netp(&dist),
+        method: format!(
+            "closed form: P(ten | ace up) = 16·decks/(52·decks − 1) = {:.0}/{:.0}; RTP = 3·P. {}",
+            16.0 * decks as f64,
+            n - 1.0,
+            if peek {
+                "The hole card is any card but the up card, averaged over the player's cards."
+            } else {
+                "Without a hole card the dealer's second card comes after the players' draws; the share of tens left is a martingale, so its chance of being a ten is still this, whatever the players draw."
+            }
+        ),
+    }
+}
+
+fn rules_hash(rules: &Rules) -> String {
+    let text = serde_json::to_string(rules).unwrap_or_default();
+    format!("{:016x}", crate::shard::fnv1a64(text.as_bytes()))
+}
+
+/// Every rule and ruling as this table deals it.
+pub fn rules_as_dealt(r: &Rules) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = Vec::new();
+    let mut put = |k: &str, s: String| v.push((k.into(), s));
+    put(
+        "shoe",
+        format!(
+            "{} standard 52-card decks; {}",
+            r.decks,
+            match r.shuffle {
+                Shuffle::CutCard { penetration } => format!(
+                    "dealt to a cut card after {:.0}% of the shoe, then shuffled",
+                    penetration * 100.0
+                ),
+                Shuffle::EveryRound => "shuffled before every round".into(),
+            }
+        ),
+    );
+    put(
+        "dealer",
+        format!(
+            "{}; {} soft 17; always completes the hand",
+            if r.peek {
+                "hole card: the dealer checks for blackjack with an ace or ten up before anyone acts"
+            } else {
+                "no hole card (ENHC): the dealer's second card comes after every player has acted"
+            },
+            if r.h17 { "hits" } else { "stands on" }
+        ),
+    );
+    put(
+        "dealer blackjack",
+        if r.peek {
+            "found at once (peek): every player loses the original bet only; a player blackjack pushes".into()
+        } else {
+            match r.dealer_bj_takes {
+                DealerBjTakes::All => "takes every wager, doubled and split ones included (European convention); a player blackjack pushes".into(),
+                DealerBjTakes::Original => "takes the original bet only (OBO): doubles and splits are returned; a player blackjack pushes".into(),
+            }
+        },
+    );
+    put(
+        "blackjack pays",
+        match r.bj_pays {
+            super::rules::BjPays::ThreeToTwo => "3:2".into(),
+            super::rules::BjPays::SixToFive => "6:5".into(),
+            super::rules::BjPays::OneToOne => "1:1".into(),
+        },
+    );
+    put(
+        "surrender",
+        match r.surrender {
+            Surrender::None => "not offered".into(),
+            Surrender::TwoToNine => "after the first two cards, only against an up card of 2 to 9; loses half the bet".into(),
+            Surrender::Late => "late: after the first two cards against any up card; without a hole card it does not escape a dealer blackjack (the whole bet is lost)".into(),
+            Surrender::Early => "early: against any up card, before the dealer's blackjack is known; half the bet".into(),
+        },
+    );
+    put(
+        "double",
+        format!(
+            "on {} first two cards, exactly one more card; {}",
+            match r.double {
+                super::rules::Double::Any => "any",
+                super::rules::Double::NineToEleven => "9, 10 or 11 as the",
+                super::rules::Double::TenToEleven => "10 or 11 as the",
+            },
+            if r.das {
+                "also after a split"
+            } else {
+                "not after a split"
+            }
+        ),
+    );
+    put(
+        "split",
+        format!(
+            "two cards of equal {} ; up to {} hand{}; split aces {}{}; A + ten after a split is 21, not blackjack (pays 1:1)",
+            match r.split_by {
+                super::rules::SplitBy::Value => "value (K-Q is a pair)",
+                super::rules::SplitBy::Rank => "rank (K-K only)",
+            },
+            r.max_hands,
+            if r.max_hands == 1 { " (no splitting)" } else { "s" },
+            if r.hit_split_aces {
+                "may be played on"
+            } else {
+                "get exactly one card each"
+            },
+            if r.resplit_aces { ", and may be resplit" } else { "" }
+        ),
+    );
+    put(
+        "insurance",
+        "offered with an ace up; costs half the main bet; pays 2:1 if the dealer makes blackjack"
+            .into(),
+    );
+    put(
+        "pairs side bet",
+        "the first two cards are a pair of the same rank (K-K, not K-Q); pays 11:1".into(),
+    );
+    put(
+        "bet behind",
+        "a wager on a seated player's hand, following the seated player's decisions; on a double or split the bettor behind matches the extra wager or declines (then it stays on the first hand, settled undoubled)".into(),
+    );
+    put(
+        "auto-play",
+        "a player who does not act: hit until the total is over 11, then stand; an ace counts 11 whenever that does not bust".into(),
+    );
+    put("seats", format!("{} at the table", r.players));
+    v
+}
+
+fn definitions() -> Vec<(String, String)> {
+    [
+        ("EV", "expected net result of one round per initial main bet (a loss is negative)"),
+        ("RTP per initial bet", "1 + EV: what is returned per unit of initial bet, the convention behind published figures such as \"99.54%\""),
+        ("RTP per total wagered", "(expected amount wagered + EV) / expected amount wagered, doubles and splits included in the amount wagered; what a live log of wagered and returned amounts measures"),
+        ("theoretical RTP", "the exact value for the rules and a way of playing (combinatorial analysis, no sampling error)"),
+        ("observed RTP", "returned / wagered over rounds actually played (or simulated); it scatters around the theoretical value with SD σ/√N"),
+        ("SD", "standard deviation of one round's net result, in initial bets"),
+        ("volatility index", "z·SD: 90%, 95%, 99% two-sided z of the normal (1.645, 1.960, 2.576)"),
+        ("hit frequency", "P(net > 0): rounds that win money"),
+        ("acceptance band", "expected RTP ± z·σ/√N after N rounds: where the observed RTP of a fair game lies with the stated probability"),
+    ]
+    .into_iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect()
+}
+
+fn assumptions(rules: &Rules, tiers: &[Tier]) -> Vec<String> {
+    let mut v = vec![
+        format!("Exact values are for the first round of a full, well-shuffled {}-deck shoe (every round from a freshly shuffled shoe). A shoe dealt to a cut card returns slightly less (the cut-card effect: rounds are more often dealt from shoes rich in small cards); `rtplab sim blackjack` measures the game as dealt.", rules.decks),
+        "One seat at the table. Other seats' cards do not change the expected value of a round (the cards are exchangeable), but they change the composition a composition-dependent player would see.".into(),
+        "Optimal play is composition dependent on the player's own cards and the up card, and post-split play decides as the same cards would before the split (CDZ-), the convention of published combinatorial analyzers. It is not a chart a person can follow, so it is not simulated; basic and auto-play are.".into(),
+        "Payouts are settled per the rules as dealt above, including the no-hole-card settlement of a dealer blackjack.".into(),
+        "The simulation cross-check deals every round from a freshly shuffled shoe, the setting of the exact analysis, so both estimate the same number.".into(),
+    ];
+    let resplit = tiers
+        .iter()
+        .map(|t| t.approximation.resplit_mass)
+        .fold(0.0, f64::max);
+    if resplit > 0.0 {
+        v.push(format!("Resplits: the EVs are exact (E. Farmer's algorithm), but the distributions play rounds where a third or fourth hand would be split as if the cap were two hands; those rounds have probability at most {resplit:.3e}, which bounds the distributions' error (total variation)."));
+    }
+    let tiny = tiers
+        .iter()
+        .map(|t| t.approximation.tiny_mass)
+        .fold(0.0, f64::max);
+    v.push(format!("Split rounds: each ordered pair of split hands is enumerated with the dealer drawing from what both hands left, except pairs of probability below {TINY:e} each, where the dealer draws from the shoe the first hand left; their total probability is at most {tiny:.2e} (the bound on that approximation's effect on any probability)."));
+    if rules.split_by == super::rules::SplitBy::Rank {
+        v.push("Split by rank is analysed as split by value (cards are tracked by value).".into());
+    }
+    if !rules.peek && rules.dealer_bj_takes == DealerBjTakes::Original {
+        v.push("Original-bets-only settlement: in rounds where the dealer has blackjack the amount wagered is counted as the initial bet (extra wagers are returned).".into());
+    }
+    v
+}
+
+/// Run the exact part and the simulations; the dossier.
+pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError> {
+    let rules = &cfg.rules;
+    rules.validate()?;
+    let t0 = std::time::Instant::now();
+    let chart = basic_chart(rules);
+    let basic = StrategySpec::Chart(Box::new(chart.clone()));
+    let specs = [
+        (TierName::Optimal, StrategySpec::AutoPlay),
+        (TierName::Basic, basic.clone()),
+        (TierName::Autoplay, StrategySpec::AutoPlay),
+    ];
+    let tiers_b: Vec<(Tier, Vec<(f64, f64)>)> = specs
+        .iter()
+        .map(|(name, spec)| match name {
+            TierName::Optimal => tier_exact(rules, *name, &Optimal, spec),
+            TierName::Basic => tier_exact(rules, *name, &Follow(&chart), spec),
+            TierName::Autoplay => tier_exact(rules, *name, &Follow(&AutoPlay), spec),
+        })
+        .collect();
+    let mut tiers = Vec::new();
+    let mut wagers = Vec::new();
+    for (t, behind) in tiers_b {
+        wagers.push(Wager {
+            wager: "main bet".into(),
+            tier: Some(t.tier),
+            rtp_exact: t.rtp_exact,
+            sd: t.sd,
+            distribution: t.distribution.clone(),
+            method: "exact: combinatorial analysis and round enumeration (see tiers)".into(),
+        });
+        wagers.push(Wager {
+            wager: "bet behind, matching doubles and splits".into(),
+            tier: Some(t.tier),
+            rtp_exact: t.rtp_exact,
+            sd: t.sd,
+            distribution: t.distribution.clone(),
+            method: "the seated player's result per its stake: the main bet's distribution".into(),
+        });
+        let s = Shape::of(&behind);
+        wagers.push(Wager {
+            wager: "bet behind, declining doubles and splits".into(),
+            tier: Some(t.tier),
+            rtp_exact: 1.0 + s.mean,
+            sd: s.sd,
+            distribution: netp(&behind),
+            method:
+                "exact: the first hand's result at one undoubled bet, from the same enumeration"
+                    .into(),
+        });
+        tiers.push(t);
+    }
+    wagers.push(pairs_wager(rules.decks));
+    wagers.push(insurance_wager(rules.decks, rules.peek));
+    let claim = cfg.claim.map(|c| {
+        let best = tiers[0].rtp_exact;
+        let reachable = best >= c;
+        ClaimLine {
+            claimed: c,
+            wager: "main bet",
+            per: "initial bet",
+            tier: TierName::Optimal,
+            rtp_exact: best,
+            reachable,
+            verdict: if reachable {
+                format!(
+                    "holds as a maximum: optimal play returns {} under these rules, at or above the claimed {}",
+                    pct(best, 4),
+                    pct(c, 2)
+                )
+            } else {
+                format!(
+                    "does not hold: even optimal play returns {} under these rules, {} below the claimed {} (exact, no sampling error)",
+                    pct(best, 4),
+                    pct(c - best, 4),
+                    pct(c, 2)
+                )
+            },
+        }
+    });
+    let tiers_seconds = t0.elapsed().as_secs_f64();
+    let what = cfg
+        .claim
+        .map(|c| claim_changes(rules, c))
+        .unwrap_or_default();
+    let exact_seconds = t0.elapsed().as_secs_f64();
+    let t1 = std::time::Instant::now();
+    let mut simulation = Vec::new();
+    if cfg.rounds > 0 {
+        for (name, spec) in &specs[1..] {
+            let tier = tiers.iter().find(|t| t.tier == *name).expect("tier");
+            let behind_exact = wagers
+                .iter()
+                .find(|w| w.tier == Some(*name) && w.wager.contains("declining"))
+                .map_or(f64::NAN, |w| w.rtp_exact);
+            // A run stopped before its first chunk has nothing to compare: it is left out,
+            // and the dossier is marked interrupted.
+            if let Some(sim) = simulate(cfg, tier, spec, behind_exact, &wagers, stop)? {
+                simulation.push(sim);
+            }
+            if stop.load(std::sync::atomic::Ordering::SeqCst) {
+                break;
+            }
+        }
+    }
+    let simulation_seconds = t1.elapsed().as_secs_f64();
+    let mut rounds_needed = Vec::new();
+    let mut separation = Vec::new();
+    for t in &tiers {
+        for precision in [0.0001, 0.0005, 0.001] {
+            for (level, z) in [(0.95, Z95), (0.99, Z99)] {
+                rounds_needed.push(RoundsNeeded {
+                    tier: t.tier,
+                    precision,
+                    level,
+                    rounds: (z * t.sd / precision).powi(2).ceil(),
+                });
+            }
+        }
+        if let Some(c) = cfg.claim {
+            for (level, z) in [(0.95, Z95), (0.99, Z99)] {
+                separation.push(Separation {
+                    tier: t.tier,
+                    level,
+                    rounds: (z * t.sd / (c - t.rtp_exact)).powi(2).ceil(),
+                });
+            }
+        }
+    }
+    let mt = tiers
+        .iter()
+        .find(|t| t.tier == cfg.monitor_tier)
+        .expect("tier");
+    let mut acceptance_bands = Vec::new();
+    for k in 3..=9 {
+        let n = 10u64.pow(k);
+        for (level, z) in [(0.95, Z95), (0.99, Z99), (0.999, Z999)] {
+            let h = z * mt.sd_per_round_total_wagered / (n as f64).sqrt();
+            acceptance_bands.push(Band {
+                rounds: n,
+                level,
+                lo: mt.rtp_total_wagered_exact - h,
+                hi: mt.rtp_total_wagered_exact + h,
+            });
+        }
+    }
+    let monitoring = Monitoring {
+        tier: mt.tier,
+        rtp_total_wagered: mt.rtp_total_wagered_exact,
+        sd_per_round: mt.sd_per_round_total_wagered,
+        note: format!(
+            "the {} tier's exact RTP per amount wagered and the SD of one round's return per amount wagered (rounds of equal initial bets); `rtplab monitor --expected` reads this object",
+            mt.tier.as_str()
+        ),
+    };
+    let interrupted = cfg.rounds > 0 && stop.load(std::sync::atomic::Ordering::SeqCst);
+    Ok(AuditModel {
+        game: "blackjack",
+        identity: Identity {
+            tool: "rtplab",
+            version: crate::VERSION,
+            git_commit: GIT_COMMIT,
+            build_profile: if cfg!(debug_assertions) {
+                "debug"
+            } else {
+                "release"
+            },
+            rules_hash: rules_hash(rules),
+            strategies: specs
+                .iter()
+                .map(|(n, s)| match n {
+                    TierName::Optimal => (*n, "optimal (composition-dependent)".into(), None),
+                    _ => (*n, s.name(), s.info().hash),
+                })
+                .collect(),
+            seed: cfg.seed,
+            rng: "Xoshiro256++ seeded from the seed; chunk c of a run uses the stream advanced by c·2^128 steps (jump), so results do not depend on the thread count",
+            rounds_per_tier: cfg.rounds,
+            shards_merged: 0,
+            interrupted,
+            exact_seconds,
+            tiers_seconds,
+            simulation_seconds,
+        },
+        rules: rules.clone(),
+        rules_as_dealt: rules_as_dealt(rules),
+        definitions: definitions(),
+        claim,
+        assumptions: assumptions(rules, &tiers),
+        tiers,
+        wagers,
+        simulation,
+        rounds_needed,
+        separation,
+        acceptance_bands,
+        what_would_make_claim_true: what,
+        monitoring,
+    })
+}
+
+/// The single rule changes, and the pairs of changes that each raise the RTP without reaching
+/// the claim alone, under optimal play; for those that reach the claim, the basic chart
+/// derived for the changed rules too.
+/// Sorted: those that reach the claim first, then by RTP.
+pub fn claim_changes(base: &Rules, claim: f64) -> Vec<ChangeRow> {
+    let changes = rule_changes(base);
+    let t = |r: &Rules| DealerTable::shared(r.h17);
+    let ev0 = analyze(base, &Optimal, t(base)).ev;
+    let apply = |ix: &[usize]| -> Option<Rules> {
+        let mut r = base.clone();
+        for &i in ix {
+            (changes[i].apply)(&mut r);
+        }
+        (r != *base && r.validate().is_ok()).then_some(r)
+    };
+    let singles: Vec<(Vec<usize>, Rules)> = (0..changes.len())
+        .filter_map(|i| apply(&[i]).map(|r| (vec![i], r)))
+        .collect();
+    let single_ev: Vec<f64> = singles
+        .par_iter()
+        .map(|(_, r)| analyze(r, &Optimal, t(r)).ev)
+        .collect();
+    // Pairs of changes that each raise the RTP but do not reach the claim alone (a pair with
+    // a change that reaches it alone reaches it by that change).
+    let up: Vec<usize> = singles
+        .iter()
+        .zip(&single_ev)
+        .filter(|(_, &e)| e > ev0 && 1.0 + e < claim)
+        .map(|((ix, _), _)| ix[0])
+        .collect();
+    let mut pairs: Vec<(Vec<usize>, Rules)> = Vec::new();
+    for (a, &i) in up.iter().enumerate() {
+        for &j in &up[a + 1..] {
+            if changes[i].group == changes[j].group {
+                continue;
+            }
+            if let Some(r) = apply(&[i, j]) {
+                pairs.push((vec![i, j], r));
+            }
+        }
+    }
+    let pair_ev: Vec<f64> = pairs
+        .par_iter()
+        .map(|(_, r)| analyze(r, &Optimal, t(r)).ev)
+        .collect();
+    let mut rows: Vec<ChangeRow> = singles
+        .into_iter()
+        .zip(single_ev)
+        .chain(pairs.into_iter().zip(pair_ev))
+        .map(|((ix, r), ev)| (ix, r, ev))
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|(ix, r, ev)| {
+            let reaches = 1.0 + ev >= claim;
+            let rtp_basic = reaches.then(|| {
+                let chart = basic_chart(&r);
+                1.0 + analyze(&r, &Follow(&chart), t(&r)).ev
+            });
+            ChangeRow {
+                changes: ix.iter().map(|&i| changes[i].name.clone()).collect(),
+                rtp_optimal: 1.0 + ev,
+                rtp_basic,
+                reaches_claim: reaches,
+                tier: match rtp_basic {
+                    Some(b) if b >= claim => Some(TierName::Basic),
+                    Some(_) => Some(TierName::Optimal),
+                    None => None,
+                },
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        b.reaches_claim
+            .cmp(&a.reaches_claim)
+            .then(a.changes.len().cmp(&b.changes.len()))
+            .then(b.rtp_optimal.total_cmp(&a.rtp_optimal))
+    });
+    rows
+}
+
+/// One simulated tier (every round from a fresh shoe, the exact analysis's setting), with the
+/// pairs bet, insurance and a declining bet behind placed on every round to check them too.
+fn simulate(
+    cfg: &AuditConfig,
+    tier: &Tier,
+    spec: &StrategySpec,
+    behind_exact: f64,
+    wagers: &[Wager],
+    stop: &AtomicBool,
+) -> Result<Option<Simulation>, BjError> {
+    let mut rules = cfg.rules.clone();
+    rules.shuffle = Shuffle::EveryRound;
+    let mut bc = BjConfig::new(rules, spec.clone(), cfg.rounds);
+    bc.bets = SideBets {
+        pairs: 1.0,
+        behind: 1.0,
+        behind_follows: BehindFollows::None,
+        insure: true,
+    };
+    let spec_run = crate::game::RunSpec {
+        seed: cfg.seed,
+        threads: cfg.threads,
+        progress: cfg.progress,
+        ..Default::default()
+    };
+    let run = crate::game::simulate::<Blackjack>(bc, &spec_run, stop)?;
+    if run.acc.counts.seat_rounds == 0 {
+        return Ok(None);
+    }
+    let j = crate::game::report::<Blackjack>(&run, None)?.json;
+    let f = |v: &serde_json::Value, k: &str| v.get(k).and_then(|x| x.as_f64()).unwrap_or(f64::NAN);
+    let ev = f(&j, "ev");
+    let se = f(&j, "ev_se");
+    let ci = |z: f64| [ev - z * se, ev + z * se];
+    let z_vs_exact = (ev - tier.ev_exact) / se;
+    let mut histogram = Vec::new();
+    let counts: Vec<(f64, u64)> = j["net_distribution"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|r| (f(r, "net"), r["count"].as_u64().unwrap_or(0)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let n: u64 = counts.iter().map(|c| c.1).sum();
+    // Every net value either side has, exact and simulated.
+    let mut nets: Vec<f64> = tier.distribution.iter().map(|d| d.net).collect();
+    for c in &counts {
+        if !nets.contains(&c.0) {
+            nets.push(c.0);
+        }
+    }
+    nets.sort_by(f64::total_cmp);
+    let mut stat = 0.0;
+    let mut bins = 0u64;
+    for net in nets {
+        let count = counts.iter().find(|c| c.0 == net).map_or(0, |c| c.1);
+        let p_exact = tier
+            .distribution
+            .iter()
+            .find(|d| d.net == net)
+            .map_or(0.0, |d| d.p);
+        let e = p_exact * n as f64;
+        if e > 0.0 {
+            stat += (count as f64 - e).powi(2) / e;
+            bins += 1;
+        } else if count > 0 {
+            stat = f64::INFINITY;
+        }
+        histogram.push(HistRow {
+            net,
+            count,
+            p_sim: crate::report::rate(count, n),
+            p_exact,
+        });
+    }
+    let df = bins.saturating_sub(1);
+    let p = if stat.is_finite() && df > 0 {
+        use statrs::distribution::{ChiSquared, ContinuousCDF};
+        ChiSquared::new(df as f64).map_or(f64::NAN, |c| c.sf(stat))
+    } else {
+        0.0
+    };
+    let exact_of = |name: &str| {
+        wagers
+            .iter()
+            .find(|w| w.wager.starts_with(name))
+            .map_or(f64::NAN, |w| w.rtp_exact)
+    };
+    let side = &j["side_bets"];
+    let mut sim_wagers = Vec::new();
+    let mut put = |wager: &str, v: &serde_json::Value, bets: u64, exact: f64| {
+        let (rtp, se) = (f(v, "rtp"), f(v, "se"));
+        sim_wagers.push(SimWager {
+            wager: wager.into(),
+            bets,
+            rtp,
+            se,
+            rtp_exact: exact,
+            z_vs_exact: (rtp - exact) / se,
+        });
+    };
+    put(
+        "pairs side bet",
+        &side["pairs"],
+        side["pairs"]["bets"].as_u64().unwrap_or(0),
+        exact_of("pairs"),
+    );
+    put(
+        "insurance",
+        &side["insurance"],
+        side["insurance"]["taken"].as_u64().unwrap_or(0),
+        exact_of("insurance"),
+    );
+    put(
+        "bet behind, declining doubles and splits",
+        &j["bet_behind"],
+        n,
+        behind_exact,
+    );
+    Ok(Some(Simulation {
+        tier: tier.tier,
+        rounds: n,
+        seed: cfg.seed,
+        shuffle: "every round (as the exact analysis)",
+        interrupted: run.meta.interrupted,
+        ev,
+        se,
+        ci95: ci(Z95),
+        ci99: ci(Z99),
+        rtp: 1.0 + ev,
+        z_vs_exact,
+        p_vs_exact: p_value(z_vs_exact),
+        z_vs_claim: cfg.claim.map(|c| (1.0 + ev - c) / se),
+        chi_square: ChiSquare {
+            statistic: stat,
+            df,
+            p,
+        },
+        histogram,
+        wagers: sim_wagers,
+    }))
+}
+
+fn net_label(x: f64) -> String {
+    if x == x.round() {
+        format!("{x:+.0}")
+    } else {
+        format!("{x:+}")
+    }
+}
+
+fn rounds_text(n: f64) -> String {
+    if !n.is_finite() {
+        "never".into()
+    } else {
+        crate::report::count(n as u64)
+    }
+}
+
+/// The dossier as tables and notes (Markdown, table, CSV, HTML); the JSON is the model.
+pub fn render(m: &AuditModel) -> Report {
+    let mut r = Report {
+        title: if m.identity.interrupted {
+            "rtplab RTP verification dossier: blackjack (INTERRUPTED: simulation partial)".into()
+        } else {
+            "rtplab RTP verification dossier: blackjack".into()
+        },
+        ..Default::default()
+    };
+    let id = &m.identity;
+    r.meta = vec![
+        ("tool".into(), format!("{} {}", id.tool, id.version)),
+        ("git commit".into(), id.git_commit.into()),
+        ("build profile".into(), id.build_profile.into()),
+        ("rules".into(), m.rules.to_string()),
+        (
+            "rules hash (FNV-1a of the rules' JSON)".into(),
+            id.rules_hash.clone(),
+        ),
+    ];
+    for (t, name, hash) in &id.strategies {
+        r.meta.push((
+            format!("strategy, {} tier", t.as_str()),
+            match hash {
+                Some(h) => format!("{name} (chart hash {h})"),
+                None => name.clone(),
+            },
+        ));
+    }
+    r.meta.push(("seed".into(), id.seed.to_string()));
+    r.meta.push(("RNG".into(), id.rng.into()));
+    r.meta.push((
+        "simulated rounds per tier".into(),
+        if id.rounds_per_tier == 0 {
+            "none (exact analysis only)".into()
+        } else {
+            crate::report::count(id.rounds_per_tier)
+        },
+    ));
+    r.meta
+        .push(("shards merged".into(), id.shards_merged.to_string()));
+    r.meta.push((
+        "time".into(),
+        format!(
+            "exact {:.2} s (strategy tiers {:.2} s, rule changes {:.2} s), simulation {:.1} s",
+            id.exact_seconds,
+            id.tiers_seconds,
+            id.exact_seconds - id.tiers_seconds,
+            id.simulation_seconds
+        ),
+    ));
+    if let Some(c) = &m.claim {
+        r.meta.push((
+            "claim".into(),
+            format!(
+                "{} RTP per {} on the {} ({} tier): {}",
+                pct(c.claimed, 2),
+                c.per,
+                c.wager,
+                c.tier.as_str(),
+                c.verdict
+            ),
+        ));
+    }
+
+    let mut s = Section::new("Rules as dealt", &["rule", "as dealt"]);
+    for (k, v) in &m.rules_as_dealt {
+        s.row([k.clone(), v.clone()]);
+    }
+    r.sections.push(s);
+    let mut s = Section::new("Definitions", &["term", "meaning"]);
+    for (k, v) in &m.definitions {
+        s.row([k.clone(), v.clone()]);
+    }
+    r.sections.push(s);
+
+    let mut s = Section::new(
+        "Strategy tiers (exact)",
+        &[
+            "tier",
+            "strategy",
+            "EV",
+            "RTP per initial bet",
+            "RTP per total wagered",
+            "SD",
+            "VI 90%",
+            "VI 95%",
+            "VI 99%",
+            "hit freq.",
+            "push freq.",
+            "largest win (P)",
+        ],
+    );
+    for t in &m.tiers {
+        s.row([
+            Cell::from(t.tier.as_str().to_string()),
+            t.strategy.clone().into(),
+            pct_cell(t.ev_exact, 4),
+            pct_cell(t.rtp_exact, 4),
+            pct_cell(t.rtp_total_wagered_exact, 4),
+            Cell::num(fixed(t.sd, 4), t.sd, "bets"),
+            Cell::num(
+                fixed(t.volatility_index.p90, 3),
+                t.volatility_index.p90,
+                "bets",
+            ),
+            Cell::num(
+                fixed(t.volatility_index.p95, 3),
+                t.volatility_index.p95,
+                "bets",
+            ),
+            Cell::num(
+                fixed(t.volatility_index.p99, 3),
+                t.volatility_index.p99,
+                "bets",
+            ),
+            pct_cell(t.hit_frequency, 3),
+            pct_cell(t.push_frequency, 3),
+            Cell::num(
+                format!("{} ({:.3e})", net_label(t.largest_win), t.largest_win_p),
+                t.largest_win,
+                "bets",
+            ),
+        ]);
+    }
+    r.sections.push(s);
+
+    let mut nets: Vec<f64> = m
+        .tiers
+        .iter()
+        .flat_map(|t| t.distribution.iter().map(|d| d.net))
+        .collect();
+    nets.sort_by(f64::total_cmp);
+    nets.dedup();
+    let cols: Vec<String> = std::iter::once("net (bets)".to_string())
+        .chain(m.tiers.iter().map(|t| format!("P, {}", t.tier.as_str())))
+        .collect();
+    let cols: Vec<&str> = cols.iter().map(String::as_str).collect();
+    let mut s = Section::new("Distribution of one round's net result (exact)", &cols);
+    for &x in &nets {
+        let mut row = vec![Cell::num(net_label(x), x, "bets")];
+        for t in &m.tiers {
+            let p = t
+                .distribution
+                .iter()
+                .find(|d| d.net == x)
+                .map_or(0.0, |d| d.p);
+            row.push(Cell::num(format!("{p:.8}"), p, "probability"));
+        }
+        s.row(row);
+    }
+    r.sections.push(s);
+
+    let mut s = Section::new(
+        "Every wager (exact)",
+        &["wager", "tier", "RTP", "SD", "method"],
+    );
+    for w in &m.wagers {
+        s.row([
+            Cell::from(w.wager.clone()),
+            w.tier
+                .map_or("any".to_string(), |t| t.as_str().into())
+                .into(),
+            pct_cell(w.rtp_exact, 4),
+            Cell::num(fixed(w.sd, 4), w.sd, "bets"),
+            w.method.clone().into(),
+        ]);
+    }
+    r.sections.push(s);
+
+    if !m.simulation.is_empty() {
+        let mut s = Section::new(
+            "Simulation cross-check",
+            &[
+                "tier",
+                "rounds",
+                "EV",
+                "SE",
+                "95% CI",
+                "99% CI",
+                "z vs exact",
+                "chi-square (df, p)",
+                "z vs claim",
+            ],
+        );
+        for x in &m.simulation {
+            s.row([
+                Cell::from(x.tier.as_str().to_string()),
+                crate::report::count_cell(x.rounds),
+                pct_cell(x.ev, 4),
+                pct_cell(x.se, 4),
+                Cell::range(
+                    format!("[{}, {}]", pct(x.ci95[0], 4), pct(x.ci95[1], 4)),
+                    x.ci95[0],
+                    x.ci95[1],
+                    "fraction",
+                ),
+                Cell::range(
+                    format!("[{}, {}]", pct(x.ci99[0], 4), pct(x.ci99[1], 4)),
+                    x.ci99[0],
+                    x.ci99[1],
+                    "fraction",
+                ),
+                Cell::num(format!("{:+.2}", x.z_vs_exact), x.z_vs_exact, "z"),
+                Cell::num(
+                    format!(
+                        "{:.2} ({}, {})",
+                        x.chi_square.statistic,
+                        x.chi_square.df,
+                        format_p(x.chi_square.p)
+                    ),
+                    x.chi_square.statistic,
+                    "chi-square",
+                ),
+                x.z_vs_claim.map_or(Cell::from("-".to_string()), |z| {
+                    Cell::num(format!("{z:+.1}"), z, "z")
+                }),
+            ]);
+        }
+        r.sections.push(s);
+        let mut s = Section::new(
+            "Simulated wagers against their exact RTP",
+            &[
+                "tier",
+                "wager",
+                "bets",
+                "RTP simulated",
+                "SE",
+                "RTP exact",
+                "z",
+            ],
+        );
+        for x in &m.simulation {
+            for w in &x.wagers {
+                s.row([
+                    Cell::from(x.tier.as_str().to_string()),
+                    w.wager.clone().into(),
+                    crate::report::count_cell(w.bets),
+                    pct_cell(w.rtp, 3),
+                    pct_cell(w.se, 3),
+                    pct_cell(w.rtp_exact, 4),
+                    Cell::num(format!("{:+.2}", w.z_vs_exact), w.z_vs_exact, "z"),
+                ]);
+            }
+        }
+        r.sections.push(s);
+        let mut s = Section::new(
+            "Simulated histogram beside the exact distribution",
+            &["tier", "net (bets)", "rounds", "P simulated", "P exact"],
+        );
+        for x in &m.simulation {
+            for h in &x.histogram {
+                s.row([
+                    Cell::from(x.tier.as_str().to_string()),
+                    Cell::num(net_label(h.net), h.net, "bets"),
+                    crate::report::count_cell(h.count),
+                    Cell::num(format!("{:.6}", h.p_sim), h.p_sim, "probability"),
+                    Cell::num(format!("{:.6}", h.p_exact), h.p_exact, "probability"),
+                ]);
+            }
+        }
+        r.sections.push(s);
+    }
+
+    let mut s = Section::new(
+        "Rounds needed to resolve the RTP",
+        &["tier", "± precision", "95%", "99%"],
+    );
+    for t in &m.tiers {
+        for precision in [0.0001, 0.0005, 0.001] {
+            let at = |level: f64| {
+                m.rounds_needed
+                    .iter()
+                    .find(|x| x.tier == t.tier && x.precision == precision && x.level == level)
+                    .map_or(f64::NAN, |x| x.rounds)
+            };
+            s.row([
+                Cell::from(t.tier.as_str().to_string()),
+                Cell::num(pct(precision, 2), precision, "fraction"),
+                Cell::num(rounds_text(at(0.95)), at(0.95), "rounds"),
+                Cell::num(rounds_text(at(0.99)), at(0.99), "rounds"),
+            ]);
+        }
+    }
+    r.sections.push(s);
+    if let Some(c) = &m.claim {
+        let mut s = Section::new(
+            "Rounds to tell the claim from the exact RTP",
+            &["tier", "exact RTP", "claim − exact", "95%", "99%"],
+        );
+        for t in &m.tiers {
+            let at = |level: f64| {
+                m.separation
+                    .iter()
+                    .find(|x| x.tier == t.tier && x.level == level)
+                    .map_or(f64::NAN, |x| x.rounds)
+            };
+            s.row([
+                Cell::from(t.tier.as_str().to_string()),
+                pct_cell(t.rtp_exact, 4),
+                pct_cell(c.claimed - t.rtp_exact, 4),
+                Cell::num(rounds_text(at(0.95)), at(0.95), "rounds"),
+                Cell::num(rounds_text(at(0.99)), at(0.99), "rounds"),
+            ]);
+        }
+        r.sections.push(s);
+    }
+
+    let mut s = Section::new(
+        "Acceptance bands of the observed RTP per total wagered",
+        &["rounds", "expected", "95%", "99%", "99.9%"],
+    );
+    for k in 3..=9u32 {
+        let n = 10u64.pow(k);
+        let mut row = vec![
+            crate::report::count_cell(n),
+            Cell::from(format!(
+                "{} ({} tier)",
+                pct(m.monitoring.rtp_total_wagered, 4),
+                m.monitoring.tier.as_str()
+            )),
+        ];
+        for level in [0.95, 0.99, 0.999] {
+            if let Some(b) = m
+                .acceptance_bands
+                .iter()
+                .find(|b| b.rounds == n && b.level == level)
+            {
+                row.push(Cell::range(
+                    format!("[{}, {}]", pct(b.lo, 3), pct(b.hi, 3)),
+                    b.lo,
+                    b.hi,
+                    "fraction",
+                ));
+            }
+        }
+        s.row(row);
+    }
+    r.sections.push(s);
+
+    if m.claim.is_some() {
+        let mut s = Section::new(
+            "What would make the claim true",
+            &[
+                "rule change(s)",
+                "RTP optimal",
+                "RTP basic",
+                "reaches the claim",
+                "tier",
+            ],
+        );
+        // Every change that reaches the claim, and the single changes that do not (the pairs
+        // that do not are in the JSON).
+        for x in m
+            .what_would_make_claim_true
+            .iter()
+            .filter(|x| x.reaches_claim || x.changes.len() == 1)
+        {
+            s.row([
+                Cell::from(x.changes.join(" + ")),
+                pct_cell(x.rtp_optimal, 4),
+                x.rtp_basic
+                    .map_or(Cell::from("-".to_string()), |b| pct_cell(b, 4)),
+                Cell::from(if x.reaches_claim { "yes" } else { "no" }.to_string()),
+                Cell::from(x.tier.map_or("-".to_string(), |t| t.as_str().into())),
+            ]);
+        }
+        r.sections.push(s);
+    }
+
+    for t in &m.tiers {
+        let a = &t.approximation;
+        let mut parts = Vec::new();
+        if a.resplit_mass > 0.0 {
+            parts.push(format!(
+                "resplit rounds not enumerated: P ≤ {:.2e}",
+                a.resplit_mass
+            ));
+        }
+        if a.tiny_mass > 0.0 {
+            parts.push(format!(
+                "split rounds below {TINY:e} with the dealer approximated: P ≤ {:.2e}",
+                a.tiny_mass
+            ));
+        }
+        if !parts.is_empty() {
+            r.notes.push(format!(
+                "{} tier: the distribution's mean differs from the exact EV by {:.1e} ({}).",
+                t.tier.as_str(),
+                a.mean_minus_ev,
+                parts.join("; ")
+            ));
+        }
+    }
+    for a in &m.assumptions {
+        r.notes.push(format!("Assumption: {a}"));
+    }
+    if let Some(c) = &m.claim {
+        let n = m
+            .what_would_make_claim_true
+            .iter()
+            .filter(|x| x.reaches_claim)
+            .count();
+        r.notes.push(format!(
+            "What would make the claimed {} true: {n} of {} rule changes reach it under optimal play: single changes, and pairs of changes that each raise the RTP but fall short alone (exact analysis of each changed rule set; the basic chart derived for the changed rules where optimal play reaches it).",
+            pct(c.claimed, 2),
+            m.what_would_make_claim_true.len()
+        ));
+    }
+    r.notes.push(format!(
+        "Monitoring: {}; `rtplab monitor --expected report.json LOG.csv` checks live periods against it.",
+        m.monitoring.note
+    ));
+    r.json = serde_json::to_value(m).unwrap_or_default();
+    r
+}
+
+/// The plots: each tier's exact distribution (with the simulation's 95% intervals where
+/// simulated), the acceptance funnel with the claim drawn, and the RTP of the rule changes.
+pub fn plots(m: &AuditModel) -> Result<Vec<(String, String)>, String> {
+    use crate::report::svg::{bar_chart, line_chart, Bar, BarChart, Line, YUnit};
+    let mut out = Vec::new();
+    for t in &m.tiers {
+        let sim = m.simulation.iter().find(|s| s.tier == t.tier);
+        let bars: Vec<Bar> = t
+            .distribution
+            .iter()
+            .map(|d| {
+                let b = Bar::new(net_label(d.net), 100.0 * d.p);
+                match sim.and_then(|s| s.histogram.iter().find(|h| h.net == d.net)) {
+                    Some(h) if h.count > 0 || d.p > 0.0 => {
+                        let n = sim.map_or(0, |s| s.rounds) as f64;
+                        let se = (h.p_sim * (1.0 - h.p_sim) / n).sqrt();
+                        b.with_ci(100.0 * (h.p_sim - Z95 * se), 100.0 * (h.p_sim + Z95 * se))
+                    }
+                    _ => b,
+                }
+            })
+            .collect();
+        let title = if sim.is_some() {
+            format!(
+                "One round's net, {} tier: exact P (bars), simulated 95% CI (error bars)",
+                t.tier.as_str()
+            )
+        } else {
+            format!("One round's net, {} tier: exact P", t.tier.as_str())
+        };
+        out.push((
+            format!("distribution-{}.svg", t.tier.as_str()),
+            bar_chart(&BarChart {
+                title: &title,
+                x_label: "net result (initial bets)",
+                y_label: "probability (%)",
+                y_unit: YUnit::Percent,
+                bars: &bars,
+                histogram: false,
+                hline: None,
+            })?,
+        ));
+    }
+    // The funnel: x is log10 of the rounds.
+    let mt = &m.monitoring;
+    let grid: Vec<f64> = (0..=120).map(|i| 5.0 + 4.0 * i as f64 / 120.0).collect();
+    let edge = |z: f64, sign: f64| -> Vec<(f64, f64)> {
+        grid.iter()
+            .map(|&x| {
+                let n = 10f64.powf(x);
+                (
+                    x,
+                    100.0 * (mt.rtp_total_wagered + sign * z * mt.sd_per_round / n.sqrt()),
+                )
+            })
+            .collect()
+    };
+    let (u95, l95, u99, l99, u999, l999) = (
+        edge(Z95, 1.0),
+        edge(Z95, -1.0),
+        edge(Z99, 1.0),
+        edge(Z99, -1.0),
+        edge(Z999, 1.0),
+        edge(Z999, -1.0),
+    );
+    let wagered = m
+        .tiers
+        .iter()
+        .find(|t| t.tier == mt.tier)
+        .map_or(1.0, |t| t.wagered_per_round);
+    let claim_w = m.claim.as_ref().map(|c| 1.0 + (c.claimed - 1.0) / wagered);
+    let claim_label = m.claim.as_ref().map(|c| {
+        format!(
+            "claim {} per initial bet = {:.3}% per amount wagered",
+            pct(c.claimed, 2),
+            100.0 * claim_w.unwrap_or(f64::NAN)
+        )
+    });
+    let funnel = line_chart(
+        &format!(
+            "Acceptance funnel: RTP per amount wagered, {} tier (expected {:.3}%)",
+            mt.tier.as_str(),
+            100.0 * mt.rtp_total_wagered
+        ),
+        "rounds played, log10 (6 = 1M, 9 = 1G)",
+        "observed RTP per amount wagered (%)",
+        YUnit::Percent,
+        &[
+            Line {
+                name: "95% band",
+                points: &u95,
+                band: None,
+                dots: false,
+            },
+            Line {
+                name: "",
+                points: &l95,
+                band: None,
+                dots: false,
+            },
+            Line {
+                name: "99% band",
+                points: &u99,
+                band: None,
+                dots: false,
+            },
+            Line {
+                name: "",
+                points: &l99,
+                band: None,
+                dots: false,
+            },
+            Line {
+                name: "99.9% band",
+                points: &u999,
+                band: None,
+                dots: false,
+            },
+            Line {
+                name: "",
+                points: &l999,
+                band: None,
+                dots: false,
+            },
+        ],
+        claim_w.map(|c| (100.0 * c, claim_label.as_deref().unwrap_or("claim"))),
+    )?;
+    out.push(("acceptance-funnel.svg".into(), funnel));
+    if let Some(c) = &m.claim {
+        let singles: Vec<&ChangeRow> = m
+            .what_would_make_claim_true
+            .iter()
+            .filter(|x| x.changes.len() == 1)
+            .collect();
+        let mut sorted = singles.clone();
+        sorted.sort_by(|a, b| b.rtp_optimal.total_cmp(&a.rtp_optimal));
+        let bars: Vec<Bar> = sorted
+            .iter()
+            .map(|x| Bar::new(x.changes[0].clone(), 100.0 * (x.rtp_optimal - 1.0)))
+            .collect();
+        let hline = format!(
+            "the claimed {} needs EV ≥ {}",
+            pct(c.claimed, 2),
+            pct(c.claimed - 1.0, 2)
+        );
+        out.push((
+            "rule-changes.svg".into(),
+            bar_chart(&BarChart {
+                title: "EV of optimal play after one rule change (exact)",
+                x_label: "rule change",
+                y_label: "EV per initial bet (%)",
+                y_unit: YUnit::Percent,
+                bars: &bars,
+                histogram: false,
+                hline: Some((100.0 * (c.claimed - 1.0), &hline)),
+            })?,
+        ));
+    }
+    Ok(out)
+}

@@ -1,0 +1,428 @@
+//! `rtplab audit blackjack`: the dossier's numbers against the exact analysis, closed forms
+//! and the simulation; its files, its HTML (self-contained, and rendered by a real headless
+//! browser when one is installed); `monitor` reading its `monitoring` object; bad input.
+
+mod common;
+use common::*;
+
+use serde_json::Value;
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+/// Sum of p and of net·p of a `[{net, p}]` list.
+fn moments(d: &Value) -> (f64, f64) {
+    let rows = d.as_array().unwrap();
+    (
+        rows.iter().map(|r| f(&r["p"])).sum(),
+        rows.iter().map(|r| f(&r["net"]) * f(&r["p"])).sum(),
+    )
+}
+
+/// One dossier of the seed table with a short simulation, checked from every side.
+#[test]
+fn the_seed_table_dossier() {
+    let dir = temp_dir("audit-seed");
+    let out = dir.join("dossier");
+    succeeds(rtplab().args([
+        "audit",
+        "blackjack",
+        "--claim",
+        "99.54",
+        "--rounds",
+        "300k",
+        "--seed",
+        "7",
+        "-q",
+        "--out-dir",
+        out.to_str().unwrap(),
+    ]));
+    let j: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+
+    // Tiers: each distribution sums to 1, its mean is the tier's exact EV, its moments are
+    // the reported ones; the EVs are the exact analysis's.
+    let exact = json(&[
+        "exact",
+        "blackjack",
+        "--strategy",
+        "basic",
+        "--format",
+        "json",
+    ]);
+    let auto = json(&[
+        "exact",
+        "blackjack",
+        "--strategy",
+        "autoplay",
+        "--format",
+        "json",
+    ]);
+    let want = [
+        ("optimal", f(&exact["ev"])),
+        ("basic", f(&exact["strategy_result"]["ev"])),
+        ("autoplay", f(&auto["strategy_result"]["ev"])),
+    ];
+    let tiers = j["tiers"].as_array().unwrap();
+    assert_eq!(tiers.len(), 3);
+    for (t, (name, ev)) in tiers.iter().zip(want) {
+        assert_eq!(t["tier"], name);
+        assert!((f(&t["ev_exact"]) - ev).abs() < 1e-12, "{name}");
+        let (sum, mean) = moments(&t["distribution"]);
+        assert!((sum - 1.0).abs() < 1e-10, "{name}: sums to {sum}");
+        assert!((mean - ev).abs() < 1e-9, "{name}: mean {mean} vs EV {ev}");
+        let rows = t["distribution"].as_array().unwrap();
+        let var: f64 = rows
+            .iter()
+            .map(|r| (f(&r["net"]) - mean).powi(2) * f(&r["p"]))
+            .sum();
+        assert!((f(&t["variance"]) - var).abs() < 1e-12);
+        assert!((f(&t["sd"]) - var.sqrt()).abs() < 1e-12);
+        assert!((f(&t["volatility_index"]["p95"]) - 1.959963984540054 * var.sqrt()).abs() < 1e-9);
+        let hit: f64 = rows
+            .iter()
+            .filter(|r| f(&r["net"]) > 0.0)
+            .map(|r| f(&r["p"]))
+            .sum();
+        assert!((f(&t["hit_frequency"]) - hit).abs() < 1e-12);
+        assert_eq!(
+            f(&t["approximation"]["resplit_mass"]),
+            0.0,
+            "two hands at most"
+        );
+        assert!(f(&t["approximation"]["tiny_mass"]) < 1e-7);
+        // RTP per total wagered from the mean amount wagered.
+        let w = f(&t["wagered_per_round"]);
+        assert!(w > 1.0 - 1e-12 && w < 1.2, "{name}: {w}");
+        assert!((f(&t["rtp_total_wagered_exact"]) - (1.0 + ev / w)).abs() < 1e-12);
+    }
+    // Auto-play never doubles or splits: one bet per round, nothing below −1 or above +1.5.
+    let autoplay = &tiers[2];
+    assert!((f(&autoplay["wagered_per_round"]) - 1.0).abs() < 1e-12);
+    assert_eq!(f(&autoplay["largest_loss"]), -1.0);
+
+    // Wagers: pairs and insurance are the closed forms for 8 decks; a bet behind that matches
+    // is the main bet; one that declines has its own distribution, with its own mean.
+    let wager = |name: &str, tier: Option<&str>| -> Value {
+        j["wagers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|w| {
+                w["wager"].as_str().unwrap().starts_with(name)
+                    && tier.is_none_or(|t| w["tier"] == t)
+            })
+            .unwrap_or_else(|| panic!("no wager {name}"))
+            .clone()
+    };
+    assert!((f(&wager("pairs", None)["rtp_exact"]) - 12.0 * 31.0 / 415.0).abs() < 1e-15);
+    assert!((f(&wager("insurance", None)["rtp_exact"]) - 3.0 * 128.0 / 415.0).abs() < 1e-15);
+    for t in ["optimal", "basic", "autoplay"] {
+        let w = wager("bet behind, declining", Some(t));
+        let (sum, mean) = moments(&w["distribution"]);
+        assert!((sum - 1.0).abs() < 1e-10);
+        assert!((f(&w["rtp_exact"]) - (1.0 + mean)).abs() < 1e-12);
+        let m = wager("bet behind, matching", Some(t));
+        assert_eq!(m["rtp_exact"], wager("main bet", Some(t))["rtp_exact"]);
+    }
+
+    // The simulation: basic and auto-play agree with the exact values (EV within 4 SE, the
+    // histogram by chi-square, each side bet within 4 SE).
+    let sims = j["simulation"].as_array().unwrap();
+    assert_eq!(sims.len(), 2);
+    for s in sims {
+        let name = s["tier"].as_str().unwrap();
+        assert!(f(&s["z_vs_exact"]).abs() < 4.0, "{name}: {s}");
+        assert!(
+            f(&s["chi_square"]["p"]) > 1e-4,
+            "{name}: {}",
+            s["chi_square"]
+        );
+        let n: u64 = s["histogram"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["count"].as_u64().unwrap())
+            .sum();
+        assert_eq!(n, s["rounds"].as_u64().unwrap());
+        for w in s["wagers"].as_array().unwrap() {
+            assert!(f(&w["z_vs_exact"]).abs() < 4.0, "{name}: {w}");
+        }
+        let ci = s["ci95"].as_array().unwrap();
+        assert!(f(&ci[0]) < f(&s["ev"]) && f(&s["ev"]) < f(&ci[1]));
+        assert!(((f(&ci[1]) - f(&ci[0])) - 2.0 * 1.959963984540054 * f(&s["se"])).abs() < 1e-12);
+    }
+
+    // The claim: out of reach by 0.25%; early surrender alone would reach it, with basic play.
+    assert_eq!(j["claim"]["reachable"], false);
+    assert_eq!(j["claim"]["tier"], "optimal");
+    assert!(j["claim"]["verdict"]
+        .as_str()
+        .unwrap()
+        .starts_with("does not hold"));
+    let changes = j["what_would_make_claim_true"].as_array().unwrap();
+    let early = changes
+        .iter()
+        .find(|c| c["changes"] == serde_json::json!(["early surrender"]))
+        .unwrap();
+    assert_eq!(early["reaches_claim"], true);
+    assert_eq!(early["tier"], "basic");
+    // Pairs are made of changes that each fall short alone.
+    let alone: Vec<&str> = changes
+        .iter()
+        .filter(|c| c["changes"].as_array().unwrap().len() == 1 && c["reaches_claim"] == true)
+        .map(|c| c["changes"][0].as_str().unwrap())
+        .collect();
+    for c in changes
+        .iter()
+        .filter(|c| c["changes"].as_array().unwrap().len() == 2)
+    {
+        for part in c["changes"].as_array().unwrap() {
+            assert!(!alone.contains(&part.as_str().unwrap()), "{c}");
+        }
+    }
+
+    // Rounds needed and bands follow from the SDs.
+    let basic_sd = f(&tiers[1]["sd"]);
+    let r = j["rounds_needed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["tier"] == "basic" && f(&r["precision"]) == 0.001 && f(&r["level"]) == 0.95)
+        .unwrap();
+    assert_eq!(
+        f(&r["rounds"]),
+        (1.959963984540054 * basic_sd / 0.001).powi(2).ceil()
+    );
+    let band = |n: u64| {
+        let b = j["acceptance_bands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["rounds"].as_u64() == Some(n) && f(&b["level"]) == 0.99)
+            .unwrap()
+            .clone();
+        (f(&b["lo"]), f(&b["hi"]))
+    };
+    let (lo6, hi6) = band(1_000_000);
+    let (lo8, hi8) = band(100_000_000);
+    assert!(((hi6 - lo6) / (hi8 - lo8) - 10.0).abs() < 1e-9);
+    let m = &j["monitoring"];
+    assert_eq!(m["tier"], "basic");
+    assert!(((lo8 + hi8) / 2.0 - f(&m["rtp_total_wagered"])).abs() < 1e-12);
+
+    // Identity.
+    assert_eq!(j["identity"]["seed"], 7);
+    assert_eq!(j["identity"]["interrupted"], false);
+    assert!(j["identity"]["rules_hash"].as_str().unwrap().len() == 16);
+
+    // monitor reads the dossier: a period at the expected RTP is in band (exit 0), one far
+    // off is out (exit 1).
+    let rtp = f(&m["rtp_total_wagered"]);
+    let log = dir.join("log.csv");
+    std::fs::write(
+        &log,
+        format!(
+            "period,rounds,wagered,returned\nday 1,100000,110000,{:.2}\n",
+            110000.0 * rtp
+        ),
+    )
+    .unwrap();
+    let report = out.join("report.json");
+    let args = [
+        "monitor",
+        "--expected",
+        report.to_str().unwrap(),
+        log.to_str().unwrap(),
+    ];
+    succeeds(rtplab().args(args));
+    std::fs::write(
+        &log,
+        "period,rounds,wagered,returned\nday 1,100000,110000,120000\n",
+    )
+    .unwrap();
+    assert_eq!(rtplab().args(args).output().unwrap().status.code(), Some(1));
+
+    // The files: every format, a CSV per table, the plots; the HTML is one self-contained
+    // page with every table and every plot inline.
+    for name in [
+        "report.md",
+        "report.html",
+        "strategy-tiers-exact.csv",
+        "distribution-of-one-round-s-net-result-exact.csv",
+        "simulation-cross-check.csv",
+        "acceptance-bands-of-the-observed-rtp-per-total-wagered.csv",
+        "what-would-make-the-claim-true.csv",
+        "distribution-optimal.svg",
+        "distribution-basic.svg",
+        "distribution-autoplay.svg",
+        "acceptance-funnel.svg",
+        "rule-changes.svg",
+    ] {
+        assert!(out.join(name).is_file(), "{name} missing");
+    }
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(!html.contains("<script") && !html.contains("<link") && !html.contains("<img"));
+    let without_ns = html.replace("http://www.w3.org/2000/svg", "");
+    assert!(!without_ns.contains("http://") && !without_ns.contains("https://"));
+    assert_eq!(html.matches("<svg").count(), 5, "every plot inline");
+    for section in [
+        "Rules as dealt",
+        "Definitions",
+        "Strategy tiers (exact)",
+        "Every wager (exact)",
+        "Simulation cross-check",
+        "Rounds needed to resolve the RTP",
+        "Acceptance bands of the observed RTP per total wagered",
+        "What would make the claim true",
+    ] {
+        assert!(html.contains(&format!(">{section}</h2>")), "{section}");
+    }
+    screenshot(&out.join("report.html"), &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Render the page in headless Chromium when it is installed (`.ci/run` installs Debian's
+/// package): it must load and paint (a PNG of plausible size). Without a browser this says
+/// so and passes.
+fn screenshot(page: &std::path::Path, dir: &std::path::Path) {
+    let Some(browser) = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            std::process::Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+    else {
+        eprintln!("no headless browser installed: the screenshot check is skipped");
+        return;
+    };
+    let png = dir.join("page.png");
+    let status = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=1200,3000",
+        ])
+        .arg(format!("--user-data-dir={}", dir.join("profile").display()))
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(format!("file://{}", page.canonicalize().unwrap().display()))
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{browser}: {status:?}");
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    // A blank page compresses to a few kilobytes; the dossier's tables and plots do not.
+    assert!(bytes.len() > 50_000, "{} bytes", bytes.len());
+}
+
+#[test]
+fn exact_only_dossier_of_other_rules_with_resplits() {
+    let j = json(&[
+        "audit",
+        "blackjack",
+        "--peek",
+        "--das",
+        "--decks",
+        "6",
+        "--max-hands",
+        "4",
+        "--rounds",
+        "0",
+        "--monitor-tier",
+        "optimal",
+        "--format",
+        "json",
+    ]);
+    assert!(j["simulation"].as_array().unwrap().is_empty());
+    assert!(j["claim"].is_null());
+    assert_eq!(j["monitoring"]["tier"], "optimal");
+    let exact = json(&[
+        "exact",
+        "blackjack",
+        "--peek",
+        "--das",
+        "--decks",
+        "6",
+        "--max-hands",
+        "4",
+        "--format",
+        "json",
+    ]);
+    let t = &j["tiers"][0];
+    assert!((f(&t["ev_exact"]) - f(&exact["ev"])).abs() < 1e-12);
+    // Resplits are not enumerated: the mass of those rounds bounds the difference.
+    let a = &t["approximation"];
+    let mass = f(&a["resplit_mass"]);
+    assert!(mass > 0.0 && mass < 0.01, "{a}");
+    assert!(f(&a["mean_minus_ev"]).abs() < 4.0 * mass, "{a}");
+    let (sum, _) = moments(&t["distribution"]);
+    assert!((sum - 1.0).abs() < 1e-10);
+    assert!(j["rules_as_dealt"]
+        .to_string()
+        .contains("hole card: the dealer checks for blackjack"));
+}
+
+#[test]
+fn a_stopped_audit_is_marked_and_keeps_the_exact_part() {
+    use rtplab::games::blackjack::audit::{audit, render, AuditConfig, TierName};
+    let cfg = AuditConfig {
+        rules: rtplab::games::blackjack::rules::Rules::seed(),
+        claim: Some(0.9954),
+        rounds: 1_000_000,
+        seed: 1,
+        threads: Some(1),
+        progress: false,
+        monitor_tier: TierName::Basic,
+    };
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let m = audit(&cfg, &stop).unwrap();
+    assert!(m.identity.interrupted);
+    assert!(m.simulation.is_empty());
+    assert_eq!(m.tiers.len(), 3);
+    let r = render(&m);
+    for f in [
+        rtplab::report::Format::Table,
+        rtplab::report::Format::Markdown,
+        rtplab::report::Format::Html,
+    ] {
+        let t = r.render(f);
+        assert!(t.contains("INTERRUPTED"), "{f:?}");
+        assert!(!t.contains("NaN"), "{f:?}");
+    }
+}
+
+#[test]
+fn bad_audit_input_exits_2_before_any_work() {
+    let dir = temp_dir("audit-bad");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    for (args, needle) in [
+        (
+            vec!["audit", "blackjack", "--claim", "0.9954"],
+            "looks like a fraction",
+        ),
+        (vec!["audit", "blackjack", "--rounds", "lots"], "--rounds"),
+        (vec!["audit", "blackjack", "--resplit-aces"], "resplit"),
+        (
+            vec!["audit", "blackjack", "--out-dir", file.to_str().unwrap()],
+            "--out-dir",
+        ),
+        (
+            vec!["audit", "blackjack", "--monitor-tier", "best"],
+            "--monitor-tier",
+        ),
+    ] {
+        fails_with(&args, needle);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
