@@ -8,7 +8,8 @@ $R sim blackjack --rounds 200M --strategy autoplay --claim 99.54 --quiet --force
 $R exact blackjack --strategy basic --claim 99.54 --sensitivity --format markdown --output reports/seed-table-exact.md
 $R exact blackjack --strategy basic --claim 99.54 --sensitivity --format json --output reports/seed-table-exact.json
 # The RTP verification dossier of the seed table (exact + 100M simulated rounds per tier).
-$R audit blackjack --claim 99.54 --quiet --out-dir reports/audit-seed-table --force
+$R audit blackjack --claim 99.54 --quiet --out-dir reports/audit-seed-table --force > /dev/null
+$R audit doom --quiet --out-dir reports/audit-doom --force > /dev/null
 $R compare blackjack --strategy basic --strategy autoplay --strategy mimic-dealer --strategy never-bust --rounds 100M --quiet --format markdown --output reports/compare-blackjack.md
 $R exact doom --strategy strategies/doom/bank-at-450.txt --strategy strategies/doom/by-dice-left.txt --strategy bank-at:300+keep-all --format markdown --output reports/doom-seed-exact.md
 $R exact doom --rules s2-common --format markdown --output reports/doom-s2-common-exact.md

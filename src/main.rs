@@ -47,6 +47,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check(&args),
         Command::Monitor(args) => monitor(&args),
         Command::Audit(cli::AuditGame::Blackjack(args)) => audit_blackjack(&args, &stop),
+        Command::Audit(cli::AuditGame::Doom(args)) => audit_doom(&args, &stop),
         Command::Advise(cli::AdviseGame::Blackjack(args)) => advise_blackjack(&args),
         Command::Advise(cli::AdviseGame::Doom(args)) => advise_doom(&args),
         Command::Advise(cli::AdviseGame::TwentyOne(args)) => advise_twenty_one(&args),
@@ -452,6 +453,38 @@ fn audit_blackjack(args: &cli::BlackjackAudit, stop: &AtomicBool) -> anyhow::Res
         threads: args.threads,
         progress: !args.quiet,
         monitor_tier: args.monitor_tier.into(),
+    };
+    let model = audit::audit(&cfg, stop)?;
+    let plots = if args.output.out_dir.is_some() {
+        audit::plots(&model).map_err(|e| anyhow::anyhow!("the dossier's plots: {e}"))?
+    } else {
+        Vec::new()
+    };
+    emit(&audit::render(&model), &args.output, &plots)?;
+    Ok(if model.identity.interrupted {
+        interrupted_code()
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn audit_doom(args: &cli::doom::DoomAudit, stop: &AtomicBool) -> anyhow::Result<ExitCode> {
+    use rtplab::games::doom::audit;
+    check_outputs(&args.output, None)?;
+    if args.bank_at.is_empty() || args.bank_at.iter().any(|&t| t == 0 || t > 100_000) {
+        anyhow::bail!(
+            "--bank-at {:?}: give thresholds between 1 and 100000 points, e.g. 300,450",
+            args.bank_at
+        );
+    }
+    let cfg = audit::DoomAuditConfig {
+        rules: args.rules.to_rules()?,
+        bank_at: args.bank_at.clone(),
+        turns: args.turns,
+        games: args.games,
+        seed: args.seed,
+        threads: args.threads,
+        progress: !args.quiet,
     };
     let model = audit::audit(&cfg, stop)?;
     let plots = if args.output.out_dir.is_some() {

@@ -426,3 +426,86 @@ fn bad_audit_input_exits_2_before_any_work() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_doom_dossier() {
+    let dir = temp_dir("audit-doom");
+    let out = dir.join("dossier");
+    succeeds(rtplab().args([
+        "audit",
+        "doom",
+        "--bank-at",
+        "300,450",
+        "--turns",
+        "200k",
+        "--games",
+        "300",
+        "--target",
+        "3000",
+        "-q",
+        "--out-dir",
+        out.to_str().unwrap(),
+    ]));
+    let j: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let exact = json(&[
+        "exact",
+        "doom",
+        "--strategy",
+        "bank-at:300",
+        "--strategy",
+        "bank-at:450",
+        "--format",
+        "json",
+    ]);
+    let tiers = j["tiers"].as_array().unwrap();
+    let names: Vec<&str> = tiers.iter().map(|t| t["tier"].as_str().unwrap()).collect();
+    assert_eq!(names, ["optimal", "bank-at:300", "bank-at:450"]);
+    let want = [
+        f(&exact["turn_ev"]),
+        f(&exact["strategies"][0]["turn_ev"]),
+        f(&exact["strategies"][1]["turn_ev"]),
+    ];
+    for (t, ev) in tiers.iter().zip(want) {
+        let d = t["distribution"].as_array().unwrap();
+        let sum: f64 = d.iter().map(|r| f(&r["p"])).sum();
+        let mean: f64 = d.iter().map(|r| f(&r["points"]) * f(&r["p"])).sum();
+        assert!((sum - 1.0).abs() < 1e-12, "{t}");
+        assert!((mean - ev).abs() < 1e-9, "{}: {mean} vs {ev}", t["tier"]);
+        assert!((f(&t["turn_ev"]) - ev).abs() < 1e-9);
+        // Farkles and dooms are the turns at 0 (with nothing banked at 0).
+        assert!((f(&d[0]["p"]) - f(&t["p_farkle"]) - f(&t["p_doom"])).abs() < 1e-12);
+    }
+    for s in j["simulation"].as_array().unwrap() {
+        assert!(f(&s["z_vs_exact"]).abs() < 4.0, "{s}");
+        assert!(f(&s["chi_square"]["p"]) > 1e-4, "{}", s["chi_square"]);
+        let n: u64 = s["bins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b[2].as_u64().unwrap())
+            .sum();
+        assert_eq!(n, s["turns"].as_u64().unwrap());
+    }
+    let games = j["games"].as_array().unwrap();
+    assert_eq!(games.len(), 3);
+    assert!(games[0]["win_rate_vs_optimal"].is_null());
+    for g in games {
+        assert_eq!(g["games"], 300);
+        let p = f(&g["p_first_seat_wins"]);
+        assert!((0.3..0.7).contains(&p), "{g}");
+    }
+    for name in [
+        "report.html",
+        "turn-score-optimal.svg",
+        "turn-score-bank-at-450.svg",
+    ] {
+        assert!(out.join(name).is_file(), "{name} missing");
+    }
+    fails_with(
+        &["audit", "doom", "--farkle-penalty", "3:500", "--turns", "0"],
+        "farkle-penalty",
+    );
+    fails_with(&["audit", "doom", "--bank-at", "0"], "--bank-at");
+    let _ = std::fs::remove_dir_all(&dir);
+}

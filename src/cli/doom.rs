@@ -465,3 +465,35 @@ mod tests {
         same_names::<DoomPreset, rules::DoomPreset>();
     }
 }
+
+#[derive(Args, Debug)]
+pub struct DoomAudit {
+    #[command(flatten)]
+    pub rules: DoomRulesArgs,
+    /// The bank-at thresholds audited beside optimal play (comma separated).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "300,350,400,450,500",
+        value_name = "POINTS"
+    )]
+    pub bank_at: Vec<u32>,
+    /// Turns to simulate per tier (0: none).
+    #[arg(long, default_value = "10M", value_parser = crate::cli::parse_rounds_or_zero)]
+    pub turns: u64,
+    /// Two-player games to simulate per tier, both seats the tier and the tier against
+    /// optimal play (0: none).
+    #[arg(long, default_value = "10k", value_parser = crate::cli::parse_rounds_or_zero)]
+    pub games: u64,
+    /// Seed of the random streams; the same seed gives the same result for any --threads.
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::parse_seed)]
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = crate::cli::parse_threads)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub output: crate::cli::OutputArgs,
+}

@@ -95,6 +95,12 @@ pub enum AuditGame {
         after_help = "Examples:\n  rtplab audit blackjack --claim 99.54 --out-dir audit/seed-table\n  rtplab audit blackjack --peek --das --decks 6 --claim 99.54 --rounds 1e9 --out-dir audit/6d\n  rtplab audit blackjack --rounds 0 --format json     # exact only\n  rtplab monitor --expected audit/seed-table/report.json daily-results.csv"
     )]
     Blackjack(BlackjackAudit),
+    /// Dice of Doom: each policy's exact turn-score distribution, the simulation cross-check,
+    /// the turns needed, and games of two to the target.
+    #[command(
+        after_help = "Examples:\n  rtplab audit doom --out-dir audit/doom\n  rtplab audit doom --rules s2-common --bank-at 300,350,400 --turns 1e7 --games 20k"
+    )]
+    Doom(doom::DoomAudit),
 }
 
 #[derive(Args, Debug)]
@@ -1095,7 +1101,7 @@ pub fn parse_rounds(s: &str) -> Result<u64, String> {
 
 /// A count (1M, 1e6 accepted) from 1 to 10^12.
 /// Rounds, or 0 for none.
-fn parse_rounds_or_zero(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_rounds_or_zero(s: &str) -> Result<u64, String> {
     if s.trim() == "0" {
         Ok(0)
     } else {

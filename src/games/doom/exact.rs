@@ -237,6 +237,94 @@ pub fn solve_policy(m: &Model, pol: &Policy) -> Solution {
     }
 }
 
+/// The exact distribution of one turn's banked points under a solved policy (rules without a
+/// farkle penalty, where one table is the policy).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnDistribution {
+    /// P(banked points), by points, farkles and dooms (0 points) excluded.
+    pub banked: std::collections::BTreeMap<u32, f64>,
+    pub p_farkle: f64,
+    pub p_doom: f64,
+    /// Probability of turns that passed the `CAP_POINTS` cap (valued as banked there).
+    pub p_capped: f64,
+}
+
+impl TurnDistribution {
+    /// P(points) with farkles and dooms at 0, ascending.
+    pub fn points(&self) -> Vec<(u32, f64)> {
+        let zero = self.p_farkle + self.p_doom + self.banked.get(&0).copied().unwrap_or(0.0);
+        std::iter::once((0, zero))
+            .chain(
+                self.banked
+                    .iter()
+                    .filter(|(&k, _)| k > 0)
+                    .map(|(&k, &p)| (k, p)),
+            )
+            .collect()
+    }
+}
+
+/// Follow the probability of every state of one turn forwards under the policy of `sol`
+/// (its first table): from six dice and no points, each roll's outcome, the policy's
+/// set-aside, then bank or roll on as it says. States are met in the order the backward
+/// solution leaves them (more points, or as many with more dice held, come later), so one
+/// pass gives every terminal probability.
+pub fn turn_distribution(m: &Model, sol: &Solution) -> TurnDistribution {
+    let t = &sol.tables[0];
+    let pol = &sol.policy;
+    let nh = m.holds.len();
+    let mut dec = vec![0.0; t.levels * nh];
+    let mut roll = vec![0.0; t.levels * nh];
+    roll[0] = 1.0;
+    let mut order: Vec<usize> = (0..nh).collect();
+    order.sort_by_key(|&h| m.holds[h].dice);
+    let mut d = TurnDistribution {
+        banked: std::collections::BTreeMap::new(),
+        p_farkle: 0.0,
+        p_doom: 0.0,
+        p_capped: 0.0,
+    };
+    for p in 0..t.levels {
+        for &h in &order {
+            let i = p * nh + h;
+            if dec[i] > 0.0 {
+                if t.banks(m, pol, p, h) {
+                    let tp = (p as u32 + m.holds[h].pts) * m.unit;
+                    *d.banked.entry(tp).or_default() += dec[i];
+                } else {
+                    roll[i] += dec[i];
+                }
+            }
+            if roll[i] == 0.0 {
+                continue;
+            }
+            let n = 6 - m.holds[h].dice as usize;
+            for (r, opts) in m.rolls[n].iter().zip(&m.opts[h]) {
+                let q = roll[i] * r.p;
+                if r.doom {
+                    d.p_doom += q;
+                } else if opts.is_empty() {
+                    d.p_farkle += q;
+                } else {
+                    let o = &opts[t.choose(m, pol.keep, p, opts).unwrap_or(0)];
+                    let p2 = p + o.gain as usize;
+                    let j = p2 * nh + o.to as usize;
+                    if p2 >= t.levels {
+                        let tp = (p2 as u32 + m.holds[o.to as usize].pts) * m.unit;
+                        *d.banked.entry(tp).or_default() += q;
+                        d.p_capped += q;
+                    } else if o.hot && m.rules.hot_dice == HotDice::Forced {
+                        roll[j] += q;
+                    } else {
+                        dec[j] += q;
+                    }
+                }
+            }
+        }
+    }
+    d
+}
+
 impl Solution {
     /// V(turn points, dice left) for separate scoring (the published form); `None` when the
     /// state does not exist for these rules or lies beyond the cap.
@@ -297,6 +385,40 @@ impl Solution {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_turn_distribution_sums_to_one_and_its_mean_is_the_turn_ev() {
+        for preset in [DoomPreset::Seed, DoomPreset::S2Common] {
+            let m = Model::new(&DoomRules::preset(preset));
+            for pol in [Policy::OPTIMAL, Policy::bank_at(300), Policy::bank_at(1000)] {
+                let sol = solve_policy(&m, &pol);
+                let d = turn_distribution(&m, &sol);
+                let pts = d.points();
+                let total: f64 = pts.iter().map(|x| x.1).sum();
+                assert!((total - 1.0).abs() < 1e-12, "{preset:?} {pol:?}: {total}");
+                let mean: f64 = pts.iter().map(|x| x.0 as f64 * x.1).sum();
+                assert!(
+                    (mean - sol.turn_ev).abs() < 1e-9,
+                    "{preset:?} {pol:?}: {mean} vs {}",
+                    sol.turn_ev
+                );
+                // A threshold policy banks nothing below its threshold.
+                if let BankRule::Thresholds(t) = pol.bank {
+                    assert!(d.banked.keys().all(|&k| k >= t[6].min(t[1])));
+                }
+                assert!(d.p_capped < 1e-12);
+            }
+        }
+        // With no doom, a turn either banks or farkles.
+        let mut r = DoomRules::preset(DoomPreset::S2Common);
+        r.doom_sixes = None;
+        let m = Model::new(&r);
+        let d = turn_distribution(&m, &solve_policy(&m, &Policy::bank_at(350)));
+        assert_eq!(d.p_doom, 0.0);
+        // The chance of farkling the first roll of six dice is a lower bound.
+        assert!(d.p_farkle > m.bust_odds(6).0);
+    }
+
     use super::super::rules::{DoomPreset, DoomRules};
     use super::*;
 

@@ -1,6 +1,7 @@
 //! Dice of Doom: the Farkle variant of docs/rules.md §3, and the public Farkle rule sets.
 
 pub mod advise;
+pub mod audit;
 pub mod exact;
 pub mod game;
 pub mod model;

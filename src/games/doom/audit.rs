@@ -1,0 +1,758 @@
+//! `rtplab audit doom`: the verification dossier of Dice of Doom in the blackjack dossier's
+//! frame, with points instead of money: the identity of the run, the rules, definitions, each
+//! policy tier's exact turn-score distribution, the simulation cross-check (mean and
+//! chi-square), the turns needed, and games of two played to the target (length and win
+//! rates, simulated).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::exact::{solve_policy, turn_distribution, Policy};
+use super::game::DoomConfig;
+use super::model::Model;
+use super::rules::DoomRules;
+use super::sim::Mode;
+use super::{Doom, DoomError};
+use crate::report::{count_cell, fixed, pct_cell, Cell, Report, Section};
+use crate::stats::format_p;
+
+/// What to audit.
+#[derive(Clone, Debug)]
+pub struct DoomAuditConfig {
+    pub rules: DoomRules,
+    /// The bank-at thresholds audited beside optimal play.
+    pub bank_at: Vec<u32>,
+    /// Simulated turns per tier (0: no turn simulation).
+    pub turns: u64,
+    /// Simulated two-player games per tier (0: none).
+    pub games: u64,
+    pub seed: u64,
+    pub threads: Option<usize>,
+    pub progress: bool,
+}
+
+/// Points and probability.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PointsP {
+    pub points: u32,
+    pub p: f64,
+}
+
+/// One policy, exact.
+#[derive(Clone, Debug, Serialize)]
+pub struct DoomTier {
+    pub tier: String,
+    pub turn_ev: f64,
+    pub sd: f64,
+    pub p_bank: f64,
+    pub p_farkle: f64,
+    pub p_doom: f64,
+    pub median_banked: u32,
+    pub p_at_least_1000: f64,
+    pub p_at_least_2000: f64,
+    /// The distribution of one turn's points (farkle and doom at 0).
+    pub distribution: Vec<PointsP>,
+    /// Turns past the solver's point cap, valued as banked there.
+    pub p_capped: f64,
+}
+
+/// One simulated tier's turns beside the exact figures.
+#[derive(Clone, Debug, Serialize)]
+pub struct TurnSim {
+    pub tier: String,
+    pub turns: u64,
+    pub mean: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+    pub ci99: [f64; 2],
+    pub z_vs_exact: f64,
+    pub p_doom: f64,
+    pub p_farkle: f64,
+    pub chi_square: super::super::blackjack::audit::ChiSquare,
+    /// Bins merged so that each expects at least 5 turns: (from, to, count, expected).
+    pub bins: Vec<(u32, u32, u64, f64)>,
+}
+
+/// Two-player games of one tier.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRow {
+    pub tier: String,
+    pub games: u64,
+    /// Both seats play the tier.
+    pub turns_per_game: f64,
+    pub turns_per_game_se: f64,
+    pub p_first_seat_wins: f64,
+    pub p_first_seat_wins_se: f64,
+    /// The tier against optimal play, seats alternating game by game (none for optimal).
+    pub win_rate_vs_optimal: Option<f64>,
+    pub win_rate_vs_optimal_se: Option<f64>,
+}
+
+/// Turns needed to resolve a tier's mean turn score to ± `precision` points.
+#[derive(Clone, Debug, Serialize)]
+pub struct TurnsNeeded {
+    pub tier: String,
+    pub precision: f64,
+    pub level: f64,
+    pub turns: f64,
+}
+
+/// The dossier; its JSON is this struct.
+#[derive(Clone, Debug, Serialize)]
+pub struct DoomAuditModel {
+    pub game: &'static str,
+    pub identity: super::super::blackjack::audit::Identity,
+    pub rules: DoomRules,
+    pub rules_as_dealt: Vec<(String, String)>,
+    pub definitions: Vec<(String, String)>,
+    pub tiers: Vec<DoomTier>,
+    pub simulation: Vec<TurnSim>,
+    pub turns_needed: Vec<TurnsNeeded>,
+    pub games: Vec<GameRow>,
+    pub assumptions: Vec<String>,
+}
+
+const Z95: f64 = 1.959963984540054;
+const Z99: f64 = 2.5758293035489004;
+
+fn tier_names(cfg: &DoomAuditConfig) -> Vec<(String, Policy)> {
+    std::iter::once(("optimal".to_string(), Policy::OPTIMAL))
+        .chain(
+            cfg.bank_at
+                .iter()
+                .map(|&t| (format!("bank-at:{t}"), Policy::bank_at(t))),
+        )
+        .collect()
+}
+
+fn exact_tier(m: &Model, name: &str, pol: &Policy) -> DoomTier {
+    let sol = solve_policy(m, pol);
+    let d = turn_distribution(m, &sol);
+    let pts = d.points();
+    let mean: f64 = pts.iter().map(|x| x.0 as f64 * x.1).sum();
+    let var: f64 = pts.iter().map(|x| (x.0 as f64 - mean).powi(2) * x.1).sum();
+    let tail = |t: u32| pts.iter().filter(|x| x.0 >= t).map(|x| x.1).sum::<f64>();
+    let p_bank: f64 = d.banked.values().sum();
+    // The median of the banked points, among turns that bank.
+    let mut acc = 0.0;
+    let median_banked = d
+        .banked
+        .iter()
+        .find(|(_, &p)| {
+            acc += p;
+            acc >= p_bank / 2.0
+        })
+        .map_or(0, |(&k, _)| k);
+    DoomTier {
+        tier: name.into(),
+        turn_ev: sol.turn_ev,
+        sd: var.sqrt(),
+        p_bank,
+        p_farkle: d.p_farkle,
+        p_doom: d.p_doom,
+        median_banked,
+        p_at_least_1000: tail(1000),
+        p_at_least_2000: tail(2000),
+        distribution: pts
+            .iter()
+            .map(|&(points, p)| PointsP { points, p })
+            .collect(),
+        p_capped: d.p_capped,
+    }
+}
+
+fn run_json(
+    cfg: &DoomAuditConfig,
+    seats: Vec<String>,
+    mode: Mode,
+    stop: &AtomicBool,
+) -> Result<Option<Value>, DoomError> {
+    let c = DoomConfig {
+        rules: cfg.rules.clone(),
+        seats,
+        mode,
+        start_seat: None,
+    };
+    let spec = crate::game::RunSpec {
+        seed: cfg.seed,
+        threads: cfg.threads,
+        progress: cfg.progress,
+        ..Default::default()
+    };
+    let run = crate::game::simulate::<Doom>(c, &spec, stop)?;
+    if run.meta.chunks_done == 0 {
+        return Ok(None);
+    }
+    Ok(Some(crate::game::report::<Doom>(&run, None)?.json))
+}
+
+fn num(v: &Value, k: &str) -> f64 {
+    v.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN)
+}
+
+/// The turn simulation of one tier against its exact distribution.
+fn turn_sim(t: &DoomTier, j: &Value) -> TurnSim {
+    let mean = num(j, "mean_turn_score");
+    let se = num(j, "mean_turn_score_se");
+    let turns = j["turns"].as_u64().unwrap_or(0);
+    let hist: Vec<(u32, u32, u64)> = j["turn_score_histogram"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|b| {
+                    (
+                        b["from"].as_u64().unwrap_or(0) as u32,
+                        b["to"].as_u64().unwrap_or(0) as u32,
+                        b["count"].as_u64().unwrap_or(0),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let width = j["turn_score_histogram_bin"].as_u64().unwrap_or(50).max(1) as u32;
+    // Exact probability per simulated bin [from, to), then bins merged from the low end until
+    // each expects at least 5 turns (the last absorbs the tail).
+    let top = t.distribution.last().map_or(0, |d| d.points);
+    let mut raw: Vec<(u32, u32, u64, f64)> = Vec::new();
+    let mut from = 0;
+    while from <= top || hist.iter().any(|h| h.0 >= from) {
+        let to = from + width;
+        let count = hist
+            .iter()
+            .filter(|h| h.0 >= from && h.0 < to)
+            .map(|h| h.2)
+            .sum();
+        let p: f64 = t
+            .distribution
+            .iter()
+            .filter(|d| d.points >= from && d.points < to)
+            .map(|d| d.p)
+            .sum();
+        if count > 0 || p > 0.0 {
+            raw.push((from, to, count, p * turns as f64));
+        }
+        from = to;
+    }
+    let mut bins: Vec<(u32, u32, u64, f64)> = Vec::new();
+    for b in raw {
+        match bins.last_mut() {
+            Some(last) if last.3 < 5.0 => {
+                last.1 = b.1;
+                last.2 += b.2;
+                last.3 += b.3;
+            }
+            _ => bins.push(b),
+        }
+    }
+    if bins.len() > 1 && bins.last().is_some_and(|b| b.3 < 5.0) {
+        let b = bins.pop().unwrap_or_default();
+        if let Some(last) = bins.last_mut() {
+            last.1 = b.1;
+            last.2 += b.2;
+            last.3 += b.3;
+        }
+    }
+    let mut stat = 0.0;
+    for b in &bins {
+        if b.3 > 0.0 {
+            stat += (b.2 as f64 - b.3).powi(2) / b.3;
+        } else if b.2 > 0 {
+            stat = f64::INFINITY;
+        }
+    }
+    let df = bins.len().saturating_sub(1) as u64;
+    let p = if stat.is_finite() && df > 0 {
+        use statrs::distribution::{ChiSquared, ContinuousCDF};
+        ChiSquared::new(df as f64).map_or(f64::NAN, |c| c.sf(stat))
+    } else {
+        0.0
+    };
+    TurnSim {
+        tier: t.tier.clone(),
+        turns,
+        mean,
+        se,
+        ci95: [mean - Z95 * se, mean + Z95 * se],
+        ci99: [mean - Z99 * se, mean + Z99 * se],
+        z_vs_exact: (mean - t.turn_ev) / se,
+        p_doom: num(j, "p_doom"),
+        p_farkle: num(j, "p_farkle"),
+        chi_square: super::super::blackjack::audit::ChiSquare {
+            statistic: stat,
+            df,
+            p,
+        },
+        bins,
+    }
+}
+
+/// Run the exact part and the simulations; the dossier.
+pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel, DoomError> {
+    cfg.rules.validate().map_err(DoomError::Rules)?;
+    if cfg.rules.farkle_penalty.is_some() {
+        return Err(DoomError::Rules(
+            "audit doom: with --farkle-penalty a turn's play depends on the farkles before it, so one turn has no single distribution; audit the rules without it (exact doom and sim doom handle the penalty)".into(),
+        ));
+    }
+    let t0 = std::time::Instant::now();
+    let m = Model::new(&cfg.rules);
+    let names = tier_names(cfg);
+    let tiers: Vec<DoomTier> = names.iter().map(|(n, p)| exact_tier(&m, n, p)).collect();
+    let exact_seconds = t0.elapsed().as_secs_f64();
+    let t1 = std::time::Instant::now();
+    let mut simulation = Vec::new();
+    let mut games = Vec::new();
+    let mut interrupted = false;
+    for t in &tiers {
+        if cfg.turns > 0 && !stop.load(Ordering::SeqCst) {
+            match run_json(cfg, vec![t.tier.clone()], Mode::Turns(cfg.turns), stop)? {
+                Some(j) => simulation.push(turn_sim(t, &j)),
+                None => interrupted = true,
+            }
+        }
+    }
+    for t in &tiers {
+        if cfg.games == 0 || stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let Some(own) = run_json(
+            cfg,
+            vec![t.tier.clone(), t.tier.clone()],
+            Mode::Games(cfg.games),
+            stop,
+        )?
+        else {
+            interrupted = true;
+            break;
+        };
+        let vs = if t.tier == "optimal" {
+            None
+        } else {
+            run_json(
+                cfg,
+                vec![t.tier.clone(), "optimal".into()],
+                Mode::Games(cfg.games),
+                stop,
+            )?
+        };
+        let first = &own["win_rate_by_position"][0];
+        let n = own["games"].as_u64().unwrap_or(0);
+        let p1 = first.as_f64().unwrap_or(f64::NAN);
+        let rate_vs = vs.as_ref().map(|v| num(&v["win_rate"][0], "rate"));
+        games.push(GameRow {
+            tier: t.tier.clone(),
+            games: n,
+            turns_per_game: num(&own["turns_per_game"], "mean"),
+            turns_per_game_se: num(&own["turns_per_game"], "se"),
+            p_first_seat_wins: p1,
+            p_first_seat_wins_se: (p1 * (1.0 - p1) / n as f64).sqrt(),
+            win_rate_vs_optimal: rate_vs,
+            win_rate_vs_optimal_se: vs.as_ref().map(|v| num(&v["win_rate"][0], "se")),
+        });
+    }
+    interrupted |= (cfg.turns > 0 || cfg.games > 0) && stop.load(Ordering::SeqCst);
+    let simulation_seconds = t1.elapsed().as_secs_f64();
+    let mut turns_needed = Vec::new();
+    for t in &tiers {
+        for precision in [1.0, 5.0, 10.0] {
+            for (level, z) in [(0.95, Z95), (0.99, Z99)] {
+                turns_needed.push(TurnsNeeded {
+                    tier: t.tier.clone(),
+                    precision,
+                    level,
+                    turns: (z * t.sd / precision).powi(2).ceil(),
+                });
+            }
+        }
+    }
+    let rules_json = serde_json::to_value(&cfg.rules).unwrap_or_default();
+    let rules_as_dealt = rules_json
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| {
+                    let v = match v {
+                        Value::Null => "off".to_string(),
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    (k.replace('_', " "), v)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let rules_hash = format!(
+        "{:016x}",
+        crate::shard::fnv1a64(rules_json.to_string().as_bytes())
+    );
+    Ok(DoomAuditModel {
+        game: "doom",
+        identity: super::super::blackjack::audit::Identity {
+            tool: "rtplab",
+            version: crate::VERSION,
+            git_commit: super::super::blackjack::audit::GIT_COMMIT,
+            build_profile: if cfg!(debug_assertions) {
+                "debug"
+            } else {
+                "release"
+            },
+            rules_hash,
+            strategies: Vec::new(),
+            seed: cfg.seed,
+            rng: "Xoshiro256++ seeded from the seed; chunk c of a run uses the stream advanced by c·2^128 steps (jump), so results do not depend on the thread count",
+            rounds_per_tier: cfg.turns,
+            shards_merged: 0,
+            interrupted,
+            exact_seconds,
+            tiers_seconds: exact_seconds,
+            simulation_seconds,
+        },
+        rules: cfg.rules.clone(),
+        rules_as_dealt,
+        definitions: [
+            ("turn score", "the points a turn banks; a farkle (no scoring dice) or doom ends the turn with 0"),
+            ("turn EV", "the expected turn score under a policy (exact: dynamic programming over every state of the turn)"),
+            ("optimal", "the policy that maximizes the expected turn score (bank exactly when banking is worth more than rolling on)"),
+            ("bank-at:T", "bank as soon as the turn holds at least T points; set aside whatever maximizes the expected score under that rule"),
+            ("SD", "standard deviation of one turn's score, in points"),
+            ("game", "two players, both playing the tier, to the rules' target; the starting seat alternates game by game"),
+        ]
+        .into_iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect(),
+        assumptions: vec![
+            format!("States past {} turn points are valued as banked there (the probability of reaching them is reported as p_capped).", super::exact::CAP_POINTS),
+            "A doom ends the turn with 0 points; what else it wipes follows the rules (see doom wipes). The single-turn policies ignore the game score; games are simulated with those policies (exact two-player play to win: `rtplab exact doom --players 2 --objective win`).".into(),
+            "Game lengths and win rates are simulated (two seats, alternating the starting seat), not exact.".into(),
+        ],
+        tiers,
+        simulation,
+        turns_needed,
+        games,
+    })
+}
+
+/// The dossier as tables and notes; the JSON is the model.
+pub fn render(m: &DoomAuditModel) -> Report {
+    let id = &m.identity;
+    let mut r = Report {
+        title: if id.interrupted {
+            "rtplab verification dossier: Dice of Doom (INTERRUPTED: simulation partial)".into()
+        } else {
+            "rtplab verification dossier: Dice of Doom".into()
+        },
+        ..Default::default()
+    };
+    r.meta = vec![
+        ("tool".into(), format!("{} {}", id.tool, id.version)),
+        ("git commit".into(), id.git_commit.into()),
+        ("build profile".into(), id.build_profile.into()),
+        ("rules".into(), m.rules.summary()),
+        (
+            "rules hash (FNV-1a of the rules' JSON)".into(),
+            id.rules_hash.clone(),
+        ),
+        ("seed".into(), id.seed.to_string()),
+        ("RNG".into(), id.rng.into()),
+        (
+            "simulated turns per tier".into(),
+            if id.rounds_per_tier == 0 {
+                "none".into()
+            } else {
+                crate::report::count(id.rounds_per_tier)
+            },
+        ),
+        (
+            "time".into(),
+            format!(
+                "exact {:.2} s, simulation {:.1} s",
+                id.exact_seconds, id.simulation_seconds
+            ),
+        ),
+    ];
+    let mut s = Section::new("Rules as dealt", &["rule", "setting"]);
+    for (k, v) in &m.rules_as_dealt {
+        s.row([k.clone(), v.clone()]);
+    }
+    r.sections.push(s);
+    let mut s = Section::new("Definitions", &["term", "meaning"]);
+    for (k, v) in &m.definitions {
+        s.row([k.clone(), v.clone()]);
+    }
+    r.sections.push(s);
+    let mut s = Section::new(
+        "Policy tiers (exact, one turn)",
+        &[
+            "tier",
+            "turn EV",
+            "SD",
+            "P(bank)",
+            "P(farkle)",
+            "P(doom)",
+            "median banked",
+            "P(≥ 1000)",
+            "P(≥ 2000)",
+        ],
+    );
+    for t in &m.tiers {
+        s.row([
+            Cell::from(t.tier.clone()),
+            Cell::num(fixed(t.turn_ev, 3), t.turn_ev, "points"),
+            Cell::num(fixed(t.sd, 1), t.sd, "points"),
+            pct_cell(t.p_bank, 3),
+            pct_cell(t.p_farkle, 3),
+            pct_cell(t.p_doom, 3),
+            Cell::num(
+                t.median_banked.to_string(),
+                t.median_banked as f64,
+                "points",
+            ),
+            pct_cell(t.p_at_least_1000, 3),
+            pct_cell(t.p_at_least_2000, 3),
+        ]);
+    }
+    r.sections.push(s);
+    // The distribution up to 3000 points, then the tail.
+    let cols: Vec<String> = std::iter::once("points".to_string())
+        .chain(m.tiers.iter().map(|t| format!("P, {}", t.tier)))
+        .collect();
+    let cols: Vec<&str> = cols.iter().map(String::as_str).collect();
+    let mut s = Section::new("Distribution of one turn's score (exact)", &cols);
+    let mut points: Vec<u32> = m
+        .tiers
+        .iter()
+        .flat_map(|t| t.distribution.iter().map(|d| d.points))
+        .filter(|&p| p <= 3000)
+        .collect();
+    points.sort_unstable();
+    points.dedup();
+    for &x in &points {
+        let mut row = vec![Cell::num(x.to_string(), x as f64, "points")];
+        for t in &m.tiers {
+            let p = t
+                .distribution
+                .iter()
+                .find(|d| d.points == x)
+                .map_or(0.0, |d| d.p);
+            row.push(Cell::num(format!("{p:.6}"), p, "probability"));
+        }
+        s.row(row);
+    }
+    let mut row = vec![Cell::from("more than 3000".to_string())];
+    for t in &m.tiers {
+        let p: f64 = t
+            .distribution
+            .iter()
+            .filter(|d| d.points > 3000)
+            .map(|d| d.p)
+            .sum();
+        row.push(Cell::num(format!("{p:.6}"), p, "probability"));
+    }
+    s.row(row);
+    r.sections.push(s);
+    if !m.simulation.is_empty() {
+        let mut s = Section::new(
+            "Simulation cross-check (turns)",
+            &[
+                "tier",
+                "turns",
+                "mean",
+                "SE",
+                "95% CI",
+                "99% CI",
+                "z vs exact",
+                "chi-square (df, p)",
+            ],
+        );
+        for x in &m.simulation {
+            s.row([
+                Cell::from(x.tier.clone()),
+                count_cell(x.turns),
+                Cell::num(fixed(x.mean, 2), x.mean, "points"),
+                Cell::num(fixed(x.se, 2), x.se, "points"),
+                Cell::range(
+                    format!("[{}, {}]", fixed(x.ci95[0], 2), fixed(x.ci95[1], 2)),
+                    x.ci95[0],
+                    x.ci95[1],
+                    "points",
+                ),
+                Cell::range(
+                    format!("[{}, {}]", fixed(x.ci99[0], 2), fixed(x.ci99[1], 2)),
+                    x.ci99[0],
+                    x.ci99[1],
+                    "points",
+                ),
+                Cell::num(format!("{:+.2}", x.z_vs_exact), x.z_vs_exact, "z"),
+                Cell::num(
+                    format!(
+                        "{:.1} ({}, {})",
+                        x.chi_square.statistic,
+                        x.chi_square.df,
+                        format_p(x.chi_square.p)
+                    ),
+                    x.chi_square.statistic,
+                    "chi-square",
+                ),
+            ]);
+        }
+        r.sections.push(s);
+    }
+    let mut s = Section::new(
+        "Turns needed to resolve the turn EV",
+        &["tier", "± points", "95%", "99%"],
+    );
+    for t in &m.tiers {
+        for precision in [1.0, 5.0, 10.0] {
+            let at = |level: f64| {
+                m.turns_needed
+                    .iter()
+                    .find(|x| x.tier == t.tier && x.precision == precision && x.level == level)
+                    .map_or(f64::NAN, |x| x.turns)
+            };
+            s.row([
+                Cell::from(t.tier.clone()),
+                Cell::num(format!("{precision}"), precision, "points"),
+                Cell::num(crate::report::count(at(0.95) as u64), at(0.95), "turns"),
+                Cell::num(crate::report::count(at(0.99) as u64), at(0.99), "turns"),
+            ]);
+        }
+    }
+    r.sections.push(s);
+    if !m.games.is_empty() {
+        let mut s = Section::new(
+            "Games of two to the target (simulated)",
+            &[
+                "tier",
+                "games",
+                "turns per game",
+                "P(first seat wins), both seats the tier",
+                "win rate against optimal",
+            ],
+        );
+        for g in &m.games {
+            s.row([
+                Cell::from(g.tier.clone()),
+                count_cell(g.games),
+                Cell::num(
+                    format!(
+                        "{} ± {}",
+                        fixed(g.turns_per_game, 1),
+                        fixed(g.turns_per_game_se, 1)
+                    ),
+                    g.turns_per_game,
+                    "turns",
+                ),
+                Cell::num(
+                    format!(
+                        "{} ± {}",
+                        crate::report::pct(g.p_first_seat_wins, 2),
+                        crate::report::pct(g.p_first_seat_wins_se, 2)
+                    ),
+                    g.p_first_seat_wins,
+                    "fraction",
+                ),
+                match (g.win_rate_vs_optimal, g.win_rate_vs_optimal_se) {
+                    (Some(w), Some(se)) => Cell::num(
+                        format!(
+                            "{} ± {}",
+                            crate::report::pct(w, 2),
+                            crate::report::pct(se, 2)
+                        ),
+                        w,
+                        "fraction",
+                    ),
+                    _ => Cell::from("-".to_string()),
+                },
+            ]);
+        }
+        r.sections.push(s);
+    }
+    for a in &m.assumptions {
+        r.notes.push(format!("Assumption: {a}"));
+    }
+    r.notes.push("There is no money in Dice of Doom, so there is no RTP, claim or acceptance band: the frame of the blackjack dossier holds with the turn score in their place.".into());
+    r.json = serde_json::to_value(m).unwrap_or_default();
+    r
+}
+
+/// Each tier's exact turn-score distribution (bars, up to 3000 points and the tail), with the
+/// simulation's 95% intervals where simulated.
+pub fn plots(m: &DoomAuditModel) -> Result<Vec<(String, String)>, String> {
+    use crate::report::svg::{bar_chart, Bar, BarChart, YUnit};
+    let mut out = Vec::new();
+    for t in &m.tiers {
+        let sim = m.simulation.iter().find(|s| s.tier == t.tier);
+        // One bar per possible score (every multiple of the scores' common divisor), so that
+        // the axis is even.
+        let step = t
+            .distribution
+            .iter()
+            .map(|d| d.points)
+            .filter(|&p| p > 0)
+            .fold(0, gcd)
+            .max(1);
+        let mut bars: Vec<Bar> = (0..=3000 / step)
+            .map(|k| {
+                let points = k * step;
+                let p = t
+                    .distribution
+                    .iter()
+                    .find(|d| d.points == points)
+                    .map_or(0.0, |d| d.p);
+                let b = Bar::new(points.to_string(), 100.0 * p);
+                match sim.and_then(|s| {
+                    s.bins
+                        .iter()
+                        .find(|x| x.0 <= points && points < x.1 && x.1 - x.0 <= step)
+                }) {
+                    Some(x) => {
+                        let n = sim.map_or(0, |s| s.turns) as f64;
+                        let ps = x.2 as f64 / n;
+                        let se = (ps * (1.0 - ps) / n).sqrt();
+                        b.with_ci(100.0 * (ps - Z95 * se), 100.0 * (ps + Z95 * se))
+                    }
+                    None => b,
+                }
+            })
+            .collect();
+        let tail: f64 = t
+            .distribution
+            .iter()
+            .filter(|d| d.points > 3000)
+            .map(|d| d.p)
+            .sum();
+        bars.push(Bar::new(">3000", 100.0 * tail));
+        let title = format!(
+            "One turn's score, {}: exact P{}",
+            t.tier,
+            if sim.is_some() {
+                " (bars), simulated 95% CI (error bars)"
+            } else {
+                ""
+            }
+        );
+        out.push((
+            format!("turn-score-{}.svg", crate::report::slug(&t.tier)),
+            bar_chart(&BarChart {
+                title: &title,
+                x_label: "turn score (points)",
+                y_label: "probability (%)",
+                y_unit: YUnit::Percent,
+                bars: &bars,
+                histogram: true,
+                hline: None,
+            })?,
+        ));
+    }
+    Ok(out)
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
