@@ -2,6 +2,7 @@
 //!
 //! The binary (`src/main.rs`) only parses arguments and calls into this library.
 
+pub mod audit;
 pub mod check;
 pub mod compare;
 pub mod engine;

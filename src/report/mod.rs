@@ -1114,10 +1114,22 @@ mod tests {
             .collect();
         assert_eq!(
             names,
-            ["report.md", "report.json", "rates.csv", "p.svg", "q.svg"]
+            [
+                "report.md",
+                "report.json",
+                "report.html",
+                "rates.csv",
+                "p.svg",
+                "q.svg"
+            ]
         );
         let read = |n: &str| std::fs::read_to_string(d.join(n)).unwrap();
         assert_eq!(read("report.md"), r.render(Format::Markdown));
+        assert_eq!(read("report.html"), html::to_html(&r, &plots));
+        assert!(
+            read("report.html").contains("&lt;a&amp;b&gt;"),
+            "the meta, escaped"
+        );
         assert_eq!(read("report.json"), "null\n");
         assert_eq!(
             read("rates.csv"),

@@ -17,6 +17,7 @@ use super::resolve::basic_chart;
 use super::rules::{DealerBjTakes, Rules, Shuffle, Surrender};
 use super::strategy::{AutoPlay, StrategySpec};
 use super::{BjConfig, BjError, Blackjack};
+use crate::audit::{text_section, ChiSquare, Identity, Z90, Z95, Z99, Z999};
 use crate::report::{fixed, pct, pct_cell, Cell, Report, Section};
 use crate::stats::{format_p, p_value};
 
@@ -84,11 +85,6 @@ pub struct Volatility {
     pub p99: f64,
 }
 
-const Z90: f64 = 1.6448536269514722;
-const Z95: f64 = 1.959963984540054;
-const Z99: f64 = 2.5758293035489004;
-const Z999: f64 = 3.2905267314918945;
-
 /// What is approximated in a distribution and its bound.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Approximation {
@@ -145,14 +141,6 @@ pub struct HistRow {
     pub count: u64,
     pub p_sim: f64,
     pub p_exact: f64,
-}
-
-/// A chi-square goodness-of-fit test.
-#[derive(Clone, Debug, Serialize)]
-pub struct ChiSquare {
-    pub statistic: f64,
-    pub df: u64,
-    pub p: f64,
 }
 
 /// A simulated wager beside its exact RTP.
@@ -238,26 +226,6 @@ pub struct ClaimLine {
     pub verdict: String,
 }
 
-/// Run identity.
-#[derive(Clone, Debug, Serialize)]
-pub struct Identity {
-    pub tool: &'static str,
-    pub version: &'static str,
-    pub git_commit: &'static str,
-    pub build_profile: &'static str,
-    pub rules_hash: String,
-    pub strategies: Vec<(TierName, String, Option<String>)>,
-    pub seed: u64,
-    pub rng: &'static str,
-    pub rounds_per_tier: u64,
-    pub shards_merged: u64,
-    pub interrupted: bool,
-    /// The exact part in all, and its strategy tiers alone (the rest: the rule changes).
-    pub exact_seconds: f64,
-    pub tiers_seconds: f64,
-    pub simulation_seconds: f64,
-}
-
 /// What `monitor --expected` reads.
 #[derive(Clone, Debug, Serialize)]
 pub struct Monitoring {
@@ -286,12 +254,6 @@ pub struct AuditModel {
     pub assumptions: Vec<String>,
     pub monitoring: Monitoring,
 }
-
-/// The git commit the binary was built from (`unknown` outside a git checkout).
-pub const GIT_COMMIT: &str = match option_env!("RTPLAB_GIT_COMMIT") {
-    Some(c) => c,
-    None => "unknown",
-};
 
 /// A tier's exact figures, and the distribution of the bet behind that declines under it.
 fn tier_exact<P: Decider>(
@@ -382,11 +344,6 @@ fn insurance_wager(decks: u32, peek: bool) -> Wager {
             }
         ),
     }
-}
-
-fn rules_hash(rules: &Rules) -> String {
-    let text = serde_json::to_string(rules).unwrap_or_default();
-    format!("{:016x}", crate::shard::fnv1a64(text.as_bytes()))
 }
 
 /// Every rule and ruling as this table deals it.
@@ -707,30 +664,22 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
     Ok(AuditModel {
         game: "blackjack",
         identity: Identity {
-            tool: "rtplab",
-            version: crate::VERSION,
-            git_commit: GIT_COMMIT,
-            build_profile: if cfg!(debug_assertions) {
-                "debug"
-            } else {
-                "release"
-            },
-            rules_hash: rules_hash(rules),
             strategies: specs
                 .iter()
                 .map(|(n, s)| match n {
-                    TierName::Optimal => (*n, "optimal (composition-dependent)".into(), None),
-                    _ => (*n, s.name(), s.info().hash),
+                    TierName::Optimal => (
+                        n.as_str().to_string(),
+                        "optimal (composition-dependent)".into(),
+                        None,
+                    ),
+                    _ => (n.as_str().to_string(), s.name(), s.info().hash),
                 })
                 .collect(),
-            seed: cfg.seed,
-            rng: "Xoshiro256++ seeded from the seed; chunk c of a run uses the stream advanced by c·2^128 steps (jump), so results do not depend on the thread count",
-            rounds_per_tier: cfg.rounds,
-            shards_merged: 0,
             interrupted,
             exact_seconds,
             tiers_seconds,
             simulation_seconds,
+            ..Identity::new(rules, cfg.seed, cfg.rounds)
         },
         rules: rules.clone(),
         rules_as_dealt: rules_as_dealt(rules),
@@ -881,8 +830,6 @@ fn simulate(
         }
     }
     nets.sort_by(f64::total_cmp);
-    let mut stat = 0.0;
-    let mut bins = 0u64;
     for net in nets {
         let count = counts.iter().find(|c| c.0 == net).map_or(0, |c| c.1);
         let p_exact = tier
@@ -890,13 +837,6 @@ fn simulate(
             .iter()
             .find(|d| d.net == net)
             .map_or(0.0, |d| d.p);
-        let e = p_exact * n as f64;
-        if e > 0.0 {
-            stat += (count as f64 - e).powi(2) / e;
-            bins += 1;
-        } else if count > 0 {
-            stat = f64::INFINITY;
-        }
         histogram.push(HistRow {
             net,
             count,
@@ -904,13 +844,7 @@ fn simulate(
             p_exact,
         });
     }
-    let df = bins.saturating_sub(1);
-    let p = if stat.is_finite() && df > 0 {
-        use statrs::distribution::{ChiSquared, ContinuousCDF};
-        ChiSquared::new(df as f64).map_or(f64::NAN, |c| c.sf(stat))
-    } else {
-        0.0
-    };
+    let chi_square = ChiSquare::of(histogram.iter().map(|h| (h.count, h.p_exact * n as f64)));
     let exact_of = |name: &str| {
         wagers
             .iter()
@@ -962,11 +896,7 @@ fn simulate(
         z_vs_exact,
         p_vs_exact: p_value(z_vs_exact),
         z_vs_claim: cfg.claim.map(|c| (1.0 + ev - c) / se),
-        chi_square: ChiSquare {
-            statistic: stat,
-            df,
-            p,
-        },
+        chi_square,
         histogram,
         wagers: sim_wagers,
     }))
@@ -1011,7 +941,7 @@ pub fn render(m: &AuditModel) -> Report {
     ];
     for (t, name, hash) in &id.strategies {
         r.meta.push((
-            format!("strategy, {} tier", t.as_str()),
+            format!("strategy, {t} tier"),
             match hash {
                 Some(h) => format!("{name} (chart hash {h})"),
                 None => name.clone(),
@@ -1054,16 +984,16 @@ pub fn render(m: &AuditModel) -> Report {
         ));
     }
 
-    let mut s = Section::new("Rules as dealt", &["rule", "as dealt"]);
-    for (k, v) in &m.rules_as_dealt {
-        s.row([k.clone(), v.clone()]);
-    }
-    r.sections.push(s);
-    let mut s = Section::new("Definitions", &["term", "meaning"]);
-    for (k, v) in &m.definitions {
-        s.row([k.clone(), v.clone()]);
-    }
-    r.sections.push(s);
+    r.sections.push(text_section(
+        "Rules as dealt",
+        ["rule", "as dealt"],
+        &m.rules_as_dealt,
+    ));
+    r.sections.push(text_section(
+        "Definitions",
+        ["term", "meaning"],
+        &m.definitions,
+    ));
 
     let mut s = Section::new(
         "Strategy tiers (exact)",

@@ -15,6 +15,7 @@ use super::model::Model;
 use super::rules::DoomRules;
 use super::sim::Mode;
 use super::{Doom, DoomError};
+use crate::audit::{text_section, ChiSquare, Identity, Z95, Z99};
 use crate::report::{count_cell, fixed, pct_cell, Cell, Report, Section};
 use crate::stats::format_p;
 
@@ -70,7 +71,7 @@ pub struct TurnSim {
     pub z_vs_exact: f64,
     pub p_doom: f64,
     pub p_farkle: f64,
-    pub chi_square: super::super::blackjack::audit::ChiSquare,
+    pub chi_square: ChiSquare,
     /// Bins merged so that each expects at least 5 turns: (from, to, count, expected).
     pub bins: Vec<(u32, u32, u64, f64)>,
 }
@@ -103,7 +104,7 @@ pub struct TurnsNeeded {
 #[derive(Clone, Debug, Serialize)]
 pub struct DoomAuditModel {
     pub game: &'static str,
-    pub identity: super::super::blackjack::audit::Identity,
+    pub identity: Identity,
     pub rules: DoomRules,
     pub rules_as_dealt: Vec<(String, String)>,
     pub definitions: Vec<(String, String)>,
@@ -113,9 +114,6 @@ pub struct DoomAuditModel {
     pub games: Vec<GameRow>,
     pub assumptions: Vec<String>,
 }
-
-const Z95: f64 = 1.959963984540054;
-const Z99: f64 = 2.5758293035489004;
 
 fn tier_names(cfg: &DoomAuditConfig) -> Vec<(String, Policy)> {
     std::iter::once(("optimal".to_string(), Policy::OPTIMAL))
@@ -254,21 +252,7 @@ fn turn_sim(t: &DoomTier, j: &Value) -> TurnSim {
             last.3 += b.3;
         }
     }
-    let mut stat = 0.0;
-    for b in &bins {
-        if b.3 > 0.0 {
-            stat += (b.2 as f64 - b.3).powi(2) / b.3;
-        } else if b.2 > 0 {
-            stat = f64::INFINITY;
-        }
-    }
-    let df = bins.len().saturating_sub(1) as u64;
-    let p = if stat.is_finite() && df > 0 {
-        use statrs::distribution::{ChiSquared, ContinuousCDF};
-        ChiSquared::new(df as f64).map_or(f64::NAN, |c| c.sf(stat))
-    } else {
-        0.0
-    };
+    let chi_square = ChiSquare::of(bins.iter().map(|b| (b.2, b.3)));
     TurnSim {
         tier: t.tier.clone(),
         turns,
@@ -279,11 +263,7 @@ fn turn_sim(t: &DoomTier, j: &Value) -> TurnSim {
         z_vs_exact: (mean - t.turn_ev) / se,
         p_doom: num(j, "p_doom"),
         p_farkle: num(j, "p_farkle"),
-        chi_square: super::super::blackjack::audit::ChiSquare {
-            statistic: stat,
-            df,
-            p,
-        },
+        chi_square,
         bins,
     }
 }
@@ -383,31 +363,14 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
                 .collect()
         })
         .unwrap_or_default();
-    let rules_hash = format!(
-        "{:016x}",
-        crate::shard::fnv1a64(rules_json.to_string().as_bytes())
-    );
     Ok(DoomAuditModel {
         game: "doom",
-        identity: super::super::blackjack::audit::Identity {
-            tool: "rtplab",
-            version: crate::VERSION,
-            git_commit: super::super::blackjack::audit::GIT_COMMIT,
-            build_profile: if cfg!(debug_assertions) {
-                "debug"
-            } else {
-                "release"
-            },
-            rules_hash,
-            strategies: Vec::new(),
-            seed: cfg.seed,
-            rng: "Xoshiro256++ seeded from the seed; chunk c of a run uses the stream advanced by c·2^128 steps (jump), so results do not depend on the thread count",
-            rounds_per_tier: cfg.turns,
-            shards_merged: 0,
+        identity: Identity {
             interrupted,
             exact_seconds,
             tiers_seconds: exact_seconds,
             simulation_seconds,
+            ..Identity::new(&cfg.rules, cfg.seed, cfg.turns)
         },
         rules: cfg.rules.clone(),
         rules_as_dealt,
@@ -472,16 +435,16 @@ pub fn render(m: &DoomAuditModel) -> Report {
             ),
         ),
     ];
-    let mut s = Section::new("Rules as dealt", &["rule", "setting"]);
-    for (k, v) in &m.rules_as_dealt {
-        s.row([k.clone(), v.clone()]);
-    }
-    r.sections.push(s);
-    let mut s = Section::new("Definitions", &["term", "meaning"]);
-    for (k, v) in &m.definitions {
-        s.row([k.clone(), v.clone()]);
-    }
-    r.sections.push(s);
+    r.sections.push(text_section(
+        "Rules as dealt",
+        ["rule", "setting"],
+        &m.rules_as_dealt,
+    ));
+    r.sections.push(text_section(
+        "Definitions",
+        ["term", "meaning"],
+        &m.definitions,
+    ));
     let mut s = Section::new(
         "Policy tiers (exact, one turn)",
         &[

@@ -1,0 +1,146 @@
+//! What every verification dossier (`rtplab audit GAME`) shares: the run's identity, the
+//! chi-square test of a simulated histogram against an exact distribution, the normal
+//! quantiles of its intervals, and its plain text tables.
+
+use serde::Serialize;
+
+use crate::report::Section;
+
+/// Two-sided normal quantiles for 90%, 95%, 99% and 99.9%.
+pub const Z90: f64 = 1.6448536269514722;
+pub const Z95: f64 = 1.959963984540054;
+pub const Z99: f64 = 2.5758293035489004;
+pub const Z999: f64 = 3.2905267314918945;
+
+/// The git commit the binary was built from (`unknown` outside a git checkout).
+pub const GIT_COMMIT: &str = match option_env!("RTPLAB_GIT_COMMIT") {
+    Some(c) => c,
+    None => "unknown",
+};
+
+/// How the random numbers of a run are made (the same for every game).
+pub const RNG: &str = "Xoshiro256++ seeded from the seed; chunk c of a run uses the stream advanced by c·2^128 steps (jump), so results do not depend on the thread count";
+
+/// Run identity.
+#[derive(Clone, Debug, Serialize)]
+pub struct Identity {
+    pub tool: &'static str,
+    pub version: &'static str,
+    pub git_commit: &'static str,
+    pub build_profile: &'static str,
+    /// FNV-1a of the rules' JSON.
+    pub rules_hash: String,
+    /// (tier, strategy, chart hash) where the tiers are strategies.
+    pub strategies: Vec<(String, String, Option<String>)>,
+    pub seed: u64,
+    pub rng: &'static str,
+    /// Simulated rounds (or turns) per tier.
+    pub rounds_per_tier: u64,
+    pub shards_merged: u64,
+    pub interrupted: bool,
+    /// The exact part in all, and its strategy tiers alone.
+    pub exact_seconds: f64,
+    pub tiers_seconds: f64,
+    pub simulation_seconds: f64,
+}
+
+impl Identity {
+    /// The identity of a dossier of rules `rules` (hashed through their JSON).
+    pub fn new<R: Serialize>(rules: &R, seed: u64, rounds_per_tier: u64) -> Identity {
+        let text = serde_json::to_string(rules).unwrap_or_default();
+        Identity {
+            tool: "rtplab",
+            version: crate::VERSION,
+            git_commit: GIT_COMMIT,
+            build_profile: if cfg!(debug_assertions) {
+                "debug"
+            } else {
+                "release"
+            },
+            rules_hash: format!("{:016x}", crate::shard::fnv1a64(text.as_bytes())),
+            strategies: Vec::new(),
+            seed,
+            rng: RNG,
+            rounds_per_tier,
+            shards_merged: 0,
+            interrupted: false,
+            exact_seconds: 0.0,
+            tiers_seconds: 0.0,
+            simulation_seconds: 0.0,
+        }
+    }
+}
+
+/// A chi-square goodness-of-fit test.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChiSquare {
+    pub statistic: f64,
+    pub df: u64,
+    pub p: f64,
+}
+
+impl ChiSquare {
+    /// Of (observed count, expected count) bins: Σ (O − E)²/E over bins that expect any, df =
+    /// those bins − 1; a count where none is expected makes the statistic infinite (p = 0).
+    pub fn of(bins: impl IntoIterator<Item = (u64, f64)>) -> ChiSquare {
+        let mut stat = 0.0;
+        let mut n = 0u64;
+        for (o, e) in bins {
+            if e > 0.0 {
+                stat += (o as f64 - e).powi(2) / e;
+                n += 1;
+            } else if o > 0 {
+                stat = f64::INFINITY;
+            }
+        }
+        let df = n.saturating_sub(1);
+        let p = if stat.is_finite() && df > 0 {
+            use statrs::distribution::{ChiSquared, ContinuousCDF};
+            ChiSquared::new(df as f64).map_or(f64::NAN, |c| c.sf(stat))
+        } else {
+            0.0
+        };
+        ChiSquare {
+            statistic: stat,
+            df,
+            p,
+        }
+    }
+}
+
+/// A table of text pairs (rules as dealt, definitions).
+pub fn text_section(name: &str, columns: [&str; 2], rows: &[(String, String)]) -> Section {
+    let mut s = Section::new(name, &columns);
+    for (k, v) in rows {
+        s.row([k.clone(), v.clone()]);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chi_square_by_hand() {
+        // (10 − 8)²/8 + (6 − 8)²/8 = 1, df 1: p = P(χ²₁ > 1) = 0.3173.
+        let c = ChiSquare::of([(10, 8.0), (6, 8.0)]);
+        assert!((c.statistic - 1.0).abs() < 1e-12);
+        assert_eq!(c.df, 1);
+        assert!((c.p - 0.317_310_507_862_914).abs() < 1e-9, "{}", c.p);
+        // A count where none is expected is impossible under the exact distribution.
+        let c = ChiSquare::of([(10, 10.0), (1, 0.0)]);
+        assert!(c.statistic.is_infinite() && c.p == 0.0);
+        // A perfect fit.
+        assert_eq!(ChiSquare::of([(5, 5.0), (5, 5.0), (0, 0.0)]).p, 1.0);
+    }
+
+    #[test]
+    fn identity_hashes_the_rules() {
+        let a = Identity::new(&serde_json::json!({"decks": 8}), 1, 10);
+        let b = Identity::new(&serde_json::json!({"decks": 6}), 1, 10);
+        assert_eq!(a.rules_hash.len(), 16);
+        assert_ne!(a.rules_hash, b.rules_hash);
+        assert_eq!(a.rng, RNG);
+    }
+}
