@@ -58,6 +58,8 @@ tests_for() {
     src/engine.rs) echo "--lib --test shards --test shards_dice --test cli --test progress --test checkpoint" ;;
     src/report | src/report/*) echo "--lib" ;;
     src/games/blackjack/shoe.rs) echo "--lib" ;;
+    src/audit.rs | src/games/blackjack/distribution.rs | src/games/blackjack/audit.rs) echo "--lib --test audit" ;;
+    src/games/doom/audit.rs) echo "--lib --test audit" ;;
     src/games/doom/exact.rs) echo "--lib" ;;
     src/compare.rs) echo "--lib --test compare --test interrupted" ;;
     src/game.rs) echo "--lib --test shards --test check --test check_bless" ;;
