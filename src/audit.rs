@@ -9,6 +9,8 @@ use crate::report::Section;
 /// Two-sided normal quantiles for 90%, 95%, 99% and 99.9%.
 pub const Z90: f64 = 1.6448536269514722;
 pub const Z95: f64 = 1.959963984540054;
+/// One-sided 99% (two-sided 98%).
+pub const Z98: f64 = 2.3263478740408408;
 pub const Z99: f64 = 2.5758293035489004;
 pub const Z999: f64 = 3.2905267314918945;
 
@@ -80,25 +82,46 @@ pub struct ChiSquare {
 }
 
 impl ChiSquare {
-    /// Of (observed count, expected count) bins: Σ (O − E)²/E over bins that expect any, df =
-    /// those bins − 1; a count where none is expected makes the statistic infinite (p = 0).
+    /// Of (observed count, expected count) bins in order: adjacent bins are merged until each
+    /// expects at least 5 (the last short one joins the one before), then Σ (O − E)²/E, df =
+    /// bins − 1. A count where nothing is expected makes the statistic infinite (p = 0); a
+    /// single bin cannot disagree (df 0, p = 1).
     pub fn of(bins: impl IntoIterator<Item = (u64, f64)>) -> ChiSquare {
-        let mut stat = 0.0;
-        let mut n = 0u64;
+        let mut merged: Vec<(u64, f64)> = Vec::new();
+        let mut open: Option<(u64, f64)> = None;
+        let mut impossible = false;
         for (o, e) in bins {
-            if e > 0.0 {
-                stat += (o as f64 - e).powi(2) / e;
-                n += 1;
-            } else if o > 0 {
-                stat = f64::INFINITY;
+            impossible |= o > 0 && e <= 0.0;
+            let b = open.take().map_or((o, e), |(o0, e0)| (o0 + o, e0 + e));
+            if b.1 >= 5.0 {
+                merged.push(b);
+            } else {
+                open = Some(b);
             }
         }
-        let df = n.saturating_sub(1);
-        let p = if stat.is_finite() && df > 0 {
+        if let Some(b) = open {
+            match merged.last_mut() {
+                Some(last) => {
+                    last.0 += b.0;
+                    last.1 += b.1;
+                }
+                None => merged.push(b),
+            }
+        }
+        let mut stat = if impossible { f64::INFINITY } else { 0.0 };
+        for &(o, e) in &merged {
+            if e > 0.0 {
+                stat += (o as f64 - e).powi(2) / e;
+            }
+        }
+        let df = merged.len().saturating_sub(1) as u64;
+        let p = if !stat.is_finite() {
+            0.0
+        } else if df == 0 {
+            1.0
+        } else {
             use statrs::distribution::{ChiSquared, ContinuousCDF};
             ChiSquared::new(df as f64).map_or(f64::NAN, |c| c.sf(stat))
-        } else {
-            0.0
         };
         ChiSquare {
             statistic: stat,
@@ -129,10 +152,19 @@ mod tests {
         assert_eq!(c.df, 1);
         assert!((c.p - 0.317_310_507_862_914).abs() < 1e-9, "{}", c.p);
         // A count where none is expected is impossible under the exact distribution.
-        let c = ChiSquare::of([(10, 10.0), (1, 0.0)]);
+        let c = ChiSquare::of([(10, 10.0), (1, 0.0), (7, 6.0)]);
         assert!(c.statistic.is_infinite() && c.p == 0.0);
-        // A perfect fit.
-        assert_eq!(ChiSquare::of([(5, 5.0), (5, 5.0), (0, 0.0)]).p, 1.0);
+        // Bins expecting fewer than 5 are merged with the next: (1 + 9, 2 + 8) then (10, 10):
+        // (10 − 10)²/10 + 0 = 0 with df 1.
+        let c = ChiSquare::of([(1, 2.0), (9, 8.0), (10, 10.0)]);
+        assert_eq!((c.statistic, c.df, c.p), (0.0, 1, 1.0));
+        // A short last bin joins the one before: (6 + 3, 6 + 2) and (8, 8).
+        let c = ChiSquare::of([(8, 8.0), (6, 6.0), (3, 2.0)]);
+        assert_eq!(c.df, 1);
+        assert!((c.statistic - 1.0 / 8.0).abs() < 1e-12);
+        // One bin in all: nothing to disagree with.
+        let c = ChiSquare::of([(100, 100.0)]);
+        assert_eq!((c.df, c.p), (0, 1.0));
     }
 
     #[test]

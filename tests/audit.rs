@@ -125,6 +125,17 @@ fn the_seed_table_dossier() {
         assert!((f(&w["rtp_exact"]) - (1.0 + mean)).abs() < 1e-12);
         let m = wager("bet behind, matching", Some(t));
         assert_eq!(m["rtp_exact"], wager("main bet", Some(t))["rtp_exact"]);
+        // Declining the doubles and splits the player takes for their value costs the bettor
+        // behind; auto-play never doubles or splits, so there is nothing to decline.
+        let (declining, matching) = (f(&w["rtp_exact"]), f(&m["rtp_exact"]));
+        if t == "autoplay" {
+            assert!((declining - matching).abs() < 1e-12);
+        } else {
+            assert!(
+                declining < matching - 0.01,
+                "{t}: {declining} vs {matching}"
+            );
+        }
     }
 
     // The simulation: basic and auto-play agree with the exact values (EV within 4 SE, the
@@ -161,7 +172,27 @@ fn the_seed_table_dossier() {
         .as_str()
         .unwrap()
         .starts_with("does not hold"));
+    // Power: a 95% test rejects the claim with probability 95% after ((1.96 + 1.645)·SD/Δ)².
+    let sep = j["separation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["tier"] == "basic" && f(&r["level"]) == 0.95)
+        .unwrap();
+    let gap = 0.9954 - f(&tiers[1]["rtp_exact"]);
+    let want = ((1.959963984540054 + 1.6448536269514722) * f(&tiers[1]["sd"]) / gap).powi(2);
+    assert_eq!(f(&sep["rounds"]), want.ceil());
     let changes = j["what_would_make_claim_true"].as_array().unwrap();
+    // One deck cannot hold a cut card at 75% for one seat: analysed from a fresh shoe, said so.
+    let one = changes
+        .iter()
+        .find(|c| c["changes"] == serde_json::json!(["1 deck"]))
+        .unwrap();
+    assert!(
+        one["note"].as_str().unwrap().contains("fresh shoe"),
+        "{one}"
+    );
+    assert_eq!(one["reaches_claim"], true);
     let early = changes
         .iter()
         .find(|c| c["changes"] == serde_json::json!(["early surrender"]))
@@ -326,7 +357,7 @@ fn screenshot(page: &std::path::Path, dir: &std::path::Path) {
 }
 
 #[test]
-fn exact_only_dossier_of_other_rules_with_resplits() {
+fn dossier_of_other_rules_with_resplits() {
     let j = json(&[
         "audit",
         "blackjack",
@@ -336,14 +367,30 @@ fn exact_only_dossier_of_other_rules_with_resplits() {
         "6",
         "--max-hands",
         "4",
+        "--players",
+        "3",
         "--rounds",
-        "0",
+        "100k",
+        "-q",
         "--monitor-tier",
         "optimal",
         "--format",
         "json",
     ]);
-    assert!(j["simulation"].as_array().unwrap().is_empty());
+    // Resplit rounds are approximated: no goodness-of-fit test, but the EV's z stands (the EV
+    // is exact); one seat is simulated whatever the table's seats.
+    let sims = j["simulation"].as_array().unwrap();
+    assert_eq!(sims.len(), 2);
+    for s in sims {
+        // Auto-play never splits, so its distribution is exact and tested.
+        if s["tier"] == "autoplay" {
+            assert!(f(&s["chi_square"]["p"]) > 1e-4, "{s}");
+        } else {
+            assert!(s["chi_square"].is_null(), "{s}");
+        }
+        assert!(f(&s["z_vs_exact"]).abs() < 4.0, "{s}");
+        assert!(s["shuffle"].as_str().unwrap().contains("one seat"));
+    }
     assert!(j["claim"].is_null());
     assert_eq!(j["monitoring"]["tier"], "optimal");
     let exact = json(&[
@@ -402,7 +449,7 @@ fn a_stopped_audit_is_marked_and_keeps_the_exact_part() {
 }
 
 #[test]
-fn bad_audit_input_exits_2_before_any_work() {
+fn bad_audit_input_exits_2() {
     let dir = temp_dir("audit-bad");
     let file = dir.join("a-file");
     std::fs::write(&file, "x").unwrap();
@@ -476,7 +523,9 @@ fn the_doom_dossier() {
         // Farkles and dooms are the turns at 0 (with nothing banked at 0).
         assert!((f(&d[0]["p"]) - f(&t["p_farkle"]) - f(&t["p_doom"])).abs() < 1e-12);
     }
-    for s in j["simulation"].as_array().unwrap() {
+    let sims = j["simulation"].as_array().unwrap();
+    assert_eq!(sims.len(), 3);
+    for s in sims {
         assert!(f(&s["z_vs_exact"]).abs() < 4.0, "{s}");
         assert!(f(&s["chi_square"]["p"]) > 1e-4, "{}", s["chi_square"]);
         let n: u64 = s["bins"]
@@ -507,5 +556,10 @@ fn the_doom_dossier() {
         "farkle-penalty",
     );
     fails_with(&["audit", "doom", "--bank-at", "0"], "--bank-at");
+    fails_with(&["audit", "doom", "--bank-at", "50000"], "--bank-at 50000");
+    fails_with(
+        &["audit", "doom", "--min-bank", "45000"],
+        "--min-bank 45000",
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -17,7 +17,7 @@ use super::resolve::basic_chart;
 use super::rules::{DealerBjTakes, Rules, Shuffle, Surrender};
 use super::strategy::{AutoPlay, StrategySpec};
 use super::{BjConfig, BjError, Blackjack};
-use crate::audit::{text_section, ChiSquare, Identity, Z90, Z95, Z99, Z999};
+use crate::audit::{text_section, ChiSquare, Identity, Z90, Z95, Z98, Z99, Z999};
 use crate::report::{fixed, pct, pct_cell, Cell, Report, Section};
 use crate::stats::{format_p, p_value};
 
@@ -170,7 +170,8 @@ pub struct Simulation {
     pub z_vs_exact: f64,
     pub p_vs_exact: f64,
     pub z_vs_claim: Option<f64>,
-    pub chi_square: ChiSquare,
+    /// Not computed where the distribution is approximate (resplit rounds).
+    pub chi_square: Option<ChiSquare>,
     pub histogram: Vec<HistRow>,
     pub wagers: Vec<SimWager>,
 }
@@ -184,7 +185,8 @@ pub struct RoundsNeeded {
     pub rounds: f64,
 }
 
-/// Rounds for the claim and a tier's exact RTP to lie `z_level` SEs apart.
+/// Rounds after which a two-sided test at `level` rejects the claim with probability `level`
+/// when the tier's exact RTP is the truth.
 #[derive(Clone, Debug, Serialize)]
 pub struct Separation {
     pub tier: TierName,
@@ -211,6 +213,9 @@ pub struct ChangeRow {
     pub reaches_claim: bool,
     /// The lowest tier that reaches it: "basic" or "optimal" (none: not reached).
     pub tier: Option<TierName>,
+    /// Why the changed rules were analysed with the shoe shuffled every round (a cut card
+    /// the changed shoe cannot hold), if they were.
+    pub note: Option<String>,
 }
 
 /// The claim and what it can refer to.
@@ -479,7 +484,7 @@ fn definitions() -> Vec<(String, String)> {
 fn assumptions(rules: &Rules, tiers: &[Tier]) -> Vec<String> {
     let mut v = vec![
         format!("Exact values are for the first round of a full, well-shuffled {}-deck shoe (every round from a freshly shuffled shoe). A shoe dealt to a cut card returns slightly less (the cut-card effect: rounds are more often dealt from shoes rich in small cards); `rtplab sim blackjack` measures the game as dealt.", rules.decks),
-        "One seat at the table. Other seats' cards do not change the expected value of a round (the cards are exchangeable), but they change the composition a composition-dependent player would see.".into(),
+        format!("Every figure is per seat and round. With {} at the table each seat's round has the same distribution (the cards are exchangeable); the simulation counts seat-rounds. Other seats' cards change the composition a composition-dependent player would see, which optimal play here does not use.", crate::report::plural(rules.players as u64, "seat")),
         "Optimal play is composition dependent on the player's own cards and the up card, and post-split play decides as the same cards would before the split (CDZ-), the convention of published combinatorial analyzers. It is not a chart a person can follow, so it is not simulated; basic and auto-play are.".into(),
         "Payouts are settled per the rules as dealt above, including the no-hole-card settlement of a dealer blackjack.".into(),
         "The simulation cross-check deals every round from a freshly shuffled shoe, the setting of the exact analysis, so both estimate the same number.".into(),
@@ -625,11 +630,13 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
             }
         }
         if let Some(c) = cfg.claim {
-            for (level, z) in [(0.95, Z95), (0.99, Z99)] {
+            // A two-sided test at level L rejects the claim with probability L (power) after
+            // n = ((z_L + z'_L)·SD / |claim − RTP|)² rounds, z'_L the one-sided quantile.
+            for (level, z, power) in [(0.95, Z95, Z90), (0.99, Z99, Z98)] {
                 separation.push(Separation {
                     tier: t.tier,
                     level,
-                    rounds: (z * t.sd / (c - t.rtp_exact)).powi(2).ceil(),
+                    rounds: ((z + power) * t.sd / (c - t.rtp_exact)).powi(2).ceil(),
                 });
             }
         }
@@ -697,6 +704,10 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
     })
 }
 
+/// Changes (indices into `rule_changes`), the rules they make, and why those were analysed
+/// from a fresh shoe if they were.
+type Changed = (Vec<usize>, (Rules, Option<String>));
+
 /// The single rule changes, and the pairs of changes that each raise the RTP without reaching
 /// the claim alone, under optimal play; for those that reach the claim, the basic chart
 /// derived for the changed rules too.
@@ -705,19 +716,33 @@ pub fn claim_changes(base: &Rules, claim: f64) -> Vec<ChangeRow> {
     let changes = rule_changes(base);
     let t = |r: &Rules| DealerTable::shared(r.h17);
     let ev0 = analyze(base, &Optimal, t(base)).ev;
-    let apply = |ix: &[usize]| -> Option<Rules> {
+    // The exact analysis is of a full shoe: how deep the cut card lies does not enter it, so a
+    // change that the cut card alone makes impossible (one deck at 75%) is analysed with the
+    // shoe shuffled every round, and the row says so.
+    let apply = |ix: &[usize]| -> Option<(Rules, Option<String>)> {
         let mut r = base.clone();
         for &i in ix {
             (changes[i].apply)(&mut r);
         }
-        (r != *base && r.validate().is_ok()).then_some(r)
+        if r == *base {
+            return None;
+        }
+        match r.validate() {
+            Ok(()) => Some((r, None)),
+            Err(e) => {
+                let mut fresh = r.clone();
+                fresh.shuffle = Shuffle::EveryRound;
+                fresh.validate().ok()?;
+                Some((fresh, Some(format!("dealt from a fresh shoe: {e}"))))
+            }
+        }
     };
-    let singles: Vec<(Vec<usize>, Rules)> = (0..changes.len())
+    let singles: Vec<Changed> = (0..changes.len())
         .filter_map(|i| apply(&[i]).map(|r| (vec![i], r)))
         .collect();
     let single_ev: Vec<f64> = singles
         .par_iter()
-        .map(|(_, r)| analyze(r, &Optimal, t(r)).ev)
+        .map(|(_, (r, _))| analyze(r, &Optimal, t(r)).ev)
         .collect();
     // Pairs of changes that each raise the RTP but do not reach the claim alone (a pair with
     // a change that reaches it alone reaches it by that change).
@@ -727,7 +752,7 @@ pub fn claim_changes(base: &Rules, claim: f64) -> Vec<ChangeRow> {
         .filter(|(_, &e)| e > ev0 && 1.0 + e < claim)
         .map(|((ix, _), _)| ix[0])
         .collect();
-    let mut pairs: Vec<(Vec<usize>, Rules)> = Vec::new();
+    let mut pairs: Vec<Changed> = Vec::new();
     for (a, &i) in up.iter().enumerate() {
         for &j in &up[a + 1..] {
             if changes[i].group == changes[j].group {
@@ -740,7 +765,7 @@ pub fn claim_changes(base: &Rules, claim: f64) -> Vec<ChangeRow> {
     }
     let pair_ev: Vec<f64> = pairs
         .par_iter()
-        .map(|(_, r)| analyze(r, &Optimal, t(r)).ev)
+        .map(|(_, (r, _))| analyze(r, &Optimal, t(r)).ev)
         .collect();
     let mut rows: Vec<ChangeRow> = singles
         .into_iter()
@@ -749,7 +774,7 @@ pub fn claim_changes(base: &Rules, claim: f64) -> Vec<ChangeRow> {
         .map(|((ix, r), ev)| (ix, r, ev))
         .collect::<Vec<_>>()
         .into_par_iter()
-        .map(|(ix, r, ev)| {
+        .map(|(ix, (r, note), ev)| {
             let reaches = 1.0 + ev >= claim;
             let rtp_basic = reaches.then(|| {
                 let chart = basic_chart(&r);
@@ -757,6 +782,7 @@ pub fn claim_changes(base: &Rules, claim: f64) -> Vec<ChangeRow> {
             });
             ChangeRow {
                 changes: ix.iter().map(|&i| changes[i].name.clone()).collect(),
+                note,
                 rtp_optimal: 1.0 + ev,
                 rtp_basic,
                 reaches_claim: reaches,
@@ -787,8 +813,11 @@ fn simulate(
     wagers: &[Wager],
     stop: &AtomicBool,
 ) -> Result<Option<Simulation>, BjError> {
+    // One seat from a fresh shoe every round: the exact analysis's setting, and independent
+    // rounds for the chi-square (seats at one table share the dealer's hand).
     let mut rules = cfg.rules.clone();
     rules.shuffle = Shuffle::EveryRound;
+    rules.players = 1;
     let mut bc = BjConfig::new(rules, spec.clone(), cfg.rounds);
     bc.bets = SideBets {
         pairs: 1.0,
@@ -844,7 +873,10 @@ fn simulate(
             p_exact,
         });
     }
-    let chi_square = ChiSquare::of(histogram.iter().map(|h| (h.count, h.p_exact * n as f64)));
+    // With resplits the exact distribution leaves out three- and four-hand results, which the
+    // simulation has: no goodness-of-fit test then (the EV's z still holds: the EV is exact).
+    let chi_square = (tier.approximation.resplit_mass == 0.0)
+        .then(|| ChiSquare::of(histogram.iter().map(|h| (h.count, h.p_exact * n as f64))));
     let exact_of = |name: &str| {
         wagers
             .iter()
@@ -886,7 +918,7 @@ fn simulate(
         tier: tier.tier,
         rounds: n,
         seed: cfg.seed,
-        shuffle: "every round (as the exact analysis)",
+        shuffle: "every round, one seat (as the exact analysis)",
         interrupted: run.meta.interrupted,
         ev,
         se,
@@ -1123,16 +1155,14 @@ pub fn render(m: &AuditModel) -> Report {
                     "fraction",
                 ),
                 Cell::num(format!("{:+.2}", x.z_vs_exact), x.z_vs_exact, "z"),
-                Cell::num(
-                    format!(
-                        "{:.2} ({}, {})",
-                        x.chi_square.statistic,
-                        x.chi_square.df,
-                        format_p(x.chi_square.p)
+                match &x.chi_square {
+                    Some(c) => Cell::num(
+                        format!("{:.2} ({}, {})", c.statistic, c.df, format_p(c.p)),
+                        c.statistic,
+                        "chi-square",
                     ),
-                    x.chi_square.statistic,
-                    "chi-square",
-                ),
+                    None => Cell::from("n/a (resplits approximated)".to_string()),
+                },
                 x.z_vs_claim.map_or(Cell::from("-".to_string()), |z| {
                     Cell::num(format!("{z:+.1}"), z, "z")
                 }),
@@ -1206,7 +1236,7 @@ pub fn render(m: &AuditModel) -> Report {
     r.sections.push(s);
     if let Some(c) = &m.claim {
         let mut s = Section::new(
-            "Rounds to tell the claim from the exact RTP",
+            "Rounds to tell the claim from the exact RTP (a test at level L rejecting it with probability L)",
             &["tier", "exact RTP", "claim − exact", "95%", "99%"],
         );
         for t in &m.tiers {
@@ -1278,7 +1308,10 @@ pub fn render(m: &AuditModel) -> Report {
             .filter(|x| x.reaches_claim || x.changes.len() == 1)
         {
             s.row([
-                Cell::from(x.changes.join(" + ")),
+                Cell::from(match &x.note {
+                    Some(n) => format!("{} ({n})", x.changes.join(" + ")),
+                    None => x.changes.join(" + "),
+                }),
                 pct_cell(x.rtp_optimal, 4),
                 x.rtp_basic
                     .map_or(Cell::from("-".to_string()), |b| pct_cell(b, 4)),

@@ -276,6 +276,18 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
             "audit doom: with --farkle-penalty a turn's play depends on the farkles before it, so one turn has no single distribution; audit the rules without it (exact doom and sim doom handle the penalty)".into(),
         ));
     }
+    let cap = super::exact::CAP_POINTS;
+    if let Some(&t) = cfg.bank_at.iter().find(|&&t| t == 0 || t > cap) {
+        return Err(DoomError::Rules(format!(
+            "--bank-at {t}: thresholds run from 1 to {cap} points (the exact analysis follows a turn to {cap} points)"
+        )));
+    }
+    if cfg.rules.min_bank > cap {
+        return Err(DoomError::Rules(format!(
+            "--min-bank {}: the exact analysis follows a turn to {cap} points; a minimum above that leaves nothing to bank",
+            cfg.rules.min_bank
+        )));
+    }
     let t0 = std::time::Instant::now();
     let m = Model::new(&cfg.rules);
     let names = tier_names(cfg);
