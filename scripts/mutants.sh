@@ -58,7 +58,8 @@ tests_for() {
     src/engine.rs) echo "--lib --test shards --test shards_dice --test cli --test progress --test checkpoint" ;;
     src/report | src/report/*) echo "--lib" ;;
     src/games/blackjack/shoe.rs) echo "--lib" ;;
-    src/audit.rs | src/games/blackjack/distribution.rs | src/games/blackjack/audit.rs) echo "--lib --test audit" ;;
+    src/audit.rs) echo "--lib" ;;
+    src/games/blackjack/distribution.rs | src/games/blackjack/audit.rs) echo "--lib --test audit" ;;
     src/games/doom/audit.rs) echo "--lib --test audit" ;;
     src/games/doom/exact.rs) echo "--lib" ;;
     src/compare.rs) echo "--lib --test compare --test interrupted" ;;
@@ -80,6 +81,7 @@ filter_for() {
     src/stats.rs) echo "stats::" ;;
     src/shard.rs) echo "shard::" ;;
     src/report | src/report/*) echo "report::" ;;
+    src/audit.rs) echo "audit::" ;;
     src/games/blackjack/shoe.rs) echo "games::blackjack::shoe" ;;
     src/games/doom/exact.rs) echo "games::doom" ;;
     src/games/doom/score.rs) echo "games::doom" ;;
