@@ -131,6 +131,67 @@ impl ChiSquare {
     }
 }
 
+/// How many rounds (or turns) resolve a tier's mean to ± `precision` at `level`:
+/// (z·SD/precision)².
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Needed {
+    pub tier: String,
+    pub precision: f64,
+    pub level: f64,
+    pub n: f64,
+}
+
+/// The rounds needed for one tier of SD `sd`, at 95% and 99%, for each precision.
+pub fn needed(tier: &str, sd: f64, precisions: &[f64]) -> Vec<Needed> {
+    let mut v = Vec::new();
+    for &precision in precisions {
+        for (level, z) in [(0.95, Z95), (0.99, Z99)] {
+            v.push(Needed {
+                tier: tier.to_string(),
+                precision,
+                level,
+                n: (z * sd / precision).powi(2).ceil(),
+            });
+        }
+    }
+    v
+}
+
+/// The table of `needed` rows: one row per tier and precision, the 95% and 99% counts;
+/// `precision` writes a precision (a percent, points).
+pub fn needed_section(
+    name: &str,
+    precision_column: &str,
+    unit: &'static str,
+    rows: &[Needed],
+    precision: impl Fn(f64) -> crate::report::Cell,
+) -> Section {
+    let mut s = Section::new(name, &["tier", precision_column, "95%", "99%"]);
+    for r in rows.iter().filter(|r| r.level == 0.95) {
+        let at99 = rows
+            .iter()
+            .find(|x| x.tier == r.tier && x.precision == r.precision && x.level == 0.99)
+            .map_or(f64::NAN, |x| x.n);
+        let count = |n: f64| crate::report::Cell::num(count_text(n), n, unit);
+        s.row([
+            crate::report::Cell::from(r.tier.clone()),
+            precision(r.precision),
+            count(r.n),
+            count(at99),
+        ]);
+    }
+    s
+}
+
+/// A count of rounds for a table: `1,234,567`, or `never` when it is not finite.
+pub fn count_text(n: f64) -> String {
+    if n.is_finite() {
+        crate::report::count(n as u64)
+    } else {
+        "never".into()
+    }
+}
+
 /// A table of text pairs (rules as dealt, definitions).
 pub fn text_section(name: &str, columns: [&str; 2], rows: &[(String, String)]) -> Section {
     let mut s = Section::new(name, &columns);
@@ -165,6 +226,21 @@ mod tests {
         // One bin in all: nothing to disagree with.
         let c = ChiSquare::of([(100, 100.0)]);
         assert_eq!((c.df, c.p), (0, 1.0));
+    }
+
+    #[test]
+    fn rounds_needed_by_hand() {
+        // SD 1, ±0.1: (1.96/0.1)² = 384.1 → 385; (2.576/0.1)² = 663.5 → 664.
+        let v = needed("t", 1.0, &[0.1]);
+        assert_eq!(v.len(), 2);
+        assert_eq!((v[0].level, v[0].n), (0.95, 385.0));
+        assert_eq!((v[1].level, v[1].n), (0.99, 664.0));
+        let s = needed_section("N", "±", "rounds", &v, |p| {
+            crate::report::Cell::from(p.to_string())
+        });
+        assert_eq!(s.rows.len(), 1);
+        let texts: Vec<&str> = s.rows[0].iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["t", "0.1", "385", "664"]);
     }
 
     #[test]

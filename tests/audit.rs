@@ -223,7 +223,7 @@ fn the_seed_table_dossier() {
         .find(|r| r["tier"] == "basic" && f(&r["precision"]) == 0.001 && f(&r["level"]) == 0.95)
         .unwrap();
     assert_eq!(
-        f(&r["rounds"]),
+        f(&r["n"]),
         (1.959963984540054 * basic_sd / 0.001).powi(2).ceil()
     );
     let band = |n: u64| {

@@ -17,7 +17,9 @@ use super::resolve::basic_chart;
 use super::rules::{DealerBjTakes, Rules, Shuffle, Surrender};
 use super::strategy::{AutoPlay, StrategySpec};
 use super::{BjConfig, BjError, Blackjack};
-use crate::audit::{text_section, ChiSquare, Identity, Z90, Z95, Z98, Z99, Z999};
+use crate::audit::{
+    needed, needed_section, text_section, ChiSquare, Identity, Needed, Z90, Z95, Z98, Z99, Z999,
+};
 use crate::report::{fixed, pct, pct_cell, Cell, Report, Section};
 use crate::stats::{format_p, p_value};
 
@@ -176,15 +178,6 @@ pub struct Simulation {
     pub wagers: Vec<SimWager>,
 }
 
-/// Rounds needed to resolve the RTP to ± `precision` at `level`.
-#[derive(Clone, Debug, Serialize)]
-pub struct RoundsNeeded {
-    pub tier: TierName,
-    pub precision: f64,
-    pub level: f64,
-    pub rounds: f64,
-}
-
 /// Rounds after which a two-sided test at `level` rejects the claim with probability `level`
 /// when the tier's exact RTP is the truth.
 #[derive(Clone, Debug, Serialize)]
@@ -252,7 +245,8 @@ pub struct AuditModel {
     pub tiers: Vec<Tier>,
     pub wagers: Vec<Wager>,
     pub simulation: Vec<Simulation>,
-    pub rounds_needed: Vec<RoundsNeeded>,
+    /// Rounds needed to resolve each tier's RTP to ±0.01/0.05/0.1%.
+    pub rounds_needed: Vec<Needed>,
     pub separation: Vec<Separation>,
     pub acceptance_bands: Vec<Band>,
     pub what_would_make_claim_true: Vec<ChangeRow>,
@@ -619,16 +613,7 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
     let mut rounds_needed = Vec::new();
     let mut separation = Vec::new();
     for t in &tiers {
-        for precision in [0.0001, 0.0005, 0.001] {
-            for (level, z) in [(0.95, Z95), (0.99, Z99)] {
-                rounds_needed.push(RoundsNeeded {
-                    tier: t.tier,
-                    precision,
-                    level,
-                    rounds: (z * t.sd / precision).powi(2).ceil(),
-                });
-            }
-        }
+        rounds_needed.extend(needed(t.tier.as_str(), t.sd, &[0.0001, 0.0005, 0.001]));
         if let Some(c) = cfg.claim {
             // A two-sided test at level L rejects the claim with probability L (power) after
             // n = ((z_L + z'_L)·SD / |claim − RTP|)² rounds, z'_L the one-sided quantile.
@@ -942,14 +927,6 @@ fn net_label(x: f64) -> String {
     }
 }
 
-fn rounds_text(n: f64) -> String {
-    if !n.is_finite() {
-        "never".into()
-    } else {
-        crate::report::count(n as u64)
-    }
-}
-
 /// The dossier as tables and notes (Markdown, table, CSV, HTML); the JSON is the model.
 pub fn render(m: &AuditModel) -> Report {
     let mut r = Report {
@@ -1213,27 +1190,13 @@ pub fn render(m: &AuditModel) -> Report {
         r.sections.push(s);
     }
 
-    let mut s = Section::new(
+    r.sections.push(needed_section(
         "Rounds needed to resolve the RTP",
-        &["tier", "± precision", "95%", "99%"],
-    );
-    for t in &m.tiers {
-        for precision in [0.0001, 0.0005, 0.001] {
-            let at = |level: f64| {
-                m.rounds_needed
-                    .iter()
-                    .find(|x| x.tier == t.tier && x.precision == precision && x.level == level)
-                    .map_or(f64::NAN, |x| x.rounds)
-            };
-            s.row([
-                Cell::from(t.tier.as_str().to_string()),
-                Cell::num(pct(precision, 2), precision, "fraction"),
-                Cell::num(rounds_text(at(0.95)), at(0.95), "rounds"),
-                Cell::num(rounds_text(at(0.99)), at(0.99), "rounds"),
-            ]);
-        }
-    }
-    r.sections.push(s);
+        "± precision",
+        "rounds",
+        &m.rounds_needed,
+        |p| Cell::num(pct(p, 2), p, "fraction"),
+    ));
     if let Some(c) = &m.claim {
         let mut s = Section::new(
             "Rounds to tell the claim from the exact RTP (a test at level L rejecting it with probability L)",
@@ -1250,8 +1213,8 @@ pub fn render(m: &AuditModel) -> Report {
                 Cell::from(t.tier.as_str().to_string()),
                 pct_cell(t.rtp_exact, 4),
                 pct_cell(c.claimed - t.rtp_exact, 4),
-                Cell::num(rounds_text(at(0.95)), at(0.95), "rounds"),
-                Cell::num(rounds_text(at(0.99)), at(0.99), "rounds"),
+                Cell::num(crate::audit::count_text(at(0.95)), at(0.95), "rounds"),
+                Cell::num(crate::audit::count_text(at(0.99)), at(0.99), "rounds"),
             ]);
         }
         r.sections.push(s);

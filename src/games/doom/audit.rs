@@ -15,7 +15,7 @@ use super::model::Model;
 use super::rules::DoomRules;
 use super::sim::Mode;
 use super::{Doom, DoomError};
-use crate::audit::{text_section, ChiSquare, Identity, Z95, Z99};
+use crate::audit::{needed, needed_section, text_section, ChiSquare, Identity, Needed, Z95, Z99};
 use crate::report::{count_cell, fixed, pct_cell, Cell, Report, Section};
 use crate::stats::format_p;
 
@@ -91,15 +91,6 @@ pub struct GameRow {
     pub win_rate_vs_optimal_se: Option<f64>,
 }
 
-/// Turns needed to resolve a tier's mean turn score to ± `precision` points.
-#[derive(Clone, Debug, Serialize)]
-pub struct TurnsNeeded {
-    pub tier: String,
-    pub precision: f64,
-    pub level: f64,
-    pub turns: f64,
-}
-
 /// The dossier; its JSON is this struct.
 #[derive(Clone, Debug, Serialize)]
 pub struct DoomAuditModel {
@@ -110,7 +101,8 @@ pub struct DoomAuditModel {
     pub definitions: Vec<(String, String)>,
     pub tiers: Vec<DoomTier>,
     pub simulation: Vec<TurnSim>,
-    pub turns_needed: Vec<TurnsNeeded>,
+    /// Turns needed to resolve each tier's turn EV to ±1/5/10 points.
+    pub turns_needed: Vec<Needed>,
     pub games: Vec<GameRow>,
     pub assumptions: Vec<String>,
 }
@@ -348,16 +340,7 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
     let simulation_seconds = t1.elapsed().as_secs_f64();
     let mut turns_needed = Vec::new();
     for t in &tiers {
-        for precision in [1.0, 5.0, 10.0] {
-            for (level, z) in [(0.95, Z95), (0.99, Z99)] {
-                turns_needed.push(TurnsNeeded {
-                    tier: t.tier.clone(),
-                    precision,
-                    level,
-                    turns: (z * t.sd / precision).powi(2).ceil(),
-                });
-            }
-        }
+        turns_needed.extend(needed(&t.tier, t.sd, &[1.0, 5.0, 10.0]));
     }
     let rules_json = serde_json::to_value(&cfg.rules).unwrap_or_default();
     let rules_as_dealt = rules_json
@@ -574,27 +557,13 @@ pub fn render(m: &DoomAuditModel) -> Report {
         }
         r.sections.push(s);
     }
-    let mut s = Section::new(
+    r.sections.push(needed_section(
         "Turns needed to resolve the turn EV",
-        &["tier", "± points", "95%", "99%"],
-    );
-    for t in &m.tiers {
-        for precision in [1.0, 5.0, 10.0] {
-            let at = |level: f64| {
-                m.turns_needed
-                    .iter()
-                    .find(|x| x.tier == t.tier && x.precision == precision && x.level == level)
-                    .map_or(f64::NAN, |x| x.turns)
-            };
-            s.row([
-                Cell::from(t.tier.clone()),
-                Cell::num(format!("{precision}"), precision, "points"),
-                Cell::num(crate::report::count(at(0.95) as u64), at(0.95), "turns"),
-                Cell::num(crate::report::count(at(0.99) as u64), at(0.99), "turns"),
-            ]);
-        }
-    }
-    r.sections.push(s);
+        "± points",
+        "turns",
+        &m.turns_needed,
+        |p| Cell::num(format!("{p}"), p, "points"),
+    ));
     if !m.games.is_empty() {
         let mut s = Section::new(
             "Games of two to the target (simulated)",
