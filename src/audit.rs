@@ -226,6 +226,9 @@ mod tests {
         // One bin in all: nothing to disagree with.
         let c = ChiSquare::of([(100, 100.0)]);
         assert_eq!((c.df, c.p), (0, 1.0));
+        // An outcome that is impossible and did not happen changes nothing.
+        let c = ChiSquare::of([(10, 10.0), (0, 0.0), (10, 10.0)]);
+        assert_eq!((c.statistic, c.df, c.p), (0.0, 1, 1.0));
     }
 
     #[test]
