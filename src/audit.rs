@@ -226,9 +226,25 @@ mod tests {
         // One bin in all: nothing to disagree with.
         let c = ChiSquare::of([(100, 100.0)]);
         assert_eq!((c.df, c.p), (0, 1.0));
-        // An outcome that is impossible and did not happen changes nothing.
+        // An outcome that is impossible and did not happen changes nothing, alone too.
         let c = ChiSquare::of([(10, 10.0), (0, 0.0), (10, 10.0)]);
         assert_eq!((c.statistic, c.df, c.p), (0.0, 1, 1.0));
+        let c = ChiSquare::of([(0, 0.0)]);
+        assert_eq!((c.statistic, c.df, c.p), (0.0, 0, 1.0));
+    }
+
+    #[test]
+    fn text_sections_hold_their_rows() {
+        let rows = vec![("a".to_string(), "b".to_string()), ("c".into(), "d".into())];
+        let s = text_section("T", ["k", "v"], &rows);
+        assert_eq!(s.name, "T");
+        assert_eq!(s.columns, ["k", "v"]);
+        let texts: Vec<Vec<&str>> = s
+            .rows
+            .iter()
+            .map(|r| r.iter().map(|c| c.text.as_str()).collect())
+            .collect();
+        assert_eq!(texts, [["a", "b"], ["c", "d"]]);
     }
 
     #[test]

@@ -160,6 +160,15 @@ mod tests {
     use crate::report::{Cell, Section};
 
     #[test]
+    fn escapes_every_markup_character() {
+        assert_eq!(
+            esc("<a href=\"x\" title='y'>&</a>"),
+            "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;"
+        );
+        assert_eq!(inline("a `<b>` c"), "a <code>&lt;b&gt;</code> c");
+    }
+
+    #[test]
     fn a_page_is_self_contained_and_escaped() {
         let mut s = Section::new("EV <by> up", &["up", "EV"]);
         s.row([
