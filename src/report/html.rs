@@ -175,6 +175,10 @@ mod tests {
             Cell::from("A & 2".to_string()),
             Cell::num("-0.5%".into(), -0.005, "fraction"),
         ]);
+        s.row([
+            Cell::num("7".into(), 7.0, "count"),
+            Cell::from("x".to_string()),
+        ]);
         let r = Report {
             title: "T <1>".into(),
             meta: vec![("seed".into(), "`1`".into())],
@@ -189,6 +193,18 @@ mod tests {
         assert!(h.contains("<td>A &amp; 2</td><td class=\"n\">-0.5%</td>"));
         assert!(h.contains("<code>1</code>"));
         assert!(h.contains("<li>x &lt; y</li>"));
+        // Numbers right-aligned, but never the row's label (the first column).
+        assert!(h.contains("<tr><td>7</td><td>x</td></tr>"));
+        // The contents link the plots and notes when there are any, and only then.
+        assert!(h.contains("href=\"#plots\"") && h.contains("href=\"#notes\""));
+        let bare = to_html(
+            &Report {
+                notes: Vec::new(),
+                ..r.clone()
+            },
+            &[],
+        );
+        assert!(!bare.contains("#plots") && !bare.contains("#notes"));
         assert!(h.contains("<svg viewBox=\"0 0 900 520\" width=\"900\""));
         assert!(!h.contains("<?xml"));
         assert!(h.contains("href=\"#ev-by-up\"") && h.contains("id=\"ev-by-up\""));
