@@ -180,13 +180,12 @@ struct Hands<'u, 'a, P: Decider> {
 }
 
 impl<P: Decider> Hands<'_, '_, P> {
-    /// Play on from a hit/stand-only state: `all` holds every card out, `own` what the
-    /// analysis decides on (the hand's cards, and for a split hand the pair cards).
+    /// Play an unsplit hand on from a hit/stand-only state: `all` holds its cards, the cards
+    /// out of the shoe and what the analysis decides on.
     #[allow(clippy::too_many_arguments)]
     fn play(
         &mut self,
         all: &mut [u8; NV],
-        own: &mut [u8; NV],
         hard: u32,
         ace: bool,
         cards: u8,
@@ -194,7 +193,7 @@ impl<P: Decider> Hands<'_, '_, P> {
         p: f64,
         out: &mut Vec<Term>,
     ) {
-        let (_, act) = self.up.plain_choice(own, hard, ace, cards, ctx);
+        let (_, act) = self.up.plain_choice(all, hard, ace, cards, ctx);
         if act == Action::Stand {
             out.push(Term {
                 all: *all,
@@ -206,14 +205,13 @@ impl<P: Decider> Hands<'_, '_, P> {
             });
             return;
         }
-        self.hit(all, own, hard, ace, cards, ctx, p, out);
+        self.hit(all, hard, ace, cards, ctx, p, out);
     }
 
     #[allow(clippy::too_many_arguments)]
     fn hit(
         &mut self,
         all: &mut [u8; NV],
-        own: &mut [u8; NV],
         hard: u32,
         ace: bool,
         cards: u8,
@@ -227,7 +225,6 @@ impl<P: Decider> Hands<'_, '_, P> {
                 continue;
             }
             all[v] += 1;
-            own[v] += 1;
             let h = hard + v as u32 + 1;
             if h > 21 {
                 out.push(Term {
@@ -239,10 +236,9 @@ impl<P: Decider> Hands<'_, '_, P> {
                     p: p * d[v],
                 });
             } else {
-                self.play(all, own, h, ace || v == 0, cards + 1, ctx, p * d[v], out);
+                self.play(all, h, ace || v == 0, cards + 1, ctx, p * d[v], out);
             }
             all[v] -= 1;
-            own[v] -= 1;
         }
     }
 
@@ -603,10 +599,7 @@ fn per_up<P: Decider>(rules: &Rules, policy: &P, table: &DealerTable, up: usize)
                     p: w,
                 }),
                 Action::Double => h.double(&mut all, hard, ace, w, &mut terms),
-                _ => {
-                    let mut own = all;
-                    h.hit(&mut all, &mut own, hard, ace, 2, (c1, 0), w, &mut terms)
-                }
+                _ => h.hit(&mut all, hard, ace, 2, (c1, 0), w, &mut terms),
             }
             for t in merged(terms) {
                 let d = if t.end.total == 0 {
