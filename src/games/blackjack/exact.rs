@@ -112,6 +112,9 @@ impl Flat {
     }
 }
 
+/// Shards of the distribution cache per up card.
+const CACHE_SHARDS: usize = 16;
+
 /// Every dealer draw multiset for each up card, and a cache of distributions already
 /// computed (by up card and remaining shoe), shared by every analysis that uses the table.
 #[derive(Debug)]
@@ -124,7 +127,9 @@ impl DealerTable {
     pub fn new(h17: bool) -> DealerTable {
         DealerTable {
             per_up: (0..NV).map(|u| Flat::new(&build_dealer(u, h17))).collect(),
-            cache: (0..NV).map(|_| Mutex::new(HashMap::default())).collect(),
+            cache: (0..NV * CACHE_SHARDS)
+                .map(|_| Mutex::new(HashMap::default()))
+                .collect(),
         }
     }
 
@@ -142,12 +147,16 @@ impl DealerTable {
     /// `dist`, remembered.
     pub fn dist_cached(&self, up: usize, shoe: &[u32; NV]) -> [f64; OUTCOMES] {
         let key = shoe.iter().fold(0u128, |k, &n| (k << 12) | n as u128);
-        let cache = &self.cache[up];
-        if let Some(d) = cache.lock().ok().and_then(|m| m.get(&key).copied()) {
+        // The cache is split into shards by key so that threads seldom wait for each other
+        // (the audit's exact part: 1.03-1.19x slower with one lock per up card, 3 alternating
+        // pairs).
+        let shard =
+            &self.cache[up * CACHE_SHARDS + (key as usize ^ (key >> 60) as usize) % CACHE_SHARDS];
+        if let Some(d) = shard.lock().ok().and_then(|m| m.get(&key).copied()) {
             return d;
         }
         let d = self.dist(up, shoe);
-        if let Ok(mut m) = cache.lock() {
+        if let Ok(mut m) = shard.lock() {
             m.insert(key, d);
         }
         d
