@@ -85,11 +85,11 @@ filter_for() {
     src/games/blackjack/shoe.rs) echo "games::blackjack::shoe" ;;
     src/games/doom/exact.rs) echo "games::doom" ;;
     src/games/doom/score.rs) echo "games::doom" ;;
-    # Skips (several words): the slow tests of other games and of the exact distribution,
+    # Skips (passed to the test binaries, after a second --): the slow tests of other games and of the exact distribution,
     # which never run the mutated file.
-    src/games/blackjack/round.rs) echo "--skip distribution:: --skip doom:: --skip twentyone::" ;;
-    src/games/twentyone/*) echo "--skip blackjack:: --skip doom:: --skip baccarat::" ;;
-    src/games/doom/sim.rs) echo "--skip blackjack:: --skip twentyone:: --skip baccarat:: --skip doom::win::" ;;
+    src/games/blackjack/round.rs) echo "-- --skip distribution:: --skip doom:: --skip twentyone::" ;;
+    src/games/twentyone/*) echo "-- --skip blackjack:: --skip doom:: --skip baccarat::" ;;
+    src/games/doom/sim.rs) echo "-- --skip blackjack:: --skip twentyone:: --skip baccarat:: --skip doom::win::" ;;
     *) echo "" ;;
     esac
 }
