@@ -56,6 +56,7 @@ tests_for() {
     src/shard.rs) echo "--lib" ;;
     src/check.rs) echo "--lib --test check --test check_bless" ;;
     src/engine.rs) echo "--lib --test shards --test shards_dice --test cli --test progress --test checkpoint" ;;
+    src/report/svg.rs) echo "--lib --test plots" ;;
     src/report | src/report/*) echo "--lib" ;;
     src/games/blackjack/shoe.rs) echo "--lib" ;;
     src/audit.rs) echo "--lib" ;;
@@ -80,6 +81,7 @@ filter_for() {
     case "$1" in
     src/stats.rs) echo "stats::" ;;
     src/shard.rs) echo "shard::" ;;
+    src/report/svg.rs) echo "-- --skip games::" ;;
     src/report | src/report/*) echo "report::" ;;
     src/audit.rs) echo "audit::" ;;
     src/games/blackjack/shoe.rs) echo "games::blackjack::shoe" ;;
