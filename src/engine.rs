@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::rng::{chunk_rng, Rng};
+use crate::rng::{ChunkStreams, Rng};
 
 /// An accumulator that merges exactly; `Default` is the identity.
 pub trait Merge: Default + Send {
@@ -128,6 +128,7 @@ pub fn run_from<S: Simulation + ?Sized>(
     let finished = Condvar::new();
     let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
     let worker = || {
+        let mut streams = ChunkStreams::new(seed);
         loop {
             // Check the flag before taking a chunk: every chunk taken is finished.
             if stop.load(Ordering::Relaxed) {
@@ -138,7 +139,7 @@ pub fn run_from<S: Simulation + ?Sized>(
                 break;
             }
             let c = first + i;
-            let mut rng = chunk_rng(seed, c);
+            let mut rng = streams.stream(c);
             let mut a = S::Acc::default();
             sim.run_chunk(c, &mut rng, &mut a);
             bar.inc(1);
