@@ -160,9 +160,28 @@ fn the_seed_table_dossier() {
         for w in s["wagers"].as_array().unwrap() {
             assert!(f(&w["z_vs_exact"]).abs() < 4.0, "{name}: {w}");
         }
+        // About 4,096 batches (chunks of 74 rounds), so the batch-means SE is within a few
+        // percent of the independent rounds' SD/√n (the exact SD: 1.11), and the interval is
+        // ±t(0.975, batches − 1)·SE.
+        let batches = s["batches"].as_u64().unwrap();
+        assert!((4000..=4096).contains(&batches), "{name}: {batches}");
+        let tier = j["tiers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["tier"] == s["tier"])
+            .unwrap();
+        let iid = f(&tier["sd"]) / (s["rounds"].as_u64().unwrap() as f64).sqrt();
+        assert!(
+            (f(&s["se"]) / iid - 1.0).abs() < 0.08,
+            "{name}: {} vs {iid}",
+            s["se"]
+        );
         let ci = s["ci95"].as_array().unwrap();
         assert!(f(&ci[0]) < f(&s["ev"]) && f(&s["ev"]) < f(&ci[1]));
-        assert!(((f(&ci[1]) - f(&ci[0])) - 2.0 * 1.959963984540054 * f(&s["se"])).abs() < 1e-12);
+        let t = rtplab::stats::critical(0.95, batches - 1);
+        assert!((t - 1.96).abs() < 0.005 && t > 1.96, "{t}");
+        assert!(((f(&ci[1]) - f(&ci[0])) - 2.0 * t * f(&s["se"])).abs() < 1e-12);
     }
 
     // The claim: out of reach by 0.25%; early surrender alone would reach it, with basic play.
@@ -535,6 +554,11 @@ fn the_doom_dossier() {
             .map(|b| b[2].as_u64().unwrap())
             .sum();
         assert_eq!(n, s["turns"].as_u64().unwrap());
+        let batches = s["batches"].as_u64().unwrap();
+        assert!((4000..=4096).contains(&batches), "{batches}");
+        let ci = s["ci95"].as_array().unwrap();
+        let t = rtplab::stats::critical(0.95, batches - 1);
+        assert!(((f(&ci[1]) - f(&ci[0])) - 2.0 * t * f(&s["se"])).abs() < 1e-9);
     }
     let games = j["games"].as_array().unwrap();
     assert_eq!(games.len(), 3);

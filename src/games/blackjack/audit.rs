@@ -18,7 +18,8 @@ use super::rules::{DealerBjTakes, Rules, Shuffle, Surrender};
 use super::strategy::{AutoPlay, StrategySpec};
 use super::{BjConfig, BjError, Blackjack};
 use crate::audit::{
-    needed, needed_section, text_section, ChiSquare, Identity, Needed, Z90, Z95, Z98, Z99, Z999,
+    interval, needed, needed_section, sim_chunk, text_section, ChiSquare, Identity, Needed, Z90,
+    Z95, Z98, Z99, Z999,
 };
 use crate::report::{fixed, pct, pct_cell, Cell, Report, Section};
 use crate::stats::{format_p, p_value};
@@ -165,7 +166,10 @@ pub struct Simulation {
     pub shuffle: &'static str,
     pub interrupted: bool,
     pub ev: f64,
+    /// Batch-means standard error over `batches` chunks; the intervals use Student's t with
+    /// `batches − 1` degrees of freedom.
     pub se: f64,
+    pub batches: u64,
     pub ci95: [f64; 2],
     pub ci99: [f64; 2],
     pub rtp: f64,
@@ -482,6 +486,7 @@ fn assumptions(rules: &Rules, tiers: &[Tier]) -> Vec<String> {
         "Optimal play is composition dependent on the player's own cards and the up card, and post-split play decides as the same cards would before the split (CDZ-), the convention of published combinatorial analyzers. It is not a chart a person can follow, so it is not simulated; basic and auto-play are.".into(),
         "Payouts are settled per the rules as dealt above, including the no-hole-card settlement of a dealer blackjack.".into(),
         "The simulation cross-check deals every round from a freshly shuffled shoe, the setting of the exact analysis, so both estimate the same number.".into(),
+        format!("Simulated standard errors are batch means over the run's chunks ({} of them, or one per round in shorter runs); the intervals use Student's t with chunks − 1 degrees of freedom, z-scores the normal.", crate::audit::SIM_BATCHES),
     ];
     let resplit = tiers
         .iter()
@@ -814,6 +819,8 @@ fn simulate(
         seed: cfg.seed,
         threads: cfg.threads,
         progress: cfg.progress,
+        // A round is a shoe here (shuffled every round), so this is rounds per chunk.
+        chunk: Some(sim_chunk(cfg.rounds)),
         ..Default::default()
     };
     let run = crate::game::simulate::<Blackjack>(bc, &spec_run, stop)?;
@@ -824,7 +831,8 @@ fn simulate(
     let f = |v: &serde_json::Value, k: &str| v.get(k).and_then(|x| x.as_f64()).unwrap_or(f64::NAN);
     let ev = f(&j, "ev");
     let se = f(&j, "ev_se");
-    let ci = |z: f64| [ev - z * se, ev + z * se];
+    let batches = run.acc.main.batches;
+    let ci = |level: f64| interval(ev, se, batches.saturating_sub(1), level);
     let z_vs_exact = (ev - tier.ev_exact) / se;
     let mut histogram = Vec::new();
     let counts: Vec<(f64, u64)> = j["net_distribution"]
@@ -907,8 +915,9 @@ fn simulate(
         interrupted: run.meta.interrupted,
         ev,
         se,
-        ci95: ci(Z95),
-        ci99: ci(Z99),
+        batches,
+        ci95: ci(0.95),
+        ci99: ci(0.99),
         rtp: 1.0 + ev,
         z_vs_exact,
         p_vs_exact: p_value(z_vs_exact),

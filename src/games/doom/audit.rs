@@ -15,7 +15,9 @@ use super::model::Model;
 use super::rules::DoomRules;
 use super::sim::Mode;
 use super::{Doom, DoomError};
-use crate::audit::{needed, needed_section, text_section, ChiSquare, Identity, Needed, Z95, Z99};
+use crate::audit::{
+    interval, needed, needed_section, sim_chunk, text_section, ChiSquare, Identity, Needed, Z95,
+};
 use crate::report::{count_cell, fixed, pct_cell, Cell, Report, Section};
 use crate::stats::format_p;
 
@@ -65,7 +67,10 @@ pub struct TurnSim {
     pub tier: String,
     pub turns: u64,
     pub mean: f64,
+    /// Batch-means standard error over `batches` chunks; the intervals use Student's t with
+    /// `batches − 1` degrees of freedom.
     pub se: f64,
+    pub batches: u64,
     pub ci95: [f64; 2],
     pub ci99: [f64; 2],
     pub z_vs_exact: f64,
@@ -165,17 +170,23 @@ fn run_json(
         mode,
         start_seat: None,
     };
+    let total = match mode {
+        Mode::Turns(n) | Mode::Games(n) => n,
+    };
     let spec = crate::game::RunSpec {
         seed: cfg.seed,
         threads: cfg.threads,
         progress: cfg.progress,
+        chunk: Some(sim_chunk(total)),
         ..Default::default()
     };
     let run = crate::game::simulate::<Doom>(c, &spec, stop)?;
     if run.meta.chunks_done == 0 {
         return Ok(None);
     }
-    Ok(Some(crate::game::report::<Doom>(&run, None)?.json))
+    let mut j = crate::game::report::<Doom>(&run, None)?.json;
+    j["audit_batches"] = run.meta.chunks_done.into();
+    Ok(Some(j))
 }
 
 fn num(v: &Value, k: &str) -> f64 {
@@ -245,13 +256,15 @@ fn turn_sim(t: &DoomTier, j: &Value) -> TurnSim {
         }
     }
     let chi_square = ChiSquare::of(bins.iter().map(|b| (b.2, b.3)));
+    let batches = j["audit_batches"].as_u64().unwrap_or(0);
     TurnSim {
         tier: t.tier.clone(),
         turns,
         mean,
         se,
-        ci95: [mean - Z95 * se, mean + Z95 * se],
-        ci99: [mean - Z99 * se, mean + Z99 * se],
+        batches,
+        ci95: interval(mean, se, batches.saturating_sub(1), 0.95),
+        ci99: interval(mean, se, batches.saturating_sub(1), 0.99),
         z_vs_exact: (mean - t.turn_ev) / se,
         p_doom: num(j, "p_doom"),
         p_farkle: num(j, "p_farkle"),
@@ -379,6 +392,10 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
         ]
         .into_iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))
+        .chain([(
+            "SE".to_string(),
+            format!("standard error of a simulated mean: batch means over the run's chunks ({} of them, or one per turn or game in shorter runs); intervals use Student's t with chunks − 1 degrees of freedom", crate::audit::SIM_BATCHES),
+        )])
         .collect(),
         assumptions: vec![
             format!("States past {} turn points are valued as banked there (the probability of reaching them is reported as p_capped).", super::exact::CAP_POINTS),
