@@ -343,7 +343,8 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
             observations: acc.per[i].n,
             ev: est[i].mean,
             ev_se: est[i].se,
-            rtp: G::CLAIMS.then_some(1.0 + est[i].mean),
+            // A counter's EV per round is in table minimums, not per amount bet: no RTP then.
+            rtp: (G::CLAIMS && !scores).then_some(1.0 + est[i].mean),
             ci95: est[i].ci95,
             score: scores.then(|| score_of(&acc.per[i]).0),
             score_se: scores.then(|| {

@@ -87,6 +87,8 @@ fn counts_compare_by_ev_per_round_and_score_on_the_same_shoes() {
             r["score_se"].as_f64().unwrap(),
         );
         assert!(score.is_finite() && se > 0.0, "{r}");
+        // EV per round in table minimums is not a return per amount bet: no RTP.
+        assert!(r["rtp"].is_null(), "{r}");
         assert!(r["strategy"]["name"]
             .as_str()
             .unwrap()

@@ -273,6 +273,12 @@ fn illustrious_18_takes_insurance_only_at_plus_3_and_gains() {
         .as_str()
         .unwrap()
         .contains("index plays i18+fab4 (22 entries)"));
+    // The report says who decides insurance: the index, not `--insurance` (never by default).
+    assert_eq!(plain["strategy"]["insurance"], "never");
+    assert_eq!(
+        ix["strategy"]["insurance"],
+        "at true count >= 3 (index play)"
+    );
     // The operator's exposure by count: insurance pays better at high counts than at low ones
     // (where it loses); the
     // pairs bet loses at every count; each row says so with its SE.

@@ -528,7 +528,8 @@ pub struct BlackjackSim {
     #[arg(long, default_value = "basic")]
     pub strategy: String,
 
-    /// Insurance policy of the strategy when the dealer shows an ace.
+    /// Insurance policy of the strategy when the dealer shows an ace (a counter's index set
+    /// with an insurance entry, like i18's, decides insurance instead).
     #[arg(long, value_enum, default_value_t = Insurance::Never)]
     pub insurance: Insurance,
 

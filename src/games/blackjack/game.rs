@@ -285,6 +285,10 @@ impl Game for Blackjack {
             claim,
         );
         m.counting = counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc);
+        let index_insurance = cfg.count.as_ref().and_then(|c| c.indices.as_ref());
+        if let Some(text) = index_insurance.and_then(|ix| ix.insurance_text()) {
+            m.strategy.insurance = text;
+        }
         let mut report = render(&m);
         if let Some(n) = cells_off_basic(&cfg.strategy, &cfg.rules).filter(|&n| n > 0) {
             report.notes.push(format!(

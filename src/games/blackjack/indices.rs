@@ -225,6 +225,18 @@ pub struct IndexSet {
 }
 
 impl IndexSet {
+    /// When the set takes insurance, if it has an insurance entry (it then decides insurance
+    /// instead of `--insurance`), in words: "at true count >= 3".
+    pub fn insurance_text(&self) -> Option<String> {
+        self.entries
+            .iter()
+            .find(|e| e.play == Play::Insure)
+            .map(|e| {
+                let op = if e.when.at_least { ">=" } else { "<" };
+                format!("at true count {op} {} (index play)", e.when.index)
+            })
+    }
+
     /// The text of one file.
     pub fn parse(text: &str, file: &str) -> Result<Vec<Deviation>, IndexError> {
         let mut v = Vec::new();

@@ -61,7 +61,7 @@ pub struct UpEv {
 #[derive(Clone, Debug, Serialize)]
 pub struct Frequency {
     pub name: &'static str,
-    /// What the rate is per ("per initial bet", ...).
+    /// What the rate is per ("per seat-round", ...).
     pub of: &'static str,
     pub count: u64,
     pub rate: f64,
@@ -97,7 +97,8 @@ pub struct NetRow {
 pub struct StrategyLine {
     pub name: String,
     pub hash: Option<String>,
-    pub insurance: &'static str,
+    /// "always", "never", or when an index play takes it ("at true count >= 3 (index play)").
+    pub insurance: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -572,16 +573,16 @@ pub fn model(
         rate: rate(count, d),
     };
     let frequencies = vec![
-        f("blackjack", "per initial bet", c.naturals, c.seat_rounds),
+        f("blackjack", "per seat-round", c.naturals, c.seat_rounds),
         f(
             "dealer_blackjack",
             "per round",
             c.dealer_blackjacks,
             c.rounds,
         ),
-        f("double", "per initial bet", c.doubles, c.seat_rounds),
-        f("split", "per initial bet", c.splits, c.seat_rounds),
-        f("surrender", "per initial bet", c.surrenders, c.seat_rounds),
+        f("double", "per seat-round", c.doubles, c.seat_rounds),
+        f("split", "per seat-round", c.splits, c.seat_rounds),
+        f("surrender", "per seat-round", c.surrenders, c.seat_rounds),
         f(
             "insurance_taken",
             "per offer (ace up)",
@@ -634,7 +635,7 @@ pub fn model(
         strategy: StrategyLine {
             name: strategy.name.clone(),
             hash: strategy.hash.clone(),
-            insurance: if bets.insure { "always" } else { "never" },
+            insurance: if bets.insure { "always" } else { "never" }.into(),
         },
         shard: run.meta.shard,
         chunk_range: run.meta.chunk_range,
@@ -738,12 +739,22 @@ pub fn render(m: &SimModel) -> Report {
     meta.push(("seed".into(), m.seed.to_string()));
     meta.push((
         "rounds".into(),
-        format!(
-            "{} dealer rounds, {} initial bets ({} requested)",
-            count(m.rounds),
-            count(m.initial_bets),
-            count(m.rounds_requested)
-        ),
+        if m.max_bet > 1 {
+            format!(
+                "{} dealer rounds; {} seat-rounds played, staking {} initial bets ({} rounds requested)",
+                count(m.rounds),
+                count(m.seat_rounds),
+                count(m.initial_bets),
+                count(m.rounds_requested)
+            )
+        } else {
+            format!(
+                "{} dealer rounds, {} initial bets ({} requested)",
+                count(m.rounds),
+                count(m.initial_bets),
+                count(m.rounds_requested)
+            )
+        },
     ));
     meta.push((
         "chunks".into(),
@@ -843,10 +854,10 @@ pub fn render(m: &SimModel) -> Report {
     let ins = est_of(sb.insurance.rtp, sb.insurance.se, sb.insurance.ci95);
     s.row([
         "insurance (2:1)".into(),
-        if m.strategy.insurance == "always" {
-            Cell::num("0.5".into(), 0.5, "bets")
-        } else {
+        if m.strategy.insurance == "never" {
             "never taken".into()
+        } else {
+            Cell::num("0.5".into(), 0.5, "bets")
         },
         count_cell(sb.insurance.taken),
         pct_cell(ins.mean, 3),
@@ -951,7 +962,7 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
         &["quantity", "value", "SE"],
     );
     s.row([
-        "advantage (EV per initial bet staked)".into(),
+        "advantage (EV per initial bet staked, main bets and insurance)".into(),
         pct_cell(c.advantage, 4),
         pct_cell(c.advantage_se, 4),
     ]);
