@@ -274,6 +274,7 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
 fn exact_blackjack(args: &BlackjackExact) -> anyhow::Result<ExitCode> {
     check_outputs(&args.output, None)?;
     let rules = args.rules.to_rules()?;
+    blackjack::exact::check_exact(&rules)?;
     let strategy = match &args.strategy {
         Some(s) => Some(blackjack::resolve::resolve_strategy(s, &rules)?),
         None => None,

@@ -478,6 +478,19 @@ fn bad_audit_input_exits_2() {
             "looks like a fraction",
         ),
         (vec!["audit", "blackjack", "--rounds", "lots"], "--rounds"),
+        (
+            vec!["audit", "blackjack", "--claim", "151"],
+            "from 50 to 150",
+        ),
+        (
+            vec!["audit", "blackjack", "--claim", "1.5"],
+            "from 50 to 150",
+        ),
+        // The exact analysis resplits to 4 hands at most: more is refused, not capped.
+        (
+            vec!["audit", "blackjack", "--max-hands", "8", "--rounds", "0"],
+            "--max-hands 8: the exact analysis resplits to at most 4 hands",
+        ),
         (vec!["audit", "blackjack", "--resplit-aces"], "resplit"),
         (
             vec!["audit", "blackjack", "--out-dir", file.to_str().unwrap()],

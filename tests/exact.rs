@@ -280,12 +280,22 @@ fn exact_command_contract() {
             "{want} missing from {names:?}"
         );
     }
-    // Bad input.
+    // Bad input; more hands than the analysis resplits to is refused, not capped.
     let out = rtplab()
         .args(["exact", "blackjack", "--max-hands", "0"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    let out = rtplab()
+        .args(["exact", "blackjack", "--max-hands", "8"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--max-hands 8: the exact analysis resplits to at most 4 hands"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -1188,9 +1188,11 @@ pub(crate) fn parse_claim(s: &str) -> Result<f64, String> {
             "the claim is an RTP in percent and {s} looks like a fraction: did you mean {}?",
             (v * 1e4 * 1e6).round() / 1e6
         )),
-        Ok(v) if v > 0.0 && v <= 10.0 => Ok(v),
+        // Any wager of these games returns between half and one and a half times its stake
+        // in the long run; a claim outside that is a typing error.
+        Ok(v) if (0.5..=1.5).contains(&v) => Ok(v),
         _ => Err(format!(
-            "expected an RTP in percent such as 99.54, found '{s}'"
+            "expected an RTP in percent from 50 to 150, such as 99.54, found '{s}'"
         )),
     }
 }

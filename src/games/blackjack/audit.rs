@@ -513,6 +513,7 @@ fn assumptions(rules: &Rules, tiers: &[Tier]) -> Vec<String> {
 pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError> {
     let rules = &cfg.rules;
     rules.validate()?;
+    super::exact::check_exact(rules)?;
     let t0 = std::time::Instant::now();
     let chart = basic_chart(rules);
     let basic = StrategySpec::Chart(Box::new(chart.clone()));

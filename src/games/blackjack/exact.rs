@@ -920,6 +920,19 @@ pub enum PostSplit {
 }
 
 /// Analyze `rules` under `policy` from a full shoe (post-split play CDZ-).
+/// Most hands a split round may reach in the exact analysis (resplits by Farmer's algorithm).
+pub const MAX_EXACT_HANDS: u8 = 4;
+
+/// Whether `rules` are within what the exact analysis computes exactly (at most
+/// `MAX_EXACT_HANDS` hands): the `exact` and `audit` commands refuse more rather than report a
+/// capped value. (Charts for such rules may still be derived from the capped analysis.)
+pub fn check_exact(rules: &Rules) -> Result<(), super::BjError> {
+    if rules.max_hands > MAX_EXACT_HANDS {
+        return Err(super::BjError::ExactHands(rules.max_hands));
+    }
+    Ok(())
+}
+
 pub fn analyze<P: Decider>(rules: &Rules, policy: &P, table: &DealerTable) -> ExactResult {
     analyze_with(rules, policy, table, PostSplit::CdzMinus)
 }
@@ -999,7 +1012,7 @@ pub fn analyze_with<P: Decider>(
     } else {
         "one split exact".to_string()
     };
-    if rules.max_hands > 4 {
+    if rules.max_hands > MAX_EXACT_HANDS {
         split_note.push_str(&format!(
             "; more than 4 hands ({}) counted as 4",
             rules.max_hands

@@ -43,4 +43,6 @@ pub enum BjError {
     HistogramLength { len: usize, bins: usize },
     #[error("--rounds {0}: must be between 1 and 10^16")]
     Rounds(u64),
+    #[error("--max-hands {0}: the exact analysis resplits to at most 4 hands; simulate these rules (`rtplab sim blackjack`) or analyse them with --max-hands 4")]
+    ExactHands(u8),
 }
