@@ -429,4 +429,30 @@ mod tests {
         assert_eq!((out.chunks_done, out.acc.bits), (20, bits(0, 20)));
         assert_eq!(saves, 0);
     }
+
+    /// Checkpoints come once per interval, not continuously: after a save the next is due an
+    /// interval later.
+    #[test]
+    fn checkpoints_are_saved_once_per_interval() {
+        let go = AtomicBool::new(false);
+        let sim = Slow {
+            stop: &go,
+            stop_at: u64::MAX,
+        };
+        let mut saves = 0u64;
+        let mut save = |_: &Mask, _: u64| saves += 1;
+        let every = Duration::from_millis(20);
+        let cp = Checkpoint {
+            every,
+            save: &mut save,
+        };
+        let t = std::time::Instant::now();
+        let out = run_from(&sim, &opts(2, 0..120), Mask::default(), 0, &go, Some(cp)).unwrap();
+        let elapsed = t.elapsed();
+        assert_eq!(out.chunks_done, 120);
+        // 120 chunks of 2 ms on 2 threads: at least 120 ms, so at least a few saves, and at
+        // most one per 20 ms.
+        let most = (elapsed.as_millis() / every.as_millis()) as u64 + 1;
+        assert!(saves >= 1 && saves <= most, "{saves} saves in {elapsed:?}");
+    }
 }
