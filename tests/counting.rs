@@ -58,8 +58,8 @@ fn a_flat_ramp_is_the_uncounted_game_bit_for_bit() {
     assert_eq!(hl["rounds_played"], hl["rounds_observed"]);
     assert_eq!(hl["avg_bet"], 1.0);
     // An ace side count moves bets only: at a flat ramp the game is the same.
-    let mut side = counted.clone();
-    side.extend(["--ace-side", "2"]);
+    let mut side = run.to_vec();
+    side.extend(["--count", "hi-opt-2", "--ramp", "0:1", "--ace-side", "2"]);
     assert_eq!(sim(&side)["ev"], flat["ev"]);
     // Watching the pairs bet with perfect knowledge changes no other figure.
     let mut watched = counted.clone();
@@ -444,7 +444,7 @@ fn a_second_spot_is_bet_only_at_high_counts() {
 #[test]
 fn bad_counting_requests_exit_2() {
     let base = ["sim", "blackjack", "--rounds", "10k"];
-    let cases: [(&[&str], &str); 18] = [
+    let cases: [(&[&str], &str); 19] = [
         (&["--ramp", "0:1"], "--ramp needs --count"),
         (&["--wong-in", "2"], "--wong-in needs --count"),
         (&["--count", "hi-lo", "--ramp", "1:2,0:1"], "sort by count"),
@@ -480,6 +480,10 @@ fn bad_counting_requests_exit_2() {
             "--rounds-per-hour 0",
         ),
         (&["--ace-side", "2"], "--ace-side needs --count"),
+        (
+            &["--count", "hi-lo", "--ace-side", "2"],
+            "already tags the ace (-1), so a side count would count each ace twice",
+        ),
         (
             &[
                 "--count",
@@ -560,4 +564,42 @@ fn shards_of_a_counting_run_merge_to_the_single_run() {
         assert_eq!(merged[key], single[key], "'{key}' differs");
     }
     assert!(single["rounds_played"].as_u64() < single["rounds_observed"].as_u64());
+}
+
+/// Errors about ramp, index and count files name the file, not its text; an empty index file
+/// and a missing one are told apart from an unknown built-in name.
+#[test]
+fn file_errors_name_the_file() {
+    let dir = temp_dir("counting-files");
+    let empty = dir.join("empty.csv");
+    std::fs::write(&empty, "# nothing\n").unwrap();
+    let garbage = dir.join("garbage.csv");
+    std::fs::write(&garbage, "hello world\n").unwrap();
+    let (e, g) = (empty.to_str().unwrap(), garbage.to_str().unwrap());
+    let missing = dir.join("missing.csv");
+    let m = missing.to_str().unwrap();
+    let ramp_empty = format!("--ramp '{e} (a ramp file)': no entries");
+    let ramp_garbage = format!("--ramp '{g} (a ramp file)': 'hello world' is not TC:units");
+    let ix_empty = format!("the index file {e} has no entries");
+    let ix_missing = format!("cannot read the index file {m}: no such file");
+    let count_empty = format!("{e}: no tag for rank A");
+    for (args, needle) in [
+        (vec!["--count", "hi-lo", "--ramp", e], ramp_empty.as_str()),
+        (vec!["--count", "hi-lo", "--ramp", g], ramp_garbage.as_str()),
+        (vec!["--count", "hi-lo", "--indices", e], ix_empty.as_str()),
+        (
+            vec!["--count", "hi-lo", "--indices", m],
+            ix_missing.as_str(),
+        ),
+        (
+            vec!["--count", "hi-lo", "--indices", "i81"],
+            "unknown index set 'i81'",
+        ),
+        (vec!["--count", e], count_empty.as_str()),
+    ] {
+        let mut all = vec!["sim", "blackjack", "--rounds", "1000"];
+        all.extend(args);
+        fails_with(&all, needle);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

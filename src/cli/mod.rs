@@ -745,6 +745,7 @@ impl CountArgs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Table,
+    #[value(alias = "md")]
     Markdown,
     Csv,
     Json,

@@ -45,7 +45,7 @@ pub struct CountSystem {
 pub enum CountError {
     #[error("unknown count '{0}': expected hi-lo, ko, hi-opt-1, hi-opt-2, omega-2, zen, halves, or the path of a tag file (lines 'rank,tag', e.g. 'T,-1'; see strategies/counts/)")]
     Unknown(String),
-    #[error("{file}:{line}: {msg}")]
+    #[error("{file}{}: {msg}", at_line(.line))]
     File {
         file: String,
         line: usize,
@@ -59,6 +59,15 @@ pub enum CountError {
     WongOrder { win: i32, out: i32 },
     #[error("{0}")]
     Option(String),
+}
+
+/// `:line` of a file error, nothing for an error of the file as a whole (line 0).
+fn at_line(line: &usize) -> String {
+    if *line > 0 {
+        format!(":{line}")
+    } else {
+        String::new()
+    }
 }
 
 impl CountSystem {
@@ -277,7 +286,11 @@ impl Ramp {
         if !s.contains(':') && path.is_file() {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| CountError::Read(s.into(), e.to_string()))?;
-            return Ramp::parse(&text);
+            // Errors name the file, not its text.
+            return Ramp::parse(&text).map_err(|e| match e {
+                CountError::Ramp(_, msg) => CountError::Ramp(format!("{s} (a ramp file)"), msg),
+                e => e,
+            });
         }
         Ramp::parse(s)
     }
@@ -431,6 +444,16 @@ impl CountSpec {
             if !(-10..=10).contains(&w) || w == 0 {
                 return Err(CountError::Option(format!(
                     "--ace-side {w}: expected a weight from 1 to 10 (count units per extra ace)"
+                )));
+            }
+            // An ace side count is for counts that leave the ace out of the main count
+            // (Hi-Opt I and II, Omega II); one that tags it would count each ace twice.
+            let ace = self.system.tags[0];
+            if ace != 0 {
+                return Err(CountError::Option(format!(
+                    "--ace-side: {} already tags the ace ({}), so a side count would count each ace twice; use it with a count that tags the ace 0 (hi-opt-1, hi-opt-2, omega-2)",
+                    self.system.label,
+                    ace as f64 / self.system.scale as f64
                 )));
             }
         }

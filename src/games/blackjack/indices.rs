@@ -210,6 +210,8 @@ pub enum IndexError {
     },
     #[error("cannot read the index file {0}: {1}")]
     Read(String, String),
+    #[error("the index file {0} has no entries (lines 'hand,up,play,when', e.g. 'H16,T,S,>=0'; see strategies/README.md)")]
+    Empty(String),
     #[error("unknown index set '{0}': expected i18, fab4, a file of 'hand,up,play,when' lines, or several joined by '+' (e.g. i18+fab4)")]
     Unknown(String),
     #[error("--indices {0}: {1} (a hand and up card take one play entry and one surrender entry)")]
@@ -264,7 +266,14 @@ impl IndexSet {
             } else if std::path::Path::new(part).is_file() {
                 let text = std::fs::read_to_string(part)
                     .map_err(|e| IndexError::Read(part.into(), e.to_string()))?;
-                IndexSet::parse(&text, part)?
+                let add = IndexSet::parse(&text, part)?;
+                if add.is_empty() {
+                    return Err(IndexError::Empty(part.into()));
+                }
+                add
+            } else if part.contains(['/', '\\', '.']) {
+                // A path, not a built-in name.
+                return Err(IndexError::Read(part.into(), "no such file".into()));
             } else {
                 return Err(IndexError::Unknown(part.into()));
             };

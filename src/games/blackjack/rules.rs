@@ -150,7 +150,7 @@ impl Rules {
         }
         if let Shuffle::CutCard { penetration } = self.shuffle {
             if !(penetration > 0.0 && penetration <= 1.0) {
-                return err("--penetration must be a fraction in (0, 1], e.g. 0.75");
+                return err("--penetration must be the fraction of the shoe dealt before the cut card, above 0 and below 1, e.g. 0.75");
             }
             // A round starts only before the cut card; at least one full round must fit.
             let cut = (penetration * self.cards() as f64).round() as u32;
