@@ -558,6 +558,30 @@ pub fn moved_fields(new: &serde_json::Value, old: &serde_json::Value) -> Vec<Str
     out
 }
 
+/// The first key (as a path, `rules.dekcs`) of `given` that `known` (the same file read and
+/// written back) does not have, in objects present in both.
+fn unknown_key(given: &serde_json::Value, known: &serde_json::Value, at: &str) -> Option<String> {
+    let (serde_json::Value::Object(g), serde_json::Value::Object(k)) = (given, known) else {
+        return None;
+    };
+    for (key, v) in g {
+        let path = if at.is_empty() {
+            key.clone()
+        } else {
+            format!("{at}.{key}")
+        };
+        match k.get(key) {
+            None => return Some(path),
+            Some(kv) => {
+                if let Some(u) = unknown_key(v, kv, &path) {
+                    return Some(u);
+                }
+            }
+        }
+    }
+    None
+}
+
 /// Re-run one baseline of `G` and compare (or, with `bless`, record) its sums.
 pub fn check_baseline<G: Game>(
     file: &Path,
@@ -565,12 +589,23 @@ pub fn check_baseline<G: Game>(
     z_limit: f64,
     bless: bool,
 ) -> Result<Outcome, AnyError> {
-    let mut b: BaselineFile<G::Baseline> = serde_json::from_value(value).map_err(|e| {
+    let mut b: BaselineFile<G::Baseline> = serde_json::from_value(value.clone()).map_err(|e| {
         format!(
             "not a {} baseline file ({e}); see reports/README.md",
             G::NAME
         )
     })?;
+    // A misspelt key would otherwise be ignored and its default used: every key of the file
+    // must be one the baseline writes back (serde's deny_unknown_fields cannot be combined
+    // with the flattened game part).
+    let back = serde_json::to_value(&b).map_err(|e| e.to_string())?;
+    if let Some(key) = unknown_key(&value, &back, "") {
+        return Err(format!(
+            "unknown key '{key}' in the {} baseline file; see reports/README.md for its keys",
+            G::NAME
+        )
+        .into());
+    }
     let (cfg, chunk) = G::baseline_run(&b.run)?;
     let spec = RunSpec {
         seed: b.seed,

@@ -96,6 +96,27 @@ fn a_broken_baseline_is_an_input_error() {
     std::fs::create_dir_all(&empty).unwrap();
     let out = rtplab().arg("check").arg(&empty).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // A misspelt key (its default would be used silently) is an input error naming it, in the
+    // rules or at the top.
+    for (edit_to, key) in [("rules", "rules.dekcs"), ("top", "chunk_shoe")] {
+        std::fs::copy(
+            "reports/baselines/seed-autoplay-every-round.json",
+            d.join("a.json"),
+        )
+        .unwrap();
+        edit(&d, |v| match edit_to {
+            "rules" => {
+                v["rules"]["dekcs"] = 6.into();
+            }
+            _ => {
+                v["chunk_shoe"] = 5.into();
+            }
+        });
+        let out = rtplab().arg("check").arg(&d).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(&format!("unknown key '{key}'")), "{err}");
+    }
 }
 
 #[test]
