@@ -398,7 +398,7 @@ pub fn render(m: &CompareModel) -> Report {
     r.meta.push((
         "chunks".into(),
         format!(
-            "{} of {} done, {} each (in the game's unit)",
+            "{} of {} done, {} each (shoes, turns, games or coups, as the game runs them)",
             count(m.chunks.done),
             count(m.chunks.planned),
             count(m.chunks.size)

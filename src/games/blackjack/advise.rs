@@ -33,7 +33,7 @@ pub enum AdviseError {
     Short,
     #[error("--hand {0} is {1}: a hand over 21 has nothing to decide")]
     Bust(String, u32),
-    #[error("the cards given hold {used} {card}s but a {decks}-deck shoe has only {have}: check --hand, --up and --removed")]
+    #[error("the cards given hold {used} {card}s but a shoe of {decks} decks has only {have}: check --hand, --up and --removed")]
     NotInShoe {
         card: char,
         used: u32,

@@ -720,11 +720,15 @@ pub fn claim_changes(base: &Rules, claim: f64) -> Vec<ChangeRow> {
         }
         match r.validate() {
             Ok(()) => Some((r, None)),
-            Err(e) => {
+            Err(_) => {
+                // The cut card leaves too few cards for a round: only a fresh shoe works.
                 let mut fresh = r.clone();
                 fresh.shuffle = Shuffle::EveryRound;
                 fresh.validate().ok()?;
-                Some((fresh, Some(format!("dealt from a fresh shoe: {e}"))))
+                Some((
+                    fresh,
+                    Some("dealt from a fresh shoe: the cut card leaves too few cards".into()),
+                ))
             }
         }
     };

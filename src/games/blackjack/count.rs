@@ -498,16 +498,16 @@ impl CountSpec {
             self.system.label,
             if self.system.balanced() {
                 let m = match self.true_count {
-                    TcMode::Exact => "exact",
-                    TcMode::HalfDeck => "half-deck",
-                    TcMode::FullDeck => "full-deck",
+                    TcMode::Exact => "exactly",
+                    TcMode::HalfDeck => "to the half deck",
+                    TcMode::FullDeck => "to the whole deck",
                 };
                 let r = match self.rounding {
                     TcRounding::Floor => "floor",
                     TcRounding::Truncate => "truncate",
                     TcRounding::Nearest => "nearest",
                 };
-                format!("true count: {m} decks, {r}")
+                format!("true count: decks left {m}, {r}")
             } else {
                 "unbalanced: bets on the running count".into()
             },

@@ -384,22 +384,24 @@ pub fn render(m: &ExactModel) -> Report {
         ]);
     }
     r.sections.push(s);
-    let mut s = Section::new(
-        "EV by dealer up card (rules as given)",
-        &["up", "P(up)", "optimal EV", "strategy EV"],
-    );
+    // The strategy's column only when a strategy was given.
+    let columns: &[&str] = match &m.strategy_result {
+        Some(_) => &["up", "P(up)", "optimal EV", "strategy EV"],
+        None => &["up", "P(up)", "optimal EV"],
+    };
+    let mut s = Section::new("EV by dealer up card (rules as given)", columns);
     for i in ORDER {
         let up = up_name(i);
         let opt = &m.ev_by_upcard[&up];
-        s.row([
+        let mut row = vec![
             Cell::from(up.clone()),
             pct_cell(opt.p, 3),
             pct_cell(opt.ev, 3),
-            match &m.strategy_result {
-                Some(st) => pct_cell(st.ev_by_upcard[&up].ev, 3),
-                None => Cell::default(),
-            },
-        ]);
+        ];
+        if let Some(st) = &m.strategy_result {
+            row.push(pct_cell(st.ev_by_upcard[&up].ev, 3));
+        }
+        s.row(row);
     }
     r.sections.push(s);
     r.notes.push(format!("Method: {}.", m.method));
