@@ -33,7 +33,7 @@ pub enum AdviseError {
     Short,
     #[error("--hand {0} is {1}: a hand over 21 has nothing to decide")]
     Bust(String, u32),
-    #[error("the cards given hold {used} {card}s but a shoe of {decks} decks has only {have}: check --hand, --up and --removed")]
+    #[error("the cards given hold {used} {card}s but a shoe of {} has only {have}: check --hand, --up and --removed", crate::report::plural(*.decks as u64, "deck"))]
     NotInShoe {
         card: char,
         used: u32,
@@ -360,7 +360,8 @@ mod tests {
         rules.decks = 1;
         let e = advise(&req(&rules, "5,5", "5", "5,5"), &seed_chart()).unwrap_err();
         assert!(
-            e.to_string().contains("5 5s but a 1-deck shoe has only 4"),
+            e.to_string()
+                .contains("5 5s but a shoe of 1 deck has only 4"),
             "{e}"
         );
         assert!(matches!(
