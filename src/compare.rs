@@ -357,7 +357,15 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         game: G::NAME,
         version: crate::VERSION,
         estimate,
-        rules: G::rules_line(&c.configs[0]),
+        rules: {
+            let first = G::rules_line(&c.configs[0]);
+            if c.configs.iter().all(|x| G::rules_line(x) == first) {
+                first
+            } else {
+                // A penetration sweep: the rows' labels give each one's cut card.
+                format!("{first} (the first configuration's; the rows differ, see their labels)")
+            }
+        },
         seed: c.meta.seed,
         chunks: CompareChunks {
             size: G::chunk_size(&c.plan),

@@ -125,6 +125,11 @@ fn counts_compare_by_ev_per_round_and_score_on_the_same_shoes() {
         "--penetrations",
         "0.5,0.8",
     ]);
+    // The header's rules line is the first configuration's and says the rows differ.
+    assert!(v["rules"]
+        .as_str()
+        .unwrap()
+        .ends_with("(the first configuration's; the rows differ, see their labels)"));
     let rows = v["strategies"].as_array().unwrap();
     let obs = |cut: &str| {
         rows.iter()

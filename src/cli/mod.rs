@@ -445,7 +445,8 @@ pub struct BlackjackCompare {
     #[arg(long = "indices", num_args = 1)]
     pub indices: Vec<String>,
     /// Cut-card penetrations to compare, e.g. 0.5,0.65,0.75,0.85 (a sweep; each one's shoes
-    /// differ, so the pairing gains less).
+    /// differ, so the pairing gains less). Every configuration plays the same number of shoes,
+    /// --rounds of them at the first penetration: deeper cut cards deal more rounds.
     #[arg(long, value_delimiter = ',', num_args = 1)]
     pub penetrations: Vec<f64>,
     /// Counting options every counting configuration shares (as in sim).
