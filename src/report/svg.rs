@@ -627,6 +627,56 @@ pub fn heat_map(h: &HeatMap) -> Result<String, String> {
 mod tests {
     use super::*;
 
+    /// A line chart of two named series and an unnamed one between them.
+    fn three_lines() -> String {
+        let a = [(1.0, 99.20), (2.0, 99.30), (3.0, 99.40)];
+        let a2 = [(1.0, 99.25), (2.0, 99.35)];
+        let b = [(1.0, 99.22), (3.0, 99.38)];
+        let line = |name, points| Line {
+            name,
+            points,
+            band: None,
+            dots: false,
+        };
+        line_chart(
+            "t",
+            "x",
+            "y",
+            YUnit::Percent,
+            &[line("A", &a), line("", &a2), line("B", &b)],
+            None,
+        )
+        .unwrap()
+    }
+
+    /// A white background first; named series in the palette's order, an unnamed one in the
+    /// colour of the named one before it (series drawn, then the legend's two entries); y ticks
+    /// with enough decimals to tell them apart.
+    #[test]
+    fn line_chart_background_colours_and_ticks() {
+        let s = three_lines();
+        assert_eq!(
+            s.lines().nth(1),
+            Some(
+                r##"<rect x="0" y="0" width="900" height="520" opacity="1" fill="#FFFFFF" stroke="none"/>"##
+            )
+        );
+        let strokes: Vec<&str> = s
+            .lines()
+            .filter(|l| l.starts_with("<polyline") && l.contains(r#"stroke-width="2""#))
+            .filter_map(|l| l.split("stroke=\"").nth(1)?.split('"').next())
+            .collect();
+        assert_eq!(
+            strokes,
+            ["#0000FF", "#0000FF", "#008C46", "#0000FF", "#008C46"]
+        );
+        let ticks: Vec<&str> = s
+            .lines()
+            .filter(|l| l.ends_with('%') && l.starts_with("99."))
+            .collect();
+        assert_eq!(ticks, ["99.20%", "99.25%", "99.30%", "99.35%", "99.40%"]);
+    }
+
     #[test]
     fn plots_are_svg_documents() {
         let pts = [(1.0, 99.0), (2.0, 99.2), (3.0, 99.1)];
