@@ -726,7 +726,7 @@ pub fn render(m: &SimModel) -> Report {
     meta.push((
         "strategy".into(),
         format!(
-            "{}{}, {} insures",
+            "{}{}, insurance {}",
             m.strategy.name,
             m.strategy
                 .hash

@@ -158,12 +158,13 @@ fn exact_tier(m: &Model, name: &str, pol: &Policy) -> DoomTier {
     }
 }
 
+/// The run's report as JSON and the chunks it ran (its batches); None if stopped before any.
 fn run_json(
     cfg: &DoomAuditConfig,
     seats: Vec<String>,
     mode: Mode,
     stop: &AtomicBool,
-) -> Result<Option<Value>, DoomError> {
+) -> Result<Option<(Value, u64)>, DoomError> {
     let c = DoomConfig {
         rules: cfg.rules.clone(),
         seats,
@@ -184,9 +185,8 @@ fn run_json(
     if run.meta.chunks_done == 0 {
         return Ok(None);
     }
-    let mut j = crate::game::report::<Doom>(&run, None)?.json;
-    j["audit_batches"] = run.meta.chunks_done.into();
-    Ok(Some(j))
+    let json = crate::game::report::<Doom>(&run, None)?.json;
+    Ok(Some((json, run.meta.chunks_done)))
 }
 
 fn num(v: &Value, k: &str) -> f64 {
@@ -194,7 +194,7 @@ fn num(v: &Value, k: &str) -> f64 {
 }
 
 /// The turn simulation of one tier against its exact distribution.
-fn turn_sim(t: &DoomTier, j: &Value) -> TurnSim {
+fn turn_sim(t: &DoomTier, j: &Value, batches: u64) -> TurnSim {
     let mean = num(j, "mean_turn_score");
     let se = num(j, "mean_turn_score_se");
     let turns = j["turns"].as_u64().unwrap_or(0);
@@ -256,7 +256,6 @@ fn turn_sim(t: &DoomTier, j: &Value) -> TurnSim {
         }
     }
     let chi_square = ChiSquare::of(bins.iter().map(|b| (b.2, b.3)));
-    let batches = j["audit_batches"].as_u64().unwrap_or(0);
     TurnSim {
         tier: t.tier.clone(),
         turns,
@@ -305,7 +304,7 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
     for t in &tiers {
         if cfg.turns > 0 && !stop.load(Ordering::SeqCst) {
             match run_json(cfg, vec![t.tier.clone()], Mode::Turns(cfg.turns), stop)? {
-                Some(j) => simulation.push(turn_sim(t, &j)),
+                Some((j, batches)) => simulation.push(turn_sim(t, &j, batches)),
                 None => interrupted = true,
             }
         }
@@ -314,7 +313,7 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
         if cfg.games == 0 || stop.load(Ordering::SeqCst) {
             break;
         }
-        let Some(own) = run_json(
+        let Some((own, _)) = run_json(
             cfg,
             vec![t.tier.clone(), t.tier.clone()],
             Mode::Games(cfg.games),
@@ -333,6 +332,7 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
                 Mode::Games(cfg.games),
                 stop,
             )?
+            .map(|(json, _)| json)
         };
         let first = &own["win_rate_by_position"][0];
         let n = own["games"].as_u64().unwrap_or(0);
