@@ -226,6 +226,79 @@ pub fn true_count(rc: i32, scale: u8, remaining: u32, mode: TcMode, rounding: Tc
     }
 }
 
+/// [`true_count`] for one shoe size, count scale, estimation and rounding, by multiplication
+/// instead of division (the counting run computes a true count at every bet and at every
+/// index-play decision): for each number of cards seen, the divisor and its reciprocal
+/// m = ⌊2^63 / d⌋ + 1. Then ⌊x·m / 2^63⌋ = ⌊x / d⌋ for every x with x·d < 2^63 (write
+/// x = qd + r: x·m / 2^63 = q + (r + x·e / 2^63) / d with the error e = m·d − 2^63 ≤ d).
+/// Here x < 2^27 and d < 2^21 (at most 64 decks, tags of at most 127, a scale of at most
+/// 255), so the product stays below 2^48.
+#[derive(Clone, Debug)]
+pub struct TrueCounter {
+    /// The numerator per running-count unit: 52 (exact), 2 (half decks) or 1 (whole decks).
+    per_rc: i32,
+    rounding: TcRounding,
+    /// By cards seen (0 ..= the shoe's cards): the divisor, and the reciprocal of the divisor
+    /// (twice the divisor when rounding to nearest).
+    divs: Box<[(u32, u64)]>,
+}
+
+impl TrueCounter {
+    pub fn new(decks: u32, scale: u8, mode: TcMode, rounding: TcRounding) -> TrueCounter {
+        let cards = decks * 52;
+        let s = scale.max(1) as u32;
+        let per_rc = match mode {
+            TcMode::Exact => 52,
+            TcMode::HalfDeck => 2,
+            TcMode::FullDeck => 1,
+        };
+        let divs = (0..=cards)
+            .map(|seen| {
+                let remaining = (cards - seen).max(1);
+                let d = s * match mode {
+                    TcMode::Exact => remaining,
+                    TcMode::HalfDeck => ((remaining + 13) / 26).max(1),
+                    TcMode::FullDeck => ((remaining + 26) / 52).max(1),
+                };
+                let by = if rounding == TcRounding::Nearest {
+                    2 * d
+                } else {
+                    d
+                };
+                (d, (1u64 << 63) / by as u64 + 1)
+            })
+            .collect();
+        TrueCounter {
+            per_rc,
+            rounding,
+            divs,
+        }
+    }
+
+    /// ⌊x / d⌋ for the reciprocal `m` of d.
+    #[inline(always)]
+    fn div(x: u32, m: u64) -> i32 {
+        ((x as u128 * m as u128) >> 63) as i32
+    }
+
+    /// The true count of running count `rc` after `seen` cards: `true_count(rc, scale,
+    /// cards − seen, mode, rounding)`.
+    #[inline]
+    pub fn get(&self, rc: i32, seen: u32) -> i32 {
+        let (d, m) = self.divs[(seen as usize).min(self.divs.len() - 1)];
+        let num = rc * self.per_rc;
+        let a = num.unsigned_abs();
+        match self.rounding {
+            TcRounding::Floor if num < 0 => -Self::div(a + d - 1, m),
+            TcRounding::Floor => Self::div(a, m),
+            TcRounding::Truncate if num < 0 => -Self::div(a, m),
+            TcRounding::Truncate => Self::div(a, m),
+            TcRounding::Nearest if num < 0 => -Self::div(2 * a + d, m),
+            TcRounding::Nearest => Self::div(2 * a + d, m),
+        }
+    }
+}
+
 /// A bet ramp: (count, units) sorted by count; the first entry covers every count at or below
 /// it, the last every count above it, each entry the counts from it to the next.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -582,6 +655,8 @@ pub struct Counting<S> {
     steps: [u64; 16],
     balanced: bool,
     deviations: Option<Deviations>,
+    /// The true count by multiplication (balanced counts).
+    tc: TrueCounter,
     /// The ramp as a look-up table (`Ramp::table`).
     ramp_lo: i32,
     ramp_units: Vec<u32>,
@@ -604,6 +679,7 @@ impl<S: Strategy> Counting<S> {
             steps: tally_steps(&spec.system.by_rank()),
             balanced: spec.system.balanced(),
             deviations: spec.indices.as_ref().map(Deviations::new),
+            tc: TrueCounter::new(decks, spec.system.scale, spec.true_count, spec.rounding),
             ramp_lo,
             ramp_units,
             spec,
@@ -717,14 +793,7 @@ impl<S> Counter<'_, S> {
     fn key_fresh(&self) -> i32 {
         let sp = &self.c.spec;
         if self.c.balanced {
-            let remaining = (self.c.decks * 52).saturating_sub(self.seen());
-            true_count(
-                self.rc(),
-                sp.system.scale,
-                remaining,
-                sp.true_count,
-                sp.rounding,
-            )
+            self.c.tc.get(self.rc(), self.seen())
         } else {
             // An unbalanced count in units of its scale (floored).
             self.rc().div_euclid(sp.system.scale as i32)
@@ -954,6 +1023,47 @@ mod tests {
         assert_eq!(true_count(3, 1, 5, HalfDeck, Floor), 6);
         assert_eq!(true_count(3, 1, 5, FullDeck, Floor), 3);
         assert_eq!(true_count(3, 1, 0, Exact, Floor), 156);
+    }
+
+    #[test]
+    fn the_true_counter_multiplies_to_the_divisions_answer() {
+        use TcMode::*;
+        use TcRounding::*;
+        // Every number of cards seen, every running count a shoe of these decks can reach
+        // with tags of one unit (and a stride beyond), every estimation and rounding and the
+        // largest numerators (64 decks of tags of 127 at scale 1 and 255).
+        for (decks, scale, reach) in [
+            (1, 1, 60),
+            (2, 2, 120),
+            (8, 1, 420),
+            (8, 2, 840),
+            (64, 3, 3400),
+        ] {
+            for mode in [Exact, HalfDeck, FullDeck] {
+                for rounding in [Floor, Truncate, Nearest] {
+                    let tc = TrueCounter::new(decks, scale, mode, rounding);
+                    let step = if decks == 64 { 7 } else { 1 };
+                    for seen in (0..=decks * 52).step_by(step) {
+                        let rcs = (-reach..=reach).chain([-422_656, -99_999, 99_999, 422_656]);
+                        for rc in rcs {
+                            let want = true_count(rc, scale, decks * 52 - seen, mode, rounding);
+                            assert_eq!(
+                                tc.get(rc, seen),
+                                want,
+                                "{decks} decks /{scale} {mode:?} {rounding:?}: rc {rc} seen {seen}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        for scale in [1, 255] {
+            let tc = TrueCounter::new(64, scale, Exact, Nearest);
+            for (rc, seen) in [(422_656, 0), (-422_656, 3327), (422_655, 3328), (-1, 3328)] {
+                let want = true_count(rc, scale, 3328 - seen, Exact, Nearest);
+                assert_eq!(tc.get(rc, seen), want, "scale {scale} rc {rc} seen {seen}");
+            }
+        }
     }
 
     #[test]
