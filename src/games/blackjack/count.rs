@@ -657,6 +657,8 @@ pub struct Counting<S> {
     deviations: Option<Deviations>,
     /// The true count by multiplication (balanced counts).
     tc: TrueCounter,
+    /// Whether the bet needs `Counter::watch` (a pairs watch or wonging).
+    watches: bool,
     /// The ramp as a look-up table (`Ramp::table`).
     ramp_lo: i32,
     ramp_units: Vec<u32>,
@@ -680,6 +682,7 @@ impl<S: Strategy> Counting<S> {
             balanced: spec.system.balanced(),
             deviations: spec.indices.as_ref().map(Deviations::new),
             tc: TrueCounter::new(decks, spec.system.scale, spec.true_count, spec.rounding),
+            watches: spec.pairs_exposure || spec.wong_in.is_some() || spec.wong_out.is_some(),
             ramp_lo,
             ramp_units,
             spec,
@@ -790,6 +793,38 @@ impl<S> Counter<'_, S> {
         }
     }
 
+    /// The pairs watch and wonging, once per round before the bet (`Counting::watches`):
+    /// out of line, so that the plain bet stays small.
+    #[cold]
+    #[inline(never)]
+    fn watch(&mut self) {
+        let sp = &self.c.spec;
+        if sp.pairs_exposure {
+            // P(a pair of ranks) from the cards left: 11:1 pays when 12 P ≥ 1.
+            let n: u64 = self.left_by_rank.iter().map(|&k| k as u64).sum();
+            let same: u64 = self
+                .left_by_rank
+                .iter()
+                .map(|&k| k as u64 * (k as u64).saturating_sub(1))
+                .sum();
+            self.pairs_pay = 12 * same >= n * n.saturating_sub(1);
+        }
+        if !self.playing && !self.left {
+            if let Some(w) = sp.wong_in {
+                self.playing = self.key >= w;
+            }
+        }
+        if self.playing {
+            // Wonging in alone leaves below the same count.
+            if let Some(w) = sp.wong_out.or(sp.wong_in) {
+                if self.key < w {
+                    self.playing = false;
+                    self.left = true;
+                }
+            }
+        }
+    }
+
     fn key_fresh(&self) -> i32 {
         let sp = &self.c.spec;
         if self.c.balanced {
@@ -808,39 +843,17 @@ impl<S: Strategy> Player for Counter<'_, S> {
 
     #[inline]
     fn bet(&mut self, seat: usize) -> u32 {
-        let sp = &self.c.spec;
         if seat == 0 {
             // Decided once per round (every seat bets alike).
             self.key = self.bet_key();
-            if sp.pairs_exposure {
-                // P(a pair of ranks) from the cards left: 11:1 pays when 12 P ≥ 1.
-                let n: u64 = self.left_by_rank.iter().map(|&k| k as u64).sum();
-                let same: u64 = self
-                    .left_by_rank
-                    .iter()
-                    .map(|&k| k as u64 * (k as u64).saturating_sub(1))
-                    .sum();
-                self.pairs_pay = 12 * same >= n * n.saturating_sub(1);
-            }
-            if !self.playing && !self.left {
-                if let Some(w) = sp.wong_in {
-                    self.playing = self.key >= w;
-                }
-            }
-            if self.playing {
-                // Wonging in alone leaves below the same count.
-                if let Some(w) = sp.wong_out.or(sp.wong_in) {
-                    if self.key < w {
-                        self.playing = false;
-                        self.left = true;
-                    }
-                }
+            if self.c.watches {
+                self.watch();
             }
         }
         if !self.playing {
             return 0;
         }
-        match sp.spots_at {
+        match self.c.spec.spots_at {
             Some(x) if seat > 0 && self.key < x => 0,
             _ => self.c.units(self.key),
         }
