@@ -9,8 +9,6 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 
-use clap::Parser;
-
 use cli::{
     BlackjackCompare, BlackjackExact, BlackjackSim, CheckArgs, Cli, Command, CompareGame,
     DeriveBlackjack, DeriveGame, ExactGame, IndicesBlackjack, IndicesGame, MergeArgs, SimGame,
@@ -21,7 +19,7 @@ use rtplab::games::blackjack::{self, BjConfig, Blackjack};
 use rtplab::report::write_output;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::parse_args(std::env::args_os()) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();

@@ -150,6 +150,24 @@ fn bad_numbers_and_rules_exit_2() {
         "unknown strategy 'nonsense'",
     );
     fails_with(&["sim", "poker"], "unrecognized subcommand");
+    // A negative number is the option's value, refused by the option's own check (it was
+    // read as an unknown flag '-5').
+    fails_with(
+        &["sim", "blackjack", "--rounds", "-5"],
+        "invalid value '-5' for '--rounds",
+    );
+    fails_with(&["sim", "doom", "--threads", "-1"], "thread count");
+    fails_with(&["sim", "blackjack", "--pairs", "-1"], "stake");
+    // An unknown subcommand's error lists the ones there are, at every level.
+    fails_with(
+        &["sim", "poker"],
+        "'rtplab sim' has: blackjack, doom, twenty-one, baccarat",
+    );
+    fails_with(
+        &["strategies", "make"],
+        "'rtplab strategies' has: derive, indices",
+    );
+    fails_with(&["dance"], "'rtplab' has: sim, exact,");
 }
 
 #[test]

@@ -47,6 +47,61 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Cli {
+    /// Parse the command line. Every option takes a negative number as its value (so that
+    /// `--rounds -5` is refused by the option's own check, naming the option, instead of
+    /// being read as an unknown flag `-5`), and an unknown subcommand's error lists the ones
+    /// there are.
+    pub fn parse_args(
+        args: impl IntoIterator<Item = std::ffi::OsString>,
+    ) -> Result<Cli, clap::Error> {
+        use clap::{CommandFactory, FromArgMatches};
+        fn negatives(cmd: clap::Command) -> clap::Command {
+            let names: Vec<String> = cmd
+                .get_subcommands()
+                .map(|s| s.get_name().to_string())
+                .collect();
+            names.iter().fold(cmd.allow_negative_numbers(true), |c, n| {
+                c.mut_subcommand(n, negatives)
+            })
+        }
+        let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+        let mut cmd = negatives(Cli::command());
+        let matches = match cmd.try_get_matches_from_mut(args.iter()) {
+            Ok(m) => m,
+            Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
+                // The command whose subcommand was misspelt: follow the names given.
+                let mut at = &cmd;
+                for a in args.iter().skip(1) {
+                    match at.find_subcommand(a) {
+                        Some(sub) => at = sub,
+                        None if a.to_string_lossy().starts_with('-') => {}
+                        None => break,
+                    }
+                }
+                let known: Vec<&str> = at
+                    .get_subcommands()
+                    .map(|s| s.get_name())
+                    .filter(|n| *n != "help")
+                    .collect();
+                let mut e = e;
+                e.insert(
+                    clap::error::ContextKind::Suggested,
+                    clap::error::ContextValue::StyledStrs(vec![format!(
+                        "'{}' has: {}",
+                        at.get_bin_name().unwrap_or(at.get_name()),
+                        known.join(", ")
+                    )
+                    .into()]),
+                );
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
+        Cli::from_arg_matches(&matches).map_err(|e| e.with_cmd(&cmd))
+    }
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Simulate a game (Monte Carlo) and report its return.
