@@ -677,6 +677,175 @@ mod tests {
         assert_eq!(ticks, ["99.20%", "99.25%", "99.30%", "99.35%", "99.40%"]);
     }
 
+    /// The legend's box (x, y) and its rows: (label, its text's x and y).
+    fn legend(svg: &str) -> ((i32, i32), Vec<(String, i32, i32)>) {
+        let num = |l: &str, key: &str| -> i32 {
+            let v = l.split(&format!(" {key}=\"")).nth(1).unwrap();
+            v.split('"').next().unwrap().parse().unwrap()
+        };
+        let lines: Vec<&str> = svg.lines().collect();
+        let bx = lines
+            .iter()
+            .find(|l| l.starts_with("<rect") && l.contains(r#"opacity="0.8""#))
+            .expect("a legend box");
+        let rows = lines
+            .windows(2)
+            .filter(|w| w[0].starts_with("<text") && w[0].contains(r#"font-size="9.677"#))
+            .map(|w| (w[1].to_string(), num(w[0], "x"), num(w[0], "y")))
+            .collect();
+        ((num(bx, "x"), num(bx, "y")), rows)
+    }
+
+    /// Legend markers: each at the rows' left edge, 15 px wide, centred on its label's line
+    /// (a band's 15×10 swatch, a line's stroke, a dot's circle in the middle).
+    #[test]
+    fn legend_markers_sit_beside_their_labels() {
+        let pts = [(1000.0, 99.0), (2000.0, 99.2), (3000.0, 99.1)];
+        let band = [
+            (1000.0, 98.0, 100.0),
+            (2000.0, 98.5, 99.5),
+            (3000.0, 98.8, 99.4),
+        ];
+        let dots = [(1500.0, 99.3), (2500.0, 99.6)];
+        let line = |name, points, band, dots| Line {
+            name,
+            points,
+            band,
+            dots,
+        };
+        let s = line_chart(
+            "RTP",
+            "rounds",
+            "RTP (%)",
+            YUnit::Percent,
+            &[
+                line("estimate", &pts, Some(&band), false),
+                line("points", &dots, None, true),
+            ],
+            Some((99.54, "claim 99.54%")),
+        )
+        .unwrap();
+        let (_, rows) = legend(&s);
+        let labels: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+        // With more than one series the band's entry names its series.
+        assert_eq!(
+            labels,
+            ["estimate: 95% band", "estimate", "points", "claim 99.54%"]
+        );
+        // The markers come after the labels, in the same order.
+        let tail: Vec<&str> = s.lines().rev().skip(1).take(4).collect();
+        let text_x = rows[0].1;
+        let left = text_x - 30;
+        let mid = |r: &(String, i32, i32)| r.2 + 5;
+        assert!(rows.iter().all(|r| r.1 == text_x));
+        assert_eq!(
+            tail[3],
+            format!(
+                r##"<rect x="{left}" y="{}" width="15" height="10" opacity="0.15" fill="#0000FF" stroke="none"/>"##,
+                mid(&rows[0]) - 5
+            )
+        );
+        assert_eq!(
+            tail[2],
+            format!(
+                r##"<polyline fill="none" opacity="1" stroke="#0000FF" stroke-width="2" points="{left},{y} {},{y} "/>"##,
+                left + 15,
+                y = mid(&rows[1])
+            )
+        );
+        assert_eq!(
+            tail[1],
+            format!(
+                r##"<circle cx="{}" cy="{}" r="4" opacity="1" fill="#008C46" stroke="none" stroke-width="1"/>"##,
+                left + 7,
+                mid(&rows[2])
+            )
+        );
+        assert_eq!(
+            tail[0],
+            format!(
+                r##"<polyline fill="none" opacity="1" stroke="#FF0000" stroke-width="2" points="{left},{y} {},{y} "/>"##,
+                left + 15,
+                y = mid(&rows[3])
+            )
+        );
+        // One series: its band is just "95% band".
+        let one = line_chart(
+            "RTP",
+            "rounds",
+            "RTP (%)",
+            YUnit::Percent,
+            &[line("estimate", &pts, Some(&band), false)],
+            None,
+        )
+        .unwrap();
+        let labels: Vec<String> = legend(&one).1.into_iter().map(|r| r.0).collect();
+        assert_eq!(labels, ["95% band", "estimate"]);
+    }
+
+    /// The legend goes to the first free corner of lower right, upper right, upper left, lower
+    /// left (free: no point in its outer 40% of the width and 30% of the height), else lower
+    /// right. Data away from 0 on both axes (the corner test works in the axes' ranges).
+    #[test]
+    fn the_legend_takes_the_first_free_corner() {
+        let at = |pts: &[(f64, f64)]| {
+            let pts: Vec<(f64, f64)> = pts
+                .iter()
+                .map(|&(x, y)| (1000.0 + 100.0 * x, 50.0 + y))
+                .collect();
+            let s = line_chart(
+                "t",
+                "x",
+                "y",
+                YUnit::Plain,
+                &[Line {
+                    name: "s",
+                    points: &pts,
+                    band: None,
+                    dots: true,
+                }],
+                None,
+            )
+            .unwrap();
+            let ((x, y), _) = legend(&s);
+            (
+                if x > 450 { "right" } else { "left" },
+                if y > 260 { "lower" } else { "upper" },
+            )
+        };
+        let rising: Vec<(f64, f64)> = (0..=10).map(|i| (i as f64, i as f64)).collect();
+        let falling: Vec<(f64, f64)> = (0..=10).map(|i| (i as f64, 10.0 - i as f64)).collect();
+        assert_eq!(at(&rising), ("right", "lower"));
+        assert_eq!(at(&falling), ("right", "upper"));
+        // Both right corners taken; the upper left free (its point is mid-height).
+        assert_eq!(
+            at(&[(10.0, 0.0), (10.0, 10.0), (0.0, 5.0)]),
+            ("left", "upper")
+        );
+        // Only the lower left free (a point just outside it on each axis).
+        assert_eq!(
+            at(&[
+                (10.0, 0.0),
+                (10.0, 10.0),
+                (0.0, 10.0),
+                (4.5, 2.0),
+                (2.0, 3.5)
+            ]),
+            ("left", "lower")
+        );
+        // Every corner taken: lower right.
+        assert_eq!(
+            at(&[(0.0, 0.0), (0.0, 10.0), (10.0, 0.0), (10.0, 10.0)]),
+            ("right", "lower")
+        );
+        // The edges (the axes run 8% beyond the data): a point at 63% of the width and 28%
+        // of the height is in the lower right.
+        assert_eq!(
+            at(&[(10.0, 10.0), (6.5, 2.5), (0.0, 10.0), (5.0, 5.0)]),
+            ("left", "lower")
+        );
+    }
+
     #[test]
     fn plots_are_svg_documents() {
         let pts = [(1.0, 99.0), (2.0, 99.2), (3.0, 99.1)];
