@@ -677,8 +677,11 @@ mod tests {
         assert_eq!(ticks, ["99.20%", "99.25%", "99.30%", "99.35%", "99.40%"]);
     }
 
-    /// The legend's box (x, y) and its rows: (label, its text's x and y).
-    fn legend(svg: &str) -> ((i32, i32), Vec<(String, i32, i32)>) {
+    /// A legend row: its label, its text's x and y.
+    type Row = (String, i32, i32);
+
+    /// The legend's box (x, y) and its rows.
+    fn legend(svg: &str) -> ((i32, i32), Vec<Row>) {
         let num = |l: &str, key: &str| -> i32 {
             let v = l.split(&format!(" {key}=\"")).nth(1).unwrap();
             v.split('"').next().unwrap().parse().unwrap()
@@ -736,7 +739,7 @@ mod tests {
         let tail: Vec<&str> = s.lines().rev().skip(1).take(4).collect();
         let text_x = rows[0].1;
         let left = text_x - 30;
-        let mid = |r: &(String, i32, i32)| r.2 + 5;
+        let mid = |r: &Row| r.2 + 5;
         assert!(rows.iter().all(|r| r.1 == text_x));
         assert_eq!(
             tail[3],
