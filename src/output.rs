@@ -164,7 +164,7 @@ fn report_files(dir: &Path) -> Vec<PathBuf> {
             p.is_file()
                 && matches!(
                     p.extension().and_then(|x| x.to_str()),
-                    Some("csv" | "svg" | "md" | "json")
+                    Some("csv" | "svg" | "md" | "json" | "html")
                 )
         })
         .collect()
@@ -290,6 +290,7 @@ mod tests {
         ));
         let w = write_dir_via_temp(&out, |t| {
             std::fs::write(t.join("report.json"), "{}")?;
+            std::fs::write(t.join("report.html"), "<html>")?;
             std::fs::write(t.join("a.csv"), "1")?;
             Ok(vec![t.join("a.csv")])
         })
@@ -310,6 +311,7 @@ mod tests {
         })
         .unwrap();
         assert!(!out.join("a.csv").exists() && out.join("b.csv").exists());
+        assert!(!out.join("report.html").exists(), "the old report's page goes too");
         assert!(out.join("notes.txt").exists() && out.join("keep").is_dir());
         let mut names: Vec<_> = std::fs::read_dir(&out)
             .unwrap()
