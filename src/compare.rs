@@ -363,7 +363,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
                 first
             } else {
                 // A penetration sweep: the rows' labels give each one's cut card.
-                format!("{first} (the first configuration's; the rows differ, see their labels)")
+                format!("{first} (the first configuration's; the rows differ, see their labels; all play the same shoes, so a deeper cut deals more rounds)")
             }
         },
         seed: c.meta.seed,

@@ -311,7 +311,10 @@ mod tests {
         })
         .unwrap();
         assert!(!out.join("a.csv").exists() && out.join("b.csv").exists());
-        assert!(!out.join("report.html").exists(), "the old report's page goes too");
+        assert!(
+            !out.join("report.html").exists(),
+            "the old report's page goes too"
+        );
         assert!(out.join("notes.txt").exists() && out.join("keep").is_dir());
         let mut names: Vec<_> = std::fs::read_dir(&out)
             .unwrap()

@@ -129,7 +129,7 @@ fn counts_compare_by_ev_per_round_and_score_on_the_same_shoes() {
     assert!(v["rules"]
         .as_str()
         .unwrap()
-        .ends_with("(the first configuration's; the rows differ, see their labels)"));
+        .ends_with("(the first configuration's; the rows differ, see their labels; all play the same shoes, so a deeper cut deals more rounds)"));
     let rows = v["strategies"].as_array().unwrap();
     let obs = |cut: &str| {
         rows.iter()
