@@ -162,10 +162,10 @@ fn report_files(dir: &Path) -> Vec<PathBuf> {
     rd.filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             p.is_file()
-                && matches!(
+                && (matches!(
                     p.extension().and_then(|x| x.to_str()),
-                    Some("csv" | "svg" | "md" | "json" | "html")
-                )
+                    Some("csv" | "svg" | "md" | "json")
+                ) || p.file_name().is_some_and(|n| n == "report.html"))
         })
         .collect()
 }
@@ -304,6 +304,7 @@ mod tests {
         // A file that is not a report's survives a replacement; the old report's files go.
         std::fs::create_dir(out.join("keep")).unwrap();
         std::fs::write(out.join("notes.txt"), "mine").unwrap();
+        std::fs::write(out.join("index.html"), "mine").unwrap();
         write_dir_via_temp(&out, |t| {
             std::fs::write(t.join("report.json"), "{}")?;
             std::fs::write(t.join("b.csv"), "2")?;
@@ -316,6 +317,10 @@ mod tests {
             "the old report's page goes too"
         );
         assert!(out.join("notes.txt").exists() && out.join("keep").is_dir());
+        assert!(
+            out.join("index.html").exists(),
+            "only report.html is the report's page"
+        );
         let mut names: Vec<_> = std::fs::read_dir(&out)
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -323,7 +328,7 @@ mod tests {
         names.sort();
         assert_eq!(
             names,
-            ["b.csv", "keep", "notes.txt", "report.json"],
+            ["b.csv", "index.html", "keep", "notes.txt", "report.json"],
             "no temporary folder left"
         );
         // --force never takes a folder that holds no report.

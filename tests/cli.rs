@@ -168,6 +168,11 @@ fn bad_numbers_and_rules_exit_2() {
         "'rtplab strategies' has: derive, indices",
     );
     fails_with(&["dance"], "'rtplab' has: sim, exact,");
+    fails_with(&["help", "poker"], "'rtplab' has: sim, exact,");
+    fails_with(
+        &["help", "sim", "poker"],
+        "'rtplab sim' has: blackjack, doom, twenty-one, baccarat",
+    );
 }
 
 #[test]

@@ -61,20 +61,33 @@ impl Cli {
                 .get_subcommands()
                 .map(|s| s.get_name().to_string())
                 .collect();
-            names.iter().fold(cmd.allow_negative_numbers(true), |c, n| {
-                c.mut_subcommand(n, negatives)
-            })
+            let cmd = cmd.mut_args(|a| {
+                if a.get_action().takes_values() {
+                    a.allow_negative_numbers(true)
+                } else {
+                    a
+                }
+            });
+            names
+                .iter()
+                .fold(cmd, |c, n| c.mut_subcommand(n, negatives))
         }
         let args: Vec<std::ffi::OsString> = args.into_iter().collect();
         let mut cmd = negatives(Cli::command());
         let matches = match cmd.try_get_matches_from_mut(args.iter()) {
             Ok(m) => m,
             Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
-                // The command whose subcommand was misspelt: follow the names given.
+                // The command whose subcommand was misspelt: follow the names given (`help`
+                // names the commands after it: `help sim poker` is about `sim`).
                 let mut at = &cmd;
+                let mut path = vec![cmd.get_name().to_string()];
                 for a in args.iter().skip(1) {
                     match at.find_subcommand(a) {
-                        Some(sub) => at = sub,
+                        _ if a == "help" => {}
+                        Some(sub) => {
+                            at = sub;
+                            path.push(sub.get_name().to_string());
+                        }
                         None if a.to_string_lossy().starts_with('-') => {}
                         None => break,
                     }
@@ -84,12 +97,15 @@ impl Cli {
                     .map(|s| s.get_name())
                     .filter(|n| *n != "help")
                     .collect();
+                if known.is_empty() {
+                    return Err(e);
+                }
                 let mut e = e;
                 e.insert(
                     clap::error::ContextKind::Suggested,
                     clap::error::ContextValue::StyledStrs(vec![format!(
                         "'{}' has: {}",
-                        at.get_bin_name().unwrap_or(at.get_name()),
+                        path.join(" "),
                         known.join(", ")
                     )
                     .into()]),

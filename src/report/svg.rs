@@ -847,6 +847,18 @@ mod tests {
             at(&[(10.0, 10.0), (6.5, 2.5), (0.0, 10.0), (5.0, 5.0)]),
             ("left", "lower")
         );
+        // Just outside the lower right (59% of the axis' width, though 60% of the data's; 32%
+        // of its height): it stays free.
+        assert_eq!(
+            at(&[
+                (10.0, 10.0),
+                (6.0, 2.0),
+                (7.0, 2.9),
+                (0.0, 10.0),
+                (0.0, 0.0)
+            ]),
+            ("right", "lower")
+        );
     }
 
     #[test]

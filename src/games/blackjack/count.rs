@@ -795,7 +795,6 @@ impl<S> Counter<'_, S> {
 
     /// The pairs watch and wonging, once per round before the bet (`Counting::watches`):
     /// out of line, so that the plain bet stays small.
-    #[cold]
     #[inline(never)]
     fn watch(&mut self) {
         let sp = &self.c.spec;
@@ -1066,6 +1065,37 @@ mod tests {
                                 "{decks} decks /{scale} {mode:?} {rounding:?}: rc {rc} seen {seen}"
                             );
                         }
+                    }
+                }
+            }
+        }
+        // The largest divisors (64 decks at scales 251 and 255): every residue of the
+        // numerator near the largest running counts, at a spread of cards seen. (A reciprocal
+        // of too few bits, e.g. 2^40 / d, passes the small scales above but fails here.)
+        for scale in [251, 255] {
+            for mode in [Exact, HalfDeck, FullDeck] {
+                for rounding in [Floor, Truncate, Nearest] {
+                    let tc = TrueCounter::new(64, scale, mode, rounding);
+                    let top = 422_656;
+                    for seen in (0..=3328).step_by(191).chain([1247, 3327, 3328]) {
+                        let rcs = (top - 17_000..=top).chain(-top..=-top + 17_000);
+                        for rc in rcs.chain(150_000..158_200) {
+                            let want = true_count(rc, scale, 3328 - seen, mode, rounding);
+                            assert_eq!(
+                                tc.get(rc, seen),
+                                want,
+                                "/{scale} {mode:?} {rounding:?}: rc {rc} seen {seen}"
+                            );
+                        }
+                    }
+                    // The exactness condition itself: every reciprocal's error e = m·d − 2^63
+                    // is in (0, d], and the largest numerator times d stays below 2^63.
+                    for &(d, m) in tc.divs.iter() {
+                        let by = if rounding == Nearest { 2 * d } else { d } as u128;
+                        let e = m as u128 * by - (1u128 << 63);
+                        assert!(e > 0 && e <= by, "d {d}");
+                        let x_max = 2 * 52 * top as u128 + by;
+                        assert!(x_max * by < 1u128 << 63);
                     }
                 }
             }
