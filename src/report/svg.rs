@@ -847,6 +847,37 @@ mod tests {
             at(&[(10.0, 10.0), (6.5, 2.5), (0.0, 10.0), (5.0, 5.0)]),
             ("left", "lower")
         );
+        // A band counts as well as the points: its lower edge (at 0 from x = 9) takes the
+        // lower right, its upper edge (10 at x = 0) the upper left; the upper right stays free.
+        let pts: Vec<(f64, f64)> = (0..=10)
+            .map(|i| (1000.0 + 100.0 * i as f64, 55.0))
+            .collect();
+        let band: Vec<(f64, f64, f64)> = (0..=10)
+            .map(|i| match i {
+                0 => (1000.0, 54.0, 60.0),
+                9 | 10 => (1000.0 + 100.0 * i as f64, 50.0, 56.0),
+                _ => (1000.0 + 100.0 * i as f64, 54.0, 56.0),
+            })
+            .collect();
+        let s = line_chart(
+            "t",
+            "x",
+            "y",
+            YUnit::Plain,
+            &[Line {
+                name: "s",
+                points: &pts,
+                band: Some(&band),
+                dots: false,
+            }],
+            None,
+        )
+        .unwrap();
+        let ((x, y), _) = legend(&s);
+        assert!(
+            x > 450 && y < 260,
+            "legend at {x},{y}: expected upper right"
+        );
         // Just outside the lower right (59% of the axis' width, though 60% of the data's; 32%
         // of its height): it stays free.
         assert_eq!(
