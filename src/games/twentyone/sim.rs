@@ -479,6 +479,45 @@ mod tests {
         assert_eq!(fin, [6, 5, 4, 1, 3, 2]);
     }
 
+    /// Turns pass to the left from the start seat (seat (start + t) mod n is active on turn
+    /// t), every seat writes on every turn, and the rolls count the re-rolls: at least one a
+    /// turn, at most 1 + rerolls.
+    #[test]
+    fn turns_rotate_from_the_start_seat_and_rolls_count_rerolls() {
+        let r = TwentyOneRules::standard();
+        let s = seats(&["hits-only", "greedy", "slack:1"]);
+        let mut rng = crate::rng::chunk_rng(11, 0);
+        let mut lengths = std::collections::BTreeSet::new();
+        let mut rerolled = false;
+        for game in 0..200u32 {
+            let start = (game % 3) as usize;
+            let g = play_game(&r, &s, start, &mut rng, None);
+            lengths.insert(g.turns % 3);
+            for seat in 0..3 {
+                let want = (0..g.turns as usize)
+                    .filter(|t| (start + t) % 3 == seat)
+                    .count() as u32;
+                assert_eq!(
+                    g.active[seat].1, want,
+                    "game {game} start {start} seat {seat}"
+                );
+                assert_eq!(g.active[seat].1 + g.passive[seat].1, g.turns);
+            }
+            let most = g.turns * (1 + r.rerolls as u32);
+            assert!(
+                g.turns <= g.rolls && g.rolls <= most,
+                "{} rolls in {} turns",
+                g.rolls,
+                g.turns
+            );
+            rerolled |= g.rolls > g.turns;
+        }
+        // Games of every length mod 3, so that a wrong rotation shows.
+        assert_eq!(lengths.len(), 3);
+        // Some turns re-rolled (hits-only re-rolls a roll with no hit).
+        assert!(rerolled);
+    }
+
     #[test]
     fn identical_for_any_thread_count() {
         use crate::engine::{run, RunOptions};
