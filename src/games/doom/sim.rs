@@ -605,6 +605,34 @@ mod tests {
     use crate::engine::{run, RunOptions};
     use std::sync::atomic::AtomicBool;
 
+    /// Turn scores land in bins of 50 points from −1000 (index 1) to 11,000 (index 240),
+    /// below and above them the underflow (index 0) and overflow (index 241): a turn's
+    /// negative score (a farkle penalty such as three farkles in a row costing 500) lands in
+    /// a bin of its own, a zero in its own.
+    #[test]
+    fn turn_scores_land_in_their_histogram_bins() {
+        for (score, bin) in [
+            (-1001, 0),
+            (-1000, 1),
+            (-951, 1),
+            (-950, 2),
+            (-500, 11),
+            (-1, 20),
+            (0, 21),
+            (49, 21),
+            (50, 22),
+            (450, 30),
+            (10_999, 240),
+            (11_000, 241),
+        ] {
+            let mut t = TurnAcc::default();
+            t.add(&TurnOutcome::default(), score, false);
+            let at: Vec<usize> = (0..t.hist.len()).filter(|&i| t.hist[i] == 1).collect();
+            assert_eq!(at, [bin], "score {score}");
+            assert_eq!(t.hist.len(), HIST_BINS + 2);
+        }
+    }
+
     fn sim(preset: DoomPreset, spec: &str, mode: Mode, seats: usize) -> (DoomSim, f64) {
         let model = Arc::new(Model::new(&DoomRules::preset(preset)));
         let pl = Arc::new(SolvedStrategy::new(
