@@ -688,6 +688,25 @@ mod tests {
         }
     }
 
+    /// Every turn rolls at least once and its rolls are counted one a throw (a few a turn).
+    #[test]
+    fn every_turn_counts_its_rolls() {
+        let (s, _) = sim(DoomPreset::Seed, "optimal", Mode::Turns(1), 1);
+        let mut rng = crate::rng::chunk_rng(5, 0);
+        let mut total = 0u64;
+        for _ in 0..10_000 {
+            let o = play_turn(&s.model, &s.players[0], 0, None, &mut rng);
+            assert!((1..=60).contains(&o.rolls), "{o:?}");
+            if o.points > 0 {
+                // Banking needs a scoring throw before it.
+                assert!(!o.farkle && !o.doom);
+            }
+            total += o.rolls as u64;
+        }
+        let mean = total as f64 / 10_000.0;
+        assert!((1.5..6.0).contains(&mean), "{mean} rolls a turn");
+    }
+
     #[test]
     fn identical_for_any_thread_count() {
         let (s, _) = sim(DoomPreset::S2Common, "optimal", Mode::Games(200), 3);

@@ -502,6 +502,9 @@ mod tests {
                     "game {game} start {start} seat {seat}"
                 );
                 assert_eq!(g.active[seat].1 + g.passive[seat].1, g.turns);
+                // The points split the same way.
+                let p = &g.players[seat];
+                assert_eq!(g.active[seat].0 + g.passive[seat].0, p.score);
             }
             let most = g.turns * (1 + r.rerolls as u32);
             assert!(
@@ -516,6 +519,20 @@ mod tests {
         assert_eq!(lengths.len(), 3);
         // Some turns re-rolled (hits-only re-rolls a roll with no hit).
         assert!(rerolled);
+    }
+
+    /// A run stopped before its first chunk still reports every seat (zero sums); sums
+    /// with their seats are used as they are.
+    #[test]
+    fn with_seats_fills_in_an_empty_run() {
+        let empty = TwentyOneAcc::default();
+        let filled = empty.with_seats(3);
+        assert_eq!(filled.wins.len(), 3);
+        assert_eq!(*filled, TwentyOneAcc::for_seats(3));
+        let mut some = TwentyOneAcc::for_seats(3);
+        some.games = 7;
+        assert!(matches!(some.with_seats(3), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(some.with_seats(3).games, 7);
     }
 
     #[test]
