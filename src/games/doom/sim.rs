@@ -688,6 +688,30 @@ mod tests {
         }
     }
 
+    /// The endgame rule (`endgame:450`) banks as soon as the bank plus the turn reaches the
+    /// target (100,000 at the seed table), below its threshold of 450; far from the target
+    /// (and leading) it keeps the threshold.
+    #[test]
+    fn the_endgame_banks_what_reaches_the_target() {
+        let (s, _) = sim(DoomPreset::Seed, "endgame:450", Mode::Turns(1), 1);
+        let below_threshold = |bank: i64| {
+            let mut rng = crate::rng::chunk_rng(9, 0);
+            let view = GameView {
+                bank,
+                leader: bank,
+                last_turn: false,
+            };
+            (0..3000)
+                .filter(|_| {
+                    let o = play_turn(&s.model, &s.players[0], 0, Some(view), &mut rng);
+                    o.points > 0 && o.points < 450
+                })
+                .count()
+        };
+        assert!(below_threshold(99_900) > 300);
+        assert_eq!(below_threshold(1_000), 0);
+    }
+
     /// Every turn rolls at least once and its rolls are counted one a throw (a few a turn).
     #[test]
     fn every_turn_counts_its_rolls() {

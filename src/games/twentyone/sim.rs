@@ -535,6 +535,67 @@ mod tests {
         assert_eq!(some.with_seats(3).games, 7);
     }
 
+    /// A run of two chunks holds the sums of the two chunks run alone (the merge adds every
+    /// field), and passes the shard plausibility check, which refuses edited sums.
+    #[test]
+    fn merged_sums_are_the_chunks_sums_and_plausible() {
+        use crate::engine::{run, RunOptions};
+        use crate::shard::Plausible;
+        use std::sync::atomic::AtomicBool;
+        let sim = TwentyOneSim {
+            rules: Arc::new(TwentyOneRules::standard()),
+            seats: seats(&["hits-only", "greedy"]),
+            games: 200,
+            per_chunk: 100,
+            start_seat: None,
+            record_events: true,
+        };
+        let go = |chunks| {
+            let o = RunOptions {
+                seed: 5,
+                chunks,
+                threads: Some(1),
+                progress: false,
+                label: String::new(),
+            };
+            run(&sim, &o, &AtomicBool::new(false)).unwrap().acc
+        };
+        let (a, b, m) = (go(0..1), go(1..2), go(0..2));
+        assert_eq!(m.games, a.games + b.games);
+        assert_eq!(m.rolls, a.rolls + b.rolls);
+        assert!(a.rolls > 0 && b.rolls > 0);
+        for s in 0..2 {
+            let hist: Vec<u64> = (0..a.score_hist[s].len())
+                .map(|k| a.score_hist[s][k] + b.score_hist[s][k])
+                .collect();
+            assert_eq!(m.score_hist[s], hist);
+            let rows: Vec<u64> = (0..ROWS)
+                .map(|r| a.hits_row[s][r] + b.hits_row[s][r])
+                .collect();
+            assert_eq!(m.hits_row[s].to_vec(), rows);
+            assert!(rows.iter().sum::<u64>() > 0);
+            assert_eq!(m.crossings[s], a.crossings[s] + b.crossings[s]);
+        }
+        assert_eq!(m.events.rolls, {
+            let mut e = a.events.clone();
+            e.merge(&b.events);
+            e.rolls
+        });
+        assert!(m.plausible().is_ok());
+        // Edited sums are refused: a game more than the wins hold, a histogram off by one.
+        let mut bad = m.clone();
+        bad.games += 1;
+        let e = bad.plausible().unwrap_err();
+        assert!(e.contains("seat 1 wins has 200 games of 201"), "{e}");
+        let mut bad = m.clone();
+        bad.score_hist[1][0] += 1;
+        let e = bad.plausible().unwrap_err();
+        assert!(
+            e.contains("seat 2 score histogram: 201 of 200 games"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn identical_for_any_thread_count() {
         use crate::engine::{run, RunOptions};
