@@ -688,28 +688,43 @@ mod tests {
         }
     }
 
-    /// The endgame rule (`endgame:450`) banks as soon as the bank plus the turn reaches the
-    /// target (100,000 at the seed table), below its threshold of 450; far from the target
-    /// (and leading) it keeps the threshold.
+    /// The endgame rule (`endgame:450`, at the seed table's target of 100,000): on the last
+    /// turn it banks only what passes the leader; it banks as soon as the bank plus the turn
+    /// reaches the target; more than a tenth of the target behind the leader it banks from
+    /// 1.5 × its threshold (675); otherwise it keeps the threshold of 450.
     #[test]
-    fn the_endgame_banks_what_reaches_the_target() {
+    fn the_endgame_rule_banks_by_the_game_state() {
         let (s, _) = sim(DoomPreset::Seed, "endgame:450", Mode::Turns(1), 1);
-        let below_threshold = |bank: i64| {
+        // The points of the turns banked (farkles and dooms left out), 3,000 turns.
+        let banked = |bank: i64, leader: i64, last_turn: bool| -> Vec<u32> {
             let mut rng = crate::rng::chunk_rng(9, 0);
             let view = GameView {
                 bank,
-                leader: bank,
-                last_turn: false,
+                leader,
+                last_turn,
             };
             (0..3000)
-                .filter(|_| {
-                    let o = play_turn(&s.model, &s.players[0], 0, Some(view), &mut rng);
-                    o.points > 0 && o.points < 450
-                })
-                .count()
+                .map(|_| play_turn(&s.model, &s.players[0], 0, Some(view), &mut rng).points)
+                .filter(|&p| p > 0)
+                .collect()
         };
-        assert!(below_threshold(99_900) > 300);
-        assert_eq!(below_threshold(1_000), 0);
+        let some = |v: &[u32], r: std::ops::Range<u32>| v.iter().any(|p| r.contains(p));
+        // Near the target: banks from 100 (reaching 100,000), never below.
+        let a = banked(99_900, 99_900, false);
+        assert!(some(&a, 100..450) && !some(&a, 1..100));
+        // Far from it, level with the leader: the threshold.
+        for bank in [1_000, 20_000] {
+            let b = banked(bank, bank, false);
+            assert!(!some(&b, 1..450) && some(&b, 450..675), "bank {bank}");
+        }
+        // Behind by more than a tenth of the target: from 675; by exactly a tenth: 450.
+        let c = banked(0, 50_000, false);
+        assert!(!some(&c, 1..675) && some(&c, 675..1000));
+        let e = banked(0, 10_000, false);
+        assert!(!some(&e, 1..450) && some(&e, 450..675));
+        // The last turn: only what passes the leader (4,000 + more than 500).
+        let d = banked(4_000, 4_500, true);
+        assert!(!some(&d, 1..501) && some(&d, 501..700));
     }
 
     /// Every turn rolls at least once and its rolls are counted one a throw (a few a turn).
