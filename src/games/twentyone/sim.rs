@@ -596,6 +596,74 @@ mod tests {
         );
     }
 
+    /// A chunk's sums are those of its games replayed one by one on the same stream: the
+    /// chunk's games (the last chunk short), each starting from seat game mod n, every sum
+    /// and batch in its seat's place.
+    #[test]
+    fn a_chunk_sums_its_games() {
+        let n = 3;
+        let sim = TwentyOneSim {
+            rules: Arc::new(TwentyOneRules::standard()),
+            seats: seats(&["hits-only", "greedy", "slack:1"]),
+            games: 250,
+            per_chunk: 100,
+            start_seat: None,
+            record_events: false,
+        };
+        let mut acc = TwentyOneAcc::default();
+        sim.run_chunk(2, &mut crate::rng::chunk_rng(4, 2), &mut acc);
+        let mut rng = crate::rng::chunk_rng(4, 2);
+        let mut want = TwentyOneAcc::for_seats(n);
+        let (mut wins, mut score) = (vec![0i128; n], vec![0i128; n]);
+        let (mut act, mut pas) = (vec![(0i128, 0i128); n], vec![(0i128, 0i128); n]);
+        let mut turns = 0i128;
+        for game in 200..250u64 {
+            let g = play_game(&sim.rules, &sim.seats, (game % 3) as usize, &mut rng, None);
+            let best = g.players.iter().map(|p| p.score).max().unwrap();
+            let winners = g.players.iter().filter(|p| p.score == best).count() as i64;
+            for (s, p) in g.players.iter().enumerate() {
+                if p.score == best {
+                    wins[s] += (WIN_UNIT / winners) as i128;
+                }
+                score[s] += p.score as i128;
+                want.score_hist[s][p.score as usize] += 1;
+                for r in 0..ROWS {
+                    want.hits_row[s][r] += p.hits_per_row[r] as u64;
+                }
+                want.crossings[s] += p.crossings as u64;
+                act[s].0 += g.active[s].0 as i128;
+                act[s].1 += g.active[s].1 as i128;
+                pas[s].0 += g.passive[s].0 as i128;
+                pas[s].1 += g.passive[s].1 as i128;
+            }
+            turns += g.turns as i128;
+            want.rolls += g.rolls as u64;
+        }
+        assert_eq!(acc.games, 50);
+        assert_eq!(acc.rolls, want.rolls);
+        assert_eq!((acc.turns.x, acc.turns.y, acc.turns.n), (turns, 50, 50));
+        for s in 0..n {
+            assert_eq!(
+                (acc.wins[s].x, acc.wins[s].y),
+                (wins[s], 50 * WIN_UNIT as i128),
+                "seat {s}"
+            );
+            assert_eq!(
+                (acc.score[s].x, acc.score[s].y, acc.score[s].n),
+                (score[s], 50, 50)
+            );
+            assert_eq!((acc.active[s].x, acc.active[s].y), act[s], "seat {s}");
+            assert_eq!(acc.active[s].n as i128, act[s].1);
+            assert_eq!((acc.passive[s].x, acc.passive[s].y), pas[s], "seat {s}");
+            assert_eq!(acc.passive[s].n as i128, pas[s].1);
+            assert_eq!(acc.score_hist[s], want.score_hist[s]);
+            assert_eq!(acc.hits_row[s], want.hits_row[s]);
+            assert_eq!(acc.crossings[s], want.crossings[s]);
+        }
+        // Each seat started some of the games, so the rotation shows in the active turns.
+        assert!(act.iter().all(|a| a.1 > 0));
+    }
+
     #[test]
     fn identical_for_any_thread_count() {
         use crate::engine::{run, RunOptions};
