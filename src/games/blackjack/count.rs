@@ -201,24 +201,24 @@ pub enum TcRounding {
     Nearest,
 }
 
+/// The true count as a fraction rc · a / (scale · b) of the running count: (a, b) by how the
+/// decks left are known with `remaining` cards left (at least one card, half deck or deck).
+fn tc_fraction(mode: TcMode, remaining: u32) -> (i32, u32) {
+    let remaining = remaining.max(1);
+    match mode {
+        TcMode::Exact => (52, remaining),
+        TcMode::HalfDeck => (2, ((remaining + 13) / 26).max(1)),
+        TcMode::FullDeck => (1, ((remaining + 26) / 52).max(1)),
+    }
+}
+
 /// The integer true count of running count `rc` (in tag units of `scale`) with `remaining`
 /// cards left, computed exactly in integers (32-bit: with at most 64 decks and tags of at most
 /// 20 units, |rc · 52 · 2| < 2^31).
 pub fn true_count(rc: i32, scale: u8, remaining: u32, mode: TcMode, rounding: TcRounding) -> i32 {
-    let remaining = remaining.max(1) as i32;
-    let s = scale as i32;
     // tc = num / den.
-    let (num, den) = match mode {
-        TcMode::Exact => (rc * 52, s * remaining),
-        TcMode::HalfDeck => {
-            let halves = ((remaining + 13) / 26).max(1);
-            (rc * 2, s * halves)
-        }
-        TcMode::FullDeck => {
-            let decks = ((remaining + 26) / 52).max(1);
-            (rc, s * decks)
-        }
-    };
+    let (per_rc, per_scale) = tc_fraction(mode, remaining);
+    let (num, den) = (rc * per_rc, scale as i32 * per_scale as i32);
     match rounding {
         TcRounding::Floor => num.div_euclid(den),
         TcRounding::Truncate => num / den,
@@ -247,19 +247,10 @@ impl TrueCounter {
     pub fn new(decks: u32, scale: u8, mode: TcMode, rounding: TcRounding) -> TrueCounter {
         let cards = decks * 52;
         let s = scale.max(1) as u32;
-        let per_rc = match mode {
-            TcMode::Exact => 52,
-            TcMode::HalfDeck => 2,
-            TcMode::FullDeck => 1,
-        };
+        let (per_rc, _) = tc_fraction(mode, 1);
         let divs = (0..=cards)
             .map(|seen| {
-                let remaining = (cards - seen).max(1);
-                let d = s * match mode {
-                    TcMode::Exact => remaining,
-                    TcMode::HalfDeck => ((remaining + 13) / 26).max(1),
-                    TcMode::FullDeck => ((remaining + 26) / 52).max(1),
-                };
+                let d = s * tc_fraction(mode, cards - seen).1;
                 let by = if rounding == TcRounding::Nearest {
                     2 * d
                 } else {

@@ -919,7 +919,6 @@ pub enum PostSplit {
     Cdp,
 }
 
-/// Analyze `rules` under `policy` from a full shoe (post-split play CDZ-).
 /// Most hands a split round may reach in the exact analysis (resplits by Farmer's algorithm).
 pub const MAX_EXACT_HANDS: u8 = 4;
 
@@ -933,6 +932,7 @@ pub fn check_exact(rules: &Rules) -> Result<(), super::BjError> {
     Ok(())
 }
 
+/// Analyze `rules` under `policy` from a full shoe (post-split play CDZ-).
 pub fn analyze<P: Decider>(rules: &Rules, policy: &P, table: &DealerTable) -> ExactResult {
     analyze_with(rules, policy, table, PostSplit::CdzMinus)
 }
@@ -1014,7 +1014,7 @@ pub fn analyze_with<P: Decider>(
     };
     if rules.max_hands > MAX_EXACT_HANDS {
         split_note.push_str(&format!(
-            "; more than 4 hands ({}) counted as 4",
+            "; more than {MAX_EXACT_HANDS} hands ({}) counted as {MAX_EXACT_HANDS}",
             rules.max_hands
         ));
     }
