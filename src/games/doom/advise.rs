@@ -7,7 +7,6 @@ use serde::Serialize;
 
 use super::exact::{solve_policy, Policy, ValueTable, CAP_POINTS};
 use super::model::Model;
-use super::rules::HotDice;
 use super::score::{size, FaceCounts};
 use super::win::{WinError, WinSolution};
 
@@ -218,7 +217,7 @@ pub fn advise(
         advice.outcome = "farkle";
         return Ok(advice);
     }
-    let forced = m.rules.hot_dice == HotDice::Forced;
+    let forced = m.rules.hot_dice_forced();
     // The state each choice leads to, and there the value of banking (None: not allowed)
     // and of rolling on.
     let states: Vec<(usize, usize)> = choices

@@ -14,7 +14,6 @@
 //! farkles in a row (M. Busche's formulation), found by a secant iteration on the average.
 
 use super::model::{Model, Opt};
-use super::rules::HotDice;
 
 /// States up to this many turn points are solved exactly.
 pub const CAP_POINTS: u32 = 40_000;
@@ -78,7 +77,7 @@ impl ValueTable {
             return ((p2 as u32 + m.holds[o.to as usize].pts) * m.unit) as f64;
         }
         let i = p2 * self.holds + o.to as usize;
-        if o.hot && m.rules.hot_dice == HotDice::Forced {
+        if o.hot && m.rules.hot_dice_forced() {
             self.r[i]
         } else {
             self.v[i]
@@ -313,7 +312,7 @@ pub fn turn_distribution(m: &Model, sol: &Solution) -> TurnDistribution {
                         let tp = (p2 as u32 + m.holds[o.to as usize].pts) * m.unit;
                         *d.banked.entry(tp).or_default() += q;
                         d.p_capped += q;
-                    } else if o.hot && m.rules.hot_dice == HotDice::Forced {
+                    } else if o.hot && m.rules.hot_dice_forced() {
                         roll[j] += q;
                     } else {
                         dec[j] += q;
@@ -363,7 +362,7 @@ impl Solution {
                     if n == 6 && p == 0 {
                         continue; // the turn's first roll: nothing to bank
                     }
-                    if n == 6 && m.rules.hot_dice == HotDice::Forced {
+                    if n == 6 && m.rules.hot_dice_forced() {
                         continue;
                     }
                     let tp = (p as u32 + hold.pts) * m.unit;
@@ -486,7 +485,7 @@ mod tests {
     fn a_set_aside_is_valued_banked_beyond_the_cap_and_rolled_on_when_hot_dice_are_forced() {
         for preset in [DoomPreset::Seed, DoomPreset::S2Common] {
             let m = Model::new(&DoomRules::preset(preset));
-            let forced = m.rules.hot_dice == HotDice::Forced;
+            let forced = m.rules.hot_dice_forced();
             let t = solve(&m, &Policy::OPTIMAL, 0.0, 0.0);
             let (mut beyond, mut rolled_on, mut differ) = (0, 0, 0);
             // From beyond the cap too: a simulated turn goes on there after forced hot dice.

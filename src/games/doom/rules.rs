@@ -117,6 +117,11 @@ pub struct DoomRules {
 }
 
 impl DoomRules {
+    /// Whether hot dice (all six set aside) must be rolled again.
+    pub fn hot_dice_forced(&self) -> bool {
+        self.hot_dice == HotDice::Forced
+    }
+
     pub fn preset(p: DoomPreset) -> DoomRules {
         let seed = DoomRules {
             preset: p,

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use super::exact::{solve_policy, BankRule, Policy, Solution, ValueTable};
 use super::model::Model;
-use super::rules::{DoomWipes, EndRule, HotDice};
+use super::rules::{DoomWipes, EndRule};
 use super::score::key;
 use super::strategy::DoomStrategy;
 use super::win::{TurnKind, TurnTable, WinSolution};
@@ -91,7 +91,7 @@ pub fn play_turn(
         p += o.gain as usize;
         h = o.to as usize;
         let tp = (p as u32 + m.holds[h].pts) * m.unit;
-        if o.hot && m.rules.hot_dice == HotDice::Forced {
+        if o.hot && m.rules.hot_dice_forced() {
             continue;
         }
         if tp < m.rules.min_bank.max(1) {
@@ -106,8 +106,8 @@ pub fn play_turn(
             } else if total >= target {
                 true
             } else if v.leader - v.bank > target / 10 {
-                let n = 6 - m.holds[h].dice as usize;
-                tp as u64 * 2 >= th[n] as u64 * 3
+                // `endgame:T` has the one threshold T whatever the dice left.
+                tp as u64 * 2 >= th[0] as u64 * 3
             } else {
                 bank
             };
@@ -158,7 +158,7 @@ impl WinPlay {
 /// bank where banking is worth at least rolling on.
 pub fn play_turn_win(m: &Model, w: &WinPlay, kind: TurnKind, rng: &mut Rng) -> TurnOutcome {
     let t = w.table(kind);
-    let forced = m.rules.hot_dice == HotDice::Forced;
+    let forced = m.rules.hot_dice_forced();
     let mut out = TurnOutcome::default();
     let (mut p, mut h) = (0usize, 0usize);
     loop {
@@ -725,6 +725,51 @@ mod tests {
         // The last turn: only what passes the leader (4,000 + more than 500).
         let d = banked(4_000, 4_500, true);
         assert!(!some(&d, 1..501) && some(&d, 501..700));
+    }
+
+    /// Hot dice in win-optimal play, on the last turn where any points win (so banking at
+    /// once is best wherever it is allowed): with forced hot dice (the seed rules) a first
+    /// throw whose every scoring set-aside takes all six dice is rolled on, never banked; with
+    /// optional hot dice the same throws are banked at once. The first throw is replayed from
+    /// a copy of the stream.
+    #[test]
+    fn win_optimal_rolls_on_after_hot_dice_only_when_forced() {
+        for forced in [true, false] {
+            let mut r = DoomRules::preset(DoomPreset::Seed);
+            r.target = 500;
+            if !forced {
+                r.hot_dice = super::super::rules::HotDice::Optional;
+            }
+            let m = Model::new(&r);
+            assert_eq!(m.rules.hot_dice_forced(), forced);
+            let w = WinPlay::new(WinSolution::solve(&m).unwrap());
+            let mut rng = crate::rng::chunk_rng(3, 0);
+            let (mut all_hot, mut one_roll) = (0, 0);
+            for _ in 0..50_000 {
+                let mut probe = rng.clone();
+                let first = roll_dice(&m, 0, &mut probe, &mut TurnOutcome::default());
+                let o = play_turn_win(&m, &w, TurnKind::Last { d: 0 }, &mut rng);
+                let Some(i) = first else { continue };
+                let opts = &m.opts[0][i];
+                if opts.is_empty() {
+                    continue;
+                }
+                if opts.iter().all(|x| x.hot) {
+                    all_hot += 1;
+                    if forced {
+                        assert!(o.rolls >= 2, "banked on hot dice: {o:?}");
+                    } else {
+                        assert!(o.rolls == 1 && o.points > 0, "rolled on: {o:?}");
+                    }
+                } else {
+                    // A set-aside that leaves dice: banked at once, either way.
+                    assert!(o.rolls == 1 && o.points > 0, "{o:?}");
+                    one_roll += 1;
+                }
+            }
+            // About 0.2% of first throws have only six-dice set-asides (three pairs without a 1 or 5).
+            assert!(all_hot > 50 && one_roll > 30_000, "{all_hot} {one_roll}");
+        }
     }
 
     /// Every turn rolls at least once and its rolls are counted one a throw (a few a turn).

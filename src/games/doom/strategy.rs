@@ -131,7 +131,10 @@ mod tests {
             s.policy.bank,
             BankRule::Thresholds([250, 1000, 600, 400, 350, 300, 250])
         );
-        assert!(DoomStrategy::parse("endgame:400").unwrap().endgame);
+        let e = DoomStrategy::parse("endgame:400").unwrap();
+        // One threshold whatever the dice left (the endgame rule reads it so).
+        assert!(e.endgame);
+        assert_eq!(e.policy.bank, BankRule::Thresholds([400; 7]));
         let w = DoomStrategy::parse("win-optimal").unwrap();
         assert!(w.win && !w.endgame);
         assert!(!DoomStrategy::parse("optimal").unwrap().win);

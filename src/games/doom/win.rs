@@ -35,7 +35,7 @@
 use rayon::prelude::*;
 
 use super::model::Model;
-use super::rules::{DoomWipes, EndRule, HotDice};
+use super::rules::{DoomWipes, EndRule};
 
 /// The residual at which a pair's secant iteration stops.
 const TOL: f64 = 1e-13;
@@ -86,7 +86,7 @@ struct Fast {
 impl Fast {
     fn new(m: &Model) -> Fast {
         let holds = m.holds.len();
-        let forced = m.rules.hot_dice == HotDice::Forced;
+        let forced = m.rules.hot_dice_forced();
         let mut order: Vec<usize> = (0..holds).collect();
         order.sort_by_key(|&h| std::cmp::Reverse(m.holds[h].dice));
         let mut bust = vec![0.0; holds];
@@ -641,7 +641,7 @@ fn last_turn(fast: &Fast) -> (Vec<f64>, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rules::{DoomPreset, DoomRules};
+    use super::super::rules::{DoomPreset, DoomRules, HotDice};
     use super::*;
 
     fn rules(target: u64, end: EndRule, f: impl Fn(&mut DoomRules)) -> Model {
@@ -660,7 +660,7 @@ mod tests {
         let tu = m.rules.target.div_ceil(m.unit as u64) as usize;
         let finish = m.rules.end == EndRule::FinishRound;
         let hs = m.holds.len();
-        let forced = m.rules.hot_dice == HotDice::Forced;
+        let forced = m.rules.hot_dice_forced();
         let min_bank = m.rules.min_bank.max(1);
         let seats = if finish { 2 } else { 1 };
         let levels = tu + top + 1;
