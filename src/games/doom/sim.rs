@@ -772,6 +772,29 @@ mod tests {
         }
     }
 
+    /// A seat's turn sums: every turn's farkle, doom, penalty and rolls counted, and its score
+    /// in the batch (sum, count, squares).
+    #[test]
+    fn turn_sums_count_every_turn() {
+        let mut t = TurnAcc::default();
+        let o = |points, farkle, doom, rolls| TurnOutcome {
+            points,
+            farkle,
+            doom,
+            rolls,
+        };
+        t.add(&o(0, true, false, 3), -500, true);
+        t.add(&o(0, false, true, 2), 0, false);
+        t.add(&o(0, true, false, 1), 0, false);
+        t.add(&o(450, false, false, 4), 450, false);
+        assert_eq!((t.farkles, t.dooms, t.penalties, t.rolls), (2, 1, 1, 10));
+        assert_eq!(t.batch_n, 4);
+        assert_eq!(
+            (t.batch.x, t.batch.y, t.batch.xx),
+            (-50, 4, 500 * 500 + 450 * 450)
+        );
+    }
+
     /// Every turn rolls at least once and its rolls are counted one a throw (a few a turn).
     #[test]
     fn every_turn_counts_its_rolls() {
