@@ -54,7 +54,7 @@ fn main() -> ExitCode {
         Command::Compare(CompareGame::Doom(args)) => check_outputs(&args.output, None)
             .and_then(|_| args.configs())
             .and_then(|c| {
-                compare::<rtplab::games::doom::Doom>(c, &args.run.spec(None)?, &args.output, &stop)
+                compare::<rtplab::games::doom::Doom>(c, &args.run.spec()?, &args.output, &stop)
             }),
         Command::Exact(ExactGame::Blackjack(args)) => exact_blackjack(&args),
         Command::Strategies(StrategiesCmd::Derive(DeriveGame::Blackjack(args))) => {
@@ -604,7 +604,7 @@ fn compare_blackjack(args: &BlackjackCompare, stop: &AtomicBool) -> anyhow::Resu
             }
         }
     }
-    compare::<Blackjack>(configs, &args.run.spec(None)?, &args.output, stop)
+    compare::<Blackjack>(configs, &args.run.spec()?, &args.output, stop)
 }
 
 fn compare_baccarat(
@@ -618,7 +618,7 @@ fn compare_baccarat(
         .iter()
         .map(|b| args.stakes.config(b))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    compare::<Baccarat>(configs, &args.run.spec(None)?, &args.output, stop)
+    compare::<Baccarat>(configs, &args.run.spec()?, &args.output, stop)
 }
 
 /// Emit a simulation's report (plots only with --out-dir); exit 130 if it was interrupted.

@@ -240,6 +240,41 @@ fn baccarat_bets_compare_on_the_same_shoes() {
         ],
         "cannot be sharded",
     );
+    // Every sharding flag is refused in those words (not clap's nearest other flag), and
+    // none is offered in the help.
+    for flag in ["--shard=1/2", "--shards", "--shard-out", "--checkpoint"] {
+        let mut args = vec!["compare", "doom", "--strategy", "optimal", "--strategy"];
+        args.extend(["bank-at:300", flag]);
+        if !flag.contains('=') {
+            args.push("2");
+        }
+        fails_with(
+            &args,
+            "compare runs every strategy on the same streams in one process",
+        );
+    }
+    for game in ["blackjack", "baccarat", "doom"] {
+        let out = succeeds(rtplab().args(["compare", game, "--help"]));
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !help.contains("--shard") && !help.contains("--checkpoint"),
+            "{help}"
+        );
+    }
+    // Inside an array job (or a Kubernetes indexed job) every task would run all of it.
+    for var in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
+        let out = rtplab()
+            .env(var, "3")
+            .args(["compare", "baccarat", "--bet", "banker", "--bet", "player"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!("{var}=3 is set")) && err.contains("run compare as a single job"),
+            "{err}"
+        );
+    }
 }
 
 /// Dice of Doom turn strategies compared on the same streams: the first strategy's estimate is

@@ -2,7 +2,9 @@
 
 use clap::Args;
 
-use super::{parse_claim, parse_count_limited, parse_positive, ArgError, OutputArgs, RunBase};
+use super::{
+    parse_claim, parse_count_limited, parse_positive, ArgError, OutputArgs, RunBase, RunCommon,
+};
 use rtplab::games::baccarat::bet::BetSpec;
 use rtplab::games::baccarat::rules::{BacRules, BankerPays, Shuffle};
 
@@ -151,7 +153,7 @@ pub struct BaccaratCompare {
     #[command(flatten)]
     pub stakes: BacStakes,
     #[command(flatten)]
-    pub run: RunBase,
+    pub run: RunCommon,
     #[command(flatten)]
     pub output: OutputArgs,
 }

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use super::{parse_count_limited, ArgError, OutputArgs, RunBase};
+use super::{parse_count_limited, ArgError, OutputArgs, RunBase, RunCommon};
 use rtplab::games::doom::rules::{self, DoomRules};
 
 /// Every ruling of Dice of Doom; unset flags keep the preset's value.
@@ -202,7 +202,7 @@ pub struct DoomCompare {
     #[arg(long, default_value = "1M", value_parser = parse_count_limited)]
     pub turns: u64,
     #[command(flatten)]
-    pub run: RunBase,
+    pub run: RunCommon,
     #[command(flatten)]
     pub output: OutputArgs,
 }

@@ -112,6 +112,22 @@ impl Cli {
                 );
                 return Err(e);
             }
+            Err(e)
+                if e.kind() == clap::error::ErrorKind::UnknownArgument
+                    && args.get(1).is_some_and(|a| a == "compare")
+                    && matches!(
+                        e.get(clap::error::ContextKind::InvalidArg),
+                        Some(clap::error::ContextValue::String(a))
+                            if ["--shard", "--shards", "--shard-out", "--checkpoint"]
+                                .contains(&a.split('=').next().unwrap_or(""))
+                    ) =>
+            {
+                // Said plainly rather than clap's nearest other flag.
+                return Err(cmd.error(
+                    clap::error::ErrorKind::UnknownArgument,
+                    "compare runs every strategy on the same streams in one process: it cannot be sharded or checkpointed (leave out --shard, --shards, --shard-out and --checkpoint)",
+                ));
+            }
             Err(e) => return Err(e),
         };
         Cli::from_arg_matches(&matches).map_err(|e| e.with_cmd(&cmd))
@@ -527,7 +543,7 @@ pub struct BlackjackCompare {
     #[arg(long, default_value = "20M", value_parser = parse_rounds)]
     pub rounds: u64,
     #[command(flatten)]
-    pub run: RunBase,
+    pub run: RunCommon,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -895,9 +911,10 @@ pub struct RunArgs {
     pub base: RunBase,
 }
 
-/// Seed, threads, progress and sharding of a run (every game).
+/// Seed, threads and progress of a run (every game; a comparison has only these: it runs in
+/// one process).
 #[derive(Args, Debug)]
-pub struct RunBase {
+pub struct RunCommon {
     /// Seed of the random streams; the same seed gives the same result for any --threads.
     #[arg(long, default_value_t = 1, value_parser = parse_seed)]
     pub seed: u64,
@@ -907,6 +924,54 @@ pub struct RunBase {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+impl RunCommon {
+    /// The specification of a run in one process, unsharded (compare).
+    pub fn spec(&self) -> Result<rtplab::game::RunSpec, rtplab::shard::ShardError> {
+        self.spec_in(|k| std::env::var(k).ok())
+    }
+
+    /// `spec` with the environment read through `env`: refused inside an array or indexed
+    /// job (the variables that select a shard), whose every task would run all of it.
+    fn spec_in(
+        &self,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Result<rtplab::game::RunSpec, rtplab::shard::ShardError> {
+        for k in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
+            if let Some(v) = env(k) {
+                return Err(rtplab::shard::ShardError::Env(format!(
+                    "{k}={v} is set (an array or indexed job), but a comparison cannot be sharded: every task would run all of it; run compare as a single job"
+                )));
+            }
+        }
+        Ok(self.run_spec(None, None, None, None))
+    }
+
+    fn run_spec(
+        &self,
+        chunk: Option<u64>,
+        shard: Option<rtplab::shard::ShardSpec>,
+        shard_out: Option<PathBuf>,
+        checkpoint: Option<std::time::Duration>,
+    ) -> rtplab::game::RunSpec {
+        rtplab::game::RunSpec {
+            seed: self.seed,
+            threads: self.threads,
+            chunk,
+            shard,
+            shard_out,
+            progress: !self.quiet,
+            checkpoint,
+        }
+    }
+}
+
+/// Seed, threads, progress and sharding of a run (every game).
+#[derive(Args, Debug)]
+pub struct RunBase {
+    #[command(flatten)]
+    pub common: RunCommon,
     /// Run only shard K of N (1-based): a contiguous range of the run's chunks. Without it,
     /// SLURM_ARRAY_TASK_ID (with SLURM_ARRAY_TASK_MIN/COUNT) or JOB_COMPLETION_INDEX (with
     /// --shards) in the environment select the shard.
@@ -947,15 +1012,9 @@ impl RunBase {
                 s.k, s.n
             )));
         }
-        Ok(rtplab::game::RunSpec {
-            seed: self.seed,
-            threads: self.threads,
-            chunk,
-            shard,
-            shard_out: self.shard_out.clone(),
-            progress: !self.quiet,
-            checkpoint: self.checkpoint,
-        })
+        Ok(self
+            .common
+            .run_spec(chunk, shard, self.shard_out.clone(), self.checkpoint))
     }
 }
 
