@@ -252,7 +252,9 @@ pub fn simulate<G: Game>(
         return Err(RunError::ZeroCheckpoint.into());
     }
     let shards = spec.shard.map_or(1, |s| s.n);
+    let setup = std::time::Instant::now();
     let (plan, sim) = G::prepare(&cfg, spec.seed, spec.chunk, shards)?;
+    let setup_s = setup.elapsed().as_secs_f64();
     let total = G::chunks(&plan);
     let chunks = spec.shard.map_or(0..total, |s| s.range(total));
     let opts = crate::engine::RunOptions {
@@ -320,6 +322,7 @@ pub fn simulate<G: Game>(
     let out = crate::engine::run_from(&*sim, &opts, acc0, done0, stop, checkpoint)?;
     let mut meta = RunMeta::of(spec.seed, &out);
     meta.elapsed_s += elapsed0;
+    meta.setup_s = setup_s;
     meta.shard = spec.shard;
     meta.chunk_range = [chunks.start, chunks.end];
     meta.resumed_from_chunk = prior.map(|_| chunks.start + done0);

@@ -4,6 +4,7 @@
 
 mod cli;
 
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
@@ -416,6 +417,13 @@ fn advise_doom(args: &cli::AdviseDoom) -> anyhow::Result<ExitCode> {
         },
     };
     let model = Model::new(&rules);
+    if req.game.is_some() && std::io::stderr().is_terminal() {
+        // The advice to win needs the whole game solved first: minutes at large targets.
+        eprintln!(
+            "Solving the two-player game to {} first (at 10,000: about 2-3 minutes on 2 cores)...",
+            rules.target
+        );
+    }
     let a = advise(&model, &req, Default::default())?;
     emit(&render(&a, &rules.summary()), &args.output, &[])?;
     Ok(ExitCode::SUCCESS)

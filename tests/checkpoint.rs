@@ -63,7 +63,10 @@ fn steady(mut v: serde_json::Value) -> serde_json::Value {
     fn strip(v: &mut serde_json::Value) {
         match v {
             serde_json::Value::Object(o) => {
-                o.retain(|k, _| k != "elapsed_s" && k != "threads" && !k.ends_with("_per_s"));
+                o.retain(|k, _| {
+                    !["elapsed_s", "setup_s", "threads"].contains(&k.as_str())
+                        && !k.ends_with("_per_s")
+                });
                 o.values_mut().for_each(strip);
             }
             serde_json::Value::Array(a) => a.iter_mut().for_each(strip),

@@ -535,7 +535,7 @@ fn wording_and_post_split_names() {
         "--quiet",
     ]));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("on 1 thread ("), "{text}");
+    assert!(text.contains("on 1 thread, "), "{text}");
     // The README's names of the post-split conventions are accepted.
     for v in ["cdz", "cdz-", "cdp"] {
         succeeds(rtplab().args([

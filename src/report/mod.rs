@@ -516,6 +516,9 @@ pub struct RunMeta {
     /// 0-based; `None`: the starting seat rotated game by game.
     pub start_seat: Option<usize>,
     pub elapsed_s: f64,
+    /// The setup before the run (strategies solved or derived, charts read), not in
+    /// `elapsed_s`; 0 for a merged run.
+    pub setup_s: f64,
     /// 0 for a merged run.
     pub threads: usize,
     /// Shard files a merged run was merged from (0: not merged).
@@ -566,18 +569,29 @@ impl RunMeta {
         })
     }
 
+    /// "12.34 s on 2 threads, 1,234 rounds/s" for `work` items of `unit` done, and the setup
+    /// before the run when it took a noticeable time (a solve can take minutes).
+    pub fn elapsed_text(&self, work: u64, unit: &str) -> String {
+        let mut t = format!(
+            "{:.2} s {}, {} {unit}/s",
+            self.elapsed_s,
+            where_run(self.threads, self.merged_from),
+            count((work as f64 / self.elapsed_s.max(1e-9)) as u64)
+        );
+        if self.setup_s >= 0.05 {
+            t += &format!(
+                "; setup before it {:.2} s (strategies solved or derived, not in that time)",
+                self.setup_s
+            );
+        }
+        t
+    }
+
     /// The report's "Elapsed" line (with `work` items done, e.g. turns or games) and, if the
     /// run was interrupted, the note saying what it covers.
     pub fn annotate(&self, r: &mut Report, work: u64, unit: &str) {
-        r.meta.push((
-            "Elapsed".into(),
-            format!(
-                "{:.2} s {} ({} {unit}/s)",
-                self.elapsed_s,
-                where_run(self.threads, self.merged_from),
-                count((work as f64 / self.elapsed_s.max(1e-9)) as u64)
-            ),
-        ));
+        r.meta
+            .push(("Elapsed".into(), self.elapsed_text(work, unit)));
         if let Some(m) = self.marker() {
             // In the metadata too, so that every file of --out-dir (CSV, SVG) carries it.
             r.meta.push(("Status".into(), m));
@@ -986,7 +1000,7 @@ mod tests {
             vec![
                 (
                     "Elapsed".to_string(),
-                    "2.00 s on 2 threads (1,500 games/s)".to_string()
+                    "2.00 s on 2 threads, 1,500 games/s".to_string()
                 ),
                 (
                     "Status".to_string(),
@@ -1013,10 +1027,24 @@ mod tests {
             r.meta,
             vec![(
                 "Elapsed".to_string(),
-                "0.00 s merged from 4 shards (3,000,000,000 turns/s)".to_string()
+                "0.00 s merged from 4 shards, 3,000,000,000 turns/s".to_string()
             )]
         );
         assert!(r.notes.is_empty());
+        // A setup of a twentieth of a second or more (a solve) is stated beside it, apart.
+        let solved = RunMeta {
+            setup_s: 146.0,
+            ..whole.clone()
+        };
+        assert_eq!(
+            solved.elapsed_text(3, "turns"),
+            "0.00 s merged from 4 shards, 3,000,000,000 turns/s; setup before it 146.00 s (strategies solved or derived, not in that time)"
+        );
+        let quick = RunMeta {
+            setup_s: 0.049,
+            ..whole
+        };
+        assert!(!quick.elapsed_text(3, "turns").contains("setup"));
     }
 
     /// A report with a CI column, a short and a long row, and two notes.

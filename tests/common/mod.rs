@@ -54,8 +54,9 @@ pub fn fails_with(args: &[&str], needle: &str) {
 
 /// JSON keys that differ between a run and the same run sharded and merged: timings, threads,
 /// and the merge's own record.
-pub const RUN_ONLY_KEYS: [&str; 7] = [
+pub const RUN_ONLY_KEYS: [&str; 8] = [
     "elapsed_s",
+    "setup_s",
     "turns_per_s",
     "games_per_s",
     "coups_per_s",

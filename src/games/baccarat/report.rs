@@ -128,6 +128,8 @@ pub struct SimModel {
     pub reshuffles_mid_round: u64,
     pub claim: Option<ClaimCheck>,
     pub elapsed_s: f64,
+    /// The setup before the run (solves, charts), not in `elapsed_s`.
+    pub setup_s: f64,
     pub coups_per_s: f64,
     pub threads: usize,
     /// How the run went (for the metadata lines and notes: shards merged, completeness).
@@ -313,6 +315,7 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         reshuffles_mid_round: c.reshuffles_mid_round,
         claim: claim.map(|cl| check_claim(&main, cl, c.coups, "RTP")),
         elapsed_s: run.meta.elapsed_s,
+        setup_s: run.meta.setup_s,
         coups_per_s: c.coups as f64 / run.meta.elapsed_s.max(1e-9),
         threads: run.meta.threads,
         meta: run.meta.clone(),
@@ -364,15 +367,7 @@ pub fn render(m: &SimModel) -> Report {
             crate::report::plural(m.chunks.sessions_per_chunk, "session")
         ),
     ));
-    meta.push((
-        "elapsed".into(),
-        format!(
-            "{:.2} s {}, {} coups/s",
-            m.elapsed_s,
-            crate::report::where_run(m.threads, m.meta.merged_from),
-            count(m.coups_per_s as u64)
-        ),
-    ));
+    meta.push(("elapsed".into(), m.meta.elapsed_text(m.coups, "coups")));
     let marker = m.meta.marker();
     if let Some(marker) = &marker {
         meta.push(("status".into(), marker.clone()));

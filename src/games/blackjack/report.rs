@@ -187,6 +187,8 @@ pub struct SimModel {
     pub claim: Option<crate::stats::ClaimCheck>,
     pub rtp_estimate: Estimate,
     pub elapsed_s: f64,
+    /// The setup before the run (solves, charts), not in `elapsed_s`.
+    pub setup_s: f64,
     pub rounds_per_s: f64,
     pub threads: usize,
     /// How the run went (for the metadata lines and notes).
@@ -693,6 +695,7 @@ pub fn model(
         claim: claim.map(|cl| check_claim(&rtp, cl, c.seat_rounds, "RTP")),
         rtp_estimate: rtp,
         elapsed_s: run.meta.elapsed_s,
+        setup_s: run.meta.setup_s,
         rounds_per_s: c.rounds as f64 / run.meta.elapsed_s.max(1e-9),
         threads: run.meta.threads,
         meta: run.meta.clone(),
@@ -766,15 +769,7 @@ pub fn render(m: &SimModel) -> Report {
             m.chunks.pilot_rounds_per_shoe
         ),
     ));
-    meta.push((
-        "elapsed".into(),
-        format!(
-            "{:.2} s {}, {} rounds/s",
-            m.elapsed_s,
-            crate::report::where_run(m.threads, m.meta.merged_from),
-            count(m.rounds_per_s as u64)
-        ),
-    ));
+    meta.push(("elapsed".into(), m.meta.elapsed_text(m.rounds, "rounds")));
     if let Some(marker) = m.meta.marker() {
         // In the metadata too, so that every file of --out-dir (CSV, SVG) carries it.
         meta.push(("status".into(), marker));
