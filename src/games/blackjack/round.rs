@@ -804,10 +804,63 @@ mod tests {
         early.surrender = Surrender::Early;
         let r = round(&early, sur, "T A 6 K");
         assert_eq!(r.seats[0].net, -U / 2);
+        // In a peek game early surrender is offered before the peek (deal: player, up, player,
+        // hole): it escapes the dealer blackjack; it is taken only when asked for, and a
+        // natural is not offered it (paid 3:2 against the dealer's A 9).
+        let mut early_peek = seed();
+        early_peek.peek = true;
+        early_peek.surrender = Surrender::Early;
+        let r = round(&early_peek, sur, "T A 6 K");
+        assert!(r.seats[0].surrendered);
+        assert_eq!(r.seats[0].net, -U / 2);
+        let r = round(&early_peek, stand, "T A 6 K");
+        assert!(!r.seats[0].surrendered);
+        assert_eq!(r.seats[0].net, -U);
+        let r = round(&early_peek, sur, "A A K 9");
+        assert!(!r.seats[0].surrendered && r.seats[0].natural);
+        assert_eq!(r.seats[0].net, 3);
         // None.
         let mut none = seed();
         none.surrender = Surrender::None;
         assert!(!round(&none, sur, "T 9 6 T").seats[0].surrendered);
+    }
+
+    /// A player that bets its seat number plus one and marks each seat with a class of its own
+    /// (as a counter marks the true count), standing on everything.
+    struct Classed;
+    impl Player for Classed {
+        const BETS: bool = true;
+        const CLASSES: bool = true;
+        fn bet(&mut self, seat: usize) -> u32 {
+            seat as u32 + 1
+        }
+        fn class(&self, seat: usize) -> u8 {
+            10 + seat as u8
+        }
+        fn act(&mut self, _: usize, _: &Situation) -> Action {
+            Action::Stand
+        }
+        fn insure(&mut self, _: usize, _: u8, _: bool) -> bool {
+            false
+        }
+    }
+    impl crate::games::blackjack::strategy::Seats for Classed {
+        type Player<'a> = Classed;
+        fn player(&self) -> Classed {
+            Classed
+        }
+    }
+
+    /// Each seat's result carries the bet and the class its player gave before the deal.
+    #[test]
+    fn seats_carry_their_bets_and_classes() {
+        let mut rules = seed();
+        rules.players = 3;
+        let mut t = Table::new(&rules, &Classed);
+        let mut rng = chunk_rng(0, 0);
+        let r = *t.play_round(&mut rng);
+        let got: Vec<(u32, u8)> = r.seats[..3].iter().map(|s| (s.bet, s.class)).collect();
+        assert_eq!(got, [(1, 10), (2, 11), (3, 12)]);
     }
 
     #[test]

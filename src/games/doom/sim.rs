@@ -795,6 +795,45 @@ mod tests {
         );
     }
 
+    /// Two chunks' turn sums merge field by field, and the plausibility check of a shard file
+    /// refuses sums that do not fit together (more farkles, dooms or penalties than turns, a
+    /// histogram that does not hold every turn).
+    #[test]
+    fn turn_sums_merge_and_edited_ones_are_refused() {
+        let o = |farkle, doom, rolls| TurnOutcome {
+            points: 0,
+            farkle,
+            doom,
+            rolls,
+        };
+        let mut a = TurnAcc::default();
+        a.add(&o(true, false, 3), -500, true);
+        a.add(&o(false, false, 2), 300, false);
+        a.close();
+        let mut b = TurnAcc::default();
+        b.add(&o(false, true, 4), 0, false);
+        b.close();
+        let mut m = a.clone();
+        m.merge(&b);
+        assert_eq!((m.farkles, m.dooms, m.penalties, m.rolls), (1, 1, 1, 9));
+        assert_eq!(m.turns(), 3);
+        let hist: Vec<u64> = a.hist.iter().zip(&b.hist).map(|(x, y)| x + y).collect();
+        assert_eq!(m.hist, hist);
+        assert!(m.plausible(0).is_ok());
+        let edits: [fn(&mut TurnAcc); 4] = [
+            |t| t.farkles = 4,
+            |t| t.dooms = 4,
+            |t| t.penalties = 4,
+            |t| t.hist[3] += 1,
+        ];
+        for edit in edits {
+            let mut x = m.clone();
+            edit(&mut x);
+            let e = x.plausible(1).unwrap_err();
+            assert!(e.starts_with("seat 2 turn scores: 3 turns"), "{e}");
+        }
+    }
+
     /// Every turn rolls at least once and its rolls are counted one a throw (a few a turn).
     #[test]
     fn every_turn_counts_its_rolls() {
