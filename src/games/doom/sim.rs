@@ -820,6 +820,13 @@ mod tests {
         let hist: Vec<u64> = a.hist.iter().zip(&b.hist).map(|(x, y)| x + y).collect();
         assert_eq!(m.hist, hist);
         assert!(m.plausible(0).is_ok());
+        // Every turn a farkle, a doom or a penalty is possible (the bound is inclusive).
+        let all: [fn(&mut TurnAcc); 3] = [|t| t.farkles = 3, |t| t.dooms = 3, |t| t.penalties = 3];
+        for edit in all {
+            let mut x = m.clone();
+            edit(&mut x);
+            assert!(x.plausible(0).is_ok());
+        }
         let edits: [fn(&mut TurnAcc); 4] = [
             |t| t.farkles = 4,
             |t| t.dooms = 4,
