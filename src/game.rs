@@ -123,6 +123,10 @@ pub struct Label {
     pub hash: Option<String>,
 }
 
+/// Why a comparison is never sharded (said wherever sharding one is refused).
+pub const COMPARE_IN_ONE_PROCESS: &str =
+    "compare runs every strategy on the same streams in one process: it cannot be sharded or checkpointed";
+
 /// Errors of the shared run path, each saying what to change.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum RunError {
@@ -132,7 +136,7 @@ pub enum RunError {
     ZeroChunk,
     #[error("compare needs at least two strategies")]
     CompareNeedsTwo,
-    #[error("compare runs every strategy on the same streams in one process; it cannot be sharded (leave out --shard, --shards and --shard-out)")]
+    #[error("{COMPARE_IN_ONE_PROCESS} (leave out --shard, --shards and --shard-out)")]
     CompareSharded,
     #[error("--checkpoint needs --shard-out FILE: the checkpoint is that file")]
     CheckpointNeedsShardOut,
@@ -283,6 +287,7 @@ pub fn simulate<G: Game>(
         let meta = RunMeta {
             seed: spec.seed,
             elapsed_s: elapsed0,
+            setup_s,
             threads: spec.threads.unwrap_or_else(rayon::current_num_threads),
             chunks_done: done0,
             chunks_planned: len,

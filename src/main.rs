@@ -417,14 +417,20 @@ fn advise_doom(args: &cli::AdviseDoom) -> anyhow::Result<ExitCode> {
         },
     };
     let model = Model::new(&rules);
-    if req.game.is_some() && std::io::stderr().is_terminal() {
-        // The advice to win needs the whole game solved first: minutes at large targets.
-        eprintln!(
-            "Solving the two-player game to {} first (at 10,000: about 2-3 minutes on 2 cores)...",
-            rules.target
-        );
-    }
-    let a = advise(&model, &req, Default::default())?;
+    // The advice to win solves the whole game first: minutes at large targets.
+    let note = |target: u64| {
+        if std::io::stderr().is_terminal() {
+            eprintln!(
+                "Solving the two-player game to {} first (at 10,000: about 2-3 minutes on 2 cores)...",
+                rtplab::report::count(target)
+            );
+        }
+    };
+    let solved = rtplab::games::doom::advise::Solved {
+        before_win_solve: Some(&note),
+        ..Default::default()
+    };
+    let a = advise(&model, &req, solved)?;
     emit(&render(&a, &rules.summary()), &args.output, &[])?;
     Ok(ExitCode::SUCCESS)
 }

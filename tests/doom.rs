@@ -360,8 +360,9 @@ fn the_win_optimal_solve_agrees_with_simulation_and_beats_the_turn_optimum() {
         json(&args)
     };
     let s = sim(["win-optimal", "win-optimal"], Some("1"));
-    // The solve before the games is timed apart from them (and said so in the report).
-    assert!(s["setup_s"].as_f64().unwrap() > 0.0, "{}", s["setup_s"]);
+    // The solve before the games (about a second or more at this target) is timed apart
+    // from them.
+    assert!(s["setup_s"].as_f64().unwrap() > 0.2, "{}", s["setup_s"]);
     let w = &s["win_rate"][0];
     let (rate, se) = (w["rate"].as_f64().unwrap(), w["se"].as_f64().unwrap());
     assert!(

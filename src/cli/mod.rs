@@ -122,11 +122,26 @@ impl Cli {
                                 .contains(&a.split('=').next().unwrap_or(""))
                     ) =>
             {
-                // Said plainly rather than clap's nearest other flag.
-                return Err(cmd.error(
-                    clap::error::ErrorKind::UnknownArgument,
-                    "compare runs every strategy on the same streams in one process: it cannot be sharded or checkpointed (leave out --shard, --shards, --shard-out and --checkpoint)",
-                ));
+                // Said plainly rather than clap's nearest other flag, with the usage of the
+                // compare command given.
+                let msg = format!(
+                    "{} (leave out --shard, --shards, --shard-out and --checkpoint)",
+                    rtplab::game::COMPARE_IN_ONE_PROCESS
+                );
+                let mut compare = cmd.find_subcommand("compare").cloned().unwrap_or_default();
+                let game = args.get(2).and_then(|g| g.to_str()).unwrap_or("");
+                let mut at = compare
+                    .find_subcommand(game)
+                    .cloned()
+                    .map(|g| g.bin_name(format!("rtplab compare {game}")));
+                let target = match &mut at {
+                    Some(g) => g,
+                    None => {
+                        compare = compare.bin_name("rtplab compare");
+                        &mut compare
+                    }
+                };
+                return Err(target.error(clap::error::ErrorKind::UnknownArgument, msg));
             }
             Err(e) => return Err(e),
         };
@@ -927,21 +942,15 @@ pub struct RunCommon {
 }
 
 impl RunCommon {
-    /// The specification of a run in one process, unsharded (compare).
+    /// The specification of a run in one process, unsharded (compare). Refused inside an
+    /// array or indexed job (the variables that select a shard), whose every task would run
+    /// all of it.
     pub fn spec(&self) -> Result<rtplab::game::RunSpec, rtplab::shard::ShardError> {
-        self.spec_in(|k| std::env::var(k).ok())
-    }
-
-    /// `spec` with the environment read through `env`: refused inside an array or indexed
-    /// job (the variables that select a shard), whose every task would run all of it.
-    fn spec_in(
-        &self,
-        env: impl Fn(&str) -> Option<String>,
-    ) -> Result<rtplab::game::RunSpec, rtplab::shard::ShardError> {
         for k in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
-            if let Some(v) = env(k) {
+            if let Ok(v) = std::env::var(k) {
                 return Err(rtplab::shard::ShardError::Env(format!(
-                    "{k}={v} is set (an array or indexed job), but a comparison cannot be sharded: every task would run all of it; run compare as a single job"
+                    "{k}={v} is set (an array or indexed job), but {}: every task would run all of it; run compare as a single job",
+                    rtplab::game::COMPARE_IN_ONE_PROCESS
                 )));
             }
         }

@@ -516,8 +516,9 @@ pub struct RunMeta {
     /// 0-based; `None`: the starting seat rotated game by game.
     pub start_seat: Option<usize>,
     pub elapsed_s: f64,
-    /// The setup before the run (strategies solved or derived, charts read), not in
-    /// `elapsed_s`; 0 for a merged run.
+    /// The set-up of the run's shared state before it (solves of Doom strategies, the
+    /// blackjack pilot), not in `elapsed_s`; 0 for a merged run. A blackjack chart derived
+    /// for the rules is made before the run is set up and is not in it.
     pub setup_s: f64,
     /// 0 for a merged run.
     pub threads: usize,
@@ -559,6 +560,12 @@ impl RunMeta {
             .map_or("rotates game by game".into(), |s| (s + 1).to_string())
     }
 
+    /// `setup_s` for a report's JSON: none for a merged run (its shards' set-ups are not
+    /// kept).
+    pub fn setup_json(&self) -> Option<f64> {
+        (self.merged_from == 0).then_some(self.setup_s)
+    }
+
     /// "INTERRUPTED: k of n chunks completed" for an interrupted run.
     pub fn marker(&self) -> Option<String> {
         self.interrupted.then(|| {
@@ -569,7 +576,7 @@ impl RunMeta {
         })
     }
 
-    /// "12.34 s on 2 threads, 1,234 rounds/s" for `work` items of `unit` done, and the setup
+    /// "12.34 s on 2 threads, 1,234 rounds/s" for `work` items of `unit` done, and the set-up
     /// before the run when it took a noticeable time (a solve can take minutes).
     pub fn elapsed_text(&self, work: u64, unit: &str) -> String {
         let mut t = format!(
@@ -579,10 +586,7 @@ impl RunMeta {
             count((work as f64 / self.elapsed_s.max(1e-9)) as u64)
         );
         if self.setup_s >= 0.05 {
-            t += &format!(
-                "; setup before it {:.2} s (strategies solved or derived, not in that time)",
-                self.setup_s
-            );
+            t += &format!("; set-up before it {:.2} s, not in that time", self.setup_s);
         }
         t
     }
@@ -1012,6 +1016,7 @@ mod tests {
             r.notes,
             ["INTERRUPTED: 3 of 8 chunks completed; the figures cover the completed chunks only."]
         );
+        assert_eq!(m.setup_json(), Some(m.setup_s));
         let whole = RunMeta {
             start_seat: None,
             interrupted: false,
@@ -1021,6 +1026,7 @@ mod tests {
         };
         assert_eq!(whole.starting_seat(), "rotates game by game");
         assert_eq!(whole.marker(), None);
+        assert_eq!(whole.setup_json(), None);
         let mut r = Report::default();
         whole.annotate(&mut r, 3, "turns");
         assert_eq!(
@@ -1038,13 +1044,13 @@ mod tests {
         };
         assert_eq!(
             solved.elapsed_text(3, "turns"),
-            "0.00 s merged from 4 shards, 3,000,000,000 turns/s; setup before it 146.00 s (strategies solved or derived, not in that time)"
+            "0.00 s merged from 4 shards, 3,000,000,000 turns/s; set-up before it 146.00 s, not in that time"
         );
         let quick = RunMeta {
             setup_s: 0.049,
             ..whole
         };
-        assert!(!quick.elapsed_text(3, "turns").contains("setup"));
+        assert!(!quick.elapsed_text(3, "turns").contains("set-up"));
     }
 
     /// A report with a CI column, a short and a long row, and two notes.

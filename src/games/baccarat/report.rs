@@ -128,8 +128,8 @@ pub struct SimModel {
     pub reshuffles_mid_round: u64,
     pub claim: Option<ClaimCheck>,
     pub elapsed_s: f64,
-    /// The setup before the run (solves, charts), not in `elapsed_s`.
-    pub setup_s: f64,
+    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
+    pub setup_s: Option<f64>,
     pub coups_per_s: f64,
     pub threads: usize,
     /// How the run went (for the metadata lines and notes: shards merged, completeness).
@@ -315,7 +315,7 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         reshuffles_mid_round: c.reshuffles_mid_round,
         claim: claim.map(|cl| check_claim(&main, cl, c.coups, "RTP")),
         elapsed_s: run.meta.elapsed_s,
-        setup_s: run.meta.setup_s,
+        setup_s: run.meta.setup_json(),
         coups_per_s: c.coups as f64 / run.meta.elapsed_s.max(1e-9),
         threads: run.meta.threads,
         meta: run.meta.clone(),

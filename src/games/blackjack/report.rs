@@ -187,8 +187,8 @@ pub struct SimModel {
     pub claim: Option<crate::stats::ClaimCheck>,
     pub rtp_estimate: Estimate,
     pub elapsed_s: f64,
-    /// The setup before the run (solves, charts), not in `elapsed_s`.
-    pub setup_s: f64,
+    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
+    pub setup_s: Option<f64>,
     pub rounds_per_s: f64,
     pub threads: usize,
     /// How the run went (for the metadata lines and notes).
@@ -695,7 +695,7 @@ pub fn model(
         claim: claim.map(|cl| check_claim(&rtp, cl, c.seat_rounds, "RTP")),
         rtp_estimate: rtp,
         elapsed_s: run.meta.elapsed_s,
-        setup_s: run.meta.setup_s,
+        setup_s: run.meta.setup_json(),
         rounds_per_s: c.rounds as f64 / run.meta.elapsed_s.max(1e-9),
         threads: run.meta.threads,
         meta: run.meta.clone(),

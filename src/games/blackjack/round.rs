@@ -818,7 +818,7 @@ mod tests {
         assert_eq!(r.seats[0].net, -U);
         let r = round(&early_peek, sur, "A A K 9");
         assert!(!r.seats[0].surrendered && r.seats[0].natural);
-        assert_eq!(r.seats[0].net, 3);
+        assert_eq!(r.seats[0].net, 3 * U / 2);
         // None.
         let mut none = seed();
         none.surrender = Surrender::None;

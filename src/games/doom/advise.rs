@@ -165,6 +165,9 @@ pub struct Solved<'a> {
     pub turn: Option<&'a ValueTable>,
     /// The two-player game.
     pub win: Option<&'a WinSolution>,
+    /// Called with the target just before the advice solves the two-player game itself (it
+    /// can take minutes), once the position and rules have been found solvable.
+    pub before_win_solve: Option<&'a (dyn Fn(u64) + Sync)>,
 }
 
 /// The advice for `req` under `m`'s rules (the target is the rules').
@@ -260,6 +263,10 @@ pub fn advise(
             let sol = match solved.win {
                 Some(s) => s,
                 None => {
+                    WinSolution::solvable(m)?;
+                    if let Some(f) = solved.before_win_solve {
+                        f(target);
+                    }
                     owned = WinSolution::solve(m)?;
                     &owned
                 }
@@ -412,10 +419,47 @@ mod tests {
         let opt = solve_policy(&m, &Policy::OPTIMAL);
         let solved = Solved {
             turn: Some(&opt.tables[0]),
-            win: None,
+            ..Default::default()
         };
         let avg = first_roll_average(&m, None, solved, 0.0);
         assert!((avg - opt.turn_ev).abs() < 1e-9, "{avg} vs {}", opt.turn_ev);
+    }
+
+    /// The advice announces its own solve of the two-player game (with the target) just
+    /// before it, and only then: not when the game is given solved, nor for a target the
+    /// solve refuses.
+    #[test]
+    fn the_solve_is_announced_only_when_it_happens() {
+        let calls = std::sync::Mutex::new(Vec::new());
+        let note = |t: u64| calls.lock().unwrap().push(t);
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        r.target = 500;
+        let m = Model::new(&r);
+        let req = DoomAdviseRequest {
+            roll: parse_dice("1,2,3,3,4,5").unwrap(),
+            held: vec![],
+            turn_points: 0,
+            game: Some(GameScores {
+                score: 100,
+                opponent: 200,
+                seat: 0,
+            }),
+        };
+        let announced = Solved {
+            before_win_solve: Some(&note),
+            ..Default::default()
+        };
+        let a = advise(&m, &req, announced).unwrap();
+        assert_eq!(*calls.lock().unwrap(), [500]);
+        let sol = WinSolution::solve(&m).unwrap();
+        let given = Solved {
+            win: Some(&sol),
+            ..announced
+        };
+        assert_eq!(advise(&m, &req, given).unwrap(), a);
+        r.target = 100_000;
+        assert!(advise(&Model::new(&r), &req, announced).is_err());
+        assert_eq!(calls.lock().unwrap().len(), 1);
     }
 
     #[test]
@@ -433,8 +477,8 @@ mod tests {
             seat: 1,
         };
         let solved = Solved {
-            turn: None,
             win: Some(&sol),
+            ..Default::default()
         };
         let avg = first_roll_average(&m, Some(game), solved, sol.farkle_value(1, a, b));
         let want = sol.w[1][a * sol.tu + b];

@@ -61,8 +61,8 @@ pub struct SimModel {
     pub turn_score_histogram: Vec<HistBin>,
     pub turn_score_histogram_bin: i64,
     pub elapsed_s: f64,
-    /// The setup before the run (solves, charts), not in `elapsed_s`.
-    pub setup_s: f64,
+    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
+    pub setup_s: Option<f64>,
     pub threads: usize,
     pub interrupted: bool,
     pub turns_per_s: f64,
@@ -265,7 +265,7 @@ pub fn sim_model(m: &Model, acc: &GameAcc, info: &SimInfo) -> SimModel {
         turn_score_histogram,
         turn_score_histogram_bin: HIST_BIN,
         elapsed_s: info.run.elapsed_s,
-        setup_s: info.run.setup_s,
+        setup_s: info.run.setup_json(),
         threads: info.run.threads,
         interrupted: info.run.interrupted,
         turns_per_s: all_turns as f64 / info.run.elapsed_s.max(1e-9),

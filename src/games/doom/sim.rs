@@ -268,8 +268,8 @@ impl TurnAcc {
         let in_hist: u64 = self.hist.iter().sum();
         if in_hist != n || self.farkles > n || self.dooms > n || self.penalties > n {
             return Err(format!(
-                "{what}: {n} turns, but {in_hist} in the histogram, {} farkles, {} dooms",
-                self.farkles, self.dooms
+                "{what}: {n} turns, but {in_hist} in the histogram, {} farkles, {} dooms, {} penalties",
+                self.farkles, self.dooms, self.penalties
             ));
         }
         Ok(())
@@ -827,17 +827,21 @@ mod tests {
             edit(&mut x);
             assert!(x.plausible(0).is_ok());
         }
-        let edits: [fn(&mut TurnAcc); 4] = [
-            |t| t.farkles = 4,
-            |t| t.dooms = 4,
-            |t| t.penalties = 4,
-            |t| t.hist[3] += 1,
+        type Edit = fn(&mut TurnAcc);
+        let edits: [(Edit, &str); 4] = [
+            (|t| t.farkles = 4, "4 farkles"),
+            (|t| t.dooms = 4, "4 dooms"),
+            (|t| t.penalties = 4, "4 penalties"),
+            (|t| t.hist[3] += 1, "4 in the histogram"),
         ];
-        for edit in edits {
+        for (edit, says) in edits {
             let mut x = m.clone();
             edit(&mut x);
             let e = x.plausible(1).unwrap_err();
-            assert!(e.starts_with("seat 2 turn scores: 3 turns"), "{e}");
+            assert!(
+                e.starts_with("seat 2 turn scores: 3 turns") && e.contains(says),
+                "{e}"
+            );
         }
     }
 

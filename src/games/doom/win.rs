@@ -284,8 +284,8 @@ impl TurnTable {
 }
 
 impl WinSolution {
-    /// Solve the two-player game for `m`'s rules and target.
-    pub fn solve(m: &Model) -> Result<WinSolution, WinError> {
+    /// Whether `solve` takes `m`'s rules and target (checked at once, before the long work).
+    pub fn solvable(m: &Model) -> Result<(), WinError> {
         if m.rules.farkle_penalty.is_some() {
             return Err(WinError::FarklePenalty);
         }
@@ -296,6 +296,13 @@ impl WinSolution {
         if target == 0 || target > MAX_TARGET {
             return Err(WinError::Target(target, MAX_TARGET));
         }
+        Ok(())
+    }
+
+    /// Solve the two-player game for `m`'s rules and target.
+    pub fn solve(m: &Model) -> Result<WinSolution, WinError> {
+        Self::solvable(m)?;
+        let target = m.rules.target;
         let fast = Fast::new(m);
         let tu = target.div_ceil(m.unit as u64) as usize;
         let finish_round = m.rules.end == EndRule::FinishRound;

@@ -74,8 +74,8 @@ pub struct SimModel {
     /// 1-based; `None`: rotated game by game.
     pub starting_seat: Option<usize>,
     pub elapsed_s: f64,
-    /// The setup before the run (solves, charts), not in `elapsed_s`.
-    pub setup_s: f64,
+    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
+    pub setup_s: Option<f64>,
     pub games_per_s: f64,
     pub threads: usize,
     pub interrupted: bool,
@@ -236,7 +236,7 @@ pub fn sim_model(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) -> 
         active_advantage,
         starting_seat: info.run.start_seat.map(|s| s + 1),
         elapsed_s: info.run.elapsed_s,
-        setup_s: info.run.setup_s,
+        setup_s: info.run.setup_json(),
         games_per_s: acc.games as f64 / info.run.elapsed_s.max(1e-9),
         threads: info.run.threads,
         interrupted: info.run.interrupted,
