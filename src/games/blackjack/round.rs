@@ -878,6 +878,15 @@ mod tests {
         assert_eq!(r.seats[0].doubles, 1);
         assert_eq!(r.seats[0].wagered, 2 * U);
         assert_eq!(r.seats[0].net, -2 * U);
+        // The amount wagered is twice the bet in the table's units whatever they are (6:5
+        // counts in tenths of a bet).
+        let mut six5 = seed();
+        six5.bj_pays = BjPays::SixToFive;
+        let u = six5.units_per_bet();
+        assert_ne!(u, 2);
+        let r = round(&six5, always_double, "2 9 3 4 8");
+        assert_eq!(r.seats[0].wagered, 2 * u);
+        assert_eq!(r.seats[0].net, -2 * u);
         // Double restrictions: 9-11 only.
         let mut r911 = seed();
         r911.double = Double::NineToEleven;

@@ -845,6 +845,23 @@ mod tests {
         }
     }
 
+    /// A shard file's game sums are checked as a whole: each seat's turn sums, every seat's
+    /// wins over the games played, and the games counted.
+    #[test]
+    fn game_sums_that_do_not_fit_together_are_refused() {
+        use crate::shard::Plausible;
+        let (s, _) = sim(DoomPreset::Seed, "bank-at:300", Mode::Games(100), 2);
+        let g = go(&s, 1);
+        assert!(g.plausible().is_ok());
+        let mut x = g.clone();
+        x.turns[1].farkles = x.turns[1].turns() + 1;
+        let e = x.plausible().unwrap_err();
+        assert!(e.starts_with("seat 2 turn scores"), "{e}");
+        let mut x = g.clone();
+        x.games += 1;
+        assert_eq!(x.plausible().unwrap_err(), "seat 1 has 100 games of 101");
+    }
+
     /// Every turn rolls at least once and its rolls are counted one a throw (a few a turn).
     #[test]
     fn every_turn_counts_its_rolls() {
