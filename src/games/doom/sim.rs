@@ -862,6 +862,49 @@ mod tests {
         assert_eq!(x.plausible().unwrap_err(), "seat 1 has 100 games of 101");
     }
 
+    /// Two runs' game sums merge field by field (the engine merges chunks in a fixed order,
+    /// so a wrong merge would still agree across thread counts: the sums are checked here).
+    #[test]
+    fn game_sums_merge_field_by_field() {
+        let (s, _) = sim(DoomPreset::Seed, "bank-at:300", Mode::Games(60), 2);
+        let a = go(&s, 1);
+        let (s2, _) = sim(DoomPreset::Seed, "bank-at:400", Mode::Games(40), 2);
+        let b = go(&s2, 1);
+        let mut m = a.clone();
+        m.merge(&b);
+        assert_eq!((m.games, m.unfinished), (100, a.unfinished + b.unfinished));
+        let sum =
+            |x: &[i64], y: &[i64]| -> Vec<i64> { x.iter().zip(y).map(|(p, q)| p + q).collect() };
+        assert_eq!(
+            m.wins_by_position,
+            sum(&a.wins_by_position, &b.wins_by_position)
+        );
+        for seat in 0..2 {
+            let h: Vec<u64> = a.final_hist[seat]
+                .iter()
+                .zip(&b.final_hist[seat])
+                .map(|(p, q)| p + q)
+                .collect();
+            assert_eq!(m.final_hist[seat], h);
+            assert_eq!(m.wins[seat].n, 100);
+            assert_eq!(m.wins[seat].x, a.wins[seat].x + b.wins[seat].x);
+            assert_eq!(
+                m.final_score[seat].x,
+                a.final_score[seat].x + b.final_score[seat].x
+            );
+            assert_eq!(
+                m.turns[seat].turns(),
+                a.turns[seat].turns() + b.turns[seat].turns()
+            );
+        }
+        assert_eq!(m.game_turns.x, a.game_turns.x + b.game_turns.x);
+        assert!(a.wins_by_position.iter().all(|&w| w > 0));
+        // Merging into an empty sum is the other sum.
+        let mut e = GameAcc::default();
+        e.merge(&a);
+        assert_eq!(e, a);
+    }
+
     /// Every turn rolls at least once and its rolls are counted one a throw (a few a turn).
     #[test]
     fn every_turn_counts_its_rolls() {
