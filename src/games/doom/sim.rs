@@ -811,11 +811,11 @@ mod tests {
         a.add(&o(false, false, 2), 300, false);
         a.close();
         let mut b = TurnAcc::default();
-        b.add(&o(false, true, 4), 0, false);
+        b.add(&o(false, true, 4), 0, true);
         b.close();
         let mut m = a.clone();
         m.merge(&b);
-        assert_eq!((m.farkles, m.dooms, m.penalties, m.rolls), (1, 1, 1, 9));
+        assert_eq!((m.farkles, m.dooms, m.penalties, m.rolls), (1, 1, 2, 9));
         assert_eq!(m.turns(), 3);
         let hist: Vec<u64> = a.hist.iter().zip(&b.hist).map(|(x, y)| x + y).collect();
         assert_eq!(m.hist, hist);
@@ -898,7 +898,11 @@ mod tests {
             );
         }
         assert_eq!(m.game_turns.x, a.game_turns.x + b.game_turns.x);
-        assert!(a.wins_by_position.iter().all(|&w| w > 0));
+        assert!(a
+            .wins_by_position
+            .iter()
+            .chain(&b.wins_by_position)
+            .all(|&w| w > 0));
         // Merging into an empty sum is the other sum.
         let mut e = GameAcc::default();
         e.merge(&a);
