@@ -169,6 +169,7 @@ pub fn compare<G: Game>(
     if spec.chunk == Some(0) {
         return Err(RunError::ZeroChunk.into());
     }
+    let setup = std::time::Instant::now();
     let (plan, first) = G::prepare(&configs[0], spec.seed, spec.chunk, 1)?;
     // Every configuration plays chunks of the first one's size.
     let chunk = Some(G::chunk_size(&plan));
@@ -176,6 +177,7 @@ pub fn compare<G: Game>(
     for c in &configs[1..] {
         sims.push(G::prepare(c, spec.seed, chunk, 1)?.1);
     }
+    let setup_s = setup.elapsed().as_secs_f64();
     let total = G::chunks(&plan);
     let opts = crate::engine::RunOptions {
         seed: spec.seed,
@@ -190,7 +192,10 @@ pub fn compare<G: Game>(
     };
     let out = crate::engine::run(&sim, &opts, stop)?;
     Ok(Comparison {
-        meta: RunMeta::of(spec.seed, &out),
+        meta: RunMeta {
+            setup_s,
+            ..RunMeta::of(spec.seed, &out)
+        },
         configs,
         plan,
         acc: out.acc,
@@ -260,6 +265,8 @@ pub struct CompareModel {
     pub strategies: Vec<CompareRow>,
     pub pairs: Vec<PairRow>,
     pub elapsed_s: f64,
+    /// The set-up of every configuration before the run, not in `elapsed_s`.
+    pub setup_s: f64,
     #[serde(skip)]
     pub meta: RunMeta,
     #[serde(skip)]
@@ -376,6 +383,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         strategies,
         pairs,
         elapsed_s: c.meta.elapsed_s,
+        setup_s: c.meta.setup_s,
         meta: c.meta.clone(),
         format: G::format_estimate,
         unit: G::UNIT,
@@ -415,9 +423,10 @@ pub fn render(m: &CompareModel) -> Report {
     r.meta.push((
         "elapsed".into(),
         format!(
-            "{:.2} s {}",
+            "{:.2} s {}{}",
             m.elapsed_s,
-            crate::report::where_run(m.meta.threads, 0)
+            crate::report::where_run(m.meta.threads, 0),
+            m.meta.setup_clause()
         ),
     ));
     let marker = m.meta.marker();

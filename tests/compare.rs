@@ -314,6 +314,13 @@ fn doom_strategies_compare_on_the_same_streams() {
     let first = &v["strategies"][0];
     assert_eq!(first["strategy"]["name"], "optimal");
     assert_eq!(first["rank"], 1);
+    // The strategies' solves before the run are timed apart from it, as in sim.
+    assert!(
+        v["setup_s"].as_f64().is_some_and(|t| t > 0.0),
+        "{}",
+        v["setup_s"]
+    );
+    assert!(v["elapsed_s"].as_f64().is_some());
     assert_eq!(first["ev"], sim["mean_turn_score"]);
     assert_eq!(first["ev_se"], sim["mean_turn_score_se"]);
     assert!(

@@ -579,16 +579,23 @@ impl RunMeta {
     /// "12.34 s on 2 threads, 1,234 rounds/s" for `work` items of `unit` done, and the set-up
     /// before the run when it took a noticeable time (a solve can take minutes).
     pub fn elapsed_text(&self, work: u64, unit: &str) -> String {
-        let mut t = format!(
+        let t = format!(
             "{:.2} s {}, {} {unit}/s",
             self.elapsed_s,
             where_run(self.threads, self.merged_from),
             count((work as f64 / self.elapsed_s.max(1e-9)) as u64)
         );
+        t + &self.setup_clause()
+    }
+
+    /// "; set-up before it 4.12 s, not in that time" when the set-up took a noticeable time
+    /// (a twentieth of a second or more), else empty.
+    pub fn setup_clause(&self) -> String {
         if self.setup_s >= 0.05 {
-            t += &format!("; set-up before it {:.2} s, not in that time", self.setup_s);
+            format!("; set-up before it {:.2} s, not in that time", self.setup_s)
+        } else {
+            String::new()
         }
-        t
     }
 
     /// The report's "Elapsed" line (with `work` items done, e.g. turns or games) and, if the
