@@ -29,12 +29,32 @@ pub enum OutputError {
     NotEmpty { path: String },
     #[error("--out-dir {path} holds files but no rtplab report (no report.json); --force replaces only an earlier report's files: choose an empty or new folder")]
     NotReport { path: String },
+    #[error("{flag} {path} is in {fs}, the kernel's pseudo-filesystem: it may accept writing but does not keep a file; choose a path on a disk")]
+    PseudoFs {
+        flag: String,
+        path: String,
+        fs: String,
+    },
     #[error("{flag} {path} cannot be written ({why}); choose another path")]
     Unwritable {
         flag: String,
         path: String,
         why: String,
     },
+}
+
+/// `/proc` or `/sys` when `path` (resolved, or its folder for a new file) lies in one of the
+/// kernel's pseudo-filesystems, whose files open for writing (as root) but keep nothing. A path
+/// that does not resolve (`/dev/stdout` into a pipe) is left to the other checks.
+fn pseudo_fs(path: &Path) -> Option<&'static str> {
+    let real = if path.exists() {
+        std::fs::canonicalize(path).ok()?
+    } else {
+        std::fs::canonicalize(parent_of(path)).ok()?
+    };
+    ["/proc", "/sys"]
+        .into_iter()
+        .find(|fs| real.starts_with(fs))
 }
 
 /// The folder a path lives in (`.` for a bare file name).
@@ -135,6 +155,13 @@ pub fn check_file(flag: &str, path: &Path, how: Write) -> Result<(), OutputError
         return Err(OutputError::IsDir {
             flag: flag.to_string(),
             path: path.display().to_string(),
+        });
+    }
+    if let Some(fs) = pseudo_fs(path) {
+        return Err(OutputError::PseudoFs {
+            flag: flag.to_string(),
+            path: path.display().to_string(),
+            fs: fs.to_string(),
         });
     }
     if path.exists() {
@@ -264,6 +291,23 @@ mod tests {
         let file = d.join("f.txt");
         std::fs::write(&file, "x").unwrap();
         for how in [Write::InPlace, Write::Rename] {
+            // The kernel's files open for writing as root but keep nothing: refused by place.
+            for (p, fs) in [("/proc/version", "/proc"), ("/proc/new.json", "/proc")] {
+                let e = check_file("--output", Path::new(p), how).unwrap_err();
+                assert!(
+                    matches!(&e, OutputError::PseudoFs { fs: f, .. } if f == fs),
+                    "{e}"
+                );
+                assert!(e.to_string().contains("choose a path on a disk"), "{e}");
+            }
+            if Path::new("/sys/kernel").is_dir() {
+                assert!(matches!(
+                    check_file("--output", Path::new("/sys/kernel/x.json"), how),
+                    Err(OutputError::PseudoFs { .. })
+                ));
+            }
+            // A link into a terminal or a file is judged by what it resolves to.
+            assert!(pseudo_fs(Path::new("/dev/null")).is_none());
             assert!(check_file("--output", &d.join("r.json"), how).is_ok());
             assert!(check_file("--output", &file, how).is_ok());
             assert!(check_file("--output", Path::new("-"), how).is_ok());

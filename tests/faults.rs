@@ -229,6 +229,8 @@ fn output_paths_are_checked_before_the_run() {
     refused_at_once(&["--out-dir", p(&d.join("missing/out"))], "does not exist");
     refused_at_once(&["--out-dir", p(&file)], "is not a folder");
     refused_at_once(&["--output", "/proc/rtplab-report.json"], "/proc");
+    // An existing kernel file opens for writing as root but keeps nothing.
+    refused_at_once(&["--output", "/proc/version"], "pseudo-filesystem");
     // A non-empty folder needs --force; the new report's files then replace the old ones.
     let folder = d.join("out");
     std::fs::create_dir_all(&folder).unwrap();
