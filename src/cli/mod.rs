@@ -128,20 +128,15 @@ impl Cli {
                     "{} (leave out --shard, --shards, --shard-out and --checkpoint)",
                     rtplab::game::COMPARE_IN_ONE_PROCESS
                 );
-                let mut compare = cmd.find_subcommand("compare").cloned().unwrap_or_default();
                 let game = args.get(2).and_then(|g| g.to_str()).unwrap_or("");
-                let mut at = compare
-                    .find_subcommand(game)
-                    .cloned()
-                    .map(|g| g.bin_name(format!("rtplab compare {game}")));
-                let target = match &mut at {
-                    Some(g) => g,
-                    None => {
-                        compare = compare.bin_name("rtplab compare");
-                        &mut compare
-                    }
+                let mut at = match cmd
+                    .find_subcommand("compare")
+                    .and_then(|c| c.find_subcommand(game))
+                {
+                    Some(g) => g.clone().bin_name(format!("rtplab compare {game}")),
+                    None => cmd,
                 };
-                return Err(target.error(clap::error::ErrorKind::UnknownArgument, msg));
+                return Err(at.error(clap::error::ErrorKind::UnknownArgument, msg));
             }
             Err(e) => return Err(e),
         };
