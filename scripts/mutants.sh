@@ -92,6 +92,7 @@ filter_for() {
     src/games/blackjack/round.rs) echo "-- --skip distribution:: --skip doom:: --skip twentyone::" ;;
     src/games/twentyone/*) echo "-- --skip blackjack:: --skip doom:: --skip baccarat::" ;;
     src/games/doom/sim.rs) echo "-- --skip blackjack:: --skip twentyone:: --skip baccarat:: --skip doom::win::" ;;
+    src/games/doom/win.rs) echo "-- --skip blackjack:: --skip twentyone:: --skip baccarat::" ;;
     *) echo "" ;;
     esac
 }
