@@ -119,6 +119,15 @@ fn check_outputs(out: &cli::OutputArgs, shard_out: Option<&Path>) -> anyhow::Res
     if let Some(p) = shard_out {
         rtplab::output::check_file("--shard-out", p, rtplab::output::Write::Rename)?;
     }
+    let files: Vec<(&str, &Path)> = [
+        ("--output", out.output.as_deref()),
+        ("--shard-out", shard_out),
+    ]
+    .into_iter()
+    .filter_map(|(f, p)| p.map(|p| (f, p)))
+    .collect();
+    let args: Vec<_> = std::env::args_os().collect();
+    rtplab::output::check_not_inputs(&args, &files, out.out_dir.as_deref())?;
     Ok(())
 }
 
@@ -295,6 +304,8 @@ fn exact_blackjack(args: &BlackjackExact) -> anyhow::Result<ExitCode> {
 fn check_strategy_output(output: Option<&Path>) -> anyhow::Result<()> {
     if let Some(p) = output {
         rtplab::output::check_file("--output", p, rtplab::output::Write::InPlace)?;
+        let args: Vec<_> = std::env::args_os().collect();
+        rtplab::output::check_not_inputs(&args, &[("--output", p)], None)?;
     }
     Ok(())
 }

@@ -35,6 +35,20 @@ pub enum OutputError {
         path: String,
         fs: String,
     },
+    #[error("{flag} {path} is also this command's input ({input} is named on the command line): writing there would destroy it; choose another path")]
+    IsInput {
+        flag: String,
+        path: String,
+        input: String,
+    },
+    #[error("{flag} {path} is in the folder {input}, which this command reads; choose a path outside it")]
+    InInputFolder {
+        flag: String,
+        path: String,
+        input: String,
+    },
+    #[error("--out-dir {path} holds {input}, which this command reads, and --force would replace the report beside it; write the report to another folder")]
+    HoldsInput { path: String, input: String },
     #[error("{flag} {path} cannot be written ({why}); choose another path")]
     Unwritable {
         flag: String,
@@ -181,25 +195,109 @@ pub fn check_file(flag: &str, path: &Path, how: Write) -> Result<(), OutputError
     check_parent(flag, path).map(|_| ())
 }
 
-/// Files an rtplab report folder holds (top level): the ones `--force` may replace.
+/// Every path named on the command line that exists, resolved: each argument, and the value
+/// part of `--flag=value` and `-oVALUE`. They are the command's possible inputs (a chart, a log,
+/// a report, shards, a baseline folder); an output named there too is counted once per naming.
+fn named_paths(args: &[std::ffi::OsString]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for a in args {
+        let mut names = vec![PathBuf::from(a)];
+        if let Some(s) = a.to_str() {
+            if let Some((_, v)) = s.strip_prefix("--").and_then(|r| r.split_once('=')) {
+                names.push(v.into());
+            } else if let Some(v) = s.strip_prefix("-o").filter(|_| !s.starts_with("--")) {
+                names.push(v.strip_prefix('=').unwrap_or(v).into());
+            }
+        }
+        out.extend(names.iter().filter_map(|n| std::fs::canonicalize(n).ok()));
+    }
+    out
+}
+
+/// Check that no output destroys an input. `args` is the command line; `files` the output files
+/// (`--output`, `--shard-out`) and `dir` the `--out-dir`, each named on it once as an output. A
+/// file output named a second time is also an input (`monitor log.csv -o log.csv`); a file
+/// output may not go into a folder the command reads (`check DIR -o DIR/x.json`, which the next
+/// check would read as a baseline); an existing `--out-dir` may not hold an input or be one
+/// (with --force its report files are replaced).
+pub fn check_not_inputs(
+    args: &[std::ffi::OsString],
+    files: &[(&str, &Path)],
+    dir: Option<&Path>,
+) -> Result<(), OutputError> {
+    let named = named_paths(args);
+    let real_dir = dir.and_then(|d| std::fs::canonicalize(d).ok());
+    for (flag, p) in files {
+        if p.as_os_str() == "-" {
+            continue;
+        }
+        if let Ok(real) = std::fs::canonicalize(p) {
+            if named.iter().filter(|n| **n == real).count() >= 2 {
+                return Err(OutputError::IsInput {
+                    flag: flag.to_string(),
+                    path: p.display().to_string(),
+                    input: real.display().to_string(),
+                });
+            }
+        }
+        if let Ok(parent) = std::fs::canonicalize(parent_of(p)) {
+            let read = named
+                .iter()
+                .any(|n| *n == parent && n.is_dir() && real_dir.as_ref() != Some(n));
+            if read {
+                return Err(OutputError::InInputFolder {
+                    flag: flag.to_string(),
+                    path: p.display().to_string(),
+                    input: parent.display().to_string(),
+                });
+            }
+        }
+    }
+    if let (Some(d), Some(real)) = (dir, real_dir.as_ref()) {
+        // The output files are not inputs (a twice-named one was refused above).
+        let outputs: Vec<PathBuf> = files
+            .iter()
+            .filter_map(|(_, p)| std::fs::canonicalize(p).ok())
+            .collect();
+        let twice = named.iter().filter(|n| *n == real).count() >= 2;
+        if let Some(input) = named.iter().find(|n| {
+            !outputs.contains(n) && ((twice && *n == real) || n.parent() == Some(real.as_path()))
+        }) {
+            return Err(OutputError::HoldsInput {
+                path: d.display().to_string(),
+                input: input.display().to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The file in a report folder that lists the files the report wrote (one name a line): the
+/// only files a later `--force` run removes, so nothing else in the folder is ever touched.
+pub const MANIFEST: &str = ".rtplab-files";
+
+/// The files an earlier report in `dir` wrote, from its manifest (none without one). Names
+/// that are not plain file names (a path, `..`) are ignored: the manifest is only trusted to
+/// name files directly in `dir`.
 fn report_files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(rd) = std::fs::read_dir(dir) else {
+    let Ok(text) = std::fs::read_to_string(dir.join(MANIFEST)) else {
         return Vec::new();
     };
-    rd.filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.is_file()
-                && (matches!(
-                    p.extension().and_then(|x| x.to_str()),
-                    Some("csv" | "svg" | "md" | "json")
-                ) || p.file_name().is_some_and(|n| n == "report.html"))
+    text.lines()
+        .filter(|n| {
+            !n.is_empty()
+                && *n != "."
+                && *n != ".."
+                && Path::new(n).file_name() == Some(std::ffi::OsStr::new(n))
         })
+        .map(|n| dir.join(n))
+        .filter(|p| p.is_file())
         .collect()
 }
 
 /// Check `--out-dir` before the run: a missing folder needs a writable parent; an existing one
-/// must be writable and empty, or (with `force`) hold an earlier rtplab report, whose files are
-/// then replaced (nothing else in the folder is touched).
+/// must be writable and empty, or (with `force`) hold an earlier rtplab report, whose files (those
+/// its manifest lists) are then replaced; nothing else in the folder is touched.
 pub fn check_dir(dir: &Path, force: bool) -> Result<(), OutputError> {
     let path = dir.display().to_string();
     match std::fs::metadata(dir) {
@@ -237,7 +335,16 @@ pub fn write_dir_via_temp(
     let tmp = dir.join(format!(".rtplab-tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir(&tmp)?;
-    let written = match fill(&tmp) {
+    let written = match fill(&tmp).and_then(|w| {
+        // The manifest: every file now in the temporary folder, itself included.
+        let mut names = vec![MANIFEST.to_string()];
+        for entry in std::fs::read_dir(&tmp)? {
+            names.push(entry?.file_name().to_string_lossy().into_owned());
+        }
+        names.sort();
+        std::fs::write(tmp.join(MANIFEST), names.join("\n") + "\n")?;
+        Ok(w)
+    }) {
         Ok(w) => w,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&tmp);
@@ -245,10 +352,8 @@ pub fn write_dir_via_temp(
         }
     };
     let result = (|| -> std::io::Result<()> {
-        if dir.join("report.json").is_file() {
-            for old in report_files(dir) {
-                std::fs::remove_file(old)?;
-            }
+        for old in report_files(dir) {
+            std::fs::remove_file(old)?;
         }
         for entry in std::fs::read_dir(&tmp)? {
             let from = entry?.path();
@@ -345,10 +450,17 @@ mod tests {
             Err(OutputError::NotEmpty { .. })
         ));
         assert!(check_dir(&out, true).is_ok());
-        // A file that is not a report's survives a replacement; the old report's files go.
+        assert_eq!(
+            std::fs::read_to_string(out.join(MANIFEST)).unwrap(),
+            ".rtplab-files\na.csv\nreport.html\nreport.json\n"
+        );
+        // A file that is not a report's survives a replacement, whatever its kind (a user's
+        // CSV, JSON or page beside the report); the old report's files (its manifest's) go.
         std::fs::create_dir(out.join("keep")).unwrap();
         std::fs::write(out.join("notes.txt"), "mine").unwrap();
         std::fs::write(out.join("index.html"), "mine").unwrap();
+        std::fs::write(out.join("daily.csv"), "mine").unwrap();
+        std::fs::write(out.join("expected.json"), "mine").unwrap();
         write_dir_via_temp(&out, |t| {
             std::fs::write(t.join("report.json"), "{}")?;
             std::fs::write(t.join("b.csv"), "2")?;
@@ -372,9 +484,83 @@ mod tests {
         names.sort();
         assert_eq!(
             names,
-            ["b.csv", "index.html", "keep", "notes.txt", "report.json"],
+            [
+                ".rtplab-files",
+                "b.csv",
+                "daily.csv",
+                "expected.json",
+                "index.html",
+                "keep",
+                "notes.txt",
+                "report.json"
+            ],
             "no temporary folder left"
         );
+        // A manifest is trusted only for plain names in the folder: a path in it is ignored.
+        std::fs::write(d.join("outside.csv"), "mine").unwrap();
+        std::fs::write(out.join(MANIFEST), "../outside.csv\n/etc/hostname\nb.csv\n").unwrap();
+        write_dir_via_temp(&out, |t| {
+            std::fs::write(t.join("report.json"), "{}")?;
+            Ok(vec![])
+        })
+        .unwrap();
+        assert!(d.join("outside.csv").exists() && !out.join("b.csv").exists());
+        // No output may destroy an input named on the command line.
+        let args = |v: &[&Path]| -> Vec<std::ffi::OsString> {
+            v.iter().map(|p| p.as_os_str().to_owned()).collect()
+        };
+        let log = d.join("log.csv");
+        std::fs::write(&log, "x").unwrap();
+        let o = Path::new("-o");
+        let cmd = [Path::new("monitor"), &log, o, &log];
+        assert!(matches!(
+            check_not_inputs(&args(&cmd), &[("--output", &log)], None),
+            Err(OutputError::IsInput { .. })
+        ));
+        // ... also written as --output=PATH or -oPATH, or through another spelling of it.
+        let eq = format!("--output={}", log.display());
+        let glued = format!("-o{}", log.display());
+        let dotted = d.join(".").join("log.csv");
+        for spelled in [eq.as_str(), glued.as_str(), dotted.to_str().unwrap()] {
+            let cmd = [Path::new("monitor"), &log, Path::new(spelled)];
+            assert!(
+                matches!(
+                    check_not_inputs(&args(&cmd), &[("--output", &log)], None),
+                    Err(OutputError::IsInput { .. })
+                ),
+                "{spelled}"
+            );
+        }
+        // An existing output named once is an earlier output, not an input; `-` is never one.
+        let cmd = [Path::new("monitor"), &file, o, &log];
+        assert!(check_not_inputs(&args(&cmd), &[("--output", &log)], None).is_ok());
+        assert!(check_not_inputs(&args(&cmd), &[("--output", Path::new("-"))], None).is_ok());
+        // A file output inside a folder read as input (check's baselines) is refused.
+        let cmd = [Path::new("check"), &d, o, &d.join("new.json")];
+        assert!(matches!(
+            check_not_inputs(&args(&cmd), &[("--output", &d.join("new.json"))], None),
+            Err(OutputError::InInputFolder { .. })
+        ));
+        // An existing --out-dir that holds an input, or is one, is refused; a new one is fine,
+        // and so is an --output file inside the out-dir.
+        let od = Path::new("--out-dir");
+        let cmd = [Path::new("monitor"), &log, od, &d];
+        assert!(matches!(
+            check_not_inputs(&args(&cmd), &[], Some(&d)),
+            Err(OutputError::HoldsInput { .. })
+        ));
+        let cmd = [Path::new("check"), &out, od, &out];
+        assert!(matches!(
+            check_not_inputs(&args(&cmd), &[], Some(&out)),
+            Err(OutputError::HoldsInput { .. })
+        ));
+        let fresh = d.join("fresh");
+        let cmd = [Path::new("monitor"), &log, od, &fresh];
+        assert!(check_not_inputs(&args(&cmd), &[], Some(&fresh)).is_ok());
+        let txt = out.join("table.txt");
+        std::fs::write(&txt, "old").unwrap();
+        let cmd = [Path::new("sim"), o, &txt, od, &out];
+        assert!(check_not_inputs(&args(&cmd), &[("--output", &txt)], Some(&out)).is_ok());
         // --force never takes a folder that holds no report.
         let other = d.join("other");
         std::fs::create_dir(&other).unwrap();

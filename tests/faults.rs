@@ -236,6 +236,7 @@ fn output_paths_are_checked_before_the_run() {
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(folder.join("report.json"), "{}").unwrap();
     std::fs::write(folder.join("old.csv"), "old").unwrap();
+    std::fs::write(folder.join(".rtplab-files"), "old.csv\nreport.json\n").unwrap();
     refused_at_once(&["--out-dir", p(&folder)], "--force");
     succeeds(rtplab().args([
         "sim",
@@ -634,5 +635,79 @@ fn existing_outputs_and_report_folders_are_written_in_place() {
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    assert!(!names.iter().any(|n| n.starts_with('.')), "{names:?}");
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.starts_with('.') && n != ".rtplab-files"),
+        "no temporary folder left: {names:?}"
+    );
+}
+
+#[test]
+fn outputs_never_overwrite_or_remove_inputs() {
+    let d = dir("inputs");
+    let chart = d.join("chart.csv");
+    let seed_chart = std::fs::read_to_string("strategies/blackjack/seed.csv").unwrap();
+    std::fs::write(&chart, &seed_chart).unwrap();
+    // The chart read is not the report written, however the output is spelled.
+    let strategy = ["--strategy", p(&chart)];
+    refused_at_once(
+        &[&strategy[..], &["--output", p(&chart)]].concat(),
+        "also this command's input",
+    );
+    let glued = format!("-o{}", p(&chart));
+    refused_at_once(
+        &[&strategy[..], &[glued.as_str()]].concat(),
+        "would destroy it",
+    );
+    assert_eq!(std::fs::read_to_string(&chart).unwrap(), seed_chart);
+    // A report folder replaced with --force may not hold an input (nor be one).
+    let folder = d.join("out");
+    succeeds(rtplab().args([
+        "sim",
+        "blackjack",
+        "--rounds",
+        "20k",
+        "-q",
+        "--out-dir",
+        p(&folder),
+    ]));
+    let inside = folder.join("chart.csv");
+    std::fs::write(&inside, &seed_chart).unwrap();
+    refused_at_once(
+        &["--strategy", p(&inside), "--out-dir", p(&folder), "--force"],
+        "which this command reads",
+    );
+    assert!(inside.exists());
+    // check reads every baseline in its folder: a report written into it is refused.
+    fails_with(
+        &["check", p(&d), "--output", p(&d.join("summary.json"))],
+        "which this command reads",
+    );
+    // --force replaces the earlier report's files only: a user's CSV and JSON beside it stay.
+    std::fs::write(folder.join("daily.csv"), "mine").unwrap();
+    std::fs::write(folder.join("expected.json"), "{}").unwrap();
+    let before = std::fs::read_to_string(folder.join(".rtplab-files")).unwrap();
+    assert!(
+        before.contains("report.html\n") && !before.contains("daily.csv"),
+        "{before}"
+    );
+    succeeds(rtplab().args([
+        "sim",
+        "baccarat",
+        "--coups",
+        "20k",
+        "-q",
+        "--out-dir",
+        p(&folder),
+        "--force",
+    ]));
+    assert!(folder.join("daily.csv").exists() && folder.join("expected.json").exists());
+    for old in before.lines() {
+        let now = std::fs::read_to_string(folder.join(".rtplab-files")).unwrap();
+        assert!(
+            now.lines().any(|l| l == old) || !folder.join(old).exists(),
+            "{old} left behind"
+        );
+    }
 }
