@@ -7,13 +7,17 @@
 use std::path::{Path, PathBuf};
 
 use crate::game::Outcome;
-use crate::report::{Report, Section};
+use crate::report::{count_cell, Cell, Report, Section};
 
 /// Errors in baseline files (exit code 2).
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
     #[error("{0}: {1}")]
     Bad(String, String),
+    #[error(
+        "--z {0}: the tolerance must be a positive, finite number of standard errors (e.g. 4)"
+    )]
+    Z(f64),
     #[error("no baseline files (*.json) in {0}")]
     Empty(String),
     #[error(transparent)]
@@ -38,7 +42,11 @@ pub fn check_dir(dir: &Path, z_limit: f64, bless: bool) -> Result<Vec<Outcome>, 
     if files.is_empty() {
         return Err(CheckError::Empty(name));
     }
-    let mut out = Vec::new();
+    if !(z_limit.is_finite() && z_limit > 0.0) {
+        return Err(CheckError::Z(z_limit));
+    }
+    // Every file is read and its run set up before any runs: a bad file costs no work.
+    let mut pending = Vec::new();
     for f in files {
         let fname = f.display().to_string();
         let text = crate::input::read_text(&f, "baseline file", crate::input::MAX_TEXT_BYTES)?;
@@ -52,9 +60,17 @@ pub fn check_dir(dir: &Path, z_limit: f64, bless: bool) -> Result<Vec<Outcome>, 
             .to_string();
         let entry = crate::game::find(&game)
             .ok_or_else(|| bad(format!("game '{game}' has no baselines in this version")))?;
-        out.push((entry.check)(&f, v, z_limit, bless).map_err(|e| bad(e.to_string()))?);
+        pending.push((
+            fname.clone(),
+            (entry.check)(&f, v).map_err(|e| bad(e.to_string()))?,
+        ));
     }
-    Ok(out)
+    pending
+        .into_iter()
+        .map(|(fname, check)| {
+            check(z_limit, bless).map_err(|e| CheckError::Bad(fname, e.to_string()))
+        })
+        .collect()
 }
 
 /// The table `check` prints.
@@ -65,29 +81,31 @@ pub fn report(outcomes: &[Outcome], z_limit: f64, bless: bool) -> Report {
             "baseline", "count", "estimate", "SE", "expected", "z", "sums", "verdict",
         ],
     );
+    let verdict = |o: &Outcome| {
+        if bless {
+            "blessed"
+        } else if o.ok {
+            "ok"
+        } else {
+            "FAIL"
+        }
+    };
+    let sums = |o: &Outcome| if o.moved.is_empty() { "same" } else { "MOVED" };
     for o in outcomes {
-        // Each game prints its own estimate (blackjack: EV per initial bet in percent).
+        // Each game prints its own estimate (blackjack: EV per initial bet in percent); CSV
+        // carries the raw numbers in the game's unit.
         let fmt = o.format;
+        let num = |v: f64| Cell::num(fmt(v), v, o.unit);
         s.row([
-            o.name.clone(),
-            o.count.to_string(),
-            fmt(o.ev),
-            fmt(o.se),
-            o.expected.map(fmt).unwrap_or_else(|| "-".into()),
-            o.z.map(|z| format!("{z:+.2}"))
+            o.name.clone().into(),
+            count_cell(o.count),
+            num(o.ev),
+            num(o.se),
+            o.expected.map(num).unwrap_or_else(|| "-".into()),
+            o.z.map(|z| Cell::num(format!("{z:+.2}"), z, "SE"))
                 .unwrap_or_else(|| "-".into()),
-            if o.moved.is_empty() {
-                "same".into()
-            } else {
-                "MOVED".into()
-            },
-            if bless {
-                "blessed".into()
-            } else if o.ok {
-                "ok".into()
-            } else {
-                "FAIL".into()
-            },
+            sums(o).into(),
+            verdict(o).into(),
         ]);
     }
     let mut r = Report {
@@ -116,5 +134,34 @@ pub fn report(outcomes: &[Outcome], z_limit: f64, bless: bool) -> Report {
             ));
         }
     }
+    let baselines: Vec<serde_json::Value> = outcomes
+        .iter()
+        .map(|o| {
+            serde_json::json!({
+                "name": o.name,
+                "file": o.file.display().to_string(),
+                "game": o.game,
+                "estimate": o.estimate,
+                "unit": o.unit,
+                "count": o.count,
+                "ev": o.ev,
+                "se": o.se,
+                "expected": o.expected,
+                "z": o.z,
+                "sums": sums(o),
+                "moved": o.moved,
+                "verdict": verdict(o),
+                "ok": o.ok,
+            })
+        })
+        .collect();
+    r.json = serde_json::json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "command": "check",
+        "z_limit": z_limit,
+        "bless": bless,
+        "ok": outcomes.iter().all(|o| o.ok),
+        "baselines": baselines,
+    });
     r
 }

@@ -528,6 +528,11 @@ fn rendered<G: Game>(run: Run<G>, claim: Option<f64>) -> Result<Rendered, G::Err
 /// An error of a name-keyed command, from whichever game.
 pub type AnyError = Box<dyn std::error::Error + Send + Sync>;
 
+/// A baseline file read and its run set up, not yet run (called with the tolerance in SE and
+/// whether to bless). `check` loads every baseline before it runs any, so a bad file is refused
+/// before the work starts.
+pub type PendingCheck = Box<dyn FnOnce(f64, bool) -> Result<Outcome, AnyError>>;
+
 /// What `check` found for one baseline.
 #[derive(Clone, Debug)]
 pub struct Outcome {
@@ -545,6 +550,8 @@ pub struct Outcome {
     pub ok: bool,
     /// The estimate formatter of the game.
     pub format: fn(f64) -> String,
+    /// The estimate's unit in CSV and JSON (`Game::UNIT`).
+    pub unit: &'static str,
     /// What the estimate is (`Game::ESTIMATE`).
     pub estimate: &'static str,
 }
@@ -590,14 +597,14 @@ fn unknown_key(given: &serde_json::Value, known: &serde_json::Value, at: &str) -
     None
 }
 
-/// Re-run one baseline of `G` and compare (or, with `bless`, record) its sums.
-pub fn check_baseline<G: Game>(
+/// Read one baseline of `G` and set up its run: the file's keys and run settings are checked
+/// here, before anything runs. The returned check re-runs it and compares (or, with `bless`,
+/// records) its sums.
+pub fn load_baseline<G: Game>(
     file: &Path,
     value: serde_json::Value,
-    z_limit: f64,
-    bless: bool,
-) -> Result<Outcome, AnyError> {
-    let mut b: BaselineFile<G::Baseline> = serde_json::from_value(value.clone()).map_err(|e| {
+) -> Result<PendingCheck, AnyError> {
+    let b: BaselineFile<G::Baseline> = serde_json::from_value(value.clone()).map_err(|e| {
         format!(
             "not a {} baseline file ({e}); see reports/README.md",
             G::NAME
@@ -615,6 +622,31 @@ pub fn check_baseline<G: Game>(
         .into());
     }
     let (cfg, chunk) = G::baseline_run(&b.run)?;
+    let file = file.to_path_buf();
+    Ok(Box::new(move |z_limit, bless| {
+        run_baseline::<G>(&file, b, cfg, chunk, z_limit, bless)
+    }))
+}
+
+/// Check one baseline file (parsed JSON): load it, run it, compare.
+pub fn check_baseline<G: Game>(
+    file: &Path,
+    value: serde_json::Value,
+    z_limit: f64,
+    bless: bool,
+) -> Result<Outcome, AnyError> {
+    load_baseline::<G>(file, value)?(z_limit, bless)
+}
+
+/// Run a loaded baseline and compare its sums and estimate (or, with `bless`, rewrite them).
+fn run_baseline<G: Game>(
+    file: &Path,
+    mut b: BaselineFile<G::Baseline>,
+    cfg: G::Config,
+    chunk: u64,
+    z_limit: f64,
+    bless: bool,
+) -> Result<Outcome, AnyError> {
     let spec = RunSpec {
         seed: b.seed,
         chunk: Some(chunk),
@@ -649,6 +681,7 @@ pub fn check_baseline<G: Game>(
         moved,
         ok,
         format: G::format_estimate,
+        unit: G::UNIT,
         estimate: G::ESTIMATE,
     })
 }
@@ -658,8 +691,8 @@ pub struct Entry {
     pub name: &'static str,
     /// Merge shard files into the run's report and plots.
     pub merge: fn(&[PathBuf], Option<f64>) -> Result<Rendered, AnyError>,
-    /// Check one baseline file (parsed JSON).
-    pub check: fn(&Path, serde_json::Value, f64, bool) -> Result<Outcome, AnyError>,
+    /// Load one baseline file (parsed JSON) and set up its run; the check runs later.
+    pub check: fn(&Path, serde_json::Value) -> Result<PendingCheck, AnyError>,
 }
 
 impl Entry {
@@ -671,7 +704,7 @@ impl Entry {
                 let run = merge::<G>(paths)?;
                 Ok(rendered(run, claim)?)
             },
-            check: check_baseline::<G>,
+            check: load_baseline::<G>,
         }
     }
 }

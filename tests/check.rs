@@ -153,3 +153,58 @@ fn dice_baselines_catch_a_changed_game_and_reject_bad_files() {
     edit(&d, |v| v["seats"] = serde_json::json!(vec!["greedy"; 7]));
     fails_with(&["check", d.to_str().unwrap()], "1 to 6 players");
 }
+
+#[test]
+fn check_reports_json_and_raw_csv_and_refuses_bad_input_before_any_run() {
+    let d = copy_baselines("formats");
+    let v = json(&["check", d.to_str().unwrap(), "--format", "json"]);
+    let b = &v["baselines"][0];
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["z_limit"], 4.0);
+    assert_eq!(b["name"], "seed-autoplay-every-round", "{v}");
+    assert_eq!(
+        (b["unit"].as_str(), b["verdict"].as_str()),
+        (Some("fraction"), Some("ok"))
+    );
+    let (ev, se, ex, z) = (
+        b["ev"].as_f64().unwrap(),
+        b["se"].as_f64().unwrap(),
+        b["expected"].as_f64().unwrap(),
+        b["z"].as_f64().unwrap(),
+    );
+    assert!(
+        ev.abs() < 0.1 && se > 0.0 && ((ev - ex) / se - z).abs() < 1e-9,
+        "{v}"
+    );
+    // CSV carries raw numbers and their units, not the table's text.
+    let out = succeeds(rtplab().arg("check").arg(&d).args(["--format", "csv"]));
+    let csv = String::from_utf8_lossy(&out.stdout);
+    let row = |col: &str| {
+        csv.lines()
+            .find(|l| l.starts_with(&format!("Baselines,seed-autoplay-every-round,{col},")))
+            .unwrap_or_else(|| panic!("no {col} in {csv}"))
+            .to_string()
+    };
+    assert_eq!(
+        row("estimate"),
+        format!("Baselines,seed-autoplay-every-round,estimate,{ev},fraction")
+    );
+    assert_eq!(
+        row("z"),
+        format!("Baselines,seed-autoplay-every-round,z,{z},SE")
+    );
+    assert!(row("count").ends_with(",count"), "{csv}");
+    // A tolerance that is no tolerance (every run passes at inf, fails at 0) is refused.
+    for z in ["nan", "inf", "0", "-1"] {
+        fails_with(&["check", d.to_str().unwrap(), "--z", z], "--z");
+    }
+    // A bad baseline is refused before any runs: with --bless the good one (sorted first,
+    // its sums edited so a run would rewrite them) is left as it was.
+    edit(&d, |v| v["sums"]["net"] = 1.into());
+    let good = std::fs::read_to_string(d.join("a.json")).unwrap();
+    let mut bad: serde_json::Value = serde_json::from_str(&good).unwrap();
+    bad["rules"]["decks"] = 0.into();
+    std::fs::write(d.join("z.json"), bad.to_string()).unwrap();
+    fails_with(&["check", d.to_str().unwrap(), "--bless"], "z.json");
+    assert_eq!(std::fs::read_to_string(d.join("a.json")).unwrap(), good);
+}
