@@ -332,6 +332,84 @@ fn label_stride(labels: &[String], slot_px: f64) -> usize {
         .unwrap_or(labels.len().max(1))
 }
 
+/// Where a bar chart's parts go, worked out apart from the drawing (so it can be pinned).
+#[derive(Debug, PartialEq)]
+struct BarLayout {
+    /// Slots on the x axis (at least 1).
+    n: usize,
+    /// The bars' labels, cut to fit.
+    labels: Vec<String>,
+    /// Labels written upright (they are wider than a slot).
+    upright: bool,
+    /// Every `stride`-th bar is labelled.
+    stride: usize,
+    /// Height of the x label area in pixels.
+    x_area: u32,
+    /// The y axis.
+    lo: f64,
+    hi: f64,
+    /// The gap on each side of a bar, in slots.
+    gap: f64,
+}
+
+fn bar_layout(c: &BarChart) -> BarLayout {
+    let n = c.bars.len().max(1);
+    // Labels longer than the label area are cut short with an ellipsis (the tables and
+    // CSV files carry the whole names).
+    let labels: Vec<String> = c.bars.iter().map(|b| fit_label(&b.label)).collect();
+    // Plot width: the canvas less margins (15 each side) and the y label area (80).
+    let slot_px = (SIZE.0 as f64 - 30.0 - 80.0) / n as f64;
+    let widest = labels.iter().map(|l| text_width(l)).fold(0.0, f64::max);
+    let upright = !c.histogram && widest + 6.0 > slot_px;
+    let stride = if c.histogram {
+        label_stride(&labels, slot_px)
+    } else {
+        1
+    };
+    let x_area = if upright {
+        (widest + 20.0).min(260.0) as u32
+    } else {
+        40
+    } + if c.x_label.is_empty() { 0 } else { 22 };
+    let values = c
+        .bars
+        .iter()
+        .flat_map(|b| [Some(b.value), b.ci.map(|x| x.0), b.ci.map(|x| x.1)])
+        .flatten()
+        .chain(c.hline.map(|h| h.0))
+        .chain(std::iter::once(0.0));
+    let (mut lo, mut hi) = bounds(values);
+    // The axis starts at 0 only when no bar and no error bar goes below it.
+    let all_nonneg = c
+        .bars
+        .iter()
+        .all(|b| (b.value >= 0.0 || b.value.is_nan()) && b.ci.is_none_or(|(lo, _)| lo >= 0.0));
+    if all_nonneg {
+        lo = 0.0;
+    }
+    // Room for the legend above the tallest bar: the legend's height as a share of the
+    // plot's height (canvas less margins, caption and the x label area).
+    let entries = c.hline.is_some() as usize + c.bars.iter().any(|b| b.ci.is_some()) as usize;
+    if entries > 0 {
+        let plot_px = SIZE.1 as f64 - 30.0 - 40.0 - x_area as f64;
+        let legend_px = 30.0 + 20.0 * entries as f64;
+        let frac = (legend_px / plot_px).min(0.6);
+        hi += (hi - lo) * frac / (1.0 - frac);
+    }
+    // Leave a gap between bars only where a slot is wide enough to keep the bar visible.
+    let gap = if slot_px >= 8.0 { 0.1 } else { 0.0 };
+    BarLayout {
+        n,
+        labels,
+        upright,
+        stride,
+        x_area,
+        lo,
+        hi,
+        gap,
+    }
+}
+
 /// A bar chart of labelled values (e.g. EV by up card, a histogram, win rates), one slot per
 /// bar, with error bars where a bar has an interval.
 pub fn bar_chart(c: &BarChart) -> Result<String, String> {
@@ -339,49 +417,16 @@ pub fn bar_chart(c: &BarChart) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
         blank(&root)?;
-        let n = c.bars.len().max(1);
-        // Labels longer than the label area are cut short with an ellipsis (the tables and
-        // CSV files carry the whole names).
-        let labels: Vec<String> = c.bars.iter().map(|b| fit_label(&b.label)).collect();
-        // Plot width: the canvas less margins (15 each side) and the y label area (80).
-        let slot_px = (SIZE.0 as f64 - 30.0 - 80.0) / n as f64;
-        let widest = labels.iter().map(|l| text_width(l)).fold(0.0, f64::max);
-        let upright = !c.histogram && widest + 6.0 > slot_px;
-        let stride = if c.histogram {
-            label_stride(&labels, slot_px)
-        } else {
-            1
-        };
-        let x_area = if upright {
-            (widest + 20.0).min(260.0) as u32
-        } else {
-            40
-        } + if c.x_label.is_empty() { 0 } else { 22 };
-        let values = c
-            .bars
-            .iter()
-            .flat_map(|b| [Some(b.value), b.ci.map(|x| x.0), b.ci.map(|x| x.1)])
-            .flatten()
-            .chain(c.hline.map(|h| h.0))
-            .chain(std::iter::once(0.0));
-        let (mut lo, mut hi) = bounds(values);
-        // The axis starts at 0 only when no bar and no error bar goes below it.
-        let all_nonneg = c
-            .bars
-            .iter()
-            .all(|b| (b.value >= 0.0 || b.value.is_nan()) && b.ci.is_none_or(|(lo, _)| lo >= 0.0));
-        if all_nonneg {
-            lo = 0.0;
-        }
-        // Room for the legend above the tallest bar: the legend's height as a share of the
-        // plot's height (canvas less margins, caption and the x label area).
-        let entries = c.hline.is_some() as usize + c.bars.iter().any(|b| b.ci.is_some()) as usize;
-        if entries > 0 {
-            let plot_px = SIZE.1 as f64 - 30.0 - 40.0 - x_area as f64;
-            let legend_px = 30.0 + 20.0 * entries as f64;
-            let frac = (legend_px / plot_px).min(0.6);
-            hi += (hi - lo) * frac / (1.0 - frac);
-        }
+        let BarLayout {
+            n,
+            labels,
+            upright,
+            stride,
+            x_area,
+            lo,
+            hi,
+            gap,
+        } = bar_layout(c);
         let d = decimals(hi - lo);
         let mut chart = ChartBuilder::on(&root)
             .caption(c.title, ("sans-serif", 20))
@@ -401,8 +446,6 @@ pub fn bar_chart(c: &BarChart) -> Result<String, String> {
             .y_label_formatter(&|v| y_tick(*v, d, c.y_unit))
             .draw()
             .map_err(err)?;
-        // Leave a gap between bars only where a slot is wide enough to keep the bar visible.
-        let gap = if slot_px >= 8.0 { 0.1 } else { 0.0 };
         chart
             .draw_series(c.bars.iter().enumerate().map(|(i, b)| {
                 let (y0, y1) = if b.value >= 0.0 {
@@ -999,6 +1042,98 @@ mod tests {
         assert_eq!(label_stride(&labels(3), 3.0), 5);
         assert_eq!(label_stride(&labels(3), 1e-6), 3);
         assert_eq!(label_stride(&[], 1e-6), 1);
+    }
+
+    fn chart<'a>(bars: &'a [Bar], x_label: &'a str, hline: Option<(f64, &'a str)>) -> BarChart<'a> {
+        BarChart {
+            title: "t",
+            x_label,
+            y_label: "y",
+            y_unit: YUnit::Plain,
+            bars,
+            hline,
+            histogram: false,
+        }
+    }
+
+    /// The bar chart's layout, pinned: slots of (900 − 30 − 80)/n px; labels turned upright
+    /// when wider than a slot (6 px spare), the label area then their width + 20 px (labels
+    /// are cut at 240 px, so at most 260) plus 22 for an axis title; the y axis from 0 when nothing is negative; room above
+    /// for the legend's entries.
+    #[test]
+    fn bar_layout_pinned() {
+        let w = text_width("x");
+        // Ten one-character labels, positive values: slots of 79 px, labels flat, no legend.
+        let ten: Vec<Bar> = (1..=10)
+            .map(|i| Bar::new(format!("{}", i % 10), i as f64))
+            .collect();
+        let l = bar_layout(&chart(&ten, "", None));
+        assert_eq!(
+            (l.n, l.upright, l.stride, l.x_area, l.gap),
+            (10, false, 1, 40, 0.1)
+        );
+        assert_eq!(l.labels[9], "0");
+        // From 0 (not 0 less the 8% pad), to 10 plus the pad.
+        assert_eq!(l.lo, 0.0);
+        assert!((l.hi - 10.8).abs() < 1e-12, "{}", l.hi);
+        // Twelve characters (78 px + 6 > 79): upright, the area 78 + 20 and 22 for the title.
+        let long: Vec<Bar> = (0..10)
+            .map(|i| Bar::new(format!("label-{i:06}"), 1.0))
+            .collect();
+        assert!((text_width(&long[0].label) - 12.0 * w).abs() < 1e-9);
+        let l = bar_layout(&chart(&long, "x", None));
+        assert!(l.upright);
+        assert_eq!(l.x_area, 78 + 20 + 22);
+        // The area stops at 260 px however long the labels (cut at 240 px anyway).
+        let longer = [Bar::new("y".repeat(60), 1.0), Bar::new("z".repeat(60), 2.0)];
+        let l = bar_layout(&chart(&longer, "", None));
+        assert!(!l.upright, "two slots of 395 px hold them flat");
+        let many: Vec<Bar> = (0..40)
+            .map(|i| Bar::new(format!("{i}{}", "w".repeat(60)), 1.0))
+            .collect();
+        let l = bar_layout(&chart(&many, "x", None));
+        assert!(l.upright && l.labels[0].ends_with('…'));
+        let widest = text_width(&l.labels[0]);
+        assert!(widest <= MAX_LABEL_PX && widest + 20.0 <= 260.0);
+        assert_eq!(l.x_area, (widest + 20.0) as u32 + 22);
+        // Two characters (13 px) in eleven slots of 71.8 px: flat.
+        let two: Vec<Bar> = (10..21).map(|i| Bar::new(format!("{i}"), 1.0)).collect();
+        assert!(!bar_layout(&chart(&two, "", None)).upright);
+        // A negative bar, an interval and a reference line: the axis from the bounds, and
+        // room above for two legend entries (70 px of a 410 px plot).
+        let mixed = [Bar::new("a", 2.0).with_ci(1.0, 3.0), Bar::new("b", -1.0)];
+        let l = bar_layout(&chart(&mixed, "", Some((0.5, "fair"))));
+        assert_eq!((l.x_area, l.upright), (40, false));
+        let (lo, hi) = (-1.0 - 0.32, 3.0 + 0.32);
+        assert!((l.lo - lo).abs() < 1e-12, "{}", l.lo);
+        let room = (hi - lo) * (70.0 / 410.0) / (1.0 - 70.0 / 410.0);
+        assert!(
+            (l.hi - (hi + room)).abs() < 1e-9,
+            "{} against {}",
+            l.hi,
+            hi + room
+        );
+        // One entry (the reference line only): 50 px.
+        let l = bar_layout(&chart(&mixed[1..], "", Some((0.5, "fair"))));
+        let (lo, hi) = (-1.0 - 0.12, 0.5 + 0.12);
+        let room = (hi - lo) * (50.0 / 410.0) / (1.0 - 50.0 / 410.0);
+        assert!((l.hi - (hi + room)).abs() < 1e-9, "{}", l.hi);
+        // An interval below 0 under a positive bar also keeps the axis below 0; a bar with no
+        // value (NaN) does not.
+        let dips = [Bar::new("a", 2.0).with_ci(-0.5, 4.0)];
+        let l = bar_layout(&chart(&dips, "", None));
+        assert!((l.lo - (-0.5 - 0.36)).abs() < 1e-12, "{}", l.lo);
+        let gaps = [Bar::new("a", 2.0), Bar::new("b", f64::NAN)];
+        assert_eq!(bar_layout(&chart(&gaps, "", None)).lo, 0.0);
+        // A histogram of 200 bins: slots of 3.95 px, no gaps, every 10th bin labelled (three
+        // characters need 25.5 px), never upright.
+        let bins: Vec<Bar> = (0..200).map(|i| Bar::new(format!("{i}"), 1.0)).collect();
+        let mut h = chart(&bins, "", None);
+        h.histogram = true;
+        let l = bar_layout(&h);
+        assert_eq!((l.n, l.upright, l.stride, l.gap), (200, false, 10, 0.0));
+        // No bars: one empty slot.
+        assert_eq!(bar_layout(&chart(&[], "", None)).n, 1);
     }
 
     #[test]
