@@ -29,11 +29,14 @@ fn main() -> ExitCode {
     };
     let stop = Arc::new(AtomicBool::new(false));
     // Only simulations stop cleanly with a partial report; any other command ends at once.
+    // A blackjack audit becomes graceful when its simulation starts (its exact part has no
+    // partial result); the Doom audit's exact part takes a moment, so it is graceful throughout.
     let graceful = matches!(
         cli.command,
-        Command::Sim(_) | Command::Compare(_) | Command::Audit(_)
+        Command::Sim(_) | Command::Compare(_) | Command::Audit(cli::AuditGame::Doom(_))
     );
-    watch_signals(stop.clone(), graceful);
+    GRACEFUL.store(graceful, Ordering::SeqCst);
+    watch_signals(stop.clone());
     let result = match cli.command {
         Command::Sim(SimGame::Blackjack(args)) => sim_blackjack(&args, &stop),
         Command::Sim(SimGame::Doom(args)) => sim_doom(&args, &stop),
@@ -77,11 +80,14 @@ fn main() -> ExitCode {
 /// The signal that stopped the run (0: none).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
+/// Whether a signal now stops the run gracefully with a partial report (see `watch_signals`).
+static GRACEFUL: AtomicBool = AtomicBool::new(false);
+
 /// SIGINT (Ctrl-C) and SIGTERM (Slurm, Kubernetes) both stop a run cleanly (`graceful`): the
 /// chunks in progress finish and the partial report, marked interrupted, goes where the run was
 /// told to write it. A second signal aborts at once, and so does the first for commands that
-/// have no partial result (`graceful` false). The exit code tells which signal came.
-fn watch_signals(stop: Arc<AtomicBool>, graceful: bool) {
+/// have no partial result (`GRACEFUL` false). The exit code tells which signal came.
+fn watch_signals(stop: Arc<AtomicBool>) {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
         return;
@@ -90,7 +96,7 @@ fn watch_signals(stop: Arc<AtomicBool>, graceful: bool) {
         for sig in signals.forever() {
             // The signal is recorded before the stop flag is raised, so a run that sees the
             // flag always finds the signal.
-            if !graceful || SIGNAL.swap(sig, Ordering::SeqCst) != 0 {
+            if !GRACEFUL.load(Ordering::SeqCst) || SIGNAL.swap(sig, Ordering::SeqCst) != 0 {
                 std::process::exit(128 + sig);
             }
             stop.store(true, Ordering::SeqCst);
@@ -477,6 +483,8 @@ fn audit_blackjack(args: &cli::BlackjackAudit, stop: &AtomicBool) -> anyhow::Res
         threads: args.threads,
         progress: !args.quiet,
         monitor_tier: args.monitor_tier.into(),
+        // The exact part has no partial result: a signal during it ends the command at once.
+        on_simulation: Some(|| GRACEFUL.store(true, Ordering::SeqCst)),
     };
     let model = audit::audit(&cfg, stop)?;
     let plots = if args.output.out_dir.is_some() {
@@ -528,7 +536,12 @@ fn monitor(args: &cli::MonitorArgs) -> anyhow::Result<ExitCode> {
     let expected = m::Expectation::from_json(&text, &args.expected.display().to_string())?;
     let log = read_text(&args.log, "the log", MAX_TEXT_BYTES * 64)?;
     let periods = m::parse_log(&log, &args.log.display().to_string())?;
-    let model = m::monitor(&expected, &periods, args.level)?;
+    let model = m::monitor(
+        &expected,
+        &periods,
+        args.level,
+        &args.log.display().to_string(),
+    )?;
     let plots = if args.output.out_dir.is_some() {
         vec![(
             "funnel.svg".to_string(),
@@ -538,10 +551,10 @@ fn monitor(args: &cli::MonitorArgs) -> anyhow::Result<ExitCode> {
         Vec::new()
     };
     emit(&m::render(&model), &args.output, &plots)?;
-    Ok(if model.out_of_band > 0 {
-        ExitCode::from(1)
-    } else {
+    Ok(if model.all_in_band() {
         ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     })
 }
 

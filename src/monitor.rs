@@ -36,6 +36,8 @@ pub enum MonitorError {
     },
     #[error("--level {0}: expected 95, 99 or 99.9")]
     Level(f64),
+    #[error("--expected {0}: {1}")]
+    Unsuitable(String, String),
 }
 
 /// What the periods are held against.
@@ -43,9 +45,20 @@ pub enum MonitorError {
 pub struct Expectation {
     pub rtp: f64,
     pub sd_per_round: f64,
+    /// The most a round can pay back per amount wagered (`max_return_per_wagered`, when the
+    /// report states it): a period that returned more is a data error.
+    pub max_return: Option<f64>,
     /// Where it came from.
     pub source: String,
 }
+
+/// An expected RTP per amount wagered above this (1000%) is taken for a percent given where a
+/// fraction belongs, when the report states no larger maximum return.
+const MAX_PLAUSIBLE_RTP: f64 = 10.0;
+
+/// The largest amount (wagered or returned) one period may carry: far above any table's
+/// turnover, and small enough that a million periods' sums stay exact to the cent.
+pub const MAX_AMOUNT: f64 = 1e15;
 
 impl Expectation {
     /// From a report's JSON text (`file` names it in errors).
@@ -53,6 +66,17 @@ impl Expectation {
         let v: serde_json::Value = serde_json::from_str(text)
             .map_err(|e| MonitorError::NotJson(file.into(), e.to_string()))?;
         let f = |v: &serde_json::Value, k: &str| v.get(k).and_then(|x| x.as_f64());
+        let unsuitable = |why: &str| Err(MonitorError::Unsuitable(file.into(), why.into()));
+        if v.get("interrupted").and_then(|x| x.as_bool()) == Some(true) {
+            return unsuitable("the report is of an interrupted (partial) run: hold live results against a complete run's figures");
+        }
+        if v.get("count_key").is_some() {
+            return unsuitable("the report is of a card counter, whose bets vary with the count: the bands assume rounds of equal stakes; use a flat-betting report (the same strategy without --count)");
+        }
+        let max_return = v
+            .get("monitoring")
+            .and_then(|m| f(m, "max_return_per_wagered"))
+            .or_else(|| f(&v, "max_return_per_wagered"));
         let (rtp, sd, source) = if let Some(m) = v.get("monitoring") {
             match (f(m, "rtp_total_wagered"), f(m, "sd_per_round")) {
                 (Some(r), Some(s)) => (r, s, format!("{file}: monitoring")),
@@ -74,9 +98,22 @@ impl Expectation {
         if !(rtp.is_finite() && rtp > 0.0 && sd.is_finite() && sd > 0.0) {
             return Err(MonitorError::BadExpectation(file.into(), rtp, sd));
         }
+        if let Some(mx) = max_return.filter(|m| !(m.is_finite() && *m >= 1.0)) {
+            return unsuitable(&format!(
+                "max_return_per_wagered {mx} is not a finite number of at least 1"
+            ));
+        }
+        let most = max_return.unwrap_or(MAX_PLAUSIBLE_RTP);
+        if rtp > most {
+            return unsuitable(&format!(
+                "the expected RTP per amount wagered {rtp} ({:.0}%) is more than a round can return ({most}): RTPs are fractions (0.9954 for 99.54%)",
+                rtp * 100.0
+            ));
+        }
         Ok(Expectation {
             rtp,
             sd_per_round: sd,
+            max_return,
             source,
         })
     }
@@ -85,14 +122,26 @@ impl Expectation {
 /// One period of play from the log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Period {
+    /// The line of the log it was read from.
+    pub line: usize,
     pub period: String,
     pub rounds: u64,
     pub wagered: f64,
     pub returned: f64,
 }
 
-/// Most periods a log may hold.
-pub const MAX_PERIODS: usize = 1_000_000;
+/// Most periods a log may hold (hourly periods for 11 years); the report holds every period
+/// in several forms, about 5 KB each.
+pub const MAX_PERIODS: usize = 100_000;
+
+/// At most `n` characters of `s` for a message (a binary file's "header" can be megabytes).
+fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        s.chars().take(n).collect::<String>() + "…"
+    }
+}
 
 /// The log: a `period,rounds,wagered,returned` header, then one row per period.
 pub fn parse_log(text: &str, file: &str) -> Result<Vec<Period>, MonitorError> {
@@ -102,6 +151,13 @@ pub fn parse_log(text: &str, file: &str) -> Result<Vec<Period>, MonitorError> {
         column,
         msg,
     };
+    if text.trim().is_empty() {
+        return Err(err(
+            1,
+            1,
+            "the file is empty: expected a 'period,rounds,wagered,returned' header and a row per period".into(),
+        ));
+    }
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
         .trim(csv::Trim::All)
@@ -118,7 +174,7 @@ pub fn parse_log(text: &str, file: &str) -> Result<Vec<Period>, MonitorError> {
             1,
             format!(
                 "the header is '{}': expected 'period,rounds,wagered,returned'",
-                headers.iter().collect::<Vec<_>>().join(",")
+                clip(&headers.iter().collect::<Vec<_>>().join(","), 80)
             ),
         ));
     }
@@ -133,6 +189,16 @@ pub fn parse_log(text: &str, file: &str) -> Result<Vec<Period>, MonitorError> {
             return Err(err(line, 1, format!("more than {MAX_PERIODS} periods")));
         }
         let period = rec[0].to_string();
+        if period.chars().count() > 200 {
+            return Err(err(
+                line,
+                1,
+                format!(
+                    "the period '{}' is longer than 200 characters",
+                    clip(&period, 40)
+                ),
+            ));
+        }
         if period.is_empty() {
             return Err(err(line, 1, "the period is empty".into()));
         }
@@ -146,21 +212,25 @@ pub fn parse_log(text: &str, file: &str) -> Result<Vec<Period>, MonitorError> {
                     2,
                     format!(
                         "rounds '{}': expected a whole number from 1 to 1e12",
-                        &rec[1]
+                        clip(&rec[1], 40)
                     ),
                 )
             })?;
         let num = |i: usize, name: &str, positive: bool| -> Result<f64, MonitorError> {
-            let v: f64 = rec[i]
-                .parse()
-                .map_err(|_| err(line, i + 1, format!("{name} '{}': not a number", &rec[i])))?;
-            if !v.is_finite() || v < 0.0 || (positive && v == 0.0) {
+            let v: f64 = rec[i].parse().map_err(|_| {
+                err(
+                    line,
+                    i + 1,
+                    format!("{name} '{}': not a number", clip(&rec[i], 40)),
+                )
+            })?;
+            if !v.is_finite() || v < 0.0 || (positive && v == 0.0) || v > MAX_AMOUNT {
                 return Err(err(
                     line,
                     i + 1,
                     format!(
-                        "{name} '{}': expected a {} finite amount",
-                        &rec[i],
+                        "{name} '{}': expected a {} amount of at most 1e15",
+                        clip(&rec[i], 40),
                         if positive { "positive" } else { "non-negative" }
                     ),
                 ));
@@ -170,6 +240,7 @@ pub fn parse_log(text: &str, file: &str) -> Result<Vec<Period>, MonitorError> {
         let wagered = num(2, "wagered", true)?;
         let returned = num(3, "returned", false)?;
         out.push(Period {
+            line,
             period,
             rounds,
             wagered,
@@ -208,6 +279,15 @@ pub struct MonitorModel {
     /// The running total after each period.
     pub cumulative: Vec<PeriodRow>,
     pub out_of_band: usize,
+    /// Whether the running total after the last period is inside its band.
+    pub total_in_band: bool,
+}
+
+impl MonitorModel {
+    /// Whether every period and the final running total are inside their bands (exit 0).
+    pub fn all_in_band(&self) -> bool {
+        self.out_of_band == 0 && self.total_in_band
+    }
 }
 
 /// The critical z of a two-sided level in percent (95, 99 or 99.9).
@@ -236,19 +316,34 @@ fn row(e: &Expectation, zl: f64, period: String, rounds: u64, w: f64, r: f64) ->
     }
 }
 
-/// Hold `periods` against `e` at `level`.
+/// Hold `periods` against `e` at `level` (`file` names the log in errors). A period that
+/// returned more than the game can pay back on what was wagered is a data error.
 pub fn monitor(
     e: &Expectation,
     periods: &[Period],
     level: f64,
+    file: &str,
 ) -> Result<MonitorModel, MonitorError> {
     let zl = z_of_level(level)?;
+    if let Some(mx) = e.max_return {
+        if let Some(p) = periods.iter().find(|p| p.returned > mx * p.wagered) {
+            return Err(MonitorError::Log {
+                file: file.into(),
+                line: p.line,
+                column: 4,
+                msg: format!(
+                    "returned {} is more than {mx} times the amount wagered {}, the most a round of this game pays back: a data error, not play",
+                    p.returned, p.wagered
+                ),
+            });
+        }
+    }
     let rows: Vec<PeriodRow> = periods
         .iter()
         .map(|p| row(e, zl, p.period.clone(), p.rounds, p.wagered, p.returned))
         .collect();
     let (mut n, mut w, mut r) = (0u64, 0.0, 0.0);
-    let cumulative = periods
+    let cumulative: Vec<PeriodRow> = periods
         .iter()
         .map(|p| {
             n += p.rounds;
@@ -262,9 +357,19 @@ pub fn monitor(
         level,
         z_level: zl,
         out_of_band: rows.iter().filter(|p| !p.in_band).count(),
+        total_in_band: cumulative.last().is_none_or(|c: &PeriodRow| c.in_band),
         periods: rows,
         cumulative,
     })
+}
+
+/// An amount with two decimals and thousands separators (12,345.60).
+fn money(v: f64) -> String {
+    let text = format!("{:.2}", v.abs());
+    let (whole, cents) = text.split_at(text.len() - 3);
+    let whole: u64 = whole.parse().unwrap_or(0);
+    let sign = if v < 0.0 { "-" } else { "" };
+    format!("{sign}{}{cents}", crate::report::count(whole))
 }
 
 /// The monitoring report.
@@ -299,8 +404,8 @@ pub fn render(m: &MonitorModel) -> Report {
             s.row([
                 Cell::from(p.period.clone()),
                 count_cell(p.rounds),
-                Cell::num(format!("{:.2}", p.wagered), p.wagered, "money"),
-                Cell::num(format!("{:.2}", p.returned), p.returned, "money"),
+                Cell::num(money(p.wagered), p.wagered, "money"),
+                Cell::num(money(p.returned), p.returned, "money"),
                 pct_cell(p.rtp, 3),
                 pct_cell(p.se, 3),
                 Cell::num(format!("{:+.2}", p.z), p.z, "z"),
@@ -318,6 +423,20 @@ pub fn render(m: &MonitorModel) -> Report {
             ]);
         }
         r.sections.push(s);
+    }
+    if let Some(total) = m.cumulative.last() {
+        r.notes.push(format!(
+            "Running total after {}: RTP {} over {} rounds, z = {:+.2}: {}.",
+            m.periods.last().map_or("", |p| p.period.as_str()),
+            crate::report::pct(total.rtp, 3),
+            crate::report::count(total.rounds),
+            total.z,
+            if m.total_in_band {
+                "inside its band"
+            } else {
+                "OUT OF BAND (a sustained drift that no single period shows; exit code 1)"
+            }
+        ));
     }
     r.notes.push(format!(
         "{} of {} periods outside the {}% band. A period's SE is the expected SD per round over √rounds (rounds of equal stakes; unequal stakes widen the band by √(R·Σb²)/Σb, which the log does not carry). At the {}% level about {:.1}% of periods fall outside by chance alone.",
@@ -415,6 +534,7 @@ mod tests {
         Expectation {
             rtp: 0.99,
             sd_per_round: 1.0,
+            max_return: Some(12.0),
             source: "t".into(),
         }
     }
@@ -447,13 +567,131 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(e, MonitorError::BadExpectation(..)));
+        // The maximum return is read where stated (the audit's object, a simulation report).
+        let e = Expectation::from_json(
+            r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": 1.1, "max_return_per_wagered": 12}}"#,
+            "m.json",
+        )
+        .unwrap();
+        assert_eq!(e.max_return, Some(12.0));
+        let sim = r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "max_return_per_wagered": 12}"#;
+        assert_eq!(
+            Expectation::from_json(sim, "s.json").unwrap().max_return,
+            Some(12.0)
+        );
+        // Reports that cannot certify a band are refused, each saying why.
+        for (bad, why) in [
+            (
+                r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "interrupted": true}"#,
+                "interrupted",
+            ),
+            (
+                r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "count_key": "true count"}"#,
+                "equal stakes",
+            ),
+            // A percent where a fraction belongs: 9950%.
+            (
+                r#"{"monitoring": {"rtp_total_wagered": 99.5, "sd_per_round": 1.1}}"#,
+                "RTPs are fractions",
+            ),
+            (
+                r#"{"monitoring": {"rtp_total_wagered": 13, "sd_per_round": 1.1, "max_return_per_wagered": 12}}"#,
+                "more than a round can return (12)",
+            ),
+            (
+                r#"{"monitoring": {"rtp_total_wagered": 0.9, "sd_per_round": 1.1, "max_return_per_wagered": 0.5}}"#,
+                "max_return_per_wagered 0.5",
+            ),
+        ] {
+            let e = Expectation::from_json(bad, "b.json")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with("--expected b.json: ") && e.contains(why),
+                "{e}"
+            );
+        }
+        // Without a stated maximum, up to 1000% is taken as stated.
+        let e = r#"{"monitoring": {"rtp_total_wagered": 10, "sd_per_round": 1.1}}"#;
+        assert_eq!(
+            Expectation::from_json(e, "m.json").unwrap().max_return,
+            None
+        );
+    }
+
+    #[test]
+    fn money_has_separators_and_cents() {
+        assert_eq!(money(10000.0), "10,000.00");
+        assert_eq!(money(1234567.456), "1,234,567.46");
+        assert_eq!(money(0.5), "0.50");
+        assert_eq!(money(999.999), "1,000.00");
+        assert_eq!(money(1e15), "1,000,000,000,000,000.00");
+    }
+
+    #[test]
+    fn impossible_periods_are_data_errors() {
+        // 12 times the amount wagered is the most a round returns; more is refused by line.
+        let log = "period,rounds,wagered,returned\nmon,10,100,1200\ntue,10,100,1200.5\n";
+        let p = parse_log(log, "l.csv").unwrap();
+        assert!(monitor(&exp(), &p[..1], 99.0, "l.csv").is_ok());
+        let e = monitor(&exp(), &p, 99.0, "l.csv").unwrap_err().to_string();
+        assert!(
+            e.starts_with("l.csv:3:4: returned 1200.5 is more than 12 times"),
+            "{e}"
+        );
+        // No stated maximum: taken as play (and far out of band).
+        let free = Expectation {
+            max_return: None,
+            ..exp()
+        };
+        assert!(!monitor(&free, &p, 99.0, "l.csv").unwrap().all_in_band());
+        // Amounts beyond 1e15 would overflow the sums to infinity: refused.
+        let e = parse_log("period,rounds,wagered,returned\nd,100,1.7e308,1\n", "l.csv")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("l.csv:2:3:") && e.contains("at most 1e15"),
+            "{e}"
+        );
+        assert!(parse_log("period,rounds,wagered,returned\nd,100,1e15,1e15\n", "l.csv").is_ok());
+    }
+
+    #[test]
+    fn a_drift_no_period_shows_fails_the_running_total() {
+        // 30 periods each at z = +2 (inside the 99% band: |z| <= 2.576); the total's z is
+        // 2·√30 = 11: out of band, so the run is not all in band (exit code 1).
+        let mut log = String::from("period,rounds,wagered,returned\n");
+        for d in 0..30 {
+            // SE 0.01 at 10,000 rounds: RTP 0.99 + 0.02.
+            log += &format!("d{d},10000,10000,10100\n");
+        }
+        let m = monitor(&exp(), &parse_log(&log, "l.csv").unwrap(), 99.0, "l.csv").unwrap();
+        assert_eq!(m.out_of_band, 0);
+        assert!(!m.total_in_band && !m.all_in_band());
+        let c = m.cumulative.last().unwrap();
+        assert!((c.z - 2.0 * 30f64.sqrt()).abs() < 1e-6, "{}", c.z);
+        let text = render(&m).render(crate::report::Format::Table);
+        assert!(
+            text.contains("Running total after d29")
+                && text.contains("OUT OF BAND (a sustained drift"),
+            "{text}"
+        );
+        // One period in band: all in band.
+        let one = monitor(
+            &exp(),
+            &parse_log(&log, "l.csv").unwrap()[..1],
+            99.0,
+            "l.csv",
+        )
+        .unwrap();
+        assert!(one.total_in_band && one.all_in_band());
     }
 
     #[test]
     fn periods_against_the_band_by_hand() {
         let log = "period,rounds,wagered,returned\nmon,10000,10000,9950\ntue,10000,10000,9500\n";
         let p = parse_log(log, "l.csv").unwrap();
-        let m = monitor(&exp(), &p, 99.0).unwrap();
+        let m = monitor(&exp(), &p, 99.0, "l.csv").unwrap();
         // SE = 1/√10000 = 0.01; mon: z = (0.995 − 0.99)/0.01 = 0.5; tue: z = −4.
         assert!((m.periods[0].z - 0.5).abs() < 1e-9);
         assert!(m.periods[0].in_band);
@@ -478,6 +716,8 @@ mod tests {
         for (log, want) in [
             ("day,rounds,wagered,returned\nx,1,1,1\n", "l.csv:1:1:"),
             ("period,rounds,wagered,returned\n", "no periods"),
+            ("", "l.csv:1:1: the file is empty"),
+            ("\n \n", "the file is empty"),
             ("period,rounds,wagered,returned\nx,0,1,1\n", "l.csv:2:2:"),
             ("period,rounds,wagered,returned\nx,1.5,1,1\n", "l.csv:2:2:"),
             ("period,rounds,wagered,returned\nx,1,0,1\n", "l.csv:2:3:"),
@@ -492,5 +732,15 @@ mod tests {
             let e = parse_log(log, "l.csv").unwrap_err().to_string();
             assert!(e.contains(want), "{log:?}: {e}");
         }
+        // A binary file's "header" is quoted in part, never whole.
+        let junk = "\0".repeat(1 << 20);
+        let e = parse_log(&junk, "l.csv").unwrap_err().to_string();
+        assert!(e.len() < 300 && e.contains("…"), "{} bytes", e.len());
+        let long = format!(
+            "period,rounds,wagered,returned\n{},1,1,1\n",
+            "p".repeat(201)
+        );
+        let e = parse_log(&long, "l.csv").unwrap_err().to_string();
+        assert!(e.contains("longer than 200"), "{e}");
     }
 }

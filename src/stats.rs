@@ -214,9 +214,6 @@ impl Estimate {
     }
 }
 
-/// Two-sided p-value of a z-score under the standard normal.
-/// Computed from the upper tail (`sf`), so it stays accurate far below 1e-16 and reaches 0
-/// only when it underflows the f64 range (|z| > about 38).
 /// Probability that a random walk with drift `mu` and SD `sd` per step, starting at `bank`,
 /// falls to 0 within `n` steps (`n` = ∞: ever), by the Brownian approximation:
 /// Φ((−b − μn)/(σ√n)) + e^(−2μb/σ²) Φ((−b + μn)/(σ√n)); ever: e^(−2μb/σ²) for μ > 0, else 1.
@@ -238,8 +235,26 @@ pub fn ruin_probability(mu: f64, sd: f64, bank: f64, n: Option<f64>) -> f64 {
     (phi((-bank - mu * n) / s) + tail).min(1.0)
 }
 
+/// Two-sided p-value of a z-score under the standard normal.
+/// Computed from the upper tail (`sf`), so it stays accurate far below 1e-16 and reaches 0
+/// only when it underflows the f64 range (|z| > about 38).
 pub fn p_value(z: f64) -> f64 {
     (2.0 * Normal::standard().sf(z.abs())).min(1.0)
+}
+
+/// Two-sided p-value of a standardized difference with `df` degrees of freedom, from the same
+/// distribution as `critical` (Student-t, the normal above 10^4 df), so that p >= 0.05 exactly
+/// when the value lies inside the 95% CI. NaN for 0 df (no SE).
+pub fn p_value_t(z: f64, df: u64) -> f64 {
+    if df == 0 || z.is_nan() {
+        f64::NAN
+    } else if df > 10_000 {
+        p_value(z)
+    } else {
+        StudentsT::new(0.0, 1.0, df as f64)
+            .map(|t| (2.0 * t.sf(z.abs())).min(1.0))
+            .unwrap_or(f64::NAN)
+    }
 }
 
 /// A p-value for a sentence: `p = 0.412`, `p = 3.1e-12`, or `p < 1e-300` when it is too
@@ -263,10 +278,13 @@ pub struct ClaimCheck {
     pub claimed: f64,
     /// (estimate − claim) / SE.
     pub z: f64,
-    /// Two-sided p-value of the z-score.
+    /// Two-sided p-value of the z-score, from the distribution of the CI (`p_value_t`).
     pub p_value: f64,
-    /// Whether the claim lies inside the 95% CI.
-    pub consistent: bool,
+    /// The degrees of freedom of the CI and p-value (batches − 1).
+    pub df: u64,
+    /// Whether the claim lies inside the 95% CI (p >= 0.05); none when it could not be
+    /// checked (no estimate or no SE).
+    pub consistent: Option<bool>,
     /// A plain sentence.
     pub verdict: String,
     /// Observations needed so that |estimate − claim| = 5 SE (at the current SD), if the
@@ -274,13 +292,20 @@ pub struct ClaimCheck {
     pub rounds_to_separate_at_5se: Option<f64>,
 }
 
-/// Compare an estimate from `n` observations with a claimed value.
-pub fn check_claim(est: &Estimate, claimed: f64, n: u64, what: &str) -> ClaimCheck {
+/// Compare an estimate from `n` observations, its CI on `df` degrees of freedom, with a
+/// claimed value.
+pub fn check_claim(est: &Estimate, claimed: f64, n: u64, df: u64, what: &str) -> ClaimCheck {
     let diff = est.mean - claimed;
+    let checked = est.mean.is_finite() && est.se.is_finite() && df > 0;
     let z = diff / est.se;
-    let p = if z.is_nan() { f64::NAN } else { p_value(z) };
-    let consistent = est.ci95[0] <= claimed && claimed <= est.ci95[1];
-    let needed = if diff != 0.0 && est.se.is_finite() {
+    let p = if checked { p_value_t(z, df) } else { f64::NAN };
+    let consistent = checked.then(|| est.ci95[0] <= claimed && claimed <= est.ci95[1]);
+    let dist = if df <= 10_000 {
+        format!(", Student's t with {df} df")
+    } else {
+        String::new()
+    };
+    let needed = if diff != 0.0 && checked {
         Some(n as f64 * (5.0 * est.se / diff).powi(2))
     } else {
         None
@@ -288,14 +313,14 @@ pub fn check_claim(est: &Estimate, claimed: f64, n: u64, what: &str) -> ClaimChe
     let pct = |v: f64| format!("{:.4}%", v * 100.0);
     let verdict = if !est.mean.is_finite() {
         format!("not checked: there is no estimate of the {what} (no rounds completed)")
-    } else if !est.se.is_finite() {
+    } else if !checked {
         format!(
             "not checked: the estimate {} has no standard error (too few chunks completed)",
             pct(est.mean)
         )
-    } else if consistent {
+    } else if consistent == Some(true) {
         format!(
-            "consistent: the claimed {what} {} lies inside the 95% CI [{}, {}] (z = {z:+.2}, {})",
+            "consistent: the claimed {what} {} lies inside the 95% CI [{}, {}] (z = {z:+.2}, {}{dist})",
             pct(claimed),
             pct(est.ci95[0]),
             pct(est.ci95[1]),
@@ -304,10 +329,12 @@ pub fn check_claim(est: &Estimate, claimed: f64, n: u64, what: &str) -> ClaimChe
     } else {
         let side = if diff < 0.0 { "below" } else { "above" };
         format!(
-            "not supported: the estimate {} is {:.1} standard errors {side} the claimed {what} {} ({})",
+            "not supported: the estimate {} is {:.1} standard errors {side} the claimed {what} {}, outside the 95% CI [{}, {}] ({}{dist})",
             pct(est.mean),
             z.abs(),
             pct(claimed),
+            pct(est.ci95[0]),
+            pct(est.ci95[1]),
             format_p(p)
         )
     };
@@ -315,6 +342,7 @@ pub fn check_claim(est: &Estimate, claimed: f64, n: u64, what: &str) -> ClaimChe
         claimed,
         z,
         p_value: p,
+        df,
         consistent,
         verdict,
         rounds_to_separate_at_5se: needed,
@@ -467,7 +495,7 @@ mod tests {
         assert_eq!(format_p(0.4123), "p = 0.412");
         assert_eq!(format_p(3.14e-12), "p = 3.14e-12");
         let e = Estimate::new(0.9927, 0.00003, 1_000_000);
-        let c = check_claim(&e, 0.9954, 1_000_000_000, "RTP");
+        let c = check_claim(&e, 0.9954, 1_000_000_000, 1_000_000, "RTP");
         assert!(c.verdict.contains("(p < 1e-300)"), "{}", c.verdict);
         assert!(!c.verdict.contains("0.00e0"), "{}", c.verdict);
     }
@@ -475,9 +503,12 @@ mod tests {
     #[test]
     fn claim_inside_and_outside_ci() {
         let e = Estimate::new(0.995, 0.0001, 100_000);
-        assert!(check_claim(&e, 0.9951, 1000, "RTP").consistent);
-        let c = check_claim(&e, 0.9954, 1000, "RTP");
-        assert!(!c.consistent);
+        assert_eq!(
+            check_claim(&e, 0.9951, 1000, 1_000_000, "RTP").consistent,
+            Some(true)
+        );
+        let c = check_claim(&e, 0.9954, 1000, 1_000_000, "RTP");
+        assert_eq!(c.consistent, Some(false));
         assert!((c.z + 4.0).abs() < 1e-9);
         assert!(c.verdict.contains("below"));
         // 5 SE separation needs (5·se/diff)² = (5/4)² times the rounds.
@@ -675,31 +706,37 @@ mod tests {
             se: 0.125,
             ci95: [0.25, 0.75],
         };
-        let c = check_claim(&e, 0.5, 1000, "RTP");
-        assert_eq!((c.z, c.p_value, c.consistent), (0.0, 1.0, true));
+        let c = check_claim(&e, 0.5, 1000, 1_000_000, "RTP");
+        assert_eq!((c.z, c.p_value, c.consistent), (0.0, 1.0, Some(true)));
         assert_eq!(c.rounds_to_separate_at_5se, None);
         assert_eq!(
             c.verdict,
             "consistent: the claimed RTP 50.0000% lies inside the 95% CI [25.0000%, 75.0000%] (z = +0.00, p = 1.000)"
         );
         // The ends of the interval are inside it.
-        assert!(check_claim(&e, 0.25, 1000, "RTP").consistent);
-        assert!(check_claim(&e, 0.75, 1000, "RTP").consistent);
+        assert_eq!(
+            check_claim(&e, 0.25, 1000, 1_000_000, "RTP").consistent,
+            Some(true)
+        );
+        assert_eq!(
+            check_claim(&e, 0.75, 1000, 1_000_000, "RTP").consistent,
+            Some(true)
+        );
         // Claim above: z = (0.5 − 1)/0.125 = −4, p = 2·Φ(−4) = 6.334e-5;
         // (5·0.125/0.5)² = 1.5625 times the rounds.
-        let c = check_claim(&e, 1.0, 1000, "RTP");
+        let c = check_claim(&e, 1.0, 1000, 1_000_000, "RTP");
         assert_eq!(c.z, -4.0);
         assert!((c.p_value - 6.334248e-5).abs() < 1e-10, "{}", c.p_value);
-        assert!(!c.consistent);
+        assert_eq!(c.consistent, Some(false));
         assert_eq!(c.rounds_to_separate_at_5se, Some(1562.5));
         assert_eq!(
             c.verdict,
-            "not supported: the estimate 50.0000% is 4.0 standard errors below the claimed RTP 100.0000% (p = 6.33e-5)"
+            "not supported: the estimate 50.0000% is 4.0 standard errors below the claimed RTP 100.0000%, outside the 95% CI [25.0000%, 75.0000%] (p = 6.33e-5)"
         );
         // Claim below: z = +2.4, outside [0.25, 0.75].
-        let c = check_claim(&e, 0.2, 10, "RTP");
+        let c = check_claim(&e, 0.2, 10, 1_000_000, "RTP");
         assert!((c.z - 2.4).abs() < 1e-12);
-        assert!(!c.consistent);
+        assert_eq!(c.consistent, Some(false));
         assert!(
             c.verdict.contains("2.4 standard errors above"),
             "{}",
@@ -708,15 +745,42 @@ mod tests {
         // No SE: no number of rounds.
         let n = Estimate { se: f64::NAN, ..e };
         assert_eq!(
-            check_claim(&n, 0.9, 10, "RTP").rounds_to_separate_at_5se,
+            check_claim(&n, 0.9, 10, 1_000_000, "RTP").rounds_to_separate_at_5se,
             None
         );
         // One batch: no SE and no interval. The claim is never "consistent", and an estimate
         // equal to the claim is not said to lie below it.
         let one = Estimate::new(0.5, f64::NAN, 0);
-        let c = check_claim(&one, 0.5, 10, "RTP");
-        assert!(!c.consistent && c.p_value.is_nan());
+        let c = check_claim(&one, 0.5, 10, 0, "RTP");
+        assert!(c.consistent.is_none() && c.p_value.is_nan());
+        assert!(c.verdict.starts_with("not checked"), "{}", c.verdict);
         assert!(!c.verdict.contains("below"), "{}", c.verdict);
+        assert_eq!(c.rounds_to_separate_at_5se, None);
+        // Few batches: the CI is Student-t's and so is the p-value, so a claim inside the CI
+        // never has p < 0.05. t(0.975, 5) = 2.570582: a claim 2.2 SE away is inside, with
+        // p = 0.0791 (the normal's would be 0.0278, "significant" beside "consistent").
+        let few = Estimate::new(0.5, 0.1, 5);
+        let c = check_claim(&few, 0.28, 1000, 5, "RTP");
+        assert!((c.z - 2.2).abs() < 1e-12 && c.consistent == Some(true));
+        assert!((c.p_value - 0.079_06).abs() < 1e-4, "{}", c.p_value);
+        assert!(c.verdict.contains("Student's t with 5 df"), "{}", c.verdict);
+        let c = check_claim(&few, 0.22, 1000, 5, "RTP");
+        assert!(c.consistent == Some(false) && c.p_value < 0.05, "{c:?}");
+        // At the CI's end p is exactly 0.05.
+        let edge = 0.5 - critical(0.95, 5) * 0.1;
+        assert!((check_claim(&few, edge, 1000, 5, "RTP").p_value - 0.05).abs() < 1e-9);
+    }
+
+    #[test]
+    fn t_p_values_pinned() {
+        // Table values: t(0.975, 10) = 2.228139, t(0.995, 5) = 4.032143.
+        assert!((p_value_t(2.228139, 10) - 0.05).abs() < 1e-6);
+        assert!((p_value_t(-4.032143, 5) - 0.01).abs() < 1e-6);
+        assert_eq!(p_value_t(0.0, 3), 1.0);
+        // No SE (0 df) or no z: no p-value; above 10^4 df the normal's.
+        assert!(p_value_t(1.0, 0).is_nan() && p_value_t(f64::NAN, 9).is_nan());
+        assert_eq!(p_value_t(1.96, 20_000), p_value(1.96));
+        assert!(p_value_t(1.96, 10_000) > p_value(1.96));
     }
 
     #[test]

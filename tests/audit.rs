@@ -438,9 +438,13 @@ fn dossier_of_other_rules_with_resplits() {
         .contains("hole card: the dealer checks for blackjack"));
 }
 
+static SIMULATION_STARTED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
 #[test]
 fn a_stopped_audit_is_marked_and_keeps_the_exact_part() {
     use rtplab::games::blackjack::audit::{audit, render, AuditConfig, TierName};
+    use std::sync::atomic::Ordering;
     let cfg = AuditConfig {
         rules: rtplab::games::blackjack::rules::Rules::seed(),
         claim: Some(0.9954),
@@ -449,11 +453,20 @@ fn a_stopped_audit_is_marked_and_keeps_the_exact_part() {
         threads: Some(1),
         progress: false,
         monitor_tier: TierName::Basic,
+        on_simulation: Some(|| SIMULATION_STARTED.store(true, Ordering::SeqCst)),
     };
     let stop = std::sync::atomic::AtomicBool::new(true);
     let m = audit(&cfg, &stop).unwrap();
+    // The CLI is told when the exact part ends (before it, a signal ends the command at once).
+    assert!(SIMULATION_STARTED.load(Ordering::SeqCst));
     assert!(m.identity.interrupted);
     assert!(m.simulation.is_empty());
+    let table = render(&m).render(rtplab::report::Format::Table);
+    assert!(
+        table.contains("INTERRUPTED: 0 of 2 tiers simulated")
+            && table.contains("1,000,000 requested; interrupted: 0 of 2 tiers simulated"),
+        "{table}"
+    );
     assert_eq!(m.tiers.len(), 3);
     let r = render(&m);
     for f in [

@@ -296,13 +296,43 @@ fn edited_corrupted_and_foreign_shards_are_refused() {
     fails_with(&["merge", p(&a), p(&edited)], "edited.json");
     fails_with(&["merge", p(&a), p(&edited)], "checksum");
 
-    // A consistent edit (new checksum) of impossible sums is refused by the plausibility checks.
+    // A file without its checksum is refused.
     let mut v: serde_json::Value = serde_json::from_str(&s).unwrap();
-    v["acc"]["pairs"]["x"] = serde_json::json!(1_000_000_000_000i64);
     v["checksum"] = "".into();
-    let forged = d.join("forged.json");
-    std::fs::write(&forged, v.to_string()).unwrap();
-    fails_with(&["merge", p(&a), p(&forged)], "forged.json");
+    let bare = d.join("bare.json");
+    std::fs::write(&bare, v.to_string()).unwrap();
+    fails_with(&["merge", p(&a), p(&bare)], "carries no checksum");
+
+    // A forged file (sums edited, checksum recomputed: FNV is no signature) whose sums do not
+    // fit together is refused by the plausibility checks, each naming the sums.
+    use rtplab::games::blackjack::sim::BjAcc;
+    use rtplab::shard::{checksum, ShardFile};
+    let forge = |name: &str, edit: &dyn Fn(&mut BjAcc), needle: &str| {
+        let mut f: ShardFile<BjAcc> = serde_json::from_str(&s).unwrap();
+        edit(&mut f.acc);
+        f.checksum = checksum(&f.key, &f.shard, &f.range, f.chunks_done, &f.acc);
+        let forged = d.join(name);
+        std::fs::write(&forged, serde_json::to_string(&f).unwrap()).unwrap();
+        fails_with(&["merge", p(&a), p(&forged)], needle);
+        fails_with(&["merge", p(&a), p(&forged)], name);
+    };
+    forge(
+        "pairs.json",
+        &|acc| acc.pairs.x = 1_000_000_000_000,
+        "pairs bet",
+    );
+    // The main bet's net alone moved (the EV changes, the histogram and up cards do not).
+    forge("main.json", &|acc| acc.main.x -= 1000, "by up card");
+    // ... and with the up cards moved along (by a little, so that each sum alone still looks
+    // possible), the flat-betting histogram still disagrees.
+    forge(
+        "main-up.json",
+        &|acc| {
+            acc.main.x -= 2;
+            acc.by_up[9].x -= 2;
+        },
+        "result histogram",
+    );
 
     // A BOM before a shard file is accepted.
     let bom = d.join("bom.json");
@@ -563,6 +593,29 @@ fn commands_without_a_partial_result_end_at_once_on_a_signal() {
     assert!(
         start.elapsed() < Duration::from_secs(6),
         "check went on after SIGTERM"
+    );
+    // A blackjack audit's exact part (seconds to minutes) has no partial result either: a
+    // signal during it ends the command at once, with no dossier (the exact part alone, with
+    // --rounds 0, would write a complete-looking one).
+    let d = dir("audit-signal");
+    let start = Instant::now();
+    let (code, err) = run_and_signal(
+        &[
+            "audit",
+            "blackjack",
+            "--rounds",
+            "0",
+            "-q",
+            "--out-dir",
+            p(&d.join("a")),
+        ],
+        "TERM",
+    );
+    assert_eq!(code, Some(143), "{err}");
+    assert!(!d.join("a").join("report.json").exists());
+    assert!(
+        start.elapsed() < Duration::from_secs(6),
+        "the audit's exact part went on after SIGTERM"
     );
 }
 

@@ -31,6 +31,9 @@ fn check_report(name: &str, report: &Report, plots: Vec<(String, String)>) {
     rtplab::report::write_out_dir(&dir, report, &plots).unwrap();
     for e in std::fs::read_dir(&dir).unwrap() {
         let p = e.unwrap().path();
+        if p.file_name().unwrap() == rtplab::output::MANIFEST {
+            continue;
+        }
         let t = std::fs::read_to_string(&p).unwrap();
         let ext = p.extension().unwrap().to_string_lossy().into_owned();
         if ext != "json" {

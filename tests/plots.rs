@@ -372,7 +372,11 @@ fn an_interrupted_run_marks_its_csv_and_svg_files() {
     for e in std::fs::read_dir(&dir).unwrap() {
         let p = e.unwrap().path();
         let t = std::fs::read_to_string(&p).unwrap();
-        let ext = p.extension().unwrap().to_string_lossy().into_owned();
+        let ext = p
+            .extension()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         if ext == "csv" || ext == "svg" {
             files += 1;
             assert!(t.contains("INTERRUPTED"), "{} has no marker", p.display());

@@ -101,6 +101,19 @@ fn bad_shard_sets_are_refused() {
     std::fs::write(&cut, &text[..text.len() / 2]).unwrap();
     merge_fails(&[&s1, &cut, &s3], "truncated");
     merge_fails(&[&cut, &s1, &s3], "truncated");
+    // Files that are no shards at all are called that, not truncated or of another game.
+    let report = d.join("report.json");
+    let csv = d.join("report.csv");
+    std::fs::write(
+        &report,
+        r#"{"game": "blackjack", "rtp": 0.99, "key": {"game": "x"}}"#,
+    )
+    .unwrap();
+    std::fs::write(&csv, "section,row,column,value,unit\n").unwrap();
+    for f in [&report, &csv] {
+        merge_fails(&[&s1, f, &s3], "not an rtplab shard file");
+        merge_fails(&[f, &s1, &s3], "--shard-out");
+    }
     // A shard edited to look interrupted (fewer chunks done than its range): its checksum no
     // longer matches (a really interrupted shard is refused as incomplete: tests/faults.rs).
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();

@@ -23,6 +23,8 @@ pub enum MergeError {
     UnknownGame { file: String, game: String },
     #[error("{0}: not an rtplab shard file (no key.game)")]
     NoGame(String),
+    #[error("{file}: not an rtplab shard file ({why}); merge the files that `sim ... --shard-out FILE` wrote")]
+    NotShard { file: String, why: String },
     #[error("cannot read shard file {file}: not a complete rtplab shard file ({why}); it may be truncated: re-run that shard")]
     Incomplete { file: String, why: String },
     #[error(transparent)]
@@ -66,12 +68,37 @@ fn game_of(path: &std::path::Path) -> Result<Option<String>, MergeError> {
     }
     #[derive(serde::Deserialize)]
     struct Head {
+        format: Option<String>,
         key: Option<Key>,
     }
+    let file = path.display().to_string();
     let text = crate::input::read_text(path, "shard file", crate::input::MAX_SHARD_BYTES)?;
-    let head: Head = serde_json::from_str(&text).map_err(|e| MergeError::Incomplete {
-        file: path.display().to_string(),
-        why: e.to_string(),
+    // A file cut short is a truncated shard; anything else that is not JSON is not a shard.
+    let head: Head = serde_json::from_str(&text).map_err(|e| {
+        if e.is_eof() {
+            MergeError::Incomplete {
+                file: file.clone(),
+                why: e.to_string(),
+            }
+        } else {
+            MergeError::NotShard {
+                file: file.clone(),
+                why: format!("not JSON: {e}"),
+            }
+        }
     })?;
+    if !head
+        .format
+        .as_deref()
+        .is_some_and(|f| f.starts_with("rtplab-shard-"))
+    {
+        return Err(MergeError::NotShard {
+            file,
+            why: format!(
+                "it has no \"format\": \"{}\" (a report or other JSON file?)",
+                crate::shard::FORMAT
+            ),
+        });
+    }
     Ok(head.key.and_then(|k| k.game))
 }

@@ -101,6 +101,24 @@ pub fn claim_notes(cc: &crate::stats::ClaimCheck, unit: &str) -> Vec<String> {
     notes
 }
 
+/// The precision note of a run: `n` observations (`unit`) give SE `se`; an SE of 0.01% would
+/// take about `needed` (`needed_unit`). Without an SE (too few chunks) it says so, and no count.
+pub fn precision_note(n: u64, unit: &str, se: f64, needed: f64, needed_unit: &str) -> String {
+    if se.is_finite() && needed.is_finite() {
+        format!(
+            "Precision: {} {unit} give SE {}; SE 0.01% would take about {} {needed_unit}.",
+            count(n),
+            pct(se, 4),
+            count(needed.min(1.8e19) as u64)
+        )
+    } else {
+        format!(
+            "Precision: {} {unit} give no standard error (too few chunks completed: SE n/a).",
+            count(n)
+        )
+    }
+}
+
 /// A number with `d` decimals in `unit`.
 pub fn fixed_cell(v: f64, d: usize, unit: &'static str) -> Cell {
     Cell::num(fixed(v, d), v, unit)
@@ -169,12 +187,12 @@ impl Section {
                         if is_missing(&cell.text) {
                             String::new()
                         } else {
-                            cell.text.clone()
+                            csv_text(&cell.text)
                         },
                         None,
                         "",
                     ),
-                    None => (cell.text.clone(), None, ""),
+                    None => (csv_text(&cell.text), None, ""),
                 };
                 rec.push(a);
                 if range {
@@ -329,30 +347,30 @@ impl Report {
         }
         for s in &self.sections {
             for r in &s.rows {
-                let key = r.first().map(|c| c.text.as_str()).unwrap_or("");
+                let key = csv_text(r.first().map(|c| c.text.as_str()).unwrap_or(""));
                 for (c, v) in s.columns.iter().zip(r).skip(1) {
                     match v.value {
                         Some(Num::One(x, u)) => {
-                            let _ = w.write_record([&s.name, key, c, &num_text(x), u]);
+                            let _ = w.write_record([&s.name, &key, c, &num_text(x), u]);
                         }
                         Some(Num::Range(lo, hi, u)) => {
                             let _ = w.write_record([
                                 &s.name,
-                                key,
+                                &key,
                                 &format!("{c} low"),
                                 &num_text(lo),
                                 u,
                             ]);
                             let _ = w.write_record([
                                 &s.name,
-                                key,
+                                &key,
                                 &format!("{c} high"),
                                 &num_text(hi),
                                 u,
                             ]);
                         }
                         None => {
-                            let _ = w.write_record([&s.name, key, c, &v.text, ""]);
+                            let _ = w.write_record([&s.name, &key, c, &csv_text(&v.text), ""]);
                         }
                     }
                 }
@@ -362,6 +380,19 @@ impl Report {
             let _ = w.write_record(["notes", &i.to_string(), "text", n.as_str(), ""]);
         }
         String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+}
+
+/// A text cell for CSV, kept from being read as a formula by a spreadsheet: text starting with
+/// `=`, `+`, `@`, a tab or a carriage return, or `-` when it is not a number (a period label
+/// `=cmd|x` from a log), gets a leading `'`.
+fn csv_text(t: &str) -> String {
+    let risky = t.starts_with(['=', '+', '@', '\t', '\r'])
+        || (t.starts_with('-') && t != "-" && t.parse::<f64>().is_err());
+    if risky {
+        format!("'{t}")
+    } else {
+        t.to_string()
     }
 }
 
@@ -748,6 +779,44 @@ mod tests {
             notes: vec!["a note".into()],
             json: serde_json::json!({"a": 1}),
         }
+    }
+
+    #[test]
+    fn csv_text_cells_are_never_formulas() {
+        assert_eq!(csv_text("=cmd|' /C calc'!A0"), "'=cmd|' /C calc'!A0");
+        for t in ["+1+1", "@SUM(A1)", "\tx", "-2+3"] {
+            assert_eq!(csv_text(t), format!("'{t}"));
+        }
+        for t in ["-", "-0.5", "day 1", "", "1e3"] {
+            assert_eq!(csv_text(t), t);
+        }
+        let mut s = Section::new("Periods", &["period", "rounds"]);
+        s.row([Cell::from("=1+1"), count_cell(3)]);
+        assert_eq!(
+            s.to_flat_csv(),
+            "period,rounds,rounds unit\n'=1+1,3,count\n"
+        );
+        let r = Report {
+            sections: vec![s],
+            ..Default::default()
+        };
+        assert!(r
+            .render(Format::Csv)
+            .contains("Periods,'=1+1,rounds,3,count"));
+    }
+
+    #[test]
+    fn precision_notes_state_the_se_or_that_there_is_none() {
+        assert_eq!(
+            precision_note(1_000_000, "initial bets", 0.0011, 121e6, "bets"),
+            "Precision: 1,000,000 initial bets give SE 0.1100%; SE 0.01% would take about 121,000,000 bets."
+        );
+        // One chunk: no SE, and no "about 0 bets".
+        let one = precision_note(56, "initial bets", f64::NAN, f64::NAN, "bets");
+        assert_eq!(
+            one,
+            "Precision: 56 initial bets give no standard error (too few chunks completed: SE n/a)."
+        );
     }
 
     #[test]

@@ -313,7 +313,7 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         limit_hits_per_session: crate::report::rate(c.limit_hits, c.sessions),
         coups_for_se_0_01pct: rounds_for_se(main.se, c.coups, 0.0001),
         reshuffles_mid_round: c.reshuffles_mid_round,
-        claim: claim.map(|cl| check_claim(&main, cl, c.coups, "RTP")),
+        claim: claim.map(|cl| check_claim(&main, cl, c.coups, acc.main.df(), "RTP")),
         elapsed_s: run.meta.elapsed_s,
         setup_s: run.meta.setup_json(),
         coups_per_s: c.coups as f64 / run.meta.elapsed_s.max(1e-9),
@@ -521,11 +521,12 @@ pub fn render(m: &SimModel) -> Report {
                 m.bet
             ));
         }
-        r.notes.push(format!(
-            "Precision: {} coups give SE {} on the main bets' RTP; SE 0.01% would take about {} coups.",
-            count(m.coups),
-            pct(main.se, 4),
-            count(m.coups_for_se_0_01pct.min(1.8e19) as u64)
+        r.notes.push(crate::report::precision_note(
+            m.coups,
+            "coups",
+            main.se,
+            m.coups_for_se_0_01pct,
+            "coups (SE of the main bets' RTP)",
         ));
     }
     if let Some(cc) = &m.claim {

@@ -37,6 +37,10 @@ pub struct AuditConfig {
     pub progress: bool,
     /// The tier whose figures go into the `monitoring` object.
     pub monitor_tier: TierName,
+    /// Called when the exact part is done and the simulation starts. The exact part has no
+    /// partial result: the CLI ends the command at once on a signal before this, and lets the
+    /// simulation stop with a partial dossier after it.
+    pub on_simulation: Option<fn()>,
 }
 
 /// The strategy tiers.
@@ -234,6 +238,8 @@ pub struct Monitoring {
     pub tier: TierName,
     pub rtp_total_wagered: f64,
     pub sd_per_round: f64,
+    /// The most a round returns per amount wagered (a period above it is a data error).
+    pub max_return_per_wagered: f64,
     pub note: String,
 }
 
@@ -509,6 +515,9 @@ fn assumptions(rules: &Rules, tiers: &[Tier]) -> Vec<String> {
     v
 }
 
+/// The tiers the simulation cross-checks (basic and auto-play; optimal play is exact only).
+const SIMULATED_TIERS: usize = 2;
+
 /// Run the exact part and the simulations; the dossier.
 pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError> {
     let rules = &cfg.rules;
@@ -598,6 +607,9 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
     let exact_seconds = t0.elapsed().as_secs_f64();
     let t1 = std::time::Instant::now();
     let mut simulation = Vec::new();
+    if let Some(f) = cfg.on_simulation {
+        f();
+    }
     if cfg.rounds > 0 {
         for (name, spec) in &specs[1..] {
             let tier = tiers.iter().find(|t| t.tier == *name).expect("tier");
@@ -653,12 +665,14 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
         tier: mt.tier,
         rtp_total_wagered: mt.rtp_total_wagered_exact,
         sd_per_round: mt.sd_per_round_total_wagered,
+        max_return_per_wagered: super::MAX_RETURN_PER_WAGERED,
         note: format!(
             "the {} tier's exact RTP per amount wagered and the SD of one round's return per amount wagered (rounds of equal initial bets); `rtplab monitor --expected` reads this object",
             mt.tier.as_str()
         ),
     };
     let interrupted = cfg.rounds > 0 && stop.load(std::sync::atomic::Ordering::SeqCst);
+    debug_assert_eq!(specs[1..].len(), SIMULATED_TIERS);
     Ok(AuditModel {
         game: "blackjack",
         identity: Identity {
@@ -945,7 +959,11 @@ fn net_label(x: f64) -> String {
 pub fn render(m: &AuditModel) -> Report {
     let mut r = Report {
         title: if m.identity.interrupted {
-            "rtplab RTP verification dossier: blackjack (INTERRUPTED: simulation partial)".into()
+            format!(
+                "rtplab RTP verification dossier: blackjack (INTERRUPTED: {} of {} tiers simulated)",
+                m.simulation.len(),
+                SIMULATED_TIERS
+            )
         } else {
             "rtplab RTP verification dossier: blackjack".into()
         },
@@ -977,6 +995,13 @@ pub fn render(m: &AuditModel) -> Report {
         "simulated rounds per tier".into(),
         if id.rounds_per_tier == 0 {
             "none (exact analysis only)".into()
+        } else if id.interrupted {
+            format!(
+                "{} requested; interrupted: {} of {} tiers simulated (see Simulation cross-check)",
+                crate::report::count(id.rounds_per_tier),
+                m.simulation.len(),
+                SIMULATED_TIERS
+            )
         } else {
             crate::report::count(id.rounds_per_tier)
         },

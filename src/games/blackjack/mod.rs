@@ -20,6 +20,12 @@ pub mod strategy;
 
 pub use game::{BjConfig, Blackjack};
 
+/// The most one round returns per amount wagered at this table: the pairs side bet's 11:1 and
+/// its stake, 12. Every other bet returns less (a natural at 3:2 returns 2.5 per stake,
+/// insurance at 2:1 3, a doubled or split hand 2). `monitor` refuses a period that returned
+/// more.
+pub const MAX_RETURN_PER_WAGERED: f64 = 12.0;
+
 /// Errors of blackjack runs, merges and comparisons; each message says what to change.
 #[derive(Debug, thiserror::Error)]
 pub enum BjError {

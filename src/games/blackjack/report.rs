@@ -7,7 +7,7 @@ use super::shoe::value_char;
 use super::sim::{hist_offset, BjAcc, Plan};
 use super::strategy::StrategyInfo;
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed, fixed_cell, pct, pct_cell, rate, Cell, Report, Section,
+    ci_cell, count, count_cell, est, fixed, fixed_cell, pct_cell, rate, Cell, Report, Section,
 };
 use crate::stats::{check_claim, rounds_for_se, Estimate};
 
@@ -175,6 +175,8 @@ pub struct SimModel {
     pub rtp_total_wagered: f64,
     pub rtp_total_wagered_se: f64,
     pub rtp_total_wagered_ci95: [f64; 2],
+    /// The most a round returns per amount wagered (`MAX_RETURN_PER_WAGERED`), for `monitor`.
+    pub max_return_per_wagered: f64,
     pub sd_round: f64,
     /// By up card name (A, 2, ..., T).
     pub ev_by_upcard: std::collections::BTreeMap<String, UpEv>,
@@ -664,6 +666,7 @@ pub fn model(
         rtp_total_wagered: per_wagered.mean,
         rtp_total_wagered_se: per_wagered.se,
         rtp_total_wagered_ci95: per_wagered.ci95,
+        max_return_per_wagered: super::MAX_RETURN_PER_WAGERED,
         sd_round: acc.main.sd_obs() / u,
         ev_by_upcard,
         frequencies,
@@ -692,7 +695,7 @@ pub fn model(
             ci95: behind.ci95,
             bets: acc.main.n,
         },
-        claim: claim.map(|cl| check_claim(&rtp, cl, c.seat_rounds, "RTP")),
+        claim: claim.map(|cl| check_claim(&rtp, cl, c.seat_rounds, acc.main.df(), "RTP")),
         rtp_estimate: rtp,
         elapsed_s: run.meta.elapsed_s,
         setup_s: run.meta.setup_json(),
@@ -928,11 +931,12 @@ pub fn render(m: &SimModel) -> Report {
         r.notes
             .push("No rounds were completed: the statistics are not available (n/a).".into());
     } else {
-        r.notes.push(format!(
-            "Precision: {} initial bets give SE {}; SE 0.01% would take about {} bets.",
-            count(m.initial_bets),
-            pct(m.ev_se, 4),
-            count(m.bets_for_se_0_01pct as u64)
+        r.notes.push(crate::report::precision_note(
+            m.initial_bets,
+            "initial bets",
+            m.ev_se,
+            m.bets_for_se_0_01pct,
+            "bets",
         ));
     }
     if let Some(cc) = &m.claim {

@@ -341,6 +341,35 @@ impl crate::shard::Plausible for BjAcc {
                 ));
             }
         }
+        // Every seat-round has an up card: the sums by up card add up to the main bet's.
+        let up = self.by_up.iter().fold((0i128, 0i128, 0u64), |s, r| {
+            (s.0 + r.x, s.1 + r.y, s.2 + r.n)
+        });
+        if up != (self.main.x, self.main.y, self.main.n) {
+            return Err(format!(
+                "the sums by up card (net {}, bets {}, seat-rounds {}) do not add up to the main bet's ({}, {}, {})",
+                up.0, up.1, up.2, self.main.x, self.main.y, self.main.n
+            ));
+        }
+        // Betting flat (one unit bet), the result histogram holds every seat-round's net: its
+        // sum and sum of squares are the main bet's.
+        if c.max_bet <= 1 && self.count.is_empty() {
+            let off = (self.hist.len() as i128 - 1) / 2;
+            let (sx, sxx) = self
+                .hist
+                .iter()
+                .enumerate()
+                .fold((0i128, 0i128), |s, (i, &h)| {
+                    let v = i as i128 - off;
+                    (s.0 + v * h as i128, s.1 + v * v * h as i128)
+                });
+            if (sx, sxx) != (self.main.x, self.main.xx) {
+                return Err(format!(
+                    "the result histogram's net {sx} and sum of squares {sxx} are not the main bet's {} and {}",
+                    self.main.x, self.main.xx
+                ));
+            }
+        }
         let dealt: u64 = self.dealer.iter().flatten().sum();
         if dealt > c.rounds {
             return Err(format!("{dealt} dealer outcomes in {} rounds", c.rounds));
