@@ -540,7 +540,7 @@ fn monitor(args: &cli::MonitorArgs) -> anyhow::Result<ExitCode> {
         &expected,
         &periods,
         args.level,
-        &args.log.display().to_string(),
+        &m::LogFile::new(&args.log.display().to_string(), &log),
     )?;
     let plots = if args.output.out_dir.is_some() {
         vec![(

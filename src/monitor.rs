@@ -48,6 +48,8 @@ pub struct Expectation {
     /// The most a round can pay back per amount wagered (`max_return_per_wagered`, when the
     /// report states it): a period that returned more is a data error.
     pub max_return: Option<f64>,
+    /// The strategy tier the figures are of (the audit's `monitoring.tier`), when stated.
+    pub tier: Option<String>,
     /// Where it came from.
     pub source: String,
 }
@@ -110,10 +112,16 @@ impl Expectation {
                 rtp * 100.0
             ));
         }
+        let tier = v
+            .get("monitoring")
+            .and_then(|m| m.get("tier"))
+            .and_then(|t| t.as_str())
+            .map(str::to_string);
         Ok(Expectation {
             rtp,
             sd_per_round: sd,
             max_return,
+            tier,
             source,
         })
     }
@@ -271,6 +279,10 @@ pub struct PeriodRow {
 /// Everything monitoring reports; its JSON is this struct.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MonitorModel {
+    /// The rtplab version that made the report.
+    pub version: &'static str,
+    /// The log of periods.
+    pub log: LogFile,
     pub expected: Expectation,
     /// Two-sided level in percent, and its critical z.
     pub level: f64,
@@ -316,14 +328,32 @@ fn row(e: &Expectation, zl: f64, period: String, rounds: u64, w: f64, r: f64) ->
     }
 }
 
-/// Hold `periods` against `e` at `level` (`file` names the log in errors). A period that
-/// returned more than the game can pay back on what was wagered is a data error.
+/// The log a report was made from: its name and the FNV-1a-64 hash of its content, stated in
+/// the report so that the figures can be tied to the file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LogFile {
+    pub name: String,
+    pub fnv1a64: String,
+}
+
+impl LogFile {
+    pub fn new(name: &str, text: &str) -> LogFile {
+        LogFile {
+            name: name.to_string(),
+            fnv1a64: format!("{:016x}", crate::shard::fnv1a64(text.as_bytes())),
+        }
+    }
+}
+
+/// Hold `periods` (read from `log`) against `e` at `level`. A period that returned more than
+/// the game can pay back on what was wagered is a data error.
 pub fn monitor(
     e: &Expectation,
     periods: &[Period],
     level: f64,
-    file: &str,
+    log: &LogFile,
 ) -> Result<MonitorModel, MonitorError> {
+    let file = log.name.as_str();
     let zl = z_of_level(level)?;
     if let Some(mx) = e.max_return {
         if let Some(p) = periods.iter().find(|p| p.returned > mx * p.wagered) {
@@ -353,6 +383,8 @@ pub fn monitor(
         })
         .collect();
     Ok(MonitorModel {
+        version: crate::VERSION,
+        log: log.clone(),
         expected: e.clone(),
         level,
         z_level: zl,
@@ -381,12 +413,26 @@ pub fn render(m: &MonitorModel) -> Report {
     r.meta
         .push(("tool".into(), format!("rtplab {}", crate::VERSION)));
     r.meta.push((
+        "log".into(),
+        format!(
+            "{} (FNV-1a-64 {}), {} periods",
+            m.log.name,
+            m.log.fnv1a64,
+            crate::report::count(m.periods.len() as u64)
+        ),
+    ));
+    r.meta.push((
         "expected".into(),
         format!(
-            "RTP per amount wagered {:.4}%, SD per round {:.4} ({})",
+            "RTP per amount wagered {:.4}%, SD per round {:.4} ({}{})",
             m.expected.rtp * 100.0,
             m.expected.sd_per_round,
-            m.expected.source
+            m.expected.source,
+            m.expected
+                .tier
+                .as_ref()
+                .map(|t| format!(", {t} tier"))
+                .unwrap_or_default()
         ),
     ));
     r.meta.push((
@@ -530,11 +576,16 @@ pub fn plot(m: &MonitorModel) -> Result<String, String> {
 mod tests {
     use super::*;
 
+    fn lf() -> LogFile {
+        LogFile::new("l.csv", "")
+    }
+
     fn exp() -> Expectation {
         Expectation {
             rtp: 0.99,
             sd_per_round: 1.0,
             max_return: Some(12.0),
+            tier: None,
             source: "t".into(),
         }
     }
@@ -574,6 +625,16 @@ mod tests {
         )
         .unwrap();
         assert_eq!(e.max_return, Some(12.0));
+        assert_eq!(e.tier, None);
+        let audit =
+            r#"{"monitoring": {"tier": "basic", "rtp_total_wagered": 0.99, "sd_per_round": 1.1}}"#;
+        assert_eq!(
+            Expectation::from_json(audit, "a.json")
+                .unwrap()
+                .tier
+                .as_deref(),
+            Some("basic")
+        );
         let sim = r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "max_return_per_wagered": 12}"#;
         assert_eq!(
             Expectation::from_json(sim, "s.json").unwrap().max_return,
@@ -633,8 +694,8 @@ mod tests {
         // 12 times the amount wagered is the most a round returns; more is refused by line.
         let log = "period,rounds,wagered,returned\nmon,10,100,1200\ntue,10,100,1200.5\n";
         let p = parse_log(log, "l.csv").unwrap();
-        assert!(monitor(&exp(), &p[..1], 99.0, "l.csv").is_ok());
-        let e = monitor(&exp(), &p, 99.0, "l.csv").unwrap_err().to_string();
+        assert!(monitor(&exp(), &p[..1], 99.0, &lf()).is_ok());
+        let e = monitor(&exp(), &p, 99.0, &lf()).unwrap_err().to_string();
         assert!(
             e.starts_with("l.csv:3:4: returned 1200.5 is more than 12 times"),
             "{e}"
@@ -644,7 +705,7 @@ mod tests {
             max_return: None,
             ..exp()
         };
-        assert!(!monitor(&free, &p, 99.0, "l.csv").unwrap().all_in_band());
+        assert!(!monitor(&free, &p, 99.0, &lf()).unwrap().all_in_band());
         // Amounts beyond 1e15 would overflow the sums to infinity: refused.
         let e = parse_log("period,rounds,wagered,returned\nd,100,1.7e308,1\n", "l.csv")
             .unwrap_err()
@@ -665,7 +726,7 @@ mod tests {
             // SE 0.01 at 10,000 rounds: RTP 0.99 + 0.02.
             log += &format!("d{d},10000,10000,10100\n");
         }
-        let m = monitor(&exp(), &parse_log(&log, "l.csv").unwrap(), 99.0, "l.csv").unwrap();
+        let m = monitor(&exp(), &parse_log(&log, "l.csv").unwrap(), 99.0, &lf()).unwrap();
         assert_eq!(m.out_of_band, 0);
         assert!(!m.total_in_band && !m.all_in_band());
         let c = m.cumulative.last().unwrap();
@@ -677,13 +738,7 @@ mod tests {
             "{text}"
         );
         // One period in band: all in band.
-        let one = monitor(
-            &exp(),
-            &parse_log(&log, "l.csv").unwrap()[..1],
-            99.0,
-            "l.csv",
-        )
-        .unwrap();
+        let one = monitor(&exp(), &parse_log(&log, "l.csv").unwrap()[..1], 99.0, &lf()).unwrap();
         assert!(one.total_in_band && one.all_in_band());
     }
 
@@ -691,7 +746,27 @@ mod tests {
     fn periods_against_the_band_by_hand() {
         let log = "period,rounds,wagered,returned\nmon,10000,10000,9950\ntue,10000,10000,9500\n";
         let p = parse_log(log, "l.csv").unwrap();
-        let m = monitor(&exp(), &p, 99.0, "l.csv").unwrap();
+        let m = monitor(&exp(), &p, 99.0, &LogFile::new("week.csv", log)).unwrap();
+        // The report names the log and its hash, and the version that made it.
+        assert_eq!(m.log.name, "week.csv");
+        assert_eq!(
+            m.log.fnv1a64,
+            format!("{:016x}", crate::shard::fnv1a64(log.as_bytes()))
+        );
+        assert_ne!(m.log.fnv1a64, LogFile::new("week.csv", "").fnv1a64);
+        let text = render(&m).render(crate::report::Format::Table);
+        assert!(
+            text.contains(&format!(
+                "week.csv (FNV-1a-64 {}), 2 periods",
+                m.log.fnv1a64
+            )),
+            "{text}"
+        );
+        let json = render(&m).render(crate::report::Format::Json);
+        assert!(
+            json.contains(&format!("\"version\": \"{}\"", crate::VERSION)),
+            "{json}"
+        );
         // SE = 1/√10000 = 0.01; mon: z = (0.995 − 0.99)/0.01 = 0.5; tue: z = −4.
         assert!((m.periods[0].z - 0.5).abs() < 1e-9);
         assert!(m.periods[0].in_band);
