@@ -65,12 +65,18 @@ pub fn check_dir(dir: &Path, z_limit: f64, bless: bool) -> Result<Vec<Outcome>, 
             (entry.check)(&f, v).map_err(|e| bad(e.to_string()))?,
         ));
     }
-    pending
+    let outcomes = pending
         .into_iter()
         .map(|(fname, check)| {
             check(z_limit, bless).map_err(|e| CheckError::Bad(fname, e.to_string()))
         })
-        .collect()
+        .collect::<Result<Vec<Outcome>, CheckError>>()?;
+    // Blessed files are rewritten only when every baseline has run.
+    for o in &outcomes {
+        o.write_blessed()
+            .map_err(|e| CheckError::Bad(o.file.display().to_string(), e.to_string()))?;
+    }
+    Ok(outcomes)
 }
 
 /// The table `check` prints.
@@ -156,7 +162,7 @@ pub fn report(outcomes: &[Outcome], z_limit: f64, bless: bool) -> Report {
         })
         .collect();
     r.json = serde_json::json!({
-        "version": env!("CARGO_PKG_VERSION"),
+        "version": crate::VERSION,
         "command": "check",
         "z_limit": z_limit,
         "bless": bless,

@@ -548,6 +548,9 @@ pub struct Outcome {
     pub z: Option<f64>,
     pub moved: Vec<String>,
     pub ok: bool,
+    /// With `--bless`, the baseline file's new text, written by `write_blessed` once every
+    /// baseline has run (so a failure leaves every file as it was).
+    pub blessed: Option<String>,
     /// The estimate formatter of the game.
     pub format: fn(f64) -> String,
     /// The estimate's unit in CSV and JSON (`Game::UNIT`).
@@ -635,7 +638,20 @@ pub fn check_baseline<G: Game>(
     z_limit: f64,
     bless: bool,
 ) -> Result<Outcome, AnyError> {
-    load_baseline::<G>(file, value)?(z_limit, bless)
+    let o = load_baseline::<G>(file, value)?(z_limit, bless)?;
+    o.write_blessed()?;
+    Ok(o)
+}
+
+impl Outcome {
+    /// Write a blessed baseline's new text (temporary file and rename); nothing without one.
+    pub fn write_blessed(&self) -> Result<(), AnyError> {
+        if let Some(text) = &self.blessed {
+            crate::shard::write_text_atomic(&self.file, text)
+                .map_err(|e| format!("cannot write {}: {e}", self.file.display()))?;
+        }
+        Ok(())
+    }
 }
 
 /// Run a loaded baseline and compare its sums and estimate (or, with `bless`, rewrite them).
@@ -659,12 +675,13 @@ fn run_baseline<G: Game>(
         Some(old) => moved_fields(&sums, old),
         None => vec!["(no sums recorded yet)".into()],
     };
-    if bless {
+    let blessed = if bless {
         b.sums = Some(sums);
         b.expected = expected_now;
-        let text = serde_json::to_string_pretty(&b).map_err(|e| e.to_string())? + "\n";
-        std::fs::write(file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-    }
+        Some(serde_json::to_string_pretty(&b).map_err(|e| e.to_string())? + "\n")
+    } else {
+        None
+    };
     let (count, ev, se) = G::estimate(&run);
     let expected = b.expected.as_ref().map(|e| e.ev);
     let z = expected.map(|e| (ev - e) / se);
@@ -680,6 +697,7 @@ fn run_baseline<G: Game>(
         z,
         moved,
         ok,
+        blessed,
         format: G::format_estimate,
         unit: G::UNIT,
         estimate: G::ESTIMATE,

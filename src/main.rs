@@ -116,6 +116,27 @@ fn interrupted_code() -> ExitCode {
 
 /// Check the run's output paths before any work: a typo must not cost the run.
 fn check_outputs(out: &cli::OutputArgs, shard_out: Option<&Path>) -> anyhow::Result<()> {
+    check_outputs_reading(out, shard_out, &[])
+}
+
+/// That no output destroys an input named on the command line or a folder in `input_dirs`.
+fn no_input_destroyed(
+    input_dirs: &[&Path],
+    files: &[(&str, &Path)],
+    dir: Option<&Path>,
+) -> anyhow::Result<()> {
+    let args: Vec<_> = std::env::args_os().collect();
+    Ok(rtplab::output::check_not_inputs(
+        &args, input_dirs, files, dir,
+    )?)
+}
+
+/// `check_outputs` for a command that reads the folders `input_dirs`.
+fn check_outputs_reading(
+    out: &cli::OutputArgs,
+    shard_out: Option<&Path>,
+    input_dirs: &[&Path],
+) -> anyhow::Result<()> {
     if let Some(p) = &out.output {
         rtplab::output::check_file("--output", p, rtplab::output::Write::InPlace)?;
     }
@@ -132,9 +153,7 @@ fn check_outputs(out: &cli::OutputArgs, shard_out: Option<&Path>) -> anyhow::Res
     .into_iter()
     .filter_map(|(f, p)| p.map(|p| (f, p)))
     .collect();
-    let args: Vec<_> = std::env::args_os().collect();
-    rtplab::output::check_not_inputs(&args, &files, out.out_dir.as_deref())?;
-    Ok(())
+    no_input_destroyed(input_dirs, &files, out.out_dir.as_deref())
 }
 
 /// `sim GAME` for every game: check the outputs, run, report, exit code.
@@ -310,8 +329,7 @@ fn exact_blackjack(args: &BlackjackExact) -> anyhow::Result<ExitCode> {
 fn check_strategy_output(output: Option<&Path>) -> anyhow::Result<()> {
     if let Some(p) = output {
         rtplab::output::check_file("--output", p, rtplab::output::Write::InPlace)?;
-        let args: Vec<_> = std::env::args_os().collect();
-        rtplab::output::check_not_inputs(&args, &[("--output", p)], None)?;
+        no_input_destroyed(&[], &[("--output", p)], None)?;
     }
     Ok(())
 }
@@ -559,7 +577,7 @@ fn monitor(args: &cli::MonitorArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
-    check_outputs(&args.output, None)?;
+    check_outputs_reading(&args.output, None, &[&args.dir])?;
     let outcomes = rtplab::check::check_dir(&args.dir, args.z, args.bless)?;
     let report = rtplab::check::report(&outcomes, args.z, args.bless);
     emit(&report, &args.output, &[])?;

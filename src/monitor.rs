@@ -59,7 +59,8 @@ pub struct Expectation {
 const MAX_PLAUSIBLE_RTP: f64 = 10.0;
 
 /// The largest amount (wagered or returned) one period may carry: far above any table's
-/// turnover, and small enough that a million periods' sums stay exact to the cent.
+/// turnover (sums of 100,000 periods stay far inside f64's range; like any f64 amount they
+/// are exact to the cent only below about 9e13).
 pub const MAX_AMOUNT: f64 = 1e15;
 
 impl Expectation {
@@ -399,9 +400,15 @@ pub fn monitor(
 fn money(v: f64) -> String {
     let text = format!("{:.2}", v.abs());
     let (whole, cents) = text.split_at(text.len() - 3);
-    let whole: u64 = whole.parse().unwrap_or(0);
-    let sign = if v < 0.0 { "-" } else { "" };
-    format!("{sign}{}{cents}", crate::report::count(whole))
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let sign = if v < 0.0 && text != "0.00" { "-" } else { "" };
+    format!("{sign}{grouped}{cents}")
 }
 
 /// The monitoring report.
@@ -687,6 +694,12 @@ mod tests {
         assert_eq!(money(0.5), "0.50");
         assert_eq!(money(999.999), "1,000.00");
         assert_eq!(money(1e15), "1,000,000,000,000,000.00");
+        // Running totals pass u64's range: 10^5 periods of 10^15.
+        assert_eq!(money(1e20), "100,000,000,000,000,000,000.00");
+        assert_eq!(
+            (money(-1234.5), money(-0.001)),
+            ("-1,234.50".into(), "0.00".into())
+        );
     }
 
     #[test]

@@ -29,6 +29,8 @@ pub enum OutputError {
     NotEmpty { path: String },
     #[error("--out-dir {path} holds files but no rtplab report (no report.json); --force replaces only an earlier report's files: choose an empty or new folder")]
     NotReport { path: String },
+    #[error("--out-dir {path} holds a report without its list of files ({manifest}), so --force cannot tell its files from yours: remove the old report's files (or the folder) first, or choose another folder", manifest = MANIFEST)]
+    NoManifest { path: String },
     #[error("{flag} {path} is in {fs}, the kernel's pseudo-filesystem: it may accept writing but does not keep a file; choose a path on a disk")]
     PseudoFs {
         flag: String,
@@ -195,12 +197,14 @@ pub fn check_file(flag: &str, path: &Path, how: Write) -> Result<(), OutputError
     check_parent(flag, path).map(|_| ())
 }
 
-/// Every path named on the command line that exists, resolved: each argument, and the value
-/// part of `--flag=value` and `-oVALUE`. They are the command's possible inputs (a chart, a log,
-/// a report, shards, a baseline folder); an output named there too is counted once per naming.
-fn named_paths(args: &[std::ffi::OsString]) -> Vec<PathBuf> {
+/// Every file named on the command line (after the program's name), resolved: each argument,
+/// and the value part of `--flag=value` and `-oVALUE`, that names an existing file. They are the
+/// command's possible input files (a chart, a log, a report, shards); an output named there too
+/// is counted once per naming. Folders are not taken from the command line (a subcommand word
+/// such as `blackjack` may name one): a command that reads a folder passes it explicitly.
+fn named_files(args: &[std::ffi::OsString]) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for a in args {
+    for a in args.iter().skip(1) {
         let mut names = vec![PathBuf::from(a)];
         if let Some(s) = a.to_str() {
             if let Some((_, v)) = s.strip_prefix("--").and_then(|r| r.split_once('=')) {
@@ -209,24 +213,36 @@ fn named_paths(args: &[std::ffi::OsString]) -> Vec<PathBuf> {
                 names.push(v.strip_prefix('=').unwrap_or(v).into());
             }
         }
-        out.extend(names.iter().filter_map(|n| std::fs::canonicalize(n).ok()));
+        out.extend(
+            names
+                .iter()
+                .filter(|n| n.is_file())
+                .filter_map(|n| std::fs::canonicalize(n).ok()),
+        );
     }
     out
 }
 
-/// Check that no output destroys an input. `args` is the command line; `files` the output files
-/// (`--output`, `--shard-out`) and `dir` the `--out-dir`, each named on it once as an output. A
-/// file output named a second time is also an input (`monitor log.csv -o log.csv`); a file
-/// output may not go into a folder the command reads (`check DIR -o DIR/x.json`, which the next
-/// check would read as a baseline); an existing `--out-dir` may not hold an input or be one
-/// (with --force its report files are replaced).
+/// Check that no output destroys an input. `args` is the command line (program name first);
+/// `input_dirs` the folders the command reads (`check`'s baselines, given or by default);
+/// `files` the output files (`--output`, `--shard-out`) and `dir` the `--out-dir`, each named
+/// on the command line once as an output. A file output named a second time is also an input
+/// (`monitor log.csv -o log.csv`); a file output may not go into a folder the command reads
+/// (`check DIR -o DIR/x.json`, which the next check would read as a baseline); an existing
+/// `--out-dir` may not hold an input file or be a folder the command reads (with --force its
+/// report's files are replaced, and the new report's may take an input's name).
 pub fn check_not_inputs(
     args: &[std::ffi::OsString],
+    input_dirs: &[&Path],
     files: &[(&str, &Path)],
     dir: Option<&Path>,
 ) -> Result<(), OutputError> {
-    let named = named_paths(args);
-    let real_dir = dir.and_then(|d| std::fs::canonicalize(d).ok());
+    let named = named_files(args);
+    let read_dirs: Vec<PathBuf> = input_dirs
+        .iter()
+        .filter_map(|d| std::fs::canonicalize(d).ok())
+        .collect();
+    let mut outputs = Vec::new();
     for (flag, p) in files {
         if p.as_os_str() == "-" {
             continue;
@@ -239,12 +255,10 @@ pub fn check_not_inputs(
                     input: real.display().to_string(),
                 });
             }
+            outputs.push(real);
         }
         if let Ok(parent) = std::fs::canonicalize(parent_of(p)) {
-            let read = named
-                .iter()
-                .any(|n| *n == parent && n.is_dir() && real_dir.as_ref() != Some(n));
-            if read {
+            if read_dirs.contains(&parent) {
                 return Err(OutputError::InInputFolder {
                     flag: flag.to_string(),
                     path: p.display().to_string(),
@@ -253,16 +267,16 @@ pub fn check_not_inputs(
             }
         }
     }
-    if let (Some(d), Some(real)) = (dir, real_dir.as_ref()) {
-        // The output files are not inputs (a twice-named one was refused above).
-        let outputs: Vec<PathBuf> = files
-            .iter()
-            .filter_map(|(_, p)| std::fs::canonicalize(p).ok())
-            .collect();
-        let twice = named.iter().filter(|n| *n == real).count() >= 2;
-        if let Some(input) = named.iter().find(|n| {
-            !outputs.contains(n) && ((twice && *n == real) || n.parent() == Some(real.as_path()))
-        }) {
+    if let (Some(d), Some(real)) = (dir, dir.and_then(|d| std::fs::canonicalize(d).ok())) {
+        let input = if read_dirs.contains(&real) {
+            Some(real.clone())
+        } else {
+            named
+                .iter()
+                .find(|n| !outputs.contains(n) && n.parent() == Some(real.as_path()))
+                .cloned()
+        };
+        if let Some(input) = input {
             return Err(OutputError::HoldsInput {
                 path: d.display().to_string(),
                 input: input.display().to_string(),
@@ -315,6 +329,9 @@ pub fn check_dir(dir: &Path, force: bool) -> Result<(), OutputError> {
             if !empty && !dir.join("report.json").is_file() {
                 return Err(OutputError::NotReport { path });
             }
+            if !empty && !dir.join(MANIFEST).is_file() {
+                return Err(OutputError::NoManifest { path });
+            }
             // The folder itself must take new files (probed inside it).
             check_parent("--out-dir", &dir.join("report.json")).map(|_| ())
         }
@@ -355,6 +372,8 @@ pub fn write_dir_via_temp(
         for old in report_files(dir) {
             std::fs::remove_file(old)?;
         }
+        // The manifest first: if a move fails part way, the next --force still knows the files.
+        std::fs::rename(tmp.join(MANIFEST), dir.join(MANIFEST))?;
         for entry in std::fs::read_dir(&tmp)? {
             let from = entry?.path();
             if let Some(name) = from.file_name() {
@@ -498,13 +517,19 @@ mod tests {
         );
         // A manifest is trusted only for plain names in the folder: a path in it is ignored.
         std::fs::write(d.join("outside.csv"), "mine").unwrap();
-        std::fs::write(out.join(MANIFEST), "../outside.csv\n/etc/hostname\nb.csv\n").unwrap();
+        let absolute = d.join("absolute.csv");
+        std::fs::write(&absolute, "mine").unwrap();
+        std::fs::write(
+            out.join(MANIFEST),
+            format!("../outside.csv\n{}\nb.csv\n", absolute.display()),
+        )
+        .unwrap();
         write_dir_via_temp(&out, |t| {
             std::fs::write(t.join("report.json"), "{}")?;
             Ok(vec![])
         })
         .unwrap();
-        assert!(d.join("outside.csv").exists() && !out.join("b.csv").exists());
+        assert!(d.join("outside.csv").exists() && absolute.exists() && !out.join("b.csv").exists());
         // No output may destroy an input named on the command line.
         let args = |v: &[&Path]| -> Vec<std::ffi::OsString> {
             v.iter().map(|p| p.as_os_str().to_owned()).collect()
@@ -514,7 +539,7 @@ mod tests {
         let o = Path::new("-o");
         let cmd = [Path::new("monitor"), &log, o, &log];
         assert!(matches!(
-            check_not_inputs(&args(&cmd), &[("--output", &log)], None),
+            check_not_inputs(&args(&cmd), &[], &[("--output", &log)], None),
             Err(OutputError::IsInput { .. })
         ));
         // ... also written as --output=PATH or -oPATH, or through another spelling of it.
@@ -525,42 +550,67 @@ mod tests {
             let cmd = [Path::new("monitor"), &log, Path::new(spelled)];
             assert!(
                 matches!(
-                    check_not_inputs(&args(&cmd), &[("--output", &log)], None),
+                    check_not_inputs(&args(&cmd), &[], &[("--output", &log)], None),
                     Err(OutputError::IsInput { .. })
                 ),
                 "{spelled}"
             );
         }
-        // An existing output named once is an earlier output, not an input; `-` is never one.
+        // An existing output named once is an earlier output, not an input; `-` is never one
+        // (even named twice); the program's name and folders named (a subcommand word may be
+        // one: `strategies derive blackjack` beside a folder `blackjack`) are not inputs.
         let cmd = [Path::new("monitor"), &file, o, &log];
-        assert!(check_not_inputs(&args(&cmd), &[("--output", &log)], None).is_ok());
-        assert!(check_not_inputs(&args(&cmd), &[("--output", Path::new("-"))], None).is_ok());
+        assert!(check_not_inputs(&args(&cmd), &[], &[("--output", &log)], None).is_ok());
+        let dash = Path::new("-");
+        let cmd = [Path::new("monitor"), dash, o, dash];
+        assert!(check_not_inputs(&args(&cmd), &[], &[("--output", dash)], None).is_ok());
+        let cmd = [log.as_path(), o, &log];
+        assert!(check_not_inputs(&args(&cmd), &[], &[("--output", &log)], None).is_ok());
+        let sub = d.join("blackjack");
+        std::fs::create_dir_all(&sub).unwrap();
+        let cmd = [Path::new("rtplab"), &sub, o, &sub.join("6d.csv")];
+        assert!(
+            check_not_inputs(&args(&cmd), &[], &[("--output", &sub.join("6d.csv"))], None).is_ok()
+        );
         // A file output inside a folder read as input (check's baselines) is refused.
         let cmd = [Path::new("check"), &d, o, &d.join("new.json")];
         assert!(matches!(
-            check_not_inputs(&args(&cmd), &[("--output", &d.join("new.json"))], None),
+            check_not_inputs(
+                &args(&cmd),
+                &[&d],
+                &[("--output", &d.join("new.json"))],
+                None
+            ),
             Err(OutputError::InInputFolder { .. })
         ));
         // An existing --out-dir that holds an input, or is one, is refused; a new one is fine,
         // and so is an --output file inside the out-dir.
         let od = Path::new("--out-dir");
-        let cmd = [Path::new("monitor"), &log, od, &d];
+        let cmd = [Path::new("rtplab"), Path::new("monitor"), &log, od, &d];
         assert!(matches!(
-            check_not_inputs(&args(&cmd), &[], Some(&d)),
+            check_not_inputs(&args(&cmd), &[], &[], Some(&d)),
             Err(OutputError::HoldsInput { .. })
         ));
         let cmd = [Path::new("check"), &out, od, &out];
         assert!(matches!(
-            check_not_inputs(&args(&cmd), &[], Some(&out)),
+            check_not_inputs(&args(&cmd), &[&out], &[], Some(&out)),
             Err(OutputError::HoldsInput { .. })
         ));
         let fresh = d.join("fresh");
         let cmd = [Path::new("monitor"), &log, od, &fresh];
-        assert!(check_not_inputs(&args(&cmd), &[], Some(&fresh)).is_ok());
+        assert!(check_not_inputs(&args(&cmd), &[], &[], Some(&fresh)).is_ok());
         let txt = out.join("table.txt");
         std::fs::write(&txt, "old").unwrap();
         let cmd = [Path::new("sim"), o, &txt, od, &out];
-        assert!(check_not_inputs(&args(&cmd), &[("--output", &txt)], Some(&out)).is_ok());
+        assert!(check_not_inputs(&args(&cmd), &[], &[("--output", &txt)], Some(&out)).is_ok());
+        // An older report without its list of files: --force cannot tell its files apart.
+        let old = d.join("old");
+        std::fs::create_dir(&old).unwrap();
+        std::fs::write(old.join("report.json"), "{}").unwrap();
+        std::fs::write(old.join("mine.csv"), "mine").unwrap();
+        let e = check_dir(&old, true).unwrap_err();
+        assert!(matches!(e, OutputError::NoManifest { .. }), "{e}");
+        assert!(e.to_string().contains(".rtplab-files"), "{e}");
         // --force never takes a folder that holds no report.
         let other = d.join("other");
         std::fs::create_dir(&other).unwrap();

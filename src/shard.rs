@@ -203,7 +203,9 @@ pub fn write_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), ShardErr
     })
 }
 
-fn write_text_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+/// Write `text` to a temporary file beside `path`, then rename it into place (a killed process
+/// never leaves half a file).
+pub fn write_text_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     let mut tmp = PathBuf::from(path);
     let name = format!(
         ".{}.tmp-{}",

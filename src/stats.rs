@@ -168,6 +168,10 @@ impl Ratio {
     }
 }
 
+/// Degrees of freedom above which intervals and p-values use the normal distribution
+/// (statrs' t inverse is unreliable there, and the two differ by under 1e-4 SE).
+pub const NORMAL_ABOVE_DF: u64 = 10_000;
+
 /// Two-sided critical value for confidence `level` (e.g. 0.95) with `df` degrees of freedom:
 /// Student-t for small df, the normal above 10^4 (statrs' t inverse is unreliable there).
 pub fn critical(level: f64, df: u64) -> f64 {
@@ -175,7 +179,7 @@ pub fn critical(level: f64, df: u64) -> f64 {
     if df == 0 {
         return f64::NAN;
     }
-    if df > 10_000 {
+    if df > NORMAL_ABOVE_DF {
         Normal::standard().inverse_cdf(p)
     } else {
         StudentsT::new(0.0, 1.0, df as f64)
@@ -243,12 +247,13 @@ pub fn p_value(z: f64) -> f64 {
 }
 
 /// Two-sided p-value of a standardized difference with `df` degrees of freedom, from the same
-/// distribution as `critical` (Student-t, the normal above 10^4 df), so that p >= 0.05 exactly
-/// when the value lies inside the 95% CI. NaN for 0 df (no SE).
+/// distribution as `critical` (Student-t, the normal above `NORMAL_ABOVE_DF`), so that p >= 0.05
+/// when the value lies inside the 95% CI (to the last digits of the two computations: the CI's
+/// ends come from the distribution's inverse, p from its tail). NaN for 0 df (no SE).
 pub fn p_value_t(z: f64, df: u64) -> f64 {
     if df == 0 || z.is_nan() {
         f64::NAN
-    } else if df > 10_000 {
+    } else if df > NORMAL_ABOVE_DF {
         p_value(z)
     } else {
         StudentsT::new(0.0, 1.0, df as f64)
@@ -300,7 +305,7 @@ pub fn check_claim(est: &Estimate, claimed: f64, n: u64, df: u64, what: &str) ->
     let z = diff / est.se;
     let p = if checked { p_value_t(z, df) } else { f64::NAN };
     let consistent = checked.then(|| est.ci95[0] <= claimed && claimed <= est.ci95[1]);
-    let dist = if df <= 10_000 {
+    let dist = if df <= NORMAL_ABOVE_DF {
         format!(", Student's t with {df} df")
     } else {
         String::new()

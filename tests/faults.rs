@@ -594,9 +594,10 @@ fn commands_without_a_partial_result_end_at_once_on_a_signal() {
         start.elapsed() < Duration::from_secs(6),
         "check went on after SIGTERM"
     );
-    // A blackjack audit's exact part (seconds to minutes) has no partial result either: a
-    // signal during it ends the command at once, with no dossier (the exact part alone, with
-    // --rounds 0, would write a complete-looking one).
+    // A blackjack audit's exact part (seconds to minutes; the claim's rule changes make it
+    // long) has no partial result either: a signal during it ends the command at once, with
+    // no dossier (the exact part alone, with --rounds 0, would write a complete-looking one).
+    // With --rounds 0 there is no simulation, so the command is never graceful.
     let d = dir("audit-signal");
     let start = Instant::now();
     let (code, err) = run_and_signal(
@@ -605,6 +606,8 @@ fn commands_without_a_partial_result_end_at_once_on_a_signal() {
             "blackjack",
             "--rounds",
             "0",
+            "--claim",
+            "99.54",
             "-q",
             "--out-dir",
             p(&d.join("a")),
@@ -698,7 +701,7 @@ fn existing_outputs_and_report_folders_are_written_in_place() {
 
 #[test]
 fn outputs_never_overwrite_or_remove_inputs() {
-    let d = dir("inputs");
+    let d = dir("no-clobber");
     let chart = d.join("chart.csv");
     let seed_chart = std::fs::read_to_string("strategies/blackjack/seed.csv").unwrap();
     std::fs::write(&chart, &seed_chart).unwrap();

@@ -607,10 +607,10 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
     let exact_seconds = t0.elapsed().as_secs_f64();
     let t1 = std::time::Instant::now();
     let mut simulation = Vec::new();
-    if let Some(f) = cfg.on_simulation {
-        f();
-    }
     if cfg.rounds > 0 {
+        if let Some(f) = cfg.on_simulation {
+            f();
+        }
         for (name, spec) in &specs[1..] {
             let tier = tiers.iter().find(|t| t.tier == *name).expect("tier");
             let behind_exact = wagers
@@ -955,14 +955,24 @@ fn net_label(x: f64) -> String {
     }
 }
 
+/// How far an interrupted dossier's simulation got: "1 of 2 tiers simulated, 1 in part".
+fn tiers_simulated(m: &AuditModel) -> String {
+    let whole = m.simulation.iter().filter(|s| !s.interrupted).count();
+    let part = m.simulation.len() - whole;
+    let mut t = format!("{whole} of {SIMULATED_TIERS} tiers simulated");
+    if part > 0 {
+        t += &format!(", {part} in part");
+    }
+    t
+}
+
 /// The dossier as tables and notes (Markdown, table, CSV, HTML); the JSON is the model.
 pub fn render(m: &AuditModel) -> Report {
     let mut r = Report {
         title: if m.identity.interrupted {
             format!(
-                "rtplab RTP verification dossier: blackjack (INTERRUPTED: {} of {} tiers simulated)",
-                m.simulation.len(),
-                SIMULATED_TIERS
+                "rtplab RTP verification dossier: blackjack (INTERRUPTED: {})",
+                tiers_simulated(m)
             )
         } else {
             "rtplab RTP verification dossier: blackjack".into()
@@ -997,10 +1007,9 @@ pub fn render(m: &AuditModel) -> Report {
             "none (exact analysis only)".into()
         } else if id.interrupted {
             format!(
-                "{} requested; interrupted: {} of {} tiers simulated (see Simulation cross-check)",
+                "{} requested; interrupted: {} (see Simulation cross-check)",
                 crate::report::count(id.rounds_per_tier),
-                m.simulation.len(),
-                SIMULATED_TIERS
+                tiers_simulated(m)
             )
         } else {
             crate::report::count(id.rounds_per_tier)
