@@ -486,8 +486,10 @@ pub fn render(m: &MonitorModel) -> Report {
             total.z,
             if m.total_in_band {
                 "inside its band"
-            } else {
+            } else if m.out_of_band == 0 {
                 "OUT OF BAND (a sustained drift that no single period shows; exit code 1)"
+            } else {
+                "OUT OF BAND (exit code 1)"
             }
         ));
     }
