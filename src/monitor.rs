@@ -720,7 +720,10 @@ mod tests {
             max_return: None,
             ..exp()
         };
-        assert!(!monitor(&free, &p, 99.0, &lf()).unwrap().all_in_band());
+        let m = monitor(&free, &p, 99.0, &lf()).unwrap();
+        assert!(!m.all_in_band() && m.out_of_band == 2);
+        let text = render(&m).render(crate::report::Format::Table);
+        assert!(text.contains("OUT OF BAND (exit code 1)") && !text.contains("no single period"));
         // Amounts beyond 1e15 would overflow the sums to infinity: refused.
         let e = parse_log("period,rounds,wagered,returned\nd,100,1.7e308,1\n", "l.csv")
             .unwrap_err()
