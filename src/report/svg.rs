@@ -466,7 +466,9 @@ pub fn bar_chart(c: &BarChart) -> Result<String, String> {
             .filter_map(|(i, b)| b.ci.map(|x| (i, x)))
             .collect();
         if !with_ci.is_empty() {
-            let cap = 0.15f64.min(0.5 - gap);
+            // The error bar's caps, 0.15 of a slot each side: inside the bar (its gap is at
+            // most 0.1 of a slot).
+            let cap = 0.15;
             chart
                 .draw_series(with_ci.iter().map(|&(i, (l, h))| {
                     let x = i as f64 + 0.5;
@@ -1134,6 +1136,80 @@ mod tests {
         assert_eq!((l.n, l.upright, l.stride, l.gap), (200, false, 10, 0.0));
         // No bars: one empty slot.
         assert_eq!(bar_layout(&chart(&[], "", None)).n, 1);
+    }
+
+    /// The drawn bar chart: bars 0.8 of a slot wide with 0.2 between them, each error bar on
+    /// its bar's centre with caps 0.15 of a slot each side, a legend only when there is
+    /// something to name, y ticks with the decimals of the axis' range.
+    #[test]
+    fn bar_chart_geometry() {
+        let num = |l: &str, key: &str| -> f64 {
+            let v = l.split(&format!(" {key}=\"")).nth(1).unwrap();
+            v.split('"').next().unwrap().parse().unwrap()
+        };
+        let bars: Vec<Bar> = (1..=5)
+            .map(|v| Bar::new(format!("b{v}"), v as f64).with_ci(v as f64 - 0.5, v as f64 + 0.5))
+            .collect();
+        let svg = bar_chart(&chart(&bars, "", None)).unwrap();
+        let rects: Vec<(f64, f64)> = svg
+            .lines()
+            .filter(|l| l.starts_with("<rect") && l.contains(r##"opacity="0.6" fill="#0000FF""##))
+            .map(|l| (num(l, "x"), num(l, "width")))
+            .collect();
+        assert_eq!(rects.len(), 5, "{svg}");
+        let slot = (900.0 - 30.0 - 80.0) / 5.0;
+        let near =
+            |a: f64, b: f64, what: &str| assert!((a - b).abs() <= 2.0, "{what}: {a} against {b}");
+        for (i, &(x, w)) in rects.iter().enumerate() {
+            near(w, 0.8 * slot, "bar width");
+            if i > 0 {
+                near(x - rects[i - 1].0, slot, "bar spacing");
+            }
+        }
+        let paths: Vec<Vec<(f64, f64)>> = svg
+            .lines()
+            .filter(|l| {
+                l.starts_with("<polyline") && l.contains(r##"stroke="#000000" stroke-width="2""##)
+            })
+            .map(|l| {
+                let pts = l
+                    .split("points=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                pts.split_whitespace()
+                    .map(|p| {
+                        let (x, y) = p.split_once(',').unwrap();
+                        (x.parse().unwrap(), y.parse().unwrap())
+                    })
+                    .collect()
+            })
+            .filter(|p: &Vec<(f64, f64)>| p.len() == 6)
+            .collect();
+        assert_eq!(paths.len(), 5, "{svg}");
+        for (p, &(x, w)) in paths.iter().zip(&rects) {
+            near(p[2].0, x + w / 2.0, "error bar on the bar's centre");
+            near(p[1].0 - p[2].0, 0.15 * slot, "cap");
+            near(p[2].0 - p[0].0, 0.15 * slot, "cap");
+        }
+        // A legend box (the 95% CI entry); none without an interval or a reference line; one
+        // for a reference line alone.
+        let legend = |svg: &str| svg.contains(r##"opacity="0.85" fill="#FFFFFF""##);
+        assert!(legend(&svg));
+        let plain = [Bar::new("a", 9.0), Bar::new("b", -9.0)];
+        let svg = bar_chart(&chart(&plain, "", None)).unwrap();
+        assert!(!legend(&svg));
+        assert!(legend(
+            &bar_chart(&chart(&plain, "", Some((1.0, "fair")))).unwrap()
+        ));
+        // From −10.44 to 10.44: whole-number ticks (a range of 20.9 over 10 ticks).
+        let ticks: Vec<&str> = svg.lines().filter(|l| l.parse::<f64>().is_ok()).collect();
+        assert!(
+            ticks.contains(&"0") && ticks.iter().all(|t| !t.contains('.')),
+            "{ticks:?}"
+        );
     }
 
     #[test]
