@@ -1194,6 +1194,42 @@ mod tests {
             near(p[1].0 - p[2].0, 0.15 * slot, "cap");
             near(p[2].0 - p[0].0, 0.15 * slot, "cap");
         }
+        // Each label centred under its bar, 6 px below the axis (the bars start at 0 here).
+        let lines: Vec<&str> = svg.lines().collect();
+        let bottom: Vec<f64> = svg
+            .lines()
+            .filter(|l| l.starts_with("<rect") && l.contains(r##"opacity="0.6" fill="#0000FF""##))
+            .map(|l| num(l, "y") + num(l, "height"))
+            .collect();
+        for (i, &(x, w)) in rects.iter().enumerate() {
+            let at = lines
+                .iter()
+                .position(|l| *l == format!("b{}", i + 1))
+                .unwrap();
+            near(num(lines[at - 1], "x"), x + w / 2.0, "label under its bar");
+            near(
+                num(lines[at - 1], "y"),
+                bottom[i] + 6.0,
+                "label below the axis",
+            );
+        }
+        // A histogram labels every stride-th bin only: 200 bins, every 10th.
+        let bins: Vec<Bar> = (0..200).map(|i| Bar::new(format!("{i}"), 1.0)).collect();
+        let mut h = chart(&bins, "", None);
+        h.histogram = true;
+        let hist = bar_chart(&h).unwrap();
+        let hl: Vec<&str> = hist.lines().collect();
+        let labelled: Vec<&str> = hl
+            .windows(2)
+            .filter(|w| {
+                w[0].contains(r#"text-anchor="middle""#)
+                    && w[0].contains(&format!("font-size=\"{}\"", TICK_FONT / 1.24))
+            })
+            .map(|w| w[1])
+            .filter(|t| t.parse::<u32>().is_ok())
+            .collect();
+        let want: Vec<String> = (0..200).step_by(10).map(|i| i.to_string()).collect();
+        assert_eq!(labelled, want, "{hist}");
         // A legend box (the 95% CI entry); none without an interval or a reference line; one
         // for a reference line alone.
         let legend = |svg: &str| svg.contains(r##"opacity="0.85" fill="#FFFFFF""##);
