@@ -448,13 +448,9 @@ pub fn bar_chart(c: &BarChart) -> Result<String, String> {
             .map_err(err)?;
         chart
             .draw_series(c.bars.iter().enumerate().map(|(i, b)| {
-                let (y0, y1) = if b.value >= 0.0 {
-                    (0.0, b.value)
-                } else {
-                    (b.value, 0.0)
-                };
+                // From 0 to the value, up or down (a rectangle's corners in any order).
                 Rectangle::new(
-                    [(i as f64 + gap, y0), (i as f64 + 1.0 - gap, y1)],
+                    [(i as f64 + gap, 0.0), (i as f64 + 1.0 - gap, b.value)],
                     BLUE.mix(0.6).filled(),
                 )
             }))
@@ -1213,6 +1209,28 @@ mod tests {
                 "label below the axis",
             );
         }
+        // Upright labels (wider than a slot) start 6 px below the axis too, under their bars.
+        let long: Vec<Bar> = (1..=12)
+            .map(|i| Bar::new(format!("long label {i:03}"), 1.0))
+            .collect();
+        let up = bar_chart(&chart(&long, "", None)).unwrap();
+        let ul: Vec<&str> = up.lines().collect();
+        let rect = ul
+            .iter()
+            .find(|l| l.starts_with("<rect") && l.contains(r##"opacity="0.6" fill="#0000FF""##))
+            .unwrap();
+        let at = ul.iter().position(|l| *l == "long label 001").unwrap();
+        assert!(ul[at - 1].contains("rotate"), "{}", ul[at - 1]);
+        near(
+            num(ul[at - 1], "x"),
+            num(rect, "x") + num(rect, "width") / 2.0,
+            "upright label x",
+        );
+        near(
+            num(ul[at - 1], "y"),
+            num(rect, "y") + num(rect, "height") + 6.0,
+            "upright label y",
+        );
         // A histogram labels every stride-th bin only: 200 bins, every 10th.
         let bins: Vec<Bar> = (0..200).map(|i| Bar::new(format!("{i}"), 1.0)).collect();
         let mut h = chart(&bins, "", None);
@@ -1237,6 +1255,14 @@ mod tests {
         let plain = [Bar::new("a", 9.0), Bar::new("b", -9.0)];
         let svg = bar_chart(&chart(&plain, "", None)).unwrap();
         assert!(!legend(&svg));
+        // The two bars, +9 and −9, have the same height, on either side of 0.
+        let hs: Vec<(f64, f64)> = svg
+            .lines()
+            .filter(|l| l.starts_with("<rect") && l.contains(r##"opacity="0.6" fill="#0000FF""##))
+            .map(|l| (num(l, "y"), num(l, "height")))
+            .collect();
+        near(hs[0].1, hs[1].1, "heights");
+        near(hs[0].0 + hs[0].1, hs[1].0, "the zero line between them");
         assert!(legend(
             &bar_chart(&chart(&plain, "", Some((1.0, "fair")))).unwrap()
         ));
