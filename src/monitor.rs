@@ -400,15 +400,8 @@ pub fn monitor(
 fn money(v: f64) -> String {
     let text = format!("{:.2}", v.abs());
     let (whole, cents) = text.split_at(text.len() - 3);
-    let mut grouped = String::new();
-    for (i, c) in whole.chars().enumerate() {
-        if i > 0 && (whole.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
     let sign = if v < 0.0 && text != "0.00" { "-" } else { "" };
-    format!("{sign}{grouped}{cents}")
+    format!("{sign}{}{cents}", crate::report::group_digits(whole))
 }
 
 /// The monitoring report.

@@ -668,7 +668,12 @@ pub fn plural(n: u64, noun: &str) -> String {
 
 /// A count with thousands separators.
 pub fn count(n: u64) -> String {
-    let s = n.to_string();
+    group_digits(&n.to_string())
+}
+
+/// A string of digits with thousands separators ("1234567" → "1,234,567"), for numbers of any
+/// size (money totals pass u64's range).
+pub fn group_digits(s: &str) -> String {
     let mut out = String::new();
     for (i, ch) in s.chars().enumerate() {
         if i > 0 && (s.len() - i).is_multiple_of(3) {
