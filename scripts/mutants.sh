@@ -4,6 +4,13 @@
 #   scripts/mutants.sh                      # the core: stats, shard, check, engine, report
 #   scripts/mutants.sh src/stats.rs         # one file (or several, or a folder like src/report)
 #   scripts/mutants.sh src/stats.rs -- --iterate   # extra cargo-mutants options after --
+#   scripts/mutants.sh --record src/stats.rs       # keep a stopped run's outcomes (below)
+#
+# Outcomes are kept in reports/mutants/<file>/ (caught, missed, unviable, timeout: one mutant a
+# line, as cargo-mutants names them, with line:column), written when a file's run ends, or by
+# --record for a run that was stopped. With `-- --iterate` a run skips the mutants those lists
+# say were caught or unviable, so a file of hundreds of mutants can be tested over several
+# sittings, on different machines. A mutant whose line moved since is tested again.
 #
 # Needs `cargo install cargo-mutants --locked`. Results: mutants.out/ (caught.txt, missed.txt,
 # unviable.txt, timeout.txt, outcomes.json). Exclusions, each with its reason, are in
@@ -38,6 +45,11 @@ TIMEOUT="${MUTANTS_TIMEOUT:-300}"
 
 files=()
 extra=()
+record_only=false
+if [ "${1-}" = "--record" ]; then
+    record_only=true
+    shift
+fi
 while [ $# -gt 0 ]; do
     if [ "$1" = "--" ]; then
         shift
@@ -60,7 +72,8 @@ tests_for() {
     src/report | src/report/*) echo "--lib" ;;
     src/games/blackjack/shoe.rs) echo "--lib" ;;
     src/audit.rs) echo "--lib" ;;
-    src/games/blackjack/distribution.rs | src/games/blackjack/audit.rs) echo "--lib --test audit" ;;
+    src/games/blackjack/distribution.rs) echo "--lib" ;;
+    src/games/blackjack/audit.rs) echo "--lib --test audit" ;;
     src/games/doom/audit.rs) echo "--lib --test audit" ;;
     src/games/doom/exact.rs) echo "--lib" ;;
     src/compare.rs) echo "--lib --test compare --test interrupted" ;;
@@ -86,6 +99,8 @@ filter_for() {
     src/audit.rs) echo "audit::" ;;
     src/games/blackjack/shoe.rs) echo "games::blackjack::shoe" ;;
     src/games/doom/exact.rs) echo "games::doom" ;;
+    # The exact distribution's own tests (the audit's CLI tests exercise it too, at 30 s a run).
+    src/games/blackjack/distribution.rs) echo "games::blackjack::distribution" ;;
     src/games/doom/score.rs) echo "games::doom" ;;
     # Skips (passed to the test binaries, after a second --): the slow tests of other games and of the exact distribution,
     # which never run the mutated file.
@@ -97,10 +112,46 @@ filter_for() {
     esac
 }
 
+# Merge a run's outcome lists into the kept record: caught and unviable accumulate (with
+# --iterate cargo-mutants lists only this run's in caught.txt, the earlier ones in
+# previously_caught.txt); missed and timeout are this run's, less any caught since.
+record() {
+    local out="$1" keep="$2"
+    [ -f "$out/outcomes.json" ] || [ -f "$out/caught.txt" ] || return 0
+    mkdir -p "$keep"
+    local tmp
+    tmp=$(mktemp -d)
+    { cat "$keep/unviable.txt" "$out/unviable.txt" 2>/dev/null || true; } | sort -u >"$tmp/unviable"
+    # previously_caught.txt carries earlier unviable mutants too.
+    { cat "$keep/caught.txt" "$out/caught.txt" "$out/previously_caught.txt" 2>/dev/null || true; } | sort -u |
+        comm -23 - "$tmp/unviable" >"$tmp/caught"
+    for k in missed timeout; do
+        { cat "$out/$k.txt" 2>/dev/null || true; } | sort -u | comm -23 - "$tmp/caught" >"$tmp/$k"
+    done
+    for k in caught unviable missed timeout; do
+        mv "$tmp/$k" "$keep/$k.txt"
+    done
+    rmdir "$tmp"
+}
+
 for f in "${files[@]}"; do
+    name=$(echo "$f" | tr '/.' '__')
+    out="target/mutants.out/$name/mutants.out"
+    keep="reports/mutants/$name"
+    if $record_only; then
+        record "$out" "$keep"
+        echo "$f: $(wc -l <"$keep/caught.txt") caught, $(wc -l <"$keep/missed.txt") missed kept in $keep"
+        continue
+    fi
+    # Resuming: seed cargo-mutants' own lists from the kept record.
+    if [[ " ${extra[*]-} " == *" --iterate "* ]] && [ -d "$keep" ] && [ ! -f "$out/caught.txt" ]; then
+        mkdir -p "$out"
+        cp "$keep/caught.txt" "$out/previously_caught.txt"
+        cp "$keep/unviable.txt" "$out/unviable.txt"
+        : >"$out/caught.txt"
+    fi
     glob="$f"
     [ -d "$f" ] && glob="$f/**"
-    name=$(echo "$f" | tr '/.' '__')
     args=()
     for a in $(tests_for "$f"); do args+=("--cargo-arg=$a"); done
     filter=$(filter_for "$f")
@@ -112,7 +163,7 @@ for f in "${files[@]}"; do
     nice -n 10 cargo mutants --profile release --file "$glob" --timeout "$TIMEOUT" \
         --build-timeout 1800 --jobs 1 --output "target/mutants.out/$name" \
         ${args[@]+"${args[@]}"} ${extra[@]+"${extra[@]}"} ${after[@]+"${after[@]}"} || true
-    out="target/mutants.out/$name/mutants.out"
+    record "$out" "$keep"
     for k in caught missed unviable timeout; do
         printf '%s %s  ' "$k" "$(cat "$out/$k.txt" 2>/dev/null | grep -c . || true)"
     done
