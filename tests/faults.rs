@@ -537,6 +537,25 @@ fn claims_given_as_fractions_are_refused_with_the_percent() {
 }
 
 #[test]
+fn too_many_rounds_says_how_to_run_them_only_where_that_exists() {
+    // sim can split a run into shards; the audits cannot, so they do not suggest --shard.
+    fails_with(
+        &["sim", "blackjack", "--rounds", "1e17"],
+        "with --shard K/N)",
+    );
+    for (game, what) in [
+        ("blackjack", "--rounds"),
+        ("doom", "--turns"),
+        ("doom", "--games"),
+    ] {
+        let args = ["audit", game, what, "1e17"];
+        fails_with(&args, "1e17 is more than one run can hold (at most 1e16)");
+        let out = rtplab().args(args).output().unwrap();
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("--shard"));
+    }
+}
+
+#[test]
 fn wording_and_post_split_names() {
     let out = succeeds(rtplab().args([
         "sim",

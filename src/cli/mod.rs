@@ -1223,6 +1223,14 @@ fn parse_split_by(s: &str) -> Result<SplitBy, String> {
 }
 
 pub fn parse_rounds(s: &str) -> Result<u64, String> {
+    rounds_up_to_max(
+        s,
+        " rounds, in shards of at most 1e14 each with --shard K/N",
+    )
+}
+
+/// A count from 1 to the most one run can hold; `how` names the unit and how to run that many.
+fn rounds_up_to_max(s: &str, how: &str) -> Result<u64, String> {
     use rtplab::games::blackjack::sim::MAX_ROUNDS;
     let n = parse_count(s)?;
     if n == 0 {
@@ -1230,7 +1238,7 @@ pub fn parse_rounds(s: &str) -> Result<u64, String> {
     }
     if n > MAX_ROUNDS {
         return Err(format!(
-            "{s} is more than one run can hold (at most 1e16 rounds, in shards of at most 1e14 each with --shard K/N)"
+            "{s} is more than one run can hold (at most 1e16{how})"
         ));
     }
     Ok(n)
@@ -1238,11 +1246,12 @@ pub fn parse_rounds(s: &str) -> Result<u64, String> {
 
 /// A count (1M, 1e6 accepted) from 1 to 10^12.
 /// Rounds, or 0 for none.
+/// (The audit, which has no shards.)
 pub(crate) fn parse_rounds_or_zero(s: &str) -> Result<u64, String> {
     if s.trim() == "0" {
         Ok(0)
     } else {
-        parse_rounds(s)
+        rounds_up_to_max(s, "")
     }
 }
 
