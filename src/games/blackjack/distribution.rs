@@ -164,6 +164,31 @@ impl Acc {
         self.tiny += w * o.tiny;
         self.ev += w * o.ev;
     }
+    /// The distribution accumulated: (net, wagered) and the bet behind's net, in units.
+    fn finish(&self) -> RoundDistribution {
+        let mut joint = BTreeMap::new();
+        for (i, &p) in self.joint.iter().enumerate() {
+            if p > 0.0 {
+                let w = (i / self.width) as i64 * self.u;
+                joint.insert(((i % self.width) as i64 - self.off, w), p);
+            }
+        }
+        let behind_none = self
+            .behind
+            .iter()
+            .enumerate()
+            .filter(|(_, &p)| p > 0.0)
+            .map(|(i, &p)| (i as i64 - self.off, p))
+            .collect();
+        RoundDistribution {
+            units: self.u,
+            joint,
+            behind_none,
+            resplit_mass: self.resplit,
+            tiny_mass: self.tiny,
+            ev: self.ev,
+        }
+    }
 }
 
 fn total_of(hard: u32, ace: bool) -> u8 {
@@ -633,28 +658,7 @@ pub fn round_distribution<P: Decider>(
     for (up, part) in parts.iter().enumerate() {
         acc.merge(part, full[up] as f64 / n as f64);
     }
-    let mut joint = BTreeMap::new();
-    for (i, &p) in acc.joint.iter().enumerate() {
-        if p > 0.0 {
-            let w = (i / acc.width) as i64 * acc.u;
-            joint.insert(((i % acc.width) as i64 - acc.off, w), p);
-        }
-    }
-    let behind_none = acc
-        .behind
-        .iter()
-        .enumerate()
-        .filter(|(_, &p)| p > 0.0)
-        .map(|(i, &p)| (i as i64 - acc.off, p))
-        .collect();
-    RoundDistribution {
-        units: acc.u,
-        joint,
-        behind_none,
-        resplit_mass: acc.resplit,
-        tiny_mass: acc.tiny,
-        ev: acc.ev,
-    }
+    acc.finish()
 }
 
 /// Moments and shape of a distribution of nets (in bets).
@@ -757,7 +761,7 @@ mod tests {
     use super::*;
     use crate::games::blackjack::exact::{analyze, Follow, Optimal};
     use crate::games::blackjack::rules::{BjPays, DealerBjTakes, Double};
-    use crate::games::blackjack::strategy::AutoPlay;
+    use crate::games::blackjack::strategy::{AutoPlay, Situation};
 
     fn check<P: Decider>(rules: &Rules, policy: &P, what: &str) -> RoundDistribution {
         let t = DealerTable::shared(rules.h17);
@@ -857,6 +861,83 @@ mod tests {
         assert_eq!(settle(&[e(18, true)], 2, 2), (-4, 4));
         // The bet behind that declines stays undoubled.
         assert_eq!(behind(&e(21, true), 2, 2), 2);
+    }
+
+    /// Splits every pair it may, never doubles, and otherwise hits to three cards: its
+    /// decisions depend on the number of cards, so the distribution must count them as the
+    /// analysis does (in unsplit and split hands) for its mean to be the analysis's EV.
+    struct ThreeCards;
+    impl Decider for ThreeCards {
+        fn choose(&self, s: &Situation, options: &[(Action, f64)]) -> (Action, f64) {
+            let pick = |a: Action| options.iter().find(|o| o.0 == a).copied();
+            let split = s.pair.and_then(|_| pick(Action::Split));
+            let want = if s.cards < 3 && s.total < 21 {
+                Action::Hit
+            } else {
+                Action::Stand
+            };
+            split
+                .or_else(|| pick(want))
+                .or_else(|| pick(Action::Stand))
+                .unwrap_or(options[0])
+        }
+    }
+
+    #[test]
+    fn decisions_by_the_number_of_cards_are_followed() {
+        let d = check(&Rules::seed(), &ThreeCards, "hit to three cards");
+        // Every pair is split, so two bets are wagered in the rounds dealt a pair by value
+        // (tens count as one value): 25/169 = 0.148 with replacement, a little less from 8 decks.
+        let two: f64 = d
+            .joint
+            .iter()
+            .filter(|(k, _)| k.1 == 2 * d.units)
+            .map(|(_, p)| p)
+            .sum();
+        assert!(two > 0.14 && two < 0.148, "{two}");
+        // Nothing is doubled: a round wagers one bet, or two after a split.
+        assert!(d
+            .joint
+            .keys()
+            .all(|&(_, w)| w == d.units || w == 2 * d.units));
+    }
+
+    #[test]
+    fn the_accumulator_files_each_result_and_merges_by_weight() {
+        let r = Rules::seed();
+        let u = r.units_per_bet();
+        let mut a = Acc::new(&r);
+        a.add(-2 * u, 2 * u, -u, 0.25);
+        a.add(u, u, u, 0.5);
+        a.add(0, 2 * u, 2 * u, 0.25);
+        a.resplit = 0.125;
+        a.tiny = 0.0625;
+        a.ev = -0.5;
+        let mut b = Acc::new(&r);
+        b.add(u, u, u, 1.0);
+        b.resplit = 1.0;
+        b.tiny = 1.0;
+        b.ev = 1.0;
+        let mut m = Acc::new(&r);
+        m.merge(&a, 0.75);
+        m.merge(&b, 0.25);
+        let d = m.finish();
+        assert_eq!(d.units, u);
+        let joint: Vec<_> = d.joint.into_iter().collect();
+        assert_eq!(
+            joint,
+            vec![
+                ((-2 * u, 2 * u), 0.1875),
+                ((0, 2 * u), 0.1875),
+                ((u, u), 0.625)
+            ]
+        );
+        let behind: Vec<_> = d.behind_none.into_iter().collect();
+        assert_eq!(behind, vec![(-u, 0.1875), (u, 0.625), (2 * u, 0.1875)]);
+        assert_eq!(
+            (d.resplit_mass, d.tiny_mass, d.ev),
+            (0.75 * 0.125 + 0.25, 0.75 * 0.0625 + 0.25, -0.375 + 0.25)
+        );
     }
 
     #[test]
