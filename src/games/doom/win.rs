@@ -164,7 +164,8 @@ impl Fast {
         vr: &mut Vec<f64>,
     ) -> f64 {
         let hs = self.holds;
-        let total = levels + self.max_gain + 1;
+        // The highest state read is (levels − 1 + max_gain, the last hold): no level more.
+        let total = levels + self.max_gain;
         vr.clear();
         vr.resize(2 * total * hs, 0.0);
         for p in levels..total {
@@ -818,6 +819,42 @@ mod tests {
             }
         }
         sol
+    }
+
+    #[test]
+    fn a_forced_roll_beyond_the_target_weighs_its_outcomes() {
+        // Six dice rolled where every bankable state is worth `win` and a bust `farkle`; a
+        // roll that is all hot dice again starts over. Every outcome worth 1 is worth 1; the
+        // value is linear in the two.
+        let fast = Fast::new(&rules(300, EndRule::Immediate, |_| {}));
+        let (bust, win) = (
+            fast.forced_roll_beyond(1.0, 0.0),
+            fast.forced_roll_beyond(0.0, 1.0),
+        );
+        assert!(bust > 0.1 && win > 0.5, "{bust} {win}");
+        assert!((bust + win - 1.0).abs() < 1e-12, "{bust} + {win}");
+        assert!((fast.forced_roll_beyond(0.0, 0.5) - 0.5 * win).abs() < 1e-15);
+        assert!((fast.forced_roll_beyond(0.25, 0.5) - (0.25 * bust + 0.5 * win)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn the_turn_table_holds_what_a_turn_reads_and_no_more() {
+        // A turn of `levels` levels reads states up to levels − 1 + the largest gain, and the
+        // states from `levels` on are worth `beyond`: with every bank worth 0 and a bust 0,
+        // the first roll's value comes from `beyond` alone, and is below it.
+        let m = rules(300, EndRule::Immediate, |_| {});
+        let fast = Fast::new(&m);
+        let mut vr = Vec::new();
+        let levels = 3;
+        let v = fast.turn(levels, 0.0, |_, _| Some(0.0), (0.5, 0.25), &mut vr);
+        assert_eq!(vr.len(), 2 * (levels + fast.max_gain) * fast.holds);
+        assert!(v > 0.0 && v < 0.5, "{v}");
+        for p in levels..levels + fast.max_gain {
+            for h in 0..fast.holds {
+                let i = 2 * (p * fast.holds + h);
+                assert_eq!((vr[i], vr[i + 1]), (0.5, 0.25), "level {p} hold {h}");
+            }
+        }
     }
 
     #[test]
