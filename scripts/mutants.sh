@@ -40,17 +40,21 @@ export CARGO_PROFILE_RELEASE_LTO=off
 export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
 export CARGO_PROFILE_RELEASE_INCREMENTAL=true
 export CARGO_PROFILE_RELEASE_DEBUG=false
+# Integer overflow panics as in the test profile: a mutant that underflows a counter is caught
+# as it would be by `cargo test`, not wrapped silently.
+export CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target/mutants}"
 TIMEOUT="${MUTANTS_TIMEOUT:-300}"
 
 files=()
 extra=()
 record_only=false
-if [ "${1-}" = "--record" ]; then
-    record_only=true
-    shift
-fi
 while [ $# -gt 0 ]; do
+    if [ "$1" = "--record" ]; then
+        record_only=true
+        shift
+        continue
+    fi
     if [ "$1" = "--" ]; then
         shift
         extra=("$@")
@@ -112,41 +116,46 @@ filter_for() {
     esac
 }
 
-# Merge a run's outcome lists into the kept record: caught and unviable accumulate (with
-# --iterate cargo-mutants lists only this run's in caught.txt, the earlier ones in
-# previously_caught.txt); missed and timeout are this run's, less any caught since.
+# Merge a run's outcome lists into the kept record, the latest outcome of each mutant winning:
+# a mutant this run tested takes this run's outcome (caught, missed, timeout, unviable), the
+# others keep theirs. With --iterate cargo-mutants lists the mutants it skipped in
+# previously_caught.txt (caught or unviable before); the kept record already holds them,
+# since the record is brought up to date before every run.
 record() {
     local out="$1" keep="$2"
-    [ -f "$out/outcomes.json" ] || [ -f "$out/caught.txt" ] || return 0
+    [ -f "$out/outcomes.json" ] || return 0
     mkdir -p "$keep"
-    local tmp
+    local tmp k
     tmp=$(mktemp -d)
-    { cat "$keep/unviable.txt" "$out/unviable.txt" 2>/dev/null || true; } | sort -u >"$tmp/unviable"
-    # previously_caught.txt carries earlier unviable mutants too.
-    { cat "$keep/caught.txt" "$out/caught.txt" "$out/previously_caught.txt" 2>/dev/null || true; } | sort -u |
-        comm -23 - "$tmp/unviable" >"$tmp/caught"
-    for k in missed timeout; do
-        { cat "$out/$k.txt" 2>/dev/null || true; } | sort -u | comm -23 - "$tmp/caught" >"$tmp/$k"
+    lines() { { cat "$@" 2>/dev/null || true; } | grep . | sort -u || true; }
+    lines "$out/caught.txt" "$out/missed.txt" "$out/timeout.txt" "$out/unviable.txt" >"$tmp/tested"
+    for k in caught missed timeout unviable; do
+        { lines "$keep/$k.txt" | comm -23 - "$tmp/tested"; lines "$out/$k.txt"; } | sort -u >"$tmp/$k"
     done
-    for k in caught unviable missed timeout; do
+    for k in caught missed timeout unviable; do
         mv "$tmp/$k" "$keep/$k.txt"
     done
-    rmdir "$tmp"
+    rm -r "$tmp"
 }
 
 for f in "${files[@]}"; do
     name=$(echo "$f" | tr '/.' '__')
     out="target/mutants.out/$name/mutants.out"
     keep="reports/mutants/$name"
+    # Bring the record up to date with this machine's last run (stopped or not) first.
+    record "$out" "$keep"
     if $record_only; then
-        record "$out" "$keep"
-        echo "$f: $(wc -l <"$keep/caught.txt") caught, $(wc -l <"$keep/missed.txt") missed kept in $keep"
+        if [ -d "$keep" ]; then
+            echo "$f: $(grep -c . "$keep/caught.txt" || true) caught, $(grep -c . "$keep/missed.txt" || true) missed kept in $keep"
+        else
+            echo "$f: nothing to record (no run in target/mutants.out/$name)"
+        fi
         continue
     fi
-    # Resuming: seed cargo-mutants' own lists from the kept record.
-    if [[ " ${extra[*]-} " == *" --iterate "* ]] && [ -d "$keep" ] && [ ! -f "$out/caught.txt" ]; then
+    # Resuming: cargo-mutants skips what its lists name; give it the kept record's.
+    if [[ " ${extra[*]-} " == *" --iterate "* ]] && [ -d "$keep" ]; then
         mkdir -p "$out"
-        cp "$keep/caught.txt" "$out/previously_caught.txt"
+        cat "$keep/caught.txt" "$keep/unviable.txt" >"$out/previously_caught.txt"
         cp "$keep/unviable.txt" "$out/unviable.txt"
         : >"$out/caught.txt"
     fi

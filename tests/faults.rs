@@ -543,13 +543,23 @@ fn too_many_rounds_says_how_to_run_them_only_where_that_exists() {
         &["sim", "blackjack", "--rounds", "1e17"],
         "with --shard K/N)",
     );
-    for (game, what) in [
-        ("blackjack", "--rounds"),
-        ("doom", "--turns"),
-        ("doom", "--games"),
+    // Each audit's own limit, found before any work (the blackjack audit's simulation is one
+    // run, at most 1e14 rounds a tier; Doom's at most 1e12 turns or games).
+    for (args, needle) in [
+        (
+            ["audit", "blackjack", "--rounds", "2e14"],
+            "2e14 is more than one audit can simulate (at most 1e14 rounds a tier)",
+        ),
+        (
+            ["audit", "doom", "--turns", "1e13"],
+            "1e13: expected a count from 1 to 1e12",
+        ),
+        (
+            ["audit", "doom", "--games", "1e13"],
+            "1e13: expected a count from 1 to 1e12",
+        ),
     ] {
-        let args = ["audit", game, what, "1e17"];
-        fails_with(&args, "1e17 is more than one run can hold (at most 1e16)");
+        fails_with(&args, needle);
         let out = rtplab().args(args).output().unwrap();
         assert!(!String::from_utf8_lossy(&out.stderr).contains("--shard"));
     }

@@ -479,11 +479,11 @@ pub struct DoomAudit {
     )]
     pub bank_at: Vec<u32>,
     /// Turns to simulate per tier (0: none).
-    #[arg(long, default_value = "10M", value_parser = crate::cli::parse_rounds_or_zero)]
+    #[arg(long, default_value = "10M", value_parser = crate::cli::parse_count_or_zero)]
     pub turns: u64,
     /// Two-player games to simulate per tier, both seats the tier and the tier against
     /// optimal play (0: none).
-    #[arg(long, default_value = "10k", value_parser = crate::cli::parse_rounds_or_zero)]
+    #[arg(long, default_value = "10k", value_parser = crate::cli::parse_count_or_zero)]
     pub games: u64,
     /// Seed of the random streams; the same seed gives the same result for any --threads.
     #[arg(long, default_value_t = 1, value_parser = crate::cli::parse_seed)]

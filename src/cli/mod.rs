@@ -211,7 +211,7 @@ pub struct BlackjackAudit {
 
     /// Rounds to simulate for each tier that can be simulated (basic, auto-play); 0: exact
     /// analysis only.
-    #[arg(long, default_value = "100M", value_parser = parse_rounds_or_zero)]
+    #[arg(long, default_value = "100M", value_parser = parse_audit_rounds)]
     pub rounds: u64,
 
     /// Seed of the random streams; the same seed gives the same result for any --threads.
@@ -1223,14 +1223,6 @@ fn parse_split_by(s: &str) -> Result<SplitBy, String> {
 }
 
 pub fn parse_rounds(s: &str) -> Result<u64, String> {
-    rounds_up_to_max(
-        s,
-        " rounds, in shards of at most 1e14 each with --shard K/N",
-    )
-}
-
-/// A count from 1 to the most one run can hold; `how` names the unit and how to run that many.
-fn rounds_up_to_max(s: &str, how: &str) -> Result<u64, String> {
     use rtplab::games::blackjack::sim::MAX_ROUNDS;
     let n = parse_count(s)?;
     if n == 0 {
@@ -1238,23 +1230,35 @@ fn rounds_up_to_max(s: &str, how: &str) -> Result<u64, String> {
     }
     if n > MAX_ROUNDS {
         return Err(format!(
-            "{s} is more than one run can hold (at most 1e16{how})"
+            "{s} is more than one run can hold (at most 1e16 rounds, in shards of at most 1e14 each with --shard K/N)"
         ));
     }
     Ok(n)
 }
 
-/// A count (1M, 1e6 accepted) from 1 to 10^12.
-/// Rounds, or 0 for none.
-/// (The audit, which has no shards.)
-pub(crate) fn parse_rounds_or_zero(s: &str) -> Result<u64, String> {
-    if s.trim() == "0" {
+/// The blackjack audit's rounds per tier, or 0 for none: at most what one run holds (the
+/// audit has no shards).
+pub(crate) fn parse_audit_rounds(s: &str) -> Result<u64, String> {
+    use rtplab::games::blackjack::sim::MAX_ROUNDS_PER_SHARD;
+    let n = parse_count(s)?;
+    if n > MAX_ROUNDS_PER_SHARD {
+        return Err(format!(
+            "{s} is more than one audit can simulate (at most 1e14 rounds a tier)"
+        ));
+    }
+    Ok(n)
+}
+
+/// A count from 0 (none) to 10^12 (the Doom audit's turns and games per tier).
+pub(crate) fn parse_count_or_zero(s: &str) -> Result<u64, String> {
+    if parse_count(s)? == 0 {
         Ok(0)
     } else {
-        rounds_up_to_max(s, "")
+        parse_count_limited(s)
     }
 }
 
+/// A count (1M, 1e6 accepted) from 1 to 10^12.
 pub(crate) fn parse_count_limited(s: &str) -> Result<u64, String> {
     let n = parse_count(s)?;
     if n == 0 || n > rtplab::game::MAX_COUNT {

@@ -467,7 +467,9 @@ impl Draws {
         match self.no_bj {
             Some(before) if p > 0.0 && before < 1.0 => {
                 let n = self.rem.iter().sum::<u32>() - cards as u32;
-                let hole = self.rem[self.hole] - (a.drawn[self.hole] + b.drawn[self.hole]) as u32;
+                // (Saturating: two courses may draw more of the hole card than there are; p is 0 then.)
+                let hole = self.rem[self.hole]
+                    .saturating_sub((a.drawn[self.hole] + b.drawn[self.hole]) as u32);
                 p * (1.0 - hole as f64 / n as f64) / before
             }
             _ => p,

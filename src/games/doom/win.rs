@@ -165,6 +165,8 @@ impl Fast {
     ) -> f64 {
         let hs = self.holds;
         // The highest state read is (levels − 1 + max_gain, the last hold): no level more.
+        // TurnTable::value and roll read level `levels` itself, there because max_gain >= 1
+        // (the rules refuse a game where single 1s and 5s do not score).
         let total = levels + self.max_gain;
         vr.clear();
         vr.resize(2 * total * hs, 0.0);
