@@ -848,6 +848,16 @@ mod tests {
         let ev = analyze(&r, &Optimal, t).ev;
         let mean = Shape::of(&d.net()).mean;
         assert!((mean - ev).abs() < 4.0 * d.resplit_mass, "{mean} vs {ev}");
+        // Aces resplit only where the rules say: allowing it adds the rounds where a split
+        // ace draws another ace (optimal play always splits aces) to the bounded mass.
+        r.resplit_aces = true;
+        let aces = round_distribution(&r, &Optimal, t);
+        assert!(
+            aces.resplit_mass > d.resplit_mass + 0.0003,
+            "{} vs {}",
+            aces.resplit_mass,
+            d.resplit_mass
+        );
     }
 
     #[test]

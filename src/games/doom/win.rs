@@ -876,6 +876,13 @@ mod tests {
         );
         assert!(sol.w[0].iter().all(|&x| (0.0..=1.0).contains(&x)));
         assert!(sol.residual < 1e-12);
+        // A turn table counts the memory it holds (the simulator's cache is capped by it).
+        let t = sol.turn_table(0, 0, 0);
+        assert!(
+            t.bytes() >= 8 * t.vr.len() && t.vr.len() > 100,
+            "{}",
+            t.bytes()
+        );
     }
 
     #[test]
