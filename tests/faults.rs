@@ -552,11 +552,11 @@ fn too_many_rounds_says_how_to_run_them_only_where_that_exists() {
         ),
         (
             ["audit", "doom", "--turns", "1e13"],
-            "1e13: expected a count from 1 to 1e12",
+            "1e13: expected a count from 0 (none) to 1e12",
         ),
         (
             ["audit", "doom", "--games", "1e13"],
-            "1e13: expected a count from 1 to 1e12",
+            "1e13: expected a count from 0 (none) to 1e12",
         ),
     ] {
         fails_with(&args, needle);

@@ -1251,11 +1251,11 @@ pub(crate) fn parse_audit_rounds(s: &str) -> Result<u64, String> {
 
 /// A count from 0 (none) to 10^12 (the Doom audit's turns and games per tier).
 pub(crate) fn parse_count_or_zero(s: &str) -> Result<u64, String> {
-    if parse_count(s)? == 0 {
-        Ok(0)
-    } else {
-        parse_count_limited(s)
+    let n = parse_count(s)?;
+    if n > rtplab::game::MAX_COUNT {
+        return Err(format!("{s}: expected a count from 0 (none) to 1e12"));
     }
+    Ok(n)
 }
 
 /// A count (1M, 1e6 accepted) from 1 to 10^12.
