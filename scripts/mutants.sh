@@ -43,6 +43,10 @@ export CARGO_PROFILE_RELEASE_DEBUG=false
 # Integer overflow panics as in the test profile: a mutant that underflows a counter is caught
 # as it would be by `cargo test`, not wrapped silently.
 export CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true
+# mold, where installed (apt-get install mold), links a test binary in a fraction of ld's time.
+if command -v mold >/dev/null 2>&1; then
+    export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-C link-arg=-fuse-ld=mold"
+fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target/mutants}"
 TIMEOUT="${MUTANTS_TIMEOUT:-300}"
 
@@ -122,9 +126,13 @@ filter_for() {
 # previously_caught.txt (caught or unviable before); the kept record already holds them,
 # since the record is brought up to date before every run.
 record() {
-    local out="$1" keep="$2"
+    local out="$1" keep="$2" f="$3"
     [ -f "$out/outcomes.json" ] || return 0
     mkdir -p "$keep"
+    # Both in the names of the source that run tested (see rebase below; the blob is kept
+    # beside mutants.out/, which cargo-mutants moves aside when it starts).
+    local src="${out%/*}/source"
+    [ ! -f "$src" ] || rebase "$keep" "$f" "$(cat "$src")"
     local tmp k
     tmp=$(mktemp -d)
     lines() { { cat "$@" 2>/dev/null || true; } | grep . | sort -u || true; }
@@ -136,6 +144,17 @@ record() {
         mv "$tmp/$k" "$keep/$k.txt"
     done
     rm -r "$tmp"
+    [ ! -f "$src" ] || cp "$src" "$keep/source"
+}
+
+# Names carry line:column, so a record made before lines moved names other lines now. Each
+# record keeps the git blob of the source its names refer to (`source`); rebase carries the
+# entries on unchanged lines to where those lines are in another version of the file (written
+# to git's object store with hash-object -w, so the blob can be read back) and drops the rest,
+# which are then tested again. Single files only: a folder's record is not carried over.
+rebase() {
+    [ -f "$2" ] || return 0
+    python3 scripts/mutants-rebase.py "$1" "$2" "$3"
 }
 
 for f in "${files[@]}"; do
@@ -143,7 +162,7 @@ for f in "${files[@]}"; do
     out="target/mutants.out/$name/mutants.out"
     keep="reports/mutants/$name"
     # Bring the record up to date with this machine's last run (stopped or not) first.
-    record "$out" "$keep"
+    record "$out" "$keep" "$f"
     if $record_only; then
         if [ -d "$keep" ]; then
             echo "$f: $(grep -c . "$keep/caught.txt" || true) caught, $(grep -c . "$keep/missed.txt" || true) missed kept in $keep"
@@ -151,6 +170,12 @@ for f in "${files[@]}"; do
             echo "$f: nothing to record (no run in target/mutants.out/$name)"
         fi
         continue
+    fi
+    # This run's names are those of the file as it is now: carry the record over to it.
+    rm -f "${out%/*}/source"
+    if [ -f "$f" ]; then
+        blob=$(git hash-object -w "$f")
+        rebase "$keep" "$f" "$blob"
     fi
     # Resuming: cargo-mutants skips what its lists name; give it the kept record's.
     if [[ " ${extra[*]-} " == *" --iterate "* ]] && [ -d "$keep" ]; then
@@ -167,12 +192,13 @@ for f in "${files[@]}"; do
     after=()
     # shellcheck disable=SC2206 # a filter may be several words (skips)
     [ -z "$filter" ] || after=(-- $filter)
-    mkdir -p "target/mutants.out/$name"
+    mkdir -p "$out"
+    [ ! -f "$f" ] || echo "$blob" >"${out%/*}/source"
     echo "== $f (tests: $(tests_for "$f" | sed 's/^$/all/') $filter)"
     nice -n 10 cargo mutants --profile release --file "$glob" --timeout "$TIMEOUT" \
         --build-timeout 1800 --jobs 1 --output "target/mutants.out/$name" \
         ${args[@]+"${args[@]}"} ${extra[@]+"${extra[@]}"} ${after[@]+"${after[@]}"} || true
-    record "$out" "$keep"
+    record "$out" "$keep" "$f"
     for k in caught missed unviable timeout; do
         printf '%s %s  ' "$k" "$(cat "$out/$k.txt" 2>/dev/null | grep -c . || true)"
     done

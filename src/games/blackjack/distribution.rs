@@ -914,6 +914,57 @@ mod tests {
             .all(|&(_, w)| w == d.units || w == 2 * d.units));
     }
 
+    /// Surrenders wherever it may, never doubles or splits, and otherwise hits below 17: a bet
+    /// behind that follows it plays the same single undoubled hand as the main bet.
+    struct NeverDoubles;
+    impl Decider for NeverDoubles {
+        fn choose(&self, s: &Situation, options: &[(Action, f64)]) -> (Action, f64) {
+            let pick = |a: Action| options.iter().find(|o| o.0 == a).copied();
+            let want = if s.total < 17 {
+                Action::Hit
+            } else {
+                Action::Stand
+            };
+            pick(Action::Surrender)
+                .or_else(|| pick(want))
+                .or_else(|| pick(Action::Stand))
+                .unwrap_or(options[0])
+        }
+    }
+
+    #[test]
+    fn a_bet_behind_on_a_hand_never_doubled_or_split_nets_what_the_main_bet_nets() {
+        // Every surrender rule: late surrender loses the whole bet, behind too, to a dealer
+        // blackjack (no hole card: it is known only after the surrender); early and 2-9 lose
+        // half; none plays every hand out.
+        for sur in [
+            Surrender::Late,
+            Surrender::Early,
+            Surrender::TwoToNine,
+            Surrender::None,
+        ] {
+            let mut r = Rules::seed();
+            r.surrender = sur;
+            let d = check(&r, &NeverDoubles, &format!("never doubles, {sur:?}"));
+            assert!(d.joint.keys().all(|&(_, w)| w == d.units), "{sur:?}");
+            let mut net = BTreeMap::new();
+            for (&(n, _), &p) in &d.joint {
+                *net.entry(n).or_insert(0.0) += p;
+            }
+            assert_eq!(net.len(), d.behind_none.len(), "{sur:?}");
+            for ((a, p), (b, q)) in net.iter().zip(&d.behind_none) {
+                assert_eq!(a, b, "{sur:?}");
+                assert!((p - q).abs() < 1e-15, "{sur:?} net {a}: {p} vs {q}");
+            }
+            let half: f64 = net.get(&(-d.units / 2)).copied().unwrap_or(0.0);
+            // Surrender is taken where offered (half a bet lost), and never without it.
+            match sur {
+                Surrender::None => assert_eq!(half, 0.0),
+                _ => assert!(half > 0.01, "{sur:?}: surrendered {half}"),
+            }
+        }
+    }
+
     #[test]
     fn the_accumulator_files_each_result_and_merges_by_weight() {
         let r = Rules::seed();
