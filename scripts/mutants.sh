@@ -180,7 +180,11 @@ for f in "${files[@]}"; do
     # Resuming: cargo-mutants skips what its lists name; give it the kept record's.
     if [[ " ${extra[*]-} " == *" --iterate "* ]] && [ -d "$keep" ]; then
         mkdir -p "$out"
-        cat "$keep/caught.txt" "$keep/unviable.txt" >"$out/previously_caught.txt"
+        # Timeouts (detected: the tests hung) are tested again only with MUTANTS_RETEST_TIMEOUTS=1
+        # (for a run that may have been paused, where a timeout may be the pause).
+        skip=("$keep/caught.txt" "$keep/unviable.txt")
+        [ "${MUTANTS_RETEST_TIMEOUTS:-0}" = 1 ] || [ ! -f "$keep/timeout.txt" ] || skip+=("$keep/timeout.txt")
+        cat "${skip[@]}" >"$out/previously_caught.txt"
         cp "$keep/unviable.txt" "$out/unviable.txt"
         : >"$out/caught.txt"
     fi

@@ -80,10 +80,29 @@ impl Expectation {
             .get("monitoring")
             .and_then(|m| f(m, "max_return_per_wagered"))
             .or_else(|| f(&v, "max_return_per_wagered"));
+        let baccarat = v.get("game").and_then(|g| g.as_str()) == Some("baccarat");
         let (rtp, sd, source) = if let Some(m) = v.get("monitoring") {
             match (f(m, "rtp_total_wagered"), f(m, "sd_per_round")) {
                 (Some(r), Some(s)) => (r, s, format!("{file}: monitoring")),
                 _ => return Err(MonitorError::NoExpectation(file.into())),
+            }
+        } else if baccarat {
+            // A coup's SD is of the net of all its bets; per amount wagered only when the one
+            // main bet is the same every coup and nothing else is bet.
+            let stake = f(&v, "max_stake").unwrap_or(0.0);
+            if f(&v, "pairs") != Some(0.0) {
+                return unsuitable("the report is of a baccarat run with pair bets beside the main bet: a coup's SD is then not per amount wagered; use a report of the main bet alone (without --pairs)");
+            }
+            if !(stake > 0.0 && f(&v, "average_bet") == Some(stake)) {
+                return unsuitable("the report is of a baccarat staking plan whose bets vary (the bands assume coups of equal stakes): use a flat-betting report (a plain bet such as banker)");
+            }
+            match (f(&v, "rtp_exact"), f(&v, "sd_coup")) {
+                (Some(r), Some(s)) => (
+                    r,
+                    s / stake,
+                    format!("{file}: the bet's exact RTP, SD per coup from the simulation"),
+                ),
+                _ => return unsuitable("the report gives no exact RTP of one bet (a plan over several spots) or no SD per coup"),
             }
         } else {
             let n = ["seat_rounds", "initial_bets", "rounds"]
@@ -642,8 +661,31 @@ mod tests {
             Expectation::from_json(sim, "s.json").unwrap().max_return,
             Some(12.0)
         );
+        // A flat baccarat bet: its exact RTP and the simulated SD per coup per unit staked.
+        let e = Expectation::from_json(
+            include_str!("../reports/baccarat-banker/report.json"),
+            "b.json",
+        )
+        .unwrap();
+        assert_eq!(
+            (e.rtp, e.sd_per_round),
+            (0.989420942157528, 0.9273582206409534)
+        );
+        let five = r#"{"game": "baccarat", "pairs": 0, "max_stake": 5, "average_bet": 5, "rtp_exact": 0.98, "sd_coup": 4.5}"#;
+        let e = Expectation::from_json(five, "b.json").unwrap();
+        assert_eq!((e.rtp, e.sd_per_round), (0.98, 0.9));
         // Reports that cannot certify a band are refused, each saying why.
+        let martingale = include_str!("../reports/baccarat-martingale/report.json");
         for (bad, why) in [
+            (martingale, "whose bets vary"),
+            (
+                r#"{"game": "baccarat", "pairs": 1, "max_stake": 1, "average_bet": 1, "rtp_exact": 0.98, "sd_coup": 1}"#,
+                "pair bets",
+            ),
+            (
+                r#"{"game": "baccarat", "pairs": 0, "max_stake": 1, "average_bet": 1, "sd_coup": 1}"#,
+                "no exact RTP",
+            ),
             (
                 r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "interrupted": true}"#,
                 "interrupted",

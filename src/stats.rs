@@ -332,9 +332,14 @@ pub fn check_claim(est: &Estimate, claimed: f64, n: u64, df: u64, what: &str) ->
             format_p(p)
         )
     } else {
-        let side = if diff < 0.0 { "below" } else { "above" };
+        // Which way the claim is wrong matters: one that overstates the return misleads players.
+        let (side, states) = if diff < 0.0 {
+            ("below", "overstates")
+        } else {
+            ("above", "understates")
+        };
         format!(
-            "not supported: the estimate {} is {:.1} standard errors {side} the claimed {what} {}, outside the 95% CI [{}, {}] ({}{dist})",
+            "not supported: the estimate {} is {:.1} standard errors {side} the claimed {what} {}, outside the 95% CI [{}, {}] ({}{dist}): the claim {states} the {what}",
             pct(est.mean),
             z.abs(),
             pct(claimed),
@@ -736,14 +741,15 @@ mod tests {
         assert_eq!(c.rounds_to_separate_at_5se, Some(1562.5));
         assert_eq!(
             c.verdict,
-            "not supported: the estimate 50.0000% is 4.0 standard errors below the claimed RTP 100.0000%, outside the 95% CI [25.0000%, 75.0000%] (p = 6.33e-5)"
+            "not supported: the estimate 50.0000% is 4.0 standard errors below the claimed RTP 100.0000%, outside the 95% CI [25.0000%, 75.0000%] (p = 6.33e-5): the claim overstates the RTP"
         );
         // Claim below: z = +2.4, outside [0.25, 0.75].
         let c = check_claim(&e, 0.2, 10, 1_000_000, "RTP");
         assert!((c.z - 2.4).abs() < 1e-12);
         assert_eq!(c.consistent, Some(false));
         assert!(
-            c.verdict.contains("2.4 standard errors above"),
+            c.verdict.contains("2.4 standard errors above")
+                && c.verdict.ends_with("the claim understates the RTP"),
             "{}",
             c.verdict
         );

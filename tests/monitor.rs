@@ -133,3 +133,32 @@ fn bad_monitoring_input_exits_2_naming_what_is_wrong() {
         fails_with(&args, &needle);
     }
 }
+
+#[test]
+fn a_flat_baccarat_report_is_an_expectation_and_a_staking_plan_is_not() {
+    let d = temp_dir("monitor-baccarat");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let banker = format!("{root}/reports/baccarat-banker/report.json");
+    // SE of a 10,000-coup period: 0.927/100 = 0.93%; 98.9% is z = -0.05.
+    let log = write(
+        &d,
+        "coups.csv",
+        "period,rounds,wagered,returned\nshoe 1,10000,10000,9890\n",
+    );
+    let out = rtplab()
+        .args(["monitor", "--expected", &banker, &log, "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["expected"]["rtp"], 0.989420942157528);
+    assert_eq!(v["periods"][0]["in_band"], true);
+    let martingale = format!("{root}/reports/baccarat-martingale/report.json");
+    let out = rtplab()
+        .args(["monitor", "--expected", &martingale, &log])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("whose bets vary"), "{err}");
+}
