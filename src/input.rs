@@ -28,6 +28,12 @@ pub enum InputError {
         size: u64,
         limit: u64,
     },
+    #[error("{what} ({path}) holds more than the {limit} bytes such a file may have; check that it is the right file")]
+    TooBigStream {
+        what: String,
+        path: String,
+        limit: u64,
+    },
     #[error("{what} {path} is not UTF-8 text; save it as UTF-8")]
     NotUtf8 { what: String, path: String },
     #[error("cannot read {what} {path}: {why}")]
@@ -86,12 +92,50 @@ pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String, InputErr
         .take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(io)?;
+    text_of(bytes, what, &p, limit)
+}
+
+/// What standard input is called in messages.
+pub const STDIN: &str = "standard input";
+
+/// Read standard input (`-` for a file argument) as `read_text` reads a file: at most `limit`
+/// bytes of UTF-8 text, a byte-order mark dropped.
+pub fn read_stdin(what: &str, limit: u64) -> Result<String, InputError> {
+    read_stream(std::io::stdin().lock(), what, limit)
+}
+
+fn read_stream(r: impl Read, what: &str, limit: u64) -> Result<String, InputError> {
+    let mut bytes = Vec::new();
+    r.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| InputError::Io {
+            what: what.into(),
+            path: STDIN.into(),
+            why: e.to_string(),
+        })?;
     if bytes.len() as u64 > limit {
-        return Err(too_big(bytes.len() as u64));
+        return Err(InputError::TooBigStream {
+            what: what.into(),
+            path: STDIN.into(),
+            limit,
+        });
+    }
+    text_of(bytes, what, STDIN, limit)
+}
+
+/// The bytes read as text: within the limit, UTF-8, without a leading byte-order mark.
+fn text_of(bytes: Vec<u8>, what: &str, path: &str, limit: u64) -> Result<String, InputError> {
+    if bytes.len() as u64 > limit {
+        return Err(InputError::TooBig {
+            what: what.into(),
+            path: path.into(),
+            size: bytes.len() as u64,
+            limit,
+        });
     }
     let mut text = String::from_utf8(bytes).map_err(|_| InputError::NotUtf8 {
-        what: what_s.clone(),
-        path: p.clone(),
+        what: what.into(),
+        path: path.into(),
     })?;
     if text.starts_with('\u{feff}') {
         text.drain(..'\u{feff}'.len_utf8());
@@ -108,6 +152,22 @@ pub fn looks_like_path(arg: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stream_is_checked_as_a_file_is() {
+        let read = |b: &[u8]| read_stream(b, "the log", 10);
+        assert_eq!(read("\u{feff}a,b\n".as_bytes()).unwrap(), "a,b\n");
+        assert_eq!(read(&[b'x'; 10]).unwrap(), "x".repeat(10));
+        let e = read(&[b'x'; 11]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the log (standard input) holds more than the 10 bytes such a file may have; check that it is the right file"
+        );
+        assert!(matches!(
+            read(&[0xff, 0xfe]),
+            Err(InputError::NotUtf8 { .. })
+        ));
+    }
 
     #[test]
     fn checks_kind_size_and_bom() {

@@ -545,20 +545,28 @@ fn audit_doom(args: &cli::doom::DoomAudit, stop: &AtomicBool) -> anyhow::Result<
 }
 
 fn monitor(args: &cli::MonitorArgs) -> anyhow::Result<ExitCode> {
-    use rtplab::input::{read_text, MAX_SHARD_BYTES, MAX_TEXT_BYTES};
+    use rtplab::input::{read_stdin, read_text, MAX_SHARD_BYTES, MAX_TEXT_BYTES, STDIN};
     use rtplab::monitor as m;
+    const MAX_LOG_BYTES: u64 = MAX_TEXT_BYTES * 64;
     check_outputs(&args.output, None)?;
     // The level first: a bad one is refused before any file is read.
     m::z_of_level(args.level)?;
     let text = read_text(&args.expected, "--expected", MAX_SHARD_BYTES)?;
     let expected = m::Expectation::from_json(&text, &args.expected.display().to_string())?;
-    let log = read_text(&args.log, "the log", MAX_TEXT_BYTES * 64)?;
-    let periods = m::parse_log(&log, &args.log.display().to_string())?;
+    // `-` reads the log from standard input (an export piped in).
+    let (log_name, log) = if args.log.as_os_str() == "-" {
+        let log = read_stdin("the log", MAX_LOG_BYTES)?;
+        (STDIN.to_string(), log)
+    } else {
+        let log = read_text(&args.log, "the log", MAX_LOG_BYTES)?;
+        (args.log.display().to_string(), log)
+    };
+    let periods = m::parse_log(&log, &log_name)?;
     let model = m::monitor(
         &expected,
         &periods,
         args.level,
-        &m::LogFile::new(&args.log.display().to_string(), &log),
+        &m::LogFile::new(&log_name, &log),
     )?;
     let plots = if args.output.out_dir.is_some() {
         vec![(

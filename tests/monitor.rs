@@ -162,3 +162,27 @@ fn a_flat_baccarat_report_is_an_expectation_and_a_staking_plan_is_not() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("whose bets vary"), "{err}");
 }
+
+#[test]
+fn the_log_can_come_from_standard_input() {
+    let d = temp_dir("monitor-stdin");
+    let expected = write(&d, "expected.json", EXPECTED);
+    let out = rtplab()
+        .args(["monitor", "--expected", &expected, "-", "--format", "json"])
+        .write_stdin("period,rounds,wagered,returned\nmon,10000,10000,9950\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["log"]["name"], "standard input");
+    assert_eq!(v["periods"][0]["rtp"], 0.995);
+    // Errors name standard input, line and column.
+    let out = rtplab()
+        .args(["monitor", "--expected", &expected, "-"])
+        .write_stdin("period,rounds,wagered,returned\nmon,ten,10000,9950\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("standard input:2:"), "{err}");
+}

@@ -362,7 +362,8 @@ pub struct MonitorArgs {
     /// sd_per_round) or a simulation report (its rtp_total_wagered and SE).
     #[arg(long, value_name = "REPORT.json")]
     pub expected: PathBuf,
-    /// The periods: a CSV with the header period,rounds,wagered,returned.
+    /// The periods: a CSV with the header period,rounds,wagered,returned; `-` reads it from
+    /// standard input.
     #[arg(value_name = "LOG.csv")]
     pub log: PathBuf,
     /// Two-sided acceptance level in percent: 95, 99 or 99.9.
