@@ -642,10 +642,13 @@ mod tests {
         assert_eq!(r.dealer, DEALER_BJ);
         assert_eq!(r.seats[0].doubles, 1);
         assert_eq!(r.seats[0].net, -2 * U, "lose-all: the double is lost too");
+        // A bet behind that declined the double loses its one bet either way.
+        assert_eq!(r.seats[0].behind_none, -U);
         let mut obo = seed();
         obo.dealer_bj_takes = DealerBjTakes::Original;
         let r = round(&obo, dbl, "5 T 6 9 A");
         assert_eq!(r.seats[0].net, -U, "original bet only");
+        assert_eq!(r.seats[0].behind_none, -U);
         // Split 8s against an ace, dealer has blackjack.
         let split = |s: &Situation| {
             if s.pair.is_some() {

@@ -924,5 +924,10 @@ mod tests {
         assert_eq!(WinSolution::solve(&m).unwrap_err(), WinError::DoomWipesBank);
         let m = rules(MAX_TARGET + 1, EndRule::FinishRound, |_| {});
         assert!(matches!(WinSolution::solve(&m), Err(WinError::Target(..))));
+        // The largest target is taken, and so is a target of one point; none is not.
+        for (target, ok) in [(MAX_TARGET, true), (1, true), (0, false)] {
+            let m = rules(target, EndRule::FinishRound, |_| {});
+            assert_eq!(WinSolution::solvable(&m).is_ok(), ok, "target {target}");
+        }
     }
 }
