@@ -65,7 +65,8 @@ def main():
     if not os.path.isdir(keep):
         return
     if not os.path.exists(marker):
-        print(f"{keep}: no record of the source it was made on; nothing carried over")
+        if any(os.path.exists(os.path.join(keep, f"{k}.txt")) for k in LISTS):
+            print(f"{keep}: no record of the source it was made on; nothing carried over")
         return
     was = open(marker).read().strip()
     if was == now:
