@@ -49,6 +49,13 @@ if command -v mold >/dev/null 2>&1; then
 fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target/mutants}"
 TIMEOUT="${MUTANTS_TIMEOUT:-300}"
+# cargo-nextest, where installed, stops a mutant's tests at the first failing test (cargo test
+# runs every test of a binary to its end: a minute for the Doom solver's slowest), and runs
+# each test in its own process.
+tool=()
+if cargo nextest --version >/dev/null 2>&1; then
+    tool=(--test-tool=nextest)
+fi
 
 files=()
 extra=()
@@ -200,7 +207,7 @@ for f in "${files[@]}"; do
     [ ! -f "$f" ] || echo "$blob" >"${out%/*}/source"
     echo "== $f (tests: $(tests_for "$f" | sed 's/^$/all/') $filter)"
     nice -n 10 cargo mutants --profile release --file "$glob" --timeout "$TIMEOUT" \
-        --build-timeout 1800 --jobs 1 --output "target/mutants.out/$name" \
+        --build-timeout 1800 --jobs 1 --output "target/mutants.out/$name" ${tool[@]+"${tool[@]}"} \
         ${args[@]+"${args[@]}"} ${extra[@]+"${extra[@]}"} ${after[@]+"${after[@]}"} || true
     record "$out" "$keep" "$f"
     for k in caught missed unviable timeout; do
