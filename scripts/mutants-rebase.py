@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
-"""Carry a file's kept mutation outcomes over to the file as it is now (scripts/mutants.sh).
+"""Carry a file's kept mutation outcomes over to another version of it (scripts/mutants.sh).
 
 cargo-mutants names a mutant by path:line:column, so an outcome recorded before lines moved
 would no longer name the same mutant and `--iterate` would test it again. The record keeps the
 git blob of the source it was made on (`source`); this maps each recorded line to the same line
-in the current file where that line is unchanged (difflib's matching blocks) and drops the
+in the other version where that line is unchanged (difflib's matching blocks) and drops the
 entries whose line changed or went (those mutants are tested again). An entry is only ever
-carried to an identical line, so a carried "caught" still names a mutation of the same code.
+carried to an identical line. With NAMES (the output of `cargo mutants --list` for the file as
+it is now), entries it does not name are dropped as well: a function renamed with its lines
+unchanged, a mutant since excluded as equivalent.
 
-    mutants-rebase.py KEEP_DIR PATH BLOB
+    mutants-rebase.py KEEP_DIR PATH BLOB [NAMES]
 
 PATH is the file as cargo-mutants names it, BLOB the git blob of the source to carry the record
 to (scripts/mutants.sh writes it with `git hash-object -w`). The lists and KEEP_DIR/source are
-rewritten, or left as they are when the record is already of that source, or when the record's
-source is unknown or not in this repository (then cargo-mutants tests again whatever its names
-no longer match: nothing is lost but machine time).
+rewritten. Exit 0 when done (or when there is nothing to carry), 3 when the record's own source
+is unknown or not in this repository: its names cannot be placed, and mutants.sh sets it aside.
 """
 import difflib
 import os
@@ -31,6 +32,12 @@ def text_of_blob(blob):
     return r.stdout if r.returncode == 0 else None
 
 
+def lines_of(text):
+    # Only "\n" ends a line for the compiler's line numbers (str.splitlines also splits on
+    # form feeds and Unicode separators).
+    return text.split("\n")
+
+
 def line_map(old, new):
     """1-based old line -> 1-based new line, for the lines that did not change."""
     m = {}
@@ -41,15 +48,15 @@ def line_map(old, new):
     return m
 
 
-def rebase(lines, mapping, path):
+def rebase(entries, mapping, path):
     """The entries of one list carried to their new lines; entries of other files kept."""
     out, dropped = [], 0
-    for entry in lines:
+    for entry in entries:
         g = NAME.match(entry)
         if not g or g["path"] != path:
             out.append(entry)
             continue
-        new = mapping.get(int(g["line"]))
+        new = mapping.get(int(g["line"])) if mapping is not None else int(g["line"])
         if new is None:
             dropped += 1
             continue
@@ -58,41 +65,52 @@ def rebase(lines, mapping, path):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: mutants-rebase.py KEEP_DIR PATH BLOB")
+    if len(sys.argv) not in (4, 5):
+        sys.exit("usage: mutants-rebase.py KEEP_DIR PATH BLOB [NAMES]")
     keep, src, now = sys.argv[1], sys.argv[2], sys.argv[3]
+    names = None
+    if len(sys.argv) == 5:
+        names = {x.strip() for x in open(sys.argv[4]).read().split("\n") if x.strip()}
     marker = os.path.join(keep, "source")
-    if not os.path.isdir(keep):
+    present = [k for k in LISTS if os.path.exists(os.path.join(keep, f"{k}.txt"))]
+    if not present:
         return
-    if not os.path.exists(marker):
-        if any(os.path.exists(os.path.join(keep, f"{k}.txt")) for k in LISTS):
-            print(f"{keep}: no record of the source it was made on; nothing carried over")
+    was = open(marker).read().strip() if os.path.exists(marker) else None
+    if was is None:
+        print(f"{keep}: no record of the source it was made on", file=sys.stderr)
+        sys.exit(3)
+    mapping = None
+    if was != now:
+        old = text_of_blob(was)
+        if old is None:
+            print(f"{keep}: its source {was} is not in this repository", file=sys.stderr)
+            sys.exit(3)
+        new = text_of_blob(now)
+        if new is None:
+            sys.exit(f"mutants-rebase.py: no git blob {now}")
+        mapping = line_map(lines_of(old), lines_of(new))
+    elif names is None:
         return
-    was = open(marker).read().strip()
-    if was == now:
-        return
-    old = text_of_blob(was)
-    if old is None:
-        print(f"{keep}: its source {was} is not in git; entries on moved lines will be re-tested")
-        return
-    new = text_of_blob(now)
-    if new is None:
-        sys.exit(f"mutants-rebase.py: no git blob {now}")
-    mapping = line_map(old.splitlines(), new.splitlines())
-    total = 0
-    for k in LISTS:
+    moved = unlisted = 0
+    for k in present:
         p = os.path.join(keep, f"{k}.txt")
-        if not os.path.exists(p):
-            continue
-        entries = [x for x in open(p).read().splitlines() if x.strip()]
+        entries = [x for x in open(p).read().split("\n") if x.strip()]
         carried, dropped = rebase(entries, mapping, src)
-        total += dropped
+        moved += dropped
+        if names is not None:
+            kept = [x for x in carried if not x.startswith(src + ":") or x in names]
+            unlisted += len(carried) - len(kept)
+            carried = kept
         with open(p + ".new", "w") as f:
             f.write("".join(x + "\n" for x in sorted(set(carried))))
         os.replace(p + ".new", p)
     with open(marker, "w") as f:
         f.write(now + "\n")
-    print(f"{keep}: carried over to {src} at {now[:12]}; {total} entries on changed lines dropped")
+    if moved or unlisted or was != now:
+        print(
+            f"{keep}: carried over to {src} at {now[:12]}; dropped {moved} on changed lines, "
+            f"{unlisted} no longer among its mutants"
+        )
 
 
 if __name__ == "__main__":

@@ -9,8 +9,10 @@
 # Outcomes are kept in reports/mutants/<file>/ (caught, missed, unviable, timeout: one mutant a
 # line, as cargo-mutants names them, with line:column), written when a file's run ends, or by
 # --record for a run that was stopped. With `-- --iterate` a run skips the mutants those lists
-# say were caught or unviable, so a file of hundreds of mutants can be tested over several
-# sittings, on different machines. A mutant whose line moved since is tested again.
+# say were caught, unviable or timed out, so a file of hundreds of mutants can be tested over
+# several sittings, on different machines. A record is carried over to moved lines (rebase
+# below); a mutant whose line changed is tested again. `-- -F REGEX` tests only the mutants
+# whose names match. MUTANTS_TIMEOUT sets the timeout (300 s).
 #
 # Needs `cargo install cargo-mutants --locked`. Results: mutants.out/ (caught.txt, missed.txt,
 # unviable.txt, timeout.txt, outcomes.json). Exclusions, each with its reason, are in
@@ -130,16 +132,25 @@ filter_for() {
 # Merge a run's outcome lists into the kept record, the latest outcome of each mutant winning:
 # a mutant this run tested takes this run's outcome (caught, missed, timeout, unviable), the
 # others keep theirs. With --iterate cargo-mutants lists the mutants it skipped in
-# previously_caught.txt (caught or unviable before); the kept record already holds them,
-# since the record is brought up to date before every run.
+# previously_caught.txt; the kept record already holds them, since the record is brought up
+# to date before every run. Both sides must name the same source: the run's is the blob in its
+# marker (kept beside mutants.out/, which cargo-mutants moves aside when it starts), and the
+# record is carried over to it first. A run without a marker (made by an older script) is not
+# merged. Once merged, the run's outcomes.json is renamed, so a run that never started (a bad
+# option, `--list`) cannot bring the same old lists in again under a newer marker.
 record() {
     local out="$1" keep="$2" f="$3"
     [ -f "$out/outcomes.json" ] || return 0
-    mkdir -p "$keep"
-    # Both in the names of the source that run tested (see rebase below; the blob is kept
-    # beside mutants.out/, which cargo-mutants moves aside when it starts).
     local src="${out%/*}/source"
-    [ ! -f "$src" ] || rebase "$keep" "$f" "$(cat "$src")"
+    if [ -f "$f" ]; then
+        if [ ! -f "$src" ]; then
+            echo "$out: no record of the source it tested; its outcomes are not kept" >&2
+            return 0
+        fi
+        mkdir -p "$keep"
+        rebase "$keep" "$f" "$(cat "$src")"
+    fi
+    mkdir -p "$keep"
     local tmp k
     tmp=$(mktemp -d)
     lines() { { cat "$@" 2>/dev/null || true; } | grep . | sort -u || true; }
@@ -152,16 +163,33 @@ record() {
     done
     rm -r "$tmp"
     [ ! -f "$src" ] || cp "$src" "$keep/source"
+    # A stopped run's --record leaves it in place: cargo-mutants, if still running, writes it
+    # again after its next mutant.
+    $record_only || mv "$out/outcomes.json" "$out/outcomes.recorded.json"
 }
 
 # Names carry line:column, so a record made before lines moved names other lines now. Each
 # record keeps the git blob of the source its names refer to (`source`); rebase carries the
 # entries on unchanged lines to where those lines are in another version of the file (written
-# to git's object store with hash-object -w, so the blob can be read back) and drops the rest,
-# which are then tested again. Single files only: a folder's record is not carried over.
+# to git's object store with hash-object -w, so the blob can be read back; a record of an
+# uncommitted version can be carried over only on the machine that made it) and drops the
+# rest, which are then tested again. With a list of the file's mutants as they are now
+# (`cargo mutants --list`), entries it does not name (a renamed function, a mutant now
+# excluded) are dropped too. A record whose source cannot be read is set aside in
+# unplaced/ and the file starts afresh. Single files only: a folder's record is not carried.
 rebase() {
     [ -f "$2" ] || return 0
-    python3 scripts/mutants-rebase.py "$1" "$2" "$3"
+    local rc=0
+    python3 scripts/mutants-rebase.py "$@" || rc=$?
+    if [ "$rc" = 3 ]; then
+        mkdir -p "$1/unplaced"
+        for k in caught missed timeout unviable; do
+            [ ! -f "$1/$k.txt" ] || mv "$1/$k.txt" "$1/unplaced/$k.txt"
+        done
+        echo "$1: set aside in $1/unplaced/ (its source is unknown); the file starts afresh" >&2
+    elif [ "$rc" != 0 ]; then
+        exit "$rc"
+    fi
 }
 
 for f in "${files[@]}"; do
@@ -181,14 +209,21 @@ for f in "${files[@]}"; do
     # This run's names are those of the file as it is now: carry the record over to it.
     rm -f "${out%/*}/source"
     if [ -f "$f" ]; then
+        git diff --quiet HEAD -- "$f" ||
+            echo "warning: $f has uncommitted changes: its record will name a version other machines cannot read" >&2
         blob=$(git hash-object -w "$f")
-        rebase "$keep" "$f" "$blob"
+        names=$(mktemp)
+        CARGO_TARGET_DIR="$CARGO_TARGET_DIR" cargo mutants --list --file "$f" >"$names"
+        rebase "$keep" "$f" "$blob" "$names"
+        rm -f "$names"
     fi
     # Resuming: cargo-mutants skips what its lists name; give it the kept record's.
     if [[ " ${extra[*]-} " == *" --iterate "* ]] && [ -d "$keep" ]; then
         mkdir -p "$out"
-        # Timeouts (detected: the tests hung) are tested again only with MUTANTS_RETEST_TIMEOUTS=1
-        # (for a run that may have been paused, where a timeout may be the pause).
+        # Timeouts are skipped too: a timeout is a mutant whose tests ran past the timeout
+        # (almost always a loop that no longer ends), counted as detected. With
+        # MUTANTS_RETEST_TIMEOUTS=1 they are tested again: after a sitting on a loaded or paused
+        # machine, where a slow survivor could have timed out.
         skip=("$keep/caught.txt" "$keep/unviable.txt")
         [ "${MUTANTS_RETEST_TIMEOUTS:-0}" = 1 ] || [ ! -f "$keep/timeout.txt" ] || skip+=("$keep/timeout.txt")
         cat "${skip[@]}" >"$out/previously_caught.txt"
