@@ -1,6 +1,7 @@
 //! The one checked reader for user files (charts, sheets, strategy files, baselines, shard
 //! files): regular files only (no directories, FIFOs or devices), a size limit checked before
 //! reading, UTF-8 text with an optional byte-order mark, and messages that name the file.
+//! Standard input (`-` where a command takes it) is read with the same limit and checks.
 
 use std::io::Read;
 use std::path::Path;

@@ -3,10 +3,12 @@
 //! outside its acceptance band.
 //!
 //! The expected figures come from a report's JSON: a `monitoring` object
-//! (`rtp_total_wagered`, `sd_per_round`: the SD of one round's return per unit wagered), or a
+//! (`rtp_total_wagered`, `sd_per_round`: the SD of one round's return per unit wagered), a
 //! simulation report's `rtp_total_wagered` and `rtp_total_wagered_se` with its observation
 //! count (`seat_rounds`, else `initial_bets`, else `rounds`), which give the SD per round as
-//! SE·√n. A period of `R` rounds then has SE σ/√R (rounds of equal stakes; unequal stakes
+//! SE·√n, or a baccarat report of one flat bet (`rtp_exact`, and `sd_coup` per unit staked;
+//! a tie is a coup wagered whose stake comes back, so the log must count ties as rounds and
+//! their stakes as wagered and returned). A period of `R` rounds then has SE σ/√R (rounds of equal stakes; unequal stakes
 //! widen it by √(R·Σb²)/Σb, which the log does not carry), z = (observed − expected)/SE, and
 //! its band at level L is expected ± z_L·SE.
 
@@ -21,7 +23,7 @@ pub enum MonitorError {
     Input(#[from] crate::input::InputError),
     #[error("--expected {0}: not a JSON report ({1})")]
     NotJson(String, String),
-    #[error("--expected {0}: it gives no expected RTP per amount wagered and its SD: expected a `monitoring` object or a simulation report's rtp_total_wagered and rtp_total_wagered_se")]
+    #[error("--expected {0}: it gives no expected RTP per amount wagered and its SD: expected a `monitoring` object, a simulation report's rtp_total_wagered and rtp_total_wagered_se, or a flat-betting baccarat report")]
     NoExpectation(String),
     #[error(
         "--expected {0}: the expected RTP {1} or SD per round {2} is not a positive finite number"
@@ -90,7 +92,7 @@ impl Expectation {
             // A coup's SD is of the net of all its bets; per amount wagered only when the one
             // main bet is the same every coup and nothing else is bet.
             let stake = f(&v, "max_stake").unwrap_or(0.0);
-            if f(&v, "pairs") != Some(0.0) {
+            if f(&v, "pairs").is_some_and(|p| p != 0.0) {
                 return unsuitable("the report is of a baccarat run with pair bets beside the main bet: a coup's SD is then not per amount wagered; use a report of the main bet alone (without --pairs)");
             }
             if !(stake > 0.0 && f(&v, "average_bet") == Some(stake)) {

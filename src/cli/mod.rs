@@ -359,7 +359,8 @@ pub struct AdviseBlackjack {
 #[derive(Args, Debug)]
 pub struct MonitorArgs {
     /// The report the periods are held against: a `monitoring` object (rtp_total_wagered,
-    /// sd_per_round) or a simulation report (its rtp_total_wagered and SE).
+    /// sd_per_round), a simulation report (its rtp_total_wagered and SE), or a baccarat
+    /// report of one flat bet (its exact RTP; ties count as rounds wagered).
     #[arg(long, value_name = "REPORT.json")]
     pub expected: PathBuf,
     /// The periods: a CSV with the header period,rounds,wagered,returned; `-` reads it from
