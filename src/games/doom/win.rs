@@ -876,6 +876,10 @@ mod tests {
         );
         assert!(sol.w[0].iter().all(|&x| (0.0..=1.0).contains(&x)));
         assert!(sol.residual < 1e-12);
+        // Every state's value comes from at least one turn's dynamic program (a 2-cycle of
+        // states from at least two), so the count reported is at least the states'.
+        let states = (sol.tu * sol.tu * sol.w.len()) as u64;
+        assert!(sol.turn_solves >= states, "{} < {states}", sol.turn_solves);
         // A turn table counts the memory it holds (the simulator's cache is capped by it).
         let t = sol.turn_table(0, 0, 0);
         assert!(t.vr.len() > 100, "{}", t.vr.len());
