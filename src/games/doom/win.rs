@@ -860,6 +860,39 @@ mod tests {
     }
 
     #[test]
+    fn a_turn_follows_its_points_to_the_target_and_past_it_only_before_a_last_turn() {
+        // Finish the round: the first seat's turn is followed to the target or `cap` units past
+        // the opponent's score, whichever is further (the second seat still plays), and the
+        // states beyond are worth 1 − lambda; the second seat's turn ends at the target, where
+        // it wins. Levels count from the mover's score.
+        let m = rules(250, EndRule::FinishRound, |r| r.doom_sixes = Some(1));
+        let sol = WinSolution::solve(&m).unwrap();
+        let (tu, cap, mb) = (sol.tu, sol.cap, sol.fast.min_bank as usize);
+        assert!(cap > 0);
+        for (a, b) in [(0, 0), (1, 3), (3, 1), (tu - 1, tu - 1)] {
+            let t = sol.turn_table(0, a, b);
+            assert_eq!(
+                t.levels,
+                (tu.max(b + cap) - a).max(mb),
+                "first seat at ({a}, {b})"
+            );
+            let v = 1.0 - sol.lambda_at(a + t.levels - b);
+            assert_eq!(t.value(t.levels, 0), v, "({a}, {b})");
+            let t = sol.turn_table(1, a, b);
+            assert_eq!(t.levels, (tu - a).max(mb), "second seat at ({a}, {b})");
+            assert_eq!(t.value(t.levels, 0), 1.0);
+        }
+        // An immediate end: reaching the target wins for either seat.
+        let m = rules(250, EndRule::Immediate, |r| r.doom_sixes = Some(1));
+        let sol = WinSolution::solve(&m).unwrap();
+        for (a, b) in [(0, 0), (1, 3), (4, 0)] {
+            let t = sol.turn_table(0, a, b);
+            assert_eq!(t.levels, (sol.tu - a).max(mb), "({a}, {b})");
+            assert_eq!(t.value(t.levels, 0), 1.0);
+        }
+    }
+
+    #[test]
     fn immediate_end_agrees_with_brute_force_value_iteration() {
         // Target 300 (6 units): every state of the game, no cap (reaching it wins). The brute
         // force follows turn points 60 units past it and values states beyond as banked even
