@@ -93,7 +93,10 @@ pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String, InputErr
         .take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(io)?;
-    text_of(bytes, what, &p, limit)
+    if bytes.len() as u64 > limit {
+        return Err(too_big(bytes.len() as u64));
+    }
+    text_of(bytes, what, &p)
 }
 
 /// What standard input is called in messages.
@@ -121,19 +124,11 @@ fn read_stream(r: impl Read, what: &str, limit: u64) -> Result<String, InputErro
             limit,
         });
     }
-    text_of(bytes, what, STDIN, limit)
+    text_of(bytes, what, STDIN)
 }
 
-/// The bytes read as text: within the limit, UTF-8, without a leading byte-order mark.
-fn text_of(bytes: Vec<u8>, what: &str, path: &str, limit: u64) -> Result<String, InputError> {
-    if bytes.len() as u64 > limit {
-        return Err(InputError::TooBig {
-            what: what.into(),
-            path: path.into(),
-            size: bytes.len() as u64,
-            limit,
-        });
-    }
+/// The bytes read (within their limit) as text: UTF-8, without a leading byte-order mark.
+fn text_of(bytes: Vec<u8>, what: &str, path: &str) -> Result<String, InputError> {
     let mut text = String::from_utf8(bytes).map_err(|_| InputError::NotUtf8 {
         what: what.into(),
         path: path.into(),

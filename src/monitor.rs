@@ -8,9 +8,9 @@
 //! count (`seat_rounds`, else `initial_bets`, else `rounds`), which give the SD per round as
 //! SE·√n, or a baccarat report of one flat bet (`rtp_exact`, and `sd_coup` per unit staked;
 //! a tie is a coup wagered whose stake comes back, so the log must count ties as rounds and
-//! their stakes as wagered and returned). A period of `R` rounds then has SE σ/√R (rounds of equal stakes; unequal stakes
-//! widen it by √(R·Σb²)/Σb, which the log does not carry), z = (observed − expected)/SE, and
-//! its band at level L is expected ± z_L·SE.
+//! their stakes as wagered and returned). A period of `R` rounds then has SE σ/√R (rounds of
+//! equal stakes; unequal stakes widen it by √(R·Σb²)/Σb, which the log does not carry),
+//! z = (observed − expected)/SE, and its band at level L is expected ± z_L·SE.
 
 use serde::Serialize;
 
