@@ -407,6 +407,25 @@ pub struct DoomSim {
     pub per_chunk: u64,
 }
 
+/// The turn a win-optimal seat plays, from the game as it stands: on the last turn, how
+/// many units it trails the leader by; otherwise which seat of the round it is (when the
+/// round is finished after the target is reached, the second seat's table differs), its score
+/// and the leader's, in units of `unit` points.
+fn win_turn_kind(unit: u32, finish_round: bool, pos: usize, view: GameView) -> TurnKind {
+    let unit = unit as i64;
+    if view.last_turn {
+        TurnKind::Last {
+            d: ((view.leader - view.bank) / unit) as usize,
+        }
+    } else {
+        TurnKind::Game {
+            k: if finish_round { pos } else { 0 },
+            a: (view.bank / unit) as usize,
+            b: (view.leader / unit) as usize,
+        }
+    }
+}
+
 impl DoomSim {
     pub fn chunks(&self) -> u64 {
         let n = match self.mode {
@@ -458,18 +477,7 @@ impl DoomSim {
                 let pl = &self.players[s];
                 let o = match &self.win {
                     Some(w) if pl.strategy.win => {
-                        let unit = m.unit as i64;
-                        let kind = if last_turn {
-                            TurnKind::Last {
-                                d: ((leader - total[s]) / unit) as usize,
-                            }
-                        } else {
-                            TurnKind::Game {
-                                k: if w.sol.finish_round { pos } else { 0 },
-                                a: (total[s] / unit) as usize,
-                                b: (leader / unit) as usize,
-                            }
-                        };
+                        let kind = win_turn_kind(m.unit, w.sol.finish_round, pos, view);
                         play_turn_win(m, w, kind, rng)
                     }
                     _ => play_turn(m, pl, streak[s], Some(view), rng),
@@ -926,6 +934,65 @@ mod tests {
         }
         let mean = total as f64 / 10_000.0;
         assert!((1.5..6.0).contains(&mean), "{mean} rolls a turn");
+    }
+
+    /// A win-optimal seat is handed the game in units: its score and the leader's (and, when
+    /// the round is finished, which seat of the round it is), or on the last turn how far it
+    /// trails.
+    #[test]
+    fn a_win_optimal_seat_sees_the_scores_in_units() {
+        let view = |bank, leader, last_turn| GameView {
+            bank,
+            leader,
+            last_turn,
+        };
+        assert_eq!(
+            win_turn_kind(50, true, 1, view(1250, 3700, false)),
+            TurnKind::Game { k: 1, a: 25, b: 74 }
+        );
+        assert_eq!(
+            win_turn_kind(50, true, 0, view(1250, 3700, false)),
+            TurnKind::Game { k: 0, a: 25, b: 74 }
+        );
+        assert_eq!(
+            win_turn_kind(50, false, 1, view(3700, 1250, false)),
+            TurnKind::Game { k: 0, a: 74, b: 25 }
+        );
+        assert_eq!(
+            win_turn_kind(50, true, 1, view(1250, 3700, true)),
+            TurnKind::Last { d: 49 }
+        );
+        assert_eq!(
+            win_turn_kind(25, true, 1, view(0, 100, true)),
+            TurnKind::Last { d: 4 }
+        );
+    }
+
+    /// A game that cannot finish (a target of 10^15 points) is abandoned after exactly
+    /// `MAX_ROUNDS` rounds, every seat's turns of them counted, the game itself only as
+    /// unfinished; the chunk's other games are skipped as unfinished too.
+    #[test]
+    fn a_game_is_abandoned_after_max_rounds() {
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        r.target = 1_000_000_000_000_000;
+        let model = Arc::new(Model::new(&r));
+        let pl = Arc::new(SolvedStrategy::new(
+            &model,
+            DoomStrategy::parse("bank-at:300").unwrap(),
+        ));
+        let s = DoomSim {
+            win: None,
+            model,
+            players: vec![pl; 2],
+            mode: Mode::Games(3),
+            start_seat: None,
+            per_chunk: 3,
+        };
+        let a = go(&s, 1);
+        assert_eq!((a.games, a.unfinished), (0, 3));
+        for seat in 0..2 {
+            assert_eq!(a.turns[seat].turns(), MAX_ROUNDS, "seat {seat}");
+        }
     }
 
     #[test]
