@@ -144,6 +144,40 @@ fn blackjack_claim_z_and_p_agree() {
         } else {
             seen.1 = true;
         }
+        // The CSV carries the same z, p-value and df as numbers (the Claim table).
+        let csv = String::from_utf8(
+            succeeds(rtplab().args([
+                "sim",
+                "blackjack",
+                "--rounds",
+                "200k",
+                "--seed",
+                "5",
+                "--claim",
+                claim,
+                "--format",
+                "csv",
+                "--quiet",
+            ]))
+            .stdout,
+        )
+        .unwrap();
+        let cell = |col: &str| -> String {
+            let want = format!("Claim,RTP,{col},");
+            let line = csv
+                .lines()
+                .find(|l| l.starts_with(&want))
+                .unwrap_or_else(|| panic!("no {want} in the CSV:\n{csv}"));
+            line[want.len()..].split(',').next().unwrap().to_string()
+        };
+        let num = |col: &str| cell(col).parse::<f64>().unwrap();
+        close(num("claimed"), claimed, 1e-12, "CSV claimed");
+        close(num("z"), z, 1e-9 * (1.0 + z.abs()), "CSV z");
+        if p > 0.0 {
+            close(num("p-value"), p, 1e-9 * p, "CSV p-value");
+        }
+        assert_eq!(num("df") as u64, df, "CSV df");
+        assert_eq!(cell("verdict").starts_with("consistent"), inside);
         // Rounds for 5 SE of separation: n·(5·SE/(RTP − claim))².
         let need = f(&c["rounds_to_separate_at_5se"]);
         let want = f(&j["rounds"]) * (5.0 / z).powi(2);

@@ -101,6 +101,31 @@ pub fn claim_notes(cc: &crate::stats::ClaimCheck, unit: &str) -> Vec<String> {
     notes
 }
 
+/// A claim check as a table, so that CSV and JSON readers get its z, p-value and degrees of
+/// freedom as numbers (the notes carry the same verdict as a sentence): one row, `what` (the
+/// figure claimed, e.g. "RTP").
+pub fn claim_section(cc: &crate::stats::ClaimCheck, what: &str) -> Section {
+    let mut s = Section::new(
+        "Claim",
+        &["claim", "claimed", "z", "p-value", "df", "verdict"],
+    );
+    let verdict = match cc.consistent {
+        Some(true) => "consistent (inside the 95% CI)",
+        Some(false) => "not supported (outside the 95% CI)",
+        None => "not checked",
+    };
+    let p = crate::stats::format_p(cc.p_value);
+    s.row([
+        Cell::from(what),
+        pct_cell(cc.claimed, 4),
+        Cell::num(format!("{:+.2}", cc.z), cc.z, ""),
+        Cell::num(p.trim_start_matches("p = ").to_string(), cc.p_value, ""),
+        count_cell(cc.df),
+        Cell::from(verdict),
+    ]);
+    s
+}
+
 /// The precision note of a run: `n` observations (`unit`) give SE `se`; an SE of 0.01% would
 /// take about `needed` (`needed_unit`). Without an SE (too few chunks) it says so, and no count.
 pub fn precision_note(n: u64, unit: &str, se: f64, needed: f64, needed_unit: &str) -> String {
@@ -840,6 +865,48 @@ mod tests {
             t,
             "# Test\n\n| | |\n|---|---|\n| seed | 1 |\n\n## EV by up card\n\n| up | EV | SE |\n|---|---:|---:|\n| 2 | 0.1 | 0.01 |\n| A\\|x | -0.3 | 0.02 |\n\n- a note\n"
         );
+    }
+
+    /// A claim check's table: the claimed figure, z, p-value and df as numbers; a check that
+    /// could not be made (no SE) has no z or p number, and says so.
+    #[test]
+    fn a_claim_table_carries_z_p_and_df_as_numbers() {
+        let est = crate::stats::Estimate {
+            mean: 0.99,
+            se: 0.002,
+            ci95: [0.986, 0.994],
+        };
+        let cc = crate::stats::check_claim(&est, 0.9954, 1000, 99, "RTP");
+        let mut r = Report::default();
+        r.sections.push(claim_section(&cc, "RTP"));
+        let csv = r.render(Format::Csv);
+        let lines: Vec<&str> = csv.lines().skip(1).collect();
+        assert_eq!(lines[0], "Claim,RTP,claimed,0.9954,fraction");
+        assert_eq!(lines[1], format!("Claim,RTP,z,{},", num_text(cc.z)));
+        assert!((cc.z + 2.7).abs() < 1e-9, "{}", cc.z);
+        assert_eq!(
+            lines[2],
+            format!("Claim,RTP,p-value,{},", num_text(cc.p_value))
+        );
+        assert!(cc.p_value > 0.0 && cc.p_value < 0.05);
+        assert_eq!(lines[3], "Claim,RTP,df,99,count");
+        assert_eq!(
+            lines[4],
+            "Claim,RTP,verdict,not supported (outside the 95% CI),"
+        );
+        let table = r.render(Format::Table);
+        assert!(table.contains("-2.70"), "{table}");
+        let none = crate::stats::Estimate {
+            mean: 0.99,
+            se: f64::NAN,
+            ci95: [f64::NAN; 2],
+        };
+        let cc = crate::stats::check_claim(&none, 0.9954, 1000, 0, "RTP");
+        let s = claim_section(&cc, "RTP");
+        assert_eq!(s.rows[0][2].value, None);
+        assert_eq!(s.rows[0][3].text, "n/a");
+        assert_eq!(s.rows[0][3].value, None);
+        assert_eq!(s.rows[0][5].text, "not checked");
     }
 
     #[test]

@@ -530,6 +530,7 @@ pub fn render(m: &SimModel) -> Report {
         ));
     }
     if let Some(cc) = &m.claim {
+        r.sections.push(crate::report::claim_section(cc, "RTP"));
         r.notes.extend(crate::report::claim_notes(cc, "coups"));
     }
     if m.reshuffles_mid_round > 0 {
