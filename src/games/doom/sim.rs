@@ -995,6 +995,34 @@ mod tests {
         }
     }
 
+    /// In games, a seat's three farkles in a row cost 500 points (the Zilch rules) and the
+    /// streak starts again: every penalty is a turn scoring −500 (the only negative turn
+    /// score there), at most one in three farkles is one, and each seat's final totals add
+    /// up to its turn scores. The turns a game took are every seat's turns.
+    #[test]
+    fn games_keep_the_farkle_penalty_and_count_their_turns() {
+        let (s, _) = sim(DoomPreset::Zilch, "bank-at:1000", Mode::Games(200), 2);
+        let a = go(&s, 1);
+        assert_eq!((a.games, a.unfinished), (200, 0));
+        let mut all = 0;
+        for (seat, t) in a.turns.iter().enumerate() {
+            let bin = |score: i64| {
+                let mut one = TurnAcc::default();
+                one.add(&TurnOutcome::default(), score, false);
+                one.hist.iter().position(|&c| c == 1).unwrap()
+            };
+            assert!(t.penalties > 10, "seat {seat}: {} penalties", t.penalties);
+            assert!(3 * t.penalties <= t.farkles + t.dooms, "seat {seat}: {t:?}");
+            assert_eq!(t.hist[bin(-500)], t.penalties, "seat {seat}");
+            let negative: u64 = t.hist[..bin(0)].iter().sum();
+            assert_eq!(negative, t.penalties, "seat {seat}");
+            assert_eq!(a.final_score[seat].x, t.score.x, "seat {seat}");
+            all += t.turns();
+        }
+        assert_eq!(a.game_turns.x, all as i128);
+        assert_eq!(a.game_turns.n, 200);
+    }
+
     #[test]
     fn identical_for_any_thread_count() {
         let (s, _) = sim(DoomPreset::S2Common, "optimal", Mode::Games(200), 3);

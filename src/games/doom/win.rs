@@ -949,6 +949,50 @@ mod tests {
         }
     }
 
+    /// Banking ends the turn as a farkle does, with the turn's points added to the score: the
+    /// value of banking `tp` units below the target at (k, a, b) is that of a farkle at
+    /// (k, a + tp, b), the opponent moving at (b, a + tp). At a target of 1200 banking before
+    /// the target is sometimes best, so the value read decides play (at the small targets the
+    /// brute force can check, rolling on always beats banking short of the target).
+    #[test]
+    fn banking_is_worth_a_farkle_from_the_banked_score() {
+        for end in [EndRule::Immediate, EndRule::FinishRound] {
+            let m = rules(1200, end, |_| {});
+            let sol = WinSolution::solve(&m).unwrap();
+            let tu = sol.tu;
+            let (mut short, mut early) = (0, 0);
+            for k in 0..sol.w.len() {
+                for a in 0..tu {
+                    for b in 0..tu {
+                        let t = sol.turn_table(k, a, b);
+                        for p in 0..t.levels {
+                            for h in 0..t.holds {
+                                let Some(tp) = sol.fast.bankable(p, h) else {
+                                    continue;
+                                };
+                                if a + tp >= tu {
+                                    continue;
+                                }
+                                short += 1;
+                                let v = sol.bank_win(&t, p, h).unwrap();
+                                assert_eq!(
+                                    v,
+                                    sol.farkle_value(k, a + tp, b),
+                                    "{k} {a} {b} {p} {h}"
+                                );
+                                if sol.banks(&t, p, h) {
+                                    early += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            // 7,566 of 183,744 (immediate end) and 83,210 of 367,488 (finish the round).
+            assert!(early > 5000, "{end:?}: {early} of {short}");
+        }
+    }
+
     #[test]
     fn rules_whose_scores_fall_are_refused() {
         let m = rules(1000, EndRule::FinishRound, |r| {
