@@ -508,9 +508,6 @@ impl DoomSim {
                         break 'game;
                     }
                 }
-                if finished_by.is_some() && pos == seats - 1 {
-                    break 'game;
-                }
             }
             if finished_by.is_some() {
                 break;

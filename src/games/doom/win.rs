@@ -474,20 +474,12 @@ impl WinSolution {
 
     /// The second seat's last turn needing more than `d` units, as a table.
     pub fn last_turn_table(&self, d: usize) -> TurnTable {
-        let fast = &self.fast;
         let mut vr = Vec::new();
-        let levels = (d + 1).max(fast.min_bank as usize);
-        fast.turn(
-            levels,
-            0.0,
-            |p, h| last_turn_bank(fast, d, p, h),
-            (1.0, fast.forced_roll_beyond(0.0, 1.0)),
-            &mut vr,
-        );
+        let (levels, _) = last_turn_dp(&self.fast, d, &mut vr);
         TurnTable {
             kind: TurnKind::Last { d },
             levels,
-            holds: fast.holds,
+            holds: self.fast.holds,
             vr,
         }
     }
@@ -627,19 +619,27 @@ fn last_turn_bank(fast: &Fast, d: usize, p: usize, h: usize) -> Option<f64> {
     })
 }
 
+/// The dynamic program of the second seat's last turn needing more than `d` units (into
+/// `vr`): its levels (every state from `d + 1` units on wins) and the value of its first roll.
+fn last_turn_dp(fast: &Fast, d: usize, vr: &mut Vec<f64>) -> (usize, f64) {
+    let levels = (d + 1).max(fast.min_bank as usize);
+    let v = fast.turn(
+        levels,
+        0.0,
+        |p, h| last_turn_bank(fast, d, p, h),
+        (1.0, fast.forced_roll_beyond(0.0, 1.0)),
+        vr,
+    );
+    (levels, v)
+}
+
 /// The second seat's last turn: `lambda[d]` for d = 0 ..= cap, where the cap is the first `d`
 /// with Λ(d) below `CAP_EPS` (or `CAP_MAX`).
 fn last_turn(fast: &Fast) -> (Vec<f64>, usize) {
     let mut vr = Vec::new();
     let mut lambda: Vec<f64> = Vec::new();
     for d in 0..=CAP_MAX {
-        let l = fast.turn(
-            (d + 1).max(fast.min_bank as usize),
-            0.0,
-            |p, h| last_turn_bank(fast, d, p, h),
-            (1.0, fast.forced_roll_beyond(0.0, 1.0)),
-            &mut vr,
-        );
+        let (_, l) = last_turn_dp(fast, d, &mut vr);
         lambda.push(l);
         if l < CAP_EPS {
             break;
@@ -990,6 +990,26 @@ mod tests {
             }
             // 7,566 of 183,744 (immediate end) and 83,210 of 367,488 (finish the round).
             assert!(early > 5000, "{end:?}: {early} of {short}");
+        }
+    }
+
+    /// The last turn's table (which the simulator plays from) is the solver's: its first
+    /// roll is worth Λ(d) for every d up to the cap, a tie (exactly d units) is worth half and
+    /// one unit more wins.
+    #[test]
+    fn the_last_turn_table_is_the_solvers() {
+        let m = rules(250, EndRule::FinishRound, |r| r.doom_sixes = Some(1));
+        let sol = WinSolution::solve(&m).unwrap();
+        for d in 0..=sol.cap {
+            let t = sol.last_turn_table(d);
+            assert_eq!(t.roll(0, 0), sol.lambda[d], "d = {d}");
+            assert_eq!(t.kind, TurnKind::Last { d });
+            // Six dice set aside for `d` units and for `d + 1`: a tie, a win.
+            if d >= 1 {
+                let all = (0..t.holds).find(|&h| sol.fast.pts[h] == 0).unwrap();
+                assert_eq!(sol.bank_win(&t, d, all), Some(0.5), "d = {d}");
+                assert_eq!(sol.bank_win(&t, d + 1, all), Some(1.0), "d = {d}");
+            }
         }
     }
 
