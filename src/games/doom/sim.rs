@@ -457,13 +457,14 @@ impl DoomSim {
         let mut total = vec![0i64; seats];
         let mut streak = vec![0usize; seats];
         let mut turns = 0u64;
-        let mut finished_by: Option<usize> = None;
+        // Someone reached the target (the rest of the round then plays its last turns).
+        let mut finished = false;
         let mut rounds = 0u64;
         'game: while rounds < MAX_ROUNDS {
             rounds += 1;
             for pos in 0..seats {
                 let s = (start + pos) % seats;
-                let last_turn = finished_by.is_some();
+                let last_turn = finished;
                 let leader = (0..seats)
                     .filter(|&j| j != s)
                     .map(|j| total[j])
@@ -502,30 +503,25 @@ impl DoomSim {
                 }
                 total[s] += score;
                 acc.turns[s].add(&o, score, penalty);
-                if finished_by.is_none() && total[s] >= target {
-                    finished_by = Some(pos);
+                if !finished && total[s] >= target {
+                    finished = true;
                     if m.rules.end == EndRule::Immediate {
                         break 'game;
                     }
                 }
             }
-            if finished_by.is_some() {
+            if finished {
                 break;
             }
         }
-        if finished_by.is_none() {
+        if !finished {
             acc.unfinished += 1;
             return false;
         }
-        // Winner(s): the first to reach the target with the immediate rule; otherwise the
-        // highest total, ties shared.
-        let winners: Vec<usize> = match (m.rules.end, finished_by) {
-            (EndRule::Immediate, Some(pos)) => vec![(start + pos) % seats],
-            _ => {
-                let best = *total.iter().max().unwrap_or(&0);
-                (0..seats).filter(|&j| total[j] == best).collect()
-            }
-        };
+        // Winner(s): the highest total, ties shared. With the immediate rule that is the
+        // first to reach the target: every other total is still below it.
+        let best = *total.iter().max().unwrap_or(&0);
+        let winners: Vec<usize> = (0..seats).filter(|&j| total[j] == best).collect();
         let share = WIN_UNIT / winners.len() as i64;
         for s in 0..seats {
             let w = if winners.contains(&s) { share } else { 0 };
@@ -533,17 +529,18 @@ impl DoomSim {
             let pos = (s + seats - start) % seats;
             acc.wins_by_position[pos] += w;
             batches[seats + s].add(total[s], 1);
-            let bin = if total[s] < 0 {
-                0
-            } else {
-                ((total[s] * FINAL_BINS as i64 / 2 / target.max(1)) as usize).min(FINAL_BINS)
-            };
-            acc.final_hist[s][bin] += 1;
+            acc.final_hist[s][final_bin(total[s], target)] += 1;
         }
         batches[2 * seats].add(turns as i64, 1);
         acc.games += 1;
         true
     }
+}
+
+/// The bin of a final total in `GameAcc::final_hist`: bins of a twentieth of the target from
+/// 0 (a negative total in the first), twice the target or more in the last (`FINAL_BINS`).
+fn final_bin(total: i64, target: i64) -> usize {
+    ((total.max(0) * FINAL_BINS as i64 / 2 / target.max(1)) as usize).min(FINAL_BINS)
 }
 
 impl Simulation for DoomSim {
@@ -931,6 +928,27 @@ mod tests {
         }
         let mean = total as f64 / 10_000.0;
         assert!((1.5..6.0).contains(&mean), "{mean} rolls a turn");
+    }
+
+    /// Final totals in bins of a twentieth of the target (500 points at 10,000), from 0 up
+    /// to twice the target, beyond it the last bin; a negative total in the first.
+    #[test]
+    fn final_totals_land_in_their_bins() {
+        for (total, bin) in [
+            (-500, 0),
+            (0, 0),
+            (499, 0),
+            (500, 1),
+            (9_999, 19),
+            (10_000, 20),
+            (10_499, 20),
+            (19_999, 39),
+            (20_000, 40),
+            (1_000_000, 40),
+        ] {
+            assert_eq!(final_bin(total, 10_000), bin, "total {total}");
+        }
+        assert_eq!(final_bin(150, 300), 10);
     }
 
     /// A win-optimal seat is handed the game in units: its score and the leader's (and, when
