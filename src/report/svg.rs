@@ -1296,6 +1296,129 @@ mod tests {
         assert_eq!(mark("not svg", "x"), "not svg");
     }
 
+    /// A heat map's cells: column x and row y from the bottom left, shaded from light yellow
+    /// (the lowest value) to dark blue (the highest) in proportion, grey where empty; each
+    /// label centred in its cell, white on cells past 55% of the range, black otherwise; the
+    /// column names centred under their cells, the row names right of the axis beside theirs.
+    /// All values equal: the middle shade.
+    #[test]
+    fn heat_map_geometry_and_shades() {
+        let num = |l: &str, key: &str| -> f64 {
+            let v = l.split(&format!(" {key}=\"")).nth(1).unwrap();
+            v.split('"').next().unwrap().parse().unwrap()
+        };
+        let draw = |cols: &[String], rows: &[String], cells: &[Vec<Option<(f64, String)>>]| {
+            heat_map(&HeatMap {
+                title: "t",
+                x_label: "x",
+                y_label: "y",
+                columns: cols,
+                rows,
+                cells,
+            })
+            .unwrap()
+        };
+        let names = |v: &[&str]| -> Vec<String> { v.iter().map(|s| s.to_string()).collect() };
+        let cell = |v: f64, t: &str| Some((v, t.to_string()));
+        let cols = names(&["c0", "c1", "c2"]);
+        let rows = names(&["r0", "r1"]);
+        let cells = vec![
+            vec![cell(0.0, "v0"), cell(1.5, "v1"), cell(1.8, "v2")],
+            vec![cell(3.0, "v3"), None, cell(3.0, "v5")],
+        ];
+        let svg = draw(&cols, &rows, &cells);
+        let lines: Vec<&str> = svg.lines().collect();
+        // (x, y, width, height, fill) of the cells, in drawing order (row by row).
+        let rects: Vec<(f64, f64, f64, f64, &str)> = lines
+            .iter()
+            .filter(|l| l.starts_with("<rect") && !l.contains("width=\"900\""))
+            .map(|l| {
+                let fill = l
+                    .split("fill=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                (
+                    num(l, "x"),
+                    num(l, "y"),
+                    num(l, "width"),
+                    num(l, "height"),
+                    fill,
+                )
+            })
+            .collect();
+        let fills: Vec<&str> = rects.iter().map(|r| r.4).collect();
+        assert_eq!(
+            fills,
+            ["#FFF5C8", "#8A99AA", "#7286A4", "#143C8C", "#D7D7D7", "#143C8C"]
+        );
+        let near =
+            |a: f64, b: f64, what: &str| assert!((a - b).abs() <= 1.0, "{what}: {a} against {b}");
+        let (x0, y0, w, h, _) = rects[0];
+        for (i, r) in rects.iter().enumerate() {
+            let (cx, ry) = (i % 3, i / 3);
+            near(r.0, x0 + cx as f64 * w, "cell x");
+            near(r.1, y0 - ry as f64 * h, "cell y");
+            near(r.2, w, "cell width");
+            near(r.3, h, "cell height");
+        }
+        // The labels: where each text line is, its colour from the line before.
+        let text = |t: &str| -> (f64, f64, &str) {
+            let at = lines
+                .iter()
+                .position(|l| *l == t)
+                .unwrap_or_else(|| panic!("no {t}"));
+            let l = lines[at - 1];
+            let fill = l
+                .split("fill=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            (num(l, "x"), num(l, "y"), fill)
+        };
+        for (i, (label, colour)) in [
+            ("v0", "#000000"),
+            ("v1", "#000000"),
+            ("v2", "#FFFFFF"),
+            ("v3", "#FFFFFF"),
+            ("v5", "#FFFFFF"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let r = rects[if i < 4 { i } else { 5 }];
+            let (x, y, fill) = text(label);
+            near(x, r.0 + r.2 / 2.0, label);
+            near(y, r.1 + r.3 / 2.0, label);
+            assert_eq!(fill, colour, "{label}");
+        }
+        let bottom = y0 + h;
+        for (i, c) in ["c0", "c1", "c2"].into_iter().enumerate() {
+            let (x, y, _) = text(c);
+            near(x, x0 + (i as f64 + 0.5) * w, c);
+            near(y, bottom + 8.0, c);
+        }
+        for (i, r) in ["r0", "r1"].into_iter().enumerate() {
+            let (x, y, _) = text(r);
+            near(x, x0 - 8.0, r);
+            near(y, y0 + h / 2.0 - i as f64 * h, r);
+        }
+        // One value throughout: the middle shade, black labels.
+        let svg = draw(&names(&["a"]), &names(&["b"]), &[vec![cell(7.0, "seven")]]);
+        assert!(svg.contains(r##"fill="#8A99AA""##), "{svg}");
+        assert!(
+            !svg.contains(
+                r##"fill="#FFFFFF">
+seven"##
+            ),
+            "{svg}"
+        );
+    }
+
     #[test]
     fn a_heat_map_labels_its_cells_and_refuses_a_ragged_grid() {
         let cols = ["a".to_string(), "b".to_string()];
