@@ -993,6 +993,40 @@ mod tests {
         }
     }
 
+    /// The lowest banking points by dice left (the report's thresholds) are read off the
+    /// turn's table: with n dice left, the fewest turn points of any state the mover banks in
+    /// (six dice left only after hot dice, and never where they must be rolled). At a target
+    /// of 1200 mid-game banks are played, and with 1 or 2 dice left the mover banks at some
+    /// points in every state checked.
+    #[test]
+    fn bank_thresholds_are_the_fewest_points_banked() {
+        let m = rules(1200, EndRule::FinishRound, |_| {});
+        let sol = WinSolution::solve(&m).unwrap();
+        let forced = m.rules.hot_dice_forced();
+        for (k, a, b) in [(0, 12, 0), (0, 12, 20), (1, 5, 18), (0, 20, 20)] {
+            let got = sol.bank_from(k, a, b, &m.holds);
+            let t = sol.turn_table(k, a, b);
+            let mut want = [None::<u32>; 6];
+            for p in 0..t.levels {
+                for (h, hold) in m.holds.iter().enumerate() {
+                    let n = 6 - hold.dice as usize;
+                    if hold.dice == 0 && (p == 0 || forced) {
+                        continue;
+                    }
+                    let tp = (p as u32 + hold.pts) * m.unit;
+                    if sol.banks(&t, p, h) && want[n - 1].is_none_or(|w| tp < w) {
+                        want[n - 1] = Some(tp);
+                    }
+                }
+            }
+            assert_eq!(got, want, "({k}, {a}, {b})");
+            assert!(
+                got[0].is_some() && got[1].is_some(),
+                "({k}, {a}, {b}): {got:?}"
+            );
+        }
+    }
+
     /// The last turn's table (which the simulator plays from) is the solver's: its first
     /// roll is worth Λ(d) for every d up to the cap, a tie (exactly d units) is worth half and
     /// one unit more wins.
