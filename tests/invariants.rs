@@ -96,19 +96,22 @@ fn blackjack_report_statistics() {
 fn blackjack_claim_z_and_p_agree() {
     let mut seen = (false, false);
     for claim in ["99.54", "99.2", "90"] {
-        let j = json(&[
-            "sim",
-            "blackjack",
-            "--rounds",
-            "200k",
-            "--seed",
-            "5",
-            "--claim",
-            claim,
-            "--format",
-            "json",
-            "--quiet",
-        ]);
+        let args = |format| {
+            [
+                "sim",
+                "blackjack",
+                "--rounds",
+                "200k",
+                "--seed",
+                "5",
+                "--claim",
+                claim,
+                "--format",
+                format,
+                "--quiet",
+            ]
+        };
+        let j = json(&args("json"));
         let c = &j["claim"];
         let claimed = f(&c["claimed"]);
         close(
@@ -145,23 +148,7 @@ fn blackjack_claim_z_and_p_agree() {
             seen.1 = true;
         }
         // The CSV carries the same z, p-value and df as numbers (the Claim table).
-        let csv = String::from_utf8(
-            succeeds(rtplab().args([
-                "sim",
-                "blackjack",
-                "--rounds",
-                "200k",
-                "--seed",
-                "5",
-                "--claim",
-                claim,
-                "--format",
-                "csv",
-                "--quiet",
-            ]))
-            .stdout,
-        )
-        .unwrap();
+        let csv = String::from_utf8(succeeds(rtplab().args(args("csv"))).stdout).unwrap();
         let cell = |col: &str| -> String {
             let want = format!("Claim,RTP,{col},");
             let line = csv

@@ -1303,10 +1303,12 @@ mod tests {
     /// All values equal: the middle shade.
     #[test]
     fn heat_map_geometry_and_shades() {
-        let num = |l: &str, key: &str| -> f64 {
+        // An attribute of an SVG element's line.
+        fn attr<'a>(l: &'a str, key: &str) -> &'a str {
             let v = l.split(&format!(" {key}=\"")).nth(1).unwrap();
-            v.split('"').next().unwrap().parse().unwrap()
-        };
+            v.split('"').next().unwrap()
+        }
+        let num = |l: &str, key: &str| -> f64 { attr(l, key).parse().unwrap() };
         let draw = |cols: &[String], rows: &[String], cells: &[Vec<Option<(f64, String)>>]| {
             heat_map(&HeatMap {
                 title: "t",
@@ -1333,13 +1335,7 @@ mod tests {
             .iter()
             .filter(|l| l.starts_with("<rect") && !l.contains("width=\"900\""))
             .map(|l| {
-                let fill = l
-                    .split("fill=\"")
-                    .nth(1)
-                    .unwrap()
-                    .split('"')
-                    .next()
-                    .unwrap();
+                let fill = attr(l, "fill");
                 (
                     num(l, "x"),
                     num(l, "y"),
@@ -1371,13 +1367,7 @@ mod tests {
                 .position(|l| *l == t)
                 .unwrap_or_else(|| panic!("no {t}"));
             let l = lines[at - 1];
-            let fill = l
-                .split("fill=\"")
-                .nth(1)
-                .unwrap()
-                .split('"')
-                .next()
-                .unwrap();
+            let fill = attr(l, "fill");
             (num(l, "x"), num(l, "y"), fill)
         };
         for (i, (label, colour)) in [
