@@ -951,6 +951,23 @@ mod tests {
         assert_eq!(final_bin(150, 300), 10);
     }
 
+    /// Wins by position in the turn order: with every game started by seat 2 (of 3), the
+    /// starter's wins are seat 2's, the next position's seat 3's, the last seat 1's.
+    #[test]
+    fn wins_by_position_count_from_the_starting_seat() {
+        let (mut s, _) = sim(DoomPreset::Seed, "bank-at:300", Mode::Games(60), 3);
+        s.start_seat = Some(1);
+        let a = go(&s, 1);
+        for pos in 0..3 {
+            let seat = (1 + pos) % 3;
+            assert_eq!(
+                a.wins_by_position[pos] as i128, a.wins[seat].x,
+                "position {pos}"
+            );
+        }
+        assert!(a.wins.iter().all(|w| w.x > 0), "{:?}", a.wins);
+    }
+
     /// A win-optimal seat is handed the game in units: its score and the leader's (and, when
     /// the round is finished, which seat of the round it is), or on the last turn how far it
     /// trails.
