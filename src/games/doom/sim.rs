@@ -952,9 +952,10 @@ mod tests {
     }
 
     /// Wins by position in the turn order: with every game started by seat 2 (of 3), the
-    /// starter's wins are seat 2's, the next position's seat 3's, the last seat 1's.
+    /// starter's wins are seat 2's, the next position's seat 3's, the last seat 1's. The
+    /// other game sums of three seats add up too.
     #[test]
-    fn wins_by_position_count_from_the_starting_seat() {
+    fn three_seats_game_sums_and_wins_by_position_from_the_starting_seat() {
         let (mut s, _) = sim(DoomPreset::Seed, "bank-at:300", Mode::Games(60), 3);
         s.start_seat = Some(1);
         let a = go(&s, 1);
@@ -966,6 +967,15 @@ mod tests {
             );
         }
         assert!(a.wins.iter().all(|w| w.x > 0), "{:?}", a.wins);
+        // Each seat's final totals: one a game in the histogram, their sum its turn scores'; the
+        // turns a game took, every seat's.
+        for seat in 0..3 {
+            assert_eq!(a.final_hist[seat].iter().sum::<u64>(), 60, "seat {seat}");
+            assert_eq!(a.final_score[seat].x, a.turns[seat].score.x, "seat {seat}");
+            assert_eq!(a.final_score[seat].n, 60, "seat {seat}");
+        }
+        let turns: u64 = a.turns.iter().map(|t| t.turns()).sum();
+        assert_eq!((a.game_turns.x, a.game_turns.n), (turns as i128, 60));
     }
 
     /// A win-optimal seat is handed the game in units: its score and the leader's (and, when
