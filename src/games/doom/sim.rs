@@ -1037,6 +1037,20 @@ mod tests {
         }
     }
 
+    /// Single turns in a row keep the farkle penalty too (Zilch: three farkles in a row cost
+    /// 500): every penalty a turn of −500, at most one in three farkles.
+    #[test]
+    fn turns_in_a_row_keep_the_farkle_penalty() {
+        let (s, _) = sim(DoomPreset::Zilch, "bank-at:1000", Mode::Turns(20_000), 1);
+        let t = &go(&s, 1).turns[0];
+        assert!(t.penalties > 100, "{} penalties", t.penalties);
+        assert!(3 * t.penalties <= t.farkles + t.dooms, "{t:?}");
+        // Bin 21 holds a score of 0, bin 11 −500 (see the bins' test).
+        let negative: u64 = t.hist[..21].iter().sum();
+        assert_eq!(negative, t.penalties);
+        assert_eq!(t.hist[11], t.penalties, "the -500 bin");
+    }
+
     /// In games, a seat's three farkles in a row cost 500 points (the Zilch rules) and the
     /// streak starts again: every penalty is a turn scoring −500 (the only negative turn
     /// score there), at most one in three farkles is one, and each seat's final totals add
