@@ -118,7 +118,15 @@ pub fn claim_section(cc: &crate::stats::ClaimCheck, what: &str) -> Section {
     s.row([
         Cell::from(what),
         pct_cell(cc.claimed, 4),
-        Cell::num(format!("{:+.2}", cc.z), cc.z, ""),
+        Cell::num(
+            if cc.z.is_finite() {
+                format!("{:+.2}", cc.z)
+            } else {
+                "n/a".into()
+            },
+            cc.z,
+            "",
+        ),
         Cell::num(p.trim_start_matches("p = ").to_string(), cc.p_value, ""),
         count_cell(cc.df),
         Cell::from(verdict),
@@ -904,6 +912,7 @@ mod tests {
         let cc = crate::stats::check_claim(&none, 0.9954, 1000, 0, "RTP");
         let s = claim_section(&cc, "RTP");
         assert_eq!(s.rows[0][2].value, None);
+        assert_eq!(s.rows[0][2].text, "n/a");
         assert_eq!(s.rows[0][3].text, "n/a");
         assert_eq!(s.rows[0][3].value, None);
         assert_eq!(s.rows[0][5].text, "not checked");
