@@ -435,6 +435,35 @@ fn docs_stand_alone_and_their_links_resolve() {
     }
 }
 
+/// `reports/regenerate.sh` can run on a fresh checkout: each folder it writes with
+/// `--out-dir ... --force` is committed with its file list (`.rtplab-files`) naming exactly the
+/// files in it, without which `--force` refuses the folder (it cannot tell the report's files
+/// from others). The lists were once left out of the commits, and the script failed at its
+/// first line.
+#[test]
+fn committed_report_folders_can_be_regenerated() {
+    let script = std::fs::read_to_string("reports/regenerate.sh").unwrap();
+    let dirs: Vec<&str> = script
+        .split("--out-dir ")
+        .skip(1)
+        .map(|s| s.split_whitespace().next().unwrap())
+        .collect();
+    assert!(dirs.len() >= 20, "{dirs:?}");
+    for d in dirs {
+        let dir = std::path::Path::new(d);
+        let listed = std::fs::read_to_string(dir.join(".rtplab-files"))
+            .unwrap_or_else(|e| panic!("{d}/.rtplab-files: {e}"));
+        let mut present: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        present.sort();
+        let listed: Vec<&str> = listed.lines().collect();
+        assert_eq!(listed, present, "{d}: its file list against its files");
+        assert!(dir.join("report.json").is_file(), "{d}");
+    }
+}
+
 /// A reader that goes away (`rtplab ... | head -c1`) is no error: exit 0, nothing on stderr.
 #[test]
 fn a_closed_stdout_is_not_an_error() {

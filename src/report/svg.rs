@@ -555,8 +555,8 @@ pub fn mark(svg: &str, text: &str) -> String {
     }
 }
 
-/// A heat map: one cell per (column, row), coloured from light (low) to dark (high) and
-/// labelled with its text; `None` cells are left grey. Columns and rows are labelled.
+/// A heat map: one cell per (column, row), coloured from light (low) to dark (high) along
+/// [`RAMP`] and labelled with its text; `None` cells are left grey. Columns and rows are labelled.
 pub struct HeatMap<'a> {
     pub title: &'a str,
     pub x_label: &'a str,
@@ -565,6 +565,60 @@ pub struct HeatMap<'a> {
     pub rows: &'a [String],
     /// `cells[row][column]`: value and its label.
     pub cells: &'a [Vec<Option<(f64, String)>>],
+}
+
+/// The heat map's colour scale: ColorBrewer's YlGnBu (9 classes), light yellow through green
+/// to dark blue. Its lightness falls steadily from one end to the other and it is saturated
+/// throughout, so a higher value always reads darker and no shade looks like an empty cell's
+/// grey (a straight mix of yellow and blue passes through grey a third of the way).
+const RAMP: [(u8, u8, u8); 9] = [
+    (0xFF, 0xFF, 0xD9),
+    (0xED, 0xF8, 0xB1),
+    (0xC7, 0xE9, 0xB4),
+    (0x7F, 0xCD, 0xBB),
+    (0x41, 0xB6, 0xC4),
+    (0x1D, 0x91, 0xC0),
+    (0x22, 0x5E, 0xA8),
+    (0x25, 0x34, 0x94),
+    (0x08, 0x1D, 0x58),
+];
+
+/// A heat map's empty cell.
+const EMPTY_CELL: RGBColor = RGBColor(215, 215, 215);
+
+/// The colour at `t` in [0, 1] along [`RAMP`], mixed linearly between its neighbouring stops.
+fn ramp(t: f64) -> RGBColor {
+    let x = t.clamp(0.0, 1.0) * (RAMP.len() - 1) as f64;
+    let i = (x.floor() as usize).min(RAMP.len() - 2);
+    let f = x - i as f64;
+    let (a, b) = (RAMP[i], RAMP[i + 1]);
+    let mix = |a: u8, b: u8| (a as f64 + (b as f64 - a as f64) * f).round() as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// A colour's relative luminance (WCAG 2: sRGB channels made linear, weighted 0.2126, 0.7152,
+/// 0.0722): 0 for black, 1 for white.
+fn luminance(c: RGBColor) -> f64 {
+    let lin = |u: u8| {
+        let s = u as f64 / 255.0;
+        if s <= 0.04045 {
+            s / 12.92
+        } else {
+            ((s + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(c.0) + 0.7152 * lin(c.1) + 0.0722 * lin(c.2)
+}
+
+/// Black or white, whichever stands out more on `fill` (the higher WCAG contrast ratio,
+/// (L1 + 0.05) / (L2 + 0.05)).
+fn label_colour(fill: RGBColor) -> RGBColor {
+    let l = luminance(fill);
+    if 1.05 / (l + 0.05) > (l + 0.05) / 0.05 {
+        WHITE
+    } else {
+        BLACK
+    }
 }
 
 /// Draw a [`HeatMap`].
@@ -623,18 +677,14 @@ pub fn heat_map(h: &HeatMap) -> Result<String, String> {
             ))
             .map_err(err)?;
         }
-        let shade = |v: f64| {
-            let t = if hi > lo { (v - lo) / (hi - lo) } else { 0.5 };
-            // Light yellow to dark blue.
-            let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
-            RGBColor(mix(255.0, 20.0), mix(245.0, 60.0), mix(200.0, 140.0))
-        };
+        // Where a value lies in the range (all values equal: the middle).
+        let at = |v: f64| if hi > lo { (v - lo) / (hi - lo) } else { 0.5 };
         for (y, row) in h.cells.iter().enumerate() {
             for (x, c) in row.iter().enumerate() {
                 let (x0, y0) = (x as f64, y as f64);
                 let fill = match c {
-                    Some((v, _)) => shade(*v),
-                    None => RGBColor(215, 215, 215),
+                    Some((v, _)) => ramp(at(*v)),
+                    None => EMPTY_CELL,
                 };
                 chart
                     .draw_series(std::iter::once(Rectangle::new(
@@ -642,9 +692,8 @@ pub fn heat_map(h: &HeatMap) -> Result<String, String> {
                         fill.filled(),
                     )))
                     .map_err(err)?;
-                if let Some((v, text)) = c {
-                    let dark = hi > lo && (v - lo) / (hi - lo) > 0.55;
-                    let colour = if dark { WHITE } else { BLACK };
+                if let Some((_, text)) = c {
+                    let colour = label_colour(fill);
                     let style = ("sans-serif", TICK_FONT)
                         .into_font()
                         .color(&colour)
@@ -1296,9 +1345,10 @@ mod tests {
         assert_eq!(mark("not svg", "x"), "not svg");
     }
 
-    /// A heat map's cells: column x and row y from the bottom left, shaded from light yellow
-    /// (the lowest value) to dark blue (the highest) in proportion, grey where empty; each
-    /// label centred in its cell, white on cells past 55% of the range, black otherwise; the
+    /// A heat map's cells: column x and row y from the bottom left, shaded along the ramp from
+    /// light yellow (the lowest value) to dark blue (the highest) in proportion (half way: the
+    /// middle stop; three quarters: the seventh), grey where empty; each label centred in its
+    /// cell, white on the dark cells, black on the light ones; the
     /// column names centred under their cells, the row names right of the axis beside theirs.
     /// All values equal: the middle shade.
     #[test]
@@ -1325,7 +1375,7 @@ mod tests {
         let cols = names(&["c0", "c1", "c2"]);
         let rows = names(&["r0", "r1"]);
         let cells = vec![
-            vec![cell(0.0, "v0"), cell(1.5, "v1"), cell(1.8, "v2")],
+            vec![cell(0.0, "v0"), cell(1.5, "v1"), cell(2.25, "v2")],
             vec![cell(3.0, "v3"), None, cell(3.0, "v5")],
         ];
         let svg = draw(&cols, &rows, &cells);
@@ -1348,7 +1398,7 @@ mod tests {
         let fills: Vec<&str> = rects.iter().map(|r| r.4).collect();
         assert_eq!(
             fills,
-            ["#FFF5C8", "#8A99AA", "#7286A4", "#143C8C", "#D7D7D7", "#143C8C"]
+            ["#FFFFD9", "#41B6C4", "#225EA8", "#081D58", "#D7D7D7", "#081D58"]
         );
         let near =
             |a: f64, b: f64, what: &str| assert!((a - b).abs() <= 1.0, "{what}: {a} against {b}");
@@ -1399,7 +1449,7 @@ mod tests {
         }
         // One value throughout: the middle shade, black labels.
         let svg = draw(&names(&["a"]), &names(&["b"]), &[vec![cell(7.0, "seven")]]);
-        assert!(svg.contains(r##"fill="#8A99AA""##), "{svg}");
+        assert!(svg.contains(r##"fill="#41B6C4""##), "{svg}");
         assert!(
             !svg.contains(
                 r##"fill="#FFFFFF">
@@ -1407,6 +1457,54 @@ seven"##
             ),
             "{svg}"
         );
+    }
+
+    /// The colour scale at its stops and between them (by hand: an eighth of the way from
+    /// #41B6C4 to #1D91C0 at 0.6 is 0.8 of the way, (36.2, 152.4, 192.8)), clamped outside
+    /// [0, 1]; WCAG luminance by hand (mid grey #808080: 0.2159) and the label colour either
+    /// side of where white and black stand out equally (L = 0.179: #757575 has 0.1779, #767676
+    /// 0.1812), and on the ramp (white from about 70% of the way).
+    #[test]
+    fn heat_map_colours() {
+        let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        let at = |t: f64| hex(ramp(t));
+        assert_eq!(at(0.0), "#FFFFD9");
+        assert_eq!(at(-1.0), "#FFFFD9");
+        assert_eq!(at(0.125), "#EDF8B1");
+        assert_eq!(at(0.5), "#41B6C4");
+        assert_eq!(at(0.6), "#2498C1");
+        assert_eq!(at(0.0625), "#F6FCC5");
+        assert_eq!(at(1.0), "#081D58");
+        assert_eq!(at(2.0), "#081D58");
+        // Each step darker than the one before, and none as grey as an empty cell.
+        let shades: Vec<RGBColor> = (0..=64).map(|k| ramp(k as f64 / 64.0)).collect();
+        for w in shades.windows(2) {
+            assert!(
+                luminance(w[1]) < luminance(w[0]),
+                "{} {}",
+                hex(w[0]),
+                hex(w[1])
+            );
+        }
+        for c in &shades {
+            let spread =
+                [c.0, c.1, c.2].iter().max().unwrap() - [c.0, c.1, c.2].iter().min().unwrap();
+            assert!(spread >= 38, "{} is nearly grey", hex(*c));
+        }
+        let near = |a: f64, b: f64| assert!((a - b).abs() < 5e-5, "{a} against {b}");
+        near(luminance(BLACK), 0.0);
+        near(luminance(WHITE), 1.0);
+        near(luminance(RGBColor(128, 128, 128)), 0.21586);
+        near(luminance(RGBColor(255, 0, 0)), 0.2126);
+        near(luminance(RGBColor(0, 255, 0)), 0.7152);
+        near(luminance(RGBColor(0, 0, 255)), 0.0722);
+        near(luminance(RGBColor(0, 0, 10)), 0.0722 * 10.0 / 255.0 / 12.92);
+        near(luminance(RGBColor(0x41, 0xB6, 0xC4)), 0.38568);
+        assert_eq!(label_colour(RGBColor(0x75, 0x75, 0x75)), WHITE);
+        assert_eq!(label_colour(RGBColor(0x76, 0x76, 0x76)), BLACK);
+        assert_eq!(label_colour(ramp(0.625)), BLACK);
+        assert_eq!(label_colour(ramp(0.7)), WHITE);
+        assert_eq!(label_colour(EMPTY_CELL), BLACK);
     }
 
     #[test]
