@@ -306,6 +306,11 @@ impl GameAcc {
         if self.turns.len() >= seats {
             return std::borrow::Cow::Borrowed(self);
         }
+        std::borrow::Cow::Owned(GameAcc::zero(seats, mode))
+    }
+
+    /// Zero sums for `seats` seats: turn sums, and in games the per-seat game sums.
+    fn zero(seats: usize, mode: Mode) -> GameAcc {
         let mut acc = GameAcc {
             turns: vec![TurnAcc::default(); seats],
             ..GameAcc::default()
@@ -316,7 +321,7 @@ impl GameAcc {
             acc.final_score = vec![Ratio::default(); seats];
             acc.final_hist = vec![vec![0; FINAL_BINS + 1]; seats];
         }
-        std::borrow::Cow::Owned(acc)
+        acc
     }
 }
 
@@ -549,7 +554,7 @@ impl Simulation for DoomSim {
     fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut GameAcc) {
         let seats = self.players.len();
         let count = self.count_in(chunk);
-        acc.turns = vec![TurnAcc::default(); seats];
+        *acc = GameAcc::zero(seats, self.mode);
         match self.mode {
             Mode::Turns(_) => {
                 let m = &*self.model;
@@ -576,10 +581,6 @@ impl Simulation for DoomSim {
                 acc.turns[0].close();
             }
             Mode::Games(_) => {
-                acc.wins = vec![Ratio::default(); seats];
-                acc.wins_by_position = vec![0; seats];
-                acc.final_score = vec![Ratio::default(); seats];
-                acc.final_hist = vec![vec![0; FINAL_BINS + 1]; seats];
                 let mut batches = vec![Batch::default(); 2 * seats + 1];
                 for i in 0..count {
                     if !self.play_game(chunk * self.per_chunk + i, rng, acc, &mut batches) {
@@ -1077,6 +1078,41 @@ mod tests {
         }
         assert_eq!(a.game_turns.x, all as i128);
         assert_eq!(a.game_turns.n, 200);
+    }
+
+    /// A chunk's games are the run's games from chunk × per_chunk on, and the seats take turns
+    /// to start them across chunks (game g: seat g mod seats): chunk 1 of 5-game chunks is
+    /// games 5 to 9, started by seats 1, 0, 1, 0, 1, each played in turn from its starter.
+    #[test]
+    fn a_chunk_plays_its_games_with_the_starter_turning_across_chunks() {
+        let (mut s, _) = sim(DoomPreset::Seed, "bank-at:300", Mode::Games(15), 2);
+        s.per_chunk = 5;
+        let mut acc = GameAcc::default();
+        s.run_chunk(1, &mut crate::rng::chunk_rng(4, 1), &mut acc);
+        let fixed: Vec<DoomSim> = (0..2)
+            .map(|k| {
+                let (mut f, _) = sim(DoomPreset::Seed, "bank-at:300", Mode::Games(15), 2);
+                f.start_seat = Some(k);
+                f
+            })
+            .collect();
+        let mut want = GameAcc::zero(2, s.mode);
+        let mut batches = vec![Batch::default(); 5];
+        let mut rng = crate::rng::chunk_rng(4, 1);
+        for g in 5..10 {
+            assert!(fixed[g % 2].play_game(0, &mut rng, &mut want, &mut batches));
+        }
+        want.turns.iter_mut().for_each(TurnAcc::close);
+        assert_eq!(acc.games, 5);
+        assert_eq!(acc.wins_by_position, want.wins_by_position);
+        assert_eq!(acc.final_hist, want.final_hist);
+        for seat in 0..2 {
+            assert_eq!(acc.wins[seat].x, batches[seat].x as i128, "seat {seat}");
+            assert_eq!(acc.final_score[seat].x, batches[2 + seat].x as i128);
+            assert_eq!(acc.turns[seat].turns(), want.turns[seat].turns());
+            assert_eq!(acc.turns[seat].score.x, want.turns[seat].score.x);
+        }
+        assert_eq!(acc.game_turns.x, batches[4].x as i128);
     }
 
     #[test]
