@@ -446,8 +446,8 @@ impl DoomSim {
         self.per_chunk.min(n.saturating_sub(chunk * self.per_chunk))
     }
 
-    /// Play one game; false if it was abandoned at `MAX_ROUNDS` (counted in `unfinished`,
-    /// nothing else recorded).
+    /// Play one game; false if it was abandoned at `MAX_ROUNDS` (its turns recorded, nothing
+    /// else: `run_chunk` counts it unfinished).
     fn play_game(
         &self,
         game: u64,
@@ -520,7 +520,6 @@ impl DoomSim {
             }
         }
         if !finished {
-            acc.unfinished += 1;
             return false;
         }
         // Winner(s): the highest total, ties shared. With the immediate rule that is the
@@ -586,10 +585,11 @@ impl Simulation for DoomSim {
                     if !self.play_game(chunk * self.per_chunk + i, rng, acc, &mut batches) {
                         // The run is no result any more: skip the chunk's other games
                         // (each abandoned game costs MAX_ROUNDS rounds).
-                        acc.unfinished += count - i - 1;
                         break;
                     }
                 }
+                // The abandoned game and those skipped after it.
+                acc.unfinished = count - acc.games;
                 for s in 0..seats {
                     acc.wins[s].close(&batches[s], count);
                     acc.final_score[s].close(&batches[seats + s], count);

@@ -913,6 +913,30 @@ mod tests {
         // states from at least two), so the count reported is at least the states'.
         let states = (sol.tu * sol.tu * sol.w.len()) as u64;
         assert!(sol.turn_solves >= states, "{} < {states}", sol.turn_solves);
+        // Solving each 2-cycle again from the finished table (its neighbours read the same
+        // values as in the solve) gives its values and its count again: one turn's dynamic
+        // program an evaluation for a state that is its own opponent's (equal scores), two for
+        // a pair; the counts add up to the total.
+        let (mut v1, mut v2) = (Vec::new(), Vec::new());
+        let mut total = 0;
+        for a in 0..sol.tu {
+            for b in 0..sol.tu {
+                let o = other(sol.finish_round, 0);
+                if (0, a) > (o, b) {
+                    continue;
+                }
+                let (x, y, _, n) = sol.solve_pair(&sol.fast, 0, a, b, &mut v1, &mut v2);
+                assert_eq!(x, sol.w[0][a * sol.tu + b], "({a}, {b})");
+                assert_eq!(y, sol.w[o][b * sol.tu + a], "({a}, {b})");
+                if a == b {
+                    assert!(n >= 1, "({a}, {a}): {n}");
+                } else {
+                    assert!(n >= 2 && n % 2 == 0, "({a}, {b}): {n}");
+                }
+                total += n;
+            }
+        }
+        assert_eq!(total, sol.turn_solves);
         // A turn table counts the memory it holds (the simulator's cache is capped by it).
         let t = sol.turn_table(0, 0, 0);
         assert!(t.vr.len() > 100, "{}", t.vr.len());
