@@ -86,6 +86,8 @@ tests_for() {
     src/check.rs) echo "--lib --test check --test check_bless" ;;
     src/engine.rs) echo "--lib --test shards --test shards_dice --test cli --test progress --test checkpoint" ;;
     src/report/svg.rs) echo "--lib --test plots" ;;
+    # write_output's closed-stdout guard shows only on the real binary (tests/cli.rs).
+    src/report/mod.rs) echo "--lib --test cli" ;;
     src/report | src/report/*) echo "--lib" ;;
     src/games/blackjack/shoe.rs) echo "--lib" ;;
     src/audit.rs) echo "--lib" ;;
@@ -111,7 +113,7 @@ filter_for() {
     case "$1" in
     src/stats.rs) echo "stats::" ;;
     src/shard.rs) echo "shard::" ;;
-    src/report/svg.rs) echo "-- --skip games::" ;;
+    src/report/svg.rs | src/report/mod.rs) echo "-- --skip games::" ;;
     src/report | src/report/*) echo "report::" ;;
     src/audit.rs) echo "audit::" ;;
     src/games/blackjack/shoe.rs) echo "games::blackjack::shoe" ;;
