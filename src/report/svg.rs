@@ -1548,16 +1548,23 @@ seven"##
         for text in ["one", "\na\n", "\nb\n", "\nr\n", "\nt\n"] {
             assert!(svg.contains(text), "{text} missing");
         }
-        let ragged = vec![vec![None]];
-        assert!(heat_map(&HeatMap {
-            title: "t",
-            x_label: "x",
-            y_label: "y",
-            columns: &cols,
-            rows: &rows,
-            cells: &ragged,
-        })
-        .unwrap_err()
-        .contains("do not match"));
+        // A row short of its columns, rows without columns, columns without rows, nothing.
+        let refused =
+            |columns: &[String], rows: &[String], cells: &[Vec<Option<(f64, String)>>]| {
+                heat_map(&HeatMap {
+                    title: "t",
+                    x_label: "x",
+                    y_label: "y",
+                    columns,
+                    rows,
+                    cells,
+                })
+                .unwrap_err()
+                .contains("do not match")
+            };
+        assert!(refused(&cols, &rows, &[vec![None]]));
+        assert!(refused(&[], &rows, &[vec![]]));
+        assert!(refused(&cols, &[], &[]));
+        assert!(refused(&[], &[], &[]));
     }
 }
