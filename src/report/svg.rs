@@ -1352,10 +1352,10 @@ mod tests {
 
     /// A heat map's cells: column x and row y from the bottom left, shaded along the ramp from
     /// light yellow (the lowest value) to dark blue (the highest) in proportion (half way: the
-    /// middle stop; three quarters: the seventh), grey where empty; each label centred in its
-    /// cell, white on the dark cells, black on the light ones; the
-    /// column names centred under their cells, the row names right of the axis beside theirs.
-    /// All values equal: the middle shade.
+    /// middle stop; three quarters: the seventh; values from 10, so the lowest is not 0), grey
+    /// where empty; each label centred in its cell, white on the dark cells, black on the
+    /// light ones; the column names centred under their cells, the row names right of the axis
+    /// beside theirs. All values equal: the middle shade.
     #[test]
     fn heat_map_geometry_and_shades() {
         // An attribute of an SVG element's line.
@@ -1380,8 +1380,8 @@ mod tests {
         let cols = names(&["c0", "c1", "c2"]);
         let rows = names(&["r0", "r1"]);
         let cells = vec![
-            vec![cell(0.0, "v0"), cell(1.5, "v1"), cell(2.25, "v2")],
-            vec![cell(3.0, "v3"), None, cell(3.0, "v5")],
+            vec![cell(10.0, "v0"), cell(11.5, "v1"), cell(12.25, "v2")],
+            vec![cell(13.0, "v3"), None, cell(13.0, "v5")],
         ];
         let svg = draw(&cols, &rows, &cells);
         let lines: Vec<&str> = svg.lines().collect();
