@@ -919,9 +919,9 @@ mod tests {
         // a pair; the counts add up to the total.
         let (mut v1, mut v2) = (Vec::new(), Vec::new());
         let mut total = 0;
+        let o = other(sol.finish_round, 0);
         for a in 0..sol.tu {
             for b in 0..sol.tu {
-                let o = other(sol.finish_round, 0);
                 if (0, a) > (o, b) {
                     continue;
                 }
