@@ -944,31 +944,43 @@ mod tests {
     fn a_bet_behind_on_a_hand_never_doubled_or_split_nets_what_the_main_bet_nets() {
         // Every surrender rule: late surrender loses the whole bet, behind too, to a dealer
         // blackjack (no hole card: it is known only after the surrender); early and 2-9 lose
-        // half; none plays every hand out.
-        for sur in [
-            Surrender::Late,
-            Surrender::Early,
-            Surrender::TwoToNine,
-            Surrender::None,
+        // half; none plays every hand out. And the games where a dealer blackjack takes the
+        // original bet only (a hole card with a peek, or no hole card and OBO), where the
+        // behind loses one bet to it as the main bet does.
+        let seed = Rules::seed();
+        let mut peek = Rules::seed();
+        peek.peek = true;
+        let mut obo = Rules::seed();
+        obo.dealer_bj_takes = DealerBjTakes::Original;
+        for (table, sur) in [
+            (&seed, Surrender::Late),
+            (&seed, Surrender::Early),
+            (&seed, Surrender::TwoToNine),
+            (&seed, Surrender::None),
+            (&peek, Surrender::Late),
+            (&peek, Surrender::None),
+            (&obo, Surrender::TwoToNine),
+            (&obo, Surrender::None),
         ] {
-            let mut r = Rules::seed();
+            let mut r = table.clone();
             r.surrender = sur;
-            let d = check(&r, &NeverDoubles, &format!("never doubles, {sur:?}"));
-            assert!(d.joint.keys().all(|&(_, w)| w == d.units), "{sur:?}");
+            let sur = format!("{sur:?}, peek {}, {:?}", r.peek, r.dealer_bj_takes);
+            let d = check(&r, &NeverDoubles, &format!("never doubles, {sur}"));
+            assert!(d.joint.keys().all(|&(_, w)| w == d.units), "{sur}");
             let mut net = BTreeMap::new();
             for (&(n, _), &p) in &d.joint {
                 *net.entry(n).or_insert(0.0) += p;
             }
-            assert_eq!(net.len(), d.behind_none.len(), "{sur:?}");
+            assert_eq!(net.len(), d.behind_none.len(), "{sur}");
             for ((a, p), (b, q)) in net.iter().zip(&d.behind_none) {
-                assert_eq!(a, b, "{sur:?}");
-                assert!((p - q).abs() < 1e-15, "{sur:?} net {a}: {p} vs {q}");
+                assert_eq!(a, b, "{sur}");
+                assert!((p - q).abs() < 1e-15, "{sur} net {a}: {p} vs {q}");
             }
             let half: f64 = net.get(&(-d.units / 2)).copied().unwrap_or(0.0);
             // Surrender is taken where offered (half a bet lost), and never without it.
-            match sur {
+            match r.surrender {
                 Surrender::None => assert_eq!(half, 0.0),
-                _ => assert!(half > 0.01, "{sur:?}: surrendered {half}"),
+                _ => assert!(half > 0.01, "{sur}: surrendered {half}"),
             }
         }
     }
