@@ -1025,13 +1025,28 @@ mod tests {
 
     #[test]
     fn shape_of_a_known_distribution() {
-        let s = Shape::of(&[(-1.0, 0.5), (0.0, 0.25), (2.0, 0.25)]);
-        assert!((s.mean - 0.0).abs() < 1e-15);
-        assert!((s.variance - 1.5).abs() < 1e-15);
+        // A mean away from 0 (x − mean is not x + mean), and nets of probability 0 at both
+        // ends, which are neither the largest win nor the largest loss. By hand: mean
+        // −0.5 + 0.75 = 0.25; variance 1.25²·0.5 + 0.25²·0.25 + 2.75²·0.25 = 2.6875.
+        let s = Shape::of(&[
+            (-4.0, 0.0),
+            (-1.0, 0.5),
+            (0.0, 0.25),
+            (3.0, 0.25),
+            (5.0, 0.0),
+        ]);
+        assert!((s.mean - 0.25).abs() < 1e-15, "{}", s.mean);
+        assert!((s.variance - 2.6875).abs() < 1e-15, "{}", s.variance);
+        assert!((s.sd - 2.6875f64.sqrt()).abs() < 1e-15, "{}", s.sd);
         assert_eq!((s.hit_frequency, s.push_frequency), (0.25, 0.25));
         assert_eq!(
             (s.largest_win, s.largest_win_p, s.largest_loss),
-            (2.0, 0.25, -1.0)
+            (3.0, 0.25, -1.0)
         );
+        // The variance is taken about the mean (two passes), which stays accurate far from 0,
+        // where E[x²] − mean² loses every digit: two nets 0.6 apart near 3·10⁹, P 0.3 and 0.7,
+        // have variance 0.6²·0.3·0.7 = 0.0756 (the one-pass form gives about 2000).
+        let far = Shape::of(&[(3e9 + 0.1, 0.3), (3e9 + 0.7, 0.7)]);
+        assert!((far.variance - 0.0756).abs() < 1e-6, "{}", far.variance);
     }
 }
