@@ -678,7 +678,7 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// Of `(net in bets, probability)` pairs.
+    /// Of `(net in bets, probability)` pairs, one per net (as `RoundDistribution::net` gives).
     pub fn of(dist: &[(f64, f64)]) -> Shape {
         let mean: f64 = dist.iter().map(|(x, p)| x * p).sum();
         let variance: f64 = dist.iter().map(|(x, p)| (x - mean) * (x - mean) * p).sum();
@@ -1025,23 +1025,24 @@ mod tests {
 
     #[test]
     fn shape_of_a_known_distribution() {
-        // A mean away from 0 (x − mean is not x + mean), and nets of probability 0 at both
-        // ends, which are neither the largest win nor the largest loss. By hand: mean
-        // −0.5 + 0.75 = 0.25; variance 1.25²·0.5 + 0.25²·0.25 + 2.75²·0.25 = 2.6875.
+        // A mean away from 0 (x − mean is not x + mean), wins and pushes of different
+        // probabilities, and nets of probability 0 at both ends, which are neither the largest
+        // win nor the largest loss. By hand: mean −0.5 + 1.125 = 0.625; variance
+        // 1.625²·0.5 + 0.625²·0.125 + 2.375²·0.375 = 3.484375.
         let s = Shape::of(&[
             (-4.0, 0.0),
             (-1.0, 0.5),
-            (0.0, 0.25),
-            (3.0, 0.25),
+            (0.0, 0.125),
+            (3.0, 0.375),
             (5.0, 0.0),
         ]);
-        assert!((s.mean - 0.25).abs() < 1e-15, "{}", s.mean);
-        assert!((s.variance - 2.6875).abs() < 1e-15, "{}", s.variance);
-        assert!((s.sd - 2.6875f64.sqrt()).abs() < 1e-15, "{}", s.sd);
-        assert_eq!((s.hit_frequency, s.push_frequency), (0.25, 0.25));
+        assert!((s.mean - 0.625).abs() < 1e-15, "{}", s.mean);
+        assert!((s.variance - 3.484375).abs() < 1e-15, "{}", s.variance);
+        assert!((s.sd - 3.484375f64.sqrt()).abs() < 1e-15, "{}", s.sd);
+        assert_eq!((s.hit_frequency, s.push_frequency), (0.375, 0.125));
         assert_eq!(
             (s.largest_win, s.largest_win_p, s.largest_loss),
-            (3.0, 0.25, -1.0)
+            (3.0, 0.375, -1.0)
         );
         // The variance is taken about the mean (two passes), which stays accurate far from 0,
         // where E[x²] − mean² loses every digit: two nets 0.6 apart near 3·10⁹, P 0.3 and 0.7,
