@@ -1153,6 +1153,8 @@ mod tests {
             (m.chunks_done, m.chunks_planned, m.interrupted),
             (3, 8, true)
         );
+        // A whole run's chunks (a shard's own range is set by the one that runs it).
+        assert_eq!(m.chunk_range, [0, 8]);
         assert_eq!(m.starting_seat(), "1");
         let mut r = Report::default();
         m.annotate(&mut r, 3000, "games");

@@ -976,6 +976,13 @@ mod tests {
                 assert_eq!(a, b, "{sur}");
                 assert!((p - q).abs() < 1e-15, "{sur} net {a}: {p} vs {q}");
             }
+            // And in bets, as the audit reads them.
+            let (main, behind) = (d.net(), d.behind_none());
+            assert_eq!(main.len(), behind.len(), "{sur}");
+            for ((a, p), (b, q)) in main.iter().zip(&behind) {
+                assert_eq!(a, b, "{sur}");
+                assert!((p - q).abs() < 1e-15, "{sur} net {a} bets: {p} vs {q}");
+            }
             let half: f64 = net.get(&(-d.units / 2)).copied().unwrap_or(0.0);
             // Surrender is taken where offered (half a bet lost), and never without it.
             match r.surrender {
