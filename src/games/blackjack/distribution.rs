@@ -1031,6 +1031,49 @@ mod tests {
     }
 
     #[test]
+    fn amounts_wagered_and_the_rtp_per_total_wagered_of_a_known_distribution() {
+        // Two units a bet. Nets in bets, amount wagered 1 bet: −1 (P 0.5), 0 (0.1), +1 (0.2);
+        // 2 bets (a double): −2 (0.1), +2 (0.1). By hand: E[wagered] = 0.8 + 0.4 = 1.2 bets;
+        // EV −0.5 + 0.2 − 0.2 + 0.2 = −0.3; RTP per wagered 1 − 0.3/1.2 = 0.75; ρ = −0.25, so
+        // net − ρ·wagered is −0.75, 0.25, 1.25, −1.5, 2.5, of mean 0 and variance
+        // 0.28125 + 0.00625 + 0.3125 + 0.225 + 0.625 = 1.45.
+        let joint: BTreeMap<(i64, i64), f64> = [
+            ((-2, 2), 0.5),
+            ((0, 2), 0.1),
+            ((2, 2), 0.2),
+            ((-4, 4), 0.1),
+            ((4, 4), 0.1),
+        ]
+        .into();
+        let d = RoundDistribution {
+            units: 2,
+            joint,
+            behind_none: [(-2, 0.7), (2, 0.3)].into(),
+            resplit_mass: 0.0,
+            tiny_mass: 0.0,
+            ev: -0.3,
+        };
+        assert!(
+            (d.mean_wagered() - 1.2).abs() < 1e-15,
+            "{}",
+            d.mean_wagered()
+        );
+        assert!((d.rtp_total_wagered() - 0.75).abs() < 1e-15);
+        let sd = d.sd_per_round_total_wagered();
+        assert!((sd - 1.45f64.sqrt() / 1.2).abs() < 1e-14, "{sd}");
+        assert_eq!(d.behind_none(), vec![(-1.0, 0.7), (1.0, 0.3)]);
+        let net = d.net();
+        assert_eq!(net.len(), 5);
+        for ((x, p), (y, q)) in
+            net.iter()
+                .zip([(-2.0, 0.1), (-1.0, 0.5), (0.0, 0.1), (1.0, 0.2), (2.0, 0.1)])
+        {
+            assert_eq!(*x, y);
+            assert!((p - q).abs() < 1e-15, "{x}: {p}");
+        }
+    }
+
+    #[test]
     fn shape_of_a_known_distribution() {
         // A mean away from 0 (x − mean is not x + mean), wins and pushes of different
         // probabilities, and nets of probability 0 at both ends, which are neither the largest
