@@ -808,7 +808,6 @@ mod tests {
         assert!(p15 < nat && p15 > 0.95 * nat, "{p15} vs {nat}");
         // Eight decks and splits: some split rounds are below TINY, and their mass is stated.
         assert!(d.tiny_mass > 0.0, "tiny mass {:e}", d.tiny_mass);
-
         check(&r, &Follow(&AutoPlay), "seed autoplay");
     }
 
@@ -964,30 +963,30 @@ mod tests {
         ] {
             let mut r = table.clone();
             r.surrender = sur;
-            let sur = format!("{sur:?}, peek {}, {:?}", r.peek, r.dealer_bj_takes);
-            let d = check(&r, &NeverDoubles, &format!("never doubles, {sur}"));
-            assert!(d.joint.keys().all(|&(_, w)| w == d.units), "{sur}");
+            let what = format!("{sur:?}, peek {}, {:?}", r.peek, r.dealer_bj_takes);
+            let d = check(&r, &NeverDoubles, &format!("never doubles, {what}"));
+            assert!(d.joint.keys().all(|&(_, w)| w == d.units), "{what}");
             let mut net = BTreeMap::new();
             for (&(n, _), &p) in &d.joint {
                 *net.entry(n).or_insert(0.0) += p;
             }
-            assert_eq!(net.len(), d.behind_none.len(), "{sur}");
+            assert_eq!(net.len(), d.behind_none.len(), "{what}");
             for ((a, p), (b, q)) in net.iter().zip(&d.behind_none) {
-                assert_eq!(a, b, "{sur}");
-                assert!((p - q).abs() < 1e-15, "{sur} net {a}: {p} vs {q}");
+                assert_eq!(a, b, "{what}");
+                assert!((p - q).abs() < 1e-15, "{what} net {a}: {p} vs {q}");
             }
             // And in bets, as the audit reads them.
             let (main, behind) = (d.net(), d.behind_none());
-            assert_eq!(main.len(), behind.len(), "{sur}");
+            assert_eq!(main.len(), behind.len(), "{what}");
             for ((a, p), (b, q)) in main.iter().zip(&behind) {
-                assert_eq!(a, b, "{sur}");
-                assert!((p - q).abs() < 1e-15, "{sur} net {a} bets: {p} vs {q}");
+                assert_eq!(a, b, "{what}");
+                assert!((p - q).abs() < 1e-15, "{what} net {a} bets: {p} vs {q}");
             }
             let half: f64 = net.get(&(-d.units / 2)).copied().unwrap_or(0.0);
             // Surrender is taken where offered (half a bet lost), and never without it.
-            match r.surrender {
+            match sur {
                 Surrender::None => assert_eq!(half, 0.0),
-                _ => assert!(half > 0.01, "{sur}: surrendered {half}"),
+                _ => assert!(half > 0.01, "{what}: surrendered {half}"),
             }
         }
     }
