@@ -100,8 +100,8 @@ pub fn report(outcomes: &[Outcome], z_limit: f64, bless: bool) -> Report {
     for o in outcomes {
         // Each game prints its own estimate (blackjack: EV per initial bet in percent); CSV
         // carries the raw numbers in the game's unit.
-        let fmt = o.format;
-        let num = |v: f64| Cell::num(fmt(v), v, o.unit);
+        let fmt = o.kind.format;
+        let num = |v: f64| Cell::num(fmt(v), v, o.kind.unit);
         s.row([
             o.name.clone().into(),
             count_cell(o.count),
@@ -121,7 +121,7 @@ pub fn report(outcomes: &[Outcome], z_limit: f64, bless: bool) -> Report {
     };
     let mut games: Vec<String> = Vec::new();
     for o in outcomes {
-        let g = format!("{}: {}", o.game, o.estimate);
+        let g = format!("{}: {}", o.game, o.kind.what);
         if !games.contains(&g) {
             games.push(g);
         }
@@ -147,8 +147,8 @@ pub fn report(outcomes: &[Outcome], z_limit: f64, bless: bool) -> Report {
                 "name": o.name,
                 "file": o.file.display().to_string(),
                 "game": o.game,
-                "estimate": o.estimate,
-                "unit": o.unit,
+                "estimate": o.kind.what,
+                "unit": o.kind.unit,
                 "count": o.count,
                 "ev": o.ev,
                 "se": o.se,
@@ -170,4 +170,31 @@ pub fn report(outcomes: &[Outcome], z_limit: f64, bless: bool) -> Report {
         "baselines": baselines,
     });
     r
+}
+
+/// `check`: the folder of baselines, the tolerance in SE, whether to rewrite them, where the
+/// report goes. It fails when a baseline moved.
+pub struct CheckJob {
+    pub dir: PathBuf,
+    pub z: f64,
+    pub bless: bool,
+    pub outputs: crate::job::Outputs,
+}
+
+impl crate::job::Job for CheckJob {
+    fn outputs(&self) -> &crate::job::Outputs {
+        &self.outputs
+    }
+    fn reads(&self) -> Vec<&Path> {
+        vec![&self.dir]
+    }
+    fn run(self, _: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
+        let outcomes = check_dir(&self.dir, self.z, self.bless)?;
+        let ok = outcomes.iter().all(|o| o.ok);
+        let report = report(&outcomes, self.z, self.bless);
+        Ok(crate::job::Outcome::report(
+            report,
+            crate::job::Status::checked(ok),
+        ))
+    }
 }

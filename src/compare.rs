@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use serde::Serialize;
 
 use crate::engine::{Merge, Simulation};
-use crate::game::{BoxedSim, Game, RunError, RunSpec};
+use crate::game::{BoxedSim, Chunks, Game, RunError, RunSpec};
 use crate::report::{count, count_cell, Cell, Report, RunMeta, Section};
 use crate::rng::Rng;
 use crate::stats::{critical, Estimate, Ratio};
@@ -57,7 +57,7 @@ impl<G: Game> Simulation for CompareSim<'_, G> {
             .map(|(sim, cfg)| {
                 let mut a = G::Acc::default();
                 sim.run_chunk(chunk, &mut rng.clone(), &mut a);
-                G::compare_headline(cfg, &a)
+                G::headline(cfg, &a).ratio
             })
             .collect();
         let n = heads.len();
@@ -172,13 +172,13 @@ pub fn compare<G: Game>(
     let setup = std::time::Instant::now();
     let (plan, first) = G::prepare(&configs[0], spec.seed, spec.chunk, 1)?;
     // Every configuration plays chunks of the first one's size.
-    let chunk = Some(G::chunk_size(&plan));
+    let chunk = Some(plan.chunk_size());
     let mut sims = vec![first];
     for c in &configs[1..] {
         sims.push(G::prepare(c, spec.seed, chunk, 1)?.1);
     }
     let setup_s = setup.elapsed().as_secs_f64();
-    let total = G::chunks(&plan);
+    let total = plan.chunks();
     let opts = crate::engine::RunOptions {
         seed: spec.seed,
         chunks: 0..total,
@@ -279,8 +279,15 @@ pub struct CompareModel {
 /// Compute the comparison's model: estimates, ranks, paired differences.
 pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
     let n = c.configs.len();
-    let (estimate, scores) = G::compare_estimate(&c.configs);
-    let scale = G::headline_scale(&c.configs[0]);
+    // A counter's figure (with its SCOREs) when any configuration counts.
+    let first = G::headline_kind(&c.configs[0]);
+    let kind = c
+        .configs
+        .iter()
+        .map(G::headline_kind)
+        .find(|k| k.score)
+        .unwrap_or(first);
+    let (scores, scale) = (kind.score, first.scale);
     let mut acc = c.acc.clone();
     // A run stopped before its first chunk has no sums: every row and pair is n/a.
     acc.merge(&CompareAcc {
@@ -351,7 +358,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
             ev: est[i].mean,
             ev_se: est[i].se,
             // A counter's EV per round is in table minimums, not per amount bet: no RTP then.
-            rtp: (G::CLAIMS && !scores).then_some(1.0 + est[i].mean),
+            rtp: (kind.claims && !scores).then_some(1.0 + est[i].mean),
             ci95: est[i].ci95,
             score: scores.then(|| score_of(&acc.per[i]).0),
             score_se: scores.then(|| {
@@ -363,7 +370,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
     CompareModel {
         game: G::NAME,
         version: crate::VERSION,
-        estimate,
+        estimate: kind.what,
         rules: {
             let first = G::rules_line(&c.configs[0]);
             if c.configs.iter().all(|x| G::rules_line(x) == first) {
@@ -375,7 +382,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         },
         seed: c.meta.seed,
         chunks: CompareChunks {
-            size: G::chunk_size(&c.plan),
+            size: c.plan.chunk_size(),
             planned: c.meta.chunks_planned,
             done: c.meta.chunks_done,
         },
@@ -385,8 +392,8 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         elapsed_s: c.meta.elapsed_s,
         setup_s: c.meta.setup_s,
         meta: c.meta.clone(),
-        format: G::format_estimate,
-        unit: G::UNIT,
+        format: kind.format,
+        unit: kind.unit,
     }
 }
 
@@ -525,14 +532,31 @@ pub fn render(m: &CompareModel) -> Report {
     r
 }
 
-/// Compare and render: what `compare GAME` does after parsing its arguments.
-pub fn compare_report<G: Game>(
-    configs: Vec<G::Config>,
-    spec: &RunSpec,
-    stop: &AtomicBool,
-) -> Result<(Report, bool), G::Error> {
-    let c = compare::<G>(configs, spec, stop)?;
-    Ok((render(&compare_model(&c)), c.meta.interrupted))
+/// `compare GAME`: the configurations compared, how to run them, where the report goes.
+pub struct CompareJob<G: Game> {
+    pub configs: Vec<G::Config>,
+    pub spec: RunSpec,
+    pub outputs: crate::job::Outputs,
+}
+
+impl<G: Game> crate::job::Job for CompareJob<G>
+where
+    crate::job::Error: From<G::Error>,
+{
+    fn outputs(&self) -> &crate::job::Outputs {
+        &self.outputs
+    }
+    fn graceful(&self) -> bool {
+        true
+    }
+    fn run(self, ctx: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
+        let c = compare::<G>(self.configs, &self.spec, ctx.stop)?;
+        let status = crate::job::Status::ran(c.meta.interrupted);
+        Ok(crate::job::Outcome::report(
+            render(&compare_model(&c)),
+            status,
+        ))
+    }
 }
 
 #[cfg(test)]

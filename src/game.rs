@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Merge, Simulation};
+use crate::job::{Ctx, Error as JobError, Job, Outcome as JobOutcome, Outputs};
 use crate::report::{PlotError, Report, RunMeta};
 use crate::shard::{Plausible, ShardError, ShardSpec};
 use crate::stats::Ratio;
@@ -38,7 +39,7 @@ pub trait Game: 'static {
     type Config: Serialize + DeserializeOwned + Clone + Send + Sync;
     /// How the run maps onto chunks (and anything a report needs that the game worked out
     /// while planning). Part of the shard key.
-    type Plan: Serialize + DeserializeOwned + Clone + Send + Sync;
+    type Plan: Chunks + Serialize + DeserializeOwned + Clone + Send + Sync;
     /// The run's sums: merge exactly, `Default` is the identity.
     type Acc: Merge + Plausible + Serialize + DeserializeOwned + Clone + Send + Sync;
     /// The game's typed error.
@@ -52,7 +53,7 @@ pub trait Game: 'static {
     /// The game's part of a baseline file of `check` (a small fixed run request; the
     /// envelope every game shares — name, seed, recorded sums, expected value — is
     /// [`BaselineFile`]).
-    type Baseline: Serialize + DeserializeOwned;
+    type Baseline: Baseline<Self>;
 
     /// Check the configuration; every way in (command line, baseline, shard key) passes here.
     fn validate(cfg: &Self::Config) -> Result<(), Self::Error>;
@@ -64,55 +65,84 @@ pub trait Game: 'static {
         chunk: Option<u64>,
         shards: u64,
     ) -> Result<Prepared<Self>, Self::Error>;
-    /// Chunks of the whole run.
-    fn chunks(plan: &Self::Plan) -> u64;
     /// The report of a run (complete, interrupted, a shard, or merged).
     fn report(run: &Run<Self>, claim: Option<f64>) -> Result<Report, Self::Error>;
     /// The run's plots as (file name, SVG text).
     fn plots(run: &Run<Self>, claim: Option<f64>) -> Result<Vec<(String, String)>, PlotError>;
 
-    /// The baseline's run: configuration and chunk size.
-    fn baseline_run(b: &Self::Baseline) -> Result<(Self::Config, u64), Self::Error>;
-    /// The sums `check` compares bit for bit.
-    fn sums(acc: &Self::Acc) -> serde_json::Value;
-    /// The headline estimate `check` tests against the expected value: (count, value, SE).
-    fn estimate(run: &Run<Self>) -> (u64, f64, f64);
-    /// The exact expected value of the headline estimate, where the game knows it.
-    fn expected(cfg: &Self::Config) -> Result<Option<Expected>, Self::Error>;
-    /// Whether the game's report tests a claimed RTP (`--claim`).
-    const CLAIMS: bool = false;
-    /// What the headline estimate is, for `check`'s report.
-    const ESTIMATE: &'static str;
-    /// How `check` and `compare` print an estimate of this game.
-    fn format_estimate(v: f64) -> String {
-        format!("{v:.3}")
-    }
-    /// The unit of the estimate in CSV output (`fraction` for a return, `points`, ...).
-    const UNIT: &'static str;
+    /// What the headline estimate of a run of `cfg` is: the figure `check` tests and
+    /// `compare` pairs.
+    fn headline_kind(cfg: &Self::Config) -> HeadlineKind;
+    /// The headline estimate's sums in a run of `cfg`: a ratio Σx/Σy whose per-chunk sums
+    /// pair up across configurations in `compare`.
+    fn headline(cfg: &Self::Config, acc: &Self::Acc) -> Headline;
 
-    /// For `compare`: the headline ratio Σx/Σy of a run's sums (the estimate `check` tests,
-    /// before `headline_scale`), whose per-chunk sums pair up across configurations.
-    fn headline(acc: &Self::Acc) -> Ratio;
-    /// What `compare` pairs for a run of `cfg` (default: the headline).
-    fn compare_headline(_cfg: &Self::Config, acc: &Self::Acc) -> Ratio {
-        Self::headline(acc)
-    }
-    /// What `compare` says it compares for these configurations, and whether it also pairs
-    /// their SCOREs (10^6 (EV/SD)², SD per observation of the compared ratio) (default: the
-    /// headline, no SCORE).
-    fn compare_estimate(_cfgs: &[Self::Config]) -> (&'static str, bool) {
-        (Self::ESTIMATE, false)
-    }
-    /// What the headline ratio is divided by to give the estimate (money units per bet).
-    fn headline_scale(_cfg: &Self::Config) -> f64 {
-        1.0
-    }
     /// The name (and content hash, if any) of a configuration's strategy.
     fn label(cfg: &Self::Config) -> Label;
     /// The configuration's rules in one line.
     fn rules_line(cfg: &Self::Config) -> String;
-    /// A plan's chunk size in the game's unit (what `RunSpec::chunk` asks for).
-    fn chunk_size(plan: &Self::Plan) -> u64;
+}
+
+/// How a run maps onto chunks.
+pub trait Chunks {
+    /// Chunks of the whole run.
+    fn chunks(&self) -> u64;
+    /// The chunk size in the game's unit (what `RunSpec::chunk` asks for).
+    fn chunk_size(&self) -> u64;
+}
+
+/// A game's part of a baseline file: the run it asks for, the sums `check` compares bit for
+/// bit, and the exact expected value of the headline estimate.
+pub trait Baseline<G: Game + ?Sized>: Serialize + DeserializeOwned {
+    /// The baseline's run: configuration and chunk size.
+    fn run(&self) -> Result<(G::Config, u64), G::Error>;
+    /// The sums `check` compares bit for bit.
+    fn sums(acc: &G::Acc) -> serde_json::Value;
+    /// The exact expected value of the headline estimate, where the game knows it.
+    fn expected(cfg: &G::Config) -> Result<Option<Expected>, G::Error>;
+}
+
+/// What a headline estimate is: its name, unit and print format, whether it is a return to
+/// player (so `--claim` can test it), and whether `compare` pairs SCOREs beside it.
+#[derive(Clone, Copy, Debug)]
+pub struct HeadlineKind {
+    /// What it is, e.g. "EV per initial bet".
+    pub what: &'static str,
+    /// Its unit in CSV and JSON (`fraction` for a return, `points`, ...).
+    pub unit: &'static str,
+    /// How `check` and `compare` print a value of it.
+    pub format: fn(f64) -> String,
+    /// Whether it is a return to player (`--claim` tests it).
+    pub claims: bool,
+    /// Whether `compare` also pairs SCOREs (10^6 (EV/SD)², SD per observation).
+    pub score: bool,
+    /// What the headline ratio is divided by to give the estimate (money units per bet).
+    pub scale: f64,
+}
+
+impl HeadlineKind {
+    /// The estimate of a headline ratio and its standard error.
+    pub fn estimate(&self, r: &Ratio) -> (f64, f64) {
+        (r.mean() / self.scale, r.se() / self.scale)
+    }
+}
+
+/// Three decimals: how points print.
+pub fn three_decimals(v: f64) -> String {
+    format!("{v:.3}")
+}
+
+/// A percentage with four decimals: how a return prints.
+pub fn percent4(v: f64) -> String {
+    format!("{:.4}%", v * 100.0)
+}
+
+/// A run's headline sums: the ratio Σx/Σy and the observations it counts (rounds, turns,
+/// games).
+#[derive(Clone, Copy, Debug)]
+pub struct Headline {
+    pub ratio: Ratio,
+    pub count: u64,
 }
 
 /// What a comparison calls a configuration's strategy.
@@ -221,7 +251,7 @@ fn key_of<G: Game>(
         config: cfg,
         plan,
         seed,
-        chunks: G::chunks(plan),
+        chunks: plan.chunks(),
     })
     .map_err(|e| ShardError::KeyField {
         name: "config".into(),
@@ -259,7 +289,7 @@ pub fn simulate<G: Game>(
     let setup = std::time::Instant::now();
     let (plan, sim) = G::prepare(&cfg, spec.seed, spec.chunk, shards)?;
     let setup_s = setup.elapsed().as_secs_f64();
-    let total = G::chunks(&plan);
+    let total = plan.chunks();
     let chunks = spec.shard.map_or(0..total, |s| s.range(total));
     let opts = crate::engine::RunOptions {
         seed: spec.seed,
@@ -456,7 +486,7 @@ pub fn merge<G: Game>(paths: &[PathBuf]) -> Result<Run<G>, G::Error> {
 
 /// The report of a run, with the notes every game's report carries (shard, merge).
 pub fn report<G: Game>(run: &Run<G>, claim: Option<f64>) -> Result<Report, G::Error> {
-    if claim.is_some() && !G::CLAIMS {
+    if claim.is_some() && !G::headline_kind(&run.config).claims {
         return Err(RunError::NoClaim { game: G::NAME }.into());
     }
     let mut r = G::report(run, claim)?;
@@ -467,7 +497,7 @@ pub fn report<G: Game>(run: &Run<G>, claim: Option<f64>) -> Result<Report, G::Er
             sh.n,
             run.meta.chunk_range[0],
             run.meta.chunk_range[1],
-            G::chunks(&run.plan)
+            run.plan.chunks()
         ));
     }
     if let Some(at) = run.meta.resumed_from_chunk {
@@ -541,7 +571,7 @@ pub struct Outcome {
     pub game: String,
     /// Rounds, turns or games run.
     pub count: u64,
-    /// The headline estimate and its SE, as `G::format_estimate` prints them.
+    /// The headline estimate and its SE, as its kind prints them.
     pub ev: f64,
     pub se: f64,
     pub expected: Option<f64>,
@@ -551,12 +581,8 @@ pub struct Outcome {
     /// With `--bless`, the baseline file's new text, written by `write_blessed` once every
     /// baseline has run (so a failure leaves every file as it was).
     pub blessed: Option<String>,
-    /// The estimate formatter of the game.
-    pub format: fn(f64) -> String,
-    /// The estimate's unit in CSV and JSON (`Game::UNIT`).
-    pub unit: &'static str,
-    /// What the estimate is (`Game::ESTIMATE`).
-    pub estimate: &'static str,
+    /// What the estimate is, its unit and format.
+    pub kind: HeadlineKind,
 }
 
 /// Names and values of the fields of `new` that differ from `old`.
@@ -624,7 +650,7 @@ pub fn load_baseline<G: Game>(
         )
         .into());
     }
-    let (cfg, chunk) = G::baseline_run(&b.run)?;
+    let (cfg, chunk) = b.run.run()?;
     let file = file.to_path_buf();
     Ok(Box::new(move |z_limit, bless| {
         run_baseline::<G>(&file, b, cfg, chunk, z_limit, bless)
@@ -668,9 +694,14 @@ fn run_baseline<G: Game>(
         chunk: Some(chunk),
         ..RunSpec::default()
     };
-    let expected_now = if bless { G::expected(&cfg)? } else { None };
+    let expected_now = if bless {
+        G::Baseline::expected(&cfg)?
+    } else {
+        None
+    };
+    let kind = G::headline_kind(&cfg);
     let run = simulate::<G>(cfg, &spec, &AtomicBool::new(false))?;
-    let sums = G::sums(&run.acc);
+    let sums = G::Baseline::sums(&run.acc);
     let moved = match &b.sums {
         Some(old) => moved_fields(&sums, old),
         None => vec!["(no sums recorded yet)".into()],
@@ -682,7 +713,8 @@ fn run_baseline<G: Game>(
     } else {
         None
     };
-    let (count, ev, se) = G::estimate(&run);
+    let headline = G::headline(&run.config, &run.acc);
+    let (count, (ev, se)) = (headline.count, kind.estimate(&headline.ratio));
     let expected = b.expected.as_ref().map(|e| e.ev);
     let z = expected.map(|e| (ev - e) / se);
     let ok = bless || (moved.is_empty() && z.map(|z| z.abs() <= z_limit).unwrap_or(true));
@@ -698,9 +730,7 @@ fn run_baseline<G: Game>(
         moved,
         ok,
         blessed,
-        format: G::format_estimate,
-        unit: G::UNIT,
-        estimate: G::ESTIMATE,
+        kind,
     })
 }
 
@@ -742,7 +772,33 @@ pub fn find(name: &str) -> Option<Entry> {
     registry().into_iter().find(|e| e.name == name)
 }
 
-/// Simulate and render: what `sim GAME` does after parsing its arguments.
+/// `sim GAME`: a configuration, how to run it, a claimed RTP to test, where the report goes.
+pub struct SimJob<G: Game> {
+    pub config: G::Config,
+    pub spec: RunSpec,
+    pub claim: Option<f64>,
+    pub outputs: Outputs,
+}
+
+impl<G: Game> Job for SimJob<G>
+where
+    JobError: From<G::Error>,
+{
+    fn outputs(&self) -> &Outputs {
+        &self.outputs
+    }
+    fn shard_out(&self) -> Option<&Path> {
+        self.spec.shard_out.as_deref()
+    }
+    fn graceful(&self) -> bool {
+        true
+    }
+    fn run(self, ctx: &Ctx) -> Result<JobOutcome, JobError> {
+        Ok(sim_rendered::<G>(self.config, &self.spec, self.claim, ctx.stop)?.into())
+    }
+}
+
+/// Simulate and render: what `sim GAME` does.
 pub fn sim_rendered<G: Game>(
     cfg: G::Config,
     spec: &RunSpec,
@@ -824,14 +880,22 @@ mod tests {
     impl Game for Coin {
         const NAME: &'static str = "coin";
         type Config = CoinConfig;
-        type Plan = (u64, u64);
+        type Plan = CoinPlan;
         type Acc = CoinAcc;
         type Error = CoinError;
         type Baseline = CoinBaseline;
-        const ESTIMATE: &'static str = "share of heads";
-        const UNIT: &'static str = "fraction";
 
-        fn headline(acc: &CoinAcc) -> Ratio {
+        fn headline_kind(_cfg: &CoinConfig) -> HeadlineKind {
+            HeadlineKind {
+                what: "share of heads",
+                unit: "fraction",
+                format: three_decimals,
+                claims: false,
+                score: false,
+                scale: 1.0,
+            }
+        }
+        fn headline(_cfg: &CoinConfig, acc: &CoinAcc) -> Headline {
             let mut r = Ratio::default();
             let b = crate::stats::Batch {
                 x: acc.heads as i64,
@@ -839,7 +903,10 @@ mod tests {
                 xx: acc.heads as i64,
             };
             r.close(&b, acc.flips);
-            r
+            Headline {
+                ratio: r,
+                count: acc.flips,
+            }
         }
         fn label(cfg: &CoinConfig) -> Label {
             Label {
@@ -849,9 +916,6 @@ mod tests {
         }
         fn rules_line(_cfg: &CoinConfig) -> String {
             "a fair coin".into()
-        }
-        fn chunk_size(plan: &(u64, u64)) -> u64 {
-            plan.0
         }
 
         fn validate(cfg: &CoinConfig) -> Result<(), CoinError> {
@@ -871,10 +935,11 @@ mod tests {
                 flips: cfg.flips,
                 per_chunk,
             };
-            Ok(((per_chunk, cfg.flips.div_ceil(per_chunk)), Box::new(sim)))
-        }
-        fn chunks(plan: &(u64, u64)) -> u64 {
-            plan.1
+            let plan = CoinPlan {
+                per_chunk,
+                chunks: cfg.flips.div_ceil(per_chunk),
+            };
+            Ok((plan, Box::new(sim)))
         }
         fn report(run: &Run<Coin>, _claim: Option<f64>) -> Result<Report, CoinError> {
             Ok(Report {
@@ -888,19 +953,33 @@ mod tests {
         ) -> Result<Vec<(String, String)>, PlotError> {
             Ok(Vec::new())
         }
-        fn baseline_run(b: &CoinBaseline) -> Result<(CoinConfig, u64), CoinError> {
+    }
+
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    struct CoinPlan {
+        per_chunk: u64,
+        chunks: u64,
+    }
+
+    impl Chunks for CoinPlan {
+        fn chunks(&self) -> u64 {
+            self.chunks
+        }
+        fn chunk_size(&self) -> u64 {
+            self.per_chunk
+        }
+    }
+
+    impl Baseline<Coin> for CoinBaseline {
+        fn run(&self) -> Result<(CoinConfig, u64), CoinError> {
             let cfg = CoinConfig {
-                flips: b.flips,
+                flips: self.flips,
                 label: String::new(),
             };
             Ok((cfg, 50))
         }
         fn sums(acc: &CoinAcc) -> serde_json::Value {
             serde_json::to_value(acc).unwrap()
-        }
-        fn estimate(run: &Run<Coin>) -> (u64, f64, f64) {
-            let n = run.acc.flips as f64;
-            (run.acc.flips, run.acc.heads as f64 / n, 0.5 / n.sqrt())
         }
         fn expected(_cfg: &CoinConfig) -> Result<Option<Expected>, CoinError> {
             Ok(Some(Expected {
@@ -940,7 +1019,13 @@ mod tests {
         assert_eq!(one.acc, two.acc);
         assert_eq!(one.acc.flips, 10_000);
         assert!((4_800..5_200).contains(&one.acc.heads), "{:?}", one.acc);
-        assert_eq!(one.plan, (100, 100));
+        assert_eq!(
+            one.plan,
+            CoinPlan {
+                per_chunk: 100,
+                chunks: 100
+            }
+        );
         assert_eq!(
             (one.meta.seed, one.meta.threads, two.meta.threads),
             (7, 1, 2)
@@ -1142,7 +1227,7 @@ mod tests {
         let again = check_baseline::<Coin>(&f, text.clone(), 4.0, false).unwrap();
         assert!(again.ok && again.moved.is_empty(), "{again:?}");
         assert_eq!(
-            (again.count, again.expected, again.estimate),
+            (again.count, again.expected, again.kind.what),
             (4000, Some(0.5), "share of heads")
         );
         let z = again.z.unwrap();

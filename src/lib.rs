@@ -9,6 +9,7 @@ pub mod engine;
 pub mod game;
 pub mod games;
 pub mod input;
+pub mod job;
 pub mod monitor;
 pub mod numparse;
 pub mod output;

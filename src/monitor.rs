@@ -595,6 +595,53 @@ pub fn plot(m: &MonitorModel) -> Result<String, String> {
     )
 }
 
+/// `monitor`: the expected report, the log of periods (`-`: standard input), the acceptance
+/// level, where the report goes. It fails when a period is out of its band.
+pub struct MonitorJob {
+    pub expected: std::path::PathBuf,
+    pub log: std::path::PathBuf,
+    pub level: f64,
+    pub outputs: crate::job::Outputs,
+}
+
+impl crate::job::Job for MonitorJob {
+    fn outputs(&self) -> &crate::job::Outputs {
+        &self.outputs
+    }
+    fn run(self, _: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
+        use crate::input::{read_stdin, read_text, MAX_SHARD_BYTES, MAX_TEXT_BYTES, STDIN};
+        const MAX_LOG_BYTES: u64 = MAX_TEXT_BYTES * 64;
+        // The level first: a bad one is refused before any file is read.
+        z_of_level(self.level)?;
+        let text = read_text(&self.expected, "--expected", MAX_SHARD_BYTES)?;
+        let expected = Expectation::from_json(&text, &self.expected.display().to_string())?;
+        // `-` reads the log from standard input (an export piped in).
+        let (log_name, log) = if self.log.as_os_str() == "-" {
+            (STDIN.to_string(), read_stdin("the log", MAX_LOG_BYTES)?)
+        } else {
+            let log = read_text(&self.log, "the log", MAX_LOG_BYTES)?;
+            (self.log.display().to_string(), log)
+        };
+        let periods = parse_log(&log, &log_name)?;
+        let model = monitor(
+            &expected,
+            &periods,
+            self.level,
+            &LogFile::new(&log_name, &log),
+        )?;
+        let report = render(&model);
+        let ok = model.all_in_band();
+        Ok(crate::job::Outcome::Report {
+            report,
+            plots: Box::new(move || {
+                let svg = plot(&model).map_err(crate::job::plot_error("the funnel plot"))?;
+                Ok(vec![("funnel.svg".to_string(), svg)])
+            }),
+            status: crate::job::Status::checked(ok),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

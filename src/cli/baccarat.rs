@@ -5,8 +5,12 @@ use clap::Args;
 use super::{
     parse_claim, parse_count_limited, parse_positive, ArgError, OutputArgs, RunBase, RunCommon,
 };
+use rtplab::compare::CompareJob;
+use rtplab::game::SimJob;
 use rtplab::games::baccarat::bet::BetSpec;
+use rtplab::games::baccarat::jobs::ExactJob;
 use rtplab::games::baccarat::rules::{BacRules, BankerPays, Shuffle};
+use rtplab::games::baccarat::Baccarat;
 
 /// Every rule of the baccarat table; unset flags keep the standard table's value.
 #[derive(Args, Debug)]
@@ -136,10 +140,15 @@ pub struct BaccaratSim {
     pub output: OutputArgs,
 }
 
-impl TryFrom<&BaccaratSim> for rtplab::games::baccarat::BacConfig {
+impl TryFrom<&BaccaratSim> for SimJob<Baccarat> {
     type Error = anyhow::Error;
     fn try_from(args: &BaccaratSim) -> anyhow::Result<Self> {
-        args.stakes.config(&args.bet)
+        Ok(SimJob {
+            config: args.stakes.config(&args.bet)?,
+            spec: args.run.spec(args.chunk_shoes)?,
+            claim: args.claim,
+            outputs: (&args.output).into(),
+        })
     }
 }
 
@@ -164,6 +173,31 @@ pub struct BaccaratExact {
     pub rules: BacRulesArgs,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+impl TryFrom<&BaccaratCompare> for CompareJob<Baccarat> {
+    type Error = anyhow::Error;
+    fn try_from(args: &BaccaratCompare) -> anyhow::Result<Self> {
+        Ok(CompareJob {
+            configs: args
+                .bets
+                .iter()
+                .map(|b| args.stakes.config(b))
+                .collect::<anyhow::Result<_>>()?,
+            spec: args.run.spec()?,
+            outputs: (&args.output).into(),
+        })
+    }
+}
+
+impl TryFrom<&BaccaratExact> for ExactJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &BaccaratExact) -> anyhow::Result<Self> {
+        Ok(ExactJob {
+            rules: args.rules.to_rules()?,
+            outputs: (&args.output).into(),
+        })
+    }
 }
 
 #[cfg(test)]

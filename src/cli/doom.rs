@@ -3,7 +3,12 @@
 use clap::Args;
 
 use super::{parse_count_limited, ArgError, OutputArgs, RunBase, RunCommon};
+use rtplab::compare::CompareJob;
+use rtplab::game::SimJob;
+use rtplab::games::doom::game::DoomConfig;
+use rtplab::games::doom::jobs::{AdviseJob, Analysis, AuditJob, ExactJob};
 use rtplab::games::doom::rules::{self, DoomRules};
+use rtplab::games::doom::Doom;
 
 /// Every ruling of Dice of Doom; unset flags keep the preset's value.
 #[derive(Args, Debug)]
@@ -152,7 +157,7 @@ impl DoomSim {
     }
 }
 
-impl TryFrom<&DoomSim> for rtplab::games::doom::game::DoomConfig {
+impl TryFrom<&DoomSim> for DoomConfig {
     type Error = anyhow::Error;
     fn try_from(args: &DoomSim) -> anyhow::Result<Self> {
         use rtplab::games::doom::sim::Mode;
@@ -180,7 +185,7 @@ impl TryFrom<&DoomSim> for rtplab::games::doom::game::DoomConfig {
         if args.start_seat == Some(0) {
             anyhow::bail!("--start-seat is 1-based: use 1 for the first seat");
         }
-        Ok(rtplab::games::doom::game::DoomConfig {
+        Ok(DoomConfig {
             rules,
             seats,
             mode,
@@ -207,20 +212,26 @@ pub struct DoomCompare {
     pub output: OutputArgs,
 }
 
-impl DoomCompare {
+impl TryFrom<&DoomCompare> for CompareJob<Doom> {
+    type Error = anyhow::Error;
     /// The turns of each `--strategy`.
-    pub fn configs(&self) -> anyhow::Result<Vec<rtplab::games::doom::game::DoomConfig>> {
-        let rules = self.rules.to_rules()?;
-        Ok(self
+    fn try_from(args: &DoomCompare) -> anyhow::Result<Self> {
+        let rules = args.rules.to_rules()?;
+        let configs = args
             .strategies
             .iter()
-            .map(|s| rtplab::games::doom::game::DoomConfig {
+            .map(|s| DoomConfig {
                 rules: rules.clone(),
                 seats: vec![s.clone()],
-                mode: rtplab::games::doom::sim::Mode::Turns(self.turns),
+                mode: rtplab::games::doom::sim::Mode::Turns(args.turns),
                 start_seat: Some(0),
             })
-            .collect())
+            .collect();
+        Ok(CompareJob {
+            configs,
+            spec: args.run.spec()?,
+            outputs: (&args.output).into(),
+        })
     }
 }
 
@@ -439,31 +450,38 @@ impl From<DoomPreset> for rules::DoomPreset {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::ValueEnum;
+#[derive(Args, Debug)]
+pub struct AdviseDoom {
+    #[command(flatten)]
+    pub rules: crate::cli::doom::DoomRulesArgs,
+    /// The dice just rolled, e.g. 1,1,5,2,3,4.
+    #[arg(long, value_name = "DICE")]
+    pub roll: String,
+    /// Dice set aside earlier in this cycle (since the turn began or the last hot dice).
+    #[arg(long, value_name = "DICE", default_value = "")]
+    pub held: String,
+    /// The turn's points so far (the held dice's included).
+    #[arg(long, value_name = "POINTS", default_value_t = 0)]
+    pub turn_points: u32,
+    /// Your banked score: with --opponent, values become the probability of winning a game of
+    /// two to --target under win-optimal play (the game is solved first: minutes at 10,000).
+    #[arg(long, value_name = "POINTS", requires = "opponent")]
+    pub score: Option<u64>,
+    /// The opponent's banked score.
+    #[arg(long, value_name = "POINTS", requires = "score")]
+    pub opponent: Option<u64>,
+    /// Your seat with --score: first (you roll first each round; the default) or second.
+    #[arg(long, value_enum, requires = "score")]
+    pub seat: Option<SeatOrder>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
 
-    /// Each command-line value converts into the library value whose serialized name (in
-    /// reports and shard keys) is the same word.
-    fn same_names<C: ValueEnum + Copy, L: From<C> + serde::Serialize>() {
-        for v in C::value_variants() {
-            let name = v.to_possible_value().unwrap().get_name().to_string();
-            let lib = serde_json::to_value(L::from(*v)).unwrap();
-            assert_eq!(lib, serde_json::Value::String(name));
-        }
-    }
-
-    #[test]
-    fn rule_values_match_the_library() {
-        same_names::<NOfKind, rules::NOfKind>();
-        same_names::<KindExtras, rules::KindExtras>();
-        same_names::<HeldDice, rules::HeldDice>();
-        same_names::<HotDice, rules::HotDice>();
-        same_names::<DoomWipes, rules::DoomWipes>();
-        same_names::<EndRule, rules::EndRule>();
-        same_names::<DoomPreset, rules::DoomPreset>();
-    }
+/// First or second to move each round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SeatOrder {
+    First,
+    Second,
 }
 
 #[derive(Args, Debug)]
@@ -496,4 +514,138 @@ pub struct DoomAudit {
     pub quiet: bool,
     #[command(flatten)]
     pub output: crate::cli::OutputArgs,
+}
+
+impl TryFrom<&DoomSim> for SimJob<Doom> {
+    type Error = anyhow::Error;
+    fn try_from(args: &DoomSim) -> anyhow::Result<Self> {
+        Ok(SimJob {
+            config: DoomConfig::try_from(args)?,
+            spec: args.run.spec(None)?,
+            claim: None,
+            outputs: (&args.output).into(),
+        })
+    }
+}
+
+impl TryFrom<&DoomExact> for ExactJob {
+    type Error = anyhow::Error;
+    /// One turn played for points, or a game of two played to win; nothing else is solved.
+    fn try_from(args: &DoomExact) -> anyhow::Result<Self> {
+        use rtplab::games::doom::strategy::DoomStrategy;
+        let rules = args.rules.to_rules()?;
+        let analysis = match (args.objective, args.players) {
+            (Objective::Win, 2) => {
+                if !args.strategies.is_empty() {
+                    anyhow::bail!(
+                        "--strategy is for the single-turn analysis; the win objective solves its own policy (compare strategies with sim doom --seat win-optimal --seat STRATEGY)"
+                    );
+                }
+                Analysis::Win
+            }
+            (Objective::Points, 1) => {
+                let strategies = args
+                    .strategies
+                    .iter()
+                    .map(|s| DoomStrategy::parse(s))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(ArgError)?;
+                if let Some(s) = strategies.iter().find(|s| s.win) {
+                    anyhow::bail!(
+                        "--strategy {}: the win-optimal policy is solved by --players 2 --objective win",
+                        s.spec
+                    );
+                }
+                let cap = rtplab::games::doom::exact::CAP_POINTS;
+                if args.sweep_max > cap {
+                    anyhow::bail!("--sweep-max {}: at most {cap} points", args.sweep_max);
+                }
+                Analysis::Turn {
+                    strategies,
+                    sweep_max: args.sweep_max,
+                }
+            }
+            (objective, players) => anyhow::bail!(
+                "--players {players} --objective {}: the exact analysis solves one turn (--players 1 --objective points) or a game of two played to win (--players 2 --objective win)",
+                match objective {
+                    Objective::Win => "win",
+                    Objective::Points => "points",
+                },
+            ),
+        };
+        Ok(ExactJob {
+            rules,
+            analysis,
+            outputs: (&args.output).into(),
+        })
+    }
+}
+
+impl TryFrom<&AdviseDoom> for AdviseJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &AdviseDoom) -> anyhow::Result<Self> {
+        use rtplab::games::doom::advise::{parse_dice, DoomAdviseRequest, GameScores};
+        Ok(AdviseJob {
+            rules: args.rules.to_rules()?,
+            request: DoomAdviseRequest {
+                roll: parse_dice(&args.roll)?,
+                held: parse_dice(&args.held)?,
+                turn_points: args.turn_points,
+                game: match (args.score, args.opponent) {
+                    (Some(score), Some(opponent)) => Some(GameScores {
+                        score,
+                        opponent,
+                        seat: (args.seat == Some(SeatOrder::Second)) as usize,
+                    }),
+                    _ => None,
+                },
+            },
+            outputs: (&args.output).into(),
+        })
+    }
+}
+
+impl TryFrom<&DoomAudit> for AuditJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &DoomAudit) -> anyhow::Result<Self> {
+        Ok(AuditJob {
+            config: rtplab::games::doom::audit::DoomAuditConfig {
+                rules: args.rules.to_rules()?,
+                bank_at: args.bank_at.clone(),
+                turns: args.turns,
+                games: args.games,
+                seed: args.seed,
+                threads: args.threads,
+                progress: !args.quiet,
+            },
+            outputs: (&args.output).into(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+
+    /// Each command-line value converts into the library value whose serialized name (in
+    /// reports and shard keys) is the same word.
+    fn same_names<C: ValueEnum + Copy, L: From<C> + serde::Serialize>() {
+        for v in C::value_variants() {
+            let name = v.to_possible_value().unwrap().get_name().to_string();
+            let lib = serde_json::to_value(L::from(*v)).unwrap();
+            assert_eq!(lib, serde_json::Value::String(name));
+        }
+    }
+
+    #[test]
+    fn rule_values_match_the_library() {
+        same_names::<NOfKind, rules::NOfKind>();
+        same_names::<KindExtras, rules::KindExtras>();
+        same_names::<HeldDice, rules::HeldDice>();
+        same_names::<HotDice, rules::HotDice>();
+        same_names::<DoomWipes, rules::DoomWipes>();
+        same_names::<EndRule, rules::EndRule>();
+        same_names::<DoomPreset, rules::DoomPreset>();
+    }
 }

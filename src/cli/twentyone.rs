@@ -5,7 +5,11 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{parse_count_limited, ArgError, OutputArgs, RunBase};
+use rtplab::game::SimJob;
+use rtplab::games::twentyone::game::TwentyOneConfig;
+use rtplab::games::twentyone::jobs::{AdviseJob, ExactJob, SweepJob};
 use rtplab::games::twentyone::rules::{read_sheets, TwentyOneRules};
+use rtplab::games::twentyone::TwentyOne;
 
 #[derive(Args, Debug)]
 pub struct TwentyOneRulesArgs {
@@ -52,7 +56,7 @@ pub struct TwentyOneSim {
     pub start_seat: Option<usize>,
     /// Sweep the row-optimal cost per roll: seat 1 plays row-optimal:C for each C against the
     /// --seat strategies (default: hits-only, slack:1, greedy).
-    #[arg(long, value_name = "C,C,...", value_delimiter = ',')]
+    #[arg(long, value_name = "C,C,...", value_delimiter = ',', value_parser = parse_cost)]
     pub sweep_c: Vec<f64>,
     #[command(flatten)]
     pub run: RunBase,
@@ -87,7 +91,7 @@ impl TwentyOneSim {
     }
 }
 
-impl TryFrom<&TwentyOneSim> for rtplab::games::twentyone::game::TwentyOneConfig {
+impl TryFrom<&TwentyOneSim> for TwentyOneConfig {
     type Error = anyhow::Error;
     /// With `--sweep-c`, the seats are the other seats (the swept one is added per cost).
     fn try_from(args: &TwentyOneSim) -> anyhow::Result<Self> {
@@ -109,7 +113,7 @@ impl TryFrom<&TwentyOneSim> for rtplab::games::twentyone::game::TwentyOneConfig 
                 .map(|i| DEFAULT_SEATS[i % DEFAULT_SEATS.len()].to_string())
                 .collect()
         };
-        Ok(rtplab::games::twentyone::game::TwentyOneConfig {
+        Ok(TwentyOneConfig {
             rules,
             seats,
             games: args.games,
@@ -125,9 +129,99 @@ pub struct TwentyOneExact {
     /// Also print the row-optimal policy table.
     #[arg(long)]
     pub row_policy: bool,
-    /// Cost per roll of the row-optimal policy.
-    #[arg(long, default_value_t = 1.0, value_name = "C")]
+    /// Cost per roll of the row-optimal policy (0 to 100).
+    #[arg(long, default_value_t = 1.0, value_name = "C", value_parser = parse_cost)]
     pub c: f64,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct AdviseTwentyOne {
+    #[command(flatten)]
+    pub rules: crate::cli::twentyone::TwentyOneRulesArgs,
+    /// Your current row's boxes left to right by colour (printed 6 to 1), e.g. "W6 K5 R4 B3 Y2 G1".
+    #[arg(long, value_name = "BOXES")]
+    pub row: String,
+    /// The row's boxes already written or crossed out, by colour, e.g. W,R.
+    #[arg(long, value_name = "COLOURS", default_value = "")]
+    pub filled: String,
+    /// Exact hits so far in the row.
+    #[arg(long, default_value_t = 0)]
+    pub hits: u8,
+    /// The roll: each die's colour and value, e.g. "W3 K5 R1 B6 Y2 G4".
+    #[arg(long, value_name = "DICE")]
+    pub roll: String,
+    /// Re-rolls you may still take (the active player only; 0 otherwise).
+    #[arg(long, default_value_t = 0)]
+    pub rerolls_left: u8,
+    /// Cost per roll of the row-optimal policy (as in `exact twenty-one --c`).
+    #[arg(long, default_value_t = 1.0, value_name = "C", value_parser = parse_cost)]
+    pub c: f64,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// A cost per roll of the row-optimal policy: a number from 0 to 100.
+fn parse_cost(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(c) if (0.0..=100.0).contains(&c) => Ok(c),
+        _ => Err(format!(
+            "expected a cost per roll from 0 to 100, found '{s}'"
+        )),
+    }
+}
+
+impl TryFrom<&TwentyOneSim> for SimJob<TwentyOne> {
+    type Error = anyhow::Error;
+    fn try_from(args: &TwentyOneSim) -> anyhow::Result<Self> {
+        Ok(SimJob {
+            config: TwentyOneConfig::try_from(args)?,
+            spec: args.run.spec(None)?,
+            claim: None,
+            outputs: (&args.output).into(),
+        })
+    }
+}
+
+impl TryFrom<&TwentyOneSim> for SweepJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &TwentyOneSim) -> anyhow::Result<Self> {
+        Ok(SweepJob {
+            config: TwentyOneConfig::try_from(args)?,
+            costs: args.sweep_c.clone(),
+            spec: args.run.spec(None)?,
+            outputs: (&args.output).into(),
+        })
+    }
+}
+
+impl TryFrom<&TwentyOneExact> for ExactJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &TwentyOneExact) -> anyhow::Result<Self> {
+        Ok(ExactJob {
+            rules: args.rules.to_rules()?,
+            row_policy: args.row_policy.then_some(args.c),
+            outputs: (&args.output).into(),
+        })
+    }
+}
+
+impl TryFrom<&AdviseTwentyOne> for AdviseJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &AdviseTwentyOne) -> anyhow::Result<Self> {
+        let request = rtplab::games::twentyone::advise::parse(
+            &args.row,
+            &args.filled,
+            args.hits,
+            &args.roll,
+            args.rerolls_left,
+        )?;
+        Ok(AdviseJob {
+            rules: args.rules.to_rules()?,
+            request,
+            c: args.c,
+            outputs: (&args.output).into(),
+        })
+    }
 }

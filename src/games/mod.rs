@@ -102,3 +102,19 @@ fn game_of(path: &std::path::Path) -> Result<Option<String>, MergeError> {
     }
     Ok(head.key.and_then(|k| k.game))
 }
+
+/// `merge`: shard files of one run, a claimed RTP to test, where the report goes.
+pub struct MergeJob {
+    pub files: Vec<PathBuf>,
+    pub claim: Option<f64>,
+    pub outputs: crate::job::Outputs,
+}
+
+impl crate::job::Job for MergeJob {
+    fn outputs(&self) -> &crate::job::Outputs {
+        &self.outputs
+    }
+    fn run(self, _: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
+        Ok(merge(&self.files, self.claim)?.into())
+    }
+}

@@ -9,7 +9,7 @@ use super::report::{model, plots, render};
 use super::rules::BacRules;
 use super::sim::{plan, BacAcc, BacSim, Plan, MAX_TABLE};
 use super::BacError;
-use crate::game::{BoxedSim, Expected, Game, Run};
+use crate::game::{percent4, BoxedSim, Expected, Game, Headline, HeadlineKind, Run};
 use crate::report::{PlotError, Report};
 
 /// Baccarat (punto banco).
@@ -80,13 +80,6 @@ impl Game for Baccarat {
     type Acc = BacAcc;
     type Error = BacError;
     type Baseline = BacBaseline;
-    const CLAIMS: bool = true;
-    const ESTIMATE: &'static str = "EV per unit wagered (main bet)";
-    const UNIT: &'static str = "fraction";
-
-    fn headline(acc: &BacAcc) -> crate::stats::Ratio {
-        acc.main
-    }
 
     fn label(cfg: &BacConfig) -> crate::game::Label {
         crate::game::Label {
@@ -99,8 +92,22 @@ impl Game for Baccarat {
         cfg.rules.describe()
     }
 
-    fn chunk_size(plan: &Plan) -> u64 {
-        plan.sessions_per_chunk
+    fn headline_kind(_cfg: &BacConfig) -> HeadlineKind {
+        HeadlineKind {
+            what: "EV per unit wagered (main bet)",
+            unit: "fraction",
+            format: percent4,
+            claims: true,
+            score: false,
+            scale: 1.0,
+        }
+    }
+
+    fn headline(_cfg: &BacConfig, acc: &BacAcc) -> Headline {
+        Headline {
+            ratio: acc.main,
+            count: acc.counts.coups,
+        }
     }
 
     fn validate(cfg: &BacConfig) -> Result<(), BacError> {
@@ -160,10 +167,6 @@ impl Game for Baccarat {
         }
     }
 
-    fn chunks(plan: &Plan) -> u64 {
-        plan.chunks
-    }
-
     fn report(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Report, BacError> {
         Ok(render(&model(run, claim)))
     }
@@ -171,18 +174,43 @@ impl Game for Baccarat {
     fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, String)>, PlotError> {
         plots(run, claim).map_err(PlotError)
     }
+}
 
-    fn baseline_run(b: &BacBaseline) -> Result<(BacConfig, u64), BacError> {
+/// A baccarat baseline of `check`: a small fixed run with its exact sums and expected value.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BacBaseline {
+    pub rules: BacRules,
+    pub bet: BetSpec,
+    pub unit: u64,
+    pub table_max: u64,
+    #[serde(default)]
+    pub pairs: u64,
+    pub coups: u64,
+    /// Shoes (sessions) per chunk.
+    pub chunk_shoes: u64,
+}
+
+impl crate::game::Chunks for Plan {
+    fn chunks(&self) -> u64 {
+        self.chunks
+    }
+    fn chunk_size(&self) -> u64 {
+        self.sessions_per_chunk
+    }
+}
+
+impl crate::game::Baseline<Baccarat> for BacBaseline {
+    fn run(&self) -> Result<(BacConfig, u64), BacError> {
         let cfg = BacConfig {
-            rules: b.rules.clone(),
-            bet: b.bet,
-            unit: b.unit,
-            table_max: b.table_max,
-            pairs: b.pairs,
-            coups: b.coups,
+            rules: self.rules.clone(),
+            bet: self.bet,
+            unit: self.unit,
+            table_max: self.table_max,
+            pairs: self.pairs,
+            coups: self.coups,
         };
         Baccarat::validate(&cfg)?;
-        Ok((cfg, b.chunk_shoes))
+        Ok((cfg, self.chunk_shoes))
     }
 
     fn sums(acc: &BacAcc) -> serde_json::Value {
@@ -205,11 +233,6 @@ impl Game for Baccarat {
         })
     }
 
-    fn estimate(run: &Run<Baccarat>) -> (u64, f64, f64) {
-        let m = &run.acc.main;
-        (run.acc.counts.coups, m.mean(), m.se())
-    }
-
     /// The exact EV per unit wagered of a strategy that bets one spot (whatever its stakes:
     /// each coup's EV is its stake times the spot's EV). Exact for a shoe shuffled every coup;
     /// with a cut card the full-shoe value differs from the run's by far less than the SE
@@ -223,22 +246,4 @@ impl Game for Baccarat {
             ),
         }))
     }
-
-    fn format_estimate(v: f64) -> String {
-        format!("{:.4}%", v * 100.0)
-    }
-}
-
-/// A baccarat baseline of `check`: a small fixed run with its exact sums and expected value.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct BacBaseline {
-    pub rules: BacRules,
-    pub bet: BetSpec,
-    pub unit: u64,
-    pub table_max: u64,
-    #[serde(default)]
-    pub pairs: u64,
-    pub coups: u64,
-    /// Shoes (sessions) per chunk.
-    pub chunk_shoes: u64,
 }

@@ -6,6 +6,7 @@ pub mod coup;
 pub mod exact;
 pub mod exact_report;
 pub mod game;
+pub mod jobs;
 pub mod report;
 pub mod rules;
 pub mod sim;

@@ -201,6 +201,17 @@ pub enum TcRounding {
     Nearest,
 }
 
+impl TcRounding {
+    /// The rounding's name as the command line spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TcRounding::Floor => "floor",
+            TcRounding::Truncate => "truncate",
+            TcRounding::Nearest => "nearest",
+        }
+    }
+}
+
 /// The true count as a fraction rc · a / (scale · b) of the running count: (a, b) by how the
 /// decks left are known with `remaining` cards left (at least one card, half deck or deck).
 fn tc_fraction(mode: TcMode, remaining: u32) -> (i32, u32) {

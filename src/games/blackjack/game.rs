@@ -13,7 +13,7 @@ use super::strategy::Strategy;
 use super::strategy::{AlwaysInsure, AutoPlay, Chart, MimicDealer, NeverBust, Seats, StrategySpec};
 use super::BjError;
 use crate::engine::Simulation;
-use crate::game::{BoxedSim, Expected, Game, Run};
+use crate::game::{percent4, BoxedSim, Expected, Game, Headline, HeadlineKind, Run};
 use crate::report::{PlotError, Report};
 use crate::rng::Rng;
 
@@ -169,36 +169,6 @@ impl Game for Blackjack {
     type Acc = BjAcc;
     type Error = BjError;
     type Baseline = BjBaseline;
-    const CLAIMS: bool = true;
-    const UNIT: &'static str = "fraction";
-
-    fn headline(acc: &BjAcc) -> crate::stats::Ratio {
-        acc.main
-    }
-
-    /// A counter's money per round it plays (insurance and every spot included); a fixed
-    /// strategy's main bet per initial bet (per round, with one seat).
-    fn compare_headline(cfg: &BjConfig, acc: &BjAcc) -> crate::stats::Ratio {
-        match cfg.count {
-            Some(_) => acc.count.per_round,
-            None => acc.main,
-        }
-    }
-
-    fn compare_estimate(cfgs: &[BjConfig]) -> (&'static str, bool) {
-        if cfgs.iter().any(|c| c.count.is_some()) {
-            (
-                "EV per round played (table minimums; a counter's insurance and every spot included)",
-                true,
-            )
-        } else {
-            (Self::ESTIMATE, false)
-        }
-    }
-
-    fn headline_scale(cfg: &BjConfig) -> f64 {
-        cfg.rules.units_per_bet() as f64
-    }
 
     /// The strategy; for a counter also its count, ramp and options and the cut card.
     fn label(cfg: &BjConfig) -> crate::game::Label {
@@ -226,10 +196,36 @@ impl Game for Blackjack {
         cfg.rules.to_string()
     }
 
-    fn chunk_size(plan: &Plan) -> u64 {
-        plan.shoes_per_chunk
+    /// A counter's money per round it plays (insurance and every spot included, with its
+    /// SCORE); a fixed strategy's main bet per initial bet (per round, with one seat).
+    fn headline_kind(cfg: &BjConfig) -> HeadlineKind {
+        let (what, score) = match cfg.count {
+            Some(_) => (
+                "EV per round played (table minimums; a counter's insurance and every spot included)",
+                true,
+            ),
+            None => ("EV per initial bet", false),
+        };
+        HeadlineKind {
+            what,
+            unit: "fraction",
+            format: percent4,
+            claims: true,
+            score,
+            scale: cfg.rules.units_per_bet() as f64,
+        }
     }
-    const ESTIMATE: &'static str = "EV per initial bet";
+
+    fn headline(cfg: &BjConfig, acc: &BjAcc) -> Headline {
+        let ratio = match cfg.count {
+            Some(_) => acc.count.per_round,
+            None => acc.main,
+        };
+        Headline {
+            ratio,
+            count: acc.counts.rounds,
+        }
+    }
 
     fn validate(cfg: &BjConfig) -> Result<(), BjError> {
         cfg.rules.validate()?;
@@ -269,10 +265,6 @@ impl Game for Blackjack {
         }
     }
 
-    fn chunks(plan: &Plan) -> u64 {
-        plan.chunks
-    }
-
     fn report(run: &Run<Blackjack>, claim: Option<f64>) -> Result<Report, BjError> {
         let cfg = &run.config;
         check_histogram(cfg, &run.acc)?;
@@ -304,67 +296,6 @@ impl Game for Blackjack {
         let counting = counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc);
         super::report::plots(&cfg.rules, &run.acc, claim, &info(run), counting.as_ref())
             .map_err(PlotError)
-    }
-
-    fn baseline_run(b: &BjBaseline) -> Result<(BjConfig, u64), BjError> {
-        b.rules.validate()?;
-        let strategy = resolve_strategy(&b.strategy, &b.rules)?;
-        let cfg = BjConfig {
-            rules: b.rules.clone(),
-            strategy,
-            bets: SideBets {
-                insure: b.insure,
-                ..SideBets::none()
-            },
-            rounds: b.rounds,
-            count: None,
-        };
-        Ok((cfg, b.chunk_shoes))
-    }
-
-    fn sums(acc: &BjAcc) -> serde_json::Value {
-        serde_json::json!({
-            "rounds": acc.counts.rounds,
-            "net": acc.main.x,
-            "net_squares": acc.main.xx,
-            "wagered": acc.wagered.y,
-            "pairs": acc.pairs.x,
-            "insurance": acc.insurance.x,
-            "doubles": acc.counts.doubles,
-            "splits": acc.counts.splits,
-            "surrenders": acc.counts.surrenders,
-            "naturals": acc.counts.naturals,
-            "dealer_busts": acc.counts.dealer_busts,
-        })
-    }
-
-    fn estimate(run: &Run<Blackjack>) -> (u64, f64, f64) {
-        let u = run.config.rules.units_per_bet() as f64;
-        let m = &run.acc.main;
-        (run.acc.counts.rounds, m.mean() / u, m.se() / u)
-    }
-
-    /// The exact EV per initial bet when the shoe is shuffled every round (the full-shoe
-    /// analysis lacks the cut card's effect) and no insurance is taken.
-    fn expected(cfg: &BjConfig) -> Result<Option<Expected>, BjError> {
-        if cfg.rules.shuffle != Shuffle::EveryRound || cfg.bets.insure {
-            return Ok(None);
-        }
-        let t = DealerTable::shared(cfg.rules.h17);
-        let ev = crate::with_strategy!(&cfg.strategy, cfg.rules.h17, |s| analyze(
-            &cfg.rules,
-            &Follow(s),
-            t
-        )
-        .ev);
-        Ok(Some(Expected {
-            ev,
-            source: "exact analysis of this strategy (full shoe, shuffled every round)".into(),
-        }))
-    }
-
-    fn format_estimate(v: f64) -> String {
-        format!("{:.4}%", v * 100.0)
     }
 }
 
@@ -410,5 +341,67 @@ impl SideBets {
             behind_follows: BehindFollows::All,
             insure: false,
         }
+    }
+}
+
+impl crate::game::Chunks for Plan {
+    fn chunks(&self) -> u64 {
+        self.chunks
+    }
+    fn chunk_size(&self) -> u64 {
+        self.shoes_per_chunk
+    }
+}
+
+impl crate::game::Baseline<Blackjack> for BjBaseline {
+    fn run(&self) -> Result<(BjConfig, u64), BjError> {
+        self.rules.validate()?;
+        let strategy = resolve_strategy(&self.strategy, &self.rules)?;
+        let cfg = BjConfig {
+            rules: self.rules.clone(),
+            strategy,
+            bets: SideBets {
+                insure: self.insure,
+                ..SideBets::none()
+            },
+            rounds: self.rounds,
+            count: None,
+        };
+        Ok((cfg, self.chunk_shoes))
+    }
+
+    fn sums(acc: &BjAcc) -> serde_json::Value {
+        serde_json::json!({
+            "rounds": acc.counts.rounds,
+            "net": acc.main.x,
+            "net_squares": acc.main.xx,
+            "wagered": acc.wagered.y,
+            "pairs": acc.pairs.x,
+            "insurance": acc.insurance.x,
+            "doubles": acc.counts.doubles,
+            "splits": acc.counts.splits,
+            "surrenders": acc.counts.surrenders,
+            "naturals": acc.counts.naturals,
+            "dealer_busts": acc.counts.dealer_busts,
+        })
+    }
+
+    /// The exact EV per initial bet when the shoe is shuffled every round (the full-shoe
+    /// analysis lacks the cut card's effect) and no insurance is taken.
+    fn expected(cfg: &BjConfig) -> Result<Option<Expected>, BjError> {
+        if cfg.rules.shuffle != Shuffle::EveryRound || cfg.bets.insure {
+            return Ok(None);
+        }
+        let t = DealerTable::shared(cfg.rules.h17);
+        let ev = crate::with_strategy!(&cfg.strategy, cfg.rules.h17, |s| analyze(
+            &cfg.rules,
+            &Follow(s),
+            t
+        )
+        .ev);
+        Ok(Some(Expected {
+            ev,
+            source: "exact analysis of this strategy (full shoe, shuffled every round)".into(),
+        }))
     }
 }

@@ -10,6 +10,7 @@ pub mod exact_report;
 pub mod game;
 pub mod hand;
 pub mod indices;
+pub mod jobs;
 pub mod report;
 pub mod resolve;
 pub mod round;

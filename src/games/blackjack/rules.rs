@@ -73,6 +73,9 @@ pub enum Shuffle {
     EveryRound,
 }
 
+/// The live table's published RTP for its rules (`Rules::seed`), as a fraction.
+pub const ADVERTISED_RTP: f64 = 0.9954;
+
 /// A complete, validated rule set.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -124,6 +127,18 @@ impl Rules {
             shuffle: Shuffle::CutCard { penetration: 0.75 },
             players: 1,
         }
+    }
+
+    /// The RTP the live table publishes for its rules (99.54%, per initial bet), as a fraction:
+    /// the claim a run of the seed table's rules tests unless another is given. Other rules
+    /// (a different shuffle or cut card included) have none; the number of seats does not
+    /// change the table's rules.
+    pub fn advertised_rtp(&self) -> Option<f64> {
+        let seed = Rules {
+            players: self.players,
+            ..Rules::seed()
+        };
+        (*self == seed).then_some(ADVERTISED_RTP)
     }
 
     /// Check that the rules can be played; say what to change otherwise.

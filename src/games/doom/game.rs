@@ -10,7 +10,7 @@ use super::rules::{DoomPreset, DoomRules};
 use super::sim::{DoomSim, GameAcc, Mode, SolvedStrategy, MAX_ROUNDS};
 use super::strategy::DoomStrategy;
 use super::DoomError;
-use crate::game::{BoxedSim, Expected, Game, Run};
+use crate::game::{three_decimals, BoxedSim, Expected, Game, Headline, HeadlineKind, Run};
 use crate::report::{PlotError, Report, RunMeta};
 
 /// Dice of Doom.
@@ -52,12 +52,6 @@ impl Game for Doom {
     type Acc = GameAcc;
     type Error = DoomError;
     type Baseline = DoomBaseline;
-    const ESTIMATE: &'static str = "mean turn score (points)";
-    const UNIT: &'static str = "points";
-
-    fn headline(acc: &GameAcc) -> crate::stats::Ratio {
-        acc.turns.first().map(|t| t.score).unwrap_or_default()
-    }
 
     fn label(cfg: &DoomConfig) -> crate::game::Label {
         crate::game::Label {
@@ -70,8 +64,23 @@ impl Game for Doom {
         cfg.rules.summary()
     }
 
-    fn chunk_size(plan: &DoomPlan) -> u64 {
-        plan.per_chunk
+    fn headline_kind(_cfg: &DoomConfig) -> HeadlineKind {
+        HeadlineKind {
+            what: "mean turn score (points)",
+            unit: "points",
+            format: three_decimals,
+            claims: false,
+            score: false,
+            scale: 1.0,
+        }
+    }
+
+    fn headline(_cfg: &DoomConfig, acc: &GameAcc) -> Headline {
+        let t = acc.turns.first().cloned().unwrap_or_default();
+        Headline {
+            ratio: t.score,
+            count: t.turns(),
+        }
     }
 
     fn validate(cfg: &DoomConfig) -> Result<(), DoomError> {
@@ -163,10 +172,6 @@ impl Game for Doom {
         Ok((plan, Box::new(sim)))
     }
 
-    fn chunks(plan: &DoomPlan) -> u64 {
-        plan.chunks
-    }
-
     fn report(run: &Run<Doom>, _claim: Option<f64>) -> Result<Report, DoomError> {
         refuse_unfinished(&run.acc, run.config.rules.target)?;
         let model = Model::new(&run.config.rules);
@@ -175,51 +180,6 @@ impl Game for Doom {
 
     fn plots(run: &Run<Doom>, _claim: Option<f64>) -> Result<Vec<(String, String)>, PlotError> {
         plots(&run.acc, &info(run)).map_err(PlotError)
-    }
-
-    fn baseline_run(b: &DoomBaseline) -> Result<(DoomConfig, u64), DoomError> {
-        let preset = match b.preset.as_str() {
-            "seed" => DoomPreset::Seed,
-            "s2-common" => DoomPreset::S2Common,
-            "zilch" => DoomPreset::Zilch,
-            p => {
-                return Err(DoomError::Rules(format!(
-                    "unknown doom preset '{p}' (seed, s2-common, zilch)"
-                )))
-            }
-        };
-        let cfg = DoomConfig {
-            rules: DoomRules::preset(preset),
-            seats: vec![b.strategy.clone()],
-            mode: Mode::Turns(b.count),
-            start_seat: Some(0),
-        };
-        Ok((cfg, b.per_chunk))
-    }
-
-    fn sums(acc: &GameAcc) -> serde_json::Value {
-        let t = acc.turns.first().cloned().unwrap_or_default();
-        serde_json::json!({
-            "turns": t.turns(), "points": t.score.x, "points_squares": t.score.xx,
-            "farkles": t.farkles, "dooms": t.dooms, "penalties": t.penalties, "rolls": t.rolls,
-        })
-    }
-
-    fn estimate(run: &Run<Doom>) -> (u64, f64, f64) {
-        let t = run.acc.turns.first().cloned().unwrap_or_default();
-        (t.turns(), t.score.mean(), t.score.se())
-    }
-
-    fn expected(cfg: &DoomConfig) -> Result<Option<Expected>, DoomError> {
-        if cfg.seats.len() != 1 || !matches!(cfg.mode, Mode::Turns(_)) {
-            return Ok(None);
-        }
-        let model = Model::new(&cfg.rules);
-        let p = SolvedStrategy::new(&model, parse(&cfg.seats[0])?);
-        Ok(exact_ev(&p.strategy, &p.solution).map(|ev| Expected {
-            ev,
-            source: "exact turn EV of this strategy (dynamic programming)".into(),
-        }))
     }
 }
 
@@ -300,4 +260,55 @@ fn refuse_unfinished(acc: &GameAcc, target: u64) -> Result<(), DoomError> {
         games: acc.unfinished + acc.games,
         target,
     })
+}
+
+impl crate::game::Chunks for DoomPlan {
+    fn chunks(&self) -> u64 {
+        self.chunks
+    }
+    fn chunk_size(&self) -> u64 {
+        self.per_chunk
+    }
+}
+
+impl crate::game::Baseline<Doom> for DoomBaseline {
+    fn run(&self) -> Result<(DoomConfig, u64), DoomError> {
+        let preset = match self.preset.as_str() {
+            "seed" => DoomPreset::Seed,
+            "s2-common" => DoomPreset::S2Common,
+            "zilch" => DoomPreset::Zilch,
+            p => {
+                return Err(DoomError::Rules(format!(
+                    "unknown doom preset '{p}' (seed, s2-common, zilch)"
+                )))
+            }
+        };
+        let cfg = DoomConfig {
+            rules: DoomRules::preset(preset),
+            seats: vec![self.strategy.clone()],
+            mode: Mode::Turns(self.count),
+            start_seat: Some(0),
+        };
+        Ok((cfg, self.per_chunk))
+    }
+
+    fn sums(acc: &GameAcc) -> serde_json::Value {
+        let t = acc.turns.first().cloned().unwrap_or_default();
+        serde_json::json!({
+            "turns": t.turns(), "points": t.score.x, "points_squares": t.score.xx,
+            "farkles": t.farkles, "dooms": t.dooms, "penalties": t.penalties, "rolls": t.rolls,
+        })
+    }
+
+    fn expected(cfg: &DoomConfig) -> Result<Option<Expected>, DoomError> {
+        if cfg.seats.len() != 1 || !matches!(cfg.mode, Mode::Turns(_)) {
+            return Ok(None);
+        }
+        let model = Model::new(&cfg.rules);
+        let p = SolvedStrategy::new(&model, parse(&cfg.seats[0])?);
+        Ok(exact_ev(&p.strategy, &p.solution).map(|ev| Expected {
+            ev,
+            source: "exact turn EV of this strategy (dynamic programming)".into(),
+        }))
+    }
 }

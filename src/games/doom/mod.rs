@@ -4,6 +4,7 @@ pub mod advise;
 pub mod audit;
 pub mod exact;
 pub mod game;
+pub mod jobs;
 pub mod model;
 pub mod report;
 pub mod rules;

@@ -11,7 +11,9 @@ use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, TwentyOneSim};
 use super::strategy::SeatStrategy;
 use super::TwentyOneError;
-use crate::game::{simulate, BoxedSim, Expected, Game, Run, RunSpec};
+use crate::game::{
+    simulate, three_decimals, BoxedSim, Expected, Game, Headline, HeadlineKind, Run, RunSpec,
+};
 use crate::report::{PlotError, Report, RunMeta};
 
 /// Twenty One, the roll-and-write dice game.
@@ -77,12 +79,6 @@ impl Game for TwentyOne {
     type Acc = TwentyOneAcc;
     type Error = TwentyOneError;
     type Baseline = TwentyOneBaseline;
-    const ESTIMATE: &'static str = "seat 1's mean final score";
-    const UNIT: &'static str = "points";
-
-    fn headline(acc: &TwentyOneAcc) -> crate::stats::Ratio {
-        acc.score.first().cloned().unwrap_or_default()
-    }
 
     fn label(cfg: &TwentyOneConfig) -> crate::game::Label {
         crate::game::Label {
@@ -95,8 +91,22 @@ impl Game for TwentyOne {
         cfg.rules.summary()
     }
 
-    fn chunk_size(plan: &TwentyOnePlan) -> u64 {
-        plan.per_chunk
+    fn headline_kind(_cfg: &TwentyOneConfig) -> HeadlineKind {
+        HeadlineKind {
+            what: "seat 1's mean final score",
+            unit: "points",
+            format: three_decimals,
+            claims: false,
+            score: false,
+            scale: 1.0,
+        }
+    }
+
+    fn headline(_cfg: &TwentyOneConfig, acc: &TwentyOneAcc) -> Headline {
+        Headline {
+            ratio: acc.score.first().cloned().unwrap_or_default(),
+            count: acc.games,
+        }
     }
 
     fn validate(cfg: &TwentyOneConfig) -> Result<(), TwentyOneError> {
@@ -142,10 +152,6 @@ impl Game for TwentyOne {
         Ok((plan, Box::new(sim)))
     }
 
-    fn chunks(plan: &TwentyOnePlan) -> u64 {
-        plan.chunks
-    }
-
     fn report(run: &Run<TwentyOne>, _claim: Option<f64>) -> Result<Report, TwentyOneError> {
         Ok(sim_report(&run.config.rules, &run.acc, &info(run)))
     }
@@ -155,38 +161,6 @@ impl Game for TwentyOne {
         _claim: Option<f64>,
     ) -> Result<Vec<(String, String)>, PlotError> {
         plots(&run.acc, &info(run)).map_err(PlotError)
-    }
-
-    fn baseline_run(b: &TwentyOneBaseline) -> Result<(TwentyOneConfig, u64), TwentyOneError> {
-        let mut rules = TwentyOneRules::standard();
-        rules.rerolls = b.rerolls;
-        let cfg = TwentyOneConfig {
-            rules,
-            seats: b.seats.clone(),
-            games: b.count,
-            start_seat: None,
-        };
-        Ok((cfg, b.per_chunk))
-    }
-
-    fn sums(acc: &TwentyOneAcc) -> serde_json::Value {
-        serde_json::json!({
-            "games": acc.games,
-            "scores": acc.score.iter().map(|r| r.x).collect::<Vec<_>>(),
-            "score_squares": acc.score.iter().map(|r| r.xx).collect::<Vec<_>>(),
-            "wins": acc.wins.iter().map(|r| r.x).collect::<Vec<_>>(),
-            "crossings": acc.crossings,
-            "rolls": acc.rolls,
-        })
-    }
-
-    fn estimate(run: &Run<TwentyOne>) -> (u64, f64, f64) {
-        let s = run.acc.score.first().cloned().unwrap_or_default();
-        (run.acc.games, s.mean(), s.se())
-    }
-
-    fn expected(_cfg: &TwentyOneConfig) -> Result<Option<Expected>, TwentyOneError> {
-        Ok(None)
     }
 }
 
@@ -252,4 +226,42 @@ pub fn sweep(
         stopped_at,
     );
     Ok((r, stopped_at.is_some()))
+}
+
+impl crate::game::Chunks for TwentyOnePlan {
+    fn chunks(&self) -> u64 {
+        self.chunks
+    }
+    fn chunk_size(&self) -> u64 {
+        self.per_chunk
+    }
+}
+
+impl crate::game::Baseline<TwentyOne> for TwentyOneBaseline {
+    fn run(&self) -> Result<(TwentyOneConfig, u64), TwentyOneError> {
+        let mut rules = TwentyOneRules::standard();
+        rules.rerolls = self.rerolls;
+        let cfg = TwentyOneConfig {
+            rules,
+            seats: self.seats.clone(),
+            games: self.count,
+            start_seat: None,
+        };
+        Ok((cfg, self.per_chunk))
+    }
+
+    fn sums(acc: &TwentyOneAcc) -> serde_json::Value {
+        serde_json::json!({
+            "games": acc.games,
+            "scores": acc.score.iter().map(|r| r.x).collect::<Vec<_>>(),
+            "score_squares": acc.score.iter().map(|r| r.xx).collect::<Vec<_>>(),
+            "wins": acc.wins.iter().map(|r| r.x).collect::<Vec<_>>(),
+            "crossings": acc.crossings,
+            "rolls": acc.rolls,
+        })
+    }
+
+    fn expected(_cfg: &TwentyOneConfig) -> Result<Option<Expected>, TwentyOneError> {
+        Ok(None)
+    }
 }

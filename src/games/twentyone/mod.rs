@@ -3,6 +3,7 @@
 pub mod advise;
 pub mod exact;
 pub mod game;
+pub mod jobs;
 pub mod report;
 pub mod row;
 pub mod rules;

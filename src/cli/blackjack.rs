@@ -1,0 +1,855 @@
+//! Blackjack's command-line types (clap derive) and their conversion into library jobs.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{
+    parse_claim, parse_positive, parse_seed, parse_threads, ArgError, OutputArgs, RunBase,
+    RunCommon,
+};
+use rtplab::compare::CompareJob;
+use rtplab::game::SimJob;
+use rtplab::games::blackjack::jobs::{AdviseJob, AuditJob, DeriveJob, ExactJob, IndicesJob};
+use rtplab::games::blackjack::rules::{
+    BjPays, DealerBjTakes, Double, Rules, Shuffle, SplitBy, Surrender,
+};
+use rtplab::games::blackjack::{count, resolve::resolve_strategy, BjConfig, Blackjack};
+use rtplab::numparse::parse_count;
+
+#[derive(Args, Debug)]
+pub struct BlackjackAudit {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+
+    /// The claimed RTP in percent (per initial bet, as tables advertise it).
+    #[arg(long, value_name = "PCT", value_parser = parse_claim)]
+    pub claim: Option<f64>,
+
+    /// Rounds to simulate for each tier that can be simulated (basic, auto-play); 0: exact
+    /// analysis only.
+    #[arg(long, default_value = "100M", value_parser = parse_audit_rounds)]
+    pub rounds: u64,
+
+    /// Seed of the random streams; the same seed gives the same result for any --threads.
+    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
+    pub seed: u64,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    /// The tier whose RTP per amount wagered and SD go into the `monitoring` object that
+    /// `rtplab monitor --expected` reads.
+    #[arg(long, value_enum, default_value_t = MonitorTier::Basic)]
+    pub monitor_tier: MonitorTier,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// The tier `monitor` checks live play against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MonitorTier {
+    Optimal,
+    Basic,
+    Autoplay,
+}
+
+impl From<MonitorTier> for rtplab::games::blackjack::audit::TierName {
+    fn from(t: MonitorTier) -> Self {
+        match t {
+            MonitorTier::Optimal => Self::Optimal,
+            MonitorTier::Basic => Self::Basic,
+            MonitorTier::Autoplay => Self::Autoplay,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct AdviseBlackjack {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+    /// The player's cards, e.g. T,6 or 4,5,3 (A, 2-9, T, J, Q, K).
+    #[arg(long, value_name = "CARDS")]
+    pub hand: String,
+    /// The dealer's up card.
+    #[arg(long, value_name = "CARD")]
+    pub up: String,
+    /// Other cards known to be out of the shoe (seen this shoe), e.g. 5,5,T.
+    #[arg(long, value_name = "CARDS", default_value = "")]
+    pub removed: String,
+    /// The chart whose action is shown beside (basic: the chart for the rules, or a file).
+    #[arg(long, default_value = "basic")]
+    pub strategy: String,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct BlackjackExact {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+
+    /// Also evaluate this fixed strategy (basic, autoplay, mimic-dealer, never-bust or a chart
+    /// file).
+    #[arg(long)]
+    pub strategy: Option<String>,
+
+    /// A claimed RTP in percent: can these rules reach it under the best play?
+    #[arg(long, value_name = "PCT", value_parser = parse_claim)]
+    pub claim: Option<f64>,
+
+    /// Show the effect on EV of each single rule change.
+    #[arg(long)]
+    pub sensitivity: bool,
+
+    /// Post-split play: as before the split (cdz, the published convention) or optimal (cdp).
+    #[arg(long, value_enum, default_value = "cdz")]
+    pub post_split: PostSplit,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct IndicesBlackjack {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+
+    /// The count system (as sim's --count: a built-in name or a tag file).
+    #[arg(long, value_name = "SYSTEM")]
+    pub count: String,
+
+    /// The chart the indices deviate from (default basic: the chart derived for the rules).
+    #[arg(long, default_value = "basic")]
+    pub strategy: String,
+
+    /// Decks left in the shoe where the counts are evaluated (default: half the shoe).
+    #[arg(long, value_name = "DECKS")]
+    pub decks_left: Option<f64>,
+
+    /// How the counter rounds its true count (as sim's --tc-rounding).
+    #[arg(long, value_enum, default_value = "floor")]
+    pub tc_rounding: TcRounding,
+
+    /// The counts evaluated, LO..HI (true counts; for an unbalanced count, steps of one
+    /// running count per deck left around the neutral count).
+    #[arg(
+        long,
+        value_name = "LO..HI",
+        default_value = "-10..10",
+        allow_hyphen_values = true
+    )]
+    pub range: String,
+
+    /// Write the file here instead of standard output.
+    #[arg(long, short, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct DeriveBlackjack {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+
+    /// Write the chart here instead of standard output.
+    #[arg(long, short, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct BlackjackCompare {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+    /// A strategy to compare (default basic). Every combination of the --strategy,
+    /// --count, --ramp, --indices and --penetrations given is one configuration.
+    #[arg(long = "strategy", num_args = 1)]
+    pub strategies: Vec<String>,
+    /// A count system to compare (as sim's --count); with it, configurations count and are
+    /// compared by EV per round played and SCORE.
+    #[arg(long = "count", num_args = 1)]
+    pub counts: Vec<String>,
+    /// A bet ramp to compare (as sim's --ramp; default 0:1).
+    #[arg(long = "ramp", num_args = 1, allow_hyphen_values = true)]
+    pub ramps: Vec<String>,
+    /// An index-play set to compare (as sim's --indices; 'none' for none).
+    #[arg(long = "indices", num_args = 1)]
+    pub indices: Vec<String>,
+    /// Cut-card penetrations to compare, e.g. 0.5,0.65,0.75,0.85 (a sweep; each one's shoes
+    /// differ, so the pairing gains less). Every configuration plays the same number of shoes,
+    /// --rounds of them at the first penetration: deeper cut cards deal more rounds.
+    #[arg(long, value_delimiter = ',', num_args = 1)]
+    pub penetrations: Vec<f64>,
+    /// Counting options every counting configuration shares (as in sim).
+    #[command(flatten)]
+    pub play: CountPlay,
+    /// Rounds per strategy.
+    #[arg(long, default_value = "20M", value_parser = parse_rounds)]
+    pub rounds: u64,
+    #[command(flatten)]
+    pub run: RunCommon,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct BlackjackSim {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+
+    /// Strategy: basic (the best total-dependent chart for the rules given, derived at
+    /// start-up), autoplay (the table's hit-until-over-11),
+    /// mimic-dealer, never-bust, or the path of a chart file (CSV, see strategies/README.md).
+    #[arg(long, default_value = "basic")]
+    pub strategy: String,
+
+    /// Insurance policy of the strategy when the dealer shows an ace (a counter's index set
+    /// with an insurance entry, like i18's, decides insurance instead).
+    #[arg(long, value_enum, default_value_t = Insurance::Never)]
+    pub insurance: Insurance,
+
+    /// Place the pairs side bet (same rank pays 11:1) with this stake, in main bets.
+    #[arg(long, value_name = "STAKE", default_value_t = 0.0, value_parser = parse_stake)]
+    pub pairs: f64,
+
+    /// Place a bet behind every seat with this stake, in main bets.
+    #[arg(long, value_name = "STAKE", default_value_t = 0.0, value_parser = parse_stake)]
+    pub bet_behind: f64,
+
+    /// Whether the bet behind matches the seat's doubles and splits.
+    #[arg(long, value_enum, default_value_t = BehindFollows::All)]
+    pub behind_follows: BehindFollows,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    /// A claimed RTP in percent (e.g. 99.54) to test the estimate against.
+    #[arg(long, value_name = "PCT", value_parser = parse_claim)]
+    pub claim: Option<f64>,
+
+    /// Shoes per chunk (the unit of work and of batch means); default: chosen from --rounds.
+    #[arg(long, value_name = "N", value_parser = parse_positive)]
+    pub chunk_shoes: Option<u64>,
+
+    #[command(flatten)]
+    pub counting: CountArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Card counting: a counter plays --strategy unchanged and bets from a ramp on the count.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CountArgs {
+    /// Count the cards with this system: hi-lo, ko (unbalanced: bets on the running count,
+    /// starting at 4 - 4 x decks), hi-opt-1, hi-opt-2, omega-2, zen, halves (Wong Halves), or
+    /// the path of a tag file ('rank,tag' lines, see strategies/counts/).
+    #[arg(long, value_name = "SYSTEM")]
+    pub count: Option<String>,
+    /// Bet ramp: "TC:units,..." sorted by count (the first entry covers every count at or
+    /// below it, the last every count above it), or a file holding one; default "0:1" (flat).
+    #[arg(long, value_name = "SPEC", allow_hyphen_values = true)]
+    pub ramp: Option<String>,
+    #[command(flatten)]
+    pub play: CountPlay,
+    /// Index plays: deviations from --strategy at counts: i18 (Illustrious 18), fab4 (Fab 4
+    /// surrenders), a file of 'hand,up,play,when' lines (strategies/README.md), or several
+    /// joined by '+' (i18+fab4). `rtplab strategies indices blackjack` makes a file for any
+    /// count and rules.
+    #[arg(long, value_name = "SET")]
+    pub indices: Option<String>,
+    /// Risk of ruin for this bankroll, in table minimums: the diffusion formula (lifetime and
+    /// per trip) and simulated trips (bankroll paths along the simulated rounds).
+    #[arg(long, value_name = "UNITS", value_parser = crate::cli::parse_count_limited)]
+    pub bankroll: Option<u64>,
+    /// Rounds the counter plays in one trip of the simulated bankroll paths (default 10k;
+    /// with --bankroll).
+    #[arg(long, value_name = "N", value_parser = crate::cli::parse_count_limited)]
+    pub trip_rounds: Option<u64>,
+    /// Rounds dealt per hour at the table: hourly EV and SD, and hours to N0.
+    #[arg(long, value_name = "N")]
+    pub rounds_per_hour: Option<f64>,
+    /// An ace side count for betting: the bet's count gains W (count units) for each ace
+    /// left beyond one in 13 cards (as Hi-Opt II and Omega II players use one: W = 2).
+    #[arg(long, value_name = "W", allow_hyphen_values = true)]
+    pub ace_side: Option<i32>,
+    /// The table maximum in table minimums: a ramp that bets more is refused.
+    #[arg(long, value_name = "UNITS")]
+    pub table_max: Option<u32>,
+    /// Also report the pairs bet against a perfect pairs counter (the ranks left known
+    /// exactly): the share of rounds where it pays and its EV there.
+    #[arg(long)]
+    pub pairs_exposure: bool,
+}
+
+/// How a counter turns its count into a true count and where it plays: what `sim` and
+/// `compare` share.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CountPlay {
+    /// How the decks remaining are known for the true count: exactly, or estimated to the
+    /// nearest half deck or whole deck.
+    #[arg(long, value_enum)]
+    pub true_count: Option<TrueCount>,
+    /// How the true count is made an integer (default floor).
+    #[arg(long, value_enum)]
+    pub tc_rounding: Option<TcRounding>,
+    /// Back-count: sit out (watching) until the count is at or above TC.
+    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    pub wong_in: Option<i32>,
+    /// Leave when the count falls below TC, and stay out until the shuffle (default: the
+    /// --wong-in count, if given).
+    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    pub wong_out: Option<i32>,
+    /// Spread to more spots at high counts: the counter bets its seats beyond the first
+    /// (--players 2 or more) only at counts at or above TC, each from the ramp.
+    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    pub spots_at: Option<i32>,
+}
+
+impl CountPlay {
+    /// The first of these flags given (each needs --count).
+    pub fn given(&self) -> Option<&'static str> {
+        [
+            ("--true-count", self.true_count.is_some()),
+            ("--tc-rounding", self.tc_rounding.is_some()),
+            ("--wong-in", self.wong_in.is_some()),
+            ("--wong-out", self.wong_out.is_some()),
+            ("--spots-at", self.spots_at.is_some()),
+        ]
+        .into_iter()
+        .find(|g| g.1)
+        .map(|g| g.0)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TrueCount {
+    Exact,
+    HalfDeck,
+    FullDeck,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TcRounding {
+    Floor,
+    Truncate,
+    Nearest,
+}
+
+impl From<TcRounding> for count::TcRounding {
+    fn from(r: TcRounding) -> Self {
+        match r {
+            TcRounding::Floor => Self::Floor,
+            TcRounding::Truncate => Self::Truncate,
+            TcRounding::Nearest => Self::Nearest,
+        }
+    }
+}
+
+impl CountArgs {
+    /// The counting request, or `None` without --count (then no other counting option may be
+    /// given).
+    pub fn spec(&self) -> anyhow::Result<Option<rtplab::games::blackjack::count::CountSpec>> {
+        use rtplab::games::blackjack::count::{CountSpec, CountSystem, Ramp, TcMode};
+        let Some(name) = &self.count else {
+            let given = [
+                ("--ramp", self.ramp.is_some()),
+                (self.play.given().unwrap_or(""), self.play.given().is_some()),
+                ("--indices", self.indices.is_some()),
+                ("--bankroll", self.bankroll.is_some()),
+                ("--trip-rounds", self.trip_rounds.is_some()),
+                ("--rounds-per-hour", self.rounds_per_hour.is_some()),
+                ("--pairs-exposure", self.pairs_exposure),
+                ("--ace-side", self.ace_side.is_some()),
+                ("--table-max", self.table_max.is_some()),
+            ];
+            if let Some((flag, _)) = given.iter().find(|g| g.1) {
+                anyhow::bail!("{flag} needs --count SYSTEM (the count it bets or plays on)");
+            }
+            return Ok(None);
+        };
+        let system = CountSystem::resolve(name)?;
+        let ramp = Ramp::resolve(self.ramp.as_deref().unwrap_or("0:1"))?;
+        let p = &self.play;
+        if !system.balanced() && (p.true_count.is_some() || p.tc_rounding.is_some()) {
+            anyhow::bail!(
+                "--count {name} is unbalanced: it bets on the running count, so --true-count and --tc-rounding do not apply"
+            );
+        }
+        let spec = CountSpec {
+            system,
+            ramp,
+            true_count: match p.true_count.unwrap_or(TrueCount::Exact) {
+                TrueCount::Exact => TcMode::Exact,
+                TrueCount::HalfDeck => TcMode::HalfDeck,
+                TrueCount::FullDeck => TcMode::FullDeck,
+            },
+            rounding: p.tc_rounding.unwrap_or(TcRounding::Floor).into(),
+            wong_in: p.wong_in,
+            wong_out: p.wong_out,
+            indices: match &self.indices {
+                Some(s) => Some(rtplab::games::blackjack::indices::IndexSet::resolve(s)?),
+                None => None,
+            },
+            bankroll: match (self.bankroll, self.trip_rounds) {
+                (Some(units), trip) => Some(rtplab::games::blackjack::count::Bankroll {
+                    units,
+                    trip_rounds: trip.unwrap_or(10_000),
+                }),
+                (None, Some(_)) => anyhow::bail!("--trip-rounds needs --bankroll UNITS"),
+                (None, None) => None,
+            },
+            spots_at: p.spots_at,
+            pairs_exposure: self.pairs_exposure,
+            ace_side: self.ace_side,
+            table_max: self.table_max,
+            labels: rtplab::games::blackjack::count::CountLabels {
+                rounds_per_hour: self.rounds_per_hour,
+            },
+        };
+        spec.validate()?;
+        Ok(Some(spec))
+    }
+}
+
+/// How the bettor behind follows the seated player's doubles and splits
+/// (`rtplab::games::blackjack::report::BehindFollows` on the command line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BehindFollows {
+    /// Match every double and split (same result as the seat).
+    All,
+    /// Decline: the bet stays on the first hand, settled as undoubled.
+    None,
+}
+
+impl From<BehindFollows> for rtplab::games::blackjack::report::BehindFollows {
+    fn from(b: BehindFollows) -> Self {
+        match b {
+            BehindFollows::All => Self::All,
+            BehindFollows::None => Self::None,
+        }
+    }
+}
+
+/// Post-split play in the analysis (`rtplab::games::blackjack::exact::PostSplit` on the
+/// command line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PostSplit {
+    /// Each split hand plays as the same cards would before the split (CDZ-), the convention
+    /// of published combinatorial analyzers.
+    #[value(name = "cdz", alias = "cdz-")]
+    CdzMinus,
+    /// Each split hand plays optimally knowing the pair cards removed (CDP).
+    #[value(name = "cdp")]
+    Cdp,
+}
+
+impl From<PostSplit> for rtplab::games::blackjack::exact::PostSplit {
+    fn from(p: PostSplit) -> Self {
+        match p {
+            PostSplit::CdzMinus => Self::CdzMinus,
+            PostSplit::Cdp => Self::Cdp,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Insurance {
+    Never,
+    Always,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Rounds to simulate (100M, 1e9 and 2.5k are accepted). With a cut card, whole shoes are
+    /// played, so the count is met approximately.
+    #[arg(long, default_value = "100M", value_parser = parse_rounds)]
+    pub rounds: u64,
+
+    #[command(flatten)]
+    pub base: RunBase,
+}
+
+impl TryFrom<&BlackjackSim> for BjConfig {
+    type Error = anyhow::Error;
+    fn try_from(args: &BlackjackSim) -> anyhow::Result<Self> {
+        use rtplab::games::blackjack::{report::SideBets, resolve::resolve_strategy};
+        let rules = args.rules.to_rules()?;
+        let strategy = resolve_strategy(&args.strategy, &rules)?;
+        Ok(rtplab::games::blackjack::BjConfig {
+            rules,
+            strategy,
+            bets: SideBets {
+                pairs: args.pairs,
+                behind: args.bet_behind,
+                behind_follows: args.behind_follows.into(),
+                insure: args.insurance == Insurance::Always,
+            },
+            rounds: args.run.rounds,
+            count: args.counting.spec()?,
+        })
+    }
+}
+
+/// Every rule of the blackjack table; unset flags keep the preset's value.
+#[derive(Args, Debug)]
+pub struct BjRulesArgs {
+    /// Rule preset to start from.
+    #[arg(long, value_enum, default_value_t = Preset::Seed)]
+    pub rules: Preset,
+    /// Decks in the shoe.
+    #[arg(long, value_name = "N")]
+    pub decks: Option<u32>,
+    /// Dealer hits soft 17 (default: stands on all 17s).
+    #[arg(long)]
+    pub h17: bool,
+    /// Blackjack payout.
+    #[arg(long, value_name = "3:2|6:5|1:1", value_parser = parse_bj_pays)]
+    pub bj_pays: Option<BjPays>,
+    /// Hole-card game: the dealer peeks for blackjack (instead of European no-hole-card).
+    #[arg(long)]
+    pub peek: bool,
+    /// No-hole-card game: what a dealer blackjack takes (all wagers, or the original bet only).
+    #[arg(long, value_name = "all|original", value_parser = parse_takes)]
+    pub dealer_bj_takes: Option<DealerBjTakes>,
+    /// When surrender is allowed.
+    #[arg(long, value_name = "none|2-9|late|early", value_parser = parse_surrender)]
+    pub surrender: Option<Surrender>,
+    /// Which first two cards may be doubled.
+    #[arg(long, value_name = "any|9-11|10-11", value_parser = parse_double)]
+    pub double: Option<Double>,
+    /// Double after split allowed.
+    #[arg(long)]
+    pub das: bool,
+    /// Most hands after splitting (1 = no splitting).
+    #[arg(long, value_name = "N")]
+    pub max_hands: Option<u8>,
+    /// Aces may be resplit.
+    #[arg(long)]
+    pub resplit_aces: bool,
+    /// Split aces may be hit (default: one card each).
+    #[arg(long)]
+    pub hit_split_aces: bool,
+    /// What makes a splittable pair.
+    #[arg(long, value_name = "value|rank", value_parser = parse_split_by)]
+    pub split_by: Option<SplitBy>,
+    /// Cut card position as the fraction of the shoe dealt (e.g. 0.75).
+    #[arg(long, value_name = "F")]
+    pub penetration: Option<f64>,
+    /// Shuffle the whole shoe before every round (continuous shuffler).
+    #[arg(long)]
+    pub shuffle_every_round: bool,
+    /// Seated players, all playing the chosen strategy.
+    #[arg(long, value_name = "N")]
+    pub players: Option<u8>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Preset {
+    /// The live table: 8 decks, S17, 3:2, ENHC lose-all, surrender vs 2-9, no DAS, 2 hands.
+    Seed,
+}
+
+impl BjRulesArgs {
+    /// Whether the no-hole-card settlement was chosen explicitly.
+    pub fn settlement_given(&self) -> bool {
+        self.dealer_bj_takes.is_some()
+    }
+
+    /// The validated rule set these flags describe.
+    pub fn to_rules(&self) -> Result<Rules, ArgError> {
+        let mut r = match self.rules {
+            Preset::Seed => Rules::seed(),
+        };
+        if self.peek && self.dealer_bj_takes.is_some() {
+            return Err(
+                "--dealer-bj-takes applies to the no-hole-card game only; drop it or drop --peek"
+                    .into(),
+            );
+        }
+        if self.shuffle_every_round && self.penetration.is_some() {
+            return Err("--penetration places a cut card, which --shuffle-every-round does not use; give one of them".into());
+        }
+        if let Some(d) = self.decks {
+            r.decks = d;
+        }
+        r.h17 |= self.h17;
+        if let Some(p) = self.bj_pays {
+            r.bj_pays = p;
+        }
+        r.peek |= self.peek;
+        if let Some(t) = self.dealer_bj_takes {
+            r.dealer_bj_takes = t;
+        }
+        if let Some(s) = self.surrender {
+            r.surrender = s;
+        }
+        if let Some(d) = self.double {
+            r.double = d;
+        }
+        r.das |= self.das;
+        if let Some(m) = self.max_hands {
+            r.max_hands = m;
+        }
+        r.resplit_aces |= self.resplit_aces;
+        r.hit_split_aces |= self.hit_split_aces;
+        if let Some(s) = self.split_by {
+            r.split_by = s;
+        }
+        if let Some(p) = self.penetration {
+            r.shuffle = Shuffle::CutCard { penetration: p };
+        }
+        if self.shuffle_every_round {
+            r.shuffle = Shuffle::EveryRound;
+        }
+        if let Some(p) = self.players {
+            r.players = p;
+        }
+        r.validate().map_err(|e| e.to_string())?;
+        Ok(r)
+    }
+}
+
+fn parse_bj_pays(s: &str) -> Result<BjPays, String> {
+    match s {
+        "3:2" => Ok(BjPays::ThreeToTwo),
+        "6:5" => Ok(BjPays::SixToFive),
+        "1:1" => Ok(BjPays::OneToOne),
+        _ => Err(format!("expected 3:2, 6:5 or 1:1, found '{s}'")),
+    }
+}
+fn parse_takes(s: &str) -> Result<DealerBjTakes, String> {
+    match s {
+        "all" => Ok(DealerBjTakes::All),
+        "original" | "obo" | "OBO" => Ok(DealerBjTakes::Original),
+        _ => Err(format!("expected all or original, found '{s}'")),
+    }
+}
+fn parse_surrender(s: &str) -> Result<Surrender, String> {
+    match s {
+        "none" | "no" => Ok(Surrender::None),
+        "2-9" => Ok(Surrender::TwoToNine),
+        "late" => Ok(Surrender::Late),
+        "early" => Ok(Surrender::Early),
+        _ => Err(format!("expected none, 2-9, late or early, found '{s}'")),
+    }
+}
+fn parse_double(s: &str) -> Result<Double, String> {
+    match s {
+        "any" => Ok(Double::Any),
+        "9-11" => Ok(Double::NineToEleven),
+        "10-11" => Ok(Double::TenToEleven),
+        _ => Err(format!("expected any, 9-11 or 10-11, found '{s}'")),
+    }
+}
+fn parse_split_by(s: &str) -> Result<SplitBy, String> {
+    match s {
+        "value" => Ok(SplitBy::Value),
+        "rank" => Ok(SplitBy::Rank),
+        _ => Err(format!("expected value or rank, found '{s}'")),
+    }
+}
+
+pub fn parse_rounds(s: &str) -> Result<u64, String> {
+    use rtplab::games::blackjack::sim::MAX_ROUNDS;
+    let n = parse_count(s)?;
+    if n == 0 {
+        return Err("must be at least 1".into());
+    }
+    if n > MAX_ROUNDS {
+        return Err(format!(
+            "{s} is more than one run can hold (at most 1e16 rounds, in shards of at most 1e14 each with --shard K/N)"
+        ));
+    }
+    Ok(n)
+}
+
+/// The blackjack audit's rounds per tier, or 0 for none: at most what one run holds (the
+/// audit has no shards).
+pub(crate) fn parse_audit_rounds(s: &str) -> Result<u64, String> {
+    use rtplab::games::blackjack::sim::MAX_ROUNDS_PER_SHARD;
+    let n = parse_count(s)?;
+    if n > MAX_ROUNDS_PER_SHARD {
+        return Err(format!(
+            "{s} is more than one audit can simulate (at most 1e14 rounds a tier)"
+        ));
+    }
+    Ok(n)
+}
+
+fn parse_stake(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=1000.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "expected a stake in main bets from 0 to 1000, found '{s}'"
+        )),
+    }
+}
+
+impl TryFrom<&BlackjackSim> for SimJob<Blackjack> {
+    type Error = anyhow::Error;
+    fn try_from(args: &BlackjackSim) -> anyhow::Result<Self> {
+        let config = BjConfig::try_from(args)?;
+        // The seed table's own rules test the table's published RTP unless told otherwise.
+        let claim = args.claim.or(config.rules.advertised_rtp());
+        Ok(SimJob {
+            config,
+            spec: args.run.base.spec(args.chunk_shoes)?,
+            claim,
+            outputs: (&args.output).into(),
+        })
+    }
+}
+
+impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
+    type Error = anyhow::Error;
+    fn try_from(args: &BlackjackCompare) -> anyhow::Result<Self> {
+        if args.counts.is_empty() {
+            let given = [
+                ("--ramp", !args.ramps.is_empty()),
+                ("--indices", !args.indices.is_empty()),
+                (args.play.given().unwrap_or(""), args.play.given().is_some()),
+            ];
+            if let Some((flag, _)) = given.iter().find(|g| g.1) {
+                anyhow::bail!("{flag} needs --count SYSTEM (the count it bets or plays on)");
+            }
+        }
+        // Every combination of count, ramp and index set given (a list not given: its default).
+        let or_default = |v: &[String]| -> Vec<Option<String>> {
+            match v.is_empty() {
+                true => vec![None],
+                false => v.iter().cloned().map(Some).collect(),
+            }
+        };
+        let mut counts = Vec::new();
+        for count in or_default(&args.counts) {
+            for ramp in or_default(&args.ramps) {
+                for indices in or_default(&args.indices) {
+                    let c = CountArgs {
+                        count: count.clone(),
+                        ramp: ramp.clone(),
+                        play: args.play.clone(),
+                        indices: indices.filter(|s| s != "none"),
+                        ..Default::default()
+                    };
+                    counts.push(c.spec()?);
+                }
+            }
+        }
+        let rules = args.rules.to_rules()?;
+        let configs = rtplab::games::blackjack::jobs::compare_configs(
+            &rules,
+            args.rounds,
+            &args.strategies,
+            &args.penetrations,
+            &counts,
+        )?;
+        Ok(CompareJob {
+            configs,
+            spec: args.run.spec()?,
+            outputs: (&args.output).into(),
+        })
+    }
+}
+
+impl TryFrom<&BlackjackExact> for ExactJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &BlackjackExact) -> anyhow::Result<Self> {
+        let rules = args.rules.to_rules()?;
+        let strategy = match &args.strategy {
+            Some(s) => Some(resolve_strategy(s, &rules)?),
+            None => None,
+        };
+        Ok(ExactJob {
+            config: rtplab::games::blackjack::exact_report::ExactConfig {
+                both_settlements: !args.rules.settlement_given(),
+                rules,
+                strategy,
+                claim: args.claim,
+                sensitivity: args.sensitivity,
+                post_split: args.post_split.into(),
+            },
+            outputs: (&args.output).into(),
+        })
+    }
+}
+
+impl TryFrom<&DeriveBlackjack> for DeriveJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &DeriveBlackjack) -> anyhow::Result<Self> {
+        Ok(DeriveJob {
+            rules: args.rules.to_rules()?,
+            outputs: super::file_output(&args.output),
+        })
+    }
+}
+
+impl TryFrom<&IndicesBlackjack> for IndicesJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &IndicesBlackjack) -> anyhow::Result<Self> {
+        use rtplab::games::blackjack::strategy::StrategySpec;
+        let rules = args.rules.to_rules()?;
+        let system = count::CountSystem::resolve(&args.count)?;
+        let StrategySpec::Chart(chart) = resolve_strategy(&args.strategy, &rules)? else {
+            anyhow::bail!(
+                "--strategy {}: index plays deviate from a chart (basic or a chart file)",
+                args.strategy
+            );
+        };
+        let range = args
+            .range
+            .split_once("..")
+            .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+        let Some(range) = range else {
+            anyhow::bail!("--range {}: expected LO..HI, e.g. -10..10", args.range);
+        };
+        Ok(IndicesJob {
+            rules,
+            system,
+            chart: *chart,
+            decks_left: args.decks_left,
+            rounding: args.tc_rounding.into(),
+            range,
+            outputs: super::file_output(&args.output),
+        })
+    }
+}
+
+impl TryFrom<&AdviseBlackjack> for AdviseJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &AdviseBlackjack) -> anyhow::Result<Self> {
+        let rules = args.rules.to_rules()?;
+        Ok(AdviseJob {
+            strategy: resolve_strategy(&args.strategy, &rules)?,
+            rules,
+            hand: args.hand.clone(),
+            up: args.up.clone(),
+            removed: args.removed.clone(),
+            outputs: (&args.output).into(),
+        })
+    }
+}
+
+impl TryFrom<&BlackjackAudit> for AuditJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &BlackjackAudit) -> anyhow::Result<Self> {
+        Ok(AuditJob {
+            config: rtplab::games::blackjack::audit::AuditConfig {
+                rules: args.rules.to_rules()?,
+                claim: args.claim,
+                rounds: args.rounds,
+                seed: args.seed,
+                threads: args.threads,
+                progress: !args.quiet,
+                monitor_tier: args.monitor_tier.into(),
+                on_simulation: None,
+            },
+            outputs: (&args.output).into(),
+        })
+    }
+}

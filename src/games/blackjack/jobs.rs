@@ -1,0 +1,210 @@
+//! Blackjack's commands besides `sim` (which every game shares, `game::SimJob`): the exact
+//! analysis, strategy files (charts and index plays), advice on one hand, the audit dossier,
+//! and the configurations a comparison runs.
+
+use super::count::{CountSpec, CountSystem, TcRounding};
+use super::derive::{chart_header, derive_chart, derive_indices, IndexRequest};
+use super::exact_report::ExactConfig;
+use super::rules::{Rules, Shuffle};
+use super::strategy::{Chart, StrategySpec};
+use super::{audit, BjConfig, BjError};
+use crate::job::{Ctx, Error, Job, Outcome, Outputs, Status};
+
+/// `exact blackjack`.
+pub struct ExactJob {
+    pub config: ExactConfig,
+    pub outputs: Outputs,
+}
+
+impl Job for ExactJob {
+    fn outputs(&self) -> &Outputs {
+        &self.outputs
+    }
+    fn run(self, _: &Ctx) -> Result<Outcome, Error> {
+        super::exact::check_exact(&self.config.rules)?;
+        let model = super::exact_report::exact_model(&self.config);
+        Ok(Outcome::report(
+            super::exact_report::render(&model),
+            Status::Done,
+        ))
+    }
+}
+
+/// `strategies derive blackjack`: the best total-dependent chart for the rules, as CSV.
+pub struct DeriveJob {
+    pub rules: Rules,
+    /// Where the file goes (`output`; format and folder are not used).
+    pub outputs: Outputs,
+}
+
+impl Job for DeriveJob {
+    fn outputs(&self) -> &Outputs {
+        &self.outputs
+    }
+    fn run(self, _: &Ctx) -> Result<Outcome, Error> {
+        let chart = derive_chart(&self.rules);
+        Ok(Outcome::Text(chart.to_csv(&chart_header(&self.rules))))
+    }
+}
+
+/// `strategies indices blackjack`: the index plays of a count against a chart, as the file
+/// `--indices` reads.
+pub struct IndicesJob {
+    pub rules: Rules,
+    pub system: CountSystem,
+    pub chart: Chart,
+    /// Decks left where the counts are evaluated (`None`: half the shoe).
+    pub decks_left: Option<f64>,
+    pub rounding: TcRounding,
+    /// The counts evaluated, `lo..=hi`.
+    pub range: (i32, i32),
+    /// Where the file goes (`output`).
+    pub outputs: Outputs,
+}
+
+impl Job for IndicesJob {
+    fn outputs(&self) -> &Outputs {
+        &self.outputs
+    }
+    fn run(self, _: &Ctx) -> Result<Outcome, Error> {
+        let decks_left = self.decks_left.unwrap_or(self.rules.decks as f64 / 2.0);
+        let found = derive_indices(&IndexRequest {
+            rules: &self.rules,
+            system: &self.system,
+            chart: &self.chart,
+            decks_left,
+            rounding: self.rounding,
+            lo: self.range.0,
+            hi: self.range.1,
+        })?;
+        let key = if self.system.balanced() {
+            "true count"
+        } else {
+            "running count"
+        };
+        let mut text = format!(
+            "# rtplab index plays (format: strategies/README.md, 'Index plays')\n\
+             # Computed by `rtplab strategies indices blackjack` from the exact analysis for:\n\
+             # {}\n\
+             # count {} ({key}, {} rounding), chart {}, shoes depleted to each count with {decks_left} decks left\n\
+             # (composition tilted to the count, composition-dependent play after the first decision).\n\
+             # Each comment gives the real-valued {key} where the two plays' EVs cross.\n\
+             hand,up,play,when\n",
+            self.rules,
+            self.system.label,
+            self.rounding.name(),
+            self.chart.name,
+        );
+        for g in &found {
+            text += &format!(
+                "{:<20} # crossing {:+.2}\n",
+                g.entry.to_string(),
+                g.crossing
+            );
+        }
+        Ok(Outcome::Text(text))
+    }
+}
+
+/// `advise blackjack`: every legal action's exact EV for a hand against an up card, from the
+/// shoe less the cards shown and removed, with the chart's action beside.
+pub struct AdviseJob {
+    pub rules: Rules,
+    pub strategy: StrategySpec,
+    /// The hand, the up card and the cards removed, as given (`A`, `2`-`9`, `T`/`J`/`Q`/`K`).
+    pub hand: String,
+    pub up: String,
+    pub removed: String,
+    pub outputs: Outputs,
+}
+
+impl Job for AdviseJob {
+    fn outputs(&self) -> &Outputs {
+        &self.outputs
+    }
+    fn run(self, _: &Ctx) -> Result<Outcome, Error> {
+        use super::advise::{advise, parse_card, parse_cards, render, AdviseRequest};
+        let req = AdviseRequest {
+            rules: &self.rules,
+            hand: parse_cards(&self.hand)?,
+            up: parse_card(&self.up)?,
+            removed: parse_cards(&self.removed)?,
+        };
+        let model = crate::with_strategy!(&self.strategy, self.rules.h17, |s| advise(&req, s))?;
+        let report = render(&model, &self.rules, &self.strategy.name());
+        Ok(Outcome::report(report, Status::Done))
+    }
+}
+
+/// `audit blackjack`: the verification dossier. Its exact part has no partial result: a
+/// signal ends it at once until the simulation starts (`Ctx::graceful`).
+pub struct AuditJob {
+    pub config: audit::AuditConfig,
+    pub outputs: Outputs,
+}
+
+impl Job for AuditJob {
+    fn outputs(&self) -> &Outputs {
+        &self.outputs
+    }
+    fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
+        let config = audit::AuditConfig {
+            on_simulation: Some(ctx.graceful),
+            ..self.config
+        };
+        let model = audit::audit(&config, ctx.stop)?;
+        let report = audit::render(&model);
+        let status = Status::ran(model.identity.interrupted);
+        Ok(Outcome::Report {
+            report,
+            plots: Box::new(move || {
+                audit::plots(&model).map_err(crate::job::plot_error("the dossier's plots"))
+            }),
+            status,
+        })
+    }
+}
+
+/// The configurations `compare blackjack` runs: every strategy at every penetration (none
+/// given: the rules' own) with every counting request (`None`: not counting), in that order,
+/// each playing `rounds` rounds (shoes of the first penetration's length: every configuration
+/// plays the same shoes).
+pub fn compare_configs(
+    rules: &Rules,
+    rounds: u64,
+    strategies: &[String],
+    penetrations: &[f64],
+    counts: &[Option<CountSpec>],
+) -> Result<Vec<BjConfig>, BjError> {
+    let basic = ["basic".to_string()];
+    let strategies = if strategies.is_empty() {
+        &basic[..]
+    } else {
+        strategies
+    };
+    let none = [None];
+    let counts = if counts.is_empty() { &none[..] } else { counts };
+    let mut configs = Vec::new();
+    for strategy in strategies {
+        let mut each = vec![rules.clone()];
+        if !penetrations.is_empty() {
+            each = penetrations
+                .iter()
+                .map(|&penetration| {
+                    let mut r = rules.clone();
+                    r.shuffle = Shuffle::CutCard { penetration };
+                    r.validate().map(|_| r)
+                })
+                .collect::<Result<_, _>>()?;
+        }
+        for rules in each {
+            let spec = super::resolve::resolve_strategy(strategy, &rules)?;
+            for count in counts {
+                let mut cfg = BjConfig::new(rules.clone(), spec.clone(), rounds);
+                cfg.count = count.clone();
+                configs.push(cfg);
+            }
+        }
+    }
+    Ok(configs)
+}

@@ -1,0 +1,121 @@
+//! Dice of Doom's commands besides `sim` and `compare` (which every game shares): the exact
+//! analysis of a turn or of a game of two played to win, advice on one roll, and the audit
+//! dossier.
+
+use std::io::IsTerminal;
+
+use super::model::Model;
+use super::rules::DoomRules;
+use super::strategy::DoomStrategy;
+use super::{advise, audit, report};
+use crate::job::{plot_error, Ctx, Error, Job, Outcome, Outputs, Status};
+
+/// What `exact doom` solves.
+pub enum Analysis {
+    /// One turn played for points: the optimal policy, these strategies' policies beside it,
+    /// and the bank-at sweep up to `sweep_max` points.
+    Turn {
+        strategies: Vec<DoomStrategy>,
+        sweep_max: u32,
+    },
+    /// A game of two played to win: win probabilities and banking thresholds.
+    Win,
+}
+
+/// `exact doom`.
+pub struct ExactJob {
+    pub rules: DoomRules,
+    pub analysis: Analysis,
+    pub outputs: Outputs,
+}
+
+impl Job for ExactJob {
+    fn outputs(&self) -> &Outputs {
+        &self.outputs
+    }
+    fn run(self, _: &Ctx) -> Result<Outcome, Error> {
+        let model = Model::new(&self.rules);
+        Ok(match self.analysis {
+            Analysis::Win => {
+                let x = report::win_model(&model)?;
+                Outcome::Report {
+                    report: report::render_win(&x),
+                    plots: Box::new(move || {
+                        report::win_plots(&x).map_err(plot_error("cannot draw the plots"))
+                    }),
+                    status: Status::Done,
+                }
+            }
+            Analysis::Turn {
+                strategies,
+                sweep_max,
+            } => {
+                let opts = report::ExactOptions {
+                    strategies,
+                    sweep_max,
+                };
+                Outcome::report(report::exact_report(&model, &opts), Status::Done)
+            }
+        })
+    }
+}
+
+/// `advise doom`: every legal set-aside of a roll followed by bank or roll, valued by the
+/// turn's expected points, or by the chance of winning when the game's scores are given.
+pub struct AdviseJob {
+    pub rules: DoomRules,
+    pub request: advise::DoomAdviseRequest,
+    pub outputs: Outputs,
+}
+
+impl Job for AdviseJob {
+    fn outputs(&self) -> &Outputs {
+        &self.outputs
+    }
+    fn run(self, _: &Ctx) -> Result<Outcome, Error> {
+        let model = Model::new(&self.rules);
+        // The advice to win solves the whole game first: minutes at large targets.
+        let note = |target: u64| {
+            if std::io::stderr().is_terminal() {
+                eprintln!(
+                    "Solving the two-player game to {} first (at 10,000: about 2-3 minutes on 2 cores)...",
+                    crate::report::count(target)
+                );
+            }
+        };
+        let solved = advise::Solved {
+            before_win_solve: Some(&note),
+            ..Default::default()
+        };
+        let a = advise::advise(&model, &self.request, solved)?;
+        let report = advise::render(&a, &self.rules.summary());
+        Ok(Outcome::report(report, Status::Done))
+    }
+}
+
+/// `audit doom`: the verification dossier (graceful throughout: its exact part is short).
+pub struct AuditJob {
+    pub config: audit::DoomAuditConfig,
+    pub outputs: Outputs,
+}
+
+impl Job for AuditJob {
+    fn outputs(&self) -> &Outputs {
+        &self.outputs
+    }
+    fn graceful(&self) -> bool {
+        true
+    }
+    fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
+        let model = audit::audit(&self.config, ctx.stop)?;
+        let report = audit::render(&model);
+        let status = Status::ran(model.identity.interrupted);
+        Ok(Outcome::Report {
+            report,
+            plots: Box::new(move || {
+                audit::plots(&model).map_err(plot_error("the dossier's plots"))
+            }),
+            status,
+        })
+    }
+}
