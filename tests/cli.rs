@@ -390,19 +390,67 @@ fn out_dir_writes_every_format_and_plots_with_metadata() {
     );
 }
 
-/// The repository stands alone: its docs never send a reader to files it does not hold, and
-/// every relative link and every committed file the README names exists.
+/// The repository stands alone: its docs (the README, every page in docs/, the changelog and
+/// the READMEs beside the files they describe) never send a reader to files it does not hold;
+/// every relative link resolves to a file, and every `#anchor` to a heading of its page; every
+/// strategy file they name exists; and the README stays a front page (at most 200 lines).
 #[test]
 fn docs_stand_alone_and_their_links_resolve() {
-    let docs = [
+    use std::path::{Path, PathBuf};
+    // The anchors of a Markdown page's headings as GitHub makes them: lower case, letters,
+    // digits, '-' and '_' kept, spaces made '-', the rest dropped; a repeated one gets -1, -2.
+    fn anchors(text: &str) -> Vec<String> {
+        let (mut slugs, mut anchors) = (Vec::<String>::new(), Vec::new());
+        let mut fenced = false;
+        for line in text.lines() {
+            if line.trim_start().starts_with("```") {
+                fenced = !fenced;
+            }
+            let Some(title) = line.strip_prefix('#').filter(|_| !fenced) else {
+                continue;
+            };
+            let slug: String = title
+                .trim_start_matches('#')
+                .trim()
+                .to_lowercase()
+                .chars()
+                .filter_map(|c| match c {
+                    ' ' => Some('-'),
+                    c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                    _ => None,
+                })
+                .collect();
+            match slugs.iter().filter(|s| **s == slug).count() {
+                0 => anchors.push(slug.clone()),
+                n => anchors.push(format!("{slug}-{n}")),
+            }
+            slugs.push(slug);
+        }
+        anchors
+    }
+    let mut docs: Vec<PathBuf> = [
         "README.md",
-        "docs/rules.md",
-        "docs/references.md",
+        "CHANGELOG.md",
+        "ARCHITECTURE.md",
         "strategies/README.md",
         "reports/README.md",
-    ];
-    for doc in docs {
-        let text = std::fs::read_to_string(doc).unwrap_or_else(|e| panic!("{doc}: {e}"));
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .collect();
+    let mut pages: Vec<PathBuf> = std::fs::read_dir("docs")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    pages.sort();
+    for page in ["docs/rules.md", "docs/references.md"] {
+        assert!(pages.contains(&PathBuf::from(page)), "{page} is missing");
+    }
+    docs.extend(pages);
+    for file in &docs {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file:?}: {e}"));
+        let doc = file.display();
         assert!(
             !text.contains("../shared"),
             "{doc} points outside the repository"
@@ -411,28 +459,45 @@ fn docs_stand_alone_and_their_links_resolve() {
             !text.contains("RULES.md") && !text.contains("REFERENCE.md"),
             "{doc}"
         );
-        let base = std::path::Path::new(doc).parent().unwrap();
         for link in text.split("](").skip(1) {
             let target = link.split(')').next().unwrap();
-            if target.starts_with("http") || target.starts_with('#') {
+            if target.starts_with("http") {
                 continue;
             }
-            assert!(
-                base.join(target).exists(),
-                "{doc}: link to missing {target}"
-            );
+            let (to, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let path = if to.is_empty() {
+                file.clone()
+            } else {
+                file.parent().unwrap().join(to)
+            };
+            assert!(path.exists(), "{doc}: link to missing {target}");
+            if !anchor.is_empty() {
+                let page = std::fs::read_to_string(&path).unwrap();
+                assert!(
+                    anchors(&page).iter().any(|a| a == anchor),
+                    "{doc}: link to {target}, but {} has no heading #{anchor}: {:?}",
+                    path.display(),
+                    anchors(&page)
+                );
+            }
+        }
+        for path in text
+            .split(|c: char| c.is_whitespace() || c == '`' || c == '(' || c == ')')
+            .filter(|w| {
+                w.starts_with("strategies/")
+                    && !w.contains('*')
+                    && (w.ends_with(".csv") || w.ends_with(".txt"))
+            })
+        {
+            assert!(Path::new(path).exists(), "{doc} names missing {path}");
         }
     }
     let readme = std::fs::read_to_string("README.md").unwrap();
-    for path in readme
-        .split(|c: char| c.is_whitespace() || c == '`' || c == '(' || c == ')')
-        .filter(|w| w.starts_with("strategies/") && (w.ends_with(".csv") || w.ends_with(".txt")))
-    {
-        assert!(
-            std::path::Path::new(path).exists(),
-            "README names missing {path}"
-        );
-    }
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 200,
+        "README.md has {lines} lines: it is the front page; move detail into docs/"
+    );
 }
 
 /// `reports/regenerate.sh` can run on a fresh checkout: each folder it writes with
