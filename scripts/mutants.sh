@@ -4,19 +4,19 @@
 #   scripts/mutants.sh                      # the core: stats, shard, check, engine, report
 #   scripts/mutants.sh src/stats.rs         # one file (or several, or a folder like src/report)
 #   scripts/mutants.sh src/stats.rs -- --iterate   # extra cargo-mutants options after --
-#   scripts/mutants.sh --record src/stats.rs       # keep a stopped run's outcomes (below)
 #
-# Outcomes are kept in reports/mutants/<file>/ (caught, missed, unviable, timeout: one mutant a
-# line, as cargo-mutants names them, with line:column), written when a file's run ends, or by
-# --record for a run that was stopped. With `-- --iterate` a run skips the mutants those lists
-# say were caught, unviable or timed out, so a file of hundreds of mutants can be tested over
-# several sittings, on different machines. A record is carried over to moved lines (rebase
-# below); a mutant whose line changed is tested again. `-- -F REGEX` tests only the mutants
-# whose names match. MUTANTS_TIMEOUT sets the timeout (300 s).
-#
-# Needs `cargo install cargo-mutants --locked`. Results: mutants.out/ (caught.txt, missed.txt,
-# unviable.txt, timeout.txt, outcomes.json). Exclusions, each with its reason, are in
-# .cargo/mutants.toml (equivalent mutants only).
+# Needs `cargo install cargo-mutants --locked`. Each file's results go to
+# target/mutants.out/<file>/mutants.out/ (caught.txt, missed.txt, unviable.txt, timeout.txt,
+# outcomes.json). `-- --iterate` resumes from there, so a file of hundreds of mutants can be
+# tested in several runs: cargo-mutants skips the mutants that directory lists as caught or
+# unviable, or as skipped before (previously_caught.txt), and this script adds the last run's
+# timeouts to those (a timeout is a mutant whose tests ran past the timeout, almost always a
+# loop that no longer ends: detected; a run without --iterate tests it again). Those lists name
+# mutants by line and column, so a mutant whose line moved is tested again. `-- -F REGEX`
+# tests only the mutants whose names match; `-- --list` lists them without testing.
+# MUTANTS_TIMEOUT sets the timeout (300 s). Exclusions, each with its reason, are in
+# .cargo/mutants.toml (equivalent mutants only, keyed by file, function and mutation, never by
+# line, so moving code leaves them valid).
 #
 # Speed: one build per mutant, so the build must be quick and the code fast. The release profile
 # with LTO off, 16 codegen units and incremental compilation (the statistical tests are slow
@@ -61,13 +61,7 @@ fi
 
 files=()
 extra=()
-record_only=false
 while [ $# -gt 0 ]; do
-    if [ "$1" = "--record" ]; then
-        record_only=true
-        shift
-        continue
-    fi
     if [ "$1" = "--" ]; then
         shift
         extra=("$@")
@@ -131,106 +125,14 @@ filter_for() {
     esac
 }
 
-# Merge a run's outcome lists into the kept record, the latest outcome of each mutant winning:
-# a mutant this run tested takes this run's outcome (caught, missed, timeout, unviable), the
-# others keep theirs. With --iterate cargo-mutants lists the mutants it skipped in
-# previously_caught.txt; the kept record already holds them, since the record is brought up
-# to date before every run. Both sides must name the same source: the run's is the blob in its
-# marker (kept beside mutants.out/, which cargo-mutants moves aside when it starts), and the
-# record is carried over to it first. A run without a marker (made by an older script) is not
-# merged. Once merged, the run's outcomes.json is renamed, so a run that never started (a bad
-# option, `--list`) cannot bring the same old lists in again under a newer marker.
-record() {
-    local out="$1" keep="$2" f="$3"
-    [ -f "$out/outcomes.json" ] || return 0
-    local src="${out%/*}/source"
-    if [ -f "$f" ]; then
-        if [ ! -f "$src" ]; then
-            echo "$out: no record of the source it tested; its outcomes are not kept" >&2
-            return 0
-        fi
-        mkdir -p "$keep"
-        rebase "$keep" "$f" "$(cat "$src")"
-    fi
-    mkdir -p "$keep"
-    local tmp k
-    tmp=$(mktemp -d)
-    lines() { { cat "$@" 2>/dev/null || true; } | grep . | sort -u || true; }
-    lines "$out/caught.txt" "$out/missed.txt" "$out/timeout.txt" "$out/unviable.txt" >"$tmp/tested"
-    for k in caught missed timeout unviable; do
-        { lines "$keep/$k.txt" | comm -23 - "$tmp/tested"; lines "$out/$k.txt"; } | sort -u >"$tmp/$k"
-    done
-    for k in caught missed timeout unviable; do
-        mv "$tmp/$k" "$keep/$k.txt"
-    done
-    rm -r "$tmp"
-    [ ! -f "$src" ] || cp "$src" "$keep/source"
-    # A stopped run's --record leaves it in place: cargo-mutants, if still running, writes it
-    # again after its next mutant.
-    $record_only || mv "$out/outcomes.json" "$out/outcomes.recorded.json"
-}
-
-# Names carry line:column, so a record made before lines moved names other lines now. Each
-# record keeps the git blob of the source its names refer to (`source`); rebase carries the
-# entries on unchanged lines to where those lines are in another version of the file (written
-# to git's object store with hash-object -w, so the blob can be read back; a record of an
-# uncommitted version can be carried over only on the machine that made it) and drops the
-# rest, which are then tested again. With a list of the file's mutants as they are now
-# (`cargo mutants --list`), entries it does not name (a renamed function, a mutant now
-# excluded) are dropped too. A record whose source cannot be read is set aside in
-# unplaced/ and the file starts afresh. Single files only: a folder's record is not carried.
-rebase() {
-    [ -f "$2" ] || return 0
-    local rc=0
-    python3 scripts/mutants-rebase.py "$@" || rc=$?
-    if [ "$rc" = 3 ]; then
-        mkdir -p "$1/unplaced"
-        for k in caught missed timeout unviable; do
-            [ ! -f "$1/$k.txt" ] || mv "$1/$k.txt" "$1/unplaced/$k.txt"
-        done
-        echo "$1: set aside in $1/unplaced/ (its source is unknown); the file starts afresh" >&2
-    elif [ "$rc" != 0 ]; then
-        exit "$rc"
-    fi
-}
-
 for f in "${files[@]}"; do
     name=$(echo "$f" | tr '/.' '__')
     out="target/mutants.out/$name/mutants.out"
-    keep="reports/mutants/$name"
-    # Bring the record up to date with this machine's last run (stopped or not) first.
-    record "$out" "$keep" "$f"
-    if $record_only; then
-        if [ -d "$keep" ]; then
-            echo "$f: $(grep -c . "$keep/caught.txt" || true) caught, $(grep -c . "$keep/missed.txt" || true) missed kept in $keep"
-        else
-            echo "$f: nothing to record (no run in target/mutants.out/$name)"
-        fi
-        continue
-    fi
-    # This run's names are those of the file as it is now: carry the record over to it.
-    rm -f "${out%/*}/source"
-    if [ -f "$f" ]; then
-        git diff --quiet HEAD -- "$f" ||
-            echo "warning: $f has uncommitted changes: its record will name a version other machines cannot read" >&2
-        blob=$(git hash-object -w "$f")
-        names=$(mktemp)
-        CARGO_TARGET_DIR="$CARGO_TARGET_DIR" cargo mutants --list --file "$f" >"$names"
-        rebase "$keep" "$f" "$blob" "$names"
-        rm -f "$names"
-    fi
-    # Resuming: cargo-mutants skips what its lists name; give it the kept record's.
-    if [[ " ${extra[*]-} " == *" --iterate "* ]] && [ -d "$keep" ]; then
-        mkdir -p "$out"
-        # Timeouts are skipped too: a timeout is a mutant whose tests ran past the timeout
-        # (almost always a loop that no longer ends), counted as detected. With
-        # MUTANTS_RETEST_TIMEOUTS=1 they are tested again: after a sitting on a loaded or paused
-        # machine, where a slow survivor could have timed out.
-        skip=("$keep/caught.txt" "$keep/unviable.txt")
-        [ "${MUTANTS_RETEST_TIMEOUTS:-0}" = 1 ] || [ ! -f "$keep/timeout.txt" ] || skip+=("$keep/timeout.txt")
-        cat "${skip[@]}" >"$out/previously_caught.txt"
-        cp "$keep/unviable.txt" "$out/unviable.txt"
-        : >"$out/caught.txt"
+    if [[ " ${extra[*]-} " == *" --iterate "* ]] && [ -s "$out/timeout.txt" ]; then
+        # cargo-mutants reads previously_caught.txt with caught.txt and unviable.txt, and
+        # carries it into the new run's directory.
+        touch "$out/previously_caught.txt"
+        sort -u "$out/timeout.txt" "$out/previously_caught.txt" -o "$out/previously_caught.txt"
     fi
     glob="$f"
     [ -d "$f" ] && glob="$f/**"
@@ -240,15 +142,8 @@ for f in "${files[@]}"; do
     after=()
     # shellcheck disable=SC2206 # a filter may be several words (skips)
     [ -z "$filter" ] || after=(-- $filter)
-    mkdir -p "$out"
-    [ ! -f "$f" ] || echo "$blob" >"${out%/*}/source"
     echo "== $f (tests: $(tests_for "$f" | sed 's/^$/all/') $filter)"
     nice -n 10 cargo mutants --profile release --file "$glob" --timeout "$TIMEOUT" \
         --build-timeout 1800 --jobs 1 --output "target/mutants.out/$name" ${tool[@]+"${tool[@]}"} \
         ${args[@]+"${args[@]}"} ${extra[@]+"${extra[@]}"} ${after[@]+"${after[@]}"} || true
-    record "$out" "$keep" "$f"
-    for k in caught missed unviable timeout; do
-        printf '%s %s  ' "$k" "$(cat "$out/$k.txt" 2>/dev/null | grep -c . || true)"
-    done
-    echo
 done
