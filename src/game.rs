@@ -827,11 +827,14 @@ mod tests {
     struct CoinAcc {
         flips: u64,
         heads: u64,
+        /// The share of heads, one batch per chunk.
+        share: Ratio,
     }
     impl Merge for CoinAcc {
         fn merge(&mut self, o: &Self) {
             self.flips += o.flips;
             self.heads += o.heads;
+            self.share.merge(&o.share);
         }
     }
     impl Plausible for CoinAcc {
@@ -865,10 +868,18 @@ mod tests {
             let n = self
                 .per_chunk
                 .min(self.flips.saturating_sub(chunk * self.per_chunk));
+            let mut heads = 0;
             for _ in 0..n {
-                acc.heads += rng.next_u64() >> 63;
+                heads += rng.next_u64() >> 63;
             }
+            acc.heads += heads;
             acc.flips += n;
+            let b = crate::stats::Batch {
+                x: heads as i64,
+                y: n as i64,
+                xx: heads as i64,
+            };
+            acc.share.close(&b, n);
         }
     }
 
@@ -896,15 +907,8 @@ mod tests {
             }
         }
         fn headline(_cfg: &CoinConfig, acc: &CoinAcc) -> Headline {
-            let mut r = Ratio::default();
-            let b = crate::stats::Batch {
-                x: acc.heads as i64,
-                y: acc.flips as i64,
-                xx: acc.heads as i64,
-            };
-            r.close(&b, acc.flips);
             Headline {
-                ratio: r,
+                ratio: acc.share,
                 count: acc.flips,
             }
         }

@@ -4,10 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{
-    parse_claim, parse_positive, parse_seed, parse_threads, ArgError, OutputArgs, RunBase,
-    RunCommon,
-};
+use super::{parse_claim, parse_positive, ArgError, OutputArgs, RunBase, RunCommon};
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;
 use rtplab::games::blackjack::jobs::{AdviseJob, AuditJob, DeriveJob, ExactJob, IndicesJob};
@@ -31,17 +28,8 @@ pub struct BlackjackAudit {
     #[arg(long, default_value = "100M", value_parser = parse_audit_rounds)]
     pub rounds: u64,
 
-    /// Seed of the random streams; the same seed gives the same result for any --threads.
-    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
-    pub seed: u64,
-
-    /// Worker threads (default: one per core).
-    #[arg(long, value_parser = parse_threads)]
-    pub threads: Option<usize>,
-
-    /// No progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub run: RunCommon,
 
     /// The tier whose RTP per amount wagered and SD go into the `monitoring` object that
     /// `rtplab monitor --expected` reads.
@@ -843,9 +831,9 @@ impl TryFrom<&BlackjackAudit> for AuditJob {
                 rules: args.rules.to_rules()?,
                 claim: args.claim,
                 rounds: args.rounds,
-                seed: args.seed,
-                threads: args.threads,
-                progress: !args.quiet,
+                seed: args.run.seed,
+                threads: args.run.threads,
+                progress: !args.run.quiet,
                 monitor_tier: args.monitor_tier.into(),
                 on_simulation: None,
             },

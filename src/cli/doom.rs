@@ -503,17 +503,10 @@ pub struct DoomAudit {
     /// optimal play (0: none).
     #[arg(long, default_value = "10k", value_parser = crate::cli::parse_count_or_zero)]
     pub games: u64,
-    /// Seed of the random streams; the same seed gives the same result for any --threads.
-    #[arg(long, default_value_t = 1, value_parser = crate::cli::parse_seed)]
-    pub seed: u64,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_parser = crate::cli::parse_threads)]
-    pub threads: Option<usize>,
-    /// No progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
     #[command(flatten)]
-    pub output: crate::cli::OutputArgs,
+    pub run: RunCommon,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 impl TryFrom<&DoomSim> for SimJob<Doom> {
@@ -614,9 +607,9 @@ impl TryFrom<&DoomAudit> for AuditJob {
                 bank_at: args.bank_at.clone(),
                 turns: args.turns,
                 games: args.games,
-                seed: args.seed,
-                threads: args.threads,
-                progress: !args.quiet,
+                seed: args.run.seed,
+                threads: args.run.threads,
+                progress: !args.run.quiet,
             },
             outputs: (&args.output).into(),
         })
