@@ -546,9 +546,6 @@ where
     fn outputs(&self) -> &crate::job::Outputs {
         &self.outputs
     }
-    fn graceful(&self) -> bool {
-        true
-    }
     fn run(self, ctx: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
         let c = compare::<G>(self.configs, &self.spec, ctx.stop)?;
         let status = crate::job::Status::ran(c.meta.interrupted);

@@ -790,9 +790,6 @@ where
     fn shard_out(&self) -> Option<&Path> {
         self.spec.shard_out.as_deref()
     }
-    fn graceful(&self) -> bool {
-        true
-    }
     fn run(self, ctx: &Ctx) -> Result<JobOutcome, JobError> {
         Ok(sim_rendered::<G>(self.config, &self.spec, self.claim, ctx.stop)?.into())
     }

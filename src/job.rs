@@ -92,8 +92,8 @@ pub struct Ctx<'a> {
     /// Raised by a signal (Ctrl-C, SIGTERM): a simulation finishes its chunks in progress and
     /// reports the work done.
     pub stop: &'a AtomicBool,
-    /// Called when the job reaches work a signal should stop gracefully (with a partial
-    /// report) rather than at once.
+    /// Called when a job whose first part has no partial result (the blackjack audit's exact
+    /// part) reaches work a signal should stop gracefully, with a partial report.
     pub graceful: fn(),
     /// The command line, program name first: an output that is also named on it as a file
     /// would destroy an input.
@@ -112,12 +112,6 @@ pub trait Job {
     fn reads(&self) -> Vec<&Path> {
         Vec::new()
     }
-    /// Whether a signal stops the job gracefully from its start (a simulation), rather than
-    /// at once (work with no partial result; such a job may call `Ctx::graceful` when it
-    /// reaches a simulation).
-    fn graceful(&self) -> bool {
-        false
-    }
     /// Do the work.
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error>;
 }
@@ -125,9 +119,6 @@ pub trait Job {
 /// Check the outputs, run the job, write its result; how it ended.
 pub fn execute<J: Job>(job: J, ctx: &Ctx) -> Result<Status, Error> {
     check_outputs(&job, ctx.args)?;
-    if job.graceful() {
-        (ctx.graceful)();
-    }
     let out = job.outputs().clone();
     match job.run(ctx)? {
         Outcome::Report {

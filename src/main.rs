@@ -27,6 +27,13 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    // A simulation stops on a signal with a partial report; other work ends at once (the
+    // blackjack audit becomes graceful when its simulation starts, through `Ctx::graceful`).
+    let graceful = matches!(
+        cli.command,
+        Command::Sim(_) | Command::Compare(_) | Command::Audit(AuditGame::Doom(_))
+    );
+    GRACEFUL.store(graceful, Ordering::SeqCst);
     let stop = Arc::new(AtomicBool::new(false));
     watch_signals(stop.clone());
     let ctx = Ctx {
@@ -105,8 +112,7 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
 /// The signal that stopped the run (0: none).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
-/// Whether a signal now stops the run gracefully with a partial report: set by the job when
-/// it reaches work that has one (`Ctx::graceful`).
+/// Whether a signal now stops the run gracefully with a partial report.
 static GRACEFUL: AtomicBool = AtomicBool::new(false);
 
 /// SIGINT (Ctrl-C) and SIGTERM (Slurm, Kubernetes) both stop a run cleanly once it is

@@ -298,6 +298,42 @@ mod tests {
     }
 
     #[test]
+    fn only_the_seed_tables_rules_carry_the_published_rtp() {
+        assert_eq!(Rules::seed().advertised_rtp(), Some(0.9954));
+        // Seats do not change the table's rules.
+        let seven = Rules {
+            players: 7,
+            ..Rules::seed()
+        };
+        assert_eq!(seven.advertised_rtp(), Some(ADVERTISED_RTP));
+        let others = [
+            Rules {
+                decks: 6,
+                ..Rules::seed()
+            },
+            Rules {
+                das: true,
+                ..Rules::seed()
+            },
+            Rules {
+                shuffle: Shuffle::EveryRound,
+                ..Rules::seed()
+            },
+            Rules {
+                shuffle: Shuffle::CutCard { penetration: 0.5 },
+                ..Rules::seed()
+            },
+            Rules {
+                dealer_bj_takes: DealerBjTakes::Original,
+                ..Rules::seed()
+            },
+        ];
+        for r in others {
+            assert_eq!(r.advertised_rtp(), None, "{r}");
+        }
+    }
+
+    #[test]
     fn impossible_combinations_are_refused() {
         let mut r = Rules::seed();
         r.resplit_aces = true;

@@ -93,7 +93,8 @@ impl Job for AdviseJob {
     }
 }
 
-/// `audit doom`: the verification dossier (graceful throughout: its exact part is short).
+/// `audit doom`: the verification dossier (a signal stops it gracefully throughout: its exact
+/// part is short).
 pub struct AuditJob {
     pub config: audit::DoomAuditConfig,
     pub outputs: Outputs,
@@ -102,9 +103,6 @@ pub struct AuditJob {
 impl Job for AuditJob {
     fn outputs(&self) -> &Outputs {
         &self.outputs
-    }
-    fn graceful(&self) -> bool {
-        true
     }
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         let model = audit::audit(&self.config, ctx.stop)?;

@@ -42,9 +42,6 @@ impl Job for SweepJob {
     fn outputs(&self) -> &Outputs {
         &self.outputs
     }
-    fn graceful(&self) -> bool {
-        true
-    }
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         let (report, interrupted) =
             super::game::sweep(&self.config, &self.costs, &self.spec, ctx.stop)?;
