@@ -1,8 +1,7 @@
 //! Helpers shared by the CLI-level tests.
-#![allow(dead_code)]
 
 use assert_cmd::Command;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The real binary.
 pub fn rtplab() -> Command {
@@ -25,6 +24,18 @@ pub fn succeeds(cmd: &mut Command) -> std::process::Output {
 pub fn json(args: &[&str]) -> serde_json::Value {
     let out = succeeds(rtplab().args(args));
     serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Every `.rs` file under `dir`, its subfolders included.
+pub fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
 }
 
 /// A fresh temporary folder for one test.
@@ -68,7 +79,6 @@ pub const RUN_ONLY_KEYS: [&str; 8] = [
 /// Run `whole` (a `sim ... --format json -q` command line) once and as 3 shards written into
 /// `dir` (named `name-K.json`), merge them, and check the merged JSON equals the single run's
 /// but for `RUN_ONLY_KEYS`. Returns the shard files.
-#[allow(dead_code)]
 pub fn assert_shards_merge_to_the_single_run(
     dir: &std::path::Path,
     name: &str,

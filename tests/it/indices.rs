@@ -2,8 +2,7 @@
 //! were published for, the committed seed-table file against the generator, and the command's
 //! errors.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use rtplab::games::blackjack::count::{CountSystem, TcRounding};
 use rtplab::games::blackjack::derive::{derive_chart, derive_indices, IndexRequest};

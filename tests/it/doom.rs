@@ -1,8 +1,7 @@
 //! Dice of Doom through the real binary: exact values, simulation vs exact, determinism,
 //! strategy files, bad input.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn r3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0

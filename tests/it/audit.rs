@@ -2,8 +2,7 @@
 //! and the simulation; its files, its HTML (self-contained, and rendered by a real headless
 //! browser when one is installed); `monitor` reading its `monitoring` object; bad input.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use serde_json::Value;
 

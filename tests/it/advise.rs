@@ -1,7 +1,6 @@
 //! `rtplab advise blackjack` at the command line.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn advice_lists_every_legal_action_best_first() {

@@ -1,8 +1,7 @@
 //! Sharded runs: shards 1..N merged equal the single run bit for bit; bad shard sets are
 //! refused with a clear message (exit 2); the schedulers' environment variables select shards.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::{Path, PathBuf};
 
@@ -115,7 +114,7 @@ fn bad_shard_sets_are_refused() {
         merge_fails(&[f, &s1, &s3], "--shard-out");
     }
     // A shard edited to look interrupted (fewer chunks done than its range): its checksum no
-    // longer matches (a really interrupted shard is refused as incomplete: tests/faults.rs).
+    // longer matches (a really interrupted shard is refused as incomplete: tests/it/faults.rs).
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let done = v["chunks_done"].as_u64().unwrap();
     v["chunks_done"] = (done - 1).into();

@@ -4,8 +4,7 @@
 //! SD of one observation over √n (the observations are nearly independent), derived fields
 //! agree with the fields they come from, and a claim's z and p-value agree with each other.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use serde_json::Value;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};

@@ -1,7 +1,6 @@
 //! The real binary: help, bad input (exit 2, a clear message, no panic), report formats.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn help_works_everywhere() {

@@ -2,8 +2,7 @@
 //! statistics exactly (means, SEs, intervals, win rates), and the merged report says it was
 //! merged and from how many files.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use serde_json::Value;
 use std::path::PathBuf;

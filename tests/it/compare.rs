@@ -1,7 +1,6 @@
 //! Strategy comparison with common random numbers.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn compare(args: &[&str]) -> serde_json::Value {
     let mut all = vec![

@@ -7,8 +7,7 @@
 //! (CHECKPOINT="", which the recipes support) and say so on standard error; the manifests are
 //! still required to set it.
 
-mod common;
-use common::temp_dir;
+use crate::common::temp_dir;
 
 use serde::Deserialize;
 use serde_json::Value;

@@ -1,8 +1,7 @@
 //! Twenty One through the real binary: report contract, determinism, sweep, exact pieces,
 //! sheet and strategy files, bad input.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn games_report_the_contract_keys_and_are_identical_for_any_thread_count() {

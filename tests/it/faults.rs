@@ -2,8 +2,7 @@
 //! written where it was asked for), output paths are checked before any work, shard files
 //! carry a checksum, input files are checked for kind and size, and messages say what to fix.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

@@ -1,8 +1,7 @@
 //! `check --bless` writes the expected value of a blackjack baseline from the exact analysis
 //! only when the exact analysis applies: shuffled every round and no insurance.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use serde_json::Value;
 

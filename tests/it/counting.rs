@@ -2,8 +2,7 @@
 //! ramp wins where the count is high; wonging plays only the counts it wants; bad requests
 //! exit 2; shards of a counting run merge to the single run.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use serde_json::Value;
 

@@ -354,7 +354,7 @@ fn an_interrupted_run_marks_its_csv_and_svg_files() {
         ..Default::default()
     };
     // Stop after a few chunks (Ctrl-C does the same through this flag). A stop before the
-    // first chunk finishes is tested in tests/interrupted.rs.
+    // first chunk finishes is tested in tests/it/interrupted.rs.
     let stop = AtomicBool::new(false);
     let (report, plots, interrupted) = std::thread::scope(|sc| {
         sc.spawn(|| {

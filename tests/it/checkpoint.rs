@@ -4,8 +4,7 @@
 //! `elapsed_s`), and the merge is the uninterrupted run's; a finished file is read, not
 //! recomputed; files of another run, edited or truncated files are refused and left alone.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};

@@ -2,19 +2,9 @@
 //! (`src/main.rs`, `src/cli/`). The crate depends on both for the binary's sake; this test is
 //! the guard that keeps them out of the library.
 
-use std::path::{Path, PathBuf};
+use crate::common::rust_files;
 
-/// Every `.rs` file under `dir`.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use std::path::Path;
 
 /// Whether `word` occurs in `line` as a whole identifier (not inside a longer one).
 fn has_token(line: &str, word: &str) -> bool {

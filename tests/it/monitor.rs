@@ -1,7 +1,6 @@
 //! `rtplab monitor`: periods against the expected RTP, exit codes, errors.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// Expected RTP 99% per amount wagered, SD 1 per round.
 const EXPECTED: &str = r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": 1.0}}"#;

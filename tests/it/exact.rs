@@ -1,8 +1,7 @@
 //! The exact analysis against the simulator, the committed chart against the derivation,
 //! and the exact command's contract.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::sync::atomic::AtomicBool;
 

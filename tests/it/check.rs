@@ -1,8 +1,7 @@
 //! The regression check: the committed baselines pass; a perturbed one fails with exit 1 and
 //! says what moved; a broken file is an input error (exit 2); --bless rewrites.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::PathBuf;
 

@@ -1,8 +1,7 @@
 //! Baccarat: the simulation agrees with the exact enumeration; runs are reproducible for any
 //! thread count and shard split; --out-dir writes every file; bad input is refused (exit 2).
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::sync::atomic::AtomicBool;
 

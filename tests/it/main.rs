@@ -1,0 +1,31 @@
+//! The integration tests, as one test binary: each file here is a module (one area of the
+//! library or the command line), so the crate and its dependencies are linked once rather
+//! than once per file. Run one area with `cargo test --profile ci --test it NAME::`.
+
+mod common;
+
+mod advise;
+mod audit;
+mod baccarat;
+mod blackjack_stats;
+mod check;
+mod check_bless;
+mod checkpoint;
+mod cli;
+mod compare;
+mod counting;
+mod deploy;
+mod doom;
+mod exact;
+mod faults;
+mod indices;
+mod interrupted;
+mod invariants;
+mod layering;
+mod layout;
+mod monitor;
+mod plots;
+mod progress;
+mod shards;
+mod shards_dice;
+mod twentyone;
