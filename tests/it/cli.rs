@@ -246,6 +246,37 @@ fn json_report_carries_the_contract_keys() {
     assert_eq!(v["ev_by_upcard"].as_object().unwrap().len(), 10);
 }
 
+/// The seed table's own rules test the table's published 99.54% without `--claim`; another
+/// `--claim` or any other rule set overrides it (seats do not change the table's rules).
+#[test]
+fn the_seed_table_tests_its_published_rtp_by_default() {
+    let claimed = |extra: &[&str]| {
+        let mut args = vec![
+            "sim",
+            "blackjack",
+            "--rounds",
+            "20k",
+            "-q",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        json(&args)["claim"]["claimed"].as_f64()
+    };
+    assert_eq!(claimed(&[]), Some(0.9954));
+    assert_eq!(claimed(&["--players", "3"]), Some(0.9954));
+    assert_eq!(claimed(&["--strategy", "autoplay"]), Some(0.9954));
+    assert_eq!(claimed(&["--claim", "99"]), Some(0.99));
+    assert_eq!(claimed(&["--decks", "6"]), None);
+    assert_eq!(claimed(&["--penetration", "0.5"]), None);
+    let table = rtplab()
+        .args(["sim", "blackjack", "--rounds", "20k", "-q"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.contains("99.54"), "{text}");
+}
+
 #[test]
 fn every_format_renders_and_output_goes_to_a_file() {
     for (fmt, needle) in [
