@@ -227,6 +227,9 @@ pub struct Run<G: Game + ?Sized> {
     pub plan: G::Plan,
     pub acc: G::Acc,
     pub meta: RunMeta,
+    /// The run's `--shard-out` file could not be written at the end (the error says where
+    /// its sums were saved instead); the report is still written.
+    pub unsaved: Option<crate::shard::ShardError>,
 }
 
 /// The run key written into shard files: what determines the numbers of a run.
@@ -332,6 +335,7 @@ pub fn simulate<G: Game>(
             plan,
             acc: acc0,
             meta,
+            unsaved: None,
         });
     }
     let started = std::time::Instant::now();
@@ -362,7 +366,7 @@ pub fn simulate<G: Game>(
     meta.chunk_range = [chunks.start, chunks.end];
     meta.resumed_from_chunk = prior.map(|_| chunks.start + done0);
     meta.resumable = out_file.is_some() && out.interrupted;
-    if let Some((path, key, _)) = &out_file {
+    let unsaved = out_file.as_ref().and_then(|(path, key, _)| {
         crate::shard::write_shard_file(
             path,
             key,
@@ -371,13 +375,15 @@ pub fn simulate<G: Game>(
             out.chunks_done,
             meta.elapsed_s,
             &out.acc,
-        )?;
-    }
+        )
+        .err()
+    });
     Ok(Run {
         config: cfg,
         plan,
         acc: out.acc,
         meta,
+        unsaved,
     })
 }
 
@@ -481,6 +487,7 @@ pub fn merge<G: Game>(paths: &[PathBuf]) -> Result<Run<G>, G::Error> {
         plan: key.plan,
         acc,
         meta,
+        unsaved: None,
     })
 }
 
@@ -543,15 +550,19 @@ pub struct Rendered {
     pub report: Report,
     pub plots: crate::report::Plots,
     pub interrupted: bool,
+    /// An output of the run that could not be written (see `Run::unsaved`).
+    pub unsaved: Option<String>,
 }
 
-fn rendered<G: Game>(run: Run<G>, claim: Option<f64>) -> Result<Rendered, G::Error> {
+fn rendered<G: Game>(mut run: Run<G>, claim: Option<f64>) -> Result<Rendered, G::Error> {
     let report = report(&run, claim)?;
     let interrupted = run.meta.interrupted;
+    let unsaved = run.unsaved.take().map(|e| e.to_string());
     Ok(Rendered {
         report,
         plots: Box::new(move || G::plots(&run, claim)),
         interrupted,
+        unsaved,
     })
 }
 
@@ -673,7 +684,7 @@ impl Outcome {
     /// Write a blessed baseline's new text (temporary file and rename); nothing without one.
     pub fn write_blessed(&self) -> Result<(), AnyError> {
         if let Some(text) = &self.blessed {
-            crate::shard::write_text_atomic(&self.file, text)
+            crate::output::write_atomic(&self.file, text.as_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", self.file.display()))?;
         }
         Ok(())

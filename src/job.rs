@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use crate::game::Rendered;
-use crate::output::{self, OutputError, Write};
+use crate::output::{self, OutputError};
 use crate::report::{write_out_dir, write_output, Format, PlotError, Plots, Report};
 
 /// Where a report goes: standard output or `output` in `format`, and with `out_dir` every
@@ -61,6 +61,9 @@ pub enum Outcome {
         report: Report,
         plots: Plots,
         status: Status,
+        /// An output written during the job that failed (a shard file): reported after the
+        /// report is written, and the command fails.
+        unsaved: Option<String>,
     },
     /// A strategy file's text.
     Text(String),
@@ -73,6 +76,7 @@ impl Outcome {
             report,
             plots: Box::new(|| Ok(Vec::new())),
             status,
+            unsaved: None,
         }
     }
 }
@@ -83,6 +87,7 @@ impl From<Rendered> for Outcome {
             report: r.report,
             plots: r.plots,
             status: Status::ran(r.interrupted),
+            unsaved: r.unsaved,
         }
     }
 }
@@ -118,20 +123,29 @@ pub trait Job {
 
 /// Check the outputs, run the job, write its result; how it ended.
 pub fn execute<J: Job>(job: J, ctx: &Ctx) -> Result<Status, Error> {
-    check_outputs(&job, ctx.args)?;
+    // Held until the files are written (dropped on return).
+    let _held = check_outputs(&job, ctx.args)?;
     let out = job.outputs().clone();
     match job.run(ctx)? {
         Outcome::Report {
             report,
             plots,
             status,
+            unsaved,
         } => {
             let plots = match out.out_dir {
                 Some(_) => plots().map_err(|e| Error::Plot(e.0))?,
                 None => Vec::new(),
             };
-            emit(&report, &out, &plots)?;
-            Ok(status)
+            let written = emit(&report, &out, &plots);
+            match (unsaved, written) {
+                (None, w) => w.map(|_| status),
+                (Some(lost), Ok(())) => Err(Error::Write(format!(
+                    "{lost}; the report was written{}",
+                    where_written(&out)
+                ))),
+                (Some(lost), Err(e)) => Err(Error::Write(format!("{lost}; {e}"))),
+            }
         }
         Outcome::Text(text) => {
             write_output(&text, out.output.as_deref()).map_err(|e| {
@@ -145,18 +159,36 @@ pub fn execute<J: Job>(job: J, ctx: &Ctx) -> Result<Status, Error> {
     }
 }
 
-/// Check a job's output paths before any work (a typo must not cost the run), and that none
-/// of them destroys an input.
-fn check_outputs<J: Job>(job: &J, args: &[OsString]) -> Result<(), OutputError> {
+/// Where `emit` wrote a report: " to standard output", " to --output r.json and --out-dir od".
+fn where_written(out: &Outputs) -> String {
+    let file = out.output.as_deref().filter(|p| p.as_os_str() != "-");
+    let mut places: Vec<String> = file
+        .map(|p| format!("--output {}", p.display()))
+        .into_iter()
+        .chain(
+            out.out_dir
+                .as_ref()
+                .map(|d| format!("--out-dir {}", d.display())),
+        )
+        .collect();
+    if file.is_none() {
+        places.insert(0, "standard output".into());
+    }
+    format!(" to {}", places.join(" and "))
+}
+
+/// Check a job's output paths before any work (a typo must not cost the run), that none of
+/// them destroys an input, and hold them against other runs until the job's files are written.
+fn check_outputs<J: Job>(job: &J, args: &[OsString]) -> Result<output::Held, OutputError> {
     let out = job.outputs();
     if let Some(p) = &out.output {
-        output::check_file("--output", p, Write::InPlace)?;
+        output::check_file("--output", p)?;
     }
     if let Some(d) = &out.out_dir {
         output::check_dir(d, out.force)?;
     }
     if let Some(p) = job.shard_out() {
-        output::check_file("--shard-out", p, Write::Rename)?;
+        output::check_file("--shard-out", p)?;
     }
     let files: Vec<(&str, &Path)> = [
         ("--output", out.output.as_deref()),
@@ -165,7 +197,15 @@ fn check_outputs<J: Job>(job: &J, args: &[OsString]) -> Result<(), OutputError> 
     .into_iter()
     .filter_map(|(f, p)| p.map(|p| (f, p)))
     .collect();
-    output::check_not_inputs(args, &job.reads(), &files, out.out_dir.as_deref())
+    output::check_not_inputs(args, &job.reads(), &files, out.out_dir.as_deref())?;
+    let mut held = output::Held::default();
+    for (flag, p) in files {
+        held.hold(flag, p)?;
+    }
+    if let Some(d) = &out.out_dir {
+        held.hold("--out-dir", d)?;
+    }
+    Ok(held)
 }
 
 /// Write the report in the chosen format (standard output or `--output`), and `--out-dir` if

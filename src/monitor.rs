@@ -638,6 +638,7 @@ impl crate::job::Job for MonitorJob {
                 Ok(vec![("funnel.svg".to_string(), svg)])
             }),
             status: crate::job::Status::checked(ok),
+            unsaved: None,
         })
     }
 }

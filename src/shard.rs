@@ -188,7 +188,7 @@ pub fn write_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), ShardErr
         why,
     };
     let text = serde_json::to_string(value).map_err(|e| err(e.to_string()))?;
-    write_text_atomic(path, &text).map_err(|e| {
+    crate::output::write_atomic(path, text.as_bytes()).map_err(|e| {
         let fallback = crate::output::fallback_path(path);
         match std::fs::write(&fallback, &text) {
             Ok(()) => err(format!(
@@ -200,22 +200,6 @@ pub fn write_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), ShardErr
                 fallback.display()
             )),
         }
-    })
-}
-
-/// Write `text` to a temporary file beside `path`, then rename it into place (a killed process
-/// never leaves half a file).
-pub fn write_text_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = PathBuf::from(path);
-    let name = format!(
-        ".{}.tmp-{}",
-        path.file_name().and_then(|s| s.to_str()).unwrap_or("shard"),
-        std::process::id()
-    );
-    tmp.set_file_name(name);
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
     })
 }
 

@@ -722,7 +722,7 @@ pub fn group_digits(s: &str) -> String {
 pub fn write_output(text: &str, path: Option<&std::path::Path>) -> std::io::Result<()> {
     use std::io::Write as _;
     match path {
-        Some(p) if p.as_os_str() != "-" => std::fs::write(p, text),
+        Some(p) if p.as_os_str() != "-" => crate::output::write_atomic(p, text.as_bytes()),
         _ => {
             let mut out = std::io::stdout().lock();
             match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {

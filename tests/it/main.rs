@@ -12,6 +12,7 @@ mod check;
 mod check_bless;
 mod checkpoint;
 mod cli;
+mod collisions;
 mod compare;
 mod counting;
 mod deploy;

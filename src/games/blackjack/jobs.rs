@@ -161,6 +161,7 @@ impl Job for AuditJob {
                 audit::plots(&model).map_err(crate::job::plot_error("the dossier's plots"))
             }),
             status,
+            unsaved: None,
         })
     }
 }

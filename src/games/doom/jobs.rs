@@ -44,6 +44,7 @@ impl Job for ExactJob {
                         report::win_plots(&x).map_err(plot_error("cannot draw the plots"))
                     }),
                     status: Status::Done,
+                    unsaved: None,
                 }
             }
             Analysis::Turn {
@@ -114,6 +115,7 @@ impl Job for AuditJob {
                 audit::plots(&model).map_err(plot_error("the dossier's plots"))
             }),
             status,
+            unsaved: None,
         })
     }
 }
