@@ -597,7 +597,7 @@ fn wording_and_post_split_names() {
     ]));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("on 1 thread, "), "{text}");
-    // The README's names of the post-split conventions are accepted.
+    // The names docs/blackjack.md gives the post-split conventions are accepted.
     for v in ["cdz", "cdz-", "cdp"] {
         succeeds(rtplab().args([
             "exact",
