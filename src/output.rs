@@ -558,6 +558,10 @@ pub fn write_dir_via_temp(
         }
         names.sort();
         std::fs::write(tmp.join(MANIFEST), names.join("\n") + "\n")?;
+        // Every file on the disk before any is moved into place.
+        for name in &names {
+            std::fs::File::open(tmp.join(name))?.sync_all()?;
+        }
         Ok(w)
     }) {
         Ok(w) => w,
