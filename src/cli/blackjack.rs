@@ -554,8 +554,7 @@ impl From<BehindFollows> for rtplab::games::blackjack::report::BehindFollows {
 /// command line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum PostSplit {
-    /// Each split hand plays as the same cards would before the split (CDZ-), the convention
-    /// of published combinatorial analyzers.
+    /// Split hands play as those cards would unsplit (CDZ-), as published analyzers do.
     #[value(name = "cdz", alias = "cdz-")]
     CdzMinus,
     /// Each split hand plays optimally knowing the pair cards removed (CDP).
@@ -693,7 +692,7 @@ pub struct BjRulesArgs {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Preset {
-    /// The live table: 8 decks, S17, 3:2, ENHC lose-all, surrender vs 2-9, no DAS, 2 hands.
+    /// The live table: 8 decks, S17, 3:2, ENHC (lose all), surrender 2-9, no DAS, 2 hands.
     Seed,
 }
 

@@ -36,8 +36,11 @@ pub struct DoomRulesArgs {
     /// Dice of a face beyond its three of a kind: part of the kind (kind: four 5s = 500 with
     /// flat kinds, the seed) or single 1s and 5s beside the triple (singles: four 5s = 550).
     ///
-    /// Under linear and doubling kinds an extra die is worth more than a single, so the two
-    /// settings score alike there.
+    /// kind: three or more dice of a face are one n-of-a-kind, never a triple plus single 1s
+    /// or 5s, and score only through --n-of-kind (flat: four 5s = 500, four 1s = 1000).
+    /// singles: the extra 1s and 5s may score as singles beside the triple, whichever
+    /// partition is best. Under linear and doubling kinds an extra die is worth more than a
+    /// single, so the two settings score alike there.
     #[arg(long, value_enum)]
     pub kind_extras: Option<KindExtras>,
     /// Five-dice straight value, or 'off'.
@@ -388,12 +391,9 @@ impl From<NOfKind> for rules::NOfKind {
 /// vijven is ook 500").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum KindExtras {
-    /// They belong to the n-of-a-kind and score only through `--n-of-kind` (flat: nothing, so
-    /// four 5s = 500 and four 1s = 1000; linear or doubling: the kind's multiple). Three or
-    /// more dice of a face are one n-of-a-kind, never a triple plus single 1s or 5s (the seed).
+    /// Part of the kind, never singles beside a triple (the seed; flat: four 5s = 500).
     Kind,
-    /// Extra 1s and 5s may score as single 1s and 5s beside the triple, whichever partition is
-    /// best (flat kinds: four 5s = 550, four 1s = 1100).
+    /// Extra 1s and 5s may score as singles (flat: four 5s = 550, four 1s = 1100).
     Singles,
 }
 
@@ -463,7 +463,7 @@ impl From<DoomWipes> for rules::DoomWipes {
 /// How the game ends once a player reaches the target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EndRule {
-    /// The remaining players of that round take their turn; the highest total wins.
+    /// The others take their turn in that round; the highest total wins.
     FinishRound,
     /// The first player to reach the target wins at once.
     Immediate,

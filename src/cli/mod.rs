@@ -58,30 +58,46 @@ pub struct Cli {
 impl Cli {
     /// Parse the command line. Every option takes a negative number as its value (so that
     /// `--rounds -5` is refused by the option's own check, naming the option, instead of
-    /// being read as an unknown flag `-5`), and an unknown subcommand's error lists the ones
-    /// there are.
+    /// being read as an unknown flag `-5`), every help text is wrapped to fit 100 columns
+    /// (`help_fits`) on the lines below its flag, and an unknown subcommand's error lists the ones there are.
     pub fn parse_args(
         args: impl IntoIterator<Item = std::ffi::OsString>,
     ) -> Result<Cli, clap::Error> {
         use clap::{CommandFactory, FromArgMatches};
-        fn negatives(cmd: clap::Command) -> clap::Command {
+        fn prepare(cmd: clap::Command) -> clap::Command {
             let names: Vec<String> = cmd
                 .get_subcommands()
                 .map(|s| s.get_name().to_string())
                 .collect();
-            let cmd = cmd.mut_args(|a| {
-                if a.get_action().takes_values() {
-                    a.allow_negative_numbers(true)
-                } else {
-                    a
+            let about = cmd.get_about().map(|t| help_fits(&t.to_string(), 80, 0));
+            let long_about = cmd
+                .get_long_about()
+                .map(|t| help_fits(&t.to_string(), 100, 0));
+            let mut cmd = cmd.next_line_help(true).mut_args(|a| {
+                let mut a = a;
+                if let Some(help) = a.get_help().map(|t| t.to_string()) {
+                    // -h: clap appends the default and the possible values to the last line.
+                    let long = a.get_long_help().map_or(help.clone(), |t| t.to_string());
+                    let tail = inline_values(&a).chars().count();
+                    a = a
+                        .help(help_fits(&help, 90, tail))
+                        .long_help(help_fits(&long, 90, 0));
                 }
+                if a.get_action().takes_values() {
+                    a = a.allow_negative_numbers(true);
+                }
+                a
             });
-            names
-                .iter()
-                .fold(cmd, |c, n| c.mut_subcommand(n, negatives))
+            if let Some(t) = about {
+                cmd = cmd.about(t);
+            }
+            if let Some(t) = long_about {
+                cmd = cmd.long_about(t);
+            }
+            names.iter().fold(cmd, |c, n| c.mut_subcommand(n, prepare))
         }
         let args: Vec<std::ffi::OsString> = args.into_iter().collect();
-        let mut cmd = negatives(Cli::command());
+        let mut cmd = prepare(Cli::command());
         let matches = match cmd.try_get_matches_from_mut(args.iter()) {
             Ok(m) => m,
             Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
@@ -193,7 +209,7 @@ mon,182000,1843500,1829766.5\n  \
 tue,175400,1772030,1760110\n\n\
 Examples:\n  \
 rtplab monitor --expected reports/audit-seed-table/report.json daily.csv\n  \
-rtplab monitor --expected reports/seed-table-autoplay/report.json daily.csv --level 99.9 --out-dir monitor/\n  \
+rtplab monitor --expected reports/seed-table-autoplay/report.json daily.csv --level 99.9\n  \
 cat daily.csv | rtplab monitor --expected reports/baccarat-banker/report.json -\n\n\
 docs/audit-and-monitor.md explains the bands and the funnel plot."
     )]
@@ -356,7 +372,7 @@ pub enum CompareGame {
     Baccarat(baccarat::BaccaratCompare),
     /// Dice of Doom single-turn strategies: each mean turn score and every paired difference.
     #[command(
-        after_help = "Example:\n  rtplab compare doom --strategy optimal --strategy bank-at:300 --strategy bank-at:400+keep-all --turns 2M"
+        after_help = "Example:\n  rtplab compare doom --strategy optimal --strategy bank-at:400+keep-all --turns 2M"
     )]
     Doom(doom::DoomCompare),
 }
@@ -413,7 +429,7 @@ pub enum SimGame {
 rtplab sim blackjack --dealer-bj-takes original --pairs 1 --format json\n  \
 rtplab sim blackjack --strategy strategies/blackjack/seed.csv --peek --das --max-hands 4",
         after_long_help = "Examples:\n  \
-rtplab sim blackjack                  # the seed table, basic strategy, 100M rounds, against 99.54%\n  \
+rtplab sim blackjack                  # seed table, basic strategy, 100M rounds, against 99.54%\n  \
 rtplab sim blackjack --strategy autoplay --rounds 200M\n  \
 rtplab sim blackjack --dealer-bj-takes original --pairs 1 --bet-behind 1 --format json\n  \
 rtplab sim blackjack --decks 6 --h17 --peek --das --max-hands 4 --surrender late \\\n      \
@@ -421,8 +437,8 @@ rtplab sim blackjack --decks 6 --h17 --peek --das --max-hands 4 --surrender late
 rtplab sim blackjack --rounds 1e9 --out-dir my-seed-table   # as reports/seed-table\n\n\
 Card counting (docs/counting.md):\n  \
 rtplab sim blackjack --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --indices i18+fab4 --bankroll 1000\n  \
-rtplab sim blackjack --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 \\\n      \
---indices strategies/blackjack/indices-hilo-seed.csv --wong-in 1 --wong-out 0 --players 2 --spots-at 3\n\n\
+rtplab sim blackjack --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --wong-in 1 --wong-out 0 \\\n      \
+--players 2 --spots-at 3 --indices strategies/blackjack/indices-hilo-seed.csv\n\n\
 On a cluster (docs/cluster.md):\n  \
 rtplab sim blackjack --rounds 1e11 --shard 3/8 --shard-out shard-3.json --checkpoint 10m"
     )]
@@ -454,9 +470,9 @@ pub enum Format {
     /// Markdown tables (also spelled md).
     #[value(alias = "md")]
     Markdown,
-    /// Long format: section,row,column,value,unit; raw numbers (a percentage as its fraction).
+    /// section,row,column,value,unit lines; raw numbers, a percentage as its fraction.
     Csv,
-    /// The machine contract: keys by command in docs/reports.md; fractions, not percents.
+    /// The machine contract (keys in docs/reports.md); fractions, not percents.
     Json,
     /// One self-contained HTML page (with --out-dir, report.html also has the plots).
     Html,
@@ -687,6 +703,64 @@ impl From<&MonitorArgs> for rtplab::monitor::MonitorJob {
     }
 }
 
+/// `text` with each of its lines broken between words to at most `width` characters, the
+/// last line leaving room for `tail` more after a space (a new line when it would not fit).
+/// clap indents a flag's help by 10 columns but wraps it only with its `wrap_help` feature
+/// (and a terminal-size dependency); without, a paragraph of help would be one line of
+/// hundreds of characters.
+fn help_fits(text: &str, width: usize, tail: usize) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / width);
+    let mut len = 0;
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        len = 0;
+        for word in line.split(' ') {
+            let w = word.chars().count();
+            if len > 0 && len + 1 + w > width {
+                out.push('\n');
+                len = 0;
+            } else if len > 0 {
+                out.push(' ');
+                len += 1;
+            }
+            out.push_str(word);
+            len += w;
+        }
+    }
+    if tail > 0 && len > 0 && len + 1 + tail > width {
+        out.push('\n');
+    }
+    out
+}
+
+/// What clap appends to a flag's short help: ` [default: X] [possible values: a, b]`.
+fn inline_values(a: &clap::Arg) -> String {
+    let mut s = String::new();
+    let defaults: Vec<String> = a
+        .get_default_values()
+        .iter()
+        .map(|v| match v.to_string_lossy() {
+            v if v.is_empty() || v.contains(' ') => format!("{v:?}"),
+            v => v.to_string(),
+        })
+        .collect();
+    if !defaults.is_empty() && !a.is_hide_default_value_set() {
+        s += &format!(" [default: {}]", defaults.join(", "));
+    }
+    let values: Vec<String> = a
+        .get_possible_values()
+        .iter()
+        .filter(|v| !v.is_hide_set())
+        .map(|v| v.get_name().to_string())
+        .collect();
+    if !values.is_empty() && !a.is_hide_possible_values_set() {
+        s += &format!(" [possible values: {}]", values.join(", "));
+    }
+    s
+}
+
 /// A count from 0 (none) to 10^12 (the Doom audit's turns and games per tier).
 pub(crate) fn parse_count_or_zero(s: &str) -> Result<u64, String> {
     let n = parse_count(s)?;
@@ -823,5 +897,16 @@ mod tests {
         let mut missing = Vec::new();
         walk(&Cli::command(), "rtplab", &mut missing);
         assert!(missing.is_empty(), "without help: {missing:#?}");
+    }
+
+    #[test]
+    fn help_text_is_broken_between_words_to_the_width() {
+        assert_eq!(super::help_fits("aa bb cc dd", 5, 0), "aa bb\ncc dd");
+        assert_eq!(super::help_fits("aa bb\n\ncc", 80, 0), "aa bb\n\ncc");
+        // A word longer than the width stands on a line of its own.
+        assert_eq!(super::help_fits("a longerword b", 5, 0), "a\nlongerword\nb");
+        // Room for what clap appends: on the last line if it fits, else on a line of its own.
+        assert_eq!(super::help_fits("aa bb", 8, 2), "aa bb");
+        assert_eq!(super::help_fits("aa bb", 8, 3), "aa bb\n");
     }
 }
