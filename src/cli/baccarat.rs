@@ -19,6 +19,8 @@ pub struct BacRulesArgs {
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub decks: u32,
     /// Commission on a banker win, in percent (0 to 10, in steps of 0.1).
+    ///
+    /// Example: --commission 2.5 (a trailing % is accepted).
     #[arg(
         long,
         value_name = "PCT",
@@ -36,6 +38,9 @@ pub struct BacRulesArgs {
     #[arg(long, value_name = "N", default_value_t = 11)]
     pub pair_pays: u32,
     /// Cut card position as the fraction of the shoe dealt (0.1 to 0.99; default 0.9).
+    ///
+    /// The cut card must leave the 5 cards a coup may still need; a shoe that runs out of
+    /// cards mid-coup ends the session.
     #[arg(long, value_name = "F", allow_hyphen_values = true)]
     pub penetration: Option<f64>,
     /// Shuffle the whole shoe before every coup (continuous shuffler).
@@ -93,6 +98,9 @@ pub struct BacStakes {
     #[arg(long, default_value_t = 1, value_name = "UNITS")]
     pub unit: u64,
     /// Table maximum of a bet, in units.
+    ///
+    /// When a martingale's doubled stake would exceed it, the progression is abandoned and the
+    /// next stake is the base stake: a table-limit hit, which the report counts.
     #[arg(long, default_value_t = 500, value_name = "UNITS")]
     pub table_max: u64,
     /// Also stake this many units on each of the player pair and banker pair bets every coup.
@@ -123,11 +131,19 @@ pub struct BaccaratSim {
     /// Betting strategy of the main bet: banker, player, tie, follow (the last coup's winner,
     /// banker first), or martingale:banker|player|tie (double after a loss up to the table
     /// maximum).
+    ///
+    /// Flat bets stake --unit every coup. follow bets on the last coup's winner (a tie changes
+    /// nothing). A martingale starts at --unit, doubles after a loss, goes back to --unit
+    /// after a win, and a push leaves it. A session is one shoe, and every strategy starts
+    /// over at each; the report gives the net per session beside every bet's RTP. Betting
+    /// systems change the distribution and the risk, not the RTP.
     #[arg(long, default_value = "banker", value_name = "STRATEGY")]
     pub bet: String,
     #[command(flatten)]
     pub stakes: BacStakes,
     /// A claimed RTP in percent (e.g. 98.94) to test the main bets' estimate against.
+    ///
+    /// The RTP per unit wagered; the report adds z, a p-value and a verdict.
     #[arg(long, value_name = "PCT", value_parser = parse_claim)]
     pub claim: Option<f64>,
     /// Shoes (sessions) per chunk, the unit of work and of batch means; default: chosen from

@@ -20,11 +20,18 @@ pub struct BlackjackAudit {
     pub rules: BjRulesArgs,
 
     /// The claimed RTP in percent (per initial bet, as tables advertise it).
+    ///
+    /// Adds the rounds a test needs to tell the claim from each tier's exact RTP, the
+    /// acceptance bands drawn with the claim, and what would make the claim true: every single
+    /// rule change, and every pair of changes that fall short alone, analysed exactly.
     #[arg(long, value_name = "PCT", value_parser = parse_claim)]
     pub claim: Option<f64>,
 
     /// Rounds to simulate for each tier that can be simulated (basic, auto-play); 0: exact
     /// analysis only.
+    ///
+    /// One seat, every round from a fresh shoe (the exact analysis's setting, and independent
+    /// rounds for the tests); at most 1e14.
     #[arg(long, default_value = "100M", value_parser = parse_audit_rounds)]
     pub rounds: u64,
 
@@ -33,6 +40,9 @@ pub struct BlackjackAudit {
 
     /// The tier whose RTP per amount wagered and SD go into the `monitoring` object that
     /// `rtplab monitor --expected` reads.
+    ///
+    /// The tier the table's players are expected to play: basic for a table of informed
+    /// players, autoplay for players who let the table act, optimal as the upper bound.
     #[arg(long, value_enum, default_value_t = MonitorTier::Basic)]
     pub monitor_tier: MonitorTier,
 
@@ -43,8 +53,11 @@ pub struct BlackjackAudit {
 /// The tier `monitor` checks live play against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum MonitorTier {
+    /// Composition-dependent play, the most a player can get.
     Optimal,
+    /// The basic chart derived for the rules.
     Basic,
+    /// The table's auto-play (hit until over 11).
     Autoplay,
 }
 
@@ -63,15 +76,26 @@ pub struct AdviseBlackjack {
     #[command(flatten)]
     pub rules: BjRulesArgs,
     /// The player's cards, e.g. T,6 or 4,5,3 (A, 2-9, T, J, Q, K).
+    ///
+    /// Two cards: every action the rules allow (stand, hit, double, split, surrender); three
+    /// or more: stand or hit. A busted hand is refused.
     #[arg(long, value_name = "CARDS")]
     pub hand: String,
-    /// The dealer's up card.
+    /// The dealer's up card (A, 2-9, T, J, Q, K).
+    ///
+    /// Values are after the dealer's peek in a hole-card game (--peek), and before the hole
+    /// card without one.
     #[arg(long, value_name = "CARD")]
     pub up: String,
     /// Other cards known to be out of the shoe (seen this shoe), e.g. 5,5,T.
+    ///
+    /// The EVs are those of the shoe as it stands: the full shoe less the hand, the up card
+    /// and these cards. A card the shoe no longer holds is refused.
     #[arg(long, value_name = "CARDS", default_value = "")]
     pub removed: String,
     /// The chart whose action is shown beside (basic: the chart for the rules, or a file).
+    ///
+    /// Example: --strategy strategies/blackjack/seed.csv
     #[arg(long, default_value = "basic")]
     pub strategy: String,
     #[command(flatten)]
@@ -85,18 +109,28 @@ pub struct BlackjackExact {
 
     /// Also evaluate this fixed strategy (basic, autoplay, mimic-dealer, never-bust or a chart
     /// file).
+    ///
+    /// Example: --strategy strategies/blackjack/6d-h17-peek-das-4hands.csv
     #[arg(long)]
     pub strategy: Option<String>,
 
     /// A claimed RTP in percent: can these rules reach it under the best play?
+    ///
+    /// Exact, so there is no sampling error: the claim holds or it does not, and the report
+    /// says by how much.
     #[arg(long, value_name = "PCT", value_parser = parse_claim)]
     pub claim: Option<f64>,
 
     /// Show the effect on EV of each single rule change.
+    ///
+    /// The EV after changing one rule at a time: decks, H17, DAS, split hands, surrender
+    /// kind, the no-hole-card settlement, the blackjack payout.
     #[arg(long)]
     pub sensitivity: bool,
 
     /// Post-split play: as before the split (cdz, the published convention) or optimal (cdp).
+    ///
+    /// One split is exact; resplits to 3 or 4 hands follow E. Farmer's algorithm.
     #[arg(long, value_enum, default_value = "cdz")]
     pub post_split: PostSplit,
 
@@ -110,14 +144,22 @@ pub struct IndicesBlackjack {
     pub rules: BjRulesArgs,
 
     /// The count system (as sim's --count: a built-in name or a tag file).
+    ///
+    /// hi-lo, ko, hi-opt-1, hi-opt-2, omega-2, zen, halves, or the path of a tag file
+    /// (`rank,tag` lines, e.g. strategies/counts/zen.csv).
     #[arg(long, value_name = "SYSTEM")]
     pub count: String,
 
     /// The chart the indices deviate from (default basic: the chart derived for the rules).
+    ///
+    /// basic or a chart file; the built-in policies (autoplay, ...) are not charts.
     #[arg(long, default_value = "basic")]
     pub strategy: String,
 
     /// Decks left in the shoe where the counts are evaluated (default: half the shoe).
+    ///
+    /// Each count is evaluated on a shoe of this many decks whose composition is tilted to
+    /// that count.
     #[arg(long, value_name = "DECKS")]
     pub decks_left: Option<f64>,
 
@@ -127,6 +169,8 @@ pub struct IndicesBlackjack {
 
     /// The counts evaluated, LO..HI (true counts; for an unbalanced count, steps of one
     /// running count per deck left around the neutral count).
+    ///
+    /// Example: --range -6..8
     #[arg(
         long,
         value_name = "LO..HI",
@@ -156,6 +200,9 @@ pub struct BlackjackCompare {
     pub rules: BjRulesArgs,
     /// A strategy to compare (default basic). Every combination of the --strategy,
     /// --count, --ramp, --indices and --penetrations given is one configuration.
+    ///
+    /// Repeat the flag: --strategy basic --strategy autoplay --strategy
+    /// strategies/blackjack/seed.csv. Names as in `sim blackjack --strategy`.
     #[arg(long = "strategy", num_args = 1)]
     pub strategies: Vec<String>,
     /// A count system to compare (as sim's --count); with it, configurations count and are
@@ -177,6 +224,9 @@ pub struct BlackjackCompare {
     #[command(flatten)]
     pub play: CountPlay,
     /// Rounds per strategy.
+    ///
+    /// 20M, 1e8 and 2.5k are accepted. With --penetrations every configuration plays the
+    /// same number of shoes: those that deal this many rounds at the first penetration.
     #[arg(long, default_value = "20M", value_parser = parse_rounds)]
     pub rounds: u64,
     #[command(flatten)]
@@ -193,19 +243,37 @@ pub struct BlackjackSim {
     /// Strategy: basic (the best total-dependent chart for the rules given, derived at
     /// start-up), autoplay (the table's hit-until-over-11),
     /// mimic-dealer, never-bust, or the path of a chart file (CSV, see strategies/README.md).
+    ///
+    /// basic is what `strategies derive blackjack` writes for the same rules (under the seed
+    /// rules, strategies/blackjack/seed.csv; under --dealer-bj-takes original, the chart for
+    /// that settlement). mimic-dealer hits below 17 (and soft 17 when the dealer does) and
+    /// never doubles, splits or surrenders; never-bust hits hard totals up to 11 and soft
+    /// totals up to 17. A chart file is played as written, and the report says in how many
+    /// cells it differs from the chart derived for the rules in force; shards and baselines
+    /// know a chart by its content, not its path.
+    ///
+    /// Example: --strategy strategies/blackjack/6d-h17-peek-das-4hands.csv
     #[arg(long, default_value = "basic")]
     pub strategy: String,
 
     /// Insurance policy of the strategy when the dealer shows an ace (a counter's index set
     /// with an insurance entry, like i18's, decides insurance instead).
+    ///
+    /// Insurance taken is reported on its own, per stake of that bet (half the main bet).
     #[arg(long, value_enum, default_value_t = Insurance::Never)]
     pub insurance: Insurance,
 
     /// Place the pairs side bet (same rank pays 11:1) with this stake, in main bets.
+    ///
+    /// From 0 to 1000. Its result is reported per stake of that bet, apart from the main
+    /// bet; the report measures the bet's return even at stake 0.
     #[arg(long, value_name = "STAKE", default_value_t = 0.0, value_parser = parse_stake)]
     pub pairs: f64,
 
     /// Place a bet behind every seat with this stake, in main bets.
+    ///
+    /// It wins or loses with the seat's hand; --behind-follows says whether it follows the
+    /// seat's doubles and splits. Reported per stake of that bet (from 0 to 1000).
     #[arg(long, value_name = "STAKE", default_value_t = 0.0, value_parser = parse_stake)]
     pub bet_behind: f64,
 
@@ -217,10 +285,19 @@ pub struct BlackjackSim {
     pub run: RunArgs,
 
     /// A claimed RTP in percent (e.g. 99.54) to test the estimate against.
+    ///
+    /// The report adds z, a p-value and a verdict (docs/how-it-works.md). The seed table's
+    /// own rules are tested against the published 99.54% without this flag; with other rules
+    /// only a claim given is tested. A claim of at most 1 (such as 0.9954) is taken for a
+    /// fraction and refused.
     #[arg(long, value_name = "PCT", value_parser = parse_claim)]
     pub claim: Option<f64>,
 
     /// Shoes per chunk (the unit of work and of batch means); default: chosen from --rounds.
+    ///
+    /// Each chunk has its own random stream, so another chunk size gives other (equally
+    /// valid) numbers, and shards of one run must share it. A size larger than the run is
+    /// refused.
     #[arg(long, value_name = "N", value_parser = parse_positive)]
     pub chunk_shoes: Option<u64>,
 
@@ -237,10 +314,27 @@ pub struct CountArgs {
     /// Count the cards with this system: hi-lo, ko (unbalanced: bets on the running count,
     /// starting at 4 - 4 x decks), hi-opt-1, hi-opt-2, omega-2, zen, halves (Wong Halves), or
     /// the path of a tag file ('rank,tag' lines, see strategies/counts/).
+    ///
+    /// A counter plays --strategy unchanged (unless --indices) and bets from --ramp. It sees
+    /// every card as it is exposed (the peek game's hole card only when turned, nothing behind
+    /// the cut card) and every shuffle. Balanced counts bet on the true count (--true-count,
+    /// --tc-rounding). The other counting flags need --count. A tag file's lines are
+    /// `rank,tag` with the ranks A, 2-9 and T (every ten-valued card).
+    ///
+    /// Example: --count strategies/counts/zen.csv
     #[arg(long, value_name = "SYSTEM")]
     pub count: Option<String>,
     /// Bet ramp: "TC:units,..." sorted by count (the first entry covers every count at or
     /// below it, the last every count above it), or a file holding one; default "0:1" (flat).
+    ///
+    /// Each entry TC:units bets that many table minimums from count TC up to the next entry's
+    /// count (true counts for a balanced count, running counts for an unbalanced one). Counts
+    /// from -100 to 100, units from 1 to 1,000,000; to sit out, use --wong-in. A ramp file
+    /// holds the same entries, separated by commas or one a line, with `#` comments. A flat
+    /// ramp plays exactly the uncounted game.
+    ///
+    /// Example: --ramp 0:1,1:2,2:4,3:8,4:12 bets 1 unit at counts of 0 or less, 2 at +1, 4 at
+    /// +2, 8 at +3, 12 at +4 and above.
     #[arg(long, value_name = "SPEC", allow_hyphen_values = true)]
     pub ramp: Option<String>,
     #[command(flatten)]
@@ -249,10 +343,20 @@ pub struct CountArgs {
     /// surrenders), a file of 'hand,up,play,when' lines (strategies/README.md), or several
     /// joined by '+' (i18+fab4). `rtplab strategies indices blackjack` makes a file for any
     /// count and rules.
+    ///
+    /// Each entry plays otherwise than the chart when the count at the moment of the decision
+    /// meets its condition, e.g. `H16,T,S,>=0` (stand on 16 against a ten at a count of 0 or
+    /// more) or `insurance,A,I,>=3`. The shipped i18 and fab4 are the published Hi-Lo numbers
+    /// for multi-deck S17 hole-card games.
+    ///
+    /// Example: --indices strategies/blackjack/indices-hilo-seed.csv (computed for the seed
+    /// table)
     #[arg(long, value_name = "SET")]
     pub indices: Option<String>,
     /// Risk of ruin for this bankroll, in table minimums: the diffusion formula (lifetime and
     /// per trip) and simulated trips (bankroll paths along the simulated rounds).
+    ///
+    /// The report's `ror` section and a ruin-curve plot; a trip is --trip-rounds rounds.
     #[arg(long, value_name = "UNITS", value_parser = crate::cli::parse_count_limited)]
     pub bankroll: Option<u64>,
     /// Rounds the counter plays in one trip of the simulated bankroll paths (default 10k;
@@ -260,13 +364,21 @@ pub struct CountArgs {
     #[arg(long, value_name = "N", value_parser = crate::cli::parse_count_limited)]
     pub trip_rounds: Option<u64>,
     /// Rounds dealt per hour at the table: hourly EV and SD, and hours to N0.
+    ///
+    /// N0 is the number of rounds after which the expected win equals one SD of the result.
     #[arg(long, value_name = "N")]
     pub rounds_per_hour: Option<f64>,
     /// An ace side count for betting: the bet's count gains W (count units) for each ace
     /// left beyond one in 13 cards (as Hi-Opt II and Omega II players use one: W = 2).
+    ///
+    /// Playing decisions (--indices) keep the plain count. Example: --count hi-opt-2
+    /// --ace-side 2
     #[arg(long, value_name = "W", allow_hyphen_values = true)]
     pub ace_side: Option<i32>,
     /// The table maximum in table minimums: a ramp that bets more is refused.
+    ///
+    /// Checked against --ramp before the run, so that a ramp the table would not take is
+    /// never simulated.
     #[arg(long, value_name = "UNITS")]
     pub table_max: Option<u32>,
     /// Also report the pairs bet against a perfect pairs counter (the ranks left known
@@ -281,12 +393,21 @@ pub struct CountArgs {
 pub struct CountPlay {
     /// How the decks remaining are known for the true count: exactly, or estimated to the
     /// nearest half deck or whole deck.
+    ///
+    /// The true count is the running count divided by the decks remaining (default exact).
+    /// Balanced counts only: an unbalanced count (ko) bets on the running count.
     #[arg(long, value_enum)]
     pub true_count: Option<TrueCount>,
     /// How the true count is made an integer (default floor).
+    ///
+    /// floor rounds down (-0.5 is -1), truncate towards zero (-0.5 is 0), nearest to the
+    /// nearest integer. Balanced counts only.
     #[arg(long, value_enum)]
     pub tc_rounding: Option<TcRounding>,
     /// Back-count: sit out (watching) until the count is at or above TC.
+    ///
+    /// A seat sitting out is still dealt and played as by another player, so the cards never
+    /// depend on the counter's bets. Example: --wong-in 1 --wong-out 0
     #[arg(long, value_name = "TC", allow_hyphen_values = true)]
     pub wong_in: Option<i32>,
     /// Leave when the count falls below TC, and stay out until the shuffle (default: the
@@ -295,6 +416,8 @@ pub struct CountPlay {
     pub wong_out: Option<i32>,
     /// Spread to more spots at high counts: the counter bets its seats beyond the first
     /// (--players 2 or more) only at counts at or above TC, each from the ramp.
+    ///
+    /// Example: --players 2 --spots-at 3
     #[arg(long, value_name = "TC", allow_hyphen_values = true)]
     pub spots_at: Option<i32>,
 }
@@ -317,8 +440,11 @@ impl CountPlay {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum TrueCount {
+    /// The decks remaining, known exactly.
     Exact,
+    /// Estimated to the nearest half deck.
     HalfDeck,
+    /// Estimated to the nearest whole deck.
     FullDeck,
 }
 
@@ -428,8 +554,7 @@ impl From<BehindFollows> for rtplab::games::blackjack::report::BehindFollows {
 /// command line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum PostSplit {
-    /// Each split hand plays as the same cards would before the split (CDZ-), the convention
-    /// of published combinatorial analyzers.
+    /// Split hands play as those cards would unsplit (CDZ-), as published analyzers do.
     #[value(name = "cdz", alias = "cdz-")]
     CdzMinus,
     /// Each split hand plays optimally knowing the pair cards removed (CDP).
@@ -448,7 +573,9 @@ impl From<PostSplit> for rtplab::games::blackjack::exact::PostSplit {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Insurance {
+    /// Never insure.
     Never,
+    /// Insure every hand against an ace.
     Always,
 }
 
@@ -456,6 +583,8 @@ pub enum Insurance {
 pub struct RunArgs {
     /// Rounds to simulate (100M, 1e9 and 2.5k are accepted). With a cut card, whole shoes are
     /// played, so the count is met approximately.
+    ///
+    /// At most 1e16 in a run, and 1e14 in a shard (--shard K/N).
     #[arg(long, default_value = "100M", value_parser = parse_rounds)]
     pub rounds: u64,
 
@@ -490,56 +619,80 @@ pub struct BjRulesArgs {
     /// Rule preset to start from.
     #[arg(long, value_enum, default_value_t = Preset::Seed)]
     pub rules: Preset,
-    /// Decks in the shoe.
+    /// Decks in the shoe (1 to 64; the seed table: 8).
     #[arg(long, value_name = "N")]
     pub decks: Option<u32>,
     /// Dealer hits soft 17 (default: stands on all 17s).
     #[arg(long)]
     pub h17: bool,
-    /// Blackjack payout.
+    /// Blackjack payout (the seed table: 3:2).
     #[arg(long, value_name = "3:2|6:5|1:1", value_parser = parse_bj_pays)]
     pub bj_pays: Option<BjPays>,
     /// Hole-card game: the dealer peeks for blackjack (instead of European no-hole-card).
     #[arg(long)]
     pub peek: bool,
     /// No-hole-card game: what a dealer blackjack takes (all wagers, or the original bet only).
+    ///
+    /// all (the seed table, the European convention): doubled and split bets are lost too.
+    /// original (also obo): only the original bet is lost, which has the EV of a hole-card
+    /// game. Without --peek only; `exact blackjack` without this flag reports both.
     #[arg(long, value_name = "all|original", value_parser = parse_takes)]
     pub dealer_bj_takes: Option<DealerBjTakes>,
     /// When surrender is allowed.
+    ///
+    /// 2-9 (the seed table): against a dealer 2 to 9 only; late: against any up card, after
+    /// the peek in a hole-card game (without a hole card, late surrender does not escape a
+    /// dealer blackjack: the whole bet is lost); early: against any up card, before the peek
+    /// (half the bet even against a blackjack); none (also no). Surrender gives up half the
+    /// main bet, on the first two cards only.
     #[arg(long, value_name = "none|2-9|late|early", value_parser = parse_surrender)]
     pub surrender: Option<Surrender>,
-    /// Which first two cards may be doubled.
+    /// Which first two cards may be doubled (the seed table: any).
+    ///
+    /// 9-11 and 10-11 are hard totals; a double takes exactly one more card.
     #[arg(long, value_name = "any|9-11|10-11", value_parser = parse_double)]
     pub double: Option<Double>,
     /// Double after split allowed.
     #[arg(long)]
     pub das: bool,
     /// Most hands after splitting (1 = no splitting).
+    ///
+    /// 2 at the seed table (split once); up to 8 in simulation, 4 in the exact analysis.
     #[arg(long, value_name = "N")]
     pub max_hands: Option<u8>,
-    /// Aces may be resplit.
+    /// Aces may be resplit (needs --max-hands 3 or more).
     #[arg(long)]
     pub resplit_aces: bool,
     /// Split aces may be hit (default: one card each).
     #[arg(long)]
     pub hit_split_aces: bool,
     /// What makes a splittable pair.
+    ///
+    /// value (the seed table): any two ten-valued cards (K-Q) are a pair; rank: only the same
+    /// rank (K-K). The exact analysis approximates rank by value and says so.
     #[arg(long, value_name = "value|rank", value_parser = parse_split_by)]
     pub split_by: Option<SplitBy>,
     /// Cut card position as the fraction of the shoe dealt (e.g. 0.75).
+    ///
+    /// 0.75 at the seed table. A round begun before the cut card is dealt from the same
+    /// shoe, so at least 8 cards per hand at the table must lie behind it. Not with
+    /// --shuffle-every-round.
     #[arg(long, value_name = "F")]
     pub penetration: Option<f64>,
     /// Shuffle the whole shoe before every round (continuous shuffler).
     #[arg(long)]
     pub shuffle_every_round: bool,
-    /// Seated players, all playing the chosen strategy.
+    /// Seated players, all playing the chosen strategy (1 to 7; default 1).
+    ///
+    /// They are dealt from the same shoe. With --spots-at, a counter bets its seats beyond
+    /// the first only at high counts.
     #[arg(long, value_name = "N")]
     pub players: Option<u8>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Preset {
-    /// The live table: 8 decks, S17, 3:2, ENHC lose-all, surrender vs 2-9, no DAS, 2 hands.
+    /// The live table: 8 decks, S17, 3:2, ENHC (lose all), surrender 2-9, no DAS, 2 hands.
     Seed,
 }
 

@@ -14,6 +14,9 @@ use rtplab::games::doom::Doom;
 #[derive(Args, Debug)]
 pub struct DoomRulesArgs {
     /// Rule preset to start from.
+    ///
+    /// Every other rule flag changes one ruling of the preset. The rules and rulings of each
+    /// preset are in docs/rules.md (section 3).
     #[arg(long, value_enum, default_value_t = DoomPreset::Seed)]
     pub rules: DoomPreset,
     /// Value of a single 1.
@@ -26,10 +29,18 @@ pub struct DoomRulesArgs {
     #[arg(long, value_name = "POINTS")]
     pub three_ones: Option<u32>,
     /// Four, five and six of a kind: flat (same as three), linear (2×/3×/4×) or doubling.
+    ///
+    /// At most one n-of-a-kind per face: six 6s are one six-of-a-kind, not two triples.
     #[arg(long, value_enum)]
     pub n_of_kind: Option<NOfKind>,
     /// Dice of a face beyond its three of a kind: part of the kind (kind: four 5s = 500 with
     /// flat kinds, the seed) or single 1s and 5s beside the triple (singles: four 5s = 550).
+    ///
+    /// kind: three or more dice of a face are one n-of-a-kind, never a triple plus single 1s
+    /// or 5s, and score only through --n-of-kind (flat: four 5s = 500, four 1s = 1000).
+    /// singles: the extra 1s and 5s may score as singles beside the triple, whichever
+    /// partition is best. Under linear and doubling kinds an extra die is worth more than a
+    /// single, so the two settings score alike there.
     #[arg(long, value_enum)]
     pub kind_extras: Option<KindExtras>,
     /// Five-dice straight value, or 'off'.
@@ -51,12 +62,18 @@ pub struct DoomRulesArgs {
     #[arg(long, value_name = "BOOL")]
     pub specials_add_singles: Option<bool>,
     /// Held dice combine across the cycle's rolls, or each roll scores separately.
+    ///
+    /// A cycle runs from the turn's start, or the last hot dice, to the next. Combining, a
+    /// held 5 and three rolled 5s are four 5s (500 under flat kinds); separate, 50 + 500.
     #[arg(long, value_enum)]
     pub held_dice: Option<HeldDice>,
     /// After hot dice: must roll all six again (forced) or may bank (optional).
     #[arg(long, value_enum)]
     pub hot_dice: Option<HotDice>,
     /// A roll with this many sixes or more is doom, or 'off'.
+    ///
+    /// Doom ends the turn with nothing, even if the roll has scoring dice (the seed: 2 sixes).
+    /// From 1 to 6.
     #[arg(long, value_name = "N|off", value_parser = parse_opt_small)]
     pub doom: Option<OrOff<u8>>,
     /// What doom wipes: the turn's points or also the bank.
@@ -69,9 +86,17 @@ pub struct DoomRulesArgs {
     #[arg(long, value_name = "POINTS")]
     pub min_bank: Option<u32>,
     /// K:P: the K-th farkle in a row costs P banked points (Zilch 3:500), or 'off'.
+    ///
+    /// With a penalty the exact analysis maximizes the long-run average per turn (one table
+    /// per farkles-in-a-row count); the audit and the two-player solve refuse it.
     #[arg(long, value_name = "K:P|off", value_parser = parse_penalty)]
     pub farkle_penalty: Option<OrOff<(u8, u32)>>,
     /// Points to win (100k, 1e4 accepted).
+    ///
+    /// The seed: 100,000 (10,000 is the classic Farkle target). Games are played to the end
+    /// with a guard of 100,000 rounds: `sim doom` refuses a target its seats cannot reach well
+    /// within that. The two-player solve (--objective win, advise --score) takes at most
+    /// 20,000; it takes minutes at 10,000.
     #[arg(long, value_name = "POINTS", value_parser = parse_count_limited)]
     pub target: Option<u64>,
     /// When a player reaches the target: finish the round (highest total wins) or win at once.
@@ -124,9 +149,22 @@ pub struct DoomSim {
     /// Strategy of every seat (and of the single player with --turns): optimal, bank-at:T,
     /// thresholds:T1,..,T6, endgame:T, each optionally +keep-all or +keep-fewest, or a file
     /// (see strategies/doom/).
+    ///
+    /// optimal: the exact policy maximizing one turn's expected points. win-optimal (games of
+    /// two only): the policy maximizing the probability of winning, solved when the run
+    /// starts. bank-at:T: bank once the turn holds T points. thresholds:T1,...,T6: bank at T_n
+    /// with n dice left. endgame:T: bank-at:T that banks as soon as the bank reaches the
+    /// target, in the last round rolls on until it leads, and raises its threshold by half
+    /// while more than a tenth of the target behind. +keep-all sets aside every scoring die,
+    /// +keep-fewest the fewest; by default, the set-aside of highest expected value under the
+    /// banking rule. A file's first line is such a spec.
+    ///
+    /// Example: --strategy strategies/doom/bank-at-450.txt
     #[arg(long, default_value = "optimal")]
     pub strategy: String,
     /// One strategy per seat, in seat order (sets the number of players; overrides --strategy).
+    ///
+    /// Names as for --strategy. Example: --seat win-optimal --seat optimal --target 10000
     #[arg(long = "seat", value_name = "STRATEGY")]
     pub seats: Vec<String>,
     /// Players at the table (2–8; default 4, or one per --seat). Given with --seat, it must
@@ -134,6 +172,9 @@ pub struct DoomSim {
     #[arg(long)]
     pub players: Option<usize>,
     /// Simulate this many single turns of --strategy instead of games.
+    ///
+    /// 10M, 1e7 accepted. The report gives the mean turn score, bust odds and the turn-score
+    /// histogram.
     #[arg(long, value_parser = parse_count_limited, conflicts_with = "games")]
     pub turns: Option<u64>,
     /// Full games to simulate.
@@ -201,6 +242,9 @@ pub struct DoomCompare {
     pub rules: DoomRulesArgs,
     /// A strategy to compare (give two or more): optimal, bank-at:T, thresholds:..., endgame:T,
     /// each optionally +keep-all or +keep-fewest, or a file.
+    ///
+    /// As `sim doom --strategy` (its --help describes each). Example: --strategy optimal
+    /// --strategy strategies/doom/cautious-keep-all.txt
     #[arg(long = "strategy", value_name = "STRATEGY", required = true)]
     pub strategies: Vec<String>,
     /// Turns per strategy.
@@ -240,6 +284,8 @@ pub struct DoomExact {
     #[command(flatten)]
     pub rules: DoomRulesArgs,
     /// Also evaluate this strategy exactly (repeatable).
+    ///
+    /// As `sim doom --strategy`, but not win-optimal (solved by --players 2 --objective win).
     #[arg(long = "strategy", value_name = "STRATEGY")]
     pub strategies: Vec<String>,
     /// Largest threshold of the bank-at:T sweep.
@@ -247,6 +293,10 @@ pub struct DoomExact {
     pub sweep_max: u32,
     /// What to maximize: the points of one turn, or the probability of winning a game of two
     /// players to `--target` (needs `--players 2`).
+    ///
+    /// win solves the probability that the player to move wins for every pair of scores, the
+    /// fair head start and the banking thresholds by score; at most --target 20000, without a
+    /// farkle penalty or --doom-wipes bank.
     #[arg(long, value_enum, default_value_t = Objective::Points)]
     pub objective: Objective,
     /// Players in the game (the win objective solves 2).
@@ -341,12 +391,9 @@ impl From<NOfKind> for rules::NOfKind {
 /// vijven is ook 500").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum KindExtras {
-    /// They belong to the n-of-a-kind and score only through `--n-of-kind` (flat: nothing, so
-    /// four 5s = 500 and four 1s = 1000; linear or doubling: the kind's multiple). Three or
-    /// more dice of a face are one n-of-a-kind, never a triple plus single 1s or 5s (the seed).
+    /// Part of the kind, never singles beside a triple (the seed; flat: four 5s = 500).
     Kind,
-    /// Extra 1s and 5s may score as single 1s and 5s beside the triple, whichever partition is
-    /// best (flat kinds: four 5s = 550, four 1s = 1100).
+    /// Extra 1s and 5s may score as singles (flat: four 5s = 550, four 1s = 1100).
     Singles,
 }
 
@@ -380,7 +427,9 @@ impl From<HeldDice> for rules::HeldDice {
 /// After hot dice (all six set aside): must the player roll again?
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum HotDice {
+    /// Roll all six again; banking is not allowed at that moment (the seed).
     Forced,
+    /// Roll again or bank.
     Optional,
 }
 
@@ -414,7 +463,7 @@ impl From<DoomWipes> for rules::DoomWipes {
 /// How the game ends once a player reaches the target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EndRule {
-    /// The remaining players of that round take their turn; the highest total wins.
+    /// The others take their turn in that round; the highest total wins.
     FinishRound,
     /// The first player to reach the target wins at once.
     Immediate,
@@ -455,12 +504,17 @@ pub struct AdviseDoom {
     #[command(flatten)]
     pub rules: crate::cli::doom::DoomRulesArgs,
     /// The dice just rolled, e.g. 1,1,5,2,3,4.
+    ///
+    /// One to six dice; with --held, the dice left to roll. A roll that scores nothing, or
+    /// that is doom, is said to be so.
     #[arg(long, value_name = "DICE")]
     pub roll: String,
     /// Dice set aside earlier in this cycle (since the turn began or the last hot dice).
     #[arg(long, value_name = "DICE", default_value = "")]
     pub held: String,
     /// The turn's points so far (the held dice's included).
+    ///
+    /// At least what the held dice score. Example: --roll 1,1,5,2,3 --held 5 --turn-points 350
     #[arg(long, value_name = "POINTS", default_value_t = 0)]
     pub turn_points: u32,
     /// Your banked score: with --opponent, values become the probability of winning a game of
@@ -480,7 +534,9 @@ pub struct AdviseDoom {
 /// First or second to move each round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SeatOrder {
+    /// You roll first each round.
     First,
+    /// Your opponent rolls first.
     Second,
 }
 
@@ -489,6 +545,9 @@ pub struct DoomAudit {
     #[command(flatten)]
     pub rules: DoomRulesArgs,
     /// The bank-at thresholds audited beside optimal play (comma separated).
+    ///
+    /// Each threshold T is the tier bank-at:T; each tier gets its exact turn-score
+    /// distribution, a simulation cross-check and games against optimal play.
     #[arg(
         long,
         value_delimiter = ',',

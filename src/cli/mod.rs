@@ -44,6 +44,9 @@ impl From<&str> for ArgError {
     about = "Monte Carlo strategy simulator and RTP analyzer",
     long_about = "Monte Carlo strategy simulator and RTP (return-to-player) analyzer.\n\n\
 Runs are reproducible from --seed whatever the thread count.\n\n\
+Every flag of a command is described by `rtplab <command> <game> --help` (-h for a summary).\n\n\
+Exit codes: 0 ok, 1 a check failed, 2 usage or input error, 130 interrupted (SIGINT), 143 \
+terminated (SIGTERM).\n\n\
 Examples:\n  rtplab sim blackjack\n  rtplab sim blackjack --strategy autoplay --rounds 200M --claim 99.54\n  \
 rtplab sim blackjack --dealer-bj-takes original --pairs 1 --format json"
 )]
@@ -55,30 +58,46 @@ pub struct Cli {
 impl Cli {
     /// Parse the command line. Every option takes a negative number as its value (so that
     /// `--rounds -5` is refused by the option's own check, naming the option, instead of
-    /// being read as an unknown flag `-5`), and an unknown subcommand's error lists the ones
-    /// there are.
+    /// being read as an unknown flag `-5`), every help text is wrapped to fit 100 columns
+    /// (`help_fits`) on the lines below its flag, and an unknown subcommand's error lists the ones there are.
     pub fn parse_args(
         args: impl IntoIterator<Item = std::ffi::OsString>,
     ) -> Result<Cli, clap::Error> {
         use clap::{CommandFactory, FromArgMatches};
-        fn negatives(cmd: clap::Command) -> clap::Command {
+        fn prepare(cmd: clap::Command) -> clap::Command {
             let names: Vec<String> = cmd
                 .get_subcommands()
                 .map(|s| s.get_name().to_string())
                 .collect();
-            let cmd = cmd.mut_args(|a| {
-                if a.get_action().takes_values() {
-                    a.allow_negative_numbers(true)
-                } else {
-                    a
+            let about = cmd.get_about().map(|t| help_fits(&t.to_string(), 80, 0));
+            let long_about = cmd
+                .get_long_about()
+                .map(|t| help_fits(&t.to_string(), 100, 0));
+            let mut cmd = cmd.next_line_help(true).mut_args(|a| {
+                let mut a = a;
+                if let Some(help) = a.get_help().map(|t| t.to_string()) {
+                    // -h: clap appends the default and the possible values to the last line.
+                    let long = a.get_long_help().map_or(help.clone(), |t| t.to_string());
+                    let tail = inline_values(&a).chars().count();
+                    a = a
+                        .help(help_fits(&help, 90, tail))
+                        .long_help(help_fits(&long, 90, 0));
                 }
+                if a.get_action().takes_values() {
+                    a = a.allow_negative_numbers(true);
+                }
+                a
             });
-            names
-                .iter()
-                .fold(cmd, |c, n| c.mut_subcommand(n, negatives))
+            if let Some(t) = about {
+                cmd = cmd.about(t);
+            }
+            if let Some(t) = long_about {
+                cmd = cmd.long_about(t);
+            }
+            names.iter().fold(cmd, |c, n| c.mut_subcommand(n, prepare))
         }
         let args: Vec<std::ffi::OsString> = args.into_iter().collect();
-        let mut cmd = negatives(Cli::command());
+        let mut cmd = prepare(Cli::command());
         let matches = match cmd.try_get_matches_from_mut(args.iter()) {
             Ok(m) => m,
             Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
@@ -171,13 +190,28 @@ pub enum Command {
     /// Merge the shard files of one run into the run's report (numbers identical to a single
     /// run).
     #[command(
-        after_help = "Example:\n  rtplab sim blackjack --rounds 1e9 --shard 1/4 --shard-out s1.json   # ... 2/4, 3/4, 4/4\n  rtplab merge s1.json s2.json s3.json s4.json --claim 99.54"
+        after_help = "Example:\n  rtplab sim blackjack --rounds 1e9 --shard 1/4 --shard-out s1.json   # ... 2/4, 3/4, 4/4\n  rtplab merge s1.json s2.json s3.json s4.json --claim 99.54",
+        after_long_help = "Examples:\n  \
+rtplab sim blackjack --rounds 1e9 --shard 1/4 --shard-out s1.json   # ... 2/4, 3/4, 4/4\n  \
+rtplab merge s1.json s2.json s3.json s4.json --claim 99.54\n  \
+rtplab sim doom --games 1M --shard 2/3 --shard-out doom-2.json --checkpoint 5m\n  \
+rtplab merge doom-*.json --out-dir doom-run    # the folder a single run would write\n\n\
+docs/cluster.md: Slurm and Kubernetes recipes, and what to do when merge refuses a shard."
     )]
     Merge(MergeArgs),
     /// Live-RTP monitoring: periods of play (period,rounds,wagered,returned) against an
     /// expected RTP per amount wagered; exit 1 when a period is out of its band.
     #[command(
-        after_help = "Examples:\n  rtplab monitor --expected reports/seed-table-autoplay/report.json daily.csv\n  rtplab monitor --expected report.json daily.csv --level 99.9 --out-dir monitor/"
+        after_help = "Examples:\n  rtplab monitor --expected reports/seed-table-autoplay/report.json daily.csv\n  rtplab monitor --expected report.json daily.csv --level 99.9 --out-dir monitor/",
+        after_long_help = "A log (daily.csv):\n  \
+period,rounds,wagered,returned\n  \
+mon,182000,1843500,1829766.5\n  \
+tue,175400,1772030,1760110\n\n\
+Examples:\n  \
+rtplab monitor --expected reports/audit-seed-table/report.json daily.csv\n  \
+rtplab monitor --expected reports/seed-table-autoplay/report.json daily.csv --level 99.9\n  \
+cat daily.csv | rtplab monitor --expected reports/baccarat-banker/report.json -\n\n\
+docs/audit-and-monitor.md explains the bands and the funnel plot."
     )]
     Monitor(MonitorArgs),
     /// What should I do here? Every legal action with its exact value, the best marked.
@@ -230,17 +264,35 @@ pub enum AdviseGame {
 
 #[derive(Args, Debug)]
 pub struct MonitorArgs {
-    /// The report the periods are held against: a `monitoring` object (rtp_total_wagered,
-    /// sd_per_round), a simulation report (its rtp_total_wagered and SE), or a baccarat
-    /// report of one flat bet (its exact RTP; ties count as rounds wagered).
+    /// The report (JSON) whose expected RTP per amount wagered the periods are held against.
+    ///
+    /// One of: an audit's report.json (its `monitoring` object: rtp_total_wagered and
+    /// sd_per_round, of the tier chosen by `audit blackjack --monitor-tier`); a simulation
+    /// report (its rtp_total_wagered, and the SD from its SE); or a baccarat report of one
+    /// flat bet without pair bets (the bet's exact RTP and the simulated SD per coup; a staking
+    /// plan such as martingale:banker, whose bets vary, is refused). A tie counts as a coup
+    /// wagered whose stake comes back, so the log must count ties too. Reports of an
+    /// interrupted run or of a card counter are refused.
+    ///
+    /// Example: --expected reports/seed-table-autoplay/report.json
     #[arg(long, value_name = "REPORT.json")]
     pub expected: PathBuf,
     /// The periods: a CSV with the header period,rounds,wagered,returned; `-` reads it from
     /// standard input.
+    ///
+    /// One row per period of play (a day, a table, a channel): its name, the rounds played,
+    /// the amount wagered and the amount returned (stakes back included), e.g.
+    /// `mon,182000,1843500,1829766.5`. Refused (exit 2, naming the line and column):
+    /// an amount above 1e15, more than 100,000 periods, a period returning more than the game
+    /// can pay back on what was wagered (when the expected report states it).
     #[arg(value_name = "LOG.csv")]
     pub log: PathBuf,
     /// Two-sided acceptance level in percent: 95, 99 or 99.9.
-    #[arg(long, default_value_t = 99.0)]
+    ///
+    /// Each period's observed RTP is held against the expected one with SE = SD/√rounds; a
+    /// period (or the running total after the last one) outside the band at this level makes
+    /// the exit code 1.
+    #[arg(long, default_value_t = 99.0, value_name = "PCT")]
     pub level: f64,
     #[command(flatten)]
     pub output: OutputArgs,
@@ -320,7 +372,7 @@ pub enum CompareGame {
     Baccarat(baccarat::BaccaratCompare),
     /// Dice of Doom single-turn strategies: each mean turn score and every paired difference.
     #[command(
-        after_help = "Example:\n  rtplab compare doom --strategy optimal --strategy bank-at:300 --strategy bank-at:400+keep-all --turns 2M"
+        after_help = "Example:\n  rtplab compare doom --strategy optimal --strategy bank-at:400+keep-all --turns 2M"
     )]
     Doom(doom::DoomCompare),
 }
@@ -328,12 +380,20 @@ pub enum CompareGame {
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// Folder of baseline files (*.json).
+    ///
+    /// Each file names its game and holds a run's settings, its exact sums and its expected
+    /// value (reports/README.md describes them). Every file is read and its run set up before
+    /// any run, so a bad file is refused (exit 2) before the work.
     #[arg(default_value = "reports/baselines")]
     pub dir: PathBuf,
     /// Rewrite the baselines' sums (and exact expected values) after an intended change.
     #[arg(long)]
     pub bless: bool,
     /// Tolerance in standard errors against the expected value.
+    ///
+    /// A baseline passes when its sums match bit for bit and its estimate lies within Z
+    /// standard errors of its exact expected value (blackjack EV, Dice of Doom turn EV). A
+    /// positive, finite number.
     #[arg(long, default_value_t = 4.0)]
     pub z: f64,
     #[command(flatten)]
@@ -343,10 +403,17 @@ pub struct CheckArgs {
 #[derive(Args, Debug)]
 pub struct MergeArgs {
     /// Shard files written by `sim ... --shard K/N --shard-out FILE`.
+    ///
+    /// Every shard of one run, in any order. Refused (exit 2, naming the file): shards of
+    /// another game or run (rules, strategy, seed, rounds, chunking or version differ),
+    /// overlapping or missing chunk ranges, interrupted or truncated shards, and files whose
+    /// checksum or sums do not hold. docs/cluster.md says what each message means.
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
 
     /// A claimed RTP in percent (e.g. 99.54) to test the estimate against.
+    ///
+    /// For the games that have an RTP (blackjack, baccarat); refused for the dice games.
     #[arg(long, value_name = "PCT", value_parser = parse_claim)]
     pub claim: Option<f64>,
 
@@ -360,7 +427,20 @@ pub enum SimGame {
     #[command(
         after_help = "Examples:\n  rtplab sim blackjack\n  rtplab sim blackjack --strategy autoplay --rounds 200M --claim 99.54\n  \
 rtplab sim blackjack --dealer-bj-takes original --pairs 1 --format json\n  \
-rtplab sim blackjack --strategy strategies/blackjack/seed.csv --peek --das --max-hands 4"
+rtplab sim blackjack --strategy strategies/blackjack/seed.csv --peek --das --max-hands 4",
+        after_long_help = "Examples:\n  \
+rtplab sim blackjack                  # seed table, basic strategy, 100M rounds, against 99.54%\n  \
+rtplab sim blackjack --strategy autoplay --rounds 200M\n  \
+rtplab sim blackjack --dealer-bj-takes original --pairs 1 --bet-behind 1 --format json\n  \
+rtplab sim blackjack --decks 6 --h17 --peek --das --max-hands 4 --surrender late \\\n      \
+--strategy strategies/blackjack/6d-h17-peek-das-4hands.csv\n  \
+rtplab sim blackjack --rounds 1e9 --out-dir my-seed-table   # as reports/seed-table\n\n\
+Card counting (docs/counting.md):\n  \
+rtplab sim blackjack --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --indices i18+fab4 --bankroll 1000\n  \
+rtplab sim blackjack --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --wong-in 1 --wong-out 0 \\\n      \
+--players 2 --spots-at 3 --indices strategies/blackjack/indices-hilo-seed.csv\n\n\
+On a cluster (docs/cluster.md):\n  \
+rtplab sim blackjack --rounds 1e11 --shard 3/8 --shard-out shard-3.json --checkpoint 10m"
     )]
     Blackjack(BlackjackSim),
     /// Dice of Doom (Farkle variant): full games to the target, or single turns (--turns).
@@ -385,10 +465,14 @@ rtplab sim blackjack --strategy strategies/blackjack/seed.csv --peek --das --max
 /// Output formats (`rtplab::report::Format` on the command line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// Aligned text tables, for reading.
     Table,
+    /// Markdown tables (also spelled md).
     #[value(alias = "md")]
     Markdown,
+    /// section,row,column,value,unit lines; raw numbers, a percentage as its fraction.
     Csv,
+    /// The machine contract (keys in docs/reports.md); fractions, not percents.
     Json,
     /// One self-contained HTML page (with --out-dir, report.html also has the plots).
     Html,
@@ -411,9 +495,15 @@ impl From<Format> for rtplab::report::Format {
 #[derive(Args, Debug)]
 pub struct RunCommon {
     /// Seed of the random streams; the same seed gives the same result for any --threads.
+    ///
+    /// Every chunk of the run draws from its own stream, derived from the seed and the chunk's
+    /// number, so the numbers depend on the seed and the run's settings only: not on the
+    /// thread count, the machine or the sharding. A whole number from 0 to 2^64 - 1.
     #[arg(long, default_value_t = 1, value_parser = parse_seed)]
     pub seed: u64,
     /// Worker threads (default: one per core).
+    ///
+    /// From 1 to 1024. The results are the same for any thread count.
     #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// No progress bar.
@@ -461,23 +551,42 @@ impl RunCommon {
 pub struct RunBase {
     #[command(flatten)]
     pub common: RunCommon,
-    /// Run only shard K of N (1-based): a contiguous range of the run's chunks. Without it,
-    /// SLURM_ARRAY_TASK_ID (with SLURM_ARRAY_TASK_MIN/COUNT) or JOB_COMPLETION_INDEX (with
-    /// --shards) in the environment select the shard.
+    /// Run only shard K of N (1-based): a contiguous range of the run's chunks; needs
+    /// --shard-out.
+    ///
+    /// Shards 1..N together are exactly the single-machine run: `rtplab merge` of their
+    /// --shard-out files gives the same numbers, to the last digit.
+    ///
+    /// Without --shard the environment selects the shard: in a Slurm array job,
+    /// SLURM_ARRAY_TASK_ID is shard ID - SLURM_ARRAY_TASK_MIN + 1 of SLURM_ARRAY_TASK_COUNT
+    /// (or of --shards N when the count is not set); in a Kubernetes Indexed Job,
+    /// JOB_COMPLETION_INDEX (0-based) is shard INDEX + 1 of --shards N. Recipes for both are in
+    /// deploy/ and docs/cluster.md.
+    ///
+    /// Example: --shard 3/8 --shard-out shard-3.json
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
     /// Number of shards, for JOB_COMPLETION_INDEX (Kubernetes indexed jobs).
+    ///
+    /// Also the array's size in a Slurm array job that does not set SLURM_ARRAY_TASK_COUNT.
     #[arg(long, value_name = "N", value_parser = parse_positive)]
     pub shards: Option<u64>,
-    /// Write this run's (or shard's) exact sums to FILE (JSON) for `rtplab merge`. If FILE
-    /// is an unfinished shard file of this same run and shard (a checkpoint, or a shard stopped
-    /// by a signal), the run resumes from it; if it is finished, its report is printed without
-    /// recomputing; any other file is refused and left as it is.
+    /// Write this run's (or shard's) exact sums to FILE (JSON) for `rtplab merge`.
+    ///
+    /// If FILE is an unfinished shard file of this same run and shard (a checkpoint, or a
+    /// shard stopped by a signal), the run resumes from it; if it is finished, its report is
+    /// printed without recomputing; any other file (another run's or shard's, edited,
+    /// truncated) is refused and left as it is: delete it to start the shard over. The file is
+    /// written to a temporary file and renamed, so a killed task never leaves half a file.
     #[arg(long, value_name = "FILE")]
     pub shard_out: Option<PathBuf>,
-    /// Also save the --shard-out file every INTERVAL while running (e.g. 30s, 5m, 1h, 500ms;
-    /// a bare number is seconds), so that a run killed without warning resumes from its last
-    /// checkpoint when the same command is run again.
+    /// Also save the --shard-out file every INTERVAL while running (e.g. 30s, 5m, 1h, 500ms).
+    ///
+    /// A number with an optional unit: ms, s (the default: a bare number is seconds), m or
+    /// min, h; from 1ms to about 100 days. A run killed without warning then resumes from its
+    /// last checkpoint (the chunks done so far) when the same command is run again; at most
+    /// one interval of work is lost. SIGTERM and Ctrl-C write the file with or without this
+    /// flag.
     #[arg(long, value_name = "INTERVAL", value_parser = parse_interval, requires = "shard_out")]
     pub checkpoint: Option<std::time::Duration>,
 }
@@ -510,19 +619,33 @@ impl RunBase {
 #[derive(Args, Debug)]
 pub struct OutputArgs {
     /// Report format.
+    ///
+    /// docs/reports.md describes each format and the JSON keys of every command.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
 
     /// Write the report here instead of standard output (`-` is standard output).
+    ///
+    /// Checked before any work: a missing folder, a folder, a place that cannot be written,
+    /// or a file the command reads (a chart, a log, a shard) is refused at once (exit 2). If
+    /// the write still fails at the end, the report goes to standard output instead.
     #[arg(long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
 
     /// Also write every format and the plots into this folder (report.md, report.json,
     /// report.html with the plots inline, one CSV per table, SVG plots).
+    ///
+    /// The folder is written whole (into a temporary folder renamed into place) with
+    /// `.rtplab-files`, the list of the files the report wrote. Refused: a folder that holds
+    /// one of the command's inputs, and a folder that is not empty unless --force.
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
 
     /// With --out-dir: replace a folder that is not empty.
+    ///
+    /// Only a folder holding an earlier report (with its `.rtplab-files` list): the files the
+    /// list names are removed and the new ones written; anything else in the folder (notes,
+    /// logs) is left alone unless it has the name of a file the new report writes.
     #[arg(long)]
     pub force: bool,
 }
@@ -578,6 +701,64 @@ impl From<&MonitorArgs> for rtplab::monitor::MonitorJob {
             outputs: (&a.output).into(),
         }
     }
+}
+
+/// `text` with each of its lines broken between words to at most `width` characters, the
+/// last line leaving room for `tail` more after a space (a new line when it would not fit).
+/// clap indents a flag's help by 10 columns but wraps it only with its `wrap_help` feature
+/// (and a terminal-size dependency); without, a paragraph of help would be one line of
+/// hundreds of characters.
+fn help_fits(text: &str, width: usize, tail: usize) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / width);
+    let mut len = 0;
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        len = 0;
+        for word in line.split(' ') {
+            let w = word.chars().count();
+            if len > 0 && len + 1 + w > width {
+                out.push('\n');
+                len = 0;
+            } else if len > 0 {
+                out.push(' ');
+                len += 1;
+            }
+            out.push_str(word);
+            len += w;
+        }
+    }
+    if tail > 0 && len > 0 && len + 1 + tail > width {
+        out.push('\n');
+    }
+    out
+}
+
+/// What clap appends to a flag's short help: ` [default: X] [possible values: a, b]`.
+fn inline_values(a: &clap::Arg) -> String {
+    let mut s = String::new();
+    let defaults: Vec<String> = a
+        .get_default_values()
+        .iter()
+        .map(|v| match v.to_string_lossy() {
+            v if v.is_empty() || v.contains(' ') => format!("{v:?}"),
+            v => v.to_string(),
+        })
+        .collect();
+    if !defaults.is_empty() && !a.is_hide_default_value_set() {
+        s += &format!(" [default: {}]", defaults.join(", "));
+    }
+    let values: Vec<String> = a
+        .get_possible_values()
+        .iter()
+        .filter(|v| !v.is_hide_set())
+        .map(|v| v.get_name().to_string())
+        .collect();
+    if !values.is_empty() && !a.is_hide_possible_values_set() {
+        s += &format!(" [possible values: {}]", values.join(", "));
+    }
+    s
 }
 
 /// A count from 0 (none) to 10^12 (the Doom audit's turns and games per tier).
@@ -679,5 +860,53 @@ pub(crate) fn players_for_seats(players: Option<usize>, seats: usize) -> Result<
         Some(p) => Ok(p),
         None if seats > 0 => Ok(seats),
         None => Ok(4),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// `rtplab <command> --help` is the one complete reference of the command line: every
+    /// command has a description and every flag and argument of every command a help line, so
+    /// a flag added without one fails here.
+    #[test]
+    fn every_command_and_flag_has_help() {
+        fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            if cmd
+                .get_about()
+                .is_none_or(|a| a.to_string().trim().is_empty())
+            {
+                missing.push(format!("{path} (the command's description)"));
+            }
+            for a in cmd.get_arguments() {
+                let id = a.get_id().as_str();
+                if id == "help" || id == "version" {
+                    continue;
+                }
+                if a.get_help().is_none_or(|h| h.to_string().trim().is_empty()) {
+                    let name = a.get_long().map_or(id.to_string(), |l| format!("--{l}"));
+                    missing.push(format!("{path} {name}"));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                walk(sub, &format!("{path} {}", sub.get_name()), missing);
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&Cli::command(), "rtplab", &mut missing);
+        assert!(missing.is_empty(), "without help: {missing:#?}");
+    }
+
+    #[test]
+    fn help_text_is_broken_between_words_to_the_width() {
+        assert_eq!(super::help_fits("aa bb cc dd", 5, 0), "aa bb\ncc dd");
+        assert_eq!(super::help_fits("aa bb\n\ncc", 80, 0), "aa bb\n\ncc");
+        // A word longer than the width stands on a line of its own.
+        assert_eq!(super::help_fits("a longerword b", 5, 0), "a\nlongerword\nb");
+        // Room for what clap appends: on the last line if it fits, else on a line of its own.
+        assert_eq!(super::help_fits("aa bb", 8, 2), "aa bb");
+        assert_eq!(super::help_fits("aa bb", 8, 3), "aa bb\n");
     }
 }

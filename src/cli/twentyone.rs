@@ -15,9 +15,20 @@ use rtplab::games::twentyone::TwentyOne;
 pub struct TwentyOneRulesArgs {
     /// Re-rolls of the non-1 dice the active player may take (1: the published game; 2: the
     /// seed text's literal reading).
-    #[arg(long, default_value_t = 1)]
+    ///
+    /// 1s are kept on every re-roll. docs/rules.md (section 2) gives the reading.
+    #[arg(long, default_value_t = 1, value_name = "N")]
     pub rerolls: u8,
     /// Read the sheets from a file (SHEET,ROW,c1..c6 per line; see strategies/twenty-one/).
+    ///
+    /// One line per row of a sheet: the sheet's name, the row (1-5) and the colours of its
+    /// boxes printed 6 5 4 3 2 1, as W K R B Y G or white, black, red, blue, yellow, green;
+    /// every row holds each colour once, every sheet all five rows; `#` starts a comment.
+    /// Errors name the file, line and column. Without it,
+    /// the six sheets generated deterministically (strategies/twenty-one/sheets-standard.csv
+    /// lists them).
+    ///
+    /// Example: --sheets strategies/twenty-one/sheets-standard.csv
     #[arg(long, value_name = "FILE")]
     pub sheets: Option<PathBuf>,
 }
@@ -46,6 +57,13 @@ pub struct TwentyOneSim {
     /// One strategy per seat, in seat order (sets the number of players): hits-only, slack:K, greedy,
     /// row-optimal:C, each optionally +never, +unless-hit, +unless-usable:N, +optimal; or a
     /// file.
+    ///
+    /// The first part chooses what to write, the second (as the active player) when to
+    /// re-roll; +optimal is for row-optimal only. row-optimal:C maximizes the row's expected
+    /// points minus C per roll. A file holds one such spec (strategies/twenty-one/racer.txt is
+    /// row-optimal:5).
+    ///
+    /// Example: --seat hits-only --seat strategies/twenty-one/racer.txt
     #[arg(long = "seat", value_name = "STRATEGY")]
     pub seats: Vec<String>,
     /// Games to simulate.
@@ -56,6 +74,9 @@ pub struct TwentyOneSim {
     pub start_seat: Option<usize>,
     /// Sweep the row-optimal cost per roll: seat 1 plays row-optimal:C for each C against the
     /// --seat strategies (default: hits-only, slack:1, greedy).
+    ///
+    /// The report says which C wins most often. Costs from 0 to 100. Example: --sweep-c
+    /// 0,1,2,3,4,5,6,8 --games 500k
     #[arg(long, value_name = "C,C,...", value_delimiter = ',', value_parser = parse_cost)]
     pub sweep_c: Vec<f64>,
     #[command(flatten)]
@@ -127,6 +148,9 @@ pub struct TwentyOneExact {
     #[command(flatten)]
     pub rules: TwentyOneRulesArgs,
     /// Also print the row-optimal policy table.
+    ///
+    /// For every state of a row (empty boxes, hits so far): the policy's value, expected
+    /// points and expected rolls at cost --c per roll.
     #[arg(long)]
     pub row_policy: bool,
     /// Cost per roll of the row-optimal policy (0 to 100).
@@ -141,6 +165,8 @@ pub struct AdviseTwentyOne {
     #[command(flatten)]
     pub rules: crate::cli::twentyone::TwentyOneRulesArgs,
     /// Your current row's boxes left to right by colour (printed 6 to 1), e.g. "W6 K5 R4 B3 Y2 G1".
+    ///
+    /// Six boxes of six different colours (W K R B Y G), each with its printed value.
     #[arg(long, value_name = "BOXES")]
     pub row: String,
     /// The row's boxes already written or crossed out, by colour, e.g. W,R.
@@ -153,7 +179,9 @@ pub struct AdviseTwentyOne {
     #[arg(long, value_name = "DICE")]
     pub roll: String,
     /// Re-rolls you may still take (the active player only; 0 otherwise).
-    #[arg(long, default_value_t = 0)]
+    ///
+    /// At most --rerolls. With re-rolls left, re-rolling the non-1 dice is one of the options.
+    #[arg(long, default_value_t = 0, value_name = "N")]
     pub rerolls_left: u8,
     /// Cost per roll of the row-optimal policy (as in `exact twenty-one --c`).
     #[arg(long, default_value_t = 1.0, value_name = "C", value_parser = parse_cost)]
