@@ -267,8 +267,9 @@ pub struct CompareModel {
     pub elapsed_s: f64,
     /// The set-up of every configuration before the run, not in `elapsed_s`.
     pub setup_s: f64,
+    /// How the run went (for the metadata lines and notes).
     #[serde(skip)]
-    pub meta: RunMeta,
+    pub run: RunMeta,
     #[serde(skip)]
     pub format: fn(f64) -> String,
     /// The unit of the estimate in CSV output.
@@ -391,7 +392,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         pairs,
         elapsed_s: c.meta.elapsed_s,
         setup_s: c.meta.setup_s,
-        meta: c.meta.clone(),
+        run: c.meta.clone(),
         format: kind.format,
         unit: kind.unit,
     }
@@ -432,11 +433,11 @@ pub fn render(m: &CompareModel) -> Report {
         format!(
             "{:.2} s {}{}",
             m.elapsed_s,
-            crate::report::where_run(m.meta.threads, 0),
-            m.meta.setup_clause()
+            crate::report::where_run(m.run.threads, 0),
+            m.run.setup_clause()
         ),
     ));
-    let marker = m.meta.marker();
+    let marker = m.run.marker();
     if let Some(mk) = &marker {
         r.meta.push(("status".into(), mk.clone()));
     }

@@ -643,13 +643,26 @@ impl RunMeta {
     /// "12.34 s on 2 threads, 1,234 rounds/s" for `work` items of `unit` done, and the set-up
     /// before the run when it took a noticeable time (a solve can take minutes).
     pub fn elapsed_text(&self, work: u64, unit: &str) -> String {
-        let t = format!(
-            "{:.2} s {}, {} {unit}/s",
+        format!(
+            "{}, {} {unit}/s{}",
+            self.time_text(),
+            count(self.per_second(work) as u64),
+            self.setup_clause()
+        )
+    }
+
+    /// "12.34 s on 2 threads" (or "merged from 4 shards").
+    fn time_text(&self) -> String {
+        format!(
+            "{:.2} s {}",
             self.elapsed_s,
-            where_run(self.threads, self.merged_from),
-            count((work as f64 / self.elapsed_s.max(1e-9)) as u64)
-        );
-        t + &self.setup_clause()
+            where_run(self.threads, self.merged_from)
+        )
+    }
+
+    /// `work` items per second of `elapsed_s`.
+    pub fn per_second(&self, work: u64) -> f64 {
+        work as f64 / self.elapsed_s.max(1e-9)
     }
 
     /// "; set-up before it 4.12 s, not in that time" when the set-up took a noticeable time
@@ -677,6 +690,72 @@ impl RunMeta {
                 self.chunks_done, self.chunks_planned
             ));
         }
+    }
+}
+
+/// The keys every simulation's JSON document has at its top level: the game, how the run went
+/// (seed, starting seat, time, threads, completeness) and its pace. Each game's simulation
+/// model flattens it (`#[serde(flatten)]`) beside its own figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunHeader {
+    pub game: &'static str,
+    pub seed: u64,
+    /// Games played in seats: 1-based, or `Some(None)` (null) when the starting seat rotated
+    /// game by game; `None` (no key): the game has no seats (or a run of single turns).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub starting_seat: Option<Option<usize>>,
+    pub elapsed_s: f64,
+    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
+    pub setup_s: Option<f64>,
+    pub threads: usize,
+    pub interrupted: bool,
+    /// The run's pace, under the game's own key.
+    #[serde(flatten)]
+    pub pace: PerSecond,
+}
+
+impl RunHeader {
+    /// The header of `run`, a run of `game` that did `work` items (rounds, coups, turns,
+    /// games) in its time; `pace_key` names the pace (`rounds_per_s`, ...).
+    pub fn of(game: &'static str, run: &RunMeta, work: u64, pace_key: &'static str) -> RunHeader {
+        RunHeader {
+            game,
+            seed: run.seed,
+            starting_seat: None,
+            elapsed_s: run.elapsed_s,
+            setup_s: run.setup_json(),
+            threads: run.threads,
+            interrupted: run.interrupted,
+            pace: PerSecond {
+                key: pace_key,
+                value: run.per_second(work),
+            },
+        }
+    }
+
+    /// The same header for games played in seats: with `run`'s starting seat.
+    pub fn with_seats(self, run: &RunMeta) -> RunHeader {
+        RunHeader {
+            starting_seat: Some(run.start_seat.map(|s| s + 1)),
+            ..self
+        }
+    }
+}
+
+/// Work done per second of a run, written as one key, `key` (`rounds_per_s`, `coups_per_s`,
+/// `turns_per_s`, `games_per_s`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PerSecond {
+    pub key: &'static str,
+    pub value: f64,
+}
+
+impl Serialize for PerSecond {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry(self.key, &self.value)?;
+        m.end()
     }
 }
 
@@ -1210,6 +1289,35 @@ mod tests {
             ..whole
         };
         assert!(!quick.elapsed_text(3, "turns").contains("set-up"));
+    }
+
+    /// The header's keys: the pace under its own name, the starting seat only for games in
+    /// seats (null when it rotated).
+    #[test]
+    fn run_headers_write_their_keys_flat() {
+        let run = RunMeta {
+            seed: 3,
+            elapsed_s: 2.0,
+            setup_s: 0.5,
+            threads: 2,
+            ..RunMeta::default()
+        };
+        let h = RunHeader::of("g", &run, 10, "turns_per_s");
+        assert_eq!(
+            serde_json::to_value(&h).unwrap(),
+            serde_json::json!({"game": "g", "seed": 3, "elapsed_s": 2.0, "setup_s": 0.5,
+                "threads": 2, "interrupted": false, "turns_per_s": 5.0})
+        );
+        let seats = serde_json::to_value(h.clone().with_seats(&run)).unwrap();
+        assert!(seats["starting_seat"].is_null() && seats.get("starting_seat").is_some());
+        let first = RunMeta {
+            start_seat: Some(0),
+            ..run
+        };
+        assert_eq!(
+            serde_json::to_value(h.with_seats(&first)).unwrap()["starting_seat"],
+            1
+        );
     }
 
     /// A report with a CI column, a short and a long row, and two notes.

@@ -13,7 +13,8 @@ use super::rules::{BacRules, SCALE};
 use super::sim::{BacAcc, OUTCOMES};
 use crate::game::Run;
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed_cell, pct, pct_cell, Cell, Report, RunMeta, Section,
+    ci_cell, count, count_cell, est, fixed_cell, pct, pct_cell, Cell, Report, RunHeader, RunMeta,
+    Section,
 };
 use crate::stats::{check_claim, rounds_for_se, ClaimCheck, Estimate};
 
@@ -81,7 +82,9 @@ fn session_bins(acc: &BacAcc) -> Vec<(i64, i64, u64)> {
 /// serialized).
 #[derive(Clone, Debug, Serialize)]
 pub struct SimModel {
-    pub game: &'static str,
+    /// game, seed, elapsed_s, setup_s, threads, interrupted, coups_per_s.
+    #[serde(flatten)]
+    pub header: RunHeader,
     pub version: &'static str,
     pub rules: BacRules,
     pub bet: BetSpec,
@@ -92,13 +95,11 @@ pub struct SimModel {
     pub pairs: u64,
     pub shard: Option<crate::shard::ShardSpec>,
     pub chunk_range: [u64; 2],
-    pub seed: u64,
     pub coups: u64,
     pub coups_requested: u64,
     pub sessions: u64,
     pub cards: u64,
     pub chunks: ChunksLine,
-    pub interrupted: bool,
     /// The main bets' RTP per unit wagered (also as `rtp_estimate`).
     pub rtp: f64,
     pub rtp_se: f64,
@@ -127,14 +128,9 @@ pub struct SimModel {
     pub coups_for_se_0_01pct: f64,
     pub reshuffles_mid_round: u64,
     pub claim: Option<ClaimCheck>,
-    pub elapsed_s: f64,
-    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
-    pub setup_s: Option<f64>,
-    pub coups_per_s: f64,
-    pub threads: usize,
     /// How the run went (for the metadata lines and notes: shards merged, completeness).
     #[serde(skip)]
-    pub meta: RunMeta,
+    pub run: RunMeta,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -269,7 +265,7 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         })
         .collect();
     SimModel {
-        game: "baccarat",
+        header: RunHeader::of("baccarat", &run.meta, c.coups, "coups_per_s"),
         version: crate::VERSION,
         rules: rules.clone(),
         bet: cfg.bet,
@@ -278,7 +274,6 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         pairs: cfg.pairs,
         shard: run.meta.shard,
         chunk_range: run.meta.chunk_range,
-        seed: run.meta.seed,
         coups: c.coups,
         coups_requested: cfg.coups,
         sessions: c.sessions,
@@ -288,7 +283,6 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
             planned: run.plan.chunks,
             done: run.meta.chunks_done,
         },
-        interrupted: run.meta.interrupted,
         rtp: main.mean,
         rtp_se: main.se,
         rtp_ci95: main.ci95,
@@ -314,11 +308,7 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         coups_for_se_0_01pct: rounds_for_se(main.se, c.coups, 0.0001),
         reshuffles_mid_round: c.reshuffles_mid_round,
         claim: claim.map(|cl| check_claim(&main, cl, c.coups, acc.main.df(), "RTP")),
-        elapsed_s: run.meta.elapsed_s,
-        setup_s: run.meta.setup_json(),
-        coups_per_s: c.coups as f64 / run.meta.elapsed_s.max(1e-9),
-        threads: run.meta.threads,
-        meta: run.meta.clone(),
+        run: run.meta.clone(),
     }
 }
 
@@ -348,7 +338,7 @@ pub fn render(m: &SimModel) -> Report {
             }
         ),
     ));
-    meta.push(("seed".into(), m.seed.to_string()));
+    meta.push(("seed".into(), m.header.seed.to_string()));
     meta.push((
         "coups".into(),
         format!(
@@ -367,8 +357,8 @@ pub fn render(m: &SimModel) -> Report {
             crate::report::plural(m.chunks.sessions_per_chunk, "session")
         ),
     ));
-    meta.push(("elapsed".into(), m.meta.elapsed_text(m.coups, "coups")));
-    let marker = m.meta.marker();
+    meta.push(("elapsed".into(), m.run.elapsed_text(m.coups, "coups")));
+    let marker = m.run.marker();
     if let Some(marker) = &marker {
         meta.push(("status".into(), marker.clone()));
     }

@@ -7,7 +7,8 @@ use super::shoe::value_char;
 use super::sim::{hist_offset, BjAcc, Plan};
 use super::strategy::StrategyInfo;
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed, fixed_cell, pct_cell, rate, Cell, Report, Section,
+    ci_cell, count, count_cell, est, fixed, fixed_cell, pct_cell, rate, Cell, Report, RunHeader,
+    RunMeta, Section,
 };
 use crate::stats::{check_claim, rounds_for_se, Estimate};
 
@@ -38,7 +39,7 @@ pub struct SideBets {
 pub struct RunInfo {
     /// What every game's run records: seed, time, threads, chunks done and planned, whether
     /// it was interrupted, shards merged.
-    pub meta: crate::report::RunMeta,
+    pub run: RunMeta,
     pub rounds_requested: u64,
     pub plan: Plan,
 }
@@ -148,13 +149,14 @@ pub struct BehindLine {
 /// the JSON are both rendered from it (the JSON is this struct, serialized).
 #[derive(Clone, Debug, Serialize)]
 pub struct SimModel {
-    pub game: &'static str,
+    /// game, seed, elapsed_s, setup_s, threads, interrupted, rounds_per_s.
+    #[serde(flatten)]
+    pub header: RunHeader,
     pub version: &'static str,
     pub rules: Rules,
     pub strategy: StrategyLine,
     pub shard: Option<crate::shard::ShardSpec>,
     pub chunk_range: [u64; 2],
-    pub seed: u64,
     pub rounds: u64,
     pub rounds_requested: u64,
     /// Initial bets staked, in units of one initial bet (seat-rounds when betting flat).
@@ -166,7 +168,6 @@ pub struct SimModel {
     pub max_bet: u64,
     pub shoes: u64,
     pub chunks: ChunksLine,
-    pub interrupted: bool,
     pub ev: f64,
     pub ev_se: f64,
     pub ev_ci95: [f64; 2],
@@ -188,14 +189,9 @@ pub struct SimModel {
     pub bet_behind: BehindLine,
     pub claim: Option<crate::stats::ClaimCheck>,
     pub rtp_estimate: Estimate,
-    pub elapsed_s: f64,
-    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
-    pub setup_s: Option<f64>,
-    pub rounds_per_s: f64,
-    pub threads: usize,
     /// How the run went (for the metadata lines and notes).
     #[serde(skip)]
-    pub meta: crate::report::RunMeta,
+    pub run: RunMeta,
     #[serde(skip)]
     pub reshuffles_mid_round: u64,
     /// The rounds of a standard error of 0.01% at this SD.
@@ -542,7 +538,7 @@ pub fn model(
     strategy: &StrategyInfo,
     bets: &SideBets,
     acc: &BjAcc,
-    run: &RunInfo,
+    info: &RunInfo,
     claim: Option<f64>,
 ) -> SimModel {
     let u = rules.units_per_bet() as f64;
@@ -633,7 +629,7 @@ pub fn model(
         })
         .collect();
     SimModel {
-        game: "blackjack",
+        header: RunHeader::of("blackjack", &info.run, c.rounds, "rounds_per_s"),
         version: crate::VERSION,
         rules: rules.clone(),
         strategy: StrategyLine {
@@ -641,23 +637,21 @@ pub fn model(
             hash: strategy.hash.clone(),
             insurance: if bets.insure { "always" } else { "never" }.into(),
         },
-        shard: run.meta.shard,
-        chunk_range: run.meta.chunk_range,
-        seed: run.meta.seed,
+        shard: info.run.shard,
+        chunk_range: info.run.chunk_range,
         rounds: c.rounds,
-        rounds_requested: run.rounds_requested,
+        rounds_requested: info.rounds_requested,
         initial_bets: c.initial_bets,
         seat_rounds: c.seat_rounds,
         avg_bet: rate(c.initial_bets, c.seat_rounds),
         max_bet: c.max_bet,
         shoes: c.shoes,
         chunks: ChunksLine {
-            shoes_per_chunk: run.plan.shoes_per_chunk,
-            planned: run.plan.chunks,
-            done: run.meta.chunks_done,
-            pilot_rounds_per_shoe: run.plan.pilot_rounds_per_shoe,
+            shoes_per_chunk: info.plan.shoes_per_chunk,
+            planned: info.plan.chunks,
+            done: info.run.chunks_done,
+            pilot_rounds_per_shoe: info.plan.pilot_rounds_per_shoe,
         },
-        interrupted: run.meta.interrupted,
         ev: ev.mean,
         ev_se: ev.se,
         ev_ci95: ev.ci95,
@@ -697,11 +691,7 @@ pub fn model(
         },
         claim: claim.map(|cl| check_claim(&rtp, cl, c.seat_rounds, acc.main.df(), "RTP")),
         rtp_estimate: rtp,
-        elapsed_s: run.meta.elapsed_s,
-        setup_s: run.meta.setup_json(),
-        rounds_per_s: c.rounds as f64 / run.meta.elapsed_s.max(1e-9),
-        threads: run.meta.threads,
-        meta: run.meta.clone(),
+        run: info.run.clone(),
         reshuffles_mid_round: c.reshuffles_mid_round,
         bets_for_se_0_01pct: rounds_for_se(ev.se, c.seat_rounds, 0.0001),
         counting: None,
@@ -742,7 +732,7 @@ pub fn render(m: &SimModel) -> Report {
             m.strategy.insurance
         ),
     ));
-    meta.push(("seed".into(), m.seed.to_string()));
+    meta.push(("seed".into(), m.header.seed.to_string()));
     meta.push((
         "rounds".into(),
         if m.max_bet > 1 {
@@ -772,8 +762,8 @@ pub fn render(m: &SimModel) -> Report {
             m.chunks.pilot_rounds_per_shoe
         ),
     ));
-    meta.push(("elapsed".into(), m.meta.elapsed_text(m.rounds, "rounds")));
-    if let Some(marker) = m.meta.marker() {
+    meta.push(("elapsed".into(), m.run.elapsed_text(m.rounds, "rounds")));
+    if let Some(marker) = m.run.marker() {
         // In the metadata too, so that every file of --out-dir (CSV, SVG) carries it.
         meta.push(("status".into(), marker));
     }
@@ -913,7 +903,7 @@ pub fn render(m: &SimModel) -> Report {
     if let Some(c) = &m.counting {
         render_counting(&mut r, c);
     }
-    if let Some(marker) = m.meta.marker() {
+    if let Some(marker) = m.run.marker() {
         r.notes.push(format!(
             "{marker}; the figures cover the rounds completed only."
         ));
@@ -1131,7 +1121,7 @@ pub fn plots(
     rules: &Rules,
     acc: &BjAcc,
     claim: Option<f64>,
-    run: &RunInfo,
+    info: &RunInfo,
     counting: Option<&CountingModel>,
 ) -> Result<Vec<(String, String)>, String> {
     use crate::report::svg::{
@@ -1333,7 +1323,7 @@ pub fn plots(
             ));
         }
     }
-    if let Some(m) = run.meta.marker() {
+    if let Some(m) = info.run.marker() {
         for p in &mut out {
             p.1 = mark(&p.1, &m);
         }

@@ -12,7 +12,7 @@ use super::rules::{DoomRules, DoomWipes, HeldDice};
 use super::sim::{GameAcc, Mode, TurnAcc, FINAL_BINS, HIST_BIN, HIST_BINS, HIST_MIN, WIN_UNIT};
 use crate::report::{
     ci_cell, count, count_cell, est, fixed, fixed_cell, pct_cell, rate, strategy_win_rate_section,
-    strategy_win_rates, Cell, Report, RunMeta, Section, StrategyWinRate,
+    strategy_win_rates, Cell, Report, RunHeader, RunMeta, Section, StrategyWinRate,
 };
 use crate::stats::Estimate;
 
@@ -45,9 +45,11 @@ fn bin_range(i: usize) -> (Option<i64>, Option<i64>) {
 /// The figures of a simulation: the JSON document of `sim doom`.
 #[derive(Clone, Debug, Serialize)]
 pub struct SimModel {
-    pub game: &'static str,
+    /// game, seed, starting_seat (games only), elapsed_s, setup_s, threads, interrupted,
+    /// turns_per_s.
+    #[serde(flatten)]
+    pub header: RunHeader,
     pub rules: DoomRules,
-    pub seed: u64,
     /// All seats pooled (one seat in turn mode).
     pub mean_turn_score: f64,
     pub mean_turn_score_se: f64,
@@ -60,17 +62,11 @@ pub struct SimModel {
     /// The non-empty bins of the pooled turn scores.
     pub turn_score_histogram: Vec<HistBin>,
     pub turn_score_histogram_bin: i64,
-    pub elapsed_s: f64,
-    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
-    pub setup_s: Option<f64>,
-    pub threads: usize,
-    pub interrupted: bool,
-    pub turns_per_s: f64,
     pub seat_turns: Vec<SeatTurns>,
     #[serde(flatten)]
     pub mode: SimModeModel,
     /// How the run went (seed, starting seat, chunks, shards): rendered, not serialized
-    /// beyond the fields above.
+    /// beyond the header.
     #[serde(skip)]
     pub run: RunMeta,
 }
@@ -138,8 +134,6 @@ pub struct GamesModel {
     pub first_player_advantage: Option<f64>,
     pub turns_per_game: Estimate,
     pub unfinished_games: u64,
-    /// 1-based; `None`: rotated game by game.
-    pub starting_seat: Option<usize>,
     pub final_score_histogram: FinalHistogram,
 }
 
@@ -250,10 +244,13 @@ pub fn sim_model(m: &Model, acc: &GameAcc, info: &SimInfo) -> SimModel {
         }
         Mode::Games(_) => SimModeModel::Games(games_model(acc, info, m)),
     };
+    let header = RunHeader::of("doom", &info.run, all_turns, "turns_per_s");
     SimModel {
-        game: "doom",
+        header: match info.mode {
+            Mode::Turns(_) => header,
+            Mode::Games(_) => header.with_seats(&info.run),
+        },
         rules: m.rules.clone(),
-        seed: info.run.seed,
         mean_turn_score: p.score.mean,
         mean_turn_score_se: p.score.se,
         mean_turn_score_ci95: p.score.ci95,
@@ -264,11 +261,6 @@ pub fn sim_model(m: &Model, acc: &GameAcc, info: &SimInfo) -> SimModel {
         rolls_per_turn: p.rolls,
         turn_score_histogram,
         turn_score_histogram_bin: HIST_BIN,
-        elapsed_s: info.run.elapsed_s,
-        setup_s: info.run.setup_json(),
-        threads: info.run.threads,
-        interrupted: info.run.interrupted,
-        turns_per_s: all_turns as f64 / info.run.elapsed_s.max(1e-9),
         seat_turns,
         mode,
         run: info.run.clone(),
@@ -307,7 +299,6 @@ fn games_model(acc: &GameAcc, info: &SimInfo, m: &Model) -> GamesModel {
         win_rate_by_position: by_position,
         turns_per_game: est(&acc.game_turns, 1.0),
         unfinished_games: acc.unfinished,
-        starting_seat: info.run.start_seat.map(|s| s + 1),
         final_score_histogram: FinalHistogram {
             bin: 2.0 * m.rules.target as f64 / FINAL_BINS as f64,
             counts: acc.final_hist.clone(),
@@ -327,7 +318,7 @@ pub fn render_sim(sm: &SimModel) -> Report {
         ..Report::default()
     };
     r.meta.push(("Rules".into(), sm.rules.summary()));
-    r.meta.push(("Seed".into(), sm.seed.to_string()));
+    r.meta.push(("Seed".into(), sm.header.seed.to_string()));
     let all_turns: u64 = sm.seat_turns.iter().map(|s| s.turns).sum();
     match &sm.mode {
         SimModeModel::Turns(t) => {
@@ -984,7 +975,13 @@ mod tests {
         // No turns: the mean, hence z, is n/a (null).
         assert!(j["z_vs_exact"].is_null() && j.get("z_vs_exact").is_some());
         assert_eq!(j["seat_turns"][0]["strategy"], "optimal");
-        for k in ["games", "seats", "win_rate", "final_score_histogram"] {
+        for k in [
+            "games",
+            "seats",
+            "win_rate",
+            "final_score_histogram",
+            "starting_seat",
+        ] {
             assert!(j.get(k).is_none(), "{k} in turn mode");
         }
         assert_eq!(r.sections.len(), 2);
@@ -999,7 +996,8 @@ mod tests {
         assert_eq!(j["games"], 0);
         assert_eq!(j["seats"][1], "optimal");
         assert_eq!(j["win_rate"][1]["seat"], 2);
-        assert!(j["starting_seat"].is_null());
+        // Rotated game by game: null, not left out.
+        assert!(j.get("starting_seat").is_some_and(|v| v.is_null()));
         assert_eq!(j["win_rate_by_strategy"][0]["seats"], 2);
         assert_eq!(
             j["final_score_histogram"]["counts"]

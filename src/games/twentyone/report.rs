@@ -12,8 +12,8 @@ use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, MAX_SCORE};
 use super::strategy::RowTable;
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed, fixed_cell, pct, pct_cell, Cell, Report, RunMeta,
-    Section,
+    ci_cell, count, count_cell, est, fixed, fixed_cell, pct, pct_cell, Cell, Report, RunHeader,
+    RunMeta, Section,
 };
 use crate::report::{strategy_win_rate_section, strategy_win_rates, StrategyWinRate};
 use crate::stats::Estimate;
@@ -56,10 +56,11 @@ fn rate_estimate(mean: f64, se: f64, ci95: [f64; 2]) -> Estimate {
 /// The figures of a simulation of games: the JSON document of `sim twenty-one`.
 #[derive(Clone, Debug, Serialize)]
 pub struct SimModel {
-    pub game: &'static str,
+    /// game, seed, starting_seat, elapsed_s, setup_s, threads, interrupted, games_per_s.
+    #[serde(flatten)]
+    pub header: RunHeader,
     pub rules: TwentyOneRules,
     pub seats: Vec<Seat>,
-    pub seed: u64,
     pub games: u64,
     pub score: Vec<SeatScore>,
     pub win_rate: Vec<SeatWinRate>,
@@ -71,15 +72,7 @@ pub struct SimModel {
     pub rolls_per_game: f64,
     pub hits_per_row: Vec<SeatHits>,
     pub active_advantage: Vec<SeatAdvantage>,
-    /// 1-based; `None`: rotated game by game.
-    pub starting_seat: Option<usize>,
-    pub elapsed_s: f64,
-    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
-    pub setup_s: Option<f64>,
-    pub games_per_s: f64,
-    pub threads: usize,
-    pub interrupted: bool,
-    /// How the run went (chunks, shards): rendered, not serialized beyond the fields above.
+    /// How the run went (chunks, shards): rendered, not serialized beyond the header.
     #[serde(skip)]
     pub run: RunMeta,
 }
@@ -222,10 +215,10 @@ pub fn sim_model(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) -> 
         })
         .collect();
     SimModel {
-        game: "twenty-one",
+        header: RunHeader::of("twenty-one", &info.run, acc.games, "games_per_s")
+            .with_seats(&info.run),
         rules: rules.clone(),
         seats: (0..n).map(seat).collect(),
-        seed: info.run.seed,
         games: acc.games,
         score,
         win_rate,
@@ -234,12 +227,6 @@ pub fn sim_model(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) -> 
         rolls_per_game: acc.rolls as f64 / games,
         hits_per_row,
         active_advantage,
-        starting_seat: info.run.start_seat.map(|s| s + 1),
-        elapsed_s: info.run.elapsed_s,
-        setup_s: info.run.setup_json(),
-        games_per_s: acc.games as f64 / info.run.elapsed_s.max(1e-9),
-        threads: info.run.threads,
-        interrupted: info.run.interrupted,
         run: info.run.clone(),
     }
 }
@@ -259,7 +246,7 @@ pub fn render_sim(sm: &SimModel) -> Report {
     let names: Vec<&str> = sm.seats.iter().map(|s| s.strategy.as_str()).collect();
     r.meta.push(("Seats".into(), names.join(" | ")));
     r.meta.push(("Games".into(), count(sm.games)));
-    r.meta.push(("Seed".into(), sm.seed.to_string()));
+    r.meta.push(("Seed".into(), sm.header.seed.to_string()));
     r.meta
         .push(("Starting seat".into(), sm.run.starting_seat()));
     sm.run.annotate(&mut r, sm.games, "games");
@@ -849,6 +836,10 @@ mod tests {
         let r = render_sim(&m);
         assert_eq!(r.json, serde_json::to_value(&m).unwrap());
         assert_eq!(r.json["seats"][1]["sheet"], rules.sheets[1].name);
+        // The run's header at the top level; the starting seat rotated: null, not left out.
+        assert_eq!(r.json["game"], "twenty-one");
+        assert!(r.json.get("starting_seat").is_some_and(|v| v.is_null()));
+        assert!(r.json["games_per_s"].is_number());
         assert!(r.json["score"][0]["quantiles"][3]["score"].is_null());
         assert!(r.json["rolls_per_game"].is_null());
         assert_eq!(r.json["win_rate_by_strategy"][0]["seats"], 2);
