@@ -675,14 +675,14 @@ impl RunMeta {
         }
     }
 
-    /// The report's "Elapsed" line (with `work` items done, e.g. turns or games) and, if the
+    /// The report's "elapsed" line (with `work` items done, e.g. turns or games) and, if the
     /// run was interrupted, the note saying what it covers.
     pub fn annotate(&self, r: &mut Report, work: u64, unit: &str) {
         r.meta
-            .push(("Elapsed".into(), self.elapsed_text(work, unit)));
+            .push(("elapsed".into(), self.elapsed_text(work, unit)));
         if let Some(m) = self.marker() {
             // In the metadata too, so that every file of --out-dir (CSV, SVG) carries it.
-            r.meta.push(("Status".into(), m));
+            r.meta.push(("status".into(), m));
         }
         if self.interrupted {
             r.notes.push(format!(
@@ -1241,11 +1241,11 @@ mod tests {
             r.meta,
             vec![
                 (
-                    "Elapsed".to_string(),
+                    "elapsed".to_string(),
                     "2.00 s on 2 threads, 1,500 games/s".to_string()
                 ),
                 (
-                    "Status".to_string(),
+                    "status".to_string(),
                     "INTERRUPTED: 3 of 8 chunks completed".to_string()
                 ),
             ]
@@ -1270,7 +1270,7 @@ mod tests {
         assert_eq!(
             r.meta,
             vec![(
-                "Elapsed".to_string(),
+                "elapsed".to_string(),
                 "0.00 s merged from 4 shards, 3,000,000,000 turns/s".to_string()
             )]
         );

@@ -317,19 +317,19 @@ pub fn render_sim(sm: &SimModel) -> Report {
         title: "Dice of Doom simulation".into(),
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), sm.rules.summary()));
-    r.meta.push(("Seed".into(), sm.header.seed.to_string()));
+    r.meta.push(("rules".into(), sm.rules.summary()));
+    r.meta.push(("seed".into(), sm.header.seed.to_string()));
     let all_turns: u64 = sm.seat_turns.iter().map(|s| s.turns).sum();
     match &sm.mode {
         SimModeModel::Turns(t) => {
-            r.meta.push(("Strategy".into(), t.strategy.clone()));
-            r.meta.push(("Turns".into(), count(t.turns)));
+            r.meta.push(("strategy".into(), t.strategy.clone()));
+            r.meta.push(("turns".into(), count(t.turns)));
         }
         SimModeModel::Games(g) => {
-            r.meta.push(("Seats".into(), g.seats.join(" | ")));
-            r.meta.push(("Games".into(), count(g.games)));
+            r.meta.push(("seats".into(), g.seats.join(" | ")));
+            r.meta.push(("games".into(), count(g.games)));
             r.meta
-                .push(("Starting seat".into(), sm.run.starting_seat()));
+                .push(("starting seat".into(), sm.run.starting_seat()));
         }
     }
     sm.run.annotate(&mut r, all_turns, "turns");
@@ -687,21 +687,21 @@ pub fn render_exact(x: &ExactModel) -> Report {
         title: "Dice of Doom exact turn analysis".into(),
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), rules.summary()));
-    r.meta.push(("Method".into(), x.method.into()));
+    r.meta.push(("rules".into(), rules.summary()));
+    r.meta.push(("method".into(), x.method.into()));
     r.meta.push((
-        "Cap".into(),
+        "cap".into(),
         format!(
             "states above {} turn points are valued as banked",
             x.cap_points
         ),
     ));
     r.meta.push((
-        "Optimal turn EV".into(),
+        "optimal turn EV".into(),
         format!("{:.3} points per turn", x.turn_ev),
     ));
     r.meta
-        .push(("Solve time".into(), format!("{:.1} ms", x.solve_ms)));
+        .push(("solve time".into(), format!("{:.1} ms", x.solve_ms)));
 
     let mut te = Section::new("Turn EV by policy", &["policy", "turn EV", "vs optimal"]);
     te.row([
@@ -1228,17 +1228,17 @@ pub fn render_win(x: &WinModel) -> Report {
         title: "Dice of Doom, two players, played to win".into(),
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), x.rules.summary()));
-    r.meta.push(("Method".into(), x.method.into()));
+    r.meta.push(("rules".into(), x.rules.summary()));
+    r.meta.push(("method".into(), x.method.into()));
     r.meta.push((
-        "First seat wins".into(),
+        "first seat wins".into(),
         format!(
             "{:.6} (second seat {:.6}; ties shared)",
             x.p_first, x.p_second
         ),
     ));
     r.meta.push((
-        "Fair handicap".into(),
+        "fair handicap".into(),
         format!(
             "{}: first seat wins {:.6}",
             head_start(x.fair_handicap.points),
@@ -1247,7 +1247,7 @@ pub fn render_win(x: &WinModel) -> Report {
     ));
     if x.end == "finish-round" {
         r.meta.push((
-            "Past the target".into(),
+            "past the target".into(),
             format!(
                 "the first seat's turn followed to {} points past the target; error at most {:.1e}",
                 x.cap_points, x.cap_bound
@@ -1255,7 +1255,7 @@ pub fn render_win(x: &WinModel) -> Report {
         ));
     }
     r.meta.push((
-        "Solve".into(),
+        "solve".into(),
         format!(
             "{:.1} s, {} turn dynamic programs, largest residual {:.1e}",
             x.solve_s, x.turn_solves, x.residual

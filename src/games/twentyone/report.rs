@@ -242,13 +242,13 @@ pub fn render_sim(sm: &SimModel) -> Report {
         title: "Twenty One simulation".into(),
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), sm.rules.summary()));
+    r.meta.push(("rules".into(), sm.rules.summary()));
     let names: Vec<&str> = sm.seats.iter().map(|s| s.strategy.as_str()).collect();
-    r.meta.push(("Seats".into(), names.join(" | ")));
-    r.meta.push(("Games".into(), count(sm.games)));
-    r.meta.push(("Seed".into(), sm.header.seed.to_string()));
+    r.meta.push(("seats".into(), names.join(" | ")));
+    r.meta.push(("games".into(), count(sm.games)));
+    r.meta.push(("seed".into(), sm.header.seed.to_string()));
     r.meta
-        .push(("Starting seat".into(), sm.run.starting_seat()));
+        .push(("starting seat".into(), sm.run.starting_seat()));
     sm.run.annotate(&mut r, sm.games, "games");
     let mut seats = Section::new(
         "Seats (win rate with ties shared)",
@@ -481,18 +481,18 @@ pub fn render_sweep(sw: &SweepModel) -> Report {
         title: "Twenty One: row-optimal cost per roll sweep".into(),
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), sw.rules.summary()));
+    r.meta.push(("rules".into(), sw.rules.summary()));
     r.meta.push((
-        "Table".into(),
+        "table".into(),
         format!("seat 1 row-optimal:c against {}", sw.others.join(", ")),
     ));
-    r.meta.push(("Games per c".into(), count(sw.games)));
+    r.meta.push(("games per c".into(), count(sw.games)));
     r.meta.push((
-        "Seed".into(),
+        "seed".into(),
         format!("{} (the same random streams for every c)", sw.seed),
     ));
     r.meta
-        .push(("Elapsed".into(), format!("{:.2} s", sw.elapsed_s)));
+        .push(("elapsed".into(), format!("{:.2} s", sw.elapsed_s)));
     let n = sw.others.len() + 1;
     let mut s = Section::new(
         "Win rate of row-optimal:c (seat 1)",
@@ -514,7 +514,7 @@ pub fn render_sweep(sw: &SweepModel) -> Report {
             "INTERRUPTED at c = {c}: the costs before it are complete, the rest not run."
         ));
         r.meta
-            .push(("Status".into(), format!("INTERRUPTED at c = {c}")));
+            .push(("status".into(), format!("INTERRUPTED at c = {c}")));
     }
     if let Some(b) = sw.sweep.iter().find(|p| Some(p.c) == sw.best_c) {
         let close: Vec<String> = sw.within_2se_of_best.iter().map(f64::to_string).collect();
@@ -643,9 +643,9 @@ pub fn render_exact(x: &ExactModel) -> Report {
         title: "Twenty One exact pieces".into(),
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), x.rules.summary()));
+    r.meta.push(("rules".into(), x.rules.summary()));
     r.meta.push((
-        "Method".into(),
+        "method".into(),
         "exhaustive enumeration of the 6^6 rolls per set of empty boxes; the row policy by \
          dynamic programming over (empty boxes, hits so far)"
             .into(),
@@ -697,7 +697,7 @@ pub fn render_exact(x: &ExactModel) -> Report {
             ]);
         }
         r.meta.push((
-            "A whole row".into(),
+            "a whole row".into(),
             format!(
                 "{:.3} expected points in {:.3} rolls (cost {c}: value {:.3})",
                 p.row_points, p.row_rolls, p.row_value
@@ -816,7 +816,7 @@ mod tests {
         assert!(r.notes[0].starts_with("INTERRUPTED at c = 2:"));
         assert_eq!(
             r.meta.last().unwrap(),
-            &("Status".to_string(), "INTERRUPTED at c = 2".to_string())
+            &("status".to_string(), "INTERRUPTED at c = 2".to_string())
         );
         let r = sweep_report(&rules, &others, &[], 3, 0.5, None);
         assert_eq!(r.json["interrupted"], false);
