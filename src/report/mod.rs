@@ -675,20 +675,27 @@ impl RunMeta {
         }
     }
 
-    /// The report's "elapsed" line (with `work` items done, e.g. turns or games) and, if the
-    /// run was interrupted, the note saying what it covers.
+    /// The report's "elapsed" line (with `work` items of `unit` done, e.g. turns or games)
+    /// and, if the run was interrupted, its "status" line and the note saying what the figures
+    /// cover.
     pub fn annotate(&self, r: &mut Report, work: u64, unit: &str) {
-        r.meta
-            .push(("elapsed".into(), self.elapsed_text(work, unit)));
+        self.annotate_with(r, self.elapsed_text(work, unit));
+    }
+
+    /// [`annotate`](Self::annotate) for a run without one count of work (a comparison): the
+    /// elapsed line gives the time, threads and set-up, no pace.
+    pub fn annotate_without_pace(&self, r: &mut Report) {
+        self.annotate_with(r, self.time_text() + &self.setup_clause());
+    }
+
+    fn annotate_with(&self, r: &mut Report, elapsed: String) {
+        r.meta.push(("elapsed".into(), elapsed));
         if let Some(m) = self.marker() {
+            r.notes.push(format!(
+                "{m}; the figures cover the completed chunks only."
+            ));
             // In the metadata too, so that every file of --out-dir (CSV, SVG) carries it.
             r.meta.push(("status".into(), m));
-        }
-        if self.interrupted {
-            r.notes.push(format!(
-                "INTERRUPTED: {} of {} chunks completed; the figures cover the completed chunks only.",
-                self.chunks_done, self.chunks_planned
-            ));
         }
     }
 }
@@ -1254,6 +1261,11 @@ mod tests {
             r.notes,
             ["INTERRUPTED: 3 of 8 chunks completed; the figures cover the completed chunks only."]
         );
+        // A comparison's line: no pace; the same status and note.
+        let mut c = Report::default();
+        m.annotate_without_pace(&mut c);
+        assert_eq!(c.meta[0].1, "2.00 s on 2 threads");
+        assert_eq!((&c.meta[1], &c.notes), (&r.meta[1], &r.notes));
         assert_eq!(m.setup_json(), Some(m.setup_s));
         let whole = RunMeta {
             start_seat: None,

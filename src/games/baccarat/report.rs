@@ -357,11 +357,7 @@ pub fn render(m: &SimModel) -> Report {
             crate::report::plural(m.chunks.sessions_per_chunk, "session")
         ),
     ));
-    meta.push(("elapsed".into(), m.run.elapsed_text(m.coups, "coups")));
-    let marker = m.run.marker();
-    if let Some(marker) = &marker {
-        meta.push(("status".into(), marker.clone()));
-    }
+    m.run.annotate(&mut r, m.coups, "coups");
 
     // Bets.
     let mut sec = Section::new(
@@ -486,11 +482,6 @@ pub fn render(m: &SimModel) -> Report {
     r.sections.push(sec);
 
     // Notes.
-    if let Some(marker) = &marker {
-        r.notes.push(format!(
-            "{marker}; the figures cover the coups completed only."
-        ));
-    }
     let main = &m.rtp_estimate;
     if m.coups == 0 {
         r.notes

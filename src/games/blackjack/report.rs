@@ -762,11 +762,7 @@ pub fn render(m: &SimModel) -> Report {
             m.chunks.pilot_rounds_per_shoe
         ),
     ));
-    meta.push(("elapsed".into(), m.run.elapsed_text(m.rounds, "rounds")));
-    if let Some(marker) = m.run.marker() {
-        // In the metadata too, so that every file of --out-dir (CSV, SVG) carries it.
-        meta.push(("status".into(), marker));
-    }
+    m.run.annotate(&mut r, m.rounds, "rounds");
 
     let mut s = Section::new(
         "Result (per initial main bet unless stated)",
@@ -902,11 +898,6 @@ pub fn render(m: &SimModel) -> Report {
 
     if let Some(c) = &m.counting {
         render_counting(&mut r, c);
-    }
-    if let Some(marker) = m.run.marker() {
-        r.notes.push(format!(
-            "{marker}; the figures cover the rounds completed only."
-        ));
     }
     if m.max_bet > 1 {
         r.notes.push(format!(
