@@ -79,8 +79,15 @@ pub fn pct_cell(v: f64, d: usize) -> Cell {
 }
 
 /// A 95% CI of fractions shown as percentages, carried as the two fractions.
-pub fn ci_cell(e: &crate::stats::Estimate, d: usize) -> Cell {
-    Cell::range(ci_pct(e, d), e.ci95[0], e.ci95[1], "fraction")
+pub fn ci_cell(ci95: [f64; 2], d: usize) -> Cell {
+    let [lo, hi] = ci95;
+    Cell::range(format!("[{}, {}]", pct(lo, d), pct(hi, d)), lo, hi, "fraction")
+}
+
+/// An estimate of a fraction as three cells: its mean and SE as percentages with `d`
+/// decimals, and its 95% CI.
+pub fn pct_estimate_cells(mean: f64, se: f64, ci95: [f64; 2], d: usize) -> [Cell; 3] {
+    [pct_cell(mean, d), pct_cell(se, d), ci_cell(ci95, d)]
 }
 
 /// A count shown with thousands separators, carried as the number.
@@ -470,7 +477,7 @@ pub fn est(r: &crate::stats::Ratio, scale: f64) -> crate::stats::Estimate {
 
 /// A 95% CI as percentages.
 pub fn ci_pct(e: &crate::stats::Estimate, d: usize) -> String {
-    format!("[{}, {}]", pct(e.ci95[0], d), pct(e.ci95[1], d))
+    ci_cell(e.ci95, d).text
 }
 
 /// An estimate as JSON: mean, se, ci95.
@@ -545,19 +552,13 @@ pub fn strategy_win_rate_section(rows: &[StrategyWinRate]) -> Section {
         &["strategy", "seats", "win rate per seat", "SE", "95% CI"],
     );
     for w in rows {
+        let [rate, se, ci] = pct_estimate_cells(w.rate, w.se, w.ci95, 2);
         sec.row([
             Cell::from(w.strategy.clone()),
             count_cell(w.seats as u64),
-            pct_cell(w.rate, 2),
-            pct_cell(w.se, 2),
-            ci_cell(
-                &crate::stats::Estimate {
-                    mean: w.rate,
-                    se: w.se,
-                    ci95: w.ci95,
-                },
-                2,
-            ),
+            rate,
+            se,
+            ci,
         ]);
     }
     sec
@@ -1028,7 +1029,7 @@ mod tests {
             Cell::from("win"),
             pct_cell(0.9927, 2),
             count_cell(1234),
-            ci_cell(&e, 2),
+            ci_cell(e.ci95, 2),
         ]);
         let r = Report {
             title: "T".into(),
@@ -1157,7 +1158,7 @@ mod tests {
         };
         assert_eq!(ci_pct(&e, 2), "[1.00%, 3.00%]");
         assert_eq!(
-            ci_cell(&e, 1),
+            ci_cell(e.ci95, 1),
             Cell::range("[1.0%, 3.0%]".into(), 0.01, 0.03, "fraction")
         );
         assert_eq!(
@@ -1202,7 +1203,7 @@ mod tests {
                 count_cell(2),
                 pct_cell(x.mean, 2),
                 pct_cell(x.se, 2),
-                ci_cell(&x, 2)
+                ci_cell(x.ci95, 2)
             ]
         );
         assert_eq!(sec.rows[1][0], Cell::from("y"));

@@ -99,7 +99,7 @@ pub struct SimModel {
     pub coups_requested: u64,
     pub sessions: u64,
     pub cards: u64,
-    pub chunks: ChunksLine,
+    pub chunks: SessionChunks,
     /// The main bets' RTP per unit wagered (also as `rtp_estimate`).
     pub rtp: f64,
     pub rtp_se: f64,
@@ -133,8 +133,9 @@ pub struct SimModel {
     pub run: RunMeta,
 }
 
+/// The run's chunks of sessions (shoes): their size, how many were planned and done.
 #[derive(Clone, Debug, Serialize)]
-pub struct ChunksLine {
+pub struct SessionChunks {
     pub sessions_per_chunk: u64,
     pub planned: u64,
     pub done: u64,
@@ -278,7 +279,7 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         coups_requested: cfg.coups,
         sessions: c.sessions,
         cards: c.cards,
-        chunks: ChunksLine {
+        chunks: SessionChunks {
             sessions_per_chunk: run.plan.sessions_per_chunk,
             planned: run.plan.chunks,
             done: run.meta.chunks_done,
@@ -380,7 +381,7 @@ pub fn render(m: &SimModel) -> Report {
             Cell::num(count(b.wagered_whole_units), b.wagered_units, "units"),
             pct_cell(b.rtp.mean, 4),
             pct_cell(b.rtp.se, 4),
-            ci_cell(&b.rtp, 4),
+            ci_cell(b.rtp.ci95, 4),
             b.exact_rtp.map_or("n/a".into(), |x| pct_cell(x, 4)),
             z_cell(b.z),
         ]);

@@ -3,12 +3,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::rules::Rules;
-use super::shoe::value_char;
+use super::shoe::{up_name, UP_ORDER};
 use super::sim::{hist_offset, BjAcc, Plan};
 use super::strategy::StrategyInfo;
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed, fixed_cell, pct_cell, rate, Cell, Report, RunHeader,
-    RunMeta, Section,
+    ci_cell, count, count_cell, est, fixed, fixed_cell, pct_cell, pct_estimate_cells, rate, Cell,
+    Report, RunHeader, RunMeta, Section,
 };
 use crate::stats::{check_claim, rounds_for_se, Estimate};
 
@@ -42,10 +42,6 @@ pub struct RunInfo {
     pub run: RunMeta,
     pub rounds_requested: u64,
     pub plan: Plan,
-}
-
-fn up_name(i: usize) -> String {
-    value_char(i as u8 + 1).to_string()
 }
 
 /// An estimate as the report's JSON gives it per row: mean, SE, CI.
@@ -102,8 +98,10 @@ pub struct StrategyLine {
     pub insurance: String,
 }
 
+/// The run's chunks of shoes: their size, how many were planned and done, and the pilot's
+/// rounds per shoe (which sized them).
 #[derive(Clone, Debug, Serialize)]
-pub struct ChunksLine {
+pub struct ShoeChunks {
     pub shoes_per_chunk: u64,
     pub planned: u64,
     pub done: u64,
@@ -167,7 +165,7 @@ pub struct SimModel {
     pub avg_bet: f64,
     pub max_bet: u64,
     pub shoes: u64,
-    pub chunks: ChunksLine,
+    pub chunks: ShoeChunks,
     pub ev: f64,
     pub ev_se: f64,
     pub ev_ci95: [f64; 2],
@@ -529,9 +527,6 @@ fn frequencies_as_map<S: serde::Serializer>(f: &[Frequency], s: S) -> Result<S::
     m.end()
 }
 
-/// Up card indices in table order: 2..9, T, A.
-const ORDER: [usize; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0];
-
 /// Compute the report model of a blackjack run.
 pub fn model(
     rules: &Rules,
@@ -552,7 +547,7 @@ pub fn model(
         BehindFollows::All => rtp,
         BehindFollows::None => est(&acc.behind_none, u).affine(1.0, 1.0),
     };
-    let ev_by_upcard = ORDER
+    let ev_by_upcard = UP_ORDER
         .iter()
         .map(|&i| {
             let ratio = &acc.by_up[i];
@@ -597,7 +592,7 @@ pub fn model(
         ),
         f("dealer_bust", "per round", c.dealer_busts, c.rounds),
     ];
-    let dealer_outcomes = ORDER
+    let dealer_outcomes = UP_ORDER
         .iter()
         .map(|&i| {
             let row = &acc.dealer[i];
@@ -646,7 +641,7 @@ pub fn model(
         avg_bet: rate(c.initial_bets, c.seat_rounds),
         max_bet: c.max_bet,
         shoes: c.shoes,
-        chunks: ChunksLine {
+        chunks: ShoeChunks {
             shoes_per_chunk: info.plan.shoes_per_chunk,
             planned: info.plan.chunks,
             done: info.run.chunks_done,
@@ -701,17 +696,6 @@ pub fn model(
 /// The report of a blackjack run: tables and notes rendered from the model, the JSON the
 /// model itself.
 pub fn render(m: &SimModel) -> Report {
-    let ev = Estimate {
-        mean: m.ev,
-        se: m.ev_se,
-        ci95: m.ev_ci95,
-    };
-    let rtp = m.rtp_estimate;
-    let per_wagered = Estimate {
-        mean: m.rtp_total_wagered,
-        se: m.rtp_total_wagered_se,
-        ci95: m.rtp_total_wagered_ci95,
-    };
     let mut r = Report {
         title: format!("rtplab blackjack simulation: {}", m.strategy.name),
         ..Default::default()
@@ -768,17 +752,19 @@ pub fn render(m: &SimModel) -> Report {
         "Result (per initial main bet unless stated)",
         &["quantity", "value", "SE", "95% CI"],
     );
-    for (name, e) in [
-        ("EV", &ev),
-        ("RTP = 1 + EV", &rtp),
-        ("RTP per total wagered", &per_wagered),
+    let rtp = &m.rtp_estimate;
+    for (name, mean, se, ci95) in [
+        ("EV", m.ev, m.ev_se, m.ev_ci95),
+        ("RTP = 1 + EV", rtp.mean, rtp.se, rtp.ci95),
+        (
+            "RTP per total wagered",
+            m.rtp_total_wagered,
+            m.rtp_total_wagered_se,
+            m.rtp_total_wagered_ci95,
+        ),
     ] {
-        s.row([
-            name.into(),
-            pct_cell(e.mean, 4),
-            pct_cell(e.se, 4),
-            ci_cell(e, 4),
-        ]);
+        let [mean, se, ci] = pct_estimate_cells(mean, se, ci95, 4);
+        s.row([name.into(), mean, se, ci]);
     }
     s.row([
         "SD of one round (bets)".into(),
@@ -792,19 +778,15 @@ pub fn render(m: &SimModel) -> Report {
         "EV by dealer up card",
         &["up", "share", "EV", "SE", "95% CI"],
     );
-    for &i in &ORDER {
+    for &i in &UP_ORDER {
         let row = &m.ev_by_upcard[&up_name(i)];
-        let e = Estimate {
-            mean: row.ev,
-            se: row.se,
-            ci95: row.ci95,
-        };
+        let [ev, se, ci] = pct_estimate_cells(row.ev, row.se, row.ci95, 3);
         s.row([
             up_name(i).into(),
             pct_cell(rate(row.bets, m.seat_rounds), 2),
-            pct_cell(e.mean, 3),
-            pct_cell(e.se, 3),
-            ci_cell(&e, 3),
+            ev,
+            se,
+            ci,
         ]);
     }
     r.sections.push(s);
@@ -825,53 +807,53 @@ pub fn render(m: &SimModel) -> Report {
         &["bet", "stake", "bets", "RTP", "SE", "95% CI"],
     );
     let sb = &m.side_bets;
-    let est_of = |mean, se, ci95| Estimate { mean, se, ci95 };
-    let pairs = est_of(sb.pairs.rtp, sb.pairs.se, sb.pairs.ci95);
-    s.row([
-        "pairs (same rank, 11:1)".into(),
-        Cell::num(format!("{}", sb.pairs.stake), sb.pairs.stake, "bets"),
-        count_cell(sb.pairs.bets),
-        pct_cell(pairs.mean, 3),
-        pct_cell(pairs.se, 3),
-        ci_cell(&pairs, 3),
-    ]);
-    let ins = est_of(sb.insurance.rtp, sb.insurance.se, sb.insurance.ci95);
-    s.row([
-        "insurance (2:1)".into(),
-        if m.strategy.insurance == "never" {
-            "never taken".into()
-        } else {
-            Cell::num("0.5".into(), 0.5, "bets")
-        },
-        count_cell(sb.insurance.taken),
-        pct_cell(ins.mean, 3),
-        pct_cell(ins.se, 3),
-        ci_cell(&ins, 3),
-    ]);
     let b = &m.bet_behind;
-    let behind = est_of(b.rtp, b.se, b.ci95);
-    s.row([
-        Cell::from(format!(
-            "bet behind (follows {})",
-            if b.follows == BehindFollows::All {
-                "all"
+    let rows = [
+        (
+            "pairs (same rank, 11:1)".to_string(),
+            Cell::num(format!("{}", sb.pairs.stake), sb.pairs.stake, "bets"),
+            sb.pairs.bets,
+            [sb.pairs.rtp, sb.pairs.se],
+            sb.pairs.ci95,
+        ),
+        (
+            "insurance (2:1)".to_string(),
+            if m.strategy.insurance == "never" {
+                "never taken".into()
             } else {
-                "none"
-            }
-        )),
-        Cell::num(format!("{}", b.stake), b.stake, "bets"),
-        count_cell(b.bets),
-        pct_cell(behind.mean, 3),
-        pct_cell(behind.se, 3),
-        ci_cell(&behind, 3),
-    ]);
+                Cell::num("0.5".into(), 0.5, "bets")
+            },
+            sb.insurance.taken,
+            [sb.insurance.rtp, sb.insurance.se],
+            sb.insurance.ci95,
+        ),
+        (
+            format!(
+                "bet behind (follows {})",
+                if b.follows == BehindFollows::All {
+                    "all"
+                } else {
+                    "none"
+                }
+            ),
+            Cell::num(format!("{}", b.stake), b.stake, "bets"),
+            b.bets,
+            [b.rtp, b.se],
+            b.ci95,
+        ),
+    ];
+    for (bet, stake, bets, [rtp, se], ci95) in rows {
+        let mut row = vec![Cell::from(bet), stake, count_cell(bets)];
+        row.extend(pct_estimate_cells(rtp, se, ci95, 3));
+        s.row(row);
+    }
     r.sections.push(s);
 
     let mut s = Section::new(
         "Dealer outcomes by up card",
         &["up", "17", "18", "19", "20", "21", "bust", "BJ"],
     );
-    for &i in &ORDER {
+    for &i in &UP_ORDER {
         let d = &m.dealer_outcomes[&up_name(i)];
         let mut cells = vec![Cell::from(up_name(i))];
         cells.extend(
@@ -1063,11 +1045,6 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
         ],
     );
     for row in &c.by_true_count {
-        let e = Estimate {
-            mean: row.ev,
-            se: row.se,
-            ci95: row.ci95,
-        };
         let edge = super::count::TC_CLAMP;
         let label = match row.tc {
             t if t <= -edge => format!("<= {t}"),
@@ -1085,12 +1062,16 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
                 "out".into()
             },
             if played {
-                pct_cell(e.mean, 3)
+                pct_cell(row.ev, 3)
             } else {
                 "".into()
             },
-            if played { pct_cell(e.se, 3) } else { "".into() },
-            if played { ci_cell(&e, 3) } else { "".into() },
+            if played { pct_cell(row.se, 3) } else { "".into() },
+            if played {
+                ci_cell(row.ci95, 3)
+            } else {
+                "".into()
+            },
             match row.insurance_ev {
                 Some(x) => pct_cell(x, 2),
                 None => "".into(),
@@ -1136,7 +1117,7 @@ pub fn plots(
             binomial_bar(label, k, total)
         })
         .collect();
-    let by_up: Vec<Bar> = [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 0]
+    let by_up: Vec<Bar> = UP_ORDER
         .iter()
         .map(|&i| {
             let e = est(&acc.by_up[i], u);

@@ -11,8 +11,9 @@ use super::model::Model;
 use super::rules::{DoomRules, DoomWipes, HeldDice};
 use super::sim::{GameAcc, Mode, TurnAcc, FINAL_BINS, HIST_BIN, HIST_BINS, HIST_MIN, WIN_UNIT};
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed, fixed_cell, pct_cell, rate, strategy_win_rate_section,
-    strategy_win_rates, Cell, Report, RunHeader, RunMeta, Section, StrategyWinRate,
+    count, count_cell, est, fixed, fixed_cell, pct_cell, pct_estimate_cells, rate,
+    strategy_win_rate_section, strategy_win_rates, Cell, Report, RunHeader, RunMeta, Section,
+    StrategyWinRate,
 };
 use crate::stats::Estimate;
 
@@ -155,11 +156,6 @@ pub struct FinalHistogram {
     pub bin: f64,
     /// Per seat, per bin.
     pub counts: Vec<Vec<u64>>,
-}
-
-/// An estimate from a rate's fields (for the CI cell).
-fn rate_estimate(mean: f64, se: f64, ci95: [f64; 2]) -> Estimate {
-    Estimate { mean, se, ci95 }
 }
 
 /// The turn figures of one seat's sums (or of all seats pooled).
@@ -430,12 +426,13 @@ fn games_sections(r: &mut Report, g: &GamesModel, run: &RunMeta) {
         ],
     );
     for w in &g.win_rate {
+        let [rate, se, ci] = pct_estimate_cells(w.rate, w.se, w.ci95, 2);
         ws.row([
             count_cell(w.seat as u64),
             w.strategy.clone().into(),
-            pct_cell(w.rate, 2),
-            pct_cell(w.se, 2),
-            ci_cell(&rate_estimate(w.rate, w.se, w.ci95), 2),
+            rate,
+            se,
+            ci,
             fixed_cell(w.final_score.mean, 1, "points"),
             fixed_cell(w.final_score_sd, 1, "points"),
         ]);

@@ -12,10 +12,10 @@ use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, MAX_SCORE};
 use super::strategy::RowTable;
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed, fixed_cell, pct, pct_cell, Cell, Report, RunHeader,
-    RunMeta, Section,
+    count, count_cell, est, fixed, fixed_cell, pct, pct_cell, pct_estimate_cells,
+    strategy_win_rate_section, strategy_win_rates, Cell, Report, RunHeader, RunMeta, Section,
+    StrategyWinRate,
 };
-use crate::report::{strategy_win_rate_section, strategy_win_rates, StrategyWinRate};
 use crate::stats::Estimate;
 
 /// What a run was.
@@ -46,11 +46,6 @@ pub fn quantiles(hist: &[u64]) -> Vec<u32> {
             MAX_SCORE as u32
         })
         .collect()
-}
-
-/// An estimate from a rate's fields (for the CI cell).
-fn rate_estimate(mean: f64, se: f64, ci95: [f64; 2]) -> Estimate {
-    Estimate { mean, se, ci95 }
 }
 
 /// The figures of a simulation of games: the JSON document of `sim twenty-one`.
@@ -285,13 +280,14 @@ pub fn render_sim(sm: &SimModel) -> Report {
         .zip(&sm.active_advantage);
     for ((((seat, sc), w), h), a) in rows {
         let s = seat.seat as u64;
+        let [rate, se, ci] = pct_estimate_cells(w.rate, w.se, w.ci95, 2);
         seats.row([
             count_cell(s),
             seat.sheet.clone().into(),
             seat.strategy.clone().into(),
-            pct_cell(w.rate, 2),
-            pct_cell(w.se, 2),
-            ci_cell(&rate_estimate(w.rate, w.se, w.ci95), 2),
+            rate,
+            se,
+            ci,
             fixed_cell(sc.mean, 2, "points"),
             fixed_cell(sc.sd, 2, "points"),
             fixed_cell(h.crossings_per_game, 2, "crossings"),
@@ -499,11 +495,12 @@ pub fn render_sweep(sw: &SweepModel) -> Report {
         &["c", "win rate", "SE", "95% CI", "mean score", "fair share"],
     );
     for p in &sw.sweep {
+        let [rate, se, ci] = pct_estimate_cells(p.win_rate, p.se, p.ci95, 2);
         s.row([
             Cell::num(format!("{}", p.c), p.c, "points per roll"),
-            pct_cell(p.win_rate, 2),
-            pct_cell(p.se, 2),
-            ci_cell(&rate_estimate(p.win_rate, p.se, p.ci95), 2),
+            rate,
+            se,
+            ci,
             fixed_cell(p.mean_score, 2, "points"),
             pct_cell(1.0 / n as f64, 2),
         ]);
