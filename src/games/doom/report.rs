@@ -933,139 +933,6 @@ pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, Str
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::rules::DoomPreset;
-    use super::*;
-
-    fn info(mode: Mode, seats: &[&str], exact: Vec<Option<f64>>) -> SimInfo {
-        SimInfo {
-            mode,
-            seats: seats.iter().map(|s| s.to_string()).collect(),
-            exact_ev: exact,
-            run: RunMeta {
-                seed: 7,
-                threads: 2,
-                ..RunMeta::default()
-            },
-        }
-    }
-
-    #[test]
-    fn the_sim_json_is_the_model_and_has_the_keys_of_its_mode() {
-        let m = Model::new(&DoomRules::preset(DoomPreset::Seed));
-        // No sums: a run stopped before its first chunk.
-        let acc = GameAcc::default();
-        let turns = sim_model(
-            &m,
-            &acc,
-            &info(Mode::Turns(10), &["optimal"], vec![Some(500.0)]),
-        );
-        let r = render_sim(&turns);
-        assert_eq!(r.json, serde_json::to_value(&turns).unwrap());
-        let j = &r.json;
-        assert_eq!(j["game"], "doom");
-        assert_eq!(j["seed"], 7);
-        assert_eq!(j["turns"], 0);
-        assert_eq!(j["strategy"], "optimal");
-        assert_eq!(j["exact_turn_ev"], 500.0);
-        // No turns: the mean, hence z, is n/a (null).
-        assert!(j["z_vs_exact"].is_null() && j.get("z_vs_exact").is_some());
-        assert_eq!(j["seat_turns"][0]["strategy"], "optimal");
-        for k in [
-            "games",
-            "seats",
-            "win_rate",
-            "final_score_histogram",
-            "starting_seat",
-        ] {
-            assert!(j.get(k).is_none(), "{k} in turn mode");
-        }
-        assert_eq!(r.sections.len(), 2);
-
-        let games = sim_model(
-            &m,
-            &acc,
-            &info(Mode::Games(10), &["optimal", "optimal"], vec![None, None]),
-        );
-        let r = render_sim(&games);
-        let j = &r.json;
-        assert_eq!(j["games"], 0);
-        assert_eq!(j["seats"][1], "optimal");
-        assert_eq!(j["win_rate"][1]["seat"], 2);
-        // Rotated game by game: null, not left out.
-        assert!(j.get("starting_seat").is_some_and(|v| v.is_null()));
-        assert_eq!(j["win_rate_by_strategy"][0]["seats"], 2);
-        assert_eq!(
-            j["final_score_histogram"]["counts"]
-                .as_array()
-                .unwrap()
-                .len(),
-            2
-        );
-        for k in ["turns", "strategy", "exact_turn_ev", "z_vs_exact"] {
-            assert!(j.get(k).is_none(), "{k} in game mode");
-        }
-        // No exact EV (end-game variants): no z either.
-        assert!(j["seat_turns"][0].get("z_vs_exact").is_none());
-        assert!(j["seat_turns"][0]["exact_turn_ev"].is_null());
-        let names: Vec<&str> = r.sections.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "Win rate by seat (ties shared)",
-                "Win rate by turn order (first-player advantage)",
-                "Game length",
-                "Win rate by strategy (per seat, seats pooled; SE treats seats as independent)",
-                "Turn score by seat",
-                "Final score distribution",
-                "Turn score distribution",
-            ]
-        );
-    }
-
-    #[test]
-    fn the_exact_report_renders_its_model_only() {
-        let x = ExactModel {
-            game: "doom",
-            rules: DoomRules::preset(DoomPreset::Seed),
-            method: "m",
-            cap_points: CAP_POINTS,
-            turn_ev: 500.0,
-            relative_values: vec![0.0],
-            bank_thresholds: vec![],
-            p_bust_by_dice: vec![],
-            bank_at_sweep: vec![BankAt {
-                t: 300,
-                turn_ev: 450.0,
-            }],
-            best_bank_at: Some(BankAt {
-                t: 300,
-                turn_ev: 450.0,
-            }),
-            strategies: vec![StrategyEv {
-                strategy: "endgame:400".into(),
-                turn_ev: 400.0,
-                endgame: true,
-            }],
-            values: None,
-            solve_ms: 1.5,
-        };
-        let r = render_exact(&x);
-        assert_eq!(r.json, serde_json::to_value(&x).unwrap());
-        assert_eq!(r.json["best_bank_at"]["t"], 300);
-        assert!(r.json["values"].is_null());
-        assert!(r.json["strategies"][0].get("endgame").is_none());
-        assert!(r.notes[0].starts_with("endgame:400: the end-game variant"));
-        let te = &r.sections[0];
-        assert_eq!(te.rows.len(), 3);
-        assert_eq!(te.rows[1][2].text, "-100.000");
-        assert_eq!(te.rows[2][0].text, "best bank-at (T = 300)");
-        // No V table without separate scoring.
-        assert!(r.sections.iter().all(|s| !s.name.starts_with("V(")));
-    }
-}
-
 /// The two-player win-probability solve as a report (`exact doom --players 2 --objective
 /// win`): who wins, the fair handicap, and how the win-optimal policy banks.
 #[derive(Clone, Debug, Serialize)]
@@ -1343,4 +1210,137 @@ pub fn win_plots(x: &WinModel) -> Result<Vec<(String, String)>, String> {
         cells: &cells,
     })?;
     Ok(vec![("win-bank-thresholds.svg".into(), svg)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::DoomPreset;
+    use super::*;
+
+    fn info(mode: Mode, seats: &[&str], exact: Vec<Option<f64>>) -> SimInfo {
+        SimInfo {
+            mode,
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            exact_ev: exact,
+            run: RunMeta {
+                seed: 7,
+                threads: 2,
+                ..RunMeta::default()
+            },
+        }
+    }
+
+    #[test]
+    fn the_sim_json_is_the_model_and_has_the_keys_of_its_mode() {
+        let m = Model::new(&DoomRules::preset(DoomPreset::Seed));
+        // No sums: a run stopped before its first chunk.
+        let acc = GameAcc::default();
+        let turns = sim_model(
+            &m,
+            &acc,
+            &info(Mode::Turns(10), &["optimal"], vec![Some(500.0)]),
+        );
+        let r = render_sim(&turns);
+        assert_eq!(r.json, serde_json::to_value(&turns).unwrap());
+        let j = &r.json;
+        assert_eq!(j["game"], "doom");
+        assert_eq!(j["seed"], 7);
+        assert_eq!(j["turns"], 0);
+        assert_eq!(j["strategy"], "optimal");
+        assert_eq!(j["exact_turn_ev"], 500.0);
+        // No turns: the mean, hence z, is n/a (null).
+        assert!(j["z_vs_exact"].is_null() && j.get("z_vs_exact").is_some());
+        assert_eq!(j["seat_turns"][0]["strategy"], "optimal");
+        for k in [
+            "games",
+            "seats",
+            "win_rate",
+            "final_score_histogram",
+            "starting_seat",
+        ] {
+            assert!(j.get(k).is_none(), "{k} in turn mode");
+        }
+        assert_eq!(r.sections.len(), 2);
+
+        let games = sim_model(
+            &m,
+            &acc,
+            &info(Mode::Games(10), &["optimal", "optimal"], vec![None, None]),
+        );
+        let r = render_sim(&games);
+        let j = &r.json;
+        assert_eq!(j["games"], 0);
+        assert_eq!(j["seats"][1], "optimal");
+        assert_eq!(j["win_rate"][1]["seat"], 2);
+        // Rotated game by game: null, not left out.
+        assert!(j.get("starting_seat").is_some_and(|v| v.is_null()));
+        assert_eq!(j["win_rate_by_strategy"][0]["seats"], 2);
+        assert_eq!(
+            j["final_score_histogram"]["counts"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+        for k in ["turns", "strategy", "exact_turn_ev", "z_vs_exact"] {
+            assert!(j.get(k).is_none(), "{k} in game mode");
+        }
+        // No exact EV (end-game variants): no z either.
+        assert!(j["seat_turns"][0].get("z_vs_exact").is_none());
+        assert!(j["seat_turns"][0]["exact_turn_ev"].is_null());
+        let names: Vec<&str> = r.sections.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Win rate by seat (ties shared)",
+                "Win rate by turn order (first-player advantage)",
+                "Game length",
+                "Win rate by strategy (per seat, seats pooled; SE treats seats as independent)",
+                "Turn score by seat",
+                "Final score distribution",
+                "Turn score distribution",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_exact_report_renders_its_model_only() {
+        let x = ExactModel {
+            game: "doom",
+            rules: DoomRules::preset(DoomPreset::Seed),
+            method: "m",
+            cap_points: CAP_POINTS,
+            turn_ev: 500.0,
+            relative_values: vec![0.0],
+            bank_thresholds: vec![],
+            p_bust_by_dice: vec![],
+            bank_at_sweep: vec![BankAt {
+                t: 300,
+                turn_ev: 450.0,
+            }],
+            best_bank_at: Some(BankAt {
+                t: 300,
+                turn_ev: 450.0,
+            }),
+            strategies: vec![StrategyEv {
+                strategy: "endgame:400".into(),
+                turn_ev: 400.0,
+                endgame: true,
+            }],
+            values: None,
+            solve_ms: 1.5,
+        };
+        let r = render_exact(&x);
+        assert_eq!(r.json, serde_json::to_value(&x).unwrap());
+        assert_eq!(r.json["best_bank_at"]["t"], 300);
+        assert!(r.json["values"].is_null());
+        assert!(r.json["strategies"][0].get("endgame").is_none());
+        assert!(r.notes[0].starts_with("endgame:400: the end-game variant"));
+        let te = &r.sections[0];
+        assert_eq!(te.rows.len(), 3);
+        assert_eq!(te.rows[1][2].text, "-100.000");
+        assert_eq!(te.rows[2][0].text, "best bank-at (T = 300)");
+        // No V table without separate scoring.
+        assert!(r.sections.iter().all(|s| !s.name.starts_with("V(")));
+    }
 }
