@@ -81,7 +81,12 @@ pub fn pct_cell(v: f64, d: usize) -> Cell {
 /// A 95% CI of fractions shown as percentages, carried as the two fractions.
 pub fn ci_cell(ci95: [f64; 2], d: usize) -> Cell {
     let [lo, hi] = ci95;
-    Cell::range(format!("[{}, {}]", pct(lo, d), pct(hi, d)), lo, hi, "fraction")
+    Cell::range(
+        format!("[{}, {}]", pct(lo, d), pct(hi, d)),
+        lo,
+        hi,
+        "fraction",
+    )
 }
 
 /// An estimate of a fraction as three cells: its mean and SE as percentages with `d`
@@ -692,9 +697,8 @@ impl RunMeta {
     fn annotate_with(&self, r: &mut Report, elapsed: String) {
         r.meta.push(("elapsed".into(), elapsed));
         if let Some(m) = self.marker() {
-            r.notes.push(format!(
-                "{m}; the figures cover the completed chunks only."
-            ));
+            r.notes
+                .push(format!("{m}; the figures cover the completed chunks only."));
             // In the metadata too, so that every file of --out-dir (CSV, SVG) carries it.
             r.meta.push(("status".into(), m));
         }

@@ -7,8 +7,8 @@ use super::shoe::{up_name, UP_ORDER};
 use super::sim::{hist_offset, BjAcc, Plan};
 use super::strategy::StrategyInfo;
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed, fixed_cell, pct_cell, pct_estimate_cells, rate, Cell,
-    Report, RunHeader, RunMeta, Section,
+    count, count_cell, est, fixed, fixed_cell, pct_cell, pct_estimate_cells, rate, Cell, Report,
+    RunHeader, RunMeta, Section,
 };
 use crate::stats::{check_claim, rounds_for_se, Estimate};
 
@@ -348,9 +348,7 @@ pub fn counting_model(
         .filter(|(_, t)| t.observed > 0)
         .map(|(i, t)| {
             let k = t.played as f64;
-            let mean = t.net as f64 / k;
-            let var = (t.net_xx as f64 / k - mean * mean).max(0.0);
-            let e = Estimate::new(mean / u, (var / k).sqrt() / u, t.played.saturating_sub(1));
+            let e = tc_estimate(t, u);
             // A bet winning `w` of `n` at `pay`:1: its EV and SE per unit staked.
             let bet = |w: u64, n: u64, pay: f64| {
                 let (n, p) = (n as f64, w as f64 / n.max(1) as f64);
@@ -423,6 +421,26 @@ pub fn counting_model(
         ),
         by_true_count,
     })
+}
+
+/// The EV per initial bet (of `u` units) of the seat-rounds played at one count, with its SE
+/// and 95% CI (seat-rounds taken as independent).
+fn tc_estimate(t: &super::sim::TcSums, u: f64) -> Estimate {
+    let k = t.played as f64;
+    let mean = t.net as f64 / k;
+    let var = (t.net_xx as f64 / k - mean * mean).max(0.0);
+    Estimate::new(mean / u, (var / k).sqrt() / u, t.played.saturating_sub(1))
+}
+
+/// A count as a row or bar label: the first and last counts take every count beyond them
+/// ("<= -6", ">= +6"; `gap` between the sign and the number, a space in tables).
+fn count_label(tc: i32, gap: &str) -> String {
+    let edge = super::count::TC_CLAMP;
+    match tc {
+        t if t <= -edge => format!("<={gap}{t}"),
+        t if t >= edge => format!(">={gap}{t:+}"),
+        t => format!("{t:+}"),
+    }
 }
 
 /// Each wager's exposure by count: the bet behind (following the seat's play: the counter's
@@ -527,27 +545,9 @@ fn frequencies_as_map<S: serde::Serializer>(f: &[Frequency], s: S) -> Result<S::
     m.end()
 }
 
-/// Compute the report model of a blackjack run.
-pub fn model(
-    rules: &Rules,
-    strategy: &StrategyInfo,
-    bets: &SideBets,
-    acc: &BjAcc,
-    info: &RunInfo,
-    claim: Option<f64>,
-) -> SimModel {
-    let u = rules.units_per_bet() as f64;
-    let c = &acc.counts;
-    let ev = est(&acc.main, u);
-    let rtp = ev.affine(1.0, 1.0);
-    let per_wagered = est(&acc.wagered, 1.0).affine(1.0, 1.0);
-    let pairs = est(&acc.pairs, 1.0).affine(1.0, 1.0);
-    let insurance = est(&acc.insurance, 1.0).affine(1.0, 1.0);
-    let behind = match bets.behind_follows {
-        BehindFollows::All => rtp,
-        BehindFollows::None => est(&acc.behind_none, u).affine(1.0, 1.0),
-    };
-    let ev_by_upcard = UP_ORDER
+/// The EV per initial bet (of `u` units) after each dealer up card, by its name.
+fn ev_by_upcard(acc: &BjAcc, u: f64) -> std::collections::BTreeMap<String, UpEv> {
+    UP_ORDER
         .iter()
         .map(|&i| {
             let ratio = &acc.by_up[i];
@@ -560,14 +560,18 @@ pub fn model(
             };
             (up_name(i), row)
         })
-        .collect();
+        .collect()
+}
+
+/// How often each counted event happened, each per what it can happen in.
+fn frequencies(c: &super::sim::Counts) -> Vec<Frequency> {
     let f = |name, of, count, d| Frequency {
         name,
         of,
         count,
         rate: rate(count, d),
     };
-    let frequencies = vec![
+    vec![
         f("blackjack", "per seat-round", c.naturals, c.seat_rounds),
         f(
             "dealer_blackjack",
@@ -591,8 +595,12 @@ pub fn model(
             c.hands_played,
         ),
         f("dealer_bust", "per round", c.dealer_busts, c.rounds),
-    ];
-    let dealer_outcomes = UP_ORDER
+    ]
+}
+
+/// The dealer's final hands after each up card, by its name.
+fn dealer_outcomes(acc: &BjAcc) -> std::collections::BTreeMap<String, DealerRow> {
+    UP_ORDER
         .iter()
         .map(|&i| {
             let row = &acc.dealer[i];
@@ -610,19 +618,49 @@ pub fn model(
             };
             (up_name(i), d)
         })
-        .collect();
+        .collect()
+}
+
+/// Each net result of a seat-round (in initial bets) and how often it came.
+fn net_distribution(rules: &Rules, acc: &BjAcc) -> Vec<NetRow> {
+    let u = rules.units_per_bet() as f64;
     let off = hist_offset(rules);
-    let net_distribution = acc
-        .hist
+    acc.hist
         .iter()
         .enumerate()
         .filter(|(_, &k)| k > 0)
         .map(|(i, &k)| NetRow {
             net: (i as i64 - off) as f64 / u,
             count: k,
-            p: rate(k, c.seat_rounds),
+            p: rate(k, acc.counts.seat_rounds),
         })
-        .collect();
+        .collect()
+}
+
+/// Compute the report model of a blackjack run.
+pub fn model(
+    rules: &Rules,
+    strategy: &StrategyInfo,
+    bets: &SideBets,
+    acc: &BjAcc,
+    info: &RunInfo,
+    claim: Option<f64>,
+) -> SimModel {
+    let u = rules.units_per_bet() as f64;
+    let c = &acc.counts;
+    let ev = est(&acc.main, u);
+    let rtp = ev.affine(1.0, 1.0);
+    let per_wagered = est(&acc.wagered, 1.0).affine(1.0, 1.0);
+    let pairs = est(&acc.pairs, 1.0).affine(1.0, 1.0);
+    let insurance = est(&acc.insurance, 1.0).affine(1.0, 1.0);
+    let behind = match bets.behind_follows {
+        BehindFollows::All => rtp,
+        BehindFollows::None => est(&acc.behind_none, u).affine(1.0, 1.0),
+    };
+    let ev_by_upcard = ev_by_upcard(acc, u);
+    let frequencies = frequencies(c);
+    let dealer_outcomes = dealer_outcomes(acc);
+    let net_distribution = net_distribution(rules, acc);
     SimModel {
         header: RunHeader::of("blackjack", &info.run, c.rounds, "rounds_per_s"),
         version: crate::VERSION,
@@ -700,54 +738,72 @@ pub fn render(m: &SimModel) -> Report {
         title: format!("rtplab blackjack simulation: {}", m.strategy.name),
         ..Default::default()
     };
-    let meta = &mut r.meta;
-    meta.push(("tool".into(), format!("rtplab {}", m.version)));
-    meta.push(("rules".into(), m.rules.to_string()));
-    meta.push((
-        "strategy".into(),
-        format!(
-            "{}{}, insurance {}",
-            m.strategy.name,
-            m.strategy
-                .hash
-                .as_ref()
-                .map(|h| format!(" (fnv1a {h})"))
-                .unwrap_or_default(),
-            m.strategy.insurance
-        ),
-    ));
-    meta.push(("seed".into(), m.header.seed.to_string()));
-    meta.push((
-        "rounds".into(),
-        if m.max_bet > 1 {
-            format!(
-                "{} dealer rounds; {} seat-rounds played, staking {} initial bets ({} rounds requested)",
-                count(m.rounds),
-                count(m.seat_rounds),
-                count(m.initial_bets),
-                count(m.rounds_requested)
-            )
-        } else {
-            format!(
-                "{} dealer rounds, {} initial bets ({} requested)",
-                count(m.rounds),
-                count(m.initial_bets),
-                count(m.rounds_requested)
-            )
-        },
-    ));
-    meta.push((
-        "chunks".into(),
-        format!(
-            "{} of {} done, {} each ({:.1} rounds per shoe in the pilot)",
-            count(m.chunks.done),
-            count(m.chunks.planned),
-            crate::report::plural(m.chunks.shoes_per_chunk, "shoe"),
-            m.chunks.pilot_rounds_per_shoe
-        ),
-    ));
+    r.meta = meta_lines(m);
     m.run.annotate(&mut r, m.rounds, "rounds");
+    r.sections.extend([
+        result_section(m),
+        up_card_section(m),
+        frequency_section(m),
+        side_bet_section(m),
+        dealer_section(m),
+        net_section(m),
+    ]);
+    if let Some(c) = &m.counting {
+        render_counting(&mut r, c);
+    }
+    notes(&mut r, m);
+    r.json = serde_json::to_value(m).unwrap_or_default();
+    r
+}
 
+/// The metadata lines before the run's elapsed line: tool, rules, strategy, seed, rounds,
+/// chunks.
+fn meta_lines(m: &SimModel) -> Vec<(String, String)> {
+    let strategy = format!(
+        "{}{}, insurance {}",
+        m.strategy.name,
+        m.strategy
+            .hash
+            .as_ref()
+            .map(|h| format!(" (fnv1a {h})"))
+            .unwrap_or_default(),
+        m.strategy.insurance
+    );
+    let rounds = if m.max_bet > 1 {
+        format!(
+            "{} dealer rounds; {} seat-rounds played, staking {} initial bets ({} rounds requested)",
+            count(m.rounds),
+            count(m.seat_rounds),
+            count(m.initial_bets),
+            count(m.rounds_requested)
+        )
+    } else {
+        format!(
+            "{} dealer rounds, {} initial bets ({} requested)",
+            count(m.rounds),
+            count(m.initial_bets),
+            count(m.rounds_requested)
+        )
+    };
+    let chunks = format!(
+        "{} of {} done, {} each ({:.1} rounds per shoe in the pilot)",
+        count(m.chunks.done),
+        count(m.chunks.planned),
+        crate::report::plural(m.chunks.shoes_per_chunk, "shoe"),
+        m.chunks.pilot_rounds_per_shoe
+    );
+    vec![
+        ("tool".into(), format!("rtplab {}", m.version)),
+        ("rules".into(), m.rules.to_string()),
+        ("strategy".into(), strategy),
+        ("seed".into(), m.header.seed.to_string()),
+        ("rounds".into(), rounds),
+        ("chunks".into(), chunks),
+    ]
+}
+
+/// EV, RTP and RTP per total wagered, and the SD of a round.
+fn result_section(m: &SimModel) -> Section {
     let mut s = Section::new(
         "Result (per initial main bet unless stated)",
         &["quantity", "value", "SE", "95% CI"],
@@ -772,8 +828,10 @@ pub fn render(m: &SimModel) -> Report {
         "".into(),
         "".into(),
     ]);
-    r.sections.push(s);
+    s
+}
 
+fn up_card_section(m: &SimModel) -> Section {
     let mut s = Section::new(
         "EV by dealer up card",
         &["up", "share", "EV", "SE", "95% CI"],
@@ -789,8 +847,10 @@ pub fn render(m: &SimModel) -> Report {
             ci,
         ]);
     }
-    r.sections.push(s);
+    s
+}
 
+fn frequency_section(m: &SimModel) -> Section {
     let mut s = Section::new("Frequencies", &["event", "rate", "count", "of"]);
     for f in &m.frequencies {
         s.row([
@@ -800,8 +860,11 @@ pub fn render(m: &SimModel) -> Report {
             f.of.into(),
         ]);
     }
-    r.sections.push(s);
+    s
+}
 
+/// The pairs bet, insurance and the bet behind: each one's RTP per stake.
+fn side_bet_section(m: &SimModel) -> Section {
     let mut s = Section::new(
         "Side bets and bet behind (RTP per stake of that bet)",
         &["bet", "stake", "bets", "RTP", "SE", "95% CI"],
@@ -847,8 +910,10 @@ pub fn render(m: &SimModel) -> Report {
         row.extend(pct_estimate_cells(rtp, se, ci95, 3));
         s.row(row);
     }
-    r.sections.push(s);
+    s
+}
 
+fn dealer_section(m: &SimModel) -> Section {
     let mut s = Section::new(
         "Dealer outcomes by up card",
         &["up", "17", "18", "19", "20", "21", "bust", "BJ"],
@@ -863,8 +928,10 @@ pub fn render(m: &SimModel) -> Report {
         );
         s.row(cells);
     }
-    r.sections.push(s);
+    s
+}
 
+fn net_section(m: &SimModel) -> Section {
     let mut s = Section::new(
         "Distribution of one round's net result (main bet)",
         &["net (bets)", "probability", "count"],
@@ -876,11 +943,12 @@ pub fn render(m: &SimModel) -> Report {
             count_cell(d.count),
         ]);
     }
-    r.sections.push(s);
+    s
+}
 
-    if let Some(c) = &m.counting {
-        render_counting(&mut r, c);
-    }
+/// The notes after the tables (varied bets, precision, claim, reshuffles) and the claim's
+/// table.
+fn notes(r: &mut Report, m: &SimModel) {
     if m.max_bet > 1 {
         r.notes.push(format!(
             "Bets varied: {} seat-rounds staked {} initial bets (average {}, largest {}); EV and RTP are per initial bet staked.",
@@ -913,13 +981,36 @@ pub fn render(m: &SimModel) -> Report {
             m.reshuffles_mid_round
         ));
     }
-    r.json = serde_json::to_value(m).unwrap_or_default();
-    r
 }
 
-/// The counting sections: the player's figures and the EV by count.
+/// The counting sections: the player's figures, the risk of ruin, the operator's exposure and
+/// the EV by count.
 fn render_counting(r: &mut Report, c: &CountingModel) {
     r.meta.push(("count".into(), c.count.clone()));
+    r.sections.push(counting_section(c));
+    if let Some(ror) = &c.ror {
+        r.sections.push(ruin_section(ror));
+        r.notes.push(format!(
+            "Risk of ruin: the formula is the Brownian approximation with the run's EV and SD per round played (e^(-2 EV B / SD^2) ever; with the finite-horizon term for a trip). Simulated trips follow the simulated rounds in order: each starts with {} table minimums, plays {} rounds the counter bets (insurance included), and is ruined when the bankroll falls to 0 or below; a chunk's unfinished last trip is not counted{}.",
+            ror.bankroll,
+            ror.trip_rounds,
+            if ror.trips == 0 {
+                " — no trip completed: each chunk must hold a whole trip; lower --trip-rounds or raise --chunk-shoes"
+            } else {
+                ""
+            }
+        ));
+    }
+    r.sections.push(exposure_section(c));
+    r.sections.push(by_count_section(c));
+    r.notes.push(format!(
+        "Counting: {}. The counter's figures include its insurance bets. A seat sitting out (wonging) watches its place played the same way by someone else: the cards are as they would be, none of it is the seat's money. The SEs by count take seat-rounds as independent; the insurance and pairs EVs by count (per unit staked, over every seat-round seen) are the operator's exposure to a player who bets them only at that count.",
+        c.count
+    ));
+}
+
+/// The counter's figures per round played: advantage, EV, SD, SCORE, N0, DI, and per hour.
+fn counting_section(c: &CountingModel) -> Section {
     let mut s = Section::new(
         "Card counting (per round played, all spots, in table minimums)",
         &["quantity", "value", "SE"],
@@ -959,49 +1050,43 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
     for (label, value) in rows {
         s.row([Cell::from(label), value, "".into()]);
     }
-    r.sections.push(s);
-    if let Some(ror) = &c.ror {
-        let mut s = Section::new(
-            &format!(
-                "Risk of ruin of a bankroll of {} table minimums",
-                ror.bankroll
-            ),
-            &["ruin", "probability", "SE"],
-        );
-        s.row([
-            "ever (formula)".into(),
-            pct_cell(ror.formula_lifetime, 2),
-            "".into(),
-        ]);
-        s.row([
-            format!("within a trip of {} rounds (formula)", ror.trip_rounds).into(),
-            pct_cell(ror.formula_trip, 2),
-            "".into(),
-        ]);
-        match (ror.simulated_trip, ror.simulated_trip_se) {
-            (Some(p), Some(se)) => s.row([
-                format!("within a trip (simulated, {} trips)", ror.trips).into(),
-                pct_cell(p, 2),
-                pct_cell(se, 2),
-            ]),
-            _ => s.row([
-                Cell::from("within a trip (simulated)"),
-                Cell::from("no trip completed"),
-                Cell::from(""),
-            ]),
-        }
-        r.sections.push(s);
-        r.notes.push(format!(
-            "Risk of ruin: the formula is the Brownian approximation with the run's EV and SD per round played (e^(-2 EV B / SD^2) ever; with the finite-horizon term for a trip). Simulated trips follow the simulated rounds in order: each starts with {} table minimums, plays {} rounds the counter bets (insurance included), and is ruined when the bankroll falls to 0 or below; a chunk's unfinished last trip is not counted{}.",
-            ror.bankroll,
-            ror.trip_rounds,
-            if ror.trips == 0 {
-                " — no trip completed: each chunk must hold a whole trip; lower --trip-rounds or raise --chunk-shoes"
-            } else {
-                ""
-            }
-        ));
+    s
+}
+
+fn ruin_section(ror: &Ror) -> Section {
+    let mut s = Section::new(
+        &format!(
+            "Risk of ruin of a bankroll of {} table minimums",
+            ror.bankroll
+        ),
+        &["ruin", "probability", "SE"],
+    );
+    s.row([
+        "ever (formula)".into(),
+        pct_cell(ror.formula_lifetime, 2),
+        "".into(),
+    ]);
+    s.row([
+        format!("within a trip of {} rounds (formula)", ror.trip_rounds).into(),
+        pct_cell(ror.formula_trip, 2),
+        "".into(),
+    ]);
+    match (ror.simulated_trip, ror.simulated_trip_se) {
+        (Some(p), Some(se)) => s.row([
+            format!("within a trip (simulated, {} trips)", ror.trips).into(),
+            pct_cell(p, 2),
+            pct_cell(se, 2),
+        ]),
+        _ => s.row([
+            Cell::from("within a trip (simulated)"),
+            Cell::from("no trip completed"),
+            Cell::from(""),
+        ]),
     }
+    s
+}
+
+fn exposure_section(c: &CountingModel) -> Section {
     let mut s = Section::new(
         &format!(
             "Operator exposure: wagers that pay at some {} (EV above 0 by 1.96 SE; counts with at least {}% of rounds)",
@@ -1026,7 +1111,11 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
             e.se.map_or("".into(), |x| pct_cell(x, 3)),
         ]);
     }
-    r.sections.push(s);
+    s
+}
+
+/// The EV, bet and operator exposure at each count (empty cells where the counter sat out).
+fn by_count_section(c: &CountingModel) -> Section {
     let mut s = Section::new(
         &format!(
             "EV by {} (per initial bet of the rounds played)",
@@ -1045,15 +1134,14 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
         ],
     );
     for row in &c.by_true_count {
-        let edge = super::count::TC_CLAMP;
-        let label = match row.tc {
-            t if t <= -edge => format!("<= {t}"),
-            t if t >= edge => format!(">= {t:+}"),
-            t => format!("{t:+}"),
-        };
         let played = row.played > 0;
+        let [ev, se, ci] = if played {
+            pct_estimate_cells(row.ev, row.se, row.ci95, 3)
+        } else {
+            Default::default()
+        };
         s.row([
-            Cell::from(label),
+            Cell::from(count_label(row.tc, " ")),
             pct_cell(row.share, 2),
             count_cell(row.played),
             if played {
@@ -1061,17 +1149,9 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
             } else {
                 "out".into()
             },
-            if played {
-                pct_cell(row.ev, 3)
-            } else {
-                "".into()
-            },
-            if played { pct_cell(row.se, 3) } else { "".into() },
-            if played {
-                ci_cell(row.ci95, 3)
-            } else {
-                "".into()
-            },
+            ev,
+            se,
+            ci,
             match row.insurance_ev {
                 Some(x) => pct_cell(x, 2),
                 None => "".into(),
@@ -1079,11 +1159,7 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
             pct_cell(row.pairs_ev, 2),
         ]);
     }
-    r.sections.push(s);
-    r.notes.push(format!(
-        "Counting: {}. The counter's figures include its insurance bets. A seat sitting out (wonging) watches its place played the same way by someone else: the cards are as they would be, none of it is the seat's money. The SEs by count take seat-rounds as independent; the insurance and pairs EVs by count (per unit staked, over every seat-round seen) are the operator's exposure to a player who bets them only at that count.",
-        c.count
-    ));
+    s
 }
 
 /// The plots of a run: result histogram, EV by up card, and the running RTP with its 95%
@@ -1170,129 +1246,12 @@ pub fn plots(
         ),
     ];
     if !acc.count.by_tc.is_empty() {
-        let edge = super::count::TC_CLAMP;
-        let bars: Vec<Bar> = acc
-            .count
-            .by_tc
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.played > 1)
-            .map(|(i, t)| {
-                let tc = i as i32 - edge;
-                let k = t.played as f64;
-                let mean = t.net as f64 / k;
-                let var = (t.net_xx as f64 / k - mean * mean).max(0.0);
-                let e = crate::stats::Estimate::new(
-                    mean / u,
-                    (var / k).sqrt() / u,
-                    t.played.saturating_sub(1),
-                );
-                let label = match tc {
-                    t if t <= -edge => format!("<={t}"),
-                    t if t >= edge => format!(">={t:+}"),
-                    t => format!("{t:+}"),
-                };
-                Bar::new(label, e.mean * 100.0).with_ci(e.ci95[0] * 100.0, e.ci95[1] * 100.0)
-            })
-            .collect();
-        out.push((
-            "ev-by-true-count.svg".into(),
-            bar_chart(&BarChart {
-                title: "EV by count, with 95% CIs",
-                x_label: "count when the bet was placed",
-                y_label: "EV (% of the initial bet)",
-                y_unit: YUnit::Percent,
-                bars: &bars,
-                hline: Some((0.0, "break-even")),
-                histogram: false,
-            })?,
-        ));
+        out.push(ev_by_count_plot(acc, u)?);
     }
     if let Some(c) = counting {
-        let edge = super::count::TC_CLAMP;
-        let bars: Vec<Bar> = c
-            .by_true_count
-            .iter()
-            .map(|row| {
-                let label = match row.tc {
-                    t if t <= -edge => format!("<={t}"),
-                    t if t >= edge => format!(">={t:+}"),
-                    t => format!("{t:+}"),
-                };
-                Bar::new(label, row.share * 100.0)
-            })
-            .collect();
-        out.push((
-            "true-count-frequency.svg".into(),
-            bar_chart(&BarChart {
-                title: &format!(
-                    "How often each {} comes up (share of seat-rounds)",
-                    c.count_key
-                ),
-                x_label: "count when the bet was placed",
-                y_label: "share of seat-rounds (%)",
-                y_unit: YUnit::Percent,
-                bars: &bars,
-                hline: None,
-                histogram: false,
-            })?,
-        ));
+        out.push(count_frequency_plot(c)?);
         if let Some(ror) = &c.ror {
-            let formula: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
-                .chain(
-                    ror.curve
-                        .iter()
-                        .map(|p| (p.rounds as f64, p.formula * 100.0)),
-                )
-                .collect();
-            let sim: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
-                .chain(
-                    ror.curve
-                        .iter()
-                        .filter_map(|p| Some((p.rounds as f64, p.simulated? * 100.0))),
-                )
-                .collect();
-            let n = ror.trips as f64;
-            let band: Vec<(f64, f64, f64)> = sim
-                .iter()
-                .map(|&(x, y)| {
-                    let p = y / 100.0;
-                    let h = 196.0 * (p * (1.0 - p) / n.max(1.0)).sqrt();
-                    (x, (y - h).max(0.0), (y + h).min(100.0))
-                })
-                .collect();
-            let title = format!(
-                "Risk of ruin within a trip: bankroll {} table minimums (ever, by the formula: {:.1}%)",
-                ror.bankroll,
-                ror.formula_lifetime * 100.0
-            );
-            let sim_name = format!("simulated ({} trips)", ror.trips);
-            let mut lines = vec![];
-            if ror.trips > 0 {
-                lines.push(Line {
-                    name: &sim_name,
-                    points: &sim,
-                    band: Some(&band),
-                    dots: false,
-                });
-            }
-            lines.push(Line {
-                name: "Brownian formula",
-                points: &formula,
-                band: None,
-                dots: false,
-            });
-            out.push((
-                "risk-of-ruin.svg".into(),
-                line_chart(
-                    &title,
-                    "rounds played in the trip",
-                    "P(ruined by then) (%)",
-                    YUnit::Percent,
-                    &lines,
-                    None,
-                )?,
-            ));
+            out.push(ruin_plot(ror)?);
         }
     }
     if let Some(m) = info.run.marker() {
@@ -1301,4 +1260,119 @@ pub fn plots(
         }
     }
     Ok(out)
+}
+
+/// The EV at each count played more than once, with its 95% CI.
+fn ev_by_count_plot(acc: &BjAcc, u: f64) -> Result<(String, String), String> {
+    use crate::report::svg::{bar_chart, Bar, BarChart, YUnit};
+    let bars: Vec<Bar> = acc
+        .count
+        .by_tc
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.played > 1)
+        .map(|(i, t)| {
+            let e = tc_estimate(t, u);
+            let label = count_label(i as i32 - super::count::TC_CLAMP, "");
+            Bar::new(label, e.mean * 100.0).with_ci(e.ci95[0] * 100.0, e.ci95[1] * 100.0)
+        })
+        .collect();
+    Ok((
+        "ev-by-true-count.svg".into(),
+        bar_chart(&BarChart {
+            title: "EV by count, with 95% CIs",
+            x_label: "count when the bet was placed",
+            y_label: "EV (% of the initial bet)",
+            y_unit: YUnit::Percent,
+            bars: &bars,
+            hline: Some((0.0, "break-even")),
+            histogram: false,
+        })?,
+    ))
+}
+
+/// How often each count comes up.
+fn count_frequency_plot(c: &CountingModel) -> Result<(String, String), String> {
+    use crate::report::svg::{bar_chart, Bar, BarChart, YUnit};
+    let bars: Vec<Bar> = c
+        .by_true_count
+        .iter()
+        .map(|row| Bar::new(count_label(row.tc, ""), row.share * 100.0))
+        .collect();
+    Ok((
+        "true-count-frequency.svg".into(),
+        bar_chart(&BarChart {
+            title: &format!(
+                "How often each {} comes up (share of seat-rounds)",
+                c.count_key
+            ),
+            x_label: "count when the bet was placed",
+            y_label: "share of seat-rounds (%)",
+            y_unit: YUnit::Percent,
+            bars: &bars,
+            hline: None,
+            histogram: false,
+        })?,
+    ))
+}
+
+/// The risk of ruin within a trip as it grows with the rounds played: simulated (with a 95%
+/// band) and by the formula.
+fn ruin_plot(ror: &Ror) -> Result<(String, String), String> {
+    use crate::report::svg::{line_chart, Line, YUnit};
+    let formula: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
+        .chain(
+            ror.curve
+                .iter()
+                .map(|p| (p.rounds as f64, p.formula * 100.0)),
+        )
+        .collect();
+    let sim: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
+        .chain(
+            ror.curve
+                .iter()
+                .filter_map(|p| Some((p.rounds as f64, p.simulated? * 100.0))),
+        )
+        .collect();
+    let n = ror.trips as f64;
+    let band: Vec<(f64, f64, f64)> = sim
+        .iter()
+        .map(|&(x, y)| {
+            let p = y / 100.0;
+            let h = 196.0 * (p * (1.0 - p) / n.max(1.0)).sqrt();
+            (x, (y - h).max(0.0), (y + h).min(100.0))
+        })
+        .collect();
+    let title = format!(
+        "Risk of ruin within a trip: bankroll {} table minimums (ever, by the formula: {:.1}%)",
+        ror.bankroll,
+        ror.formula_lifetime * 100.0
+    );
+    let sim_name = format!("simulated ({} trips)", ror.trips);
+    let mut lines = vec![];
+    if ror.trips > 0 {
+        lines.push(Line {
+            name: &sim_name,
+            points: &sim,
+            band: Some(&band),
+            dots: false,
+        });
+    }
+    lines.push(Line {
+        name: "Brownian formula",
+        points: &formula,
+        band: None,
+        dots: false,
+    });
+    Ok((
+        "risk-of-ruin.svg".into(),
+        line_chart(
+            &title,
+            "rounds played in the trip",
+            "P(ruined by then) (%)",
+            YUnit::Percent,
+            &lines,
+            None,
+        )?,
+    ))
 }

@@ -682,24 +682,61 @@ pub fn render_exact(x: &ExactModel) -> Report {
     let rules = &x.rules;
     let mut r = Report {
         title: "Dice of Doom exact turn analysis".into(),
+        meta: vec![
+            ("rules".into(), rules.summary()),
+            ("method".into(), x.method.into()),
+            (
+                "cap".into(),
+                format!(
+                    "states above {} turn points are valued as banked",
+                    x.cap_points
+                ),
+            ),
+            (
+                "optimal turn EV".into(),
+                format!("{:.3} points per turn", x.turn_ev),
+            ),
+            ("solve time".into(), format!("{:.1} ms", x.solve_ms)),
+        ],
         ..Report::default()
     };
-    r.meta.push(("rules".into(), rules.summary()));
-    r.meta.push(("method".into(), x.method.into()));
-    r.meta.push((
-        "cap".into(),
-        format!(
-            "states above {} turn points are valued as banked",
-            x.cap_points
-        ),
-    ));
-    r.meta.push((
-        "optimal turn EV".into(),
-        format!("{:.3} points per turn", x.turn_ev),
-    ));
-    r.meta
-        .push(("solve time".into(), format!("{:.1} ms", x.solve_ms)));
+    for s in x.strategies.iter().filter(|s| s.endgame) {
+        r.notes.push(format!(
+            "{}: the end-game variant depends on the game score; its turn EV is that of its \
+             base threshold",
+            s.strategy
+        ));
+    }
+    r.sections
+        .extend([turn_ev_section(x), bust_section(x), threshold_section(x)]);
+    if let Some(rows) = &x.values {
+        r.sections.push(values_section(rows));
+    }
+    r.sections.push(sweep_section(x));
+    if rules.farkle_penalty.is_some() {
+        r.notes.push(format!(
+            "With the farkle penalty the turn EV is the long-run average per turn of the policy \
+             that maximizes it (relative values by farkles in a row: {}).",
+            x.relative_values
+                .iter()
+                .map(|v| format!("{v:.3}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if rules.doom_sixes.is_some() && rules.doom_wipes == DoomWipes::Bank {
+        r.notes.push(
+            "Doom wipes the bank in these rules; the turn analysis counts the turn's points only \
+             (the bank is not part of a turn)."
+                .into(),
+        );
+    }
+    r.json = serde_json::to_value(x).unwrap_or_default();
+    r
+}
 
+/// The turn EV of optimal play, of each strategy asked for and of the best bank-at:T.
+fn turn_ev_section(x: &ExactModel) -> Section {
     let mut te = Section::new("Turn EV by policy", &["policy", "turn EV", "vs optimal"]);
     te.row([
         "optimal".into(),
@@ -707,13 +744,6 @@ pub fn render_exact(x: &ExactModel) -> Report {
         Cell::num("0".into(), 0.0, "points"),
     ]);
     for s in &x.strategies {
-        if s.endgame {
-            r.notes.push(format!(
-                "{}: the end-game variant depends on the game score; its turn EV is that of its \
-                 base threshold",
-                s.strategy
-            ));
-        }
         te.row([
             s.strategy.clone().into(),
             fixed_cell(s.turn_ev, 3, "points"),
@@ -727,8 +757,10 @@ pub fn render_exact(x: &ExactModel) -> Report {
             signed_cell(b.turn_ev - x.turn_ev),
         ]);
     }
-    r.sections.push(te);
+    te
+}
 
+fn bust_section(x: &ExactModel) -> Section {
     let mut bust = Section::new(
         "Bust odds by dice rolled (nothing held)",
         &["dice", "P(farkle)", "P(doom)", "P(bust)"],
@@ -741,8 +773,10 @@ pub fn render_exact(x: &ExactModel) -> Report {
             pct_cell(b.bust, 3),
         ]);
     }
-    r.sections.push(bust);
+    bust
+}
 
+fn threshold_section(x: &ExactModel) -> Section {
     let mut th = Section::new(
         "Optimal banking by dice left to roll",
         &[
@@ -765,24 +799,26 @@ pub fn render_exact(x: &ExactModel) -> Report {
             .into(),
         ]);
     }
-    r.sections.push(th);
+    th
+}
 
-    if let Some(rows) = &x.values {
-        let mut s = Section::new(
-            "V(turn points, dice left) under optimal play",
-            &["points", "1", "2", "3", "4", "5", "6"],
+fn values_section(rows: &[ValueRow]) -> Section {
+    let mut s = Section::new(
+        "V(turn points, dice left) under optimal play",
+        &["points", "1", "2", "3", "4", "5", "6"],
+    );
+    for v in rows {
+        let mut row = vec![points_cell(v.points)];
+        row.extend(
+            v.v.iter()
+                .map(|v| v.map_or("-".into(), |v| fixed_cell(v, 3, "points"))),
         );
-        for v in rows {
-            let mut row = vec![points_cell(v.points)];
-            row.extend(
-                v.v.iter()
-                    .map(|v| v.map_or("-".into(), |v| fixed_cell(v, 3, "points"))),
-            );
-            s.row(row);
-        }
-        r.sections.push(s);
+        s.row(row);
     }
+    s
+}
 
+fn sweep_section(x: &ExactModel) -> Section {
     let mut sw = Section::new(
         "bank-at:T sweep (set-asides chosen optimally given the rule)",
         &["T", "turn EV", "vs optimal"],
@@ -794,27 +830,7 @@ pub fn render_exact(x: &ExactModel) -> Report {
             signed_cell(b.turn_ev - x.turn_ev),
         ]);
     }
-    r.sections.push(sw);
-    if rules.farkle_penalty.is_some() {
-        r.notes.push(format!(
-            "With the farkle penalty the turn EV is the long-run average per turn of the policy \
-             that maximizes it (relative values by farkles in a row: {}).",
-            x.relative_values
-                .iter()
-                .map(|v| format!("{v:.3}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    if rules.doom_sixes.is_some() && rules.doom_wipes == DoomWipes::Bank {
-        r.notes.push(
-            "Doom wipes the bank in these rules; the turn analysis counts the turn's points only \
-             (the bank is not part of a turn)."
-                .into(),
-        );
-    }
-    r.json = serde_json::to_value(x).unwrap_or_default();
-    r
+    sw
 }
 
 /// Points shown as an integer, carried as a number.

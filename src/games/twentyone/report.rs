@@ -233,18 +233,36 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
 
 /// The tables, metadata and notes of a simulation's model; its JSON is the model.
 pub fn render_sim(sm: &SimModel) -> Report {
+    let names: Vec<&str> = sm.seats.iter().map(|s| s.strategy.as_str()).collect();
     let mut r = Report {
         title: "Twenty One simulation".into(),
+        meta: vec![
+            ("rules".into(), sm.rules.summary()),
+            ("seats".into(), names.join(" | ")),
+            ("games".into(), count(sm.games)),
+            ("seed".into(), sm.header.seed.to_string()),
+            ("starting seat".into(), sm.run.starting_seat()),
+        ],
         ..Report::default()
     };
-    r.meta.push(("rules".into(), sm.rules.summary()));
-    let names: Vec<&str> = sm.seats.iter().map(|s| s.strategy.as_str()).collect();
-    r.meta.push(("seats".into(), names.join(" | ")));
-    r.meta.push(("games".into(), count(sm.games)));
-    r.meta.push(("seed".into(), sm.header.seed.to_string()));
-    r.meta
-        .push(("starting seat".into(), sm.run.starting_seat()));
     sm.run.annotate(&mut r, sm.games, "games");
+    r.sections.push(seats_section(sm));
+    if let Some(rows) = &sm.win_rate_by_strategy {
+        r.sections.push(strategy_win_rate_section(rows));
+    }
+    r.sections.extend([
+        quantile_section(sm),
+        hits_section(sm),
+        advantage_section(sm),
+        game_length_section(sm),
+        score_distribution_section(sm),
+    ]);
+    r.json = serde_json::to_value(sm).unwrap_or_default();
+    r
+}
+
+/// Each seat's sheet, strategy, win rate, final score and crossings.
+fn seats_section(sm: &SimModel) -> Section {
     let mut seats = Section::new(
         "Seats (win rate with ties shared)",
         &[
@@ -259,30 +277,16 @@ pub fn render_sim(sm: &SimModel) -> Report {
             "crossings/game",
         ],
     );
-    let mut qs = Section::new(
-        "Final score quantiles",
-        &["seat", "min", "5%", "25%", "median", "75%", "95%", "max"],
-    );
-    let mut hr = Section::new(
-        "Hits per row (mean per game)",
-        &["seat", "row 1", "row 2", "row 3", "row 4", "row 5", "total"],
-    );
-    let mut adv = Section::new(
-        "Re-roll control: points per turn as the active player vs on others' turns",
-        &["seat", "active", "SE", "passive", "SE", "advantage"],
-    );
     let rows = sm
         .seats
         .iter()
         .zip(&sm.score)
         .zip(&sm.win_rate)
-        .zip(&sm.hits_per_row)
-        .zip(&sm.active_advantage);
-    for ((((seat, sc), w), h), a) in rows {
-        let s = seat.seat as u64;
+        .zip(&sm.hits_per_row);
+    for (((seat, sc), w), h) in rows {
         let [rate, se, ci] = pct_estimate_cells(w.rate, w.se, w.ci95, 2);
         seats.row([
-            count_cell(s),
+            count_cell(seat.seat as u64),
             seat.sheet.clone().into(),
             seat.strategy.clone().into(),
             rate,
@@ -292,19 +296,50 @@ pub fn render_sim(sm: &SimModel) -> Report {
             fixed_cell(sc.sd, 2, "points"),
             fixed_cell(h.crossings_per_game, 2, "crossings"),
         ]);
-        let mut row = vec![count_cell(s)];
+    }
+    seats
+}
+
+fn quantile_section(sm: &SimModel) -> Section {
+    let mut qs = Section::new(
+        "Final score quantiles",
+        &["seat", "min", "5%", "25%", "median", "75%", "95%", "max"],
+    );
+    for sc in &sm.score {
+        let mut row = vec![count_cell(sc.seat as u64)];
         row.extend(sc.quantiles.iter().map(|q| {
             q.score
                 .map_or(Cell::from("n/a"), |v| fixed_cell(v as f64, 0, "points"))
         }));
         qs.row(row);
-        let mut row = vec![count_cell(s)];
+    }
+    qs
+}
+
+fn hits_section(sm: &SimModel) -> Section {
+    let mut hr = Section::new(
+        "Hits per row (mean per game)",
+        &["seat", "row 1", "row 2", "row 3", "row 4", "row 5", "total"],
+    );
+    for h in &sm.hits_per_row {
+        let mut row = vec![count_cell(h.seat as u64)];
         row.extend(h.by_row.iter().map(|&v| fixed_cell(v, 2, "hits")));
         row.push(fixed_cell(h.by_row.iter().sum(), 2, "hits"));
         hr.row(row);
+    }
+    hr
+}
+
+/// Points per turn as the active player against on others' turns.
+fn advantage_section(sm: &SimModel) -> Section {
+    let mut adv = Section::new(
+        "Re-roll control: points per turn as the active player vs on others' turns",
+        &["seat", "active", "SE", "passive", "SE", "advantage"],
+    );
+    for a in &sm.active_advantage {
         let d = &a.advantage;
         adv.row([
-            count_cell(s),
+            count_cell(a.seat as u64),
             fixed_cell(a.active.mean, 3, "points"),
             fixed_cell(a.active.se, 3, "points"),
             fixed_cell(a.passive.mean, 3, "points"),
@@ -316,13 +351,10 @@ pub fn render_sim(sm: &SimModel) -> Report {
             },
         ]);
     }
-    r.sections.push(seats);
-    if let Some(rows) = &sm.win_rate_by_strategy {
-        r.sections.push(strategy_win_rate_section(rows));
-    }
-    r.sections.push(qs);
-    r.sections.push(hr);
-    r.sections.push(adv);
+    adv
+}
+
+fn game_length_section(sm: &SimModel) -> Section {
     let mut gl = Section::new("Game length", &["measure", "value"]);
     gl.row([
         "turns (shared rolls) per game".into(),
@@ -332,7 +364,11 @@ pub fn render_sim(sm: &SimModel) -> Report {
         "dice rolls per game, re-rolls included".into(),
         fixed_cell(sm.rolls_per_game, 2, "rolls"),
     ]);
-    r.sections.push(gl);
+    gl
+}
+
+/// Final scores per seat in bins of 10 (empty bins left out).
+fn score_distribution_section(sm: &SimModel) -> Section {
     let mut dist = Section::new("Final score distribution (bins of 10)", &["from", "to"]);
     dist.columns
         .extend((1..=sm.score.len()).map(|s| format!("seat {s}")));
@@ -356,9 +392,7 @@ pub fn render_sim(sm: &SimModel) -> Report {
         row.extend(counts.iter().map(|&c| count_cell(c)));
         dist.row(row);
     }
-    r.sections.push(dist);
-    r.json = serde_json::to_value(sm).unwrap_or_default();
-    r
+    dist
 }
 
 /// One point of the row-optimal cost sweep: seat 1 plays row-optimal:c.
