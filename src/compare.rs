@@ -267,8 +267,9 @@ pub struct CompareModel {
     pub elapsed_s: f64,
     /// The set-up of every configuration before the run, not in `elapsed_s`.
     pub setup_s: f64,
+    /// How the run went (for the metadata lines and notes).
     #[serde(skip)]
-    pub meta: RunMeta,
+    pub run: RunMeta,
     #[serde(skip)]
     pub format: fn(f64) -> String,
     /// The unit of the estimate in CSV output.
@@ -391,7 +392,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         pairs,
         elapsed_s: c.meta.elapsed_s,
         setup_s: c.meta.setup_s,
-        meta: c.meta.clone(),
+        run: c.meta.clone(),
         format: kind.format,
         unit: kind.unit,
     }
@@ -427,19 +428,7 @@ pub fn render(m: &CompareModel) -> Report {
             count(m.chunks.size)
         ),
     ));
-    r.meta.push((
-        "elapsed".into(),
-        format!(
-            "{:.2} s {}{}",
-            m.elapsed_s,
-            crate::report::where_run(m.meta.threads, 0),
-            m.meta.setup_clause()
-        ),
-    ));
-    let marker = m.meta.marker();
-    if let Some(mk) = &marker {
-        r.meta.push(("status".into(), mk.clone()));
-    }
+    m.run.annotate_without_pace(&mut r);
     let rtp_cols = m.strategies.iter().any(|s| s.rtp.is_some());
     let mut cols = vec![
         "rank",
@@ -523,11 +512,6 @@ pub fn render(m: &CompareModel) -> Report {
         r.notes.push("SCORE = 10^6 (EV/SD)^2 per round played (signed: negative when EV < 0); its SEs come from the paired EV SEs by the delta method (the SD's own sampling error, far smaller, is left out).".into());
     }
     r.notes.push("Rank 1 + the number of strategies whose paired 95% CI lies entirely above; equal ranks are ties.".into());
-    if let Some(mk) = marker {
-        r.notes.push(format!(
-            "{mk}; the figures cover the chunks completed only."
-        ));
-    }
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }

@@ -79,8 +79,20 @@ pub fn pct_cell(v: f64, d: usize) -> Cell {
 }
 
 /// A 95% CI of fractions shown as percentages, carried as the two fractions.
-pub fn ci_cell(e: &crate::stats::Estimate, d: usize) -> Cell {
-    Cell::range(ci_pct(e, d), e.ci95[0], e.ci95[1], "fraction")
+pub fn ci_cell(ci95: [f64; 2], d: usize) -> Cell {
+    let [lo, hi] = ci95;
+    Cell::range(
+        format!("[{}, {}]", pct(lo, d), pct(hi, d)),
+        lo,
+        hi,
+        "fraction",
+    )
+}
+
+/// An estimate of a fraction as three cells: its mean and SE as percentages with `d`
+/// decimals, and its 95% CI.
+pub fn pct_estimate_cells(mean: f64, se: f64, ci95: [f64; 2], d: usize) -> [Cell; 3] {
+    [pct_cell(mean, d), pct_cell(se, d), ci_cell(ci95, d)]
 }
 
 /// A count shown with thousands separators, carried as the number.
@@ -470,7 +482,7 @@ pub fn est(r: &crate::stats::Ratio, scale: f64) -> crate::stats::Estimate {
 
 /// A 95% CI as percentages.
 pub fn ci_pct(e: &crate::stats::Estimate, d: usize) -> String {
-    format!("[{}, {}]", pct(e.ci95[0], d), pct(e.ci95[1], d))
+    ci_cell(e.ci95, d).text
 }
 
 /// An estimate as JSON: mean, se, ci95.
@@ -545,19 +557,13 @@ pub fn strategy_win_rate_section(rows: &[StrategyWinRate]) -> Section {
         &["strategy", "seats", "win rate per seat", "SE", "95% CI"],
     );
     for w in rows {
+        let [rate, se, ci] = pct_estimate_cells(w.rate, w.se, w.ci95, 2);
         sec.row([
             Cell::from(w.strategy.clone()),
             count_cell(w.seats as u64),
-            pct_cell(w.rate, 2),
-            pct_cell(w.se, 2),
-            ci_cell(
-                &crate::stats::Estimate {
-                    mean: w.rate,
-                    se: w.se,
-                    ci95: w.ci95,
-                },
-                2,
-            ),
+            rate,
+            se,
+            ci,
         ]);
     }
     sec
@@ -643,13 +649,26 @@ impl RunMeta {
     /// "12.34 s on 2 threads, 1,234 rounds/s" for `work` items of `unit` done, and the set-up
     /// before the run when it took a noticeable time (a solve can take minutes).
     pub fn elapsed_text(&self, work: u64, unit: &str) -> String {
-        let t = format!(
-            "{:.2} s {}, {} {unit}/s",
+        format!(
+            "{}, {} {unit}/s{}",
+            self.time_text(),
+            count(self.per_second(work) as u64),
+            self.setup_clause()
+        )
+    }
+
+    /// "12.34 s on 2 threads" (or "merged from 4 shards").
+    fn time_text(&self) -> String {
+        format!(
+            "{:.2} s {}",
             self.elapsed_s,
-            where_run(self.threads, self.merged_from),
-            count((work as f64 / self.elapsed_s.max(1e-9)) as u64)
-        );
-        t + &self.setup_clause()
+            where_run(self.threads, self.merged_from)
+        )
+    }
+
+    /// `work` items per second of `elapsed_s`.
+    pub fn per_second(&self, work: u64) -> f64 {
+        work as f64 / self.elapsed_s.max(1e-9)
     }
 
     /// "; set-up before it 4.12 s, not in that time" when the set-up took a noticeable time
@@ -662,21 +681,93 @@ impl RunMeta {
         }
     }
 
-    /// The report's "Elapsed" line (with `work` items done, e.g. turns or games) and, if the
-    /// run was interrupted, the note saying what it covers.
+    /// The report's "elapsed" line (with `work` items of `unit` done, e.g. turns or games)
+    /// and, if the run was interrupted, its "status" line and the note saying what the figures
+    /// cover.
     pub fn annotate(&self, r: &mut Report, work: u64, unit: &str) {
-        r.meta
-            .push(("Elapsed".into(), self.elapsed_text(work, unit)));
+        self.annotate_with(r, self.elapsed_text(work, unit));
+    }
+
+    /// [`annotate`](Self::annotate) for a run without one count of work (a comparison): the
+    /// elapsed line gives the time, threads and set-up, no pace.
+    pub fn annotate_without_pace(&self, r: &mut Report) {
+        self.annotate_with(r, self.time_text() + &self.setup_clause());
+    }
+
+    fn annotate_with(&self, r: &mut Report, elapsed: String) {
+        r.meta.push(("elapsed".into(), elapsed));
         if let Some(m) = self.marker() {
+            r.notes
+                .push(format!("{m}; the figures cover the completed chunks only."));
             // In the metadata too, so that every file of --out-dir (CSV, SVG) carries it.
-            r.meta.push(("Status".into(), m));
+            r.meta.push(("status".into(), m));
         }
-        if self.interrupted {
-            r.notes.push(format!(
-                "INTERRUPTED: {} of {} chunks completed; the figures cover the completed chunks only.",
-                self.chunks_done, self.chunks_planned
-            ));
+    }
+}
+
+/// The keys every simulation's JSON document has at its top level: the game, how the run went
+/// (seed, starting seat, time, threads, completeness) and its pace. Each game's simulation
+/// model flattens it (`#[serde(flatten)]`) beside its own figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunHeader {
+    pub game: &'static str,
+    pub seed: u64,
+    /// Games played in seats: 1-based, or `Some(None)` (null) when the starting seat rotated
+    /// game by game; `None` (no key): the game has no seats (or a run of single turns).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub starting_seat: Option<Option<usize>>,
+    pub elapsed_s: f64,
+    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
+    pub setup_s: Option<f64>,
+    pub threads: usize,
+    pub interrupted: bool,
+    /// The run's pace, under the game's own key.
+    #[serde(flatten)]
+    pub pace: PerSecond,
+}
+
+impl RunHeader {
+    /// The header of `run`, a run of `game` that did `work` items (rounds, coups, turns,
+    /// games) in its time; `pace_key` names the pace (`rounds_per_s`, ...).
+    pub fn of(game: &'static str, run: &RunMeta, work: u64, pace_key: &'static str) -> RunHeader {
+        RunHeader {
+            game,
+            seed: run.seed,
+            starting_seat: None,
+            elapsed_s: run.elapsed_s,
+            setup_s: run.setup_json(),
+            threads: run.threads,
+            interrupted: run.interrupted,
+            pace: PerSecond {
+                key: pace_key,
+                value: run.per_second(work),
+            },
         }
+    }
+
+    /// The same header for games played in seats: with `run`'s starting seat.
+    pub fn with_seats(self, run: &RunMeta) -> RunHeader {
+        RunHeader {
+            starting_seat: Some(run.start_seat.map(|s| s + 1)),
+            ..self
+        }
+    }
+}
+
+/// Work done per second of a run, written as one key, `key` (`rounds_per_s`, `coups_per_s`,
+/// `turns_per_s`, `games_per_s`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PerSecond {
+    pub key: &'static str,
+    pub value: f64,
+}
+
+impl Serialize for PerSecond {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry(self.key, &self.value)?;
+        m.end()
     }
 }
 
@@ -942,7 +1033,7 @@ mod tests {
             Cell::from("win"),
             pct_cell(0.9927, 2),
             count_cell(1234),
-            ci_cell(&e, 2),
+            ci_cell(e.ci95, 2),
         ]);
         let r = Report {
             title: "T".into(),
@@ -1071,7 +1162,7 @@ mod tests {
         };
         assert_eq!(ci_pct(&e, 2), "[1.00%, 3.00%]");
         assert_eq!(
-            ci_cell(&e, 1),
+            ci_cell(e.ci95, 1),
             Cell::range("[1.0%, 3.0%]".into(), 0.01, 0.03, "fraction")
         );
         assert_eq!(
@@ -1116,7 +1207,7 @@ mod tests {
                 count_cell(2),
                 pct_cell(x.mean, 2),
                 pct_cell(x.se, 2),
-                ci_cell(&x, 2)
+                ci_cell(x.ci95, 2)
             ]
         );
         assert_eq!(sec.rows[1][0], Cell::from("y"));
@@ -1162,11 +1253,11 @@ mod tests {
             r.meta,
             vec![
                 (
-                    "Elapsed".to_string(),
+                    "elapsed".to_string(),
                     "2.00 s on 2 threads, 1,500 games/s".to_string()
                 ),
                 (
-                    "Status".to_string(),
+                    "status".to_string(),
                     "INTERRUPTED: 3 of 8 chunks completed".to_string()
                 ),
             ]
@@ -1175,6 +1266,11 @@ mod tests {
             r.notes,
             ["INTERRUPTED: 3 of 8 chunks completed; the figures cover the completed chunks only."]
         );
+        // A comparison's line: no pace; the same status and note.
+        let mut c = Report::default();
+        m.annotate_without_pace(&mut c);
+        assert_eq!(c.meta[0].1, "2.00 s on 2 threads");
+        assert_eq!((&c.meta[1], &c.notes), (&r.meta[1], &r.notes));
         assert_eq!(m.setup_json(), Some(m.setup_s));
         let whole = RunMeta {
             start_seat: None,
@@ -1191,7 +1287,7 @@ mod tests {
         assert_eq!(
             r.meta,
             vec![(
-                "Elapsed".to_string(),
+                "elapsed".to_string(),
                 "0.00 s merged from 4 shards, 3,000,000,000 turns/s".to_string()
             )]
         );
@@ -1210,6 +1306,35 @@ mod tests {
             ..whole
         };
         assert!(!quick.elapsed_text(3, "turns").contains("set-up"));
+    }
+
+    /// The header's keys: the pace under its own name, the starting seat only for games in
+    /// seats (null when it rotated).
+    #[test]
+    fn run_headers_write_their_keys_flat() {
+        let run = RunMeta {
+            seed: 3,
+            elapsed_s: 2.0,
+            setup_s: 0.5,
+            threads: 2,
+            ..RunMeta::default()
+        };
+        let h = RunHeader::of("g", &run, 10, "turns_per_s");
+        assert_eq!(
+            serde_json::to_value(&h).unwrap(),
+            serde_json::json!({"game": "g", "seed": 3, "elapsed_s": 2.0, "setup_s": 0.5,
+                "threads": 2, "interrupted": false, "turns_per_s": 5.0})
+        );
+        let seats = serde_json::to_value(h.clone().with_seats(&run)).unwrap();
+        assert!(seats["starting_seat"].is_null() && seats.get("starting_seat").is_some());
+        let first = RunMeta {
+            start_seat: Some(0),
+            ..run
+        };
+        assert_eq!(
+            serde_json::to_value(h.with_seats(&first)).unwrap()["starting_seat"],
+            1
+        );
     }
 
     /// A report with a CI column, a short and a long row, and two notes.

@@ -13,7 +13,8 @@ use super::rules::{BacRules, SCALE};
 use super::sim::{BacAcc, OUTCOMES};
 use crate::game::Run;
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed_cell, pct, pct_cell, Cell, Report, RunMeta, Section,
+    count, count_cell, est, fixed_cell, pct, pct_cell, pct_estimate_cells, Cell, Report, RunHeader,
+    RunMeta, Section,
 };
 use crate::stats::{check_claim, rounds_for_se, ClaimCheck, Estimate};
 
@@ -81,7 +82,9 @@ fn session_bins(acc: &BacAcc) -> Vec<(i64, i64, u64)> {
 /// serialized).
 #[derive(Clone, Debug, Serialize)]
 pub struct SimModel {
-    pub game: &'static str,
+    /// game, seed, elapsed_s, setup_s, threads, interrupted, coups_per_s.
+    #[serde(flatten)]
+    pub header: RunHeader,
     pub version: &'static str,
     pub rules: BacRules,
     pub bet: BetSpec,
@@ -92,13 +95,11 @@ pub struct SimModel {
     pub pairs: u64,
     pub shard: Option<crate::shard::ShardSpec>,
     pub chunk_range: [u64; 2],
-    pub seed: u64,
     pub coups: u64,
     pub coups_requested: u64,
     pub sessions: u64,
     pub cards: u64,
-    pub chunks: ChunksLine,
-    pub interrupted: bool,
+    pub chunks: SessionChunks,
     /// The main bets' RTP per unit wagered (also as `rtp_estimate`).
     pub rtp: f64,
     pub rtp_se: f64,
@@ -127,18 +128,14 @@ pub struct SimModel {
     pub coups_for_se_0_01pct: f64,
     pub reshuffles_mid_round: u64,
     pub claim: Option<ClaimCheck>,
-    pub elapsed_s: f64,
-    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
-    pub setup_s: Option<f64>,
-    pub coups_per_s: f64,
-    pub threads: usize,
     /// How the run went (for the metadata lines and notes: shards merged, completeness).
     #[serde(skip)]
-    pub meta: RunMeta,
+    pub run: RunMeta,
 }
 
+/// The run's chunks of sessions (shoes): their size, how many were planned and done.
 #[derive(Clone, Debug, Serialize)]
-pub struct ChunksLine {
+pub struct SessionChunks {
     pub sessions_per_chunk: u64,
     pub planned: u64,
     pub done: u64,
@@ -269,7 +266,7 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         })
         .collect();
     SimModel {
-        game: "baccarat",
+        header: RunHeader::of("baccarat", &run.meta, c.coups, "coups_per_s"),
         version: crate::VERSION,
         rules: rules.clone(),
         bet: cfg.bet,
@@ -278,17 +275,15 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         pairs: cfg.pairs,
         shard: run.meta.shard,
         chunk_range: run.meta.chunk_range,
-        seed: run.meta.seed,
         coups: c.coups,
         coups_requested: cfg.coups,
         sessions: c.sessions,
         cards: c.cards,
-        chunks: ChunksLine {
+        chunks: SessionChunks {
             sessions_per_chunk: run.plan.sessions_per_chunk,
             planned: run.plan.chunks,
             done: run.meta.chunks_done,
         },
-        interrupted: run.meta.interrupted,
         rtp: main.mean,
         rtp_se: main.se,
         rtp_ci95: main.ci95,
@@ -314,11 +309,7 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         coups_for_se_0_01pct: rounds_for_se(main.se, c.coups, 0.0001),
         reshuffles_mid_round: c.reshuffles_mid_round,
         claim: claim.map(|cl| check_claim(&main, cl, c.coups, acc.main.df(), "RTP")),
-        elapsed_s: run.meta.elapsed_s,
-        setup_s: run.meta.setup_json(),
-        coups_per_s: c.coups as f64 / run.meta.elapsed_s.max(1e-9),
-        threads: run.meta.threads,
-        meta: run.meta.clone(),
+        run: run.meta.clone(),
     }
 }
 
@@ -326,54 +317,61 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
 pub fn render(m: &SimModel) -> Report {
     let mut r = Report {
         title: format!("rtplab baccarat simulation: {}", m.bet),
+        meta: meta_lines(m),
         ..Default::default()
     };
-    let meta = &mut r.meta;
-    meta.push(("tool".into(), format!("rtplab {}", m.version)));
-    meta.push(("rules".into(), m.rules.describe()));
-    meta.push((
-        "bettor".into(),
-        format!(
-            "{} with a base stake of {}, table 1 to {} units{}",
-            m.bet,
-            crate::report::plural(m.unit, "unit"),
-            m.table_max,
-            if m.pairs > 0 {
-                format!(
-                    ", {} on each pair bet every coup",
-                    crate::report::plural(m.pairs, "unit")
-                )
-            } else {
-                String::new()
-            }
-        ),
-    ));
-    meta.push(("seed".into(), m.seed.to_string()));
-    meta.push((
-        "coups".into(),
-        format!(
-            "{} in {} sessions ({} requested)",
-            count(m.coups),
-            count(m.sessions),
-            count(m.coups_requested)
-        ),
-    ));
-    meta.push((
-        "chunks".into(),
-        format!(
-            "{} of {} done, {} each",
-            count(m.chunks.done),
-            count(m.chunks.planned),
-            crate::report::plural(m.chunks.sessions_per_chunk, "session")
-        ),
-    ));
-    meta.push(("elapsed".into(), m.meta.elapsed_text(m.coups, "coups")));
-    let marker = m.meta.marker();
-    if let Some(marker) = &marker {
-        meta.push(("status".into(), marker.clone()));
-    }
+    m.run.annotate(&mut r, m.coups, "coups");
+    r.sections.extend([
+        bets_section(m),
+        outcomes_section(m),
+        risk_section(m),
+        session_section(m),
+    ]);
+    notes(&mut r, m);
+    r.json = serde_json::to_value(m).unwrap_or_default();
+    r
+}
 
-    // Bets.
+/// The metadata lines before the run's elapsed line: tool, rules, bettor, seed, coups, chunks.
+fn meta_lines(m: &SimModel) -> Vec<(String, String)> {
+    let pairs = if m.pairs > 0 {
+        format!(
+            ", {} on each pair bet every coup",
+            crate::report::plural(m.pairs, "unit")
+        )
+    } else {
+        String::new()
+    };
+    let bettor = format!(
+        "{} with a base stake of {}, table 1 to {} units{pairs}",
+        m.bet,
+        crate::report::plural(m.unit, "unit"),
+        m.table_max,
+    );
+    let coups = format!(
+        "{} in {} sessions ({} requested)",
+        count(m.coups),
+        count(m.sessions),
+        count(m.coups_requested)
+    );
+    let chunks = format!(
+        "{} of {} done, {} each",
+        count(m.chunks.done),
+        count(m.chunks.planned),
+        crate::report::plural(m.chunks.sessions_per_chunk, "session")
+    );
+    vec![
+        ("tool".into(), format!("rtplab {}", m.version)),
+        ("rules".into(), m.rules.describe()),
+        ("bettor".into(), bettor),
+        ("seed".into(), m.header.seed.to_string()),
+        ("coups".into(), coups),
+        ("chunks".into(), chunks),
+    ]
+}
+
+/// Each bet's RTP per unit wagered against its exact RTP.
+fn bets_section(m: &SimModel) -> Section {
     let mut sec = Section::new(
         "Bets: RTP per unit wagered",
         &[
@@ -388,20 +386,23 @@ pub fn render(m: &SimModel) -> Report {
         ],
     );
     for b in &m.bets {
+        let [rtp, se, ci] = pct_estimate_cells(b.rtp.mean, b.rtp.se, b.rtp.ci95, 4);
         sec.row([
             Cell::from(b.name.clone()),
             count_cell(b.bets),
             Cell::num(count(b.wagered_whole_units), b.wagered_units, "units"),
-            pct_cell(b.rtp.mean, 4),
-            pct_cell(b.rtp.se, 4),
-            ci_cell(&b.rtp, 4),
+            rtp,
+            se,
+            ci,
             b.exact_rtp.map_or("n/a".into(), |x| pct_cell(x, 4)),
             z_cell(b.z),
         ]);
     }
-    r.sections.push(sec);
+    sec
+}
 
-    // Outcomes.
+/// Each outcome's rate per coup against its exact probability.
+fn outcomes_section(m: &SimModel) -> Section {
     let mut sec = Section::new(
         "Outcomes per coup",
         &["outcome", "rate", "SE", "95% CI", "exact", "z"],
@@ -426,9 +427,11 @@ pub fn render(m: &SimModel) -> Report {
             z_cell(o.z),
         ]);
     }
-    r.sections.push(sec);
+    sec
+}
 
-    // Betting and risk.
+/// Bet sizes, the net per coup and per session, and the table limit.
+fn risk_section(m: &SimModel) -> Section {
     let units = |v: Option<f64>| v.map_or(Cell::from("n/a"), |v| fixed_cell(v, 2, "units"));
     let mut sec = Section::new("Betting and risk", &["quantity", "value"]);
     sec.row([
@@ -478,9 +481,11 @@ pub fn render(m: &SimModel) -> Report {
             fixed_cell(m.limit_hits_per_session, 4, "per session"),
         ]);
     }
-    r.sections.push(sec);
+    sec
+}
 
-    // Distribution of the net per session.
+/// The distribution of the net per session.
+fn session_section(m: &SimModel) -> Section {
     let mut sec = Section::new(
         "Distribution of the net per session (units)",
         &["net from", "net to", "sessions", "share"],
@@ -493,14 +498,12 @@ pub fn render(m: &SimModel) -> Report {
             pct_cell(b.share, 3),
         ]);
     }
-    r.sections.push(sec);
+    sec
+}
 
-    // Notes.
-    if let Some(marker) = &marker {
-        r.notes.push(format!(
-            "{marker}; the figures cover the coups completed only."
-        ));
-    }
+/// The notes after the tables (what the RTP says about betting systems, precision, claim,
+/// reshuffles) and the claim's table.
+fn notes(r: &mut Report, m: &SimModel) {
     let main = &m.rtp_estimate;
     if m.coups == 0 {
         r.notes
@@ -539,9 +542,6 @@ pub fn render(m: &SimModel) -> Report {
             m.reshuffles_mid_round
         ));
     }
-
-    r.json = serde_json::to_value(m).unwrap_or_default();
-    r
 }
 
 /// The plots: the net per session as a histogram, each bet's simulated RTP minus its exact

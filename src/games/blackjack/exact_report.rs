@@ -10,7 +10,7 @@ use super::exact::{
     analyze_with, DealerTable, ExactResult, Follow, Frequencies, Optimal, PostSplit,
 };
 use super::rules::{BjPays, DealerBjTakes, Rules, Surrender};
-use super::shoe::value_char;
+use super::shoe::{up_name, UP_ORDER};
 use super::strategy::{StrategyInfo, StrategySpec};
 use crate::report::{pct, pct_cell, Cell, Report, Section};
 
@@ -67,7 +67,7 @@ impl ExactLine {
         ExactLine {
             ev: r.ev,
             rtp: 1.0 + r.ev,
-            ev_by_upcard: ORDER
+            ev_by_upcard: UP_ORDER
                 .iter()
                 .map(|&i| {
                     let e = UpExact {
@@ -129,13 +129,6 @@ pub struct ExactModel {
     pub settlements: Vec<SettlementRow>,
     pub claim: Option<ExactClaim>,
     pub sensitivity: Option<Vec<SensitivityRow>>,
-}
-
-/// Up card indices in table order: 2..9, T, A.
-const ORDER: [usize; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0];
-
-fn up_name(i: usize) -> String {
-    value_char(i as u8 + 1).to_string()
 }
 
 /// One rule change: its name, the rule it touches (changes of one rule do not combine), and
@@ -390,7 +383,7 @@ pub fn render(m: &ExactModel) -> Report {
         None => &["up", "P(up)", "optimal EV"],
     };
     let mut s = Section::new("EV by dealer up card (rules as given)", columns);
-    for i in ORDER {
+    for i in UP_ORDER {
         let up = up_name(i);
         let opt = &m.ev_by_upcard[&up];
         let mut row = vec![

@@ -301,7 +301,7 @@ impl Game for Blackjack {
 
 fn info(run: &Run<Blackjack>) -> RunInfo {
     RunInfo {
-        meta: run.meta.clone(),
+        run: run.meta.clone(),
         rounds_requested: run.config.rounds,
         plan: run.plan,
     }

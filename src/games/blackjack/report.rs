@@ -3,11 +3,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::rules::Rules;
-use super::shoe::value_char;
+use super::shoe::{up_name, UP_ORDER};
 use super::sim::{hist_offset, BjAcc, Plan};
 use super::strategy::StrategyInfo;
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed, fixed_cell, pct_cell, rate, Cell, Report, Section,
+    count, count_cell, est, fixed, fixed_cell, pct_cell, pct_estimate_cells, rate, Cell, Report,
+    RunHeader, RunMeta, Section,
 };
 use crate::stats::{check_claim, rounds_for_se, Estimate};
 
@@ -38,13 +39,9 @@ pub struct SideBets {
 pub struct RunInfo {
     /// What every game's run records: seed, time, threads, chunks done and planned, whether
     /// it was interrupted, shards merged.
-    pub meta: crate::report::RunMeta,
+    pub run: RunMeta,
     pub rounds_requested: u64,
     pub plan: Plan,
-}
-
-fn up_name(i: usize) -> String {
-    value_char(i as u8 + 1).to_string()
 }
 
 /// An estimate as the report's JSON gives it per row: mean, SE, CI.
@@ -101,8 +98,10 @@ pub struct StrategyLine {
     pub insurance: String,
 }
 
+/// The run's chunks of shoes: their size, how many were planned and done, and the pilot's
+/// rounds per shoe (which sized them).
 #[derive(Clone, Debug, Serialize)]
-pub struct ChunksLine {
+pub struct ShoeChunks {
     pub shoes_per_chunk: u64,
     pub planned: u64,
     pub done: u64,
@@ -148,13 +147,14 @@ pub struct BehindLine {
 /// the JSON are both rendered from it (the JSON is this struct, serialized).
 #[derive(Clone, Debug, Serialize)]
 pub struct SimModel {
-    pub game: &'static str,
+    /// game, seed, elapsed_s, setup_s, threads, interrupted, rounds_per_s.
+    #[serde(flatten)]
+    pub header: RunHeader,
     pub version: &'static str,
     pub rules: Rules,
     pub strategy: StrategyLine,
     pub shard: Option<crate::shard::ShardSpec>,
     pub chunk_range: [u64; 2],
-    pub seed: u64,
     pub rounds: u64,
     pub rounds_requested: u64,
     /// Initial bets staked, in units of one initial bet (seat-rounds when betting flat).
@@ -165,8 +165,7 @@ pub struct SimModel {
     pub avg_bet: f64,
     pub max_bet: u64,
     pub shoes: u64,
-    pub chunks: ChunksLine,
-    pub interrupted: bool,
+    pub chunks: ShoeChunks,
     pub ev: f64,
     pub ev_se: f64,
     pub ev_ci95: [f64; 2],
@@ -188,14 +187,9 @@ pub struct SimModel {
     pub bet_behind: BehindLine,
     pub claim: Option<crate::stats::ClaimCheck>,
     pub rtp_estimate: Estimate,
-    pub elapsed_s: f64,
-    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
-    pub setup_s: Option<f64>,
-    pub rounds_per_s: f64,
-    pub threads: usize,
     /// How the run went (for the metadata lines and notes).
     #[serde(skip)]
-    pub meta: crate::report::RunMeta,
+    pub run: RunMeta,
     #[serde(skip)]
     pub reshuffles_mid_round: u64,
     /// The rounds of a standard error of 0.01% at this SD.
@@ -354,9 +348,7 @@ pub fn counting_model(
         .filter(|(_, t)| t.observed > 0)
         .map(|(i, t)| {
             let k = t.played as f64;
-            let mean = t.net as f64 / k;
-            let var = (t.net_xx as f64 / k - mean * mean).max(0.0);
-            let e = Estimate::new(mean / u, (var / k).sqrt() / u, t.played.saturating_sub(1));
+            let e = tc_estimate(t, u);
             // A bet winning `w` of `n` at `pay`:1: its EV and SE per unit staked.
             let bet = |w: u64, n: u64, pay: f64| {
                 let (n, p) = (n as f64, w as f64 / n.max(1) as f64);
@@ -429,6 +421,26 @@ pub fn counting_model(
         ),
         by_true_count,
     })
+}
+
+/// The EV per initial bet (of `u` units) of the seat-rounds played at one count, with its SE
+/// and 95% CI (seat-rounds taken as independent).
+fn tc_estimate(t: &super::sim::TcSums, u: f64) -> Estimate {
+    let k = t.played as f64;
+    let mean = t.net as f64 / k;
+    let var = (t.net_xx as f64 / k - mean * mean).max(0.0);
+    Estimate::new(mean / u, (var / k).sqrt() / u, t.played.saturating_sub(1))
+}
+
+/// A count as a row or bar label: the first and last counts take every count beyond them
+/// ("<= -6", ">= +6"; `gap` between the sign and the number, a space in tables).
+fn count_label(tc: i32, gap: &str) -> String {
+    let edge = super::count::TC_CLAMP;
+    match tc {
+        t if t <= -edge => format!("<={gap}{t}"),
+        t if t >= edge => format!(">={gap}{t:+}"),
+        t => format!("{t:+}"),
+    }
 }
 
 /// Each wager's exposure by count: the bet behind (following the seat's play: the counter's
@@ -533,30 +545,9 @@ fn frequencies_as_map<S: serde::Serializer>(f: &[Frequency], s: S) -> Result<S::
     m.end()
 }
 
-/// Up card indices in table order: 2..9, T, A.
-const ORDER: [usize; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0];
-
-/// Compute the report model of a blackjack run.
-pub fn model(
-    rules: &Rules,
-    strategy: &StrategyInfo,
-    bets: &SideBets,
-    acc: &BjAcc,
-    run: &RunInfo,
-    claim: Option<f64>,
-) -> SimModel {
-    let u = rules.units_per_bet() as f64;
-    let c = &acc.counts;
-    let ev = est(&acc.main, u);
-    let rtp = ev.affine(1.0, 1.0);
-    let per_wagered = est(&acc.wagered, 1.0).affine(1.0, 1.0);
-    let pairs = est(&acc.pairs, 1.0).affine(1.0, 1.0);
-    let insurance = est(&acc.insurance, 1.0).affine(1.0, 1.0);
-    let behind = match bets.behind_follows {
-        BehindFollows::All => rtp,
-        BehindFollows::None => est(&acc.behind_none, u).affine(1.0, 1.0),
-    };
-    let ev_by_upcard = ORDER
+/// The EV per initial bet (of `u` units) after each dealer up card, by its name.
+fn ev_by_upcard(acc: &BjAcc, u: f64) -> std::collections::BTreeMap<String, UpEv> {
+    UP_ORDER
         .iter()
         .map(|&i| {
             let ratio = &acc.by_up[i];
@@ -569,14 +560,18 @@ pub fn model(
             };
             (up_name(i), row)
         })
-        .collect();
+        .collect()
+}
+
+/// How often each counted event happened, each per what it can happen in.
+fn frequencies(c: &super::sim::Counts) -> Vec<Frequency> {
     let f = |name, of, count, d| Frequency {
         name,
         of,
         count,
         rate: rate(count, d),
     };
-    let frequencies = vec![
+    vec![
         f("blackjack", "per seat-round", c.naturals, c.seat_rounds),
         f(
             "dealer_blackjack",
@@ -600,8 +595,12 @@ pub fn model(
             c.hands_played,
         ),
         f("dealer_bust", "per round", c.dealer_busts, c.rounds),
-    ];
-    let dealer_outcomes = ORDER
+    ]
+}
+
+/// The dealer's final hands after each up card, by its name.
+fn dealer_outcomes(acc: &BjAcc) -> std::collections::BTreeMap<String, DealerRow> {
+    UP_ORDER
         .iter()
         .map(|&i| {
             let row = &acc.dealer[i];
@@ -619,21 +618,51 @@ pub fn model(
             };
             (up_name(i), d)
         })
-        .collect();
+        .collect()
+}
+
+/// Each net result of a seat-round (in initial bets) and how often it came.
+fn net_distribution(rules: &Rules, acc: &BjAcc) -> Vec<NetRow> {
+    let u = rules.units_per_bet() as f64;
     let off = hist_offset(rules);
-    let net_distribution = acc
-        .hist
+    acc.hist
         .iter()
         .enumerate()
         .filter(|(_, &k)| k > 0)
         .map(|(i, &k)| NetRow {
             net: (i as i64 - off) as f64 / u,
             count: k,
-            p: rate(k, c.seat_rounds),
+            p: rate(k, acc.counts.seat_rounds),
         })
-        .collect();
+        .collect()
+}
+
+/// Compute the report model of a blackjack run.
+pub fn model(
+    rules: &Rules,
+    strategy: &StrategyInfo,
+    bets: &SideBets,
+    acc: &BjAcc,
+    info: &RunInfo,
+    claim: Option<f64>,
+) -> SimModel {
+    let u = rules.units_per_bet() as f64;
+    let c = &acc.counts;
+    let ev = est(&acc.main, u);
+    let rtp = ev.affine(1.0, 1.0);
+    let per_wagered = est(&acc.wagered, 1.0).affine(1.0, 1.0);
+    let pairs = est(&acc.pairs, 1.0).affine(1.0, 1.0);
+    let insurance = est(&acc.insurance, 1.0).affine(1.0, 1.0);
+    let behind = match bets.behind_follows {
+        BehindFollows::All => rtp,
+        BehindFollows::None => est(&acc.behind_none, u).affine(1.0, 1.0),
+    };
+    let ev_by_upcard = ev_by_upcard(acc, u);
+    let frequencies = frequencies(c);
+    let dealer_outcomes = dealer_outcomes(acc);
+    let net_distribution = net_distribution(rules, acc);
     SimModel {
-        game: "blackjack",
+        header: RunHeader::of("blackjack", &info.run, c.rounds, "rounds_per_s"),
         version: crate::VERSION,
         rules: rules.clone(),
         strategy: StrategyLine {
@@ -641,23 +670,21 @@ pub fn model(
             hash: strategy.hash.clone(),
             insurance: if bets.insure { "always" } else { "never" }.into(),
         },
-        shard: run.meta.shard,
-        chunk_range: run.meta.chunk_range,
-        seed: run.meta.seed,
+        shard: info.run.shard,
+        chunk_range: info.run.chunk_range,
         rounds: c.rounds,
-        rounds_requested: run.rounds_requested,
+        rounds_requested: info.rounds_requested,
         initial_bets: c.initial_bets,
         seat_rounds: c.seat_rounds,
         avg_bet: rate(c.initial_bets, c.seat_rounds),
         max_bet: c.max_bet,
         shoes: c.shoes,
-        chunks: ChunksLine {
-            shoes_per_chunk: run.plan.shoes_per_chunk,
-            planned: run.plan.chunks,
-            done: run.meta.chunks_done,
-            pilot_rounds_per_shoe: run.plan.pilot_rounds_per_shoe,
+        chunks: ShoeChunks {
+            shoes_per_chunk: info.plan.shoes_per_chunk,
+            planned: info.plan.chunks,
+            done: info.run.chunks_done,
+            pilot_rounds_per_shoe: info.plan.pilot_rounds_per_shoe,
         },
-        interrupted: run.meta.interrupted,
         ev: ev.mean,
         ev_se: ev.se,
         ev_ci95: ev.ci95,
@@ -697,11 +724,7 @@ pub fn model(
         },
         claim: claim.map(|cl| check_claim(&rtp, cl, c.seat_rounds, acc.main.df(), "RTP")),
         rtp_estimate: rtp,
-        elapsed_s: run.meta.elapsed_s,
-        setup_s: run.meta.setup_json(),
-        rounds_per_s: c.rounds as f64 / run.meta.elapsed_s.max(1e-9),
-        threads: run.meta.threads,
-        meta: run.meta.clone(),
+        run: info.run.clone(),
         reshuffles_mid_round: c.reshuffles_mid_round,
         bets_for_se_0_01pct: rounds_for_se(ev.se, c.seat_rounds, 0.0001),
         counting: None,
@@ -711,88 +734,93 @@ pub fn model(
 /// The report of a blackjack run: tables and notes rendered from the model, the JSON the
 /// model itself.
 pub fn render(m: &SimModel) -> Report {
-    let ev = Estimate {
-        mean: m.ev,
-        se: m.ev_se,
-        ci95: m.ev_ci95,
-    };
-    let rtp = m.rtp_estimate;
-    let per_wagered = Estimate {
-        mean: m.rtp_total_wagered,
-        se: m.rtp_total_wagered_se,
-        ci95: m.rtp_total_wagered_ci95,
-    };
     let mut r = Report {
         title: format!("rtplab blackjack simulation: {}", m.strategy.name),
         ..Default::default()
     };
-    let meta = &mut r.meta;
-    meta.push(("tool".into(), format!("rtplab {}", m.version)));
-    meta.push(("rules".into(), m.rules.to_string()));
-    meta.push((
-        "strategy".into(),
-        format!(
-            "{}{}, insurance {}",
-            m.strategy.name,
-            m.strategy
-                .hash
-                .as_ref()
-                .map(|h| format!(" (fnv1a {h})"))
-                .unwrap_or_default(),
-            m.strategy.insurance
-        ),
-    ));
-    meta.push(("seed".into(), m.seed.to_string()));
-    meta.push((
-        "rounds".into(),
-        if m.max_bet > 1 {
-            format!(
-                "{} dealer rounds; {} seat-rounds played, staking {} initial bets ({} rounds requested)",
-                count(m.rounds),
-                count(m.seat_rounds),
-                count(m.initial_bets),
-                count(m.rounds_requested)
-            )
-        } else {
-            format!(
-                "{} dealer rounds, {} initial bets ({} requested)",
-                count(m.rounds),
-                count(m.initial_bets),
-                count(m.rounds_requested)
-            )
-        },
-    ));
-    meta.push((
-        "chunks".into(),
-        format!(
-            "{} of {} done, {} each ({:.1} rounds per shoe in the pilot)",
-            count(m.chunks.done),
-            count(m.chunks.planned),
-            crate::report::plural(m.chunks.shoes_per_chunk, "shoe"),
-            m.chunks.pilot_rounds_per_shoe
-        ),
-    ));
-    meta.push(("elapsed".into(), m.meta.elapsed_text(m.rounds, "rounds")));
-    if let Some(marker) = m.meta.marker() {
-        // In the metadata too, so that every file of --out-dir (CSV, SVG) carries it.
-        meta.push(("status".into(), marker));
+    r.meta = meta_lines(m);
+    m.run.annotate(&mut r, m.rounds, "rounds");
+    r.sections.extend([
+        result_section(m),
+        up_card_section(m),
+        frequency_section(m),
+        side_bet_section(m),
+        dealer_section(m),
+        net_section(m),
+    ]);
+    if let Some(c) = &m.counting {
+        render_counting(&mut r, c);
     }
+    notes(&mut r, m);
+    r.json = serde_json::to_value(m).unwrap_or_default();
+    r
+}
 
+/// The metadata lines before the run's elapsed line: tool, rules, strategy, seed, rounds,
+/// chunks.
+fn meta_lines(m: &SimModel) -> Vec<(String, String)> {
+    let strategy = format!(
+        "{}{}, insurance {}",
+        m.strategy.name,
+        m.strategy
+            .hash
+            .as_ref()
+            .map(|h| format!(" (fnv1a {h})"))
+            .unwrap_or_default(),
+        m.strategy.insurance
+    );
+    let rounds = if m.max_bet > 1 {
+        format!(
+            "{} dealer rounds; {} seat-rounds played, staking {} initial bets ({} rounds requested)",
+            count(m.rounds),
+            count(m.seat_rounds),
+            count(m.initial_bets),
+            count(m.rounds_requested)
+        )
+    } else {
+        format!(
+            "{} dealer rounds, {} initial bets ({} requested)",
+            count(m.rounds),
+            count(m.initial_bets),
+            count(m.rounds_requested)
+        )
+    };
+    let chunks = format!(
+        "{} of {} done, {} each ({:.1} rounds per shoe in the pilot)",
+        count(m.chunks.done),
+        count(m.chunks.planned),
+        crate::report::plural(m.chunks.shoes_per_chunk, "shoe"),
+        m.chunks.pilot_rounds_per_shoe
+    );
+    vec![
+        ("tool".into(), format!("rtplab {}", m.version)),
+        ("rules".into(), m.rules.to_string()),
+        ("strategy".into(), strategy),
+        ("seed".into(), m.header.seed.to_string()),
+        ("rounds".into(), rounds),
+        ("chunks".into(), chunks),
+    ]
+}
+
+/// EV, RTP and RTP per total wagered, and the SD of a round.
+fn result_section(m: &SimModel) -> Section {
     let mut s = Section::new(
         "Result (per initial main bet unless stated)",
         &["quantity", "value", "SE", "95% CI"],
     );
-    for (name, e) in [
-        ("EV", &ev),
-        ("RTP = 1 + EV", &rtp),
-        ("RTP per total wagered", &per_wagered),
+    let rtp = &m.rtp_estimate;
+    for (name, mean, se, ci95) in [
+        ("EV", m.ev, m.ev_se, m.ev_ci95),
+        ("RTP = 1 + EV", rtp.mean, rtp.se, rtp.ci95),
+        (
+            "RTP per total wagered",
+            m.rtp_total_wagered,
+            m.rtp_total_wagered_se,
+            m.rtp_total_wagered_ci95,
+        ),
     ] {
-        s.row([
-            name.into(),
-            pct_cell(e.mean, 4),
-            pct_cell(e.se, 4),
-            ci_cell(e, 4),
-        ]);
+        let [mean, se, ci] = pct_estimate_cells(mean, se, ci95, 4);
+        s.row([name.into(), mean, se, ci]);
     }
     s.row([
         "SD of one round (bets)".into(),
@@ -800,29 +828,29 @@ pub fn render(m: &SimModel) -> Report {
         "".into(),
         "".into(),
     ]);
-    r.sections.push(s);
+    s
+}
 
+fn up_card_section(m: &SimModel) -> Section {
     let mut s = Section::new(
         "EV by dealer up card",
         &["up", "share", "EV", "SE", "95% CI"],
     );
-    for &i in &ORDER {
+    for &i in &UP_ORDER {
         let row = &m.ev_by_upcard[&up_name(i)];
-        let e = Estimate {
-            mean: row.ev,
-            se: row.se,
-            ci95: row.ci95,
-        };
+        let [ev, se, ci] = pct_estimate_cells(row.ev, row.se, row.ci95, 3);
         s.row([
             up_name(i).into(),
             pct_cell(rate(row.bets, m.seat_rounds), 2),
-            pct_cell(e.mean, 3),
-            pct_cell(e.se, 3),
-            ci_cell(&e, 3),
+            ev,
+            se,
+            ci,
         ]);
     }
-    r.sections.push(s);
+    s
+}
 
+fn frequency_section(m: &SimModel) -> Section {
     let mut s = Section::new("Frequencies", &["event", "rate", "count", "of"]);
     for f in &m.frequencies {
         s.row([
@@ -832,60 +860,65 @@ pub fn render(m: &SimModel) -> Report {
             f.of.into(),
         ]);
     }
-    r.sections.push(s);
+    s
+}
 
+/// The pairs bet, insurance and the bet behind: each one's RTP per stake.
+fn side_bet_section(m: &SimModel) -> Section {
     let mut s = Section::new(
         "Side bets and bet behind (RTP per stake of that bet)",
         &["bet", "stake", "bets", "RTP", "SE", "95% CI"],
     );
     let sb = &m.side_bets;
-    let est_of = |mean, se, ci95| Estimate { mean, se, ci95 };
-    let pairs = est_of(sb.pairs.rtp, sb.pairs.se, sb.pairs.ci95);
-    s.row([
-        "pairs (same rank, 11:1)".into(),
-        Cell::num(format!("{}", sb.pairs.stake), sb.pairs.stake, "bets"),
-        count_cell(sb.pairs.bets),
-        pct_cell(pairs.mean, 3),
-        pct_cell(pairs.se, 3),
-        ci_cell(&pairs, 3),
-    ]);
-    let ins = est_of(sb.insurance.rtp, sb.insurance.se, sb.insurance.ci95);
-    s.row([
-        "insurance (2:1)".into(),
-        if m.strategy.insurance == "never" {
-            "never taken".into()
-        } else {
-            Cell::num("0.5".into(), 0.5, "bets")
-        },
-        count_cell(sb.insurance.taken),
-        pct_cell(ins.mean, 3),
-        pct_cell(ins.se, 3),
-        ci_cell(&ins, 3),
-    ]);
     let b = &m.bet_behind;
-    let behind = est_of(b.rtp, b.se, b.ci95);
-    s.row([
-        Cell::from(format!(
-            "bet behind (follows {})",
-            if b.follows == BehindFollows::All {
-                "all"
+    let rows = [
+        (
+            "pairs (same rank, 11:1)".to_string(),
+            Cell::num(format!("{}", sb.pairs.stake), sb.pairs.stake, "bets"),
+            sb.pairs.bets,
+            [sb.pairs.rtp, sb.pairs.se],
+            sb.pairs.ci95,
+        ),
+        (
+            "insurance (2:1)".to_string(),
+            if m.strategy.insurance == "never" {
+                "never taken".into()
             } else {
-                "none"
-            }
-        )),
-        Cell::num(format!("{}", b.stake), b.stake, "bets"),
-        count_cell(b.bets),
-        pct_cell(behind.mean, 3),
-        pct_cell(behind.se, 3),
-        ci_cell(&behind, 3),
-    ]);
-    r.sections.push(s);
+                Cell::num("0.5".into(), 0.5, "bets")
+            },
+            sb.insurance.taken,
+            [sb.insurance.rtp, sb.insurance.se],
+            sb.insurance.ci95,
+        ),
+        (
+            format!(
+                "bet behind (follows {})",
+                if b.follows == BehindFollows::All {
+                    "all"
+                } else {
+                    "none"
+                }
+            ),
+            Cell::num(format!("{}", b.stake), b.stake, "bets"),
+            b.bets,
+            [b.rtp, b.se],
+            b.ci95,
+        ),
+    ];
+    for (bet, stake, bets, [rtp, se], ci95) in rows {
+        let mut row = vec![Cell::from(bet), stake, count_cell(bets)];
+        row.extend(pct_estimate_cells(rtp, se, ci95, 3));
+        s.row(row);
+    }
+    s
+}
 
+fn dealer_section(m: &SimModel) -> Section {
     let mut s = Section::new(
         "Dealer outcomes by up card",
         &["up", "17", "18", "19", "20", "21", "bust", "BJ"],
     );
-    for &i in &ORDER {
+    for &i in &UP_ORDER {
         let d = &m.dealer_outcomes[&up_name(i)];
         let mut cells = vec![Cell::from(up_name(i))];
         cells.extend(
@@ -895,8 +928,10 @@ pub fn render(m: &SimModel) -> Report {
         );
         s.row(cells);
     }
-    r.sections.push(s);
+    s
+}
 
+fn net_section(m: &SimModel) -> Section {
     let mut s = Section::new(
         "Distribution of one round's net result (main bet)",
         &["net (bets)", "probability", "count"],
@@ -908,16 +943,12 @@ pub fn render(m: &SimModel) -> Report {
             count_cell(d.count),
         ]);
     }
-    r.sections.push(s);
+    s
+}
 
-    if let Some(c) = &m.counting {
-        render_counting(&mut r, c);
-    }
-    if let Some(marker) = m.meta.marker() {
-        r.notes.push(format!(
-            "{marker}; the figures cover the rounds completed only."
-        ));
-    }
+/// The notes after the tables (varied bets, precision, claim, reshuffles) and the claim's
+/// table.
+fn notes(r: &mut Report, m: &SimModel) {
     if m.max_bet > 1 {
         r.notes.push(format!(
             "Bets varied: {} seat-rounds staked {} initial bets (average {}, largest {}); EV and RTP are per initial bet staked.",
@@ -950,13 +981,36 @@ pub fn render(m: &SimModel) -> Report {
             m.reshuffles_mid_round
         ));
     }
-    r.json = serde_json::to_value(m).unwrap_or_default();
-    r
 }
 
-/// The counting sections: the player's figures and the EV by count.
+/// The counting sections: the player's figures, the risk of ruin, the operator's exposure and
+/// the EV by count.
 fn render_counting(r: &mut Report, c: &CountingModel) {
     r.meta.push(("count".into(), c.count.clone()));
+    r.sections.push(counting_section(c));
+    if let Some(ror) = &c.ror {
+        r.sections.push(ruin_section(ror));
+        r.notes.push(format!(
+            "Risk of ruin: the formula is the Brownian approximation with the run's EV and SD per round played (e^(-2 EV B / SD^2) ever; with the finite-horizon term for a trip). Simulated trips follow the simulated rounds in order: each starts with {} table minimums, plays {} rounds the counter bets (insurance included), and is ruined when the bankroll falls to 0 or below; a chunk's unfinished last trip is not counted{}.",
+            ror.bankroll,
+            ror.trip_rounds,
+            if ror.trips == 0 {
+                " — no trip completed: each chunk must hold a whole trip; lower --trip-rounds or raise --chunk-shoes"
+            } else {
+                ""
+            }
+        ));
+    }
+    r.sections.push(exposure_section(c));
+    r.sections.push(by_count_section(c));
+    r.notes.push(format!(
+        "Counting: {}. The counter's figures include its insurance bets. A seat sitting out (wonging) watches its place played the same way by someone else: the cards are as they would be, none of it is the seat's money. The SEs by count take seat-rounds as independent; the insurance and pairs EVs by count (per unit staked, over every seat-round seen) are the operator's exposure to a player who bets them only at that count.",
+        c.count
+    ));
+}
+
+/// The counter's figures per round played: advantage, EV, SD, SCORE, N0, DI, and per hour.
+fn counting_section(c: &CountingModel) -> Section {
     let mut s = Section::new(
         "Card counting (per round played, all spots, in table minimums)",
         &["quantity", "value", "SE"],
@@ -996,49 +1050,43 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
     for (label, value) in rows {
         s.row([Cell::from(label), value, "".into()]);
     }
-    r.sections.push(s);
-    if let Some(ror) = &c.ror {
-        let mut s = Section::new(
-            &format!(
-                "Risk of ruin of a bankroll of {} table minimums",
-                ror.bankroll
-            ),
-            &["ruin", "probability", "SE"],
-        );
-        s.row([
-            "ever (formula)".into(),
-            pct_cell(ror.formula_lifetime, 2),
-            "".into(),
-        ]);
-        s.row([
-            format!("within a trip of {} rounds (formula)", ror.trip_rounds).into(),
-            pct_cell(ror.formula_trip, 2),
-            "".into(),
-        ]);
-        match (ror.simulated_trip, ror.simulated_trip_se) {
-            (Some(p), Some(se)) => s.row([
-                format!("within a trip (simulated, {} trips)", ror.trips).into(),
-                pct_cell(p, 2),
-                pct_cell(se, 2),
-            ]),
-            _ => s.row([
-                Cell::from("within a trip (simulated)"),
-                Cell::from("no trip completed"),
-                Cell::from(""),
-            ]),
-        }
-        r.sections.push(s);
-        r.notes.push(format!(
-            "Risk of ruin: the formula is the Brownian approximation with the run's EV and SD per round played (e^(-2 EV B / SD^2) ever; with the finite-horizon term for a trip). Simulated trips follow the simulated rounds in order: each starts with {} table minimums, plays {} rounds the counter bets (insurance included), and is ruined when the bankroll falls to 0 or below; a chunk's unfinished last trip is not counted{}.",
-            ror.bankroll,
-            ror.trip_rounds,
-            if ror.trips == 0 {
-                " — no trip completed: each chunk must hold a whole trip; lower --trip-rounds or raise --chunk-shoes"
-            } else {
-                ""
-            }
-        ));
+    s
+}
+
+fn ruin_section(ror: &Ror) -> Section {
+    let mut s = Section::new(
+        &format!(
+            "Risk of ruin of a bankroll of {} table minimums",
+            ror.bankroll
+        ),
+        &["ruin", "probability", "SE"],
+    );
+    s.row([
+        "ever (formula)".into(),
+        pct_cell(ror.formula_lifetime, 2),
+        "".into(),
+    ]);
+    s.row([
+        format!("within a trip of {} rounds (formula)", ror.trip_rounds).into(),
+        pct_cell(ror.formula_trip, 2),
+        "".into(),
+    ]);
+    match (ror.simulated_trip, ror.simulated_trip_se) {
+        (Some(p), Some(se)) => s.row([
+            format!("within a trip (simulated, {} trips)", ror.trips).into(),
+            pct_cell(p, 2),
+            pct_cell(se, 2),
+        ]),
+        _ => s.row([
+            Cell::from("within a trip (simulated)"),
+            Cell::from("no trip completed"),
+            Cell::from(""),
+        ]),
     }
+    s
+}
+
+fn exposure_section(c: &CountingModel) -> Section {
     let mut s = Section::new(
         &format!(
             "Operator exposure: wagers that pay at some {} (EV above 0 by 1.96 SE; counts with at least {}% of rounds)",
@@ -1063,7 +1111,11 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
             e.se.map_or("".into(), |x| pct_cell(x, 3)),
         ]);
     }
-    r.sections.push(s);
+    s
+}
+
+/// The EV, bet and operator exposure at each count (empty cells where the counter sat out).
+fn by_count_section(c: &CountingModel) -> Section {
     let mut s = Section::new(
         &format!(
             "EV by {} (per initial bet of the rounds played)",
@@ -1082,20 +1134,14 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
         ],
     );
     for row in &c.by_true_count {
-        let e = Estimate {
-            mean: row.ev,
-            se: row.se,
-            ci95: row.ci95,
-        };
-        let edge = super::count::TC_CLAMP;
-        let label = match row.tc {
-            t if t <= -edge => format!("<= {t}"),
-            t if t >= edge => format!(">= {t:+}"),
-            t => format!("{t:+}"),
-        };
         let played = row.played > 0;
+        let [ev, se, ci] = if played {
+            pct_estimate_cells(row.ev, row.se, row.ci95, 3)
+        } else {
+            Default::default()
+        };
         s.row([
-            Cell::from(label),
+            Cell::from(count_label(row.tc, " ")),
             pct_cell(row.share, 2),
             count_cell(row.played),
             if played {
@@ -1103,13 +1149,9 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
             } else {
                 "out".into()
             },
-            if played {
-                pct_cell(e.mean, 3)
-            } else {
-                "".into()
-            },
-            if played { pct_cell(e.se, 3) } else { "".into() },
-            if played { ci_cell(&e, 3) } else { "".into() },
+            ev,
+            se,
+            ci,
             match row.insurance_ev {
                 Some(x) => pct_cell(x, 2),
                 None => "".into(),
@@ -1117,11 +1159,7 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
             pct_cell(row.pairs_ev, 2),
         ]);
     }
-    r.sections.push(s);
-    r.notes.push(format!(
-        "Counting: {}. The counter's figures include its insurance bets. A seat sitting out (wonging) watches its place played the same way by someone else: the cards are as they would be, none of it is the seat's money. The SEs by count take seat-rounds as independent; the insurance and pairs EVs by count (per unit staked, over every seat-round seen) are the operator's exposure to a player who bets them only at that count.",
-        c.count
-    ));
+    s
 }
 
 /// The plots of a run: result histogram, EV by up card, and the running RTP with its 95%
@@ -1131,7 +1169,7 @@ pub fn plots(
     rules: &Rules,
     acc: &BjAcc,
     claim: Option<f64>,
-    run: &RunInfo,
+    info: &RunInfo,
     counting: Option<&CountingModel>,
 ) -> Result<Vec<(String, String)>, String> {
     use crate::report::svg::{
@@ -1155,7 +1193,7 @@ pub fn plots(
             binomial_bar(label, k, total)
         })
         .collect();
-    let by_up: Vec<Bar> = [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 0]
+    let by_up: Vec<Bar> = UP_ORDER
         .iter()
         .map(|&i| {
             let e = est(&acc.by_up[i], u);
@@ -1208,135 +1246,133 @@ pub fn plots(
         ),
     ];
     if !acc.count.by_tc.is_empty() {
-        let edge = super::count::TC_CLAMP;
-        let bars: Vec<Bar> = acc
-            .count
-            .by_tc
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.played > 1)
-            .map(|(i, t)| {
-                let tc = i as i32 - edge;
-                let k = t.played as f64;
-                let mean = t.net as f64 / k;
-                let var = (t.net_xx as f64 / k - mean * mean).max(0.0);
-                let e = crate::stats::Estimate::new(
-                    mean / u,
-                    (var / k).sqrt() / u,
-                    t.played.saturating_sub(1),
-                );
-                let label = match tc {
-                    t if t <= -edge => format!("<={t}"),
-                    t if t >= edge => format!(">={t:+}"),
-                    t => format!("{t:+}"),
-                };
-                Bar::new(label, e.mean * 100.0).with_ci(e.ci95[0] * 100.0, e.ci95[1] * 100.0)
-            })
-            .collect();
-        out.push((
-            "ev-by-true-count.svg".into(),
-            bar_chart(&BarChart {
-                title: "EV by count, with 95% CIs",
-                x_label: "count when the bet was placed",
-                y_label: "EV (% of the initial bet)",
-                y_unit: YUnit::Percent,
-                bars: &bars,
-                hline: Some((0.0, "break-even")),
-                histogram: false,
-            })?,
-        ));
+        out.push(ev_by_count_plot(acc, u)?);
     }
     if let Some(c) = counting {
-        let edge = super::count::TC_CLAMP;
-        let bars: Vec<Bar> = c
-            .by_true_count
-            .iter()
-            .map(|row| {
-                let label = match row.tc {
-                    t if t <= -edge => format!("<={t}"),
-                    t if t >= edge => format!(">={t:+}"),
-                    t => format!("{t:+}"),
-                };
-                Bar::new(label, row.share * 100.0)
-            })
-            .collect();
-        out.push((
-            "true-count-frequency.svg".into(),
-            bar_chart(&BarChart {
-                title: &format!(
-                    "How often each {} comes up (share of seat-rounds)",
-                    c.count_key
-                ),
-                x_label: "count when the bet was placed",
-                y_label: "share of seat-rounds (%)",
-                y_unit: YUnit::Percent,
-                bars: &bars,
-                hline: None,
-                histogram: false,
-            })?,
-        ));
+        out.push(count_frequency_plot(c)?);
         if let Some(ror) = &c.ror {
-            let formula: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
-                .chain(
-                    ror.curve
-                        .iter()
-                        .map(|p| (p.rounds as f64, p.formula * 100.0)),
-                )
-                .collect();
-            let sim: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
-                .chain(
-                    ror.curve
-                        .iter()
-                        .filter_map(|p| Some((p.rounds as f64, p.simulated? * 100.0))),
-                )
-                .collect();
-            let n = ror.trips as f64;
-            let band: Vec<(f64, f64, f64)> = sim
-                .iter()
-                .map(|&(x, y)| {
-                    let p = y / 100.0;
-                    let h = 196.0 * (p * (1.0 - p) / n.max(1.0)).sqrt();
-                    (x, (y - h).max(0.0), (y + h).min(100.0))
-                })
-                .collect();
-            let title = format!(
-                "Risk of ruin within a trip: bankroll {} table minimums (ever, by the formula: {:.1}%)",
-                ror.bankroll,
-                ror.formula_lifetime * 100.0
-            );
-            let sim_name = format!("simulated ({} trips)", ror.trips);
-            let mut lines = vec![];
-            if ror.trips > 0 {
-                lines.push(Line {
-                    name: &sim_name,
-                    points: &sim,
-                    band: Some(&band),
-                    dots: false,
-                });
-            }
-            lines.push(Line {
-                name: "Brownian formula",
-                points: &formula,
-                band: None,
-                dots: false,
-            });
-            out.push((
-                "risk-of-ruin.svg".into(),
-                line_chart(
-                    &title,
-                    "rounds played in the trip",
-                    "P(ruined by then) (%)",
-                    YUnit::Percent,
-                    &lines,
-                    None,
-                )?,
-            ));
+            out.push(ruin_plot(ror)?);
         }
     }
-    if let Some(m) = run.meta.marker() {
+    if let Some(m) = info.run.marker() {
         for p in &mut out {
             p.1 = mark(&p.1, &m);
         }
     }
     Ok(out)
+}
+
+/// The EV at each count played more than once, with its 95% CI.
+fn ev_by_count_plot(acc: &BjAcc, u: f64) -> Result<(String, String), String> {
+    use crate::report::svg::{bar_chart, Bar, BarChart, YUnit};
+    let bars: Vec<Bar> = acc
+        .count
+        .by_tc
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.played > 1)
+        .map(|(i, t)| {
+            let e = tc_estimate(t, u);
+            let label = count_label(i as i32 - super::count::TC_CLAMP, "");
+            Bar::new(label, e.mean * 100.0).with_ci(e.ci95[0] * 100.0, e.ci95[1] * 100.0)
+        })
+        .collect();
+    Ok((
+        "ev-by-true-count.svg".into(),
+        bar_chart(&BarChart {
+            title: "EV by count, with 95% CIs",
+            x_label: "count when the bet was placed",
+            y_label: "EV (% of the initial bet)",
+            y_unit: YUnit::Percent,
+            bars: &bars,
+            hline: Some((0.0, "break-even")),
+            histogram: false,
+        })?,
+    ))
+}
+
+/// How often each count comes up.
+fn count_frequency_plot(c: &CountingModel) -> Result<(String, String), String> {
+    use crate::report::svg::{bar_chart, Bar, BarChart, YUnit};
+    let bars: Vec<Bar> = c
+        .by_true_count
+        .iter()
+        .map(|row| Bar::new(count_label(row.tc, ""), row.share * 100.0))
+        .collect();
+    Ok((
+        "true-count-frequency.svg".into(),
+        bar_chart(&BarChart {
+            title: &format!(
+                "How often each {} comes up (share of seat-rounds)",
+                c.count_key
+            ),
+            x_label: "count when the bet was placed",
+            y_label: "share of seat-rounds (%)",
+            y_unit: YUnit::Percent,
+            bars: &bars,
+            hline: None,
+            histogram: false,
+        })?,
+    ))
+}
+
+/// The risk of ruin within a trip as it grows with the rounds played: simulated (with a 95%
+/// band) and by the formula.
+fn ruin_plot(ror: &Ror) -> Result<(String, String), String> {
+    use crate::report::svg::{line_chart, Line, YUnit};
+    let formula: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
+        .chain(
+            ror.curve
+                .iter()
+                .map(|p| (p.rounds as f64, p.formula * 100.0)),
+        )
+        .collect();
+    let sim: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
+        .chain(
+            ror.curve
+                .iter()
+                .filter_map(|p| Some((p.rounds as f64, p.simulated? * 100.0))),
+        )
+        .collect();
+    let n = ror.trips as f64;
+    let band: Vec<(f64, f64, f64)> = sim
+        .iter()
+        .map(|&(x, y)| {
+            let p = y / 100.0;
+            let h = 196.0 * (p * (1.0 - p) / n.max(1.0)).sqrt();
+            (x, (y - h).max(0.0), (y + h).min(100.0))
+        })
+        .collect();
+    let title = format!(
+        "Risk of ruin within a trip: bankroll {} table minimums (ever, by the formula: {:.1}%)",
+        ror.bankroll,
+        ror.formula_lifetime * 100.0
+    );
+    let sim_name = format!("simulated ({} trips)", ror.trips);
+    let mut lines = vec![];
+    if ror.trips > 0 {
+        lines.push(Line {
+            name: &sim_name,
+            points: &sim,
+            band: Some(&band),
+            dots: false,
+        });
+    }
+    lines.push(Line {
+        name: "Brownian formula",
+        points: &formula,
+        band: None,
+        dots: false,
+    });
+    Ok((
+        "risk-of-ruin.svg".into(),
+        line_chart(
+            &title,
+            "rounds played in the trip",
+            "P(ruined by then) (%)",
+            YUnit::Percent,
+            &lines,
+            None,
+        )?,
+    ))
 }

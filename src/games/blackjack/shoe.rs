@@ -30,6 +30,14 @@ pub fn value_char(v: u8) -> char {
     }
 }
 
+/// Dealer up cards by value index (0 = ace, 9 = ten) in the reports' table order: 2..9, T, A.
+pub const UP_ORDER: [usize; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0];
+
+/// The name of value index `i` (0 = ace): "A", "2", ..., "T".
+pub fn up_name(i: usize) -> String {
+    value_char(i as u8 + 1).to_string()
+}
+
 /// Slots of the card buffer: a power of two above the largest shoe (64 decks), so indices
 /// masked with `SLOTS - 1` need no bounds check in the shuffle and the deal.
 const SLOTS: usize = 4096;

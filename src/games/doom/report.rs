@@ -11,8 +11,9 @@ use super::model::Model;
 use super::rules::{DoomRules, DoomWipes, HeldDice};
 use super::sim::{GameAcc, Mode, TurnAcc, FINAL_BINS, HIST_BIN, HIST_BINS, HIST_MIN, WIN_UNIT};
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed, fixed_cell, pct_cell, rate, strategy_win_rate_section,
-    strategy_win_rates, Cell, Report, RunMeta, Section, StrategyWinRate,
+    count, count_cell, est, fixed, fixed_cell, pct_cell, pct_estimate_cells, rate,
+    strategy_win_rate_section, strategy_win_rates, Cell, Report, RunHeader, RunMeta, Section,
+    StrategyWinRate,
 };
 use crate::stats::Estimate;
 
@@ -45,9 +46,11 @@ fn bin_range(i: usize) -> (Option<i64>, Option<i64>) {
 /// The figures of a simulation: the JSON document of `sim doom`.
 #[derive(Clone, Debug, Serialize)]
 pub struct SimModel {
-    pub game: &'static str,
+    /// game, seed, starting_seat (games only), elapsed_s, setup_s, threads, interrupted,
+    /// turns_per_s.
+    #[serde(flatten)]
+    pub header: RunHeader,
     pub rules: DoomRules,
-    pub seed: u64,
     /// All seats pooled (one seat in turn mode).
     pub mean_turn_score: f64,
     pub mean_turn_score_se: f64,
@@ -60,17 +63,11 @@ pub struct SimModel {
     /// The non-empty bins of the pooled turn scores.
     pub turn_score_histogram: Vec<HistBin>,
     pub turn_score_histogram_bin: i64,
-    pub elapsed_s: f64,
-    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
-    pub setup_s: Option<f64>,
-    pub threads: usize,
-    pub interrupted: bool,
-    pub turns_per_s: f64,
     pub seat_turns: Vec<SeatTurns>,
     #[serde(flatten)]
     pub mode: SimModeModel,
     /// How the run went (seed, starting seat, chunks, shards): rendered, not serialized
-    /// beyond the fields above.
+    /// beyond the header.
     #[serde(skip)]
     pub run: RunMeta,
 }
@@ -138,8 +135,6 @@ pub struct GamesModel {
     pub first_player_advantage: Option<f64>,
     pub turns_per_game: Estimate,
     pub unfinished_games: u64,
-    /// 1-based; `None`: rotated game by game.
-    pub starting_seat: Option<usize>,
     pub final_score_histogram: FinalHistogram,
 }
 
@@ -161,11 +156,6 @@ pub struct FinalHistogram {
     pub bin: f64,
     /// Per seat, per bin.
     pub counts: Vec<Vec<u64>>,
-}
-
-/// An estimate from a rate's fields (for the CI cell).
-fn rate_estimate(mean: f64, se: f64, ci95: [f64; 2]) -> Estimate {
-    Estimate { mean, se, ci95 }
 }
 
 /// The turn figures of one seat's sums (or of all seats pooled).
@@ -250,10 +240,13 @@ pub fn sim_model(m: &Model, acc: &GameAcc, info: &SimInfo) -> SimModel {
         }
         Mode::Games(_) => SimModeModel::Games(games_model(acc, info, m)),
     };
+    let header = RunHeader::of("doom", &info.run, all_turns, "turns_per_s");
     SimModel {
-        game: "doom",
+        header: match info.mode {
+            Mode::Turns(_) => header,
+            Mode::Games(_) => header.with_seats(&info.run),
+        },
         rules: m.rules.clone(),
-        seed: info.run.seed,
         mean_turn_score: p.score.mean,
         mean_turn_score_se: p.score.se,
         mean_turn_score_ci95: p.score.ci95,
@@ -264,11 +257,6 @@ pub fn sim_model(m: &Model, acc: &GameAcc, info: &SimInfo) -> SimModel {
         rolls_per_turn: p.rolls,
         turn_score_histogram,
         turn_score_histogram_bin: HIST_BIN,
-        elapsed_s: info.run.elapsed_s,
-        setup_s: info.run.setup_json(),
-        threads: info.run.threads,
-        interrupted: info.run.interrupted,
-        turns_per_s: all_turns as f64 / info.run.elapsed_s.max(1e-9),
         seat_turns,
         mode,
         run: info.run.clone(),
@@ -307,7 +295,6 @@ fn games_model(acc: &GameAcc, info: &SimInfo, m: &Model) -> GamesModel {
         win_rate_by_position: by_position,
         turns_per_game: est(&acc.game_turns, 1.0),
         unfinished_games: acc.unfinished,
-        starting_seat: info.run.start_seat.map(|s| s + 1),
         final_score_histogram: FinalHistogram {
             bin: 2.0 * m.rules.target as f64 / FINAL_BINS as f64,
             counts: acc.final_hist.clone(),
@@ -326,19 +313,19 @@ pub fn render_sim(sm: &SimModel) -> Report {
         title: "Dice of Doom simulation".into(),
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), sm.rules.summary()));
-    r.meta.push(("Seed".into(), sm.seed.to_string()));
+    r.meta.push(("rules".into(), sm.rules.summary()));
+    r.meta.push(("seed".into(), sm.header.seed.to_string()));
     let all_turns: u64 = sm.seat_turns.iter().map(|s| s.turns).sum();
     match &sm.mode {
         SimModeModel::Turns(t) => {
-            r.meta.push(("Strategy".into(), t.strategy.clone()));
-            r.meta.push(("Turns".into(), count(t.turns)));
+            r.meta.push(("strategy".into(), t.strategy.clone()));
+            r.meta.push(("turns".into(), count(t.turns)));
         }
         SimModeModel::Games(g) => {
-            r.meta.push(("Seats".into(), g.seats.join(" | ")));
-            r.meta.push(("Games".into(), count(g.games)));
+            r.meta.push(("seats".into(), g.seats.join(" | ")));
+            r.meta.push(("games".into(), count(g.games)));
             r.meta
-                .push(("Starting seat".into(), sm.run.starting_seat()));
+                .push(("starting seat".into(), sm.run.starting_seat()));
         }
     }
     sm.run.annotate(&mut r, all_turns, "turns");
@@ -439,12 +426,13 @@ fn games_sections(r: &mut Report, g: &GamesModel, run: &RunMeta) {
         ],
     );
     for w in &g.win_rate {
+        let [rate, se, ci] = pct_estimate_cells(w.rate, w.se, w.ci95, 2);
         ws.row([
             count_cell(w.seat as u64),
             w.strategy.clone().into(),
-            pct_cell(w.rate, 2),
-            pct_cell(w.se, 2),
-            ci_cell(&rate_estimate(w.rate, w.se, w.ci95), 2),
+            rate,
+            se,
+            ci,
             fixed_cell(w.final_score.mean, 1, "points"),
             fixed_cell(w.final_score_sd, 1, "points"),
         ]);
@@ -694,24 +682,61 @@ pub fn render_exact(x: &ExactModel) -> Report {
     let rules = &x.rules;
     let mut r = Report {
         title: "Dice of Doom exact turn analysis".into(),
+        meta: vec![
+            ("rules".into(), rules.summary()),
+            ("method".into(), x.method.into()),
+            (
+                "cap".into(),
+                format!(
+                    "states above {} turn points are valued as banked",
+                    x.cap_points
+                ),
+            ),
+            (
+                "optimal turn EV".into(),
+                format!("{:.3} points per turn", x.turn_ev),
+            ),
+            ("solve time".into(), format!("{:.1} ms", x.solve_ms)),
+        ],
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), rules.summary()));
-    r.meta.push(("Method".into(), x.method.into()));
-    r.meta.push((
-        "Cap".into(),
-        format!(
-            "states above {} turn points are valued as banked",
-            x.cap_points
-        ),
-    ));
-    r.meta.push((
-        "Optimal turn EV".into(),
-        format!("{:.3} points per turn", x.turn_ev),
-    ));
-    r.meta
-        .push(("Solve time".into(), format!("{:.1} ms", x.solve_ms)));
+    for s in x.strategies.iter().filter(|s| s.endgame) {
+        r.notes.push(format!(
+            "{}: the end-game variant depends on the game score; its turn EV is that of its \
+             base threshold",
+            s.strategy
+        ));
+    }
+    r.sections
+        .extend([turn_ev_section(x), bust_section(x), threshold_section(x)]);
+    if let Some(rows) = &x.values {
+        r.sections.push(values_section(rows));
+    }
+    r.sections.push(sweep_section(x));
+    if rules.farkle_penalty.is_some() {
+        r.notes.push(format!(
+            "With the farkle penalty the turn EV is the long-run average per turn of the policy \
+             that maximizes it (relative values by farkles in a row: {}).",
+            x.relative_values
+                .iter()
+                .map(|v| format!("{v:.3}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if rules.doom_sixes.is_some() && rules.doom_wipes == DoomWipes::Bank {
+        r.notes.push(
+            "Doom wipes the bank in these rules; the turn analysis counts the turn's points only \
+             (the bank is not part of a turn)."
+                .into(),
+        );
+    }
+    r.json = serde_json::to_value(x).unwrap_or_default();
+    r
+}
 
+/// The turn EV of optimal play, of each strategy asked for and of the best bank-at:T.
+fn turn_ev_section(x: &ExactModel) -> Section {
     let mut te = Section::new("Turn EV by policy", &["policy", "turn EV", "vs optimal"]);
     te.row([
         "optimal".into(),
@@ -719,13 +744,6 @@ pub fn render_exact(x: &ExactModel) -> Report {
         Cell::num("0".into(), 0.0, "points"),
     ]);
     for s in &x.strategies {
-        if s.endgame {
-            r.notes.push(format!(
-                "{}: the end-game variant depends on the game score; its turn EV is that of its \
-                 base threshold",
-                s.strategy
-            ));
-        }
         te.row([
             s.strategy.clone().into(),
             fixed_cell(s.turn_ev, 3, "points"),
@@ -739,8 +757,10 @@ pub fn render_exact(x: &ExactModel) -> Report {
             signed_cell(b.turn_ev - x.turn_ev),
         ]);
     }
-    r.sections.push(te);
+    te
+}
 
+fn bust_section(x: &ExactModel) -> Section {
     let mut bust = Section::new(
         "Bust odds by dice rolled (nothing held)",
         &["dice", "P(farkle)", "P(doom)", "P(bust)"],
@@ -753,8 +773,10 @@ pub fn render_exact(x: &ExactModel) -> Report {
             pct_cell(b.bust, 3),
         ]);
     }
-    r.sections.push(bust);
+    bust
+}
 
+fn threshold_section(x: &ExactModel) -> Section {
     let mut th = Section::new(
         "Optimal banking by dice left to roll",
         &[
@@ -777,24 +799,26 @@ pub fn render_exact(x: &ExactModel) -> Report {
             .into(),
         ]);
     }
-    r.sections.push(th);
+    th
+}
 
-    if let Some(rows) = &x.values {
-        let mut s = Section::new(
-            "V(turn points, dice left) under optimal play",
-            &["points", "1", "2", "3", "4", "5", "6"],
+fn values_section(rows: &[ValueRow]) -> Section {
+    let mut s = Section::new(
+        "V(turn points, dice left) under optimal play",
+        &["points", "1", "2", "3", "4", "5", "6"],
+    );
+    for v in rows {
+        let mut row = vec![points_cell(v.points)];
+        row.extend(
+            v.v.iter()
+                .map(|v| v.map_or("-".into(), |v| fixed_cell(v, 3, "points"))),
         );
-        for v in rows {
-            let mut row = vec![points_cell(v.points)];
-            row.extend(
-                v.v.iter()
-                    .map(|v| v.map_or("-".into(), |v| fixed_cell(v, 3, "points"))),
-            );
-            s.row(row);
-        }
-        r.sections.push(s);
+        s.row(row);
     }
+    s
+}
 
+fn sweep_section(x: &ExactModel) -> Section {
     let mut sw = Section::new(
         "bank-at:T sweep (set-asides chosen optimally given the rule)",
         &["T", "turn EV", "vs optimal"],
@@ -806,27 +830,7 @@ pub fn render_exact(x: &ExactModel) -> Report {
             signed_cell(b.turn_ev - x.turn_ev),
         ]);
     }
-    r.sections.push(sw);
-    if rules.farkle_penalty.is_some() {
-        r.notes.push(format!(
-            "With the farkle penalty the turn EV is the long-run average per turn of the policy \
-             that maximizes it (relative values by farkles in a row: {}).",
-            x.relative_values
-                .iter()
-                .map(|v| format!("{v:.3}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    if rules.doom_sixes.is_some() && rules.doom_wipes == DoomWipes::Bank {
-        r.notes.push(
-            "Doom wipes the bank in these rules; the turn analysis counts the turn's points only \
-             (the bank is not part of a turn)."
-                .into(),
-        );
-    }
-    r.json = serde_json::to_value(x).unwrap_or_default();
-    r
+    sw
 }
 
 /// Points shown as an integer, carried as a number.
@@ -943,132 +947,6 @@ pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, Str
         }
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::rules::DoomPreset;
-    use super::*;
-
-    fn info(mode: Mode, seats: &[&str], exact: Vec<Option<f64>>) -> SimInfo {
-        SimInfo {
-            mode,
-            seats: seats.iter().map(|s| s.to_string()).collect(),
-            exact_ev: exact,
-            run: RunMeta {
-                seed: 7,
-                threads: 2,
-                ..RunMeta::default()
-            },
-        }
-    }
-
-    #[test]
-    fn the_sim_json_is_the_model_and_has_the_keys_of_its_mode() {
-        let m = Model::new(&DoomRules::preset(DoomPreset::Seed));
-        // No sums: a run stopped before its first chunk.
-        let acc = GameAcc::default();
-        let turns = sim_model(
-            &m,
-            &acc,
-            &info(Mode::Turns(10), &["optimal"], vec![Some(500.0)]),
-        );
-        let r = render_sim(&turns);
-        assert_eq!(r.json, serde_json::to_value(&turns).unwrap());
-        let j = &r.json;
-        assert_eq!(j["game"], "doom");
-        assert_eq!(j["seed"], 7);
-        assert_eq!(j["turns"], 0);
-        assert_eq!(j["strategy"], "optimal");
-        assert_eq!(j["exact_turn_ev"], 500.0);
-        // No turns: the mean, hence z, is n/a (null).
-        assert!(j["z_vs_exact"].is_null() && j.get("z_vs_exact").is_some());
-        assert_eq!(j["seat_turns"][0]["strategy"], "optimal");
-        for k in ["games", "seats", "win_rate", "final_score_histogram"] {
-            assert!(j.get(k).is_none(), "{k} in turn mode");
-        }
-        assert_eq!(r.sections.len(), 2);
-
-        let games = sim_model(
-            &m,
-            &acc,
-            &info(Mode::Games(10), &["optimal", "optimal"], vec![None, None]),
-        );
-        let r = render_sim(&games);
-        let j = &r.json;
-        assert_eq!(j["games"], 0);
-        assert_eq!(j["seats"][1], "optimal");
-        assert_eq!(j["win_rate"][1]["seat"], 2);
-        assert!(j["starting_seat"].is_null());
-        assert_eq!(j["win_rate_by_strategy"][0]["seats"], 2);
-        assert_eq!(
-            j["final_score_histogram"]["counts"]
-                .as_array()
-                .unwrap()
-                .len(),
-            2
-        );
-        for k in ["turns", "strategy", "exact_turn_ev", "z_vs_exact"] {
-            assert!(j.get(k).is_none(), "{k} in game mode");
-        }
-        // No exact EV (end-game variants): no z either.
-        assert!(j["seat_turns"][0].get("z_vs_exact").is_none());
-        assert!(j["seat_turns"][0]["exact_turn_ev"].is_null());
-        let names: Vec<&str> = r.sections.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "Win rate by seat (ties shared)",
-                "Win rate by turn order (first-player advantage)",
-                "Game length",
-                "Win rate by strategy (per seat, seats pooled; SE treats seats as independent)",
-                "Turn score by seat",
-                "Final score distribution",
-                "Turn score distribution",
-            ]
-        );
-    }
-
-    #[test]
-    fn the_exact_report_renders_its_model_only() {
-        let x = ExactModel {
-            game: "doom",
-            rules: DoomRules::preset(DoomPreset::Seed),
-            method: "m",
-            cap_points: CAP_POINTS,
-            turn_ev: 500.0,
-            relative_values: vec![0.0],
-            bank_thresholds: vec![],
-            p_bust_by_dice: vec![],
-            bank_at_sweep: vec![BankAt {
-                t: 300,
-                turn_ev: 450.0,
-            }],
-            best_bank_at: Some(BankAt {
-                t: 300,
-                turn_ev: 450.0,
-            }),
-            strategies: vec![StrategyEv {
-                strategy: "endgame:400".into(),
-                turn_ev: 400.0,
-                endgame: true,
-            }],
-            values: None,
-            solve_ms: 1.5,
-        };
-        let r = render_exact(&x);
-        assert_eq!(r.json, serde_json::to_value(&x).unwrap());
-        assert_eq!(r.json["best_bank_at"]["t"], 300);
-        assert!(r.json["values"].is_null());
-        assert!(r.json["strategies"][0].get("endgame").is_none());
-        assert!(r.notes[0].starts_with("endgame:400: the end-game variant"));
-        let te = &r.sections[0];
-        assert_eq!(te.rows.len(), 3);
-        assert_eq!(te.rows[1][2].text, "-100.000");
-        assert_eq!(te.rows[2][0].text, "best bank-at (T = 300)");
-        // No V table without separate scoring.
-        assert!(r.sections.iter().all(|s| !s.name.starts_with("V(")));
-    }
 }
 
 /// The two-player win-probability solve as a report (`exact doom --players 2 --objective
@@ -1230,17 +1108,17 @@ pub fn render_win(x: &WinModel) -> Report {
         title: "Dice of Doom, two players, played to win".into(),
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), x.rules.summary()));
-    r.meta.push(("Method".into(), x.method.into()));
+    r.meta.push(("rules".into(), x.rules.summary()));
+    r.meta.push(("method".into(), x.method.into()));
     r.meta.push((
-        "First seat wins".into(),
+        "first seat wins".into(),
         format!(
             "{:.6} (second seat {:.6}; ties shared)",
             x.p_first, x.p_second
         ),
     ));
     r.meta.push((
-        "Fair handicap".into(),
+        "fair handicap".into(),
         format!(
             "{}: first seat wins {:.6}",
             head_start(x.fair_handicap.points),
@@ -1249,7 +1127,7 @@ pub fn render_win(x: &WinModel) -> Report {
     ));
     if x.end == "finish-round" {
         r.meta.push((
-            "Past the target".into(),
+            "past the target".into(),
             format!(
                 "the first seat's turn followed to {} points past the target; error at most {:.1e}",
                 x.cap_points, x.cap_bound
@@ -1257,7 +1135,7 @@ pub fn render_win(x: &WinModel) -> Report {
         ));
     }
     r.meta.push((
-        "Solve".into(),
+        "solve".into(),
         format!(
             "{:.1} s, {} turn dynamic programs, largest residual {:.1e}",
             x.solve_s, x.turn_solves, x.residual
@@ -1348,4 +1226,137 @@ pub fn win_plots(x: &WinModel) -> Result<Vec<(String, String)>, String> {
         cells: &cells,
     })?;
     Ok(vec![("win-bank-thresholds.svg".into(), svg)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rules::DoomPreset;
+    use super::*;
+
+    fn info(mode: Mode, seats: &[&str], exact: Vec<Option<f64>>) -> SimInfo {
+        SimInfo {
+            mode,
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            exact_ev: exact,
+            run: RunMeta {
+                seed: 7,
+                threads: 2,
+                ..RunMeta::default()
+            },
+        }
+    }
+
+    #[test]
+    fn the_sim_json_is_the_model_and_has_the_keys_of_its_mode() {
+        let m = Model::new(&DoomRules::preset(DoomPreset::Seed));
+        // No sums: a run stopped before its first chunk.
+        let acc = GameAcc::default();
+        let turns = sim_model(
+            &m,
+            &acc,
+            &info(Mode::Turns(10), &["optimal"], vec![Some(500.0)]),
+        );
+        let r = render_sim(&turns);
+        assert_eq!(r.json, serde_json::to_value(&turns).unwrap());
+        let j = &r.json;
+        assert_eq!(j["game"], "doom");
+        assert_eq!(j["seed"], 7);
+        assert_eq!(j["turns"], 0);
+        assert_eq!(j["strategy"], "optimal");
+        assert_eq!(j["exact_turn_ev"], 500.0);
+        // No turns: the mean, hence z, is n/a (null).
+        assert!(j["z_vs_exact"].is_null() && j.get("z_vs_exact").is_some());
+        assert_eq!(j["seat_turns"][0]["strategy"], "optimal");
+        for k in [
+            "games",
+            "seats",
+            "win_rate",
+            "final_score_histogram",
+            "starting_seat",
+        ] {
+            assert!(j.get(k).is_none(), "{k} in turn mode");
+        }
+        assert_eq!(r.sections.len(), 2);
+
+        let games = sim_model(
+            &m,
+            &acc,
+            &info(Mode::Games(10), &["optimal", "optimal"], vec![None, None]),
+        );
+        let r = render_sim(&games);
+        let j = &r.json;
+        assert_eq!(j["games"], 0);
+        assert_eq!(j["seats"][1], "optimal");
+        assert_eq!(j["win_rate"][1]["seat"], 2);
+        // Rotated game by game: null, not left out.
+        assert!(j.get("starting_seat").is_some_and(|v| v.is_null()));
+        assert_eq!(j["win_rate_by_strategy"][0]["seats"], 2);
+        assert_eq!(
+            j["final_score_histogram"]["counts"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+        for k in ["turns", "strategy", "exact_turn_ev", "z_vs_exact"] {
+            assert!(j.get(k).is_none(), "{k} in game mode");
+        }
+        // No exact EV (end-game variants): no z either.
+        assert!(j["seat_turns"][0].get("z_vs_exact").is_none());
+        assert!(j["seat_turns"][0]["exact_turn_ev"].is_null());
+        let names: Vec<&str> = r.sections.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Win rate by seat (ties shared)",
+                "Win rate by turn order (first-player advantage)",
+                "Game length",
+                "Win rate by strategy (per seat, seats pooled; SE treats seats as independent)",
+                "Turn score by seat",
+                "Final score distribution",
+                "Turn score distribution",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_exact_report_renders_its_model_only() {
+        let x = ExactModel {
+            game: "doom",
+            rules: DoomRules::preset(DoomPreset::Seed),
+            method: "m",
+            cap_points: CAP_POINTS,
+            turn_ev: 500.0,
+            relative_values: vec![0.0],
+            bank_thresholds: vec![],
+            p_bust_by_dice: vec![],
+            bank_at_sweep: vec![BankAt {
+                t: 300,
+                turn_ev: 450.0,
+            }],
+            best_bank_at: Some(BankAt {
+                t: 300,
+                turn_ev: 450.0,
+            }),
+            strategies: vec![StrategyEv {
+                strategy: "endgame:400".into(),
+                turn_ev: 400.0,
+                endgame: true,
+            }],
+            values: None,
+            solve_ms: 1.5,
+        };
+        let r = render_exact(&x);
+        assert_eq!(r.json, serde_json::to_value(&x).unwrap());
+        assert_eq!(r.json["best_bank_at"]["t"], 300);
+        assert!(r.json["values"].is_null());
+        assert!(r.json["strategies"][0].get("endgame").is_none());
+        assert!(r.notes[0].starts_with("endgame:400: the end-game variant"));
+        let te = &r.sections[0];
+        assert_eq!(te.rows.len(), 3);
+        assert_eq!(te.rows[1][2].text, "-100.000");
+        assert_eq!(te.rows[2][0].text, "best bank-at (T = 300)");
+        // No V table without separate scoring.
+        assert!(r.sections.iter().all(|s| !s.name.starts_with("V(")));
+    }
 }

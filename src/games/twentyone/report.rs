@@ -12,10 +12,10 @@ use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, MAX_SCORE};
 use super::strategy::RowTable;
 use crate::report::{
-    ci_cell, count, count_cell, est, fixed, fixed_cell, pct, pct_cell, Cell, Report, RunMeta,
-    Section,
+    count, count_cell, est, fixed, fixed_cell, pct, pct_cell, pct_estimate_cells,
+    strategy_win_rate_section, strategy_win_rates, Cell, Report, RunHeader, RunMeta, Section,
+    StrategyWinRate,
 };
-use crate::report::{strategy_win_rate_section, strategy_win_rates, StrategyWinRate};
 use crate::stats::Estimate;
 
 /// What a run was.
@@ -48,18 +48,14 @@ pub fn quantiles(hist: &[u64]) -> Vec<u32> {
         .collect()
 }
 
-/// An estimate from a rate's fields (for the CI cell).
-fn rate_estimate(mean: f64, se: f64, ci95: [f64; 2]) -> Estimate {
-    Estimate { mean, se, ci95 }
-}
-
 /// The figures of a simulation of games: the JSON document of `sim twenty-one`.
 #[derive(Clone, Debug, Serialize)]
 pub struct SimModel {
-    pub game: &'static str,
+    /// game, seed, starting_seat, elapsed_s, setup_s, threads, interrupted, games_per_s.
+    #[serde(flatten)]
+    pub header: RunHeader,
     pub rules: TwentyOneRules,
     pub seats: Vec<Seat>,
-    pub seed: u64,
     pub games: u64,
     pub score: Vec<SeatScore>,
     pub win_rate: Vec<SeatWinRate>,
@@ -71,15 +67,7 @@ pub struct SimModel {
     pub rolls_per_game: f64,
     pub hits_per_row: Vec<SeatHits>,
     pub active_advantage: Vec<SeatAdvantage>,
-    /// 1-based; `None`: rotated game by game.
-    pub starting_seat: Option<usize>,
-    pub elapsed_s: f64,
-    /// The set-up before the run, not in `elapsed_s` (`RunMeta::setup_s`); none if merged.
-    pub setup_s: Option<f64>,
-    pub games_per_s: f64,
-    pub threads: usize,
-    pub interrupted: bool,
-    /// How the run went (chunks, shards): rendered, not serialized beyond the fields above.
+    /// How the run went (chunks, shards): rendered, not serialized beyond the header.
     #[serde(skip)]
     pub run: RunMeta,
 }
@@ -222,10 +210,10 @@ pub fn sim_model(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) -> 
         })
         .collect();
     SimModel {
-        game: "twenty-one",
+        header: RunHeader::of("twenty-one", &info.run, acc.games, "games_per_s")
+            .with_seats(&info.run),
         rules: rules.clone(),
         seats: (0..n).map(seat).collect(),
-        seed: info.run.seed,
         games: acc.games,
         score,
         win_rate,
@@ -234,12 +222,6 @@ pub fn sim_model(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) -> 
         rolls_per_game: acc.rolls as f64 / games,
         hits_per_row,
         active_advantage,
-        starting_seat: info.run.start_seat.map(|s| s + 1),
-        elapsed_s: info.run.elapsed_s,
-        setup_s: info.run.setup_json(),
-        games_per_s: acc.games as f64 / info.run.elapsed_s.max(1e-9),
-        threads: info.run.threads,
-        interrupted: info.run.interrupted,
         run: info.run.clone(),
     }
 }
@@ -251,18 +233,36 @@ pub fn sim_report(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) ->
 
 /// The tables, metadata and notes of a simulation's model; its JSON is the model.
 pub fn render_sim(sm: &SimModel) -> Report {
+    let names: Vec<&str> = sm.seats.iter().map(|s| s.strategy.as_str()).collect();
     let mut r = Report {
         title: "Twenty One simulation".into(),
+        meta: vec![
+            ("rules".into(), sm.rules.summary()),
+            ("seats".into(), names.join(" | ")),
+            ("games".into(), count(sm.games)),
+            ("seed".into(), sm.header.seed.to_string()),
+            ("starting seat".into(), sm.run.starting_seat()),
+        ],
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), sm.rules.summary()));
-    let names: Vec<&str> = sm.seats.iter().map(|s| s.strategy.as_str()).collect();
-    r.meta.push(("Seats".into(), names.join(" | ")));
-    r.meta.push(("Games".into(), count(sm.games)));
-    r.meta.push(("Seed".into(), sm.seed.to_string()));
-    r.meta
-        .push(("Starting seat".into(), sm.run.starting_seat()));
     sm.run.annotate(&mut r, sm.games, "games");
+    r.sections.push(seats_section(sm));
+    if let Some(rows) = &sm.win_rate_by_strategy {
+        r.sections.push(strategy_win_rate_section(rows));
+    }
+    r.sections.extend([
+        quantile_section(sm),
+        hits_section(sm),
+        advantage_section(sm),
+        game_length_section(sm),
+        score_distribution_section(sm),
+    ]);
+    r.json = serde_json::to_value(sm).unwrap_or_default();
+    r
+}
+
+/// Each seat's sheet, strategy, win rate, final score and crossings.
+fn seats_section(sm: &SimModel) -> Section {
     let mut seats = Section::new(
         "Seats (win rate with ties shared)",
         &[
@@ -277,51 +277,69 @@ pub fn render_sim(sm: &SimModel) -> Report {
             "crossings/game",
         ],
     );
-    let mut qs = Section::new(
-        "Final score quantiles",
-        &["seat", "min", "5%", "25%", "median", "75%", "95%", "max"],
-    );
-    let mut hr = Section::new(
-        "Hits per row (mean per game)",
-        &["seat", "row 1", "row 2", "row 3", "row 4", "row 5", "total"],
-    );
-    let mut adv = Section::new(
-        "Re-roll control: points per turn as the active player vs on others' turns",
-        &["seat", "active", "SE", "passive", "SE", "advantage"],
-    );
     let rows = sm
         .seats
         .iter()
         .zip(&sm.score)
         .zip(&sm.win_rate)
-        .zip(&sm.hits_per_row)
-        .zip(&sm.active_advantage);
-    for ((((seat, sc), w), h), a) in rows {
-        let s = seat.seat as u64;
+        .zip(&sm.hits_per_row);
+    for (((seat, sc), w), h) in rows {
+        let [rate, se, ci] = pct_estimate_cells(w.rate, w.se, w.ci95, 2);
         seats.row([
-            count_cell(s),
+            count_cell(seat.seat as u64),
             seat.sheet.clone().into(),
             seat.strategy.clone().into(),
-            pct_cell(w.rate, 2),
-            pct_cell(w.se, 2),
-            ci_cell(&rate_estimate(w.rate, w.se, w.ci95), 2),
+            rate,
+            se,
+            ci,
             fixed_cell(sc.mean, 2, "points"),
             fixed_cell(sc.sd, 2, "points"),
             fixed_cell(h.crossings_per_game, 2, "crossings"),
         ]);
-        let mut row = vec![count_cell(s)];
+    }
+    seats
+}
+
+fn quantile_section(sm: &SimModel) -> Section {
+    let mut qs = Section::new(
+        "Final score quantiles",
+        &["seat", "min", "5%", "25%", "median", "75%", "95%", "max"],
+    );
+    for sc in &sm.score {
+        let mut row = vec![count_cell(sc.seat as u64)];
         row.extend(sc.quantiles.iter().map(|q| {
             q.score
                 .map_or(Cell::from("n/a"), |v| fixed_cell(v as f64, 0, "points"))
         }));
         qs.row(row);
-        let mut row = vec![count_cell(s)];
+    }
+    qs
+}
+
+fn hits_section(sm: &SimModel) -> Section {
+    let mut hr = Section::new(
+        "Hits per row (mean per game)",
+        &["seat", "row 1", "row 2", "row 3", "row 4", "row 5", "total"],
+    );
+    for h in &sm.hits_per_row {
+        let mut row = vec![count_cell(h.seat as u64)];
         row.extend(h.by_row.iter().map(|&v| fixed_cell(v, 2, "hits")));
         row.push(fixed_cell(h.by_row.iter().sum(), 2, "hits"));
         hr.row(row);
+    }
+    hr
+}
+
+/// Points per turn as the active player against on others' turns.
+fn advantage_section(sm: &SimModel) -> Section {
+    let mut adv = Section::new(
+        "Re-roll control: points per turn as the active player vs on others' turns",
+        &["seat", "active", "SE", "passive", "SE", "advantage"],
+    );
+    for a in &sm.active_advantage {
         let d = &a.advantage;
         adv.row([
-            count_cell(s),
+            count_cell(a.seat as u64),
             fixed_cell(a.active.mean, 3, "points"),
             fixed_cell(a.active.se, 3, "points"),
             fixed_cell(a.passive.mean, 3, "points"),
@@ -333,13 +351,10 @@ pub fn render_sim(sm: &SimModel) -> Report {
             },
         ]);
     }
-    r.sections.push(seats);
-    if let Some(rows) = &sm.win_rate_by_strategy {
-        r.sections.push(strategy_win_rate_section(rows));
-    }
-    r.sections.push(qs);
-    r.sections.push(hr);
-    r.sections.push(adv);
+    adv
+}
+
+fn game_length_section(sm: &SimModel) -> Section {
     let mut gl = Section::new("Game length", &["measure", "value"]);
     gl.row([
         "turns (shared rolls) per game".into(),
@@ -349,7 +364,11 @@ pub fn render_sim(sm: &SimModel) -> Report {
         "dice rolls per game, re-rolls included".into(),
         fixed_cell(sm.rolls_per_game, 2, "rolls"),
     ]);
-    r.sections.push(gl);
+    gl
+}
+
+/// Final scores per seat in bins of 10 (empty bins left out).
+fn score_distribution_section(sm: &SimModel) -> Section {
     let mut dist = Section::new("Final score distribution (bins of 10)", &["from", "to"]);
     dist.columns
         .extend((1..=sm.score.len()).map(|s| format!("seat {s}")));
@@ -373,9 +392,7 @@ pub fn render_sim(sm: &SimModel) -> Report {
         row.extend(counts.iter().map(|&c| count_cell(c)));
         dist.row(row);
     }
-    r.sections.push(dist);
-    r.json = serde_json::to_value(sm).unwrap_or_default();
-    r
+    dist
 }
 
 /// One point of the row-optimal cost sweep: seat 1 plays row-optimal:c.
@@ -494,29 +511,30 @@ pub fn render_sweep(sw: &SweepModel) -> Report {
         title: "Twenty One: row-optimal cost per roll sweep".into(),
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), sw.rules.summary()));
+    r.meta.push(("rules".into(), sw.rules.summary()));
     r.meta.push((
-        "Table".into(),
+        "table".into(),
         format!("seat 1 row-optimal:c against {}", sw.others.join(", ")),
     ));
-    r.meta.push(("Games per c".into(), count(sw.games)));
+    r.meta.push(("games per c".into(), count(sw.games)));
     r.meta.push((
-        "Seed".into(),
+        "seed".into(),
         format!("{} (the same random streams for every c)", sw.seed),
     ));
     r.meta
-        .push(("Elapsed".into(), format!("{:.2} s", sw.elapsed_s)));
+        .push(("elapsed".into(), format!("{:.2} s", sw.elapsed_s)));
     let n = sw.others.len() + 1;
     let mut s = Section::new(
         "Win rate of row-optimal:c (seat 1)",
         &["c", "win rate", "SE", "95% CI", "mean score", "fair share"],
     );
     for p in &sw.sweep {
+        let [rate, se, ci] = pct_estimate_cells(p.win_rate, p.se, p.ci95, 2);
         s.row([
             Cell::num(format!("{}", p.c), p.c, "points per roll"),
-            pct_cell(p.win_rate, 2),
-            pct_cell(p.se, 2),
-            ci_cell(&rate_estimate(p.win_rate, p.se, p.ci95), 2),
+            rate,
+            se,
+            ci,
             fixed_cell(p.mean_score, 2, "points"),
             pct_cell(1.0 / n as f64, 2),
         ]);
@@ -527,7 +545,7 @@ pub fn render_sweep(sw: &SweepModel) -> Report {
             "INTERRUPTED at c = {c}: the costs before it are complete, the rest not run."
         ));
         r.meta
-            .push(("Status".into(), format!("INTERRUPTED at c = {c}")));
+            .push(("status".into(), format!("INTERRUPTED at c = {c}")));
     }
     if let Some(b) = sw.sweep.iter().find(|p| Some(p.c) == sw.best_c) {
         let close: Vec<String> = sw.within_2se_of_best.iter().map(f64::to_string).collect();
@@ -656,9 +674,9 @@ pub fn render_exact(x: &ExactModel) -> Report {
         title: "Twenty One exact pieces".into(),
         ..Report::default()
     };
-    r.meta.push(("Rules".into(), x.rules.summary()));
+    r.meta.push(("rules".into(), x.rules.summary()));
     r.meta.push((
-        "Method".into(),
+        "method".into(),
         "exhaustive enumeration of the 6^6 rolls per set of empty boxes; the row policy by \
          dynamic programming over (empty boxes, hits so far)"
             .into(),
@@ -710,7 +728,7 @@ pub fn render_exact(x: &ExactModel) -> Report {
             ]);
         }
         r.meta.push((
-            "A whole row".into(),
+            "a whole row".into(),
             format!(
                 "{:.3} expected points in {:.3} rolls (cost {c}: value {:.3})",
                 p.row_points, p.row_rolls, p.row_value
@@ -829,7 +847,7 @@ mod tests {
         assert!(r.notes[0].starts_with("INTERRUPTED at c = 2:"));
         assert_eq!(
             r.meta.last().unwrap(),
-            &("Status".to_string(), "INTERRUPTED at c = 2".to_string())
+            &("status".to_string(), "INTERRUPTED at c = 2".to_string())
         );
         let r = sweep_report(&rules, &others, &[], 3, 0.5, None);
         assert_eq!(r.json["interrupted"], false);
@@ -849,6 +867,10 @@ mod tests {
         let r = render_sim(&m);
         assert_eq!(r.json, serde_json::to_value(&m).unwrap());
         assert_eq!(r.json["seats"][1]["sheet"], rules.sheets[1].name);
+        // The run's header at the top level; the starting seat rotated: null, not left out.
+        assert_eq!(r.json["game"], "twenty-one");
+        assert!(r.json.get("starting_seat").is_some_and(|v| v.is_null()));
+        assert!(r.json["games_per_s"].is_number());
         assert!(r.json["score"][0]["quantiles"][3]["score"].is_null());
         assert!(r.json["rolls_per_game"].is_null());
         assert_eq!(r.json["win_rate_by_strategy"][0]["seats"], 2);
