@@ -831,8 +831,9 @@ mod tests {
             ];
             assert!(figures.into_iter().all(f64::is_finite), "{g:?}");
         }
-        // Optimal play is not played against itself.
-        let optional = |p: &str| p.starts_with("games.0.win_rate_vs_optimal");
+        // Rules not in play, and optimal play against itself (not played).
+        let optional =
+            |p: &str| p.starts_with("rules.") || p.starts_with("games.0.win_rate_vs_optimal");
         let json = serde_json::to_value(&m).unwrap();
         let nulls = crate::audit::unexpected_nulls(&json, optional);
         assert!(nulls.is_empty(), "not computed: {nulls:?}");
