@@ -220,6 +220,40 @@ pub fn text_section(name: &str, columns: [&str; 2], rows: &[(String, String)]) -
     s
 }
 
+/// The paths (`simulation.0.se`) of the nulls in a dossier's JSON. A NaN or infinite figure
+/// is written as null, so a null where `optional` does not allow one (an optional field left
+/// empty) is a figure that was not computed.
+#[cfg(test)]
+pub(crate) fn unexpected_nulls(v: &serde_json::Value, optional: fn(&str) -> bool) -> Vec<String> {
+    fn walk(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
+        let path = |k: &dyn std::fmt::Display| {
+            if at.is_empty() {
+                k.to_string()
+            } else {
+                format!("{at}.{k}")
+            }
+        };
+        match v {
+            serde_json::Value::Null => out.push(at),
+            serde_json::Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    walk(x, path(&i), out);
+                }
+            }
+            serde_json::Value::Object(o) => {
+                for (k, x) in o {
+                    walk(x, path(k), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut nulls = Vec::new();
+    walk(v, String::new(), &mut nulls);
+    nulls.retain(|p| !optional(p));
+    nulls
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -812,16 +812,10 @@ pub fn claim_changes(base: &Rules, claim: f64) -> Vec<ChangeRow> {
     rows
 }
 
-/// One simulated tier (every round from a fresh shoe, the exact analysis's setting), with the
-/// pairs bet, insurance and a declining bet behind placed on every round to check them too.
-fn simulate(
-    cfg: &AuditConfig,
-    tier: &Tier,
-    spec: &StrategySpec,
-    behind_exact: f64,
-    wagers: &[Wager],
-    stop: &AtomicBool,
-) -> Result<Option<Simulation>, BjError> {
+/// The run that simulates the tier `spec` plays: every round from a fresh shoe, the exact
+/// analysis's setting, with the pairs bet, insurance and a declining bet behind placed on
+/// every round to check them too.
+fn simulation_run(cfg: &AuditConfig, spec: &StrategySpec) -> (BjConfig, crate::game::RunSpec) {
     // One seat from a fresh shoe every round: the exact analysis's setting, and independent
     // rounds for the chi-square (seats at one table share the dealer's hand).
     let mut rules = cfg.rules.clone();
@@ -842,26 +836,35 @@ fn simulate(
         chunk: Some(sim_chunk(cfg.rounds)),
         ..Default::default()
     };
+    (bc, spec_run)
+}
+
+/// One simulated tier (see [`simulation_run`]) beside its exact figures.
+fn simulate(
+    cfg: &AuditConfig,
+    tier: &Tier,
+    spec: &StrategySpec,
+    behind_exact: f64,
+    wagers: &[Wager],
+    stop: &AtomicBool,
+) -> Result<Option<Simulation>, BjError> {
+    let (bc, spec_run) = simulation_run(cfg, spec);
     let run = crate::game::simulate::<Blackjack>(bc, &spec_run, stop)?;
     if run.acc.counts.seat_rounds == 0 {
         return Ok(None);
     }
-    let j = crate::game::report::<Blackjack>(&run, None)?.json;
-    let f = |v: &serde_json::Value, k: &str| v.get(k).and_then(|x| x.as_f64()).unwrap_or(f64::NAN);
-    let ev = f(&j, "ev");
-    let se = f(&j, "ev_se");
+    // The figures the run's own report gives, from its model (not read back from its JSON).
+    let sim = super::game::run_model(&run, None)?;
+    let (ev, se) = (sim.ev, sim.ev_se);
     let batches = run.acc.main.batches;
     let ci = |level: f64| interval(ev, se, batches.saturating_sub(1), level);
     let z_vs_exact = (ev - tier.ev_exact) / se;
     let mut histogram = Vec::new();
-    let counts: Vec<(f64, u64)> = j["net_distribution"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|r| (f(r, "net"), r["count"].as_u64().unwrap_or(0)))
-                .collect()
-        })
-        .unwrap_or_default();
+    let counts: Vec<(f64, u64)> = sim
+        .net_distribution
+        .iter()
+        .map(|r| (r.net, r.count))
+        .collect();
     let n: u64 = counts.iter().map(|c| c.1).sum();
     // Every net value either side has, exact and simulated.
     let mut nets: Vec<f64> = tier.distribution.iter().map(|d| d.net).collect();
@@ -895,37 +898,39 @@ fn simulate(
             .find(|w| w.wager.starts_with(name))
             .map_or(f64::NAN, |w| w.rtp_exact)
     };
-    let side = &j["side_bets"];
-    let mut sim_wagers = Vec::new();
-    let mut put = |wager: &str, v: &serde_json::Value, bets: u64, exact: f64| {
-        let (rtp, se) = (f(v, "rtp"), f(v, "se"));
-        sim_wagers.push(SimWager {
-            wager: wager.into(),
-            bets,
-            rtp,
-            se,
-            rtp_exact: exact,
-            z_vs_exact: (rtp - exact) / se,
-        });
+    let side = &sim.side_bets;
+    let behind = &sim.bet_behind;
+    let sim_wager = |wager: &str, rtp: f64, se: f64, bets: u64, exact: f64| SimWager {
+        wager: wager.into(),
+        bets,
+        rtp,
+        se,
+        rtp_exact: exact,
+        z_vs_exact: (rtp - exact) / se,
     };
-    put(
-        "pairs side bet",
-        &side["pairs"],
-        side["pairs"]["bets"].as_u64().unwrap_or(0),
-        exact_of("pairs"),
-    );
-    put(
-        "insurance",
-        &side["insurance"],
-        side["insurance"]["taken"].as_u64().unwrap_or(0),
-        exact_of("insurance"),
-    );
-    put(
-        "bet behind, declining doubles and splits",
-        &j["bet_behind"],
-        n,
-        behind_exact,
-    );
+    let sim_wagers = vec![
+        sim_wager(
+            "pairs side bet",
+            side.pairs.rtp,
+            side.pairs.se,
+            side.pairs.bets,
+            exact_of("pairs"),
+        ),
+        sim_wager(
+            "insurance",
+            side.insurance.rtp,
+            side.insurance.se,
+            side.insurance.taken,
+            exact_of("insurance"),
+        ),
+        sim_wager(
+            "bet behind, declining doubles and splits",
+            behind.rtp,
+            behind.se,
+            n,
+            behind_exact,
+        ),
+    ];
     Ok(Some(Simulation {
         tier: tier.tier,
         rounds: n,
@@ -1539,4 +1544,74 @@ pub fn plots(m: &AuditModel) -> Result<Vec<(String, String)>, String> {
         ));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The simulated figures of a small dossier are its runs' report models' (and so the
+    /// runs' reports' own figures), bit for bit; none is NaN.
+    #[test]
+    fn simulated_figures_are_the_run_models() {
+        let cfg = AuditConfig {
+            rules: Rules::seed(),
+            claim: None,
+            rounds: 20_000,
+            seed: 1,
+            threads: Some(1),
+            progress: false,
+            monitor_tier: TierName::Basic,
+            on_simulation: None,
+        };
+        let go = AtomicBool::new(false);
+        let m = audit(&cfg, &go).unwrap();
+        assert_eq!(m.simulation.len(), SIMULATED_TIERS);
+        let basic = StrategySpec::Chart(Box::new(basic_chart(&cfg.rules)));
+        for (sim, spec) in m.simulation.iter().zip([basic, StrategySpec::AutoPlay]) {
+            let (bc, spec_run) = simulation_run(&cfg, &spec);
+            let run = crate::game::simulate::<Blackjack>(bc, &spec_run, &go).unwrap();
+            let model = super::super::game::run_model(&run, None).unwrap();
+            let json = crate::game::report::<Blackjack>(&run, None).unwrap().json;
+            assert_eq!(json["ev"].as_f64(), Some(model.ev));
+            assert_eq!(json["ev_se"].as_f64(), Some(model.ev_se));
+            assert_eq!((sim.ev, sim.se), (model.ev, model.ev_se));
+            assert_eq!(sim.rtp, 1.0 + model.ev);
+            assert_eq!(sim.rounds, model.seat_rounds);
+            let wager = |name: &str| {
+                let w = sim.wagers.iter().find(|w| w.wager.starts_with(name));
+                w.map(|w| (w.rtp, w.se, w.bets)).unwrap()
+            };
+            let (pairs, ins, behind) = (
+                &model.side_bets.pairs,
+                &model.side_bets.insurance,
+                &model.bet_behind,
+            );
+            assert_eq!(wager("pairs"), (pairs.rtp, pairs.se, pairs.bets));
+            assert_eq!(wager("insurance"), (ins.rtp, ins.se, ins.taken));
+            assert_eq!(
+                wager("bet behind"),
+                (behind.rtp, behind.se, model.seat_rounds)
+            );
+            for r in &model.net_distribution {
+                let h = sim.histogram.iter().find(|h| h.net == r.net).unwrap();
+                assert_eq!(h.count, r.count, "net {}", r.net);
+            }
+            let counted: u64 = sim.histogram.iter().map(|h| h.count).sum();
+            assert_eq!(counted, model.seat_rounds);
+            let z = sim.wagers.iter().map(|w| w.z_vs_exact);
+            let figures = [sim.ev, sim.se, sim.ci95[0], sim.ci99[1], sim.z_vs_exact];
+            assert!(figures.into_iter().chain(z).all(f64::is_finite), "{sim:?}");
+        }
+        // Without a claim: no claim and no z against it; the optimal and auto-play tiers have
+        // no chart hash; the pairs bet and insurance follow no tier.
+        let optional = |p: &str| {
+            let last = p.rsplit('.').next().unwrap_or(p);
+            matches!(last, "claim" | "z_vs_claim" | "strategy_hash" | "tier")
+                || (p.starts_with("identity.strategies.") && last == "2")
+        };
+        let json = serde_json::to_value(&m).unwrap();
+        let nulls = crate::audit::unexpected_nulls(&json, optional);
+        assert!(nulls.is_empty(), "not computed: {nulls:?}");
+    }
 }

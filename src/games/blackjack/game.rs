@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::count::{CountSpec, Counting};
 use super::exact::{analyze, DealerTable, Follow};
-use super::report::{counting_model, model, render, BehindFollows, RunInfo, SideBets};
+use super::report::{counting_model, model, render, BehindFollows, RunInfo, SideBets, SimModel};
 use super::resolve::{cells_off_basic, resolve_strategy};
 use super::rules::{Rules, Shuffle};
 use super::sim::{plan, BjAcc, BjSim, Plan};
@@ -267,21 +267,7 @@ impl Game for Blackjack {
 
     fn report(run: &Run<Blackjack>, claim: Option<f64>) -> Result<Report, BjError> {
         let cfg = &run.config;
-        check_histogram(cfg, &run.acc)?;
-        let mut m = model(
-            &cfg.rules,
-            &cfg.strategy.info(),
-            &cfg.bets,
-            &run.acc,
-            &info(run),
-            claim,
-        );
-        m.counting = counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc);
-        let index_insurance = cfg.count.as_ref().and_then(|c| c.indices.as_ref());
-        if let Some(text) = index_insurance.and_then(|ix| ix.insurance_text()) {
-            m.strategy.insurance = text;
-        }
-        let mut report = render(&m);
+        let mut report = render(&run_model(run, claim)?);
         if let Some(n) = cells_off_basic(&cfg.strategy, &cfg.rules).filter(|&n| n > 0) {
             report.notes.push(format!(
                 "This chart differs from the chart derived for these rules (`--strategy basic`) in {n} of {} cells.",
@@ -297,6 +283,27 @@ impl Game for Blackjack {
         super::report::plots(&cfg.rules, &run.acc, claim, &info(run), counting.as_ref())
             .map_err(PlotError)
     }
+}
+
+/// The report model of a run: what its report renders and its JSON serializes, and what
+/// other reports (the audit) read a run's figures from.
+pub fn run_model(run: &Run<Blackjack>, claim: Option<f64>) -> Result<SimModel, BjError> {
+    let cfg = &run.config;
+    check_histogram(cfg, &run.acc)?;
+    let mut m = model(
+        &cfg.rules,
+        &cfg.strategy.info(),
+        &cfg.bets,
+        &run.acc,
+        &info(run),
+        claim,
+    );
+    m.counting = counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc);
+    let index_insurance = cfg.count.as_ref().and_then(|c| c.indices.as_ref());
+    if let Some(text) = index_insurance.and_then(|ix| ix.insurance_text()) {
+        m.strategy.insurance = text;
+    }
+    Ok(m)
 }
 
 fn info(run: &Run<Blackjack>) -> RunInfo {

@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::exact::{solve_policy, turn_distribution, Policy};
 use super::game::DoomConfig;
 use super::model::Model;
+use super::report::{GamesModel, SimModeModel, SimModel};
 use super::rules::DoomRules;
 use super::sim::Mode;
 use super::{Doom, DoomError};
@@ -158,13 +159,12 @@ fn exact_tier(m: &Model, name: &str, pol: &Policy) -> DoomTier {
     }
 }
 
-/// The run's report as JSON and the chunks it ran (its batches); None if stopped before any.
-fn run_json(
+/// The run of `seats` in `mode` under the audit's rules and seed.
+fn simulation_run(
     cfg: &DoomAuditConfig,
     seats: Vec<String>,
     mode: Mode,
-    stop: &AtomicBool,
-) -> Result<Option<(Value, u64)>, DoomError> {
+) -> (DoomConfig, crate::game::RunSpec) {
     let c = DoomConfig {
         rules: cfg.rules.clone(),
         seats,
@@ -181,38 +181,54 @@ fn run_json(
         chunk: Some(sim_chunk(total)),
         ..Default::default()
     };
+    (c, spec)
+}
+
+/// A run's report model and the chunks it ran (its batches); None if stopped before any.
+fn run_model(
+    cfg: &DoomAuditConfig,
+    seats: Vec<String>,
+    mode: Mode,
+    stop: &AtomicBool,
+) -> Result<Option<(SimModel, u64)>, DoomError> {
+    let (c, spec) = simulation_run(cfg, seats, mode);
     let run = crate::game::simulate::<Doom>(c, &spec, stop)?;
     if run.meta.chunks_done == 0 {
         return Ok(None);
     }
-    let json = crate::game::report::<Doom>(&run, None)?.json;
-    Ok(Some((json, run.meta.chunks_done)))
+    Ok(Some((super::game::run_model(&run)?, run.meta.chunks_done)))
 }
 
-fn num(v: &Value, k: &str) -> f64 {
-    v.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN)
+/// The games of a run of games (none for a run of turns).
+fn games_of(m: SimModel) -> Option<GamesModel> {
+    match m.mode {
+        SimModeModel::Games(g) => Some(g),
+        SimModeModel::Turns(_) => None,
+    }
+}
+
+/// A histogram bin's bound as the audit's bins count points from 0: an unbounded or negative
+/// bound is 0.
+fn bound(b: Option<i64>) -> u32 {
+    b.and_then(|x| u32::try_from(x).ok()).unwrap_or(0)
 }
 
 /// The turn simulation of one tier against its exact distribution.
-fn turn_sim(t: &DoomTier, j: &Value, batches: u64) -> TurnSim {
-    let mean = num(j, "mean_turn_score");
-    let se = num(j, "mean_turn_score_se");
-    let turns = j["turns"].as_u64().unwrap_or(0);
-    let hist: Vec<(u32, u32, u64)> = j["turn_score_histogram"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|b| {
-                    (
-                        b["from"].as_u64().unwrap_or(0) as u32,
-                        b["to"].as_u64().unwrap_or(0) as u32,
-                        b["count"].as_u64().unwrap_or(0),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let width = j["turn_score_histogram_bin"].as_u64().unwrap_or(50).max(1) as u32;
+fn turn_sim(t: &DoomTier, sm: &SimModel, batches: u64) -> TurnSim {
+    let mean = sm.mean_turn_score;
+    let se = sm.mean_turn_score_se;
+    let turns = match &sm.mode {
+        SimModeModel::Turns(x) => x.turns,
+        SimModeModel::Games(_) => 0,
+    };
+    let hist: Vec<(u32, u32, u64)> = sm
+        .turn_score_histogram
+        .iter()
+        .map(|b| (bound(b.from), bound(b.to), b.count))
+        .collect();
+    let width = u32::try_from(sm.turn_score_histogram_bin)
+        .unwrap_or(50)
+        .max(1);
     // Exact probability per simulated bin [from, to), then bins merged from the low end until
     // each expects at least 5 turns (the last absorbs the tail).
     let top = t.distribution.last().map_or(0, |d| d.points);
@@ -265,11 +281,55 @@ fn turn_sim(t: &DoomTier, j: &Value, batches: u64) -> TurnSim {
         ci95: interval(mean, se, batches.saturating_sub(1), 0.95),
         ci99: interval(mean, se, batches.saturating_sub(1), 0.99),
         z_vs_exact: (mean - t.turn_ev) / se,
-        p_doom: num(j, "p_doom"),
-        p_farkle: num(j, "p_farkle"),
+        p_doom: sm.p_doom,
+        p_farkle: sm.p_farkle,
         chi_square,
         bins,
     }
+}
+
+/// Every rule and its setting: the rule's name in words, and its setting as the rules' JSON
+/// writes it ("off" for a rule not in play), in the order of the names.
+pub fn rules_as_dealt(r: &DoomRules) -> Vec<(String, String)> {
+    fn setting<T: Serialize>(v: &T) -> String {
+        match serde_json::to_value(v).unwrap_or_default() {
+            Value::Null => "off".to_string(),
+            Value::String(s) => s,
+            other => other.to_string(),
+        }
+    }
+    // The rules taken apart whole, so that a rule added to `DoomRules` must be listed here
+    // too; each row is named by its field.
+    macro_rules! rows {
+        ($($field:ident),* $(,)?) => {{
+            let DoomRules { $($field),* } = r;
+            vec![$((stringify!($field).replace('_', " "), setting($field))),*]
+        }};
+    }
+    rows!(
+        doom_sixes,
+        doom_wipes,
+        end,
+        farkle_penalty,
+        four_and_pair_is_three_pairs,
+        held_dice,
+        hot_dice,
+        kind_extras,
+        kind_unit,
+        min_bank,
+        n_of_kind,
+        preset,
+        single_five,
+        single_one,
+        six_dice_no_score,
+        specials_add_singles,
+        straight5,
+        straight6,
+        target,
+        three_ones,
+        three_pairs,
+        two_triplets,
+    )
 }
 
 /// Run the exact part and the simulations; the dossier.
@@ -303,50 +363,48 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
     let mut interrupted = false;
     for t in &tiers {
         if cfg.turns > 0 && !stop.load(Ordering::SeqCst) {
-            match run_json(cfg, vec![t.tier.clone()], Mode::Turns(cfg.turns), stop)? {
-                Some((j, batches)) => simulation.push(turn_sim(t, &j, batches)),
+            match run_model(cfg, vec![t.tier.clone()], Mode::Turns(cfg.turns), stop)? {
+                Some((sm, batches)) => simulation.push(turn_sim(t, &sm, batches)),
                 None => interrupted = true,
             }
         }
     }
+    // Two seats' games: none if stopped before the first chunk.
+    let games_run = |seats: [&str; 2]| -> Result<Option<GamesModel>, DoomError> {
+        let seats = seats.map(String::from).to_vec();
+        let run = run_model(cfg, seats, Mode::Games(cfg.games), stop)?;
+        Ok(run.and_then(|(sm, _)| games_of(sm)))
+    };
     for t in &tiers {
         if cfg.games == 0 || stop.load(Ordering::SeqCst) {
             break;
         }
-        let Some((own, _)) = run_json(
-            cfg,
-            vec![t.tier.clone(), t.tier.clone()],
-            Mode::Games(cfg.games),
-            stop,
-        )?
-        else {
+        let Some(own) = games_run([&t.tier, &t.tier])? else {
             interrupted = true;
             break;
         };
         let vs = if t.tier == "optimal" {
             None
         } else {
-            run_json(
-                cfg,
-                vec![t.tier.clone(), "optimal".into()],
-                Mode::Games(cfg.games),
-                stop,
-            )?
-            .map(|(json, _)| json)
+            games_run([&t.tier, "optimal"])?
         };
-        let first = &own["win_rate_by_position"][0];
-        let n = own["games"].as_u64().unwrap_or(0);
-        let p1 = first.as_f64().unwrap_or(f64::NAN);
-        let rate_vs = vs.as_ref().map(|v| num(&v["win_rate"][0], "rate"));
+        // The tier's seat (the first) against optimal play.
+        let vs = vs.as_ref().and_then(|g| g.win_rate.first());
+        let n = own.games;
+        let p1 = own
+            .win_rate_by_position
+            .first()
+            .copied()
+            .unwrap_or(f64::NAN);
         games.push(GameRow {
             tier: t.tier.clone(),
             games: n,
-            turns_per_game: num(&own["turns_per_game"], "mean"),
-            turns_per_game_se: num(&own["turns_per_game"], "se"),
+            turns_per_game: own.turns_per_game.mean,
+            turns_per_game_se: own.turns_per_game.se,
             p_first_seat_wins: p1,
             p_first_seat_wins_se: (p1 * (1.0 - p1) / n as f64).sqrt(),
-            win_rate_vs_optimal: rate_vs,
-            win_rate_vs_optimal_se: vs.as_ref().map(|v| num(&v["win_rate"][0], "se")),
+            win_rate_vs_optimal: vs.map(|w| w.rate),
+            win_rate_vs_optimal_se: vs.map(|w| w.se),
         });
     }
     interrupted |= (cfg.turns > 0 || cfg.games > 0) && stop.load(Ordering::SeqCst);
@@ -355,22 +413,6 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
     for t in &tiers {
         turns_needed.extend(needed(&t.tier, t.sd, &[1.0, 5.0, 10.0]));
     }
-    let rules_json = serde_json::to_value(&cfg.rules).unwrap_or_default();
-    let rules_as_dealt = rules_json
-        .as_object()
-        .map(|o| {
-            o.iter()
-                .map(|(k, v)| {
-                    let v = match v {
-                        Value::Null => "off".to_string(),
-                        Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    };
-                    (k.replace('_', " "), v)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
     Ok(DoomAuditModel {
         game: "doom",
         identity: Identity {
@@ -381,7 +423,7 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
             ..Identity::new(&cfg.rules, cfg.seed, cfg.turns)
         },
         rules: cfg.rules.clone(),
-        rules_as_dealt,
+        rules_as_dealt: rules_as_dealt(&cfg.rules),
         definitions: [
             ("turn score", "the points a turn banks; a farkle (no scoring dice) or doom ends the turn with 0"),
             ("turn EV", "the expected turn score under a policy (exact: dynamic programming over every state of the turn)"),
@@ -715,5 +757,111 @@ fn gcd(a: u32, b: u32) -> u32 {
         a
     } else {
         gcd(b, a % b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::doom::rules::DoomPreset;
+
+    /// The simulated figures of a small dossier are its runs' report models' (and so the
+    /// runs' reports' own figures), bit for bit; none is NaN.
+    #[test]
+    fn simulated_figures_are_the_run_models() {
+        let mut rules = DoomRules::preset(DoomPreset::Seed);
+        rules.target = 3000;
+        let cfg = DoomAuditConfig {
+            rules,
+            bank_at: vec![300],
+            turns: 20_000,
+            games: 200,
+            seed: 1,
+            threads: Some(1),
+            progress: false,
+        };
+        let go = AtomicBool::new(false);
+        let m = audit(&cfg, &go).unwrap();
+        let model = |seats: &[&str], mode: Mode| {
+            let seats = seats.iter().map(|s| s.to_string()).collect();
+            let (c, spec) = simulation_run(&cfg, seats, mode);
+            let run = crate::game::simulate::<Doom>(c, &spec, &go).unwrap();
+            let json = crate::game::report::<Doom>(&run, None).unwrap().json;
+            let sm = super::super::game::run_model(&run).unwrap();
+            assert_eq!(json["mean_turn_score"].as_f64(), Some(sm.mean_turn_score));
+            sm
+        };
+        assert_eq!(m.simulation.len(), 2);
+        for sim in &m.simulation {
+            let sm = model(&[sim.tier.as_str()], Mode::Turns(cfg.turns));
+            assert_eq!(
+                (sim.mean, sim.se, sim.p_doom, sim.p_farkle),
+                (
+                    sm.mean_turn_score,
+                    sm.mean_turn_score_se,
+                    sm.p_doom,
+                    sm.p_farkle
+                )
+            );
+            assert_eq!(sim.turns, cfg.turns);
+            let counted: u64 = sim.bins.iter().map(|b| b.2).sum();
+            let histogram: u64 = sm.turn_score_histogram.iter().map(|b| b.count).sum();
+            assert_eq!((counted, histogram), (cfg.turns, cfg.turns));
+            let figures = [sim.mean, sim.se, sim.z_vs_exact, sim.chi_square.p];
+            assert!(figures.into_iter().all(f64::is_finite), "{sim:?}");
+        }
+        assert_eq!(m.games.len(), 2);
+        for g in &m.games {
+            let sm = model(&[g.tier.as_str(), g.tier.as_str()], Mode::Games(cfg.games));
+            let own = games_of(sm).unwrap();
+            assert_eq!(g.games, own.games);
+            assert_eq!(g.turns_per_game, own.turns_per_game.mean);
+            assert_eq!(g.turns_per_game_se, own.turns_per_game.se);
+            assert_eq!(g.p_first_seat_wins, own.win_rate_by_position[0]);
+            if g.tier != "optimal" {
+                let sm = model(&[g.tier.as_str(), "optimal"], Mode::Games(cfg.games));
+                let vs = &games_of(sm).unwrap().win_rate[0];
+                assert_eq!(g.win_rate_vs_optimal, Some(vs.rate));
+                assert_eq!(g.win_rate_vs_optimal_se, Some(vs.se));
+            }
+            let figures = [
+                g.turns_per_game,
+                g.turns_per_game_se,
+                g.p_first_seat_wins_se,
+            ];
+            assert!(figures.into_iter().all(f64::is_finite), "{g:?}");
+        }
+        // Rules not in play, and optimal play against itself (not played).
+        let optional =
+            |p: &str| p.starts_with("rules.") || p.starts_with("games.0.win_rate_vs_optimal");
+        let json = serde_json::to_value(&m).unwrap();
+        let nulls = crate::audit::unexpected_nulls(&json, optional);
+        assert!(nulls.is_empty(), "not computed: {nulls:?}");
+    }
+
+    /// The rules as dealt are every rule's name and setting as the rules' JSON has them.
+    #[test]
+    fn rules_as_dealt_are_the_rules_json() {
+        let mut penalty = DoomRules::preset(DoomPreset::Zilch);
+        penalty.farkle_penalty = Some((3, 500));
+        penalty.doom_sixes = None;
+        let presets = [DoomPreset::Seed, DoomPreset::S2Common, DoomPreset::Zilch];
+        for r in presets.map(DoomRules::preset).into_iter().chain([penalty]) {
+            let json = serde_json::to_value(&r).unwrap();
+            let want: Vec<(String, String)> = json
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| {
+                    let v = match v {
+                        Value::Null => "off".to_string(),
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    (k.replace('_', " "), v)
+                })
+                .collect();
+            assert_eq!(rules_as_dealt(&r), want);
+        }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::model::Model;
-use super::report::{exact_ev, plots, sim_report, SimInfo};
+use super::report::{exact_ev, plots, render_sim, sim_model, SimInfo, SimModel};
 use super::rules::{DoomPreset, DoomRules};
 use super::sim::{DoomSim, GameAcc, Mode, SolvedStrategy, MAX_ROUNDS};
 use super::strategy::DoomStrategy;
@@ -173,14 +173,20 @@ impl Game for Doom {
     }
 
     fn report(run: &Run<Doom>, _claim: Option<f64>) -> Result<Report, DoomError> {
-        refuse_unfinished(&run.acc, run.config.rules.target)?;
-        let model = Model::new(&run.config.rules);
-        Ok(sim_report(&model, &run.acc, &info(run)))
+        Ok(render_sim(&run_model(run)?))
     }
 
     fn plots(run: &Run<Doom>, _claim: Option<f64>) -> Result<Vec<(String, String)>, PlotError> {
         plots(&run.acc, &info(run)).map_err(PlotError)
     }
+}
+
+/// The report model of a run: what its report renders and its JSON serializes, and what
+/// other reports (the audit) read a run's figures from.
+pub fn run_model(run: &Run<Doom>) -> Result<SimModel, DoomError> {
+    refuse_unfinished(&run.acc, run.config.rules.target)?;
+    let model = Model::new(&run.config.rules);
+    Ok(sim_model(&model, &run.acc, &info(run)))
 }
 
 fn info(run: &Run<Doom>) -> SimInfo {
