@@ -232,7 +232,8 @@ pub enum AdviseGame {
 pub struct MonitorArgs {
     /// The report the periods are held against: a `monitoring` object (rtp_total_wagered,
     /// sd_per_round), a simulation report (its rtp_total_wagered and SE), or a baccarat
-    /// report of one flat bet (its exact RTP; ties count as rounds wagered).
+    /// report of one flat bet (its exact RTP; ties count as rounds wagered); each states
+    /// max_return_per_wagered, the most a round returns under the game's rules.
     #[arg(long, value_name = "REPORT.json")]
     pub expected: PathBuf,
     /// The periods: a CSV with the header period,rounds,wagered,returned; `-` reads it from
