@@ -88,6 +88,8 @@ struct Head {
     count_key: Option<serde::de::IgnoredAny>,
     monitoring: Option<serde_json::Value>,
     rtp_total_wagered: Option<serde::de::IgnoredAny>,
+    /// A baccarat run's SD per coup (none in its exact analysis, comparison or baseline).
+    sd_coup: Option<serde::de::IgnoredAny>,
 }
 
 /// A dossier's `monitoring` object (`rtplab audit`).
@@ -167,9 +169,24 @@ impl Expectation {
             let m = MonitoringFigures::deserialize(m)
                 .map_err(read("`monitoring` object", HOW_AUDIT))?;
             let source = format!("{file}: monitoring");
-            let (r, s, mx) = (m.rtp_total_wagered, m.sd_per_round, m.max_return_per_wagered);
+            let (r, s, mx) = (
+                m.rtp_total_wagered,
+                m.sd_per_round,
+                m.max_return_per_wagered,
+            );
             (r, s, mx, m.tier, source, HOW_AUDIT)
         } else if game == Some("baccarat") {
+            if head.sd_coup.is_none() {
+                let kind = [
+                    ("cards_per_coup", "the exact analysis (`exact baccarat`)"),
+                    ("strategies", "a comparison (`compare baccarat`)"),
+                    ("sums", "a baseline of `check`"),
+                ]
+                .iter()
+                .find(|(key, _)| v.get(key).is_some())
+                .map_or("not a simulation report", |(_, kind)| kind);
+                return unsuitable(&format!("the report is {kind}, which gives no SD per coup of one bet: hold the log against a simulation report of one flat bet (`rtplab sim baccarat --bet banker --out-dir DIR`: the bet's exact RTP and its SD per coup)"));
+            }
             let b =
                 BaccaratFigures::deserialize(&v).map_err(read("baccarat figures", HOW_BACCARAT))?;
             // A coup's SD is of the net of all its bets; per amount wagered only when the one
@@ -182,7 +199,9 @@ impl Expectation {
                 return unsuitable("the report is of a baccarat staking plan whose bets vary (the bands assume coups of equal stakes): use a flat-betting report (a plain bet such as banker)");
             }
             let Some(r) = b.rtp_exact else {
-                return unsuitable("the report gives no exact RTP of one bet (a plan over several spots)");
+                return unsuitable(
+                    "the report gives no exact RTP of one bet (a plan over several spots)",
+                );
             };
             let source = format!("{file}: the bet's exact RTP, SD per coup from the simulation");
             let mx = b.max_return_per_wagered;
@@ -190,14 +209,21 @@ impl Expectation {
         } else if head.rtp_total_wagered.is_some() {
             let s = SimFigures::deserialize(&v).map_err(read("simulation figures", HOW_SIM))?;
             let Some(n) = s.seat_rounds.or(s.initial_bets).or(s.rounds) else {
-                return Err(read("simulation figures", HOW_SIM)(serde::de::Error::missing_field(
-                    "seat_rounds",
-                )));
+                return Err(read("simulation figures", HOW_SIM)(
+                    serde::de::Error::missing_field("seat_rounds"),
+                ));
             };
             let source =
                 format!("{file}: simulated RTP per amount wagered, SD per round from its SE");
             let sd = s.rtp_total_wagered_se * n.sqrt();
-            (s.rtp_total_wagered, sd, s.max_return_per_wagered, None, source, HOW_SIM)
+            (
+                s.rtp_total_wagered,
+                sd,
+                s.max_return_per_wagered,
+                None,
+                source,
+                HOW_SIM,
+            )
         } else {
             return Err(MonitorError::NoExpectation(file.into()));
         };
@@ -328,7 +354,8 @@ impl<R: BufRead> Tap<R> {
 
 impl<R: Read> Read for Tap<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let stopped = |s: Stop| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{s:?}"));
+        let stopped =
+            |s: Stop| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{s:?}"));
         if let Some(s) = self.stop {
             return Err(stopped(s));
         }
@@ -645,7 +672,8 @@ pub fn monitor<R: Read>(
         msg,
     };
     // A failed read: a line too long, a log too large, or the CSV reader's own error.
-    let failed = |e: csv::Error, stop: Option<Stop>| match stop {
+    let failed = |e: csv::Error, stop: Option<Stop>| {
+        match stop {
         Some(Stop::LongLine(line)) => err(
             line,
             1,
@@ -670,9 +698,10 @@ pub fn monitor<R: Read>(
                 err(line, 1, format!("not a CSV row of 4 fields: {e}"))
             }
         },
+    }
     };
-    let tap = Tap::new(std::io::BufReader::new(input))
-        .map_err(|e| failed(csv::Error::from(e), None))?;
+    let tap =
+        Tap::new(std::io::BufReader::new(input)).map_err(|e| failed(csv::Error::from(e), None))?;
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
         .trim(csv::Trim::All)
@@ -787,7 +816,9 @@ fn money(v: f64) -> String {
 fn verdict(p: &PeriodRow, merged: bool) -> String {
     let v = if p.in_band { "in band" } else { "OUT OF BAND" };
     if merged {
-        format!("{v} ({} of {} periods out)", p.periods_out_of_band, p.periods)
+        let (out, of) = (p.periods_out_of_band, p.periods);
+        let count = crate::report::count;
+        format!("{v} ({} of {} periods out)", count(out), count(of))
     } else {
         v.to_string()
     }
@@ -809,7 +840,10 @@ pub fn render(m: &MonitorModel) -> Report {
             m.log.fnv1a64,
             crate::report::count(m.log_periods),
             if m.periods_per_row > 1 {
-                format!(", shown {} to a row", crate::report::count(m.periods_per_row))
+                format!(
+                    ", shown {} to a row",
+                    crate::report::count(m.periods_per_row)
+                )
             } else {
                 String::new()
             }
@@ -887,8 +921,8 @@ pub fn render(m: &MonitorModel) -> Report {
     }
     r.notes.push(format!(
         "{} of {} periods outside the {}% band. A period's SE is the expected SD per round over √rounds (rounds of equal stakes; unequal stakes widen the band by √(R·Σb²)/Σb, which the log does not carry). At the {}% level about {:.1}% of periods fall outside by chance alone.",
-        m.out_of_band,
-        m.log_periods,
+        crate::report::count(m.out_of_band),
+        crate::report::count(m.log_periods),
         m.level,
         m.level,
         100.0 - m.level
@@ -1201,7 +1235,12 @@ mod tests {
         let bj = |mx: f64| {
             serde_json::json!({"game": "blackjack", "rules": rules, "rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "max_return_per_wagered": mx}).to_string()
         };
-        assert_eq!(Expectation::from_json(&bj(12.0), "s.json").unwrap().max_return, 12.0);
+        assert_eq!(
+            Expectation::from_json(&bj(12.0), "s.json")
+                .unwrap()
+                .max_return,
+            12.0
+        );
         let e = Expectation::from_json(&bj(1000.0), "s.json")
             .unwrap_err()
             .to_string();
@@ -1210,7 +1249,38 @@ mod tests {
         let e = Expectation::from_json(&no_rules, "s.json")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("cannot read its rules: missing field `rules`"), "{e}");
+        assert!(
+            e.contains("cannot read its rules: missing field `rules`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_flat_banker_bet_without_an_sd_per_coup_is_refused_for_that() {
+        // The exact analysis, a comparison and a baseline of the flat banker bet state no
+        // stakes and no SD per coup: the refusal names that, not a staking plan whose bets
+        // vary.
+        let exact = crate::games::baccarat::exact_report::exact_model(
+            &crate::games::baccarat::rules::BacRules::standard(),
+        );
+        let exact = serde_json::to_string(&exact).unwrap();
+        let baseline = include_str!("../reports/baselines/baccarat-banker-cut-card.json");
+        let compare = r#"{"game": "baccarat", "strategies": [], "pairs": []}"#;
+        for (text, kind) in [
+            (exact.as_str(), "the exact analysis"),
+            (baseline, "a baseline"),
+            (compare, "a comparison"),
+        ] {
+            let e = Expectation::from_json(text, "b.json")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(&format!("the report is {kind}"))
+                    && e.contains("no SD per coup")
+                    && !e.contains("vary"),
+                "{e}"
+            );
+        }
     }
 
     #[test]
@@ -1354,12 +1424,19 @@ mod tests {
         assert_eq!(m.cumulative[249].period, "to d999");
         // Every period against its own band: exactly the three.
         assert_eq!(m.out_of_band, 3);
-        let listed: Vec<&str> = m.out_of_band_periods.iter().map(|p| p.period.as_str()).collect();
+        let listed: Vec<&str> = m
+            .out_of_band_periods
+            .iter()
+            .map(|p| p.period.as_str())
+            .collect();
         assert_eq!(listed, ["d7", "d500", "d998"]);
         assert!((m.out_of_band_periods[1].z + 5.0).abs() < 1e-9);
         // A row's figures are of its periods together; its count says which are out.
         let row = &m.periods[1];
-        assert_eq!((row.periods, row.periods_out_of_band, row.rounds), (4, 1, 40_000));
+        assert_eq!(
+            (row.periods, row.periods_out_of_band, row.rounds),
+            (4, 1, 40_000)
+        );
         assert!((row.rtp - (0.99 * 3.0 + 1.04) / 4.0).abs() < 1e-12);
         assert_eq!(m.periods.iter().map(|p| p.periods).sum::<u64>(), 1000);
         // The running total is exact: the same as every period on its own row.
@@ -1372,7 +1449,8 @@ mod tests {
         for want in [
             "1,000 periods, shown 4 to a row",
             "Out-of-band periods",
-            "OUT OF BAND (1 of 4 periods out)",
+            // d4 … d7 together are at z = +2.5, in band; d7 alone is not.
+            "in band (1 of 4 periods out)",
             "3 of 1,000 periods outside",
         ] {
             assert!(text.contains(want), "{want}");
@@ -1419,12 +1497,20 @@ mod tests {
         let e = run(&exp(), &long).unwrap_err().to_string();
         assert!(e.contains("longer than 200"), "{e}");
         // A line longer than 1 MiB is refused before it is held, by its line.
-        let huge = format!("period,rounds,wagered,returned\nd,1,1,1\n{}\n", "9".repeat(3 << 20));
+        let huge = format!(
+            "period,rounds,wagered,returned\nd,1,1,1\n{}\n",
+            "9".repeat(3 << 20)
+        );
         let e = run(&exp(), &huge).unwrap_err().to_string();
-        assert!(e.starts_with("l.csv:3:1: the line is longer than 1,048,576 bytes"), "{e}");
+        assert!(
+            e.starts_with("l.csv:3:1: the line is longer than 1,048,576 bytes"),
+            "{e}"
+        );
         // Bytes that are not UTF-8, by line and column.
         let bytes = b"period,rounds,wagered,returned\nd,1,1,1\n\xff,1,1,1\n";
-        let e = monitor(&exp(), 99.0, "l.csv", &bytes[..]).unwrap_err().to_string();
+        let e = monitor(&exp(), 99.0, "l.csv", &bytes[..])
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("l.csv:3:1: not UTF-8"), "{e}");
     }
 }

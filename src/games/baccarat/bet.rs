@@ -129,7 +129,9 @@ impl BetSpec {
     /// pair bet: the largest return per unit staked of the spots bet (follow bets banker or
     /// player). Reports state it and `monitor` refuses a period that returned more.
     pub fn max_return_per_wagered(&self, rules: &BacRules, pairs: u64) -> f64 {
-        let mains = self.spot().map_or(vec![Spot::Banker, Spot::Player], |s| vec![s]);
+        let mains = self
+            .spot()
+            .map_or(vec![Spot::Banker, Spot::Player], |s| vec![s]);
         let side = if pairs > 0 {
             vec![Spot::PlayerPair, Spot::BankerPair]
         } else {

@@ -29,7 +29,9 @@ pub use game::{BjConfig, Blackjack};
 pub fn max_return_per_wagered(rules: &rules::Rules) -> f64 {
     let natural = 1.0 + rules.bj_win_units() as f64 / rules.units_per_bet() as f64;
     let (won, insurance, pairs) = (2.0, 3.0, 12.0);
-    [natural, won, insurance, pairs].into_iter().fold(0.0, f64::max)
+    [natural, won, insurance, pairs]
+        .into_iter()
+        .fold(0.0, f64::max)
 }
 
 /// Errors of blackjack runs, merges and comparisons; each message says what to change.
