@@ -45,9 +45,9 @@ pub enum InputError {
     },
 }
 
-/// Read the user file `path` (`what` names its kind in messages, e.g. "chart file") as text of
-/// at most `limit` bytes. A leading UTF-8 byte-order mark is dropped.
-pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String, InputError> {
+/// Open the user file `path` (`what` names its kind in messages) for reading: a regular file
+/// (not a directory, FIFO or device). Returns it with its size.
+pub fn open_file(path: &Path, what: &str) -> Result<(std::fs::File, u64), InputError> {
     let what_s = what.to_string();
     let p = path.display().to_string();
     let io = |e: std::io::Error| InputError::Io {
@@ -77,22 +77,32 @@ pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String, InputErr
             path: p,
         });
     }
+    Ok((std::fs::File::open(path).map_err(io)?, meta.len()))
+}
+
+/// Read the user file `path` (`what` names its kind in messages, e.g. "chart file") as text of
+/// at most `limit` bytes. A leading UTF-8 byte-order mark is dropped.
+pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String, InputError> {
+    let p = path.display().to_string();
+    let (file, len) = open_file(path, what)?;
     let too_big = |size| InputError::TooBig {
-        what: what_s.clone(),
+        what: what.to_string(),
         path: p.clone(),
         size,
         limit,
     };
-    if meta.len() > limit {
-        return Err(too_big(meta.len()));
+    if len > limit {
+        return Err(too_big(len));
     }
     // The file may grow between the check and the read: never read more than the limit.
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    std::fs::File::open(path)
-        .map_err(io)?
-        .take(limit + 1)
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(io)?;
+        .map_err(|e| InputError::Io {
+            what: what.to_string(),
+            path: p.clone(),
+            why: e.to_string(),
+        })?;
     if bytes.len() as u64 > limit {
         return Err(too_big(bytes.len() as u64));
     }

@@ -2,17 +2,29 @@
 //! RTP per amount wagered and its volatility, each period and the running total inside or
 //! outside its acceptance band.
 //!
-//! The expected figures come from a report's JSON: a `monitoring` object
-//! (`rtp_total_wagered`, `sd_per_round`: the SD of one round's return per unit wagered), a
-//! simulation report's `rtp_total_wagered` and `rtp_total_wagered_se` with its observation
-//! count (`seat_rounds`, else `initial_bets`, else `rounds`), which give the SD per round as
-//! SE·√n, or a baccarat report of one flat bet (`rtp_exact`, and `sd_coup` per unit staked;
-//! a tie is a coup wagered whose stake comes back, so the log must count ties as rounds and
-//! their stakes as wagered and returned). A period of `R` rounds then has SE σ/√R (rounds of
-//! equal stakes; unequal stakes widen it by √(R·Σb²)/Σb, which the log does not carry),
-//! z = (observed − expected)/SE, and its band at level L is expected ± z_L·SE.
+//! The expected figures come from a report's JSON, read into typed figures whose every field is
+//! required: a `monitoring` object (`rtp_total_wagered`, `sd_per_round`: the SD of one round's
+//! return per unit wagered), a simulation report's `rtp_total_wagered` and
+//! `rtp_total_wagered_se` with its observation count (`seat_rounds`, else `initial_bets`, else
+//! `rounds`), which give the SD per round as SE·√n, or a baccarat report of one flat bet
+//! (`rtp_exact`, and `sd_coup` per unit staked; a tie is a coup wagered whose stake comes back,
+//! so the log must count ties as rounds and their stakes as wagered and returned). Each states
+//! `max_return_per_wagered`, the most a round returns per amount wagered under the game's
+//! rules; where the report gives its game's rules the bound is computed from them again and a
+//! report stating another is refused. A period that returned more is a data error.
+//!
+//! A period of `R` rounds has SE σ/√R (rounds of equal stakes; unequal stakes widen it by
+//! √(R·Σb²)/Σb, which the log does not carry), z = (observed − expected)/SE, and its band at
+//! level L is expected ± z_L·SE.
+//!
+//! The log is read a row at a time: memory holds the rows shown, not the log. Beyond
+//! `MAX_ROWS` periods, adjacent periods are merged into rows of 2, 4, 8, … periods for the
+//! tables and the plot; every period is still held against its own band, the verdict and the
+//! running total are exact, and the first `MAX_LISTED` periods out of band are listed.
 
-use serde::Serialize;
+use std::io::{BufRead, Read};
+
+use serde::{Deserialize, Serialize};
 
 use crate::report::{count_cell, pct_cell, Cell, Report, Section};
 
@@ -25,6 +37,13 @@ pub enum MonitorError {
     NotJson(String, String),
     #[error("--expected {0}: it gives no expected RTP per amount wagered and its SD: expected a `monitoring` object, a simulation report's rtp_total_wagered and rtp_total_wagered_se, or a flat-betting baccarat report")]
     NoExpectation(String),
+    #[error("--expected {file}: cannot read its {what}: {why}; {how}")]
+    Incomplete {
+        file: String,
+        what: &'static str,
+        why: String,
+        how: &'static str,
+    },
     #[error(
         "--expected {0}: the expected RTP {1} or SD per round {2} is not a positive finite number"
     )]
@@ -47,102 +66,200 @@ pub enum MonitorError {
 pub struct Expectation {
     pub rtp: f64,
     pub sd_per_round: f64,
-    /// The most a round can pay back per amount wagered (`max_return_per_wagered`, when the
-    /// report states it): a period that returned more is a data error.
-    pub max_return: Option<f64>,
+    /// The most a round can pay back per amount wagered under the game's rules (the report's
+    /// `max_return_per_wagered`): a period that returned more is a data error.
+    pub max_return: f64,
     /// The strategy tier the figures are of (the audit's `monitoring.tier`), when stated.
     pub tier: Option<String>,
     /// Where it came from.
     pub source: String,
 }
 
-/// An expected RTP per amount wagered above this (1000%) is taken for a percent given where a
-/// fraction belongs, when the report states no larger maximum return.
-const MAX_PLAUSIBLE_RTP: f64 = 10.0;
-
 /// The largest amount (wagered or returned) one period may carry: far above any table's
-/// turnover (sums of 100,000 periods stay far inside f64's range; like any f64 amount they
-/// are exact to the cent only below about 9e13).
+/// turnover (sums of `MAX_PERIODS` periods stay far inside f64's range; like any f64 amount
+/// they are exact to the cent only below about 9e13).
 pub const MAX_AMOUNT: f64 = 1e15;
+
+/// What any report says of itself, read before its figures.
+#[derive(Deserialize)]
+struct Head {
+    game: Option<String>,
+    interrupted: Option<bool>,
+    count_key: Option<serde::de::IgnoredAny>,
+    monitoring: Option<serde_json::Value>,
+    rtp_total_wagered: Option<serde::de::IgnoredAny>,
+    /// A baccarat run's SD per coup (none in its exact analysis, comparison or baseline).
+    sd_coup: Option<serde::de::IgnoredAny>,
+}
+
+/// A dossier's `monitoring` object (`rtplab audit`).
+#[derive(Deserialize)]
+struct MonitoringFigures {
+    rtp_total_wagered: f64,
+    sd_per_round: f64,
+    max_return_per_wagered: f64,
+    tier: Option<String>,
+}
+
+/// A simulation report's figures per amount wagered.
+#[derive(Deserialize)]
+struct SimFigures {
+    rtp_total_wagered: f64,
+    rtp_total_wagered_se: f64,
+    max_return_per_wagered: f64,
+    /// The observations of the SE: seat-rounds (initial bets or rounds in reports without).
+    seat_rounds: Option<f64>,
+    initial_bets: Option<f64>,
+    rounds: Option<f64>,
+}
+
+/// A baccarat run report's figures.
+#[derive(Deserialize)]
+struct BaccaratFigures {
+    pairs: u64,
+    max_stake: u64,
+    average_bet: f64,
+    rtp_exact: Option<f64>,
+    sd_coup: f64,
+    max_return_per_wagered: f64,
+}
+
+/// A blackjack report's rules (a simulation report's or a dossier's).
+#[derive(Deserialize)]
+struct BlackjackRules {
+    rules: crate::games::blackjack::rules::Rules,
+}
+
+/// A baccarat run report's rules and bets.
+#[derive(Deserialize)]
+struct BaccaratRules {
+    rules: crate::games::baccarat::rules::BacRules,
+    bet: crate::games::baccarat::bet::BetSpec,
+    pairs: u64,
+}
+
+/// How to make a report that `monitor` reads, by its kind.
+const HOW_AUDIT: &str = "make the dossier again with this version of rtplab (`rtplab audit blackjack --out-dir DIR` with the options that made it), whose `monitoring` object has every field";
+const HOW_SIM: &str = "make the report again with this version of rtplab (`rtplab sim blackjack --out-dir DIR` with the options that made it), which states every field";
+const HOW_BACCARAT: &str = "make the report again with this version of rtplab (`rtplab sim baccarat --bet banker --out-dir DIR` with the options that made it), which states every field";
 
 impl Expectation {
     /// From a report's JSON text (`file` names it in errors).
     pub fn from_json(text: &str, file: &str) -> Result<Expectation, MonitorError> {
         let v: serde_json::Value = serde_json::from_str(text)
             .map_err(|e| MonitorError::NotJson(file.into(), e.to_string()))?;
-        let f = |v: &serde_json::Value, k: &str| v.get(k).and_then(|x| x.as_f64());
         let unsuitable = |why: &str| Err(MonitorError::Unsuitable(file.into(), why.into()));
-        if v.get("interrupted").and_then(|x| x.as_bool()) == Some(true) {
+        let read = |what: &'static str, how: &'static str| {
+            move |e: serde_json::Error| MonitorError::Incomplete {
+                file: file.into(),
+                what,
+                why: e.to_string(),
+                how,
+            }
+        };
+        let head = Head::deserialize(&v).map_err(read("report", HOW_SIM))?;
+        if head.interrupted == Some(true) {
             return unsuitable("the report is of an interrupted (partial) run: hold live results against a complete run's figures");
         }
-        if v.get("count_key").is_some() {
+        if head.count_key.is_some() {
             return unsuitable("the report is of a card counter, whose bets vary with the count: the bands assume rounds of equal stakes; use a flat-betting report (the same strategy without --count)");
         }
-        let max_return = v
-            .get("monitoring")
-            .and_then(|m| f(m, "max_return_per_wagered"))
-            .or_else(|| f(&v, "max_return_per_wagered"));
-        let baccarat = v.get("game").and_then(|g| g.as_str()) == Some("baccarat");
-        let (rtp, sd, source) = if let Some(m) = v.get("monitoring") {
-            match (f(m, "rtp_total_wagered"), f(m, "sd_per_round")) {
-                (Some(r), Some(s)) => (r, s, format!("{file}: monitoring")),
-                _ => return Err(MonitorError::NoExpectation(file.into())),
+        let game = head.game.as_deref();
+        let (rtp, sd, stated, tier, source, how) = if let Some(m) = &head.monitoring {
+            let m = MonitoringFigures::deserialize(m)
+                .map_err(read("`monitoring` object", HOW_AUDIT))?;
+            let source = format!("{file}: monitoring");
+            let (r, s, mx) = (
+                m.rtp_total_wagered,
+                m.sd_per_round,
+                m.max_return_per_wagered,
+            );
+            (r, s, mx, m.tier, source, HOW_AUDIT)
+        } else if game == Some("baccarat") {
+            if head.sd_coup.is_none() {
+                let kind = [
+                    ("cards_per_coup", "the exact analysis (`exact baccarat`)"),
+                    ("strategies", "a comparison (`compare baccarat`)"),
+                    ("sums", "a baseline of `check`"),
+                ]
+                .iter()
+                .find(|(key, _)| v.get(key).is_some())
+                .map_or("not a simulation report", |(_, kind)| kind);
+                return unsuitable(&format!("the report is {kind}, which gives no SD per coup of one bet: hold the log against a simulation report of one flat bet (`rtplab sim baccarat --bet banker --out-dir DIR`: the bet's exact RTP and its SD per coup)"));
             }
-        } else if baccarat {
+            let b =
+                BaccaratFigures::deserialize(&v).map_err(read("baccarat figures", HOW_BACCARAT))?;
             // A coup's SD is of the net of all its bets; per amount wagered only when the one
             // main bet is the same every coup and nothing else is bet.
-            let stake = f(&v, "max_stake").unwrap_or(0.0);
-            if f(&v, "pairs").is_some_and(|p| p != 0.0) {
+            if b.pairs != 0 {
                 return unsuitable("the report is of a baccarat run with pair bets beside the main bet: a coup's SD is then not per amount wagered; use a report of the main bet alone (without --pairs)");
             }
-            if !(stake > 0.0 && f(&v, "average_bet") == Some(stake)) {
+            let stake = b.max_stake as f64;
+            if !(stake > 0.0 && b.average_bet == stake) {
                 return unsuitable("the report is of a baccarat staking plan whose bets vary (the bands assume coups of equal stakes): use a flat-betting report (a plain bet such as banker)");
             }
-            match (f(&v, "rtp_exact"), f(&v, "sd_coup")) {
-                (Some(r), Some(s)) => (
-                    r,
-                    s / stake,
-                    format!("{file}: the bet's exact RTP, SD per coup from the simulation"),
-                ),
-                _ => return unsuitable("the report gives no exact RTP of one bet (a plan over several spots) or no SD per coup"),
-            }
+            let Some(r) = b.rtp_exact else {
+                return unsuitable(
+                    "the report gives no exact RTP of one bet (a plan over several spots)",
+                );
+            };
+            let source = format!("{file}: the bet's exact RTP, SD per coup from the simulation");
+            let mx = b.max_return_per_wagered;
+            (r, b.sd_coup / stake, mx, None, source, HOW_BACCARAT)
+        } else if head.rtp_total_wagered.is_some() {
+            let s = SimFigures::deserialize(&v).map_err(read("simulation figures", HOW_SIM))?;
+            let Some(n) = s.seat_rounds.or(s.initial_bets).or(s.rounds) else {
+                return Err(read("simulation figures", HOW_SIM)(
+                    serde::de::Error::missing_field("seat_rounds"),
+                ));
+            };
+            let source =
+                format!("{file}: simulated RTP per amount wagered, SD per round from its SE");
+            let sd = s.rtp_total_wagered_se * n.sqrt();
+            (
+                s.rtp_total_wagered,
+                sd,
+                s.max_return_per_wagered,
+                None,
+                source,
+                HOW_SIM,
+            )
         } else {
-            let n = ["seat_rounds", "initial_bets", "rounds"]
-                .iter()
-                .find_map(|k| f(&v, k));
-            match (f(&v, "rtp_total_wagered"), f(&v, "rtp_total_wagered_se"), n) {
-                (Some(r), Some(se), Some(n)) => (
-                    r,
-                    se * n.sqrt(),
-                    format!("{file}: simulated RTP per amount wagered, SD per round from its SE"),
-                ),
-                _ => return Err(MonitorError::NoExpectation(file.into())),
-            }
+            return Err(MonitorError::NoExpectation(file.into()));
         };
         if !(rtp.is_finite() && rtp > 0.0 && sd.is_finite() && sd > 0.0) {
             return Err(MonitorError::BadExpectation(file.into(), rtp, sd));
         }
-        if let Some(mx) = max_return.filter(|m| !(m.is_finite() && *m >= 1.0)) {
+        if !(stated.is_finite() && stated >= 1.0) {
             return unsuitable(&format!(
-                "max_return_per_wagered {mx} is not a finite number of at least 1"
+                "max_return_per_wagered {stated} is not a finite number of at least 1"
             ));
         }
-        let most = max_return.unwrap_or(MAX_PLAUSIBLE_RTP);
-        if rtp > most {
+        // The bound comes from the game's rules: where the report gives them, its statement
+        // must be what they give.
+        let ruled = match game {
+            Some("blackjack") => BlackjackRules::deserialize(&v)
+                .map(|b| Some(crate::games::blackjack::max_return_per_wagered(&b.rules))),
+            Some("baccarat") => BaccaratRules::deserialize(&v)
+                .map(|b| Some(b.bet.max_return_per_wagered(&b.rules, b.pairs))),
+            _ => Ok(None),
+        }
+        .map_err(read("rules", how))?;
+        if let Some(mx) = ruled.filter(|mx| (mx - stated).abs() > 1e-12 * mx) {
             return unsuitable(&format!(
-                "the expected RTP per amount wagered {rtp} ({:.0}%) is more than a round can return ({most}): RTPs are fractions (0.9954 for 99.54%)",
+                "max_return_per_wagered {stated} is not what its rules give ({mx}): the report was edited or made by another version; {how}"
+            ));
+        }
+        if rtp > stated {
+            return unsuitable(&format!(
+                "the expected RTP per amount wagered {rtp} ({:.0}%) is more than a round can return ({stated}): RTPs are fractions (0.9954 for 99.54%)",
                 rtp * 100.0
             ));
         }
-        let tier = v
-            .get("monitoring")
-            .and_then(|m| m.get("tier"))
-            .and_then(|t| t.as_str())
-            .map(str::to_string);
         Ok(Expectation {
             rtp,
             sd_per_round: sd,
-            max_return,
+            max_return: stated,
             tier,
             source,
         })
@@ -160,9 +277,23 @@ pub struct Period {
     pub returned: f64,
 }
 
-/// Most periods a log may hold (hourly periods for 11 years); the report holds every period
-/// in several forms, about 5 KB each.
-pub const MAX_PERIODS: usize = 100_000;
+/// Most periods a log may hold (hourly periods for over 1,000 years): the running total's
+/// rounds (at most 1e12 a period) stay inside u64.
+pub const MAX_PERIODS: u64 = 10_000_000;
+
+/// Most rows each table and the plot show: a longer log is shown with adjacent periods merged
+/// into rows of 2, 4, 8, … periods (between `MAX_ROWS / 2` and `MAX_ROWS` rows).
+pub const MAX_ROWS: usize = 400;
+
+/// Most out-of-band periods listed one by one when the tables merge periods.
+pub const MAX_LISTED: usize = 100;
+
+/// Longest line of a log: a longer one (a binary file, a file without line ends) is refused
+/// before it is held in memory.
+pub const MAX_LINE_BYTES: u64 = 1 << 20;
+
+/// Largest log: far more than `MAX_PERIODS` rows take.
+pub const MAX_LOG_BYTES: u64 = 4 << 30;
 
 /// At most `n` characters of `s` for a message (a binary file's "header" can be megabytes).
 fn clip(s: &str, n: usize) -> String {
@@ -173,120 +304,128 @@ fn clip(s: &str, n: usize) -> String {
     }
 }
 
-/// The log: a `period,rounds,wagered,returned` header, then one row per period.
-pub fn parse_log(text: &str, file: &str) -> Result<Vec<Period>, MonitorError> {
-    let err = |line: usize, column: usize, msg: String| MonitorError::Log {
-        file: file.into(),
-        line,
-        column,
-        msg,
-    };
-    if text.trim().is_empty() {
-        return Err(err(
-            1,
-            1,
-            "the file is empty: expected a 'period,rounds,wagered,returned' header and a row per period".into(),
-        ));
-    }
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
-    let want = ["period", "rounds", "wagered", "returned"];
-    let headers = rdr
-        .headers()
-        .map_err(|e| err(1, 1, format!("cannot read the header: {e}")))?
-        .clone();
-    let got: Vec<String> = headers.iter().map(|h| h.to_ascii_lowercase()).collect();
-    if got != want {
-        return Err(err(
-            1,
-            1,
-            format!(
-                "the header is '{}': expected 'period,rounds,wagered,returned'",
-                clip(&headers.iter().collect::<Vec<_>>().join(","), 80)
-            ),
-        ));
-    }
-    let mut out = Vec::new();
-    for rec in rdr.records() {
-        let rec = rec.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line() as usize);
-            err(line, 1, format!("not a CSV row of 4 fields: {e}"))
-        })?;
-        let line = rec.position().map_or(0, |p| p.line() as usize);
-        if out.len() >= MAX_PERIODS {
-            return Err(err(line, 1, format!("more than {MAX_PERIODS} periods")));
-        }
-        let period = rec[0].to_string();
-        if period.chars().count() > 200 {
-            return Err(err(
-                line,
-                1,
-                format!(
-                    "the period '{}' is longer than 200 characters",
-                    clip(&period, 40)
-                ),
-            ));
-        }
-        if period.is_empty() {
-            return Err(err(line, 1, "the period is empty".into()));
-        }
-        let rounds: u64 = rec[1]
-            .parse()
-            .ok()
-            .filter(|r| (1..=1_000_000_000_000).contains(r))
-            .ok_or_else(|| {
-                err(
-                    line,
-                    2,
-                    format!(
-                        "rounds '{}': expected a whole number from 1 to 1e12",
-                        clip(&rec[1], 40)
-                    ),
-                )
-            })?;
-        let num = |i: usize, name: &str, positive: bool| -> Result<f64, MonitorError> {
-            let v: f64 = rec[i].parse().map_err(|_| {
-                err(
-                    line,
-                    i + 1,
-                    format!("{name} '{}': not a number", clip(&rec[i], 40)),
-                )
-            })?;
-            if !v.is_finite() || v < 0.0 || (positive && v == 0.0) || v > MAX_AMOUNT {
-                return Err(err(
-                    line,
-                    i + 1,
-                    format!(
-                        "{name} '{}': expected a {} amount of at most 1e15",
-                        clip(&rec[i], 40),
-                        if positive { "positive" } else { "non-negative" }
-                    ),
-                ));
-            }
-            Ok(v)
-        };
-        let wagered = num(2, "wagered", true)?;
-        let returned = num(3, "returned", false)?;
-        out.push(Period {
-            line,
-            period,
-            rounds,
-            wagered,
-            returned,
-        });
-    }
-    if out.is_empty() {
-        return Err(err(2, 1, "no periods after the header".into()));
-    }
-    Ok(out)
+/// FNV-1a-64 of nothing; `fnv_add` continues it over more bytes (as `shard::fnv1a64`).
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+fn fnv_add(h: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(h, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
-/// One period (or the running total) against the expectation.
+/// Why the tap stopped the log.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Stop {
+    /// This line is longer than `MAX_LINE_BYTES`.
+    LongLine(usize),
+    TooBig,
+}
+
+/// The log's bytes on their way to the CSV reader: hashed (FNV-1a-64, as the report names the
+/// log) and counted, a line longer than `MAX_LINE_BYTES` or a log larger than `MAX_LOG_BYTES`
+/// stopped before it is read.
+struct Tap<R> {
+    inner: R,
+    hash: u64,
+    bytes: u64,
+    /// The line being read (from 1) and its bytes so far.
+    line: usize,
+    line_bytes: u64,
+    stop: Option<Stop>,
+}
+
+impl<R: BufRead> Tap<R> {
+    /// A leading UTF-8 byte-order mark is dropped (nor hashed).
+    fn new(mut inner: R) -> std::io::Result<Tap<R>> {
+        const BOM: &[u8] = "\u{feff}".as_bytes();
+        if inner.fill_buf()?.starts_with(BOM) {
+            inner.consume(BOM.len());
+        }
+        Ok(Tap {
+            inner,
+            hash: FNV_START,
+            bytes: 0,
+            line: 1,
+            line_bytes: 0,
+            stop: None,
+        })
+    }
+}
+
+impl<R: Read> Read for Tap<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let stopped =
+            |s: Stop| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{s:?}"));
+        if let Some(s) = self.stop {
+            return Err(stopped(s));
+        }
+        let n = self.inner.read(buf)?;
+        // The bytes before a stop go on; the read after them fails.
+        let mut ok = n;
+        for (i, &b) in buf[..n].iter().enumerate() {
+            self.bytes += 1;
+            if b == b'\n' {
+                self.line += 1;
+                self.line_bytes = 0;
+            } else {
+                self.line_bytes += 1;
+            }
+            if self.line_bytes > MAX_LINE_BYTES {
+                self.stop = Some(Stop::LongLine(self.line));
+            } else if self.bytes > MAX_LOG_BYTES {
+                self.stop = Some(Stop::TooBig);
+            }
+            if let Some(s) = self.stop {
+                if i == 0 {
+                    return Err(stopped(s));
+                }
+                ok = i;
+                break;
+            }
+        }
+        self.hash = fnv_add(self.hash, &buf[..ok]);
+        Ok(ok)
+    }
+}
+
+/// Sums of a run of periods.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Sums {
+    periods: u64,
+    rounds: u64,
+    wagered: f64,
+    returned: f64,
+    /// Periods outside their own band.
+    out: u64,
+}
+
+impl Sums {
+    fn add(&mut self, o: &Sums) {
+        self.periods += o.periods;
+        self.rounds += o.rounds;
+        self.wagered += o.wagered;
+        self.returned += o.returned;
+        self.out += o.out;
+    }
+}
+
+/// Adjacent periods shown as one row: their sums, and the running total after the last.
+#[derive(Clone, Debug)]
+struct Group {
+    first: String,
+    last: String,
+    sums: Sums,
+    to: Sums,
+}
+
+/// One period (or a row of periods, or the running total) against the expectation.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PeriodRow {
     pub period: String,
+    /// The log's periods it holds (1 unless periods are merged; the running total: all so far).
+    pub periods: u64,
+    /// Of them, those outside their own band.
+    pub periods_out_of_band: u64,
     pub rounds: u64,
     pub wagered: f64,
     pub returned: f64,
@@ -309,10 +448,18 @@ pub struct MonitorModel {
     /// Two-sided level in percent, and its critical z.
     pub level: f64,
     pub z_level: f64,
+    /// Periods in the log.
+    pub log_periods: u64,
+    /// Periods in each row of `periods` and `cumulative` (1: every period its own row; more
+    /// when the log has more than `MAX_ROWS` periods).
+    pub periods_per_row: u64,
     pub periods: Vec<PeriodRow>,
-    /// The running total after each period.
+    /// The running total after each row.
     pub cumulative: Vec<PeriodRow>,
-    pub out_of_band: usize,
+    /// Periods outside their own band, counted one by one.
+    pub out_of_band: u64,
+    /// The first `MAX_LISTED` of them.
+    pub out_of_band_periods: Vec<PeriodRow>,
     /// Whether the running total after the last period is inside its band.
     pub total_in_band: bool,
 }
@@ -333,15 +480,17 @@ pub fn z_of_level(level: f64) -> Result<f64, MonitorError> {
     Ok(Normal::standard().inverse_cdf(1.0 - (1.0 - level / 100.0) / 2.0))
 }
 
-fn row(e: &Expectation, zl: f64, period: String, rounds: u64, w: f64, r: f64) -> PeriodRow {
-    let rtp = r / w;
-    let se = e.sd_per_round / (rounds as f64).sqrt();
+fn row(e: &Expectation, zl: f64, period: String, s: &Sums) -> PeriodRow {
+    let rtp = s.returned / s.wagered;
+    let se = e.sd_per_round / (s.rounds as f64).sqrt();
     let z = (rtp - e.rtp) / se;
     PeriodRow {
         period,
-        rounds,
-        wagered: w,
-        returned: r,
+        periods: s.periods,
+        periods_out_of_band: s.out,
+        rounds: s.rounds,
+        wagered: s.wagered,
+        returned: s.returned,
         rtp,
         se,
         z,
@@ -350,8 +499,8 @@ fn row(e: &Expectation, zl: f64, period: String, rounds: u64, w: f64, r: f64) ->
     }
 }
 
-/// The log a report was made from: its name and the FNV-1a-64 hash of its content, stated in
-/// the report so that the figures can be tied to the file.
+/// The log a report was made from: its name and the FNV-1a-64 hash of its content (without a
+/// byte-order mark), stated in the report so that the figures can be tied to the file.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LogFile {
     pub name: String,
@@ -359,61 +508,299 @@ pub struct LogFile {
 }
 
 impl LogFile {
-    pub fn new(name: &str, text: &str) -> LogFile {
+    fn of_hash(name: &str, hash: u64) -> LogFile {
         LogFile {
             name: name.to_string(),
-            fnv1a64: format!("{:016x}", crate::shard::fnv1a64(text.as_bytes())),
+            fnv1a64: format!("{hash:016x}"),
         }
     }
 }
 
-/// Hold `periods` (read from `log`) against `e` at `level`. A period that returned more than
-/// the game can pay back on what was wagered is a data error.
-pub fn monitor(
+/// The periods as they are read: each held against its band, merged into rows for showing.
+struct Tally<'a> {
+    e: &'a Expectation,
+    zl: f64,
+    total: Sums,
+    groups: Vec<Group>,
+    per_row: u64,
+    listed: Vec<PeriodRow>,
+}
+
+impl Tally<'_> {
+    fn push(&mut self, p: Period) {
+        let mut one = Sums {
+            periods: 1,
+            rounds: p.rounds,
+            wagered: p.wagered,
+            returned: p.returned,
+            out: 0,
+        };
+        let r = row(self.e, self.zl, p.period, &one);
+        one.out = u64::from(!r.in_band);
+        if !r.in_band && self.listed.len() < MAX_LISTED {
+            self.listed.push(PeriodRow {
+                periods_out_of_band: 1,
+                ..r.clone()
+            });
+        }
+        self.total.add(&one);
+        let full = self
+            .groups
+            .last()
+            .is_none_or(|g| g.sums.periods == self.per_row);
+        if full && self.groups.len() == MAX_ROWS {
+            self.merge();
+        }
+        match self.groups.last_mut() {
+            Some(g) if g.sums.periods < self.per_row => {
+                g.sums.add(&one);
+                g.last = r.period;
+                g.to = self.total;
+            }
+            _ => self.groups.push(Group {
+                first: r.period.clone(),
+                last: r.period,
+                sums: one,
+                to: self.total,
+            }),
+        }
+    }
+
+    /// Merge adjacent rows in pairs: twice the periods to a row.
+    fn merge(&mut self) {
+        let mut merged = Vec::with_capacity(MAX_ROWS / 2 + 1);
+        let mut it = std::mem::take(&mut self.groups).into_iter();
+        while let Some(mut a) = it.next() {
+            if let Some(b) = it.next() {
+                a.sums.add(&b.sums);
+                a.last = b.last;
+                a.to = b.to;
+            }
+            merged.push(a);
+        }
+        self.groups = merged;
+        self.per_row *= 2;
+    }
+}
+
+/// A row of the log as a period; `err` names its line and column.
+fn period_of(
+    rec: &csv::ByteRecord,
+    line: usize,
+    err: &impl Fn(usize, usize, String) -> MonitorError,
+) -> Result<Period, MonitorError> {
+    let field = |i: usize| {
+        std::str::from_utf8(&rec[i])
+            .map_err(|_| err(line, i + 1, "not UTF-8 text; save the log as UTF-8".into()))
+    };
+    let period = field(0)?.to_string();
+    if period.chars().count() > 200 {
+        return Err(err(
+            line,
+            1,
+            format!(
+                "the period '{}' is longer than 200 characters",
+                clip(&period, 40)
+            ),
+        ));
+    }
+    if period.is_empty() {
+        return Err(err(line, 1, "the period is empty".into()));
+    }
+    let text = field(1)?;
+    let rounds: u64 = text
+        .parse()
+        .ok()
+        .filter(|r| (1..=1_000_000_000_000).contains(r))
+        .ok_or_else(|| {
+            err(
+                line,
+                2,
+                format!(
+                    "rounds '{}': expected a whole number from 1 to 1e12",
+                    clip(text, 40)
+                ),
+            )
+        })?;
+    let num = |i: usize, name: &str, positive: bool| -> Result<f64, MonitorError> {
+        let text = field(i)?;
+        let v: f64 = text.parse().map_err(|_| {
+            err(
+                line,
+                i + 1,
+                format!("{name} '{}': not a number", clip(text, 40)),
+            )
+        })?;
+        if !v.is_finite() || v < 0.0 || (positive && v == 0.0) || v > MAX_AMOUNT {
+            return Err(err(
+                line,
+                i + 1,
+                format!(
+                    "{name} '{}': expected a {} amount of at most 1e15",
+                    clip(text, 40),
+                    if positive { "positive" } else { "non-negative" }
+                ),
+            ));
+        }
+        Ok(v)
+    };
+    Ok(Period {
+        line,
+        period,
+        rounds,
+        wagered: num(2, "wagered", true)?,
+        returned: num(3, "returned", false)?,
+    })
+}
+
+/// Hold the log read from `input` (`name` in messages: a `period,rounds,wagered,returned`
+/// header, then one row per period) against `e` at `level`, a row at a time. A bad row, or a
+/// period that returned more than a round of the game can pay back on what was wagered, is
+/// refused with its line and column.
+pub fn monitor<R: Read>(
     e: &Expectation,
-    periods: &[Period],
     level: f64,
-    log: &LogFile,
+    name: &str,
+    input: R,
 ) -> Result<MonitorModel, MonitorError> {
-    let file = log.name.as_str();
+    use crate::input::InputError;
     let zl = z_of_level(level)?;
-    if let Some(mx) = e.max_return {
-        if let Some(p) = periods.iter().find(|p| p.returned > mx * p.wagered) {
-            return Err(MonitorError::Log {
-                file: file.into(),
-                line: p.line,
-                column: 4,
-                msg: format!(
+    let err = |line: usize, column: usize, msg: String| MonitorError::Log {
+        file: name.into(),
+        line,
+        column,
+        msg,
+    };
+    // A failed read: a line too long, a log too large, or the CSV reader's own error.
+    let failed = |e: csv::Error, stop: Option<Stop>| {
+        match stop {
+        Some(Stop::LongLine(line)) => err(
+            line,
+            1,
+            format!(
+                "the line is longer than {} bytes: not a log of periods (a binary file, or one without line ends)",
+                crate::report::count(MAX_LINE_BYTES)
+            ),
+        ),
+        Some(Stop::TooBig) => MonitorError::Input(InputError::TooBigStream {
+            what: "the log".into(),
+            path: name.into(),
+            limit: MAX_LOG_BYTES,
+        }),
+        None => match e.kind() {
+            csv::ErrorKind::Io(io) => MonitorError::Input(InputError::Io {
+                what: "the log".into(),
+                path: name.into(),
+                why: io.to_string(),
+            }),
+            _ => {
+                let line = e.position().map_or(0, |p| p.line() as usize);
+                err(line, 1, format!("not a CSV row of 4 fields: {e}"))
+            }
+        },
+    }
+    };
+    let tap =
+        Tap::new(std::io::BufReader::new(input)).map_err(|e| failed(csv::Error::from(e), None))?;
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .trim(csv::Trim::All)
+        .from_reader(tap);
+    let headers = match rdr.byte_headers() {
+        Ok(h) => h.clone(),
+        Err(e) => {
+            return Err(match rdr.get_ref().stop {
+                None => err(1, 1, format!("cannot read the header: {e}")),
+                stop => failed(e, stop),
+            })
+        }
+    };
+    let want = ["period", "rounds", "wagered", "returned"];
+    let got: Vec<String> = headers
+        .iter()
+        .map(|h| String::from_utf8_lossy(h).to_ascii_lowercase())
+        .collect();
+    let mut rec = csv::ByteRecord::new();
+    if got != want {
+        // Nothing but blank lines: an empty file.
+        let mut blank = got.iter().all(|h| h.is_empty());
+        while blank {
+            match rdr.read_byte_record(&mut rec) {
+                Ok(true) => blank = rec.iter().all(|f| f.is_empty()),
+                Ok(false) => return Err(err(
+                    1,
+                    1,
+                    "the file is empty: expected a 'period,rounds,wagered,returned' header and a row per period".into(),
+                )),
+                Err(_) => blank = false,
+            }
+        }
+        return Err(err(
+            1,
+            1,
+            format!(
+                "the header is '{}': expected 'period,rounds,wagered,returned'",
+                clip(&got.join(","), 80)
+            ),
+        ));
+    }
+    let mut tally = Tally {
+        e,
+        zl,
+        total: Sums::default(),
+        groups: Vec::new(),
+        per_row: 1,
+        listed: Vec::new(),
+    };
+    while rdr
+        .read_byte_record(&mut rec)
+        .map_err(|e| failed(e, rdr.get_ref().stop))?
+    {
+        let line = rec.position().map_or(0, |p| p.line() as usize);
+        if tally.total.periods >= MAX_PERIODS {
+            let most = crate::report::count(MAX_PERIODS);
+            return Err(err(line, 1, format!("more than {most} periods")));
+        }
+        let p = period_of(&rec, line, &err)?;
+        let mx = e.max_return;
+        if p.returned > mx * p.wagered {
+            return Err(err(
+                line,
+                4,
+                format!(
                     "returned {} is more than {mx} times the amount wagered {}, the most a round of this game pays back: a data error, not play",
                     p.returned, p.wagered
                 ),
-            });
+            ));
         }
+        tally.push(p);
     }
-    let rows: Vec<PeriodRow> = periods
+    if tally.total.periods == 0 {
+        return Err(err(2, 1, "no periods after the header".into()));
+    }
+    let label = |g: &Group| match g.sums.periods {
+        1 => g.first.clone(),
+        _ => format!("{} … {}", g.first, g.last),
+    };
+    let g = &tally.groups;
+    let periods: Vec<PeriodRow> = g.iter().map(|g| row(e, zl, label(g), &g.sums)).collect();
+    let cumulative: Vec<PeriodRow> = g
         .iter()
-        .map(|p| row(e, zl, p.period.clone(), p.rounds, p.wagered, p.returned))
-        .collect();
-    let (mut n, mut w, mut r) = (0u64, 0.0, 0.0);
-    let cumulative: Vec<PeriodRow> = periods
-        .iter()
-        .map(|p| {
-            n += p.rounds;
-            w += p.wagered;
-            r += p.returned;
-            row(e, zl, format!("to {}", p.period), n, w, r)
-        })
+        .map(|g| row(e, zl, format!("to {}", g.last), &g.to))
         .collect();
     Ok(MonitorModel {
         version: crate::VERSION,
-        log: log.clone(),
+        log: LogFile::of_hash(name, rdr.get_ref().hash),
         expected: e.clone(),
         level,
         z_level: zl,
-        out_of_band: rows.iter().filter(|p| !p.in_band).count(),
-        total_in_band: cumulative.last().is_none_or(|c: &PeriodRow| c.in_band),
-        periods: rows,
+        log_periods: tally.total.periods,
+        periods_per_row: tally.per_row,
+        out_of_band: tally.total.out,
+        total_in_band: cumulative.last().is_none_or(|c| c.in_band),
+        periods,
         cumulative,
+        out_of_band_periods: tally.listed,
     })
 }
 
@@ -423,6 +810,18 @@ fn money(v: f64) -> String {
     let (whole, cents) = text.split_at(text.len() - 3);
     let sign = if v < 0.0 && text != "0.00" { "-" } else { "" };
     format!("{sign}{}{cents}", crate::report::group_digits(whole))
+}
+
+/// A row's verdict; a row of merged periods also says how many of them are out of band.
+fn verdict(p: &PeriodRow, merged: bool) -> String {
+    let v = if p.in_band { "in band" } else { "OUT OF BAND" };
+    if merged {
+        let (out, of) = (p.periods_out_of_band, p.periods);
+        let count = crate::report::count;
+        format!("{v} ({} of {} periods out)", count(out), count(of))
+    } else {
+        v.to_string()
+    }
 }
 
 /// The monitoring report.
@@ -436,10 +835,18 @@ pub fn render(m: &MonitorModel) -> Report {
     r.meta.push((
         "log".into(),
         format!(
-            "{} (FNV-1a-64 {}), {} periods",
+            "{} (FNV-1a-64 {}), {} periods{}",
             m.log.name,
             m.log.fnv1a64,
-            crate::report::count(m.periods.len() as u64)
+            crate::report::count(m.log_periods),
+            if m.periods_per_row > 1 {
+                format!(
+                    ", shown {} to a row",
+                    crate::report::count(m.periods_per_row)
+                )
+            } else {
+                String::new()
+            }
         ),
     ));
     r.meta.push((
@@ -460,7 +867,12 @@ pub fn render(m: &MonitorModel) -> Report {
         "level".into(),
         format!("{}% (|z| <= {:.3})", m.level, m.z_level),
     ));
-    for (title, rows) in [("Periods", &m.periods), ("Running total", &m.cumulative)] {
+    let merged = m.periods_per_row > 1;
+    let mut tables = vec![("Periods", &m.periods), ("Running total", &m.cumulative)];
+    if merged && !m.out_of_band_periods.is_empty() {
+        tables.push(("Out-of-band periods", &m.out_of_band_periods));
+    }
+    for (title, rows) in tables {
         let mut s = Section::new(
             title,
             &[
@@ -486,7 +898,7 @@ pub fn render(m: &MonitorModel) -> Report {
                     p.band[1],
                     "fraction",
                 ),
-                Cell::from(if p.in_band { "in band" } else { "OUT OF BAND" }),
+                Cell::from(verdict(p, merged && title == "Periods")),
             ]);
         }
         r.sections.push(s);
@@ -494,7 +906,7 @@ pub fn render(m: &MonitorModel) -> Report {
     if let Some(total) = m.cumulative.last() {
         r.notes.push(format!(
             "Running total after {}: RTP {} over {} rounds, z = {:+.2}: {}.",
-            m.periods.last().map_or("", |p| p.period.as_str()),
+            total.period.strip_prefix("to ").unwrap_or(&total.period),
             crate::report::pct(total.rtp, 3),
             crate::report::count(total.rounds),
             total.z,
@@ -509,12 +921,20 @@ pub fn render(m: &MonitorModel) -> Report {
     }
     r.notes.push(format!(
         "{} of {} periods outside the {}% band. A period's SE is the expected SD per round over √rounds (rounds of equal stakes; unequal stakes widen the band by √(R·Σb²)/Σb, which the log does not carry). At the {}% level about {:.1}% of periods fall outside by chance alone.",
-        m.out_of_band,
-        m.periods.len(),
+        crate::report::count(m.out_of_band),
+        crate::report::count(m.log_periods),
         m.level,
         m.level,
         100.0 - m.level
     ));
+    if merged {
+        r.notes.push(format!(
+            "The log's {} periods are shown {} to a row: a row's RTP, z and band are those of its periods together, and its verdict says how many of them are outside their own band. Every period is held against its own band (the count above and the exit code are of single periods); the first {} outside it are listed one by one.",
+            crate::report::count(m.log_periods),
+            crate::report::count(m.periods_per_row),
+            MAX_LISTED
+        ));
+    }
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }
@@ -609,26 +1029,18 @@ impl crate::job::Job for MonitorJob {
         &self.outputs
     }
     fn run(self, _: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
-        use crate::input::{read_stdin, read_text, MAX_SHARD_BYTES, MAX_TEXT_BYTES, STDIN};
-        const MAX_LOG_BYTES: u64 = MAX_TEXT_BYTES * 64;
+        use crate::input::{open_file, read_text, MAX_SHARD_BYTES, STDIN};
         // The level first: a bad one is refused before any file is read.
         z_of_level(self.level)?;
         let text = read_text(&self.expected, "--expected", MAX_SHARD_BYTES)?;
         let expected = Expectation::from_json(&text, &self.expected.display().to_string())?;
         // `-` reads the log from standard input (an export piped in).
-        let (log_name, log) = if self.log.as_os_str() == "-" {
-            (STDIN.to_string(), read_stdin("the log", MAX_LOG_BYTES)?)
+        let model = if self.log.as_os_str() == "-" {
+            monitor(&expected, self.level, STDIN, std::io::stdin().lock())?
         } else {
-            let log = read_text(&self.log, "the log", MAX_LOG_BYTES)?;
-            (self.log.display().to_string(), log)
+            let (log, _) = open_file(&self.log, "the log")?;
+            monitor(&expected, self.level, &self.log.display().to_string(), log)?
         };
-        let periods = parse_log(&log, &log_name)?;
-        let model = monitor(
-            &expected,
-            &periods,
-            self.level,
-            &LogFile::new(&log_name, &log),
-        )?;
         let report = render(&model);
         let ok = model.all_in_band();
         Ok(crate::job::Outcome::Report {
@@ -647,31 +1059,48 @@ impl crate::job::Job for MonitorJob {
 mod tests {
     use super::*;
 
-    fn lf() -> LogFile {
-        LogFile::new("l.csv", "")
+    /// The log `text` (named l.csv) against `e` at 99%.
+    fn run(e: &Expectation, text: &str) -> Result<MonitorModel, MonitorError> {
+        monitor(e, 99.0, "l.csv", text.as_bytes())
     }
 
     fn exp() -> Expectation {
         Expectation {
             rtp: 0.99,
             sd_per_round: 1.0,
-            max_return: Some(12.0),
+            max_return: 12.0,
             tier: None,
             source: "t".into(),
         }
     }
 
+    /// The report `base` with `changes` made to its top-level keys (null: the key removed).
+    fn with(base: &str, changes: serde_json::Value) -> String {
+        let mut v: serde_json::Value = serde_json::from_str(base).unwrap();
+        let top = v.as_object_mut().unwrap();
+        for (k, x) in changes.as_object().unwrap() {
+            if x.is_null() {
+                top.remove(k);
+            } else {
+                top.insert(k.clone(), x.clone());
+            }
+        }
+        v.to_string()
+    }
+
+    const BANKER: &str = include_str!("../reports/baccarat-banker/report.json");
+
     #[test]
     fn expectations_from_a_report() {
         let e = Expectation::from_json(
-            r#"{"monitoring": {"rtp_total_wagered": 0.9954, "sd_per_round": 1.15}}"#,
+            r#"{"monitoring": {"rtp_total_wagered": 0.9954, "sd_per_round": 1.15, "max_return_per_wagered": 12}}"#,
             "r.json",
         )
         .unwrap();
         assert_eq!((e.rtp, e.sd_per_round), (0.9954, 1.15));
         // A simulation report: SD per round = SE · √n.
         let e = Expectation::from_json(
-            r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 1000000}"#,
+            r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 1000000, "max_return_per_wagered": 12}"#,
             "s.json",
         )
         .unwrap();
@@ -684,7 +1113,7 @@ mod tests {
             assert!(Expectation::from_json(bad, "b.json").is_err(), "{bad}");
         }
         let e = Expectation::from_json(
-            r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": -1}}"#,
+            r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": -1, "max_return_per_wagered": 12}}"#,
             "b.json",
         )
         .unwrap_err();
@@ -695,10 +1124,9 @@ mod tests {
             "m.json",
         )
         .unwrap();
-        assert_eq!(e.max_return, Some(12.0));
+        assert_eq!(e.max_return, 12.0);
         assert_eq!(e.tier, None);
-        let audit =
-            r#"{"monitoring": {"tier": "basic", "rtp_total_wagered": 0.99, "sd_per_round": 1.1}}"#;
+        let audit = r#"{"monitoring": {"tier": "basic", "rtp_total_wagered": 0.99, "sd_per_round": 1.1, "max_return_per_wagered": 12}}"#;
         assert_eq!(
             Expectation::from_json(audit, "a.json")
                 .unwrap()
@@ -709,33 +1137,28 @@ mod tests {
         let sim = r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "max_return_per_wagered": 12}"#;
         assert_eq!(
             Expectation::from_json(sim, "s.json").unwrap().max_return,
-            Some(12.0)
+            12.0
         );
-        // A flat baccarat bet: its exact RTP and the simulated SD per coup per unit staked.
-        let e = Expectation::from_json(
-            include_str!("../reports/baccarat-banker/report.json"),
-            "b.json",
-        )
-        .unwrap();
+        // A flat baccarat bet: its exact RTP and the simulated SD per coup per unit staked;
+        // a banker win pays 1:1 less 5%: at most 1.95 per amount wagered.
+        let e = Expectation::from_json(BANKER, "b.json").unwrap();
         assert_eq!(
-            (e.rtp, e.sd_per_round),
-            (0.989420942157528, 0.9273582206409534)
+            (e.rtp, e.sd_per_round, e.max_return),
+            (0.989420942157528, 0.9273582206409534, 1.95)
         );
-        let five = r#"{"game": "baccarat", "pairs": 0, "max_stake": 5, "average_bet": 5, "rtp_exact": 0.98, "sd_coup": 4.5}"#;
-        let e = Expectation::from_json(five, "b.json").unwrap();
+        let flat = |stake: u64, average: f64, pairs: u64| {
+            let j = serde_json::json!({"max_stake": stake, "average_bet": average, "pairs": pairs, "rtp_exact": 0.98, "sd_coup": 4.5});
+            with(BANKER, j)
+        };
+        let e = Expectation::from_json(&flat(5, 5.0, 0), "b.json").unwrap();
         assert_eq!((e.rtp, e.sd_per_round), (0.98, 0.9));
         // Reports that cannot certify a band are refused, each saying why.
         let martingale = include_str!("../reports/baccarat-martingale/report.json");
+        let several = with(BANKER, serde_json::json!({"rtp_exact": null}));
         for (bad, why) in [
             (martingale, "whose bets vary"),
-            (
-                r#"{"game": "baccarat", "pairs": 1, "max_stake": 1, "average_bet": 1, "rtp_exact": 0.98, "sd_coup": 1}"#,
-                "pair bets",
-            ),
-            (
-                r#"{"game": "baccarat", "pairs": 0, "max_stake": 1, "average_bet": 1, "sd_coup": 1}"#,
-                "no exact RTP",
-            ),
+            (&flat(1, 1.0, 1), "pair bets"),
+            (&several, "no exact RTP"),
             (
                 r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "interrupted": true}"#,
                 "interrupted",
@@ -746,7 +1169,7 @@ mod tests {
             ),
             // A percent where a fraction belongs: 9950%.
             (
-                r#"{"monitoring": {"rtp_total_wagered": 99.5, "sd_per_round": 1.1}}"#,
+                r#"{"monitoring": {"rtp_total_wagered": 99.5, "sd_per_round": 1.1, "max_return_per_wagered": 12}}"#,
                 "RTPs are fractions",
             ),
             (
@@ -766,12 +1189,99 @@ mod tests {
                 "{e}"
             );
         }
-        // Without a stated maximum, up to 1000% is taken as stated.
-        let e = r#"{"monitoring": {"rtp_total_wagered": 10, "sd_per_round": 1.1}}"#;
-        assert_eq!(
-            Expectation::from_json(e, "m.json").unwrap().max_return,
-            None
+    }
+
+    #[test]
+    fn the_bound_is_required_and_must_be_what_the_rules_give() {
+        // Without the bound a period returning 1000 times its stake would get a verdict:
+        // every kind of report must state it, and the error says how to make one that does.
+        for (text, what, how) in [
+            (
+                r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100}"#,
+                "simulation figures",
+                "rtplab sim blackjack",
+            ),
+            (
+                r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": 1.1}}"#,
+                "`monitoring` object",
+                "rtplab audit blackjack",
+            ),
+            (
+                &with(BANKER, serde_json::json!({"max_return_per_wagered": null})),
+                "baccarat figures",
+                "rtplab sim baccarat",
+            ),
+        ] {
+            let e = Expectation::from_json(text, "r.json").unwrap_err();
+            assert!(matches!(e, MonitorError::Incomplete { .. }), "{e}");
+            let e = e.to_string();
+            assert!(
+                e.starts_with(&format!("--expected r.json: cannot read its {what}:"))
+                    && e.contains("max_return_per_wagered")
+                    && e.contains(how),
+                "{e}"
+            );
+        }
+        // A report that gives its rules must state what they give: 1.95 for this banker bet,
+        // 12 at any blackjack table (the pairs side bet's 11:1 and its stake).
+        let forged = with(BANKER, serde_json::json!({"max_return_per_wagered": 1000}));
+        let e = Expectation::from_json(&forged, "b.json")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("max_return_per_wagered 1000 is not what its rules give (1.95)"),
+            "{e}"
         );
+        let rules = serde_json::to_value(crate::games::blackjack::rules::Rules::seed()).unwrap();
+        let bj = |mx: f64| {
+            serde_json::json!({"game": "blackjack", "rules": rules, "rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "max_return_per_wagered": mx}).to_string()
+        };
+        assert_eq!(
+            Expectation::from_json(&bj(12.0), "s.json")
+                .unwrap()
+                .max_return,
+            12.0
+        );
+        let e = Expectation::from_json(&bj(1000.0), "s.json")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not what its rules give (12)"), "{e}");
+        let no_rules = serde_json::json!({"game": "blackjack", "rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "max_return_per_wagered": 12}).to_string();
+        let e = Expectation::from_json(&no_rules, "s.json")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("cannot read its rules: missing field `rules`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_flat_banker_bet_without_an_sd_per_coup_is_refused_for_that() {
+        // The exact analysis, a comparison and a baseline of the flat banker bet state no
+        // stakes and no SD per coup: the refusal names that, not a staking plan whose bets
+        // vary.
+        let exact = crate::games::baccarat::exact_report::exact_model(
+            &crate::games::baccarat::rules::BacRules::standard(),
+        );
+        let exact = serde_json::to_string(&exact).unwrap();
+        let baseline = include_str!("../reports/baselines/baccarat-banker-cut-card.json");
+        let compare = r#"{"game": "baccarat", "strategies": [], "pairs": []}"#;
+        for (text, kind) in [
+            (exact.as_str(), "the exact analysis"),
+            (baseline, "a baseline"),
+            (compare, "a comparison"),
+        ] {
+            let e = Expectation::from_json(text, "b.json")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(&format!("the report is {kind}"))
+                    && e.contains("no SD per coup")
+                    && !e.contains("vary"),
+                "{e}"
+            );
+        }
     }
 
     #[test]
@@ -792,44 +1302,50 @@ mod tests {
     #[test]
     fn impossible_periods_are_data_errors() {
         // 12 times the amount wagered is the most a round returns; more is refused by line.
-        let log = "period,rounds,wagered,returned\nmon,10,100,1200\ntue,10,100,1200.5\n";
-        let p = parse_log(log, "l.csv").unwrap();
-        assert!(monitor(&exp(), &p[..1], 99.0, &lf()).is_ok());
-        let e = monitor(&exp(), &p, 99.0, &lf()).unwrap_err().to_string();
+        let mon = "period,rounds,wagered,returned\nmon,10,100,1200\n";
+        let log = format!("{mon}tue,10,100,1200.5\n");
+        assert!(run(&exp(), mon).is_ok());
+        let e = run(&exp(), &log).unwrap_err().to_string();
         assert!(
             e.starts_with("l.csv:3:4: returned 1200.5 is more than 12 times"),
             "{e}"
         );
-        // No stated maximum: taken as play (and far out of band).
-        let free = Expectation {
-            max_return: None,
+        // Under a larger bound: play (and far out of band).
+        let large = Expectation {
+            max_return: 1000.0,
             ..exp()
         };
-        let m = monitor(&free, &p, 99.0, &lf()).unwrap();
+        let m = run(&large, &log).unwrap();
         assert!(!m.all_in_band() && m.out_of_band == 2);
         let text = render(&m).render(crate::report::Format::Table);
         assert!(text.contains("OUT OF BAND (exit code 1)") && !text.contains("no single period"));
         // Amounts beyond 1e15 would overflow the sums to infinity: refused.
-        let e = parse_log("period,rounds,wagered,returned\nd,100,1.7e308,1\n", "l.csv")
+        let e = run(&exp(), "period,rounds,wagered,returned\nd,100,1.7e308,1\n")
             .unwrap_err()
             .to_string();
         assert!(
             e.starts_with("l.csv:2:3:") && e.contains("at most 1e15"),
             "{e}"
         );
-        assert!(parse_log("period,rounds,wagered,returned\nd,100,1e15,1e15\n", "l.csv").is_ok());
+        assert!(run(&exp(), "period,rounds,wagered,returned\nd,100,1e15,1e15\n").is_ok());
+    }
+
+    /// A log of `n` periods of 10,000 rounds, each at RTP `rtp(i)`.
+    fn log_of(n: usize, rtp: impl Fn(usize) -> f64) -> String {
+        let mut log = String::from("period,rounds,wagered,returned\n");
+        for i in 0..n {
+            log += &format!("d{i},10000,10000,{}\n", 10000.0 * rtp(i));
+        }
+        log
     }
 
     #[test]
     fn a_drift_no_period_shows_fails_the_running_total() {
         // 30 periods each at z = +2 (inside the 99% band: |z| <= 2.576); the total's z is
         // 2·√30 = 11: out of band, so the run is not all in band (exit code 1).
-        let mut log = String::from("period,rounds,wagered,returned\n");
-        for d in 0..30 {
-            // SE 0.01 at 10,000 rounds: RTP 0.99 + 0.02.
-            log += &format!("d{d},10000,10000,10100\n");
-        }
-        let m = monitor(&exp(), &parse_log(&log, "l.csv").unwrap(), 99.0, &lf()).unwrap();
+        // SE 0.01 at 10,000 rounds: RTP 0.99 + 0.02.
+        let log = log_of(30, |_| 1.01);
+        let m = run(&exp(), &log).unwrap();
         assert_eq!(m.out_of_band, 0);
         assert!(!m.total_in_band && !m.all_in_band());
         let c = m.cumulative.last().unwrap();
@@ -841,22 +1357,24 @@ mod tests {
             "{text}"
         );
         // One period in band: all in band.
-        let one = monitor(&exp(), &parse_log(&log, "l.csv").unwrap()[..1], 99.0, &lf()).unwrap();
+        let one = run(&exp(), &log_of(1, |_| 1.01)).unwrap();
         assert!(one.total_in_band && one.all_in_band());
     }
 
     #[test]
     fn periods_against_the_band_by_hand() {
         let log = "period,rounds,wagered,returned\nmon,10000,10000,9950\ntue,10000,10000,9500\n";
-        let p = parse_log(log, "l.csv").unwrap();
-        let m = monitor(&exp(), &p, 99.0, &LogFile::new("week.csv", log)).unwrap();
+        let m = monitor(&exp(), 99.0, "week.csv", log.as_bytes()).unwrap();
         // The report names the log and its hash, and the version that made it.
         assert_eq!(m.log.name, "week.csv");
         assert_eq!(
             m.log.fnv1a64,
             format!("{:016x}", crate::shard::fnv1a64(log.as_bytes()))
         );
-        assert_ne!(m.log.fnv1a64, LogFile::new("week.csv", "").fnv1a64);
+        // The hash is of the text: a byte-order mark is not part of it.
+        let bom = format!("\u{feff}{log}");
+        let b = monitor(&exp(), 99.0, "week.csv", bom.as_bytes()).unwrap();
+        assert_eq!(b.log.fnv1a64, m.log.fnv1a64);
         let text = render(&m).render(crate::report::Format::Table);
         assert!(
             text.contains(&format!(
@@ -890,12 +1408,71 @@ mod tests {
     }
 
     #[test]
+    fn a_long_log_is_shown_in_merged_rows_and_judged_period_by_period() {
+        // 1,000 periods at the expected RTP but three far out (z = ±5): shown in rows of
+        // 4 periods (400 rows hold 800; the 801st merges them to rows of 4).
+        let far = [7, 500, 998];
+        let rtp = |i: usize| match i {
+            500 => 0.94,
+            _ if far.contains(&i) => 1.04,
+            _ => 0.99,
+        };
+        let log = log_of(1000, rtp);
+        let m = run(&exp(), &log).unwrap();
+        assert_eq!((m.log_periods, m.periods_per_row), (1000, 4));
+        assert_eq!((m.periods.len(), m.cumulative.len()), (250, 250));
+        assert_eq!(m.periods[0].period, "d0 … d3");
+        assert_eq!(m.cumulative[249].period, "to d999");
+        // Every period against its own band: exactly the three.
+        assert_eq!(m.out_of_band, 3);
+        let listed: Vec<&str> = m
+            .out_of_band_periods
+            .iter()
+            .map(|p| p.period.as_str())
+            .collect();
+        assert_eq!(listed, ["d7", "d500", "d998"]);
+        assert!((m.out_of_band_periods[1].z + 5.0).abs() < 1e-9);
+        // A row's figures are of its periods together; its count says which are out.
+        let row = &m.periods[1];
+        assert_eq!(
+            (row.periods, row.periods_out_of_band, row.rounds),
+            (4, 1, 40_000)
+        );
+        assert!((row.rtp - (0.99 * 3.0 + 1.04) / 4.0).abs() < 1e-12);
+        assert_eq!(m.periods.iter().map(|p| p.periods).sum::<u64>(), 1000);
+        // The running total is exact: the same as every period on its own row.
+        let total = m.cumulative.last().unwrap();
+        assert_eq!(total.rounds, 10_000_000);
+        let sum: f64 = (0..1000).map(|i| 10000.0 * rtp(i)).sum();
+        assert!((total.rtp - sum / 1e7).abs() < 1e-15);
+        assert!(!m.all_in_band());
+        let text = render(&m).render(crate::report::Format::Table);
+        for want in [
+            "1,000 periods, shown 4 to a row",
+            "Out-of-band periods",
+            // d4 … d7 together are at z = +2.5, in band; d7 alone is not.
+            "in band (1 of 4 periods out)",
+            "3 of 1,000 periods outside",
+        ] {
+            assert!(text.contains(want), "{want}");
+        }
+        // 400 periods or fewer: one a row, as before.
+        let m = run(&exp(), &log_of(400, rtp)).unwrap();
+        assert_eq!((m.periods.len(), m.periods_per_row), (400, 1));
+        let text = render(&m).render(crate::report::Format::Table);
+        assert!(!text.contains("to a row") && !text.contains("Out-of-band periods"));
+        // Past 400 the rows halve: 401 periods are 201 rows.
+        assert_eq!(run(&exp(), &log_of(401, rtp)).unwrap().periods.len(), 201);
+    }
+
+    #[test]
     fn bad_logs_name_the_line_and_column() {
         for (log, want) in [
             ("day,rounds,wagered,returned\nx,1,1,1\n", "l.csv:1:1:"),
             ("period,rounds,wagered,returned\n", "no periods"),
             ("", "l.csv:1:1: the file is empty"),
             ("\n \n", "the file is empty"),
+            ("\n \n\t\n", "the file is empty"),
             ("period,rounds,wagered,returned\nx,0,1,1\n", "l.csv:2:2:"),
             ("period,rounds,wagered,returned\nx,1.5,1,1\n", "l.csv:2:2:"),
             ("period,rounds,wagered,returned\nx,1,0,1\n", "l.csv:2:3:"),
@@ -907,18 +1484,34 @@ mod tests {
                 "the period is empty",
             ),
         ] {
-            let e = parse_log(log, "l.csv").unwrap_err().to_string();
+            let e = run(&exp(), log).unwrap_err().to_string();
             assert!(e.contains(want), "{log:?}: {e}");
         }
         // A binary file's "header" is quoted in part, never whole.
         let junk = "\0".repeat(1 << 20);
-        let e = parse_log(&junk, "l.csv").unwrap_err().to_string();
+        let e = run(&exp(), &junk).unwrap_err().to_string();
         assert!(e.len() < 300 && e.contains("…"), "{} bytes", e.len());
         let long = format!(
             "period,rounds,wagered,returned\n{},1,1,1\n",
             "p".repeat(201)
         );
-        let e = parse_log(&long, "l.csv").unwrap_err().to_string();
+        let e = run(&exp(), &long).unwrap_err().to_string();
         assert!(e.contains("longer than 200"), "{e}");
+        // A line longer than 1 MiB is refused before it is held, by its line.
+        let huge = format!(
+            "period,rounds,wagered,returned\nd,1,1,1\n{}\n",
+            "9".repeat(3 << 20)
+        );
+        let e = run(&exp(), &huge).unwrap_err().to_string();
+        assert!(
+            e.starts_with("l.csv:3:1: the line is longer than 1,048,576 bytes"),
+            "{e}"
+        );
+        // Bytes that are not UTF-8, by line and column.
+        let bytes = b"period,rounds,wagered,returned\nd,1,1,1\n\xff,1,1,1\n";
+        let e = monitor(&exp(), 99.0, "l.csv", &bytes[..])
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("l.csv:3:1: not UTF-8"), "{e}");
     }
 }

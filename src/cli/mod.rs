@@ -270,9 +270,11 @@ pub struct MonitorArgs {
     /// sd_per_round, of the tier chosen by `audit blackjack --monitor-tier`); a simulation
     /// report (its rtp_total_wagered, and the SD from its SE); or a baccarat report of one
     /// flat bet without pair bets (the bet's exact RTP and the simulated SD per coup; a staking
-    /// plan such as martingale:banker, whose bets vary, is refused). A tie counts as a coup
-    /// wagered whose stake comes back, so the log must count ties too. Reports of an
-    /// interrupted run or of a card counter are refused.
+    /// plan such as martingale:banker, whose bets vary, is refused). Each must state
+    /// max_return_per_wagered, the most a round can return under the game's rules: a period
+    /// returning more is refused as impossible. A tie counts as a coup wagered whose stake
+    /// comes back, so the log must count ties too. Reports of an interrupted run or of a card
+    /// counter are refused.
     ///
     /// Example: --expected reports/seed-table-autoplay/report.json
     #[arg(long, value_name = "REPORT.json")]

@@ -2,8 +2,8 @@
 
 use crate::common::*;
 
-/// Expected RTP 99% per amount wagered, SD 1 per round.
-const EXPECTED: &str = r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": 1.0}}"#;
+/// Expected RTP 99% per amount wagered, SD 1 per round, at most 12 returned per amount wagered.
+const EXPECTED: &str = r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": 1.0, "max_return_per_wagered": 12}}"#;
 
 fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
     let p = dir.join(name);
@@ -184,4 +184,89 @@ fn the_log_can_come_from_standard_input() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("standard input:2:"), "{err}");
+}
+
+/// Every committed report that monitor takes as an expectation states the most a round
+/// returns: a period that returned 1000 times its stake is a data error (exit 2, its line),
+/// never a verdict of "RTP 100000%".
+#[test]
+fn committed_expectations_refuse_a_period_no_round_can_return() {
+    let d = temp_dir("monitor-bound");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let log = write(
+        &d,
+        "forged.csv",
+        "period,rounds,wagered,returned\nmon,1000,1000,1000000\n",
+    );
+    for (report, most) in [
+        ("seed-table", "12"),
+        ("seed-table-obo", "12"),
+        ("seed-table-autoplay", "12"),
+        ("audit-seed-table", "12"),
+        ("baccarat-banker", "1.95"),
+    ] {
+        let expected = format!("{root}/reports/{report}/report.json");
+        let out = rtplab()
+            .args(["monitor", "--expected", &expected, &log])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{report}: {err}");
+        assert!(
+            err.contains(&format!(
+                "{log}:2:4: returned 1000000 is more than {most} times the amount wagered 1000"
+            )),
+            "{report}: {err}"
+        );
+    }
+}
+
+/// A long log is read a row at a time: the report and its folder stay small (rows of merged
+/// periods, at most 400 to a table), and every period is still judged on its own.
+#[test]
+fn a_long_log_gives_a_small_report() {
+    use std::fmt::Write;
+    let d = temp_dir("monitor-long");
+    let expected = write(&d, "expected.json", EXPECTED);
+    // 200,000 periods of 10,000 rounds at about the expected 99% (z within ±1.5), one at
+    // 95% (z = -4).
+    let mut log = String::from("period,rounds,wagered,returned\n");
+    for i in 0..200_000u32 {
+        let returned = if i == 123_456 {
+            9500
+        } else {
+            9900 + (i * 7919 % 301) as i32 - 150
+        };
+        writeln!(log, "2025-{i:06},10000,10000,{returned}").unwrap();
+    }
+    let log = write(&d, "long.csv", &log);
+    let out_dir = d.join("out");
+    let out = rtplab()
+        .args([
+            "monitor",
+            "--expected",
+            &expected,
+            &log,
+            "--out-dir",
+            out_dir.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let mut bytes = 0;
+    for f in std::fs::read_dir(&out_dir).unwrap() {
+        bytes += f.unwrap().metadata().unwrap().len();
+    }
+    assert!(bytes < 5 << 20, "the report's folder holds {bytes} bytes");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(v["log_periods"], 200_000);
+    assert_eq!(v["out_of_band"], 1);
+    assert_eq!(v["out_of_band_periods"][0]["period"], "2025-123456");
+    let rows = v["periods"].as_array().unwrap();
+    assert!(rows.len() <= 400 && rows.len() > 200, "{} rows", rows.len());
+    assert_eq!(v["cumulative"].as_array().unwrap().len(), rows.len());
+    let shown: u64 = rows.iter().map(|r| r["periods"].as_u64().unwrap()).sum();
+    assert_eq!(shown, 200_000);
 }

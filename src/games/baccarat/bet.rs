@@ -35,6 +35,17 @@ impl Spot {
         }
     }
 
+    /// The most a stake of one unit on the spot returns (the stake and its win) under `rules`.
+    pub fn max_return(self, rules: &BacRules) -> f64 {
+        let win = match self {
+            Spot::Banker => (0..=9).map(|t| rules.banker_win(t)).max().unwrap_or(SCALE),
+            Spot::Player => SCALE,
+            Spot::Tie => rules.tie_pays as i64 * SCALE,
+            Spot::PlayerPair | Spot::BankerPair => rules.pair_pays as i64 * SCALE,
+        };
+        1.0 + win as f64 / SCALE as f64
+    }
+
     /// The main spot named `s` (banker, player, tie).
     fn main(s: &str) -> Option<Spot> {
         match s {
@@ -112,6 +123,25 @@ impl BetSpec {
         Err(format!(
             "unknown bet strategy '{s}': expected banker, player, tie, follow, or martingale:banker, martingale:player, martingale:tie"
         ))
+    }
+
+    /// The most a coup returns per amount wagered under `rules`, with `pairs` units on each
+    /// pair bet: the largest return per unit staked of the spots bet (follow bets banker or
+    /// player). Reports state it and `monitor` refuses a period that returned more.
+    pub fn max_return_per_wagered(&self, rules: &BacRules, pairs: u64) -> f64 {
+        let mains = self
+            .spot()
+            .map_or(vec![Spot::Banker, Spot::Player], |s| vec![s]);
+        let side = if pairs > 0 {
+            vec![Spot::PlayerPair, Spot::BankerPair]
+        } else {
+            vec![]
+        };
+        mains
+            .into_iter()
+            .chain(side)
+            .map(|s| s.max_return(rules))
+            .fold(0.0, f64::max)
     }
 
     /// The single spot the strategy bets on (`None` for follow).
@@ -349,5 +379,24 @@ mod tests {
         assert_eq!(f.bet().0, Spot::Player, "a tie changes nothing");
         f.settle(&coup(1, 2), 0);
         assert_eq!(f.bet().0, Spot::Banker);
+    }
+
+    #[test]
+    fn the_most_a_coup_returns_comes_from_the_payouts_of_the_spots_bet() {
+        let r = BacRules::standard();
+        let bet = |s: &str| BetSpec::parse(s).unwrap();
+        // Banker 1:1 less 5%, player 1:1, tie 8:1, pairs 11:1.
+        assert_eq!(bet("banker").max_return_per_wagered(&r, 0), 1.95);
+        assert_eq!(bet("martingale:player").max_return_per_wagered(&r, 0), 2.0);
+        assert_eq!(bet("follow").max_return_per_wagered(&r, 0), 2.0);
+        assert_eq!(bet("tie").max_return_per_wagered(&r, 0), 9.0);
+        assert_eq!(bet("banker").max_return_per_wagered(&r, 1), 12.0);
+        let nine = BacRules {
+            tie_pays: 9,
+            banker_pays: super::super::rules::BankerPays::NoCommission,
+            ..r
+        };
+        assert_eq!(bet("tie").max_return_per_wagered(&nine, 0), 10.0);
+        assert_eq!(bet("banker").max_return_per_wagered(&nine, 0), 2.0);
     }
 }

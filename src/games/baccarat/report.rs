@@ -117,6 +117,9 @@ pub struct SimModel {
     pub average_bet: f64,
     /// The largest main bet, in units.
     pub max_stake: u64,
+    /// The most a coup returns per amount wagered (`BetSpec::max_return_per_wagered`), for
+    /// `monitor`.
+    pub max_return_per_wagered: f64,
     /// Net of every bet of a coup, in units.
     pub net_per_coup: Estimate,
     pub sd_coup: f64,
@@ -293,6 +296,7 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         outcomes,
         average_bet: acc.main.y as f64 / s / c.coups.max(1) as f64,
         max_stake: c.max_stake,
+        max_return_per_wagered: cfg.bet.max_return_per_wagered(rules, cfg.pairs),
         net_per_coup: est(&acc.round, s),
         sd_coup: acc.round.sd_obs() / s,
         coups_per_session: c.coups as f64 / c.sessions.max(1) as f64,

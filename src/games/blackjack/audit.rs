@@ -665,7 +665,7 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
         tier: mt.tier,
         rtp_total_wagered: mt.rtp_total_wagered_exact,
         sd_per_round: mt.sd_per_round_total_wagered,
-        max_return_per_wagered: super::MAX_RETURN_PER_WAGERED,
+        max_return_per_wagered: super::max_return_per_wagered(rules),
         note: format!(
             "the {} tier's exact RTP per amount wagered and the SD of one round's return per amount wagered (rounds of equal initial bets); `rtplab monitor --expected` reads this object",
             mt.tier.as_str()

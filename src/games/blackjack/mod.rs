@@ -21,11 +21,18 @@ pub mod strategy;
 
 pub use game::{BjConfig, Blackjack};
 
-/// The most one round returns per amount wagered at this table: the pairs side bet's 11:1 and
-/// its stake, 12. Every other bet returns less (a natural at 3:2 returns 2.5 per stake,
-/// insurance at 2:1 3, a doubled or split hand 2). `monitor` refuses a period that returned
-/// more.
-pub const MAX_RETURN_PER_WAGERED: f64 = 12.0;
+/// The most one round returns per amount wagered under `rules`. A round's return over its total
+/// wagered is at most the largest return per unit staked of any wager in it: a natural at the
+/// rules' payout (2.5 at 3:2), a won hand, doubled or split (2), insurance at 2:1 (3) and the
+/// table's pairs side bet at 11:1 (12). Reports state it and `monitor` refuses a period that
+/// returned more.
+pub fn max_return_per_wagered(rules: &rules::Rules) -> f64 {
+    let natural = 1.0 + rules.bj_win_units() as f64 / rules.units_per_bet() as f64;
+    let (won, insurance, pairs) = (2.0, 3.0, 12.0);
+    [natural, won, insurance, pairs]
+        .into_iter()
+        .fold(0.0, f64::max)
+}
 
 /// Errors of blackjack runs, merges and comparisons; each message says what to change.
 #[derive(Debug, thiserror::Error)]

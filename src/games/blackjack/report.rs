@@ -174,7 +174,7 @@ pub struct SimModel {
     pub rtp_total_wagered: f64,
     pub rtp_total_wagered_se: f64,
     pub rtp_total_wagered_ci95: [f64; 2],
-    /// The most a round returns per amount wagered (`MAX_RETURN_PER_WAGERED`), for `monitor`.
+    /// The most a round returns per amount wagered (`max_return_per_wagered`), for `monitor`.
     pub max_return_per_wagered: f64,
     pub sd_round: f64,
     /// By up card name (A, 2, ..., T).
@@ -693,7 +693,7 @@ pub fn model(
         rtp_total_wagered: per_wagered.mean,
         rtp_total_wagered_se: per_wagered.se,
         rtp_total_wagered_ci95: per_wagered.ci95,
-        max_return_per_wagered: super::MAX_RETURN_PER_WAGERED,
+        max_return_per_wagered: super::max_return_per_wagered(rules),
         sd_round: acc.main.sd_obs() / u,
         ev_by_upcard,
         frequencies,
