@@ -278,6 +278,15 @@ pub trait Plausible {
     fn plausible(&self) -> Result<(), String>;
 }
 
+/// A count of a shard's sums against what its rounds allow: `Err` naming the field when
+/// `count` is above `bound` (`of` says what the bound counts, e.g. "hands played").
+pub fn at_most(field: &str, count: u64, bound: u64, of: &str) -> Result<(), String> {
+    if count > bound {
+        return Err(format!("{field} = {count} is more than the {bound} {of}"));
+    }
+    Ok(())
+}
+
 /// FNV-1a, 64 bits.
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -411,6 +420,15 @@ pub fn read_one<A: Plausible + Serialize + for<'de> Deserialize<'de>>(
             } else {
                 format!("its checksum {} does not match its content ({sum}): the file was edited or corrupted; re-run that shard", f.checksum)
             },
+        });
+    }
+    if !(f.elapsed_s >= 0.0 && f.elapsed_s.is_finite()) {
+        return Err(ShardError::Read {
+            file: name,
+            why: format!(
+                "its elapsed_s = {} is impossible (a time is not negative); re-run that shard",
+                f.elapsed_s
+            ),
         });
     }
     if let Err(why) = f.acc.plausible() {
@@ -1167,6 +1185,19 @@ mod tests {
         assert_eq!(
             why(read_err(&[p])),
             "its sums are impossible (sum 4 of 3 values in -1..=1); re-run that shard"
+        );
+        // A negative time (not in the checksum, so an edit keeps it valid).
+        let p = d.join("time");
+        let acc = Acc { n: 3, sum: 0 };
+        write_shard_file(&p, &k, None, &(0..3), 3, -1.0, &acc).unwrap();
+        assert_eq!(
+            why(read_err(&[p])),
+            "its elapsed_s = -1 is impossible (a time is not negative); re-run that shard"
+        );
+        assert_eq!(at_most("counts.x", 3, 3, "rounds"), Ok(()));
+        assert_eq!(
+            at_most("counts.x", 4, 3, "rounds"),
+            Err("counts.x = 4 is more than the 3 rounds".to_string())
         );
         let impossible = |s: u64, e: u64, done: u64| {
             format!(

@@ -320,6 +320,32 @@ fn edited_corrupted_and_foreign_shards_are_refused() {
         &|acc| acc.pairs.x = 1_000_000_000_000,
         "pairs bet",
     );
+    // A count beyond what the rounds allow: 10^12 player busts printed "player bust
+    // 1957123%"; every count is bounded, and the message names the field.
+    forge(
+        "busts.json",
+        &|acc| acc.counts.player_busts = 1_000_000_000_000,
+        "counts.player_busts = 1000000000000 is more than the",
+    );
+    forge(
+        "doubles.json",
+        &|acc| acc.counts.doubles = acc.counts.hands_played + 1,
+        "counts.doubles",
+    );
+    forge(
+        "hands.json",
+        &|acc| acc.counts.hands_played = 8 * acc.counts.seat_rounds + 1,
+        "counts.hands_played",
+    );
+    // A negative time (not in the checksum) is refused on its own.
+    let mut v: serde_json::Value = serde_json::from_str(&s).unwrap();
+    v["elapsed_s"] = (-5.0).into();
+    let time = d.join("time.json");
+    std::fs::write(&time, v.to_string()).unwrap();
+    fails_with(
+        &["merge", p(&a), p(&time)],
+        "time.json: its elapsed_s = -5 is impossible",
+    );
     // The main bet's net alone moved (the EV changes, the histogram and up cards do not).
     forge("main.json", &|acc| acc.main.x -= 1000, "by up card");
     // ... and with the up cards moved along (by a little, so that each sum alone still looks
