@@ -551,6 +551,16 @@ impl BjRulesArgs {
 
     /// The validated rule set these flags describe.
     pub fn to_rules(&self) -> Result<Rules, ArgError> {
+        self.build(true)
+    }
+
+    /// The rule set for an analysis that deals no shoe to its cut card (advise, exact,
+    /// derive, indices): the cut card's place is not checked (`Rules::validate_undealt`).
+    pub fn to_rules_undealt(&self) -> Result<Rules, ArgError> {
+        self.build(false)
+    }
+
+    fn build(&self, dealt: bool) -> Result<Rules, ArgError> {
         let mut r = match self.rules {
             Preset::Seed => Rules::seed(),
         };
@@ -598,7 +608,12 @@ impl BjRulesArgs {
         if let Some(p) = self.players {
             r.players = p;
         }
-        r.validate().map_err(|e| e.to_string())?;
+        let checked = if dealt {
+            r.validate()
+        } else {
+            r.validate_undealt()
+        };
+        checked.map_err(|e| e.to_string())?;
         Ok(r)
     }
 }
@@ -667,8 +682,20 @@ pub(crate) fn parse_audit_rounds(s: &str) -> Result<u64, String> {
             "{s} is more than one audit can simulate (at most 1e14 rounds a tier)"
         ));
     }
+    if n > 0 && n < MIN_AUDIT_ROUNDS {
+        return Err(format!(
+            "{s} rounds are too few to test the simulation against the exact values (their \
+             standard error would rest on a handful of results, and is 0 when they all agree): \
+             give at least 10k, or 0 for the exact analysis alone"
+        ));
+    }
     Ok(n)
 }
+
+/// The fewest rounds an audit simulates: two rounds or more in every one of its batches
+/// (`rtplab::audit::SIM_BATCHES`), so that the standard error is estimated from thousands of
+/// batch means, as its z-test assumes.
+const MIN_AUDIT_ROUNDS: u64 = 10_000;
 
 fn parse_stake(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
@@ -748,7 +775,7 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
 impl TryFrom<&BlackjackExact> for ExactJob {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackExact) -> anyhow::Result<Self> {
-        let rules = args.rules.to_rules()?;
+        let rules = args.rules.to_rules_undealt()?;
         let strategy = match &args.strategy {
             Some(s) => Some(resolve_strategy(s, &rules)?),
             None => None,
@@ -771,7 +798,7 @@ impl TryFrom<&DeriveBlackjack> for DeriveJob {
     type Error = anyhow::Error;
     fn try_from(args: &DeriveBlackjack) -> anyhow::Result<Self> {
         Ok(DeriveJob {
-            rules: args.rules.to_rules()?,
+            rules: args.rules.to_rules_undealt()?,
             outputs: super::file_output(&args.output),
         })
     }
@@ -781,7 +808,7 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
     type Error = anyhow::Error;
     fn try_from(args: &IndicesBlackjack) -> anyhow::Result<Self> {
         use rtplab::games::blackjack::strategy::StrategySpec;
-        let rules = args.rules.to_rules()?;
+        let rules = args.rules.to_rules_undealt()?;
         let system = count::CountSystem::resolve(&args.count)?;
         let StrategySpec::Chart(chart) = resolve_strategy(&args.strategy, &rules)? else {
             anyhow::bail!(
@@ -811,7 +838,7 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
 impl TryFrom<&AdviseBlackjack> for AdviseJob {
     type Error = anyhow::Error;
     fn try_from(args: &AdviseBlackjack) -> anyhow::Result<Self> {
-        let rules = args.rules.to_rules()?;
+        let rules = args.rules.to_rules_undealt()?;
         Ok(AdviseJob {
             strategy: resolve_strategy(&args.strategy, &rules)?,
             rules,

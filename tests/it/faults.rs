@@ -644,6 +644,9 @@ fn commands_without_a_partial_result_end_at_once_on_a_signal() {
     let (code, err) = run_and_signal(&["check", "reports/baselines"], "TERM");
     assert_eq!(code, Some(143), "{err}");
     assert!(!err.contains("finishing the chunks"), "{err}");
+    // Said on standard error, not only in the exit code.
+    let stopped = "stopped (SIGTERM): the work was not finished and nothing was written";
+    assert!(err.contains(stopped), "{err}");
     assert!(
         start.elapsed() < Duration::from_secs(6),
         "check went on after SIGTERM"
@@ -669,11 +672,30 @@ fn commands_without_a_partial_result_end_at_once_on_a_signal() {
         "TERM",
     );
     assert_eq!(code, Some(143), "{err}");
+    assert!(err.contains(stopped), "{err}");
     assert!(!d.join("a").join("report.json").exists());
     assert!(
         start.elapsed() < Duration::from_secs(6),
         "the audit's exact part went on after SIGTERM"
     );
+    // advise doom solving the win probabilities of a game (seconds): the same.
+    let (code, err) = run_and_signal(
+        &[
+            "advise",
+            "doom",
+            "--roll",
+            "1,5,2,2,3,4",
+            "--score",
+            "4000",
+            "--opponent",
+            "5200",
+            "--target",
+            "10000",
+        ],
+        "TERM",
+    );
+    assert_eq!(code, Some(143), "{err}");
+    assert!(err.contains(stopped), "{err}");
 }
 
 /// `--output` to an existing file in a folder that takes no new files (`/dev/null` in `/dev`)
