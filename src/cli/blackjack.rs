@@ -682,20 +682,8 @@ pub(crate) fn parse_audit_rounds(s: &str) -> Result<u64, String> {
             "{s} is more than one audit can simulate (at most 1e14 rounds a tier)"
         ));
     }
-    if n > 0 && n < MIN_AUDIT_ROUNDS {
-        return Err(format!(
-            "{s} rounds are too few to test the simulation against the exact values (their \
-             standard error would rest on a handful of results, and is 0 when they all agree): \
-             give at least 10k, or 0 for the exact analysis alone"
-        ));
-    }
-    Ok(n)
+    super::audit_sample(s, n, "rounds")
 }
-
-/// The fewest rounds an audit simulates: two rounds or more in every one of its batches
-/// (`rtplab::audit::SIM_BATCHES`), so that the standard error is estimated from thousands of
-/// batch means, as its z-test assumes.
-const MIN_AUDIT_ROUNDS: u64 = 10_000;
 
 fn parse_stake(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {

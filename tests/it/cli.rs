@@ -628,4 +628,8 @@ fn messages_say_what_is_possible() {
             &format!("{rounds} rounds are too few to test the simulation against the exact values"),
         );
     }
+    fails_with(
+        &["audit", "doom", "--turns", "3"],
+        "3 turns are too few to test the simulation against the exact values",
+    );
 }
