@@ -128,6 +128,8 @@ filter_for() {
 for f in "${files[@]}"; do
     name=$(echo "$f" | tr '/.' '__')
     out="target/mutants.out/$name/mutants.out"
+    # cargo-mutants creates its output folder but not the folders above it.
+    mkdir -p "target/mutants.out/$name"
     if [[ " ${extra[*]-} " == *" --iterate "* ]] && [ -s "$out/timeout.txt" ]; then
         # cargo-mutants reads previously_caught.txt with caught.txt and unviable.txt, and
         # carries it into the new run's directory.

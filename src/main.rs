@@ -5,6 +5,7 @@
 mod cli;
 
 use std::ffi::OsString;
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
@@ -126,13 +127,22 @@ fn watch_signals(stop: Arc<AtomicBool>) {
     };
     std::thread::spawn(move || {
         for sig in signals.forever() {
+            let name = if sig == SIGTERM { "SIGTERM" } else { "Ctrl-C" };
             // The signal is recorded before the stop flag is raised, so a run that sees the
             // flag always finds the signal.
-            if !GRACEFUL.load(Ordering::SeqCst) || SIGNAL.swap(sig, Ordering::SeqCst) != 0 {
+            let graceful = GRACEFUL.load(Ordering::SeqCst);
+            if !graceful || SIGNAL.swap(sig, Ordering::SeqCst) != 0 {
+                // Said on standard error (ignoring a closed one), so that an exit code of 130
+                // or 143 is never the only trace of the stop.
+                let what = if graceful {
+                    "aborted at once by a second signal: the partial report was not written"
+                } else {
+                    "the work was not finished and nothing was written"
+                };
+                let _ = writeln!(std::io::stderr(), "\nstopped ({name}): {what}");
                 std::process::exit(128 + sig);
             }
             stop.store(true, Ordering::SeqCst);
-            let name = if sig == SIGTERM { "SIGTERM" } else { "Ctrl-C" };
             eprintln!("\ninterrupted ({name}): finishing the chunks in progress, then reporting (signal again to abort)");
         }
     });

@@ -60,15 +60,31 @@ impl ShardSpec {
 
     /// The shard from `--shard`, or else from the scheduler's environment:
     /// Slurm array jobs (`SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_MIN`,
-    /// `SLURM_ARRAY_TASK_COUNT`) or a Kubernetes indexed job (`JOB_COMPLETION_INDEX`, 0-based,
-    /// with `--shards N`). `env` looks a variable up (tests pass their own).
+    /// `SLURM_ARRAY_TASK_COUNT`, `SLURM_ARRAY_TASK_MAX`) or a Kubernetes indexed job
+    /// (`JOB_COMPLETION_INDEX`, 0-based, with `--shards N`). `env` looks a variable up (tests
+    /// pass their own).
+    ///
+    /// An explicit `--shard` or `--shards` must agree with the scheduler's variables (and
+    /// with each other): one that disagrees is refused, saying both, rather than one of them
+    /// silently overruling the other (a whole run, or another task's shard, in every task).
+    /// In a Slurm array `--shard K/N` agrees when K is the task's index and the array's
+    /// indices lie in 1..N (the numbering of `deploy/slurm/rtplab-array.sbatch`, which lets a
+    /// single shard be resubmitted as `--array=K`), or when it is what the variables give
+    /// without flags (shard index − min + 1 of the array's task count); in a Kubernetes
+    /// indexed job when K = JOB_COMPLETION_INDEX + 1.
     pub fn resolve(
         flag: Option<&str>,
         shards: Option<u64>,
         env: impl Fn(&str) -> Option<String>,
     ) -> Result<Option<ShardSpec>, ShardError> {
-        if let Some(s) = flag {
-            return ShardSpec::parse(s).map(Some);
+        let explicit = flag.map(ShardSpec::parse).transpose()?;
+        if let (Some(s), Some(n)) = (explicit, shards) {
+            if s.n != n {
+                return Err(ShardError::Env(format!(
+                    "--shard {}/{} and --shards {n} disagree on the number of shards; give one of them",
+                    s.k, s.n
+                )));
+            }
         }
         let num = |name: &str| -> Result<Option<u64>, ShardError> {
             match env(name) {
@@ -80,30 +96,31 @@ impl ShardSpec {
             }
         };
         if let Some(id) = num("SLURM_ARRAY_TASK_ID")? {
-            let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
-            let count = match num("SLURM_ARRAY_TASK_COUNT")? {
-                Some(c) => c,
-                None => shards.ok_or_else(|| {
-                    ShardError::Env("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; pass --shards N".into())
-                })?,
+            let array = SlurmArray {
+                id,
+                min: num("SLURM_ARRAY_TASK_MIN")?,
+                max: num("SLURM_ARRAY_TASK_MAX")?,
+                count: num("SLURM_ARRAY_TASK_COUNT")?,
             };
-            if count == 0 {
-                return Err(ShardError::Env(format!(
-                    "SLURM_ARRAY_TASK_ID={id} is set but the array has no tasks (SLURM_ARRAY_TASK_COUNT or --shards is 0); use a contiguous array such as --array=1-8"
-                )));
-            }
-            if id < min || id - min >= count {
-                return Err(ShardError::Env(format!(
-                    "SLURM_ARRAY_TASK_ID={id} is outside the array {min}..{} (SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT); use a contiguous array such as --array=1-{count}",
-                    min + count - 1
-                )));
-            }
-            return Ok(Some(ShardSpec {
-                k: id - min + 1,
-                n: count,
-            }));
+            return match explicit {
+                Some(s) => array.agrees(s).map(Some),
+                None => array.shard(shards).map(Some),
+            };
         }
         if let Some(idx) = num("JOB_COMPLETION_INDEX")? {
+            if let Some(s) = explicit {
+                if s.k != idx + 1 {
+                    return Err(ShardError::Env(format!(
+                        "--shard {}/{} disagrees with JOB_COMPLETION_INDEX={idx} (Kubernetes indexed job), whose shard is {}: pass --shard {}/{} (K = JOB_COMPLETION_INDEX + 1, as deploy/k8s/indexed-job.yaml does), or leave out --shard",
+                        s.k,
+                        s.n,
+                        idx + 1,
+                        idx + 1,
+                        s.n
+                    )));
+                }
+                return Ok(Some(s));
+            }
             let n = shards.ok_or_else(|| {
                 ShardError::Env("JOB_COMPLETION_INDEX is set (Kubernetes indexed job); pass --shards N with the job's completions".into())
             })?;
@@ -113,6 +130,9 @@ impl ShardSpec {
                 )));
             }
             return Ok(Some(ShardSpec { k: idx + 1, n }));
+        }
+        if explicit.is_some() {
+            return Ok(explicit);
         }
         if shards.is_some() {
             return Err(ShardError::Env(
@@ -126,6 +146,108 @@ impl ShardSpec {
     pub fn range(&self, chunks: u64) -> Range<u64> {
         let at = |i: u64| ((i as u128 * chunks as u128) / self.n as u128) as u64;
         at(self.k - 1)..at(self.k)
+    }
+}
+
+/// The variables of a Slurm array task (MIN, MAX and COUNT as far as they are set).
+struct SlurmArray {
+    id: u64,
+    min: Option<u64>,
+    max: Option<u64>,
+    count: Option<u64>,
+}
+
+impl SlurmArray {
+    /// The variables as they were given, for messages.
+    fn vars(&self) -> String {
+        let mut v = vec![format!("SLURM_ARRAY_TASK_ID={}", self.id)];
+        for (name, x) in [("MIN", self.min), ("MAX", self.max), ("COUNT", self.count)] {
+            if let Some(x) = x {
+                v.push(format!("SLURM_ARRAY_TASK_{name}={x}"));
+            }
+        }
+        v.join(", ")
+    }
+
+    /// The shard without `--shard`: the task's place in the array (index − min + 1) of the
+    /// array's task count (`--shards` where Slurm gives no count; given with a count, it must
+    /// be the same).
+    fn shard(&self, shards: Option<u64>) -> Result<ShardSpec, ShardError> {
+        let (id, min) = (self.id, self.min.unwrap_or(0));
+        let count = match (self.count, shards) {
+            (Some(c), Some(n)) if c != n => {
+                return Err(ShardError::Env(format!(
+                    "--shards {n} disagrees with this Slurm array task ({}): without --shard a task runs shard (index - min + 1) of the array's task count, here {}/{c}; to run shard {id} of {n}, pass --shard {id}/{n} (as deploy/slurm/rtplab-array.sbatch does), or leave out --shards",
+                    self.vars(),
+                    (id + 1).saturating_sub(min),
+                )));
+            }
+            (Some(c), _) => c,
+            (None, Some(n)) => n,
+            (None, None) => {
+                return Err(ShardError::Env(
+                    "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; pass --shards N"
+                        .into(),
+                ))
+            }
+        };
+        if count == 0 {
+            return Err(ShardError::Env(format!(
+                "SLURM_ARRAY_TASK_ID={id} is set but the array has no tasks (SLURM_ARRAY_TASK_COUNT or --shards is 0); use a contiguous array such as --array=1-8"
+            )));
+        }
+        if let Some(max) = self.max {
+            if max < min || max - min + 1 != count {
+                let given = if self.count.is_some() {
+                    String::new()
+                } else {
+                    format!("--shards {count} disagrees with the array: ")
+                };
+                return Err(ShardError::Env(format!(
+                    "{given}the Slurm array {min}..{max} is not {count} contiguous tasks ({}): numbered by their place in the array, shards would be missed or run twice; use a contiguous array such as --array=1-{count}, or pass --shard $SLURM_ARRAY_TASK_ID/N (as deploy/slurm/rtplab-array.sbatch does)",
+                    self.vars()
+                )));
+            }
+        }
+        if id < min || id - min >= count {
+            return Err(ShardError::Env(format!(
+                "SLURM_ARRAY_TASK_ID={id} is outside the array {min}..{} (SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT); use a contiguous array such as --array=1-{count}",
+                min + count - 1
+            )));
+        }
+        Ok(ShardSpec {
+            k: id - min + 1,
+            n: count,
+        })
+    }
+
+    /// `--shard` given in this task: `s` if it agrees with the variables (see
+    /// `ShardSpec::resolve`), else an error saying both.
+    fn agrees(&self, s: ShardSpec) -> Result<ShardSpec, ShardError> {
+        let by_index = s.k == self.id && self.max.is_none_or(|m| m <= s.n);
+        let place = (self.id + 1).checked_sub(self.min.unwrap_or(0));
+        let by_place = place == Some(s.k) && self.count.is_none_or(|c| c == s.n);
+        if by_index || by_place {
+            return Ok(s);
+        }
+        let n = s.n.max(self.max.unwrap_or(0)).max(self.id);
+        let here = if self.id == 0 {
+            "index 0 names no shard: number the array from 1 (--array=1-N)".to_string()
+        } else {
+            format!("here --shard {}/{n}", self.id)
+        };
+        let without = match (place, self.count) {
+            (Some(p), Some(c)) if p >= 1 && p <= c => {
+                format!(", or leave out --shard to run shard {p}/{c} (its place in the array)")
+            }
+            _ => String::new(),
+        };
+        Err(ShardError::Env(format!(
+            "--shard {}/{} disagrees with this Slurm array task ({}): a task runs the shard of its array index (--shard $SLURM_ARRAY_TASK_ID/N with every index of the array within 1..N, as deploy/slurm/rtplab-array.sbatch does): {here}{without}",
+            s.k,
+            s.n,
+            self.vars(),
+        )))
     }
 }
 
@@ -154,6 +276,15 @@ pub struct ShardFile<A> {
 pub trait Plausible {
     /// `Err` says which sum is impossible.
     fn plausible(&self) -> Result<(), String>;
+}
+
+/// A count of a shard's sums against what its rounds allow: `Err` naming the field when
+/// `count` is above `bound` (`of` says what the bound counts, e.g. "hands played").
+pub fn at_most(field: &str, count: u64, bound: u64, of: &str) -> Result<(), String> {
+    if count > bound {
+        return Err(format!("{field} = {count} is more than the {bound} {of}"));
+    }
+    Ok(())
 }
 
 /// FNV-1a, 64 bits.
@@ -273,6 +404,15 @@ pub fn read_one<A: Plausible + Serialize + for<'de> Deserialize<'de>>(
             } else {
                 format!("its checksum {} does not match its content ({sum}): the file was edited or corrupted; re-run that shard", f.checksum)
             },
+        });
+    }
+    if !(f.elapsed_s >= 0.0 && f.elapsed_s.is_finite()) {
+        return Err(ShardError::Read {
+            file: name,
+            why: format!(
+                "its elapsed_s = {} is impossible (a time is not negative); re-run that shard",
+                f.elapsed_s
+            ),
         });
     }
     if let Err(why) = f.acc.plausible() {
@@ -522,11 +662,128 @@ mod tests {
         assert!(ShardSpec::resolve(None, Some(3), env(&[("JOB_COMPLETION_INDEX", "3")])).is_err());
         assert!(ShardSpec::resolve(None, Some(3), env(&[("JOB_COMPLETION_INDEX", "x")])).is_err());
         assert!(ShardSpec::resolve(None, Some(3), &none).is_err());
-        // The flag wins over the environment.
+        // A flag that agrees with the environment is taken; one that disagrees is refused.
         assert_eq!(
-            ShardSpec::resolve(Some("2/2"), None, &slurm).unwrap(),
-            Some(ShardSpec { k: 2, n: 2 })
+            ShardSpec::resolve(Some("3/4"), None, &slurm).unwrap(),
+            Some(ShardSpec { k: 3, n: 4 })
         );
+        assert_eq!(
+            ShardSpec::resolve(Some("7/64"), None, &slurm).unwrap(),
+            Some(ShardSpec { k: 7, n: 64 })
+        );
+        assert!(ShardSpec::resolve(Some("2/2"), None, &slurm).is_err());
+    }
+
+    #[test]
+    fn explicit_flags_agree_with_the_scheduler_or_are_refused() {
+        let resolve = |flag: Option<&str>, shards: Option<u64>, vars: &[(&str, &str)]| {
+            ShardSpec::resolve(flag, shards, env(vars))
+        };
+        let msg = |flag: Option<&str>, shards: Option<u64>, vars: &[(&str, &str)]| {
+            let e = resolve(flag, shards, vars).unwrap_err();
+            assert!(matches!(e, ShardError::Env(_)), "{e}");
+            e.to_string()
+        };
+        let spec = |k, n| Some(ShardSpec { k, n });
+        // An array of tasks 5..8 (4 tasks), this one 7.
+        let tail = [
+            ("SLURM_ARRAY_TASK_ID", "7"),
+            ("SLURM_ARRAY_TASK_MIN", "5"),
+            ("SLURM_ARRAY_TASK_MAX", "8"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        let vars = "SLURM_ARRAY_TASK_ID=7, SLURM_ARRAY_TASK_MIN=5, SLURM_ARRAY_TASK_MAX=8, SLURM_ARRAY_TASK_COUNT=4";
+        // --shards 64 used to be overruled by the array's count: shard 3/4 of another run.
+        assert_eq!(
+            msg(None, Some(64), &tail),
+            format!("--shards 64 disagrees with this Slurm array task ({vars}): without --shard a task runs shard (index - min + 1) of the array's task count, here 3/4; to run shard 7 of 64, pass --shard 7/64 (as deploy/slurm/rtplab-array.sbatch does), or leave out --shards")
+        );
+        assert_eq!(resolve(None, Some(4), &tail).unwrap(), spec(3, 4));
+        assert_eq!(resolve(None, None, &tail).unwrap(), spec(3, 4));
+        // --shard numbered by the array index (the deploy script's way, the array within
+        // 1..N), or by the place in the array: both agree.
+        assert_eq!(resolve(Some("7/64"), None, &tail).unwrap(), spec(7, 64));
+        assert_eq!(resolve(Some("7/8"), Some(8), &tail).unwrap(), spec(7, 8));
+        assert_eq!(resolve(Some("3/4"), None, &tail).unwrap(), spec(3, 4));
+        for (flag, here) in [
+            ("3/64", "7/64"),
+            ("7/7", "7/8"),
+            ("3/5", "7/8"),
+            ("1/1", "7/8"),
+        ] {
+            assert_eq!(
+                msg(Some(flag), None, &tail),
+                format!("--shard {flag} disagrees with this Slurm array task ({vars}): a task runs the shard of its array index (--shard $SLURM_ARRAY_TASK_ID/N with every index of the array within 1..N, as deploy/slurm/rtplab-array.sbatch does): here --shard {here}, or leave out --shard to run shard 3/4 (its place in the array)"),
+                "{flag}"
+            );
+        }
+        // A single task resubmitted (sbatch --array=3) runs shard 3 of 64 with --shard; with
+        // --shards 64 it used to run the whole run as shard 1/1.
+        let single = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "3"),
+            ("SLURM_ARRAY_TASK_MAX", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "1"),
+        ];
+        assert_eq!(
+            resolve(Some("3/64"), Some(64), &single).unwrap(),
+            spec(3, 64)
+        );
+        assert!(msg(None, Some(64), &single).starts_with("--shards 64 disagrees with this Slurm array task (SLURM_ARRAY_TASK_ID=3, SLURM_ARRAY_TASK_MIN=3, SLURM_ARRAY_TASK_MAX=3, SLURM_ARRAY_TASK_COUNT=1): without --shard a task runs shard (index - min + 1) of the array's task count, here 1/1; to run shard 3 of 64, pass --shard 3/64"));
+        // The missing shards resubmitted as one array (--array=3,7-9,12).
+        let sparse = [
+            ("SLURM_ARRAY_TASK_ID", "8"),
+            ("SLURM_ARRAY_TASK_MIN", "3"),
+            ("SLURM_ARRAY_TASK_MAX", "12"),
+            ("SLURM_ARRAY_TASK_COUNT", "5"),
+        ];
+        assert_eq!(resolve(Some("8/64"), None, &sparse).unwrap(), spec(8, 64));
+        // ... whose indices are not its places: refused without --shard (shards 2/5, 5/5 and
+        // more would be missed or run twice).
+        assert!(msg(None, None, &sparse).starts_with(
+            "the Slurm array 3..12 is not 5 contiguous tasks (SLURM_ARRAY_TASK_ID=8, "
+        ));
+        // An array reaching past N: task 5 of --array=1-64 given --shard 5/32.
+        let wide = [
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_MAX", "64"),
+            ("SLURM_ARRAY_TASK_COUNT", "64"),
+        ];
+        assert!(msg(Some("5/32"), None, &wide)
+            .contains("here --shard 5/64, or leave out --shard to run shard 5/64"));
+        // Only the task id known (the deploy script's test sets no more): the index agrees.
+        assert_eq!(
+            resolve(Some("5/8"), None, &[("SLURM_ARRAY_TASK_ID", "5")]).unwrap(),
+            spec(5, 8)
+        );
+        assert!(
+            msg(Some("4/8"), None, &[("SLURM_ARRAY_TASK_ID", "5")]).contains("here --shard 5/8")
+        );
+        // A 0-based array: its place agrees, index 0 names no shard.
+        let zero = [
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert_eq!(resolve(Some("1/4"), None, &zero).unwrap(), spec(1, 4));
+        assert!(msg(Some("2/4"), None, &zero).contains("index 0 names no shard"));
+        // Kubernetes: K = JOB_COMPLETION_INDEX + 1.
+        let k8s = [("JOB_COMPLETION_INDEX", "2")];
+        assert_eq!(resolve(Some("3/8"), None, &k8s).unwrap(), spec(3, 8));
+        assert_eq!(resolve(Some("3/8"), Some(8), &k8s).unwrap(), spec(3, 8));
+        assert_eq!(
+            msg(Some("1/8"), None, &k8s),
+            "--shard 1/8 disagrees with JOB_COMPLETION_INDEX=2 (Kubernetes indexed job), whose shard is 3: pass --shard 3/8 (K = JOB_COMPLETION_INDEX + 1, as deploy/k8s/indexed-job.yaml does), or leave out --shard"
+        );
+        // --shard and --shards together must name one count, with or without a scheduler.
+        for vars in [&[][..], &k8s[..]] {
+            assert_eq!(
+                msg(Some("3/8"), Some(64), vars),
+                "--shard 3/8 and --shards 64 disagree on the number of shards; give one of them"
+            );
+        }
+        assert_eq!(resolve(Some("3/8"), Some(8), &[]).unwrap(), spec(3, 8));
     }
 
     #[test]
@@ -573,7 +830,11 @@ mod tests {
             ("SLURM_ARRAY_TASK_COUNT", "4"),
         ];
         assert_eq!(ok(None, &last), spec(4, 4));
-        assert_eq!(ok(Some(9), &last), spec(4, 4), "the array's count wins");
+        assert!(
+            msg(Some(9), &last).starts_with("--shards 9 disagrees with this Slurm array task"),
+            "the array's count and --shards disagree"
+        );
+        assert_eq!(ok(Some(4), &last), spec(4, 4));
         assert_eq!(ok(Some(3), &[("SLURM_ARRAY_TASK_ID", "2")]), spec(3, 3));
         assert_eq!(
             msg(None, &[("SLURM_ARRAY_TASK_ID", "2")]),
@@ -908,6 +1169,19 @@ mod tests {
         assert_eq!(
             why(read_err(&[p])),
             "its sums are impossible (sum 4 of 3 values in -1..=1); re-run that shard"
+        );
+        // A negative time (not in the checksum, so an edit keeps it valid).
+        let p = d.join("time");
+        let acc = Acc { n: 3, sum: 0 };
+        write_shard_file(&p, &k, None, &(0..3), 3, -1.0, &acc).unwrap();
+        assert_eq!(
+            why(read_err(&[p])),
+            "its elapsed_s = -1 is impossible (a time is not negative); re-run that shard"
+        );
+        assert_eq!(at_most("counts.x", 3, 3, "rounds"), Ok(()));
+        assert_eq!(
+            at_most("counts.x", 4, 3, "rounds"),
+            Err("counts.x = 4 is more than the 3 rounds".to_string())
         );
         let impossible = |s: u64, e: u64, done: u64| {
             format!(

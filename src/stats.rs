@@ -471,6 +471,108 @@ mod tests {
         assert_eq!(a, b);
     }
 
+    /// Sums of `batches` (each a list of (x, y) observations), closed with their squares.
+    fn sums(batches: &[&[(i64, i64)]]) -> Ratio {
+        let mut r = Ratio::default();
+        for obs in batches {
+            let mut b = Batch::default();
+            for &(x, y) in *obs {
+                b.add(x, y);
+            }
+            r.close(&b, obs.len() as u64);
+        }
+        r
+    }
+
+    #[test]
+    fn plausible_accepts_real_sums_and_names_each_impossible_one() {
+        let ok = |r: &Ratio, squares: bool| r.plausible("t", 2, 1, squares);
+        let err = |r: &Ratio, squares: bool| ok(r, squares).unwrap_err();
+        let real = sums(&[&[(1, 1), (-2, 1)], &[(0, 1), (2, 1), (1, 0)]]);
+        assert_eq!(ok(&real, true), Ok(()));
+        assert_eq!(ok(&Ratio::default(), true), Ok(()));
+        // Every observation zero (x and y): every sum of squares is 0, which is possible.
+        let zeros = sums(&[&[(0, 0), (0, 0)], &[(0, 0)]]);
+        assert_eq!((zeros.xx, zeros.bxx, zeros.byy), (0, 0, 0));
+        assert_eq!(ok(&zeros, true), Ok(()));
+        assert_eq!(ok(&zeros, false), Ok(()));
+        // A negative sum of squares, each on its own, where the later checks would let it
+        // through (x = y = 0, so (Σx)² = 0 and the margin of one admits −1).
+        let negative = "t: a sum of squares is negative";
+        for (xx, bxx, byy) in [(-1, 0, 0), (0, -1, 0), (0, 0, -1)] {
+            let r = Ratio {
+                xx,
+                bxx,
+                byy,
+                ..zeros
+            };
+            assert_eq!(err(&r, false), negative, "{xx} {bxx} {byy}");
+            assert_eq!(err(&r, true), negative, "{xx} {bxx} {byy}");
+        }
+        // Observations' squares kept (`squares`): Σx² below (Σx)²/n or above n·max² is
+        // refused; not kept (sums filled by `add_sum`, Σx² = 0), the same Σx² is fine.
+        let mut no_squares = Ratio::default();
+        let mut b = Batch::default();
+        b.add_sum(2, 1);
+        b.add_sum(2, 1);
+        no_squares.close(&b, 2);
+        assert_eq!(no_squares.xx, 0);
+        assert_eq!(ok(&no_squares, false), Ok(()));
+        let fit = "t: the sums of squares do not fit the sums";
+        assert_eq!(err(&no_squares, true), fit);
+        let too_big = Ratio {
+            xx: real.xx + 2 * 2 * real.n as i128,
+            ..real
+        };
+        assert_eq!(err(&too_big, true), fit);
+        assert_eq!(ok(&too_big, false), Ok(()));
+        // The batch sums' squares.
+        for r in [
+            Ratio { bxx: 0, ..real },
+            Ratio { byy: 0, ..real },
+            Ratio {
+                bxy: real.bxy + 100,
+                ..real
+            },
+        ] {
+            assert_eq!(err(&r, false), fit);
+        }
+        // Counts and ranges.
+        assert_eq!(
+            err(&Ratio { batches: 6, ..real }, true),
+            "t: 6 batches but 5 observations"
+        );
+        assert_eq!(
+            err(
+                &Ratio {
+                    x: 1,
+                    ..Ratio::default()
+                },
+                true
+            ),
+            "t: sums without observations"
+        );
+        for r in [
+            Ratio { x: 11, ..real },
+            Ratio { x: -11, ..real },
+            Ratio { y: -1, ..real },
+            Ratio { y: 6, ..real },
+        ] {
+            assert_eq!(
+                err(&r, false),
+                format!(
+                    "t: sums {} and {} over 5 observations are out of range",
+                    r.x, r.y
+                )
+            );
+        }
+        // At the bounds: |Σx| = n·max_x and Σy = n·max_y are possible.
+        let edge = sums(&[&[(2, 1), (2, 1)], &[(2, 1)]]);
+        assert_eq!(ok(&edge, true), Ok(()));
+        let low = sums(&[&[(-2, 1), (-2, 1)], &[(-2, 1)]]);
+        assert_eq!(ok(&low, true), Ok(()));
+    }
+
     #[test]
     fn ratio_se_matches_iid_formula_for_equal_batches() {
         // Batches of equal size with known means: SE = sd(batch means)/sqrt(K).

@@ -704,6 +704,16 @@ impl BjRulesArgs {
 
     /// The validated rule set these flags describe.
     pub fn to_rules(&self) -> Result<Rules, ArgError> {
+        self.build(true)
+    }
+
+    /// The rule set for an analysis that deals no shoe to its cut card (advise, exact,
+    /// derive, indices): the cut card's place is not checked (`Rules::validate_undealt`).
+    pub fn to_rules_undealt(&self) -> Result<Rules, ArgError> {
+        self.build(false)
+    }
+
+    fn build(&self, dealt: bool) -> Result<Rules, ArgError> {
         let mut r = match self.rules {
             Preset::Seed => Rules::seed(),
         };
@@ -751,7 +761,12 @@ impl BjRulesArgs {
         if let Some(p) = self.players {
             r.players = p;
         }
-        r.validate().map_err(|e| e.to_string())?;
+        let checked = if dealt {
+            r.validate()
+        } else {
+            r.validate_undealt()
+        };
+        checked.map_err(|e| e.to_string())?;
         Ok(r)
     }
 }
@@ -820,7 +835,7 @@ pub(crate) fn parse_audit_rounds(s: &str) -> Result<u64, String> {
             "{s} is more than one audit can simulate (at most 1e14 rounds a tier)"
         ));
     }
-    Ok(n)
+    super::audit_sample(s, n, "rounds")
 }
 
 fn parse_stake(s: &str) -> Result<f64, String> {
@@ -901,7 +916,7 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
 impl TryFrom<&BlackjackExact> for ExactJob {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackExact) -> anyhow::Result<Self> {
-        let rules = args.rules.to_rules()?;
+        let rules = args.rules.to_rules_undealt()?;
         let strategy = match &args.strategy {
             Some(s) => Some(resolve_strategy(s, &rules)?),
             None => None,
@@ -924,7 +939,7 @@ impl TryFrom<&DeriveBlackjack> for DeriveJob {
     type Error = anyhow::Error;
     fn try_from(args: &DeriveBlackjack) -> anyhow::Result<Self> {
         Ok(DeriveJob {
-            rules: args.rules.to_rules()?,
+            rules: args.rules.to_rules_undealt()?,
             outputs: super::file_output(&args.output),
         })
     }
@@ -934,7 +949,7 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
     type Error = anyhow::Error;
     fn try_from(args: &IndicesBlackjack) -> anyhow::Result<Self> {
         use rtplab::games::blackjack::strategy::StrategySpec;
-        let rules = args.rules.to_rules()?;
+        let rules = args.rules.to_rules_undealt()?;
         let system = count::CountSystem::resolve(&args.count)?;
         let StrategySpec::Chart(chart) = resolve_strategy(&args.strategy, &rules)? else {
             anyhow::bail!(
@@ -964,7 +979,7 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
 impl TryFrom<&AdviseBlackjack> for AdviseJob {
     type Error = anyhow::Error;
     fn try_from(args: &AdviseBlackjack) -> anyhow::Result<Self> {
-        let rules = args.rules.to_rules()?;
+        let rules = args.rules.to_rules_undealt()?;
         Ok(AdviseJob {
             strategy: resolve_strategy(&args.strategy, &rules)?,
             rules,

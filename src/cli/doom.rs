@@ -556,7 +556,7 @@ pub struct DoomAudit {
     )]
     pub bank_at: Vec<u32>,
     /// Turns to simulate per tier (0: none).
-    #[arg(long, default_value = "10M", value_parser = crate::cli::parse_count_or_zero)]
+    #[arg(long, default_value = "10M", value_parser = parse_audit_turns)]
     pub turns: u64,
     /// Two-player games to simulate per tier, both seats the tier and the tier against
     /// optimal play (0: none).
@@ -673,6 +673,12 @@ impl TryFrom<&DoomAudit> for AuditJob {
             outputs: (&args.output).into(),
         })
     }
+}
+
+/// The Doom audit's simulated turns per tier: 0 (none) or from 10k (`audit_sample`) to 10^12.
+fn parse_audit_turns(s: &str) -> Result<u64, String> {
+    let n = crate::cli::parse_count_or_zero(s)?;
+    crate::cli::audit_sample(s, n, "turns")
 }
 
 #[cfg(test)]

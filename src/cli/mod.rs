@@ -772,6 +772,24 @@ pub(crate) fn parse_count_or_zero(s: &str) -> Result<u64, String> {
     Ok(n)
 }
 
+/// The fewest rounds or turns an audit simulates: two or more in every one of its batches
+/// (`rtplab::audit::SIM_BATCHES`), so that the standard error of its cross-check against the
+/// exact values rests on thousands of batch means, as its z-test assumes.
+const MIN_AUDIT_SAMPLE: u64 = 10_000;
+
+/// An audit's simulated `unit`s (`n`, read from `s`): 0 (the exact analysis alone) or at least
+/// `MIN_AUDIT_SAMPLE`. Fewer printed SE 0, an interval of one point and z = -inf.
+pub(crate) fn audit_sample(s: &str, n: u64, unit: &str) -> Result<u64, String> {
+    if n > 0 && n < MIN_AUDIT_SAMPLE {
+        return Err(format!(
+            "{s} {unit} are too few to test the simulation against the exact values (their \
+             standard error would rest on a handful of results, and is 0 when they all agree): \
+             give at least 10k, or 0 for the exact analysis alone"
+        ));
+    }
+    Ok(n)
+}
+
 /// A count (1M, 1e6 accepted) from 1 to 10^12.
 pub(crate) fn parse_count_limited(s: &str) -> Result<u64, String> {
     let n = parse_count(s)?;

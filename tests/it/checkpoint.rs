@@ -262,6 +262,27 @@ fn other_runs_edited_and_truncated_files_are_refused_and_left_alone() {
         done(&[]),
         &["cannot be resumed", "checksum", "edited or corrupted"],
     );
+    // A negative time (outside the checksum) or a count beyond what the coups allow (the
+    // checksum recomputed): each named.
+    let mut edited: serde_json::Value = serde_json::from_str(&good).unwrap();
+    edited["elapsed_s"] = (-1.0).into();
+    std::fs::write(&f, edited.to_string()).unwrap();
+    refused(
+        done(&[]),
+        &["cannot be resumed", "its elapsed_s = -1 is impossible"],
+    );
+    let mut forged: rtplab::shard::ShardFile<rtplab::games::baccarat::sim::BacAcc> =
+        serde_json::from_str(&good).unwrap();
+    forged.acc.counts.limit_hits = forged.acc.counts.coups + 1;
+    forged.checksum = rtplab::shard::checksum(
+        &forged.key,
+        &forged.shard,
+        &forged.range,
+        forged.chunks_done,
+        &forged.acc,
+    );
+    std::fs::write(&f, serde_json::to_string(&forged).unwrap()).unwrap();
+    refused(done(&[]), &["cannot be resumed", "counts.limit_hits = "]);
     // A truncated one.
     std::fs::write(&f, &good[..good.len() / 2]).unwrap();
     refused(done(&[]), &["cannot be resumed", "truncated"]);

@@ -580,3 +580,56 @@ fn a_closed_stdout_is_not_an_error() {
         assert!(err.trim().is_empty(), "{args:?}: {err}");
     }
 }
+
+/// Messages say what is possible: a single deck needs no cut card where no shoe is dealt
+/// (advise, exact), a table too full for its shoe is told to add decks or drop players (not
+/// "--penetration 0 or less"), a ramp's bet too large is out of range (not "not a whole
+/// number"), and an audit of a few rounds is refused (it printed SE 0 and z = -inf).
+#[test]
+fn messages_say_what_is_possible() {
+    let v = json(&[
+        "advise",
+        "blackjack",
+        "--decks",
+        "1",
+        "--hand",
+        "T,6",
+        "--up",
+        "T",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["best"], v["options"][0]["action"]);
+    succeeds(rtplab().args(["exact", "blackjack", "--decks", "1", "--format", "json"]));
+    fails_with(
+        &["sim", "blackjack", "--decks", "1", "--rounds", "10k"],
+        "use --penetration 0.69 or less",
+    );
+    fails_with(
+        &[
+            "sim", "blackjack", "--players", "7", "--decks", "1", "--penetration", "0.1",
+        ],
+        "a round with 7 players needs up to 64 cards behind the cut card, and a shoe of 1 deck has 52: no cut card leaves that room; use --decks 2 or more, or --players 5 or fewer",
+    );
+    fails_with(
+        &[
+            "sim",
+            "blackjack",
+            "--count",
+            "hi-lo",
+            "--ramp",
+            "0:1,1:4294967296",
+        ],
+        "4294967296 units at 1: a bet is 1 to 1000000 units",
+    );
+    for rounds in ["3", "9999"] {
+        fails_with(
+            &["audit", "blackjack", "--rounds", rounds],
+            &format!("{rounds} rounds are too few to test the simulation against the exact values"),
+        );
+    }
+    fails_with(
+        &["audit", "doom", "--turns", "3"],
+        "3 turns are too few to test the simulation against the exact values",
+    );
+}

@@ -320,6 +320,32 @@ fn edited_corrupted_and_foreign_shards_are_refused() {
         &|acc| acc.pairs.x = 1_000_000_000_000,
         "pairs bet",
     );
+    // A count beyond what the rounds allow: 10^12 player busts printed "player bust
+    // 1957123%"; every count is bounded, and the message names the field.
+    forge(
+        "busts.json",
+        &|acc| acc.counts.player_busts = 1_000_000_000_000,
+        "counts.player_busts = 1000000000000 is more than the",
+    );
+    forge(
+        "doubles.json",
+        &|acc| acc.counts.doubles = acc.counts.hands_played + 1,
+        "counts.doubles",
+    );
+    forge(
+        "hands.json",
+        &|acc| acc.counts.hands_played = 8 * acc.counts.seat_rounds + 1,
+        "counts.hands_played",
+    );
+    // A negative time (not in the checksum) is refused on its own.
+    let mut v: serde_json::Value = serde_json::from_str(&s).unwrap();
+    v["elapsed_s"] = (-5.0).into();
+    let time = d.join("time.json");
+    std::fs::write(&time, v.to_string()).unwrap();
+    fails_with(
+        &["merge", p(&a), p(&time)],
+        "time.json: its elapsed_s = -5 is impossible",
+    );
     // The main bet's net alone moved (the EV changes, the histogram and up cards do not).
     forge("main.json", &|acc| acc.main.x -= 1000, "by up card");
     // ... and with the up cards moved along (by a little, so that each sum alone still looks
@@ -618,6 +644,9 @@ fn commands_without_a_partial_result_end_at_once_on_a_signal() {
     let (code, err) = run_and_signal(&["check", "reports/baselines"], "TERM");
     assert_eq!(code, Some(143), "{err}");
     assert!(!err.contains("finishing the chunks"), "{err}");
+    // Said on standard error, not only in the exit code.
+    let stopped = "stopped (SIGTERM): the work was not finished and nothing was written";
+    assert!(err.contains(stopped), "{err}");
     assert!(
         start.elapsed() < Duration::from_secs(6),
         "check went on after SIGTERM"
@@ -643,11 +672,30 @@ fn commands_without_a_partial_result_end_at_once_on_a_signal() {
         "TERM",
     );
     assert_eq!(code, Some(143), "{err}");
+    assert!(err.contains(stopped), "{err}");
     assert!(!d.join("a").join("report.json").exists());
     assert!(
         start.elapsed() < Duration::from_secs(6),
         "the audit's exact part went on after SIGTERM"
     );
+    // advise doom solving the win probabilities of a game (seconds): the same.
+    let (code, err) = run_and_signal(
+        &[
+            "advise",
+            "doom",
+            "--roll",
+            "1,5,2,2,3,4",
+            "--score",
+            "4000",
+            "--opponent",
+            "5200",
+            "--target",
+            "10000",
+        ],
+        "TERM",
+    );
+    assert_eq!(code, Some(143), "{err}");
+    assert!(err.contains(stopped), "{err}");
 }
 
 /// `--output` to an existing file in a folder that takes no new files (`/dev/null` in `/dev`)

@@ -179,6 +179,35 @@ fn scheduler_environment_selects_the_shard() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("K/N"));
+    // Explicit flags that disagree with the array are refused, saying both (they used to be
+    // overruled: --shards 64 in task 2 of a 4-task array ran shard 2/4 of another run).
+    let slurm = [
+        ("SLURM_ARRAY_TASK_ID", "2"),
+        ("SLURM_ARRAY_TASK_MIN", "1"),
+        ("SLURM_ARRAY_TASK_MAX", "4"),
+        ("SLURM_ARRAY_TASK_COUNT", "4"),
+    ];
+    let f = d.join("refused.json");
+    for extra in [&["--shards", "64"][..], &["--shard", "3/4"][..]] {
+        let mut cmd = rtplab();
+        cmd.args(RUN)
+            .args(extra)
+            .args(["--shard-out", f.to_str().unwrap(), "--quiet"]);
+        for (k, v) in slurm {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "{} {} disagrees with this Slurm array task (SLURM_ARRAY_TASK_ID=2,",
+                extra[0], extra[1]
+            )),
+            "{err}"
+        );
+        assert!(!f.exists(), "{extra:?} wrote a shard");
+    }
 }
 
 /// The dice games shard and merge exactly too.

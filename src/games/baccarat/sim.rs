@@ -145,7 +145,18 @@ impl crate::shard::Plausible for BacAcc {
                 c.sessions, c.coups, c.cards
             ));
         }
-        Ok(())
+        // One limit hit and at most one mid-coup reshuffle per coup (a coup deals at most six
+        // cards, a shoe holds 52 or more); no stake above the largest table maximum.
+        use crate::shard::at_most;
+        at_most("counts.limit_hits", c.limit_hits, c.coups, "coups")?;
+        let refills = c.reshuffles_mid_round;
+        at_most("counts.reshuffles_mid_round", refills, c.coups, "coups")?;
+        at_most(
+            "counts.max_stake",
+            c.max_stake,
+            MAX_TABLE,
+            "units of the largest table maximum",
+        )
     }
 }
 
@@ -390,6 +401,25 @@ mod tests {
             use crate::shard::Plausible;
             acc.plausible().unwrap();
             let c = acc.counts;
+            // Counts beyond what the coups allow are refused, each named.
+            for (field, edit) in [
+                (
+                    "counts.limit_hits",
+                    &(|a: &mut BacAcc| a.counts.limit_hits = a.counts.coups + 1)
+                        as &dyn Fn(&mut BacAcc),
+                ),
+                ("counts.reshuffles_mid_round", &|a: &mut BacAcc| {
+                    a.counts.reshuffles_mid_round = a.counts.coups + 1
+                }),
+                ("counts.max_stake", &|a: &mut BacAcc| {
+                    a.counts.max_stake = MAX_TABLE + 1
+                }),
+            ] {
+                let mut x = acc.clone();
+                edit(&mut x);
+                let e = x.plausible().unwrap_err();
+                assert!(e.starts_with(&format!("{field} = ")), "{e}");
+            }
             assert_eq!(c.sessions, 20);
             // 374 cards to the cut at about 4.94 cards a coup.
             let per = c.coups as f64 / 20.0;

@@ -42,6 +42,12 @@ pub enum AdviseError {
     },
     #[error("more than {0} cards given; the exact analysis tracks at most that many of one value out of the shoe")]
     TooMany(u32),
+    #[error("the shoe has {left} cards left, too few to value every action: {needs} (the most cards the hand and the dealer can draw, smallest first); a round the shoe may not finish cannot be valued exactly (the table would reshuffle the discards mid-round): check --removed and --decks")]
+    ShortShoe {
+        left: u32,
+        /// Each action that may need more cards than are left, with that number.
+        needs: String,
+    },
 }
 
 /// One action and its value.
@@ -151,6 +157,9 @@ pub fn advise<S: Strategy>(req: &AdviseRequest, chart: &S) -> Result<AdviseModel
     for &v in req.hand.iter().chain([&req.up]) {
         shoe[idx(v)] -= 1;
     }
+    if !(req.hand.len() == 2 && hard == 11 && ace) {
+        check_cards_left(rules, &req.hand, req.up, &shoe)?;
+    }
     let up = idx(req.up);
     let table = DealerTable::shared(rules.h17);
     let mut a = Up::with_shoe(rules, &Optimal, table, up, PostSplit::CdzMinus, start);
@@ -221,6 +230,85 @@ pub fn advise<S: Strategy>(req: &AdviseRequest, chart: &S) -> Result<AdviseModel
         } else {
             "values before the dealer's hole card (no hole card: a dealer blackjack is still possible)".into()
         },
+    })
+}
+
+/// The most cards of `pool` (by value, ace first) whose values add up to `budget` at most:
+/// the smallest first.
+fn most_cards(pool: &[u32; NV], budget: i64) -> u32 {
+    let (mut left, mut n) = (budget, 0u32);
+    for (v, &have) in pool.iter().enumerate() {
+        let value = v as i64 + 1;
+        let take = (left.max(0) / value).min(have as i64);
+        n += take as u32;
+        left -= take * value;
+        if take < have as i64 {
+            break;
+        }
+    }
+    n
+}
+
+/// Refuse a shoe that may run out before the round ends under one of the actions evaluated:
+/// the exact analysis gives such paths no value at all, so an action's EV would be wrong
+/// (T,T v T with 2 cards left said "split +1.0 best"). The whole request is refused rather
+/// than that action left out: the advice ranks the actions, and a ranking without one of them
+/// may name as best an action that is not; a real table reshuffles the discards when the shoe
+/// runs out, which no analysis of this shoe can value. `shoe` holds the cards left (the hand,
+/// the up card and the removed cards out).
+///
+/// An action's need is an upper bound of the cards any path of its evaluation draws: every
+/// card but the last of a hand that hits keeps its hard total at 20 or less and every card
+/// but the last of the dealer's at 16 or less, so those cards, together, add up to at most
+/// the sum of the two budgets, and no more of them fit than the smallest cards of the shoe
+/// do (`most_cards`); each hand and the dealer then take one last card. A split's evaluation
+/// also takes out the pair cards of the resplit hands it values (E. Farmer's algorithm) and
+/// counts the other hands' second cards.
+fn check_cards_left(
+    rules: &Rules,
+    hand: &[u8],
+    up: u8,
+    shoe: &[u32; NV],
+) -> Result<(), AdviseError> {
+    let left: u32 = shoe.iter().sum();
+    let dealer = 16 - up as i64;
+    let hard: i64 = hand.iter().map(|&v| v as i64).sum();
+    let mut needs: Vec<(&str, u32)> = vec![("stand", most_cards(shoe, dealer) + 1)];
+    let soft = hand.contains(&1) && hard <= 11;
+    if hard + if soft { 10 } else { 0 } < 21 {
+        needs.push(("hit", most_cards(shoe, 20 - hard + dealer) + 2));
+    }
+    if hand.len() == 2 {
+        if rules.double_allowed(hard as u8, soft) {
+            needs.push(("double", most_cards(shoe, dealer) + 2));
+        }
+        let c = hand[0];
+        if hand[0] == hand[1] && rules.max_hands >= 2 {
+            let cap = if c == 1 && !rules.resplit_aces {
+                2
+            } else {
+                rules.max_hands.clamp(2, 4) as u32
+            };
+            let pv = c as usize - 1;
+            let pairs = (2 * (cap - 2)).min(shoe[pv]);
+            let mut rest = *shoe;
+            rest[pv] -= pairs;
+            let locked = c == 1 && !rules.hit_split_aces;
+            let budget = if locked { 0 } else { 20 - c as i64 } + dealer;
+            needs.push(("split", pairs + (cap - 2) + most_cards(&rest, budget) + 2));
+        }
+    }
+    let short: Vec<String> = needs
+        .iter()
+        .filter(|n| n.1 > left)
+        .map(|(a, n)| format!("{a} may need up to {n}"))
+        .collect();
+    if short.is_empty() {
+        return Ok(());
+    }
+    Err(AdviseError::ShortShoe {
+        left,
+        needs: short.join(", "),
     })
 }
 
@@ -373,5 +461,64 @@ mod tests {
             advise(&req(&rules, "T", "6", ""), &seed_chart()).unwrap_err(),
             AdviseError::Short
         );
+    }
+
+    /// A deck less `keep` and the cards named in `out`, as a --removed list.
+    fn all_but(keep: &[u8], out: &[u8]) -> String {
+        let mut shoe = full_shoe(1);
+        for &v in keep.iter().chain(out) {
+            shoe[v as usize - 1] -= 1;
+        }
+        let mut cards = Vec::new();
+        for (v, &n) in shoe.iter().enumerate() {
+            for _ in 0..n {
+                cards.push(super::super::shoe::value_char(v as u8 + 1).to_string());
+            }
+        }
+        cards.join(",")
+    }
+
+    #[test]
+    fn a_shoe_that_cannot_finish_the_round_is_refused() {
+        let mut rules = Rules::seed();
+        rules.decks = 1;
+        // T,T v T with 47 cards removed: 2 left (a 5 and a 6). It said "split +1.0 best".
+        // Standing is valued (the dealer's two cards make 21 either way).
+        let removed = all_but(&[5, 6], &[10, 10, 10]);
+        assert_eq!(removed.split(',').count(), 47);
+        let e = advise(&req(&rules, "T,T", "T", &removed), &seed_chart()).unwrap_err();
+        assert_eq!(
+            e,
+            AdviseError::ShortShoe {
+                left: 2,
+                needs: "hit may need up to 3, double may need up to 3, split may need up to 4"
+                    .into()
+            }
+        );
+        assert!(
+            e.to_string().starts_with(
+                "the shoe has 2 cards left, too few to value every action: hit may need up to 3"
+            ),
+            "{e}"
+        );
+        // Enough cards for every path of every action: valued as before.
+        let removed = all_but(&[5, 6, 7, 8, 9, 10], &[10, 10, 10]);
+        let m = advise(&req(&rules, "T,T", "T", &removed), &seed_chart()).unwrap();
+        assert!(
+            m.options.iter().all(|o| (-2.0..=2.0).contains(&o.ev)),
+            "{m:?}"
+        );
+        // Counted from the smallest cards: a fresh deck, a pair of 8s at the seed table.
+        let shoe = {
+            let mut s = full_shoe(1);
+            for v in [8usize, 8, 6] {
+                s[v - 1] -= 1;
+            }
+            s
+        };
+        assert!(check_cards_left(&rules, &[8, 8], 6, &shoe).is_ok());
+        assert_eq!(most_cards(&shoe, 10), 7);
+        assert_eq!(most_cards(&shoe, -3), 0);
+        assert_eq!(most_cards(&[0; NV], 100), 0);
     }
 }

@@ -324,14 +324,28 @@ impl Ramp {
             let Some((c, u)) = part.split_once(':') else {
                 return Err(bad(format!("'{part}' is not TC:units")));
             };
-            let c: i32 = c
-                .trim()
-                .parse()
-                .map_err(|_| bad(format!("count '{}' is not an integer", c.trim())))?;
-            let u: u32 = u
-                .trim()
-                .parse()
-                .map_err(|_| bad(format!("units '{}' is not a whole number", u.trim())))?;
+            // An integer too large for its type is out of range, not malformed.
+            let integer = |t: &str| {
+                let d = t.strip_prefix(['-', '+']).unwrap_or(t);
+                !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())
+            };
+            let (c, u) = (c.trim(), u.trim());
+            let c: i32 = match c.parse() {
+                Ok(c) => c,
+                Err(_) if integer(c) => {
+                    return Err(bad(format!("count {c} is outside -100..100")));
+                }
+                Err(_) => return Err(bad(format!("count '{c}' is not an integer"))),
+            };
+            let u: u32 = match u.parse() {
+                Ok(u) => u,
+                Err(_) if integer(u) => {
+                    return Err(bad(format!(
+                        "{u} units at {c}: a bet is 1 to {MAX_UNITS} units (sit out with --wong-in)"
+                    )));
+                }
+                Err(_) => return Err(bad(format!("units '{u}' is not a whole number"))),
+            };
             if !(-100..=100).contains(&c) {
                 return Err(bad(format!("count {c} is outside -100..100")));
             }
@@ -1202,5 +1216,18 @@ mod tests {
         for bad in ["", "1:2,0:1", "0:0", "a:1", "0:x", "0-1", "1:1,1:2"] {
             assert!(Ramp::parse(bad).is_err(), "{bad}");
         }
+        // Too large is said as such, with the limit (it used to say "not a whole number").
+        let msg = |s: &str| Ramp::parse(s).unwrap_err().to_string();
+        let e = msg("0:1,1:4294967296");
+        assert!(
+            e.starts_with(
+                "--ramp '0:1,1:4294967296': 4294967296 units at 1: a bet is 1 to 1000000 units"
+            ),
+            "{e}"
+        );
+        assert!(msg("0:-1").contains("-1 units at 0: a bet is 1 to 1000000 units"));
+        assert!(msg("99999999999:1").contains("count 99999999999 is outside -100..100"));
+        assert!(msg("0:1.5").contains("units '1.5' is not a whole number"));
+        assert!(msg("x:1").contains("count 'x' is not an integer"));
     }
 }

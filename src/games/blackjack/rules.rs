@@ -143,6 +143,14 @@ impl Rules {
 
     /// Check that the rules can be played; say what to change otherwise.
     pub fn validate(&self) -> Result<(), RulesError> {
+        self.validate_undealt()?;
+        self.validate_cut_card()
+    }
+
+    /// `validate` without the cut card's place in the shoe (its value is still checked): for
+    /// the analyses that never deal a shoe to its cut card (advise, exact, derive, indices),
+    /// which a cut card too deep for the table must not refuse.
+    pub fn validate_undealt(&self) -> Result<(), RulesError> {
         let err = |s: &str| Err(RulesError(s.to_string()));
         if !(1..=64).contains(&self.decks) {
             return err("--decks must be between 1 and 64");
@@ -167,25 +175,59 @@ impl Rules {
             if !(penetration > 0.0 && penetration <= 1.0) {
                 return err("--penetration must be the fraction of the shoe dealt before the cut card, above 0 and below 1, e.g. 0.75");
             }
-            // A round starts only before the cut card; at least one full round must fit.
-            let cut = (penetration * self.cards() as f64).round() as u32;
-            if cut < 1 {
-                return err("--penetration is so small that the cut card comes before the first card; raise it");
-            }
-            // A round that starts just before the cut card must be dealt from the shoe: leave
-            // 8 cards per hand at the table (players and dealer) behind the cut card.
-            let reserve = 8 * (self.players as u32 + 1);
-            if self.cards() < reserve || cut > self.cards() - reserve {
-                let max = self.cards().saturating_sub(reserve) as f64 / self.cards() as f64;
-                return Err(RulesError(format!(
-                    "--penetration {penetration} leaves {} cards behind the cut card; a round with {} needs up to {reserve}: use --penetration {} or less",
-                    self.cards() - cut.min(self.cards()),
-                    crate::report::plural(self.players as u64, "player"),
-                    (max * 100.0).floor() / 100.0
-                )));
-            }
         }
         Ok(())
+    }
+
+    /// The cut card's place: at least one card before it, and room behind it for a round
+    /// that starts just before it.
+    fn validate_cut_card(&self) -> Result<(), RulesError> {
+        let Shuffle::CutCard { penetration } = self.shuffle else {
+            return Ok(());
+        };
+        // A round starts only before the cut card; at least one full round must fit.
+        let cards = self.cards();
+        let cut = (penetration * cards as f64).round() as u32;
+        if cut < 1 {
+            return Err(RulesError(
+                "--penetration is so small that the cut card comes before the first card; raise it"
+                    .into(),
+            ));
+        }
+        // A round that starts just before the cut card must be dealt from the shoe: leave
+        // 8 cards per hand at the table (players and dealer) behind the cut card.
+        let reserve = 8 * (self.players as u32 + 1);
+        if cards > reserve && cut <= cards - reserve {
+            return Ok(());
+        }
+        let players = crate::report::plural(self.players as u64, "player");
+        let behind = cards - cut.min(cards);
+        if cards <= reserve {
+            // No cut card works: one card before it and `reserve` behind need a bigger shoe
+            // or fewer seats.
+            let decks = (reserve + 1).div_ceil(52);
+            let seats = ((cards - 1) / 8).saturating_sub(1);
+            let fewer = if seats >= 1 {
+                format!(", or --players {seats} or fewer")
+            } else {
+                String::new()
+            };
+            return Err(RulesError(format!(
+                "a round with {players} needs up to {reserve} cards behind the cut card, and a shoe of {} has {cards}: no cut card leaves that room; use --decks {decks} or more{fewer}",
+                crate::report::plural(self.decks as u64, "deck"),
+            )));
+        }
+        // The deepest cut card that leaves the room, written to two decimals (more if that
+        // rounds to nothing).
+        let most = (cards - reserve) as f64 / cards as f64;
+        let max = [100.0, 1e3, 1e4]
+            .iter()
+            .map(|s| (most * s).floor() / s)
+            .find(|&p| (p * cards as f64).round() >= 1.0)
+            .unwrap_or(most);
+        Err(RulesError(format!(
+            "--penetration {penetration} leaves {behind} cards behind the cut card; a round with {players} needs up to {reserve}: use --penetration {max} or less"
+        )))
     }
 
     /// Cards in the shoe.
@@ -356,6 +398,27 @@ mod tests {
         assert!(r.validate().is_ok());
         r.players = 7;
         assert!(r.validate().unwrap_err().0.contains("0.84 or less"));
+        // A shoe too small for the seats: no penetration works (it used to say "use
+        // --penetration 0 or less"); more decks or fewer players do.
+        r.decks = 1;
+        r.shuffle = Shuffle::CutCard { penetration: 0.1 };
+        assert_eq!(
+            r.validate().unwrap_err().0,
+            "a round with 7 players needs up to 64 cards behind the cut card, and a shoe of 1 deck has 52: no cut card leaves that room; use --decks 2 or more, or --players 5 or fewer"
+        );
+        r.players = 5;
+        assert!(r
+            .validate()
+            .unwrap_err()
+            .0
+            .contains("use --penetration 0.07 or less"));
+        r.shuffle = Shuffle::CutCard { penetration: 0.07 };
+        assert!(r.validate().is_ok());
+        // The analyses that deal no shoe to its cut card check everything else only.
+        r.players = 7;
+        assert!(r.validate_undealt().is_ok());
+        r.shuffle = Shuffle::CutCard { penetration: 1.5 };
+        assert!(r.validate_undealt().is_err());
         let mut r = Rules::seed();
         r.max_hands = 1;
         r.das = true;

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::count::{Bankroll, PAIRS_PAY, RUIN_BINS};
 use super::round::{RoundResult, Table};
-use super::rules::{Rules, Shuffle};
+use super::rules::{Rules, Shuffle, MAX_HANDS, MAX_PLAYERS};
 use super::strategy::{Player, Seats};
 use crate::engine::{Merge, Simulation};
 use crate::rng::{Rng, RngCore, SeedableRng};
@@ -302,6 +302,13 @@ impl crate::shard::Plausible for BjAcc {
         self.pairs.plausible("pairs bet", 11 * b, b, true)?;
         self.insurance.plausible("insurance", 2 * b, b, true)?;
         self.behind_none.plausible("bet behind", m, 1, false)?;
+        // A counter's money per round: every seat's net and insurance.
+        let seats = MAX_PLAYERS as i128;
+        let money = &self.count.money;
+        money.plausible("count.money", 2 * seats * m * b, seats * b, true)?;
+        let per_round = &self.count.per_round;
+        per_round.plausible("count.per_round", 2 * seats * m * b, 1, true)?;
+        crate::shard::at_most("count.money.n", money.n, self.counts.rounds, "rounds")?;
         let in_hist: u64 = self.hist.iter().sum();
         if in_hist != self.main.n {
             return Err(format!(
@@ -373,6 +380,147 @@ impl crate::shard::Plausible for BjAcc {
         let dealt: u64 = self.dealer.iter().flatten().sum();
         if dealt > c.rounds {
             return Err(format!("{dealt} dealer outcomes in {} rounds", c.rounds));
+        }
+        self.counts_fit_the_rounds()
+    }
+}
+
+/// The most cards one round can deal: every hand of every seat and the dealer's, none
+/// taking more than 22 (a total of 21 or less before its last card).
+const MAX_CARDS_PER_ROUND: u64 = (MAX_PLAYERS as u64 * MAX_HANDS as u64 + 1) * 22;
+
+impl BjAcc {
+    /// Every count within what the rounds allow: one natural, surrender and insurance offer
+    /// per seat-round, at most `MAX_HANDS` hands per seat-round, one double and one bust per
+    /// hand, at least one round per shoe, and so on.
+    fn counts_fit_the_rounds(&self) -> Result<(), String> {
+        use crate::shard::at_most;
+        let c = &self.counts;
+        let seen = c.seat_rounds.saturating_add(self.count.seat_rounds_out);
+        let hands = c.seat_rounds.saturating_mul(MAX_HANDS as u64);
+        let of_hands = format!("hands {} seat-rounds can have", c.seat_rounds);
+        for (field, count, bound, of) in [
+            (
+                "counts.shoes",
+                c.shoes,
+                c.rounds,
+                "rounds (a shoe deals one at least)",
+            ),
+            (
+                "counts.seat_rounds",
+                c.seat_rounds,
+                c.rounds.saturating_mul(MAX_PLAYERS as u64),
+                "seats of the rounds",
+            ),
+            ("counts.naturals", c.naturals, c.seat_rounds, "seat-rounds"),
+            (
+                "counts.surrenders",
+                c.surrenders,
+                c.seat_rounds,
+                "seat-rounds",
+            ),
+            (
+                "counts.insurance_offered",
+                c.insurance_offered,
+                c.seat_rounds,
+                "seat-rounds",
+            ),
+            (
+                "counts.insurance_taken",
+                c.insurance_taken,
+                c.insurance_offered,
+                "insurance offers",
+            ),
+            (
+                "counts.hands_played",
+                c.hands_played,
+                hands,
+                of_hands.as_str(),
+            ),
+            ("counts.doubles", c.doubles, c.hands_played, "hands played"),
+            ("counts.splits", c.splits, c.hands_played, "hands played"),
+            (
+                "counts.player_busts",
+                c.player_busts,
+                c.hands_played,
+                "hands played",
+            ),
+            (
+                "counts.dealer_blackjacks",
+                c.dealer_blackjacks,
+                c.rounds,
+                "rounds",
+            ),
+            ("counts.dealer_busts", c.dealer_busts, c.rounds, "rounds"),
+            (
+                "counts.reshuffles_mid_round",
+                c.reshuffles_mid_round,
+                c.rounds.saturating_mul(MAX_CARDS_PER_ROUND),
+                "cards the rounds can deal",
+            ),
+            (
+                "counts.max_bet",
+                c.max_bet,
+                c.initial_bets.max(1),
+                "initial bets staked",
+            ),
+            (
+                "count.pairs_paying",
+                self.count.pairs_paying,
+                seen,
+                "seat-rounds seen",
+            ),
+            (
+                "count.pairs_paying_won",
+                self.count.pairs_paying_won,
+                self.count.pairs_paying,
+                "seat-rounds of a paying pairs bet",
+            ),
+            (
+                "count.ruin.trips",
+                self.count.ruin.trips,
+                self.count.money.n,
+                "rounds the counter played",
+            ),
+            (
+                "count.ruin.ruined_by",
+                self.count
+                    .ruin
+                    .ruined_by
+                    .iter()
+                    .fold(0u64, |a, &r| a.saturating_add(r)),
+                self.count.ruin.trips,
+                "trips",
+            ),
+        ] {
+            at_most(field, count, bound, of)?;
+        }
+        for (i, t) in self.count.by_tc.iter().enumerate() {
+            let field = |f: &str| format!("count.by_tc[{i}].{f}");
+            at_most(
+                &field("played"),
+                t.played,
+                t.observed,
+                "seat-rounds seen at that count",
+            )?;
+            at_most(
+                &field("aces_up"),
+                t.aces_up,
+                t.observed,
+                "seat-rounds seen at that count",
+            )?;
+            at_most(
+                &field("pairs_won"),
+                t.pairs_won,
+                t.observed,
+                "seat-rounds seen at that count",
+            )?;
+            at_most(
+                &field("insurance_won"),
+                t.insurance_won,
+                t.aces_up,
+                "aces up at that count",
+            )?;
         }
         Ok(())
     }
@@ -1011,6 +1159,38 @@ mod tests {
                 assert!(close(a.mean(), f.mean()), "{} {}", a.mean(), f.mean());
                 assert!(close(a.se(), f.se()), "{} {}", a.se(), f.se());
             }
+        }
+    }
+
+    /// A count forged beyond what the rounds allow (10^12 player busts printed "player bust
+    /// 1957123%") is refused, naming the field.
+    #[test]
+    fn counts_beyond_what_the_rounds_allow_are_refused() {
+        use crate::shard::Plausible;
+        let acc = chunk(&two_seats(), &insured_chart(), 50);
+        acc.plausible().unwrap();
+        let v = serde_json::to_value(&acc).unwrap();
+        for field in [
+            "shoes",
+            "naturals",
+            "surrenders",
+            "insurance_offered",
+            "insurance_taken",
+            "hands_played",
+            "doubles",
+            "splits",
+            "player_busts",
+            "dealer_blackjacks",
+            "dealer_busts",
+            "reshuffles_mid_round",
+            "max_bet",
+        ] {
+            let mut f = v.clone();
+            f["counts"][field] = 1_000_000_000_000_000u64.into();
+            let forged: BjAcc = serde_json::from_value(f).unwrap();
+            let e = forged.plausible().unwrap_err();
+            let want = format!("counts.{field} = 1000000000000000 is more than the ");
+            assert!(e.starts_with(&want), "{field}: {e}");
         }
     }
 

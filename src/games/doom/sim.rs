@@ -272,9 +272,19 @@ impl TurnAcc {
                 self.farkles, self.dooms, self.penalties
             ));
         }
-        Ok(())
+        crate::shard::at_most(
+            &format!("seat {} rolls", seat + 1),
+            self.rolls,
+            n.saturating_mul(PLAUSIBLE_ROLLS),
+            &format!("rolls {n} turns can have"),
+        )
     }
 }
+
+/// Bound of the rolls of one turn in the plausibility checks: a turn ends at its first
+/// farkle if not banked before, and every roll farkles with a chance of 2.3% at least (six
+/// dice), so a turn of this many rolls has a chance below e^-230.
+const PLAUSIBLE_ROLLS: u64 = 10_000;
 
 /// Wins are counted in 1/840ths (840 = lcm(1..8)) so shared wins stay integers.
 pub const WIN_UNIT: i64 = 840;
@@ -353,7 +363,38 @@ impl crate::shard::Plausible for GameAcc {
         }
         self.game_turns
             .plausible("turns per game", PLAUSIBLE_MAX, 1, true)?;
-        Ok(())
+        if self.wins.is_empty() {
+            return Ok(());
+        }
+        // Games to the target: every seat's final total counted once per finished game, at
+        // most one turn per seat and round, the wins by position shares of the games' wins.
+        use crate::shard::at_most;
+        let played = self.games.saturating_add(self.unfinished);
+        at_most("game_turns.n", self.game_turns.n, played, "games")?;
+        for (s, h) in self.final_hist.iter().enumerate() {
+            let counted = h.iter().fold(0u64, |a, &c| a.saturating_add(c));
+            if counted != self.games {
+                return Err(format!(
+                    "seat {} final scores histogram counts {counted} games of {}",
+                    s + 1,
+                    self.games
+                ));
+            }
+        }
+        let rounds = played.saturating_mul(MAX_ROUNDS);
+        for (s, t) in self.turns.iter().enumerate() {
+            let of = format!("turns {played} games of at most {MAX_ROUNDS} rounds can have");
+            at_most(&format!("seat {} turns", s + 1), t.score.n, rounds, &of)?;
+        }
+        let wins = self.games.saturating_mul(WIN_UNIT as u64);
+        let of = format!("win units of {} games", self.games);
+        let mut all = 0u64;
+        for (p, &w) in self.wins_by_position.iter().enumerate() {
+            let w =
+                u64::try_from(w).map_err(|_| format!("wins_by_position[{p}] = {w} is negative"))?;
+            all = all.saturating_add(w);
+        }
+        at_most("wins_by_position (all positions)", all, wins, &of)
     }
 }
 
@@ -863,6 +904,32 @@ mod tests {
         let mut x = g.clone();
         x.games += 1;
         assert_eq!(x.plausible().unwrap_err(), "seat 1 has 100 games of 101");
+        // Counts beyond what the games allow, each named.
+        let forged = |edit: &dyn Fn(&mut GameAcc)| {
+            let mut x = g.clone();
+            edit(&mut x);
+            x.plausible().unwrap_err()
+        };
+        let turns = g.turns[0].turns();
+        assert_eq!(
+            forged(&|x| x.turns[0].rolls = turns * PLAUSIBLE_ROLLS + 1),
+            format!(
+                "seat 1 rolls = {} is more than the {} rolls {turns} turns can have",
+                turns * PLAUSIBLE_ROLLS + 1,
+                turns * PLAUSIBLE_ROLLS
+            )
+        );
+        let e = forged(&|x| x.final_hist[1][3] += 1);
+        assert_eq!(e, "seat 2 final scores histogram counts 101 games of 100");
+        let e = forged(&|x| x.wins_by_position[0] += WIN_UNIT * 100);
+        assert!(e.starts_with("wins_by_position (all positions) = "), "{e}");
+        let e = forged(&|x| x.wins_by_position[1] = -1);
+        assert_eq!(e, "wins_by_position[1] = -1 is negative");
+        let e = forged(&|x| x.game_turns.n += 1);
+        assert!(
+            e.starts_with("turns per game") || e.starts_with("game_turns.n"),
+            "{e}"
+        );
     }
 
     /// Two runs' game sums merge field by field (the engine merges chunks in a fixed order,

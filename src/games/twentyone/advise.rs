@@ -187,7 +187,10 @@ pub fn advise(
         ev: t.f[(e & !cross) as usize][h],
         vs_best: 0.0,
     });
-    if req.rerolls_left > 0 {
+    // A re-roll keeps the 1s: when every empty box of the row shows a 1 it changes nothing
+    // here, so it is no option (its value, that of writing now, used to tie the best write
+    // and be named best by float rounding).
+    if req.rerolls_left > 0 && super::strategy::ones(e, &vals) != e {
         options.push(TwentyOneOption {
             action: "re-roll the non-1 dice".into(),
             points_now: 0,
@@ -290,12 +293,12 @@ mod tests {
                 (use_now - t.value_now(e, 1, &vals)).abs() < 1e-4,
                 "{roll:?}"
             );
-            let rr = a
-                .options
-                .iter()
-                .find(|o| o.action.starts_with("re-roll"))
-                .unwrap();
-            assert_eq!(rr.ev, t.reroll_value(e, 1, &vals, 1));
+            let rr = a.options.iter().find(|o| o.action.starts_with("re-roll"));
+            // Offered unless every empty box shows a 1 (then it would change nothing).
+            match rr {
+                Some(rr) => assert_eq!(rr.ev, t.reroll_value(e, 1, &vals, 1)),
+                None => assert_eq!(crate::games::twentyone::strategy::ones(e, &vals), e),
+            }
         }
     }
 
@@ -312,6 +315,32 @@ mod tests {
         assert_eq!(a.options[1].action, "cross out G1");
         assert_eq!(a.options[1].ev, 0.0);
         assert_eq!(a.options[1].vs_best, -7.0);
+    }
+
+    #[test]
+    fn no_reroll_when_every_empty_box_shows_a_one() {
+        // Every die a 1, or the row's only empty box showing one: a re-roll changes nothing in
+        // this row. It was offered and named best (18.70145 against writing's 18.70144).
+        let t = RowTable::new(1.0, 1);
+        for (filled, roll) in [
+            ("", "W1 K1 R1 B1 Y1 G1"),
+            ("W K R B Y", "W3 K5 R2 B6 Y2 G1"),
+        ] {
+            let req = parse(ROW, filled, 0, roll, 1).unwrap();
+            let a = advise(&t, &req).unwrap();
+            assert!(
+                a.options.iter().all(|o| !o.action.starts_with("re-roll")),
+                "{a:?}"
+            );
+            assert!(a.options[0].action.starts_with("write"), "{a:?}");
+        }
+        // One empty box not showing a 1: the re-roll is offered.
+        let req = parse(ROW, "W K R B", 0, "W3 K5 R2 B6 Y2 G1", 1).unwrap();
+        let a = advise(&t, &req).unwrap();
+        assert!(
+            a.options.iter().any(|o| o.action.starts_with("re-roll")),
+            "{a:?}"
+        );
     }
 
     #[test]

@@ -291,7 +291,78 @@ impl crate::shard::Plausible for TwentyOneAcc {
                     .plausible(&seat(what), MAX, MAX, false)?;
             }
         }
-        self.turns.plausible("turns per game", MAX, 1, true)
+        self.turns.plausible("turns per game", MAX, 1, true)?;
+        self.counts_fit_the_games()
+    }
+}
+
+/// Re-rolls a turn can have at most (`TwentyOneRules::rerolls`' limit).
+const MAX_REROLLS: u64 = 5;
+
+impl TwentyOneAcc {
+    /// Every count within what the games allow: at most 30 turns a game (a turn fills or
+    /// crosses a box of every row, 5 rows of 6), six hits a row, a box crossed once, one roll
+    /// and the re-rolls a turn, one first roll seen by each seat a turn.
+    fn counts_fit_the_games(&self) -> Result<(), String> {
+        use crate::shard::at_most;
+        let games = self.games;
+        let boxes = (ROWS * 6) as u64;
+        let turns = u64::try_from(self.turns.x).map_err(|_| "turns per game: a negative sum")?;
+        at_most(
+            "turns (the sum)",
+            turns,
+            games.saturating_mul(boxes),
+            "turns the games can have",
+        )?;
+        let of = format!("rolls {turns} turns can have");
+        at_most(
+            "rolls",
+            self.rolls,
+            turns.saturating_mul(1 + MAX_REROLLS),
+            &of,
+        )?;
+        for s in 0..self.wins.len() {
+            let field = |f: String| format!("seat {} {f}", s + 1);
+            for (r, &h) in self.hits_row.get(s).into_iter().flatten().enumerate() {
+                let of = format!("hits of row {} in {games} games", r + 1);
+                at_most(
+                    &field(format!("hits_row[{r}]")),
+                    h,
+                    games.saturating_mul(6),
+                    &of,
+                )?;
+            }
+            let crossed = self.crossings.get(s).copied().unwrap_or(0);
+            let of = format!("boxes of {games} games");
+            at_most(
+                &field("crossings".into()),
+                crossed,
+                games.saturating_mul(boxes),
+                &of,
+            )?;
+        }
+        let ev = &self.events;
+        let seen = ev.rolls.iter().fold(0u64, |a, &r| a.saturating_add(r));
+        let seats = self.wins.len() as u64;
+        let of = format!("first rolls {seats} seats see in {turns} turns");
+        at_most("events.rolls (all)", seen, turns.saturating_mul(seats), &of)?;
+        for (e, &r) in ev.rolls.iter().enumerate() {
+            let of = format!("first rolls with row state {e}");
+            at_most(
+                &format!("events.any_legal[{e}]"),
+                ev.any_legal.get(e).copied().unwrap_or(0),
+                r,
+                &of,
+            )?;
+            let hits = ev
+                .hits
+                .iter()
+                .skip(e * 7)
+                .take(7)
+                .fold(0u64, |a, &h| a.saturating_add(h));
+            at_most(&format!("events.hits[{e}] (all)"), hits, r, &of)?;
+        }
+        Ok(())
     }
 }
 
@@ -594,6 +665,33 @@ mod tests {
             e.contains("seat 2 score histogram: 201 of 200 games"),
             "{e}"
         );
+        // Counts beyond what the games allow, each named.
+        let forged = |edit: &dyn Fn(&mut TwentyOneAcc)| {
+            let mut x = m.clone();
+            edit(&mut x);
+            x.plausible().unwrap_err()
+        };
+        let turns = m.turns.x as u64;
+        assert_eq!(
+            forged(&|x| x.rolls = 6 * turns + 1),
+            format!(
+                "rolls = {} is more than the {} rolls {turns} turns can have",
+                6 * turns + 1,
+                6 * turns
+            )
+        );
+        assert_eq!(
+            forged(&|x| x.hits_row[1][4] = 1201),
+            "seat 2 hits_row[4] = 1201 is more than the 1200 hits of row 5 in 200 games"
+        );
+        assert_eq!(
+            forged(&|x| x.crossings[0] = 6001),
+            "seat 1 crossings = 6001 is more than the 6000 boxes of 200 games"
+        );
+        let e = forged(&|x| x.events.any_legal[63] = x.events.rolls[63] + 1);
+        assert!(e.starts_with("events.any_legal[63] = "), "{e}");
+        let e = forged(&|x| x.events.rolls[0] += 2 * turns + 1);
+        assert!(e.starts_with("events.rolls (all) = "), "{e}");
     }
 
     /// A chunk's sums are those of its games replayed one by one on the same stream: the
