@@ -602,3 +602,56 @@ fn file_errors_name_the_file() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn insurance_by_count_is_keyed_by_the_count_at_the_decision() {
+    use rtplab::game::{simulate, RunSpec};
+    use rtplab::games::blackjack::count::{CountSpec, CountSystem, Ramp, TcMode, TcRounding};
+    use rtplab::games::blackjack::indices::IndexSet;
+    use rtplab::games::blackjack::resolve::resolve_strategy;
+    use rtplab::games::blackjack::rules::Rules;
+    use rtplab::games::blackjack::{BjConfig, Blackjack};
+    use std::sync::atomic::AtomicBool;
+    let rules = Rules::seed();
+    let mut cfg = BjConfig::new(
+        rules.clone(),
+        resolve_strategy("basic", &rules).unwrap(),
+        400_000,
+    );
+    cfg.count = Some(CountSpec {
+        system: CountSystem::resolve("hi-lo").unwrap(),
+        ramp: Ramp::parse("0:1,1:2,2:4").unwrap(),
+        true_count: TcMode::Exact,
+        rounding: TcRounding::Floor,
+        wong_in: None,
+        wong_out: None,
+        indices: Some(IndexSet {
+            label: "insurance at +3".into(),
+            entries: IndexSet::parse("insurance,A,I,>=3\n", "t").unwrap(),
+        }),
+        pairs_exposure: false,
+        ace_side: None,
+        table_max: None,
+        spots_at: None,
+        bankroll: None,
+        labels: Default::default(),
+    });
+    let spec = RunSpec {
+        seed: 11,
+        threads: Some(2),
+        ..RunSpec::default()
+    };
+    let acc = simulate::<Blackjack>(cfg, &spec, &AtomicBool::new(false))
+        .unwrap()
+        .acc;
+    let rows = &acc.count.by_tc;
+    let aces: u64 = rows.iter().map(|t| t.aces_up).sum();
+    // Every seat plays (no wonging): each ace up is one insurance decision, and the index
+    // insures exactly the decisions at +3 or above, so the rows at +3 or above (keyed by the
+    // count at the decision) hold exactly the insurance bets taken. Keyed by the count at the
+    // bet they would not: the deal moves the count between the two.
+    assert_eq!(aces, acc.counts.insurance_offered);
+    let at_3: u64 = rows[(10 + 3)..].iter().map(|t| t.aces_up).sum();
+    assert!(acc.counts.insurance_taken > 1000);
+    assert_eq!(at_3, acc.counts.insurance_taken);
+}

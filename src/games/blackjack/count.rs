@@ -884,6 +884,11 @@ impl<S: Strategy> Player for Counter<'_, S> {
         }
     }
 
+    #[inline]
+    fn decision_class(&mut self) -> u8 {
+        tc_bin(self.key_now())
+    }
+
     #[inline(always)]
     fn see(&mut self, card: Rank) {
         self.tally = self.tally.wrapping_add(self.steps[card as usize % 16]);

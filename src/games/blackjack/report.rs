@@ -315,7 +315,9 @@ pub struct TcRow {
     /// Average bet placed at this count, in initial bets (0: never played).
     pub bet: f64,
     /// Operator exposure at this count, over every seat-round seen (played or not): EV per
-    /// unit staked of an insurance bet (ace up; null without one), of the pairs side bet
+    /// unit staked of an insurance bet (ace up; null without one; keyed by the count at the
+    /// insurance decision, after the deal, where the other columns take the count at the
+    /// bet), of the pairs side bet
     /// (11:1, same rank), and of a flat bet behind that declines doubles and splits; each
     /// with its SE (seat-rounds taken as independent).
     pub insurance_ev: Option<f64>,
@@ -1119,7 +1121,7 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
     }
     r.sections.push(s);
     r.notes.push(format!(
-        "Counting: {}. The counter's figures include its insurance bets. A seat sitting out (wonging) watches its place played the same way by someone else: the cards are as they would be, none of it is the seat's money. The SEs by count take seat-rounds as independent; the insurance and pairs EVs by count (per unit staked, over every seat-round seen) are the operator's exposure to a player who bets them only at that count.",
+        "Counting: {}. The counter's figures include its insurance bets. A seat sitting out (wonging) watches its place played the same way by someone else: the cards are as they would be, none of it is the seat's money. The SEs by count take seat-rounds as independent; the insurance and pairs EVs by count (per unit staked, over every seat-round seen) are the operator's exposure to a player who bets them only at that count; insurance is keyed by the count at its decision (after the deal, every card seen so far: where an insurance index applies), every other column by the count at the bet.",
         c.count
     ));
 }
