@@ -271,7 +271,7 @@ fn illustrious_18_takes_insurance_only_at_plus_3_and_gains() {
     assert!(ix["count"]
         .as_str()
         .unwrap()
-        .contains("index plays i18+fab4 (22 entries)"));
+        .contains("index plays i18+fab4 (24 entries)"));
     // The report says who decides insurance: the index, not `--insurance` (never by default).
     assert_eq!(plain["strategy"]["insurance"], "never");
     assert_eq!(
