@@ -3,7 +3,9 @@
 //! and the configurations a comparison runs.
 
 use super::count::{CountSpec, CountSystem, TcRounding};
-use super::derive::{chart_header, derive_chart, derive_indices, IndexRequest};
+use super::derive::{
+    chart_header, derive_chart, derive_indices, index_rounding_note, IndexRequest,
+};
 use super::exact_report::ExactConfig;
 use super::rules::{Rules, Shuffle};
 use super::strategy::{Chart, StrategySpec};
@@ -88,13 +90,16 @@ impl Job for IndicesJob {
              # {}\n\
              # count {} ({key}, {} rounding), chart {}, shoes depleted to each count with {decks_left} decks left\n\
              # (composition tilted to the count, composition-dependent play after the first decision).\n\
-             # Each comment gives the real-valued {key} where the two plays' EVs cross.\n\
-             hand,up,play,when\n",
+             # Each comment gives the real-valued {key} where the two plays' EVs cross.\n",
             self.rules,
             self.system.label,
             self.rounding.name(),
             self.chart.name,
         );
+        for line in index_rounding_note(&self.system, self.rounding) {
+            text += &format!("# {line}\n");
+        }
+        text += "hand,up,play,when\n";
         for g in &found {
             text += &format!(
                 "{:<20} # crossing {:+.2}\n",
