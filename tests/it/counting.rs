@@ -655,3 +655,117 @@ fn insurance_by_count_is_keyed_by_the_count_at_the_decision() {
     assert!(acc.counts.insurance_taken > 1000);
     assert_eq!(at_3, acc.counts.insurance_taken);
 }
+
+#[test]
+fn the_optimal_ramp_beats_the_common_ones_and_sim_reads_its_file() {
+    let dir = temp_dir("counting-ramp");
+    let file = dir.join("ramp.txt");
+    let run = dir.join("run.json");
+    let (f, r) = (file.to_str().unwrap(), run.to_str().unwrap());
+    let table = ["--count", "hi-lo", "--rounds", "300k", "--seed", "3"];
+    let mut args = vec!["strategies", "ramp", "blackjack", "--spread", "1-8"];
+    args.extend(table);
+    args.extend([
+        "--bankroll",
+        "2000",
+        "--kelly",
+        "0.5",
+        "--ramp-out",
+        f,
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    let m = json(&args);
+    let ramps = m["ramps"].as_array().unwrap();
+    assert_eq!(ramps.len(), 5);
+    let best = ramps[0]["score"].as_f64().unwrap();
+    for l in &ramps[1..] {
+        if l["within_spread"] == true {
+            assert!(best >= l["score"].as_f64().unwrap(), "{l}");
+        }
+    }
+    // 1-12 and 1-16 lie beyond a 1-8 spread.
+    assert_eq!(ramps[3]["within_spread"], false);
+    // `ramp_optimal` as [{tc, bet}], non-decreasing within the spread; Kelly bets k·B·ev/var.
+    let opt = m["ramp_optimal"].as_array().unwrap();
+    let bets: Vec<u64> = opt.iter().map(|e| e["bet"].as_u64().unwrap()).collect();
+    assert!(bets.windows(2).all(|w| w[0] <= w[1]), "{bets:?}");
+    assert!(bets.iter().all(|&b| (1..=8).contains(&b)) && bets.contains(&8));
+    for row in m["by_true_count"].as_array().unwrap() {
+        let (ev, var) = (
+            row["ev"].as_f64().unwrap(),
+            row["variance"].as_f64().unwrap(),
+        );
+        let want = if ev > 0.0 {
+            0.5 * 2000.0 * ev / var
+        } else {
+            0.0
+        };
+        assert!((row["kelly_bet"].as_f64().unwrap() - want).abs() < 1e-9 * want.max(1.0));
+    }
+    // The file is what sim's --ramp reads: the counter bets the optimal ramp.
+    let spec = m["ramp_optimal_spec"].as_str().unwrap();
+    let played = sim(&["--count", "hi-lo", "--rounds", "20k", "--ramp", f]);
+    let count = played["count"].as_str().unwrap();
+    assert!(count.contains(&format!("ramp {spec}")), "{count} / {spec}");
+    // The same table from the same run's report gives the same ramp, and the run's rows
+    // carry their variance.
+    let mut sim_args = vec!["sim", "blackjack", "--quiet", "--format", "json", "-o", r];
+    sim_args.extend(table);
+    succeeds(rtplab().args(&sim_args));
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&run).unwrap()).unwrap();
+    assert!(report["by_true_count"][0]["variance"].as_f64().unwrap() > 0.0);
+    let from = json(&[
+        "strategies",
+        "ramp",
+        "blackjack",
+        "--spread",
+        "1-8",
+        "--from",
+        r,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(from["ramp_optimal"], m["ramp_optimal"]);
+    fails_with(
+        &[
+            "strategies",
+            "ramp",
+            "blackjack",
+            "--from",
+            r,
+            "--count",
+            "hi-lo",
+        ],
+        "drop --count",
+    );
+    fails_with(
+        &["strategies", "ramp", "blackjack"],
+        "--count SYSTEM is needed",
+    );
+    fails_with(
+        &[
+            "strategies",
+            "ramp",
+            "blackjack",
+            "--count",
+            "hi-lo",
+            "--spread",
+            "2-8",
+        ],
+        "expected 1-MAX",
+    );
+    fails_with(
+        &[
+            "strategies",
+            "ramp",
+            "blackjack",
+            "--count",
+            "hi-lo",
+            "--kelly",
+            "0.5",
+        ],
+        "--kelly needs --bankroll",
+    );
+}

@@ -312,6 +312,9 @@ pub struct TcRow {
     pub ev: f64,
     pub se: f64,
     pub ci95: [f64; 2],
+    /// Variance of the net per initial bet of the rounds played at this count (main bet),
+    /// in initial bets squared: with `ev`, what `strategies ramp` optimises a ramp from.
+    pub variance: f64,
     /// Average bet placed at this count, in initial bets (0: never played).
     pub bet: f64,
     /// Operator exposure at this count, over every seat-round seen (played or not): EV per
@@ -376,6 +379,7 @@ pub fn counting_model(
                 ev: e.mean,
                 se: e.se,
                 ci95: e.ci95,
+                variance: var / (u * u),
                 bet: if t.played > 0 { t.bets as f64 / k } else { 0.0 },
                 insurance_ev: some.then_some(ins),
                 insurance_se: some.then_some(ins_se),
@@ -397,12 +401,8 @@ pub fn counting_model(
         rounds_played: m.n,
         spots_per_round: acc.counts.seat_rounds as f64 / m.n.max(1) as f64,
         // Signed: a losing game scores below 0; N0 only means something when EV > 0.
-        score: 1e6 * ev_round * ev_round.abs() / (sd_round * sd_round),
-        n0: if ev_round > 0.0 {
-            (sd_round / ev_round).powi(2)
-        } else {
-            f64::NAN
-        },
+        score: super::count::score(ev_round, sd_round),
+        n0: super::count::n0(ev_round, sd_round),
         di: 1000.0 * ev_round / sd_round,
         hourly: spec.labels.rounds_per_hour.map(|r| {
             let played = r * m.n as f64 / acc.counts.rounds.max(1) as f64;
