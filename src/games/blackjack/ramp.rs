@@ -13,11 +13,11 @@
 //! the ratio EV² / second moment, which rises with SCORE), the Kelly bet. Within the
 //! constraints, for a scale μ the bets closest to μ·e/(v + e²) in the metric the second
 //! moment defines are the weighted monotone (isotonic) fit of e/(v + e²), scaled and clipped to
-//! the spread; the scale is searched, the result rounded to chips, and then improved one chip
-//! step at a time (a step up pushes the counts above it up with it, a step down those below it
-//! down) until no step raises SCORE: the ramp written is at least as good as each of its
-//! neighbours, and at least as good as each listed ramp within the spread, from which the
-//! same search also starts.
+//! the spread; the scale is searched, the result rounded to chips, and then improved by moves
+//! of 2^k chip steps, ending with single steps (a step up pushes the counts above it up with
+//! it, a step down those below it down) until no step raises SCORE: the ramp written is at
+//! least as good as each of its neighbours, and at least as good as each listed ramp within
+//! the spread, from which the same search also starts.
 
 use serde::Serialize;
 
@@ -204,11 +204,16 @@ pub fn optimise(rows: &[CountRow], spread: Spread, starts: &[Ramp]) -> Optimum {
             }
         }
     }
+    // The nearest allowed bet (the list is sorted).
     let round = |x: f64| -> u32 {
-        *allowed
-            .iter()
-            .min_by(|a, b| (**a as f64 - x).abs().total_cmp(&(**b as f64 - x).abs()))
-            .unwrap_or(&1)
+        let k = allowed.partition_point(|&a| (a as f64) < x);
+        let near = [k.saturating_sub(1), k.min(allowed.len() - 1)];
+        let pick = near.into_iter().min_by(|&a, &b| {
+            (allowed[a] as f64 - x)
+                .abs()
+                .total_cmp(&(allowed[b] as f64 - x).abs())
+        });
+        allowed[pick.unwrap_or(0)]
     };
     let mut candidates: Vec<Vec<u32>> = vec![best.1.iter().map(|&x| round(x)).collect()];
     for r in starts {
@@ -238,11 +243,14 @@ pub fn optimise(rows: &[CountRow], spread: Spread, starts: &[Ramp]) -> Optimum {
     }
 }
 
-/// Hill-climb from `bets` (each one of `allowed`) one chip step at a time until no step
-/// raises SCORE; the bets and the neighbours evaluated in the last pass.
+/// Hill-climb from `bets` (each one of `allowed`, sorted) until no move raises SCORE: moves of
+/// a count's bet by a number of allowed steps, from the largest power of two down to one step
+/// (a move up pushes the counts above it up with it, a move down those below it down, so the
+/// ramp keeps rising); the bets and the single-step neighbours evaluated in the last pass.
 fn climb(rows: &[CountRow], allowed: &[u32], mut bets: Vec<u32>) -> (Vec<u32>, usize) {
-    let pos = |x: u32| allowed.iter().position(|&a| a == x).unwrap_or(0);
+    let pos = |x: u32| allowed.binary_search(&x).unwrap_or(0);
     let mut current = score_of(rows, &bets);
+    let mut stride = allowed.len().next_power_of_two();
     loop {
         let mut checked = 0;
         let mut improved = false;
@@ -250,11 +258,10 @@ fn climb(rows: &[CountRow], allowed: &[u32], mut bets: Vec<u32>) -> (Vec<u32>, u
             for up in [true, false] {
                 let k = pos(bets[i]);
                 let to = match up {
-                    true if k + 1 < allowed.len() => allowed[k + 1],
-                    false if k > 0 => allowed[k - 1],
+                    true if k + stride < allowed.len() => allowed[k + stride],
+                    false if k >= stride => allowed[k - stride],
                     _ => continue,
                 };
-                // Keep the ramp non-decreasing: push the counts beyond it along.
                 let mut next = bets.clone();
                 next[i] = to;
                 for (j, b) in next.iter_mut().enumerate() {
@@ -269,8 +276,10 @@ fn climb(rows: &[CountRow], allowed: &[u32], mut bets: Vec<u32>) -> (Vec<u32>, u
                 }
             }
         }
-        if !improved {
-            return (bets, checked);
+        match (improved, stride) {
+            (false, 1) => return (bets, checked),
+            (false, _) => stride /= 2,
+            (true, _) => {}
         }
     }
 }
@@ -575,7 +584,7 @@ mod tests {
     #[test]
     fn the_optimal_ramp_beats_every_listed_ramp_and_its_neighbours() {
         let rows = table();
-        for (max, chip) in [(12, 1), (8, 1), (16, 1), (20, 5), (1, 1)] {
+        for (max, chip) in [(12, 1), (8, 1), (16, 1), (20, 5), (1, 1), (1_000_000, 1)] {
             let spread = Spread { max, chip };
             let commons: Vec<Ramp> = COMMON_MAXIMA.iter().map(|&m| linear(m)).collect();
             let within: Vec<Ramp> = commons.iter().filter(|r| r.max() <= max).cloned().collect();
