@@ -42,4 +42,6 @@ $R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --indic
 $R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --wong-in 1 --wong-out 0 --players 2 --spots-at 3 --quiet --force --out-dir reports/counting-hilo-wong-2spots > /dev/null
 $R compare blackjack --count hi-lo --count halves --count zen --count omega-2 --ramp 0:1,1:2,2:4,3:8,4:12 --rounds 100M --quiet --format markdown --output reports/compare-counts.md
 $R compare blackjack --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --penetrations 0.5,0.6,0.7,0.75,0.8,0.85 --rounds 50M --quiet --format markdown --output reports/counting-penetration.md
+$R strategies ramp blackjack --count hi-lo --indices i18+fab4 --rounds 200M --spread 1-12 --bankroll 1000 --kelly 0.5 --ramp-out reports/counting-ramp-hilo-1-12.txt --quiet --force --out-dir reports/counting-ramp-hilo > /dev/null
+$R compare blackjack --count hi-lo --indices i18+fab4 --ramp reports/counting-ramp-hilo-1-12.txt --ramp 0:1,1:4,2:7,3:9,4:12 --ramp 0:1,1:3,2:5,3:6,4:8 --ramp 0:1,1:2,2:3,3:3,4:4 --rounds 100M --seed 2 --quiet --format markdown --output reports/compare-ramps.md
 $R strategies indices blackjack --count hi-lo --output strategies/blackjack/indices-hilo-seed.csv

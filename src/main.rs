@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 
 use cli::{
-    AdviseGame, AuditGame, Cli, Command, CompareGame, DeriveGame, ExactGame, IndicesGame, SimGame,
-    StrategiesCmd,
+    AdviseGame, AuditGame, Cli, Command, CompareGame, DeriveGame, ExactGame, IndicesGame, RampGame,
+    SimGame, StrategiesCmd,
 };
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;
@@ -92,6 +92,9 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
         }
         Command::Strategies(StrategiesCmd::Indices(IndicesGame::Blackjack(a))) => {
             run(blackjack::jobs::IndicesJob::try_from(&a)?, ctx)
+        }
+        Command::Strategies(StrategiesCmd::Ramp(RampGame::Blackjack(a))) => {
+            run(blackjack::jobs::RampJob::try_from(&a)?, ctx)
         }
         Command::Advise(AdviseGame::Blackjack(a)) => {
             run(blackjack::jobs::AdviseJob::try_from(&a)?, ctx)

@@ -7,7 +7,9 @@ use clap::Args;
 use super::{parse_claim, parse_positive, ArgError, OutputArgs, RunBase, RunCommon};
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;
-use rtplab::games::blackjack::jobs::{AdviseJob, AuditJob, DeriveJob, ExactJob, IndicesJob};
+use rtplab::games::blackjack::jobs::{
+    AdviseJob, AuditJob, DeriveJob, ExactJob, IndicesJob, RampJob, RampSource,
+};
 use rtplab::games::blackjack::rules::{
     BjPays, DealerBjTakes, Double, Rules, Shuffle, SplitBy, Surrender,
 };
@@ -182,6 +184,81 @@ pub struct IndicesBlackjack {
     /// Write the file here instead of standard output.
     #[arg(long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
+}
+
+/// `strategies ramp blackjack`: the bet ramp with the highest SCORE within a spread.
+#[derive(Args, Debug)]
+pub struct RampBlackjack {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+
+    /// The count system (as sim's --count); needed unless --from gives the table.
+    #[arg(long, value_name = "SYSTEM")]
+    pub count: Option<String>,
+
+    /// The chart the counter plays (as sim's --strategy).
+    #[arg(long, default_value = "basic")]
+    pub strategy: String,
+
+    /// Index plays (as sim's --indices).
+    #[arg(long, value_name = "SET")]
+    pub indices: Option<String>,
+
+    /// How the counter counts and where it plays (as in sim): wonged-out rounds are not
+    /// played, and the ramp is optimised over the rounds played.
+    #[command(flatten)]
+    pub play: CountPlay,
+
+    /// The bet spread, 1-MAX units: bets run from the minimum (1 unit) to MAX.
+    #[arg(long, value_name = "1-MAX", default_value = "1-12", value_parser = parse_spread)]
+    pub spread: u32,
+
+    /// Bets above the minimum are whole chips of this many units (the maximum always allowed).
+    #[arg(long, value_name = "UNITS", default_value_t = 1)]
+    pub chip: u32,
+
+    /// Rounds of the flat-bet counting simulation the table comes from (default 20M).
+    #[arg(long, value_parser = parse_rounds)]
+    pub rounds: Option<u64>,
+
+    /// Take the table (share, EV and variance per count) from a counting run's JSON report
+    /// (`sim blackjack --count ... --format json`) instead of simulating.
+    #[arg(long, value_name = "RUN.json")]
+    pub from: Option<PathBuf>,
+
+    /// Bankroll in units: Kelly bets for it at each count, and the risk of ruin of every ramp
+    /// (default 1000 units for the risk of ruin, no Kelly bets).
+    #[arg(long, value_name = "UNITS")]
+    pub bankroll: Option<f64>,
+
+    /// Fraction of Kelly for the Kelly bets (with --bankroll; default 1, full Kelly).
+    #[arg(long, value_name = "K")]
+    pub kelly: Option<f64>,
+
+    /// Write the optimal ramp here, as the file sim's --ramp reads.
+    #[arg(long, value_name = "FILE")]
+    pub ramp_out: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub run: RunCommon,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `1-MAX` (the minimum bet is one unit): MAX.
+fn parse_spread(s: &str) -> Result<u32, String> {
+    let max = s
+        .split_once('-')
+        .filter(|(lo, _)| lo.trim() == "1")
+        .and_then(|(_, hi)| hi.trim().parse::<u32>().ok());
+    match max {
+        Some(m) if (1..=count::MAX_UNITS).contains(&m) => Ok(m),
+        _ => Err(format!(
+            "expected 1-MAX, e.g. 1-12 (the minimum bet is 1 unit, MAX at most {}), found '{s}'",
+            count::MAX_UNITS
+        )),
+    }
 }
 
 #[derive(Args, Debug)]
@@ -1005,6 +1082,82 @@ impl TryFrom<&BlackjackAudit> for AuditJob {
                 monitor_tier: args.monitor_tier.into(),
                 on_simulation: None,
             },
+            outputs: (&args.output).into(),
+        })
+    }
+}
+
+impl TryFrom<&RampBlackjack> for RampJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &RampBlackjack) -> anyhow::Result<Self> {
+        use rtplab::games::blackjack::ramp::{RampRequest, Spread};
+        use rtplab::games::blackjack::report::SideBets;
+        let source = match &args.from {
+            Some(path) => {
+                let given = [
+                    ("--count", args.count.is_some()),
+                    ("--indices", args.indices.is_some()),
+                    ("--rounds", args.rounds.is_some()),
+                    (args.play.given().unwrap_or(""), args.play.given().is_some()),
+                ];
+                if let Some((flag, _)) = given.iter().find(|g| g.1) {
+                    anyhow::bail!(
+                        "--from reads the table from a report, which fixes the count and its play: drop {flag}"
+                    );
+                }
+                RampSource::Report(path.clone())
+            }
+            None => {
+                if args.count.is_none() {
+                    anyhow::bail!(
+                        "--count SYSTEM is needed (the count the ramp bets on), or --from RUN.json"
+                    );
+                }
+                let counting = CountArgs {
+                    count: args.count.clone(),
+                    play: args.play.clone(),
+                    indices: args.indices.clone(),
+                    ..Default::default()
+                };
+                let rules = args.rules.to_rules()?;
+                let config = BjConfig {
+                    strategy: resolve_strategy(&args.strategy, &rules)?,
+                    rules,
+                    bets: SideBets::none(),
+                    rounds: args.rounds.unwrap_or(20_000_000),
+                    count: counting.spec()?,
+                };
+                RampSource::Simulate {
+                    config: Box::new(config),
+                    spec: args.run.spec()?,
+                }
+            }
+        };
+        if args.kelly.is_some() && args.bankroll.is_none() {
+            anyhow::bail!("--kelly needs --bankroll UNITS (the bankroll the Kelly bets are for)");
+        }
+        if let Some(b) = args.bankroll {
+            if !(b.is_finite() && b > 0.0 && b <= 1e12) {
+                anyhow::bail!("--bankroll {b}: expected more than 0 units");
+            }
+        }
+        let kelly = args.kelly.unwrap_or(1.0);
+        if !(kelly.is_finite() && kelly > 0.0 && kelly <= 10.0) {
+            anyhow::bail!("--kelly {kelly}: expected a fraction of Kelly above 0 and at most 10");
+        }
+        let spread = Spread {
+            max: args.spread,
+            chip: args.chip,
+        };
+        spread.validate()?;
+        Ok(RampJob {
+            source,
+            request: RampRequest {
+                spread,
+                kelly: args.bankroll.map(|b| (b, kelly)),
+                ror_bankroll: args.bankroll.unwrap_or(1000.0),
+            },
+            ramp_out: args.ramp_out.clone(),
             outputs: (&args.output).into(),
         })
     }

@@ -12,7 +12,7 @@ use clap::{Args, Parser, Subcommand};
 
 use blackjack::{
     AdviseBlackjack, BlackjackAudit, BlackjackCompare, BlackjackExact, BlackjackSim,
-    DeriveBlackjack, IndicesBlackjack,
+    DeriveBlackjack, IndicesBlackjack, RampBlackjack,
 };
 use doom::AdviseDoom;
 use rtplab::job::Outputs;
@@ -176,7 +176,8 @@ pub enum Command {
     /// Exact (combinatorial) analysis of a game.
     #[command(subcommand)]
     Exact(ExactGame),
-    /// Strategy files: derive the best chart for a rule set.
+    /// Strategy files: derive the best chart for a rule set, index plays for a count, an
+    /// optimal bet ramp.
     #[command(subcommand)]
     Strategies(StrategiesCmd),
     /// Compare strategies on the same shoes (common random numbers).
@@ -338,6 +339,24 @@ pub enum StrategiesCmd {
     /// Compute index plays (deviations from the chart at counts) for a count and rules.
     #[command(subcommand)]
     Indices(IndicesGame),
+    /// The bet ramp with the highest SCORE within a bet spread, from a counting table.
+    #[command(subcommand)]
+    Ramp(RampGame),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum RampGame {
+    /// Optimal blackjack bet ramp: from a flat-bet counting simulation (or a counting run's
+    /// JSON report) the share, EV and variance per count; the ramp maximising SCORE =
+    /// 10^6 (EV/SD)^2 per round (a Kelly bettor's win per 100 rounds with 10,000 units) with
+    /// bets from 1 unit to the spread's maximum, never falling as the count rises, in whole
+    /// chips; beside the linear ramps 1-4, 1-8, 1-12 and 1-16 (SCORE, EV, SD, N0, risk of
+    /// ruin), with Kelly bets k·B·ev/var for a bankroll. --ramp-out writes the file sim's
+    /// --ramp reads.
+    #[command(
+        after_help = "Examples:\n  rtplab strategies ramp blackjack --count hi-lo --indices i18+fab4 --spread 1-12 --ramp-out ramp.txt\n  rtplab strategies ramp blackjack --count hi-lo --spread 1-16 --wong-in 1 --wong-out 0 --bankroll 2000 --kelly 0.5\n  rtplab strategies ramp blackjack --from run.json --spread 1-8 --chip 2\n  rtplab sim blackjack --count hi-lo --indices i18+fab4 --ramp ramp.txt"
+    )]
+    Blackjack(RampBlackjack),
 }
 
 #[derive(Subcommand, Debug)]

@@ -164,7 +164,7 @@ fn bad_numbers_and_rules_exit_2() {
     );
     fails_with(
         &["strategies", "make"],
-        "'rtplab strategies' has: derive, indices",
+        "'rtplab strategies' has: derive, indices, ramp",
     );
     fails_with(&["dance"], "'rtplab' has: sim, exact,");
     fails_with(&["help", "poker"], "'rtplab' has: sim, exact,");

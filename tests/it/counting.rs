@@ -271,7 +271,7 @@ fn illustrious_18_takes_insurance_only_at_plus_3_and_gains() {
     assert!(ix["count"]
         .as_str()
         .unwrap()
-        .contains("index plays i18+fab4 (22 entries)"));
+        .contains("index plays i18+fab4 (24 entries)"));
     // The report says who decides insurance: the index, not `--insurance` (never by default).
     assert_eq!(plain["strategy"]["insurance"], "never");
     assert_eq!(
@@ -601,4 +601,171 @@ fn file_errors_name_the_file() {
         fails_with(&all, needle);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn insurance_by_count_is_keyed_by_the_count_at_the_decision() {
+    use rtplab::game::{simulate, RunSpec};
+    use rtplab::games::blackjack::count::{CountSpec, CountSystem, Ramp, TcMode, TcRounding};
+    use rtplab::games::blackjack::indices::IndexSet;
+    use rtplab::games::blackjack::resolve::resolve_strategy;
+    use rtplab::games::blackjack::rules::Rules;
+    use rtplab::games::blackjack::{BjConfig, Blackjack};
+    use std::sync::atomic::AtomicBool;
+    let rules = Rules::seed();
+    let mut cfg = BjConfig::new(
+        rules.clone(),
+        resolve_strategy("basic", &rules).unwrap(),
+        400_000,
+    );
+    cfg.count = Some(CountSpec {
+        system: CountSystem::resolve("hi-lo").unwrap(),
+        ramp: Ramp::parse("0:1,1:2,2:4").unwrap(),
+        true_count: TcMode::Exact,
+        rounding: TcRounding::Floor,
+        wong_in: None,
+        wong_out: None,
+        indices: Some(IndexSet {
+            label: "insurance at +3".into(),
+            entries: IndexSet::parse("insurance,A,I,>=3\n", "t").unwrap(),
+        }),
+        pairs_exposure: false,
+        ace_side: None,
+        table_max: None,
+        spots_at: None,
+        bankroll: None,
+        labels: Default::default(),
+    });
+    let spec = RunSpec {
+        seed: 11,
+        threads: Some(2),
+        ..RunSpec::default()
+    };
+    let acc = simulate::<Blackjack>(cfg, &spec, &AtomicBool::new(false))
+        .unwrap()
+        .acc;
+    let rows = &acc.count.by_tc;
+    let aces: u64 = rows.iter().map(|t| t.aces_up).sum();
+    // Every seat plays (no wonging): each ace up is one insurance decision, and the index
+    // insures exactly the decisions at +3 or above, so the rows at +3 or above (keyed by the
+    // count at the decision) hold exactly the insurance bets taken. Keyed by the count at the
+    // bet they would not: the deal moves the count between the two.
+    assert_eq!(aces, acc.counts.insurance_offered);
+    let at_3: u64 = rows[(10 + 3)..].iter().map(|t| t.aces_up).sum();
+    assert!(acc.counts.insurance_taken > 1000);
+    assert_eq!(at_3, acc.counts.insurance_taken);
+}
+
+#[test]
+fn the_optimal_ramp_beats_the_common_ones_and_sim_reads_its_file() {
+    let dir = temp_dir("counting-ramp");
+    let file = dir.join("ramp.txt");
+    let run = dir.join("run.json");
+    let (f, r) = (file.to_str().unwrap(), run.to_str().unwrap());
+    let table = ["--count", "hi-lo", "--rounds", "300k", "--seed", "3"];
+    let mut args = vec!["strategies", "ramp", "blackjack", "--spread", "1-8"];
+    args.extend(table);
+    args.extend([
+        "--bankroll",
+        "2000",
+        "--kelly",
+        "0.5",
+        "--ramp-out",
+        f,
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    let m = json(&args);
+    let ramps = m["ramps"].as_array().unwrap();
+    assert_eq!(ramps.len(), 5);
+    let best = ramps[0]["score"].as_f64().unwrap();
+    for l in &ramps[1..] {
+        if l["within_spread"] == true {
+            assert!(best >= l["score"].as_f64().unwrap(), "{l}");
+        }
+    }
+    // 1-12 and 1-16 lie beyond a 1-8 spread.
+    assert_eq!(ramps[3]["within_spread"], false);
+    // `ramp_optimal` as [{tc, bet}], non-decreasing within the spread; Kelly bets k·B·ev/var.
+    let opt = m["ramp_optimal"].as_array().unwrap();
+    let bets: Vec<u64> = opt.iter().map(|e| e["bet"].as_u64().unwrap()).collect();
+    assert!(bets.windows(2).all(|w| w[0] <= w[1]), "{bets:?}");
+    assert!(bets.iter().all(|&b| (1..=8).contains(&b)) && bets.contains(&8));
+    for row in m["by_true_count"].as_array().unwrap() {
+        let (ev, var) = (
+            row["ev"].as_f64().unwrap(),
+            row["variance"].as_f64().unwrap(),
+        );
+        let want = if ev > 0.0 {
+            0.5 * 2000.0 * ev / var
+        } else {
+            0.0
+        };
+        assert!((row["kelly_bet"].as_f64().unwrap() - want).abs() < 1e-9 * want.max(1.0));
+    }
+    // The file is what sim's --ramp reads: the counter bets the optimal ramp.
+    let spec = m["ramp_optimal_spec"].as_str().unwrap();
+    let played = sim(&["--count", "hi-lo", "--rounds", "20k", "--ramp", f]);
+    let count = played["count"].as_str().unwrap();
+    assert!(count.contains(&format!("ramp {spec}")), "{count} / {spec}");
+    // The same table from the same run's report gives the same ramp, and the run's rows
+    // carry their variance.
+    let mut sim_args = vec!["sim", "blackjack", "--quiet", "--format", "json", "-o", r];
+    sim_args.extend(table);
+    succeeds(rtplab().args(&sim_args));
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&run).unwrap()).unwrap();
+    assert!(report["by_true_count"][0]["variance"].as_f64().unwrap() > 0.0);
+    let from = json(&[
+        "strategies",
+        "ramp",
+        "blackjack",
+        "--spread",
+        "1-8",
+        "--from",
+        r,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(from["ramp_optimal"], m["ramp_optimal"]);
+    fails_with(
+        &[
+            "strategies",
+            "ramp",
+            "blackjack",
+            "--from",
+            r,
+            "--count",
+            "hi-lo",
+        ],
+        "drop --count",
+    );
+    fails_with(
+        &["strategies", "ramp", "blackjack"],
+        "--count SYSTEM is needed",
+    );
+    fails_with(
+        &[
+            "strategies",
+            "ramp",
+            "blackjack",
+            "--count",
+            "hi-lo",
+            "--spread",
+            "2-8",
+        ],
+        "expected 1-MAX",
+    );
+    fails_with(
+        &[
+            "strategies",
+            "ramp",
+            "blackjack",
+            "--count",
+            "hi-lo",
+            "--kelly",
+            "0.5",
+        ],
+        "--kelly needs --bankroll",
+    );
 }

@@ -418,6 +418,23 @@ impl fmt::Display for Ramp {
     }
 }
 
+/// SCORE of a game of `ev` and `sd` per round (in table minimums): 10^6 (ev/sd)², signed
+/// (below 0 when EV < 0). It is what a Kelly bettor with a bankroll of 10,000 units expects
+/// to win per 100 rounds, the measure of Blackjack Attack and CVCX.
+pub fn score(ev: f64, sd: f64) -> f64 {
+    1e6 * ev * ev.abs() / (sd * sd)
+}
+
+/// N0 of a game of `ev` and `sd` per round: (sd/ev)², the rounds after which the expected
+/// win is one SD; NaN unless EV > 0.
+pub fn n0(ev: f64, sd: f64) -> f64 {
+    if ev > 0.0 {
+        (sd / ev).powi(2)
+    } else {
+        f64::NAN
+    }
+}
+
 /// Clamp of the true counts reported one row each.
 pub const TC_CLAMP: i32 = 10;
 /// Rows of the by-true-count sums: −10..=+10.
@@ -877,6 +894,11 @@ impl<S: Strategy> Player for Counter<'_, S> {
     #[inline]
     fn class(&self, _seat: usize) -> u8 {
         tc_bin(self.key) | if self.pairs_pay { PAIRS_PAY } else { 0 }
+    }
+
+    #[inline]
+    fn decision_class(&mut self) -> u8 {
+        tc_bin(self.key_now())
     }
 
     #[inline(always)]

@@ -351,6 +351,41 @@ fn first_count_at_or_above(x: f64, rounding: TcRounding, unbalanced_scale: Optio
     k
 }
 
+/// How a crossing becomes an integer index under `rounding` (for a balanced `system`; an
+/// unbalanced one's running count is exact), with a worked example, as comment lines for the
+/// head of an indices file: what `derive_indices` does with each crossing.
+pub fn index_rounding_note(system: &CountSystem, rounding: TcRounding) -> Vec<String> {
+    let balanced = system.balanced();
+    let unbalanced_scale = (!balanced).then_some(system.scale);
+    let at = |x: f64| first_count_at_or_above(x, rounding, unbalanced_scale);
+    let span = match (balanced, rounding) {
+        (false, _) if system.scale == 1 => "running count k is exactly k".to_string(),
+        (false, _) => format!(
+            "running count k is every count from k up to k + 1 (tags in 1/{})",
+            system.scale
+        ),
+        (true, TcRounding::Floor) => "true count k is every real count from k up to k + 1".into(),
+        (true, TcRounding::Nearest) => {
+            "true count k is every real count from k - 0.5 to k + 0.5".into()
+        }
+        (true, TcRounding::Truncate) => {
+            "true count k > 0 is every real count from k up to k + 1, k < 0 from k - 1 to k, 0 from -1 to 1"
+                .into()
+        }
+    };
+    let (up, down) = (2.55, -1.86);
+    let (n_up, n_down) = (at(up), at(down));
+    vec![
+        format!(
+            "Index rounding: an index is the first integer count whose span of real counts lies mostly at or above the crossing (its middle at or above it; under {} rounding {span}).",
+            rounding.name()
+        ),
+        format!(
+            "'>=N' plays at N and above, '<N' below N. E.g. a crossing at {up:+.2} gives N = {n_up} (>={n_up} or <{n_up}, as the play pays above or below it); one at {down:+.2} gives N = {n_down}."
+        ),
+    ]
+}
+
 /// Crossings of `d` (values at counts `xs`) through zero: (x, rising).
 fn crossings(xs: &[f64], d: &[Option<f64>]) -> Vec<(f64, bool)> {
     let mut out = Vec::new();
@@ -591,6 +626,30 @@ mod tests {
         }
         // Beyond what any shoe holds.
         assert!(shoe_with_tag_sum(&hilo.tags, 52, -60.0).is_none());
+    }
+
+    #[test]
+    fn the_rounding_note_states_the_rule_with_its_example() {
+        let hilo = CountSystem::resolve("hi-lo").unwrap();
+        let floor = index_rounding_note(&hilo, TcRounding::Floor).join(" ");
+        assert!(
+            floor.contains(
+                "under floor rounding true count k is every real count from k up to k + 1"
+            ),
+            "{floor}"
+        );
+        assert!(
+            floor.contains("+2.55 gives N = 3") && floor.contains("-1.86 gives N = -2"),
+            "{floor}"
+        );
+        let nearest = index_rounding_note(&hilo, TcRounding::Nearest).join(" ");
+        assert!(nearest.contains("-1.86 gives N = -1"), "{nearest}");
+        let ko = CountSystem::resolve("ko").unwrap();
+        let rc = index_rounding_note(&ko, TcRounding::Floor).join(" ");
+        assert!(
+            rc.contains("running count k is exactly k") && rc.contains("gives N = 3"),
+            "{rc}"
+        );
     }
 
     #[test]

@@ -456,13 +456,14 @@ mod tests {
 
     #[test]
     fn the_built_in_sets_parse_and_join() {
+        // The 18, and 10 v T and 10 v A again for a splittable 5,5 (P5).
         let i18 = IndexSet::resolve("i18").unwrap();
-        assert_eq!(i18.entries.len(), 18);
+        assert_eq!(i18.entries.len(), 20);
         let fab4 = IndexSet::resolve("fab4").unwrap();
         assert_eq!(fab4.entries.len(), 4);
         assert!(fab4.entries.iter().all(|e| e.play == Play::Surrender));
         let both = IndexSet::resolve("i18+fab4").unwrap();
-        assert_eq!(both.entries.len(), 22);
+        assert_eq!(both.entries.len(), 24);
         let e = IndexSet::resolve("i18+i18").unwrap_err().to_string();
         assert!(e.contains("same hand"), "{e}");
         assert!(IndexSet::resolve("i19").is_err());
@@ -542,6 +543,30 @@ mod tests {
             entries: vec![],
         });
         assert!(!none.insure(&chart, 12, false, || 9));
+    }
+
+    #[test]
+    fn a_five_five_follows_the_ten_indices() {
+        // A splittable 5,5 reads the P5 row: I18 gives it the 10 v T and 10 v A doubles.
+        let chart = seed_chart();
+        let d = Deviations::new(&IndexSet::resolve("i18").unwrap());
+        for up in 1..=10 {
+            let ten = sit(10, up);
+            let fives = Situation {
+                pair: Some(5),
+                ..ten
+            };
+            for count in -10..=10 {
+                let (a, b) = (d.act(&chart, &ten, count), d.act(&chart, &fives, count));
+                assert_eq!(a, b, "5,5 against {up} at {count}");
+            }
+        }
+        let fives_v_ten = Situation {
+            pair: Some(5),
+            ..sit(10, 10)
+        };
+        assert_eq!(d.act(&chart, &fives_v_ten, 3), Action::Hit);
+        assert_eq!(d.act(&chart, &fives_v_ten, 4), Action::Double);
     }
 
     #[test]

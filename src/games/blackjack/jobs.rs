@@ -1,10 +1,15 @@
 //! Blackjack's commands besides `sim` (which every game shares, `game::SimJob`): the exact
 //! analysis, strategy files (charts and index plays), advice on one hand, the audit dossier,
-//! and the configurations a comparison runs.
+//! optimal bet ramps, and the configurations a comparison runs.
 
-use super::count::{CountSpec, CountSystem, TcRounding};
-use super::derive::{chart_header, derive_chart, derive_indices, IndexRequest};
+use std::path::{Path, PathBuf};
+
+use super::count::{CountError, CountSpec, CountSystem, TcRounding};
+use super::derive::{
+    chart_header, derive_chart, derive_indices, index_rounding_note, IndexRequest,
+};
 use super::exact_report::ExactConfig;
+use super::ramp::{ramp_file, ramp_model, render, CountRow, RampRequest, TableSource};
 use super::rules::{Rules, Shuffle};
 use super::strategy::{Chart, StrategySpec};
 use super::{audit, BjConfig, BjError};
@@ -88,13 +93,16 @@ impl Job for IndicesJob {
              # {}\n\
              # count {} ({key}, {} rounding), chart {}, shoes depleted to each count with {decks_left} decks left\n\
              # (composition tilted to the count, composition-dependent play after the first decision).\n\
-             # Each comment gives the real-valued {key} where the two plays' EVs cross.\n\
-             hand,up,play,when\n",
+             # Each comment gives the real-valued {key} where the two plays' EVs cross.\n",
             self.rules,
             self.system.label,
             self.rounding.name(),
             self.chart.name,
         );
+        for line in index_rounding_note(&self.system, self.rounding) {
+            text += &format!("# {line}\n");
+        }
+        text += "hand,up,play,when\n";
         for g in &found {
             text += &format!(
                 "{:<20} # crossing {:+.2}\n",
@@ -208,4 +216,142 @@ pub fn compare_configs(
         }
     }
     Ok(configs)
+}
+
+/// Where `strategies ramp blackjack` gets its count table.
+pub enum RampSource {
+    /// A flat-bet counting simulation (the configuration's ramp is `0:1`).
+    Simulate {
+        config: Box<BjConfig>,
+        spec: crate::game::RunSpec,
+    },
+    /// A counting run's JSON report (`--from`).
+    Report(PathBuf),
+}
+
+/// `strategies ramp blackjack`: the SCORE-optimal bet ramp within a spread, from a counting
+/// table, its report, and the ramp file `--ramp` reads.
+pub struct RampJob {
+    pub source: RampSource,
+    pub request: RampRequest,
+    /// Where the ramp file goes (none: the report only).
+    pub ramp_out: Option<PathBuf>,
+    pub outputs: Outputs,
+}
+
+impl Job for RampJob {
+    fn outputs(&self) -> &Outputs {
+        &self.outputs
+    }
+    fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
+        self.request.spread.validate().map_err(BjError::from)?;
+        if let Some(p) = &self.ramp_out {
+            crate::output::check_file("--ramp-out", p)?;
+        }
+        let (table, rows) = match self.source {
+            RampSource::Simulate { config, spec } => {
+                // A signal stops the simulation with the table of the rounds done.
+                (ctx.graceful)();
+                let run = crate::game::simulate::<super::Blackjack>(*config, &spec, ctx.stop)?;
+                let cfg = &run.config;
+                let m = super::report::counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc)
+                    .ok_or_else(|| BjError::from(CountError::Option("no count given".into())))?;
+                let rows = m
+                    .by_true_count
+                    .iter()
+                    .map(|t| CountRow {
+                        tc: t.tc,
+                        share: t.share,
+                        played: t.played,
+                        ev: t.ev,
+                        variance: t.variance,
+                    })
+                    .collect();
+                let table = TableSource {
+                    source: format!(
+                        "a flat-bet simulation of {} rounds (seed {})",
+                        run.acc.counts.rounds, spec.seed
+                    ),
+                    count: m.count,
+                    count_key: m.count_key.into(),
+                    rules: Some(cfg.rules.to_string()),
+                    rounds_played: m.rounds_played,
+                    interrupted: run.meta.interrupted,
+                };
+                (table, rows)
+            }
+            RampSource::Report(path) => table_from_report(&path)?,
+        };
+        let interrupted = table.interrupted;
+        let model = ramp_model(table, rows, &self.request);
+        if let Some(p) = &self.ramp_out {
+            crate::output::write_atomic(p, ramp_file(&model).as_bytes()).map_err(|e| {
+                Error::Write(format!("cannot write --ramp-out {}: {e}", p.display()))
+            })?;
+        }
+        Ok(Outcome::report(render(&model), Status::ran(interrupted)))
+    }
+}
+
+/// The count table of a counting run's JSON report: its `by_true_count` rows (the variance
+/// of a report from before it was written: SE² × rounds played).
+fn table_from_report(path: &Path) -> Result<(TableSource, Vec<CountRow>), Error> {
+    let text = crate::input::read_text(path, "counting report", crate::input::MAX_SHARD_BYTES)?;
+    let bad = |msg: &str| {
+        Error::from(BjError::from(CountError::Option(format!(
+            "--from {}: {msg}",
+            path.display()
+        ))))
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| bad(&format!("not JSON ({e})")))?;
+    let Some(list) = v.get("by_true_count").and_then(|x| x.as_array()) else {
+        return Err(bad(
+            "not a counting run's JSON report (no by_true_count): make one with `rtplab sim blackjack --count SYSTEM --format json`",
+        ));
+    };
+    let mut rows = Vec::new();
+    for x in list {
+        let num = |k: &str| x.get(k).and_then(|y| y.as_f64());
+        let (Some(tc), Some(share), Some(played)) = (
+            x.get("tc").and_then(|y| y.as_i64()),
+            num("share"),
+            x.get("played").and_then(|y| y.as_u64()),
+        ) else {
+            return Err(bad("a by_true_count row without tc, share or played"));
+        };
+        let ev = num("ev").unwrap_or(0.0);
+        let variance = num("variance")
+            .or_else(|| num("se").map(|se| se * se * played as f64))
+            .unwrap_or(0.0);
+        rows.push(CountRow {
+            tc: tc.clamp(-100, 100) as i32,
+            share,
+            // A row without its EV (never played) weighs nothing.
+            played: if num("ev").is_some() { played } else { 0 },
+            ev,
+            variance,
+        });
+    }
+    rows.sort_by_key(|r| r.tc);
+    if rows.iter().all(|r| r.played == 0) {
+        return Err(bad("no count was played"));
+    }
+    let text_of = |k: &str| v.get(k).and_then(|y| y.as_str()).unwrap_or("").to_string();
+    let rules = v
+        .get("rules")
+        .and_then(|r| serde_json::from_value::<Rules>(r.clone()).ok())
+        .map(|r| r.to_string());
+    let table = TableSource {
+        source: format!("the report {}", path.display()),
+        count: text_of("count"),
+        count_key: match text_of("count_key") {
+            k if k.is_empty() => "true count".into(),
+            k => k,
+        },
+        rules,
+        rounds_played: rows.iter().map(|r| r.played).sum(),
+        interrupted: v.get("interrupted").and_then(|y| y.as_bool()) == Some(true),
+    };
+    Ok((table, rows))
 }

@@ -306,10 +306,15 @@ pub struct TcRow {
     pub ev: f64,
     pub se: f64,
     pub ci95: [f64; 2],
+    /// Variance of the net per initial bet of the rounds played at this count (main bet),
+    /// in initial bets squared: with `ev`, what `strategies ramp` optimises a ramp from.
+    pub variance: f64,
     /// Average bet placed at this count, in initial bets (0: never played).
     pub bet: f64,
     /// Operator exposure at this count, over every seat-round seen (played or not): EV per
-    /// unit staked of an insurance bet (ace up; null without one), of the pairs side bet
+    /// unit staked of an insurance bet (ace up; null without one; keyed by the count at the
+    /// insurance decision, after the deal, where the other columns take the count at the
+    /// bet), of the pairs side bet
     /// (11:1, same rank), and of a flat bet behind that declines doubles and splits; each
     /// with its SE (seat-rounds taken as independent).
     pub insurance_ev: Option<f64>,
@@ -348,7 +353,7 @@ pub fn counting_model(
         .filter(|(_, t)| t.observed > 0)
         .map(|(i, t)| {
             let k = t.played as f64;
-            let e = tc_estimate(t, u);
+            let (e, variance) = tc_figures(t, u);
             // A bet winning `w` of `n` at `pay`:1: its EV and SE per unit staked.
             let bet = |w: u64, n: u64, pay: f64| {
                 let (n, p) = (n as f64, w as f64 / n.max(1) as f64);
@@ -366,6 +371,7 @@ pub fn counting_model(
                 ev: e.mean,
                 se: e.se,
                 ci95: e.ci95,
+                variance,
                 bet: if t.played > 0 { t.bets as f64 / k } else { 0.0 },
                 insurance_ev: some.then_some(ins),
                 insurance_se: some.then_some(ins_se),
@@ -387,12 +393,8 @@ pub fn counting_model(
         rounds_played: m.n,
         spots_per_round: acc.counts.seat_rounds as f64 / m.n.max(1) as f64,
         // Signed: a losing game scores below 0; N0 only means something when EV > 0.
-        score: 1e6 * ev_round * ev_round.abs() / (sd_round * sd_round),
-        n0: if ev_round > 0.0 {
-            (sd_round / ev_round).powi(2)
-        } else {
-            f64::NAN
-        },
+        score: super::count::score(ev_round, sd_round),
+        n0: super::count::n0(ev_round, sd_round),
         di: 1000.0 * ev_round / sd_round,
         hourly: spec.labels.rounds_per_hour.map(|r| {
             let played = r * m.n as f64 / acc.counts.rounds.max(1) as f64;
@@ -426,10 +428,18 @@ pub fn counting_model(
 /// The EV per initial bet (of `u` units) of the seat-rounds played at one count, with its SE
 /// and 95% CI (seat-rounds taken as independent).
 fn tc_estimate(t: &super::sim::TcSums, u: f64) -> Estimate {
+    tc_figures(t, u).0
+}
+
+/// A count's EV per round with its SE, and the variance of a round's result (per unit bet).
+fn tc_figures(t: &super::sim::TcSums, u: f64) -> (Estimate, f64) {
     let k = t.played as f64;
     let mean = t.net as f64 / k;
     let var = (t.net_xx as f64 / k - mean * mean).max(0.0);
-    Estimate::new(mean / u, (var / k).sqrt() / u, t.played.saturating_sub(1))
+    (
+        Estimate::new(mean / u, (var / k).sqrt() / u, t.played.saturating_sub(1)),
+        var / (u * u),
+    )
 }
 
 /// A count as a row or bar label: the first and last counts take every count beyond them
@@ -1004,7 +1014,7 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
     r.sections.push(exposure_section(c));
     r.sections.push(by_count_section(c));
     r.notes.push(format!(
-        "Counting: {}. The counter's figures include its insurance bets. A seat sitting out (wonging) watches its place played the same way by someone else: the cards are as they would be, none of it is the seat's money. The SEs by count take seat-rounds as independent; the insurance and pairs EVs by count (per unit staked, over every seat-round seen) are the operator's exposure to a player who bets them only at that count.",
+        "Counting: {}. The counter's figures include its insurance bets. A seat sitting out (wonging) watches its place played the same way by someone else: the cards are as they would be, none of it is the seat's money. The SEs by count take seat-rounds as independent; the insurance and pairs EVs by count (per unit staked, over every seat-round seen) are the operator's exposure to a player who bets them only at that count; insurance is keyed by the count at its decision (after the deal, every card seen so far: where an insurance index applies), every other column by the count at the bet.",
         c.count
     ));
 }

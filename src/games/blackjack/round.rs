@@ -35,6 +35,9 @@ pub struct SeatResult {
     pub pairs: i64,
     /// Insurance taken (half a bet).
     pub insured: bool,
+    /// With an ace up, the row of the by-true-count sums at the insurance decision
+    /// (`Player::decision_class`; 0 without `Player::CLASSES`).
+    pub insurance_class: u8,
     pub natural: bool,
     pub surrendered: bool,
     pub doubles: u8,
@@ -271,6 +274,9 @@ impl Ctx<'_> {
             hands[s][0] = h;
             seat.natural = h.natural();
             if upv == 1 {
+                if P::BETS && P::CLASSES {
+                    seat.insurance_class = player.decision_class();
+                }
                 seat.insured = player.insure(s, h.total(), h.soft());
             }
             if early_before_peek && !seat.natural {

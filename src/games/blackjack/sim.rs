@@ -136,10 +136,12 @@ pub struct TcSums {
     /// Σ bets (initial bets) and Σ money (net × bet, units), of the rounds played.
     pub bets: u64,
     pub money: i128,
-    /// Of the seat-rounds seen at this count (played or not): those with an ace up and how
-    /// many of them a dealer blackjack followed (an insurance bet's outcome), pairs side bets
-    /// won (first two cards a pair), and Σ net of a flat bet behind that declines doubles and
-    /// splits (units).
+    /// Seat-rounds with an ace up whose insurance decision was at this count (the count
+    /// after the deal, every card seen so far: the count an insurance index is applied at)
+    /// and how many of them a dealer blackjack followed (an insurance bet's outcome); of the
+    /// seat-rounds seen at this count at the bet (played or not): pairs side bets won (first
+    /// two cards a pair) and Σ net of a flat bet behind that declines doubles and splits
+    /// (units).
     #[serde(default)]
     pub aces_up: u64,
     #[serde(default)]
@@ -618,10 +620,6 @@ impl ChunkSums {
                     t.observed += 1;
                     t.pairs_won += (s.pairs > 0) as u64;
                     t.behind_none += s.behind_none;
-                    if r.up == 1 {
-                        t.aces_up += 1;
-                        t.insurance_won += r.dealer_bj() as u64;
-                    }
                     if s.bet > 0 {
                         let b = s.bet as i64;
                         t.played += 1;
@@ -637,6 +635,12 @@ impl ChunkSums {
                         };
                         round_money += s.net * b + ins;
                         played = true;
+                    }
+                    if r.up == 1 {
+                        // Insurance by the count at its decision, not at the bet.
+                        let t = &mut self.bets.tc[s.insurance_class as usize];
+                        t.aces_up += 1;
+                        t.insurance_won += r.dealer_bj() as u64;
                     }
                 }
                 if s.bet == 0 {

@@ -85,6 +85,13 @@ pub trait Player {
     fn class(&self, _seat: usize) -> u8 {
         0
     }
+    /// The row of the by-true-count sums at the insurance decision (the count with every
+    /// card seen so far, as the decision is made), asked when an ace is up (only called
+    /// with `CLASSES`).
+    #[inline(always)]
+    fn decision_class(&mut self) -> u8 {
+        0
+    }
     /// The action of `seat` in `s` (same contract as [`Strategy::act`]).
     fn act(&mut self, seat: usize, s: &Situation) -> Action;
     /// Whether `seat` takes insurance (offered with an ace up) holding this hand.

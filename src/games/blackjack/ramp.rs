@@ -1,0 +1,686 @@
+//! Optimal bet ramps (`strategies ramp blackjack`): from a counting run's share, EV and
+//! variance per count, the ramp that maximises SCORE within a bet spread, beside common
+//! linear ramps, and Kelly-proportional bets for a bankroll.
+//!
+//! A ramp bets `b` units at count `i`. Over the rounds played, with `p` the share of rounds
+//! played at each count and `e`, `v` the EV and variance per unit there, a round's EV is
+//! `Σ p b e`, its second moment `Σ p b² (v + e²)`, its variance the difference of the second
+//! moment and the EV squared, and SCORE is 10^6 EV² / variance (`count::score`). SCORE does not
+//! change when every bet is scaled, so only the spread bounds it: bets run from the minimum
+//! (1 unit) to the spread's maximum, never fall as the count rises, and are whole chips.
+//!
+//! Unconstrained, SCORE is largest for bets proportional to `e / (v + e²)` (Cauchy–Schwarz on
+//! the ratio EV² / second moment, which rises with SCORE), the Kelly bet. Within the
+//! constraints, for a scale μ the bets closest to μ·e/(v + e²) in the metric the second
+//! moment defines are the weighted monotone (isotonic) fit of e/(v + e²), scaled and clipped to
+//! the spread; the scale is searched, the result rounded to chips, and then improved by moves
+//! of 2^k chip steps, ending with single steps (a step up pushes the counts above it up with
+//! it, a step down those below it down) until no step raises SCORE: the ramp written is at
+//! least as good as each of its neighbours, and at least as good as each listed ramp within
+//! the spread, from which the same search also starts.
+
+use serde::Serialize;
+
+use super::count::{n0, score, CountError, Ramp};
+use crate::report::{count_cell, fixed_cell, pct_cell, Cell, Report, Section};
+use crate::stats::ruin_probability;
+
+/// One count of the table a ramp is optimised on (a row of a counting run's
+/// `by_true_count`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CountRow {
+    pub tc: i32,
+    /// Share of the rounds observed (dealt) at this count.
+    pub share: f64,
+    /// Rounds played at this count: its weight among the rounds played.
+    pub played: u64,
+    /// EV and variance of the net per initial bet (main bet) of the rounds played here.
+    pub ev: f64,
+    pub variance: f64,
+}
+
+/// A ramp's figures per round played, in table minimums (units), from the count table.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RampStats {
+    pub ev_per_round: f64,
+    pub sd_per_round: f64,
+    /// 10^6 (EV/SD)², signed (`count::score`).
+    pub score: f64,
+    /// (SD/EV)², null unless EV > 0.
+    pub n0: f64,
+    /// Brownian risk of ruin, ever, of the report's bankroll.
+    pub ror: f64,
+}
+
+/// The figures of betting `bets[i]` units at `rows[i]`, with `bankroll` units for the risk of
+/// ruin.
+pub fn stats(rows: &[CountRow], bets: &[f64], bankroll: f64) -> RampStats {
+    let n: f64 = rows.iter().map(|r| r.played as f64).sum();
+    let (mut m1, mut m2) = (0.0, 0.0);
+    for (r, &b) in rows.iter().zip(bets) {
+        let p = r.played as f64 / n.max(1.0);
+        m1 += p * b * r.ev;
+        m2 += p * b * b * (r.variance + r.ev * r.ev);
+    }
+    let sd = (m2 - m1 * m1).max(0.0).sqrt();
+    RampStats {
+        ev_per_round: m1,
+        sd_per_round: sd,
+        score: score(m1, sd),
+        n0: n0(m1, sd),
+        ror: ruin_probability(m1, sd, bankroll, None),
+    }
+}
+
+/// The bets (units) a ramp places at each row.
+pub fn bets_of(rows: &[CountRow], ramp: &Ramp) -> Vec<f64> {
+    rows.iter().map(|r| ramp.units(r.tc) as f64).collect()
+}
+
+/// The common linear ramp 1–`max`: 1 unit up to count 0, then equal steps from count +1 to
+/// `max` units at +4 (rounded to whole units, halves up).
+pub fn linear(max: u32) -> Ramp {
+    let step = |k: u32| (1.0 + (max as f64 - 1.0) * k as f64 / 4.0 + 0.5).floor() as u32;
+    Ramp((0..=4).map(|k| (k as i32, step(k))).collect())
+}
+
+/// The maxima of the common linear ramps listed beside the optimal one.
+pub const COMMON_MAXIMA: [u32; 4] = [4, 8, 12, 16];
+
+/// The bet spread and chip of an optimisation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spread {
+    /// The largest bet, in units (the smallest is 1).
+    pub max: u32,
+    /// Bets above the minimum are whole multiples of this many units (the maximum is allowed
+    /// whatever it is).
+    pub chip: u32,
+}
+
+impl Spread {
+    pub fn validate(&self) -> Result<(), CountError> {
+        if self.max < 1 || self.max > super::count::MAX_UNITS {
+            return Err(CountError::Option(format!(
+                "--spread 1-{}: the largest bet is 1 to {} units",
+                self.max,
+                super::count::MAX_UNITS
+            )));
+        }
+        if self.chip < 1 || self.chip > self.max.max(1) {
+            return Err(CountError::Option(format!(
+                "--chip {}: expected 1 to the spread's maximum ({})",
+                self.chip, self.max
+            )));
+        }
+        Ok(())
+    }
+
+    /// The bets allowed, ascending: 1, the multiples of the chip between, and the maximum.
+    fn allowed(&self) -> Vec<u32> {
+        let mut v = vec![1];
+        let mut k = self.chip;
+        while k < self.max {
+            if k > 1 {
+                v.push(k);
+            }
+            k += self.chip;
+        }
+        if self.max > 1 {
+            v.push(self.max);
+        }
+        v
+    }
+}
+
+/// The optimal ramp and how it was checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Optimum {
+    /// Units at each row (rows not played take the bet of the played count below them).
+    pub bets: Vec<u32>,
+    /// Neighbouring ramps (one chip step at one count) evaluated in the final check, none
+    /// better.
+    pub neighbours_checked: usize,
+}
+
+/// Weighted isotonic (non-decreasing) regression by pooling adjacent violators.
+fn isotonic(y: &[f64], w: &[f64]) -> Vec<f64> {
+    // Blocks of (mean, weight, length).
+    let mut blocks: Vec<(f64, f64, usize)> = Vec::new();
+    for (&y, &w) in y.iter().zip(w) {
+        blocks.push((y, w.max(1e-300), 1));
+        while blocks.len() > 1 {
+            let (b, a) = (blocks[blocks.len() - 1], blocks[blocks.len() - 2]);
+            if a.0 <= b.0 {
+                break;
+            }
+            blocks.pop();
+            let w = a.1 + b.1;
+            *blocks.last_mut().expect("two blocks") = ((a.0 * a.1 + b.0 * b.1) / w, w, a.2 + b.2);
+        }
+    }
+    blocks
+        .iter()
+        .flat_map(|&(m, _, n)| std::iter::repeat_n(m, n))
+        .collect()
+}
+
+/// SCORE of integer bets on the played rows.
+fn score_of(rows: &[CountRow], bets: &[u32]) -> f64 {
+    let b: Vec<f64> = bets.iter().map(|&x| x as f64).collect();
+    stats(rows, &b, 1.0).score
+}
+
+/// The ramp that maximises SCORE on `rows` (sorted by count) within `spread`, starting the
+/// final search also from each of `starts` (ramps whose bets lie within the spread).
+pub fn optimise(rows: &[CountRow], spread: Spread, starts: &[Ramp]) -> Optimum {
+    let played: Vec<CountRow> = rows.iter().filter(|r| r.played > 0).cloned().collect();
+    let allowed = spread.allowed();
+    let max = spread.max as f64;
+    // Kelly targets e / (v + e²), made non-decreasing (weights: the second moment's).
+    let second: Vec<f64> = played.iter().map(|r| r.variance + r.ev * r.ev).collect();
+    let target: Vec<f64> = played
+        .iter()
+        .zip(&second)
+        .map(|(r, &s)| if s > 0.0 { r.ev / s } else { 0.0 })
+        .collect();
+    let weight: Vec<f64> = played
+        .iter()
+        .zip(&second)
+        .map(|(r, &s)| r.played as f64 * s)
+        .collect();
+    let fit = isotonic(&target, &weight);
+    let top = fit.iter().cloned().fold(0.0, f64::max);
+    let flat = vec![1.0; played.len()];
+    let mut best = (stats(&played, &flat, 1.0).score, flat);
+    if top > 0.0 {
+        // The scale: the largest target bet from a thousandth of the maximum to a thousand
+        // times it, on a logarithmic grid.
+        for k in -600..=600 {
+            let mu = max / top * 10f64.powf(k as f64 / 200.0);
+            let b: Vec<f64> = fit.iter().map(|&t| (mu * t).clamp(1.0, max)).collect();
+            let s = stats(&played, &b, 1.0).score;
+            if s > best.0 {
+                best = (s, b);
+            }
+        }
+    }
+    // The nearest allowed bet (the list is sorted).
+    let round = |x: f64| -> u32 {
+        let k = allowed.partition_point(|&a| (a as f64) < x);
+        let near = [k.saturating_sub(1), k.min(allowed.len() - 1)];
+        let pick = near.into_iter().min_by(|&a, &b| {
+            (allowed[a] as f64 - x)
+                .abs()
+                .total_cmp(&(allowed[b] as f64 - x).abs())
+        });
+        allowed[pick.unwrap_or(0)]
+    };
+    let mut candidates: Vec<Vec<u32>> = vec![best.1.iter().map(|&x| round(x)).collect()];
+    for r in starts {
+        candidates.push(played.iter().map(|p| round(r.units(p.tc) as f64)).collect());
+    }
+    let (mut top_bets, mut top_score, mut checked) = (Vec::new(), f64::NEG_INFINITY, 0);
+    for c in candidates {
+        let (b, n) = climb(&played, &allowed, c);
+        let s = score_of(&played, &b);
+        if s > top_score {
+            (top_bets, top_score, checked) = (b, s, n);
+        }
+    }
+    // Every row: a count not played takes the bet of the played count below it.
+    let mut bets = Vec::with_capacity(rows.len());
+    let (mut j, mut last) = (0, 1);
+    for r in rows {
+        if r.played > 0 {
+            last = top_bets[j];
+            j += 1;
+        }
+        bets.push(last);
+    }
+    Optimum {
+        bets,
+        neighbours_checked: checked,
+    }
+}
+
+/// Hill-climb from `bets` (each one of `allowed`, sorted) until no move raises SCORE: moves of
+/// a count's bet by a number of allowed steps, from the largest power of two down to one step
+/// (a move up pushes the counts above it up with it, a move down those below it down, so the
+/// ramp keeps rising); the bets and the single-step neighbours evaluated in the last pass.
+fn climb(rows: &[CountRow], allowed: &[u32], mut bets: Vec<u32>) -> (Vec<u32>, usize) {
+    let pos = |x: u32| allowed.binary_search(&x).unwrap_or(0);
+    let mut current = score_of(rows, &bets);
+    let mut stride = allowed.len().next_power_of_two();
+    loop {
+        let mut checked = 0;
+        let mut improved = false;
+        for i in 0..bets.len() {
+            for up in [true, false] {
+                let k = pos(bets[i]);
+                let to = match up {
+                    true if k + stride < allowed.len() => allowed[k + stride],
+                    false if k >= stride => allowed[k - stride],
+                    _ => continue,
+                };
+                let mut next = bets.clone();
+                next[i] = to;
+                for (j, b) in next.iter_mut().enumerate() {
+                    if (up && j > i && *b < to) || (!up && j < i && *b > to) {
+                        *b = to;
+                    }
+                }
+                checked += 1;
+                let s = score_of(rows, &next);
+                if s > current * (1.0 + 1e-12) + 1e-15 {
+                    (bets, current, improved) = (next, s, true);
+                }
+            }
+        }
+        match (improved, stride) {
+            (false, 1) => return (bets, checked),
+            (false, _) => stride /= 2,
+            (true, _) => {}
+        }
+    }
+}
+
+/// The ramp of `bets` at `rows`' counts: an entry at the first count and at each change.
+pub fn ramp_of(rows: &[CountRow], bets: &[u32]) -> Ramp {
+    let mut v: Vec<(i32, u32)> = Vec::new();
+    for (r, &b) in rows.iter().zip(bets) {
+        if v.last().is_none_or(|&(_, last)| last != b) {
+            v.push((r.tc, b));
+        }
+    }
+    if v.is_empty() {
+        v.push((0, 1));
+    }
+    Ramp(v)
+}
+
+/// The Kelly bet at a count for `fraction` of Kelly with `bankroll` units: k·B·ev/var where
+/// the EV is above 0, else 0 (Kelly bets nothing on a losing count).
+pub fn kelly_bet(row: &CountRow, bankroll: f64, fraction: f64) -> f64 {
+    if row.ev > 0.0 && row.variance > 0.0 {
+        fraction * bankroll * row.ev / row.variance
+    } else {
+        0.0
+    }
+}
+
+/// What the ramp command was asked.
+#[derive(Clone, Debug)]
+pub struct RampRequest {
+    pub spread: Spread,
+    /// For the Kelly bets: (bankroll in units, fraction of Kelly).
+    pub kelly: Option<(f64, f64)>,
+    /// The bankroll the risk of ruin is computed for, in units.
+    pub ror_bankroll: f64,
+}
+
+/// Where the count table came from, and what it describes.
+#[derive(Clone, Debug, Serialize)]
+pub struct TableSource {
+    /// "a flat-bet simulation of N rounds (seed S)" or "the report FILE".
+    pub source: String,
+    /// The count line of the run (system, true count, wonging, index plays).
+    pub count: String,
+    /// "true count" or "running count".
+    pub count_key: String,
+    /// The rules of the run, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
+    pub rounds_played: u64,
+    /// The simulation was stopped by a signal: the table covers the rounds done.
+    pub interrupted: bool,
+}
+
+/// The ramp report's model (its JSON).
+#[derive(Clone, Debug, Serialize)]
+pub struct RampModel {
+    #[serde(flatten)]
+    pub table: TableSource,
+    /// The spread: [1, max], and the chip.
+    pub spread: [u32; 2],
+    pub chip: u32,
+    pub ror_bankroll: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kelly_bankroll: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kelly_fraction: Option<f64>,
+    /// The optimal ramp: its bet at every count of the table, and as `--ramp` reads it.
+    pub ramp_optimal: Vec<TcBet>,
+    pub ramp_optimal_spec: String,
+    pub neighbours_checked: usize,
+    /// The optimal ramp (first) and the common ones, each with its figures.
+    pub ramps: Vec<RampLine>,
+    pub by_true_count: Vec<RampRow>,
+}
+
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct TcBet {
+    pub tc: i32,
+    pub bet: u32,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RampLine {
+    pub name: String,
+    pub ramp: String,
+    /// Whether every bet lies within the spread (only those are guaranteed below the
+    /// optimal ramp's SCORE).
+    pub within_spread: bool,
+    #[serde(flatten)]
+    pub stats: RampStats,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RampRow {
+    #[serde(flatten)]
+    pub row: CountRow,
+    pub optimal_bet: u32,
+    /// k·B·ev/var units (0 where the EV is not above 0); with a bankroll only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kelly_bet: Option<f64>,
+}
+
+/// The ramp model of a count table (`rows` sorted by count).
+pub fn ramp_model(table: TableSource, rows: Vec<CountRow>, req: &RampRequest) -> RampModel {
+    let spread = req.spread;
+    let common: Vec<(String, Ramp)> = COMMON_MAXIMA
+        .iter()
+        .map(|&m| (format!("linear 1-{m}"), linear(m)))
+        .collect();
+    let within = |r: &Ramp| r.max() <= spread.max;
+    let starts: Vec<Ramp> = common.iter().map(|c| c.1.clone()).filter(within).collect();
+    let opt = optimise(&rows, spread, &starts);
+    let optimal = ramp_of(&rows, &opt.bets);
+    let line = |name: String, ramp: &Ramp| RampLine {
+        name,
+        ramp: ramp.to_string(),
+        within_spread: within(ramp),
+        stats: stats(&rows, &bets_of(&rows, ramp), req.ror_bankroll),
+    };
+    let mut ramps = vec![line(format!("optimal 1-{}", spread.max), &optimal)];
+    ramps.extend(common.iter().map(|(n, r)| line(n.clone(), r)));
+    let by_true_count = rows
+        .iter()
+        .zip(&opt.bets)
+        .map(|(r, &b)| RampRow {
+            row: r.clone(),
+            optimal_bet: b,
+            kelly_bet: req.kelly.map(|(bank, k)| kelly_bet(r, bank, k)),
+        })
+        .collect();
+    RampModel {
+        table,
+        spread: [1, spread.max],
+        chip: spread.chip,
+        ror_bankroll: req.ror_bankroll,
+        kelly_bankroll: req.kelly.map(|k| k.0),
+        kelly_fraction: req.kelly.map(|k| k.1),
+        ramp_optimal: rows
+            .iter()
+            .zip(&opt.bets)
+            .map(|(r, &bet)| TcBet { tc: r.tc, bet })
+            .collect(),
+        ramp_optimal_spec: optimal.to_string(),
+        neighbours_checked: opt.neighbours_checked,
+        ramps,
+        by_true_count,
+    }
+}
+
+/// The ramp file `sim blackjack --ramp FILE` reads: a comment header, then one `count:units`
+/// entry a line.
+pub fn ramp_file(m: &RampModel) -> String {
+    let mut s = format!(
+        "# rtplab optimal bet ramp (`rtplab strategies ramp blackjack`): SCORE-maximal within a spread of 1-{} units{}\n# from {}\n# count: {}\n",
+        m.spread[1],
+        if m.chip > 1 {
+            format!(", bets in chips of {}", m.chip)
+        } else {
+            String::new()
+        },
+        m.table.source,
+        m.table.count,
+    );
+    if let Some(r) = &m.table.rules {
+        s += &format!("# rules: {r}\n");
+    }
+    s += "# count:units (the first entry covers every count at or below it, the last every count above it)\n";
+    for e in m.ramp_optimal_spec.split(',') {
+        s += e;
+        s += "\n";
+    }
+    s
+}
+
+/// The report of a ramp model.
+pub fn render(m: &RampModel) -> Report {
+    let mut r = Report {
+        title: "rtplab blackjack: optimal bet ramp".into(),
+        ..Default::default()
+    };
+    let t = &m.table;
+    r.meta.push(("table from".into(), t.source.clone()));
+    if let Some(rules) = &t.rules {
+        r.meta.push(("rules".into(), rules.clone()));
+    }
+    r.meta.push(("count (table run)".into(), t.count.clone()));
+    r.meta.push((
+        "spread".into(),
+        format!("1-{} units, chips of {}", m.spread[1], m.chip),
+    ));
+    r.meta
+        .push(("optimal ramp".into(), m.ramp_optimal_spec.clone()));
+    let mut s = Section::new(
+        &format!(
+            "Ramps on the same table (per round played, in units; risk of ruin of {} units)",
+            m.ror_bankroll
+        ),
+        &[
+            "ramp",
+            "bets (count:units)",
+            "EV per round",
+            "SD per round",
+            "SCORE",
+            "N0",
+            "RoR",
+        ],
+    );
+    for l in &m.ramps {
+        let name = if l.within_spread {
+            l.name.clone()
+        } else {
+            format!("{} (beyond the spread)", l.name)
+        };
+        s.row([
+            Cell::from(name),
+            Cell::from(l.ramp.as_str()),
+            fixed_cell(l.stats.ev_per_round, 5, "units"),
+            fixed_cell(l.stats.sd_per_round, 3, "units"),
+            fixed_cell(l.stats.score, 2, "score"),
+            fixed_cell(l.stats.n0, 0, "rounds"),
+            pct_cell(l.stats.ror, 2),
+        ]);
+    }
+    r.sections.push(s);
+    let mut cols = vec![
+        "count",
+        "share",
+        "played",
+        "EV per unit",
+        "variance per unit",
+        "optimal bet",
+    ];
+    if m.kelly_bankroll.is_some() {
+        cols.push("Kelly bet");
+    }
+    let mut s = Section::new(&format!("By {}", t.count_key), &cols);
+    let edge = super::count::TC_CLAMP;
+    for row in &m.by_true_count {
+        let c = &row.row;
+        let label = match c.tc {
+            k if k <= -edge => format!("<= {k}"),
+            k if k >= edge => format!(">= {k:+}"),
+            k => format!("{k:+}"),
+        };
+        let mut cells = vec![
+            Cell::from(label),
+            pct_cell(c.share, 2),
+            count_cell(c.played),
+            pct_cell(c.ev, 3),
+            fixed_cell(c.variance, 3, "units^2"),
+            fixed_cell(row.optimal_bet as f64, 0, "units"),
+        ];
+        if let Some(k) = row.kelly_bet {
+            cells.push(fixed_cell(k, 2, "units"));
+        }
+        s.row(cells);
+    }
+    r.sections.push(s);
+    r.notes.push(format!(
+        "Optimisation: the ramp maximises SCORE = 10^6 (EV/SD)^2 per round played, computed from this table (the main bet's EV and variance per unit at each count; insurance not included). SCORE is what a Kelly bettor with a bankroll of 10,000 units expects to win per 100 rounds (Blackjack Attack, CVCX). Constraint: bets from 1 unit to {} units, never falling as the count rises, in chips of {} (the maximum allowed whatever it is). The unconstrained optimum bets in proportion to ev/(var + ev^2) (Kelly); within the constraint that target is made non-decreasing (weighted isotonic fit), scaled and clipped to the spread, the scale searched, the bets rounded to chips, then moved one chip step at a time while SCORE rises: no neighbour ({} checked) is better, nor is any listed ramp within the spread.",
+        m.spread[1], m.chip, m.neighbours_checked
+    ));
+    r.notes.push(
+        "Linear 1-M: 1 unit up to count 0, then equal steps from +1 to M units at +4 (whole units). RoR: the Brownian risk of ruin, ever, e^(-2 EV B / SD^2).".into(),
+    );
+    if let Some((b, k)) = m.kelly_bankroll.zip(m.kelly_fraction) {
+        r.notes.push(format!(
+            "Kelly bet = {k} x {b} units x ev/var at each count (0 where the EV is not above 0): the bets that maximise the bankroll's growth at that fraction of Kelly, unconstrained by the spread."
+        ));
+    }
+    r.notes.push(
+        "Play it with `rtplab sim blackjack --ramp FILE` (--ramp-out writes FILE) and the table run's rules and counting options: everything on the count line above but its flat ramp. The table's rows are seat-rounds; wonged-out rounds are not played and weigh nothing.".into(),
+    );
+    if t.interrupted {
+        r.notes
+            .push("Interrupted: the table covers the rounds simulated before the signal.".into());
+    }
+    r.json = serde_json::to_value(m).unwrap_or_default();
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Hi-Lo-like table: EV rising 0.5% per count from -0.5% at 0, variance 1.3, shares
+    /// falling away from 0.
+    fn table() -> Vec<CountRow> {
+        (-10..=10)
+            .map(|tc: i32| CountRow {
+                tc,
+                share: 0.0,
+                played: (1e6 * (-0.12 * (tc * tc) as f64).exp()) as u64 + 10,
+                ev: -0.005 + 0.005 * tc as f64,
+                variance: 1.3,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_optimal_ramp_beats_every_listed_ramp_and_its_neighbours() {
+        let rows = table();
+        for (max, chip) in [(12, 1), (8, 1), (16, 1), (20, 5), (1, 1), (1_000_000, 1)] {
+            let spread = Spread { max, chip };
+            let commons: Vec<Ramp> = COMMON_MAXIMA.iter().map(|&m| linear(m)).collect();
+            let within: Vec<Ramp> = commons.iter().filter(|r| r.max() <= max).cloned().collect();
+            let opt = optimise(&rows, spread, &within);
+            let s = score_of(&rows, &opt.bets);
+            for r in &within {
+                let c = stats(&rows, &bets_of(&rows, r), 1.0).score;
+                assert!(s >= c, "1-{max}: optimal {s} < {r}'s {c}");
+            }
+            // Non-decreasing, within the spread, in chips.
+            assert!(opt.bets.windows(2).all(|w| w[0] <= w[1]), "{:?}", opt.bets);
+            assert!(opt.bets.iter().all(|&b| b >= 1 && b <= max));
+            assert!(opt
+                .bets
+                .iter()
+                .all(|&b| b == 1 || b == max || b % chip == 0));
+            // Flat below the first positive count.
+            assert!(opt.bets.iter().take(11).all(|&b| b == 1), "{:?}", opt.bets);
+            // The ramp written reads back to the same bets.
+            let ramp = Ramp::parse(&ramp_of(&rows, &opt.bets).to_string()).unwrap();
+            assert_eq!(
+                rows.iter().map(|r| ramp.units(r.tc)).collect::<Vec<_>>(),
+                opt.bets
+            );
+        }
+    }
+
+    #[test]
+    fn the_search_finds_the_best_ramp_of_a_small_table() {
+        // Three counts and a spread of 1-6: every non-decreasing ramp, by brute force.
+        let rows = vec![
+            CountRow {
+                tc: 0,
+                share: 0.0,
+                played: 700,
+                ev: -0.01,
+                variance: 1.3,
+            },
+            CountRow {
+                tc: 1,
+                share: 0.0,
+                played: 200,
+                ev: 0.004,
+                variance: 1.3,
+            },
+            CountRow {
+                tc: 2,
+                share: 0.0,
+                played: 100,
+                ev: 0.012,
+                variance: 1.4,
+            },
+        ];
+        let spread = Spread { max: 6, chip: 1 };
+        let opt = optimise(&rows, spread, &[]);
+        let mut best = f64::NEG_INFINITY;
+        for a in 1..=6u32 {
+            for b in a..=6 {
+                for c in b..=6 {
+                    best = best.max(score_of(&rows, &[a, b, c]));
+                }
+            }
+        }
+        let s = score_of(&rows, &opt.bets);
+        assert!(
+            (s - best).abs() <= 1e-9 * best.abs(),
+            "{s} vs {best}: {:?}",
+            opt.bets
+        );
+    }
+
+    #[test]
+    fn kelly_bets_are_the_fraction_of_bankroll_times_ev_over_variance() {
+        let rows = table();
+        for r in &rows {
+            let k = kelly_bet(r, 10_000.0, 0.5);
+            if r.ev > 0.0 {
+                assert!((k - 0.5 * 10_000.0 * r.ev / r.variance).abs() < 1e-9);
+            } else {
+                assert_eq!(k, 0.0);
+            }
+        }
+    }
+
+    #[test]
+    fn the_linear_ramps_and_the_isotonic_fit() {
+        assert_eq!(linear(12).to_string(), "0:1,1:4,2:7,3:9,4:12");
+        assert_eq!(linear(4).to_string(), "0:1,1:2,2:3,3:3,4:4");
+        let fit = isotonic(&[1.0, 3.0, 2.0, 4.0], &[1.0, 1.0, 1.0, 1.0]);
+        assert_eq!(fit, vec![1.0, 2.5, 2.5, 4.0]);
+        // Stats of a flat bet: the table's pooled EV and SD.
+        let rows = table();
+        let s = stats(&rows, &vec![1.0; rows.len()], 1000.0);
+        let n: f64 = rows.iter().map(|r| r.played as f64).sum();
+        let ev: f64 = rows.iter().map(|r| r.played as f64 * r.ev).sum::<f64>() / n;
+        assert!((s.ev_per_round - ev).abs() < 1e-12);
+        assert!((s.score - score(ev, s.sd_per_round)).abs() < 1e-9);
+    }
+}
