@@ -812,13 +812,18 @@ fn money(v: f64) -> String {
     format!("{sign}{}{cents}", crate::report::group_digits(whole))
 }
 
-/// A row's verdict; a row of merged periods also says how many of them are out of band.
+/// A row's verdict; a row of merged periods says how many of them are out of band on their
+/// own, then the verdict on the periods taken together (the row's band is theirs).
 fn verdict(p: &PeriodRow, merged: bool) -> String {
     let v = if p.in_band { "in band" } else { "OUT OF BAND" };
     if merged {
         let (out, of) = (p.periods_out_of_band, p.periods);
         let count = crate::report::count;
-        format!("{v} ({} of {} periods out)", count(out), count(of))
+        let out = match out {
+            0 => "none".to_string(),
+            n => format!("{} OUT", count(n)),
+        };
+        format!("{out} of {} alone; together {v}", count(of))
     } else {
         v.to_string()
     }
@@ -1451,7 +1456,7 @@ mod tests {
             "1,000 periods, shown 4 to a row",
             "Out-of-band periods",
             // d4 … d7 together are at z = +2.5, in band; d7 alone is not.
-            "in band (1 of 4 periods out)",
+            "1 OUT of 4 alone; together in band",
             "3 of 1,000 periods outside",
         ] {
             assert!(text.contains(want), "{want}");
