@@ -15,7 +15,7 @@ use super::exact_report::rule_changes;
 use super::report::{BehindFollows, SideBets};
 use super::resolve::basic_chart;
 use super::rules::{DealerBjTakes, Rules, Shuffle, Surrender};
-use super::strategy::{AutoPlay, StrategySpec};
+use super::strategy::{AutoPlay, Chart, StrategySpec};
 use super::{BjConfig, BjError, Blackjack};
 use crate::audit::{
     interval, needed, needed_section, sim_chunk, text_section, ChiSquare, Identity, Needed, Z90,
@@ -519,6 +519,10 @@ fn assumptions(rules: &Rules, tiers: &[Tier]) -> Vec<String> {
 /// The tiers the simulation cross-checks (basic and auto-play; optimal play is exact only).
 const SIMULATED_TIERS: usize = 2;
 
+/// The tiers and the strategy each is simulated with (optimal play is exact only; its spec is
+/// not run).
+type Specs = [(TierName, StrategySpec); 3];
+
 /// Run the exact part and the simulations; the dossier.
 pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError> {
     let rules = &cfg.rules;
@@ -526,80 +530,16 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
     super::exact::check_exact(rules)?;
     let t0 = std::time::Instant::now();
     let chart = basic_chart(rules);
-    let basic = StrategySpec::Chart(Box::new(chart.clone()));
-    let specs = [
+    let specs: Specs = [
         (TierName::Optimal, StrategySpec::AutoPlay),
-        (TierName::Basic, basic.clone()),
+        (
+            TierName::Basic,
+            StrategySpec::Chart(Box::new(chart.clone())),
+        ),
         (TierName::Autoplay, StrategySpec::AutoPlay),
     ];
-    let tiers_b: Vec<(Tier, Vec<(f64, f64)>)> = specs
-        .iter()
-        .map(|(name, spec)| match name {
-            TierName::Optimal => tier_exact(rules, *name, &Optimal, spec),
-            TierName::Basic => tier_exact(rules, *name, &Follow(&chart), spec),
-            TierName::Autoplay => tier_exact(rules, *name, &Follow(&AutoPlay), spec),
-        })
-        .collect();
-    let mut tiers = Vec::new();
-    let mut wagers = Vec::new();
-    for (t, behind) in tiers_b {
-        wagers.push(Wager {
-            wager: "main bet".into(),
-            tier: Some(t.tier),
-            rtp_exact: t.rtp_exact,
-            sd: t.sd,
-            distribution: t.distribution.clone(),
-            method: "exact: combinatorial analysis and round enumeration (see tiers)".into(),
-        });
-        wagers.push(Wager {
-            wager: "bet behind, matching doubles and splits".into(),
-            tier: Some(t.tier),
-            rtp_exact: t.rtp_exact,
-            sd: t.sd,
-            distribution: t.distribution.clone(),
-            method: "the seated player's result per its stake: the main bet's distribution".into(),
-        });
-        let s = Shape::of(&behind);
-        wagers.push(Wager {
-            wager: "bet behind, declining doubles and splits".into(),
-            tier: Some(t.tier),
-            rtp_exact: 1.0 + s.mean,
-            sd: s.sd,
-            distribution: netp(&behind),
-            method:
-                "exact: the first hand's result at one undoubled bet, from the same enumeration"
-                    .into(),
-        });
-        tiers.push(t);
-    }
-    wagers.push(pairs_wager(rules.decks));
-    wagers.push(insurance_wager(rules.decks, rules.peek));
-    let claim = cfg.claim.map(|c| {
-        let best = tiers[0].rtp_exact;
-        let reachable = best >= c;
-        ClaimLine {
-            claimed: c,
-            wager: "main bet",
-            per: "initial bet",
-            tier: TierName::Optimal,
-            rtp_exact: best,
-            reachable,
-            verdict: if reachable {
-                format!(
-                    "holds as a maximum: optimal play returns {} under these rules, at or above the claimed {}",
-                    pct(best, 4),
-                    pct(c, 2)
-                )
-            } else {
-                format!(
-                    "does not hold: even optimal play returns {} under these rules, {} below the claimed {} (exact, no sampling error)",
-                    pct(best, 4),
-                    pct(c - best, 4),
-                    pct(c, 2)
-                )
-            },
-        }
-    });
+    let (tiers, wagers) = exact_tiers(rules, &chart, &specs);
+    let claim = cfg.claim.map(|c| claim_verdict(c, tiers[0].rtp_exact));
     let tiers_seconds = t0.elapsed().as_secs_f64();
     let what = cfg
         .claim
@@ -607,87 +547,25 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
         .unwrap_or_default();
     let exact_seconds = t0.elapsed().as_secs_f64();
     let t1 = std::time::Instant::now();
-    let mut simulation = Vec::new();
-    if cfg.rounds > 0 {
-        if let Some(f) = cfg.on_simulation {
-            f();
-        }
-        for (name, spec) in &specs[1..] {
-            let tier = tiers.iter().find(|t| t.tier == *name).expect("tier");
-            let behind_exact = wagers
-                .iter()
-                .find(|w| w.tier == Some(*name) && w.wager.contains("declining"))
-                .map_or(f64::NAN, |w| w.rtp_exact);
-            // A run stopped before its first chunk has nothing to compare: it is left out,
-            // and the dossier is marked interrupted.
-            if let Some(sim) = simulate(cfg, tier, spec, behind_exact, &wagers, stop)? {
-                simulation.push(sim);
-            }
-            if stop.load(std::sync::atomic::Ordering::SeqCst) {
-                break;
-            }
-        }
-    }
+    let simulation = simulations(cfg, &specs[1..], &tiers, &wagers, stop)?;
     let simulation_seconds = t1.elapsed().as_secs_f64();
-    let mut rounds_needed = Vec::new();
-    let mut separation = Vec::new();
-    for t in &tiers {
-        rounds_needed.extend(needed(t.tier.as_str(), t.sd, &[0.0001, 0.0005, 0.001]));
-        if let Some(c) = cfg.claim {
-            // A two-sided test at level L rejects the claim with probability L (power) after
-            // n = ((z_L + z'_L)·SD / |claim − RTP|)² rounds, z'_L the one-sided quantile.
-            for (level, z, power) in [(0.95, Z95, Z90), (0.99, Z99, Z98)] {
-                separation.push(Separation {
-                    tier: t.tier,
-                    level,
-                    rounds: ((z + power) * t.sd / (c - t.rtp_exact)).powi(2).ceil(),
-                });
-            }
-        }
-    }
+    let rounds_needed = tiers
+        .iter()
+        .flat_map(|t| needed(t.tier.as_str(), t.sd, &[0.0001, 0.0005, 0.001]))
+        .collect();
+    let separation = cfg.claim.map(|c| separation(&tiers, c)).unwrap_or_default();
     let mt = tiers
         .iter()
         .find(|t| t.tier == cfg.monitor_tier)
         .expect("tier");
-    let mut acceptance_bands = Vec::new();
-    for k in 3..=9 {
-        let n = 10u64.pow(k);
-        for (level, z) in [(0.95, Z95), (0.99, Z99), (0.999, Z999)] {
-            let h = z * mt.sd_per_round_total_wagered / (n as f64).sqrt();
-            acceptance_bands.push(Band {
-                rounds: n,
-                level,
-                lo: mt.rtp_total_wagered_exact - h,
-                hi: mt.rtp_total_wagered_exact + h,
-            });
-        }
-    }
-    let monitoring = Monitoring {
-        tier: mt.tier,
-        rtp_total_wagered: mt.rtp_total_wagered_exact,
-        sd_per_round: mt.sd_per_round_total_wagered,
-        max_return_per_wagered: super::max_return_per_wagered(rules),
-        note: format!(
-            "the {} tier's exact RTP per amount wagered and the SD of one round's return per amount wagered (rounds of equal initial bets); `rtplab monitor --expected` reads this object",
-            mt.tier.as_str()
-        ),
-    };
+    let acceptance_bands = acceptance_bands(mt);
+    let monitoring = monitoring(mt, rules);
     let interrupted = cfg.rounds > 0 && stop.load(std::sync::atomic::Ordering::SeqCst);
     debug_assert_eq!(specs[1..].len(), SIMULATED_TIERS);
     Ok(AuditModel {
         game: "blackjack",
         identity: Identity {
-            strategies: specs
-                .iter()
-                .map(|(n, s)| match n {
-                    TierName::Optimal => (
-                        n.as_str().to_string(),
-                        "optimal (composition-dependent)".into(),
-                        None,
-                    ),
-                    _ => (n.as_str().to_string(), s.name(), s.info().hash),
-                })
-                .collect(),
+            strategies: strategies(&specs),
             interrupted,
             exact_seconds,
             tiers_seconds,
@@ -708,6 +586,185 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
         what_would_make_claim_true: what,
         monitoring,
     })
+}
+
+/// Each tier's exact analysis, and every wager's exact figures: per tier the main bet and
+/// the bet behind both ways, then the pairs side bet and insurance.
+fn exact_tiers(rules: &Rules, chart: &Chart, specs: &Specs) -> (Vec<Tier>, Vec<Wager>) {
+    let tiers_b: Vec<(Tier, Vec<(f64, f64)>)> = specs
+        .iter()
+        .map(|(name, spec)| match name {
+            TierName::Optimal => tier_exact(rules, *name, &Optimal, spec),
+            TierName::Basic => tier_exact(rules, *name, &Follow(chart), spec),
+            TierName::Autoplay => tier_exact(rules, *name, &Follow(&AutoPlay), spec),
+        })
+        .collect();
+    let mut tiers = Vec::new();
+    let mut wagers = Vec::new();
+    for (t, behind) in tiers_b {
+        wagers.extend(tier_wagers(&t, &behind));
+        tiers.push(t);
+    }
+    wagers.push(pairs_wager(rules.decks));
+    wagers.push(insurance_wager(rules.decks, rules.peek));
+    (tiers, wagers)
+}
+
+/// A tier's main bet, and its bet behind matching doubles and splits (the main bet's
+/// distribution) and declining them (`behind`: the first hand at one undoubled bet).
+fn tier_wagers(t: &Tier, behind: &[(f64, f64)]) -> [Wager; 3] {
+    let s = Shape::of(behind);
+    [
+        Wager {
+            wager: "main bet".into(),
+            tier: Some(t.tier),
+            rtp_exact: t.rtp_exact,
+            sd: t.sd,
+            distribution: t.distribution.clone(),
+            method: "exact: combinatorial analysis and round enumeration (see tiers)".into(),
+        },
+        Wager {
+            wager: "bet behind, matching doubles and splits".into(),
+            tier: Some(t.tier),
+            rtp_exact: t.rtp_exact,
+            sd: t.sd,
+            distribution: t.distribution.clone(),
+            method: "the seated player's result per its stake: the main bet's distribution".into(),
+        },
+        Wager {
+            wager: "bet behind, declining doubles and splits".into(),
+            tier: Some(t.tier),
+            rtp_exact: 1.0 + s.mean,
+            sd: s.sd,
+            distribution: netp(behind),
+            method:
+                "exact: the first hand's result at one undoubled bet, from the same enumeration"
+                    .into(),
+        },
+    ]
+}
+
+/// The claim `c` on the main bet against `best`, the optimal tier's exact RTP.
+fn claim_verdict(c: f64, best: f64) -> ClaimLine {
+    let reachable = best >= c;
+    ClaimLine {
+        claimed: c,
+        wager: "main bet",
+        per: "initial bet",
+        tier: TierName::Optimal,
+        rtp_exact: best,
+        reachable,
+        verdict: if reachable {
+            format!(
+                "holds as a maximum: optimal play returns {} under these rules, at or above the claimed {}",
+                pct(best, 4),
+                pct(c, 2)
+            )
+        } else {
+            format!(
+                "does not hold: even optimal play returns {} under these rules, {} below the claimed {} (exact, no sampling error)",
+                pct(best, 4),
+                pct(c - best, 4),
+                pct(c, 2)
+            )
+        },
+    }
+}
+
+/// The simulation of each tier in `specs`, until a stop; none without rounds.
+fn simulations(
+    cfg: &AuditConfig,
+    specs: &[(TierName, StrategySpec)],
+    tiers: &[Tier],
+    wagers: &[Wager],
+    stop: &AtomicBool,
+) -> Result<Vec<Simulation>, BjError> {
+    let mut simulation = Vec::new();
+    if cfg.rounds == 0 {
+        return Ok(simulation);
+    }
+    if let Some(f) = cfg.on_simulation {
+        f();
+    }
+    for (name, spec) in specs {
+        let tier = tiers.iter().find(|t| t.tier == *name).expect("tier");
+        let behind_exact = wagers
+            .iter()
+            .find(|w| w.tier == Some(*name) && w.wager.contains("declining"))
+            .map_or(f64::NAN, |w| w.rtp_exact);
+        // A run stopped before its first chunk has nothing to compare: it is left out, and
+        // the dossier is marked interrupted.
+        if let Some(sim) = simulate(cfg, tier, spec, behind_exact, wagers, stop)? {
+            simulation.push(sim);
+        }
+        if stop.load(std::sync::atomic::Ordering::SeqCst) {
+            break;
+        }
+    }
+    Ok(simulation)
+}
+
+/// The rounds a test needs to tell the claim from each tier's exact RTP.
+fn separation(tiers: &[Tier], claim: f64) -> Vec<Separation> {
+    // A two-sided test at level L rejects the claim with probability L (power) after
+    // n = ((z_L + z'_L)·SD / |claim − RTP|)² rounds, z'_L the one-sided quantile.
+    tiers
+        .iter()
+        .flat_map(|t| {
+            [(0.95, Z95, Z90), (0.99, Z99, Z98)].map(|(level, z, power)| Separation {
+                tier: t.tier,
+                level,
+                rounds: ((z + power) * t.sd / (claim - t.rtp_exact)).powi(2).ceil(),
+            })
+        })
+        .collect()
+}
+
+/// The monitored tier's acceptance bands after 10³ to 10⁹ rounds.
+fn acceptance_bands(mt: &Tier) -> Vec<Band> {
+    let mut bands = Vec::new();
+    for k in 3..=9 {
+        let n = 10u64.pow(k);
+        for (level, z) in [(0.95, Z95), (0.99, Z99), (0.999, Z999)] {
+            let h = z * mt.sd_per_round_total_wagered / (n as f64).sqrt();
+            bands.push(Band {
+                rounds: n,
+                level,
+                lo: mt.rtp_total_wagered_exact - h,
+                hi: mt.rtp_total_wagered_exact + h,
+            });
+        }
+    }
+    bands
+}
+
+/// What `rtplab monitor --expected` reads: the monitored tier's figures per amount wagered.
+fn monitoring(mt: &Tier, rules: &Rules) -> Monitoring {
+    Monitoring {
+        tier: mt.tier,
+        rtp_total_wagered: mt.rtp_total_wagered_exact,
+        sd_per_round: mt.sd_per_round_total_wagered,
+        max_return_per_wagered: super::max_return_per_wagered(rules),
+        note: format!(
+            "the {} tier's exact RTP per amount wagered and the SD of one round's return per amount wagered (rounds of equal initial bets); `rtplab monitor --expected` reads this object",
+            mt.tier.as_str()
+        ),
+    }
+}
+
+/// (tier, strategy, chart hash) of each tier, for the identity.
+fn strategies(specs: &Specs) -> Vec<(String, String, Option<String>)> {
+    specs
+        .iter()
+        .map(|(n, s)| match n {
+            TierName::Optimal => (
+                n.as_str().to_string(),
+                "optimal (composition-dependent)".into(),
+                None,
+            ),
+            _ => (n.as_str().to_string(), s.name(), s.info().hash),
+        })
+        .collect()
 }
 
 /// Changes (indices into `rule_changes`), the rules they make, and why those were analysed
