@@ -11,15 +11,15 @@ use serde::Serialize;
 
 use super::distribution::{round_distribution, RoundDistribution, Shape, TINY};
 use super::exact::{analyze, DealerTable, Decider, Follow, Optimal};
-use super::exact_report::rule_changes;
+use super::exact_report::{claim_verdict, rule_changes};
 use super::report::{BehindFollows, SideBets};
 use super::resolve::basic_chart;
 use super::rules::{DealerBjTakes, Rules, Shuffle, Surrender};
 use super::strategy::{AutoPlay, Chart, StrategySpec};
 use super::{BjConfig, BjError, Blackjack};
 use crate::audit::{
-    interval, needed, needed_section, sim_chunk, text_section, ChiSquare, Identity, Needed, Z90,
-    Z95, Z98, Z99, Z999,
+    interval, interval_cell, needed, needed_section, sim_chunk, text_section, ChiSquare, Identity,
+    Needed, Z90, Z95, Z98, Z99, Z999,
 };
 use crate::report::svg::{bar_chart, line_chart, Bar, BarChart, Line, YUnit};
 use crate::report::{fixed, pct, pct_cell, Cell, Report, Section};
@@ -539,7 +539,7 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
         (TierName::Autoplay, StrategySpec::AutoPlay),
     ];
     let (tiers, wagers) = exact_tiers(rules, &chart, &specs);
-    let claim = cfg.claim.map(|c| claim_verdict(c, tiers[0].rtp_exact));
+    let claim = cfg.claim.map(|c| judge_claim(c, tiers[0].rtp_exact));
     let tiers_seconds = t0.elapsed().as_secs_f64();
     let what = cfg
         .claim
@@ -645,7 +645,7 @@ fn tier_wagers(t: &Tier, behind: &[(f64, f64)]) -> [Wager; 3] {
 }
 
 /// The claim `c` on the main bet against `best`, the optimal tier's exact RTP.
-fn claim_verdict(c: f64, best: f64) -> ClaimLine {
+fn judge_claim(c: f64, best: f64) -> ClaimLine {
     let reachable = best >= c;
     ClaimLine {
         claimed: c,
@@ -654,20 +654,7 @@ fn claim_verdict(c: f64, best: f64) -> ClaimLine {
         tier: TierName::Optimal,
         rtp_exact: best,
         reachable,
-        verdict: if reachable {
-            format!(
-                "holds as a maximum: optimal play returns {} under these rules, at or above the claimed {}",
-                pct(best, 4),
-                pct(c, 2)
-            )
-        } else {
-            format!(
-                "does not hold: even optimal play returns {} under these rules, {} below the claimed {} (exact, no sampling error)",
-                pct(best, 4),
-                pct(c - best, 4),
-                pct(c, 2)
-            )
-        },
+        verdict: claim_verdict(c, best, ["holds as a maximum", "does not hold"]),
     }
 }
 
@@ -1266,8 +1253,8 @@ fn cross_check_section(m: &AuditModel) -> Section {
             crate::report::count_cell(x.rounds),
             pct_cell(x.ev, 4),
             pct_cell(x.se, 4),
-            ci_cell(x.ci95),
-            ci_cell(x.ci99),
+            interval_cell(x.ci95, |v| pct(v, 4), "fraction"),
+            interval_cell(x.ci99, |v| pct(v, 4), "fraction"),
             Cell::num(format!("{:+.2}", x.z_vs_exact), x.z_vs_exact, "z"),
             match &x.chi_square {
                 Some(c) => Cell::num(
@@ -1283,16 +1270,6 @@ fn cross_check_section(m: &AuditModel) -> Section {
         ]);
     }
     s
-}
-
-/// A confidence interval of an EV, in percent to four places.
-fn ci_cell(ci: [f64; 2]) -> Cell {
-    Cell::range(
-        format!("[{}, {}]", pct(ci[0], 4), pct(ci[1], 4)),
-        ci[0],
-        ci[1],
-        "fraction",
-    )
 }
 
 /// The side wagers and the bet behind as simulated, against their exact RTP.

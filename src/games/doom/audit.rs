@@ -17,7 +17,8 @@ use super::rules::DoomRules;
 use super::sim::Mode;
 use super::{Doom, DoomError};
 use crate::audit::{
-    interval, needed, needed_section, sim_chunk, text_section, ChiSquare, Identity, Needed, Z95,
+    interval, interval_cell, needed, needed_section, sim_chunk, text_section, ChiSquare, Identity,
+    Needed, Z95,
 };
 use crate::report::{count_cell, fixed, pct_cell, Cell, Report, Section};
 use crate::stats::format_p;
@@ -627,8 +628,8 @@ fn cross_check_section(m: &DoomAuditModel) -> Section {
             count_cell(x.turns),
             Cell::num(fixed(x.mean, 2), x.mean, "points"),
             Cell::num(fixed(x.se, 2), x.se, "points"),
-            ci_cell(x.ci95),
-            ci_cell(x.ci99),
+            interval_cell(x.ci95, |v| fixed(v, 2), "points"),
+            interval_cell(x.ci99, |v| fixed(v, 2), "points"),
             Cell::num(format!("{:+.2}", x.z_vs_exact), x.z_vs_exact, "z"),
             Cell::num(
                 format!(
@@ -643,16 +644,6 @@ fn cross_check_section(m: &DoomAuditModel) -> Section {
         ]);
     }
     s
-}
-
-/// A confidence interval of a mean turn score, in points to two places.
-fn ci_cell(ci: [f64; 2]) -> Cell {
-    Cell::range(
-        format!("[{}, {}]", fixed(ci[0], 2), fixed(ci[1], 2)),
-        ci[0],
-        ci[1],
-        "points",
-    )
 }
 
 /// Simulated games of two to the target: their length, the first seat's edge, and each
