@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::report::Section;
+use crate::report::{Cell, Section};
 use crate::stats::critical;
 
 /// Two-sided normal quantiles for 90%, 95%, 99% and 99.9%.
@@ -20,6 +20,16 @@ pub const Z999: f64 = 3.2905267314918945;
 /// chunks, a few dozen, it was ±10-20%), and its intervals use Student's t with batches − 1
 /// degrees of freedom.
 pub const SIM_BATCHES: u64 = 4096;
+
+/// A confidence interval `[lo, hi]` as a range cell, each end written by `text`.
+pub fn interval_cell(ci: [f64; 2], text: impl Fn(f64) -> String, unit: &'static str) -> Cell {
+    Cell::range(
+        format!("[{}, {}]", text(ci[0]), text(ci[1])),
+        ci[0],
+        ci[1],
+        unit,
+    )
+}
 
 /// The chunk size that splits a simulation of `total` units (rounds, turns, games) into
 /// `SIM_BATCHES` chunks (fewer when there are fewer units).

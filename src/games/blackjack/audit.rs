@@ -11,16 +11,17 @@ use serde::Serialize;
 
 use super::distribution::{round_distribution, RoundDistribution, Shape, TINY};
 use super::exact::{analyze, DealerTable, Decider, Follow, Optimal};
-use super::exact_report::rule_changes;
+use super::exact_report::{claim_verdict, rule_changes};
 use super::report::{BehindFollows, SideBets};
 use super::resolve::basic_chart;
 use super::rules::{DealerBjTakes, Rules, Shuffle, Surrender};
-use super::strategy::{AutoPlay, StrategySpec};
+use super::strategy::{AutoPlay, Chart, StrategySpec};
 use super::{BjConfig, BjError, Blackjack};
 use crate::audit::{
-    interval, needed, needed_section, sim_chunk, text_section, ChiSquare, Identity, Needed, Z90,
-    Z95, Z98, Z99, Z999,
+    interval, interval_cell, needed, needed_section, sim_chunk, text_section, ChiSquare, Identity,
+    Needed, Z90, Z95, Z98, Z99, Z999,
 };
+use crate::report::svg::{bar_chart, line_chart, Bar, BarChart, Line, YUnit};
 use crate::report::{fixed, pct, pct_cell, Cell, Report, Section};
 use crate::stats::{format_p, p_value};
 
@@ -518,6 +519,10 @@ fn assumptions(rules: &Rules, tiers: &[Tier]) -> Vec<String> {
 /// The tiers the simulation cross-checks (basic and auto-play; optimal play is exact only).
 const SIMULATED_TIERS: usize = 2;
 
+/// The tiers and the strategy each is simulated with (optimal play is exact only; its spec is
+/// not run).
+type Specs = [(TierName, StrategySpec); 3];
+
 /// Run the exact part and the simulations; the dossier.
 pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError> {
     let rules = &cfg.rules;
@@ -525,80 +530,16 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
     super::exact::check_exact(rules)?;
     let t0 = std::time::Instant::now();
     let chart = basic_chart(rules);
-    let basic = StrategySpec::Chart(Box::new(chart.clone()));
-    let specs = [
+    let specs: Specs = [
         (TierName::Optimal, StrategySpec::AutoPlay),
-        (TierName::Basic, basic.clone()),
+        (
+            TierName::Basic,
+            StrategySpec::Chart(Box::new(chart.clone())),
+        ),
         (TierName::Autoplay, StrategySpec::AutoPlay),
     ];
-    let tiers_b: Vec<(Tier, Vec<(f64, f64)>)> = specs
-        .iter()
-        .map(|(name, spec)| match name {
-            TierName::Optimal => tier_exact(rules, *name, &Optimal, spec),
-            TierName::Basic => tier_exact(rules, *name, &Follow(&chart), spec),
-            TierName::Autoplay => tier_exact(rules, *name, &Follow(&AutoPlay), spec),
-        })
-        .collect();
-    let mut tiers = Vec::new();
-    let mut wagers = Vec::new();
-    for (t, behind) in tiers_b {
-        wagers.push(Wager {
-            wager: "main bet".into(),
-            tier: Some(t.tier),
-            rtp_exact: t.rtp_exact,
-            sd: t.sd,
-            distribution: t.distribution.clone(),
-            method: "exact: combinatorial analysis and round enumeration (see tiers)".into(),
-        });
-        wagers.push(Wager {
-            wager: "bet behind, matching doubles and splits".into(),
-            tier: Some(t.tier),
-            rtp_exact: t.rtp_exact,
-            sd: t.sd,
-            distribution: t.distribution.clone(),
-            method: "the seated player's result per its stake: the main bet's distribution".into(),
-        });
-        let s = Shape::of(&behind);
-        wagers.push(Wager {
-            wager: "bet behind, declining doubles and splits".into(),
-            tier: Some(t.tier),
-            rtp_exact: 1.0 + s.mean,
-            sd: s.sd,
-            distribution: netp(&behind),
-            method:
-                "exact: the first hand's result at one undoubled bet, from the same enumeration"
-                    .into(),
-        });
-        tiers.push(t);
-    }
-    wagers.push(pairs_wager(rules.decks));
-    wagers.push(insurance_wager(rules.decks, rules.peek));
-    let claim = cfg.claim.map(|c| {
-        let best = tiers[0].rtp_exact;
-        let reachable = best >= c;
-        ClaimLine {
-            claimed: c,
-            wager: "main bet",
-            per: "initial bet",
-            tier: TierName::Optimal,
-            rtp_exact: best,
-            reachable,
-            verdict: if reachable {
-                format!(
-                    "holds as a maximum: optimal play returns {} under these rules, at or above the claimed {}",
-                    pct(best, 4),
-                    pct(c, 2)
-                )
-            } else {
-                format!(
-                    "does not hold: even optimal play returns {} under these rules, {} below the claimed {} (exact, no sampling error)",
-                    pct(best, 4),
-                    pct(c - best, 4),
-                    pct(c, 2)
-                )
-            },
-        }
-    });
+    let (tiers, wagers) = exact_tiers(rules, &chart, &specs);
+    let claim = cfg.claim.map(|c| judge_claim(c, tiers[0].rtp_exact));
     let tiers_seconds = t0.elapsed().as_secs_f64();
     let what = cfg
         .claim
@@ -606,87 +547,25 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
         .unwrap_or_default();
     let exact_seconds = t0.elapsed().as_secs_f64();
     let t1 = std::time::Instant::now();
-    let mut simulation = Vec::new();
-    if cfg.rounds > 0 {
-        if let Some(f) = cfg.on_simulation {
-            f();
-        }
-        for (name, spec) in &specs[1..] {
-            let tier = tiers.iter().find(|t| t.tier == *name).expect("tier");
-            let behind_exact = wagers
-                .iter()
-                .find(|w| w.tier == Some(*name) && w.wager.contains("declining"))
-                .map_or(f64::NAN, |w| w.rtp_exact);
-            // A run stopped before its first chunk has nothing to compare: it is left out,
-            // and the dossier is marked interrupted.
-            if let Some(sim) = simulate(cfg, tier, spec, behind_exact, &wagers, stop)? {
-                simulation.push(sim);
-            }
-            if stop.load(std::sync::atomic::Ordering::SeqCst) {
-                break;
-            }
-        }
-    }
+    let simulation = simulations(cfg, &specs[1..], &tiers, &wagers, stop)?;
     let simulation_seconds = t1.elapsed().as_secs_f64();
-    let mut rounds_needed = Vec::new();
-    let mut separation = Vec::new();
-    for t in &tiers {
-        rounds_needed.extend(needed(t.tier.as_str(), t.sd, &[0.0001, 0.0005, 0.001]));
-        if let Some(c) = cfg.claim {
-            // A two-sided test at level L rejects the claim with probability L (power) after
-            // n = ((z_L + z'_L)·SD / |claim − RTP|)² rounds, z'_L the one-sided quantile.
-            for (level, z, power) in [(0.95, Z95, Z90), (0.99, Z99, Z98)] {
-                separation.push(Separation {
-                    tier: t.tier,
-                    level,
-                    rounds: ((z + power) * t.sd / (c - t.rtp_exact)).powi(2).ceil(),
-                });
-            }
-        }
-    }
+    let rounds_needed = tiers
+        .iter()
+        .flat_map(|t| needed(t.tier.as_str(), t.sd, &[0.0001, 0.0005, 0.001]))
+        .collect();
+    let separation = cfg.claim.map(|c| separation(&tiers, c)).unwrap_or_default();
     let mt = tiers
         .iter()
         .find(|t| t.tier == cfg.monitor_tier)
         .expect("tier");
-    let mut acceptance_bands = Vec::new();
-    for k in 3..=9 {
-        let n = 10u64.pow(k);
-        for (level, z) in [(0.95, Z95), (0.99, Z99), (0.999, Z999)] {
-            let h = z * mt.sd_per_round_total_wagered / (n as f64).sqrt();
-            acceptance_bands.push(Band {
-                rounds: n,
-                level,
-                lo: mt.rtp_total_wagered_exact - h,
-                hi: mt.rtp_total_wagered_exact + h,
-            });
-        }
-    }
-    let monitoring = Monitoring {
-        tier: mt.tier,
-        rtp_total_wagered: mt.rtp_total_wagered_exact,
-        sd_per_round: mt.sd_per_round_total_wagered,
-        max_return_per_wagered: super::max_return_per_wagered(rules),
-        note: format!(
-            "the {} tier's exact RTP per amount wagered and the SD of one round's return per amount wagered (rounds of equal initial bets); `rtplab monitor --expected` reads this object",
-            mt.tier.as_str()
-        ),
-    };
+    let acceptance_bands = acceptance_bands(mt);
+    let monitoring = monitoring(mt, rules);
     let interrupted = cfg.rounds > 0 && stop.load(std::sync::atomic::Ordering::SeqCst);
     debug_assert_eq!(specs[1..].len(), SIMULATED_TIERS);
     Ok(AuditModel {
         game: "blackjack",
         identity: Identity {
-            strategies: specs
-                .iter()
-                .map(|(n, s)| match n {
-                    TierName::Optimal => (
-                        n.as_str().to_string(),
-                        "optimal (composition-dependent)".into(),
-                        None,
-                    ),
-                    _ => (n.as_str().to_string(), s.name(), s.info().hash),
-                })
-                .collect(),
+            strategies: strategies(&specs),
             interrupted,
             exact_seconds,
             tiers_seconds,
@@ -707,6 +586,172 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
         what_would_make_claim_true: what,
         monitoring,
     })
+}
+
+/// Each tier's exact analysis, and every wager's exact figures: per tier the main bet and
+/// the bet behind both ways, then the pairs side bet and insurance.
+fn exact_tiers(rules: &Rules, chart: &Chart, specs: &Specs) -> (Vec<Tier>, Vec<Wager>) {
+    let tiers_b: Vec<(Tier, Vec<(f64, f64)>)> = specs
+        .iter()
+        .map(|(name, spec)| match name {
+            TierName::Optimal => tier_exact(rules, *name, &Optimal, spec),
+            TierName::Basic => tier_exact(rules, *name, &Follow(chart), spec),
+            TierName::Autoplay => tier_exact(rules, *name, &Follow(&AutoPlay), spec),
+        })
+        .collect();
+    let mut tiers = Vec::new();
+    let mut wagers = Vec::new();
+    for (t, behind) in tiers_b {
+        wagers.extend(tier_wagers(&t, &behind));
+        tiers.push(t);
+    }
+    wagers.push(pairs_wager(rules.decks));
+    wagers.push(insurance_wager(rules.decks, rules.peek));
+    (tiers, wagers)
+}
+
+/// A tier's main bet, and its bet behind matching doubles and splits (the main bet's
+/// distribution) and declining them (`behind`: the first hand at one undoubled bet).
+fn tier_wagers(t: &Tier, behind: &[(f64, f64)]) -> [Wager; 3] {
+    let s = Shape::of(behind);
+    [
+        Wager {
+            wager: "main bet".into(),
+            tier: Some(t.tier),
+            rtp_exact: t.rtp_exact,
+            sd: t.sd,
+            distribution: t.distribution.clone(),
+            method: "exact: combinatorial analysis and round enumeration (see tiers)".into(),
+        },
+        Wager {
+            wager: "bet behind, matching doubles and splits".into(),
+            tier: Some(t.tier),
+            rtp_exact: t.rtp_exact,
+            sd: t.sd,
+            distribution: t.distribution.clone(),
+            method: "the seated player's result per its stake: the main bet's distribution".into(),
+        },
+        Wager {
+            wager: "bet behind, declining doubles and splits".into(),
+            tier: Some(t.tier),
+            rtp_exact: 1.0 + s.mean,
+            sd: s.sd,
+            distribution: netp(behind),
+            method:
+                "exact: the first hand's result at one undoubled bet, from the same enumeration"
+                    .into(),
+        },
+    ]
+}
+
+/// The claim `c` on the main bet against `best`, the optimal tier's exact RTP.
+fn judge_claim(c: f64, best: f64) -> ClaimLine {
+    let reachable = best >= c;
+    ClaimLine {
+        claimed: c,
+        wager: "main bet",
+        per: "initial bet",
+        tier: TierName::Optimal,
+        rtp_exact: best,
+        reachable,
+        verdict: claim_verdict(c, best, ["holds as a maximum", "does not hold"]),
+    }
+}
+
+/// The simulation of each tier in `specs`, until a stop; none without rounds.
+fn simulations(
+    cfg: &AuditConfig,
+    specs: &[(TierName, StrategySpec)],
+    tiers: &[Tier],
+    wagers: &[Wager],
+    stop: &AtomicBool,
+) -> Result<Vec<Simulation>, BjError> {
+    let mut simulation = Vec::new();
+    if cfg.rounds == 0 {
+        return Ok(simulation);
+    }
+    if let Some(f) = cfg.on_simulation {
+        f();
+    }
+    for (name, spec) in specs {
+        let tier = tiers.iter().find(|t| t.tier == *name).expect("tier");
+        let behind_exact = wagers
+            .iter()
+            .find(|w| w.tier == Some(*name) && w.wager.contains("declining"))
+            .map_or(f64::NAN, |w| w.rtp_exact);
+        // A run stopped before its first chunk has nothing to compare: it is left out, and
+        // the dossier is marked interrupted.
+        if let Some(sim) = simulate(cfg, tier, spec, behind_exact, wagers, stop)? {
+            simulation.push(sim);
+        }
+        if stop.load(std::sync::atomic::Ordering::SeqCst) {
+            break;
+        }
+    }
+    Ok(simulation)
+}
+
+/// The rounds a test needs to tell the claim from each tier's exact RTP.
+fn separation(tiers: &[Tier], claim: f64) -> Vec<Separation> {
+    // A two-sided test at level L rejects the claim with probability L (power) after
+    // n = ((z_L + z'_L)·SD / |claim − RTP|)² rounds, z'_L the one-sided quantile.
+    tiers
+        .iter()
+        .flat_map(|t| {
+            [(0.95, Z95, Z90), (0.99, Z99, Z98)].map(|(level, z, power)| Separation {
+                tier: t.tier,
+                level,
+                rounds: ((z + power) * t.sd / (claim - t.rtp_exact)).powi(2).ceil(),
+            })
+        })
+        .collect()
+}
+
+/// The monitored tier's acceptance bands after 10³ to 10⁹ rounds.
+fn acceptance_bands(mt: &Tier) -> Vec<Band> {
+    let mut bands = Vec::new();
+    for k in 3..=9 {
+        let n = 10u64.pow(k);
+        for (level, z) in [(0.95, Z95), (0.99, Z99), (0.999, Z999)] {
+            let h = z * mt.sd_per_round_total_wagered / (n as f64).sqrt();
+            bands.push(Band {
+                rounds: n,
+                level,
+                lo: mt.rtp_total_wagered_exact - h,
+                hi: mt.rtp_total_wagered_exact + h,
+            });
+        }
+    }
+    bands
+}
+
+/// What `rtplab monitor --expected` reads: the monitored tier's figures per amount wagered.
+fn monitoring(mt: &Tier, rules: &Rules) -> Monitoring {
+    Monitoring {
+        tier: mt.tier,
+        rtp_total_wagered: mt.rtp_total_wagered_exact,
+        sd_per_round: mt.sd_per_round_total_wagered,
+        max_return_per_wagered: super::max_return_per_wagered(rules),
+        note: format!(
+            "the {} tier's exact RTP per amount wagered and the SD of one round's return per amount wagered (rounds of equal initial bets); `rtplab monitor --expected` reads this object",
+            mt.tier.as_str()
+        ),
+    }
+}
+
+/// (tier, strategy, chart hash) of each tier, for the identity.
+fn strategies(specs: &Specs) -> Vec<(String, String, Option<String>)> {
+    specs
+        .iter()
+        .map(|(n, s)| match n {
+            TierName::Optimal => (
+                n.as_str().to_string(),
+                "optimal (composition-dependent)".into(),
+                None,
+            ),
+            _ => (n.as_str().to_string(), s.name(), s.info().hash),
+        })
+        .collect()
 }
 
 /// Changes (indices into `rule_changes`), the rules they make, and why those were analysed
@@ -974,18 +1019,59 @@ fn tiers_simulated(m: &AuditModel) -> String {
 /// The dossier as tables and notes (Markdown, table, CSV, HTML); the JSON is the model.
 pub fn render(m: &AuditModel) -> Report {
     let mut r = Report {
-        title: if m.identity.interrupted {
-            format!(
-                "rtplab RTP verification dossier: blackjack (INTERRUPTED: {})",
-                tiers_simulated(m)
-            )
-        } else {
-            "rtplab RTP verification dossier: blackjack".into()
-        },
+        title: title(m),
+        meta: meta_lines(m),
         ..Default::default()
     };
+    r.sections.extend([
+        text_section("Rules as dealt", ["rule", "as dealt"], &m.rules_as_dealt),
+        text_section("Definitions", ["term", "meaning"], &m.definitions),
+        tiers_section(m),
+        distribution_section(m),
+        wagers_section(m),
+    ]);
+    if !m.simulation.is_empty() {
+        r.sections.extend([
+            cross_check_section(m),
+            simulated_wagers_section(m),
+            histogram_section(m),
+        ]);
+    }
+    r.sections.push(needed_section(
+        "Rounds needed to resolve the RTP",
+        "± precision",
+        "rounds",
+        &m.rounds_needed,
+        |p| Cell::num(pct(p, 2), p, "fraction"),
+    ));
+    if let Some(c) = &m.claim {
+        r.sections.push(separation_section(m, c));
+    }
+    r.sections.push(bands_section(m));
+    if m.claim.is_some() {
+        r.sections.push(changes_section(m));
+    }
+    r.notes = notes(m);
+    r.json = serde_json::to_value(m).unwrap_or_default();
+    r
+}
+
+/// The title; an interrupted dossier says how far its simulation got.
+fn title(m: &AuditModel) -> String {
+    if m.identity.interrupted {
+        format!(
+            "rtplab RTP verification dossier: blackjack (INTERRUPTED: {})",
+            tiers_simulated(m)
+        )
+    } else {
+        "rtplab RTP verification dossier: blackjack".into()
+    }
+}
+
+/// The identity of the run: tool, rules, strategies, seed, rounds, time, the claim's verdict.
+fn meta_lines(m: &AuditModel) -> Vec<(String, String)> {
     let id = &m.identity;
-    r.meta = vec![
+    let mut meta = vec![
         ("tool".into(), format!("{} {}", id.tool, id.version)),
         ("git commit".into(), id.git_commit.into()),
         ("build profile".into(), id.build_profile.into()),
@@ -995,68 +1081,65 @@ pub fn render(m: &AuditModel) -> Report {
             id.rules_hash.clone(),
         ),
     ];
-    for (t, name, hash) in &id.strategies {
-        r.meta.push((
+    meta.extend(id.strategies.iter().map(|(t, name, hash)| {
+        (
             format!("strategy, {t} tier"),
             match hash {
                 Some(h) => format!("{name} (chart hash {h})"),
                 None => name.clone(),
             },
-        ));
-    }
-    r.meta.push(("seed".into(), id.seed.to_string()));
-    r.meta.push(("RNG".into(), id.rng.into()));
-    r.meta.push((
-        "simulated rounds per tier".into(),
-        if id.rounds_per_tier == 0 {
-            "none (exact analysis only)".into()
-        } else if id.interrupted {
+        )
+    }));
+    meta.extend([
+        ("seed".into(), id.seed.to_string()),
+        ("RNG".into(), id.rng.into()),
+        ("simulated rounds per tier".into(), rounds_line(m)),
+        ("shards merged".into(), id.shards_merged.to_string()),
+        (
+            "time".into(),
             format!(
-                "{} requested; interrupted: {} (see Simulation cross-check)",
-                crate::report::count(id.rounds_per_tier),
-                tiers_simulated(m)
-            )
-        } else {
-            crate::report::count(id.rounds_per_tier)
-        },
-    ));
-    r.meta
-        .push(("shards merged".into(), id.shards_merged.to_string()));
-    r.meta.push((
-        "time".into(),
-        format!(
-            "exact {:.2} s (strategy tiers {:.2} s, rule changes {:.2} s), simulation {:.1} s",
-            id.exact_seconds,
-            id.tiers_seconds,
-            id.exact_seconds - id.tiers_seconds,
-            id.simulation_seconds
-        ),
-    ));
-    if let Some(c) = &m.claim {
-        r.meta.push((
-            "claim".into(),
-            format!(
-                "{} RTP per {} on the {} ({} tier): {}",
-                pct(c.claimed, 2),
-                c.per,
-                c.wager,
-                c.tier.as_str(),
-                c.verdict
+                "exact {:.2} s (strategy tiers {:.2} s, rule changes {:.2} s), simulation {:.1} s",
+                id.exact_seconds,
+                id.tiers_seconds,
+                id.exact_seconds - id.tiers_seconds,
+                id.simulation_seconds
             ),
-        ));
+        ),
+    ]);
+    meta.extend(m.claim.as_ref().map(|c| ("claim".into(), claim_line(c))));
+    meta
+}
+
+/// The simulated rounds per tier, or none, or how far an interrupted simulation got.
+fn rounds_line(m: &AuditModel) -> String {
+    let id = &m.identity;
+    if id.rounds_per_tier == 0 {
+        "none (exact analysis only)".into()
+    } else if id.interrupted {
+        format!(
+            "{} requested; interrupted: {} (see Simulation cross-check)",
+            crate::report::count(id.rounds_per_tier),
+            tiers_simulated(m)
+        )
+    } else {
+        crate::report::count(id.rounds_per_tier)
     }
+}
 
-    r.sections.push(text_section(
-        "Rules as dealt",
-        ["rule", "as dealt"],
-        &m.rules_as_dealt,
-    ));
-    r.sections.push(text_section(
-        "Definitions",
-        ["term", "meaning"],
-        &m.definitions,
-    ));
+/// The claim, what it is per, and its verdict.
+fn claim_line(c: &ClaimLine) -> String {
+    format!(
+        "{} RTP per {} on the {} ({} tier): {}",
+        pct(c.claimed, 2),
+        c.per,
+        c.wager,
+        c.tier.as_str(),
+        c.verdict
+    )
+}
 
+/// Each tier's exact EV, RTPs, SD, volatility indices, frequencies and largest win.
+fn tiers_section(m: &AuditModel) -> Section {
     let mut s = Section::new(
         "Strategy tiers (exact)",
         &[
@@ -1075,28 +1158,17 @@ pub fn render(m: &AuditModel) -> Report {
         ],
     );
     for t in &m.tiers {
-        s.row([
+        let vi = &t.volatility_index;
+        let mut row = vec![
             Cell::from(t.tier.as_str().to_string()),
             t.strategy.clone().into(),
             pct_cell(t.ev_exact, 4),
             pct_cell(t.rtp_exact, 4),
             pct_cell(t.rtp_total_wagered_exact, 4),
             Cell::num(fixed(t.sd, 4), t.sd, "bets"),
-            Cell::num(
-                fixed(t.volatility_index.p90, 3),
-                t.volatility_index.p90,
-                "bets",
-            ),
-            Cell::num(
-                fixed(t.volatility_index.p95, 3),
-                t.volatility_index.p95,
-                "bets",
-            ),
-            Cell::num(
-                fixed(t.volatility_index.p99, 3),
-                t.volatility_index.p99,
-                "bets",
-            ),
+        ];
+        row.extend([vi.p90, vi.p95, vi.p99].map(|v| Cell::num(fixed(v, 3), v, "bets")));
+        row.extend([
             pct_cell(t.hit_frequency, 3),
             pct_cell(t.push_frequency, 3),
             Cell::num(
@@ -1105,9 +1177,13 @@ pub fn render(m: &AuditModel) -> Report {
                 "bets",
             ),
         ]);
+        s.row(row);
     }
-    r.sections.push(s);
+    s
+}
 
+/// One round's net result: each tier's exact probability of every value any tier can take.
+fn distribution_section(m: &AuditModel) -> Section {
     let mut nets: Vec<f64> = m
         .tiers
         .iter()
@@ -1132,8 +1208,11 @@ pub fn render(m: &AuditModel) -> Report {
         }
         s.row(row);
     }
-    r.sections.push(s);
+    s
+}
 
+/// Every wager's exact RTP and SD, and how it was found.
+fn wagers_section(m: &AuditModel) -> Section {
     let mut s = Section::new(
         "Every wager (exact)",
         &["wager", "tier", "RTP", "SD", "method"],
@@ -1149,130 +1228,126 @@ pub fn render(m: &AuditModel) -> Report {
             w.method.clone().into(),
         ]);
     }
-    r.sections.push(s);
+    s
+}
 
-    if !m.simulation.is_empty() {
-        let mut s = Section::new(
-            "Simulation cross-check",
-            &[
-                "tier",
-                "rounds",
-                "EV",
-                "SE",
-                "95% CI",
-                "99% CI",
-                "z vs exact",
-                "chi-square (df, p)",
-                "z vs claim",
-            ],
-        );
-        for x in &m.simulation {
+/// Each simulated tier's EV with its intervals, against the exact EV and the claim.
+fn cross_check_section(m: &AuditModel) -> Section {
+    let mut s = Section::new(
+        "Simulation cross-check",
+        &[
+            "tier",
+            "rounds",
+            "EV",
+            "SE",
+            "95% CI",
+            "99% CI",
+            "z vs exact",
+            "chi-square (df, p)",
+            "z vs claim",
+        ],
+    );
+    for x in &m.simulation {
+        s.row([
+            Cell::from(x.tier.as_str().to_string()),
+            crate::report::count_cell(x.rounds),
+            pct_cell(x.ev, 4),
+            pct_cell(x.se, 4),
+            interval_cell(x.ci95, |v| pct(v, 4), "fraction"),
+            interval_cell(x.ci99, |v| pct(v, 4), "fraction"),
+            Cell::num(format!("{:+.2}", x.z_vs_exact), x.z_vs_exact, "z"),
+            match &x.chi_square {
+                Some(c) => Cell::num(
+                    format!("{:.2} ({}, {})", c.statistic, c.df, format_p(c.p)),
+                    c.statistic,
+                    "chi-square",
+                ),
+                None => Cell::from("n/a (resplits approximated)".to_string()),
+            },
+            x.z_vs_claim.map_or(Cell::from("-".to_string()), |z| {
+                Cell::num(format!("{z:+.1}"), z, "z")
+            }),
+        ]);
+    }
+    s
+}
+
+/// The side wagers and the bet behind as simulated, against their exact RTP.
+fn simulated_wagers_section(m: &AuditModel) -> Section {
+    let mut s = Section::new(
+        "Simulated wagers against their exact RTP",
+        &[
+            "tier",
+            "wager",
+            "bets",
+            "RTP simulated",
+            "SE",
+            "RTP exact",
+            "z",
+        ],
+    );
+    for x in &m.simulation {
+        for w in &x.wagers {
             s.row([
                 Cell::from(x.tier.as_str().to_string()),
-                crate::report::count_cell(x.rounds),
-                pct_cell(x.ev, 4),
-                pct_cell(x.se, 4),
-                Cell::range(
-                    format!("[{}, {}]", pct(x.ci95[0], 4), pct(x.ci95[1], 4)),
-                    x.ci95[0],
-                    x.ci95[1],
-                    "fraction",
-                ),
-                Cell::range(
-                    format!("[{}, {}]", pct(x.ci99[0], 4), pct(x.ci99[1], 4)),
-                    x.ci99[0],
-                    x.ci99[1],
-                    "fraction",
-                ),
-                Cell::num(format!("{:+.2}", x.z_vs_exact), x.z_vs_exact, "z"),
-                match &x.chi_square {
-                    Some(c) => Cell::num(
-                        format!("{:.2} ({}, {})", c.statistic, c.df, format_p(c.p)),
-                        c.statistic,
-                        "chi-square",
-                    ),
-                    None => Cell::from("n/a (resplits approximated)".to_string()),
-                },
-                x.z_vs_claim.map_or(Cell::from("-".to_string()), |z| {
-                    Cell::num(format!("{z:+.1}"), z, "z")
-                }),
+                w.wager.clone().into(),
+                crate::report::count_cell(w.bets),
+                pct_cell(w.rtp, 3),
+                pct_cell(w.se, 3),
+                pct_cell(w.rtp_exact, 4),
+                Cell::num(format!("{:+.2}", w.z_vs_exact), w.z_vs_exact, "z"),
             ]);
         }
-        r.sections.push(s);
-        let mut s = Section::new(
-            "Simulated wagers against their exact RTP",
-            &[
-                "tier",
-                "wager",
-                "bets",
-                "RTP simulated",
-                "SE",
-                "RTP exact",
-                "z",
-            ],
-        );
-        for x in &m.simulation {
-            for w in &x.wagers {
-                s.row([
-                    Cell::from(x.tier.as_str().to_string()),
-                    w.wager.clone().into(),
-                    crate::report::count_cell(w.bets),
-                    pct_cell(w.rtp, 3),
-                    pct_cell(w.se, 3),
-                    pct_cell(w.rtp_exact, 4),
-                    Cell::num(format!("{:+.2}", w.z_vs_exact), w.z_vs_exact, "z"),
-                ]);
-            }
-        }
-        r.sections.push(s);
-        let mut s = Section::new(
-            "Simulated histogram beside the exact distribution",
-            &["tier", "net (bets)", "rounds", "P simulated", "P exact"],
-        );
-        for x in &m.simulation {
-            for h in &x.histogram {
-                s.row([
-                    Cell::from(x.tier.as_str().to_string()),
-                    Cell::num(net_label(h.net), h.net, "bets"),
-                    crate::report::count_cell(h.count),
-                    Cell::num(format!("{:.6}", h.p_sim), h.p_sim, "probability"),
-                    Cell::num(format!("{:.6}", h.p_exact), h.p_exact, "probability"),
-                ]);
-            }
-        }
-        r.sections.push(s);
     }
+    s
+}
 
-    r.sections.push(needed_section(
-        "Rounds needed to resolve the RTP",
-        "± precision",
-        "rounds",
-        &m.rounds_needed,
-        |p| Cell::num(pct(p, 2), p, "fraction"),
-    ));
-    if let Some(c) = &m.claim {
-        let mut s = Section::new(
-            "Rounds to tell the claim from the exact RTP (a test at level L rejecting it with probability L)",
-            &["tier", "exact RTP", "claim − exact", "95%", "99%"],
-        );
-        for t in &m.tiers {
-            let at = |level: f64| {
-                m.separation
-                    .iter()
-                    .find(|x| x.tier == t.tier && x.level == level)
-                    .map_or(f64::NAN, |x| x.rounds)
-            };
+/// Each simulated tier's histogram of one round's net beside the exact probabilities.
+fn histogram_section(m: &AuditModel) -> Section {
+    let mut s = Section::new(
+        "Simulated histogram beside the exact distribution",
+        &["tier", "net (bets)", "rounds", "P simulated", "P exact"],
+    );
+    for x in &m.simulation {
+        for h in &x.histogram {
             s.row([
-                Cell::from(t.tier.as_str().to_string()),
-                pct_cell(t.rtp_exact, 4),
-                pct_cell(c.claimed - t.rtp_exact, 4),
-                Cell::num(crate::audit::count_text(at(0.95)), at(0.95), "rounds"),
-                Cell::num(crate::audit::count_text(at(0.99)), at(0.99), "rounds"),
+                Cell::from(x.tier.as_str().to_string()),
+                Cell::num(net_label(h.net), h.net, "bets"),
+                crate::report::count_cell(h.count),
+                Cell::num(format!("{:.6}", h.p_sim), h.p_sim, "probability"),
+                Cell::num(format!("{:.6}", h.p_exact), h.p_exact, "probability"),
             ]);
         }
-        r.sections.push(s);
     }
+    s
+}
 
+/// The rounds a test needs to tell the claim from each tier's exact RTP.
+fn separation_section(m: &AuditModel, c: &ClaimLine) -> Section {
+    let mut s = Section::new(
+        "Rounds to tell the claim from the exact RTP (a test at level L rejecting it with probability L)",
+        &["tier", "exact RTP", "claim − exact", "95%", "99%"],
+    );
+    for t in &m.tiers {
+        let at = |level: f64| {
+            m.separation
+                .iter()
+                .find(|x| x.tier == t.tier && x.level == level)
+                .map_or(f64::NAN, |x| x.rounds)
+        };
+        s.row([
+            Cell::from(t.tier.as_str().to_string()),
+            pct_cell(t.rtp_exact, 4),
+            pct_cell(c.claimed - t.rtp_exact, 4),
+            Cell::num(crate::audit::count_text(at(0.95)), at(0.95), "rounds"),
+            Cell::num(crate::audit::count_text(at(0.99)), at(0.99), "rounds"),
+        ]);
+    }
+    s
+}
+
+/// Where the observed RTP per total wagered of a fair game lies after 10³ to 10⁹ rounds.
+fn bands_section(m: &AuditModel) -> Section {
     let mut s = Section::new(
         "Acceptance bands of the observed RTP per total wagered",
         &["rounds", "expected", "95%", "99%", "99.9%"],
@@ -1303,132 +1378,150 @@ pub fn render(m: &AuditModel) -> Report {
         }
         s.row(row);
     }
-    r.sections.push(s);
+    s
+}
 
-    if m.claim.is_some() {
-        let mut s = Section::new(
-            "What would make the claim true",
-            &[
-                "rule change(s)",
-                "RTP optimal",
-                "RTP basic",
-                "reaches the claim",
-                "tier",
-            ],
-        );
-        // Every change that reaches the claim, and the single changes that do not (the pairs
-        // that do not are in the JSON).
-        for x in m
-            .what_would_make_claim_true
-            .iter()
-            .filter(|x| x.reaches_claim || x.changes.len() == 1)
-        {
-            s.row([
-                Cell::from(match &x.note {
-                    Some(n) => format!("{} ({n})", x.changes.join(" + ")),
-                    None => x.changes.join(" + "),
-                }),
-                pct_cell(x.rtp_optimal, 4),
-                x.rtp_basic
-                    .map_or(Cell::from("-".to_string()), |b| pct_cell(b, 4)),
-                Cell::from(if x.reaches_claim { "yes" } else { "no" }.to_string()),
-                Cell::from(x.tier.map_or("-".to_string(), |t| t.as_str().into())),
-            ]);
-        }
-        r.sections.push(s);
+/// The rule changes that would make the claim true, and the single changes that would not.
+fn changes_section(m: &AuditModel) -> Section {
+    let mut s = Section::new(
+        "What would make the claim true",
+        &[
+            "rule change(s)",
+            "RTP optimal",
+            "RTP basic",
+            "reaches the claim",
+            "tier",
+        ],
+    );
+    // Every change that reaches the claim, and the single changes that do not (the pairs
+    // that do not are in the JSON).
+    for x in m
+        .what_would_make_claim_true
+        .iter()
+        .filter(|x| x.reaches_claim || x.changes.len() == 1)
+    {
+        s.row([
+            Cell::from(match &x.note {
+                Some(n) => format!("{} ({n})", x.changes.join(" + ")),
+                None => x.changes.join(" + "),
+            }),
+            pct_cell(x.rtp_optimal, 4),
+            x.rtp_basic
+                .map_or(Cell::from("-".to_string()), |b| pct_cell(b, 4)),
+            Cell::from(if x.reaches_claim { "yes" } else { "no" }.to_string()),
+            Cell::from(x.tier.map_or("-".to_string(), |t| t.as_str().into())),
+        ]);
     }
+    s
+}
 
-    for t in &m.tiers {
-        let a = &t.approximation;
-        let mut parts = Vec::new();
-        if a.resplit_mass > 0.0 {
-            parts.push(format!(
-                "resplit rounds not enumerated: P ≤ {:.2e}",
-                a.resplit_mass
-            ));
-        }
-        if a.tiny_mass > 0.0 {
-            parts.push(format!(
-                "split rounds below {TINY:e} with the dealer approximated: P ≤ {:.2e}",
-                a.tiny_mass
-            ));
-        }
-        if !parts.is_empty() {
-            r.notes.push(format!(
-                "{} tier: the distribution's mean differs from the exact EV by {:.1e} ({}).",
-                t.tier.as_str(),
-                a.mean_minus_ev,
-                parts.join("; ")
-            ));
-        }
-    }
-    for a in &m.assumptions {
-        r.notes.push(format!("Assumption: {a}"));
-    }
+/// The notes: each tier's approximation, the assumptions, the rule changes, monitoring.
+fn notes(m: &AuditModel) -> Vec<String> {
+    let mut notes: Vec<String> = m.tiers.iter().filter_map(approximation_note).collect();
+    notes.extend(m.assumptions.iter().map(|a| format!("Assumption: {a}")));
     if let Some(c) = &m.claim {
         let n = m
             .what_would_make_claim_true
             .iter()
             .filter(|x| x.reaches_claim)
             .count();
-        r.notes.push(format!(
+        notes.push(format!(
             "What would make the claimed {} true: {n} of {} rule changes reach it under optimal play: single changes, and pairs of changes that each raise the RTP but fall short alone (exact analysis of each changed rule set; the basic chart derived for the changed rules where optimal play reaches it).",
             pct(c.claimed, 2),
             m.what_would_make_claim_true.len()
         ));
     }
-    r.notes.push(format!(
+    notes.push(format!(
         "Monitoring: {}; `rtplab monitor --expected report.json LOG.csv` checks live periods against it.",
         m.monitoring.note
     ));
-    r.json = serde_json::to_value(m).unwrap_or_default();
-    r
+    notes
+}
+
+/// How far a tier's distribution is from its exact EV, and why; none if it is not.
+fn approximation_note(t: &Tier) -> Option<String> {
+    let a = &t.approximation;
+    let mut parts = Vec::new();
+    if a.resplit_mass > 0.0 {
+        parts.push(format!(
+            "resplit rounds not enumerated: P ≤ {:.2e}",
+            a.resplit_mass
+        ));
+    }
+    if a.tiny_mass > 0.0 {
+        parts.push(format!(
+            "split rounds below {TINY:e} with the dealer approximated: P ≤ {:.2e}",
+            a.tiny_mass
+        ));
+    }
+    (!parts.is_empty()).then(|| {
+        format!(
+            "{} tier: the distribution's mean differs from the exact EV by {:.1e} ({}).",
+            t.tier.as_str(),
+            a.mean_minus_ev,
+            parts.join("; ")
+        )
+    })
 }
 
 /// The plots: each tier's exact distribution (with the simulation's 95% intervals where
 /// simulated), the acceptance funnel with the claim drawn, and the RTP of the rule changes.
 pub fn plots(m: &AuditModel) -> Result<Vec<(String, String)>, String> {
-    use crate::report::svg::{bar_chart, line_chart, Bar, BarChart, Line, YUnit};
     let mut out = Vec::new();
     for t in &m.tiers {
-        let sim = m.simulation.iter().find(|s| s.tier == t.tier);
-        let bars: Vec<Bar> = t
-            .distribution
-            .iter()
-            .map(|d| {
-                let b = Bar::new(net_label(d.net), 100.0 * d.p);
-                match sim.and_then(|s| s.histogram.iter().find(|h| h.net == d.net)) {
-                    Some(h) if h.count > 0 || d.p > 0.0 => {
-                        let n = sim.map_or(0, |s| s.rounds) as f64;
-                        let se = (h.p_sim * (1.0 - h.p_sim) / n).sqrt();
-                        b.with_ci(100.0 * (h.p_sim - Z95 * se), 100.0 * (h.p_sim + Z95 * se))
-                    }
-                    _ => b,
-                }
-            })
-            .collect();
-        let title = if sim.is_some() {
-            format!(
-                "One round's net, {} tier: exact P (bars), simulated 95% CI (error bars)",
-                t.tier.as_str()
-            )
-        } else {
-            format!("One round's net, {} tier: exact P", t.tier.as_str())
-        };
         out.push((
             format!("distribution-{}.svg", t.tier.as_str()),
-            bar_chart(&BarChart {
-                title: &title,
-                x_label: "net result (initial bets)",
-                y_label: "probability (%)",
-                y_unit: YUnit::Percent,
-                bars: &bars,
-                histogram: false,
-                hline: None,
-            })?,
+            distribution_plot(m, t)?,
         ));
     }
-    // The funnel: x is log10 of the rounds.
+    out.push(("acceptance-funnel.svg".into(), funnel_plot(m)?));
+    if let Some(c) = &m.claim {
+        out.push(("rule-changes.svg".into(), changes_plot(m, c)?));
+    }
+    Ok(out)
+}
+
+/// A tier's exact distribution of one round's net (bars), with the simulation's 95%
+/// intervals (error bars) where the tier was simulated.
+fn distribution_plot(m: &AuditModel, t: &Tier) -> Result<String, String> {
+    let sim = m.simulation.iter().find(|s| s.tier == t.tier);
+    let bars: Vec<Bar> = t
+        .distribution
+        .iter()
+        .map(|d| {
+            let b = Bar::new(net_label(d.net), 100.0 * d.p);
+            match sim.and_then(|s| s.histogram.iter().find(|h| h.net == d.net)) {
+                Some(h) if h.count > 0 || d.p > 0.0 => {
+                    let n = sim.map_or(0, |s| s.rounds) as f64;
+                    let se = (h.p_sim * (1.0 - h.p_sim) / n).sqrt();
+                    b.with_ci(100.0 * (h.p_sim - Z95 * se), 100.0 * (h.p_sim + Z95 * se))
+                }
+                _ => b,
+            }
+        })
+        .collect();
+    let title = if sim.is_some() {
+        format!(
+            "One round's net, {} tier: exact P (bars), simulated 95% CI (error bars)",
+            t.tier.as_str()
+        )
+    } else {
+        format!("One round's net, {} tier: exact P", t.tier.as_str())
+    };
+    bar_chart(&BarChart {
+        title: &title,
+        x_label: "net result (initial bets)",
+        y_label: "probability (%)",
+        y_unit: YUnit::Percent,
+        bars: &bars,
+        histogram: false,
+        hline: None,
+    })
+}
+
+/// The acceptance funnel: the monitored tier's 95%, 99% and 99.9% bands of the observed RTP
+/// per amount wagered against the rounds played (log10), with the claim drawn.
+fn funnel_plot(m: &AuditModel) -> Result<String, String> {
     let mt = &m.monitoring;
     let grid: Vec<f64> = (0..=120).map(|i| 5.0 + 4.0 * i as f64 / 120.0).collect();
     let edge = |z: f64, sign: f64| -> Vec<(f64, f64)> {
@@ -1442,28 +1535,30 @@ pub fn plots(m: &AuditModel) -> Result<Vec<(String, String)>, String> {
             })
             .collect()
     };
-    let (u95, l95, u99, l99, u999, l999) = (
-        edge(Z95, 1.0),
-        edge(Z95, -1.0),
-        edge(Z99, 1.0),
-        edge(Z99, -1.0),
-        edge(Z999, 1.0),
-        edge(Z999, -1.0),
-    );
-    let wagered = m
-        .tiers
+    // Each band's upper edge carries its name, the lower edge none.
+    let edges: Vec<(&str, Vec<(f64, f64)>)> =
+        [("95% band", Z95), ("99% band", Z99), ("99.9% band", Z999)]
+            .into_iter()
+            .flat_map(|(name, z)| [(name, edge(z, 1.0)), ("", edge(z, -1.0))])
+            .collect();
+    let lines: Vec<Line> = edges
         .iter()
-        .find(|t| t.tier == mt.tier)
-        .map_or(1.0, |t| t.wagered_per_round);
-    let claim_w = m.claim.as_ref().map(|c| 1.0 + (c.claimed - 1.0) / wagered);
-    let claim_label = m.claim.as_ref().map(|c| {
+        .map(|(name, points)| Line {
+            name,
+            points,
+            band: None,
+            dots: false,
+        })
+        .collect();
+    let claim_w = funnel_claim(m);
+    let claim_label = claim_w.map(|(c, w)| {
         format!(
             "claim {} per initial bet = {:.3}% per amount wagered",
-            pct(c.claimed, 2),
-            100.0 * claim_w.unwrap_or(f64::NAN)
+            pct(c, 2),
+            100.0 * w
         )
     });
-    let funnel = line_chart(
+    line_chart(
         &format!(
             "Acceptance funnel: RTP per amount wagered, {} tier (expected {:.3}%)",
             mt.tier.as_str(),
@@ -1472,78 +1567,50 @@ pub fn plots(m: &AuditModel) -> Result<Vec<(String, String)>, String> {
         "rounds played, log10 (6 = 1M, 9 = 1G)",
         "observed RTP per amount wagered (%)",
         YUnit::Percent,
-        &[
-            Line {
-                name: "95% band",
-                points: &u95,
-                band: None,
-                dots: false,
-            },
-            Line {
-                name: "",
-                points: &l95,
-                band: None,
-                dots: false,
-            },
-            Line {
-                name: "99% band",
-                points: &u99,
-                band: None,
-                dots: false,
-            },
-            Line {
-                name: "",
-                points: &l99,
-                band: None,
-                dots: false,
-            },
-            Line {
-                name: "99.9% band",
-                points: &u999,
-                band: None,
-                dots: false,
-            },
-            Line {
-                name: "",
-                points: &l999,
-                band: None,
-                dots: false,
-            },
-        ],
-        claim_w.map(|c| (100.0 * c, claim_label.as_deref().unwrap_or("claim"))),
-    )?;
-    out.push(("acceptance-funnel.svg".into(), funnel));
-    if let Some(c) = &m.claim {
-        let singles: Vec<&ChangeRow> = m
-            .what_would_make_claim_true
-            .iter()
-            .filter(|x| x.changes.len() == 1)
-            .collect();
-        let mut sorted = singles.clone();
-        sorted.sort_by(|a, b| b.rtp_optimal.total_cmp(&a.rtp_optimal));
-        let bars: Vec<Bar> = sorted
-            .iter()
-            .map(|x| Bar::new(x.changes[0].clone(), 100.0 * (x.rtp_optimal - 1.0)))
-            .collect();
-        let hline = format!(
-            "the claimed {} needs EV ≥ {}",
-            pct(c.claimed, 2),
-            pct(c.claimed - 1.0, 2)
-        );
-        out.push((
-            "rule-changes.svg".into(),
-            bar_chart(&BarChart {
-                title: "EV of optimal play after one rule change (exact)",
-                x_label: "rule change",
-                y_label: "EV per initial bet (%)",
-                y_unit: YUnit::Percent,
-                bars: &bars,
-                histogram: false,
-                hline: Some((100.0 * (c.claimed - 1.0), &hline)),
-            })?,
-        ));
-    }
-    Ok(out)
+        &lines,
+        claim_w.map(|(_, w)| (100.0 * w, claim_label.as_deref().unwrap_or("claim"))),
+    )
+}
+
+/// The claim per initial bet and what it comes to per amount wagered at the monitored tier.
+fn funnel_claim(m: &AuditModel) -> Option<(f64, f64)> {
+    let wagered = m
+        .tiers
+        .iter()
+        .find(|t| t.tier == m.monitoring.tier)
+        .map_or(1.0, |t| t.wagered_per_round);
+    m.claim
+        .as_ref()
+        .map(|c| (c.claimed, 1.0 + (c.claimed - 1.0) / wagered))
+}
+
+/// The EV of optimal play after each single rule change, highest first, against the EV the
+/// claim needs.
+fn changes_plot(m: &AuditModel, c: &ClaimLine) -> Result<String, String> {
+    let mut singles: Vec<&ChangeRow> = m
+        .what_would_make_claim_true
+        .iter()
+        .filter(|x| x.changes.len() == 1)
+        .collect();
+    singles.sort_by(|a, b| b.rtp_optimal.total_cmp(&a.rtp_optimal));
+    let bars: Vec<Bar> = singles
+        .iter()
+        .map(|x| Bar::new(x.changes[0].clone(), 100.0 * (x.rtp_optimal - 1.0)))
+        .collect();
+    let hline = format!(
+        "the claimed {} needs EV ≥ {}",
+        pct(c.claimed, 2),
+        pct(c.claimed - 1.0, 2)
+    );
+    bar_chart(&BarChart {
+        title: "EV of optimal play after one rule change (exact)",
+        x_label: "rule change",
+        y_label: "EV per initial bet (%)",
+        y_unit: YUnit::Percent,
+        bars: &bars,
+        histogram: false,
+        hline: Some((100.0 * (c.claimed - 1.0), &hline)),
+    })
 }
 
 #[cfg(test)]

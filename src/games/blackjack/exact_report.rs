@@ -284,20 +284,7 @@ pub fn exact_model(cfg: &ExactConfig) -> ExactModel {
     let claim = cfg.claim.map(|c| {
         let best = best_rtp.unwrap_or(f64::NAN);
         let reachable = best >= c;
-        let verdict = if reachable {
-            format!(
-                "reachable: optimal play returns {} under these rules, at or above the claimed {}",
-                pct(best, 4),
-                pct(c, 2)
-            )
-        } else {
-            format!(
-                "not reachable: even optimal play returns {} under these rules, {} below the claimed {} (exact, no sampling error)",
-                pct(best, 4),
-                pct(c - best, 4),
-                pct(c, 2)
-            )
-        };
+        let verdict = claim_verdict(c, best, ["reachable", "not reachable"]);
         ExactClaim {
             claimed: c,
             best_rtp: best,
@@ -439,5 +426,25 @@ fn label(r: &Rules) -> String {
             DealerBjTakes::All => "ENHC, dealer BJ takes all".into(),
             DealerBjTakes::Original => "ENHC, original bet only".into(),
         }
+    }
+}
+/// The verdict on a claimed RTP `c` against `best`, optimal play's exact RTP: `words[0]` if
+/// it is reached, `words[1]` if not, then why.
+pub(super) fn claim_verdict(c: f64, best: f64, words: [&str; 2]) -> String {
+    if best >= c {
+        format!(
+            "{}: optimal play returns {} under these rules, at or above the claimed {}",
+            words[0],
+            pct(best, 4),
+            pct(c, 2)
+        )
+    } else {
+        format!(
+            "{}: even optimal play returns {} under these rules, {} below the claimed {} (exact, no sampling error)",
+            words[1],
+            pct(best, 4),
+            pct(c - best, 4),
+            pct(c, 2)
+        )
     }
 }

@@ -17,7 +17,8 @@ use super::rules::DoomRules;
 use super::sim::Mode;
 use super::{Doom, DoomError};
 use crate::audit::{
-    interval, needed, needed_section, sim_chunk, text_section, ChiSquare, Identity, Needed, Z95,
+    interval, interval_cell, needed, needed_section, sim_chunk, text_section, ChiSquare, Identity,
+    Needed, Z95,
 };
 use crate::report::{count_cell, fixed, pct_cell, Cell, Report, Section};
 use crate::stats::format_p;
@@ -453,16 +454,48 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
 
 /// The dossier as tables and notes; the JSON is the model.
 pub fn render(m: &DoomAuditModel) -> Report {
-    let id = &m.identity;
     let mut r = Report {
-        title: if id.interrupted {
+        title: if m.identity.interrupted {
             "rtplab verification dossier: Dice of Doom (INTERRUPTED: simulation partial)".into()
         } else {
             "rtplab verification dossier: Dice of Doom".into()
         },
+        meta: meta_lines(m),
         ..Default::default()
     };
-    r.meta = vec![
+    r.sections.extend([
+        text_section("Rules as dealt", ["rule", "setting"], &m.rules_as_dealt),
+        text_section("Definitions", ["term", "meaning"], &m.definitions),
+        tiers_section(m),
+        distribution_section(m),
+    ]);
+    if !m.simulation.is_empty() {
+        r.sections.push(cross_check_section(m));
+    }
+    r.sections.push(needed_section(
+        "Turns needed to resolve the turn EV",
+        "± points",
+        "turns",
+        &m.turns_needed,
+        |p| Cell::num(format!("{p}"), p, "points"),
+    ));
+    if !m.games.is_empty() {
+        r.sections.push(games_section(m));
+    }
+    r.notes = m
+        .assumptions
+        .iter()
+        .map(|a| format!("Assumption: {a}"))
+        .collect();
+    r.notes.push("There is no money in Dice of Doom, so there is no RTP, claim or acceptance band: the frame of the blackjack dossier holds with the turn score in their place.".into());
+    r.json = serde_json::to_value(m).unwrap_or_default();
+    r
+}
+
+/// The identity of the run: tool, rules, seed, turns, time.
+fn meta_lines(m: &DoomAuditModel) -> Vec<(String, String)> {
+    let id = &m.identity;
+    vec![
         ("tool".into(), format!("{} {}", id.tool, id.version)),
         ("git commit".into(), id.git_commit.into()),
         ("build profile".into(), id.build_profile.into()),
@@ -488,17 +521,11 @@ pub fn render(m: &DoomAuditModel) -> Report {
                 id.exact_seconds, id.simulation_seconds
             ),
         ),
-    ];
-    r.sections.push(text_section(
-        "Rules as dealt",
-        ["rule", "setting"],
-        &m.rules_as_dealt,
-    ));
-    r.sections.push(text_section(
-        "Definitions",
-        ["term", "meaning"],
-        &m.definitions,
-    ));
+    ]
+}
+
+/// Each policy's exact turn EV, SD, chances of banking, farkle and doom, and score quantiles.
+fn tiers_section(m: &DoomAuditModel) -> Section {
     let mut s = Section::new(
         "Policy tiers (exact, one turn)",
         &[
@@ -530,8 +557,12 @@ pub fn render(m: &DoomAuditModel) -> Report {
             pct_cell(t.p_at_least_2000, 3),
         ]);
     }
-    r.sections.push(s);
-    // The distribution up to 3000 points, then the tail.
+    s
+}
+
+/// One turn's score: each tier's exact probability of every score up to 3000 points any
+/// tier can make, then of the tail.
+fn distribution_section(m: &DoomAuditModel) -> Section {
     let cols: Vec<String> = std::iter::once("points".to_string())
         .chain(m.tiers.iter().map(|t| format!("P, {}", t.tier)))
         .collect();
@@ -547,137 +578,119 @@ pub fn render(m: &DoomAuditModel) -> Report {
     points.dedup();
     for &x in &points {
         let mut row = vec![Cell::num(x.to_string(), x as f64, "points")];
-        for t in &m.tiers {
-            let p = t
-                .distribution
-                .iter()
-                .find(|d| d.points == x)
-                .map_or(0.0, |d| d.p);
-            row.push(Cell::num(format!("{p:.6}"), p, "probability"));
-        }
+        row.extend(m.tiers.iter().map(|t| {
+            p_cell(
+                t.distribution
+                    .iter()
+                    .find(|d| d.points == x)
+                    .map_or(0.0, |d| d.p),
+            )
+        }));
         s.row(row);
     }
     let mut row = vec![Cell::from("more than 3000".to_string())];
-    for t in &m.tiers {
-        let p: f64 = t
-            .distribution
-            .iter()
-            .filter(|d| d.points > 3000)
-            .map(|d| d.p)
-            .sum();
-        row.push(Cell::num(format!("{p:.6}"), p, "probability"));
-    }
+    row.extend(m.tiers.iter().map(|t| {
+        p_cell(
+            t.distribution
+                .iter()
+                .filter(|d| d.points > 3000)
+                .map(|d| d.p)
+                .sum(),
+        )
+    }));
     s.row(row);
-    r.sections.push(s);
-    if !m.simulation.is_empty() {
-        let mut s = Section::new(
-            "Simulation cross-check (turns)",
-            &[
-                "tier",
-                "turns",
-                "mean",
-                "SE",
-                "95% CI",
-                "99% CI",
-                "z vs exact",
-                "chi-square (df, p)",
-            ],
-        );
-        for x in &m.simulation {
-            s.row([
-                Cell::from(x.tier.clone()),
-                count_cell(x.turns),
-                Cell::num(fixed(x.mean, 2), x.mean, "points"),
-                Cell::num(fixed(x.se, 2), x.se, "points"),
-                Cell::range(
-                    format!("[{}, {}]", fixed(x.ci95[0], 2), fixed(x.ci95[1], 2)),
-                    x.ci95[0],
-                    x.ci95[1],
-                    "points",
-                ),
-                Cell::range(
-                    format!("[{}, {}]", fixed(x.ci99[0], 2), fixed(x.ci99[1], 2)),
-                    x.ci99[0],
-                    x.ci99[1],
-                    "points",
-                ),
-                Cell::num(format!("{:+.2}", x.z_vs_exact), x.z_vs_exact, "z"),
-                Cell::num(
-                    format!(
-                        "{:.1} ({}, {})",
-                        x.chi_square.statistic,
-                        x.chi_square.df,
-                        format_p(x.chi_square.p)
-                    ),
+    s
+}
+
+/// A probability to six places.
+fn p_cell(p: f64) -> Cell {
+    Cell::num(format!("{p:.6}"), p, "probability")
+}
+
+/// Each simulated tier's mean turn score with its intervals, against the exact EV.
+fn cross_check_section(m: &DoomAuditModel) -> Section {
+    let mut s = Section::new(
+        "Simulation cross-check (turns)",
+        &[
+            "tier",
+            "turns",
+            "mean",
+            "SE",
+            "95% CI",
+            "99% CI",
+            "z vs exact",
+            "chi-square (df, p)",
+        ],
+    );
+    for x in &m.simulation {
+        s.row([
+            Cell::from(x.tier.clone()),
+            count_cell(x.turns),
+            Cell::num(fixed(x.mean, 2), x.mean, "points"),
+            Cell::num(fixed(x.se, 2), x.se, "points"),
+            interval_cell(x.ci95, |v| fixed(v, 2), "points"),
+            interval_cell(x.ci99, |v| fixed(v, 2), "points"),
+            Cell::num(format!("{:+.2}", x.z_vs_exact), x.z_vs_exact, "z"),
+            Cell::num(
+                format!(
+                    "{:.1} ({}, {})",
                     x.chi_square.statistic,
-                    "chi-square",
+                    x.chi_square.df,
+                    format_p(x.chi_square.p)
                 ),
-            ]);
-        }
-        r.sections.push(s);
+                x.chi_square.statistic,
+                "chi-square",
+            ),
+        ]);
     }
-    r.sections.push(needed_section(
-        "Turns needed to resolve the turn EV",
-        "± points",
-        "turns",
-        &m.turns_needed,
-        |p| Cell::num(format!("{p}"), p, "points"),
-    ));
-    if !m.games.is_empty() {
-        let mut s = Section::new(
-            "Games of two to the target (simulated)",
-            &[
-                "tier",
-                "games",
-                "turns per game",
-                "P(first seat wins), both seats the tier",
-                "win rate against optimal",
-            ],
-        );
-        for g in &m.games {
-            s.row([
-                Cell::from(g.tier.clone()),
-                count_cell(g.games),
-                Cell::num(
-                    format!(
-                        "{} ± {}",
-                        fixed(g.turns_per_game, 1),
-                        fixed(g.turns_per_game_se, 1)
-                    ),
-                    g.turns_per_game,
-                    "turns",
+    s
+}
+
+/// Simulated games of two to the target: their length, the first seat's edge, and each
+/// tier's win rate against optimal play.
+fn games_section(m: &DoomAuditModel) -> Section {
+    let mut s = Section::new(
+        "Games of two to the target (simulated)",
+        &[
+            "tier",
+            "games",
+            "turns per game",
+            "P(first seat wins), both seats the tier",
+            "win rate against optimal",
+        ],
+    );
+    let pct = |x: f64| crate::report::pct(x, 2);
+    for g in &m.games {
+        s.row([
+            Cell::from(g.tier.clone()),
+            count_cell(g.games),
+            Cell::num(
+                format!(
+                    "{} ± {}",
+                    fixed(g.turns_per_game, 1),
+                    fixed(g.turns_per_game_se, 1)
                 ),
-                Cell::num(
-                    format!(
-                        "{} ± {}",
-                        crate::report::pct(g.p_first_seat_wins, 2),
-                        crate::report::pct(g.p_first_seat_wins_se, 2)
-                    ),
-                    g.p_first_seat_wins,
-                    "fraction",
+                g.turns_per_game,
+                "turns",
+            ),
+            Cell::num(
+                format!(
+                    "{} ± {}",
+                    pct(g.p_first_seat_wins),
+                    pct(g.p_first_seat_wins_se)
                 ),
-                match (g.win_rate_vs_optimal, g.win_rate_vs_optimal_se) {
-                    (Some(w), Some(se)) => Cell::num(
-                        format!(
-                            "{} ± {}",
-                            crate::report::pct(w, 2),
-                            crate::report::pct(se, 2)
-                        ),
-                        w,
-                        "fraction",
-                    ),
-                    _ => Cell::from("-".to_string()),
-                },
-            ]);
-        }
-        r.sections.push(s);
+                g.p_first_seat_wins,
+                "fraction",
+            ),
+            match (g.win_rate_vs_optimal, g.win_rate_vs_optimal_se) {
+                (Some(w), Some(se)) => {
+                    Cell::num(format!("{} ± {}", pct(w), pct(se)), w, "fraction")
+                }
+                _ => Cell::from("-".to_string()),
+            },
+        ]);
     }
-    for a in &m.assumptions {
-        r.notes.push(format!("Assumption: {a}"));
-    }
-    r.notes.push("There is no money in Dice of Doom, so there is no RTP, claim or acceptance band: the frame of the blackjack dossier holds with the turn score in their place.".into());
-    r.json = serde_json::to_value(m).unwrap_or_default();
-    r
+    s
 }
 
 /// Each tier's exact turn-score distribution (bars, up to 3000 points and the tail), with the
