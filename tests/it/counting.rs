@@ -769,3 +769,76 @@ fn the_optimal_ramp_beats_the_common_ones_and_sim_reads_its_file() {
         "--kelly needs --bankroll",
     );
 }
+
+#[test]
+fn both_tables_lead_with_the_counters_whole_action() {
+    // The I18 insures at +3: the counter's EV and SD include insurance, the main bet's own
+    // figures are labelled, and the average bet and its SE are in the counting table.
+    let args = [
+        "sim",
+        "blackjack",
+        "--rounds",
+        "300k",
+        "--seed",
+        "8",
+        "--count",
+        "hi-lo",
+        "--ramp",
+        RAMP,
+        "--indices",
+        "i18",
+        "--quiet",
+    ];
+    let r = json(&[&args[..], &["--format", "json"]].concat());
+    let f = |v: &Value| v.as_f64().unwrap();
+    assert_ne!(r["advantage"], r["ev"], "insurance moves the counter's EV");
+    let md = String::from_utf8(succeeds(rtplab().args(args).args(["--format", "markdown"])).stdout)
+        .unwrap();
+    let row = |label: &str| -> Vec<String> {
+        let line = md
+            .lines()
+            .find(|l| l.starts_with(&format!("| {label} |")))
+            .unwrap_or_else(|| panic!("no row '{label}' in\n{md}"));
+        line.split('|').map(|c| c.trim().to_string()).collect()
+    };
+    let pct = |x: f64| format!("{:.4}%", x * 100.0);
+    let top = row("EV (main bets and insurance, per initial bet staked)");
+    assert_eq!(top[2], pct(f(&r["advantage"])));
+    assert_eq!(
+        row("advantage (EV per initial bet staked, main bets and insurance)")[2],
+        top[2]
+    );
+    assert_eq!(row("EV, main bet only")[2], pct(f(&r["ev"])));
+    assert_eq!(
+        row("EV per initial bet, main bet only")[2],
+        pct(f(&r["ev"]))
+    );
+    let sd = format!("{:.4}", f(&r["sd_per_round"]));
+    assert_eq!(
+        row("SD of one round played (table minimums, main bets and insurance)")[2],
+        sd
+    );
+    assert_eq!(row("SD per round (main bets and insurance)")[2], sd);
+    assert_eq!(
+        row("SD of one round (bets), main bet only")[2],
+        format!("{:.4}", f(&r["sd_round"]))
+    );
+    // The average bet's SE from the bets over the counts.
+    let rows = r["by_true_count"].as_array().unwrap();
+    let n: f64 = rows.iter().map(|t| f(&t["played"])).sum();
+    let mean: f64 = rows
+        .iter()
+        .map(|t| f(&t["played"]) * f(&t["bet"]))
+        .sum::<f64>()
+        / n;
+    let var: f64 = rows
+        .iter()
+        .map(|t| f(&t["played"]) * (f(&t["bet"]) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    assert!((mean - f(&r["avg_bet"])).abs() < 1e-9);
+    assert!((f(&r["avg_bet_se"]) - (var / n).sqrt()).abs() < 1e-12);
+    let avg = row("average bet (initial bets per seat-round played)");
+    assert_eq!(avg[2], format!("{:.3}", mean));
+    assert_eq!(avg[3], format!("{:.3}", f(&r["avg_bet_se"])));
+}

@@ -213,9 +213,23 @@ pub struct CountingModel {
     pub ev_per_round: f64,
     pub ev_per_round_se: f64,
     pub sd_per_round: f64,
-    /// EV per initial bet staked, insurance included.
+    /// EV per initial bet staked, insurance included: the counter's EV (the top-level `ev`
+    /// and `sd_round` are the main bet's only).
     pub advantage: f64,
     pub advantage_se: f64,
+    /// The advantage with its 95% CI, and the main bet's own EV and SD (per seat-round), for
+    /// the tables.
+    #[serde(skip)]
+    pub advantage_est: Estimate,
+    #[serde(skip)]
+    pub main_ev: Estimate,
+    #[serde(skip)]
+    pub main_sd: f64,
+    /// Average initial bet of a seat-round played (the top-level `avg_bet`), and its SE from
+    /// the spread of the bets over the counts (seat-rounds taken as independent).
+    #[serde(skip)]
+    pub avg_bet: f64,
+    pub avg_bet_se: f64,
     /// Rounds dealt at the table (watched), rounds the counter played (bet on at least one
     /// spot), and the spots it bet per round played.
     pub rounds_observed: u64,
@@ -345,6 +359,7 @@ pub fn counting_model(
     let sd_round = m.sd_obs() / u;
     let adv = est(m, u);
     let observed: u64 = acc.count.by_tc.iter().map(|t| t.observed).sum();
+    let (avg_bet, avg_bet_se) = bet_spread(&acc.count.by_tc);
     let by_true_count: Vec<TcRow> = acc
         .count
         .by_tc
@@ -389,6 +404,11 @@ pub fn counting_model(
         sd_per_round: sd_round,
         advantage: adv.mean,
         advantage_se: adv.se,
+        advantage_est: adv,
+        main_ev: est(&acc.main, u),
+        main_sd: acc.main.sd_obs() / u,
+        avg_bet,
+        avg_bet_se,
         rounds_observed: acc.counts.rounds,
         rounds_played: m.n,
         spots_per_round: acc.counts.seat_rounds as f64 / m.n.max(1) as f64,
@@ -423,6 +443,24 @@ pub fn counting_model(
         ),
         by_true_count,
     })
+}
+
+/// The average initial bet of a seat-round played and its SE: the bets of one count are its
+/// average bet (the ramp's), seat-rounds are taken as independent.
+fn bet_spread(by_tc: &[super::sim::TcSums]) -> (f64, f64) {
+    let n: u64 = by_tc.iter().map(|t| t.played).sum();
+    if n == 0 {
+        return (f64::NAN, f64::NAN);
+    }
+    let nf = n as f64;
+    let mean = by_tc.iter().map(|t| t.bets as f64).sum::<f64>() / nf;
+    let var = by_tc
+        .iter()
+        .filter(|t| t.played > 0)
+        .map(|t| t.played as f64 * (t.bets as f64 / t.played as f64 - mean).powi(2))
+        .sum::<f64>()
+        / nf;
+    (mean, (var / nf).sqrt())
 }
 
 /// The EV per initial bet (of `u` units) of the seat-rounds played at one count, with its SE
@@ -819,6 +857,26 @@ fn result_section(m: &SimModel) -> Section {
         &["quantity", "value", "SE", "95% CI"],
     );
     let rtp = &m.rtp_estimate;
+    // A counter's EV and SD are its whole action's (insurance included); the main bet's own
+    // figures follow, labelled as such.
+    let c = m.counting.as_ref();
+    let main = if c.is_some() { ", main bet only" } else { "" };
+    if let Some(c) = c {
+        let a = &c.advantage_est;
+        let [mean, se, ci] = pct_estimate_cells(a.mean, a.se, a.ci95, 4);
+        s.row([
+            "EV (main bets and insurance, per initial bet staked)".into(),
+            mean,
+            se,
+            ci,
+        ]);
+        s.row([
+            "SD of one round played (table minimums, main bets and insurance)".into(),
+            fixed_cell(c.sd_per_round, 4, "bets"),
+            "".into(),
+            "".into(),
+        ]);
+    }
     for (name, mean, se, ci95) in [
         ("EV", m.ev, m.ev_se, m.ev_ci95),
         ("RTP = 1 + EV", rtp.mean, rtp.se, rtp.ci95),
@@ -830,10 +888,10 @@ fn result_section(m: &SimModel) -> Section {
         ),
     ] {
         let [mean, se, ci] = pct_estimate_cells(mean, se, ci95, 4);
-        s.row([name.into(), mean, se, ci]);
+        s.row([format!("{name}{main}").into(), mean, se, ci]);
     }
     s.row([
-        "SD of one round (bets)".into(),
+        format!("SD of one round (bets){main}").into(),
         fixed_cell(m.sd_round, 4, "bets"),
         "".into(),
         "".into(),
@@ -960,11 +1018,15 @@ fn net_section(m: &SimModel) -> Section {
 /// table.
 fn notes(r: &mut Report, m: &SimModel) {
     if m.max_bet > 1 {
+        // A counter's average bet, with its SE, is in the counting table.
+        let average = match m.counting {
+            Some(_) => String::new(),
+            None => format!("average {}, ", fixed(m.avg_bet, 3)),
+        };
         r.notes.push(format!(
-            "Bets varied: {} seat-rounds staked {} initial bets (average {}, largest {}); EV and RTP are per initial bet staked.",
+            "Bets varied: {} seat-rounds staked {} initial bets ({average}largest {}); EV and RTP are per initial bet staked.",
             count(m.seat_rounds),
             count(m.initial_bets),
-            fixed(m.avg_bet, 3),
             m.max_bet
         ));
     }
@@ -1025,19 +1087,40 @@ fn counting_section(c: &CountingModel) -> Section {
         "Card counting (per round played, all spots, in table minimums)",
         &["quantity", "value", "SE"],
     );
-    s.row([
-        "advantage (EV per initial bet staked, main bets and insurance)".into(),
-        pct_cell(c.advantage, 4),
-        pct_cell(c.advantage_se, 4),
-    ]);
-    s.row([
-        "EV per round".into(),
-        fixed_cell(c.ev_per_round, 5, "bets"),
-        fixed_cell(c.ev_per_round_se, 5, "bets"),
-    ]);
+    for (label, value, se) in [
+        (
+            "advantage (EV per initial bet staked, main bets and insurance)",
+            pct_cell(c.advantage, 4),
+            pct_cell(c.advantage_se, 4),
+        ),
+        (
+            "EV per initial bet, main bet only",
+            pct_cell(c.main_ev.mean, 4),
+            pct_cell(c.main_ev.se, 4),
+        ),
+        (
+            "EV per round (main bets and insurance)",
+            fixed_cell(c.ev_per_round, 5, "bets"),
+            fixed_cell(c.ev_per_round_se, 5, "bets"),
+        ),
+        (
+            "average bet (initial bets per seat-round played)",
+            fixed_cell(c.avg_bet, 3, "bets"),
+            fixed_cell(c.avg_bet_se, 3, "bets"),
+        ),
+    ] {
+        s.row([Cell::from(label), value, se]);
+    }
     // Figures without an SE.
     let mut rows: Vec<(String, Cell)> = vec![
-        ("SD per round".into(), fixed_cell(c.sd_per_round, 4, "bets")),
+        (
+            "SD per round (main bets and insurance)".into(),
+            fixed_cell(c.sd_per_round, 4, "bets"),
+        ),
+        (
+            "SD per seat-round, main bet only".into(),
+            fixed_cell(c.main_sd, 4, "bets"),
+        ),
         (
             "SCORE = 10^6 (EV/SD)^2".into(),
             fixed_cell(c.score, 2, "score"),
