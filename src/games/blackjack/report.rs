@@ -246,6 +246,12 @@ pub struct CountingModel {
     /// With `--bankroll`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ror: Option<Ror>,
+    /// With `--target-ror`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bankroll_for_ror: Option<RorTarget>,
+    /// With `--bankroll` (and `--kelly`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certainty_equivalent: Option<CertaintyEquivalent>,
     /// The operator's exposure: for each wager, the counts (with at least
     /// `EXPOSURE_MIN_SHARE` of the rounds) at which it pays, and what betting it only there
     /// earns.
@@ -272,14 +278,103 @@ pub struct Exposure {
 /// Hourly figures at a table pace (a wonger plays only part of the rounds dealt).
 #[derive(Clone, Debug, Serialize)]
 pub struct Hourly {
-    /// Rounds dealt per hour, and of them the counter plays (per seat).
+    /// Rounds dealt per hour (`--rounds-per-hour`, default 100), and of them the counter
+    /// plays (per seat).
     pub rounds_per_hour: f64,
     pub rounds_played_per_hour: f64,
-    /// EV and SD of an hour, in table minimums.
+    /// EV and SD of an hour, in table minimums, and the hours to play N0 rounds (null unless
+    /// EV > 0); `ev_per_hour`, `sd_per_hour` and `hours_to_n0` are the same figures.
+    pub ev: f64,
+    pub sd: f64,
+    pub n0_hours: f64,
     pub ev_per_hour: f64,
     pub sd_per_hour: f64,
-    /// Hours to play N0 rounds (null unless EV > 0).
     pub hours_to_n0: f64,
+}
+
+/// The bankroll for a target lifetime risk of ruin, the trips that check it, and the risk of
+/// ruin of bankrolls around it (figures null unless EV > 0).
+#[derive(Clone, Debug, Serialize)]
+pub struct RorTarget {
+    pub target_ror: f64,
+    pub formula: &'static str,
+    /// In table minimums.
+    pub bankroll: Option<f64>,
+    /// The check trips (`count::ror_trips`): how many, ruined, the share ruined with its
+    /// (binomial) SE, and the formula's chance of the same event, ruin before the bankroll
+    /// reaches `ceiling` times its start; the rounds in one step of the walk.
+    pub trips: u64,
+    pub ruined: Option<u64>,
+    pub simulated: Option<f64>,
+    pub simulated_se: Option<f64>,
+    pub formula_same_event: Option<f64>,
+    pub ceiling: f64,
+    pub block_rounds: Option<f64>,
+    /// Lifetime risk of ruin by the formula at multiples of the bankroll.
+    pub curve: Vec<BankrollRor>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BankrollRor {
+    pub multiple: f64,
+    pub bankroll: f64,
+    pub ror: f64,
+}
+
+/// The certainty equivalent of the counter's game at a bankroll and Kelly multiple.
+#[derive(Clone, Debug, Serialize)]
+pub struct CertaintyEquivalent {
+    pub bankroll: f64,
+    pub kelly: f64,
+    pub formula: &'static str,
+    /// In table minimums: per round played, and per hour at the hourly pace.
+    pub per_round: f64,
+    pub per_hour: f64,
+    /// The risk cost per round, var/(2·k·B).
+    pub risk_cost_per_round: f64,
+}
+
+/// Multiples of the bankroll for a target risk of ruin in its table (the plot is finer).
+const ROR_MULTIPLES: [f64; 8] = [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0];
+
+/// The formula of `bankroll_for_ror`, as the report and JSON state it.
+pub const ROR_FORMULA: &str =
+    "RoR = exp(-2 ev B / var) per round played, so B = -var ln(RoR) / (2 ev)";
+/// The formula of `certainty_equivalent`.
+pub const CE_FORMULA: &str = "CE = ev - var / (2 k B) per round played";
+/// The check trips' fixed stream.
+const TRIP_SEED: u64 = 37;
+
+/// The bankroll for `target` and its check (`ev`, `var` per round played).
+fn ror_target(target: f64, ev: f64, var: f64) -> RorTarget {
+    use super::count::{bankroll_for_ror, ror_trips, TRIP_CEILING};
+    let b = bankroll_for_ror(ev, var, target);
+    let check = b.map(|b| ror_trips(ev, var, b, TRIP_SEED));
+    let p = check.map(|c| c.ruined as f64 / c.trips as f64);
+    RorTarget {
+        target_ror: target,
+        formula: ROR_FORMULA,
+        bankroll: b,
+        trips: check.map_or(0, |c| c.trips),
+        ruined: check.map(|c| c.ruined),
+        simulated: p,
+        simulated_se: check
+            .zip(p)
+            .map(|(c, p)| (p * (1.0 - p) / c.trips as f64).sqrt()),
+        formula_same_event: check.map(|c| c.formula),
+        ceiling: TRIP_CEILING,
+        block_rounds: check.map(|c| c.block_rounds),
+        curve: b.map_or(Vec::new(), |b| {
+            ROR_MULTIPLES
+                .iter()
+                .map(|&k| BankrollRor {
+                    multiple: k,
+                    bankroll: k * b,
+                    ror: crate::stats::ruin_probability(ev, var.sqrt(), k * b, None),
+                })
+                .collect()
+        }),
+    }
 }
 
 /// Risk of ruin of a bankroll, in table minimums.
@@ -360,6 +455,26 @@ pub fn counting_model(
     let adv = est(m, u);
     let observed: u64 = acc.count.by_tc.iter().map(|t| t.observed).sum();
     let (avg_bet, avg_bet_se) = bet_spread(&acc.count.by_tc);
+    let var_round = sd_round * sd_round;
+    let hourly = {
+        let r = spec
+            .labels
+            .rounds_per_hour
+            .unwrap_or(super::count::DEFAULT_ROUNDS_PER_HOUR);
+        let played = r * m.n as f64 / acc.counts.rounds.max(1) as f64;
+        let (ev, sd) = (ev_round * played, sd_round * played.sqrt());
+        let n0_hours = super::count::n0(ev_round, sd_round) / played;
+        Hourly {
+            rounds_per_hour: r,
+            rounds_played_per_hour: played,
+            ev,
+            sd,
+            n0_hours,
+            ev_per_hour: ev,
+            sd_per_hour: sd,
+            hours_to_n0: n0_hours,
+        }
+    };
     let by_true_count: Vec<TcRow> = acc
         .count
         .by_tc
@@ -416,23 +531,28 @@ pub fn counting_model(
         score: super::count::score(ev_round, sd_round),
         n0: super::count::n0(ev_round, sd_round),
         di: 1000.0 * ev_round / sd_round,
-        hourly: spec.labels.rounds_per_hour.map(|r| {
-            let played = r * m.n as f64 / acc.counts.rounds.max(1) as f64;
-            Hourly {
-                rounds_per_hour: r,
-                rounds_played_per_hour: played,
-                ev_per_hour: ev_round * played,
-                sd_per_hour: sd_round * played.sqrt(),
-                hours_to_n0: if ev_round > 0.0 {
-                    (sd_round / ev_round).powi(2) / played
-                } else {
-                    f64::NAN
-                },
-            }
-        }),
+        hourly: Some(hourly.clone()),
         ror: spec
             .bankroll
             .map(|b| ruin_model(b, ev_round, sd_round, &acc.count.ruin)),
+        bankroll_for_ror: spec
+            .labels
+            .target_ror
+            .map(|t| ror_target(t, ev_round, var_round)),
+        certainty_equivalent: spec.bankroll.map(|b| {
+            let kelly = spec.labels.kelly.unwrap_or(1.0);
+            let bankroll = b.units as f64;
+            let per_round =
+                super::count::certainty_equivalent(ev_round, var_round, bankroll, kelly);
+            CertaintyEquivalent {
+                bankroll,
+                kelly,
+                formula: CE_FORMULA,
+                per_round,
+                per_hour: per_round * hourly.rounds_played_per_hour,
+                risk_cost_per_round: ev_round - per_round,
+            }
+        }),
         exposure: exposure(
             &by_true_count,
             spec.pairs_exposure.then_some((
@@ -1073,6 +1193,20 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
             }
         ));
     }
+    if let Some(t) = &c.bankroll_for_ror {
+        r.sections.extend(ror_target_sections(t));
+        r.notes.push(format!(
+            "Bankroll for a risk of ruin of {}%: {ROR_FORMULA}, with the run's EV and variance per round played (insurance included), in table minimums. It is checked by {} trips with that bankroll, each a random walk of steps of {} rounds whose net is normal with the run's EV and variance (a step's SD is 1/{} of the bankroll; checking for ruin only at the end of a step lowers the share ruined by about {:.1}% of itself), ended at ruin or at {} times the bankroll; the formula's chance of that event is (R - R^{}) / (1 - R^{}). The trips test the formula's inversion and the diffusion at that scale, not the rounds' own distribution: the trips of --bankroll follow the simulated rounds.",
+            crate::report::pct_text(t.target_ror),
+            t.trips,
+            t.block_rounds.map_or("n/a".into(), |b| format!("{b:.0}")),
+            super::count::TRIP_BLOCK_STEPS,
+            100.0 * (1.0 - t.target_ror.powf(0.5826 / super::count::TRIP_BLOCK_STEPS)),
+            t.ceiling,
+            t.ceiling,
+            t.ceiling,
+        ));
+    }
     r.sections.push(exposure_section(c));
     r.sections.push(by_count_section(c));
     r.notes.push(format!(
@@ -1140,10 +1274,73 @@ fn counting_section(c: &CountingModel) -> Section {
             ("hours to N0".into(), fixed_cell(h.hours_to_n0, 0, "hours")),
         ]);
     }
+    if let Some(ce) = &c.certainty_equivalent {
+        rows.extend([
+            (
+                format!(
+                    "certainty equivalent per round (bankroll {}, {} Kelly: {})",
+                    ce.bankroll, ce.kelly, CE_FORMULA
+                ),
+                fixed_cell(ce.per_round, 5, "bets"),
+            ),
+            (
+                "certainty equivalent per hour".into(),
+                fixed_cell(ce.per_hour, 3, "bets"),
+            ),
+        ]);
+    }
     for (label, value) in rows {
         s.row([Cell::from(label), value, "".into()]);
     }
     s
+}
+
+/// The bankroll for a target risk of ruin with its check trips, and the risk of ruin by
+/// bankroll around it.
+fn ror_target_sections(t: &RorTarget) -> [Section; 2] {
+    let mut s = Section::new(
+        &format!(
+            "Bankroll for a risk of ruin of {}% (table minimums)",
+            crate::report::pct_text(t.target_ror)
+        ),
+        &["quantity", "value", "SE"],
+    );
+    let opt_pct = |x: Option<f64>| x.map_or(Cell::from("n/a"), |x| pct_cell(x, 2));
+    s.row([
+        Cell::from(format!("bankroll ({ROR_FORMULA})")),
+        t.bankroll.map_or(Cell::from("n/a (EV not above 0)"), |b| {
+            fixed_cell(b, 0, "bets")
+        }),
+        "".into(),
+    ]);
+    s.row([
+        Cell::from(format!(
+            "ruined before {} times the bankroll (formula)",
+            t.ceiling
+        )),
+        opt_pct(t.formula_same_event),
+        "".into(),
+    ]);
+    s.row([
+        Cell::from(format!(
+            "ruined before {} times the bankroll (simulated, {} trips)",
+            t.ceiling, t.trips
+        )),
+        opt_pct(t.simulated),
+        opt_pct(t.simulated_se),
+    ]);
+    let mut c = Section::new(
+        "Risk of ruin by bankroll (formula, ever)",
+        &["bankroll (x the target's)", "bankroll", "risk of ruin"],
+    );
+    for p in &t.curve {
+        c.row([
+            fixed_cell(p.multiple, 2, "ratio"),
+            fixed_cell(p.bankroll, 0, "bets"),
+            pct_cell(p.ror, 3),
+        ]);
+    }
+    [s, c]
 }
 
 fn ruin_section(ror: &Ror) -> Section {
@@ -1346,6 +1543,11 @@ pub fn plots(
         if let Some(ror) = &c.ror {
             out.push(ruin_plot(ror)?);
         }
+        if let Some(t) = &c.bankroll_for_ror {
+            if let Some(p) = ror_by_bankroll_plot(t, c.ev_per_round, c.sd_per_round)? {
+                out.push(p);
+            }
+        }
     }
     if let Some(m) = info.run.marker() {
         for p in &mut out {
@@ -1468,4 +1670,46 @@ fn ruin_plot(ror: &Ror) -> Result<(String, String), String> {
             None,
         )?,
     ))
+}
+
+/// The lifetime risk of ruin by bankroll (formula), from a quarter to four times the bankroll
+/// for the target, with the target marked (`None` unless EV > 0).
+fn ror_by_bankroll_plot(
+    t: &RorTarget,
+    ev: f64,
+    sd: f64,
+) -> Result<Option<(String, String)>, String> {
+    use crate::report::svg::{line_chart, Line, YUnit};
+    let Some(b) = t.bankroll else {
+        return Ok(None);
+    };
+    let (lo, hi) = (ROR_MULTIPLES[0], ROR_MULTIPLES[ROR_MULTIPLES.len() - 1]);
+    let points: Vec<(f64, f64)> = (0..=120)
+        .map(|i| {
+            let x = b * (lo + (hi - lo) * i as f64 / 120.0);
+            (x, 100.0 * crate::stats::ruin_probability(ev, sd, x, None))
+        })
+        .collect();
+    let title = format!(
+        "Risk of ruin by bankroll: {}% for {:.0} table minimums",
+        crate::report::pct_text(t.target_ror),
+        b
+    );
+    let target = format!("target {}%", crate::report::pct_text(t.target_ror));
+    Ok(Some((
+        "risk-by-bankroll.svg".into(),
+        line_chart(
+            &title,
+            "bankroll (table minimums)",
+            "risk of ruin, ever (%)",
+            YUnit::Percent,
+            &[Line {
+                name: "Brownian formula",
+                points: &points,
+                band: None,
+                dots: false,
+            }],
+            Some((100.0 * t.target_ror, target.as_str())),
+        )?,
+    )))
 }
