@@ -34,7 +34,7 @@ $R exact baccarat --format markdown --output reports/baccarat-exact.md
 $R sim baccarat --coups 100M --claim 98.94 --quiet --force --out-dir reports/baccarat-banker > /dev/null
 $R sim baccarat --coups 20M --bet martingale:banker --table-max 500 --quiet --force --out-dir reports/baccarat-martingale > /dev/null
 $R compare baccarat --bet banker --bet player --bet follow --bet martingale:banker --coups 50M --quiet --format markdown --output reports/compare-baccarat.md
-$R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --bankroll 1000 --trip-rounds 20000 --rounds-per-hour 60 --pairs-exposure --quiet --force --out-dir reports/counting-hilo-75pct > /dev/null
+$R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --bankroll 1000 --trip-rounds 20000 --rounds-per-hour 60 --target-ror 5% --pairs-exposure --quiet --force --out-dir reports/counting-hilo-75pct > /dev/null
 $R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --penetration 0.5 --quiet --force --out-dir reports/counting-hilo-50pct > /dev/null
 $R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --wong-in 1 --wong-out 0 --quiet --force --out-dir reports/counting-hilo-wong > /dev/null
 $R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --indices i18+fab4 --quiet --force --out-dir reports/counting-hilo-i18-75pct > /dev/null

@@ -440,11 +440,31 @@ pub struct CountArgs {
     /// with --bankroll).
     #[arg(long, value_name = "N", value_parser = crate::cli::parse_count_limited)]
     pub trip_rounds: Option<u64>,
-    /// Rounds dealt per hour at the table: hourly EV and SD, and hours to N0.
+    /// Rounds dealt per hour at the table: hourly EV and SD, and hours to N0 (default 100).
     ///
     /// N0 is the number of rounds after which the expected win equals one SD of the result.
+    /// A wonger plays only the rounds it bets of those dealt.
     #[arg(long, value_name = "N")]
     pub rounds_per_hour: Option<f64>,
+    /// The bankroll whose lifetime risk of ruin is this: "5%" or 0.05 (JSON
+    /// `bankroll_for_ror`).
+    ///
+    /// The Brownian formula RoR = e^(-2·ev·B/var) inverted: B = -var·ln(RoR)/(2·ev), with the
+    /// run's EV and variance per round played (insurance included), in table minimums. The
+    /// report adds 1,000 simulated trips with that bankroll that check it, and the risk of
+    /// ruin of bankrolls from a quarter to four times it (a table and risk-by-bankroll.svg).
+    #[arg(long, value_name = "ROR", value_parser = parse_ror)]
+    pub target_ror: Option<f64>,
+    /// Kelly multiple of the certainty equivalent at --bankroll (default 1, full Kelly; 0.5
+    /// is half Kelly).
+    ///
+    /// CE per round = EV - var/(2·k·B): the EV less the risk cost of a bettor with bankroll B
+    /// whose risk aversion is that of k times Kelly (JSON `certainty_equivalent`; the
+    /// Arrow–Pratt approximation for constant relative risk aversion 1/k).
+    ///
+    /// Example: --bankroll 10000 --kelly 0.5
+    #[arg(long, value_name = "K")]
+    pub kelly: Option<f64>,
     /// An ace side count for betting: the bet's count gains W (count units) for each ace
     /// left beyond one in 13 cards (as Hi-Opt II and Omega II players use one: W = 2).
     ///
@@ -462,6 +482,24 @@ pub struct CountArgs {
     /// exactly): the share of rounds where it pays and its EV there.
     #[arg(long)]
     pub pairs_exposure: bool,
+}
+
+/// A risk of ruin as a percentage ("5%") or a fraction (0.05), strictly between 0 and 1.
+fn parse_ror(s: &str) -> Result<f64, String> {
+    let r = if s.trim().ends_with('%') {
+        rtplab::numparse::parse_percent(s)?
+    } else {
+        s.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("expected a risk of ruin such as 5% or 0.05, found '{s}'"))?
+    };
+    if r > 0.0 && r < 1.0 {
+        Ok(r)
+    } else {
+        Err(format!(
+            "'{s}': a risk of ruin is above 0 and below 1 (100%)"
+        ))
+    }
 }
 
 /// How a counter turns its count into a true count and where it plays: what `sim` and
@@ -555,6 +593,8 @@ impl CountArgs {
                 ("--bankroll", self.bankroll.is_some()),
                 ("--trip-rounds", self.trip_rounds.is_some()),
                 ("--rounds-per-hour", self.rounds_per_hour.is_some()),
+                ("--target-ror", self.target_ror.is_some()),
+                ("--kelly", self.kelly.is_some()),
                 ("--pairs-exposure", self.pairs_exposure),
                 ("--ace-side", self.ace_side.is_some()),
                 ("--table-max", self.table_max.is_some()),
@@ -601,8 +641,20 @@ impl CountArgs {
             table_max: self.table_max,
             labels: rtplab::games::blackjack::count::CountLabels {
                 rounds_per_hour: self.rounds_per_hour,
+                target_ror: self.target_ror,
+                kelly: self.kelly,
             },
         };
+        if self.kelly.is_some() && self.bankroll.is_none() {
+            anyhow::bail!(
+                "--kelly needs --bankroll UNITS (the bankroll of the certainty equivalent)"
+            );
+        }
+        if let Some(k) = self.kelly {
+            if !(k.is_finite() && k > 0.0 && k <= 10.0) {
+                anyhow::bail!("--kelly {k}: expected a Kelly multiple above 0 and at most 10");
+            }
+        }
         spec.validate()?;
         Ok(Some(spec))
     }

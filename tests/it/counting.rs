@@ -443,7 +443,7 @@ fn a_second_spot_is_bet_only_at_high_counts() {
 #[test]
 fn bad_counting_requests_exit_2() {
     let base = ["sim", "blackjack", "--rounds", "10k"];
-    let cases: [(&[&str], &str); 19] = [
+    let cases: [(&[&str], &str); 25] = [
         (&["--ramp", "0:1"], "--ramp needs --count"),
         (&["--wong-in", "2"], "--wong-in needs --count"),
         (&["--count", "hi-lo", "--ramp", "1:2,0:1"], "sort by count"),
@@ -479,6 +479,27 @@ fn bad_counting_requests_exit_2() {
             "--rounds-per-hour 0",
         ),
         (&["--ace-side", "2"], "--ace-side needs --count"),
+        (&["--target-ror", "5%"], "--target-ror needs --count"),
+        (
+            &["--count", "hi-lo", "--target-ror", "0"],
+            "above 0 and below 1",
+        ),
+        (
+            &["--count", "hi-lo", "--target-ror", "100%"],
+            "above 0 and below 1",
+        ),
+        (
+            &["--count", "hi-lo", "--target-ror", "five"],
+            "expected a risk of ruin such as 5%",
+        ),
+        (
+            &["--count", "hi-lo", "--kelly", "0.5"],
+            "--kelly needs --bankroll",
+        ),
+        (
+            &["--count", "hi-lo", "--bankroll", "100", "--kelly", "0"],
+            "--kelly 0: expected a Kelly multiple",
+        ),
         (
             &["--count", "hi-lo", "--ace-side", "2"],
             "already tags the ace (-1), so a side count would count each ace twice",
@@ -768,4 +789,153 @@ fn the_optimal_ramp_beats_the_common_ones_and_sim_reads_its_file() {
         ],
         "--kelly needs --bankroll",
     );
+}
+
+#[test]
+fn both_tables_lead_with_the_counters_whole_action() {
+    // The I18 insures at +3: the counter's EV and SD include insurance, the main bet's own
+    // figures are labelled, and the average bet and its SE are in the counting table.
+    let args = [
+        "sim",
+        "blackjack",
+        "--rounds",
+        "300k",
+        "--seed",
+        "8",
+        "--count",
+        "hi-lo",
+        "--ramp",
+        RAMP,
+        "--indices",
+        "i18",
+        "--quiet",
+    ];
+    let r = json(&[&args[..], &["--format", "json"]].concat());
+    let f = |v: &Value| v.as_f64().unwrap();
+    assert_ne!(r["advantage"], r["ev"], "insurance moves the counter's EV");
+    let md = String::from_utf8(succeeds(rtplab().args(args).args(["--format", "markdown"])).stdout)
+        .unwrap();
+    let row = |label: &str| -> Vec<String> {
+        let line = md
+            .lines()
+            .find(|l| l.starts_with(&format!("| {label} |")))
+            .unwrap_or_else(|| panic!("no row '{label}' in\n{md}"));
+        line.split('|').map(|c| c.trim().to_string()).collect()
+    };
+    let pct = |x: f64| format!("{:.4}%", x * 100.0);
+    let top = row("EV (main bets and insurance, per initial bet staked)");
+    assert_eq!(top[2], pct(f(&r["advantage"])));
+    assert_eq!(
+        row("advantage (EV per initial bet staked, main bets and insurance)")[2],
+        top[2]
+    );
+    assert_eq!(row("EV, main bet only")[2], pct(f(&r["ev"])));
+    assert_eq!(
+        row("EV per initial bet, main bet only")[2],
+        pct(f(&r["ev"]))
+    );
+    let sd = format!("{:.4}", f(&r["sd_per_round"]));
+    assert_eq!(
+        row("SD of one round played (table minimums, main bets and insurance)")[2],
+        sd
+    );
+    assert_eq!(row("SD per round (main bets and insurance)")[2], sd);
+    assert_eq!(
+        row("SD of one round (bets), main bet only")[2],
+        format!("{:.4}", f(&r["sd_round"]))
+    );
+    // The average bet's SE from the bets over the counts.
+    let rows = r["by_true_count"].as_array().unwrap();
+    let n: f64 = rows.iter().map(|t| f(&t["played"])).sum();
+    let mean: f64 = rows
+        .iter()
+        .map(|t| f(&t["played"]) * f(&t["bet"]))
+        .sum::<f64>()
+        / n;
+    let var: f64 = rows
+        .iter()
+        .map(|t| f(&t["played"]) * (f(&t["bet"]) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    assert!((mean - f(&r["avg_bet"])).abs() < 1e-9);
+    assert!((f(&r["avg_bet_se"]) - (var / n).sqrt()).abs() < 1e-12);
+    let avg = row("average bet (initial bets per seat-round played)");
+    assert_eq!(avg[2], format!("{:.3}", mean));
+    assert_eq!(avg[3], format!("{:.3}", f(&r["avg_bet_se"])));
+}
+
+#[test]
+fn the_bankroll_for_a_target_ror_its_trips_the_ce_and_hours() {
+    // A wonger's positive game: the bankroll for 5%, the check trips, the curve, the
+    // certainty equivalent at a bankroll and half Kelly, and the default 100 rounds an hour.
+    let args = [
+        "sim",
+        "blackjack",
+        "--rounds",
+        "400k",
+        "--seed",
+        "3",
+        "--count",
+        "hi-lo",
+        "--ramp",
+        RAMP,
+        "--wong-in",
+        "1",
+        "--target-ror",
+        "5%",
+        "--bankroll",
+        "2000",
+        "--kelly",
+        "0.5",
+        "--quiet",
+    ];
+    let r = json(&[&args[..], &["--format", "json"]].concat());
+    let f = |v: &Value| v.as_f64().unwrap();
+    let (ev, sd) = (f(&r["ev_per_round"]), f(&r["sd_per_round"]));
+    assert!(ev > 0.0, "{ev}");
+    let var = sd * sd;
+    let t = &r["bankroll_for_ror"];
+    assert_eq!(f(&t["target_ror"]), 0.05);
+    let b = f(&t["bankroll"]);
+    assert!(
+        (b - (-var * 0.05f64.ln() / (2.0 * ev))).abs() < 1e-9 * b,
+        "{t}"
+    );
+    // Round trip: the formula's risk at that bankroll is the target.
+    assert!(((-2.0 * ev * b / var).exp() - 0.05).abs() < 1e-12);
+    let curve = t["curve"].as_array().unwrap();
+    let one = curve.iter().find(|p| p["multiple"] == 1.0).unwrap();
+    assert!((f(&one["ror"]) - 0.05).abs() < 1e-12, "{one}");
+    for w in curve.windows(2) {
+        assert!(f(&w[1]["bankroll"]) > f(&w[0]["bankroll"]));
+        assert!(f(&w[1]["ror"]) < f(&w[0]["ror"]));
+    }
+    // The trips: the share ruined within 3 SE of the formula for the same event.
+    let (p, q) = (f(&t["simulated"]), f(&t["formula_same_event"]));
+    let se = (q * (1.0 - q) / f(&t["trips"])).sqrt();
+    assert!((p - q).abs() < 3.0 * se, "{p} vs {q} ± {se}");
+    assert!((f(&t["simulated_se"]) - (p * (1.0 - p) / f(&t["trips"])).sqrt()).abs() < 1e-15);
+    // The certainty equivalent at 2000 units and half Kelly.
+    let ce = &r["certainty_equivalent"];
+    let want = ev - var / (2.0 * 0.5 * 2000.0);
+    assert!((f(&ce["per_round"]) - want).abs() < 1e-12, "{ce}");
+    let h = &r["hourly"];
+    assert_eq!(f(&h["rounds_per_hour"]), 100.0);
+    let played = 100.0 * f(&r["rounds_played"]) / f(&r["rounds_observed"]);
+    assert!((f(&h["ev"]) - ev * played).abs() < 1e-9);
+    assert!((f(&h["sd"]) - sd * played.sqrt()).abs() < 1e-9);
+    assert!((f(&h["n0_hours"]) - (sd / ev).powi(2) / played).abs() < 1e-6);
+    assert!((f(&ce["per_hour"]) - want * played).abs() < 1e-9);
+    // The report states the figures and the formulas.
+    let md = String::from_utf8(succeeds(rtplab().args(args).args(["--format", "markdown"])).stdout)
+        .unwrap();
+    for needle in [
+        format!("| bankroll (RoR = exp(-2 ev B / var) per round played, so B = -var ln(RoR) / (2 ev)) | {b:.0} |"),
+        format!("| certainty equivalent per round (bankroll 2000, 0.5 Kelly: CE = ev - var / (2 k B) per round played) | {want:.5} |"),
+        format!("| ruined before 3 times the bankroll (simulated, 1000 trips) | {:.2}% | {:.2}% |", p * 100.0, f(&t["simulated_se"]) * 100.0),
+        "## Risk of ruin by bankroll (formula, ever)".to_string(),
+        "| 1.00 |".to_string(),
+    ] {
+        assert!(md.contains(&needle), "no '{needle}' in\n{md}");
+    }
 }

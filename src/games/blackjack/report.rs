@@ -213,9 +213,23 @@ pub struct CountingModel {
     pub ev_per_round: f64,
     pub ev_per_round_se: f64,
     pub sd_per_round: f64,
-    /// EV per initial bet staked, insurance included.
+    /// EV per initial bet staked, insurance included: the counter's EV (the top-level `ev`
+    /// and `sd_round` are the main bet's only).
     pub advantage: f64,
     pub advantage_se: f64,
+    /// The advantage with its 95% CI, and the main bet's own EV and SD (per seat-round), for
+    /// the tables.
+    #[serde(skip)]
+    pub advantage_est: Estimate,
+    #[serde(skip)]
+    pub main_ev: Estimate,
+    #[serde(skip)]
+    pub main_sd: f64,
+    /// Average initial bet of a seat-round played (the top-level `avg_bet`), and its SE from
+    /// the spread of the bets over the counts (seat-rounds taken as independent).
+    #[serde(skip)]
+    pub avg_bet: f64,
+    pub avg_bet_se: f64,
     /// Rounds dealt at the table (watched), rounds the counter played (bet on at least one
     /// spot), and the spots it bet per round played.
     pub rounds_observed: u64,
@@ -232,6 +246,12 @@ pub struct CountingModel {
     /// With `--bankroll`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ror: Option<Ror>,
+    /// With `--target-ror`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bankroll_for_ror: Option<RorTarget>,
+    /// With `--bankroll` (and `--kelly`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certainty_equivalent: Option<CertaintyEquivalent>,
     /// The operator's exposure: for each wager, the counts (with at least
     /// `EXPOSURE_MIN_SHARE` of the rounds) at which it pays, and what betting it only there
     /// earns.
@@ -258,14 +278,103 @@ pub struct Exposure {
 /// Hourly figures at a table pace (a wonger plays only part of the rounds dealt).
 #[derive(Clone, Debug, Serialize)]
 pub struct Hourly {
-    /// Rounds dealt per hour, and of them the counter plays (per seat).
+    /// Rounds dealt per hour (`--rounds-per-hour`, default 100), and of them the counter
+    /// plays (per seat).
     pub rounds_per_hour: f64,
     pub rounds_played_per_hour: f64,
-    /// EV and SD of an hour, in table minimums.
+    /// EV and SD of an hour, in table minimums, and the hours to play N0 rounds (null unless
+    /// EV > 0); `ev_per_hour`, `sd_per_hour` and `hours_to_n0` are the same figures.
+    pub ev: f64,
+    pub sd: f64,
+    pub n0_hours: f64,
     pub ev_per_hour: f64,
     pub sd_per_hour: f64,
-    /// Hours to play N0 rounds (null unless EV > 0).
     pub hours_to_n0: f64,
+}
+
+/// The bankroll for a target lifetime risk of ruin, the trips that check it, and the risk of
+/// ruin of bankrolls around it (figures null unless EV > 0).
+#[derive(Clone, Debug, Serialize)]
+pub struct RorTarget {
+    pub target_ror: f64,
+    pub formula: &'static str,
+    /// In table minimums.
+    pub bankroll: Option<f64>,
+    /// The check trips (`count::ror_trips`): how many, ruined, the share ruined with its
+    /// (binomial) SE, and the formula's chance of the same event, ruin before the bankroll
+    /// reaches `ceiling` times its start; the rounds in one step of the walk.
+    pub trips: u64,
+    pub ruined: Option<u64>,
+    pub simulated: Option<f64>,
+    pub simulated_se: Option<f64>,
+    pub formula_same_event: Option<f64>,
+    pub ceiling: f64,
+    pub block_rounds: Option<f64>,
+    /// Lifetime risk of ruin by the formula at multiples of the bankroll.
+    pub curve: Vec<BankrollRor>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BankrollRor {
+    pub multiple: f64,
+    pub bankroll: f64,
+    pub ror: f64,
+}
+
+/// The certainty equivalent of the counter's game at a bankroll and Kelly multiple.
+#[derive(Clone, Debug, Serialize)]
+pub struct CertaintyEquivalent {
+    pub bankroll: f64,
+    pub kelly: f64,
+    pub formula: &'static str,
+    /// In table minimums: per round played, and per hour at the hourly pace.
+    pub per_round: f64,
+    pub per_hour: f64,
+    /// The risk cost per round, var/(2·k·B).
+    pub risk_cost_per_round: f64,
+}
+
+/// Multiples of the bankroll for a target risk of ruin in its table (the plot is finer).
+const ROR_MULTIPLES: [f64; 8] = [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0];
+
+/// The formula of `bankroll_for_ror`, as the report and JSON state it.
+pub const ROR_FORMULA: &str =
+    "RoR = exp(-2 ev B / var) per round played, so B = -var ln(RoR) / (2 ev)";
+/// The formula of `certainty_equivalent`.
+pub const CE_FORMULA: &str = "CE = ev - var / (2 k B) per round played";
+/// The check trips' fixed stream.
+const TRIP_SEED: u64 = 37;
+
+/// The bankroll for `target` and its check (`ev`, `var` per round played).
+fn ror_target(target: f64, ev: f64, var: f64) -> RorTarget {
+    use super::count::{bankroll_for_ror, ror_trips, TRIP_CEILING};
+    let b = bankroll_for_ror(ev, var, target);
+    let check = b.map(|b| ror_trips(ev, var, b, TRIP_SEED));
+    let p = check.map(|c| c.ruined as f64 / c.trips as f64);
+    RorTarget {
+        target_ror: target,
+        formula: ROR_FORMULA,
+        bankroll: b,
+        trips: check.map_or(0, |c| c.trips),
+        ruined: check.map(|c| c.ruined),
+        simulated: p,
+        simulated_se: check
+            .zip(p)
+            .map(|(c, p)| (p * (1.0 - p) / c.trips as f64).sqrt()),
+        formula_same_event: check.map(|c| c.formula),
+        ceiling: TRIP_CEILING,
+        block_rounds: check.map(|c| c.block_rounds),
+        curve: b.map_or(Vec::new(), |b| {
+            ROR_MULTIPLES
+                .iter()
+                .map(|&k| BankrollRor {
+                    multiple: k,
+                    bankroll: k * b,
+                    ror: crate::stats::ruin_probability(ev, var.sqrt(), k * b, None),
+                })
+                .collect()
+        }),
+    }
 }
 
 /// Risk of ruin of a bankroll, in table minimums.
@@ -345,6 +454,27 @@ pub fn counting_model(
     let sd_round = m.sd_obs() / u;
     let adv = est(m, u);
     let observed: u64 = acc.count.by_tc.iter().map(|t| t.observed).sum();
+    let (avg_bet, avg_bet_se) = bet_spread(&acc.count.by_tc);
+    let var_round = sd_round * sd_round;
+    let hourly = {
+        let r = spec
+            .labels
+            .rounds_per_hour
+            .unwrap_or(super::count::DEFAULT_ROUNDS_PER_HOUR);
+        let played = r * m.n as f64 / acc.counts.rounds.max(1) as f64;
+        let (ev, sd) = (ev_round * played, sd_round * played.sqrt());
+        let n0_hours = super::count::n0(ev_round, sd_round) / played;
+        Hourly {
+            rounds_per_hour: r,
+            rounds_played_per_hour: played,
+            ev,
+            sd,
+            n0_hours,
+            ev_per_hour: ev,
+            sd_per_hour: sd,
+            hours_to_n0: n0_hours,
+        }
+    };
     let by_true_count: Vec<TcRow> = acc
         .count
         .by_tc
@@ -389,6 +519,11 @@ pub fn counting_model(
         sd_per_round: sd_round,
         advantage: adv.mean,
         advantage_se: adv.se,
+        advantage_est: adv,
+        main_ev: est(&acc.main, u),
+        main_sd: acc.main.sd_obs() / u,
+        avg_bet,
+        avg_bet_se,
         rounds_observed: acc.counts.rounds,
         rounds_played: m.n,
         spots_per_round: acc.counts.seat_rounds as f64 / m.n.max(1) as f64,
@@ -396,23 +531,28 @@ pub fn counting_model(
         score: super::count::score(ev_round, sd_round),
         n0: super::count::n0(ev_round, sd_round),
         di: 1000.0 * ev_round / sd_round,
-        hourly: spec.labels.rounds_per_hour.map(|r| {
-            let played = r * m.n as f64 / acc.counts.rounds.max(1) as f64;
-            Hourly {
-                rounds_per_hour: r,
-                rounds_played_per_hour: played,
-                ev_per_hour: ev_round * played,
-                sd_per_hour: sd_round * played.sqrt(),
-                hours_to_n0: if ev_round > 0.0 {
-                    (sd_round / ev_round).powi(2) / played
-                } else {
-                    f64::NAN
-                },
-            }
-        }),
+        hourly: Some(hourly.clone()),
         ror: spec
             .bankroll
             .map(|b| ruin_model(b, ev_round, sd_round, &acc.count.ruin)),
+        bankroll_for_ror: spec
+            .labels
+            .target_ror
+            .map(|t| ror_target(t, ev_round, var_round)),
+        certainty_equivalent: spec.bankroll.map(|b| {
+            let kelly = spec.labels.kelly.unwrap_or(1.0);
+            let bankroll = b.units as f64;
+            let per_round =
+                super::count::certainty_equivalent(ev_round, var_round, bankroll, kelly);
+            CertaintyEquivalent {
+                bankroll,
+                kelly,
+                formula: CE_FORMULA,
+                per_round,
+                per_hour: per_round * hourly.rounds_played_per_hour,
+                risk_cost_per_round: ev_round - per_round,
+            }
+        }),
         exposure: exposure(
             &by_true_count,
             spec.pairs_exposure.then_some((
@@ -423,6 +563,24 @@ pub fn counting_model(
         ),
         by_true_count,
     })
+}
+
+/// The average initial bet of a seat-round played and its SE: the bets of one count are its
+/// average bet (the ramp's), seat-rounds are taken as independent.
+fn bet_spread(by_tc: &[super::sim::TcSums]) -> (f64, f64) {
+    let n: u64 = by_tc.iter().map(|t| t.played).sum();
+    if n == 0 {
+        return (f64::NAN, f64::NAN);
+    }
+    let nf = n as f64;
+    let mean = by_tc.iter().map(|t| t.bets as f64).sum::<f64>() / nf;
+    let var = by_tc
+        .iter()
+        .filter(|t| t.played > 0)
+        .map(|t| t.played as f64 * (t.bets as f64 / t.played as f64 - mean).powi(2))
+        .sum::<f64>()
+        / nf;
+    (mean, (var / nf).sqrt())
 }
 
 /// The EV per initial bet (of `u` units) of the seat-rounds played at one count, with its SE
@@ -819,6 +977,26 @@ fn result_section(m: &SimModel) -> Section {
         &["quantity", "value", "SE", "95% CI"],
     );
     let rtp = &m.rtp_estimate;
+    // A counter's EV and SD are its whole action's (insurance included); the main bet's own
+    // figures follow, labelled as such.
+    let c = m.counting.as_ref();
+    let main = if c.is_some() { ", main bet only" } else { "" };
+    if let Some(c) = c {
+        let a = &c.advantage_est;
+        let [mean, se, ci] = pct_estimate_cells(a.mean, a.se, a.ci95, 4);
+        s.row([
+            "EV (main bets and insurance, per initial bet staked)".into(),
+            mean,
+            se,
+            ci,
+        ]);
+        s.row([
+            "SD of one round played (table minimums, main bets and insurance)".into(),
+            fixed_cell(c.sd_per_round, 4, "bets"),
+            "".into(),
+            "".into(),
+        ]);
+    }
     for (name, mean, se, ci95) in [
         ("EV", m.ev, m.ev_se, m.ev_ci95),
         ("RTP = 1 + EV", rtp.mean, rtp.se, rtp.ci95),
@@ -830,10 +1008,10 @@ fn result_section(m: &SimModel) -> Section {
         ),
     ] {
         let [mean, se, ci] = pct_estimate_cells(mean, se, ci95, 4);
-        s.row([name.into(), mean, se, ci]);
+        s.row([format!("{name}{main}").into(), mean, se, ci]);
     }
     s.row([
-        "SD of one round (bets)".into(),
+        format!("SD of one round (bets){main}").into(),
         fixed_cell(m.sd_round, 4, "bets"),
         "".into(),
         "".into(),
@@ -960,11 +1138,15 @@ fn net_section(m: &SimModel) -> Section {
 /// table.
 fn notes(r: &mut Report, m: &SimModel) {
     if m.max_bet > 1 {
+        // A counter's average bet, with its SE, is in the counting table.
+        let average = match m.counting {
+            Some(_) => String::new(),
+            None => format!("average {}, ", fixed(m.avg_bet, 3)),
+        };
         r.notes.push(format!(
-            "Bets varied: {} seat-rounds staked {} initial bets (average {}, largest {}); EV and RTP are per initial bet staked.",
+            "Bets varied: {} seat-rounds staked {} initial bets ({average}largest {}); EV and RTP are per initial bet staked.",
             count(m.seat_rounds),
             count(m.initial_bets),
-            fixed(m.avg_bet, 3),
             m.max_bet
         ));
     }
@@ -1011,6 +1193,20 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
             }
         ));
     }
+    if let Some(t) = &c.bankroll_for_ror {
+        r.sections.extend(ror_target_sections(t));
+        r.notes.push(format!(
+            "Bankroll for a risk of ruin of {}%: {ROR_FORMULA}, with the run's EV and variance per round played (insurance included), in table minimums. It is checked by {} trips with that bankroll, each a random walk of steps of {} rounds whose net is normal with the run's EV and variance (a step's SD is 1/{} of the bankroll; checking for ruin only at the end of a step lowers the share ruined by about {:.1}% of itself), ended at ruin or at {} times the bankroll; the formula's chance of that event is (R - R^{}) / (1 - R^{}). The trips test the formula's inversion and the diffusion at that scale, not the rounds' own distribution: the trips of --bankroll follow the simulated rounds.",
+            crate::report::pct_text(t.target_ror),
+            t.trips,
+            t.block_rounds.map_or("n/a".into(), |b| format!("{b:.0}")),
+            super::count::TRIP_BLOCK_STEPS,
+            100.0 * (1.0 - t.target_ror.powf(0.5826 / super::count::TRIP_BLOCK_STEPS)),
+            t.ceiling,
+            t.ceiling,
+            t.ceiling,
+        ));
+    }
     r.sections.push(exposure_section(c));
     r.sections.push(by_count_section(c));
     r.notes.push(format!(
@@ -1025,19 +1221,40 @@ fn counting_section(c: &CountingModel) -> Section {
         "Card counting (per round played, all spots, in table minimums)",
         &["quantity", "value", "SE"],
     );
-    s.row([
-        "advantage (EV per initial bet staked, main bets and insurance)".into(),
-        pct_cell(c.advantage, 4),
-        pct_cell(c.advantage_se, 4),
-    ]);
-    s.row([
-        "EV per round".into(),
-        fixed_cell(c.ev_per_round, 5, "bets"),
-        fixed_cell(c.ev_per_round_se, 5, "bets"),
-    ]);
+    for (label, value, se) in [
+        (
+            "advantage (EV per initial bet staked, main bets and insurance)",
+            pct_cell(c.advantage, 4),
+            pct_cell(c.advantage_se, 4),
+        ),
+        (
+            "EV per initial bet, main bet only",
+            pct_cell(c.main_ev.mean, 4),
+            pct_cell(c.main_ev.se, 4),
+        ),
+        (
+            "EV per round (main bets and insurance)",
+            fixed_cell(c.ev_per_round, 5, "bets"),
+            fixed_cell(c.ev_per_round_se, 5, "bets"),
+        ),
+        (
+            "average bet (initial bets per seat-round played)",
+            fixed_cell(c.avg_bet, 3, "bets"),
+            fixed_cell(c.avg_bet_se, 3, "bets"),
+        ),
+    ] {
+        s.row([Cell::from(label), value, se]);
+    }
     // Figures without an SE.
     let mut rows: Vec<(String, Cell)> = vec![
-        ("SD per round".into(), fixed_cell(c.sd_per_round, 4, "bets")),
+        (
+            "SD per round (main bets and insurance)".into(),
+            fixed_cell(c.sd_per_round, 4, "bets"),
+        ),
+        (
+            "SD per seat-round, main bet only".into(),
+            fixed_cell(c.main_sd, 4, "bets"),
+        ),
         (
             "SCORE = 10^6 (EV/SD)^2".into(),
             fixed_cell(c.score, 2, "score"),
@@ -1057,10 +1274,73 @@ fn counting_section(c: &CountingModel) -> Section {
             ("hours to N0".into(), fixed_cell(h.hours_to_n0, 0, "hours")),
         ]);
     }
+    if let Some(ce) = &c.certainty_equivalent {
+        rows.extend([
+            (
+                format!(
+                    "certainty equivalent per round (bankroll {}, {} Kelly: {})",
+                    ce.bankroll, ce.kelly, CE_FORMULA
+                ),
+                fixed_cell(ce.per_round, 5, "bets"),
+            ),
+            (
+                "certainty equivalent per hour".into(),
+                fixed_cell(ce.per_hour, 3, "bets"),
+            ),
+        ]);
+    }
     for (label, value) in rows {
         s.row([Cell::from(label), value, "".into()]);
     }
     s
+}
+
+/// The bankroll for a target risk of ruin with its check trips, and the risk of ruin by
+/// bankroll around it.
+fn ror_target_sections(t: &RorTarget) -> [Section; 2] {
+    let mut s = Section::new(
+        &format!(
+            "Bankroll for a risk of ruin of {}% (table minimums)",
+            crate::report::pct_text(t.target_ror)
+        ),
+        &["quantity", "value", "SE"],
+    );
+    let opt_pct = |x: Option<f64>| x.map_or(Cell::from("n/a"), |x| pct_cell(x, 2));
+    s.row([
+        Cell::from(format!("bankroll ({ROR_FORMULA})")),
+        t.bankroll.map_or(Cell::from("n/a (EV not above 0)"), |b| {
+            fixed_cell(b, 0, "bets")
+        }),
+        "".into(),
+    ]);
+    s.row([
+        Cell::from(format!(
+            "ruined before {} times the bankroll (formula)",
+            t.ceiling
+        )),
+        opt_pct(t.formula_same_event),
+        "".into(),
+    ]);
+    s.row([
+        Cell::from(format!(
+            "ruined before {} times the bankroll (simulated, {} trips)",
+            t.ceiling, t.trips
+        )),
+        opt_pct(t.simulated),
+        opt_pct(t.simulated_se),
+    ]);
+    let mut c = Section::new(
+        "Risk of ruin by bankroll (formula, ever)",
+        &["bankroll (x the target's)", "bankroll", "risk of ruin"],
+    );
+    for p in &t.curve {
+        c.row([
+            fixed_cell(p.multiple, 2, "ratio"),
+            fixed_cell(p.bankroll, 0, "bets"),
+            pct_cell(p.ror, 3),
+        ]);
+    }
+    [s, c]
 }
 
 fn ruin_section(ror: &Ror) -> Section {
@@ -1263,6 +1543,11 @@ pub fn plots(
         if let Some(ror) = &c.ror {
             out.push(ruin_plot(ror)?);
         }
+        if let Some(t) = &c.bankroll_for_ror {
+            if let Some(p) = ror_by_bankroll_plot(t, c.ev_per_round, c.sd_per_round)? {
+                out.push(p);
+            }
+        }
     }
     if let Some(m) = info.run.marker() {
         for p in &mut out {
@@ -1385,4 +1670,46 @@ fn ruin_plot(ror: &Ror) -> Result<(String, String), String> {
             None,
         )?,
     ))
+}
+
+/// The lifetime risk of ruin by bankroll (formula), from a quarter to four times the bankroll
+/// for the target, with the target marked (`None` unless EV > 0).
+fn ror_by_bankroll_plot(
+    t: &RorTarget,
+    ev: f64,
+    sd: f64,
+) -> Result<Option<(String, String)>, String> {
+    use crate::report::svg::{line_chart, Line, YUnit};
+    let Some(b) = t.bankroll else {
+        return Ok(None);
+    };
+    let (lo, hi) = (ROR_MULTIPLES[0], ROR_MULTIPLES[ROR_MULTIPLES.len() - 1]);
+    let points: Vec<(f64, f64)> = (0..=120)
+        .map(|i| {
+            let x = b * (lo + (hi - lo) * i as f64 / 120.0);
+            (x, 100.0 * crate::stats::ruin_probability(ev, sd, x, None))
+        })
+        .collect();
+    let title = format!(
+        "Risk of ruin by bankroll: {}% for {:.0} table minimums",
+        crate::report::pct_text(t.target_ror),
+        b
+    );
+    let target = format!("target {}%", crate::report::pct_text(t.target_ror));
+    Ok(Some((
+        "risk-by-bankroll.svg".into(),
+        line_chart(
+            &title,
+            "bankroll (table minimums)",
+            "risk of ruin, ever (%)",
+            YUnit::Percent,
+            &[Line {
+                name: "Brownian formula",
+                points: &points,
+                band: None,
+                dots: false,
+            }],
+            Some((100.0 * t.target_ror, target.as_str())),
+        )?,
+    )))
 }
