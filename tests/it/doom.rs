@@ -453,7 +453,7 @@ fn advise_doom_refuses_turn_points_no_turn_reaches() {
             "advise",
             "doom",
             "--roll",
-            "1,2,3,3",
+            "2,3,3",
             "--held",
             "1,1,1",
             "--rules",
