@@ -525,6 +525,37 @@ mod tests {
             ..real
         };
         assert_eq!(err(&too_big, true), fit);
+        // The bound n·max² itself, exceeded by one (within n + 1 observations' bound).
+        let just_over = Ratio {
+            xx: 2 * 2 * real.n as i128 + 1,
+            ..real
+        };
+        assert_eq!(err(&just_over, true), fit);
+        // The comparisons' margin (relative 1e-9, then one): Σx²·n one short of (Σx)² is let
+        // through (one observation x = 1 with Σx² = 0), two short is not.
+        let one = Ratio {
+            n: 1,
+            batches: 1,
+            x: 1,
+            y: 1,
+            xx: 0,
+            bxx: 1,
+            byy: 1,
+            bxy: 1,
+        };
+        assert_eq!(ok(&one, true), Ok(()));
+        assert_eq!(
+            err(
+                &Ratio {
+                    x: 2,
+                    bxx: 4,
+                    bxy: 2,
+                    ..one
+                },
+                true
+            ),
+            fit
+        );
         assert_eq!(ok(&too_big, false), Ok(()));
         // The batch sums' squares.
         for r in [

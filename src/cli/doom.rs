@@ -514,7 +514,9 @@ pub struct AdviseDoom {
     pub held: String,
     /// The turn's points so far (the held dice's included).
     ///
-    /// At least what the held dice score. Example: --roll 1,1,5,2,3 --held 5 --turn-points 350
+    /// What the held dice made plus whole cycles' points (each ended by hot dice): points no
+    /// sequence of set-asides makes are refused, naming the nearest possible. Example: --roll
+    /// 1,1,5,2,3 --held 5 --turn-points 350
     #[arg(long, value_name = "POINTS", default_value_t = 0)]
     pub turn_points: u32,
     /// Your banked score: with --opponent, values become the probability of winning a game of

@@ -172,7 +172,8 @@ pub struct AdviseTwentyOne {
     /// The row's boxes already written or crossed out, by colour, e.g. W,R.
     #[arg(long, value_name = "COLOURS", default_value = "")]
     pub filled: String,
-    /// Exact hits so far in the row.
+    /// Exact hits so far in the row: at most the boxes filled, and at least 1 when the box
+    /// printed 1 is filled (only a 1 is written there, and a cross-out never reaches it).
     #[arg(long, default_value_t = 0)]
     pub hits: u8,
     /// The roll: each die's colour and value, e.g. "W3 K5 R1 B6 Y2 G4".

@@ -431,6 +431,51 @@ fn win_optimal_play_refuses_what_it_cannot_solve() {
     );
 }
 
+/// Turn points no sequence of set-asides makes are refused (six dice rolled with nothing held
+/// follow the first roll's 0 or at least a whole cycle's 200 under the seed rules), while a
+/// position the rules can reach is advised.
+#[test]
+fn advise_doom_refuses_turn_points_no_turn_reaches() {
+    fails_with(
+        &[
+            "advise",
+            "doom",
+            "--roll",
+            "1,2,3,3,4,6",
+            "--turn-points",
+            "50",
+        ],
+        "--turn-points 50 with nothing held: no sequence of set-asides makes it (the smallest \
+         possible: 0; the nearest: 0 and 200)",
+    );
+    fails_with(
+        &[
+            "advise",
+            "doom",
+            "--roll",
+            "2,3,3",
+            "--held",
+            "1,1,1",
+            "--rules",
+            "s2-common",
+        ],
+        "--turn-points 0 with 1,1,1 held: no sequence of set-asides makes it (the smallest \
+         possible: 300; the nearest: 300)",
+    );
+    let j = json(&[
+        "advise",
+        "doom",
+        "--roll",
+        "1,2,3,3,4,6",
+        "--turn-points",
+        "250",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(j["turn_points"], 250);
+    assert_eq!(j["outcome"], "choose");
+}
+
 #[test]
 fn advise_doom_lists_every_choice_best_first_and_refuses_impossible_rolls() {
     let j = json(&[

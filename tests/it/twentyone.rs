@@ -257,6 +257,20 @@ fn advise_twenty_one_lists_writes_cross_out_and_reroll_best_first() {
         ],
         "--filled W,W",
     );
+    // The box printed 1 filled in a row that is not full was written with a 1: a hit.
+    fails_with(
+        &[
+            "advise",
+            "twenty-one",
+            "--row",
+            "W6 K5 R4 B3 Y2 G1",
+            "--filled",
+            "W,G",
+            "--roll",
+            "W3 K5 R1 B6 Y2 G4",
+        ],
+        "--hits 0: box G1 (printed 1) is filled",
+    );
     fails_with(
         &[
             "advise",

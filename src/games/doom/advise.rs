@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::exact::{solve_policy, Policy, ValueTable, CAP_POINTS};
 use super::model::Model;
+use super::reach;
 use super::score::{size, FaceCounts};
 use super::win::{WinError, WinSolution};
 
@@ -45,6 +46,17 @@ pub enum DoomAdviseError {
     Held(String),
     #[error("--turn-points {points}: must be a multiple of {unit} and at least the held dice's {held} points")]
     TurnPoints { points: u32, unit: u32, held: u32 },
+    #[error(
+        "--held {0}: no sequence of set-asides from rolls that are not doom leaves these dice held"
+    )]
+    HeldUnreachable(String),
+    #[error("--turn-points {points} with {held}: no sequence of set-asides makes it (the smallest possible: {smallest}; the nearest: {nearest})")]
+    Unreachable {
+        points: u32,
+        held: String,
+        smallest: u32,
+        nearest: String,
+    },
     #[error("--turn-points {0}: at most {CAP_POINTS} (the exact analysis' cap)")]
     Cap(u32),
     #[error("--score {score} --opponent {opponent}: scores are multiples of {unit} below the target {target}")]
@@ -157,6 +169,45 @@ fn dice_text(c: &FaceCounts) -> String {
     }
 }
 
+/// Refuses turn points that no sequence of set-asides makes with `held` set aside in the
+/// current cycle (`reach.rs`), naming the smallest and the nearest possible ones. `points` is
+/// a multiple of the unit, at most `CAP_POINTS`.
+fn reachable(m: &Model, held: &FaceCounts, points: u32) -> Result<(), DoomAdviseError> {
+    let unit = m.unit;
+    let now = reach::held_points(m, held);
+    if now.is_empty() {
+        return Err(DoomAdviseError::HeldUnreachable(dice_text(held)));
+    }
+    // The usual case (nothing from earlier cycles) needs no search over whole cycles.
+    if now.contains(&(points / unit)) {
+        return Ok(());
+    }
+    let possible = reach::possible(m, held, CAP_POINTS / unit);
+    let t = (points / unit) as usize;
+    if possible[t] {
+        return Ok(());
+    }
+    let pts = |i: usize| i as u32 * unit;
+    let below = (0..t).rev().find(|&i| possible[i]).map(pts);
+    let above = (t + 1..possible.len()).find(|&i| possible[i]).map(pts);
+    let nearest = match (below, above) {
+        (Some(b), Some(a)) => format!("{b} and {a}"),
+        (Some(v), None) | (None, Some(v)) => v.to_string(),
+        (None, None) => "none".into(),
+    };
+    let smallest = possible.iter().position(|&x| x).map_or(0, pts);
+    Err(DoomAdviseError::Unreachable {
+        points,
+        held: if size(held) == 0 {
+            "nothing held".into()
+        } else {
+            format!("{} held", dice_text(held))
+        },
+        smallest,
+        nearest,
+    })
+}
+
 /// What is already solved for the rules, so that many positions can be advised at the cost of
 /// one solve (the advice solves what it needs and is not given).
 #[derive(Clone, Copy, Default)]
@@ -201,6 +252,7 @@ pub fn advise(
     if req.turn_points > CAP_POINTS {
         return Err(DoomAdviseError::Cap(req.turn_points));
     }
+    reachable(m, &held, req.turn_points)?;
     let p = ((req.turn_points - held_pts) / unit) as usize;
     let mut advice = DoomAdvice {
         roll: dice_text(&roll),
@@ -547,6 +599,39 @@ mod tests {
             advise_pts(&m, &req("1,2,3", "5,5,5", 20)),
             Err(DoomAdviseError::TurnPoints { .. })
         ));
+        // Six dice rolled again after hot dice: at least a whole cycle's 200 (six 2s).
+        let e = advise_pts(&m, &req("1,2,3,3,4,6", "", 50)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--turn-points 50 with nothing held: no sequence of set-asides makes it (the \
+             smallest possible: 0; the nearest: 0 and 200)"
+        );
+        assert!(advise_pts(&m, &req("1,2,3,3,4,6", "", 200)).is_ok());
+        // A held 5 has made 50: 100 is not a whole cycle past it.
+        assert!(matches!(
+            advise_pts(&m, &req("1,2,3,3,4", "5", 100)),
+            Err(DoomAdviseError::Unreachable { smallest: 50, .. })
+        ));
+        // Three 6s are doom when rolled: never held.
+        assert_eq!(
+            advise_pts(&m, &req("1,2,3", "6,6,6", 600)).unwrap_err(),
+            DoomAdviseError::HeldUnreachable("6,6,6".into())
+        );
+        // Separate scoring (S2 common): a held 1,1,1 made 300 (one at a time) or 1000 (at
+        // once), never 0; after hot dice at least 300 (six 5s one at a time).
+        let s2 = Model::new(&DoomRules::preset(DoomPreset::S2Common));
+        for (held, tp, ok) in [
+            ("1,1,1", 0, false),
+            ("1,1,1", 300, true),
+            ("1,1,1", 1000, true),
+            ("1,1,1", 400, false),
+            ("", 250, false),
+            ("", 300, true),
+        ] {
+            let roll = &"2,3,4,6,6,2"[..2 * (6 - parse_dice(held).unwrap().len()) - 1];
+            let r = advise_pts(&s2, &req(roll, held, tp));
+            assert_eq!(r.is_ok(), ok, "{held} {tp}: {r:?}");
+        }
         assert_eq!(
             parse_dice("1,7").unwrap_err(),
             DoomAdviseError::Face("7".into())

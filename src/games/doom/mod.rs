@@ -6,6 +6,7 @@ pub mod exact;
 pub mod game;
 pub mod jobs;
 pub mod model;
+pub mod reach;
 pub mod report;
 pub mod rules;
 pub mod score;

@@ -33,6 +33,8 @@ pub enum TwentyOneAdviseError {
     Filled(String),
     #[error("--hits {hits}: at most the number of boxes filled ({filled})")]
     Hits { hits: u8, filled: u32 },
+    #[error("--hits 0: box {0} (printed 1) is filled, so it was written with a 1, an exact hit (a cross-out takes the leftmost empty box, and the row has an empty box left of it)")]
+    OneWritten(String),
     #[error("--roll {0}: expected six dice, one of each colour, as colour and value (e.g. \"W3 K5 R1 B6 Y2 G4\")")]
     Roll(String),
     #[error("--rerolls-left {0}: at most the rules' {1}")]
@@ -120,6 +122,15 @@ pub fn parse(
             hits: hits_so_far,
             filled: mask.count_ones(),
         });
+    }
+    // A cross-out takes the leftmost empty box, so the box printed 1 (the rightmost) is
+    // crossed out only as a row's last box: filled in a row that is not full, it was written,
+    // and the only die it takes is a 1, an exact hit.
+    if mask >> 5 & 1 == 1 && hits_so_far == 0 {
+        return Err(TwentyOneAdviseError::OneWritten(format!(
+            "{}1",
+            LETTERS[r[5] as usize]
+        )));
     }
     let bad_roll = || TwentyOneAdviseError::Roll(roll.to_string());
     let dice = tokens(roll);
@@ -366,6 +377,13 @@ mod tests {
             parse(ROW, "W", 2, roll, 0),
             Err(TwentyOneAdviseError::Hits { .. })
         ));
+        // G1 filled in a row that is not full: written with a 1, a hit.
+        assert_eq!(
+            parse(ROW, "W G", 0, roll, 0).unwrap_err(),
+            TwentyOneAdviseError::OneWritten("G1".into())
+        );
+        assert_eq!(parse(ROW, "W G", 1, roll, 0).unwrap().hits, 1);
+        assert!(parse(ROW, "W K", 0, roll, 0).is_ok());
         assert!(matches!(
             parse(ROW, "", 0, "W1 K2 R3 B4 Y5 W6", 0),
             Err(TwentyOneAdviseError::Roll(_))
