@@ -1691,9 +1691,9 @@ fn ror_by_bankroll_plot(
         })
         .collect();
     let title = format!(
-        "Risk of ruin by bankroll: {}% for {:.0} table minimums",
+        "Risk of ruin by bankroll: {}% for {} table minimums",
         crate::report::pct_text(t.target_ror),
-        b
+        crate::report::count(b.round() as u64)
     );
     let target = format!("target {}%", crate::report::pct_text(t.target_ror));
     Ok(Some((
