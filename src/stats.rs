@@ -557,8 +557,42 @@ mod tests {
             fit
         );
         assert_eq!(ok(&too_big, false), Ok(()));
-        // The batch sums' squares.
+        // The batch sums' squares, each bound on its own: one batch of four observations
+        // with Σx = Σy = 4 needs Σ(batch x)² ≥ 16 and Σ(batch y)² ≥ 16 (10 is refused, though
+        // it exceeds 2·4), and Σ(batch xy)² at most their product (Σxy = 5 with both at 4:
+        // 25 > 16, though 2·5 is not).
+        let batch = Ratio {
+            n: 4,
+            batches: 1,
+            x: 4,
+            y: 4,
+            xx: 0,
+            bxx: 16,
+            byy: 16,
+            bxy: 16,
+        };
+        assert_eq!(ok(&batch, false), Ok(()));
+        let two = Ratio {
+            x: 2,
+            y: 2,
+            bxx: 4,
+            byy: 4,
+            bxy: 4,
+            ..batch
+        };
+        assert_eq!(ok(&two, false), Ok(()));
         for r in [
+            Ratio {
+                bxx: 10,
+                bxy: 0,
+                ..batch
+            },
+            Ratio {
+                byy: 10,
+                bxy: 0,
+                ..batch
+            },
+            Ratio { bxy: 5, ..two },
             Ratio { bxx: 0, ..real },
             Ratio { byy: 0, ..real },
             Ratio {
