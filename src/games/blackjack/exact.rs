@@ -77,30 +77,46 @@ struct DealerEntry {
 /// Most cards a dealer can draw (falling factorial tables are this long).
 const KMAX: usize = 24;
 
-/// The entries of one up card, flattened for a fast inner loop: entry `i` has factors
-/// `idx[start[i]..start[i + 1]]` (each `value · (KMAX + 1) + count`, into the falling-factorial
-/// table), weight `ways[i]`, `k[i]` cards and outcome; entries are grouped by outcome
-/// (`by_outcome[o]..by_outcome[o + 1]`).
+/// Most distinct values among a dealer's drawn cards (6, under H17: e.g. A, 2, 3, 4, 5, 6
+/// drawn to a 2).
+const MAX_FACTORS: usize = 6;
+
+/// The slot of the falling-factorial table that holds 1: a factor that pads an entry's
+/// product (multiplying by 1 is exact, so the padded product is the unpadded one, bit for bit).
+const ONE: u8 = 255;
+
+/// One multiset of dealer draws, ready for the inner loop: its weight (draw orders), cards
+/// drawn, and its factors (each `value · (KMAX + 1) + count`, into the falling-factorial
+/// table, in increasing value, padded with `ONE`).
+#[derive(Clone, Copy, Debug)]
+struct FlatEntry {
+    ways: f64,
+    k: u8,
+    factors: [u8; MAX_FACTORS],
+}
+
+/// The entries of one up card, grouped by outcome (`by_outcome[o]..by_outcome[o + 1]`): fixed
+/// size, so that the sum over them runs without bounds checks or a loop per entry.
 #[derive(Clone, Debug, Default)]
 struct Flat {
-    idx: Vec<u16>,
-    start: Vec<u32>,
-    ways: Vec<f64>,
-    k: Vec<u8>,
+    entries: Vec<FlatEntry>,
     by_outcome: [usize; OUTCOMES + 1],
 }
 
 impl Flat {
     fn new(entries: &[DealerEntry]) -> Flat {
         let mut f = Flat::default();
-        f.start.push(0);
         for e in entries {
-            for &(v, k) in &e.cards {
-                f.idx.push(v as u16 * (KMAX as u16 + 1) + k as u16);
+            assert!(e.cards.len() <= MAX_FACTORS, "a dealer draw of {:?}", e.cards);
+            let mut factors = [ONE; MAX_FACTORS];
+            for (slot, &(v, k)) in factors.iter_mut().zip(&e.cards) {
+                *slot = v * (KMAX as u8 + 1) + k;
             }
-            f.start.push(f.idx.len() as u32);
-            f.ways.push(e.ways);
-            f.k.push(e.k);
+            f.entries.push(FlatEntry {
+                ways: e.ways,
+                k: e.k,
+                factors,
+            });
         }
         for o in 0..=OUTCOMES {
             f.by_outcome[o] = entries
@@ -166,7 +182,8 @@ impl DealerTable {
     /// the cards not yet seen.
     pub fn dist(&self, up: usize, shoe: &[u32; NV]) -> [f64; OUTCOMES] {
         let total: u32 = shoe.iter().sum();
-        let mut ff = [0f64; NV * (KMAX + 1)];
+        // 256 slots, indexed by a byte: no bounds checks (NV · (KMAX + 1) = 250 are used).
+        let mut ff = [0f64; 256];
         for v in 0..NV {
             let row = &mut ff[v * (KMAX + 1)..(v + 1) * (KMAX + 1)];
             row[0] = 1.0;
@@ -175,7 +192,8 @@ impl DealerTable {
                 row[k] = if n > 0.0 { row[k - 1] * n } else { 0.0 };
             }
         }
-        let mut inv = [0f64; KMAX + 1];
+        ff[ONE as usize] = 1.0;
+        let mut inv = [0f64; 32];
         inv[0] = 1.0;
         for k in 1..=KMAX {
             let n = total as f64 - (k as f64 - 1.0);
@@ -185,9 +203,9 @@ impl DealerTable {
         let mut out = [0f64; OUTCOMES];
         for (o, slot) in out.iter_mut().enumerate() {
             let mut sum = 0.0;
-            for i in f.by_outcome[o]..f.by_outcome[o + 1] {
-                let mut p = f.ways[i] * inv[f.k[i] as usize];
-                for &j in &f.idx[f.start[i] as usize..f.start[i + 1] as usize] {
+            for e in &f.entries[f.by_outcome[o]..f.by_outcome[o + 1]] {
+                let mut p = e.ways * inv[(e.k & 31) as usize];
+                for &j in &e.factors {
                     p *= ff[j as usize];
                 }
                 sum += p;
