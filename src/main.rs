@@ -30,6 +30,14 @@ fn main() -> ExitCode {
     };
     // A simulation stops on a signal with a partial report; other work ends at once (the
     // blackjack audit becomes graceful when its simulation starts, through `Ctx::graceful`).
+    if let Some(n) = cli.threads {
+        // Rayon's pool (the exact analysis, the chart derived for the rules) at most as large as
+        // the simulation's: --threads bounds the whole process. It fails only if the pool
+        // already exists, which it cannot before this point.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global();
+    }
     let graceful = matches!(
         cli.command,
         Command::Sim(_) | Command::Compare(_) | Command::Audit(AuditGame::Doom(_))

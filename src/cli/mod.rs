@@ -53,6 +53,10 @@ rtplab sim blackjack --dealer-bj-takes original --pairs 1 --format json"
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// The command's --threads, where it has one: the most threads any part of the process
+    /// uses (the exact analysis behind a derived chart as well as the simulation).
+    #[arg(skip)]
+    pub threads: Option<usize>,
 }
 
 impl Cli {
@@ -164,7 +168,13 @@ impl Cli {
             }
             Err(e) => return Err(e),
         };
-        Cli::from_arg_matches(&matches).map_err(|e| e.with_cmd(&cmd))
+        let mut cli = Cli::from_arg_matches(&matches).map_err(|e| e.with_cmd(&cmd))?;
+        let mut leaf = &matches;
+        while let Some((_, sub)) = leaf.subcommand() {
+            leaf = sub;
+        }
+        cli.threads = leaf.try_get_one::<usize>("threads").ok().flatten().copied();
+        Ok(cli)
     }
 }
 
@@ -936,6 +946,38 @@ mod tests {
         let mut missing = Vec::new();
         walk(&Cli::command(), "rtplab", &mut missing);
         assert!(missing.is_empty(), "without help: {missing:#?}");
+    }
+
+    /// --threads reaches `Cli::threads` (which sizes the whole process's thread pool) from
+    /// every command that has it, and is absent from those that do not.
+    #[test]
+    fn the_threads_of_any_command_are_found() {
+        let threads = |args: &[&str]| {
+            let args = std::iter::once("rtplab").chain(args.iter().copied());
+            Cli::parse_args(args.map(std::ffi::OsString::from)).map(|c| c.threads)
+        };
+        assert_eq!(
+            threads(&["sim", "blackjack", "--threads", "1"]).unwrap(),
+            Some(1)
+        );
+        assert_eq!(
+            threads(&["sim", "doom", "--threads", "3"]).unwrap(),
+            Some(3)
+        );
+        assert_eq!(
+            threads(&[
+                "compare",
+                "blackjack",
+                "--threads",
+                "2",
+                "--strategy",
+                "basic,autoplay"
+            ])
+            .unwrap(),
+            Some(2)
+        );
+        assert_eq!(threads(&["sim", "blackjack"]).unwrap(), None);
+        assert_eq!(threads(&["exact", "blackjack"]).unwrap(), None);
     }
 
     #[test]

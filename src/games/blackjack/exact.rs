@@ -107,7 +107,11 @@ impl Flat {
     fn new(entries: &[DealerEntry]) -> Flat {
         let mut f = Flat::default();
         for e in entries {
-            assert!(e.cards.len() <= MAX_FACTORS, "a dealer draw of {:?}", e.cards);
+            assert!(
+                e.cards.len() <= MAX_FACTORS,
+                "a dealer draw of {:?}",
+                e.cards
+            );
             let mut factors = [ONE; MAX_FACTORS];
             for (slot, &(v, k)) in factors.iter_mut().zip(&e.cards) {
                 *slot = v * (KMAX as u8 + 1) + k;
