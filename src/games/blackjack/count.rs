@@ -285,7 +285,7 @@ impl TrueCounter {
 
     /// The true count of running count `rc` after `seen` cards: `true_count(rc, scale,
     /// cards − seen, mode, rounding)`.
-    #[inline(always)]
+    #[inline]
     pub fn get(&self, rc: i32, seen: u32) -> i32 {
         let (d, m) = self.divs[(seen as usize).min(self.divs.len() - 1)];
         let num = rc * self.per_rc;
@@ -877,7 +877,7 @@ impl<S> Counter<'_, S> {
 
     /// The count bets are keyed on now: the true count (balanced), else the running count;
     /// computed once per card seen.
-    #[inline(always)]
+    #[inline]
     fn key_now(&mut self) -> i32 {
         if self.key_seen != self.seen() {
             self.key_seen = self.seen();
@@ -888,7 +888,7 @@ impl<S> Counter<'_, S> {
 
     /// The count bets are keyed on: `key_now`, with the ace side count's adjustment if any:
     /// rc + w·(aces left − cards left / 13), exactly (in units of 1/13).
-    #[inline(always)]
+    #[inline]
     fn bet_key(&mut self) -> i32 {
         let Some(w) = self.c.spec.ace_side else {
             return self.key_now();
@@ -942,7 +942,6 @@ impl<S> Counter<'_, S> {
         }
     }
 
-    #[inline(always)]
     fn key_fresh(&self) -> i32 {
         let sp = &self.c.spec;
         if self.c.balanced {
@@ -959,7 +958,7 @@ impl<S: Strategy> Player for Counter<'_, S> {
     const SEES: bool = true;
     const CLASSES: bool = true;
 
-    #[inline(always)]
+    #[inline]
     fn bet(&mut self, seat: usize) -> u32 {
         if seat == 0 {
             // Decided once per round (every seat bets alike).
@@ -977,12 +976,12 @@ impl<S: Strategy> Player for Counter<'_, S> {
         }
     }
 
-    #[inline(always)]
+    #[inline]
     fn class(&self, _seat: usize) -> u8 {
         tc_bin(self.key) | if self.pairs_pay { PAIRS_PAY } else { 0 }
     }
 
-    #[inline(always)]
+    #[inline]
     fn decision_class(&mut self) -> u8 {
         tc_bin(self.key_now())
     }
