@@ -11,15 +11,14 @@ use crate::rng::{below, below_many, Rng};
 /// Card ranks: 0 = ace, 1..=8 = two..nine, 9 = ten, 10 = jack, 11 = queen, 12 = king.
 pub type Rank = u8;
 
-/// Blackjack values by rank (13 to 15 never occur: there so that a masked rank needs no
-/// bounds check).
-const VALUES: [u8; 16] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10, 10, 10];
-
-/// Blackjack value of a rank: ace = 1, faces = 10 (a table look-up: the round loop asks for
-/// it at every card).
+/// Blackjack value of a rank: ace = 1, faces = 10.
 #[inline(always)]
 pub fn value(rank: Rank) -> u8 {
-    VALUES[(rank & 15) as usize]
+    if rank >= 9 {
+        10
+    } else {
+        rank + 1
+    }
 }
 
 /// Display character of a value (1..=10).
