@@ -671,6 +671,9 @@ mod tests {
         assert_eq!(format_p(0.0), "p < 1e-300");
         assert_eq!(format_p(0.4123), "p = 0.412");
         assert_eq!(format_p(3.14e-12), "p = 3.14e-12");
+        // The boundaries are numbers still: 1e-300 in full, 0.001 to three places.
+        assert_eq!(format_p(1e-300), "p = 1.00e-300");
+        assert_eq!(format_p(0.001), "p = 0.001");
         let e = Estimate::new(0.9927, 0.00003, 1_000_000);
         let c = check_claim(&e, 0.9954, 1_000_000_000, 1_000_000, "RTP");
         assert!(c.verdict.contains("(p < 1e-300)"), "{}", c.verdict);
@@ -931,6 +934,10 @@ mod tests {
         let one = Estimate::new(0.5, f64::NAN, 0);
         let c = check_claim(&one, 0.5, 10, 0, "RTP");
         assert!(c.consistent.is_none() && c.p_value.is_nan());
+        // A standard error on no degrees of freedom is no test either.
+        let c = check_claim(&Estimate::new(0.5, 0.1, 0), 0.5, 10, 0, "RTP");
+        assert!(c.consistent.is_none() && c.p_value.is_nan(), "{c:?}");
+        assert!(c.verdict.starts_with("not checked"), "{}", c.verdict);
         assert!(c.verdict.starts_with("not checked"), "{}", c.verdict);
         assert!(!c.verdict.contains("below"), "{}", c.verdict);
         assert_eq!(c.rounds_to_separate_at_5se, None);
