@@ -988,6 +988,9 @@ mod tests {
         assert!(e.is_empty());
         merge_trace(&mut e, &[[3, 1, 2]]);
         assert_eq!(e, vec![[3, 1, 2]]);
+        // Mine outlasts the other: its chunks after the other's last are kept.
+        merge_trace(&mut e, &[[1, 0, 1]]);
+        assert_eq!(e, vec![[1, 0, 1], [3, 1, 2]]);
         // r = 1/10, then 4/20; the band from the two chunks' spread (batch means).
         let (pts, band) = running_rtp(&[[0, 1, 10], [1, 3, 10]], 1.0, 1.0);
         let close = |p: &[(f64, f64)], q: &[(f64, f64)]| {
