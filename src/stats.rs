@@ -991,6 +991,11 @@ mod tests {
         // Mine outlasts the other: its chunks after the other's last are kept.
         merge_trace(&mut e, &[[1, 0, 1]]);
         assert_eq!(e, vec![[1, 0, 1], [3, 1, 2]]);
+        // A long trace is thinned to about 400 points: 1,000 chunks, every second one (a
+        // step of 1000 / 400 = 2) and the last.
+        let long: Trace = (0..1000).map(|c| [c, c % 3 - 1, 1]).collect();
+        let (pts, band) = running_rtp(&long, 1.0, 1.0);
+        assert_eq!((pts.len(), band.len()), (501, 500));
         // r = 1/10, then 4/20; the band from the two chunks' spread (batch means).
         let (pts, band) = running_rtp(&[[0, 1, 10], [1, 3, 10]], 1.0, 1.0);
         let close = |p: &[(f64, f64)], q: &[(f64, f64)]| {
