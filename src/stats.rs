@@ -1014,5 +1014,13 @@ mod tests {
         // chunks with nothing staked yet are skipped.
         let (pts, _) = running_rtp(&[[0, 0, 0], [1, -2, 10]], 2.0, 3.0);
         assert!(close(&pts, &[(30.0, 90.0)]), "{pts:?}");
+        // Three chunks, scale 2: r = 3/30, RTP 105; Σx² − 2rΣxy + r²Σy² = 11 − 6 + 3 = 8;
+        // SE = 100·√(3/2·8)/30/2 = 5.7735.
+        let (_, band) = running_rtp(&[[0, 1, 10], [1, 3, 10], [2, -1, 10]], 2.0, 1.0);
+        let (at, lo, hi) = band[band.len() - 1];
+        let se = 100.0 * 12f64.sqrt() / 30.0 / 2.0;
+        assert_eq!(at, 30.0);
+        assert!((lo - (105.0 - 1.96 * se)).abs() < 1e-9, "{lo}");
+        assert!((hi - (105.0 + 1.96 * se)).abs() < 1e-9, "{hi}");
     }
 }
