@@ -21,7 +21,7 @@ pub enum CheckError {
     #[error("no baseline files (*.json) in {0}")]
     Empty(String),
     #[error(transparent)]
-    Input(#[from] crate::input::InputError),
+    Input(#[from] crate::door::input::InputError),
 }
 
 /// Check (or with `bless`, rewrite) every baseline in `dir`; `z` is the tolerance in SE. Each
@@ -49,7 +49,7 @@ pub fn check_dir(dir: &Path, z_limit: f64, bless: bool) -> Result<Vec<Outcome>, 
     let mut pending = Vec::new();
     for f in files {
         let fname = f.display().to_string();
-        let text = crate::input::read_text(&f, "baseline file", crate::input::MAX_TEXT_BYTES)?;
+        let text = crate::door::input::read_text(&f, "baseline file", crate::door::input::MAX_TEXT_BYTES)?;
         let bad = |e: String| CheckError::Bad(fname.clone(), e);
         let v: serde_json::Value = serde_json::from_str(&text)
             .map_err(|e| bad(format!("not a baseline file ({e}); see reports/README.md")))?;
@@ -184,9 +184,6 @@ pub struct CheckJob {
 impl crate::job::Job for CheckJob {
     fn outputs(&self) -> &crate::job::Outputs {
         &self.outputs
-    }
-    fn reads(&self) -> Vec<&Path> {
-        vec![&self.dir]
     }
     fn run(self, _: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
         let outcomes = check_dir(&self.dir, self.z, self.bless)?;

@@ -56,8 +56,57 @@ pub struct RunOutcome<A> {
 /// Errors from setting up a run.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
-    #[error("could not start {0} worker threads: {1}")]
-    Threads(usize, String),
+    #[error("could start only {started} of {asked} worker threads ({why}); use --threads {started} or fewer")]
+    Threads {
+        asked: usize,
+        started: usize,
+        why: String,
+    },
+    #[error("--threads {asked}: the system could start threads for only --threads {could} (each thread of the simulation has one of the exact analysis beside it; a limit on memory or processes); use --threads {could} or fewer")]
+    TooManyThreads { asked: usize, could: usize },
+}
+
+/// Set up the process's threads before any work: rayon's pool (the exact analysis, the chart
+/// derived for the rules) gets `threads` (default: one per core), so `--threads` bounds the
+/// whole process; when the system cannot start that many, the error says how many it could.
+pub fn start_threads(threads: Option<usize>) -> Result<(), EngineError> {
+    let asked =
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // The simulation's workers and rayon's pool, both at their largest.
+    let could = startable(2 * asked) / 2;
+    let err = EngineError::TooManyThreads { asked, could };
+    if could < asked {
+        return Err(err);
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(asked)
+        .build_global()
+        .map_err(|_| err)
+}
+
+/// How many threads of rayon's stack size the system can start at once, up to `n`: each
+/// started one waits until all are counted.
+fn startable(n: usize) -> usize {
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let rx = std::sync::Arc::new(std::sync::Mutex::new(rx));
+    let mut started = Vec::new();
+    for _ in 0..n {
+        let rx = rx.clone();
+        match std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let _ = rx.lock().map(|r| r.recv());
+            }) {
+            Ok(h) => started.push(h),
+            Err(_) => break,
+        }
+    }
+    let could = started.len();
+    drop(tx);
+    for h in started {
+        let _ = h.join();
+    }
+    could
 }
 
 /// Periodic saving of a run's progress: every `every`, `save` is called (on the calling
@@ -181,7 +230,11 @@ pub fn run_from<S: Simulation + ?Sized>(
                         finished.notify_all();
                     }
                     drop(sh);
-                    return Err(EngineError::Threads(threads, e.to_string()));
+                    return Err(EngineError::Threads {
+                        asked: threads,
+                        started: t,
+                        why: e.to_string(),
+                    });
                 }
             }
         }

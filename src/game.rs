@@ -406,12 +406,8 @@ fn resume_point<G: Game>(
         what,
     };
     // Another game's file has other sums: say so before reading them as this game's.
-    let small = std::fs::metadata(path)
-        .map(|m| m.len() <= crate::input::MAX_SHARD_BYTES)
-        .unwrap_or(false);
-    let game = small
-        .then(|| std::fs::read_to_string(path).ok())
-        .flatten()
+    let game = crate::door::input::read_text(path, "shard file", crate::door::input::MAX_SHARD_BYTES)
+        .ok()
         .and_then(|t| {
             serde_json::from_str::<serde_json::Value>(t.trim_start_matches('\u{feff}')).ok()
         })
@@ -684,7 +680,7 @@ impl Outcome {
     /// Write a blessed baseline's new text (temporary file and rename); nothing without one.
     pub fn write_blessed(&self) -> Result<(), AnyError> {
         if let Some(text) = &self.blessed {
-            crate::output::write_atomic(&self.file, text.as_bytes())
+            crate::door::replace(&self.file, text.as_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", self.file.display()))?;
         }
         Ok(())
@@ -797,9 +793,6 @@ where
 {
     fn outputs(&self) -> &Outputs {
         &self.outputs
-    }
-    fn shard_out(&self) -> Option<&Path> {
-        self.spec.shard_out.as_deref()
     }
     fn run(self, ctx: &Ctx) -> Result<JobOutcome, JobError> {
         Ok(sim_rendered::<G>(self.config, &self.spec, self.claim, ctx.stop)?.into())

@@ -1,15 +1,15 @@
 //! A command as the library runs it: a job is a validated request with the places its result
-//! goes. [`execute`] checks those places before any work, runs the job, writes its report
-//! (or strategy file) and says how it ended; the binary only builds the job from its
-//! arguments and turns the [`Status`] into an exit code.
+//! goes. Its files were checked and are held by the [`Door`] before the job was built;
+//! [`execute`] runs the job, writes its report (or strategy file) through the door and says
+//! how it ended; the binary only builds the job from its arguments and turns the [`Status`]
+//! into an exit code.
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
+use crate::door::{Door, DoorError};
 use crate::game::Rendered;
-use crate::output::{self, OutputError};
-use crate::report::{write_out_dir, write_output, Format, PlotError, Plots, Report};
+use crate::report::{Format, PlotError, Plots, Report};
 
 /// Where a report goes: standard output or `output` in `format`, and with `out_dir` every
 /// format and the plots.
@@ -100,31 +100,20 @@ pub struct Ctx<'a> {
     /// Called when a job whose first part has no partial result (the blackjack audit's exact
     /// part) reaches work a signal should stop gracefully, with a partial report.
     pub graceful: fn(),
-    /// The command line, program name first: an output that is also named on it as a file
-    /// would destroy an input.
-    pub args: &'a [OsString],
+    /// The command's files, checked and held: every output is written through it.
+    pub door: &'a Door,
 }
 
 /// A command's work.
 pub trait Job {
     /// Where the report goes.
     fn outputs(&self) -> &Outputs;
-    /// A shard file the job writes (renamed into place), if any.
-    fn shard_out(&self) -> Option<&Path> {
-        None
-    }
-    /// Folders the job reads (no output may go into them).
-    fn reads(&self) -> Vec<&Path> {
-        Vec::new()
-    }
     /// Do the work.
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error>;
 }
 
-/// Check the outputs, run the job, write its result; how it ended.
+/// Run the job, write its result through the door; how it ended.
 pub fn execute<J: Job>(job: J, ctx: &Ctx) -> Result<Status, Error> {
-    // Held until the files are written (dropped on return).
-    let _held = check_outputs(&job, ctx.args)?;
     let out = job.outputs().clone();
     match job.run(ctx)? {
         Outcome::Report {
@@ -137,7 +126,7 @@ pub fn execute<J: Job>(job: J, ctx: &Ctx) -> Result<Status, Error> {
                 Some(_) => plots().map_err(|e| Error::Plot(e.0))?,
                 None => Vec::new(),
             };
-            let written = emit(&report, &out, &plots);
+            let written = emit(ctx.door, &report, &out, &plots);
             match (unsaved, written) {
                 (None, w) => w.map(|_| status),
                 (Some(lost), Ok(())) => Err(Error::Write(format!(
@@ -148,7 +137,7 @@ pub fn execute<J: Job>(job: J, ctx: &Ctx) -> Result<Status, Error> {
             }
         }
         Outcome::Text(text) => {
-            write_output(&text, out.output.as_deref()).map_err(|e| {
+            ctx.door.write("--output", text.as_bytes()).map_err(|e| {
                 Error::Write(format!(
                     "cannot write --output {}: {e}",
                     out.output.as_deref().unwrap_or(Path::new("-")).display()
@@ -177,41 +166,15 @@ fn where_written(out: &Outputs) -> String {
     format!(" to {}", places.join(" and "))
 }
 
-/// Check a job's output paths before any work (a typo must not cost the run), that none of
-/// them destroys an input, and hold them against other runs until the job's files are written.
-fn check_outputs<J: Job>(job: &J, args: &[OsString]) -> Result<output::Held, OutputError> {
-    let out = job.outputs();
-    if let Some(p) = &out.output {
-        output::check_file("--output", p)?;
-    }
-    if let Some(d) = &out.out_dir {
-        output::check_dir(d, out.force)?;
-    }
-    if let Some(p) = job.shard_out() {
-        output::check_file("--shard-out", p)?;
-    }
-    let files: Vec<(&str, &Path)> = [
-        ("--output", out.output.as_deref()),
-        ("--shard-out", job.shard_out()),
-    ]
-    .into_iter()
-    .filter_map(|(f, p)| p.map(|p| (f, p)))
-    .collect();
-    output::check_not_inputs(args, &job.reads(), &files, out.out_dir.as_deref())?;
-    let mut held = output::Held::default();
-    for (flag, p) in files {
-        held.hold(flag, p)?;
-    }
-    if let Some(d) = &out.out_dir {
-        held.hold("--out-dir", d)?;
-    }
-    Ok(held)
-}
-
 /// Write the report in the chosen format (standard output or `--output`), and `--out-dir` if
 /// given. A write that fails at the end does not lose the report: it goes to standard output,
 /// and the error says so.
-fn emit(report: &Report, out: &Outputs, plots: &[(String, String)]) -> Result<(), Error> {
+fn emit(
+    door: &Door,
+    report: &Report,
+    out: &Outputs,
+    plots: &[(String, String)],
+) -> Result<(), Error> {
     let text = report.render(out.format);
     let to_file = out.output.as_deref().filter(|p| p.as_os_str() != "-");
     let mut on_stdout = to_file.is_none();
@@ -219,21 +182,23 @@ fn emit(report: &Report, out: &Outputs, plots: &[(String, String)]) -> Result<()
     let stdout = |e: std::io::Error| {
         Error::Write(format!("cannot write the report to standard output: {e}"))
     };
-    if let Err(e) = write_output(&text, out.output.as_deref()) {
+    if let Err(e) = door.write("--output", text.as_bytes()) {
         match to_file {
             Some(p) => {
                 failed.push(format!("cannot write --output {}: {e}", p.display()));
-                write_output(&text, None).map_err(stdout)?;
+                crate::door::write_stdout(text.as_bytes()).map_err(stdout)?;
                 on_stdout = true;
             }
             None => return Err(stdout(e)),
         }
     }
     if let Some(dir) = &out.out_dir {
-        if let Err(e) = write_out_dir(dir, report, plots) {
+        if let Err(e) = door.write_dir("--out-dir", |tmp| {
+            crate::report::fill_out_dir(tmp, report, plots)
+        }) {
             failed.push(format!("cannot write --out-dir {}: {e}", dir.display()));
             if !on_stdout {
-                write_output(&text, None).map_err(stdout)?;
+                crate::door::write_stdout(text.as_bytes()).map_err(stdout)?;
             }
         }
     }
@@ -255,9 +220,11 @@ pub fn plot_error<E: std::fmt::Display>(what: &'static str) -> impl Fn(E) -> Plo
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error(transparent)]
-    Output(#[from] OutputError),
+    Door(#[from] DoorError),
     #[error(transparent)]
-    Input(#[from] crate::input::InputError),
+    Output(#[from] crate::door::OutputError),
+    #[error(transparent)]
+    Input(#[from] crate::door::InputError),
     #[error(transparent)]
     Run(#[from] crate::game::RunError),
     #[error(transparent)]

@@ -5,14 +5,13 @@
 pub mod audit;
 pub mod check;
 pub mod compare;
+pub mod door;
 pub mod engine;
 pub mod game;
 pub mod games;
-pub mod input;
 pub mod job;
 pub mod monitor;
 pub mod numparse;
-pub mod output;
 pub mod report;
 pub mod rng;
 pub mod shard;

@@ -30,33 +30,47 @@ fn main() -> ExitCode {
     };
     // A simulation stops on a signal with a partial report; other work ends at once (the
     // blackjack audit becomes graceful when its simulation starts, through `Ctx::graceful`).
-    if let Some(n) = cli.threads {
-        // Rayon's pool (the exact analysis, the chart derived for the rules) at most as large as
-        // the simulation's: --threads bounds the whole process. It fails only if the pool
-        // already exists, which it cannot before this point.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build_global();
+    let stop = Arc::new(AtomicBool::new(false));
+    watch_signals(stop.clone());
+    // Every file the command reads or writes, checked together and held before any work.
+    let door = match rtplab::door::Door::open(&cli.files) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // Rayon's pool (the exact analysis, the chart derived for the rules) at most as large as
+    // the simulation's: --threads bounds the whole process. Threads the system cannot start
+    // are an error that says how many it could.
+    if let Err(e) = rtplab::engine::start_threads(cli.threads) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
     }
     let graceful = matches!(
         cli.command,
         Command::Sim(_) | Command::Compare(_) | Command::Audit(AuditGame::Doom(_))
     );
     GRACEFUL.store(graceful, Ordering::SeqCst);
-    let stop = Arc::new(AtomicBool::new(false));
-    watch_signals(stop.clone());
     let ctx = Ctx {
         stop: &stop,
         graceful: || GRACEFUL.store(true, Ordering::SeqCst),
-        args: &args,
+        door: &door,
     };
-    match dispatch(cli.command, &ctx) {
+    let result = dispatch(cli.command, &ctx);
+    // A signal that came while the files were written let them finish: the exit code still
+    // says it came.
+    let signal = match SIGNAL.load(Ordering::SeqCst) {
+        s @ 1..=127 => Some(128 + s as u8),
+        _ => None,
+    };
+    match result {
+        Ok(Status::Done | Status::Interrupted) if signal.is_some() => {
+            ExitCode::from(signal.unwrap_or(130))
+        }
         Ok(Status::Done) => ExitCode::SUCCESS,
         Ok(Status::Failed) => ExitCode::from(1),
-        Ok(Status::Interrupted) => match SIGNAL.load(Ordering::SeqCst) {
-            s @ 1..=127 => ExitCode::from(128 + s as u8),
-            _ => ExitCode::from(130),
-        },
+        Ok(Status::Interrupted) => ExitCode::from(130),
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
@@ -64,7 +78,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Build the command's job from its arguments and run it.
+/// Build the command's job from its arguments (its files already checked and held by the
+/// door) and run it.
 fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
     fn run<J: Job>(job: J, ctx: &Ctx) -> anyhow::Result<Status> {
         Ok(execute(job, ctx)?)
@@ -131,8 +146,13 @@ static GRACEFUL: AtomicBool = AtomicBool::new(false);
 /// graceful: the chunks in progress finish and the partial report, marked interrupted, goes
 /// where the run was told to write it. A second signal aborts at once, and so does the first
 /// for work that has no partial result. The exit code tells which signal came.
+///
+/// A signal that comes while an output is being written lets the write finish (the exit code
+/// still tells the signal); a second one aborts it, removing its temporary files. A file too
+/// large for the process's limit (SIGXFSZ) is a write error, handled as a full disk is.
 fn watch_signals(stop: Arc<AtomicBool>) {
-    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::consts::{SIGINT, SIGTERM, SIGXFSZ};
+    let _ = signal_hook::flag::register(SIGXFSZ, Arc::new(AtomicBool::new(false)));
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
         return;
     };
@@ -142,13 +162,24 @@ fn watch_signals(stop: Arc<AtomicBool>) {
             // The signal is recorded before the stop flag is raised, so a run that sees the
             // flag always finds the signal.
             let graceful = GRACEFUL.load(Ordering::SeqCst);
-            if !graceful || SIGNAL.swap(sig, Ordering::SeqCst) != 0 {
+            let first = SIGNAL.swap(sig, Ordering::SeqCst) == 0;
+            if first && rtplab::door::writing() {
+                stop.store(true, Ordering::SeqCst);
+                eprintln!("\ninterrupted ({name}): finishing the files being written (signal again to abort)");
+                continue;
+            }
+            if !graceful || !first {
+                rtplab::door::abandon();
                 // Said on standard error (ignoring a closed one), so that an exit code of 130
                 // or 143 is never the only trace of the stop.
-                let what = if graceful {
-                    "aborted at once by a second signal: the partial report was not written"
-                } else {
-                    "the work was not finished and nothing was written"
+                let written = rtplab::door::written();
+                let what = match (graceful, written.is_empty()) {
+                    (true, true) => "aborted at once by a second signal: the partial report was not written".to_string(),
+                    (false, true) => "the work was not finished and nothing was written".to_string(),
+                    (_, false) => format!(
+                        "aborted at once: {} written, the rest not",
+                        written.join(", ")
+                    ),
                 };
                 let _ = writeln!(std::io::stderr(), "\nstopped ({name}): {what}");
                 std::process::exit(128 + sig);

@@ -32,7 +32,7 @@ use crate::report::{count_cell, pct_cell, Cell, Report, Section};
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum MonitorError {
     #[error(transparent)]
-    Input(#[from] crate::input::InputError),
+    Input(#[from] crate::door::input::InputError),
     #[error("--expected {0}: not a JSON report ({1})")]
     NotJson(String, String),
     #[error("--expected {0}: it gives no expected RTP per amount wagered and its SD: expected a `monitoring` object, a simulation report's rtp_total_wagered and rtp_total_wagered_se, or a flat-betting baccarat report")]
@@ -663,7 +663,7 @@ pub fn monitor<R: Read>(
     name: &str,
     input: R,
 ) -> Result<MonitorModel, MonitorError> {
-    use crate::input::InputError;
+    use crate::door::input::InputError;
     let zl = z_of_level(level)?;
     let err = |line: usize, column: usize, msg: String| MonitorError::Log {
         file: name.into(),
@@ -1034,7 +1034,7 @@ impl crate::job::Job for MonitorJob {
         &self.outputs
     }
     fn run(self, _: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
-        use crate::input::{open_file, read_text, MAX_SHARD_BYTES, STDIN};
+        use crate::door::input::{open_file, read_text, MAX_SHARD_BYTES, STDIN};
         // The level first: a bad one is refused before any file is read.
         z_of_level(self.level)?;
         let text = read_text(&self.expected, "--expected", MAX_SHARD_BYTES)?;

@@ -3,6 +3,7 @@
 
 pub mod baccarat;
 pub mod blackjack;
+pub mod files;
 pub mod doom;
 pub mod twentyone;
 
@@ -57,6 +58,10 @@ pub struct Cli {
     /// uses (the exact analysis behind a derived chart as well as the simulation).
     #[arg(skip)]
     pub threads: Option<usize>,
+    /// What the command reads and writes (`files::FILE_ARGS`), for the door to check before
+    /// the command is built.
+    #[arg(skip)]
+    pub files: rtplab::door::Plan,
 }
 
 impl Cli {
@@ -169,11 +174,13 @@ impl Cli {
             Err(e) => return Err(e),
         };
         let mut cli = Cli::from_arg_matches(&matches).map_err(|e| e.with_cmd(&cmd))?;
-        let mut leaf = &matches;
-        while let Some((_, sub)) = leaf.subcommand() {
+        let (mut leaf, mut leaf_cmd) = (&matches, &cmd);
+        while let Some((name, sub)) = leaf.subcommand() {
             leaf = sub;
+            leaf_cmd = leaf_cmd.find_subcommand(name).unwrap_or(leaf_cmd);
         }
         cli.threads = leaf.try_get_one::<usize>("threads").ok().flatten().copied();
+        cli.files = files::plan(leaf, leaf_cmd);
         Ok(cli)
     }
 }

@@ -28,7 +28,7 @@ pub enum MergeError {
     #[error("cannot read shard file {file}: not a complete rtplab shard file ({why}); it may be truncated: re-run that shard")]
     Incomplete { file: String, why: String },
     #[error(transparent)]
-    Input(#[from] crate::input::InputError),
+    Input(#[from] crate::door::input::InputError),
     /// The game's own error (a shard that does not belong, impossible sums, ...).
     #[error(transparent)]
     Game(crate::game::AnyError),
@@ -72,7 +72,7 @@ fn game_of(path: &std::path::Path) -> Result<Option<String>, MergeError> {
         key: Option<Key>,
     }
     let file = path.display().to_string();
-    let text = crate::input::read_text(path, "shard file", crate::input::MAX_SHARD_BYTES)?;
+    let text = crate::door::input::read_text(path, "shard file", crate::door::input::MAX_SHARD_BYTES)?;
     // A file cut short is a truncated shard; anything else that is not JSON is not a shard.
     let head: Head = serde_json::from_str(&text).map_err(|e| {
         if e.is_eof() {

@@ -808,22 +808,6 @@ pub fn group_digits(s: &str) -> String {
     out
 }
 
-/// Write `text` to a path, or to stdout for `-`/none. A closed stdout (broken pipe) is not
-/// an error.
-pub fn write_output(text: &str, path: Option<&std::path::Path>) -> std::io::Result<()> {
-    use std::io::Write as _;
-    match path {
-        Some(p) if p.as_os_str() != "-" => crate::output::write_atomic(p, text.as_bytes()),
-        _ => {
-            let mut out = std::io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                r => r,
-            }
-        }
-    }
-}
-
 /// A file-name slug of a section name.
 pub fn slug(s: &str) -> String {
     let mut out = String::new();
@@ -837,20 +821,22 @@ pub fn slug(s: &str) -> String {
     out.trim_end_matches('-').to_string()
 }
 
-/// Write a report as files: `report.md`, `report.json`, `report.html` (one self-contained page
-/// with the plots inline), one flat CSV per section (one row per table row, e.g. per histogram
-/// bin) and the given SVG plots. Every file carries the run's
-/// metadata (CSV as leading `#` lines, SVG in a `<desc>` element). The files are written into
-/// a temporary folder that then replaces `dir` (check `dir` with `output::check_dir` first).
+/// Write a report folder at `dir` whole (see `door::output::replace_dir`): the files of
+/// [`fill_out_dir`]. The command line's `--out-dir` goes through `door::Door::write_dir`,
+/// which checked and holds it; this is for a library caller that owns `dir`.
 pub fn write_out_dir(
     dir: &std::path::Path,
     report: &Report,
     plots: &[(String, String)],
 ) -> std::io::Result<Vec<std::path::PathBuf>> {
-    crate::output::write_dir_via_temp(dir, |tmp| fill_out_dir(tmp, report, plots))
+    crate::door::output::replace_dir(dir, |tmp| fill_out_dir(tmp, report, plots))
 }
 
-fn fill_out_dir(
+/// Write a report as files into `dir` (the folder being built): `report.md`, `report.json`,
+/// `report.html` (one self-contained page with the plots inline), one flat CSV per section
+/// (one row per table row, e.g. per histogram bin) and the given SVG plots. Every file carries
+/// the run's metadata (CSV as leading `#` lines, SVG in a `<desc>` element).
+pub fn fill_out_dir(
     dir: &std::path::Path,
     report: &Report,
     plots: &[(String, String)],
@@ -1461,12 +1447,6 @@ mod tests {
             "<svg x><desc>a: 1; long key: v|w; chart: &lt;a&amp;b&gt;; </desc>body</svg>"
         );
         assert_eq!(read("q.svg"), "no tag");
-        let f = d.join("out.txt");
-        write_output("text", Some(&f)).unwrap();
-        assert_eq!(std::fs::read_to_string(&f).unwrap(), "text");
-        // "-" is stdout, not a file named "-".
-        write_output("", Some(std::path::Path::new("-"))).unwrap();
-        assert!(!std::path::Path::new("-").exists());
         let _ = std::fs::remove_dir_all(&d);
     }
 }

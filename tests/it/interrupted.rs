@@ -31,7 +31,7 @@ fn check_report(name: &str, report: &Report, plots: Vec<(String, String)>) {
     rtplab::report::write_out_dir(&dir, report, &plots).unwrap();
     for e in std::fs::read_dir(&dir).unwrap() {
         let p = e.unwrap().path();
-        if p.file_name().unwrap() == rtplab::output::MANIFEST {
+        if p.file_name().unwrap() == rtplab::door::MANIFEST {
             continue;
         }
         let t = std::fs::read_to_string(&p).unwrap();

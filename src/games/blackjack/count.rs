@@ -51,8 +51,9 @@ pub enum CountError {
         line: usize,
         msg: String,
     },
-    #[error("cannot read the count file {0}: {1}")]
-    Read(String, String),
+    /// A count or ramp file that cannot be read (the message names it).
+    #[error("{0}")]
+    Input(String),
     #[error("--ramp '{0}': {1} (expected e.g. \"0:1,1:2,2:4,3:8,4:12\": true count:units, sorted by true count)")]
     Ramp(String, String),
     #[error("--wong-out {out} is above --wong-in {win}: a seat that enters at {win} would leave at once")]
@@ -84,8 +85,8 @@ impl CountSystem {
         if !path.exists() {
             return Err(CountError::Unknown(name.into()));
         }
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CountError::Read(name.into(), e.to_string()))?;
+        let text = crate::door::input::read_text(path, "count file", crate::door::input::MAX_TEXT_BYTES)
+            .map_err(|e| CountError::Input(e.to_string()))?;
         CountSystem::parse(&text, name)
     }
 
@@ -372,9 +373,9 @@ impl Ramp {
     /// A ramp from `--ramp`: a spec, or the path of a file holding one.
     pub fn resolve(s: &str) -> Result<Ramp, CountError> {
         let path = std::path::Path::new(s);
-        if !s.contains(':') && path.is_file() {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| CountError::Read(s.into(), e.to_string()))?;
+        if !s.contains(':') && std::fs::symlink_metadata(path).is_ok() {
+            let text = crate::door::input::read_text(path, "ramp file", crate::door::input::MAX_TEXT_BYTES)
+                .map_err(|e| CountError::Input(e.to_string()))?;
             // Errors name the file, not its text.
             return Ramp::parse(&text).map_err(|e| match e {
                 CountError::Ramp(_, msg) => CountError::Ramp(format!("{s} (a ramp file)"), msg),

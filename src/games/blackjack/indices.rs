@@ -210,6 +210,9 @@ pub enum IndexError {
     },
     #[error("cannot read the index file {0}: {1}")]
     Read(String, String),
+    /// An index file that cannot be read (the message names it).
+    #[error("{0}")]
+    Input(String),
     #[error("the index file {0} has no entries (lines 'hand,up,play,when', e.g. 'H16,T,S,>=0'; see strategies/README.md)")]
     Empty(String),
     #[error("unknown index set '{0}': expected i18, fab4, a file of 'hand,up,play,when' lines, or several joined by '+' (e.g. i18+fab4)")]
@@ -263,9 +266,13 @@ impl IndexSet {
         for part in spec.split('+').map(str::trim) {
             let mut add = if let Some(b) = BUILT_IN.iter().find(|b| b.0 == part) {
                 IndexSet::parse(b.1, &format!("strategies/blackjack/indices-{}.csv", b.0))?
-            } else if std::path::Path::new(part).is_file() {
-                let text = std::fs::read_to_string(part)
-                    .map_err(|e| IndexError::Read(part.into(), e.to_string()))?;
+            } else if std::fs::symlink_metadata(part).is_ok() {
+                let text = crate::door::input::read_text(
+                    std::path::Path::new(part),
+                    "index file",
+                    crate::door::input::MAX_TEXT_BYTES,
+                )
+                .map_err(|e| IndexError::Input(e.to_string()))?;
                 let add = IndexSet::parse(&text, part)?;
                 if add.is_empty() {
                     return Err(IndexError::Empty(part.into()));

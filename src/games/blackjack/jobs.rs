@@ -245,9 +245,6 @@ impl Job for RampJob {
     }
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         self.request.spread.validate().map_err(BjError::from)?;
-        if let Some(p) = &self.ramp_out {
-            crate::output::check_file("--ramp-out", p)?;
-        }
         let (table, rows) = match self.source {
             RampSource::Simulate { config, spec } => {
                 // A signal stops the simulation with the table of the rounds done.
@@ -285,7 +282,7 @@ impl Job for RampJob {
         let interrupted = table.interrupted;
         let model = ramp_model(table, rows, &self.request);
         if let Some(p) = &self.ramp_out {
-            crate::output::write_atomic(p, ramp_file(&model).as_bytes()).map_err(|e| {
+            ctx.door.write("--ramp-out", ramp_file(&model).as_bytes()).map_err(|e| {
                 Error::Write(format!("cannot write --ramp-out {}: {e}", p.display()))
             })?;
         }
@@ -296,7 +293,7 @@ impl Job for RampJob {
 /// The count table of a counting run's JSON report: its `by_true_count` rows (the variance
 /// of a report from before it was written: SE² × rounds played).
 fn table_from_report(path: &Path) -> Result<(TableSource, Vec<CountRow>), Error> {
-    let text = crate::input::read_text(path, "counting report", crate::input::MAX_SHARD_BYTES)?;
+    let text = crate::door::input::read_text(path, "counting report", crate::door::input::MAX_SHARD_BYTES)?;
     let bad = |msg: &str| {
         Error::from(BjError::from(CountError::Option(format!(
             "--from {}: {msg}",

@@ -24,7 +24,7 @@ pub fn resolve_strategy(name: &str, rules: &Rules) -> Result<StrategySpec, BjErr
         "autoplay" | "auto-play" => StrategySpec::AutoPlay,
         "mimic-dealer" | "mimic" => StrategySpec::MimicDealer,
         "never-bust" => StrategySpec::NeverBust,
-        path if Path::new(path).exists() || crate::input::looks_like_path(path) => {
+        path if Path::new(path).exists() || crate::door::is_path(path) => {
             let mut chart = Chart::load(Path::new(path))?;
             chart.name = format!("chart {path}");
             StrategySpec::Chart(Box::new(chart))

@@ -348,7 +348,7 @@ impl Chart {
     /// Read a chart file.
     pub fn load(path: &Path) -> Result<Chart, ChartError> {
         let name = path.display().to_string();
-        let text = crate::input::read_text(path, "chart file", crate::input::MAX_TEXT_BYTES)
+        let text = crate::door::input::read_text(path, "chart file", crate::door::input::MAX_TEXT_BYTES)
             .map_err(|e| ChartError {
                 file: name.clone(),
                 line: 0,

@@ -1,15 +1,46 @@
-//! The one checked reader for user files (charts, sheets, strategy files, baselines, shard
-//! files): regular files only (no directories, FIFOs or devices), a size limit checked before
-//! reading, UTF-8 text with an optional byte-order mark, and messages that name the file.
-//! Standard input (`-` where a command takes it) is read with the same limit and checks.
+//! The read side of the door: every user file (charts, sheets, strategy, count, index and
+//! ramp files, baselines, reports, shard files, logs) is read here: regular files only (a
+//! folder, FIFO, device or socket is named as such and refused), a size limit for each kind
+//! checked before reading and while reading, UTF-8 text with an optional byte-order mark, and
+//! messages that name the file. Standard input (`-` where a command takes it) is read with
+//! the same limits and checks.
 
 use std::io::Read;
 use std::path::Path;
 
-/// Size limit of charts, sheets, strategy files and baselines (they are a few kB).
+/// Size limit of charts, sheets, strategy, count, index and ramp files and baselines (they
+/// are a few kB).
 pub const MAX_TEXT_BYTES: u64 = 1 << 20;
-/// Size limit of shard files (their histograms can be large).
+/// Size limit of shard files and reports read back (their histograms can be large).
 pub const MAX_SHARD_BYTES: u64 = 256 << 20;
+/// Size limit of a monitor's log (10,000,000 periods take under 1 GB).
+pub const MAX_LOG_BYTES: u64 = 4 << 30;
+
+/// The kinds of input, each with its size limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// A chart, sheet, strategy, count, index or ramp file, a baseline: 1 MiB.
+    Text,
+    /// A report read back (`--expected`, `--from`): 256 MiB.
+    Report,
+    /// A shard file: 256 MiB.
+    Shard,
+    /// A monitor's log, read a row at a time: 4 GiB.
+    Log,
+    /// A folder the command reads (check's baselines).
+    Folder,
+}
+
+impl InputKind {
+    /// The largest file of this kind, in bytes.
+    pub fn limit(self) -> u64 {
+        match self {
+            InputKind::Text | InputKind::Folder => MAX_TEXT_BYTES,
+            InputKind::Report | InputKind::Shard => MAX_SHARD_BYTES,
+            InputKind::Log => MAX_LOG_BYTES,
+        }
+    }
+}
 
 /// Why a user file could not be read; each message names the file and what to do.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -18,10 +49,14 @@ pub enum InputError {
     Missing { what: String, path: String },
     #[error("{what} {path} is a directory; give the path of a file")]
     Directory { what: String, path: String },
-    #[error(
-        "{what} {path} is not a regular file (a FIFO, device or socket); give the path of a file"
-    )]
-    NotRegular { what: String, path: String },
+    #[error("{what} {path} is {kind}, not a file; give the path of a file (save what it gives to a file first)")]
+    NotRegular {
+        what: String,
+        path: String,
+        kind: String,
+    },
+    #[error("{what} {path} is not a folder; give the folder's path")]
+    NotFolder { what: String, path: String },
     #[error("{what} {path} is {size} bytes, more than the {limit} bytes such a file may have; check that it is the right file")]
     TooBig {
         what: String,
@@ -75,9 +110,55 @@ pub fn open_file(path: &Path, what: &str) -> Result<(std::fs::File, u64), InputE
         return Err(InputError::NotRegular {
             what: what_s,
             path: p,
+            kind: super::output::kind_name(&meta).into(),
         });
     }
     Ok((std::fs::File::open(path).map_err(io)?, meta.len()))
+}
+
+/// Check an input before any work, the way it will be read: standard input (`-`), a folder
+/// (`Folder`), or a regular file within its kind's size limit. Returns its identity (none for
+/// standard input that is not a file).
+pub fn check(
+    path: &Path,
+    kind: InputKind,
+    what: &str,
+) -> Result<Option<super::output::Id>, InputError> {
+    if path.as_os_str() == "-" {
+        let fd = rustix::stdio::stdin();
+        return Ok(rustix::fs::fstat(fd)
+            .ok()
+            .filter(|s| rustix::fs::FileType::from_raw_mode(s.st_mode) == rustix::fs::FileType::RegularFile)
+            .map(|s| super::output::Id::Node(s.st_dev, s.st_ino)));
+    }
+    if kind == InputKind::Folder {
+        return match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => Ok(Some(super::output::Id::of(&m))),
+            Ok(_) => Err(InputError::NotFolder {
+                what: what.into(),
+                path: path.display().to_string(),
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(InputError::Missing {
+                what: what.into(),
+                path: path.display().to_string(),
+            }),
+            Err(e) => Err(InputError::Io {
+                what: what.into(),
+                path: path.display().to_string(),
+                why: e.to_string(),
+            }),
+        };
+    }
+    let (file, len) = open_file(path, what)?;
+    if len > kind.limit() {
+        return Err(InputError::TooBig {
+            what: what.into(),
+            path: path.display().to_string(),
+            size: len,
+            limit: kind.limit(),
+        });
+    }
+    Ok(file.metadata().ok().map(|m| super::output::Id::of(&m)))
 }
 
 /// Read the user file `path` (`what` names its kind in messages, e.g. "chart file") as text of
@@ -149,12 +230,6 @@ fn text_of(bytes: Vec<u8>, what: &str, path: &str) -> Result<String, InputError>
     Ok(text)
 }
 
-/// Whether a strategy argument names a file rather than a built-in strategy: it contains a
-/// `/` or ends with `.csv` or `.txt`.
-pub fn looks_like_path(arg: &str) -> bool {
-    arg.contains('/') || arg.ends_with(".csv") || arg.ends_with(".txt")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,6 +285,6 @@ mod tests {
             read_text(&f, "file", 100),
             Err(InputError::NotUtf8 { .. })
         ));
-        assert!(looks_like_path("my.csv") && looks_like_path("a/b") && !looks_like_path("basic"));
+        assert!(crate::door::is_path("my.csv") && crate::door::is_path("a/b") && !crate::door::is_path("basic"));
     }
 }
