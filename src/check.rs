@@ -49,7 +49,8 @@ pub fn check_dir(dir: &Path, z_limit: f64, bless: bool) -> Result<Vec<Outcome>, 
     let mut pending = Vec::new();
     for f in files {
         let fname = f.display().to_string();
-        let text = crate::door::input::read_text(&f, "baseline file", crate::door::input::MAX_TEXT_BYTES)?;
+        let text =
+            crate::door::input::read_text(&f, "baseline file", crate::door::input::MAX_TEXT_BYTES)?;
         let bad = |e: String| CheckError::Bad(fname.clone(), e);
         let v: serde_json::Value = serde_json::from_str(&text)
             .map_err(|e| bad(format!("not a baseline file ({e}); see reports/README.md")))?;

@@ -406,12 +406,13 @@ fn resume_point<G: Game>(
         what,
     };
     // Another game's file has other sums: say so before reading them as this game's.
-    let game = crate::door::input::read_text(path, "shard file", crate::door::input::MAX_SHARD_BYTES)
-        .ok()
-        .and_then(|t| {
-            serde_json::from_str::<serde_json::Value>(t.trim_start_matches('\u{feff}')).ok()
-        })
-        .and_then(|v| v.get("key")?.get("game")?.as_str().map(String::from));
+    let game =
+        crate::door::input::read_text(path, "shard file", crate::door::input::MAX_SHARD_BYTES)
+            .ok()
+            .and_then(|t| {
+                serde_json::from_str::<serde_json::Value>(t.trim_start_matches('\u{feff}')).ok()
+            })
+            .and_then(|v| v.get("key")?.get("game")?.as_str().map(String::from));
     if let (Some(a), Some(b)) = (game, key.get("game").and_then(|g| g.as_str())) {
         if a != b {
             return Err(other(format!("a {a} run, and this is a {b} run")));

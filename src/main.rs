@@ -174,8 +174,13 @@ fn watch_signals(stop: Arc<AtomicBool>) {
                 // or 143 is never the only trace of the stop.
                 let written = rtplab::door::written();
                 let what = match (graceful, written.is_empty()) {
-                    (true, true) => "aborted at once by a second signal: the partial report was not written".to_string(),
-                    (false, true) => "the work was not finished and nothing was written".to_string(),
+                    (true, true) => {
+                        "aborted at once by a second signal: the partial report was not written"
+                            .to_string()
+                    }
+                    (false, true) => {
+                        "the work was not finished and nothing was written".to_string()
+                    }
                     (_, false) => format!(
                         "aborted at once: {} written, the rest not",
                         written.join(", ")

@@ -293,7 +293,7 @@ pub const MAX_LISTED: usize = 100;
 pub const MAX_LINE_BYTES: u64 = 1 << 20;
 
 /// Largest log: far more than `MAX_PERIODS` rows take.
-pub const MAX_LOG_BYTES: u64 = 4 << 30;
+pub const MAX_LOG_BYTES: u64 = crate::door::input::MAX_LOG_BYTES;
 
 /// At most `n` characters of `s` for a message (a binary file's "header" can be megabytes).
 fn clip(s: &str, n: usize) -> String {

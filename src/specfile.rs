@@ -10,8 +10,9 @@ pub fn is_path(spec: &str) -> bool {
 /// Read the spec line of a strategy file: its line number and text. `#` starts a comment;
 /// blank lines are skipped; a file may not name another file.
 pub fn read_spec_line(path: &Path) -> Result<(usize, String), String> {
-    let text = crate::door::input::read_text(path, "strategy file", crate::door::input::MAX_TEXT_BYTES)
-        .map_err(|e| e.to_string())?;
+    let text =
+        crate::door::input::read_text(path, "strategy file", crate::door::input::MAX_TEXT_BYTES)
+            .map_err(|e| e.to_string())?;
     let (n, line) = text
         .lines()
         .enumerate()

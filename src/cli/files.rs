@@ -129,7 +129,12 @@ mod tests {
                 }
                 let names = a
                     .get_value_names()
-                    .map(|n| n.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" "))
+                    .map(|n| {
+                        n.iter()
+                            .map(|s| s.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
                     .unwrap_or_default();
                 let help = a
                     .get_long_help()
@@ -153,7 +158,10 @@ mod tests {
         }
         let mut missing = Vec::new();
         walk(&super::super::Cli::command(), "rtplab", &mut missing);
-        assert!(missing.is_empty(), "file flags not in FILE_ARGS: {missing:?}");
+        assert!(
+            missing.is_empty(),
+            "file flags not in FILE_ARGS: {missing:?}"
+        );
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 pub mod baccarat;
 pub mod blackjack;
-pub mod files;
 pub mod doom;
+pub mod files;
 pub mod twentyone;
 
 use std::path::PathBuf;

@@ -128,7 +128,9 @@ pub fn check(
         let fd = rustix::stdio::stdin();
         return Ok(rustix::fs::fstat(fd)
             .ok()
-            .filter(|s| rustix::fs::FileType::from_raw_mode(s.st_mode) == rustix::fs::FileType::RegularFile)
+            .filter(|s| {
+                rustix::fs::FileType::from_raw_mode(s.st_mode) == rustix::fs::FileType::RegularFile
+            })
             .map(|s| super::output::Id::Node(s.st_dev, s.st_ino)));
     }
     if kind == InputKind::Folder {
@@ -285,6 +287,10 @@ mod tests {
             read_text(&f, "file", 100),
             Err(InputError::NotUtf8 { .. })
         ));
-        assert!(crate::door::is_path("my.csv") && crate::door::is_path("a/b") && !crate::door::is_path("basic"));
+        assert!(
+            crate::door::is_path("my.csv")
+                && crate::door::is_path("a/b")
+                && !crate::door::is_path("basic")
+        );
     }
 }

@@ -233,7 +233,12 @@ fn relate(
                 });
             }
         }
-        if let (Some(s), false) = (&stdout, matches!(c.target, Target::Stdout) || c.sink) {
+        // Two outputs on one file lose one of them only where one is replaced by a rename;
+        // written in place one after the other (a report and a ramp both to a redirected
+        // standard output, or into a pipe) both arrive.
+        let renamed =
+            |c: &output::Checked| matches!(c.target, Target::File(_) | Target::Dir { .. });
+        if let (Some(s), true) = (&stdout, renamed(c)) {
             if s == id {
                 return Err(OutputError::Twice {
                     flag: o.flag.clone(),
@@ -243,13 +248,11 @@ fn relate(
             }
         }
         for (o2, c2) in &outs[..i] {
-            let same_stdout = matches!(c.target, Target::Stdout)
-                && matches!(c2.target, Target::Stdout);
-            if (c2.id.as_ref() == Some(id) && !(c.sink && c2.sink)) || same_stdout {
+            if c2.id.as_ref() == Some(id) && (renamed(c) || renamed(c2)) {
                 return Err(OutputError::Twice {
                     flag: o.flag.clone(),
                     path: shown(o),
-                    other: format!("{} {}", o2.flag, shown(o2)),
+                    other: o2.flag.clone(),
                 });
             }
         }
@@ -268,7 +271,9 @@ fn relate(
         .collect();
     for (o, c) in outs {
         let Some((home, _)) = &c.home else { continue };
-        let inside = |d: &Path| home.starts_with(d) && !matches!(c.target, Target::Dir{ ref path, ..} if path == d);
+        let inside = |d: &Path| {
+            home.starts_with(d) && !matches!(c.target, Target::Dir{ ref path, ..} if path == d)
+        };
         if let Some((i, _)) = folders.iter().find(|(_, d)| inside(d) || home == d) {
             return Err(OutputError::InInputFolder {
                 flag: o.flag.clone(),

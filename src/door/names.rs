@@ -34,7 +34,10 @@ pub fn stem(name: &OsStr) -> OsString {
         let keep = room - hash.len();
         // Cut on a character boundary where the name is UTF-8 (any byte boundary otherwise).
         let cut = match std::str::from_utf8(bytes) {
-            Ok(s) => (0..=keep).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0),
+            Ok(s) => (0..=keep)
+                .rev()
+                .find(|&i| s.is_char_boundary(i))
+                .unwrap_or(0),
             Err(_) => keep,
         };
         out.push(OsStr::from_bytes(&bytes[..cut]));
@@ -118,7 +121,10 @@ mod tests {
                 assert!(std::str::from_utf8(stem(OsStr::new(name)).as_bytes()).is_ok());
             }
             if a.len() > 200 {
-                assert_ne!(stem(OsStr::new(a)), stem(OsStr::new(&b[..b.len().min(255)])));
+                assert_ne!(
+                    stem(OsStr::new(a)),
+                    stem(OsStr::new(&b[..b.len().min(255)]))
+                );
             }
         }
     }

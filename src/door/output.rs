@@ -322,7 +322,9 @@ pub fn kind_name(m: &std::fs::Metadata) -> &'static str {
 /// input would destroy it).
 pub fn stdout_id() -> Option<Id> {
     let fd = rustix::stdio::stdout();
-    rustix::fs::fstat(fd).ok().map(|s| Id::Node(s.st_dev, s.st_ino))
+    rustix::fs::fstat(fd)
+        .ok()
+        .map(|s| Id::Node(s.st_dev, s.st_ino))
 }
 
 /// The descriptor a path names: `/dev/stdout`, `/dev/stderr`, `/dev/stdin`, `/dev/fd/N`,
@@ -558,7 +560,16 @@ fn check_dir(dir: &Path, force: bool) -> Result<Checked, OutputError> {
             })
         }
         Ok(_) => true,
-        Err(_) => false,
+        Err(_) => {
+            if let Ok(target) = std::fs::read_link(dir) {
+                return Err(OutputError::DanglingLink {
+                    flag: flag.into(),
+                    path,
+                    target: target.display().to_string(),
+                });
+            }
+            false
+        }
     };
     // The folder's real path: through links and `.` or `..`.
     let real = if exists {
@@ -637,7 +648,7 @@ fn check_contents(real: &Path, path: &str, force: bool) -> Result<(), OutputErro
     };
     let mut others: Vec<String> = entries
         .into_iter()
-        .filter(|e| !listed.contains(e))
+        .filter(|e| e != MANIFEST && !listed.contains(e))
         .collect();
     if others.is_empty() {
         return Ok(());
@@ -649,10 +660,7 @@ fn check_contents(real: &Path, path: &str, force: bool) -> Result<(), OutputErro
     if n > 3 {
         list += &format!(" and {} more", n - 3);
     }
-    Err(OutputError::Foreign {
-        path,
-        others: list,
-    })
+    Err(OutputError::Foreign { path, others: list })
 }
 
 /// The files an earlier report in `dir` wrote, from its manifest (`None` without one). Only

@@ -72,7 +72,8 @@ fn game_of(path: &std::path::Path) -> Result<Option<String>, MergeError> {
         key: Option<Key>,
     }
     let file = path.display().to_string();
-    let text = crate::door::input::read_text(path, "shard file", crate::door::input::MAX_SHARD_BYTES)?;
+    let text =
+        crate::door::input::read_text(path, "shard file", crate::door::input::MAX_SHARD_BYTES)?;
     // A file cut short is a truncated shard; anything else that is not JSON is not a shard.
     let head: Head = serde_json::from_str(&text).map_err(|e| {
         if e.is_eof() {

@@ -601,7 +601,7 @@ fn file_errors_name_the_file() {
     let ramp_empty = format!("--ramp '{e} (a ramp file)': no entries");
     let ramp_garbage = format!("--ramp '{g} (a ramp file)': 'hello world' is not TC:units");
     let ix_empty = format!("the index file {e} has no entries");
-    let ix_missing = format!("cannot read the index file {m}: no such file");
+    let ix_missing = format!("--indices {m}: no such file");
     let count_empty = format!("{e}: no tag for rank A");
     for (args, needle) in [
         (vec!["--count", "hi-lo", "--ramp", e], ramp_empty.as_str()),

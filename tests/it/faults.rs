@@ -395,9 +395,9 @@ fn input_files_are_checked_for_kind_and_size() {
     let sub = d.join("sub.csv");
     std::fs::create_dir_all(&sub).unwrap();
     let cases: [(&str, &str); 4] = [
-        ("/dev/zero", "not a regular file"),
+        ("/dev/zero", "is a character device, not a file"),
         (p(&sub), "is a directory"),
-        (p(&fifo), "not a regular file"),
+        (p(&fifo), "is a FIFO (named pipe), not a file"),
         (p(&big), "bytes, more than"),
     ];
     for (path, needle) in cases {
@@ -699,8 +699,9 @@ fn commands_without_a_partial_result_end_at_once_on_a_signal() {
 }
 
 /// `--output` to an existing file in a folder that takes no new files (`/dev/null` in `/dev`)
-/// works, since the report is written in place; `--out-dir .`-like folders are filled, never
-/// moved, and `--force` replaces only an earlier report, never a folder of other files.
+/// works, since the report is written in place; a report folder is built beside the folder
+/// and swapped in whole, and `--force` replaces only a folder that holds an earlier report and
+/// nothing else (a user's file beside it is named, and nothing is touched).
 #[test]
 fn existing_outputs_and_report_folders_are_written_in_place() {
     succeeds(rtplab().args([
@@ -716,38 +717,42 @@ fn existing_outputs_and_report_folders_are_written_in_place() {
     let out = d.join("results");
     std::fs::create_dir_all(out.join("keep")).unwrap();
     std::fs::write(out.join("notes.txt"), "mine").unwrap();
-    // A folder with other files and no report: refused even with --force.
-    fails_with(
-        &[
+    let od = |force: bool| {
+        let mut a = vec![
             "sim",
             "blackjack",
             "--rounds",
             "20k",
             "--quiet",
             "--out-dir",
-            p(&out),
-            "--force",
-        ],
-        "no rtplab report",
-    );
+        ];
+        a.push(p(&out));
+        if force {
+            a.push("--force");
+        }
+        a.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    fn strs(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+    // A folder with other files and no report: refused even with --force.
+    fails_with(&strs(&od(true)), "no rtplab report");
     std::fs::remove_file(out.join("notes.txt")).unwrap();
     std::fs::remove_dir(out.join("keep")).unwrap();
-    // An empty folder is filled in place (its inode stays: it is never renamed).
-    use std::os::unix::fs::MetadataExt;
-    let inode = std::fs::metadata(&out).unwrap().ino();
-    succeeds(rtplab().args([
-        "sim",
-        "blackjack",
-        "--rounds",
-        "20k",
-        "--quiet",
-        "--out-dir",
-        p(&out),
-    ]));
-    assert_eq!(std::fs::metadata(&out).unwrap().ino(), inode);
+    // An empty folder is replaced by the report's folder.
+    succeeds(rtplab().args(od(false)));
     assert!(out.join("report.json").exists());
-    // Replacing that report keeps the user's own files beside it.
+    // A user's file beside the report: --force refuses the folder, naming the file.
     std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    fails_with(
+        &strs(&od(true)),
+        "holds notes.txt besides the earlier report",
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    std::fs::remove_file(out.join("notes.txt")).unwrap();
     succeeds(rtplab().args([
         "sim",
         "twenty-one",
@@ -758,21 +763,15 @@ fn existing_outputs_and_report_folders_are_written_in_place() {
         p(&out),
         "--force",
     ]));
-    assert!(out.join("notes.txt").exists());
     assert!(
         !out.join("ev-by-upcard.svg").exists(),
         "the old report's files are gone"
     );
-    let names: Vec<String> = std::fs::read_dir(&out)
+    let names: Vec<String> = std::fs::read_dir(&d)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    assert!(
-        !names
-            .iter()
-            .any(|n| n.starts_with('.') && n != ".rtplab-files"),
-        "no temporary folder left: {names:?}"
-    );
+    assert_eq!(names, ["results"], "no temporary folder left beside it");
 }
 
 #[test]
@@ -808,7 +807,7 @@ fn outputs_never_overwrite_or_remove_inputs() {
     std::fs::write(&inside, &seed_chart).unwrap();
     refused_at_once(
         &["--strategy", p(&inside), "--out-dir", p(&folder), "--force"],
-        "which this command reads",
+        "holds chart.csv besides the earlier report",
     );
     assert!(inside.exists());
     // check reads every baseline in its folder: a report written into it is refused.
@@ -816,30 +815,24 @@ fn outputs_never_overwrite_or_remove_inputs() {
         &["check", p(&d), "--output", p(&d.join("summary.json"))],
         "which this command reads",
     );
-    // --force replaces the earlier report's files only: a user's CSV and JSON beside it stay.
+    // --force replaces an earlier report whole: a user's file beside it is refused by name.
+    std::fs::remove_file(&inside).unwrap();
     std::fs::write(folder.join("daily.csv"), "mine").unwrap();
-    std::fs::write(folder.join("expected.json"), "{}").unwrap();
-    let before = std::fs::read_to_string(folder.join(".rtplab-files")).unwrap();
-    assert!(
-        before.contains("report.html\n") && !before.contains("daily.csv"),
-        "{before}"
+    fails_with(
+        &[
+            "sim",
+            "baccarat",
+            "--coups",
+            "20k",
+            "-q",
+            "--out-dir",
+            p(&folder),
+            "--force",
+        ],
+        "holds daily.csv besides the earlier report",
     );
-    succeeds(rtplab().args([
-        "sim",
-        "baccarat",
-        "--coups",
-        "20k",
-        "-q",
-        "--out-dir",
-        p(&folder),
-        "--force",
-    ]));
-    assert!(folder.join("daily.csv").exists() && folder.join("expected.json").exists());
-    for old in before.lines() {
-        let now = std::fs::read_to_string(folder.join(".rtplab-files")).unwrap();
-        assert!(
-            now.lines().any(|l| l == old) || !folder.join(old).exists(),
-            "{old} left behind"
-        );
-    }
+    assert_eq!(
+        std::fs::read_to_string(folder.join("daily.csv")).unwrap(),
+        "mine"
+    );
 }

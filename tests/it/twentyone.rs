@@ -169,7 +169,7 @@ fn bad_twenty_one_input_exits_2_with_a_clear_message() {
             "--seat",
             "greedy",
         ],
-        "strategy file no/such.txt: no such file",
+        "--seat no/such.txt: no such file",
     );
 }
 

@@ -85,8 +85,9 @@ impl CountSystem {
         if !path.exists() {
             return Err(CountError::Unknown(name.into()));
         }
-        let text = crate::door::input::read_text(path, "count file", crate::door::input::MAX_TEXT_BYTES)
-            .map_err(|e| CountError::Input(e.to_string()))?;
+        let text =
+            crate::door::input::read_text(path, "count file", crate::door::input::MAX_TEXT_BYTES)
+                .map_err(|e| CountError::Input(e.to_string()))?;
         CountSystem::parse(&text, name)
     }
 
@@ -374,8 +375,12 @@ impl Ramp {
     pub fn resolve(s: &str) -> Result<Ramp, CountError> {
         let path = std::path::Path::new(s);
         if !s.contains(':') && std::fs::symlink_metadata(path).is_ok() {
-            let text = crate::door::input::read_text(path, "ramp file", crate::door::input::MAX_TEXT_BYTES)
-                .map_err(|e| CountError::Input(e.to_string()))?;
+            let text = crate::door::input::read_text(
+                path,
+                "ramp file",
+                crate::door::input::MAX_TEXT_BYTES,
+            )
+            .map_err(|e| CountError::Input(e.to_string()))?;
             // Errors name the file, not its text.
             return Ramp::parse(&text).map_err(|e| match e {
                 CountError::Ramp(_, msg) => CountError::Ramp(format!("{s} (a ramp file)"), msg),

@@ -282,9 +282,11 @@ impl Job for RampJob {
         let interrupted = table.interrupted;
         let model = ramp_model(table, rows, &self.request);
         if let Some(p) = &self.ramp_out {
-            ctx.door.write("--ramp-out", ramp_file(&model).as_bytes()).map_err(|e| {
-                Error::Write(format!("cannot write --ramp-out {}: {e}", p.display()))
-            })?;
+            ctx.door
+                .write("--ramp-out", ramp_file(&model).as_bytes())
+                .map_err(|e| {
+                    Error::Write(format!("cannot write --ramp-out {}: {e}", p.display()))
+                })?;
         }
         Ok(Outcome::report(render(&model), Status::ran(interrupted)))
     }
@@ -293,7 +295,11 @@ impl Job for RampJob {
 /// The count table of a counting run's JSON report: its `by_true_count` rows (the variance
 /// of a report from before it was written: SE² × rounds played).
 fn table_from_report(path: &Path) -> Result<(TableSource, Vec<CountRow>), Error> {
-    let text = crate::door::input::read_text(path, "counting report", crate::door::input::MAX_SHARD_BYTES)?;
+    let text = crate::door::input::read_text(
+        path,
+        "counting report",
+        crate::door::input::MAX_SHARD_BYTES,
+    )?;
     let bad = |msg: &str| {
         Error::from(BjError::from(CountError::Option(format!(
             "--from {}: {msg}",

@@ -348,8 +348,9 @@ impl Chart {
     /// Read a chart file.
     pub fn load(path: &Path) -> Result<Chart, ChartError> {
         let name = path.display().to_string();
-        let text = crate::door::input::read_text(path, "chart file", crate::door::input::MAX_TEXT_BYTES)
-            .map_err(|e| ChartError {
+        let text =
+            crate::door::input::read_text(path, "chart file", crate::door::input::MAX_TEXT_BYTES)
+                .map_err(|e| ChartError {
                 file: name.clone(),
                 line: 0,
                 column: 0,

@@ -68,8 +68,9 @@ pub fn standard_sheets() -> Vec<Sheet> {
 /// or letter W K R B Y G, for the boxes printed 6 5 4 3 2 1), `#` comments, blank lines
 /// ignored. Every sheet needs rows 1–5, each a permutation of the six colours.
 pub fn read_sheets(path: &Path) -> Result<Vec<Sheet>, String> {
-    let text = crate::door::input::read_text(path, "sheet file", crate::door::input::MAX_TEXT_BYTES)
-        .map_err(|e| e.to_string())?;
+    let text =
+        crate::door::input::read_text(path, "sheet file", crate::door::input::MAX_TEXT_BYTES)
+            .map_err(|e| e.to_string())?;
     parse_sheets(&text, &path.display().to_string())
 }
 
