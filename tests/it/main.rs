@@ -16,6 +16,7 @@ mod collisions;
 mod compare;
 mod counting;
 mod deploy;
+mod door;
 mod doom;
 mod exact;
 mod faults;
