@@ -192,6 +192,21 @@ pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String, InputErr
     text_of(bytes, what, &p)
 }
 
+/// Longest quote of a user's line or value in a message, in characters.
+pub const QUOTE_CHARS: usize = 100;
+
+/// `s` for a message: at most [`QUOTE_CHARS`] characters, the rest cut and counted (a binary
+/// file's first "line" can be megabytes).
+pub fn quote(s: &str) -> String {
+    let n = s.chars().count();
+    if n <= QUOTE_CHARS {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(QUOTE_CHARS).collect();
+        format!("{head}… ({n} characters)")
+    }
+}
+
 /// What standard input is called in messages.
 pub const STDIN: &str = "standard input";
 

@@ -106,7 +106,10 @@ impl CountSystem {
                 continue;
             }
             let Some((r, t)) = line.split_once(',') else {
-                return Err(err(i + 1, format!("'{line}': expected 'rank,tag'")));
+                return Err(err(
+                    i + 1,
+                    format!("'{}': expected 'rank,tag'", crate::door::input::quote(line)),
+                ));
             };
             let (r, t) = (r.trim(), t.trim());
             if r.eq_ignore_ascii_case("rank") {
@@ -324,7 +327,10 @@ impl Ramp {
             .filter(|p| !p.is_empty())
         {
             let Some((c, u)) = part.split_once(':') else {
-                return Err(bad(format!("'{part}' is not TC:units")));
+                return Err(bad(format!(
+                    "'{}' is not TC:units",
+                    crate::door::input::quote(part)
+                )));
             };
             // An integer too large for its type is out of range, not malformed.
             let integer = |t: &str| {

@@ -132,7 +132,8 @@ impl Deviation {
         let f: Vec<&str> = line.split(',').map(str::trim).collect();
         let [hand, up, play, when] = f[..] else {
             return Err(format!(
-                "'{line}': expected 4 fields 'hand,up,play,when' (e.g. 'H16,T,S,>=0')"
+                "'{}': expected 4 fields 'hand,up,play,when' (e.g. 'H16,T,S,>=0')",
+                crate::door::input::quote(line)
             ));
         };
         let insurance = hand.eq_ignore_ascii_case("insurance");

@@ -494,7 +494,10 @@ impl Chart {
 fn parse_header(rec: &csv::StringRecord) -> Result<Vec<u8>, (u64, String)> {
     let expected = "expected the header hand,2,3,4,5,6,7,8,9,T,A";
     if !rec[0].eq_ignore_ascii_case("hand") {
-        return Err((1, format!("{expected}, found '{}'", &rec[0])));
+        return Err((
+            1,
+            format!("{expected}, found '{}'", crate::door::input::quote(&rec[0])),
+        ));
     }
     let mut cols = Vec::new();
     for (i, f) in rec.iter().enumerate().skip(1) {
@@ -506,7 +509,10 @@ fn parse_header(rec: &csv::StringRecord) -> Result<Vec<u8>, (u64, String)> {
                 _ => {
                     return Err((
                         i as u64 + 1,
-                        format!("{expected}: '{f}' is not a dealer up card"),
+                        format!(
+                            "{expected}: '{}' is not a dealer up card",
+                            crate::door::input::quote(f)
+                        ),
                     ))
                 }
             },

@@ -94,9 +94,10 @@ impl DoomStrategy {
             }
             _ => {
                 return Err(format!(
-                    "unknown doom strategy '{spec}': expected optimal, bank-at:T, thresholds:T1,..,T6, \
+                    "unknown doom strategy '{}': expected optimal, bank-at:T, thresholds:T1,..,T6, \
                      endgame:T (each optionally +keep-all or +keep-fewest), win-optimal or a strategy \
-                     file path"
+                     file path",
+                    crate::door::input::quote(spec)
                 ))
             }
         };

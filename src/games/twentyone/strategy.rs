@@ -90,9 +90,10 @@ impl SeatStrategy {
             }
             _ => {
                 return Err(format!(
-                    "unknown twenty-one strategy '{spec}': expected hits-only, slack:K, greedy or \
+                    "unknown twenty-one strategy '{}': expected hits-only, slack:K, greedy or \
                      row-optimal:C, optionally +never, +unless-hit, +unless-usable:N or +optimal, \
-                     or a strategy file path"
+                     or a strategy file path",
+                    crate::door::input::quote(spec)
                 ))
             }
         };
