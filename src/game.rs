@@ -164,6 +164,13 @@ pub enum RunError {
     NoClaim { game: &'static str },
     #[error("the chunk size must be positive")]
     ZeroChunk,
+    #[error("--shard {k}/{n}: the run has only {chunks} chunks, so {empty} of its {n} shards would select no chunk; run at most {chunks} shards (or more rounds, or a smaller chunk size)")]
+    EmptyShards {
+        k: u64,
+        n: u64,
+        chunks: u64,
+        empty: u64,
+    },
     #[error("compare needs at least two strategies")]
     CompareNeedsTwo,
     #[error("{COMPARE_IN_ONE_PROCESS} (leave out --shard, --shards and --shard-out)")]
@@ -293,6 +300,15 @@ pub fn simulate<G: Game>(
     let (plan, sim) = G::prepare(&cfg, spec.seed, spec.chunk, shards)?;
     let setup_s = setup.elapsed().as_secs_f64();
     let total = plan.chunks();
+    if let Some(s) = spec.shard.filter(|s| s.n > total) {
+        return Err(RunError::EmptyShards {
+            k: s.k,
+            n: s.n,
+            chunks: total,
+            empty: s.n - total,
+        }
+        .into());
+    }
     let chunks = spec.shard.map_or(0..total, |s| s.range(total));
     let opts = crate::engine::RunOptions {
         seed: spec.seed,

@@ -910,3 +910,168 @@ fn standard_input_is_bounded_like_a_file() {
         assert_eq!(code, Some(want), "{from:?}: {err}");
     }
 }
+
+/// The door's other promises, one by one: a dead run's temporary files are cleaned by the
+/// next run on the output; another user's lock is reported with what to do; a `--force` that
+/// fails halfway leaves the earlier report whole; a shard that would select no chunk and more
+/// threads than the system can start are refused before any work.
+#[test]
+fn dead_runs_other_users_and_limits() {
+    let d = temp_dir("door-promises");
+    let out = d.join("out.txt");
+    let sim = |extra: &[&str]| -> Vec<String> {
+        ["sim", "blackjack", "--rounds", "2000", "-q"]
+            .iter()
+            .chain(extra)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    // A dead run's temporary file beside the output is removed by the next run on it.
+    let dead = d.join(".out.txt.Xy12Ab.rtplab-tmp");
+    std::fs::write(&dead, "half a report").unwrap();
+    let (code, err) = run(
+        &sim(&["-o", out.to_str().unwrap()]),
+        Stdio::null(),
+        Stdio::null(),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!dead.exists(), "a dead run's temporary file is cleaned");
+    // Another user's lock left by their run: reported, with what to do (root only can plant
+    // one owned by someone else).
+    if rustix::process::geteuid().is_root() {
+        let lock = d.join(".out.txt.rtplab-lock");
+        std::fs::write(&lock, "12345").unwrap();
+        std::os::unix::fs::chown(&lock, Some(65534), Some(65534)).unwrap();
+        let (code, err) = run(
+            &sim(&["-o", out.to_str().unwrap()]),
+            Stdio::null(),
+            Stdio::null(),
+        );
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains("belongs to user id 65534") && err.contains("remove it"),
+            "{err}"
+        );
+        std::fs::remove_file(&lock).unwrap();
+    }
+    // --force under a file-size limit: the new report cannot be written, the old one stays
+    // whole and nothing is left beside it.
+    let od = d.join("od");
+    let (code, err) = run(
+        &sim(&["--out-dir", od.to_str().unwrap()]),
+        Stdio::null(),
+        Stdio::null(),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let before = snapshot(&d);
+    let bin = assert_cmd::cargo::cargo_bin("rtplab");
+    let limited = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -f 8; exec {} sim blackjack --rounds 2000 -q --out-dir {} --force",
+            bin.display(),
+            od.display()
+        ))
+        .stdout(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&limited.stderr);
+    assert_eq!(limited.status.code(), Some(2), "{err}");
+    assert!(err.contains("File too large"), "{err}");
+    assert_eq!(
+        snapshot(&d),
+        before,
+        "the earlier report is whole, nothing left beside it"
+    );
+    // A shard that would select no chunk.
+    let shard = d.join("s.json");
+    let (code, err) = run(
+        &sim(&[
+            "--shard",
+            "1/1000000",
+            "--shard-out",
+            shard.to_str().unwrap(),
+        ]),
+        Stdio::null(),
+        Stdio::null(),
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("would select no chunk"), "{err}");
+    assert!(!shard.exists());
+    // More threads than a memory limit lets the system start: exit 2 with the number it could.
+    let limited = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 600000; exec {} sim blackjack --rounds 2000 -q --threads 1000",
+            bin.display()
+        ))
+        .stdout(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&limited.stderr);
+    assert_eq!(limited.status.code(), Some(2), "{err}");
+    assert!(err.contains("use --threads"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A signal while the report is being written lets the write finish: the reader of a FIFO
+/// gets the whole report, and the exit code still says SIGTERM (143).
+#[test]
+fn a_signal_during_the_write_finishes_it_and_exits_143() {
+    use std::os::fd::AsFd as _;
+    let d = temp_dir("door-signal");
+    let fifo = d.join("report.fifo");
+    mkfifo(&fifo);
+    // The reader end, opened first without blocking; a pipe of one page, so the ~10 kB report
+    // blocks the writer until it is read.
+    let reader = std::fs::File::from(
+        rustix::fs::open(
+            &fifo,
+            rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::NONBLOCK,
+            rustix::fs::Mode::empty(),
+        )
+        .unwrap(),
+    );
+    rustix::pipe::fcntl_setpipe_size(reader.as_fd(), 4096).unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("rtplab"))
+        .args([
+            "sim",
+            "blackjack",
+            "--rounds",
+            "2000",
+            "-q",
+            "--format",
+            "html",
+            "-o",
+        ])
+        .arg(&fifo)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while rustix::io::ioctl_fionread(reader.as_fd()).unwrap_or(0) < 4096 {
+        assert!(start.elapsed() < LIMIT, "the report never reached the FIFO");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(child.try_wait().unwrap().is_none(), "the write goes on");
+    let fl = rustix::fs::fcntl_getfl(&reader).unwrap();
+    rustix::fs::fcntl_setfl(&reader, fl - rustix::fs::OFlags::NONBLOCK).unwrap();
+    let mut text = String::new();
+    (&reader).read_to_string(&mut text).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(143), "{err}");
+    assert!(err.contains("finishing the files being written"), "{err}");
+    assert!(
+        text.trim_end().ends_with("</html>"),
+        "the whole report: {}",
+        text.len()
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
