@@ -49,7 +49,8 @@ pub const FILE_ARGS: &[(&str, Role)] = &[
 /// The plan of the command whose own arguments are `leaf` (the innermost subcommand's).
 pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
     let mut plan = Plan::default();
-    let force = leaf.try_get_one::<bool>("force").ok().flatten() == Some(&true);
+    let flag_set = |id: &str| leaf.try_get_one::<bool>(id).ok().flatten() == Some(&true);
+    let force = flag_set("force");
     for (id, role) in FILE_ARGS {
         let Some(values) = values(leaf, id) else {
             continue;
@@ -80,6 +81,12 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
                     }
                 }
             }
+        }
+    }
+    // `check DIR --bless` rewrites the baselines in DIR: the folder is an output too, held.
+    if flag_set("bless") {
+        if let Some(dir) = values(leaf, "dir").and_then(|v| v.into_iter().next()) {
+            plan.output("--bless", Some(std::path::Path::new(&dir)), OutputKind::Files);
         }
     }
     plan

@@ -132,6 +132,9 @@ pub enum OutputKind {
     Regular,
     /// A report folder; `force` replaces an earlier report in it.
     Dir { force: bool },
+    /// An existing folder whose files the command rewrites one by one, each replaced whole
+    /// (`check --bless`): held against other runs, never replaced itself.
+    Files,
 }
 
 /// Where an output goes, as found by the check.
@@ -145,6 +148,8 @@ pub enum Target {
     File(PathBuf),
     /// A report folder: `path` is the folder (its real path), `exists` whether it did.
     Dir { path: PathBuf, exists: bool },
+    /// A folder whose files are rewritten one by one (its real path).
+    Files(PathBuf),
 }
 
 /// What a file is, for the checks that compare outputs and inputs: a file that exists (its
@@ -197,6 +202,9 @@ pub fn check(flag: &str, path: &Path, kind: OutputKind) -> Result<Checked, Outpu
     }
     if let OutputKind::Dir { force } = kind {
         return check_dir(path, force);
+    }
+    if kind == OutputKind::Files {
+        return check_files(flag, path);
     }
     if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
         return Err(OutputError::TrailingSlash {
@@ -618,6 +626,40 @@ fn check_dir(dir: &Path, force: bool) -> Result<Checked, OutputError> {
         id: Some(id),
         lock: Some(parent.join(names::lock(&name))),
         home: Some((parent, name)),
+        sink: false,
+    })
+}
+
+/// A folder whose files the command rewrites: it must exist, and take new files (each file
+/// is replaced through a temporary file beside it).
+fn check_files(flag: &str, path: &Path) -> Result<Checked, OutputError> {
+    let shown = path.display().to_string();
+    let real = match std::fs::canonicalize(path) {
+        Ok(r) if r.is_dir() => r,
+        _ => {
+            return Err(OutputError::NotDir {
+                flag: flag.into(),
+                path: shown,
+            })
+        }
+    };
+    probe_parent(flag, path, &real.join("probe"))?;
+    let (parent, name) = match (real.parent(), real.file_name()) {
+        (Some(p), Some(n)) => (p.to_path_buf(), n.to_os_string()),
+        _ => {
+            return Err(OutputError::MountPoint { path: shown });
+        }
+    };
+    let m = std::fs::metadata(&real).map_err(|e| OutputError::Unwritable {
+        flag: flag.into(),
+        path: shown,
+        why: e.to_string(),
+    })?;
+    Ok(Checked {
+        target: Target::Files(real),
+        id: Some(Id::of(&m)),
+        lock: Some(parent.join(names::lock(&name))),
+        home: None,
         sink: false,
     })
 }
