@@ -86,7 +86,11 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
     // `check DIR --bless` rewrites the baselines in DIR: the folder is an output too, held.
     if flag_set("bless") {
         if let Some(dir) = values(leaf, "dir").and_then(|v| v.into_iter().next()) {
-            plan.output("--bless", Some(std::path::Path::new(&dir)), OutputKind::Files);
+            plan.output(
+                "--bless",
+                Some(std::path::Path::new(&dir)),
+                OutputKind::Files,
+            );
         }
     }
     plan

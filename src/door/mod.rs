@@ -410,3 +410,252 @@ pub fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     };
     output::replace_file(&real, bytes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("rtplab-door-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn open(
+        inputs: &[(&str, &Path, InputKind)],
+        outputs: &[(&str, &Path, OutputKind)],
+    ) -> Result<Door, DoorError> {
+        let mut plan = Plan::default();
+        for (f, p, k) in inputs {
+            plan.input(f, *p, *k);
+        }
+        for (f, p, k) in outputs {
+            plan.output(f, Some(p), *k);
+        }
+        Door::open(&plan)
+    }
+
+    #[test]
+    fn outputs_are_distinct_from_each_other_and_from_inputs() {
+        let d = scratch("relate");
+        let input = d.join("in.csv");
+        std::fs::write(&input, "x").unwrap();
+        let a = d.join("a.json");
+        let spelled = d.join(".").join("a.json");
+        // One file for two outputs, however spelled: refused, naming the other flag.
+        let e = open(
+            &[],
+            &[
+                ("--output", &a, OutputKind::File),
+                ("--shard-out", &spelled, OutputKind::Regular),
+            ],
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&e, DoorError::Output(OutputError::Twice { other, .. }) if other == "--output"),
+            "{e}"
+        );
+        // An output on an input, through another spelling or a hard link.
+        let hard = d.join("hard.csv");
+        std::fs::hard_link(&input, &hard).unwrap();
+        for out in [d.join("x/../in.csv"), hard.clone()] {
+            std::fs::create_dir_all(d.join("x")).unwrap();
+            let e = open(
+                &[("--strategy", &input, InputKind::Text)],
+                &[("--output", &out, OutputKind::File)],
+            )
+            .unwrap_err();
+            assert!(
+                matches!(e, DoorError::Output(OutputError::IsInput { .. })),
+                "{e}"
+            );
+        }
+        // Two in-place writes to one sink lose nothing.
+        let null = Path::new("/dev/null");
+        assert!(open(
+            &[],
+            &[
+                ("--output", null, OutputKind::File),
+                ("--ramp-out", null, OutputKind::File)
+            ]
+        )
+        .is_ok());
+        // A file inside the out-dir (replaced whole), or inside a folder read.
+        let od = d.join("od");
+        std::fs::create_dir(&od).unwrap();
+        let e = open(
+            &[],
+            &[
+                ("--out-dir", &od, OutputKind::Dir { force: false }),
+                ("--output", &od.join("r.json"), OutputKind::File),
+            ],
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e, DoorError::Output(OutputError::InOutDir { .. })),
+            "{e}"
+        );
+        let e = open(
+            &[("DIR", &od, InputKind::Folder)],
+            &[("--output", &od.join("r.json"), OutputKind::File)],
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e, DoorError::Output(OutputError::InInputFolder { .. })),
+            "{e}"
+        );
+        // The folder check --bless rewrites is the folder it reads.
+        assert!(open(
+            &[("DIR", &od, InputKind::Folder)],
+            &[("--bless", &od, OutputKind::Files)]
+        )
+        .is_ok());
+        // An out-dir replaced with --force may not hold an input.
+        std::fs::write(od.join("report.json"), "{}").unwrap();
+        std::fs::write(od.join(MANIFEST), ".rtplab-files\nreport.json\n").unwrap();
+        let e = open(
+            &[("--expected", &od.join("report.json"), InputKind::Report)],
+            &[("--out-dir", &od, OutputKind::Dir { force: true })],
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e, DoorError::Output(OutputError::HoldsInput { .. })),
+            "{e}"
+        );
+        // Held: a second door on the same output is refused while the first is open.
+        let first = open(&[], &[("--output", &a, OutputKind::File)]).unwrap();
+        let e = open(&[], &[("--output", &spelled, OutputKind::File)]).unwrap_err();
+        assert!(
+            matches!(e, DoorError::Output(OutputError::Busy { .. })),
+            "{e}"
+        );
+        drop(first);
+        assert!(open(&[], &[("--output", &a, OutputKind::File)]).is_ok());
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn each_kind_of_place_is_checked_the_way_it_is_written() {
+        let d = scratch("kinds");
+        let check = |p: &Path, k| output::check("--output", p, k);
+        let dangling = d.join("dangling");
+        std::os::unix::fs::symlink(d.join("nowhere"), &dangling).unwrap();
+        assert!(matches!(
+            check(&dangling, OutputKind::File),
+            Err(OutputError::DanglingLink { .. })
+        ));
+        assert!(matches!(
+            check(
+                Path::new(&format!("{}/", d.join("new").display())),
+                OutputKind::File
+            ),
+            Err(OutputError::TrailingSlash { .. })
+        ));
+        assert!(matches!(
+            check(Path::new("/dev/stdin"), OutputKind::File),
+            Err(OutputError::Special { .. })
+        ));
+        assert!(matches!(
+            check(Path::new("/dev/null"), OutputKind::Regular),
+            Err(OutputError::Special { .. })
+        ));
+        assert!(matches!(
+            check(Path::new("/dev/null"), OutputKind::File).map(|c| c.target),
+            Ok(Target::InPlace(_))
+        ));
+        let fifo = d.join("fifo");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        let e = check(&fifo, OutputKind::File).unwrap_err();
+        assert!(e.to_string().contains("no program is reading it"), "{e}");
+        assert!(matches!(
+            check(&d, OutputKind::File),
+            Err(OutputError::IsDir { .. })
+        ));
+        assert!(matches!(
+            check(&d.join("f/x"), OutputKind::File),
+            Err(OutputError::NoParent { .. })
+        ));
+        std::fs::write(d.join("f"), "").unwrap();
+        assert!(matches!(
+            check(&d.join("f/x"), OutputKind::File),
+            Err(OutputError::ParentNotDir { .. })
+        ));
+        assert!(matches!(
+            check(Path::new("/proc/x.json"), OutputKind::File),
+            Err(OutputError::PseudoFs { .. })
+        ));
+        // A folder: new, empty, or an earlier report and nothing else with --force.
+        let od = d.join("od");
+        assert!(check(&od, OutputKind::Dir { force: false }).is_ok());
+        std::fs::create_dir(&od).unwrap();
+        std::fs::write(od.join("report.json"), "{}").unwrap();
+        assert!(matches!(
+            check(&od, OutputKind::Dir { force: false }),
+            Err(OutputError::NotEmpty { .. })
+        ));
+        assert!(matches!(
+            check(&od, OutputKind::Dir { force: true }),
+            Err(OutputError::NoManifest { .. })
+        ));
+        std::fs::write(od.join(MANIFEST), "report.json\n").unwrap();
+        assert!(check(&od, OutputKind::Dir { force: true }).is_ok());
+        std::fs::write(od.join("mine.txt"), "").unwrap();
+        let e = check(&od, OutputKind::Dir { force: true }).unwrap_err();
+        assert!(
+            matches!(&e, OutputError::Foreign { others, .. } if others == "mine.txt"),
+            "{e}"
+        );
+        assert!(matches!(
+            check(Path::new("/"), OutputKind::Dir { force: true }),
+            Err(OutputError::MountPoint { .. })
+                | Err(OutputError::NotEmpty { .. })
+                | Err(OutputError::NotReport { .. })
+        ));
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn files_and_folders_are_replaced_whole() {
+        let d = scratch("replace");
+        let f = d.join("r.txt");
+        replace(&f, b"one").unwrap();
+        let link = d.join("link.txt");
+        std::os::unix::fs::symlink(&f, &link).unwrap();
+        replace(&link, b"two").unwrap();
+        assert_eq!(std::fs::read(&f).unwrap(), b"two");
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        let od = d.join("od");
+        let w = output::replace_dir(&od, |t| {
+            std::fs::write(t.join("report.json"), "1")?;
+            Ok(vec![t.join("report.json")])
+        })
+        .unwrap();
+        assert_eq!(w, [od.join("report.json")]);
+        // A failing fill leaves the earlier folder whole and nothing beside it.
+        assert!(output::replace_dir(&od, |_| Err(std::io::Error::other("full"))).is_err());
+        assert_eq!(
+            std::fs::read_to_string(od.join("report.json")).unwrap(),
+            "1"
+        );
+        output::replace_dir(&od, |t| {
+            std::fs::write(t.join("report.json"), "2").map(|_| vec![])
+        })
+        .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(od.join(MANIFEST)).unwrap(),
+            ".rtplab-files\nreport.json\n"
+        );
+        let mut names: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["link.txt", "od", "r.txt"]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
