@@ -112,9 +112,16 @@ fn other_user(lock: &Path, err: impl Fn(String) -> OutputError) -> OutputError {
 
 impl Drop for Held {
     fn drop(&mut self) {
-        // Removed while still locked, then unlocked by closing (see `hold` for the race).
+        // Removed while still locked, then unlocked by closing (see `hold` for the race); only
+        // if the name is still our lock file (nothing put in its place is removed).
         for (path, file) in self.locks.drain(..) {
-            let _ = std::fs::remove_file(&path);
+            let ours = file.metadata().ok();
+            let there = std::fs::symlink_metadata(&path).ok();
+            if let (Some(a), Some(b)) = (ours, there) {
+                if a.dev() == b.dev() && a.ino() == b.ino() {
+                    let _ = std::fs::remove_file(&path);
+                }
+            }
             drop(file);
         }
     }

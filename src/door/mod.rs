@@ -224,6 +224,19 @@ fn relate(
         .iter()
         .any(|(o, _)| o.flag == "--output" && o.path.as_os_str() != "-");
     let stdout = to_stdout.then(output::stdout_id).flatten();
+    // The report printed into a file the command reads (`monitor log.csv >> log.csv`).
+    if let Some(s) = &stdout {
+        if let Some((inp, _)) = ins
+            .iter()
+            .find(|(i, id)| id.as_ref() == Some(s) && i.path.as_os_str() != "-")
+        {
+            return Err(OutputError::IsInput {
+                flag: "standard output".into(),
+                path: "(where the report goes)".into(),
+                input: named(inp),
+            });
+        }
+    }
     for (i, (o, c)) in outs.iter().enumerate() {
         let Some(id) = &c.id else { continue };
         for (inp, iid) in ins {

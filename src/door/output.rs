@@ -66,6 +66,10 @@ pub enum OutputError {
     Foreign { path: String, others: String },
     #[error("--out-dir {path} is a mount point (or the root): the report is built beside the folder and swapped in, which cannot cross filesystems; give a folder inside it")]
     MountPoint { path: String },
+    #[error("--out-dir {path} is the current folder or holds it: the report folder is swapped in whole, which would leave your shell in a removed folder; give a folder inside it")]
+    HoldsCwd { path: String },
+    #[error("{flag} {path}: names ending in .rtplab-lock or .rtplab-tmp are rtplab's own lock and temporary files; choose another name")]
+    SideName { flag: String, path: String },
     #[error("{flag} {path} is in {fs}, the kernel's pseudo-filesystem: it may accept writing but does not keep a file; choose a path on a disk")]
     PseudoFs {
         flag: String,
@@ -205,6 +209,15 @@ pub fn check(flag: &str, path: &Path, kind: OutputKind) -> Result<Checked, Outpu
     }
     if kind == OutputKind::Files {
         return check_files(flag, path);
+    }
+    let own = [names::LOCK, names::TMP, names::OLD];
+    if let Some(n) = path.file_name().and_then(|n| n.to_str()) {
+        if own.iter().any(|s| n.ends_with(s)) {
+            return Err(OutputError::SideName {
+                flag: flag.into(),
+                path: shown,
+            });
+        }
     }
     if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
         return Err(OutputError::TrailingSlash {
@@ -605,6 +618,12 @@ fn check_dir(dir: &Path, force: bool) -> Result<Checked, OutputError> {
         let parent_dev = real.parent().and_then(|p| std::fs::metadata(p).ok());
         if parent_dev.is_none_or(|p| p.dev() != m.dev() || p.ino() == m.ino()) {
             return Err(OutputError::MountPoint { path });
+        }
+        if std::env::current_dir()
+            .and_then(std::fs::canonicalize)
+            .is_ok_and(|cwd| cwd.starts_with(&real))
+        {
+            return Err(OutputError::HoldsCwd { path });
         }
         check_contents(&real, &path, force)?;
     }
