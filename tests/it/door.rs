@@ -477,15 +477,7 @@ fn output_case(base: &Path, flag: &str, role: Role, kind: Kind) -> Result<(), St
         }
     }
     let ctx = || format!("{name}: {args:?}\nstderr: {err}");
-    if code.is_none() {
-        return Err(format!("{} hung (killed after {LIMIT:?})", ctx()));
-    }
-    if err.contains("panicked") || code == Some(101) {
-        return Err(format!("{} panicked", ctx()));
-    }
-    if code != Some(want) {
-        return Err(format!("{} exit {code:?}, expected {want}", ctx()));
-    }
+    ended(code, &err, want, &ctx)?;
     let allowed = |p: &Path| {
         (want == 0 && may_change.iter().any(|m| p.starts_with(m))) || p.ends_with("captured.txt")
     };
@@ -534,6 +526,20 @@ fn output_case(base: &Path, flag: &str, role: Role, kind: Kind) -> Result<(), St
         if kind == Kind::Symlink && !std::fs::symlink_metadata(&plain).unwrap().is_symlink() {
             return Err(format!("{}\nthe link was replaced by a file", ctx()));
         }
+    }
+    Ok(())
+}
+
+/// How a case ended: within the time limit, without a panic, with the exit code wanted.
+fn ended(code: Option<i32>, err: &str, want: i32, ctx: &dyn Fn() -> String) -> Result<(), String> {
+    if code.is_none() {
+        return Err(format!("{} hung (killed after {LIMIT:?})", ctx()));
+    }
+    if err.contains("panicked") || code == Some(101) {
+        return Err(format!("{} panicked", ctx()));
+    }
+    if code != Some(want) {
+        return Err(format!("{} exit {code:?}, expected {want}", ctx()));
     }
     Ok(())
 }
@@ -834,15 +840,7 @@ fn input_case(base: &Path, shared: &Path, f: &InFlag, bad: Bad) -> Result<(), St
     let before = snapshot(&root);
     let (code, err) = run(&args, Stdio::null(), Stdio::null());
     let ctx = || format!("{} {bad:?}: {args:?}\nstderr: {err}", f.name);
-    if code.is_none() {
-        return Err(format!("{} hung", ctx()));
-    }
-    if err.contains("panicked") || code == Some(101) {
-        return Err(format!("{} panicked", ctx()));
-    }
-    if code != Some(want) {
-        return Err(format!("{} exit {code:?}, expected {want}", ctx()));
-    }
+    ended(code, &err, want, &ctx)?;
     if want == 2 && !err.starts_with("error: ") {
         return Err(format!("{} no error message", ctx()));
     }
