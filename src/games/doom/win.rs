@@ -32,7 +32,10 @@
 //! (below 1e-8 by construction: the reported probabilities are good to
 //! that). Everything else is exact up to the iteration's tolerance.
 
+mod bytes;
 mod solve;
+
+pub use bytes::{WinTableError, FORMAT_VERSION};
 
 use super::model::Model;
 use super::rules::{DoomWipes, EndRule};
@@ -60,7 +63,7 @@ pub enum WinError {
 pub const MAX_TARGET: u64 = 100_000;
 
 /// How the two-player game is solved (`WinSolution::solve_with`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WinOptions {
     /// Within this many points of the target every score is solved; beyond, scores every
     /// `step` points (and the start), the others interpolated (module notes of `solve`).
@@ -703,6 +706,9 @@ mod tests {
     use super::super::rules::{DoomPreset, DoomRules, HotDice};
     use super::*;
 
+    /// The fast solve's largest error allowed at the scaled-down test (measured: see the test).
+    const TOL_FAST: f64 = 1e-3;
+
     fn rules(target: u64, end: EndRule, f: impl Fn(&mut DoomRules)) -> Model {
         let mut r = DoomRules::preset(DoomPreset::Seed);
         r.target = target;
@@ -1118,6 +1124,104 @@ mod tests {
                 assert_eq!(sol.bank_win(&t, d + 1, all), Some(1.0), "d = {d}");
             }
         }
+    }
+
+    /// The game depends on the distances to the target only: the table at a target is the
+    /// corner of the table at a larger target where both scores are at least the difference
+    /// (the exact solve; the same turn passes in the same order, so bit for bit).
+    #[test]
+    fn the_table_is_the_corner_of_a_larger_targets_table() {
+        for end in [EndRule::Immediate, EndRule::FinishRound] {
+            let small = WinSolution::solve(&rules(600, end, |_| {})).unwrap();
+            let big = WinSolution::solve(&rules(1000, end, |_| {})).unwrap();
+            let (su, bu) = (small.tu, big.tu);
+            let c = bu - su;
+            for k in 0..small.w.len() {
+                for a in 0..su {
+                    for b in 0..su {
+                        assert_eq!(
+                            big.w[k][(a + c) * bu + b + c],
+                            small.w[k][a * su + b],
+                            "{end:?} seat {k} ({a}, {b})"
+                        );
+                    }
+                }
+            }
+            // And the corner is not the whole story: the start differs.
+            assert!((big.p_first() - small.p_first()).abs() > 1e-3);
+        }
+    }
+
+    /// The fast solve (scores on a grid far from the target, the tail cut at 1e-12 a turn,
+    /// small Newton steps unverified) against the exact one at a target small enough to
+    /// solve both, with the fine zone (250 points) and grid step (100) scaled down so that
+    /// most of the table is interpolated.
+    #[test]
+    fn the_fast_solve_is_within_its_tolerance_of_the_exact_one() {
+        let m = rules(1000, EndRule::FinishRound, |_| {});
+        let exact = WinSolution::solve(&m).unwrap();
+        let opts = WinOptions {
+            fine: 250,
+            step: 100,
+            ..WinOptions::fast()
+        };
+        let plan = WinSolution::plan(&m, &opts).unwrap();
+        let sol = WinSolution::solve_with(&m, &opts).unwrap();
+        assert!(plan.solved * 2 < plan.states, "{plan:?}");
+        assert!(sol.tail_p < 1e-12 && sol.tail_levels < exact.tail_levels);
+        let mut max = 0.0f64;
+        for k in 0..2 {
+            for (x, y) in sol.w[k].iter().zip(&exact.w[k]) {
+                max = max.max((x - y).abs());
+            }
+        }
+        assert!(max < TOL_FAST, "max |dW| {max}");
+        // Without interpolation (every score solved) only the Newton steps taken unverified
+        // and the tail differ.
+        let fine = WinSolution::solve_with(
+            &m,
+            &WinOptions {
+                fine: u64::MAX,
+                ..WinOptions::fast()
+            },
+        )
+        .unwrap();
+        let mut max = 0.0f64;
+        for k in 0..2 {
+            for (x, y) in fine.w[k].iter().zip(&exact.w[k]) {
+                max = max.max((x - y).abs());
+            }
+        }
+        assert!(max < 1e-5, "max |dW| {max}");
+    }
+
+    /// The tail cut-off: the level is the first whose chance of being reached is below the
+    /// tolerance, and a solve cut early stays within that chance times the turns a game
+    /// takes (a few at this target; 50 allowed) of the exact solve.
+    #[test]
+    fn the_tail_cut_off_keeps_to_its_bound() {
+        let m = rules(1000, EndRule::FinishRound, |_| {});
+        let fast = Fast::new(&m);
+        let (g, p) = tail(&fast, 1e-3);
+        assert!(p < 1e-3 && fast.p_reach(g - 1) >= 1e-3, "{g} {p}");
+        assert!(fast.p_reach(10) > fast.p_reach(20));
+        let exact = WinSolution::solve(&m).unwrap();
+        let cut = WinSolution::solve_with(
+            &m,
+            &WinOptions {
+                tail_eps: 1e-3,
+                ..WinOptions::exact()
+            },
+        )
+        .unwrap();
+        assert_eq!(cut.tail_levels, g);
+        let mut max = 0.0f64;
+        for k in 0..2 {
+            for (x, y) in cut.w[k].iter().zip(&exact.w[k]) {
+                max = max.max((x - y).abs());
+            }
+        }
+        assert!(max > 0.0 && max <= cut.tail_bound(50.0), "{max} {p}");
     }
 
     #[test]

@@ -279,12 +279,15 @@ impl WinSolution {
     fn warm_start(&self, k: usize, a: usize, b: usize) -> f64 {
         let tu = self.tu;
         let up = |s: usize| (tu - s > 1).then(|| tu - self.grid.prev[tu - s - 1]);
-        if let Some(a2) = up(a) {
-            self.w[k][a2 * tu + b]
-        } else if let Some(b2) = up(b) {
-            self.w[k][a * tu + b2]
-        } else {
-            0.5
+        let w = &self.w[k];
+        match (up(a), up(b)) {
+            // Exact for a sum of a function of each score (both neighbours solved: larger sums).
+            (Some(a2), Some(b2)) => {
+                (w[a2 * tu + b] + w[a * tu + b2] - w[a2 * tu + b2]).clamp(0.0, 1.0)
+            }
+            (Some(a2), None) => w[a2 * tu + b],
+            (None, Some(b2)) => w[a * tu + b2],
+            (None, None) => 0.5,
         }
     }
 
