@@ -105,11 +105,24 @@ fn exact_table(m: &Model) -> WinSolution {
     if let Ok(bytes) = std::fs::read(&path) {
         let t = Instant::now();
         if let Ok(sol) = WinSolution::from_bytes(m, &bytes) {
-            println!("exact: loaded {} ({} bytes) in {:.3} s: P(first) = {:.9}", path.display(), bytes.len(), t.elapsed().as_secs_f64(), sol.p_first());
+            println!(
+                "exact: loaded {} ({} bytes) in {:.3} s: P(first) = {:.9}",
+                path.display(),
+                bytes.len(),
+                t.elapsed().as_secs_f64(),
+                sol.p_first()
+            );
             return sol;
         }
     }
-    let sol = solve(m, &WinOptions { progress: true, ..WinOptions::exact() }, "exact");
+    let sol = solve(
+        m,
+        &WinOptions {
+            progress: true,
+            ..WinOptions::exact()
+        },
+        "exact",
+    );
     std::fs::write(&path, sol.to_bytes(m)).expect("the temporary folder is writable");
     sol
 }
@@ -123,6 +136,13 @@ fn main() {
             let sol = solve(&m, &options(&args[2..]), "options");
             let (max, mean) = residual(&sol, 200);
             println!("Bellman residual at 200 states: max {max:.2e}, mean {mean:.2e}");
+        }
+        "plan" => {
+            let m = model(target);
+            println!(
+                "{:?}",
+                WinSolution::plan(&m, &options(&args[2..])).expect("solvable")
+            );
         }
         "exact" => {
             exact_table(&model(target));
@@ -148,9 +168,18 @@ fn main() {
                 }
             }
             let n = (sol.w.len() * tu * tu) as f64;
-            println!("max |dW| {max:.3e}, mean {:.3e}; P(first) exact {:.9} options {:.9}", sum / n, exact.p_first(), sol.p_first());
+            println!(
+                "max |dW| {max:.3e}, mean {:.3e}; P(first) exact {:.9} options {:.9}",
+                sum / n,
+                exact.p_first(),
+                sol.p_first()
+            );
             for (i, v) in by_band.iter().enumerate().filter(|(_, v)| **v > 0.0) {
-                println!("  nearer distance {}..{} points: max |dW| {v:.3e}", i * 2500, (i + 1) * 2500);
+                println!(
+                    "  nearer distance {}..{} points: max |dW| {v:.3e}",
+                    i * 2500,
+                    (i + 1) * 2500
+                );
             }
             let (max, mean) = residual(&sol, 200);
             println!("Bellman residual at 200 states: max {max:.2e}, mean {mean:.2e}");

@@ -93,12 +93,12 @@ impl WinOptions {
     }
 
     /// The fast solve: every score within 20,000 points of the target, every 500 points
-    /// beyond; the tail cut at 1e-12 a turn; Newton steps below 1e-3 taken unverified.
+    /// beyond; the tail cut at 1e-9 a turn; Newton steps below 1e-3 taken unverified.
     pub fn fast() -> WinOptions {
         WinOptions {
             fine: 20_000,
             step: 500,
-            tail_eps: 1e-12,
+            tail_eps: 1e-9,
             accept: 1e-3,
             progress: false,
         }
@@ -505,21 +505,27 @@ impl WinSolution {
         let tu = self.tu;
         let last_turn_follows = self.finish_round && k == 0;
         // Every state at `levels` or above has reached the target and may be banked.
-        let levels = if last_turn_follows {
+        let full = if last_turn_follows {
             tu.max(b + self.cap) - a
         } else {
             tu - a
         }
-        .max(fast.min_bank as usize)
-        .max(at_least);
-        let beyond = if last_turn_follows {
+        .max(fast.min_bank as usize);
+        // Cut at the tail level (unless asked for more): valued as banked there, a lower
+        // bound within the chance of getting there (`tail_p`).
+        let levels = full
+            .min(self.tail_levels.max(fast.min_bank as usize))
+            .max(at_least);
+        let v = if levels < full && a + levels < tu {
+            1.0 - self.w[other(self.finish_round, k)][b * tu + a + levels]
+        } else if last_turn_follows {
             // Banked there (or after the roll hot dice force): a lower bound, within
             // lambda[cap] of the value (module notes).
-            let v = 1.0 - self.lambda_at(a + levels - b);
-            (v, fast.forced_roll_beyond(farkle, v))
+            1.0 - self.lambda_at(a + levels - b)
         } else {
-            (1.0, fast.forced_roll_beyond(farkle, 1.0))
+            1.0
         };
+        let beyond = (v, fast.forced_roll_beyond(farkle, v));
         (levels, beyond)
     }
 
@@ -1152,7 +1158,7 @@ mod tests {
         }
     }
 
-    /// The fast solve (scores on a grid far from the target, the tail cut at 1e-12 a turn,
+    /// The fast solve (scores on a grid far from the target, the tail cut at 1e-9 a turn,
     /// small Newton steps unverified) against the exact one at a target small enough to
     /// solve both, with the fine zone (250 points) and grid step (100) scaled down so that
     /// most of the table is interpolated.
@@ -1168,7 +1174,7 @@ mod tests {
         let plan = WinSolution::plan(&m, &opts).unwrap();
         let sol = WinSolution::solve_with(&m, &opts).unwrap();
         assert!(plan.solved * 2 < plan.states, "{plan:?}");
-        assert!(sol.tail_p < 1e-12 && sol.tail_levels < exact.tail_levels);
+        assert!(sol.tail_p < 1e-9 && sol.tail_levels < exact.tail_levels);
         let mut max = 0.0f64;
         for k in 0..2 {
             for (x, y) in sol.w[k].iter().zip(&exact.w[k]) {

@@ -55,7 +55,9 @@ impl<'a> Reader<'a> {
         Ok(x)
     }
     fn u64(&mut self) -> Result<u64, WinTableError> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("eight bytes")))
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("eight bytes"),
+        ))
     }
     fn f64(&mut self) -> Result<f64, WinTableError> {
         Ok(f64::from_bits(self.u64()?))
@@ -211,26 +213,43 @@ mod tests {
         );
         assert_eq!(back.to_bytes(&m), bytes);
         // The loaded table plays as the solved one: the same turn table at a position.
-        assert_eq!(back.turn_table(0, 3, 5).roll(0, 0), sol.turn_table(0, 3, 5).roll(0, 0));
+        assert_eq!(
+            back.turn_table(0, 3, 5).roll(0, 0),
+            sol.turn_table(0, 3, 5).roll(0, 0)
+        );
         // Any one byte changed, anywhere, is caught; so is a cut.
-        for i in (0..bytes.len()).step_by(97).chain([bytes.len() - 1, 20, 30]) {
+        for i in (0..bytes.len())
+            .step_by(97)
+            .chain([bytes.len() - 1, 20, 30])
+        {
             let mut bad = bytes.clone();
             bad[i] ^= 0x10;
             let e = WinSolution::from_bytes(&m, &bad).unwrap_err();
             assert!(
                 matches!(
                     e,
-                    WinTableError::Corrupt | WinTableError::NotATable | WinTableError::Version { .. }
+                    WinTableError::Corrupt
+                        | WinTableError::NotATable
+                        | WinTableError::Version { .. }
                 ),
                 "byte {i}: {e:?}"
             );
         }
         let cut = &bytes[..bytes.len() - 9];
-        assert_eq!(WinSolution::from_bytes(&m, cut).unwrap_err(), WinTableError::Corrupt);
-        assert_eq!(WinSolution::from_bytes(&m, b"hello").unwrap_err(), WinTableError::NotATable);
+        assert_eq!(
+            WinSolution::from_bytes(&m, cut).unwrap_err(),
+            WinTableError::Corrupt
+        );
+        assert_eq!(
+            WinSolution::from_bytes(&m, b"hello").unwrap_err(),
+            WinTableError::NotATable
+        );
         // Another target or other rules: refused, naming both.
         let e = WinSolution::from_bytes(&model(650), &bytes).unwrap_err();
-        assert!(matches!(&e, WinTableError::Rules { found, want } if found.contains("target 600") && want.contains("target 650")), "{e}");
+        assert!(
+            matches!(&e, WinTableError::Rules { found, want } if found.contains("target 600") && want.contains("target 650")),
+            "{e}"
+        );
         let mut other = DoomRules::preset(DoomPreset::Seed);
         other.target = 600;
         other.end = super::super::super::rules::EndRule::Immediate;
@@ -241,7 +260,10 @@ mod tests {
         v2[16..20].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
         assert_eq!(
             WinSolution::from_bytes(&m, &v2).unwrap_err(),
-            WinTableError::Version { found: FORMAT_VERSION + 1, want: FORMAT_VERSION }
+            WinTableError::Version {
+                found: FORMAT_VERSION + 1,
+                want: FORMAT_VERSION
+            }
         );
     }
 }

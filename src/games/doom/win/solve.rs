@@ -134,9 +134,8 @@ impl Fast {
         for p in (0..levels).rev() {
             let base = 2 * p * hs;
             for &h in &self.order {
-                let mut r = self.bust[h] * farkle.0;
-                let mut dr = self.bust[h] * farkle.1;
-                for &(pr, s, e) in &self.rolls[h] {
+                // The best set-aside of a roll: its value and slope.
+                let best = |s: u32, e: u32| {
                     let mut best = f64::NEG_INFINITY;
                     let mut at = 0;
                     for &k in &self.opts[s as usize..e as usize] {
@@ -146,9 +145,21 @@ impl Fast {
                             at = k as usize;
                         }
                     }
-                    r += pr * best;
-                    dr += pr * dv[base + at];
+                    (best, dv[base + at])
+                };
+                // Two sums, to halve the chain of dependent additions.
+                let mut acc = [
+                    (self.bust[h] * farkle.0, self.bust[h] * farkle.1),
+                    (0.0, 0.0),
+                ];
+                let rolls = &self.rolls[h];
+                for (i, &(pr, s, e)) in rolls.iter().enumerate() {
+                    let (v, d) = best(s, e);
+                    let a = &mut acc[i % 2];
+                    a.0 += pr * v;
+                    a.1 += pr * d;
                 }
+                let (r, dr) = (acc[0].0 + acc[1].0, acc[0].1 + acc[1].1);
                 let (v, d) = match self.bankable(p, h) {
                     Some(tp) if banks[tp].0 >= r => banks[tp],
                     _ => (r, dr),
