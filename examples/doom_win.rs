@@ -134,6 +134,20 @@ fn main() {
         "solve" => {
             let m = model(target);
             let sol = solve(&m, &options(&args[2..]), "options");
+            let t = Instant::now();
+            let bytes = sol.to_bytes(&m);
+            let path = std::env::temp_dir().join(format!("doom-win-fast-{target}.bin"));
+            std::fs::write(&path, &bytes).expect("the temporary folder is writable");
+            let t2 = Instant::now();
+            let back = WinSolution::from_bytes(&m, &bytes).expect("its own bytes");
+            println!(
+                "to_bytes {:.3} s, from_bytes {:.3} s ({} bytes, {}); P(first) again {:.9}",
+                t.elapsed().as_secs_f64() - t2.elapsed().as_secs_f64(),
+                t2.elapsed().as_secs_f64(),
+                bytes.len(),
+                path.display(),
+                back.p_first()
+            );
             let (max, mean) = residual(&sol, 200);
             println!("Bellman residual at 200 states: max {max:.2e}, mean {mean:.2e}");
         }
@@ -156,10 +170,18 @@ fn main() {
             let band = |a: usize, b: usize| ((tu - a).min(tu - b) * sol.unit as usize) / 2500;
             let mut by_band = vec![0.0f64; 100];
             let (mut max, mut sum) = (0.0f64, 0.0);
+            let mut at = (0, 0, 0);
+            let mut grid_max = 0.0f64;
             for k in 0..sol.w.len() {
                 for a in 0..tu {
                     for b in 0..tu {
                         let d = (sol.w[k][a * tu + b] - exact.w[k][a * tu + b]).abs();
+                        if d > max {
+                            at = (k, a, b);
+                        }
+                        if sol.solved_at(a, b) {
+                            grid_max = grid_max.max(d);
+                        }
                         max = max.max(d);
                         sum += d;
                         let i = band(a, b).min(99);
@@ -168,6 +190,13 @@ fn main() {
                 }
             }
             let n = (sol.w.len() * tu * tu) as f64;
+            println!("max |dW| at the positions solved (both scores on the grid): {grid_max:.3e}");
+            println!(
+                "largest at seat {} scores ({}, {}) points",
+                at.0,
+                at.1 * sol.unit as usize,
+                at.2 * sol.unit as usize
+            );
             println!(
                 "max |dW| {max:.3e}, mean {:.3e}; P(first) exact {:.9} options {:.9}",
                 sum / n,
@@ -187,7 +216,14 @@ fn main() {
         "corner" => {
             let small: u64 = args[2].parse().expect("the small target");
             let m = model(target);
-            let sol = solve(&m, &options(&args[3..]), "options");
+            let path = std::env::temp_dir().join(format!("doom-win-fast-{target}.bin"));
+            let sol = match std::fs::read(&path)
+                .ok()
+                .and_then(|b| WinSolution::from_bytes(&m, &b).ok())
+            {
+                Some(s) => s,
+                None => solve(&m, &options(&args[3..]), "options"),
+            };
             let exact = exact_table(&model(small));
             let (tu, su) = (sol.tu, exact.tu);
             let c = tu - su;

@@ -539,13 +539,14 @@ mod tests {
         };
         let a = advise(&m, &req, announced).unwrap();
         assert_eq!(*calls.lock().unwrap(), [500]);
-        let sol = WinSolution::solve(&m).unwrap();
+        // The advice solves with the fast options unless told otherwise.
+        let sol = WinSolution::solve_with(&m, &WinOptions::fast()).unwrap();
         let given = Solved {
             win: Some(&sol),
             ..announced
         };
         assert_eq!(advise(&m, &req, given).unwrap(), a);
-        r.target = 100_000;
+        r.target = 200_000;
         assert!(advise(&Model::new(&r), &req, announced).is_err());
         assert_eq!(calls.lock().unwrap().len(), 1);
     }
