@@ -127,30 +127,113 @@ fn exact_table(m: &Model) -> WinSolution {
     sol
 }
 
+/// `solve`: the options' solve, its bytes written and read back, the Bellman residual.
+fn cmd_solve(target: u64, args: &[String]) {
+    let m = model(target);
+    let sol = solve(&m, &options(args), "options");
+    let t = Instant::now();
+    let bytes = sol.to_bytes(&m);
+    let path = std::env::temp_dir().join(format!("doom-win-fast-{target}.bin"));
+    std::fs::write(&path, &bytes).expect("the temporary folder is writable");
+    let t2 = Instant::now();
+    let back = WinSolution::from_bytes(&m, &bytes).expect("its own bytes");
+    println!(
+        "to_bytes {:.3} s, from_bytes {:.3} s ({} bytes, {}); P(first) again {:.9}",
+        t.elapsed().as_secs_f64() - t2.elapsed().as_secs_f64(),
+        t2.elapsed().as_secs_f64(),
+        bytes.len(),
+        path.display(),
+        back.p_first()
+    );
+    let (max, mean) = residual(&sol, 200);
+    println!("Bellman residual at 200 states: max {max:.2e}, mean {mean:.2e}");
+}
+
+/// `compare`: the options' solve against the exact table.
+fn cmd_compare(target: u64, args: &[String]) {
+    let m = model(target);
+    let o = options(args);
+    let exact = exact_table(&m);
+    let sol = solve(&m, &o, "options");
+    let tu = sol.tu;
+    let band = |a: usize, b: usize| ((tu - a).min(tu - b) * sol.unit as usize) / 2500;
+    let mut by_band = vec![0.0f64; 100];
+    let (mut max, mut sum) = (0.0f64, 0.0);
+    let mut at = (0, 0, 0);
+    let mut grid_max = 0.0f64;
+    for k in 0..sol.w.len() {
+        for a in 0..tu {
+            for b in 0..tu {
+                let d = (sol.w[k][a * tu + b] - exact.w[k][a * tu + b]).abs();
+                if d > max {
+                    at = (k, a, b);
+                }
+                if sol.solved_at(a, b) {
+                    grid_max = grid_max.max(d);
+                }
+                max = max.max(d);
+                sum += d;
+                let i = band(a, b).min(99);
+                by_band[i] = by_band[i].max(d);
+            }
+        }
+    }
+    let n = (sol.w.len() * tu * tu) as f64;
+    println!("max |dW| at the positions solved (both scores on the grid): {grid_max:.3e}");
+    println!(
+        "largest at seat {} scores ({}, {}) points",
+        at.0,
+        at.1 * sol.unit as usize,
+        at.2 * sol.unit as usize
+    );
+    println!(
+        "max |dW| {max:.3e}, mean {:.3e}; P(first) exact {:.9} options {:.9}",
+        sum / n,
+        exact.p_first(),
+        sol.p_first()
+    );
+    for (i, v) in by_band.iter().enumerate().filter(|(_, v)| **v > 0.0) {
+        println!(
+            "  nearer distance {}..{} points: max |dW| {v:.3e}",
+            i * 2500,
+            (i + 1) * 2500
+        );
+    }
+    let (max, mean) = residual(&sol, 200);
+    println!("Bellman residual at 200 states: max {max:.2e}, mean {mean:.2e}");
+}
+
+/// `corner`: the large table's corner against the small target's exact table.
+fn cmd_corner(target: u64, small: u64, args: &[String]) {
+    let m = model(target);
+    let path = std::env::temp_dir().join(format!("doom-win-fast-{target}.bin"));
+    let sol = match std::fs::read(&path)
+        .ok()
+        .and_then(|b| WinSolution::from_bytes(&m, &b).ok())
+    {
+        Some(s) => s,
+        None => solve(&m, &options(args), "options"),
+    };
+    let exact = exact_table(&model(small));
+    let (tu, su) = (sol.tu, exact.tu);
+    let c = tu - su;
+    let mut max = 0.0f64;
+    for k in 0..sol.w.len() {
+        for a in 0..su {
+            for b in 0..su {
+                let d = (sol.w[k][(a + c) * tu + b + c] - exact.w[k][a * su + b]).abs();
+                max = max.max(d);
+            }
+        }
+    }
+    println!("corner (both within {small} of the end) against the exact {small} table: max |dW| {max:.3e}");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let target: u64 = args[1].parse().expect("a target");
     match args[0].as_str() {
-        "solve" => {
-            let m = model(target);
-            let sol = solve(&m, &options(&args[2..]), "options");
-            let t = Instant::now();
-            let bytes = sol.to_bytes(&m);
-            let path = std::env::temp_dir().join(format!("doom-win-fast-{target}.bin"));
-            std::fs::write(&path, &bytes).expect("the temporary folder is writable");
-            let t2 = Instant::now();
-            let back = WinSolution::from_bytes(&m, &bytes).expect("its own bytes");
-            println!(
-                "to_bytes {:.3} s, from_bytes {:.3} s ({} bytes, {}); P(first) again {:.9}",
-                t.elapsed().as_secs_f64() - t2.elapsed().as_secs_f64(),
-                t2.elapsed().as_secs_f64(),
-                bytes.len(),
-                path.display(),
-                back.p_first()
-            );
-            let (max, mean) = residual(&sol, 200);
-            println!("Bellman residual at 200 states: max {max:.2e}, mean {mean:.2e}");
-        }
+        "solve" => cmd_solve(target, &args[2..]),
         "plan" => {
             let m = model(target);
             println!(
@@ -161,83 +244,11 @@ fn main() {
         "exact" => {
             exact_table(&model(target));
         }
-        "compare" => {
-            let m = model(target);
-            let o = options(&args[2..]);
-            let exact = exact_table(&m);
-            let sol = solve(&m, &o, "options");
-            let tu = sol.tu;
-            let band = |a: usize, b: usize| ((tu - a).min(tu - b) * sol.unit as usize) / 2500;
-            let mut by_band = vec![0.0f64; 100];
-            let (mut max, mut sum) = (0.0f64, 0.0);
-            let mut at = (0, 0, 0);
-            let mut grid_max = 0.0f64;
-            for k in 0..sol.w.len() {
-                for a in 0..tu {
-                    for b in 0..tu {
-                        let d = (sol.w[k][a * tu + b] - exact.w[k][a * tu + b]).abs();
-                        if d > max {
-                            at = (k, a, b);
-                        }
-                        if sol.solved_at(a, b) {
-                            grid_max = grid_max.max(d);
-                        }
-                        max = max.max(d);
-                        sum += d;
-                        let i = band(a, b).min(99);
-                        by_band[i] = by_band[i].max(d);
-                    }
-                }
-            }
-            let n = (sol.w.len() * tu * tu) as f64;
-            println!("max |dW| at the positions solved (both scores on the grid): {grid_max:.3e}");
-            println!(
-                "largest at seat {} scores ({}, {}) points",
-                at.0,
-                at.1 * sol.unit as usize,
-                at.2 * sol.unit as usize
-            );
-            println!(
-                "max |dW| {max:.3e}, mean {:.3e}; P(first) exact {:.9} options {:.9}",
-                sum / n,
-                exact.p_first(),
-                sol.p_first()
-            );
-            for (i, v) in by_band.iter().enumerate().filter(|(_, v)| **v > 0.0) {
-                println!(
-                    "  nearer distance {}..{} points: max |dW| {v:.3e}",
-                    i * 2500,
-                    (i + 1) * 2500
-                );
-            }
-            let (max, mean) = residual(&sol, 200);
-            println!("Bellman residual at 200 states: max {max:.2e}, mean {mean:.2e}");
-        }
+        "compare" => cmd_compare(target, &args[2..]),
         "corner" => {
             let small: u64 = args[2].parse().expect("the small target");
-            let m = model(target);
-            let path = std::env::temp_dir().join(format!("doom-win-fast-{target}.bin"));
-            let sol = match std::fs::read(&path)
-                .ok()
-                .and_then(|b| WinSolution::from_bytes(&m, &b).ok())
-            {
-                Some(s) => s,
-                None => solve(&m, &options(&args[3..]), "options"),
-            };
-            let exact = exact_table(&model(small));
-            let (tu, su) = (sol.tu, exact.tu);
-            let c = tu - su;
-            let mut max = 0.0f64;
-            for k in 0..sol.w.len() {
-                for a in 0..su {
-                    for b in 0..su {
-                        let d = (sol.w[k][(a + c) * tu + b + c] - exact.w[k][a * su + b]).abs();
-                        max = max.max(d);
-                    }
-                }
-            }
-            println!("corner (both within {small} of the end) against the exact {small} table: max |dW| {max:.3e}");
+            cmd_corner(target, small, &args[3..]);
         }
-        _ => panic!("solve | compare | corner"),
+        _ => panic!("plan | solve | exact | compare | corner"),
     }
 }
