@@ -96,7 +96,7 @@ pub struct DoomRulesArgs {
     /// The seed: 100,000 (10,000 is the classic Farkle target). Games are played to the end
     /// with a guard of 100,000 rounds: `sim doom` refuses a target its seats cannot reach well
     /// within that. The two-player solve (--objective win, advise --score) takes at most
-    /// 20,000; it takes minutes at 10,000.
+    /// 100,000 (fast solve: minutes at 100,000).
     #[arg(long, value_name = "POINTS", value_parser = parse_count_limited)]
     pub target: Option<u64>,
     /// When a player reaches the target: finish the round (highest total wins) or win at once.
@@ -295,15 +295,30 @@ pub struct DoomExact {
     /// players to `--target` (needs `--players 2`).
     ///
     /// win solves the probability that the player to move wins for every pair of scores, the
-    /// fair head start and the banking thresholds by score; at most --target 20000, without a
+    /// fair head start and the banking thresholds by score; at most --target 100000, without a
     /// farkle penalty or --doom-wipes bank.
     #[arg(long, value_enum, default_value_t = Objective::Points)]
     pub objective: Objective,
     /// Players in the game (the win objective solves 2).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub players: u8,
+    /// How the win objective is solved: fast (every score within 20,000 points of the
+    /// target, every 500 beyond, interpolated between; minutes at 100,000) or exact (every
+    /// score, Newton to 1e-13: hours at 100,000).
+    #[arg(long, value_enum, default_value_t = WinSolve::Fast)]
+    pub win_solve: WinSolve,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// How `exact doom --objective win` solves the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WinSolve {
+    /// A score grid far from the target, the tail cut at 1e-12 a turn, small Newton steps
+    /// unverified.
+    Fast,
+    /// Every score, the tail cut at 1e-15 a turn, Newton to the tolerance.
+    Exact,
 }
 
 /// What `exact doom` maximizes.
@@ -595,7 +610,15 @@ impl TryFrom<&DoomExact> for ExactJob {
                         "--strategy is for the single-turn analysis; the win objective solves its own policy (compare strategies with sim doom --seat win-optimal --seat STRATEGY)"
                     );
                 }
-                Analysis::Win
+                use rtplab::games::doom::win::WinOptions;
+                let opts = match args.win_solve {
+                    WinSolve::Fast => WinOptions::fast(),
+                    WinSolve::Exact => WinOptions::exact(),
+                };
+                Analysis::Win(WinOptions {
+                    progress: true,
+                    ..opts
+                })
             }
             (Objective::Points, 1) => {
                 let strategies = args

@@ -395,9 +395,9 @@ fn win_optimal_play_refuses_what_it_cannot_solve() {
             "--players",
             "2",
             "--target",
-            "100000",
+            "200000",
         ],
-        "target 100000",
+        "target 200000",
     );
     fails_with(
         &["exact", "doom", "--strategy", "win-optimal"],
@@ -522,6 +522,11 @@ fn advise_doom_lists_every_choice_best_first_and_refuses_impossible_rolls() {
         "json",
     ]);
     assert_eq!(w["objective"], "win");
+    // The advice restates the position it answers.
+    assert_eq!(w["game"]["score"], 600);
+    assert_eq!(w["game"]["opponent"], 800);
+    assert_eq!(w["game"]["seat"], "second");
+    assert_eq!(w["game"]["target"], 1000);
     // The straight takes the second seat past the target: a certain win.
     assert_eq!(w["options"][0]["win_probability"], 1.0);
     assert!(w["options"][0]["ev"].is_null());

@@ -9,7 +9,7 @@ use super::exact::{solve_policy, Policy, ValueTable, CAP_POINTS};
 use super::model::Model;
 use super::reach;
 use super::score::{size, FaceCounts};
-use super::win::{WinError, WinSolution};
+use super::win::{WinError, WinOptions, WinSolution};
 
 /// The game's scores (points) and the seat to move, for the win objective.
 #[derive(Clone, Copy, Debug)]
@@ -124,6 +124,20 @@ pub struct DoomAdvice {
     pub options: Vec<DoomOption>,
     /// The best option's index in `options` (they are sorted best first).
     pub best: Option<usize>,
+    /// The game the win probabilities are for (objective win).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<AdviceGame>,
+}
+
+/// The game position advised (objective win), restated in the advice.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AdviceGame {
+    pub score: u64,
+    pub opponent: u64,
+    /// "first" or "second" (the seat that moves first each round, or the other); under an
+    /// immediate end the seats are alike and this is the seat given.
+    pub seat: &'static str,
+    pub target: u64,
 }
 
 /// Faces "1,1,5,2" (or "1152").
@@ -219,6 +233,8 @@ pub struct Solved<'a> {
     /// Called with the target just before the advice solves the two-player game itself (it
     /// can take minutes), once the position and rules have been found solvable.
     pub before_win_solve: Option<&'a (dyn Fn(u64) + Sync)>,
+    /// How the advice solves the game itself (None: `WinOptions::fast()`).
+    pub win_options: Option<WinOptions>,
 }
 
 /// The advice for `req` under `m`'s rules (the target is the rules').
@@ -262,6 +278,12 @@ pub fn advise(
         outcome: "choose",
         options: Vec::new(),
         best: None,
+        game: req.game.map(|g| AdviceGame {
+            score: g.score,
+            opponent: g.opponent,
+            seat: if g.seat == 0 { "first" } else { "second" },
+            target: m.rules.target,
+        }),
     };
     if m.rules.doom_sixes.is_some_and(|d| roll[5] >= d) {
         advice.outcome = "doom";
@@ -319,7 +341,8 @@ pub fn advise(
                     if let Some(f) = solved.before_win_solve {
                         f(target);
                     }
-                    owned = WinSolution::solve(m)?;
+                    let opts = solved.win_options.unwrap_or_else(WinOptions::fast);
+                    owned = WinSolution::solve_with(m, &opts)?;
                     &owned
                 }
             };
@@ -389,6 +412,19 @@ pub fn render(a: &DoomAdvice, rules: &str) -> crate::report::Report {
             a.roll, a.held, a.turn_points
         ),
     ));
+    if let Some(g) = &a.game {
+        use crate::report::count;
+        r.meta.push((
+            "game".into(),
+            format!(
+                "your score {}, the opponent's {}, you are the {} seat, target {}",
+                count(g.score),
+                count(g.opponent),
+                g.seat,
+                count(g.target)
+            ),
+        ));
+    }
     let (what, d) = match a.objective {
         "win" => ("P(win), win-optimal play by both", 6),
         _ => ("expected points the turn banks, optimal play", 2),
@@ -503,13 +539,14 @@ mod tests {
         };
         let a = advise(&m, &req, announced).unwrap();
         assert_eq!(*calls.lock().unwrap(), [500]);
-        let sol = WinSolution::solve(&m).unwrap();
+        // The advice solves with the fast options unless told otherwise.
+        let sol = WinSolution::solve_with(&m, &WinOptions::fast()).unwrap();
         let given = Solved {
             win: Some(&sol),
             ..announced
         };
         assert_eq!(advise(&m, &req, given).unwrap(), a);
-        r.target = 100_000;
+        r.target = 200_000;
         assert!(advise(&Model::new(&r), &req, announced).is_err());
         assert_eq!(calls.lock().unwrap().len(), 1);
     }

@@ -141,7 +141,11 @@ impl Game for Doom {
                     "win-optimal plays games of two players: --games N with two --seat".into(),
                 ));
             }
-            let sol = super::win::WinSolution::solve(&model)
+            let opts = super::win::WinOptions {
+                progress: true,
+                ..super::win::WinOptions::fast()
+            };
+            let sol = super::win::WinSolution::solve_with(&model, &opts)
                 .map_err(|e| DoomError::Strategy(format!("win-optimal: {e}")))?;
             Some(Arc::new(super::sim::WinPlay::new(sol)))
         } else {

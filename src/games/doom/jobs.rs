@@ -18,8 +18,9 @@ pub enum Analysis {
         strategies: Vec<DoomStrategy>,
         sweep_max: u32,
     },
-    /// A game of two played to win: win probabilities and banking thresholds.
-    Win,
+    /// A game of two played to win: win probabilities and banking thresholds, solved with
+    /// these options (a progress bar when they say so).
+    Win(super::win::WinOptions),
 }
 
 /// `exact doom`.
@@ -36,8 +37,10 @@ impl Job for ExactJob {
     fn run(self, _: &Ctx) -> Result<Outcome, Error> {
         let model = Model::new(&self.rules);
         Ok(match self.analysis {
-            Analysis::Win => {
-                let x = report::win_model(&model)?;
+            Analysis::Win(opts) => {
+                let plan = super::win::WinSolution::plan(&model, &opts)?;
+                eprintln!("{}", plan_line(&plan, self.rules.target));
+                let x = report::win_model(&model, &opts)?;
                 Outcome::Report {
                     report: report::render_win(&x),
                     plots: Box::new(move || {
@@ -61,6 +64,20 @@ impl Job for ExactJob {
     }
 }
 
+/// The solve's size and memory, in a line for standard error before it starts.
+pub fn plan_line(plan: &super::win::WinPlan, target: u64) -> String {
+    use crate::report::count;
+    format!(
+        "Solving the two-player game to {}: {} of {} states ({} pairs, {} turn levels), table {:.0} MB",
+        count(target),
+        count(plan.solved),
+        count(plan.states),
+        count(plan.pairs),
+        count(plan.turn_levels),
+        plan.table_bytes as f64 / 1e6,
+    )
+}
+
 /// `advise doom`: every legal set-aside of a roll followed by bank or roll, valued by the
 /// turn's expected points, or by the chance of winning when the game's scores are given.
 pub struct AdviseJob {
@@ -75,17 +92,22 @@ impl Job for AdviseJob {
     }
     fn run(self, _: &Ctx) -> Result<Outcome, Error> {
         let model = Model::new(&self.rules);
-        // The advice to win solves the whole game first: minutes at large targets.
+        // The advice to win solves the whole game first when no table is given: minutes at
+        // large targets.
+        let opts = super::win::WinOptions {
+            progress: true,
+            ..super::win::WinOptions::fast()
+        };
         let note = |target: u64| {
             if std::io::stderr().is_terminal() {
-                eprintln!(
-                    "Solving the two-player game to {} first (at 10,000: about 2-3 minutes on 2 cores)...",
-                    crate::report::count(target)
-                );
+                if let Ok(plan) = super::win::WinSolution::plan(&model, &opts) {
+                    eprintln!("{}", plan_line(&plan, target));
+                }
             }
         };
         let solved = advise::Solved {
             before_win_solve: Some(&note),
+            win_options: Some(opts),
             ..Default::default()
         };
         let a = advise::advise(&model, &self.request, solved)?;

@@ -974,6 +974,22 @@ pub struct WinModel {
     pub residual: f64,
     pub turn_solves: u64,
     pub solve_s: f64,
+    /// "exact" or "fast"; within `fine_points` of the target every score is solved, beyond
+    /// it scores every `step_points` (the others interpolated).
+    pub solve: &'static str,
+    pub fine_points: u64,
+    pub step_points: u64,
+    /// States of the table and those solved.
+    pub states: u64,
+    pub states_solved: u64,
+    /// The turn's points are followed `tail_points` (the chance of one turn reaching them:
+    /// `tail_p`); `tail_bound` = `tail_p` × `game_turns`, a bound on the games' turns.
+    pub tail_points: u64,
+    pub tail_p: f64,
+    pub game_turns: f64,
+    pub tail_bound: f64,
+    /// The largest Newton step taken without verifying it (0: every step verified).
+    pub max_unverified_step: f64,
     /// The single-turn `optimal` policy's lowest banking points by dice left (1..=6).
     pub single_turn_bank_from: Vec<Option<u32>>,
     /// The win-optimal first seat's lowest banking points at `my_score`, by opponent score.
@@ -1007,13 +1023,20 @@ pub struct WinCell {
 }
 
 /// Solve and describe; `Err` when the rules cannot be solved for two players.
-pub fn win_model(m: &Model) -> Result<WinModel, super::win::WinError> {
+pub fn win_model(
+    m: &Model,
+    opts: &super::win::WinOptions,
+) -> Result<WinModel, super::win::WinError> {
     use super::win::WinSolution;
     let start = std::time::Instant::now();
-    let sol = WinSolution::solve(m)?;
+    let plan = WinSolution::plan(m, opts)?;
+    let sol = WinSolution::solve_with(m, opts)?;
     let solve_s = start.elapsed().as_secs_f64();
     let (tu, unit) = (sol.tu, m.unit as u64);
     let single = solve_policy(m, &Policy::OPTIMAL);
+    // A game's turns, both seats: four times the target over the optimal turn's expected
+    // points (a bound with room: win-optimal play banks about as much a turn).
+    let game_turns = (4.0 * m.rules.target as f64 / single.turn_ev.max(1.0)).ceil();
     let single_turn_bank_from = single
         .bank_thresholds(m)
         .into_iter()
@@ -1080,6 +1103,20 @@ pub fn win_model(m: &Model) -> Result<WinModel, super::win::WinError> {
         residual: sol.residual,
         turn_solves: sol.turn_solves,
         solve_s,
+        solve: if *opts == super::win::WinOptions::exact() {
+            "exact"
+        } else {
+            "fast"
+        },
+        fine_points: sol.fine.min(m.rules.target),
+        step_points: sol.step,
+        states: plan.states,
+        states_solved: plan.solved,
+        tail_points: sol.tail_levels as u64 * unit,
+        tail_p: sol.tail_p,
+        game_turns,
+        tail_bound: sol.tail_bound(game_turns),
+        max_unverified_step: sol.max_step,
         single_turn_bank_from,
         thresholds,
         win_table,
@@ -1137,8 +1174,34 @@ pub fn render_win(x: &WinModel) -> Report {
     r.meta.push((
         "solve".into(),
         format!(
-            "{:.1} s, {} turn dynamic programs, largest residual {:.1e}",
-            x.solve_s, x.turn_solves, x.residual
+            "{} ({} of {} states solved), {:.1} s, {} turn dynamic programs, largest residual {:.1e}, largest unverified Newton step {:.1e}",
+            x.solve,
+            count(x.states_solved),
+            count(x.states),
+            x.solve_s,
+            x.turn_solves,
+            x.residual,
+            x.max_unverified_step
+        ),
+    ));
+    if x.fine_points < x.target {
+        r.meta.push((
+            "score grid".into(),
+            format!(
+                "every score within {} points of the target, every {} points beyond (the others interpolated; error measured, not bounded: docs/doom.md)",
+                count(x.fine_points),
+                count(x.step_points)
+            ),
+        ));
+    }
+    r.meta.push((
+        "tail".into(),
+        format!(
+            "a turn's points followed to {} (reached with probability at most {:.1e} a turn); error at most {:.1e} over {} turns",
+            count(x.tail_points),
+            x.tail_p,
+            x.tail_bound,
+            x.game_turns
         ),
     ));
 
