@@ -264,6 +264,10 @@ pub struct CompareModel {
     /// Best first.
     pub strategies: Vec<CompareRow>,
     pub pairs: Vec<PairRow>,
+    /// Why no claim is tested (for a game whose estimate is a return to player; absent
+    /// otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_claim: Option<String>,
     pub elapsed_s: f64,
     /// The set-up of every configuration before the run, not in `elapsed_s`.
     pub setup_s: f64,
@@ -276,6 +280,10 @@ pub struct CompareModel {
     #[serde(skip)]
     pub unit: &'static str,
 }
+
+/// Why a comparison tests no claimed RTP.
+pub const NO_CLAIM: &str = "No claim tested: a comparison ranks its configurations against each \
+other; `sim` tests one configuration against a claim (--claim PCT).";
 
 /// Compute the comparison's model: estimates, ranks, paired differences.
 pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
@@ -390,6 +398,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         interrupted: c.meta.interrupted,
         strategies,
         pairs,
+        no_claim: first.claims.then(|| NO_CLAIM.to_string()),
         elapsed_s: c.meta.elapsed_s,
         setup_s: c.meta.setup_s,
         run: c.meta.clone(),
@@ -512,6 +521,7 @@ pub fn render(m: &CompareModel) -> Report {
         r.notes.push("SCORE = 10^6 (EV/SD)^2 per round played (signed: negative when EV < 0); its SEs come from the paired EV SEs by the delta method (the SD's own sampling error, far smaller, is left out).".into());
     }
     r.notes.push("Rank 1 + the number of strategies whose paired 95% CI lies entirely above; equal ranks are ties.".into());
+    r.notes.extend(m.no_claim.clone());
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }

@@ -128,6 +128,9 @@ pub struct ExactModel {
     pub strategy_result: Option<ExactLine>,
     pub settlements: Vec<SettlementRow>,
     pub claim: Option<ExactClaim>,
+    /// Why no claim is tested, when none is (written only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_claim: Option<String>,
     pub sensitivity: Option<Vec<SensitivityRow>>,
 }
 
@@ -318,6 +321,7 @@ pub fn exact_model(cfg: &ExactConfig) -> ExactModel {
         frequencies: opt.frequencies,
         strategy_result,
         settlements: rows,
+        no_claim: claim.is_none().then(|| rules.no_claim_reason(false)),
         claim,
         sensitivity,
     }
@@ -389,6 +393,7 @@ pub fn render(m: &ExactModel) -> Report {
         r.notes
             .push(format!("Claim {}: {}", pct(c.claimed, 2), c.verdict));
     }
+    r.notes.extend(m.no_claim.clone());
     if let Some(rows) = &m.sensitivity {
         let mut s = Section::new(
             "Sensitivity: one rule changed at a time (optimal play)",
