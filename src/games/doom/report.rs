@@ -776,6 +776,68 @@ fn bust_section(x: &ExactModel) -> Section {
     bust
 }
 
+/// The pictures of `exact doom`: optimal banking by dice left (`bank-thresholds.svg`: the
+/// turn points it banks from and those it still rolls on up to; where they overlap, the held
+/// dice decide) and the bank-at:T sweep's turn EV against T with optimal play's
+/// (`bank-at-sweep.svg`).
+pub fn exact_plots(x: &ExactModel) -> Result<Vec<(String, String)>, String> {
+    use crate::report::svg::{line_chart, Line, YUnit};
+    let point = |t: &BankThreshold, v: Option<u32>| v.map(|p| (t.dice_left as f64, p as f64));
+    let from: Vec<(f64, f64)> = x
+        .bank_thresholds
+        .iter()
+        .filter_map(|t| point(t, t.bank_from))
+        .collect();
+    let up_to: Vec<(f64, f64)> = x
+        .bank_thresholds
+        .iter()
+        .filter_map(|t| point(t, t.roll_up_to))
+        .collect();
+    let thresholds = line_chart(
+        "Optimal banking by dice left to roll",
+        "dice left to roll",
+        "turn points",
+        YUnit::Plain,
+        &[
+            Line {
+                name: "banks from (lowest turn points it banks at)",
+                points: &from,
+                band: None,
+                dots: false,
+            },
+            Line {
+                name: "rolls on up to (highest turn points it rolls at)",
+                points: &up_to,
+                band: None,
+                dots: false,
+            },
+        ],
+        None,
+    )?;
+    let sweep: Vec<(f64, f64)> = x
+        .bank_at_sweep
+        .iter()
+        .map(|b| (b.t as f64, b.turn_ev))
+        .collect();
+    let sweep = line_chart(
+        "Turn EV of bank-at:T against T",
+        "T (bank at T turn points or more)",
+        "turn EV (points)",
+        YUnit::Plain,
+        &[Line {
+            name: "bank-at:T",
+            points: &sweep,
+            band: None,
+            dots: false,
+        }],
+        Some((x.turn_ev, "optimal play")),
+    )?;
+    Ok(vec![
+        ("bank-thresholds.svg".into(), thresholds),
+        ("bank-at-sweep.svg".into(), sweep),
+    ])
+}
+
 fn threshold_section(x: &ExactModel) -> Section {
     let mut th = Section::new(
         "Optimal banking by dice left to roll",
