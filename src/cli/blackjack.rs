@@ -623,6 +623,14 @@ impl CountArgs {
         };
         let system = CountSystem::resolve(name)?;
         let ramp = Ramp::resolve(self.ramp.as_deref().unwrap_or("0:1"))?;
+        for (flag, arg) in [("--ramp", &self.ramp), ("--indices", &self.indices)] {
+            let foreign = arg
+                .as_deref()
+                .and_then(|a| count::foreign_to(&system, flag, a));
+            if let Some(w) = foreign {
+                eprintln!("warning: {w}");
+            }
+        }
         let p = &self.play;
         if !system.balanced() && (p.true_count.is_some() || p.tc_rounding.is_some()) {
             anyhow::bail!(

@@ -316,7 +316,7 @@ pub struct MonitorArgs {
     /// One row per period of play (a day, a table, a channel): its name, the rounds played,
     /// the amount wagered and the amount returned (stakes back included), e.g.
     /// `mon,182000,1843500,1829766.5`. Refused (exit 2, naming the line and column):
-    /// an amount above 1e15, more than 100,000 periods, a period returning more than the game
+    /// an amount above 1e15, more than 10,000,000 periods, a period returning more than the game
     /// can pay back on what was wagered (when the expected report states it).
     #[arg(value_name = "LOG.csv")]
     pub log: PathBuf,
