@@ -382,6 +382,11 @@ pub fn render_sim(sm: &SimModel) -> Report {
         r.sections.push(final_score_section(g));
     }
     let hist = turn_score_section(sm, all_turns);
+    r.notes.push(format!(
+        "Turn score distribution: the busts (farkle or doom, 0 points) on a row of their own, \
+         then bins of {TABLE_BIN} points, from (inclusive) to (exclusive); the JSON keeps bins \
+         of {HIST_BIN}."
+    ));
     r.sections.push(hist);
     if sm.rules.doom_wipes == DoomWipes::Bank {
         r.notes.push(
@@ -401,7 +406,7 @@ const TABLE_BIN: i64 = 250;
 /// scores in bins of [`TABLE_BIN`] points (from, inclusive, to, exclusive).
 fn turn_score_section(sm: &SimModel, all_turns: u64) -> Section {
     let mut hist = Section::new(
-        &format!("Turn score distribution (busts apart, then bins of {TABLE_BIN} points)"),
+        "Turn score distribution",
         &["from", "to", "turns", "fraction"],
     );
     // A bust scores 0 unless a farkle penalty makes it negative.
