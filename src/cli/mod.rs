@@ -233,14 +233,14 @@ docs/cluster.md: Slurm and Kubernetes recipes, and what to do when merge refuses
     /// Live-RTP monitoring: periods of play (period,rounds,wagered,returned) against an
     /// expected RTP per amount wagered; exit 1 when a period is out of its band.
     #[command(
-        after_help = "Examples:\n  rtplab monitor --expected reports/seed-table-autoplay/report.json daily.csv\n  rtplab monitor --expected report.json daily.csv --level 99.9 --out-dir monitor/",
+        after_help = "Examples:\n  rtplab monitor --expected reports/audit-seed-table/report.json docs/examples/daily.csv\n  rtplab monitor --expected report.json daily.csv --level 99.9 --out-dir monitor/",
         after_long_help = "A log (daily.csv):\n  \
 period,rounds,wagered,returned\n  \
 mon,182000,1843500,1829766.5\n  \
 tue,175400,1772030,1760110\n\n\
 Examples:\n  \
-rtplab monitor --expected reports/audit-seed-table/report.json daily.csv\n  \
-rtplab monitor --expected reports/seed-table-autoplay/report.json daily.csv --level 99.9\n  \
+rtplab monitor --expected reports/audit-seed-table/report.json docs/examples/daily.csv\n  \
+rtplab monitor --expected reports/audit-seed-table/report.json docs/examples/daily.csv --level 99.9\n  \
 cat daily.csv | rtplab monitor --expected reports/baccarat-banker/report.json -\n\n\
 docs/audit-and-monitor.md explains the bands and the funnel plot."
     )]

@@ -18,6 +18,7 @@ mod counting;
 mod deploy;
 mod doom;
 mod exact;
+mod examples;
 mod faults;
 mod indices;
 mod interrupted;
