@@ -274,7 +274,9 @@ fn every_plot_has_proper_bars_and_readable_labels() {
 /// whole SVG with its title, passes the bar and label checks, and draws what it compares.
 #[test]
 fn every_comparison_has_its_picture() {
-    let cases: [(&str, &[&str], &[(&str, &str)]); 5] = [
+    // (name, command, the SVG files and a text each must hold)
+    type Case<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, &'a str)]);
+    let cases: [Case; 5] = [
         (
             "compare",
             &[

@@ -290,7 +290,6 @@ fn turn_sim(t: &DoomTier, sm: &SimModel, batches: u64) -> TurnSim {
 
 /// Every rule in words: what it is, and its setting as a player would say it (a rule not in
 /// play says so), one row a rule of the rules' JSON.
-
 pub fn rules_as_dealt(r: &DoomRules) -> Vec<(String, String)> {
     use super::rules::{DoomWipes, EndRule, HeldDice, HotDice, KindExtras, NOfKind};
     // The rules taken apart whole, so that a rule added to `DoomRules` must be said here too.
