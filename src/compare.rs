@@ -264,6 +264,10 @@ pub struct CompareModel {
     /// Best first.
     pub strategies: Vec<CompareRow>,
     pub pairs: Vec<PairRow>,
+    /// Why no claim is tested (for a game whose estimate is a return to player; absent
+    /// otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_claim: Option<String>,
     pub elapsed_s: f64,
     /// The set-up of every configuration before the run, not in `elapsed_s`.
     pub setup_s: f64,
@@ -276,6 +280,10 @@ pub struct CompareModel {
     #[serde(skip)]
     pub unit: &'static str,
 }
+
+/// Why a comparison tests no claimed RTP.
+pub const NO_CLAIM: &str = "No claim tested: a comparison ranks its configurations against each \
+other; `sim` tests one configuration against a claim (--claim PCT).";
 
 /// Compute the comparison's model: estimates, ranks, paired differences.
 pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
@@ -390,6 +398,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         interrupted: c.meta.interrupted,
         strategies,
         pairs,
+        no_claim: first.claims.then(|| NO_CLAIM.to_string()),
         elapsed_s: c.meta.elapsed_s,
         setup_s: c.meta.setup_s,
         run: c.meta.clone(),
@@ -512,8 +521,122 @@ pub fn render(m: &CompareModel) -> Report {
         r.notes.push("SCORE = 10^6 (EV/SD)^2 per round played (signed: negative when EV < 0); its SEs come from the paired EV SEs by the delta method (the SD's own sampling error, far smaller, is left out).".into());
     }
     r.notes.push("Rank 1 + the number of strategies whose paired 95% CI lies entirely above; equal ranks are ties.".into());
+    r.notes.extend(m.no_claim.clone());
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
+}
+
+/// The comparison's pictures: each configuration's estimate with its 95% interval
+/// (`estimates.svg`, best first, numbered as the table's rows) and every paired difference
+/// with its paired 95% interval (`paired-differences.svg`: a difference whose interval misses
+/// zero is a real one). Names too long for a label become the row numbers.
+pub fn plots(m: &CompareModel) -> Result<Vec<(String, String)>, String> {
+    use crate::report::svg::{bar_chart, Bar, BarChart, YUnit};
+    let (scale, unit) = match m.unit {
+        "fraction" => (100.0, YUnit::Percent),
+        _ => (1.0, YUnit::Plain),
+    };
+    let bar = |label: String, v: f64, ci: [f64; 2]| {
+        Bar::new(label, v * scale).with_ci(ci[0] * scale, ci[1] * scale)
+    };
+    let names: Vec<&str> = m
+        .strategies
+        .iter()
+        .map(|r| r.strategy.name.as_str())
+        .collect();
+    let short = short_names(&names);
+    let row = |name: &str| names.iter().position(|n| *n == name).unwrap_or(0);
+    let estimates: Vec<Bar> = m
+        .strategies
+        .iter()
+        .enumerate()
+        .map(|(i, r)| bar(format!("{}. {}", i + 1, short[i]), r.ev, r.ci95))
+        .collect();
+    let diffs: Vec<Bar> = m
+        .pairs
+        .iter()
+        .map(|p| {
+            let (a, b) = (row(&p.a), row(&p.b));
+            let mut label = format!("{} − {}", short[a], short[b]);
+            if label.chars().count() > PLOT_LABEL_CHARS {
+                label = format!("{} − {}", a + 1, b + 1);
+            }
+            bar(label, p.diff, p.ci95)
+        })
+        .collect();
+    let what = m.estimate.split(" (").next().unwrap_or(m.estimate);
+    let what = format!("{what} ({})", if scale > 1.0 { "%" } else { m.unit });
+    let chart = |title: &'static str, bars: &[Bar], zero: bool| {
+        bar_chart(&BarChart {
+            title,
+            x_label: "",
+            y_label: &what,
+            y_unit: unit,
+            bars,
+            hline: zero.then_some((0.0, "no difference")),
+            histogram: false,
+        })
+    };
+    let mut out = vec![(
+        "estimates.svg".to_string(),
+        chart(
+            "Each configuration's estimate (95% CI), best first",
+            &estimates,
+            false,
+        )?,
+    )];
+    if !diffs.is_empty() {
+        out.push((
+            "paired-differences.svg".to_string(),
+            chart(
+                "Paired differences A − B (95% CI, on the same streams)",
+                &diffs,
+                true,
+            )?,
+        ));
+    }
+    Ok(out)
+}
+
+/// The most characters of a plot's bar label before it is cut short.
+const PLOT_LABEL_CHARS: usize = 36;
+
+/// Configuration names made short for a plot: explanations in brackets left out (a position
+/// such as `(#2)` kept), and a last `; ...` part that every name shares dropped.
+fn short_names(names: &[&str]) -> Vec<String> {
+    let strip = |name: &str| {
+        let mut out = String::new();
+        let mut depth = 0;
+        let mut rest = name;
+        while let Some(c) = rest.chars().next() {
+            if c == '(' && (depth > 0 || !rest.starts_with("(#")) {
+                depth += 1;
+                out = out.trim_end().to_string();
+            } else if c == ')' && depth > 0 {
+                depth -= 1;
+            } else if depth == 0 {
+                out.push(c);
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+        out
+    };
+    let stripped: Vec<String> = names.iter().map(|n| strip(n)).collect();
+    let tail = |s: &str| s.rsplit_once("; ").map(|(_, t)| t.to_string());
+    let shared = stripped
+        .first()
+        .and_then(|s| tail(s))
+        .filter(|t| stripped.len() > 1 && stripped.iter().all(|s| tail(s).as_deref() == Some(t)));
+    stripped
+        .into_iter()
+        .map(|s| match &shared {
+            Some(t) => s
+                .trim_end_matches(t.as_str())
+                .trim_end_matches("; ")
+                .to_string(),
+            None => s,
+        })
+        .collect()
 }
 
 /// `compare GAME`: the configurations compared, how to run them, where the report goes.
@@ -533,10 +656,16 @@ where
     fn run(self, ctx: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
         let c = compare::<G>(self.configs, &self.spec, ctx.stop)?;
         let status = crate::job::Status::ran(c.meta.interrupted);
-        Ok(crate::job::Outcome::report(
-            render(&compare_model(&c)),
+        let model = compare_model(&c);
+        let report = render(&model);
+        Ok(crate::job::Outcome::Report {
+            report,
+            plots: Box::new(move || {
+                plots(&model).map_err(crate::job::plot_error("the comparison's plots"))
+            }),
             status,
-        ))
+            unsaved: None,
+        })
     }
 }
 
@@ -544,6 +673,23 @@ where
 mod tests {
     use super::*;
     use crate::stats::Batch;
+
+    #[test]
+    fn plot_names_leave_out_explanations_and_the_shared_tail() {
+        let names = [
+            "Hi-Lo (true count: exact, floor), ramp 0:1,2:4; cut card at 75%",
+            "Halves (true count: exact, floor), ramp 0:1; cut card at 75%",
+        ];
+        assert_eq!(
+            short_names(&names),
+            ["Hi-Lo, ramp 0:1,2:4", "Halves, ramp 0:1"]
+        );
+        assert_eq!(
+            short_names(&["basic (the chart derived (for) these rules)", "basic (#2)"]),
+            ["basic", "basic (#2)"]
+        );
+        assert_eq!(short_names(&["a; cut card at 50%"]), ["a; cut card at 50%"]);
+    }
 
     #[test]
     fn score_and_its_paired_se_by_hand() {

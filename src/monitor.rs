@@ -1356,6 +1356,8 @@ mod tests {
         let c = m.cumulative.last().unwrap();
         assert!((c.z - 2.0 * 30f64.sqrt()).abs() < 1e-6, "{}", c.z);
         let text = render(&m).render(crate::report::Format::Table);
+        // Notes wrap to the table format's width: read them as one line.
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
             text.contains("Running total after d29")
                 && text.contains("OUT OF BAND (a sustained drift"),

@@ -2,6 +2,8 @@
 
 use clap::Args;
 
+use super::heading;
+
 use super::{
     parse_claim, parse_count_limited, parse_positive, ArgError, OutputArgs, RunBase, RunCommon,
 };
@@ -14,6 +16,7 @@ use rtplab::games::baccarat::Baccarat;
 
 /// Every rule of the baccarat table; unset flags keep the standard table's value.
 #[derive(Args, Debug)]
+#[command(next_help_heading = heading::RULES)]
 pub struct BacRulesArgs {
     /// Decks in the shoe (1 to 16).
     #[arg(long, value_name = "N", default_value_t = 8)]
@@ -95,20 +98,20 @@ pub struct BacStakes {
     #[command(flatten)]
     pub rules: BacRulesArgs,
     /// Base stake of the main bet, in units (the table minimum is 1).
-    #[arg(long, default_value_t = 1, value_name = "UNITS")]
+    #[arg(help_heading = heading::COUNTING, long, default_value_t = 1, value_name = "UNITS")]
     pub unit: u64,
     /// Table maximum of a bet, in units.
     ///
     /// When a martingale's doubled stake would exceed it, the progression is abandoned and the
     /// next stake is the base stake: a table-limit hit, which the report counts.
-    #[arg(long, default_value_t = 500, value_name = "UNITS")]
+    #[arg(help_heading = heading::COUNTING, long, default_value_t = 500, value_name = "UNITS")]
     pub table_max: u64,
     /// Also stake this many units on each of the player pair and banker pair bets every coup.
-    #[arg(long, default_value_t = 0, value_name = "UNITS")]
+    #[arg(help_heading = heading::SIDE_BETS, long, default_value_t = 0, value_name = "UNITS")]
     pub pairs: u64,
     /// Coups to simulate (per strategy in `compare`; 10M, 1e8 accepted); whole shoes are
     /// played, so the count is met approximately.
-    #[arg(long, default_value = "10M", value_parser = parse_count_limited)]
+    #[arg(help_heading = heading::RUN, long, default_value = "10M", value_parser = parse_count_limited)]
     pub coups: u64,
 }
 
@@ -137,18 +140,18 @@ pub struct BaccaratSim {
     /// after a win, and a push leaves it. A session is one shoe, and every strategy starts
     /// over at each; the report gives the net per session beside every bet's RTP. Betting
     /// systems change the distribution and the risk, not the RTP.
-    #[arg(long, default_value = "banker", value_name = "STRATEGY")]
+    #[arg(help_heading = heading::STRATEGY, long, default_value = "banker", value_name = "STRATEGY")]
     pub bet: String,
     #[command(flatten)]
     pub stakes: BacStakes,
     /// A claimed RTP in percent (e.g. 98.94) to test the main bets' estimate against.
     ///
     /// The RTP per unit wagered; the report adds z, a p-value and a verdict.
-    #[arg(long, value_name = "PCT", value_parser = parse_claim)]
+    #[arg(help_heading = heading::RUN, long, value_name = "PCT", value_parser = parse_claim)]
     pub claim: Option<f64>,
     /// Shoes (sessions) per chunk, the unit of work and of batch means; default: chosen from
     /// --coups.
-    #[arg(long, value_name = "N", value_parser = parse_positive)]
+    #[arg(help_heading = heading::RUN, long, value_name = "N", value_parser = parse_positive)]
     pub chunk_shoes: Option<u64>,
     #[command(flatten)]
     pub run: RunBase,
@@ -173,7 +176,7 @@ impl TryFrom<&BaccaratSim> for SimJob<Baccarat> {
 pub struct BaccaratCompare {
     /// A betting strategy to compare (give two or more): banker, player, tie, follow,
     /// martingale:SPOT.
-    #[arg(long = "bet", value_name = "STRATEGY", required = true)]
+    #[arg(help_heading = heading::STRATEGY, long = "bet", value_name = "STRATEGY", required = true)]
     pub bets: Vec<String>,
     #[command(flatten)]
     pub stakes: BacStakes,
@@ -189,6 +192,8 @@ pub struct BaccaratExact {
     pub rules: BacRulesArgs,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: super::QuietArgs,
 }
 
 impl TryFrom<&BaccaratCompare> for CompareJob<Baccarat> {

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::heading;
+
 use super::{parse_claim, parse_positive, ArgError, OutputArgs, RunBase, RunCommon};
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;
@@ -26,7 +28,9 @@ pub struct BlackjackAudit {
     /// Adds the rounds a test needs to tell the claim from each tier's exact RTP, the
     /// acceptance bands drawn with the claim, and what would make the claim true: every single
     /// rule change, and every pair of changes that fall short alone, analysed exactly.
-    #[arg(long, value_name = "PCT", value_parser = parse_claim)]
+    /// The seed table's own rules are held against the published 99.54% without this flag;
+    /// other rules only against a claim given.
+    #[arg(help_heading = heading::ANALYSIS, long, value_name = "PCT", value_parser = parse_claim)]
     pub claim: Option<f64>,
 
     /// Rounds to simulate for each tier that can be simulated (basic, auto-play); 0: exact
@@ -34,7 +38,7 @@ pub struct BlackjackAudit {
     ///
     /// One seat, every round from a fresh shoe (the exact analysis's setting, and independent
     /// rounds for the tests); at most 1e14.
-    #[arg(long, default_value = "100M", value_parser = parse_audit_rounds)]
+    #[arg(help_heading = heading::RUN, long, default_value = "100M", value_parser = parse_audit_rounds)]
     pub rounds: u64,
 
     #[command(flatten)]
@@ -45,7 +49,7 @@ pub struct BlackjackAudit {
     ///
     /// The tier the table's players are expected to play: basic for a table of informed
     /// players, autoplay for players who let the table act, optimal as the upper bound.
-    #[arg(long, value_enum, default_value_t = MonitorTier::Basic)]
+    #[arg(help_heading = heading::OUTPUT, long, value_enum, default_value_t = MonitorTier::Basic)]
     pub monitor_tier: MonitorTier,
 
     #[command(flatten)]
@@ -81,27 +85,29 @@ pub struct AdviseBlackjack {
     ///
     /// Two cards: every action the rules allow (stand, hit, double, split, surrender); three
     /// or more: stand or hit. A busted hand is refused.
-    #[arg(long, value_name = "CARDS")]
+    #[arg(help_heading = heading::POSITION, long, value_name = "CARDS")]
     pub hand: String,
     /// The dealer's up card (A, 2-9, T, J, Q, K).
     ///
     /// Values are after the dealer's peek in a hole-card game (--peek), and before the hole
     /// card without one.
-    #[arg(long, value_name = "CARD")]
+    #[arg(help_heading = heading::POSITION, long, value_name = "CARD")]
     pub up: String,
     /// Other cards known to be out of the shoe (seen this shoe), e.g. 5,5,T.
     ///
     /// The EVs are those of the shoe as it stands: the full shoe less the hand, the up card
     /// and these cards. A card the shoe no longer holds is refused.
-    #[arg(long, value_name = "CARDS", default_value = "")]
+    #[arg(help_heading = heading::POSITION, long, value_name = "CARDS", default_value = "")]
     pub removed: String,
     /// The chart whose action is shown beside (basic: the chart for the rules, or a file).
     ///
     /// Example: --strategy strategies/blackjack/seed.csv
-    #[arg(long, default_value = "basic")]
+    #[arg(help_heading = heading::STRATEGY, long, default_value = "basic")]
     pub strategy: String,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: super::QuietArgs,
 }
 
 #[derive(Args, Debug)]
@@ -113,31 +119,34 @@ pub struct BlackjackExact {
     /// file).
     ///
     /// Example: --strategy strategies/blackjack/6d-h17-peek-das-4hands.csv
-    #[arg(long)]
+    #[arg(help_heading = heading::STRATEGY, long)]
     pub strategy: Option<String>,
 
     /// A claimed RTP in percent: can these rules reach it under the best play?
     ///
     /// Exact, so there is no sampling error: the claim holds or it does not, and the report
-    /// says by how much.
-    #[arg(long, value_name = "PCT", value_parser = parse_claim)]
+    /// says by how much. The seed table's own rules are held against the published 99.54%
+    /// without this flag; other rules only against a claim given.
+    #[arg(help_heading = heading::ANALYSIS, long, value_name = "PCT", value_parser = parse_claim)]
     pub claim: Option<f64>,
 
     /// Show the effect on EV of each single rule change.
     ///
     /// The EV after changing one rule at a time: decks, H17, DAS, split hands, surrender
     /// kind, the no-hole-card settlement, the blackjack payout.
-    #[arg(long)]
+    #[arg(help_heading = heading::ANALYSIS, long)]
     pub sensitivity: bool,
 
     /// Post-split play: as before the split (cdz, the published convention) or optimal (cdp).
     ///
     /// One split is exact; resplits to 3 or 4 hands follow E. Farmer's algorithm.
-    #[arg(long, value_enum, default_value = "cdz")]
+    #[arg(help_heading = heading::STRATEGY, long, value_enum, default_value = "cdz")]
     pub post_split: PostSplit,
 
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: super::QuietArgs,
 }
 
 #[derive(Args, Debug)]
@@ -149,24 +158,24 @@ pub struct IndicesBlackjack {
     ///
     /// hi-lo, ko, hi-opt-1, hi-opt-2, omega-2, zen, halves, or the path of a tag file
     /// (`rank,tag` lines, e.g. strategies/counts/zen.csv).
-    #[arg(long, value_name = "SYSTEM")]
+    #[arg(help_heading = heading::COUNTING, long, value_name = "SYSTEM")]
     pub count: String,
 
     /// The chart the indices deviate from (default basic: the chart derived for the rules).
     ///
     /// basic or a chart file; the built-in policies (autoplay, ...) are not charts.
-    #[arg(long, default_value = "basic")]
+    #[arg(help_heading = heading::STRATEGY, long, default_value = "basic")]
     pub strategy: String,
 
     /// Decks left in the shoe where the counts are evaluated (default: half the shoe).
     ///
     /// Each count is evaluated on a shoe of this many decks whose composition is tilted to
     /// that count.
-    #[arg(long, value_name = "DECKS")]
+    #[arg(help_heading = heading::ANALYSIS, long, value_name = "DECKS")]
     pub decks_left: Option<f64>,
 
     /// How the counter rounds its true count (as sim's --tc-rounding).
-    #[arg(long, value_enum, default_value = "floor")]
+    #[arg(help_heading = heading::COUNTING, long, value_enum, default_value = "floor")]
     pub tc_rounding: TcRounding,
 
     /// The counts evaluated, LO..HI (true counts; for an unbalanced count, steps of one
@@ -174,6 +183,7 @@ pub struct IndicesBlackjack {
     ///
     /// Example: --range -6..8
     #[arg(
+        help_heading = heading::ANALYSIS,
         long,
         value_name = "LO..HI",
         default_value = "-10..10",
@@ -182,8 +192,10 @@ pub struct IndicesBlackjack {
     pub range: String,
 
     /// Write the file here instead of standard output.
-    #[arg(long, short, value_name = "PATH")]
+    #[arg(help_heading = heading::OUTPUT, long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub quiet: super::QuietArgs,
 }
 
 /// `strategies ramp blackjack`: the bet ramp with the highest SCORE within a spread.
@@ -193,15 +205,15 @@ pub struct RampBlackjack {
     pub rules: BjRulesArgs,
 
     /// The count system (as sim's --count); needed unless --from gives the table.
-    #[arg(long, value_name = "SYSTEM")]
+    #[arg(help_heading = heading::COUNTING, long, value_name = "SYSTEM")]
     pub count: Option<String>,
 
     /// The chart the counter plays (as sim's --strategy).
-    #[arg(long, default_value = "basic")]
+    #[arg(help_heading = heading::STRATEGY, long, default_value = "basic")]
     pub strategy: String,
 
     /// Index plays (as sim's --indices).
-    #[arg(long, value_name = "SET")]
+    #[arg(help_heading = heading::COUNTING, long, value_name = "SET")]
     pub indices: Option<String>,
 
     /// How the counter counts and where it plays (as in sim): wonged-out rounds are not
@@ -210,33 +222,33 @@ pub struct RampBlackjack {
     pub play: CountPlay,
 
     /// The bet spread, 1-MAX units: bets run from the minimum (1 unit) to MAX.
-    #[arg(long, value_name = "1-MAX", default_value = "1-12", value_parser = parse_spread)]
+    #[arg(help_heading = heading::COUNTING, long, value_name = "1-MAX", default_value = "1-12", value_parser = parse_spread)]
     pub spread: u32,
 
     /// Bets above the minimum are whole chips of this many units (the maximum always allowed).
-    #[arg(long, value_name = "UNITS", default_value_t = 1)]
+    #[arg(help_heading = heading::COUNTING, long, value_name = "UNITS", default_value_t = 1)]
     pub chip: u32,
 
     /// Rounds of the flat-bet counting simulation the table comes from (default 20M).
-    #[arg(long, value_parser = parse_rounds)]
+    #[arg(help_heading = heading::RUN, long, value_parser = parse_rounds)]
     pub rounds: Option<u64>,
 
     /// Take the table (share, EV and variance per count) from a counting run's JSON report
     /// (`sim blackjack --count ... --format json`) instead of simulating.
-    #[arg(long, value_name = "RUN.json")]
+    #[arg(help_heading = heading::COUNTING, long, value_name = "RUN.json")]
     pub from: Option<PathBuf>,
 
     /// Bankroll in units: Kelly bets for it at each count, and the risk of ruin of every ramp
     /// (default 1000 units for the risk of ruin, no Kelly bets).
-    #[arg(long, value_name = "UNITS")]
+    #[arg(help_heading = heading::COUNTING, long, value_name = "UNITS")]
     pub bankroll: Option<f64>,
 
     /// Fraction of Kelly for the Kelly bets (with --bankroll; default 1, full Kelly).
-    #[arg(long, value_name = "K")]
+    #[arg(help_heading = heading::COUNTING, long, value_name = "K")]
     pub kelly: Option<f64>,
 
     /// Write the optimal ramp here, as the file sim's --ramp reads.
-    #[arg(long, value_name = "FILE")]
+    #[arg(help_heading = heading::OUTPUT, long, value_name = "FILE")]
     pub ramp_out: Option<PathBuf>,
 
     #[command(flatten)]
@@ -267,8 +279,10 @@ pub struct DeriveBlackjack {
     pub rules: BjRulesArgs,
 
     /// Write the chart here instead of standard output.
-    #[arg(long, short, value_name = "PATH")]
+    #[arg(help_heading = heading::OUTPUT, long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub quiet: super::QuietArgs,
 }
 
 #[derive(Args, Debug)]
@@ -280,22 +294,22 @@ pub struct BlackjackCompare {
     ///
     /// Repeat the flag: --strategy basic --strategy autoplay --strategy
     /// strategies/blackjack/seed.csv. Names as in `sim blackjack --strategy`.
-    #[arg(long = "strategy", num_args = 1)]
+    #[arg(help_heading = heading::STRATEGY, long = "strategy", num_args = 1)]
     pub strategies: Vec<String>,
     /// A count system to compare (as sim's --count); with it, configurations count and are
     /// compared by EV per round played and SCORE.
-    #[arg(long = "count", num_args = 1)]
+    #[arg(help_heading = heading::COUNTING, long = "count", num_args = 1)]
     pub counts: Vec<String>,
     /// A bet ramp to compare (as sim's --ramp; default 0:1).
-    #[arg(long = "ramp", num_args = 1, allow_hyphen_values = true)]
+    #[arg(help_heading = heading::COUNTING, long = "ramp", num_args = 1, allow_hyphen_values = true)]
     pub ramps: Vec<String>,
     /// An index-play set to compare (as sim's --indices; 'none' for none).
-    #[arg(long = "indices", num_args = 1)]
+    #[arg(help_heading = heading::COUNTING, long = "indices", num_args = 1)]
     pub indices: Vec<String>,
     /// Cut-card penetrations to compare, e.g. 0.5,0.65,0.75,0.85 (a sweep; each one's shoes
     /// differ, so the pairing gains less). Every configuration plays the same number of shoes,
     /// --rounds of them at the first penetration: deeper cut cards deal more rounds.
-    #[arg(long, value_delimiter = ',', num_args = 1)]
+    #[arg(help_heading = heading::RULES, long, value_delimiter = ',', num_args = 1)]
     pub penetrations: Vec<f64>,
     /// Counting options every counting configuration shares (as in sim).
     #[command(flatten)]
@@ -304,7 +318,7 @@ pub struct BlackjackCompare {
     ///
     /// 20M, 1e8 and 2.5k are accepted. With --penetrations every configuration plays the
     /// same number of shoes: those that deal this many rounds at the first penetration.
-    #[arg(long, default_value = "20M", value_parser = parse_rounds)]
+    #[arg(help_heading = heading::RUN, long, default_value = "20M", value_parser = parse_rounds)]
     pub rounds: u64,
     #[command(flatten)]
     pub run: RunCommon,
@@ -330,32 +344,32 @@ pub struct BlackjackSim {
     /// know a chart by its content, not its path.
     ///
     /// Example: --strategy strategies/blackjack/6d-h17-peek-das-4hands.csv
-    #[arg(long, default_value = "basic")]
+    #[arg(help_heading = heading::STRATEGY, long, default_value = "basic")]
     pub strategy: String,
 
     /// Insurance policy of the strategy when the dealer shows an ace (a counter's index set
     /// with an insurance entry, like i18's, decides insurance instead).
     ///
     /// Insurance taken is reported on its own, per stake of that bet (half the main bet).
-    #[arg(long, value_enum, default_value_t = Insurance::Never)]
+    #[arg(help_heading = heading::STRATEGY, long, value_enum, default_value_t = Insurance::Never)]
     pub insurance: Insurance,
 
     /// Place the pairs side bet (same rank pays 11:1) with this stake, in main bets.
     ///
     /// From 0 to 1000. Its result is reported per stake of that bet, apart from the main
     /// bet; the report measures the bet's return even at stake 0.
-    #[arg(long, value_name = "STAKE", default_value_t = 0.0, value_parser = parse_stake)]
+    #[arg(help_heading = heading::SIDE_BETS, long, value_name = "STAKE", default_value_t = 0.0, value_parser = parse_stake)]
     pub pairs: f64,
 
     /// Place a bet behind every seat with this stake, in main bets.
     ///
     /// It wins or loses with the seat's hand; --behind-follows says whether it follows the
     /// seat's doubles and splits. Reported per stake of that bet (from 0 to 1000).
-    #[arg(long, value_name = "STAKE", default_value_t = 0.0, value_parser = parse_stake)]
+    #[arg(help_heading = heading::SIDE_BETS, long, value_name = "STAKE", default_value_t = 0.0, value_parser = parse_stake)]
     pub bet_behind: f64,
 
     /// Whether the bet behind matches the seat's doubles and splits.
-    #[arg(long, value_enum, default_value_t = BehindFollows::All)]
+    #[arg(help_heading = heading::SIDE_BETS, long, value_enum, default_value_t = BehindFollows::All)]
     pub behind_follows: BehindFollows,
 
     #[command(flatten)]
@@ -363,11 +377,12 @@ pub struct BlackjackSim {
 
     /// A claimed RTP in percent (e.g. 99.54) to test the estimate against.
     ///
-    /// The report adds z, a p-value and a verdict (docs/how-it-works.md). The seed table's
-    /// own rules are tested against the published 99.54% without this flag; with other rules
-    /// only a claim given is tested. A claim of at most 1 (such as 0.9954) is taken for a
-    /// fraction and refused.
-    #[arg(long, value_name = "PCT", value_parser = parse_claim)]
+    /// The report adds z, a p-value and a verdict (docs/how-it-works.md). Flat-bet play of
+    /// the seed table's own rules is tested against the published 99.54% without this flag;
+    /// a card counter's run (--count) or other rules test only a claim given, and the report
+    /// says in one line why none is tested. A claim of at most 1 (such as 0.9954) is taken
+    /// for a fraction and refused.
+    #[arg(help_heading = heading::RUN, long, value_name = "PCT", value_parser = parse_claim)]
     pub claim: Option<f64>,
 
     /// Shoes per chunk (the unit of work and of batch means); default: chosen from --rounds.
@@ -375,7 +390,7 @@ pub struct BlackjackSim {
     /// Each chunk has its own random stream, so another chunk size gives other (equally
     /// valid) numbers, and shards of one run must share it. A size larger than the run is
     /// refused.
-    #[arg(long, value_name = "N", value_parser = parse_positive)]
+    #[arg(help_heading = heading::RUN, long, value_name = "N", value_parser = parse_positive)]
     pub chunk_shoes: Option<u64>,
 
     #[command(flatten)]
@@ -387,6 +402,7 @@ pub struct BlackjackSim {
 
 /// Card counting: a counter plays --strategy unchanged and bets from a ramp on the count.
 #[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = heading::COUNTING)]
 pub struct CountArgs {
     /// Count the cards with this system: hi-lo, ko (unbalanced: bets on the running count,
     /// starting at 4 - 4 x decks), hi-opt-1, hi-opt-2, omega-2, zen, halves (Wong Halves), or
@@ -505,6 +521,7 @@ fn parse_ror(s: &str) -> Result<f64, String> {
 /// How a counter turns its count into a true count and where it plays: what `sim` and
 /// `compare` share.
 #[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = heading::COUNTING)]
 pub struct CountPlay {
     /// How the decks remaining are known for the true count: exactly, or estimated to the
     /// nearest half deck or whole deck.
@@ -606,6 +623,14 @@ impl CountArgs {
         };
         let system = CountSystem::resolve(name)?;
         let ramp = Ramp::resolve(self.ramp.as_deref().unwrap_or("0:1"))?;
+        for (flag, arg) in [("--ramp", &self.ramp), ("--indices", &self.indices)] {
+            let foreign = arg
+                .as_deref()
+                .and_then(|a| count::foreign_to(&system, flag, a));
+            if let Some(w) = foreign {
+                eprintln!("warning: {w}");
+            }
+        }
         let p = &self.play;
         if !system.balanced() && (p.true_count.is_some() || p.tc_rounding.is_some()) {
             anyhow::bail!(
@@ -709,6 +734,7 @@ pub enum Insurance {
 }
 
 #[derive(Args, Debug)]
+#[command(next_help_heading = heading::RUN)]
 pub struct RunArgs {
     /// Rounds to simulate (100M, 1e9 and 2.5k are accepted). With a cut card, whole shoes are
     /// played, so the count is met approximately.
@@ -744,6 +770,7 @@ impl TryFrom<&BlackjackSim> for BjConfig {
 
 /// Every rule of the blackjack table; unset flags keep the preset's value.
 #[derive(Args, Debug)]
+#[command(next_help_heading = heading::RULES)]
 pub struct BjRulesArgs {
     /// Rule preset to start from.
     #[arg(long, value_enum, default_value_t = Preset::Seed)]
@@ -980,8 +1007,11 @@ impl TryFrom<&BlackjackSim> for SimJob<Blackjack> {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackSim) -> anyhow::Result<Self> {
         let config = BjConfig::try_from(args)?;
-        // The seed table's own rules test the table's published RTP unless told otherwise.
-        let claim = args.claim.or(config.rules.advertised_rtp());
+        // Flat-bet play of the seed table's rules tests the table's published RTP unless
+        // another claim is given; a counter's run, or other rules, only a claim given.
+        let claim = args
+            .claim
+            .or(config.rules.default_claim(config.count.is_some()));
         Ok(SimJob {
             config,
             spec: args.run.base.spec(args.chunk_shoes)?,
@@ -1053,9 +1083,9 @@ impl TryFrom<&BlackjackExact> for ExactJob {
         Ok(ExactJob {
             config: rtplab::games::blackjack::exact_report::ExactConfig {
                 both_settlements: !args.rules.settlement_given(),
+                claim: args.claim.or(rules.default_claim(false)),
                 rules,
                 strategy,
-                claim: args.claim,
                 sensitivity: args.sensitivity,
                 post_split: args.post_split.into(),
             },
@@ -1123,10 +1153,11 @@ impl TryFrom<&AdviseBlackjack> for AdviseJob {
 impl TryFrom<&BlackjackAudit> for AuditJob {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackAudit) -> anyhow::Result<Self> {
+        let rules = args.rules.to_rules()?;
         Ok(AuditJob {
             config: rtplab::games::blackjack::audit::AuditConfig {
-                rules: args.rules.to_rules()?,
-                claim: args.claim,
+                claim: args.claim.or(rules.default_claim(false)),
+                rules,
                 rounds: args.rounds,
                 seed: args.run.seed,
                 threads: args.run.threads,

@@ -2,6 +2,8 @@
 
 use clap::Args;
 
+use super::heading;
+
 use super::{parse_count_limited, ArgError, OutputArgs, RunBase, RunCommon};
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;
@@ -12,6 +14,7 @@ use rtplab::games::doom::Doom;
 
 /// Every ruling of Dice of Doom; unset flags keep the preset's value.
 #[derive(Args, Debug)]
+#[command(next_help_heading = heading::RULES)]
 pub struct DoomRulesArgs {
     /// Rule preset to start from.
     ///
@@ -160,29 +163,29 @@ pub struct DoomSim {
     /// banking rule. A file's first line is such a spec.
     ///
     /// Example: --strategy strategies/doom/bank-at-450.txt
-    #[arg(long, default_value = "optimal")]
+    #[arg(help_heading = heading::STRATEGY, long, default_value = "optimal")]
     pub strategy: String,
     /// One strategy per seat, in seat order (sets the number of players; overrides --strategy).
     ///
     /// Names as for --strategy. Example: --seat win-optimal --seat optimal --target 10000
-    #[arg(long = "seat", value_name = "STRATEGY")]
+    #[arg(help_heading = heading::STRATEGY, long = "seat", value_name = "STRATEGY")]
     pub seats: Vec<String>,
     /// Players at the table (2–8; default 4, or one per --seat). Given with --seat, it must
     /// equal the number of --seat.
-    #[arg(long)]
+    #[arg(help_heading = heading::STRATEGY, long)]
     pub players: Option<usize>,
     /// Simulate this many single turns of --strategy instead of games.
     ///
     /// 10M, 1e7 accepted. The report gives the mean turn score, bust odds and the turn-score
     /// histogram.
-    #[arg(long, value_parser = parse_count_limited, conflicts_with = "games")]
+    #[arg(help_heading = heading::RUN, long, value_parser = parse_count_limited, conflicts_with = "games")]
     pub turns: Option<u64>,
     /// Full games to simulate.
-    #[arg(long, default_value = "100k", value_parser = parse_count_limited)]
+    #[arg(help_heading = heading::RUN, long, default_value = "100k", value_parser = parse_count_limited)]
     pub games: u64,
     /// The seat that starts every game (1-based); by default the starting seat rotates game by
     /// game, so every seat starts equally often.
-    #[arg(long)]
+    #[arg(help_heading = heading::STRATEGY, long)]
     pub start_seat: Option<usize>,
     #[command(flatten)]
     pub run: RunBase,
@@ -245,10 +248,10 @@ pub struct DoomCompare {
     ///
     /// As `sim doom --strategy` (its --help describes each). Example: --strategy optimal
     /// --strategy strategies/doom/cautious-keep-all.txt
-    #[arg(long = "strategy", value_name = "STRATEGY", required = true)]
+    #[arg(help_heading = heading::STRATEGY, long = "strategy", value_name = "STRATEGY", required = true)]
     pub strategies: Vec<String>,
     /// Turns per strategy.
-    #[arg(long, default_value = "1M", value_parser = parse_count_limited)]
+    #[arg(help_heading = heading::RUN, long, default_value = "1M", value_parser = parse_count_limited)]
     pub turns: u64,
     #[command(flatten)]
     pub run: RunCommon,
@@ -286,10 +289,10 @@ pub struct DoomExact {
     /// Also evaluate this strategy exactly (repeatable).
     ///
     /// As `sim doom --strategy`, but not win-optimal (solved by --players 2 --objective win).
-    #[arg(long = "strategy", value_name = "STRATEGY")]
+    #[arg(help_heading = heading::STRATEGY, long = "strategy", value_name = "STRATEGY")]
     pub strategies: Vec<String>,
     /// Largest threshold of the bank-at:T sweep.
-    #[arg(long, default_value_t = 3000, value_name = "POINTS")]
+    #[arg(help_heading = heading::ANALYSIS, long, default_value_t = 3000, value_name = "POINTS")]
     pub sweep_max: u32,
     /// What to maximize: the points of one turn, or the probability of winning a game of two
     /// players to `--target` (needs `--players 2`).
@@ -297,10 +300,10 @@ pub struct DoomExact {
     /// win solves the probability that the player to move wins for every pair of scores, the
     /// fair head start and the banking thresholds by score; at most --target 100000, without a
     /// farkle penalty or --doom-wipes bank.
-    #[arg(long, value_enum, default_value_t = Objective::Points)]
+    #[arg(help_heading = heading::ANALYSIS, long, value_enum, default_value_t = Objective::Points)]
     pub objective: Objective,
     /// Players in the game (the win objective solves 2).
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(help_heading = heading::ANALYSIS, long, default_value_t = 1, value_name = "N")]
     pub players: u8,
     /// How the win objective is solved: fast (every score within 20,000 points of the
     /// target, every 500 beyond, interpolated between; minutes at 100,000) or exact (every
@@ -309,6 +312,8 @@ pub struct DoomExact {
     pub win_solve: WinSolve,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: super::QuietArgs,
 }
 
 /// How `exact doom --objective win` solves the game.
@@ -522,30 +527,32 @@ pub struct AdviseDoom {
     ///
     /// One to six dice; with --held, the dice left to roll. A roll that scores nothing, or
     /// that is doom, is said to be so.
-    #[arg(long, value_name = "DICE")]
+    #[arg(help_heading = heading::POSITION, long, value_name = "DICE")]
     pub roll: String,
     /// Dice set aside earlier in this cycle (since the turn began or the last hot dice).
-    #[arg(long, value_name = "DICE", default_value = "")]
+    #[arg(help_heading = heading::POSITION, long, value_name = "DICE", default_value = "")]
     pub held: String,
     /// The turn's points so far (the held dice's included).
     ///
     /// What the held dice made plus whole cycles' points (each ended by hot dice): points no
     /// sequence of set-asides makes are refused, naming the nearest possible. Example: --roll
     /// 1,1,5,2,3 --held 5 --turn-points 350
-    #[arg(long, value_name = "POINTS", default_value_t = 0)]
+    #[arg(help_heading = heading::POSITION, long, value_name = "POINTS", default_value_t = 0)]
     pub turn_points: u32,
     /// Your banked score: with --opponent, values become the probability of winning a game of
     /// two to --target under win-optimal play (the game is solved first: minutes at 10,000).
-    #[arg(long, value_name = "POINTS", requires = "opponent")]
+    #[arg(help_heading = heading::POSITION, long, value_name = "POINTS", requires = "opponent")]
     pub score: Option<u64>,
     /// The opponent's banked score.
-    #[arg(long, value_name = "POINTS", requires = "score")]
+    #[arg(help_heading = heading::POSITION, long, value_name = "POINTS", requires = "score")]
     pub opponent: Option<u64>,
     /// Your seat with --score: first (you roll first each round; the default) or second.
-    #[arg(long, value_enum, requires = "score")]
+    #[arg(help_heading = heading::POSITION, long, value_enum, requires = "score")]
     pub seat: Option<SeatOrder>,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: super::QuietArgs,
 }
 
 /// First or second to move each round.
@@ -566,6 +573,7 @@ pub struct DoomAudit {
     /// Each threshold T is the tier bank-at:T; each tier gets its exact turn-score
     /// distribution, a simulation cross-check and games against optimal play.
     #[arg(
+        help_heading = heading::STRATEGY,
         long,
         value_delimiter = ',',
         default_value = "300,350,400,450,500",
@@ -573,11 +581,11 @@ pub struct DoomAudit {
     )]
     pub bank_at: Vec<u32>,
     /// Turns to simulate per tier (0: none).
-    #[arg(long, default_value = "10M", value_parser = parse_audit_turns)]
+    #[arg(help_heading = heading::RUN, long, default_value = "10M", value_parser = parse_audit_turns)]
     pub turns: u64,
     /// Two-player games to simulate per tier, both seats the tier and the tier against
     /// optimal play (0: none).
-    #[arg(long, default_value = "10k", value_parser = crate::cli::parse_count_or_zero)]
+    #[arg(help_heading = heading::RUN, long, default_value = "10k", value_parser = crate::cli::parse_count_or_zero)]
     pub games: u64,
     #[command(flatten)]
     pub run: RunCommon,

@@ -11,6 +11,26 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+/// The sections of a command's `--help` (clap's `help_heading`), the same names in every
+/// command: a command of more than a dozen flags lists each flag under one of them.
+pub mod heading {
+    pub const RULES: &str = "Rules";
+    pub const STRATEGY: &str = "Strategy";
+    pub const COUNTING: &str = "Counting and betting";
+    pub const SIDE_BETS: &str = "Side bets";
+    /// What an analysis computes (exact, indices, ramp): its claim, sweeps and ranges.
+    pub const ANALYSIS: &str = "Analysis";
+    /// What `advise` is asked about: the hand, the roll, the scores.
+    pub const POSITION: &str = "Position";
+    pub const RUN: &str = "Run";
+    pub const OUTPUT: &str = "Output";
+    /// Every heading (the test that every long command uses them).
+    #[cfg(test)]
+    pub const ALL: [&str; 8] = [
+        RULES, STRATEGY, COUNTING, SIDE_BETS, POSITION, ANALYSIS, RUN, OUTPUT,
+    ];
+}
+
 use blackjack::{
     AdviseBlackjack, BlackjackAudit, BlackjackCompare, BlackjackExact, BlackjackSim,
     DeriveBlackjack, IndicesBlackjack, RampBlackjack,
@@ -220,14 +240,14 @@ docs/cluster.md: Slurm and Kubernetes recipes, and what to do when merge refuses
     /// Live-RTP monitoring: periods of play (period,rounds,wagered,returned) against an
     /// expected RTP per amount wagered; exit 1 when a period is out of its band.
     #[command(
-        after_help = "Examples:\n  rtplab monitor --expected reports/seed-table-autoplay/report.json daily.csv\n  rtplab monitor --expected report.json daily.csv --level 99.9 --out-dir monitor/",
+        after_help = "Examples:\n  rtplab monitor --expected reports/audit-seed-table/report.json docs/examples/daily.csv\n  rtplab monitor --expected report.json daily.csv --level 99.9 --out-dir monitor/",
         after_long_help = "A log (daily.csv):\n  \
 period,rounds,wagered,returned\n  \
 mon,182000,1843500,1829766.5\n  \
 tue,175400,1772030,1760110\n\n\
 Examples:\n  \
-rtplab monitor --expected reports/audit-seed-table/report.json daily.csv\n  \
-rtplab monitor --expected reports/seed-table-autoplay/report.json daily.csv --level 99.9\n  \
+rtplab monitor --expected reports/audit-seed-table/report.json docs/examples/daily.csv\n  \
+rtplab monitor --expected reports/audit-seed-table/report.json docs/examples/daily.csv --level 99.9\n  \
 cat daily.csv | rtplab monitor --expected reports/baccarat-banker/report.json -\n\n\
 docs/audit-and-monitor.md explains the bands and the funnel plot."
     )]
@@ -303,7 +323,7 @@ pub struct MonitorArgs {
     /// One row per period of play (a day, a table, a channel): its name, the rounds played,
     /// the amount wagered and the amount returned (stakes back included), e.g.
     /// `mon,182000,1843500,1829766.5`. Refused (exit 2, naming the line and column):
-    /// an amount above 1e15, more than 100,000 periods, a period returning more than the game
+    /// an amount above 1e15, more than 10,000,000 periods, a period returning more than the game
     /// can pay back on what was wagered (when the expected report states it).
     #[arg(value_name = "LOG.csv")]
     pub log: PathBuf,
@@ -316,6 +336,8 @@ pub struct MonitorArgs {
     pub level: f64,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -436,6 +458,8 @@ pub struct CheckArgs {
     pub z: f64,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
 }
 
 #[derive(Args, Debug)]
@@ -457,6 +481,8 @@ pub struct MergeArgs {
 
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -531,6 +557,7 @@ impl From<Format> for rtplab::report::Format {
 /// Seed, threads and progress of a run (every game; a comparison has only these: it runs in
 /// one process).
 #[derive(Args, Debug)]
+#[command(next_help_heading = heading::RUN)]
 pub struct RunCommon {
     /// Seed of the random streams; the same seed gives the same result for any --threads.
     ///
@@ -584,8 +611,18 @@ impl RunCommon {
     }
 }
 
+/// `-q/--quiet` for the commands without a run's options (every command accepts it).
+#[derive(Args, Debug, Clone, Copy, Default)]
+#[command(next_help_heading = heading::RUN)]
+pub struct QuietArgs {
+    /// No progress bar (standard error stays silent but for warnings and errors).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
 /// Seed, threads, progress and sharding of a run (every game).
 #[derive(Args, Debug)]
+#[command(next_help_heading = heading::RUN)]
 pub struct RunBase {
     #[command(flatten)]
     pub common: RunCommon,
@@ -655,6 +692,7 @@ impl RunBase {
 }
 
 #[derive(Args, Debug)]
+#[command(next_help_heading = heading::OUTPUT)]
 pub struct OutputArgs {
     /// Report format.
     ///
@@ -953,6 +991,43 @@ mod tests {
         let mut missing = Vec::new();
         walk(&Cli::command(), "rtplab", &mut missing);
         assert!(missing.is_empty(), "without help: {missing:#?}");
+    }
+
+    /// A command of more than a dozen flags lists every flag under one of the shared
+    /// headings (Rules, Strategy, Counting and betting, ...), none in clap's catch-all
+    /// "Options"; and every command takes -q/--quiet.
+    #[test]
+    fn long_commands_have_their_flags_in_sections_and_all_take_quiet() {
+        fn walk(cmd: &clap::Command, path: &str, bad: &mut Vec<String>) {
+            let subs: Vec<&clap::Command> = cmd.get_subcommands().collect();
+            for sub in &subs {
+                walk(sub, &format!("{path} {}", sub.get_name()), bad);
+            }
+            if !subs.is_empty() || path == "rtplab" {
+                return;
+            }
+            if !cmd.get_arguments().any(|a| a.get_id() == "quiet") {
+                bad.push(format!("{path}: no -q/--quiet"));
+            }
+            let flags: Vec<&clap::Arg> = cmd
+                .get_arguments()
+                .filter(|a| !a.is_positional() && a.get_id() != "help")
+                .collect();
+            if flags.len() <= 12 {
+                return;
+            }
+            for a in flags {
+                if !a
+                    .get_help_heading()
+                    .is_some_and(|h| super::heading::ALL.contains(&h))
+                {
+                    bad.push(format!("{path} --{}: no section", a.get_id()));
+                }
+            }
+        }
+        let mut bad = Vec::new();
+        walk(&Cli::command(), "rtplab", &mut bad);
+        assert!(bad.is_empty(), "{bad:#?}");
     }
 
     /// --threads reaches `Cli::threads` (which sizes the whole process's thread pool) from

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::heading;
+
 use super::{parse_count_limited, ArgError, OutputArgs, RunBase};
 use rtplab::game::SimJob;
 use rtplab::games::twentyone::game::TwentyOneConfig;
@@ -12,6 +14,7 @@ use rtplab::games::twentyone::rules::{read_sheets, TwentyOneRules};
 use rtplab::games::twentyone::TwentyOne;
 
 #[derive(Args, Debug)]
+#[command(next_help_heading = heading::RULES)]
 pub struct TwentyOneRulesArgs {
     /// Re-rolls of the non-1 dice the active player may take (1: the published game; 2: the
     /// seed text's literal reading).
@@ -52,7 +55,7 @@ pub struct TwentyOneSim {
     /// Players (1–6; default 4, or one per --seat); without --seat they play hits-only,
     /// slack:1, greedy, row-optimal:1 in turn. Given with --seat, it must equal the number of
     /// --seat (with --sweep-c, one more: the swept seat).
-    #[arg(long)]
+    #[arg(help_heading = heading::STRATEGY, long)]
     pub players: Option<usize>,
     /// One strategy per seat, in seat order (sets the number of players): hits-only, slack:K, greedy,
     /// row-optimal:C, each optionally +never, +unless-hit, +unless-usable:N, +optimal; or a
@@ -64,20 +67,20 @@ pub struct TwentyOneSim {
     /// row-optimal:5).
     ///
     /// Example: --seat hits-only --seat strategies/twenty-one/racer.txt
-    #[arg(long = "seat", value_name = "STRATEGY")]
+    #[arg(help_heading = heading::STRATEGY, long = "seat", value_name = "STRATEGY")]
     pub seats: Vec<String>,
     /// Games to simulate.
-    #[arg(long, default_value = "1M", value_parser = parse_count_limited)]
+    #[arg(help_heading = heading::RUN, long, default_value = "1M", value_parser = parse_count_limited)]
     pub games: u64,
     /// The seat that starts every game (1-based); by default it rotates game by game.
-    #[arg(long)]
+    #[arg(help_heading = heading::STRATEGY, long)]
     pub start_seat: Option<usize>,
     /// Sweep the row-optimal cost per roll: seat 1 plays row-optimal:C for each C against the
     /// --seat strategies (default: hits-only, slack:1, greedy).
     ///
     /// The report says which C wins most often. Costs from 0 to 100. Example: --sweep-c
     /// 0,1,2,3,4,5,6,8 --games 500k
-    #[arg(long, value_name = "C,C,...", value_delimiter = ',', value_parser = parse_cost)]
+    #[arg(help_heading = heading::ANALYSIS, long, value_name = "C,C,...", value_delimiter = ',', value_parser = parse_cost)]
     pub sweep_c: Vec<f64>,
     #[command(flatten)]
     pub run: RunBase,
@@ -151,13 +154,15 @@ pub struct TwentyOneExact {
     ///
     /// For every state of a row (empty boxes, hits so far): the policy's value, expected
     /// points and expected rolls at cost --c per roll.
-    #[arg(long)]
+    #[arg(help_heading = heading::ANALYSIS, long)]
     pub row_policy: bool,
     /// Cost per roll of the row-optimal policy (0 to 100).
-    #[arg(long, default_value_t = 1.0, value_name = "C", value_parser = parse_cost)]
+    #[arg(help_heading = heading::ANALYSIS, long, default_value_t = 1.0, value_name = "C", value_parser = parse_cost)]
     pub c: f64,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: super::QuietArgs,
 }
 
 #[derive(Args, Debug)]
@@ -167,28 +172,30 @@ pub struct AdviseTwentyOne {
     /// Your current row's boxes left to right by colour (printed 6 to 1), e.g. "W6 K5 R4 B3 Y2 G1".
     ///
     /// Six boxes of six different colours (W K R B Y G), each with its printed value.
-    #[arg(long, value_name = "BOXES")]
+    #[arg(help_heading = heading::POSITION, long, value_name = "BOXES")]
     pub row: String,
     /// The row's boxes already written or crossed out, by colour, e.g. W,R.
-    #[arg(long, value_name = "COLOURS", default_value = "")]
+    #[arg(help_heading = heading::POSITION, long, value_name = "COLOURS", default_value = "")]
     pub filled: String,
     /// Exact hits so far in the row: at most the boxes filled, and at least 1 when the box
     /// printed 1 is filled (only a 1 is written there, and a cross-out never reaches it).
-    #[arg(long, default_value_t = 0)]
+    #[arg(help_heading = heading::POSITION, long, default_value_t = 0)]
     pub hits: u8,
     /// The roll: each die's colour and value, e.g. "W3 K5 R1 B6 Y2 G4".
-    #[arg(long, value_name = "DICE")]
+    #[arg(help_heading = heading::POSITION, long, value_name = "DICE")]
     pub roll: String,
     /// Re-rolls you may still take (the active player only; 0 otherwise).
     ///
     /// At most --rerolls. With re-rolls left, re-rolling the non-1 dice is one of the options.
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(help_heading = heading::POSITION, long, default_value_t = 0, value_name = "N")]
     pub rerolls_left: u8,
     /// Cost per roll of the row-optimal policy (as in `exact twenty-one --c`).
-    #[arg(long, default_value_t = 1.0, value_name = "C", value_parser = parse_cost)]
+    #[arg(help_heading = heading::STRATEGY, long, default_value_t = 1.0, value_name = "C", value_parser = parse_cost)]
     pub c: f64,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: super::QuietArgs,
 }
 
 /// A cost per roll of the row-optimal policy: a number from 0 to 100.

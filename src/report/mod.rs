@@ -293,6 +293,10 @@ impl Report {
         }
     }
 
+    /// Aligned text tables fitting [`TABLE_WIDTH`] columns: long metadata values and notes
+    /// wrap, a long cell wraps within its column, and a table still too wide is split into
+    /// parts by columns, each repeating the first (the row's name). Markdown, CSV, HTML and
+    /// JSON keep every table whole.
     fn to_table(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "{}", self.title);
@@ -304,36 +308,22 @@ impl Report {
             .max()
             .unwrap_or(0);
         for (k, v) in &self.meta {
-            let _ = writeln!(out, "{k:<w$}  {v}");
+            let lines = wrap(v, TABLE_WIDTH.saturating_sub(w + 2).max(30));
+            for (i, l) in lines.iter().enumerate() {
+                let key = if i == 0 { k.as_str() } else { "" };
+                let _ = writeln!(out, "{}", format!("{key:<w$}  {l}").trim_end());
+            }
         }
         for s in &self.sections {
-            let _ = writeln!(out, "\n{}", s.name);
-            let widths = widths(s);
-            let line = |cells: &[&str]| {
-                let mut l = String::new();
-                for (i, c) in cells.iter().enumerate() {
-                    let wi = widths.get(i).copied().unwrap_or(0);
-                    if i == 0 {
-                        let _ = write!(l, "{c:<wi$}");
-                    } else {
-                        let _ = write!(l, "  {c:>wi$}");
-                    }
-                }
-                l.trim_end().to_string()
-            };
-            let cols: Vec<&str> = s.columns.iter().map(String::as_str).collect();
-            let _ = writeln!(out, "{}", line(&cols));
-            let total: usize = widths.iter().sum::<usize>() + 2 * widths.len().saturating_sub(1);
-            let _ = writeln!(out, "{}", "-".repeat(total));
-            for r in &s.rows {
-                let cells: Vec<&str> = r.iter().map(|c| c.text.as_str()).collect();
-                let _ = writeln!(out, "{}", line(&cells));
-            }
+            table_section(&mut out, s, TABLE_WIDTH);
         }
         if !self.notes.is_empty() {
             out.push('\n');
             for n in &self.notes {
-                let _ = writeln!(out, "* {n}");
+                for (i, l) in wrap(n, TABLE_WIDTH - 2).iter().enumerate() {
+                    let mark = if i == 0 { "*" } else { " " };
+                    let _ = writeln!(out, "{}", format!("{mark} {l}").trim_end());
+                }
             }
         }
         out
@@ -438,6 +428,142 @@ fn csv_text(t: &str) -> String {
         format!("'{t}")
     } else {
         t.to_string()
+    }
+}
+
+/// The widest a table in the table format is, in columns (characters).
+pub const TABLE_WIDTH: usize = 100;
+
+/// The widest a column of a table too wide for [`TABLE_WIDTH`] is: its longer cells wrap.
+const WRAP_COLUMN: usize = 40;
+
+/// `text` broken between words into lines of at most `width` characters (a word longer than
+/// that is cut); at least one line.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let last = lines.last_mut().expect("at least one line");
+            let len = last.chars().count();
+            let room = if len == 0 {
+                width
+            } else {
+                width.saturating_sub(len + 1)
+            };
+            if word.len() <= room {
+                if len > 0 {
+                    last.push(' ');
+                }
+                last.extend(word);
+                break;
+            }
+            if len == 0 {
+                // A word longer than a line: cut it.
+                last.extend(word.drain(..width));
+            }
+            lines.push(String::new());
+        }
+    }
+    lines
+}
+
+/// One section in the table format, fitting `max` columns: cells wrapped to
+/// [`WRAP_COLUMN`] when the table is too wide, then parts of the columns, each with the first.
+fn table_section(out: &mut String, s: &Section, max: usize) {
+    let gap = |w: &[usize]| w.iter().sum::<usize>() + 2 * w.len().saturating_sub(1);
+    let mut widths = widths(s);
+    let wrapped = gap(&widths) > max;
+    if wrapped {
+        for w in &mut widths {
+            *w = (*w).min(WRAP_COLUMN);
+        }
+        // A column no cell fills to the cap is as wide as its widest wrapped cell.
+        let cells = s.rows.iter().flat_map(|r| r.iter().enumerate());
+        let heads = s.columns.iter().enumerate();
+        let mut need = vec![0usize; widths.len()];
+        let texts = heads
+            .map(|(i, c)| (i, c.as_str()))
+            .chain(cells.map(|(i, c)| (i, c.text.as_str())));
+        for (i, t) in texts {
+            if let Some(n) = need.get_mut(i) {
+                let longest = wrap(t, widths[i]).iter().map(|l| l.chars().count()).max();
+                *n = (*n).max(longest.unwrap_or(0));
+            }
+        }
+        widths = need;
+    }
+    // A text column (no cell a number) reads left-aligned once wrapped; the first of them
+    // names the row, and every part repeats it.
+    let text: Vec<bool> = (0..widths.len())
+        .map(|i| {
+            wrapped
+                && s.rows
+                    .iter()
+                    .all(|r| r.get(i).is_none_or(|c| c.value.is_none()))
+        })
+        .collect();
+    let key = text.iter().position(|&t| t).unwrap_or(0);
+    let mut parts: Vec<Vec<usize>> = Vec::new();
+    for i in (0..widths.len()).filter(|&i| i != key) {
+        let fits = |p: &Vec<usize>| {
+            gap(&p.iter().map(|&j| widths[j]).collect::<Vec<_>>()) + 2 + widths[i] <= max
+        };
+        match parts.last_mut() {
+            Some(p) if fits(p) => p.push(i),
+            _ => parts.push(vec![key, i]),
+        }
+    }
+    if parts.is_empty() {
+        parts.push(vec![key]);
+    }
+    for p in &mut parts {
+        p.sort_unstable();
+    }
+    let n = parts.len();
+    for (k, part) in parts.iter().enumerate() {
+        let name = match (n, k) {
+            (1, _) => s.name.clone(),
+            (_, 0) => format!("{} (part 1 of {n})", s.name),
+            _ => format!("{} (part {} of {n}, continued)", s.name, k + 1),
+        };
+        let _ = writeln!(out, "\n{name}");
+        let line = |cells: &[&str]| {
+            let cols: Vec<Vec<String>> = part
+                .iter()
+                .map(|&i| match cells.get(i) {
+                    Some(c) if wrapped => wrap(c, widths[i]),
+                    Some(c) => vec![c.to_string()],
+                    None => vec![String::new()],
+                })
+                .collect();
+            let height = cols.iter().map(Vec::len).max().unwrap_or(1);
+            let mut lines = String::new();
+            for h in 0..height {
+                let mut l = String::new();
+                for (j, &i) in part.iter().enumerate() {
+                    let wi = widths[i];
+                    let c = cols[j].get(h).map_or("", String::as_str);
+                    let sep = if j == 0 { "" } else { "  " };
+                    if j == 0 || text[i] {
+                        let _ = write!(l, "{sep}{c:<wi$}");
+                    } else {
+                        let _ = write!(l, "{sep}{c:>wi$}");
+                    }
+                }
+                let _ = writeln!(lines, "{}", l.trim_end());
+            }
+            lines
+        };
+        let cols: Vec<&str> = s.columns.iter().map(String::as_str).collect();
+        out.push_str(&line(&cols));
+        let ws: Vec<usize> = part.iter().map(|&i| widths[i]).collect();
+        let _ = writeln!(out, "{}", "-".repeat(gap(&ws)));
+        for r in &s.rows {
+            let cells: Vec<&str> = r.iter().map(|c| c.text.as_str()).collect();
+            out.push_str(&line(&cells));
+        }
     }
 }
 
@@ -941,6 +1067,39 @@ mod tests {
             t,
             "Test\n====\nseed  1\n\nEV by up card\nup     EV    SE\n---------------\n2     0.1  0.01\nA|x  -0.3  0.02\n\n* a note\n"
         );
+    }
+
+    /// A table wider than 100 columns wraps its long cells and splits into parts that each
+    /// repeat the first column; every line fits; metadata and notes wrap too.
+    #[test]
+    fn wide_tables_fit_100_columns() {
+        let cols: Vec<String> = (0..14).map(|i| format!("column {i}")).collect();
+        let cols: Vec<&str> = cols.iter().map(String::as_str).collect();
+        let mut s = Section::new("Wide", &cols);
+        let long = "a name far too long to sit in one narrow column of a table".to_string();
+        s.row(std::iter::once(long).chain((1..14).map(|i| format!("{}", i * 1000))));
+        let r = Report {
+            title: "T".into(),
+            meta: vec![("rules".into(), "word ".repeat(40))],
+            sections: vec![s],
+            notes: vec!["note ".repeat(40)],
+            json: serde_json::Value::Null,
+        };
+        let t = r.render(Format::Table);
+        for l in t.lines() {
+            assert!(
+                l.chars().count() <= TABLE_WIDTH,
+                "{}: {l}",
+                l.chars().count()
+            );
+        }
+        assert!(t.contains("Wide (part 1 of 3)"), "{t}");
+        assert!(t.contains("Wide (part 3 of 3, continued)"), "{t}");
+        assert_eq!(t.matches("a name far too long").count(), 3, "{t}");
+        assert!(t.contains("13000"));
+        assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
+        assert_eq!(wrap("abcdefg", 3), ["abc", "def", "g"]);
+        assert_eq!(wrap("", 3), [""]);
     }
 
     #[test]

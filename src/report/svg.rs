@@ -160,8 +160,15 @@ fn blank(root: &DrawingArea<SVGBackend, Shift>) -> Result<(), Err> {
     root.fill(&WHITE).map_err(err)
 }
 
-/// Colours of a line chart's series, in order.
-const SERIES: [RGBColor; 4] = [BLUE, RGBColor(0, 140, 70), RGBColor(200, 120, 0), BLACK];
+/// Colours of a line chart's series, in order (red is the reference line's).
+const SERIES: [RGBColor; 6] = [
+    BLUE,
+    RGBColor(0, 140, 70),
+    RGBColor(200, 120, 0),
+    BLACK,
+    RGBColor(140, 60, 170),
+    RGBColor(0, 160, 190),
+];
 
 /// A line chart of one or more series (each with an optional 95% band, drawn in its colour);
 /// `hline` draws a horizontal reference line (e.g. a claimed RTP). The x axis counts (ticks

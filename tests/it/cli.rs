@@ -269,6 +269,12 @@ fn the_seed_table_tests_its_published_rtp_by_default() {
     assert_eq!(claimed(&["--claim", "99"]), Some(0.99));
     assert_eq!(claimed(&["--decks", "6"]), None);
     assert_eq!(claimed(&["--penetration", "0.5"]), None);
+    // A card counter's run is not the flat-bet play the table advertises.
+    assert_eq!(claimed(&["--count", "hi-lo"]), None);
+    assert_eq!(
+        claimed(&["--count", "hi-lo", "--claim", "99.54"]),
+        Some(0.9954)
+    );
     let table = rtplab()
         .args(["sim", "blackjack", "--rounds", "20k", "-q"])
         .output()
@@ -632,4 +638,67 @@ fn messages_say_what_is_possible() {
         &["audit", "doom", "--turns", "3"],
         "3 turns are too few to test the simulation against the exact values",
     );
+}
+
+/// Where no claim is tested, every report of a game with an RTP says why in one line (and its
+/// JSON as `no_claim`); `exact` and `audit` of the seed table's rules test the advertised
+/// 99.54% as `sim` does.
+#[test]
+fn claims_are_applied_on_purpose_and_their_absence_explained() {
+    let sim = |extra: &[&str]| {
+        let mut args = vec![
+            "sim",
+            "blackjack",
+            "--rounds",
+            "20k",
+            "-q",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let counter = sim(&["--count", "hi-lo", "--ramp", "0:1,2:4"]);
+    assert!(counter["claim"].is_null());
+    assert!(counter["no_claim"].as_str().unwrap().contains("flat-bet"));
+    let obo = sim(&["--dealer-bj-takes", "original"]);
+    assert!(obo["claim"].is_null());
+    assert!(obo["no_claim"].as_str().unwrap().contains("its own rules"));
+    assert!(sim(&[]).get("no_claim").is_none());
+    let exact = json(&["exact", "blackjack", "-q", "--format", "json"]);
+    assert_eq!(exact["claim"]["claimed"].as_f64(), Some(0.9954));
+    let exact6 = json(&["exact", "blackjack", "--decks", "6", "--format", "json"]);
+    assert!(exact6["claim"].is_null());
+    assert!(exact6["no_claim"].is_string());
+    let compare = json(&[
+        "compare",
+        "blackjack",
+        "--strategy",
+        "basic",
+        "--strategy",
+        "autoplay",
+        "--rounds",
+        "20k",
+        "-q",
+        "--format",
+        "json",
+    ]);
+    assert!(compare["no_claim"]
+        .as_str()
+        .unwrap()
+        .starts_with("No claim tested"));
+    let table = rtplab()
+        .args([
+            "sim",
+            "blackjack",
+            "--rounds",
+            "20k",
+            "-q",
+            "--count",
+            "hi-lo",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.contains("No claim tested"), "{text}");
 }

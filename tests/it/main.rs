@@ -19,6 +19,7 @@ mod deploy;
 mod doom;
 mod door;
 mod exact;
+mod examples;
 mod faults;
 mod indices;
 mod interrupted;

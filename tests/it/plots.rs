@@ -270,6 +270,103 @@ fn every_plot_has_proper_bars_and_readable_labels() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The pictures of the commands whose tables compare: each is written with --out-dir, is a
+/// whole SVG with its title, passes the bar and label checks, and draws what it compares.
+#[test]
+fn every_comparison_has_its_picture() {
+    // (name, command, the SVG files and a text each must hold)
+    type Case<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, &'a str)]);
+    let cases: [Case; 5] = [
+        (
+            "compare",
+            &[
+                "compare",
+                "blackjack",
+                "--strategy",
+                "basic",
+                "--strategy",
+                "autoplay",
+                "--strategy",
+                "mimic-dealer",
+                "--rounds",
+                "100k",
+            ],
+            &[
+                ("estimates.svg", "1. basic"),
+                ("paired-differences.svg", "no difference"),
+            ],
+        ),
+        (
+            "sensitivity",
+            &["exact", "blackjack", "--sensitivity"],
+            &[("sensitivity.svg", "needed for the claimed 99.54%")],
+        ),
+        (
+            "doom-exact",
+            &["exact", "doom"],
+            &[
+                ("bank-thresholds.svg", "banks from"),
+                ("bank-at-sweep.svg", "optimal play"),
+            ],
+        ),
+        (
+            "sweep",
+            &[
+                "sim",
+                "twenty-one",
+                "--sweep-c",
+                "0,2,5",
+                "--games",
+                "2k",
+                "--seat",
+                "greedy",
+            ],
+            &[("sweep-c.svg", "fair share")],
+        ),
+        (
+            "ramp",
+            &[
+                "strategies",
+                "ramp",
+                "blackjack",
+                "--from",
+                "reports/counting-hilo-i18-75pct/report.json",
+                "--spread",
+                "1-12",
+            ],
+            &[
+                ("ramp.svg", "optimal 1-12 (SCORE"),
+                ("ev-by-count.svg", "+10"),
+            ],
+        ),
+    ];
+    let mut problems = Vec::new();
+    for (name, args, expected) in cases {
+        let dir = temp_dir(name);
+        let out = Command::new(env!("CARGO_BIN_EXE_rtplab"))
+            .args(args)
+            .args(["--quiet", "--out-dir"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {err}");
+        let plots = svgs(&dir);
+        let files: Vec<&str> = plots.iter().map(|p| p.0.as_str()).collect();
+        for (file, needle) in expected {
+            let Some((_, svg)) = plots.iter().find(|p| p.0 == *file) else {
+                panic!("{name}: no {file} among {files:?}");
+            };
+            assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+            assert!(svg.contains(needle), "{name}/{file}: no '{needle}'");
+            problems.extend(plot_problems(&format!("{name}/{file}"), svg));
+        }
+        assert_eq!(plots.len(), expected.len(), "{name}: {files:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn the_checker_finds_collisions_and_bad_bars() {
     let svg = r##"<svg><rect x="1" y="2" width="-1" height="3" fill="#0000FF"/>

@@ -131,6 +131,9 @@ pub struct SimModel {
     pub coups_for_se_0_01pct: f64,
     pub reshuffles_mid_round: u64,
     pub claim: Option<ClaimCheck>,
+    /// Why no claim is tested, when none is (written only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_claim: Option<String>,
     /// How the run went (for the metadata lines and notes: shards merged, completeness).
     #[serde(skip)]
     pub run: RunMeta,
@@ -313,6 +316,11 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         coups_for_se_0_01pct: rounds_for_se(main.se, c.coups, 0.0001),
         reshuffles_mid_round: c.reshuffles_mid_round,
         claim: claim.map(|cl| check_claim(&main, cl, c.coups, acc.main.df(), "RTP")),
+        no_claim: claim.is_none().then(|| {
+            "No claim tested: baccarat has no advertised RTP to test by default; --claim PCT \
+             tests the main bets' RTP against one."
+                .to_string()
+        }),
         run: run.meta.clone(),
     }
 }
@@ -540,6 +548,7 @@ fn notes(r: &mut Report, m: &SimModel) {
         r.sections.push(crate::report::claim_section(cc, "RTP"));
         r.notes.extend(crate::report::claim_notes(cc, "coups"));
     }
+    r.notes.extend(m.no_claim.clone());
     if m.reshuffles_mid_round > 0 {
         r.notes.push(format!(
             "The shoe ran out mid-coup {} times (discards reshuffled); lower --penetration.",
@@ -687,6 +696,7 @@ mod tests {
                 "{bet}"
             );
             assert_eq!(r.json["claim"].is_null(), claim.is_none());
+            assert_eq!(r.json["no_claim"].is_string(), claim.is_none());
         }
     }
 }

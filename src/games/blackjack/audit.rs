@@ -253,6 +253,9 @@ pub struct AuditModel {
     pub rules_as_dealt: Vec<(String, String)>,
     pub definitions: Vec<(String, String)>,
     pub claim: Option<ClaimLine>,
+    /// Why no claim is tested, when none is (written only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_claim: Option<String>,
     pub tiers: Vec<Tier>,
     pub wagers: Vec<Wager>,
     pub simulation: Vec<Simulation>,
@@ -575,6 +578,7 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
         rules: rules.clone(),
         rules_as_dealt: rules_as_dealt(rules),
         definitions: definitions(),
+        no_claim: claim.is_none().then(|| rules.no_claim_reason(false)),
         claim,
         assumptions: assumptions(rules, &tiers),
         tiers,
@@ -1107,6 +1111,7 @@ fn meta_lines(m: &AuditModel) -> Vec<(String, String)> {
         ),
     ]);
     meta.extend(m.claim.as_ref().map(|c| ("claim".into(), claim_line(c))));
+    meta.extend(m.no_claim.clone().map(|n| ("claim".into(), n)));
     meta
 }
 

@@ -71,6 +71,59 @@ fn at_line(line: &usize) -> String {
     }
 }
 
+/// The count a strategy file says it was made for: the `# count: NAME (...)` line of a ramp
+/// file from `strategies ramp`, or the `# count NAME (...)` line of an index file from
+/// `strategies indices`. `None` when its header names none.
+pub fn made_for(text: &str) -> Option<&str> {
+    text.lines()
+        .take_while(|l| l.trim_start().starts_with('#'))
+        .find_map(|l| {
+            let rest = l
+                .trim_start_matches('#')
+                .trim_start()
+                .strip_prefix("count")?;
+            let rest = rest.strip_prefix(':').unwrap_or(rest);
+            let name = rest.trim().split(" (").next()?.trim();
+            (!name.is_empty() && !rest.starts_with(':')).then_some(name)
+        })
+}
+
+/// Why a ramp or index set (`arg` of the flag `flag`: a file, a built-in index set, or several
+/// joined by '+') does not fit `system`: it was made for another count, whose numbers mean
+/// other things here. `None` when it fits or says nothing of its count.
+pub fn foreign_to(system: &CountSystem, flag: &str, arg: &str) -> Option<String> {
+    let parts: Vec<&str> = match flag {
+        "--indices" => arg.split('+').map(str::trim).collect(),
+        _ => vec![arg],
+    };
+    let found = parts.iter().find_map(|part| {
+        let count = match *part {
+            // The shipped sets are the published Hi-Lo numbers.
+            "i18" | "fab4" if flag == "--indices" => "Hi-Lo".to_string(),
+            _ => {
+                let path = std::path::Path::new(part);
+                let text = path
+                    .is_file()
+                    .then(|| std::fs::read_to_string(path).ok())??;
+                made_for(&text)?.to_string()
+            }
+        };
+        (count != system.label).then(|| (part.to_string(), count))
+    })?;
+    Some(format!(
+        "{flag} {} was made for {}, and this run counts with {}: its counts mean other things \
+         under this count (`rtplab strategies {}` makes one for it)",
+        found.0,
+        found.1,
+        system.label,
+        if flag == "--indices" {
+            "indices blackjack --count ..."
+        } else {
+            "ramp blackjack --count ..."
+        }
+    ))
+}
+
 impl CountSystem {
     /// A built-in system by its command-line name, or a tag file.
     pub fn resolve(name: &str) -> Result<CountSystem, CountError> {
@@ -1038,6 +1091,25 @@ impl<S: Strategy> Player for Counter<'_, S> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_file_made_for_another_count_is_told_apart() {
+        let ramp = "# rtplab optimal bet ramp\n# count: Hi-Lo (true count: exact, floor), ramp 0:1\n-10:1\n";
+        assert_eq!(super::made_for(ramp), Some("Hi-Lo"));
+        let ix =
+            "# rtplab index plays\n# count Wong Halves (true count, floor rounding), chart basic\n";
+        assert_eq!(super::made_for(ix), Some("Wong Halves"));
+        assert_eq!(super::made_for("0:1,1:2"), None);
+        let halves = CountSystem::resolve("halves").unwrap();
+        let hilo = CountSystem::resolve("hi-lo").unwrap();
+        let w = super::foreign_to(&halves, "--indices", "i18+fab4").unwrap();
+        assert!(
+            w.contains("made for Hi-Lo") && w.contains("Wong Halves"),
+            "{w}"
+        );
+        assert_eq!(super::foreign_to(&hilo, "--indices", "i18+fab4"), None);
+        assert_eq!(super::foreign_to(&halves, "--ramp", "0:1,2:4"), None);
+    }
+
     use super::*;
 
     /// A flat Hi-Lo-style request on `system`, every option off.

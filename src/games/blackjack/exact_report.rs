@@ -128,6 +128,9 @@ pub struct ExactModel {
     pub strategy_result: Option<ExactLine>,
     pub settlements: Vec<SettlementRow>,
     pub claim: Option<ExactClaim>,
+    /// Why no claim is tested, when none is (written only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_claim: Option<String>,
     pub sensitivity: Option<Vec<SensitivityRow>>,
 }
 
@@ -318,6 +321,7 @@ pub fn exact_model(cfg: &ExactConfig) -> ExactModel {
         frequencies: opt.frequencies,
         strategy_result,
         settlements: rows,
+        no_claim: claim.is_none().then(|| rules.no_claim_reason(false)),
         claim,
         sensitivity,
     }
@@ -389,6 +393,7 @@ pub fn render(m: &ExactModel) -> Report {
         r.notes
             .push(format!("Claim {}: {}", pct(c.claimed, 2), c.verdict));
     }
+    r.notes.extend(m.no_claim.clone());
     if let Some(rows) = &m.sensitivity {
         let mut s = Section::new(
             "Sensitivity: one rule changed at a time (optimal play)",
@@ -416,6 +421,38 @@ pub fn render(m: &ExactModel) -> Report {
     }
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
+}
+
+/// The picture of `--sensitivity` (`sensitivity.svg`): the change in optimal play's EV of
+/// each single rule change, best first, with the change the claim would need drawn across.
+/// None without `--sensitivity`.
+pub fn plots(m: &ExactModel) -> Result<Vec<(String, String)>, String> {
+    use crate::report::svg::{bar_chart, Bar, BarChart, YUnit};
+    let Some(rows) = &m.sensitivity else {
+        return Ok(Vec::new());
+    };
+    let mut rows: Vec<&SensitivityRow> = rows.iter().collect();
+    rows.sort_by(|a, b| b.delta_ev.total_cmp(&a.delta_ev));
+    let bars: Vec<Bar> = rows
+        .iter()
+        .map(|r| Bar::new(r.change.clone(), r.delta_ev * 100.0))
+        .collect();
+    let need = m.claim.as_ref().map(|c| {
+        (
+            (c.claimed - m.rtp) * 100.0,
+            format!("needed for the claimed {}", pct(c.claimed, 2)),
+        )
+    });
+    let svg = bar_chart(&BarChart {
+        title: "House edge sensitivity: EV change of each single rule change (optimal play)",
+        x_label: "",
+        y_label: "ΔEV per initial bet (%)",
+        y_unit: YUnit::Percent,
+        bars: &bars,
+        hline: need.as_ref().map(|(v, l)| (*v, l.as_str())),
+        histogram: false,
+    })?;
+    Ok(vec![("sensitivity.svg".to_string(), svg)])
 }
 
 fn label(r: &Rules) -> String {

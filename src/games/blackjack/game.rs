@@ -299,6 +299,9 @@ pub fn run_model(run: &Run<Blackjack>, claim: Option<f64>) -> Result<SimModel, B
         claim,
     );
     m.counting = counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc);
+    if m.claim.is_none() {
+        m.no_claim = Some(cfg.rules.no_claim_reason(cfg.count.is_some()));
+    }
     let index_insurance = cfg.count.as_ref().and_then(|c| c.indices.as_ref());
     if let Some(text) = index_insurance.and_then(|ix| ix.insurance_text()) {
         m.strategy.insurance = text;

@@ -13,7 +13,7 @@ use super::ramp::{ramp_file, ramp_model, render, CountRow, RampRequest, TableSou
 use super::rules::{Rules, Shuffle};
 use super::strategy::{Chart, StrategySpec};
 use super::{audit, BjConfig, BjError};
-use crate::job::{Ctx, Error, Job, Outcome, Outputs, Status};
+use crate::job::{plot_error, Ctx, Error, Job, Outcome, Outputs, Status};
 
 /// `exact blackjack`.
 pub struct ExactJob {
@@ -28,10 +28,14 @@ impl Job for ExactJob {
     fn run(self, _: &Ctx) -> Result<Outcome, Error> {
         super::exact::check_exact(&self.config.rules)?;
         let model = super::exact_report::exact_model(&self.config);
-        Ok(Outcome::report(
-            super::exact_report::render(&model),
-            Status::Done,
-        ))
+        Ok(Outcome::Report {
+            report: super::exact_report::render(&model),
+            plots: Box::new(move || {
+                super::exact_report::plots(&model).map_err(plot_error("the sensitivity plot"))
+            }),
+            status: Status::Done,
+            unsaved: None,
+        })
     }
 }
 
@@ -288,7 +292,14 @@ impl Job for RampJob {
                     Error::Write(format!("cannot write --ramp-out {}: {e}", p.display()))
                 })?;
         }
-        Ok(Outcome::report(render(&model), Status::ran(interrupted)))
+        Ok(Outcome::Report {
+            report: render(&model),
+            plots: Box::new(move || {
+                super::ramp::plots(&model).map_err(plot_error("the ramp's plots"))
+            }),
+            status: Status::ran(interrupted),
+            unsaved: None,
+        })
     }
 }
 

@@ -456,6 +456,65 @@ pub fn ramp_file(m: &RampModel) -> String {
     s
 }
 
+/// The ramp's picture (`ramp.svg`): the bet at each count of the optimal ramp and of the
+/// listed ramps, each named with its SCORE, with the count's EV per unit beside as a second
+/// picture (`ev-by-count.svg`: where the edge turns positive the optimal ramp rises).
+pub fn plots(m: &RampModel) -> Result<Vec<(String, String)>, String> {
+    use crate::report::svg::{bar_chart, line_chart, Bar, BarChart, Line, YUnit};
+    let rows: Vec<CountRow> = m.by_true_count.iter().map(|r| r.row.clone()).collect();
+    let series: Vec<(String, Vec<(f64, f64)>)> = m
+        .ramps
+        .iter()
+        .filter_map(|l| {
+            let ramp = Ramp::parse(&l.ramp).ok()?;
+            // A step at each count: the bet holds from half a count below to half above.
+            let points = rows
+                .iter()
+                .zip(bets_of(&rows, &ramp))
+                .flat_map(|(r, b)| [(r.tc as f64 - 0.5, b), (r.tc as f64 + 0.5, b)])
+                .collect();
+            Some((format!("{} (SCORE {:.2})", l.name, l.stats.score), points))
+        })
+        .collect();
+    // The optimal ramp (the first) drawn last, over the listed ramps it crosses.
+    let lines: Vec<Line> = series
+        .iter()
+        .skip(1)
+        .chain(series.first())
+        .map(|(name, points)| Line {
+            name,
+            points,
+            band: None,
+            dots: false,
+        })
+        .collect();
+    let ramp = line_chart(
+        &format!("Bet ramps against the count ({})", m.table.count_key),
+        "count (the first and last rows hold every count beyond)",
+        "bet (units)",
+        YUnit::Plain,
+        &lines,
+        None,
+    )?;
+    let bars: Vec<Bar> = rows
+        .iter()
+        .map(|r| Bar::new(format!("{:+}", r.tc), r.ev * 100.0))
+        .collect();
+    let ev = bar_chart(&BarChart {
+        title: "EV per unit bet at each count (flat-bet table)",
+        x_label: "count",
+        y_label: "EV per unit (%)",
+        y_unit: YUnit::Percent,
+        bars: &bars,
+        hline: None,
+        histogram: false,
+    })?;
+    Ok(vec![
+        ("ramp.svg".into(), ramp),
+        ("ev-by-count.svg".into(), ev),
+    ])
+}
+
 /// The report of a ramp model.
 pub fn render(m: &RampModel) -> Report {
     let mut r = Report {
@@ -541,7 +600,7 @@ pub fn render(m: &RampModel) -> Report {
     }
     r.sections.push(s);
     r.notes.push(format!(
-        "Optimisation: the ramp maximises SCORE = 10^6 (EV/SD)^2 per round played, computed from this table (the main bet's EV and variance per unit at each count; insurance not included). SCORE is what a Kelly bettor with a bankroll of 10,000 units expects to win per 100 rounds (Blackjack Attack, CVCX). Constraint: bets from 1 unit to {} units, never falling as the count rises, in chips of {} (the maximum allowed whatever it is). The unconstrained optimum bets in proportion to ev/(var + ev^2) (Kelly); within the constraint that target is made non-decreasing (weighted isotonic fit), scaled and clipped to the spread, the scale searched, the bets rounded to chips, then moved one chip step at a time while SCORE rises: no neighbour ({} checked) is better, nor is any listed ramp within the spread.",
+        "Optimisation: the ramp maximises SCORE = 10^6 (EV/SD)^2 per round played, computed from this table (the main bet's EV and variance per unit at each count; insurance not included). SCORE is what a Kelly bettor with a bankroll of 10,000 units expects to win per 100 rounds (Blackjack Attack, CVCX). Constraint: bets from 1 unit to {} units, never falling as the count rises, in chips of {} (the maximum allowed whatever it is). The unconstrained optimum bets in proportion to ev/(var + ev^2) (Kelly); within the constraint that target is made non-decreasing (weighted isotonic fit), scaled and clipped to the spread, the scale searched, the bets rounded to chips, then moved while SCORE rises by 2^k chip steps, k from the largest down to 0 (a move carries the counts beyond it along, so the ramp keeps rising): no single-step neighbour ({} checked) is better, nor is any listed ramp within the spread.",
         m.spread[1], m.chip, m.neighbours_checked
     ));
     r.notes.push(

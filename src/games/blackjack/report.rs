@@ -186,6 +186,9 @@ pub struct SimModel {
     pub side_bets: SideBetsLine,
     pub bet_behind: BehindLine,
     pub claim: Option<crate::stats::ClaimCheck>,
+    /// Why no claim is tested, when none is (written only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_claim: Option<String>,
     pub rtp_estimate: Estimate,
     /// How the run went (for the metadata lines and notes).
     #[serde(skip)]
@@ -891,6 +894,7 @@ pub fn model(
             bets: acc.main.n,
         },
         claim: claim.map(|cl| check_claim(&rtp, cl, c.seat_rounds, acc.main.df(), "RTP")),
+        no_claim: None,
         rtp_estimate: rtp,
         run: info.run.clone(),
         reshuffles_mid_round: c.reshuffles_mid_round,
@@ -1167,6 +1171,7 @@ fn notes(r: &mut Report, m: &SimModel) {
         r.notes
             .extend(crate::report::claim_notes(cc, "initial bets"));
     }
+    r.notes.extend(m.no_claim.clone());
     if m.reshuffles_mid_round > 0 {
         r.notes.push(format!(
             "The shoe ran out mid-round {} times (discards reshuffled); lower --penetration.",

@@ -141,6 +141,34 @@ impl Rules {
         (*self == seed).then_some(ADVERTISED_RTP)
     }
 
+    /// The claim a flat-bet run (or exact analysis) of these rules tests when none is given:
+    /// the table's advertised RTP for its own rules, none for others. A card counter's run
+    /// tests none by default (`no_claim_reason`): the advertisement is about flat-bet play.
+    pub fn default_claim(&self, counting: bool) -> Option<f64> {
+        self.advertised_rtp().filter(|_| !counting)
+    }
+
+    /// Why a report of these rules tests no claim (none was given, and the table's advertised
+    /// RTP is not a claim about this run): one line for the report and its JSON `no_claim`.
+    pub fn no_claim_reason(&self, counting: bool) -> String {
+        let advertised = crate::report::pct(ADVERTISED_RTP, 2);
+        let why = match (self.advertised_rtp().is_some(), counting) {
+            (true, true) => format!(
+                "the table's advertised {advertised} is about flat-bet play, and this run counts \
+                 cards and bets a ramp"
+            ),
+            (true, false) => format!(
+                "the table's advertised {advertised} applies to these rules, but only a claim given is \
+                 tested here"
+            ),
+            (false, _) => format!(
+                "the table's advertised {advertised} is about its own rules (the seed preset), not \
+                 these"
+            ),
+        };
+        format!("No claim tested: {why}; --claim PCT tests one.")
+    }
+
     /// Check that the rules can be played; say what to change otherwise.
     pub fn validate(&self) -> Result<(), RulesError> {
         self.validate_undealt()?;

@@ -7,7 +7,6 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::exact::{solve_policy, turn_distribution, Policy};
 use super::game::DoomConfig;
@@ -289,48 +288,103 @@ fn turn_sim(t: &DoomTier, sm: &SimModel, batches: u64) -> TurnSim {
     }
 }
 
-/// Every rule and its setting: the rule's name in words, and its setting as the rules' JSON
-/// writes it ("off" for a rule not in play), in the order of the names.
+/// Every rule in words: what it is, and its setting as a player would say it (a rule not in
+/// play says so), one row a rule of the rules' JSON.
 pub fn rules_as_dealt(r: &DoomRules) -> Vec<(String, String)> {
-    fn setting<T: Serialize>(v: &T) -> String {
-        match serde_json::to_value(v).unwrap_or_default() {
-            Value::Null => "off".to_string(),
-            Value::String(s) => s,
-            other => other.to_string(),
-        }
-    }
-    // The rules taken apart whole, so that a rule added to `DoomRules` must be listed here
-    // too; each row is named by its field.
-    macro_rules! rows {
-        ($($field:ident),* $(,)?) => {{
-            let DoomRules { $($field),* } = r;
-            vec![$((stringify!($field).replace('_', " "), setting($field))),*]
-        }};
-    }
-    rows!(
-        doom_sixes,
-        doom_wipes,
-        end,
-        farkle_penalty,
-        four_and_pair_is_three_pairs,
-        held_dice,
-        hot_dice,
-        kind_extras,
-        kind_unit,
-        min_bank,
-        n_of_kind,
+    use super::rules::{DoomWipes, EndRule, HeldDice, HotDice, KindExtras, NOfKind};
+    // The rules taken apart whole, so that a rule added to `DoomRules` must be said here too.
+    let DoomRules {
         preset,
-        single_five,
         single_one,
-        six_dice_no_score,
-        specials_add_singles,
+        single_five,
+        kind_unit,
+        three_ones,
+        n_of_kind,
+        kind_extras,
         straight5,
         straight6,
-        target,
-        three_ones,
         three_pairs,
+        four_and_pair_is_three_pairs,
         two_triplets,
-    )
+        specials_add_singles,
+        held_dice,
+        hot_dice,
+        doom_sixes,
+        doom_wipes,
+        six_dice_no_score,
+        min_bank,
+        farkle_penalty,
+        target,
+        end,
+    } = r;
+    let points = |p: &Option<u32>| match p {
+        Some(p) => format!("{p} points"),
+        None => "does not score".into(),
+    };
+    let rows: [(&str, String); 22] = [
+        ("Preset", serde_json::to_value(preset).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()),
+        ("A single 1", format!("{single_one} points")),
+        ("A single 5", format!("{single_five} points")),
+        ("Three 1s", format!("{three_ones} points")),
+        ("Three of a kind of 2s to 6s", format!("the face × {kind_unit} points (three 4s: {})", 4 * kind_unit)),
+        ("Four, five and six of a kind", match n_of_kind {
+            NOfKind::Flat => "the same as three of a kind".into(),
+            NOfKind::Linear => "2×, 3× and 4× three of a kind".into(),
+            NOfKind::Doubling => "2×, 4× and 8× three of a kind".into(),
+        }),
+        ("Dice of a face beyond its three of a kind", match kind_extras {
+            KindExtras::Kind => "part of the kind (never single 1s or 5s beside a triple)".into(),
+            KindExtras::Singles => "1s and 5s may score as singles beside the triple".into(),
+        }),
+        ("A five-dice straight", points(straight5)),
+        ("A six-dice straight", points(straight6)),
+        ("Three pairs", points(three_pairs)),
+        ("Four of a kind and a pair", if *four_and_pair_is_three_pairs {
+            "also counts as three pairs".into()
+        } else {
+            "does not count as three pairs".into()
+        }),
+        ("Two triplets", points(two_triplets)),
+        ("The 1s and 5s in straights, pairs and triplets", if *specials_add_singles {
+            "add their points too".into()
+        } else {
+            "add nothing".into()
+        }),
+        ("Held dice", match held_dice {
+            HeldDice::Combine => "combine with the cycle's later rolls (a held 5 and three rolled 5s are four 5s)".into(),
+            HeldDice::Separate => "score with their own roll only".into(),
+        }),
+        ("Hot dice (all six set aside)", match hot_dice {
+            HotDice::Forced => "must roll all six again".into(),
+            HotDice::Optional => "may bank or roll all six again".into(),
+        }),
+        ("Doom", match doom_sixes {
+            Some(n) => format!("a roll with {n} or more sixes ends the turn with nothing"),
+            None => "none: sixes are ordinary dice".into(),
+        }),
+        ("What doom takes", match doom_wipes {
+            DoomWipes::Turn => "the turn's points".into(),
+            DoomWipes::Bank => "the turn's points and the whole bank".into(),
+        }),
+        ("Six dice scoring nothing", match six_dice_no_score {
+            Some(p) => format!("score {p} points and roll again"),
+            None => "a farkle like any other".into(),
+        }),
+        ("Least turn points to bank", match min_bank {
+            0 => "no minimum".into(),
+            m => format!("{m} points"),
+        }),
+        ("Farkle penalty", match farkle_penalty {
+            Some((k, p)) => format!("farkle number {k} in a row costs {p} banked points"),
+            None => "none".into(),
+        }),
+        ("Target", format!("{} points", crate::report::count(*target))),
+        ("When a player reaches the target", match end {
+            EndRule::FinishRound => "the round is finished; the highest total wins".into(),
+            EndRule::Immediate => "that player wins at once".into(),
+        }),
+    ];
+    rows.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }
 
 /// Run the exact part and the simulations; the dossier.
@@ -852,29 +906,35 @@ mod tests {
         assert!(nulls.is_empty(), "not computed: {nulls:?}");
     }
 
-    /// The rules as dealt are every rule's name and setting as the rules' JSON has them.
+    /// The rules as dealt say every rule in words, one row a rule of the rules' JSON.
     #[test]
-    fn rules_as_dealt_are_the_rules_json() {
+    fn rules_as_dealt_say_every_rule_in_words() {
         let mut penalty = DoomRules::preset(DoomPreset::Zilch);
         penalty.farkle_penalty = Some((3, 500));
         penalty.doom_sixes = None;
         let presets = [DoomPreset::Seed, DoomPreset::S2Common, DoomPreset::Zilch];
-        for r in presets.map(DoomRules::preset).into_iter().chain([penalty]) {
+        for r in presets
+            .map(DoomRules::preset)
+            .into_iter()
+            .chain([penalty.clone()])
+        {
             let json = serde_json::to_value(&r).unwrap();
-            let want: Vec<(String, String)> = json
-                .as_object()
-                .unwrap()
-                .iter()
-                .map(|(k, v)| {
-                    let v = match v {
-                        Value::Null => "off".to_string(),
-                        Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    };
-                    (k.replace('_', " "), v)
-                })
-                .collect();
-            assert_eq!(rules_as_dealt(&r), want);
+            let rows = rules_as_dealt(&r);
+            assert_eq!(rows.len(), json.as_object().unwrap().len());
+            for (k, v) in &rows {
+                assert!(!v.is_empty() && !k.contains('_'), "{k}: {v}");
+            }
         }
+        let seed = rules_as_dealt(&DoomRules::preset(DoomPreset::Seed));
+        let said = |k: &str| seed.iter().find(|r| r.0 == k).unwrap().1.clone();
+        assert_eq!(
+            said("Doom"),
+            "a roll with 2 or more sixes ends the turn with nothing"
+        );
+        assert_eq!(said("Target"), "100,000 points");
+        let z = rules_as_dealt(&penalty);
+        assert!(z
+            .iter()
+            .any(|r| r.1 == "farkle number 3 in a row costs 500 banked points"));
     }
 }

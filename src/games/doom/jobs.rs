@@ -58,7 +58,15 @@ impl Job for ExactJob {
                     strategies,
                     sweep_max,
                 };
-                Outcome::report(report::exact_report(&model, &opts), Status::Done)
+                let x = report::exact_model(&model, &opts);
+                Outcome::Report {
+                    report: report::render_exact(&x),
+                    plots: Box::new(move || {
+                        report::exact_plots(&x).map_err(plot_error("the thresholds' plots"))
+                    }),
+                    status: Status::Done,
+                    unsaved: None,
+                }
             }
         })
     }

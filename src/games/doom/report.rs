@@ -381,22 +381,12 @@ pub fn render_sim(sm: &SimModel) -> Report {
     if let SimModeModel::Games(g) = &sm.mode {
         r.sections.push(final_score_section(g));
     }
-    let mut hist = Section::new(
-        "Turn score distribution",
-        &["from", "to", "turns", "fraction"],
-    );
-    for b in &sm.turn_score_histogram {
-        hist.row([
-            b.from.map_or("-inf".into(), |v| {
-                Cell::num(v.to_string(), v as f64, "points")
-            }),
-            b.to.map_or("inf".into(), |v| {
-                Cell::num(v.to_string(), v as f64, "points")
-            }),
-            count_cell(b.count),
-            pct_cell(rate(b.count, all_turns), 3),
-        ]);
-    }
+    let hist = turn_score_section(sm, all_turns);
+    r.notes.push(format!(
+        "Turn score distribution: the busts (farkle or doom, 0 points) on a row of their own, \
+         then bins of {TABLE_BIN} points, from (inclusive) to (exclusive); the JSON keeps bins \
+         of {HIST_BIN}."
+    ));
     r.sections.push(hist);
     if sm.rules.doom_wipes == DoomWipes::Bank {
         r.notes.push(
@@ -407,6 +397,67 @@ pub fn render_sim(sm: &SimModel) -> Report {
     }
     r.json = serde_json::to_value(sm).unwrap_or_default();
     r
+}
+
+/// Points per row of the turn-score table (the JSON and the plot keep bins of `HIST_BIN`).
+const TABLE_BIN: i64 = 250;
+
+/// The turn-score table: the busts (farkle or doom, 0 points) on a row of their own, then the
+/// scores in bins of [`TABLE_BIN`] points (from, inclusive, to, exclusive).
+fn turn_score_section(sm: &SimModel, all_turns: u64) -> Section {
+    let mut hist = Section::new(
+        "Turn score distribution",
+        &["from", "to", "turns", "fraction"],
+    );
+    // A bust scores 0 unless a farkle penalty makes it negative.
+    let busts = match sm.rules.farkle_penalty {
+        None => (sm.p_bust * all_turns as f64).round() as u64,
+        Some(_) => 0,
+    };
+    let mut rows: Vec<(Option<i64>, Option<i64>, u64)> = Vec::new();
+    let mut busts_left = busts;
+    for b in &sm.turn_score_histogram {
+        let mut count = b.count;
+        if b.from == Some(0) {
+            let taken = busts_left.min(count);
+            busts_left -= taken;
+            count -= taken;
+            rows.push((Some(0), Some(0), taken));
+        }
+        if count == 0 {
+            continue;
+        }
+        let (from, to) = match (b.from, b.to) {
+            (Some(f), Some(_)) => {
+                let lo = f.div_euclid(TABLE_BIN) * TABLE_BIN;
+                (Some(lo), Some(lo + TABLE_BIN))
+            }
+            other => other,
+        };
+        match rows.last_mut() {
+            Some(last) if last.0 == from && last.1 == to => last.2 += count,
+            _ => rows.push((from, to, count)),
+        }
+    }
+    let bound = |v: Option<i64>, none: &str| {
+        v.map_or(none.into(), |v| {
+            Cell::num(v.to_string(), v as f64, "points")
+        })
+    };
+    for (from, to, n) in rows {
+        let bust = from == Some(0) && to == Some(0);
+        hist.row([
+            if bust {
+                Cell::num("0 (bust)".into(), 0.0, "points")
+            } else {
+                bound(from, "-inf")
+            },
+            bound(to, "inf"),
+            count_cell(n),
+            pct_cell(rate(n, all_turns), 3),
+        ]);
+    }
+    hist
 }
 
 /// The tables of games before the turn statistics: win rate by seat, by turn order, game
@@ -774,6 +825,68 @@ fn bust_section(x: &ExactModel) -> Section {
         ]);
     }
     bust
+}
+
+/// The pictures of `exact doom`: optimal banking by dice left (`bank-thresholds.svg`: the
+/// turn points it banks from and those it still rolls on up to; where they overlap, the held
+/// dice decide) and the bank-at:T sweep's turn EV against T with optimal play's
+/// (`bank-at-sweep.svg`).
+pub fn exact_plots(x: &ExactModel) -> Result<Vec<(String, String)>, String> {
+    use crate::report::svg::{line_chart, Line, YUnit};
+    let point = |t: &BankThreshold, v: Option<u32>| v.map(|p| (t.dice_left as f64, p as f64));
+    let from: Vec<(f64, f64)> = x
+        .bank_thresholds
+        .iter()
+        .filter_map(|t| point(t, t.bank_from))
+        .collect();
+    let up_to: Vec<(f64, f64)> = x
+        .bank_thresholds
+        .iter()
+        .filter_map(|t| point(t, t.roll_up_to))
+        .collect();
+    let thresholds = line_chart(
+        "Optimal banking by dice left to roll",
+        "dice left to roll",
+        "turn points",
+        YUnit::Plain,
+        &[
+            Line {
+                name: "banks from (lowest turn points it banks at)",
+                points: &from,
+                band: None,
+                dots: false,
+            },
+            Line {
+                name: "rolls on up to (highest turn points it rolls at)",
+                points: &up_to,
+                band: None,
+                dots: false,
+            },
+        ],
+        None,
+    )?;
+    let sweep: Vec<(f64, f64)> = x
+        .bank_at_sweep
+        .iter()
+        .map(|b| (b.t as f64, b.turn_ev))
+        .collect();
+    let sweep = line_chart(
+        "Turn EV of bank-at:T against T",
+        "T (bank at T turn points or more)",
+        "turn EV (points)",
+        YUnit::Plain,
+        &[Line {
+            name: "bank-at:T",
+            points: &sweep,
+            band: None,
+            dots: false,
+        }],
+        Some((x.turn_ev, "optimal play")),
+    )?;
+    Ok(vec![
+        ("bank-thresholds.svg".into(), thresholds),
+        ("bank-at-sweep.svg".into(), sweep),
+    ])
 }
 
 fn threshold_section(x: &ExactModel) -> Section {

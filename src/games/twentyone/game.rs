@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::report::{plots, sim_report, sweep_report, RunInfo, SweepPoint};
+use super::report::{plots, sim_report, sweep_model, RunInfo, SweepModel, SweepPoint};
 use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, TwentyOneSim};
 use super::strategy::SeatStrategy;
@@ -193,7 +193,7 @@ pub fn sweep(
     cs: &[f64],
     spec: &RunSpec,
     stop: &AtomicBool,
-) -> Result<(Report, bool), TwentyOneError> {
+) -> Result<SweepModel, TwentyOneError> {
     if cs.is_empty() {
         return Err(TwentyOneError::SweepEmpty);
     }
@@ -217,15 +217,14 @@ pub fn sweep(
         }
         points.push(SweepPoint { c, acc: run.acc });
     }
-    let r = sweep_report(
+    Ok(sweep_model(
         &cfg.rules,
         &cfg.seats,
         &points,
         spec.seed,
         t0.elapsed().as_secs_f64(),
         stopped_at,
-    );
-    Ok((r, stopped_at.is_some()))
+    ))
 }
 
 impl crate::game::Chunks for TwentyOnePlan {

@@ -6,7 +6,7 @@ use super::game::TwentyOneConfig;
 use super::rules::TwentyOneRules;
 use super::strategy::RowTable;
 use crate::game::RunSpec;
-use crate::job::{Ctx, Error, Job, Outcome, Outputs, Status};
+use crate::job::{plot_error, Ctx, Error, Job, Outcome, Outputs, Status};
 
 /// `exact twenty-one`: single-roll event probabilities, and the row-optimal policy's table at
 /// a cost per roll `row_policy` if given.
@@ -43,9 +43,16 @@ impl Job for SweepJob {
         &self.outputs
     }
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
-        let (report, interrupted) =
-            super::game::sweep(&self.config, &self.costs, &self.spec, ctx.stop)?;
-        Ok(Outcome::report(report, Status::ran(interrupted)))
+        let model = super::game::sweep(&self.config, &self.costs, &self.spec, ctx.stop)?;
+        let status = Status::ran(model.interrupted);
+        Ok(Outcome::Report {
+            report: super::report::render_sweep(&model),
+            plots: Box::new(move || {
+                super::report::sweep_plots(&model).map_err(plot_error("the sweep's plot"))
+            }),
+            status,
+            unsaved: None,
+        })
     }
 }
 

@@ -505,6 +505,33 @@ pub fn sweep_report(
     ))
 }
 
+/// The sweep's picture (`sweep-c.svg`): row-optimal:c's win rate against c with its 95%
+/// band, and the fair share of a seat.
+pub fn sweep_plots(sw: &SweepModel) -> Result<Vec<(String, String)>, String> {
+    use crate::report::svg::{line_chart, Line, YUnit};
+    let points: Vec<(f64, f64)> = sw.sweep.iter().map(|p| (p.c, p.win_rate * 100.0)).collect();
+    let band: Vec<(f64, f64, f64)> = sw
+        .sweep
+        .iter()
+        .map(|p| (p.c, p.ci95[0] * 100.0, p.ci95[1] * 100.0))
+        .collect();
+    let fair = 100.0 / (sw.others.len() + 1) as f64;
+    let svg = line_chart(
+        "Win rate of row-optimal:c (seat 1) against its cost per roll c",
+        "c (points per roll)",
+        "win rate of seat 1 (%)",
+        YUnit::Percent,
+        &[Line {
+            name: "row-optimal:c",
+            points: &points,
+            band: Some(&band),
+            dots: false,
+        }],
+        Some((fair, "fair share")),
+    )?;
+    Ok(vec![("sweep-c.svg".into(), svg)])
+}
+
 /// The tables, metadata and notes of the sweep; its JSON is the model.
 pub fn render_sweep(sw: &SweepModel) -> Report {
     let mut r = Report {
