@@ -1000,7 +1000,7 @@ fn dead_runs_other_users_and_limits() {
     let limited = std::process::Command::new("bash")
         .arg("-c")
         .arg(format!(
-            "ulimit -v 600000; exec {} sim blackjack --rounds 2000 -q --threads 1000",
+            "ulimit -v 2000000; exec {} sim blackjack --rounds 2000 -q --threads 1000",
             bin.display()
         ))
         .stdout(Stdio::null())
