@@ -6,7 +6,6 @@
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt as _;
-use std::path::Path;
 
 /// The longest file name (bytes) of the filesystems rtplab writes to (ext4, xfs, btrfs, tmpfs).
 pub const NAME_MAX: usize = 255;
@@ -69,11 +68,6 @@ pub fn is_side(name: &OsStr, entry: &OsStr) -> bool {
             && rest.ends_with(suffix.as_bytes())
             && rest[..RAND].iter().all(u8::is_ascii_alphanumeric)
     })
-}
-
-/// The file name of `path` (its last component), or `None` for `/`, `..` and the like.
-pub fn file_name(path: &Path) -> Option<&OsStr> {
-    path.file_name()
 }
 
 fn fnv1a64(bytes: &[u8]) -> u64 {
