@@ -10,8 +10,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
 use crate::rng::{ChunkStreams, Rng};
 
 /// An accumulator that merges exactly; `Default` is the identity.
@@ -162,8 +160,8 @@ pub fn run_from<S: Simulation + ?Sized>(
         .max(1);
     let planned = opts.chunks.end.saturating_sub(opts.chunks.start);
     let done = done.min(planned);
-    let bar = progress_bar(planned, opts.progress, &opts.label);
-    bar.set_position(done);
+    let bar = crate::progress::Progress::new(opts.progress, planned, &opts.label, "chunks");
+    bar.set(done);
     let start = Instant::now();
     let seed = opts.seed;
     let first = opts.chunks.start;
@@ -191,7 +189,7 @@ pub fn run_from<S: Simulation + ?Sized>(
             let mut rng = streams.stream(c);
             let mut a = S::Acc::default();
             sim.run_chunk(c, &mut rng, &mut a);
-            bar.inc(1);
+            bar.advance(1);
             let mut sh = lock();
             if i == sh.done {
                 sh.acc.merge(&a);
@@ -268,7 +266,7 @@ pub fn run_from<S: Simulation + ?Sized>(
         }
         Ok(())
     });
-    bar.finish_and_clear();
+    bar.finish();
     let stopped_by_error = spawned.is_err();
     spawned?;
     let sh = shared.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -281,21 +279,6 @@ pub fn run_from<S: Simulation + ?Sized>(
         elapsed: start.elapsed(),
         threads,
     })
-}
-
-fn progress_bar(len: u64, show: bool, label: &str) -> ProgressBar {
-    use std::io::IsTerminal;
-    if !show || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} chunks, eta {eta}",
-    ) {
-        bar.set_style(style);
-    }
-    bar.set_prefix(label.to_string());
-    bar
 }
 
 #[cfg(test)]

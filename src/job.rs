@@ -102,6 +102,9 @@ pub struct Ctx<'a> {
     pub graceful: fn(),
     /// The command's files, checked and held: every output is written through it.
     pub door: &'a Door,
+    /// Show progress on standard error (`progress::Progress`: on a terminal only); false
+    /// under -q/--quiet.
+    pub progress: bool,
 }
 
 /// A command's work.

@@ -12,6 +12,7 @@ pub mod games;
 pub mod job;
 pub mod monitor;
 pub mod numparse;
+pub mod progress;
 pub mod report;
 pub mod rng;
 pub mod shard;

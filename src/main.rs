@@ -56,6 +56,7 @@ fn main() -> ExitCode {
         stop: &stop,
         graceful: || GRACEFUL.store(true, Ordering::SeqCst),
         door: &door,
+        progress: !cli.quiet,
     };
     let result = dispatch(cli.command, &ctx);
     // A signal that came while the files were written let them finish: the exit code still

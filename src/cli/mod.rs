@@ -82,6 +82,9 @@ pub struct Cli {
     /// the command is built.
     #[arg(skip)]
     pub files: rtplab::door::Plan,
+    /// The command's -q/--quiet (every command has it): no progress on standard error.
+    #[arg(skip)]
+    pub quiet: bool,
 }
 
 impl Cli {
@@ -201,6 +204,7 @@ impl Cli {
         }
         cli.threads = leaf.try_get_one::<usize>("threads").ok().flatten().copied();
         cli.files = files::plan(leaf, leaf_cmd);
+        cli.quiet = leaf.try_get_one::<bool>("quiet").ok().flatten() == Some(&true);
         Ok(cli)
     }
 }
@@ -266,13 +270,13 @@ docs/audit-and-monitor.md explains the bands and the funnel plot."
 pub enum AuditGame {
     /// Blackjack: the optimal, basic and auto-play tiers; main bet, pairs, insurance, bet behind.
     #[command(
-        after_help = "Examples:\n  rtplab audit blackjack --claim 99.54 --out-dir audit/seed-table\n  rtplab audit blackjack --peek --das --decks 6 --claim 99.54 --rounds 1e9 --out-dir audit/6d\n  rtplab audit blackjack --rounds 0 --format json     # exact only\n  rtplab monitor --expected audit/seed-table/report.json daily-results.csv"
+        after_help = "Examples:\n  rtplab audit blackjack --claim 99.54 --out-dir audit-seed-table\n  rtplab audit blackjack --peek --das --decks 6 --claim 99.54 --rounds 1e9 --out-dir audit-6d\n  rtplab audit blackjack --rounds 0 --format json     # exact only\n  rtplab monitor --expected audit-seed-table/report.json docs/examples/daily.csv"
     )]
     Blackjack(BlackjackAudit),
     /// Dice of Doom: each policy's exact turn-score distribution, the simulation cross-check,
     /// the turns needed, and games of two to the target.
     #[command(
-        after_help = "Examples:\n  rtplab audit doom --out-dir audit/doom\n  rtplab audit doom --rules s2-common --bank-at 300,350,400 --turns 1e7 --games 20k"
+        after_help = "Examples:\n  rtplab audit doom --out-dir audit-doom\n  rtplab audit doom --rules s2-common --bank-at 300,350,400 --turns 1e7 --games 20k"
     )]
     Doom(doom::DoomAudit),
 }

@@ -16,7 +16,7 @@ use rtplab::games::blackjack::{BjConfig, Blackjack};
 #[test]
 fn committed_seed_chart_is_the_derived_chart() {
     let rules = Rules::seed();
-    let derived = derive_chart(&rules).to_csv(&chart_header(&rules));
+    let derived = derive_chart(&rules, false).to_csv(&chart_header(&rules));
     let file = std::fs::read_to_string("strategies/blackjack/seed.csv").unwrap();
     assert_eq!(
         file, derived,
@@ -33,7 +33,7 @@ fn committed_us_shoe_chart_is_the_derived_chart() {
     rules.das = true;
     rules.max_hands = 4;
     rules.surrender = Surrender::Late;
-    let derived = derive_chart(&rules).to_csv(&chart_header(&rules));
+    let derived = derive_chart(&rules, false).to_csv(&chart_header(&rules));
     let file = std::fs::read_to_string("strategies/blackjack/6d-h17-peek-das-4hands.csv").unwrap();
     assert_eq!(
         file, derived,
@@ -99,7 +99,7 @@ fn basic_is_derived_for_the_rules_and_simulation_agrees_with_its_exact_ev() {
         let StrategySpec::Chart(chart) = &spec else {
             panic!("{name}: basic is not a chart")
         };
-        let derived = derive_chart(&rules);
+        let derived = derive_chart(&rules, false);
         assert_eq!(
             chart.codes, derived.codes,
             "{name}: basic is not the derived chart"
@@ -137,7 +137,7 @@ fn basic_is_derived_for_the_rules_and_simulation_agrees_with_its_exact_ev() {
 fn basic_under_the_seed_rules_is_the_committed_seed_chart() {
     let rules = Rules::seed();
     assert_eq!(basic_chart(&rules).codes, seed_chart().codes);
-    assert_eq!(basic_chart(&rules).codes, derive_chart(&rules).codes);
+    assert_eq!(basic_chart(&rules).codes, derive_chart(&rules, false).codes);
 }
 
 fn sim(

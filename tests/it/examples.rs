@@ -1,5 +1,6 @@
-//! Every `rtplab ...` command of README.md, run as written but for its size: a stale example
-//! (a flag renamed, a file no longer shipped, an output folder two examples share) fails here.
+//! Every `rtplab ...` command of README.md and of the pages of docs/, run as written but for
+//! its size: a stale example (a flag renamed, a file no longer shipped, an output folder two
+//! examples share, a folder that does not exist) fails here.
 //!
 //! Sizes are cut so that the whole takes seconds: `--rounds`, `--games`, `--turns` and
 //! `--coups` given are replaced by small counts, and added where the command's default is
@@ -61,6 +62,7 @@ fn reduced(cmd: &str) -> String {
             extra.extend(["--coups", "20k"])
         }
         "rtplab audit doom" => extra.extend(["--turns", "10k", "--games", "0"]),
+        "rtplab sim twenty-one" if !has("--games") => extra.extend(["--games", "2000"]),
         _ => {}
     }
     // Before a redirection, if any.
@@ -71,15 +73,32 @@ fn reduced(cmd: &str) -> String {
     words.join(" ")
 }
 
+/// A scratch folder of its own (tests run side by side): `reports/` and `docs/` seen through
+/// links (read only), `strategies/` copied (an example writes a strategy file there).
 fn scratch() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rtplab-examples-{}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let d = std::env::temp_dir().join(format!("rtplab-examples-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for sub in ["strategies", "reports", "docs"] {
+    for sub in ["reports", "docs"] {
         std::os::unix::fs::symlink(root.join(sub), d.join(sub)).unwrap();
     }
+    copy_dir(&root.join("strategies"), &d.join("strategies"));
     d
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
 }
 
 /// Run `cmd` (its `rtplab` the binary under test) in `dir`; its output and exit code.
@@ -119,17 +138,12 @@ fn the_readme_commands_are_found_and_cut_to_size() {
     );
 }
 
-/// Every README command succeeds as written (sizes cut), in the order the README gives them;
-/// the sharded example runs its eight shards before the merge that reads them.
-#[test]
-fn every_readme_command_runs() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let cmds = commands(&readme);
-    assert!(cmds.len() >= 25, "{cmds:#?}");
+/// Run every command of `cmds` (sizes cut) in one scratch folder, in order; the failures.
+/// The sharded example runs its eight shards before the merge that reads them.
+fn run_all(cmds: &[String]) -> Vec<String> {
     let dir = scratch();
     let mut failed = Vec::new();
-    for cmd in &cmds {
+    for cmd in cmds {
         let cmd = reduced(cmd);
         let runs: Vec<String> = if cmd.contains("--shard 3/8") {
             (1..=8)
@@ -150,5 +164,50 @@ fn every_readme_command_runs() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+    failed
+}
+
+/// Every README command succeeds as written (sizes cut), in the order the README gives them.
+#[test]
+fn every_readme_command_runs() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let cmds = commands(&readme);
+    assert!(cmds.len() >= 25, "{cmds:#?}");
+    let failed = run_all(&cmds);
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// Commands of docs/ that cannot run on one machine, each with why: they are left out here
+/// and checked where they can run.
+const NOT_HERE: &[(&str, &str)] = &[(
+    "rtplab merge /shared/run1/shard-*.json",
+    "merges the shards a Slurm array wrote (deploy/slurm/local-cluster-check.sh runs it on a real Slurm)",
+)];
+
+/// Every command of every page of docs/ succeeds as written (sizes cut), each page's in order
+/// in a scratch folder of its own (a page's later example may read an earlier one's output).
+#[test]
+fn every_docs_command_runs() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&docs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    pages.sort();
+    let mut failed = Vec::new();
+    let mut ran = 0;
+    for page in &pages {
+        let cmds: Vec<String> = commands(&std::fs::read_to_string(page).unwrap())
+            .into_iter()
+            .filter(|c| !NOT_HERE.iter().any(|(n, _)| n == c))
+            .collect();
+        ran += cmds.len();
+        for f in run_all(&cmds) {
+            failed.push(format!("{}: {f}", page.display()));
+        }
+    }
+    assert!(ran >= 40, "only {ran} commands found in docs/");
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

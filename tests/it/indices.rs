@@ -18,7 +18,7 @@ fn generated_hi_lo_indices_match_the_published_i18_and_fab4_within_one() {
     rules.das = true;
     rules.max_hands = 4;
     rules.surrender = Surrender::Late;
-    let chart = derive_chart(&rules);
+    let chart = derive_chart(&rules, false);
     let system = CountSystem::resolve("hi-lo").unwrap();
     let found = derive_indices(&IndexRequest {
         rules: &rules,
@@ -28,6 +28,7 @@ fn generated_hi_lo_indices_match_the_published_i18_and_fab4_within_one() {
         rounding: TcRounding::Floor,
         lo: -10,
         hi: 10,
+        progress: false,
     })
     .unwrap();
     let published = IndexSet::resolve("i18+fab4").unwrap();

@@ -21,6 +21,7 @@ use crate::audit::{
     interval, interval_cell, needed, needed_section, sim_chunk, text_section, ChiSquare, Identity,
     Needed, Z90, Z95, Z98, Z99, Z999,
 };
+use crate::progress::Progress;
 use crate::report::svg::{bar_chart, line_chart, Bar, BarChart, Line, YUnit};
 use crate::report::{fixed, pct, pct_cell, Cell, Report, Section};
 use crate::stats::{format_p, p_value};
@@ -532,6 +533,7 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
     rules.validate()?;
     super::exact::check_exact(rules)?;
     let t0 = std::time::Instant::now();
+    let progress = crate::progress::Progress::new(cfg.progress, 3, "audit: exact tiers", "tiers");
     let chart = basic_chart(rules);
     let specs: Specs = [
         (TierName::Optimal, StrategySpec::AutoPlay),
@@ -541,13 +543,14 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
         ),
         (TierName::Autoplay, StrategySpec::AutoPlay),
     ];
-    let (tiers, wagers) = exact_tiers(rules, &chart, &specs);
+    let (tiers, wagers) = exact_tiers(rules, &chart, &specs, &progress);
     let claim = cfg.claim.map(|c| judge_claim(c, tiers[0].rtp_exact));
     let tiers_seconds = t0.elapsed().as_secs_f64();
     let what = cfg
         .claim
-        .map(|c| claim_changes(rules, c))
+        .map(|c| claim_changes(rules, c, &progress))
         .unwrap_or_default();
+    progress.finish();
     let exact_seconds = t0.elapsed().as_secs_f64();
     let t1 = std::time::Instant::now();
     let simulation = simulations(cfg, &specs[1..], &tiers, &wagers, stop)?;
@@ -594,13 +597,22 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
 
 /// Each tier's exact analysis, and every wager's exact figures: per tier the main bet and
 /// the bet behind both ways, then the pairs side bet and insurance.
-fn exact_tiers(rules: &Rules, chart: &Chart, specs: &Specs) -> (Vec<Tier>, Vec<Wager>) {
+fn exact_tiers(
+    rules: &Rules,
+    chart: &Chart,
+    specs: &Specs,
+    progress: &Progress,
+) -> (Vec<Tier>, Vec<Wager>) {
     let tiers_b: Vec<(Tier, Vec<(f64, f64)>)> = specs
         .iter()
-        .map(|(name, spec)| match name {
-            TierName::Optimal => tier_exact(rules, *name, &Optimal, spec),
-            TierName::Basic => tier_exact(rules, *name, &Follow(chart), spec),
-            TierName::Autoplay => tier_exact(rules, *name, &Follow(&AutoPlay), spec),
+        .map(|(name, spec)| {
+            let tier = match name {
+                TierName::Optimal => tier_exact(rules, *name, &Optimal, spec),
+                TierName::Basic => tier_exact(rules, *name, &Follow(chart), spec),
+                TierName::Autoplay => tier_exact(rules, *name, &Follow(&AutoPlay), spec),
+            };
+            progress.advance(1);
+            tier
         })
         .collect();
     let mut tiers = Vec::new();
@@ -766,7 +778,7 @@ type Changed = (Vec<usize>, (Rules, Option<String>));
 /// the claim alone, under optimal play; for those that reach the claim, the basic chart
 /// derived for the changed rules too.
 /// Sorted: those that reach the claim first, then by RTP.
-pub fn claim_changes(base: &Rules, claim: f64) -> Vec<ChangeRow> {
+pub fn claim_changes(base: &Rules, claim: f64, progress: &Progress) -> Vec<ChangeRow> {
     let changes = rule_changes(base);
     let t = |r: &Rules| DealerTable::shared(r.h17);
     let ev0 = analyze(base, &Optimal, t(base)).ev;
@@ -798,9 +810,18 @@ pub fn claim_changes(base: &Rules, claim: f64) -> Vec<ChangeRow> {
     let singles: Vec<Changed> = (0..changes.len())
         .filter_map(|i| apply(&[i]).map(|r| (vec![i], r)))
         .collect();
+    progress.stage(
+        "audit: single rule changes",
+        singles.len() as u64,
+        "rule sets",
+    );
     let single_ev: Vec<f64> = singles
         .par_iter()
-        .map(|(_, (r, _))| analyze(r, &Optimal, t(r)).ev)
+        .map(|(_, (r, _))| {
+            let ev = analyze(r, &Optimal, t(r)).ev;
+            progress.advance(1);
+            ev
+        })
         .collect();
     // Pairs of changes that each raise the RTP but do not reach the claim alone (a pair with
     // a change that reaches it alone reaches it by that change).
@@ -821,9 +842,18 @@ pub fn claim_changes(base: &Rules, claim: f64) -> Vec<ChangeRow> {
             }
         }
     }
+    progress.stage(
+        "audit: pairs of rule changes",
+        pairs.len() as u64,
+        "rule sets",
+    );
     let pair_ev: Vec<f64> = pairs
         .par_iter()
-        .map(|(_, (r, _))| analyze(r, &Optimal, t(r)).ev)
+        .map(|(_, (r, _))| {
+            let ev = analyze(r, &Optimal, t(r)).ev;
+            progress.advance(1);
+            ev
+        })
         .collect();
     let mut rows: Vec<ChangeRow> = singles
         .into_iter()

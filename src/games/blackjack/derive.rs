@@ -142,13 +142,21 @@ fn key(c: &[u8; NV]) -> u64 {
         .fold(0u64, |k, (v, &n)| k | (n as u64) << (6 * v))
 }
 
-/// The total-dependent chart with the highest expected value for `rules`, as derived above.
-pub fn derive_chart(rules: &Rules) -> Chart {
+/// The total-dependent chart with the highest expected value for `rules`, as derived above;
+/// progress on standard error when `show_progress` (and the work lasts).
+pub fn derive_chart(rules: &Rules, show_progress: bool) -> Chart {
     let table = DealerTable::shared(rules.h17);
+    let progress =
+        crate::progress::Progress::new(show_progress, NV as u64, "deriving the chart", "up cards");
     let sums: Vec<Sums> = (0..NV)
         .into_par_iter()
-        .map(|u| sums_for_up(rules, table, u, full_shoe(rules.decks)))
+        .map(|u| {
+            let s = sums_for_up(rules, table, u, full_shoe(rules.decks));
+            progress.advance(1);
+            s
+        })
         .collect();
+    progress.finish();
     let mut codes = [[Code::H; 10]; ROWS];
     for (u, s) in sums.iter().enumerate() {
         for (row, line) in codes.iter_mut().enumerate() {
@@ -241,6 +249,8 @@ pub struct IndexRequest<'a> {
     /// steps of one running count per deck left around the neutral running count).
     pub lo: i32,
     pub hi: i32,
+    /// Show progress on standard error (on a terminal).
+    pub progress: bool,
 }
 
 /// One generated index: the entry and the real-valued count where the two actions' EVs
@@ -467,15 +477,26 @@ pub fn derive_indices(req: &IndexRequest) -> Result<Vec<GeneratedIndex>, IndexGe
         shoes.push(shoe);
     }
     // Sums[point][up].
+    let progress = crate::progress::Progress::new(
+        req.progress,
+        (shoes.len() * NV) as u64,
+        "index plays",
+        "(count, up card) analyses",
+    );
     let sums: Vec<Vec<Sums>> = shoes
         .par_iter()
         .map(|shoe| {
             (0..NV)
                 .into_par_iter()
-                .map(|u| sums_for_up(rules, table, u, *shoe))
+                .map(|u| {
+                    let s = sums_for_up(rules, table, u, *shoe);
+                    progress.advance(1);
+                    s
+                })
                 .collect()
         })
         .collect();
+    progress.finish();
     let unbalanced_scale = (!balanced).then_some(sys.scale);
     let at = |x: f64| first_count_at_or_above(x, req.rounding, unbalanced_scale);
     let nearest = |mut c: Vec<(f64, bool)>| {

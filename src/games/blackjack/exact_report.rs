@@ -244,7 +244,7 @@ fn variants(base: &Rules) -> Vec<(String, Rules)> {
 }
 
 /// Run every analysis the exact report needs.
-pub fn exact_model(cfg: &ExactConfig) -> ExactModel {
+pub fn exact_model(cfg: &ExactConfig, show_progress: bool) -> ExactModel {
     let rules = &cfg.rules;
     let mut settlements: Vec<(String, Rules)> = vec![(label(rules), rules.clone())];
     if cfg.both_settlements && !rules.peek {
@@ -255,6 +255,18 @@ pub fn exact_model(cfg: &ExactConfig) -> ExactModel {
         };
         settlements.push((label(&other), other));
     }
+    let variants = if cfg.sensitivity {
+        variants(rules)
+    } else {
+        Vec::new()
+    };
+    let plays_each = 1 + cfg.strategy.is_some() as u64;
+    let progress = crate::progress::Progress::new(
+        show_progress,
+        settlements.len() as u64 * plays_each + plays_each,
+        "exact analysis",
+        "analyses",
+    );
     let mut rows = Vec::new();
     let mut best_rtp: Option<f64> = None;
     let mut method = String::new();
@@ -266,6 +278,7 @@ pub fn exact_model(cfg: &ExactConfig) -> ExactModel {
             let st = super::resolve::rederive_basic(st, rs);
             plays.push((st.name(), run(rs, Some(&st), cfg.post_split)));
         }
+        progress.advance(plays_each);
         for (play, res) in &plays {
             rows.push(SettlementRow {
                 result: ExactLine::of(res),
@@ -284,6 +297,7 @@ pub fn exact_model(cfg: &ExactConfig) -> ExactModel {
         .strategy
         .as_ref()
         .map(|s| ExactLine::of(&run(rules, Some(s), cfg.post_split)));
+    progress.advance(plays_each);
     let claim = cfg.claim.map(|c| {
         let best = best_rtp.unwrap_or(f64::NAN);
         let reachable = best >= c;
@@ -296,10 +310,12 @@ pub fn exact_model(cfg: &ExactConfig) -> ExactModel {
         }
     });
     let sensitivity = cfg.sensitivity.then(|| {
-        variants(rules)
+        progress.stage("sensitivity", variants.len() as u64, "rule changes");
+        variants
             .into_iter()
             .map(|(change, rs)| {
                 let e = run(&rs, None, cfg.post_split).ev;
+                progress.advance(1);
                 SensitivityRow {
                     change,
                     ev: e,

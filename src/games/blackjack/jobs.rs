@@ -25,9 +25,9 @@ impl Job for ExactJob {
     fn outputs(&self) -> &Outputs {
         &self.outputs
     }
-    fn run(self, _: &Ctx) -> Result<Outcome, Error> {
+    fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         super::exact::check_exact(&self.config.rules)?;
-        let model = super::exact_report::exact_model(&self.config);
+        let model = super::exact_report::exact_model(&self.config, ctx.progress);
         Ok(Outcome::Report {
             report: super::exact_report::render(&model),
             plots: Box::new(move || {
@@ -50,8 +50,8 @@ impl Job for DeriveJob {
     fn outputs(&self) -> &Outputs {
         &self.outputs
     }
-    fn run(self, _: &Ctx) -> Result<Outcome, Error> {
-        let chart = derive_chart(&self.rules);
+    fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
+        let chart = derive_chart(&self.rules, ctx.progress);
         Ok(Outcome::Text(chart.to_csv(&chart_header(&self.rules))))
     }
 }
@@ -75,7 +75,7 @@ impl Job for IndicesJob {
     fn outputs(&self) -> &Outputs {
         &self.outputs
     }
-    fn run(self, _: &Ctx) -> Result<Outcome, Error> {
+    fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         let decks_left = self.decks_left.unwrap_or(self.rules.decks as f64 / 2.0);
         let found = derive_indices(&IndexRequest {
             rules: &self.rules,
@@ -85,6 +85,7 @@ impl Job for IndicesJob {
             rounding: self.rounding,
             lo: self.range.0,
             hi: self.range.1,
+            progress: ctx.progress,
         })?;
         let key = if self.system.balanced() {
             "true count"

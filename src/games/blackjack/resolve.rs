@@ -38,7 +38,7 @@ pub fn basic_chart(rules: &Rules) -> Chart {
     let mut chart = if chart_rules(rules) == chart_rules(&Rules::seed()) {
         seed_chart()
     } else {
-        super::derive::derive_chart(rules)
+        super::derive::derive_chart(rules, false)
     };
     chart.name = BASIC_NAME.to_string();
     chart

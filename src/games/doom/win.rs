@@ -139,22 +139,6 @@ fn tail(fast: &Fast, eps: f64) -> (usize, f64) {
     (hi, fast.p_reach(hi))
 }
 
-/// The solve's progress bar: on standard error, on a terminal only.
-fn progress_bar(len: u64, show: bool) -> indicatif::ProgressBar {
-    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-    use std::io::IsTerminal;
-    if !show || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "solving [{elapsed_precise}] {wide_bar} {percent}% of the turn levels, eta {eta}",
-    ) {
-        bar.set_style(style);
-    }
-    bar
-}
-
 /// The turn as flat arrays, for a fast dynamic program: per hold, the probability that a
 /// roll busts (farkle or doom), and the other rolls, each with its legal set-asides as offsets
 /// into the value array.
@@ -481,12 +465,14 @@ impl WinSolution {
     pub fn solve_with(m: &Model, opts: &WinOptions) -> Result<WinSolution, WinError> {
         Self::solvable(m)?;
         let mut sol = Self::empty(m, opts);
-        let bar = progress_bar(
-            if opts.progress { sol.total_work().0 } else { 0 },
+        let bar = crate::progress::Progress::percent(
             opts.progress,
+            if opts.progress { sol.total_work().0 } else { 0 },
+            "solving",
+            "of the turn levels",
         );
-        sol.solve_grid(&|w| bar.inc(w));
-        bar.finish_and_clear();
+        sol.solve_grid(&|w| bar.advance(w));
+        bar.finish();
         sol.fill();
         Ok(sol)
     }
