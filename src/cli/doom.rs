@@ -623,10 +623,7 @@ impl TryFrom<&DoomExact> for ExactJob {
                     WinSolve::Fast => WinOptions::fast(),
                     WinSolve::Exact => WinOptions::exact(),
                 };
-                Analysis::Win(WinOptions {
-                    progress: true,
-                    ..opts
-                })
+                Analysis::Win(opts)
             }
             (Objective::Points, 1) => {
                 let strategies = args

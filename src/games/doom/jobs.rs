@@ -19,7 +19,7 @@ pub enum Analysis {
         sweep_max: u32,
     },
     /// A game of two played to win: win probabilities and banking thresholds, solved with
-    /// these options (a progress bar when they say so).
+    /// these options (progress as the command's context says).
     Win(super::win::WinOptions),
 }
 
@@ -34,12 +34,18 @@ impl Job for ExactJob {
     fn outputs(&self) -> &Outputs {
         &self.outputs
     }
-    fn run(self, _: &Ctx) -> Result<Outcome, Error> {
+    fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         let model = Model::new(&self.rules);
         Ok(match self.analysis {
             Analysis::Win(opts) => {
+                let opts = super::win::WinOptions {
+                    progress: ctx.progress,
+                    ..opts
+                };
                 let plan = super::win::WinSolution::plan(&model, &opts)?;
-                eprintln!("{}", plan_line(&plan, self.rules.target));
+                if ctx.progress {
+                    eprintln!("{}", plan_line(&plan, self.rules.target));
+                }
                 let x = report::win_model(&model, &opts)?;
                 Outcome::Report {
                     report: report::render_win(&x),
@@ -98,12 +104,12 @@ impl Job for AdviseJob {
     fn outputs(&self) -> &Outputs {
         &self.outputs
     }
-    fn run(self, _: &Ctx) -> Result<Outcome, Error> {
+    fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         let model = Model::new(&self.rules);
         // The advice to win solves the whole game first when no table is given: minutes at
         // large targets.
         let opts = super::win::WinOptions {
-            progress: true,
+            progress: ctx.progress,
             ..super::win::WinOptions::fast()
         };
         let note = |target: u64| {
