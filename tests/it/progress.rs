@@ -32,7 +32,7 @@ fn a_simulation_shows_progress_on_a_terminal_unless_quiet() {
 }
 
 /// Each long job that is not a simulation shows its own bar, labelled, with an ETA; ended
-/// after 4 s (the bar appears 1.5 s into the work; each job takes longer than that), or 3 s
+/// after 8 s (the bar appears 1.5 s into the work; each job takes longer than that), or 3 s
 /// under -q.
 #[test]
 fn long_exact_work_shows_progress_unless_quiet() {
@@ -47,7 +47,7 @@ fn long_exact_work_shows_progress_unless_quiet() {
             "solving",
         ),
     ] {
-        let shown = on_terminal(args, 4);
+        let shown = on_terminal(args, 8);
         assert!(
             shown.contains(label) && shown.contains("eta"),
             "{args}: no progress bar in: {shown}"
