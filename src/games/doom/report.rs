@@ -381,12 +381,19 @@ pub fn render_sim(sm: &SimModel) -> Report {
     if let SimModeModel::Games(g) = &sm.mode {
         r.sections.push(final_score_section(g));
     }
-    let hist = turn_score_section(sm, all_turns);
+    let (hist, small) = turn_score_section(sm, all_turns);
     r.notes.push(format!(
         "Turn score distribution: the busts (farkle or doom, 0 points) on a row of their own, \
          then bins of {TABLE_BIN} points, from (inclusive) to (exclusive); the JSON keeps bins \
          of {HIST_BIN}."
     ));
+    if small && matches!(sm.mode, SimModeModel::Games(_)) {
+        r.notes.push(format!(
+            "Turns of 1–{} points: banks made with what a seat still needs to reach the \
+             target (end-game play such as endgame:T), or by a strategy that banks that low.",
+            TABLE_BIN - 1
+        ));
+    }
     r.sections.push(hist);
     if sm.rules.doom_wipes == DoomWipes::Bank {
         r.notes.push(
@@ -403,8 +410,9 @@ pub fn render_sim(sm: &SimModel) -> Report {
 const TABLE_BIN: i64 = 250;
 
 /// The turn-score table: the busts (farkle or doom, 0 points) on a row of their own, then the
-/// scores in bins of [`TABLE_BIN`] points (from, inclusive, to, exclusive).
-fn turn_score_section(sm: &SimModel, all_turns: u64) -> Section {
+/// scores in bins of [`TABLE_BIN`] points (from, inclusive, to, exclusive); and whether some
+/// turns scored more than 0 but less than a bin.
+fn turn_score_section(sm: &SimModel, all_turns: u64) -> (Section, bool) {
     let mut hist = Section::new(
         "Turn score distribution",
         &["from", "to", "turns", "fraction"],
@@ -444,6 +452,9 @@ fn turn_score_section(sm: &SimModel, all_turns: u64) -> Section {
             Cell::num(v.to_string(), v as f64, "points")
         })
     };
+    let small = rows
+        .iter()
+        .any(|&(from, to, n)| from == Some(0) && to == Some(TABLE_BIN) && n > 0);
     for (from, to, n) in rows {
         let bust = from == Some(0) && to == Some(0);
         hist.row([
@@ -457,7 +468,7 @@ fn turn_score_section(sm: &SimModel, all_turns: u64) -> Section {
             pct_cell(rate(n, all_turns), 3),
         ]);
     }
-    hist
+    (hist, small)
 }
 
 /// The tables of games before the turn statistics: win rate by seat, by turn order, game
