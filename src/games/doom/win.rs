@@ -33,9 +33,11 @@
 //! that). Everything else is exact up to the iteration's tolerance.
 
 mod bytes;
+pub mod kept;
 mod solve;
 
 pub use bytes::{WinTableError, FORMAT_VERSION};
+pub use kept::TableStore;
 
 use super::model::Model;
 use super::rules::{DoomWipes, EndRule};
@@ -56,6 +58,14 @@ pub enum WinError {
     DoomWipesBank,
     #[error("target {0}: the two-player solve needs a target from 1 to {1} points (give --target, e.g. --target 10000; the work grows with the cube of the target)")]
     Target(u64, u64),
+    #[error(transparent)]
+    Cache(#[from] crate::door::cache::CacheError),
+    #[error(transparent)]
+    Input(#[from] crate::door::InputError),
+    #[error("--win-table {path}: {why}")]
+    Table { path: String, why: String },
+    #[error("interrupted: {0}")]
+    Stopped(String),
 }
 
 /// Largest target solved, in points (the table holds every pair of scores: 64 MB at
@@ -485,7 +495,8 @@ impl WinSolution {
             if opts.progress { sol.total_work().0 } else { 0 },
             opts.progress,
         );
-        sol.solve_grid(&|w| bar.inc(w));
+        let top = sol.top_sum();
+        sol.solve_grid(top, &|w| bar.inc(w), &mut |_, _| true);
         bar.finish_and_clear();
         sol.fill();
         Ok(sol)
