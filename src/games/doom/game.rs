@@ -140,9 +140,13 @@ impl Game for Doom {
         }
         // The two-player game solved once, for win-optimal seats.
         let win = if players.iter().any(|p| p.strategy.win) {
-            if !matches!(cfg.mode, Mode::Games(_)) || players.len() != 2 {
+            let two_only = players
+                .iter()
+                .any(|p| p.strategy.win && p.strategy.multi.is_none());
+            let n = players.len();
+            if !matches!(cfg.mode, Mode::Games(_)) || (two_only && n != 2) || n > 6 {
                 return Err(DoomError::Strategy(
-                    "win-optimal plays games of two players: --games N with two --seat".into(),
+                    "win-optimal plays games of two players: --games N with two --seat (win-leader and win-field play games of 2 to 6)".into(),
                 ));
             }
             let opts = super::win::WinOptions {

@@ -344,6 +344,26 @@ mod tests {
         assert!(decode(&m, &WinOptions::exact(), &bytes).is_err());
     }
 
+    /// Against one opponent the field's turn is the two-player turn: the same values at
+    /// every state, cut or not.
+    #[test]
+    fn a_field_of_one_is_the_two_player_game() {
+        let m = model(1200);
+        let sol = WinSolution::solve_with(&m, &small()).unwrap();
+        for (k, a, b) in [(0, 3, 10), (1, 10, 3), (0, 20, 22)] {
+            let two = sol.turn_table(k, a, b);
+            let field = sol.field_turn_table(a, &[(k, b)], usize::MAX);
+            assert_eq!(two.levels, field.levels);
+            for p in 0..two.levels {
+                for h in 0..m.holds.len() {
+                    assert!((two.value(p, h) - field.value(p, h)).abs() < 1e-15);
+                }
+            }
+            let cut = sol.field_turn_table(a, &[(k, b)], 5);
+            assert!(cut.cut && cut.levels < two.levels);
+        }
+    }
+
     /// A solve stopped part way saves its progress; the next solve resumes from it and ends
     /// with the table a solve without a stop makes, bit for bit; the progress is then removed.
     #[test]
