@@ -154,8 +154,10 @@ pub struct DoomSim {
     /// (see strategies/doom/).
     ///
     /// optimal: the exact policy maximizing one turn's expected points. win-optimal (games of
-    /// two only): the policy maximizing the probability of winning, solved when the run
-    /// starts. bank-at:T: bank once the turn holds T points. thresholds:T1,...,T6: bank at T_n
+    /// two only): the policy maximizing the probability of winning, from the two-player table
+    /// (kept in the cache folder; solved the first time). win-leader, win-field (games of 2 to
+    /// 6): the two-player table against the most dangerous opponent, or against every
+    /// opponent as independent racers (docs/doom.md). bank-at:T: bank once the turn holds T points. thresholds:T1,...,T6: bank at T_n
     /// with n dice left. endgame:T: bank-at:T that banks as soon as the bank reaches the
     /// target, in the last round rolls on until it leads, and raises its threshold by half
     /// while more than a tenth of the target behind. +keep-all sets aside every scoring die,
