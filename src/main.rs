@@ -72,6 +72,11 @@ fn main() -> ExitCode {
         Ok(Status::Done) => ExitCode::SUCCESS,
         Ok(Status::Failed) => ExitCode::from(1),
         Ok(Status::Interrupted) => ExitCode::from(130),
+        // A solve a signal stopped, its progress kept: the exit code tells the signal.
+        Err(e) if signal.is_some() => {
+            eprintln!("{e:#}");
+            ExitCode::from(signal.unwrap_or(130))
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
@@ -134,6 +139,7 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
         Command::Merge(a) => run(rtplab::games::MergeJob::from(&a), ctx),
         Command::Check(a) => run(rtplab::check::CheckJob::from(&a), ctx),
         Command::Monitor(a) => run(rtplab::monitor::MonitorJob::from(&a), ctx),
+        Command::Cache(c) => cli::cache_command(c).map(|_| Status::Done),
     }
 }
 

@@ -154,8 +154,10 @@ pub struct DoomSim {
     /// (see strategies/doom/).
     ///
     /// optimal: the exact policy maximizing one turn's expected points. win-optimal (games of
-    /// two only): the policy maximizing the probability of winning, solved when the run
-    /// starts. bank-at:T: bank once the turn holds T points. thresholds:T1,...,T6: bank at T_n
+    /// two only): the policy maximizing the probability of winning, from the two-player table
+    /// (kept in the cache folder; solved the first time). win-leader, win-field (games of 2 to
+    /// 6): the two-player table against the most dangerous opponent, or against every
+    /// opponent as independent racers (docs/doom.md). bank-at:T: bank once the turn holds T points. thresholds:T1,...,T6: bank at T_n
     /// with n dice left. endgame:T: bank-at:T that banks as soon as the bank reaches the
     /// target, in the last round rolls on until it leads, and raises its threshold by half
     /// while more than a tenth of the target behind. +keep-all sets aside every scoring die,
@@ -187,6 +189,8 @@ pub struct DoomSim {
     /// game, so every seat starts equally often.
     #[arg(help_heading = heading::STRATEGY, long)]
     pub start_seat: Option<usize>,
+    #[command(flatten)]
+    pub table: WinTableArgs,
     #[command(flatten)]
     pub run: RunBase,
     #[command(flatten)]
@@ -234,6 +238,7 @@ impl TryFrom<&DoomSim> for DoomConfig {
             seats,
             mode,
             start_seat: args.start_seat.map(|s| s - 1),
+            table: args.table.store(),
         })
     }
 }
@@ -272,6 +277,7 @@ impl TryFrom<&DoomCompare> for CompareJob<Doom> {
                 seats: vec![s.clone()],
                 mode: rtplab::games::doom::sim::Mode::Turns(args.turns),
                 start_seat: Some(0),
+                table: Default::default(),
             })
             .collect();
         Ok(CompareJob {
@@ -308,12 +314,48 @@ pub struct DoomExact {
     /// How the win objective is solved: fast (every score within 20,000 points of the
     /// target, every 500 beyond, interpolated between; minutes at 100,000) or exact (every
     /// score, Newton to 1e-13: hours at 100,000).
+    ///
+    /// A stopped solve (Ctrl-C, SIGTERM) keeps its progress in the cache folder (also every
+    /// 10 minutes) and the same command resumes from it.
     #[arg(long, value_enum, default_value_t = WinSolve::Fast)]
     pub win_solve: WinSolve,
+    #[command(flatten)]
+    pub table: WinTableArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
     pub quiet: super::QuietArgs,
+}
+
+/// Where the two-player solved table is kept (win-seeking seats, advice to win, the win
+/// objective).
+#[derive(Args, Debug, Clone)]
+pub struct WinTableArgs {
+    /// Solve the two-player table for this run only: the cache folder is neither read nor
+    /// written.
+    ///
+    /// By default the solved table is kept in the cache folder ($RTPLAB_CACHE, else
+    /// $XDG_CACHE_HOME/rtplab, else ~/.cache/rtplab), one entry per rules, target and solve
+    /// options, and read from there by later runs (docs/doom.md, "Cache").
+    #[arg(help_heading = heading::ANALYSIS, long, conflicts_with = "win_table")]
+    pub no_cache: bool,
+    /// Keep the solved two-player table in this file instead of the cache folder: read when
+    /// it exists (it must be a table for these rules and target), else solved and written
+    /// there.
+    #[arg(help_heading = heading::ANALYSIS, long, value_name = "FILE")]
+    pub win_table: Option<std::path::PathBuf>,
+}
+
+impl WinTableArgs {
+    /// Where the table is kept.
+    pub fn store(&self) -> rtplab::games::doom::win::TableStore {
+        use rtplab::games::doom::win::TableStore;
+        match (&self.win_table, self.no_cache) {
+            (Some(p), _) => TableStore::File(p.clone()),
+            (None, true) => TableStore::Fresh,
+            (None, false) => TableStore::Cache,
+        }
+    }
 }
 
 /// How `exact doom --objective win` solves the game.
@@ -540,7 +582,8 @@ pub struct AdviseDoom {
     #[arg(help_heading = heading::POSITION, long, value_name = "POINTS", default_value_t = 0)]
     pub turn_points: u32,
     /// Your banked score: with --opponent, values become the probability of winning a game of
-    /// two to --target under win-optimal play (the game is solved first: minutes at 10,000).
+    /// two to --target under win-optimal play (the game is solved the first time, minutes at
+    /// 100,000, and kept in the cache folder: later calls read it in a second).
     #[arg(help_heading = heading::POSITION, long, value_name = "POINTS", requires = "opponent")]
     pub score: Option<u64>,
     /// The opponent's banked score.
@@ -549,6 +592,8 @@ pub struct AdviseDoom {
     /// Your seat with --score: first (you roll first each round; the default) or second.
     #[arg(help_heading = heading::POSITION, long, value_enum, requires = "score")]
     pub seat: Option<SeatOrder>,
+    #[command(flatten)]
+    pub table: WinTableArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -623,7 +668,10 @@ impl TryFrom<&DoomExact> for ExactJob {
                     WinSolve::Fast => WinOptions::fast(),
                     WinSolve::Exact => WinOptions::exact(),
                 };
-                Analysis::Win(opts)
+                Analysis::Win {
+                    opts,
+                    store: args.table.store(),
+                }
             }
             (Objective::Points, 1) => {
                 let strategies = args
@@ -682,6 +730,7 @@ impl TryFrom<&AdviseDoom> for AdviseJob {
                     _ => None,
                 },
             },
+            table: args.table.store(),
             outputs: (&args.output).into(),
         })
     }

@@ -20,6 +20,8 @@ pub enum Role {
     Ramp,
     /// Index plays: built-in sets or files joined by `+`.
     Indices,
+    /// A solved table: read when it exists, else written (the door holds it).
+    Table,
 }
 
 /// Every flag (clap's id) whose values name files, with its role. A flag that takes a file
@@ -44,6 +46,7 @@ pub const FILE_ARGS: &[(&str, Role)] = &[
     ("log", Role::In(InputKind::Log)),
     ("files", Role::In(InputKind::Shard)),
     ("dir", Role::In(InputKind::Folder)),
+    ("win_table", Role::Table),
 ];
 
 /// The plan of the command whose own arguments are `leaf` (the innermost subcommand's).
@@ -75,6 +78,12 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
                     plan.maybe_input(&flag, &v, InputKind::Text);
                 }
                 Role::Ramp => {}
+                Role::Table if std::fs::symlink_metadata(p).is_ok() => {
+                    plan.input(&flag, p, InputKind::Table);
+                }
+                Role::Table => {
+                    plan.output(&flag, Some(p), OutputKind::Regular);
+                }
                 Role::Indices => {
                     for part in v.split('+').map(str::trim) {
                         plan.maybe_input(&flag, part, InputKind::Text);

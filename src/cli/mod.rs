@@ -264,6 +264,60 @@ docs/audit-and-monitor.md explains the bands and the funnel plot."
     /// true; report.html (self-contained), report.md, report.json, CSVs and SVGs.
     #[command(subcommand)]
     Audit(AuditGame),
+    /// The cache folder of solved tables (the two-player Dice of Doom game): where it is,
+    /// what it holds, clearing it.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  rtplab cache path\n  rtplab cache list\n  rtplab cache clear\n  RTPLAB_CACHE=/scratch/rtplab rtplab advise doom --roll 1,5,2,2,3,4 --score 4000 --opponent 5200 --target 100000"
+    )]
+    Cache(CacheCmd),
+}
+
+/// `rtplab cache`.
+#[derive(Subcommand, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheCmd {
+    /// Print the cache folder: $RTPLAB_CACHE, else $XDG_CACHE_HOME/rtplab, else
+    /// ~/.cache/rtplab.
+    Path,
+    /// List the solved tables kept (name and size).
+    List,
+    /// Remove every solved table kept (nothing else in the folder is touched).
+    Clear,
+}
+
+/// Run `rtplab cache`: its lines on standard output.
+pub fn cache_command(c: CacheCmd) -> anyhow::Result<()> {
+    use rtplab::door::cache::Cache;
+    let cache = Cache::open()?;
+    let dir = cache.dir().display();
+    let text = match c {
+        CacheCmd::Path => format!("{dir}\n"),
+        CacheCmd::List => {
+            let entries = cache
+                .entries()
+                .map_err(|e| anyhow::anyhow!("cannot list the cache folder {dir}: {e}"))?;
+            let mut t = format!(
+                "{dir}: {}\n",
+                rtplab::report::plural(entries.len() as u64, "solved table")
+            );
+            for (name, bytes) in entries {
+                t.push_str(&format!("{name}  {:.1} MB\n", bytes as f64 / 1e6));
+            }
+            t
+        }
+        CacheCmd::Clear => {
+            let (n, bytes) = cache
+                .clear()
+                .map_err(|e| anyhow::anyhow!("cannot clear the cache folder {dir}: {e}"))?;
+            format!(
+                "{dir}: {} removed ({:.1} MB)\n",
+                rtplab::report::plural(n as u64, "solved table"),
+                bytes as f64 / 1e6
+            )
+        }
+    };
+    rtplab::door::write_stdout(text.as_bytes())?;
+    Ok(())
 }
 
 #[derive(Subcommand, Debug)]

@@ -15,6 +15,8 @@ pub const MAX_TEXT_BYTES: u64 = 1 << 20;
 pub const MAX_SHARD_BYTES: u64 = 256 << 20;
 /// Size limit of a monitor's log (10,000,000 periods take under 1 GB).
 pub const MAX_LOG_BYTES: u64 = 4 << 30;
+/// Size limit of a solved table (the two-player Dice of Doom table at 100,000 is 64 MB).
+pub const MAX_TABLE_BYTES: u64 = 1 << 30;
 
 /// The kinds of input, each with its size limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +31,8 @@ pub enum InputKind {
     Log,
     /// A folder the command reads (check's baselines).
     Folder,
+    /// A solved table (binary, versioned and checksummed by its own reader): 1 GiB.
+    Table,
 }
 
 impl InputKind {
@@ -38,6 +42,7 @@ impl InputKind {
             InputKind::Text | InputKind::Folder => MAX_TEXT_BYTES,
             InputKind::Report | InputKind::Shard => MAX_SHARD_BYTES,
             InputKind::Log => MAX_LOG_BYTES,
+            InputKind::Table => MAX_TABLE_BYTES,
         }
     }
 }
@@ -190,6 +195,34 @@ pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String, InputErr
         return Err(too_big(bytes.len() as u64));
     }
     text_of(bytes, what, &p)
+}
+
+/// Read the file `path` (`what` names its kind in messages, e.g. "solved table") as bytes, at
+/// most `limit` of them: a regular file, checked as `read_text` checks one, not decoded.
+pub fn read_bytes(path: &Path, what: &str, limit: u64) -> Result<Vec<u8>, InputError> {
+    let p = path.display().to_string();
+    let (file, len) = open_file(path, what)?;
+    let too_big = |size| InputError::TooBig {
+        what: what.to_string(),
+        path: p.clone(),
+        size,
+        limit,
+    };
+    if len > limit {
+        return Err(too_big(len));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| InputError::Io {
+            what: what.to_string(),
+            path: p.clone(),
+            why: e.to_string(),
+        })?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(bytes.len() as u64));
+    }
+    Ok(bytes)
 }
 
 /// Longest quote of a user's line or value in a message, in characters.

@@ -19,6 +19,7 @@
 //! each kind of input are in [`input`]. A signal during a write lets the write finish
 //! ([`writing`]); an abort removes every temporary file in progress ([`abandon`]).
 
+pub mod cache;
 pub mod input;
 mod lock;
 pub mod names;

@@ -3,9 +3,17 @@
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
-/// The real binary.
+/// The real binary, its cache folder of solved tables one of the test process's own (never
+/// the user's).
 pub fn rtplab() -> Command {
-    Command::cargo_bin("rtplab").unwrap()
+    let mut c = Command::cargo_bin("rtplab").unwrap();
+    c.env("RTPLAB_CACHE", test_cache());
+    c
+}
+
+/// The cache folder the tests' commands use.
+pub fn test_cache() -> PathBuf {
+    std::env::temp_dir().join(format!("rtplab-it-cache-{}", std::process::id()))
 }
 
 /// Run a command and require exit code 0 (the failure shows its standard error).

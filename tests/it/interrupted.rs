@@ -110,6 +110,7 @@ fn doom(mode: rtplab::games::doom::sim::Mode, seats: usize) -> (Report, Plots, b
         seats: vec!["bank-at:300".to_string(); seats],
         mode,
         start_seat: None,
+        table: Default::default(),
     };
     let r = rtplab::game::sim_rendered::<Doom>(cfg, &one_thread(), None, &stopped()).unwrap();
     (r.report, r.plots, r.interrupted)

@@ -8,6 +8,7 @@ mod advise;
 mod audit;
 mod baccarat;
 mod blackjack_stats;
+mod cache;
 mod check;
 mod check_bless;
 mod checkpoint;

@@ -230,12 +230,14 @@ pub struct Solved<'a> {
     pub turn: Option<&'a ValueTable>,
     /// The two-player game.
     pub win: Option<&'a WinSolution>,
-    /// Called with the target just before the advice solves the two-player game itself (it
-    /// can take minutes), once the position and rules have been found solvable.
-    pub before_win_solve: Option<&'a (dyn Fn(u64) + Sync)>,
-    /// How the advice solves the game itself (None: `WinOptions::fast()`).
-    pub win_options: Option<WinOptions>,
+    /// How the advice gets the two-player game when `win` is not given, once the position
+    /// and rules have been found solvable (reading a kept table, or solving: minutes at large
+    /// targets). None: solved with `WinOptions::fast()`.
+    pub get_win: Option<&'a WinSource<'a>>,
 }
+
+/// A way to get the two-player game for the advice (`Solved::get_win`).
+pub type WinSource<'a> = dyn Fn() -> Result<WinSolution, WinError> + Sync + 'a;
 
 /// The advice for `req` under `m`'s rules (the target is the rules').
 pub fn advise(
@@ -338,11 +340,10 @@ pub fn advise(
                 Some(s) => s,
                 None => {
                     WinSolution::solvable(m)?;
-                    if let Some(f) = solved.before_win_solve {
-                        f(target);
-                    }
-                    let opts = solved.win_options.unwrap_or_else(WinOptions::fast);
-                    owned = WinSolution::solve_with(m, &opts)?;
+                    owned = match solved.get_win {
+                        Some(get) => get()?,
+                        None => WinSolution::solve_with(m, &WinOptions::fast())?,
+                    };
                     &owned
                 }
             };
@@ -519,7 +520,13 @@ mod tests {
     #[test]
     fn the_solve_is_announced_only_when_it_happens() {
         let calls = std::sync::Mutex::new(Vec::new());
-        let note = |t: u64| calls.lock().unwrap().push(t);
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        r.target = 500;
+        let fast = Model::new(&r);
+        let note = || {
+            calls.lock().unwrap().push(500);
+            WinSolution::solve_with(&fast, &WinOptions::fast())
+        };
         let mut r = DoomRules::preset(DoomPreset::Seed);
         r.target = 500;
         let m = Model::new(&r);
@@ -534,7 +541,7 @@ mod tests {
             }),
         };
         let announced = Solved {
-            before_win_solve: Some(&note),
+            get_win: Some(&note),
             ..Default::default()
         };
         let a = advise(&m, &req, announced).unwrap();

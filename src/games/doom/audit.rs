@@ -170,6 +170,7 @@ fn simulation_run(
         seats,
         mode,
         start_seat: None,
+        table: Default::default(),
     };
     let total = match mode {
         Mode::Turns(n) | Mode::Games(n) => n,

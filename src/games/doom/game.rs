@@ -25,6 +25,10 @@ pub struct DoomConfig {
     pub mode: Mode,
     /// 0-based; `None`: rotate the starting seat game by game.
     pub start_seat: Option<usize>,
+    /// Where a win-seeking seat's solved table is kept (not part of what is simulated: the
+    /// table is the same wherever it is kept).
+    #[serde(skip)]
+    pub table: super::win::TableStore,
 }
 
 /// How a Dice of Doom run maps onto chunks, and what the solve found.
@@ -136,16 +140,20 @@ impl Game for Doom {
         }
         // The two-player game solved once, for win-optimal seats.
         let win = if players.iter().any(|p| p.strategy.win) {
-            if !matches!(cfg.mode, Mode::Games(_)) || players.len() != 2 {
+            let two_only = players
+                .iter()
+                .any(|p| p.strategy.win && p.strategy.multi.is_none());
+            let n = players.len();
+            if !matches!(cfg.mode, Mode::Games(_)) || (two_only && n != 2) || n > 6 {
                 return Err(DoomError::Strategy(
-                    "win-optimal plays games of two players: --games N with two --seat".into(),
+                    "win-optimal plays games of two players: --games N with two --seat (win-leader and win-field play games of 2 to 6)".into(),
                 ));
             }
             let opts = super::win::WinOptions {
                 progress: true,
                 ..super::win::WinOptions::fast()
             };
-            let sol = super::win::WinSolution::solve_with(&model, &opts)
+            let (sol, _) = super::win::kept::solve_kept(&model, &opts, &cfg.table, None)
                 .map_err(|e| DoomError::Strategy(format!("win-optimal: {e}")))?;
             Some(Arc::new(super::sim::WinPlay::new(sol)))
         } else {
@@ -298,6 +306,7 @@ impl crate::game::Baseline<Doom> for DoomBaseline {
             seats: vec![self.strategy.clone()],
             mode: Mode::Turns(self.count),
             start_seat: Some(0),
+            table: Default::default(),
         };
         Ok((cfg, self.per_chunk))
     }

@@ -2,8 +2,6 @@
 //! analysis of a turn or of a game of two played to win, advice on one roll, and the audit
 //! dossier.
 
-use std::io::IsTerminal;
-
 use super::model::Model;
 use super::rules::DoomRules;
 use super::strategy::DoomStrategy;
@@ -19,8 +17,11 @@ pub enum Analysis {
         sweep_max: u32,
     },
     /// A game of two played to win: win probabilities and banking thresholds, solved with
-    /// these options (progress as the command's context says).
-    Win(super::win::WinOptions),
+    /// these options (progress as the command's context says), the table kept in `store`.
+    Win {
+        opts: super::win::WinOptions,
+        store: super::win::TableStore,
+    },
 }
 
 /// `exact doom`.
@@ -37,16 +38,22 @@ impl Job for ExactJob {
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         let model = Model::new(&self.rules);
         Ok(match self.analysis {
-            Analysis::Win(opts) => {
+            Analysis::Win { opts, store } => {
                 let opts = super::win::WinOptions {
                     progress: ctx.progress,
                     ..opts
                 };
-                let plan = super::win::WinSolution::plan(&model, &opts)?;
-                if ctx.progress {
-                    eprintln!("{}", plan_line(&plan, self.rules.target));
-                }
-                let x = report::win_model(&model, &opts)?;
+                super::win::WinSolution::solvable(&model)?;
+                // A signal stops the solve at the end of a sum of scores, its progress kept to
+                // resume from (where a table is kept).
+                let stop = match store {
+                    super::win::TableStore::Fresh => None,
+                    _ => {
+                        (ctx.graceful)();
+                        Some(ctx.stop)
+                    }
+                };
+                let x = report::win_model_kept(&model, &opts, &store, stop)?;
                 Outcome::Report {
                     report: report::render_win(&x),
                     plots: Box::new(move || {
@@ -97,6 +104,8 @@ pub fn plan_line(plan: &super::win::WinPlan, target: u64) -> String {
 pub struct AdviseJob {
     pub rules: DoomRules,
     pub request: advise::DoomAdviseRequest,
+    /// Where the two-player table is kept (advice to win).
+    pub table: super::win::TableStore,
     pub outputs: Outputs,
 }
 
@@ -106,22 +115,15 @@ impl Job for AdviseJob {
     }
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         let model = Model::new(&self.rules);
-        // The advice to win solves the whole game first when no table is given: minutes at
-        // large targets.
+        // The advice to win reads the solved table where it is kept, or solves the whole game
+        // first (minutes at large targets) and keeps it.
         let opts = super::win::WinOptions {
             progress: ctx.progress,
             ..super::win::WinOptions::fast()
         };
-        let note = |target: u64| {
-            if std::io::stderr().is_terminal() {
-                if let Ok(plan) = super::win::WinSolution::plan(&model, &opts) {
-                    eprintln!("{}", plan_line(&plan, target));
-                }
-            }
-        };
+        let get = || super::win::kept::solve_kept(&model, &opts, &self.table, None).map(|t| t.0);
         let solved = advise::Solved {
-            before_win_solve: Some(&note),
-            win_options: Some(opts),
+            get_win: Some(&get),
             ..Default::default()
         };
         let a = advise::advise(&model, &self.request, solved)?;

@@ -1151,10 +1151,21 @@ pub fn win_model(
     m: &Model,
     opts: &super::win::WinOptions,
 ) -> Result<WinModel, super::win::WinError> {
+    win_model_kept(m, opts, &super::win::TableStore::Fresh, None)
+}
+
+/// `win_model` with the table from `store` (read when kept there, else solved and kept);
+/// `stop` stops a solve, its progress kept to resume from.
+pub fn win_model_kept(
+    m: &Model,
+    opts: &super::win::WinOptions,
+    store: &super::win::TableStore,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<WinModel, super::win::WinError> {
     use super::win::WinSolution;
     let start = std::time::Instant::now();
     let plan = WinSolution::plan(m, opts)?;
-    let sol = WinSolution::solve_with(m, opts)?;
+    let (sol, _) = super::win::kept::solve_kept(m, opts, store, stop)?;
     let solve_s = start.elapsed().as_secs_f64();
     let (tu, unit) = (sol.tu, m.unit as u64);
     let single = solve_policy(m, &Policy::OPTIMAL);
@@ -1227,7 +1238,11 @@ pub fn win_model(
         residual: sol.residual,
         turn_solves: sol.turn_solves,
         solve_s,
-        solve: if *opts == super::win::WinOptions::exact() {
+        solve: if (super::win::WinOptions {
+            progress: false,
+            ..*opts
+        }) == super::win::WinOptions::exact()
+        {
             "exact"
         } else {
             "fast"

@@ -9,7 +9,7 @@ use super::exact::{solve_policy, BankRule, Policy, Solution, ValueTable};
 use super::model::Model;
 use super::rules::{DoomWipes, EndRule};
 use super::score::key;
-use super::strategy::DoomStrategy;
+use super::strategy::{DoomStrategy, Multi};
 use super::win::{TurnKind, TurnTable, WinSolution};
 use crate::engine::{Merge, Simulation};
 use crate::rng::{die, Rng};
@@ -144,7 +144,13 @@ impl WinPlay {
         if let Some(t) = lock().get(&kind) {
             return t.clone();
         }
-        let t = Arc::new(self.sol.table(kind));
+        let t = Arc::new(match kind {
+            TurnKind::Game { k, a, b } => {
+                let cut = self.sol.play_levels(PLAY_POINTS);
+                self.sol.turn_table_within(k, a, b, 0, cut)
+            }
+            _ => self.sol.table(kind),
+        });
         let size = t.bytes();
         if self.bytes.load(Ordering::Relaxed) + size <= WIN_CACHE_BYTES {
             self.bytes.fetch_add(size, Ordering::Relaxed);
@@ -158,13 +164,36 @@ impl WinPlay {
 /// bank where banking is worth at least rolling on.
 pub fn play_turn_win(m: &Model, w: &WinPlay, kind: TurnKind, rng: &mut Rng) -> TurnOutcome {
     let t = w.table(kind);
+    play_table(m, &w.sol, &t, &|| Arc::new(w.sol.table(kind)), rng)
+}
+
+/// Turn points (in points) below which a win-seeking seat plays from a table cut a little
+/// beyond them (`WinSolution::play_levels`); a turn that gets there is played on from the
+/// whole table. The states below are valued as the whole table values them but for the
+/// chance of getting past the cut, so only near-ties of a decision can differ.
+pub const PLAY_POINTS: u32 = 6000;
+
+/// Play one turn by the table `t` (`whole`: the table not cut, built when a turn gets near
+/// the cut): the set-aside of highest value, and bank where banking is worth at least rolling
+/// on.
+pub fn play_table(
+    m: &Model,
+    sol: &WinSolution,
+    t: &Arc<TurnTable>,
+    whole: &dyn Fn() -> Arc<TurnTable>,
+    rng: &mut Rng,
+) -> TurnOutcome {
     let forced = m.rules.hot_dice_forced();
     let mut out = TurnOutcome::default();
     let (mut p, mut h) = (0usize, 0usize);
+    let mut t = t.clone();
     loop {
         let Some(i) = roll_dice(m, h, rng, &mut out) else {
             return out;
         };
+        if sol.beyond_cut(&t, p) {
+            t = whole();
+        }
         let opts = &m.opts[h][i];
         let Some(o) = opts
             .iter()
@@ -178,7 +207,7 @@ pub fn play_turn_win(m: &Model, w: &WinPlay, kind: TurnKind, rng: &mut Rng) -> T
         if o.hot && forced {
             continue;
         }
-        if w.sol.banks(&t, p, h) {
+        if sol.banks(&t, p, h) {
             out.points = (p as u32 + m.holds[h].pts) * m.unit;
             return out;
         }
@@ -472,6 +501,43 @@ fn win_turn_kind(unit: u32, finish_round: bool, pos: usize, view: GameView) -> T
     }
 }
 
+/// The two-player view of a game of several for a win-seeking seat at `s` (its position in
+/// the round `pos`): each opponent as `(k, b)`, the seat's own two-player seat against it (0:
+/// the opponent moves after it in this round, under finish-round) and its score in units.
+fn opponents(
+    unit: u32,
+    finish_round: bool,
+    s: usize,
+    start: usize,
+    total: &[i64],
+) -> Vec<(usize, usize)> {
+    let seats = total.len();
+    let pos = |j: usize| (j + seats - start) % seats;
+    (0..seats)
+        .filter(|&j| j != s)
+        .map(|j| {
+            let k = if finish_round && pos(j) < pos(s) {
+                1
+            } else {
+                0
+            };
+            (k, (total[j].max(0) / unit as i64) as usize)
+        })
+        .collect()
+}
+
+/// The turn a `win-leader` seat plays: the two-player game against the opponent against
+/// whom its two-player chance of winning is lowest (on the last turn, against the leader).
+fn leader_kind(sol: &WinSolution, a: usize, opps: &[(usize, usize)]) -> TurnKind {
+    let tu = sol.tu;
+    let (k, b) = opps
+        .iter()
+        .copied()
+        .min_by(|x, y| sol.w[x.0][a * tu + x.1].total_cmp(&sol.w[y.0][a * tu + y.1]))
+        .unwrap_or((0, 0));
+    TurnKind::Game { k, a, b }
+}
+
 impl DoomSim {
     pub fn chunks(&self) -> u64 {
         let n = match self.mode {
@@ -523,9 +589,25 @@ impl DoomSim {
                 };
                 let pl = &self.players[s];
                 let o = match &self.win {
-                    Some(w) if pl.strategy.win => {
+                    Some(w)
+                        if pl.strategy.win && (view.last_turn || pl.strategy.multi.is_none()) =>
+                    {
                         let kind = win_turn_kind(m.unit, w.sol.finish_round, pos, view);
                         play_turn_win(m, w, kind, rng)
+                    }
+                    Some(w) if pl.strategy.win => {
+                        let opps = opponents(m.unit, w.sol.finish_round, s, start, &total);
+                        let a = (total[s] / m.unit as i64) as usize;
+                        match pl.strategy.multi {
+                            Some(Multi::Field) => {
+                                let cut = w.sol.play_levels(PLAY_POINTS);
+                                let t = Arc::new(w.sol.field_turn_table(a, &opps, cut));
+                                let whole =
+                                    || Arc::new(w.sol.field_turn_table(a, &opps, usize::MAX));
+                                play_table(m, &w.sol, &t, &whole, rng)
+                            }
+                            _ => play_turn_win(m, w, leader_kind(&w.sol, a, &opps), rng),
+                        }
                     }
                     _ => play_turn(m, pl, streak[s], Some(view), rng),
                 };

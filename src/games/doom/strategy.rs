@@ -2,7 +2,8 @@
 //! file in `strategies/doom/`.
 //!
 //! Spec grammar: `optimal` | `win-optimal` (two-player games: maximizes the probability of
-//! winning, see `win.rs`) | `bank-at:T` | `thresholds:T1,T2,T3,T4,T5,T6` (bank when the turn
+//! winning, see `win.rs`) | `win-leader`, `win-field` (games of 2–6: the two-player table
+//! against the most dangerous opponent, or against every opponent as independent racers) | `bank-at:T` | `thresholds:T1,T2,T3,T4,T5,T6` (bank when the turn
 //! points reach T_n with n dice left to roll) | `endgame:T` (bank-at:T that also banks as soon
 //! as the bank reaches the target, in the last round rolls on until it leads, and raises its
 //! threshold by half while more than a tenth of the target behind the leader); any of them
@@ -28,6 +29,20 @@ pub struct DoomStrategy {
     /// the game's rules and target; `policy` is then the single-turn optimum, used only
     /// where a turn is played outside a game.
     pub win: bool,
+    /// For games of three or more: how a win-seeking seat reads the two-player game (None:
+    /// `win-optimal`, games of two only).
+    pub multi: Option<Multi>,
+}
+
+/// How a win-seeking seat plays a game of three or more players from the two-player table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Multi {
+    /// `win-leader`: the two-player policy against the most dangerous opponent (the one
+    /// against whom the two-player chance of winning is lowest).
+    Leader,
+    /// `win-field`: every state valued as the product of the two-player chances of finishing
+    /// ahead of each opponent (independent racers), one turn's dynamic program per turn.
+    Field,
 }
 
 impl DoomStrategy {
@@ -63,13 +78,19 @@ impl DoomStrategy {
             }
             Ok(t)
         };
-        if (name, arg, keep) == ("win-optimal", None, Keep::Best) {
+        let multi = match name {
+            "win-leader" => Some(Multi::Leader),
+            "win-field" => Some(Multi::Field),
+            _ => None,
+        };
+        if (arg, keep) == (None, Keep::Best) && (name == "win-optimal" || multi.is_some()) {
             return Ok(DoomStrategy {
                 name: spec.to_string(),
                 spec: spec.to_string(),
                 policy: Policy::OPTIMAL,
                 endgame: false,
                 win: true,
+                multi,
             });
         }
         let (bank, endgame) = match (name, arg) {
@@ -95,8 +116,8 @@ impl DoomStrategy {
             _ => {
                 return Err(format!(
                     "unknown doom strategy '{}': expected optimal, bank-at:T, thresholds:T1,..,T6, \
-                     endgame:T (each optionally +keep-all or +keep-fewest), win-optimal or a strategy \
-                     file path",
+                     endgame:T (each optionally +keep-all or +keep-fewest), win-optimal, win-leader, \
+                     win-field or a strategy file path",
                     crate::door::input::quote(spec)
                 ))
             }
@@ -107,6 +128,7 @@ impl DoomStrategy {
             policy: Policy { bank, keep },
             endgame,
             win: false,
+            multi: None,
         })
     }
 
@@ -140,6 +162,13 @@ mod tests {
         assert!(w.win && !w.endgame);
         assert!(!DoomStrategy::parse("optimal").unwrap().win);
         assert!(DoomStrategy::parse("win-optimal+keep-all").is_err());
+        let l = DoomStrategy::parse("win-leader").unwrap();
+        assert!(l.win && l.multi == Some(Multi::Leader));
+        assert_eq!(
+            DoomStrategy::parse("win-field").unwrap().multi,
+            Some(Multi::Field)
+        );
+        assert!(DoomStrategy::parse("win-field:3").is_err());
         assert_eq!(
             DoomStrategy::parse("optimal").unwrap().policy,
             Policy::OPTIMAL

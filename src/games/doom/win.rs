@@ -33,9 +33,11 @@
 //! that). Everything else is exact up to the iteration's tolerance.
 
 mod bytes;
+pub mod kept;
 mod solve;
 
 pub use bytes::{WinTableError, FORMAT_VERSION};
+pub use kept::TableStore;
 
 use super::model::Model;
 use super::rules::{DoomWipes, EndRule};
@@ -56,6 +58,14 @@ pub enum WinError {
     DoomWipesBank,
     #[error("target {0}: the two-player solve needs a target from 1 to {1} points (give --target, e.g. --target 10000; the work grows with the cube of the target)")]
     Target(u64, u64),
+    #[error(transparent)]
+    Cache(#[from] crate::door::cache::CacheError),
+    #[error(transparent)]
+    Input(#[from] crate::door::InputError),
+    #[error("--win-table {path}: {why}")]
+    Table { path: String, why: String },
+    #[error("interrupted: {0}")]
+    Stopped(String),
 }
 
 /// Largest target solved, in points (the table holds every pair of scores: 64 MB at
@@ -325,6 +335,11 @@ pub struct TurnTable {
     pub levels: usize,
     holds: usize,
     vr: Vec<f64>,
+    /// A field's table: the value of banking by turn points (units), up to `levels` and
+    /// the largest set-aside past it (empty for the other kinds).
+    banks: Vec<f64>,
+    /// Followed to fewer levels than the solve's (`turn_table_within`).
+    pub cut: bool,
 }
 
 /// Which table the opponent's state is in.
@@ -344,6 +359,9 @@ pub enum TurnKind {
     Game { k: usize, a: usize, b: usize },
     /// The second seat's last turn, needing more than `d` units to win (`d` to tie).
     Last { d: usize },
+    /// A turn against several opponents at score `a` (units), each valued by the two-player
+    /// game ([`WinSolution::field_turn_table`]).
+    Field { a: usize },
 }
 
 impl TurnTable {
@@ -471,7 +489,8 @@ impl WinSolution {
             "solving",
             "of the turn levels",
         );
-        sol.solve_grid(&|w| bar.advance(w));
+        let top = sol.top_sum();
+        sol.solve_grid(top, &|w| bar.advance(w), &mut |_, _| true);
         bar.finish();
         sol.fill();
         Ok(sol)
@@ -492,7 +511,7 @@ impl WinSolution {
         a: usize,
         b: usize,
         farkle: f64,
-        at_least: usize,
+        (at_least, at_most): (usize, usize),
     ) -> (usize, (f64, f64)) {
         let tu = self.tu;
         let last_turn_follows = self.finish_round && k == 0;
@@ -507,6 +526,7 @@ impl WinSolution {
         // bound within the chance of getting there (`tail_p`).
         let levels = full
             .min(self.tail_levels.max(fast.min_bank as usize))
+            .min(at_most.max(fast.min_bank as usize))
             .max(at_least);
         let v = if levels < full && a + levels < tu {
             1.0 - self.w[other(self.finish_round, k)][b * tu + a + levels]
@@ -558,10 +578,26 @@ impl WinSolution {
     /// below it valued exactly, rolling on included: the table's own extent follows only the
     /// states the policy can reach before banking wins).
     pub fn turn_table_to(&self, k: usize, a: usize, b: usize, levels: usize) -> TurnTable {
+        self.turn_table_within(k, a, b, levels, usize::MAX)
+    }
+
+    /// `turn_table_to` following the turn points to at most `at_most` levels (unless asked
+    /// for more by `at_least`): states beyond are valued as banked there, a lower bound (the
+    /// table says it is `cut`). Play reads such a table while its states stay well below the
+    /// cut, and the whole table beyond.
+    pub fn turn_table_within(
+        &self,
+        k: usize,
+        a: usize,
+        b: usize,
+        at_least: usize,
+        at_most: usize,
+    ) -> TurnTable {
         let fast = &self.fast;
         let f = self.farkle_value(k, a, b);
         let mut vr = Vec::new();
-        let (levels, beyond) = self.extent_to(fast, k, a, b, f, levels);
+        let (levels, beyond) = self.extent_to(fast, k, a, b, f, (at_least, at_most));
+        let (whole, _) = self.extent_to(fast, k, a, b, f, (at_least, usize::MAX));
         fast.turn(
             levels,
             f,
@@ -574,6 +610,8 @@ impl WinSolution {
             levels,
             holds: fast.holds,
             vr,
+            banks: Vec::new(),
+            cut: levels < whole,
         }
     }
 
@@ -586,14 +624,84 @@ impl WinSolution {
             levels,
             holds: self.fast.holds,
             vr,
+            banks: Vec::new(),
+            cut: false,
         }
     }
 
-    /// The table of `kind`.
+    /// The table of `kind` (a field's: of no opponents).
     pub fn table(&self, kind: TurnKind) -> TurnTable {
         match kind {
             TurnKind::Game { k, a, b } => self.turn_table(k, a, b),
             TurnKind::Last { d } => self.last_turn_table(d),
+            TurnKind::Field { a } => self.field_turn_table(a, &[], usize::MAX),
+        }
+    }
+
+    /// The mover's turn at score `a` (units, below the target) against several opponents,
+    /// each `(k, b)`: the mover's seat against that opponent as in the two-player game (0:
+    /// the opponent moves after the mover in this round) and the opponent's score (units,
+    /// below the target). A state is valued as the product over the opponents of the
+    /// two-player chance of finishing ahead of each (independent racers: the mover's chance
+    /// of beating every opponent when their races do not interact); reaching the target, the
+    /// opponents still to move this round take their last turn. The turn points are followed
+    /// to at most `max_levels` levels (and the tail cut-off), states beyond valued as banked
+    /// there.
+    pub fn field_turn_table(
+        &self,
+        a: usize,
+        opps: &[(usize, usize)],
+        max_levels: usize,
+    ) -> TurnTable {
+        let fast = &self.fast;
+        let tu = self.tu;
+        let value_at = |s: usize| -> f64 {
+            opps.iter()
+                .map(|&(k, b)| {
+                    if s < tu {
+                        1.0 - self.w[other(self.finish_round, k)][b * tu + s]
+                    } else if self.finish_round && k == 0 {
+                        1.0 - self.lambda_at(s - b)
+                    } else {
+                        1.0
+                    }
+                })
+                .product()
+        };
+        let farkle: f64 = opps
+            .iter()
+            .map(|&(k, b)| 1.0 - self.w[other(self.finish_round, k)][b * tu + a])
+            .product();
+        let behind = opps.iter().map(|&(_, b)| b).max().unwrap_or(0);
+        let last_follows = self.finish_round && opps.iter().any(|&(k, _)| k == 0);
+        let full = if last_follows {
+            tu.max(behind + self.cap) - a
+        } else {
+            tu - a
+        }
+        .max(fast.min_bank as usize);
+        let whole = full.min(self.tail_levels.max(fast.min_bank as usize));
+        let levels = whole.min(max_levels.max(fast.min_bank as usize));
+        let banks: Vec<f64> = (0..=levels + fast.max_pts())
+            .map(|tp| value_at(a + tp))
+            .collect();
+        let v = banks[levels];
+        let beyond = (v, fast.forced_roll_beyond(farkle, v));
+        let mut vr = Vec::new();
+        fast.turn(
+            levels,
+            farkle,
+            |p, h| fast.bankable(p, h).map(|tp| banks[tp]),
+            beyond,
+            &mut vr,
+        );
+        TurnTable {
+            kind: TurnKind::Field { a },
+            levels,
+            holds: fast.holds,
+            vr,
+            banks,
+            cut: levels < whole,
         }
     }
 
@@ -602,6 +710,10 @@ impl WinSolution {
         match t.kind {
             TurnKind::Game { k, a, b } => self.bank_value(&self.fast, k, a, b, p, h),
             TurnKind::Last { d } => last_turn_bank(&self.fast, d, p, h),
+            TurnKind::Field { .. } => self
+                .fast
+                .bankable(p, h)
+                .map(|tp| t.banks[tp.min(t.banks.len() - 1)]),
         }
     }
 
@@ -646,6 +758,18 @@ impl WinSolution {
             *o = best;
         }
         out
+    }
+
+    /// Whether play from level `p` of `t` comes near where `t` is cut: a cut table is read
+    /// only while two of the largest set-asides from `p` stay below its cut.
+    pub fn beyond_cut(&self, t: &TurnTable, p: usize) -> bool {
+        t.cut && p + 2 * self.fast.max_gain + 1 >= t.levels
+    }
+
+    /// The levels of a table cut for play from turn points below `points`: those levels and
+    /// two of the largest set-asides more (`beyond_cut`).
+    pub fn play_levels(&self, points: u32) -> usize {
+        points.div_ceil(self.unit) as usize + 2 * self.fast.max_gain + 1
     }
 
     /// Λ(d), taken as 0 past the cap (where it is below `cap_bound`).

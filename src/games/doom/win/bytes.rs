@@ -27,7 +27,7 @@ pub enum WinTableError {
 }
 
 /// A checksum of 64-bit words (a bijective step per word: any one changed word changes it).
-fn checksum(bytes: &[u8]) -> u64 {
+pub(super) fn checksum(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ bytes.len() as u64;
     let mut words = bytes.chunks_exact(8);
     for w in &mut words {
@@ -75,7 +75,7 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn rules_json(m: &Model) -> String {
+pub(super) fn rules_json(m: &Model) -> String {
     serde_json::to_string(&m.rules).unwrap_or_default()
 }
 

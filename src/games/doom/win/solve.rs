@@ -369,12 +369,35 @@ impl WinSolution {
         out
     }
 
-    /// Solve every grid pair, sums from the largest down; `tick(work)` after each sum.
-    pub(super) fn solve_grid(&mut self, tick: &dyn Fn(u64)) {
+    /// The largest sum of scores (where the solve starts).
+    pub(super) fn top_sum(&self) -> usize {
+        2 * (self.tu - 1)
+    }
+
+    /// The work of the sums above `from` (solved before it, for the progress of a resumed
+    /// solve).
+    pub(super) fn work_above(&self, from: usize) -> u64 {
+        let tu = self.tu;
+        let scores: Vec<usize> = self.grid.nodes().map(|d| tu - d).collect();
+        (from + 1..=self.top_sum())
+            .flat_map(|sum| self.units(sum, &scores))
+            .map(|(k, a, b)| self.work(k, a, b))
+            .sum()
+    }
+
+    /// Solve every grid pair of the sums from `from` down (the sums above it solved already);
+    /// `tick(work)` after each sum. After each sum `go_on(self, next)` (next: the sum to solve
+    /// next) says whether to go on: if not, the solve stops and returns that sum.
+    pub(super) fn solve_grid(
+        &mut self,
+        from: usize,
+        tick: &dyn Fn(u64),
+        go_on: &mut dyn FnMut(&WinSolution, usize) -> bool,
+    ) -> Option<usize> {
         let tu = self.tu;
         let mut scores: Vec<usize> = self.grid.nodes().map(|d| tu - d).collect();
         scores.reverse();
-        for sum in (0..=2 * (tu - 1)).rev() {
+        for sum in (0..=from.min(self.top_sum())).rev() {
             let units = self.units(sum, &scores);
             if units.is_empty() {
                 continue;
@@ -395,7 +418,11 @@ impl WinSolution {
                 self.turn_solves += n;
             }
             tick(work);
+            if sum > 0 && !go_on(self, sum - 1) {
+                return Some(sum - 1);
+            }
         }
+        None
     }
 
     /// The work of a 2-cycle's solve, in turn levels (for progress).

@@ -1,0 +1,387 @@
+//! Solved tables kept between runs: a cache folder of entries, each named by what it holds
+//! (its kind, its format version and a hash of everything it was computed from), written
+//! whole or not at all through the door ([`super::replace`]) and read back through its input
+//! checks ([`super::input::read_bytes`]).
+//!
+//! The folder is `$RTPLAB_CACHE` if set, else `$XDG_CACHE_HOME/rtplab`, else
+//! `~/.cache/rtplab`. An entry is never trusted: its decoder checks it (a table's own
+//! version, checksum and identity), and one that fails is reported in one line on standard
+//! error and computed again (then replaced). A folder that cannot be one (a file at its
+//! path) is an error that names it; a table that cannot be saved is a warning (the result is
+//! computed all the same).
+//!
+//! Any solved table can be kept here: [`Cache::get_or_compute`] takes the entry's [`Key`],
+//! how to compute the value, how to encode it and how to decode (and check) it.
+
+use std::path::{Path, PathBuf};
+
+/// The environment variable that names the cache folder.
+pub const ENV: &str = "RTPLAB_CACHE";
+
+/// The ending of every entry's name (what `cache clear` removes).
+pub const SUFFIX: &str = ".rtplab-table";
+
+/// Why the cache folder cannot be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum CacheError {
+    #[error("the cache folder {path} is {kind}, not a folder; remove it, set {ENV} to a folder, or run with --no-cache")]
+    NotFolder { path: String, kind: String },
+    #[error("no cache folder: none of {ENV}, XDG_CACHE_HOME and HOME is set; set {ENV} to a folder, or run with --no-cache")]
+    NoHome,
+    #[error("cannot use the cache folder {path}: {why}; set {ENV} to another folder, or run with --no-cache")]
+    Io { path: String, why: String },
+}
+
+/// What an entry is: its kind (a short name: `doom-win`), the version of its format, and
+/// the text of everything it was computed from (hashed into its name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub kind: String,
+    pub version: u32,
+    pub identity: String,
+}
+
+impl Key {
+    /// The entry's file name: `KIND-vVERSION-HASH.rtplab-table`.
+    pub fn file_name(&self) -> String {
+        format!(
+            "{}-v{}-{:016x}{SUFFIX}",
+            self.kind,
+            self.version,
+            hash(self.identity.as_bytes())
+        )
+    }
+}
+
+/// A 64-bit FNV-1a hash (stable across builds and platforms).
+pub fn hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Where the cache folder is for these settings (`RTPLAB_CACHE`, `XDG_CACHE_HOME`, `HOME`;
+/// an empty value counts as unset).
+pub fn folder_from(
+    rtplab_cache: Option<&str>,
+    xdg_cache_home: Option<&str>,
+    home: Option<&str>,
+) -> Result<PathBuf, CacheError> {
+    let set = |v: Option<&str>| v.filter(|s| !s.is_empty()).map(PathBuf::from);
+    if let Some(p) = set(rtplab_cache) {
+        return Ok(p);
+    }
+    if let Some(p) = set(xdg_cache_home) {
+        return Ok(p.join("rtplab"));
+    }
+    set(home)
+        .map(|h| h.join(".cache").join("rtplab"))
+        .ok_or(CacheError::NoHome)
+}
+
+/// The cache folder of this process's environment.
+pub fn folder() -> Result<PathBuf, CacheError> {
+    let var = |k: &str| std::env::var(k).ok();
+    folder_from(
+        var(ENV).as_deref(),
+        var("XDG_CACHE_HOME").as_deref(),
+        var("HOME").as_deref(),
+    )
+}
+
+/// Where a value came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Read from this entry.
+    Loaded(PathBuf),
+    /// Computed, and saved at this entry (None: it could not be saved; a warning said why).
+    Computed(Option<PathBuf>),
+}
+
+/// The cache folder, checked.
+#[derive(Clone, Debug)]
+pub struct Cache {
+    dir: PathBuf,
+}
+
+impl Cache {
+    /// The cache of this process's environment ([`folder`]), checked.
+    pub fn open() -> Result<Cache, CacheError> {
+        Cache::at(folder()?)
+    }
+
+    /// The cache in `dir`: refused when something other than a folder is there (a missing
+    /// folder is made when the first entry is saved).
+    pub fn at(dir: PathBuf) -> Result<Cache, CacheError> {
+        match std::fs::metadata(&dir) {
+            Ok(m) if m.is_dir() => Ok(Cache { dir }),
+            Ok(m) => Err(CacheError::NotFolder {
+                path: dir.display().to_string(),
+                kind: super::output::kind_name(&m).into(),
+            }),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                // A file on the way (`a-file/rtplab`) is refused now, not at the save.
+                let mut up = dir.parent();
+                while let Some(p) = up.filter(|p| !p.as_os_str().is_empty()) {
+                    match std::fs::metadata(p) {
+                        Ok(m) if m.is_dir() => break,
+                        Ok(m) => {
+                            return Err(CacheError::NotFolder {
+                                path: p.display().to_string(),
+                                kind: super::output::kind_name(&m).into(),
+                            })
+                        }
+                        Err(_) => up = p.parent(),
+                    }
+                }
+                Ok(Cache { dir })
+            }
+            Err(e) => Err(CacheError::Io {
+                path: dir.display().to_string(),
+                why: e.to_string(),
+            }),
+        }
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The path of `key`'s entry.
+    pub fn path(&self, key: &Key) -> PathBuf {
+        self.dir.join(key.file_name())
+    }
+
+    /// The value of `key`'s entry, if there is one that `decode` accepts. An entry that cannot
+    /// be read or is refused is said on standard error in one line (and not used).
+    pub fn load<T>(&self, key: &Key, decode: impl FnOnce(&[u8]) -> Result<T, String>) -> Option<T> {
+        let path = self.path(key);
+        let bytes =
+            match super::input::read_bytes(&path, "cached table", super::input::MAX_TABLE_BYTES) {
+                Ok(b) => b,
+                Err(super::InputError::Missing { .. }) => return None,
+                Err(e) => {
+                    eprintln!("warning: {e}; ignored, computing it again");
+                    return None;
+                }
+            };
+        match decode(&bytes) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                eprintln!(
+                    "warning: cached table {} not used: {e}; computing it again",
+                    path.display()
+                );
+                None
+            }
+        }
+    }
+
+    /// Save `bytes` as `key`'s entry (the folder made if missing), whole or not at all.
+    pub fn save(&self, key: &Key, bytes: &[u8]) -> std::io::Result<PathBuf> {
+        std::fs::create_dir_all(&self.dir)?;
+        let path = self.path(key);
+        super::replace(&path, bytes)?;
+        Ok(path)
+    }
+
+    /// Remove `key`'s entry, if any.
+    pub fn remove(&self, key: &Key) -> std::io::Result<()> {
+        match std::fs::remove_file(self.path(key)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// `key`'s value: read from its entry when there is a good one, else computed by
+    /// `compute` (given the path it will be saved at) and saved (a failed save is a warning).
+    pub fn get_or_compute<T, E>(
+        &self,
+        key: &Key,
+        compute: impl FnOnce(&Path) -> Result<T, E>,
+        encode: impl FnOnce(&T) -> Vec<u8>,
+        decode: impl FnOnce(&[u8]) -> Result<T, String>,
+    ) -> Result<(T, Origin), E> {
+        if let Some(v) = self.load(key, decode) {
+            return Ok((v, Origin::Loaded(self.path(key))));
+        }
+        let path = self.path(key);
+        let v = compute(&path)?;
+        let saved = match self.save(key, &encode(&v)) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                eprintln!(
+                    "warning: the solved table could not be saved at {}: {e}",
+                    path.display()
+                );
+                None
+            }
+        };
+        Ok((v, Origin::Computed(saved)))
+    }
+
+    /// The entries in the folder (name, bytes), by name; none when the folder is missing.
+    pub fn entries(&self) -> std::io::Result<Vec<(String, u64)>> {
+        let rd = match std::fs::read_dir(&self.dir) {
+            Ok(rd) => rd,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        };
+        let mut out = Vec::new();
+        for e in rd {
+            let e = e?;
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Ok(m) = std::fs::symlink_metadata(e.path()) else {
+                continue;
+            };
+            if name.ends_with(SUFFIX) && m.is_file() {
+                out.push((name, m.len()));
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// Remove every entry (only files named as entries: nothing else in the folder is
+    /// touched). Returns the entries removed and their bytes.
+    pub fn clear(&self) -> std::io::Result<(usize, u64)> {
+        let entries = self.entries()?;
+        let bytes = entries.iter().map(|(_, b)| b).sum();
+        for (name, _) in &entries {
+            std::fs::remove_file(self.dir.join(name))?;
+        }
+        Ok((entries.len(), bytes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("rtplab-cache-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    fn key(identity: &str) -> Key {
+        Key {
+            kind: "test".into(),
+            version: 1,
+            identity: identity.into(),
+        }
+    }
+
+    #[test]
+    fn the_folder_follows_the_environment() {
+        assert_eq!(
+            folder_from(Some("/c"), Some("/x"), Some("/h")).unwrap(),
+            PathBuf::from("/c")
+        );
+        assert_eq!(
+            folder_from(Some(""), Some("/x"), Some("/h")).unwrap(),
+            PathBuf::from("/x/rtplab")
+        );
+        assert_eq!(
+            folder_from(None, None, Some("/h")).unwrap(),
+            PathBuf::from("/h/.cache/rtplab")
+        );
+        assert_eq!(folder_from(None, None, None), Err(CacheError::NoHome));
+    }
+
+    #[test]
+    fn names_change_with_kind_version_and_identity() {
+        let a = key("rules a");
+        assert_ne!(a.file_name(), key("rules b").file_name());
+        assert_ne!(
+            a.file_name(),
+            Key {
+                version: 2,
+                ..a.clone()
+            }
+            .file_name()
+        );
+        assert_ne!(
+            a.file_name(),
+            Key {
+                kind: "other".into(),
+                ..a.clone()
+            }
+            .file_name()
+        );
+        assert!(a.file_name().starts_with("test-v1-") && a.file_name().ends_with(SUFFIX));
+    }
+
+    #[test]
+    fn an_entry_round_trips_and_a_bad_one_is_computed_again() {
+        let d = scratch("round");
+        let c = Cache::at(d.join("sub")).unwrap();
+        let k = key("x");
+        let decode = |b: &[u8]| {
+            if b.starts_with(b"ok:") {
+                Ok(b[3..].to_vec())
+            } else {
+                Err("not ok".to_string())
+            }
+        };
+        let encode = |v: &Vec<u8>| [b"ok:".as_slice(), v].concat();
+        let computed = std::cell::Cell::new(0);
+        let compute = |_: &Path| -> Result<Vec<u8>, ()> {
+            computed.set(computed.get() + 1);
+            Ok(b"value".to_vec())
+        };
+        let (v, o) = c.get_or_compute(&k, compute, encode, decode).unwrap();
+        assert_eq!(
+            (v.as_slice(), &o),
+            (&b"value"[..], &Origin::Computed(Some(c.path(&k))))
+        );
+        let (v, o) = c.get_or_compute(&k, compute, encode, decode).unwrap();
+        assert_eq!(
+            (v.as_slice(), &o),
+            (&b"value"[..], &Origin::Loaded(c.path(&k)))
+        );
+        assert_eq!(computed.get(), 1);
+        // Damaged: refused by the decoder, computed again and replaced.
+        std::fs::write(c.path(&k), b"garbage").unwrap();
+        let (_, o) = c.get_or_compute(&k, compute, encode, decode).unwrap();
+        assert_eq!(o, Origin::Computed(Some(c.path(&k))));
+        assert_eq!(computed.get(), 2);
+        assert_eq!(std::fs::read(c.path(&k)).unwrap(), b"ok:value");
+        // A folder where the entry should be: not read, not saved, computed all the same.
+        std::fs::remove_file(c.path(&k)).unwrap();
+        std::fs::create_dir(c.path(&k)).unwrap();
+        let (_, o) = c.get_or_compute(&k, compute, encode, decode).unwrap();
+        assert_eq!(o, Origin::Computed(None));
+        std::fs::remove_dir(c.path(&k)).unwrap();
+        // Listed and cleared: only entries, nothing else in the folder.
+        c.save(&k, b"ok:1").unwrap();
+        std::fs::write(c.dir().join("mine.txt"), "keep").unwrap();
+        assert_eq!(c.entries().unwrap(), [(k.file_name(), 4)]);
+        assert_eq!(c.clear().unwrap(), (1, 4));
+        assert!(c.entries().unwrap().is_empty());
+        assert!(c.dir().join("mine.txt").exists());
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_file_where_the_folder_should_be_is_refused() {
+        let d = scratch("file");
+        std::fs::create_dir_all(&d).unwrap();
+        let f = d.join("f");
+        std::fs::write(&f, "").unwrap();
+        let e = Cache::at(f.clone()).unwrap_err();
+        assert!(matches!(e, CacheError::NotFolder { .. }), "{e}");
+        let e = Cache::at(f.join("rtplab")).unwrap_err();
+        assert!(e.to_string().contains("not a folder"), "{e}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}

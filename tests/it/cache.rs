@@ -1,0 +1,224 @@
+//! The cache of solved tables through the command line: kept once, read after, never trusted
+//! when damaged, refused when its folder cannot be one; `--no-cache`, `--win-table FILE`,
+//! `rtplab cache`; and the seats for games of three or more that read the table.
+
+use super::common::{rtplab, temp_dir};
+
+/// The advice at a small target (the solve takes a second or so), in a cache folder `dir`.
+fn advise(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    rtplab()
+        .env("RTPLAB_CACHE", dir)
+        .args([
+            "advise",
+            "doom",
+            "--roll",
+            "1,5,2,2,3,4",
+            "--score",
+            "600",
+            "--opponent",
+            "900",
+            "--target",
+            "1500",
+            "--format",
+            "json",
+        ])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn entries(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .map(|rd| rd.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_table_is_solved_once_kept_and_read_after() {
+    let d = temp_dir("cache-once");
+    let cache = d.join("cache");
+    let first = advise(&cache, &[]);
+    assert_eq!(first.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&first.stderr);
+    assert!(err.contains("Solving the two-player game"), "{err}");
+    assert!(err.contains(&cache.display().to_string()), "{err}");
+    let kept = entries(&cache);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    // Read, not solved: the same advice, nothing said about solving.
+    let second = advise(&cache, &[]);
+    assert_eq!(second.status.code(), Some(0));
+    assert_eq!(second.stdout, first.stdout);
+    assert!(!String::from_utf8_lossy(&second.stderr).contains("Solving"));
+    // The advice from a fresh solve is the same.
+    let fresh = advise(&d.join("unused"), &["--no-cache"]);
+    assert_eq!(fresh.stdout, first.stdout);
+    assert!(!d.join("unused").exists(), "--no-cache made the folder");
+    // Listed and cleared by `rtplab cache`.
+    let list = rtplab()
+        .env("RTPLAB_CACHE", &cache)
+        .args(["cache", "list"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&list.stdout);
+    assert!(
+        text.contains("1 solved table") && text.contains("doom-win-v"),
+        "{text}"
+    );
+    let path = rtplab()
+        .env("RTPLAB_CACHE", &cache)
+        .args(["cache", "path"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&path.stdout).trim(),
+        cache.display().to_string()
+    );
+    let clear = rtplab()
+        .env("RTPLAB_CACHE", &cache)
+        .args(["cache", "clear"])
+        .output()
+        .unwrap();
+    assert_eq!(clear.status.code(), Some(0));
+    assert!(entries(&cache).is_empty());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_damaged_or_foreign_entry_is_solved_again() {
+    let d = temp_dir("cache-bad");
+    let cache = d.join("cache");
+    let good = advise(&cache, &[]);
+    let entry = entries(&cache).pop().unwrap();
+    let bytes = std::fs::read(&entry).unwrap();
+    for bad in [
+        {
+            let mut b = bytes.clone();
+            let n = b.len();
+            b[n / 2] ^= 0x40;
+            b
+        },
+        b"not a table".to_vec(),
+        bytes[..bytes.len() / 3].to_vec(),
+    ] {
+        std::fs::write(&entry, &bad).unwrap();
+        let again = advise(&cache, &[]);
+        assert_eq!(again.status.code(), Some(0));
+        let err = String::from_utf8_lossy(&again.stderr);
+        assert!(err.contains("warning") && err.contains("Solving"), "{err}");
+        assert_eq!(again.stdout, good.stdout);
+        assert_eq!(std::fs::read(&entry).unwrap(), bytes, "not replaced whole");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_cache_folder_that_is_a_file_is_refused_with_exit_2() {
+    let d = temp_dir("cache-file");
+    let f = d.join("file");
+    std::fs::write(&f, "x").unwrap();
+    for dir in [f.clone(), f.join("rtplab")] {
+        let out = advise(&dir, &[]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("not a folder") && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+    // --no-cache does not need the folder.
+    assert_eq!(advise(&f, &["--no-cache"]).status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_table_file_is_written_when_absent_and_read_when_present() {
+    let d = temp_dir("cache-table-file");
+    let t = d.join("seed-1500.table");
+    let cache = d.join("cache");
+    let a = advise(&cache, &["--win-table", t.to_str().unwrap()]);
+    assert_eq!(a.status.code(), Some(0));
+    assert!(t.exists());
+    assert!(entries(&cache).is_empty(), "the cache was written too");
+    let b = advise(&cache, &["--win-table", t.to_str().unwrap()]);
+    assert_eq!(b.stdout, a.stdout);
+    assert!(!String::from_utf8_lossy(&b.stderr).contains("Solving"));
+    // A table for another target, a damaged one, a folder: refused, exit 2, no panic.
+    let other = rtplab()
+        .env("RTPLAB_CACHE", &cache)
+        .args([
+            "advise",
+            "doom",
+            "--roll",
+            "1,5,2,2,3,4",
+            "--score",
+            "600",
+            "--opponent",
+            "900",
+            "--target",
+            "1600",
+            "--win-table",
+        ])
+        .arg(&t)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert_eq!(other.status.code(), Some(2), "{err}");
+    assert!(err.contains("another target"), "{err}");
+    std::fs::write(&t, b"junk").unwrap();
+    let bad = advise(&cache, &["--win-table", t.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    let bad = advise(&cache, &["--win-table", d.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The seats for games of three to six: every game finishes, the rules of a turn are kept
+/// (a turn's score is a multiple of the unit, never negative), and against three `optimal`
+/// seats they win at least their share at a small target.
+#[test]
+fn win_seeking_seats_for_several_players_play_legal_finished_games() {
+    let d = temp_dir("cache-multi");
+    for seat in ["win-leader", "win-field"] {
+        let out = rtplab()
+            .env("RTPLAB_CACHE", d.join("cache"))
+            .args(["sim", "doom", "--seat", seat])
+            .args([
+                "--seat",
+                "optimal",
+                "--seat",
+                "optimal",
+                "--seat",
+                "endgame:450",
+            ])
+            .args(["--target", "2000", "--games", "3000", "--seed", "5"])
+            .args(["--format", "json", "-q"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let x: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(x["unfinished_games"], 0, "{seat}");
+        assert_eq!(x["games"], 3000, "{seat}");
+        let w = &x["win_rate"][0];
+        let (rate, se) = (w["rate"].as_f64().unwrap(), w["se"].as_f64().unwrap());
+        assert!(rate > 0.25 - 3.0 * se, "{seat}: {rate} ± {se}");
+        let hist = x["turn_score_histogram"].as_array().unwrap();
+        assert!(!hist.is_empty());
+    }
+    // More than six, or turns outside a game: refused.
+    let out = rtplab()
+        .args(["sim", "doom", "--strategy", "win-field", "--players", "7"])
+        .args(["--target", "2000", "--games", "10"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&d);
+}
