@@ -274,15 +274,15 @@ docs/audit-and-monitor.md explains the bands and the funnel plot."
 }
 
 /// `rtplab cache`.
-#[derive(Subcommand, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Subcommand, Debug, Clone, Copy)]
 pub enum CacheCmd {
     /// Print the cache folder: $RTPLAB_CACHE, else $XDG_CACHE_HOME/rtplab, else
     /// ~/.cache/rtplab.
-    Path,
+    Path(QuietArgs),
     /// List the solved tables kept (name and size).
-    List,
+    List(QuietArgs),
     /// Remove every solved table kept (nothing else in the folder is touched).
-    Clear,
+    Clear(QuietArgs),
 }
 
 /// Run `rtplab cache`: its lines on standard output.
@@ -291,8 +291,8 @@ pub fn cache_command(c: CacheCmd) -> anyhow::Result<()> {
     let cache = Cache::open()?;
     let dir = cache.dir().display();
     let text = match c {
-        CacheCmd::Path => format!("{dir}\n"),
-        CacheCmd::List => {
+        CacheCmd::Path(_) => format!("{dir}\n"),
+        CacheCmd::List(_) => {
             let entries = cache
                 .entries()
                 .map_err(|e| anyhow::anyhow!("cannot list the cache folder {dir}: {e}"))?;
@@ -305,7 +305,7 @@ pub fn cache_command(c: CacheCmd) -> anyhow::Result<()> {
             }
             t
         }
-        CacheCmd::Clear => {
+        CacheCmd::Clear(_) => {
             let (n, bytes) = cache
                 .clear()
                 .map_err(|e| anyhow::anyhow!("cannot clear the cache folder {dir}: {e}"))?;
