@@ -1,6 +1,6 @@
 //! The thin binary: parse, build the job from the arguments, run it in the library, exit.
 //! Exit codes: 0 ok, 1 a check failed, 2 usage or input error, 130 interrupted (SIGINT,
-//! Ctrl-C), 143 terminated (SIGTERM, as sent by Slurm and Kubernetes).
+//! Ctrl-C), 143 terminated (SIGTERM, as sent by Slurm and Kubernetes), 129 hung up (SIGHUP).
 
 mod cli;
 
@@ -158,21 +158,29 @@ static GRACEFUL: AtomicBool = AtomicBool::new(false);
 /// still tells the signal); a second one aborts it, removing its temporary files. A file too
 /// large for the process's limit (SIGXFSZ) is a write error, handled as a full disk is.
 fn watch_signals(stop: Arc<AtomicBool>) {
-    use signal_hook::consts::{SIGINT, SIGTERM, SIGXFSZ};
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGXFSZ};
     let _ = signal_hook::flag::register(SIGXFSZ, Arc::new(AtomicBool::new(false)));
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
         return;
+    };
+    // Messages ignore a standard error that is gone (a hang-up closes the terminal).
+    let say = |text: String| {
+        let _ = writeln!(std::io::stderr(), "{text}");
     };
     std::thread::spawn(move || {
         for sig in signals.forever() {
-            let name = if sig == SIGTERM { "SIGTERM" } else { "Ctrl-C" };
+            let name = match sig {
+                SIGTERM => "SIGTERM",
+                SIGHUP => "SIGHUP",
+                _ => "Ctrl-C",
+            };
             // The signal is recorded before the stop flag is raised, so a run that sees the
             // flag always finds the signal.
             let graceful = GRACEFUL.load(Ordering::SeqCst);
             let first = SIGNAL.swap(sig, Ordering::SeqCst) == 0;
             if first && rtplab::door::writing() {
                 stop.store(true, Ordering::SeqCst);
-                eprintln!("\ninterrupted ({name}): finishing the files being written (signal again to abort)");
+                say(format!("\ninterrupted ({name}): finishing the files being written (signal again to abort)"));
                 continue;
             }
             if !graceful || !first {
@@ -193,11 +201,11 @@ fn watch_signals(stop: Arc<AtomicBool>) {
                         written.join(", ")
                     ),
                 };
-                let _ = writeln!(std::io::stderr(), "\nstopped ({name}): {what}");
+                say(format!("\nstopped ({name}): {what}"));
                 std::process::exit(128 + sig);
             }
             stop.store(true, Ordering::SeqCst);
-            eprintln!("\ninterrupted ({name}): finishing the chunks in progress, then reporting (signal again to abort)");
+            say(format!("\ninterrupted ({name}): finishing the chunks in progress, then reporting (signal again to abort)"));
         }
     });
 }

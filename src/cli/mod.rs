@@ -67,7 +67,7 @@ impl From<&str> for ArgError {
 Runs are reproducible from --seed whatever the thread count.\n\n\
 Every flag of a command is described by `rtplab <command> <game> --help` (-h for a summary).\n\n\
 Exit codes: 0 ok, 1 a check failed, 2 usage or input error, 130 interrupted (SIGINT), 143 \
-terminated (SIGTERM).\n\n\
+terminated (SIGTERM), 129 hung up (SIGHUP).\n\n\
 Examples:\n  rtplab sim blackjack\n  rtplab sim blackjack --strategy autoplay --rounds 200M --claim 99.54\n  \
 rtplab sim blackjack --dealer-bj-takes original --pairs 1 --format json"
 )]

@@ -171,30 +171,8 @@ pub fn check(
 /// Read the user file `path` (`what` names its kind in messages, e.g. "chart file") as text of
 /// at most `limit` bytes. A leading UTF-8 byte-order mark is dropped.
 pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String, InputError> {
-    let p = path.display().to_string();
-    let (file, len) = open_file(path, what)?;
-    let too_big = |size| InputError::TooBig {
-        what: what.to_string(),
-        path: p.clone(),
-        size,
-        limit,
-    };
-    if len > limit {
-        return Err(too_big(len));
-    }
-    // The file may grow between the check and the read: never read more than the limit.
-    let mut bytes = Vec::with_capacity(len as usize);
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| InputError::Io {
-            what: what.to_string(),
-            path: p.clone(),
-            why: e.to_string(),
-        })?;
-    if bytes.len() as u64 > limit {
-        return Err(too_big(bytes.len() as u64));
-    }
-    text_of(bytes, what, &p)
+    let bytes = read_bytes(path, what, limit)?;
+    text_of(bytes, what, &path.display().to_string())
 }
 
 /// Read the file `path` (`what` names its kind in messages, e.g. "solved table") as bytes, at
@@ -211,6 +189,7 @@ pub fn read_bytes(path: &Path, what: &str, limit: u64) -> Result<Vec<u8>, InputE
     if len > limit {
         return Err(too_big(len));
     }
+    // The file may grow between the check and the read: never read more than the limit.
     let mut bytes = Vec::with_capacity(len as usize);
     file.take(limit + 1)
         .read_to_end(&mut bytes)

@@ -836,3 +836,35 @@ fn outputs_never_overwrite_or_remove_inputs() {
         "mine"
     );
 }
+
+/// A hang-up (the terminal or the session closed) stops a run as SIGTERM does: the partial
+/// report written and marked, its lock removed, exit 129.
+#[test]
+fn sighup_keeps_the_partial_report_and_exits_129() {
+    let d = dir("sighup");
+    let out = d.join("r.json");
+    let (code, err) = run_and_signal(
+        &[
+            "sim",
+            "baccarat",
+            "--coups",
+            "1e12",
+            "--threads",
+            "1",
+            "--quiet",
+            "--format",
+            "json",
+            "--output",
+            p(&out),
+        ],
+        "HUP",
+    );
+    assert_eq!(code, Some(129), "{err}");
+    assert!(err.contains("SIGHUP"), "{err}");
+    assert_eq!(read_json(&out)["interrupted"], true);
+    let left: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["r.json"], "files left beside the report");
+}
