@@ -222,3 +222,87 @@ fn win_seeking_seats_for_several_players_play_legal_finished_games() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A solve stopped by Ctrl-C keeps its progress in the cache and exits 130; the same command
+/// resumes from it and gives the report an uninterrupted solve gives.
+#[test]
+fn a_stopped_exact_solve_resumes_from_the_cache() {
+    use std::io::BufRead;
+    let d = temp_dir("cache-resume");
+    let cache = d.join("cache");
+    let args = [
+        "exact",
+        "doom",
+        "--players",
+        "2",
+        "--objective",
+        "win",
+        "--target",
+        "2500",
+        "--win-solve",
+        "exact",
+        "--format",
+        "json",
+    ];
+    let bin = assert_cmd::cargo::cargo_bin("rtplab");
+    let mut child = std::process::Command::new(&bin)
+        .env("RTPLAB_CACHE", &cache)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Signalled once the solve has started (its announcement is on standard error).
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains("will be kept at") {
+        let mut line = String::new();
+        if err.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        said.push_str(&line);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let ok = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    if status.code() == Some(0) {
+        // The solve finished before the signal came (a fast machine): nothing to resume.
+        let _ = std::fs::remove_dir_all(&d);
+        return;
+    }
+    assert_eq!(status.code(), Some(130), "{said}{rest}");
+    assert!(
+        rest.contains("run the same command again to resume"),
+        "{rest}"
+    );
+    assert!(
+        entries(&cache)
+            .iter()
+            .any(|p| p.to_string_lossy().contains("doom-win-partial")),
+        "{:?}",
+        entries(&cache)
+    );
+    let resumed = rtplab()
+        .env("RTPLAB_CACHE", &cache)
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(resumed.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&resumed.stderr).contains("resuming the solve"));
+    let whole = rtplab().args(args).arg("--no-cache").output().unwrap();
+    let a: serde_json::Value = serde_json::from_slice(&resumed.stdout).unwrap();
+    let b: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap();
+    for k in ["p_first", "win_table", "handicaps", "thresholds", "solve"] {
+        assert_eq!(a[k], b[k], "{k}");
+    }
+    // The progress is removed once the table is whole.
+    let left: Vec<_> = entries(&cache);
+    assert_eq!(left.len(), 1, "{left:?}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -1132,6 +1132,22 @@ mod tests {
     /// the round is finished, which seat of the round it is), or on the last turn how far it
     /// trails.
     #[test]
+    fn a_seat_of_several_sees_each_opponent_as_the_two_player_game_does() {
+        // Four seats, seat 2 started the round: seat 0 moves at position 2, after seats 2 and
+        // 3 and before seat 1.
+        let total = [1000, 2500, 600, 0];
+        assert_eq!(
+            opponents(50, true, 0, 2, &total),
+            [(0, 50), (1, 12), (1, 0)]
+        );
+        // Under the immediate rule the seats are alike.
+        assert_eq!(
+            opponents(50, false, 0, 2, &total),
+            [(0, 50), (0, 12), (0, 0)]
+        );
+    }
+
+    #[test]
     fn a_win_optimal_seat_sees_the_scores_in_units() {
         let view = |bank, leader, last_turn| GameView {
             bank,
