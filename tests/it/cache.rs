@@ -14,11 +14,11 @@ fn advise(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
             "--roll",
             "1,5,2,2,3,4",
             "--score",
-            "600",
+            "300",
             "--opponent",
-            "900",
+            "500",
             "--target",
-            "1500",
+            "800",
             "--format",
             "json",
         ])
@@ -135,7 +135,7 @@ fn a_cache_folder_that_is_a_file_is_refused_with_exit_2() {
 #[test]
 fn a_table_file_is_written_when_absent_and_read_when_present() {
     let d = temp_dir("cache-table-file");
-    let t = d.join("seed-1500.table");
+    let t = d.join("seed-800.table");
     let cache = d.join("cache");
     let a = advise(&cache, &["--win-table", t.to_str().unwrap()]);
     assert_eq!(a.status.code(), Some(0));
@@ -153,11 +153,11 @@ fn a_table_file_is_written_when_absent_and_read_when_present() {
             "--roll",
             "1,5,2,2,3,4",
             "--score",
-            "600",
+            "300",
             "--opponent",
-            "900",
+            "500",
             "--target",
-            "1600",
+            "900",
             "--win-table",
         ])
         .arg(&t)
@@ -238,7 +238,7 @@ fn a_stopped_exact_solve_resumes_from_the_cache() {
         "--objective",
         "win",
         "--target",
-        "2500",
+        "1500",
         "--win-solve",
         "exact",
         "--format",
