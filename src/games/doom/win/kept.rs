@@ -370,7 +370,7 @@ mod tests {
     /// with the table a solve without a stop makes, bit for bit; the progress is then removed.
     #[test]
     fn a_stopped_solve_resumes_to_the_same_table() {
-        let m = model(1500);
+        let m = model(800);
         let opts = WinOptions::exact();
         let whole = WinSolution::solve_with(&m, &opts).unwrap();
         let cache = scratch("resume");
