@@ -244,8 +244,7 @@ fn a_stopped_exact_solve_resumes_from_the_cache() {
         "--format",
         "json",
     ];
-    let bin = assert_cmd::cargo::cargo_bin("rtplab");
-    let mut child = std::process::Command::new(&bin)
+    let mut child = super::common::process()
         .env("RTPLAB_CACHE", &cache)
         .args(args)
         .stdout(std::process::Stdio::null())
@@ -305,4 +304,33 @@ fn a_stopped_exact_solve_resumes_from_the_cache() {
     let left: Vec<_> = entries(&cache);
     assert_eq!(left.len(), 1, "{left:?}");
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// No test runs the binary past the helpers that give it the tests' own cache folder
+/// (`common::rtplab`, `common::process`, `common::bin` with `RTPLAB_CACHE` set): a test that
+/// read the user's cache, or one another test filled, would pass or fail on what ran before it.
+#[test]
+fn every_test_runs_the_binary_with_the_tests_cache() {
+    let mut files = Vec::new();
+    super::common::rust_files(std::path::Path::new("tests"), &mut files);
+    let needles = [
+        concat!("CARGO_BIN_", "EXE_rtplab"),
+        concat!("cargo_", "bin("),
+    ];
+    for f in files {
+        if f.ends_with("common.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap();
+        for n in needles {
+            assert!(!text.contains(n), "{} runs the binary by {n}", f.display());
+        }
+        if text.contains("common::bin()") || text.contains(" bin()") {
+            assert!(
+                text.contains("RTPLAB_CACHE"),
+                "{} runs the binary through a shell without RTPLAB_CACHE",
+                f.display()
+            );
+        }
+    }
 }

@@ -26,7 +26,7 @@ fn done_in(path: &Path) -> Option<u64> {
 }
 
 fn spawn(args: &[String]) -> Child {
-    std::process::Command::new(env!("CARGO_BIN_EXE_rtplab"))
+    process()
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

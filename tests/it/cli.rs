@@ -344,9 +344,8 @@ fn same_seed_same_report_numbers() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_still_reports_the_rounds_completed() {
-    use std::process::{Command as Std, Stdio};
-    let bin = assert_cmd::cargo::cargo_bin("rtplab");
-    let child = Std::new(bin)
+    use std::process::Stdio;
+    let child = crate::common::process()
         .args([
             "sim",
             "blackjack",
@@ -361,7 +360,7 @@ fn ctrl_c_still_reports_the_rounds_completed() {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let status = Std::new("kill")
+    let status = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
@@ -572,7 +571,7 @@ fn a_closed_stdout_is_not_an_error() {
         &["sim", "blackjack", "--rounds", "50k", "--quiet"][..],
         &["exact", "twenty-one"][..],
     ] {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("rtplab"))
+        let mut child = crate::common::process()
             .args(args)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())

@@ -16,7 +16,7 @@ fn p(path: &Path) -> &str {
 
 /// Start the binary in the background.
 fn spawn(args: &[&str]) -> Child {
-    std::process::Command::new(assert_cmd::cargo::cargo_bin("rtplab"))
+    process()
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

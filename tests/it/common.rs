@@ -11,6 +11,21 @@ pub fn rtplab() -> Command {
     c
 }
 
+/// The binary's path, for tests that run it through a shell (`sh -c`, `script`, `ulimit`):
+/// they set `RTPLAB_CACHE` to [`test_cache`] themselves (see [`process`]).
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_rtplab")
+}
+
+/// The binary as a plain process (signals, pipes, pseudo-terminals), with the tests' own cache
+/// folder like [`rtplab`]: no test reads or fills the user's cache, so no test finds a table
+/// another test (or the user) solved.
+pub fn process() -> std::process::Command {
+    let mut c = std::process::Command::new(bin());
+    c.env("RTPLAB_CACHE", test_cache());
+    c
+}
+
 /// The cache folder the tests' commands use.
 pub fn test_cache() -> PathBuf {
     std::env::temp_dir().join(format!("rtplab-it-cache-{}", std::process::id()))

@@ -19,7 +19,7 @@ fn repo() -> PathBuf {
 }
 
 fn bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_rtplab"))
+    PathBuf::from(crate::common::bin())
 }
 
 /// Every YAML document of a file, as JSON values.
@@ -54,7 +54,7 @@ fn int_at(v: &Value, ptr: &str) -> u64 {
 
 /// Whether this build of rtplab has `--checkpoint` (see the module doc).
 fn has_checkpoint() -> bool {
-    let out = Command::new(bin())
+    let out = crate::common::process()
         .args(["sim", "blackjack", "--help"])
         .output()
         .unwrap();
@@ -91,7 +91,7 @@ fn run_ok(c: &mut Command) -> std::process::Output {
 
 fn merge_ok(files: &[PathBuf]) -> Value {
     let out = run_ok(
-        Command::new(bin())
+        crate::common::process()
             .arg("merge")
             .args(files)
             .args(["--format", "json"]),
@@ -313,6 +313,7 @@ fn slurm_task(
         .env("SLURM_CPUS_PER_TASK", "1")
         .env("SHARDS", shards.to_string())
         .env("RTPLAB", bin())
+        .env("RTPLAB_CACHE", crate::common::test_cache())
         .env("OUT", out)
         .env("GAME", game)
         .env("COUNT", count)
@@ -355,7 +356,7 @@ fn slurm_script_runs_every_game_shard_by_shard_and_the_shards_merge() {
             }));
         }
         let single = run_ok(
-            Command::new(bin())
+            crate::common::process()
                 .args(["sim", game, "--seed", "7", "--quiet", "--format", "json"])
                 .args([
                     match *game {
@@ -397,7 +398,8 @@ fn slurm_script_runs_every_game_shard_by_shard_and_the_shards_merge() {
                     .args(["--dry-run", "--force"])
                     .arg(&d)
                     .args(["3", "--partition=long"])
-                    .env("RTPLAB", bin()),
+                    .env("RTPLAB", bin())
+                    .env("RTPLAB_CACHE", crate::common::test_cache()),
             );
             let text = String::from_utf8_lossy(&o.stdout);
             assert!(text.contains("shard 2/3: missing"), "{text}");
@@ -417,6 +419,7 @@ fn slurm_script_runs_every_game_shard_by_shard_and_the_shards_merge() {
                 .arg(&d)
                 .arg("4")
                 .env("RTPLAB", bin())
+                .env("RTPLAB_CACHE", crate::common::test_cache())
                 .output()
                 .unwrap();
             assert_eq!(o.status.code(), Some(2));

@@ -221,7 +221,7 @@ fn is_side(p: &Path) -> bool {
 /// Run `args` with `stdout`; its exit code (`None`: killed after the time limit) and standard
 /// error.
 fn run(args: &[String], stdout: Stdio, stdin: Stdio) -> (Option<i32>, String) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("rtplab"))
+    let mut child = process()
         .args(args)
         .stdin(stdin)
         .stdout(stdout)
@@ -973,12 +973,12 @@ fn dead_runs_other_users_and_limits() {
     );
     assert_eq!(code, Some(0), "{err}");
     let before = snapshot(&d);
-    let bin = assert_cmd::cargo::cargo_bin("rtplab");
     let limited = std::process::Command::new("bash")
+        .env("RTPLAB_CACHE", test_cache())
         .arg("-c")
         .arg(format!(
             "ulimit -f 8; exec {} sim blackjack --rounds 2000 -q --out-dir {} --force",
-            bin.display(),
+            bin(),
             od.display()
         ))
         .stdout(Stdio::null())
@@ -1029,7 +1029,7 @@ fn a_signal_during_the_write_finishes_it_and_exits_143() {
         .unwrap(),
     );
     rustix::pipe::fcntl_setpipe_size(reader.as_fd(), 4096).unwrap();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("rtplab"))
+    let mut child = process()
         .args([
             "sim",
             "blackjack",

@@ -103,9 +103,10 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// Run `cmd` (its `rtplab` the binary under test) in `dir`; its output and exit code.
 fn run(cmd: &str, dir: &Path) -> (i32, String) {
-    let bin = env!("CARGO_BIN_EXE_rtplab");
+    let bin = crate::common::bin();
     let line = format!("{bin}{}", cmd.strip_prefix("rtplab").unwrap_or(cmd));
     let out = Command::new("sh")
+        .env("RTPLAB_CACHE", crate::common::test_cache())
         .arg("-c")
         .arg(&line)
         .current_dir(dir)

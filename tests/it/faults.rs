@@ -17,10 +17,13 @@ fn p(path: &Path) -> &str {
 }
 
 /// Run the binary with `args`, send `signal` once it has worked for a moment, and return its
-/// exit code and standard error.
+/// exit code and standard error. Its cache folder is new and empty: a solve is always solved,
+/// never read from a table another test kept.
 fn run_and_signal(args: &[&str], signal: &str) -> (Option<i32>, String) {
-    let bin = assert_cmd::cargo::cargo_bin("rtplab");
-    let child = std::process::Command::new(bin)
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let child = process()
+        .env("RTPLAB_CACHE", dir(&format!("signal-cache-{n}")))
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -3,7 +3,6 @@
 //! marker on every file of an interrupted run.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -137,7 +136,7 @@ fn svgs(dir: &Path) -> Vec<(String, String)> {
 }
 
 fn run(args: &[&str], dir: &Path) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rtplab"))
+    let out = crate::common::process()
         .args(args)
         .args(["--quiet", "--threads", "2", "--out-dir"])
         .arg(dir)
@@ -343,7 +342,7 @@ fn every_comparison_has_its_picture() {
     let mut problems = Vec::new();
     for (name, args, expected) in cases {
         let dir = temp_dir(name);
-        let out = Command::new(env!("CARGO_BIN_EXE_rtplab"))
+        let out = crate::common::process()
             .args(args)
             .args(["--quiet", "--out-dir"])
             .arg(&dir)
@@ -417,7 +416,7 @@ fn csv_files_carry_numbers_with_units_and_whole_names() {
         }
     }
     // The long format: section,row,column,value,unit with raw numbers.
-    let out = Command::new(env!("CARGO_BIN_EXE_rtplab"))
+    let out = crate::common::process()
         .args([
             "sim",
             "blackjack",
@@ -494,7 +493,7 @@ fn an_interrupted_run_marks_its_csv_and_svg_files() {
 /// The long CSV of a command: every value of a table cell is a raw number with a unit, or
 /// text with no unit; never a formatted number ("99.27%", "1,234", "±0.0035%").
 fn assert_csv_cells_are_raw(args: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rtplab"))
+    let out = crate::common::process()
         .args(args)
         .args(["--format", "csv"])
         .output()

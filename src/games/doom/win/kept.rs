@@ -204,8 +204,8 @@ pub fn solve_resumable(
 }
 
 /// The table of `m`'s rules and target under `opts`, from `store`: read (milliseconds) when
-/// it is there, else solved (saying so on standard error, and where it will be kept) and
-/// kept. `stop` (a signal) stops a solve, its progress kept in the cache to resume from.
+/// it is there, else solved (saying so on standard error, and where it will be kept, unless
+/// `opts.progress` is off) and kept. `stop` (a signal) stops a solve, its progress kept in the cache to resume from.
 pub fn solve_kept(
     m: &Model,
     opts: &WinOptions,
@@ -214,6 +214,9 @@ pub fn solve_kept(
 ) -> Result<(WinSolution, Origin), WinError> {
     WinSolution::solvable(m)?;
     let solving = |path: Option<&Path>| {
+        if !opts.progress {
+            return;
+        }
         if let Ok(plan) = WinSolution::plan(m, opts) {
             eprintln!("{}", super::super::jobs::plan_line(&plan, m.rules.target));
         }
