@@ -1,10 +1,10 @@
 //! Throughput of the blackjack round loop (criterion).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use rtplab::cards::{value, Rank};
 use rtplab::engine::Simulation;
 use rtplab::games::blackjack::resolve::seed_chart;
 use rtplab::games::blackjack::rules::Rules;
-use rtplab::games::blackjack::shoe::{value, Rank};
 use rtplab::games::blackjack::sim::{BjAcc, BjSim};
 use rtplab::games::blackjack::strategy::{
     Action, AutoPlay, Chart, Player, Seats, Situation, Strategy,

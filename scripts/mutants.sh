@@ -83,7 +83,7 @@ tests_for() {
     # write_output's closed-stdout guard shows only on the real binary (tests/cli.rs).
     src/report/mod.rs) echo "--lib --test cli" ;;
     src/report | src/report/*) echo "--lib" ;;
-    src/games/blackjack/shoe.rs) echo "--lib" ;;
+    src/cards.rs) echo "--lib" ;;
     src/audit.rs) echo "--lib" ;;
     src/games/blackjack/distribution.rs) echo "--lib" ;;
     src/games/blackjack/audit.rs) echo "--lib --test audit" ;;
@@ -110,7 +110,7 @@ filter_for() {
     src/report/svg.rs | src/report/mod.rs) echo "-- --skip games::" ;;
     src/report | src/report/*) echo "report::" ;;
     src/audit.rs) echo "audit::" ;;
-    src/games/blackjack/shoe.rs) echo "games::blackjack::shoe" ;;
+    src/cards.rs) echo "cards::" ;;
     src/games/doom/exact.rs) echo "games::doom" ;;
     # The exact distribution's own tests (the audit's CLI tests exercise it too, at 30 s a run).
     src/games/blackjack/distribution.rs) echo "games::blackjack::distribution" ;;

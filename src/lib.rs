@@ -3,6 +3,7 @@
 //! The binary (`src/main.rs`) only parses arguments and calls into this library.
 
 pub mod audit;
+pub mod cards;
 pub mod check;
 pub mod compare;
 pub mod door;

@@ -1,6 +1,6 @@
 //! One coup: the deal and the third-card tableau.
 
-use crate::games::blackjack::shoe::Rank;
+use crate::cards::Rank;
 
 /// Baccarat value of a rank (0 = ace … 12 = king): ace 1, two to nine as marked, ten and
 /// faces 0.

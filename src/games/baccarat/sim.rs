@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use super::bet::{settle, Bettor, Spot};
 use super::coup::{deal, Coup, Winner};
 use super::rules::{BacRules, Shuffle, SCALE};
+use crate::cards::{value, Shoe};
 use crate::engine::{Merge, Simulation};
-use crate::games::blackjack::shoe::{value, Shoe};
 use crate::rng::{Rng, RngCore, SeedableRng};
 use crate::stats::{Batch, Ratio};
 

@@ -115,7 +115,7 @@ pub fn advise<S: Strategy>(req: &AdviseRequest, chart: &S) -> Result<AdviseModel
     let hand_text: Vec<String> = req
         .hand
         .iter()
-        .map(|&v| super::shoe::value_char(v).to_string())
+        .map(|&v| crate::cards::value_char(v).to_string())
         .collect();
     let hand_text = hand_text.join(",");
     let hard: u32 = req.hand.iter().map(|&v| v as u32).sum();
@@ -134,7 +134,7 @@ pub fn advise<S: Strategy>(req: &AdviseRequest, chart: &S) -> Result<AdviseModel
     for v in 0..NV {
         if used[v] > full[v] {
             return Err(AdviseError::NotInShoe {
-                card: super::shoe::value_char(v as u8 + 1),
+                card: crate::cards::value_char(v as u8 + 1),
                 used: used[v],
                 have: full[v],
                 decks: rules.decks,
@@ -211,7 +211,7 @@ pub fn advise<S: Strategy>(req: &AdviseRequest, chart: &S) -> Result<AdviseModel
         hand: hand_text,
         total: total as u8,
         soft,
-        up: super::shoe::value_char(req.up),
+        up: crate::cards::value_char(req.up),
         shoe,
         best: options.first().map(|o| name(o.0)),
         options: options
@@ -331,7 +331,7 @@ pub fn render(m: &AdviseModel, rules: &Rules, chart_name: &str) -> crate::report
         ),
     ));
     let left: Vec<String> = (0..NV)
-        .map(|v| format!("{}:{}", super::shoe::value_char(v as u8 + 1), m.shoe[v]))
+        .map(|v| format!("{}:{}", crate::cards::value_char(v as u8 + 1), m.shoe[v]))
         .collect();
     r.meta.push(("shoe left".into(), left.join(" ")));
     r.meta.push((
@@ -472,7 +472,7 @@ mod tests {
         let mut cards = Vec::new();
         for (v, &n) in shoe.iter().enumerate() {
             for _ in 0..n {
-                cards.push(super::super::shoe::value_char(v as u8 + 1).to_string());
+                cards.push(crate::cards::value_char(v as u8 + 1).to_string());
             }
         }
         cards.join(",")

@@ -7,8 +7,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::indices::{Deviations, IndexSet};
-use super::shoe::{value, Rank};
 use super::strategy::{Action, Player, Seats, Situation, Strategy};
+use crate::cards::{value, Rank};
 
 /// Tags by value, ace first (A, 2, …, 9, T), in units of `1 / scale`.
 pub type Tags = [i8; 10];
@@ -194,7 +194,7 @@ impl CountSystem {
             h[i] = x.ok_or_else(|| {
                 err(
                     0,
-                    format!("no tag for rank {}", super::shoe::value_char(i as u8 + 1)),
+                    format!("no tag for rank {}", crate::cards::value_char(i as u8 + 1)),
                 )
             })?;
         }

@@ -9,8 +9,8 @@ use serde::Serialize;
 use super::exact::{
     analyze_with, DealerTable, ExactResult, Follow, Frequencies, Optimal, PostSplit,
 };
+use super::hand::{up_name, UP_ORDER};
 use super::rules::{BjPays, DealerBjTakes, Rules, Surrender};
-use super::shoe::{up_name, UP_ORDER};
 use super::strategy::{StrategyInfo, StrategySpec};
 use crate::report::{pct, pct_cell, Cell, Report, Section};
 

@@ -1,6 +1,14 @@
 //! A player's or the dealer's hand.
 
-use super::shoe::{value, Rank};
+use crate::cards::{value, value_char, Rank};
+
+/// Dealer up cards by value index (0 = ace, 9 = ten) in the reports' table order: 2..9, T, A.
+pub const UP_ORDER: [usize; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0];
+
+/// The name of value index `i` (0 = ace): "A", "2", ..., "T".
+pub fn up_name(i: usize) -> String {
+    value_char(i as u8 + 1).to_string()
+}
 
 /// A hand, kept as its hard total (aces as 1) and whether it holds an ace.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -98,7 +98,7 @@ impl fmt::Display for Deviation {
         write!(
             f,
             "{hand},{},{play},{op}{}",
-            super::shoe::value_char(self.up),
+            crate::cards::value_char(self.up),
             self.when.index
         )
     }
@@ -148,7 +148,7 @@ impl Deviation {
         if insurance && up != 1 {
             return Err(format!(
                 "insurance is offered against an ace only, not up card '{}'",
-                super::shoe::value_char(up)
+                crate::cards::value_char(up)
             ));
         }
         let play = match (insurance, play.to_ascii_uppercase().as_str()) {

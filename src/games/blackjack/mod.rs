@@ -16,7 +16,6 @@ pub mod report;
 pub mod resolve;
 pub mod round;
 pub mod rules;
-pub mod shoe;
 pub mod sim;
 pub mod strategy;
 

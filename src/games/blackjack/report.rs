@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::hand::{up_name, UP_ORDER};
 use super::rules::Rules;
-use super::shoe::{up_name, UP_ORDER};
 use super::sim::{hist_offset, BjAcc, Plan};
 use super::strategy::StrategyInfo;
 use crate::report::{

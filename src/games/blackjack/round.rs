@@ -7,8 +7,8 @@
 
 use super::hand::Hand;
 use super::rules::{DealerBjTakes, Rules, Shuffle, SplitBy, Surrender, MAX_HANDS, MAX_PLAYERS};
-use super::shoe::{value, Rank, Shoe};
 use super::strategy::{Action, Player, Seats, Situation};
+use crate::cards::{value, Rank, Shoe};
 use crate::rng::Rng;
 
 /// Dealer outcome index: 0..=4 are totals 17..=21, 5 is a bust, 6 a blackjack.

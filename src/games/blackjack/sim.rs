@@ -1035,7 +1035,7 @@ mod tests {
         fn insure(&mut self, _seat: usize, total: u8, soft: bool) -> bool {
             self.s.insure(total, soft)
         }
-        fn see(&mut self, _card: crate::games::blackjack::shoe::Rank) {
+        fn see(&mut self, _card: crate::cards::Rank) {
             self.seen += 1;
         }
         fn shuffled(&mut self) {

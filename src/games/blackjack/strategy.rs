@@ -3,7 +3,7 @@
 use std::fmt;
 use std::path::Path;
 
-use super::shoe::Rank;
+use crate::cards::Rank;
 
 /// A player's action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

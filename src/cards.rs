@@ -1,3 +1,6 @@
+//! Cards: ranks, their values, and the shoe they are dealt from (blackjack and baccarat deal
+//! from it alike).
+//!
 //! The shoe: cards dealt by a Fisher–Yates shuffle done a batch of positions ahead.
 //!
 //! Position `p` receives a uniform card among those not yet placed (swapped into place), so
@@ -28,14 +31,6 @@ pub fn value_char(v: u8) -> char {
         10 => 'T',
         v => (b'0' + v) as char,
     }
-}
-
-/// Dealer up cards by value index (0 = ace, 9 = ten) in the reports' table order: 2..9, T, A.
-pub const UP_ORDER: [usize; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0];
-
-/// The name of value index `i` (0 = ace): "A", "2", ..., "T".
-pub fn up_name(i: usize) -> String {
-    value_char(i as u8 + 1).to_string()
 }
 
 /// Slots of the card buffer: a power of two above the largest shoe (64 decks), so indices
