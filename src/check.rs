@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::game::Outcome;
+use crate::game::{Entry, Outcome};
 use crate::report::{count_cell, Cell, Report, Section};
 
 /// Errors in baseline files (exit code 2).
@@ -24,9 +24,16 @@ pub enum CheckError {
     Input(#[from] crate::door::input::InputError),
 }
 
+crate::job::carried!(CheckError);
+
 /// Check (or with `bless`, rewrite) every baseline in `dir`; `z` is the tolerance in SE. Each
-/// file names its game (`"game"`), and the game's registry entry runs it.
-pub fn check_dir(dir: &Path, z_limit: f64, bless: bool) -> Result<Vec<Outcome>, CheckError> {
+/// file names its game (`"game"`), and that game's entry among `games` runs it.
+pub fn check_dir(
+    dir: &Path,
+    z_limit: f64,
+    bless: bool,
+    games: &[Entry],
+) -> Result<Vec<Outcome>, CheckError> {
     let name = dir.display().to_string();
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| {
@@ -59,7 +66,7 @@ pub fn check_dir(dir: &Path, z_limit: f64, bless: bool) -> Result<Vec<Outcome>, 
             .and_then(|g| g.as_str())
             .ok_or_else(|| bad("not a baseline file (no \"game\"); see reports/README.md".into()))?
             .to_string();
-        let entry = crate::game::find(&game)
+        let entry = crate::game::find(games, &game)
             .ok_or_else(|| bad(format!("game '{game}' has no baselines in this version")))?;
         pending.push((
             fname.clone(),
@@ -176,6 +183,8 @@ pub fn report(outcomes: &[Outcome], z_limit: f64, bless: bool) -> Report {
 /// `check`: the folder of baselines, the tolerance in SE, whether to rewrite them, where the
 /// report goes. It fails when a baseline moved.
 pub struct CheckJob {
+    /// The games (the registry): a baseline file names its own.
+    pub games: Vec<Entry>,
     pub dir: PathBuf,
     pub z: f64,
     pub bless: bool,
@@ -187,7 +196,7 @@ impl crate::job::Job for CheckJob {
         &self.outputs
     }
     fn run(self, _: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
-        let outcomes = check_dir(&self.dir, self.z, self.bless)?;
+        let outcomes = check_dir(&self.dir, self.z, self.bless, &self.games)?;
         let ok = outcomes.iter().all(|o| o.ok);
         let report = report(&outcomes, self.z, self.bless);
         Ok(crate::job::Outcome::report(

@@ -81,6 +81,10 @@ pub trait Game: 'static {
     fn label(cfg: &Self::Config) -> Label;
     /// The configuration's rules in one line.
     fn rules_line(cfg: &Self::Config) -> String;
+
+    /// How `monitor` reads this game's reports where they differ from what every report
+    /// states (`None`: its reports are not held against live play).
+    const MONITOR: Option<crate::monitor::Reader> = None;
 }
 
 /// How a run maps onto chunks.
@@ -184,6 +188,8 @@ pub enum RunError {
     #[error("--shard-out {file} holds the shard file of {what}. It was left as it is: delete it to start this shard over, or choose another --shard-out")]
     OtherRun { file: String, what: String },
 }
+
+crate::job::carried!(RunError);
 
 /// A baseline file of `check`: the envelope every game shares around the game's own run
 /// request (`Game::Baseline`, whose fields sit beside these in the file).
@@ -567,6 +573,17 @@ pub struct Rendered {
     pub unsaved: Option<String>,
 }
 
+impl From<Rendered> for JobOutcome {
+    fn from(r: Rendered) -> JobOutcome {
+        JobOutcome::Report {
+            report: r.report,
+            plots: r.plots,
+            status: crate::job::Status::ran(r.interrupted),
+            unsaved: r.unsaved,
+        }
+    }
+}
+
 fn rendered<G: Game>(mut run: Run<G>, claim: Option<f64>) -> Result<Rendered, G::Error> {
     let report = report(&run, claim)?;
     let interrupted = run.meta.interrupted;
@@ -758,13 +775,17 @@ fn run_baseline<G: Game>(
     })
 }
 
-/// A game as the name-keyed commands (`merge`, `check`) reach it.
+/// A game as the name-keyed commands (`merge`, `check`, `monitor`) reach it: the binary keeps
+/// the registry (one `Entry::of` a game) and gives it to them.
+#[derive(Clone, Copy)]
 pub struct Entry {
     pub name: &'static str,
     /// Merge shard files into the run's report and plots.
     pub merge: fn(&[PathBuf], Option<f64>) -> Result<Rendered, AnyError>,
     /// Load one baseline file (parsed JSON) and set up its run; the check runs later.
     pub check: fn(&Path, serde_json::Value) -> Result<PendingCheck, AnyError>,
+    /// How `monitor` reads the game's reports (`Game::MONITOR`).
+    pub monitor: Option<crate::monitor::Reader>,
 }
 
 impl Entry {
@@ -777,23 +798,14 @@ impl Entry {
                 Ok(rendered(run, claim)?)
             },
             check: load_baseline::<G>,
+            monitor: G::MONITOR,
         }
     }
 }
 
-/// Every game, one line each.
-pub fn registry() -> Vec<Entry> {
-    vec![
-        Entry::of::<crate::games::baccarat::Baccarat>(),
-        Entry::of::<crate::games::blackjack::Blackjack>(),
-        Entry::of::<crate::games::doom::Doom>(),
-        Entry::of::<crate::games::twentyone::TwentyOne>(),
-    ]
-}
-
-/// The registry entry of a game by name.
-pub fn find(name: &str) -> Option<Entry> {
-    registry().into_iter().find(|e| e.name == name)
+/// The entry of the game named `name` among `games` (the registry, kept by the binary).
+pub fn find<'a>(games: &'a [Entry], name: &str) -> Option<&'a Entry> {
+    games.iter().find(|e| e.name == name)
 }
 
 /// `sim GAME`: a configuration, how to run it, a claimed RTP to test, where the report goes.
@@ -1261,15 +1273,5 @@ mod tests {
         assert_eq!(m.moved.len(), 1);
         assert!(m.moved[0].starts_with("heads 1 -> "), "{:?}", m.moved);
         let _ = std::fs::remove_dir_all(&d);
-    }
-
-    #[test]
-    fn every_registered_game_has_a_unique_name() {
-        let names: Vec<&str> = registry().iter().map(|e| e.name).collect();
-        let mut unique = names.clone();
-        unique.sort();
-        unique.dedup();
-        assert_eq!(unique.len(), names.len(), "{names:?}");
-        assert!(find("blackjack").is_some() && find("no-such-game").is_none());
     }
 }

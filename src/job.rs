@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use crate::door::{Door, DoorError};
-use crate::game::Rendered;
 use crate::report::{Format, PlotError, Plots, Report};
 
 /// Where a report goes: standard output or `output` in `format`, and with `out_dir` every
@@ -77,17 +76,6 @@ impl Outcome {
             plots: Box::new(|| Ok(Vec::new())),
             status,
             unsaved: None,
-        }
-    }
-}
-
-impl From<Rendered> for Outcome {
-    fn from(r: Rendered) -> Outcome {
-        Outcome::Report {
-            report: r.report,
-            plots: r.plots,
-            status: Status::ran(r.interrupted),
-            unsaved: r.unsaved,
         }
     }
 }
@@ -219,7 +207,11 @@ pub fn plot_error<E: std::fmt::Display>(what: &'static str) -> impl Fn(E) -> Plo
     move |e| PlotError(format!("{what}: {e}"))
 }
 
-/// Every error a job can end with; each message says what to change.
+/// Every error a job can end with; each message says what to change. The command layer's own
+/// errors are typed here; the errors of the layers above it (the run path, the commands'
+/// modules, the games) are carried boxed, with their messages (nothing matches on them: the
+/// binary prints the message and exits 2). Each such error type lets `?` carry it with
+/// [`carried!`].
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error(transparent)]
@@ -229,38 +221,28 @@ pub enum Error {
     #[error(transparent)]
     Input(#[from] crate::door::InputError),
     #[error(transparent)]
-    Run(#[from] crate::game::RunError),
-    #[error(transparent)]
     Shard(#[from] crate::shard::ShardError),
     #[error(transparent)]
     Engine(#[from] crate::engine::EngineError),
+    /// An error of a layer above (a game's, a command's), its message whole.
     #[error(transparent)]
-    Merge(#[from] crate::games::MergeError),
-    #[error(transparent)]
-    Check(#[from] crate::check::CheckError),
-    #[error(transparent)]
-    Monitor(#[from] crate::monitor::MonitorError),
-    #[error(transparent)]
-    Blackjack(#[from] crate::games::blackjack::BjError),
-    #[error(transparent)]
-    Doom(#[from] crate::games::doom::DoomError),
-    #[error(transparent)]
-    TwentyOne(#[from] crate::games::twentyone::TwentyOneError),
-    #[error(transparent)]
-    Baccarat(#[from] crate::games::baccarat::BacError),
-    #[error(transparent)]
-    BlackjackAdvise(#[from] crate::games::blackjack::advise::AdviseError),
-    #[error(transparent)]
-    DoomAdvise(#[from] crate::games::doom::advise::DoomAdviseError),
-    #[error(transparent)]
-    TwentyOneAdvise(#[from] crate::games::twentyone::advise::TwentyOneAdviseError),
-    #[error(transparent)]
-    Indices(#[from] crate::games::blackjack::derive::IndexGenError),
-    #[error(transparent)]
-    Win(#[from] crate::games::doom::win::WinError),
+    Task(Box<dyn std::error::Error + Send + Sync>),
     /// Plots that could not be drawn (the message says which).
     #[error("{0}")]
     Plot(String),
     #[error("{0}")]
     Write(String),
 }
+
+/// `impl From<E> for job::Error` for error types of the layers above the command layer (each
+/// module that defines one says so beside it): `?` then carries them out of a job, boxed.
+macro_rules! carried {
+    ($($e:ty),+ $(,)?) => {
+        $(impl From<$e> for $crate::job::Error {
+            fn from(e: $e) -> Self {
+                $crate::job::Error::Task(Box::new(e))
+            }
+        })+
+    };
+}
+pub(crate) use carried;

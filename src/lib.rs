@@ -11,6 +11,7 @@ pub mod engine;
 pub mod game;
 pub mod games;
 pub mod job;
+pub mod merge;
 pub mod monitor;
 pub mod numparse;
 pub mod progress;

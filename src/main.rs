@@ -136,7 +136,7 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
             run(blackjack::jobs::AuditJob::try_from(&a)?, ctx)
         }
         Command::Audit(AuditGame::Doom(a)) => run(doom::jobs::AuditJob::try_from(&a)?, ctx),
-        Command::Merge(a) => run(rtplab::games::MergeJob::from(&a), ctx),
+        Command::Merge(a) => run(rtplab::merge::MergeJob::from(&a), ctx),
         Command::Check(a) => run(rtplab::check::CheckJob::from(&a), ctx),
         Command::Monitor(a) => run(rtplab::monitor::MonitorJob::from(&a), ctx),
         Command::Cache(c) => cli::cache_command(c).map(|_| Status::Done),

@@ -61,6 +61,8 @@ pub enum MonitorError {
     Unsuitable(String, String),
 }
 
+crate::job::carried!(MonitorError);
+
 /// What the periods are held against.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Expectation {
@@ -88,8 +90,6 @@ struct Head {
     count_key: Option<serde::de::IgnoredAny>,
     monitoring: Option<serde_json::Value>,
     rtp_total_wagered: Option<serde::de::IgnoredAny>,
-    /// A baccarat run's SD per coup (none in its exact analysis, comparison or baseline).
-    sd_coup: Option<serde::de::IgnoredAny>,
 }
 
 /// A dossier's `monitoring` object (`rtplab audit`).
@@ -113,120 +113,101 @@ struct SimFigures {
     rounds: Option<f64>,
 }
 
-/// A baccarat run report's figures.
-#[derive(Deserialize)]
-struct BaccaratFigures {
-    pairs: u64,
-    max_stake: u64,
-    average_bet: f64,
-    rtp_exact: Option<f64>,
-    sd_coup: f64,
-    max_return_per_wagered: f64,
-}
-
-/// A blackjack report's rules (a simulation report's or a dossier's).
-#[derive(Deserialize)]
-struct BlackjackRules {
-    rules: crate::games::blackjack::rules::Rules,
-}
-
-/// A baccarat run report's rules and bets.
-#[derive(Deserialize)]
-struct BaccaratRules {
-    rules: crate::games::baccarat::rules::BacRules,
-    bet: crate::games::baccarat::bet::BetSpec,
-    pairs: u64,
-}
-
 /// How to make a report that `monitor` reads, by its kind.
 const HOW_AUDIT: &str = "make the dossier again with this version of rtplab (`rtplab audit blackjack --out-dir DIR` with the options that made it), whose `monitoring` object has every field";
 const HOW_SIM: &str = "make the report again with this version of rtplab (`rtplab sim blackjack --out-dir DIR` with the options that made it), which states every field";
-const HOW_BACCARAT: &str = "make the report again with this version of rtplab (`rtplab sim baccarat --bet banker --out-dir DIR` with the options that made it), which states every field";
+
+/// A game's reading of its own reports for `monitor` (`Game::MONITOR`), where they differ
+/// from what every report states. The binary gives `monitor` the readers of its registry.
+#[derive(Clone, Copy)]
+pub struct Reader {
+    /// The game (a report's `game`).
+    pub game: &'static str,
+    /// The figures of a report without a `monitoring` object, when the game's reports state
+    /// them their own way (`None`: a simulation report's RTP per amount wagered and its SE);
+    /// called with the report and its file name.
+    pub figures: Option<fn(&serde_json::Value, &str) -> Result<Figures, MonitorError>>,
+    /// The most a round can return per amount wagered under the rules the report states,
+    /// which the report's own statement must equal.
+    pub max_return: fn(&serde_json::Value) -> Result<f64, serde_json::Error>,
+}
+
+/// The expected figures a report gives, before they are checked.
+pub struct Figures {
+    pub rtp: f64,
+    pub sd_per_round: f64,
+    /// The report's `max_return_per_wagered`.
+    pub max_return: f64,
+    /// Where they came from (the file and what in it).
+    pub source: String,
+    /// How to make a report that states them all, for a message when one is missing.
+    pub how: &'static str,
+}
+
+/// The error for a report `file` whose `what` cannot be read (`how`: how to make one that
+/// can), from the reason serde gives.
+pub fn incomplete<'a>(
+    file: &'a str,
+    what: &'static str,
+    how: &'static str,
+) -> impl Fn(serde_json::Error) -> MonitorError + 'a {
+    move |e| MonitorError::Incomplete {
+        file: file.into(),
+        what,
+        why: e.to_string(),
+        how,
+    }
+}
 
 impl Expectation {
-    /// From a report's JSON text (`file` names it in errors).
-    pub fn from_json(text: &str, file: &str) -> Result<Expectation, MonitorError> {
+    /// From a report's JSON text (`file` names it in errors); `readers` are the games' own
+    /// readings of their reports (the registry's).
+    pub fn from_json(
+        text: &str,
+        file: &str,
+        readers: &[Reader],
+    ) -> Result<Expectation, MonitorError> {
         let v: serde_json::Value = serde_json::from_str(text)
             .map_err(|e| MonitorError::NotJson(file.into(), e.to_string()))?;
         let unsuitable = |why: &str| Err(MonitorError::Unsuitable(file.into(), why.into()));
-        let read = |what: &'static str, how: &'static str| {
-            move |e: serde_json::Error| MonitorError::Incomplete {
-                file: file.into(),
-                what,
-                why: e.to_string(),
-                how,
-            }
-        };
-        let head = Head::deserialize(&v).map_err(read("report", HOW_SIM))?;
+        let head = Head::deserialize(&v).map_err(incomplete(file, "report", HOW_SIM))?;
         if head.interrupted == Some(true) {
             return unsuitable("the report is of an interrupted (partial) run: hold live results against a complete run's figures");
         }
         if head.count_key.is_some() {
             return unsuitable("the report is of a card counter, whose bets vary with the count: the bands assume rounds of equal stakes; use a flat-betting report (the same strategy without --count)");
         }
-        let game = head.game.as_deref();
-        let (rtp, sd, stated, tier, source, how) = if let Some(m) = &head.monitoring {
-            let m = MonitoringFigures::deserialize(m)
-                .map_err(read("`monitoring` object", HOW_AUDIT))?;
-            let source = format!("{file}: monitoring");
-            let (r, s, mx) = (
-                m.rtp_total_wagered,
-                m.sd_per_round,
-                m.max_return_per_wagered,
-            );
-            (r, s, mx, m.tier, source, HOW_AUDIT)
-        } else if game == Some("baccarat") {
-            if head.sd_coup.is_none() {
-                let kind = [
-                    ("cards_per_coup", "the exact analysis (`exact baccarat`)"),
-                    ("strategies", "a comparison (`compare baccarat`)"),
-                    ("sums", "a baseline of `check`"),
-                ]
-                .iter()
-                .find(|(key, _)| v.get(key).is_some())
-                .map_or("not a simulation report", |(_, kind)| kind);
-                return unsuitable(&format!("the report is {kind}, which gives no SD per coup of one bet: hold the log against a simulation report of one flat bet (`rtplab sim baccarat --bet banker --out-dir DIR`: the bet's exact RTP and its SD per coup)"));
-            }
-            let b =
-                BaccaratFigures::deserialize(&v).map_err(read("baccarat figures", HOW_BACCARAT))?;
-            // A coup's SD is of the net of all its bets; per amount wagered only when the one
-            // main bet is the same every coup and nothing else is bet.
-            if b.pairs != 0 {
-                return unsuitable("the report is of a baccarat run with pair bets beside the main bet: a coup's SD is then not per amount wagered; use a report of the main bet alone (without --pairs)");
-            }
-            let stake = b.max_stake as f64;
-            if !(stake > 0.0 && b.average_bet == stake) {
-                return unsuitable("the report is of a baccarat staking plan whose bets vary (the bands assume coups of equal stakes): use a flat-betting report (a plain bet such as banker)");
-            }
-            let Some(r) = b.rtp_exact else {
-                return unsuitable(
-                    "the report gives no exact RTP of one bet (a plan over several spots)",
-                );
+        let reader = readers
+            .iter()
+            .find(|r| Some(r.game) == head.game.as_deref());
+        let (f, tier) = if let Some(m) = &head.monitoring {
+            let m = MonitoringFigures::deserialize(m).map_err(incomplete(
+                file,
+                "`monitoring` object",
+                HOW_AUDIT,
+            ))?;
+            let f = Figures {
+                rtp: m.rtp_total_wagered,
+                sd_per_round: m.sd_per_round,
+                max_return: m.max_return_per_wagered,
+                source: format!("{file}: monitoring"),
+                how: HOW_AUDIT,
             };
-            let source = format!("{file}: the bet's exact RTP, SD per coup from the simulation");
-            let mx = b.max_return_per_wagered;
-            (r, b.sd_coup / stake, mx, None, source, HOW_BACCARAT)
+            (f, m.tier)
+        } else if let Some(read) = reader.and_then(|r| r.figures) {
+            (read(&v, file)?, None)
         } else if head.rtp_total_wagered.is_some() {
-            let s = SimFigures::deserialize(&v).map_err(read("simulation figures", HOW_SIM))?;
-            let Some(n) = s.seat_rounds.or(s.initial_bets).or(s.rounds) else {
-                return Err(read("simulation figures", HOW_SIM)(
-                    serde::de::Error::missing_field("seat_rounds"),
-                ));
-            };
-            let source =
-                format!("{file}: simulated RTP per amount wagered, SD per round from its SE");
-            let sd = s.rtp_total_wagered_se * n.sqrt();
-            (
-                s.rtp_total_wagered,
-                sd,
-                s.max_return_per_wagered,
-                None,
-                source,
-                HOW_SIM,
-            )
+            (sim_figures(&v, file)?, None)
         } else {
             return Err(MonitorError::NoExpectation(file.into()));
         };
+        let Figures {
+            rtp,
+            sd_per_round: sd,
+            max_return: stated,
+            source,
+            how,
+        } = f;
         if !(rtp.is_finite() && rtp > 0.0 && sd.is_finite() && sd > 0.0) {
             return Err(MonitorError::BadExpectation(file.into(), rtp, sd));
         }
@@ -237,14 +218,10 @@ impl Expectation {
         }
         // The bound comes from the game's rules: where the report gives them, its statement
         // must be what they give.
-        let ruled = match game {
-            Some("blackjack") => BlackjackRules::deserialize(&v)
-                .map(|b| Some(crate::games::blackjack::max_return_per_wagered(&b.rules))),
-            Some("baccarat") => BaccaratRules::deserialize(&v)
-                .map(|b| Some(b.bet.max_return_per_wagered(&b.rules, b.pairs))),
-            _ => Ok(None),
-        }
-        .map_err(read("rules", how))?;
+        let ruled = reader
+            .map(|r| (r.max_return)(&v))
+            .transpose()
+            .map_err(incomplete(file, "rules", how))?;
         if let Some(mx) = ruled.filter(|mx| (mx - stated).abs() > 1e-12 * mx) {
             return unsuitable(&format!(
                 "max_return_per_wagered {stated} is not what its rules give ({mx}): the report was edited or made by another version; {how}"
@@ -264,6 +241,23 @@ impl Expectation {
             source,
         })
     }
+}
+
+/// A simulation report's figures: the RTP per amount wagered, and the SD per round from its
+/// SE and observation count.
+fn sim_figures(v: &serde_json::Value, file: &str) -> Result<Figures, MonitorError> {
+    let read = incomplete(file, "simulation figures", HOW_SIM);
+    let s = SimFigures::deserialize(v).map_err(&read)?;
+    let Some(n) = s.seat_rounds.or(s.initial_bets).or(s.rounds) else {
+        return Err(read(serde::de::Error::missing_field("seat_rounds")));
+    };
+    Ok(Figures {
+        rtp: s.rtp_total_wagered,
+        sd_per_round: s.rtp_total_wagered_se * n.sqrt(),
+        max_return: s.max_return_per_wagered,
+        source: format!("{file}: simulated RTP per amount wagered, SD per round from its SE"),
+        how: HOW_SIM,
+    })
 }
 
 /// One period of play from the log.
@@ -1023,6 +1017,8 @@ pub fn plot(m: &MonitorModel) -> Result<String, String> {
 /// `monitor`: the expected report, the log of periods (`-`: standard input), the acceptance
 /// level, where the report goes. It fails when a period is out of its band.
 pub struct MonitorJob {
+    /// The games' own readings of their reports (the registry's).
+    pub readers: Vec<Reader>,
     pub expected: std::path::PathBuf,
     pub log: std::path::PathBuf,
     pub level: f64,
@@ -1038,7 +1034,8 @@ impl crate::job::Job for MonitorJob {
         // The level first: a bad one is refused before any file is read.
         z_of_level(self.level)?;
         let text = read_text(&self.expected, "--expected", MAX_SHARD_BYTES)?;
-        let expected = Expectation::from_json(&text, &self.expected.display().to_string())?;
+        let expected =
+            Expectation::from_json(&text, &self.expected.display().to_string(), &self.readers)?;
         // `-` reads the log from standard input (an export piped in).
         let model = if self.log.as_os_str() == "-" {
             monitor(&expected, self.level, STDIN, std::io::stdin().lock())?
@@ -1063,6 +1060,15 @@ impl crate::job::Job for MonitorJob {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The expectation from a report, read with the readers the binary registers.
+    fn from_json(text: &str, file: &str) -> Result<Expectation, MonitorError> {
+        let readers = [
+            crate::games::blackjack::MONITOR,
+            crate::games::baccarat::monitor::READER,
+        ];
+        Expectation::from_json(text, file, &readers)
+    }
 
     /// The log `text` (named l.csv) against `e` at 99%.
     fn run(e: &Expectation, text: &str) -> Result<MonitorModel, MonitorError> {
@@ -1097,14 +1103,14 @@ mod tests {
 
     #[test]
     fn expectations_from_a_report() {
-        let e = Expectation::from_json(
+        let e = from_json(
             r#"{"monitoring": {"rtp_total_wagered": 0.9954, "sd_per_round": 1.15, "max_return_per_wagered": 12}}"#,
             "r.json",
         )
         .unwrap();
         assert_eq!((e.rtp, e.sd_per_round), (0.9954, 1.15));
         // A simulation report: SD per round = SE · √n.
-        let e = Expectation::from_json(
+        let e = from_json(
             r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 1000000, "max_return_per_wagered": 12}"#,
             "s.json",
         )
@@ -1115,16 +1121,16 @@ mod tests {
             r#"{"rtp": 1}"#,
             r#"{"monitoring": {"rtp_total_wagered": 0.9}}"#,
         ] {
-            assert!(Expectation::from_json(bad, "b.json").is_err(), "{bad}");
+            assert!(from_json(bad, "b.json").is_err(), "{bad}");
         }
-        let e = Expectation::from_json(
+        let e = from_json(
             r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": -1, "max_return_per_wagered": 12}}"#,
             "b.json",
         )
         .unwrap_err();
         assert!(matches!(e, MonitorError::BadExpectation(..)));
         // The maximum return is read where stated (the audit's object, a simulation report).
-        let e = Expectation::from_json(
+        let e = from_json(
             r#"{"monitoring": {"rtp_total_wagered": 0.99, "sd_per_round": 1.1, "max_return_per_wagered": 12}}"#,
             "m.json",
         )
@@ -1133,20 +1139,14 @@ mod tests {
         assert_eq!(e.tier, None);
         let audit = r#"{"monitoring": {"tier": "basic", "rtp_total_wagered": 0.99, "sd_per_round": 1.1, "max_return_per_wagered": 12}}"#;
         assert_eq!(
-            Expectation::from_json(audit, "a.json")
-                .unwrap()
-                .tier
-                .as_deref(),
+            from_json(audit, "a.json").unwrap().tier.as_deref(),
             Some("basic")
         );
         let sim = r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "max_return_per_wagered": 12}"#;
-        assert_eq!(
-            Expectation::from_json(sim, "s.json").unwrap().max_return,
-            12.0
-        );
+        assert_eq!(from_json(sim, "s.json").unwrap().max_return, 12.0);
         // A flat baccarat bet: its exact RTP and the simulated SD per coup per unit staked;
         // a banker win pays 1:1 less 5%: at most 1.95 per amount wagered.
-        let e = Expectation::from_json(BANKER, "b.json").unwrap();
+        let e = from_json(BANKER, "b.json").unwrap();
         assert_eq!(
             (e.rtp, e.sd_per_round, e.max_return),
             (0.989420942157528, 0.9273582206409534, 1.95)
@@ -1155,7 +1155,7 @@ mod tests {
             let j = serde_json::json!({"max_stake": stake, "average_bet": average, "pairs": pairs, "rtp_exact": 0.98, "sd_coup": 4.5});
             with(BANKER, j)
         };
-        let e = Expectation::from_json(&flat(5, 5.0, 0), "b.json").unwrap();
+        let e = from_json(&flat(5, 5.0, 0), "b.json").unwrap();
         assert_eq!((e.rtp, e.sd_per_round), (0.98, 0.9));
         // Reports that cannot certify a band are refused, each saying why.
         let martingale = include_str!("../reports/baccarat-martingale/report.json");
@@ -1186,9 +1186,7 @@ mod tests {
                 "max_return_per_wagered 0.5",
             ),
         ] {
-            let e = Expectation::from_json(bad, "b.json")
-                .unwrap_err()
-                .to_string();
+            let e = from_json(bad, "b.json").unwrap_err().to_string();
             assert!(
                 e.starts_with("--expected b.json: ") && e.contains(why),
                 "{e}"
@@ -1217,7 +1215,7 @@ mod tests {
                 "rtplab sim baccarat",
             ),
         ] {
-            let e = Expectation::from_json(text, "r.json").unwrap_err();
+            let e = from_json(text, "r.json").unwrap_err();
             assert!(matches!(e, MonitorError::Incomplete { .. }), "{e}");
             let e = e.to_string();
             assert!(
@@ -1230,9 +1228,7 @@ mod tests {
         // A report that gives its rules must state what they give: 1.95 for this banker bet,
         // 12 at any blackjack table (the pairs side bet's 11:1 and its stake).
         let forged = with(BANKER, serde_json::json!({"max_return_per_wagered": 1000}));
-        let e = Expectation::from_json(&forged, "b.json")
-            .unwrap_err()
-            .to_string();
+        let e = from_json(&forged, "b.json").unwrap_err().to_string();
         assert!(
             e.contains("max_return_per_wagered 1000 is not what its rules give (1.95)"),
             "{e}"
@@ -1241,20 +1237,11 @@ mod tests {
         let bj = |mx: f64| {
             serde_json::json!({"game": "blackjack", "rules": rules, "rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "max_return_per_wagered": mx}).to_string()
         };
-        assert_eq!(
-            Expectation::from_json(&bj(12.0), "s.json")
-                .unwrap()
-                .max_return,
-            12.0
-        );
-        let e = Expectation::from_json(&bj(1000.0), "s.json")
-            .unwrap_err()
-            .to_string();
+        assert_eq!(from_json(&bj(12.0), "s.json").unwrap().max_return, 12.0);
+        let e = from_json(&bj(1000.0), "s.json").unwrap_err().to_string();
         assert!(e.contains("not what its rules give (12)"), "{e}");
         let no_rules = serde_json::json!({"game": "blackjack", "rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "max_return_per_wagered": 12}).to_string();
-        let e = Expectation::from_json(&no_rules, "s.json")
-            .unwrap_err()
-            .to_string();
+        let e = from_json(&no_rules, "s.json").unwrap_err().to_string();
         assert!(
             e.contains("cannot read its rules: missing field `rules`"),
             "{e}"
@@ -1277,9 +1264,7 @@ mod tests {
             (baseline, "a baseline"),
             (compare, "a comparison"),
         ] {
-            let e = Expectation::from_json(text, "b.json")
-                .unwrap_err()
-                .to_string();
+            let e = from_json(text, "b.json").unwrap_err().to_string();
             assert!(
                 e.contains(&format!("the report is {kind}"))
                     && e.contains("no SD per coup")

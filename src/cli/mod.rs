@@ -5,6 +5,7 @@ pub mod baccarat;
 pub mod blackjack;
 pub mod doom;
 pub mod files;
+pub mod registry;
 pub mod twentyone;
 
 use std::path::PathBuf;
@@ -805,9 +806,10 @@ pub fn file_output(output: &Option<PathBuf>) -> Outputs {
     }
 }
 
-impl From<&MergeArgs> for rtplab::games::MergeJob {
+impl From<&MergeArgs> for rtplab::merge::MergeJob {
     fn from(a: &MergeArgs) -> Self {
         Self {
+            games: registry::games(),
             files: a.files.clone(),
             claim: a.claim,
             outputs: (&a.output).into(),
@@ -818,6 +820,7 @@ impl From<&MergeArgs> for rtplab::games::MergeJob {
 impl From<&CheckArgs> for rtplab::check::CheckJob {
     fn from(a: &CheckArgs) -> Self {
         Self {
+            games: registry::games(),
             dir: a.dir.clone(),
             z: a.z,
             bless: a.bless,
@@ -829,6 +832,7 @@ impl From<&CheckArgs> for rtplab::check::CheckJob {
 impl From<&MonitorArgs> for rtplab::monitor::MonitorJob {
     fn from(a: &MonitorArgs) -> Self {
         Self {
+            readers: registry::games().iter().filter_map(|e| e.monitor).collect(),
             expected: a.expected.clone(),
             log: a.log.clone(),
             level: a.level,

@@ -88,6 +88,8 @@ impl Game for Baccarat {
         }
     }
 
+    const MONITOR: Option<crate::monitor::Reader> = Some(super::monitor::READER);
+
     fn rules_line(cfg: &BacConfig) -> String {
         cfg.rules.describe()
     }

@@ -7,11 +7,14 @@ pub mod exact;
 pub mod exact_report;
 pub mod game;
 pub mod jobs;
+pub mod monitor;
 pub mod report;
 pub mod rules;
 pub mod sim;
 
 pub use game::{BacConfig, Baccarat};
+
+crate::job::carried!(BacError);
 
 /// Errors of baccarat runs and merges; each message says what to change.
 #[derive(Debug, thiserror::Error)]

@@ -192,6 +192,8 @@ impl Game for Blackjack {
         crate::game::Label { name, hash: i.hash }
     }
 
+    const MONITOR: Option<crate::monitor::Reader> = Some(super::MONITOR);
+
     fn rules_line(cfg: &BjConfig) -> String {
         cfg.rules.to_string()
     }

@@ -34,6 +34,26 @@ pub fn max_return_per_wagered(rules: &rules::Rules) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// Blackjack's reading of its reports for `monitor`: the bound on a round's return from the
+/// rules the report (a simulation's or a dossier's) states.
+pub const MONITOR: crate::monitor::Reader = crate::monitor::Reader {
+    game: "blackjack",
+    figures: None,
+    max_return: stated_max_return,
+};
+
+/// The bound on a round's return under the rules a report states.
+fn stated_max_return(v: &serde_json::Value) -> Result<f64, serde_json::Error> {
+    #[derive(serde::Deserialize)]
+    struct Stated {
+        rules: rules::Rules,
+    }
+    let stated: Stated = serde::Deserialize::deserialize(v)?;
+    Ok(max_return_per_wagered(&stated.rules))
+}
+
+crate::job::carried!(BjError, advise::AdviseError, derive::IndexGenError);
+
 /// Errors of blackjack runs, merges and comparisons; each message says what to change.
 #[derive(Debug, thiserror::Error)]
 pub enum BjError {

@@ -18,6 +18,8 @@ pub use game::Doom;
 
 use sim::MAX_ROUNDS;
 
+crate::job::carried!(DoomError, advise::DoomAdviseError, win::WinError);
+
 /// Errors of Dice of Doom runs and merges; each message says what to change.
 #[derive(Debug, thiserror::Error)]
 pub enum DoomError {

@@ -12,6 +12,8 @@ pub mod strategy;
 
 pub use game::TwentyOne;
 
+crate::job::carried!(TwentyOneError, advise::TwentyOneAdviseError);
+
 /// Errors of Twenty One runs, sweeps and merges; each message says what to change.
 #[derive(Debug, thiserror::Error)]
 pub enum TwentyOneError {
