@@ -126,11 +126,14 @@ pub struct Reader {
     /// The figures of a report without a `monitoring` object, when the game's reports state
     /// them their own way (`None`: a simulation report's RTP per amount wagered and its SE);
     /// called with the report and its file name.
-    pub figures: Option<fn(&serde_json::Value, &str) -> Result<Figures, MonitorError>>,
+    pub figures: Option<ReadFigures>,
     /// The most a round can return per amount wagered under the rules the report states,
     /// which the report's own statement must equal.
     pub max_return: fn(&serde_json::Value) -> Result<f64, serde_json::Error>,
 }
+
+/// A game's reading of a report's figures (the report, its file name).
+pub type ReadFigures = fn(&serde_json::Value, &str) -> Result<Figures, MonitorError>;
 
 /// The expected figures a report gives, before they are checked.
 pub struct Figures {
