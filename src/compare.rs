@@ -190,7 +190,7 @@ pub fn compare<G: Game>(
         sims,
         configs: &configs,
     };
-    let out = crate::engine::run(&sim, &opts, stop)?;
+    let out = crate::engine::run(&sim, &opts, stop).map_err(RunError::from)?;
     Ok(Comparison {
         meta: RunMeta {
             setup_s,

@@ -43,13 +43,7 @@ pub trait Game: 'static {
     /// The run's sums: merge exactly, `Default` is the identity.
     type Acc: Merge + Plausible + Serialize + DeserializeOwned + Clone + Send + Sync;
     /// The game's typed error.
-    type Error: std::error::Error
-        + From<RunError>
-        + From<ShardError>
-        + From<crate::engine::EngineError>
-        + Send
-        + Sync
-        + 'static;
+    type Error: std::error::Error + From<RunError> + Send + Sync + 'static;
     /// The game's part of a baseline file of `check` (a small fixed run request; the
     /// envelope every game shares — name, seed, recorded sums, expected value — is
     /// [`BaselineFile`]).
@@ -161,9 +155,14 @@ pub struct Label {
 pub const COMPARE_IN_ONE_PROCESS: &str =
     "compare runs every strategy on the same streams in one process: it cannot be sharded or checkpointed";
 
-/// Errors of the shared run path, each saying what to change.
-#[derive(Debug, thiserror::Error, PartialEq)]
+/// Errors of the shared run path, each saying what to change: the run request's, and the
+/// shard files' and the engine's beneath it (a game's error holds them all as one variant).
+#[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    #[error(transparent)]
+    Shard(#[from] ShardError),
+    #[error(transparent)]
+    Engine(#[from] crate::engine::EngineError),
     #[error("--claim: {game} has no return to player to test a claim against; leave out --claim")]
     NoClaim { game: &'static str },
     #[error("the chunk size must be positive")]
@@ -325,7 +324,7 @@ pub fn simulate<G: Game>(
     };
     let out_file = match &spec.shard_out {
         Some(path) => {
-            let key = key_of::<G>(&cfg, &plan, spec.seed)?;
+            let key = key_of::<G>(&cfg, &plan, spec.seed).map_err(RunError::from)?;
             let prior = resume_point::<G>(path, &key, spec.shard, &chunks)?;
             Some((path, key, prior))
         }
@@ -380,7 +379,8 @@ pub fn simulate<G: Game>(
         every,
         save: &mut save,
     });
-    let out = crate::engine::run_from(&*sim, &opts, acc0, done0, stop, checkpoint)?;
+    let out = crate::engine::run_from(&*sim, &opts, acc0, done0, stop, checkpoint)
+        .map_err(RunError::from)?;
     let mut meta = RunMeta::of(spec.seed, &out);
     meta.elapsed_s += elapsed0;
     meta.setup_s = setup_s;
@@ -481,12 +481,13 @@ fn resume_point<G: Game>(
 /// Merge the shard files of one run of `G` (checked: one run, no gaps or overlaps, complete,
 /// checksums, plausible sums).
 pub fn merge<G: Game>(paths: &[PathBuf]) -> Result<Run<G>, G::Error> {
-    let files = crate::shard::read_all::<G::Acc>(paths)?;
+    let files = crate::shard::read_all::<G::Acc>(paths).map_err(RunError::from)?;
     let key: Key<G::Config, G::Plan> = serde_json::from_value(files[0].1.key.clone())
         .map_err(|e| ShardError::Read {
             file: files[0].0.display().to_string(),
             why: format!("its run key does not describe a {} run of this version ({e}); re-run the shards with this version", G::NAME),
-        })?;
+        })
+        .map_err(RunError::from)?;
     G::validate(&key.config)?;
     let mut acc = G::Acc::default();
     let mut meta = RunMeta {
@@ -882,10 +883,6 @@ mod tests {
         NoFlips,
         #[error(transparent)]
         Run(#[from] RunError),
-        #[error(transparent)]
-        Shard(#[from] ShardError),
-        #[error(transparent)]
-        Engine(#[from] crate::engine::EngineError),
     }
 
     struct CoinSim {

@@ -31,8 +31,4 @@ pub enum BacError {
     ChunkTooLarge { chunk: u64, sessions: u64 },
     #[error(transparent)]
     Run(#[from] crate::game::RunError),
-    #[error(transparent)]
-    Shard(#[from] crate::shard::ShardError),
-    #[error(transparent)]
-    Engine(#[from] crate::engine::EngineError),
 }

@@ -66,11 +66,7 @@ pub enum BjError {
     #[error(transparent)]
     Count(#[from] count::CountError),
     #[error(transparent)]
-    Engine(#[from] crate::engine::EngineError),
-    #[error(transparent)]
     Run(#[from] crate::game::RunError),
-    #[error(transparent)]
-    Shard(#[from] crate::shard::ShardError),
     #[error("unknown strategy '{0}': expected basic, autoplay, mimic-dealer, never-bust, or the path of a chart file (see strategies/README.md)")]
     UnknownStrategy(String),
     #[error("the shard files' sums are impossible (a histogram of {len} results; these rules have {bins}); re-run the shards")]

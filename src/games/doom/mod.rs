@@ -63,8 +63,4 @@ pub enum DoomError {
     },
     #[error(transparent)]
     Run(#[from] crate::game::RunError),
-    #[error(transparent)]
-    Shard(#[from] crate::shard::ShardError),
-    #[error(transparent)]
-    Engine(#[from] crate::engine::EngineError),
 }

@@ -33,8 +33,4 @@ pub enum TwentyOneError {
     SweepSharded,
     #[error(transparent)]
     Run(#[from] crate::game::RunError),
-    #[error(transparent)]
-    Shard(#[from] crate::shard::ShardError),
-    #[error(transparent)]
-    Engine(#[from] crate::engine::EngineError),
 }
