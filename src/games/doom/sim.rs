@@ -307,9 +307,7 @@ impl TurnAcc {
         }
         Ok(())
     }
-}
 
-impl TurnAcc {
     /// These sums as those of seat `seat` (0-based): the messages name it ("seat 2 rolls =
     /// ...").
     fn plausible_as_seat(&self, seat: usize) -> Result<(), String> {
