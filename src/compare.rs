@@ -14,31 +14,15 @@ use crate::game::{BoxedSim, Chunks, Game, RunError, RunSpec};
 use crate::report::{count, count_cell, Cell, Report, RunMeta, Section};
 use crate::rng::Rng;
 use crate::stats::{critical, Estimate, Ratio};
+use crate::sums::sums;
 
-/// Per configuration, the headline ratio; per pair (i < j), the cross sums over chunks
-/// Σ x_i x_j, Σ x_i y_j, Σ y_i x_j, Σ y_i y_j. `Default` (empty) is the identity of `merge`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CompareAcc {
-    pub per: Vec<Ratio>,
-    pub cross: Vec<[i128; 4]>,
-}
-
-impl Merge for CompareAcc {
-    fn merge(&mut self, o: &Self) {
-        if self.per.len() < o.per.len() {
-            self.per.resize(o.per.len(), Ratio::default());
-        }
-        if self.cross.len() < o.cross.len() {
-            self.cross.resize(o.cross.len(), [0; 4]);
-        }
-        for (a, b) in self.per.iter_mut().zip(&o.per) {
-            a.merge(b);
-        }
-        for (a, b) in self.cross.iter_mut().zip(&o.cross) {
-            for k in 0..4 {
-                a[k] += b[k];
-            }
-        }
+sums! {
+    /// Per configuration, the headline ratio; per pair (i < j), the cross sums over chunks
+    /// Σ x_i x_j, Σ x_i y_j, Σ y_i x_j, Σ y_i y_j. `Default` (empty) is the identity of `merge`.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct CompareAcc {
+        pub per: Vec<Ratio> => unbounded("compare writes no shard files: never read back"),
+        pub cross: Vec<[i128; 4]> => unbounded("compare writes no shard files: never read back"),
     }
 }
 

@@ -286,12 +286,12 @@ mod tests {
     use super::*;
     use crate::rng::RngCore;
 
-    #[derive(Default)]
-    struct Sum(u64, u64);
-    impl Merge for Sum {
-        fn merge(&mut self, o: &Self) {
-            self.0 = self.0.wrapping_add(o.0);
-            self.1 += o.1;
+    crate::sums::sums! {
+        /// Σ of the draws (each below 2^44) and their number.
+        #[derive(Default)]
+        struct Sum {
+            draws: u64 => unbounded("a test's sums"),
+            n: u64 => unbounded("a test's sums"),
         }
     }
     struct Toy;
@@ -299,8 +299,8 @@ mod tests {
         type Acc = Sum;
         fn run_chunk(&self, _c: u64, rng: &mut Rng, acc: &mut Sum) {
             for _ in 0..1000 {
-                acc.0 = acc.0.wrapping_add(rng.next_u64() >> 20);
-                acc.1 += 1;
+                acc.draws += rng.next_u64() >> 20;
+                acc.n += 1;
             }
         }
     }
@@ -321,12 +321,12 @@ mod tests {
         let one = run(&Toy, &opts(1, 0..64), &stop).unwrap();
         let two = run(&Toy, &opts(2, 0..64), &stop).unwrap();
         let four = run(&Toy, &opts(4, 0..64), &stop).unwrap();
-        assert_eq!((one.acc.0, one.acc.1), (two.acc.0, two.acc.1));
-        assert_eq!((one.acc.0, one.acc.1), (four.acc.0, four.acc.1));
+        assert_eq!((one.acc.draws, one.acc.n), (two.acc.draws, two.acc.n));
+        assert_eq!((one.acc.draws, one.acc.n), (four.acc.draws, four.acc.n));
         let mut a = run(&Toy, &opts(2, 0..20), &stop).unwrap().acc;
         let b = run(&Toy, &opts(2, 20..64), &stop).unwrap().acc;
         a.merge(&b);
-        assert_eq!((a.0, a.1), (one.acc.0, one.acc.1));
+        assert_eq!((a.draws, a.n), (one.acc.draws, one.acc.n));
         assert_eq!(one.chunks_done, 64);
         assert!(!one.interrupted);
     }
@@ -339,7 +339,9 @@ mod tests {
         assert!(out.interrupted);
     }
 
-    /// Which chunks were run (a bit each) and their draws: a run's exact footprint.
+    /// Which chunks were run (a bit each) and their draws: a run's exact footprint. A probe
+    /// of the engine rather than a run's sums (it merges by bits and refuses a chunk merged
+    /// twice), so its `Merge` is written out.
     #[derive(Default, Debug, Clone, PartialEq)]
     struct Mask {
         bits: u128,

@@ -854,27 +854,15 @@ mod tests {
         label: String,
     }
 
-    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-    struct CoinAcc {
-        flips: u64,
-        heads: u64,
-        /// The share of heads, one batch per chunk.
-        share: Ratio,
-    }
-    impl Merge for CoinAcc {
-        fn merge(&mut self, o: &Self) {
-            self.flips += o.flips;
-            self.heads += o.heads;
-            self.share.merge(&o.share);
+    crate::sums::sums! {
+        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+        struct CoinAcc {
+            flips: u64 => unbounded("a run flips any number of coins"),
+            heads: u64 => at_most(c.flips, "flips"),
+            /// The share of heads, one batch per chunk.
+            share: Ratio => ratio("share of heads", 1, 1, true),
         }
-    }
-    impl Plausible for CoinAcc {
-        fn plausible(&self) -> Result<(), String> {
-            if self.heads > self.flips {
-                return Err("more heads than flips".into());
-            }
-            Ok(())
-        }
+        bounds(c)
     }
 
     #[derive(Debug, thiserror::Error)]

@@ -20,6 +20,7 @@ pub mod rng;
 pub mod shard;
 pub mod specfile;
 pub mod stats;
+pub mod sums;
 
 /// The tool's version, carried by every report.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -914,25 +914,21 @@ mod tests {
         );
     }
 
-    /// A toy accumulator: `sum` is a sum of `n` values in -1..=1.
-    #[derive(Default, Debug, Clone, PartialEq, Serialize, Deserialize)]
-    struct Acc {
-        n: u64,
-        sum: i64,
-    }
-    impl crate::engine::Merge for Acc {
-        fn merge(&mut self, o: &Self) {
-            self.n += o.n;
-            self.sum += o.sum;
+    crate::sums::sums! {
+        /// A toy accumulator: `sum` is a sum of `n` values in -1..=1.
+        #[derive(Default, Debug, Clone, PartialEq, Serialize, Deserialize)]
+        struct Acc {
+            n: u64 => unbounded("any number of values"),
+            sum: i64 => check(values_in_range(a)),
         }
+        bounds(a)
     }
-    impl Plausible for Acc {
-        fn plausible(&self) -> Result<(), String> {
-            if self.sum.unsigned_abs() > self.n {
-                return Err(format!("sum {} of {} values in -1..=1", self.sum, self.n));
-            }
-            Ok(())
+
+    fn values_in_range(a: &Acc) -> Result<(), String> {
+        if a.sum.unsigned_abs() > a.n {
+            return Err(format!("sum {} of {} values in -1..=1", a.sum, a.n));
         }
+        Ok(())
     }
 
     /// An empty scratch folder of this test.

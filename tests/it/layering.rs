@@ -82,6 +82,7 @@ const ORDER: &[&[&str]] = &[
     // The engine, shard files and reports.
     &["engine"],
     &["shard"],
+    &["sums"],
     &["report"],
     &["audit"],
     // The command layer: jobs, then the commands that know no game.

@@ -8,9 +8,10 @@ use super::bet::{settle, Bettor, Spot};
 use super::coup::{deal, Coup, Winner};
 use super::rules::{BacRules, Shuffle, SCALE};
 use crate::cards::{value, Shoe};
-use crate::engine::{Merge, Simulation};
+use crate::engine::Simulation;
 use crate::rng::{Rng, RngCore, SeedableRng};
 use crate::stats::{Batch, Ratio};
+use crate::sums::sums;
 
 /// Coups of a session when the shoe is shuffled every coup (about a shoe's worth).
 pub const SESSION_COUPS: u64 = 80;
@@ -26,41 +27,59 @@ pub const OUTCOMES: [&str; 7] = [
     "banker pair",
 ];
 
-/// Counts of a run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Counts {
-    pub coups: u64,
-    /// Sessions: shoes (or `SESSION_COUPS` coups when shuffling every coup).
-    pub sessions: u64,
-    pub cards: u64,
-    /// Times a martingale's doubled stake would have passed the table maximum.
-    pub limit_hits: u64,
-    /// The largest stake of a main bet, in units.
-    pub max_stake: u64,
-    pub reshuffles_mid_round: u64,
+sums! {
+    /// Counts of a run.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct Counts {
+        pub coups: u64 => related,
+        /// Sessions: shoes (or `SESSION_COUPS` coups when shuffling every coup).
+        pub sessions: u64 => related,
+        pub cards: u64 => related,
+        /// Times a martingale's doubled stake would have passed the table maximum.
+        pub limit_hits: u64 => at_most(c.coups, "coups"),
+        /// The largest stake of a main bet, in units.
+        pub max_stake: u64 =>
+            merge(max) at_most(MAX_TABLE, "units of the largest table maximum"),
+        // At most one mid-coup reshuffle per coup (a coup deals at most six cards, a shoe
+        // holds 52 or more).
+        pub reshuffles_mid_round: u64 => at_most(c.coups, "coups"),
+    }
+    bounds(c)
 }
 
-/// Everything a baccarat run accumulates; merges exactly.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BacAcc {
-    /// Per spot (`Spot::ALL` order): x = net, y = amount staked (thousandths of a unit).
-    pub spots: [Ratio; 5],
-    /// The main bets together: x = net, y = amount staked.
-    pub main: Ratio,
-    /// Per coup, every bet of the coup: x = net (thousandths), y = 1.
-    pub round: Ratio,
-    /// Outcome rates (`OUTCOMES` order): x = occurrences, y = coups.
-    pub outcomes: [Ratio; 7],
-    /// Per session: x = net (thousandths), y = 1.
-    pub session: Ratio,
-    /// Sessions by net result, in whole units rounded down.
-    pub session_hist: BTreeMap<i64, u64>,
-    /// The worst and best session nets (thousandths).
-    pub worst_session: Option<i64>,
-    pub best_session: Option<i64>,
-    pub counts: Counts,
-    /// Per chunk (chunk index, main net, main staked), sorted by chunk: the running estimate.
-    pub trace: Vec<[i64; 3]>,
+sums! {
+    /// Everything a baccarat run accumulates; merges exactly.
+    #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct BacAcc {
+        /// Per spot (`Spot::ALL` order): x = net, y = amount staked (thousandths of a unit).
+        pub spots: [Ratio; 5] => ratios(|i| Spot::ALL[i].name(), most, stake, false),
+        /// The main bets together: x = net, y = amount staked.
+        pub main: Ratio => ratio("main bets", most, stake, false),
+        /// Per coup, every bet of the coup: x = net (thousandths), y = 1.
+        pub round: Ratio => ratio("net per coup", most, 1, true),
+        /// Outcome rates (`OUTCOMES` order): x = occurrences, y = coups.
+        pub outcomes: [Ratio; 7] => ratios(|i| OUTCOMES[i], 1, 1, true),
+        /// Per session: x = net (thousandths), y = 1.
+        pub session: Ratio => related,
+        /// Sessions by net result, in whole units rounded down.
+        pub session_hist: BTreeMap<i64, u64> => related,
+        /// The worst and best session nets (thousandths).
+        pub worst_session: Option<i64> =>
+            merge(min) unbounded("not checked: a session's net, reported as it is"),
+        pub best_session: Option<i64> =>
+            merge(max) unbounded("not checked: a session's net, reported as it is"),
+        pub counts: Counts => sums,
+        /// Per chunk (chunk index, main net, main staked), sorted by chunk: the running estimate.
+        pub trace: Vec<[i64; 3]> =>
+            merge(trace) unbounded("the main bets chunk by chunk, for the convergence plot"),
+    }
+    bounds(acc) {
+        // The most one coup's bets can win or lose, in thousandths of a unit: three bets of
+        // the largest table maximum paying at most 100 to one; the most one bet stakes.
+        let stake = MAX_TABLE as i128 * SCALE as i128;
+        let most = 3 * 100 * stake;
+    }
+    relations(BacAcc::relations)
 }
 
 fn min_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
@@ -79,51 +98,15 @@ fn max_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
     }
 }
 
-impl Merge for BacAcc {
-    fn merge(&mut self, o: &BacAcc) {
-        for (a, b) in self.spots.iter_mut().zip(&o.spots) {
-            a.merge(b);
-        }
-        self.main.merge(&o.main);
-        self.round.merge(&o.round);
-        for (a, b) in self.outcomes.iter_mut().zip(&o.outcomes) {
-            a.merge(b);
-        }
-        self.session.merge(&o.session);
-        for (k, v) in &o.session_hist {
-            *self.session_hist.entry(*k).or_insert(0) += v;
-        }
-        self.worst_session = min_opt(self.worst_session, o.worst_session);
-        self.best_session = max_opt(self.best_session, o.best_session);
-        let (c, d) = (&mut self.counts, &o.counts);
-        c.coups += d.coups;
-        c.sessions += d.sessions;
-        c.cards += d.cards;
-        c.limit_hits += d.limit_hits;
-        c.max_stake = c.max_stake.max(d.max_stake);
-        c.reshuffles_mid_round += d.reshuffles_mid_round;
-        crate::stats::merge_trace(&mut self.trace, &o.trace);
-    }
-}
-
 /// Largest table maximum (units).
 pub const MAX_TABLE: u64 = 1_000_000;
 
-impl crate::shard::Plausible for BacAcc {
-    fn plausible(&self) -> Result<(), String> {
+impl BacAcc {
+    /// Every outcome, main bet and coup sum counts the run's coups; the sessions, their
+    /// histogram, the coups and the cards fit together.
+    fn relations(&self) -> Result<(), String> {
         let c = &self.counts;
-        // The most one coup's bets can win or lose, in thousandths of a unit: three bets of
-        // the largest table maximum paying at most 100 to one.
-        let stake = MAX_TABLE as i128;
-        let bound = 3 * 100 * stake * SCALE as i128;
-        for (s, r) in Spot::ALL.iter().zip(&self.spots) {
-            r.plausible(s.name(), bound, stake * SCALE as i128, false)?;
-        }
-        self.main
-            .plausible("main bets", bound, stake * SCALE as i128, false)?;
-        self.round.plausible("net per coup", bound, 1, true)?;
         for (name, r) in OUTCOMES.iter().zip(&self.outcomes) {
-            r.plausible(name, 1, 1, true)?;
             if r.n != c.coups {
                 return Err(format!("{name}: {} coups, the run {}", r.n, c.coups));
             }
@@ -145,18 +128,7 @@ impl crate::shard::Plausible for BacAcc {
                 c.sessions, c.coups, c.cards
             ));
         }
-        // One limit hit and at most one mid-coup reshuffle per coup (a coup deals at most six
-        // cards, a shoe holds 52 or more); no stake above the largest table maximum.
-        use crate::shard::at_most;
-        at_most("counts.limit_hits", c.limit_hits, c.coups, "coups")?;
-        let refills = c.reshuffles_mid_round;
-        at_most("counts.reshuffles_mid_round", refills, c.coups, "coups")?;
-        at_most(
-            "counts.max_stake",
-            c.max_stake,
-            MAX_TABLE,
-            "units of the largest table maximum",
-        )
+        Ok(())
     }
 }
 

@@ -6,189 +6,175 @@ use super::count::{Bankroll, PAIRS_PAY, RUIN_BINS};
 use super::round::{RoundResult, Table};
 use super::rules::{Rules, Shuffle, MAX_HANDS, MAX_PLAYERS};
 use super::strategy::{Player, Seats};
-use crate::engine::{Merge, Simulation};
+use crate::engine::Simulation;
 use crate::rng::{Rng, RngCore, SeedableRng};
+use crate::shard::at_most;
 use crate::stats::{Batch, Ratio};
+use crate::sums::{sums, total};
 
-/// Event counts of a run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Counts {
-    pub shoes: u64,
-    pub rounds: u64,
-    /// Seat-rounds: initial main bets.
-    pub seat_rounds: u64,
-    pub naturals: u64,
-    pub dealer_blackjacks: u64,
-    pub doubles: u64,
-    pub splits: u64,
-    pub surrenders: u64,
-    pub insurance_offered: u64,
-    pub insurance_taken: u64,
-    pub hands_played: u64,
-    pub player_busts: u64,
-    pub dealer_busts: u64,
-    pub reshuffles_mid_round: u64,
-    /// Initial bets staked, in initial bets (a seat betting 3 stakes 3; equal to `seat_rounds`
-    /// for flat betting). 0 in files written before bets were counted.
-    #[serde(default)]
-    pub initial_bets: u64,
-    /// The largest bet of one seat-round, in initial bets (1 for flat betting; 0 when nothing
-    /// was played, and in files written before bets were counted).
-    #[serde(default)]
-    pub max_bet: u64,
-}
-
-impl Counts {
-    fn merge(&mut self, o: &Counts) {
-        self.shoes += o.shoes;
-        self.rounds += o.rounds;
-        self.seat_rounds += o.seat_rounds;
-        self.naturals += o.naturals;
-        self.dealer_blackjacks += o.dealer_blackjacks;
-        self.doubles += o.doubles;
-        self.splits += o.splits;
-        self.surrenders += o.surrenders;
-        self.insurance_offered += o.insurance_offered;
-        self.insurance_taken += o.insurance_taken;
-        self.hands_played += o.hands_played;
-        self.player_busts += o.player_busts;
-        self.dealer_busts += o.dealer_busts;
-        self.reshuffles_mid_round += o.reshuffles_mid_round;
-        self.initial_bets += o.initial_bets;
-        self.max_bet = self.max_bet.max(o.max_bet);
+sums! {
+    /// Event counts of a run.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct Counts {
+        // Every count within what the rounds allow: at least one round per shoe, one natural,
+        // surrender and insurance offer per seat-round, at most `MAX_HANDS` hands per
+        // seat-round, one double and one bust per hand, and so on.
+        pub shoes: u64 => at_most(c.rounds, "rounds (a shoe deals one at least)"),
+        pub rounds: u64 => related,
+        /// Seat-rounds: initial main bets.
+        pub seat_rounds: u64 =>
+            at_most(c.rounds.saturating_mul(MAX_PLAYERS as u64), "seats of the rounds"),
+        pub naturals: u64 => at_most(c.seat_rounds, "seat-rounds"),
+        pub dealer_blackjacks: u64 => at_most(c.rounds, "rounds"),
+        pub doubles: u64 => at_most(c.hands_played, "hands played"),
+        pub splits: u64 => at_most(c.hands_played, "hands played"),
+        pub surrenders: u64 => at_most(c.seat_rounds, "seat-rounds"),
+        pub insurance_offered: u64 => at_most(c.seat_rounds, "seat-rounds"),
+        pub insurance_taken: u64 => at_most(c.insurance_offered, "insurance offers"),
+        pub hands_played: u64 => at_most(
+            c.seat_rounds.saturating_mul(MAX_HANDS as u64),
+            format!("hands {} seat-rounds can have", c.seat_rounds),
+        ),
+        pub player_busts: u64 => at_most(c.hands_played, "hands played"),
+        pub dealer_busts: u64 => at_most(c.rounds, "rounds"),
+        pub reshuffles_mid_round: u64 =>
+            at_most(c.rounds.saturating_mul(MAX_CARDS_PER_ROUND), "cards the rounds can deal"),
+        /// Initial bets staked, in initial bets (a seat betting 3 stakes 3; equal to `seat_rounds`
+        /// for flat betting). 0 in files written before bets were counted.
+        #[serde(default)]
+        pub initial_bets: u64 => related,
+        /// The largest bet of one seat-round, in initial bets (1 for flat betting; 0 when nothing
+        /// was played, and in files written before bets were counted).
+        #[serde(default)]
+        pub max_bet: u64 => merge(max) at_most(c.initial_bets.max(1), "initial bets staked"),
     }
+    bounds(c)
 }
 
-/// Everything a blackjack run accumulates; merges exactly.
-///
-/// Money is the seat's: a seat betting `b` initial bets counts `b` times its per-bet result
-/// (see `round::SeatResult`); with flat betting (`b` = 1) every sum is as before bets existed.
-/// One observation is one seat-round.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BjAcc {
-    /// Main bet: x = net money in units, y = initial bets staked (1 per seat-round betting
-    /// flat, `b` for a bet of `b`); x/y is the EV per initial bet staked, in units.
-    pub main: Ratio,
-    /// Main bet per amount wagered: x = net money in units, y = units wagered.
-    pub wagered: Ratio,
-    /// Main bet by dealer up card (index value − 1, ace first), x and y as in `main`.
-    pub by_up: [Ratio; 10],
-    /// Pairs side bet (staked in proportion to the seat's bet): x = +11/−1 side stakes times
-    /// the bet, y = the bet.
-    pub pairs: Ratio,
-    /// Insurance taken (in proportion to the seat's bet): x = +2/−1 insurance stakes times
-    /// the bet, y = the bet.
-    pub insurance: Ratio,
-    /// Bet behind declining doubles and splits, always one initial bet: x = net units, y = 1.
-    pub behind_none: Ratio,
-    /// Histogram of one seat-round's main net *per its own bet* (the net of one initial bet
-    /// played the seat's way, whatever the seat bet), index `net_units + offset`.
-    pub hist: Vec<u64>,
-    pub counts: Counts,
-    /// Dealer outcomes by up card: `[up − 1][17, 18, 19, 20, 21, bust, blackjack]`.
-    pub dealer: [[u64; 7]; 10],
-    /// Per chunk (chunk index, Σ net units, initial bets), sorted by chunk: the running
-    /// estimate for convergence plots.
-    #[serde(default)]
-    pub trace: Vec<[i64; 3]>,
-    /// A counting run's sums (empty otherwise, and then not written).
-    #[serde(default, skip_serializing_if = "CountAcc::is_empty")]
-    pub count: CountAcc,
-}
-
-/// A counting run's sums: seat-rounds sat out, the counter's whole result, and every
-/// seat-round by its true count.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CountAcc {
-    /// Seat-rounds the counter watched without betting (wonging).
-    pub seat_rounds_out: u64,
-    /// The counter's money per round it plays (every spot it bets, insurance included):
-    /// x = net units, y = initial bets, xx = Σ of squares per round, n = rounds played.
-    #[serde(default)]
-    pub money: Ratio,
-    /// The same money per round played: x = net units, y = rounds played (compare pairs it).
-    #[serde(default)]
-    pub per_round: Ratio,
-    /// With `pairs_exposure`: seat-rounds seen whose pairs bet had an exact EV of 0 or more
-    /// (from the ranks left), and how many of them the pairs bet won.
-    #[serde(default)]
-    pub pairs_paying: u64,
-    #[serde(default)]
-    pub pairs_paying_won: u64,
-    /// Bankroll paths (with `--bankroll`): trips completed, and how many were ruined in each
-    /// `RUIN_BINS`-th of the trip.
-    #[serde(default, skip_serializing_if = "RuinAcc::is_empty")]
-    pub ruin: RuinAcc,
-    /// By true count (row `tc + 10`, clamped to −10..+10; `count::tc_bin`).
-    pub by_tc: Vec<TcSums>,
-}
-
-/// The seat-rounds of one true count.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TcSums {
-    /// Seat-rounds seen at this count (played or sat out).
-    pub observed: u64,
-    /// Seat-rounds played.
-    pub played: u64,
-    /// Σ net per initial bet (units) and its squares, of the rounds played.
-    pub net: i64,
-    pub net_xx: i64,
-    /// Σ bets (initial bets) and Σ money (net × bet, units), of the rounds played.
-    pub bets: u64,
-    pub money: i128,
-    /// Seat-rounds with an ace up whose insurance decision was at this count (the count
-    /// after the deal, every card seen so far: the count an insurance index is applied at)
-    /// and how many of them a dealer blackjack followed (an insurance bet's outcome); of the
-    /// seat-rounds seen at this count at the bet (played or not): pairs side bets won (first
-    /// two cards a pair) and Σ net of a flat bet behind that declines doubles and splits
-    /// (units).
-    #[serde(default)]
-    pub aces_up: u64,
-    #[serde(default)]
-    pub insurance_won: u64,
-    #[serde(default)]
-    pub pairs_won: u64,
-    #[serde(default)]
-    pub behind_none: i64,
-}
-
-impl TcSums {
-    fn merge(&mut self, o: &TcSums) {
-        self.observed += o.observed;
-        self.played += o.played;
-        self.net += o.net;
-        self.net_xx += o.net_xx;
-        self.bets += o.bets;
-        self.money += o.money;
-        self.aces_up += o.aces_up;
-        self.insurance_won += o.insurance_won;
-        self.pairs_won += o.pairs_won;
-        self.behind_none += o.behind_none;
+sums! {
+    /// Everything a blackjack run accumulates; merges exactly.
+    ///
+    /// Money is the seat's: a seat betting `b` initial bets counts `b` times its per-bet result
+    /// (see `round::SeatResult`); with flat betting (`b` = 1) every sum is as before bets existed.
+    /// One observation is one seat-round.
+    #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct BjAcc {
+        /// Main bet: x = net money in units, y = initial bets staked (1 per seat-round betting
+        /// flat, `b` for a bet of `b`); x/y is the EV per initial bet staked, in units.
+        pub main: Ratio => ratio("main bet", m * b, b, true),
+        /// Main bet per amount wagered: x = net money in units, y = units wagered.
+        pub wagered: Ratio => ratio("amount wagered", m * b, m * b, false),
+        /// Main bet by dealer up card (index value − 1, ace first), x and y as in `main`.
+        pub by_up: [Ratio; 10] => ratios(|i| format!("up card {}", i + 1), m * b, b, false),
+        /// Pairs side bet (staked in proportion to the seat's bet): x = +11/−1 side stakes times
+        /// the bet, y = the bet.
+        pub pairs: Ratio => ratio("pairs bet", 11 * b, b, true),
+        /// Insurance taken (in proportion to the seat's bet): x = +2/−1 insurance stakes times
+        /// the bet, y = the bet.
+        pub insurance: Ratio => ratio("insurance", 2 * b, b, true),
+        /// Bet behind declining doubles and splits, always one initial bet: x = net units, y = 1.
+        pub behind_none: Ratio => ratio("bet behind", m, 1, false),
+        /// Histogram of one seat-round's main net *per its own bet* (the net of one initial bet
+        /// played the seat's way, whatever the seat bet), index `net_units + offset`.
+        pub hist: Vec<u64> => related,
+        pub counts: Counts => sums,
+        /// Dealer outcomes by up card: `[up − 1][17, 18, 19, 20, 21, bust, blackjack]`.
+        pub dealer: [[u64; 7]; 10] => related,
+        /// Per chunk (chunk index, Σ net units, initial bets), sorted by chunk: the running
+        /// estimate for convergence plots.
+        #[serde(default)]
+        pub trace: Vec<[i64; 3]> =>
+            merge(trace) unbounded("the main bet chunk by chunk, for the convergence plot"),
+        /// A counting run's sums (empty otherwise, and then not written).
+        #[serde(default, skip_serializing_if = "CountAcc::is_empty")]
+        pub count: CountAcc => sums,
     }
+    bounds(acc) {
+        let (m, b) = acc.money_bounds();
+    }
+    relations(BjAcc::relations)
 }
 
-/// The sums of the bankroll paths.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RuinAcc {
-    /// Trips played to their end (a chunk's last, unfinished trip is dropped).
-    pub trips: u64,
-    /// Trips ruined, by the part of the trip it happened in (`count::RUIN_BINS` rows).
-    pub ruined_by: Vec<u64>,
+sums! {
+    /// A counting run's sums: seat-rounds sat out, the counter's whole result, and every
+    /// seat-round by its true count.
+    #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct CountAcc {
+        /// Seat-rounds the counter watched without betting (wonging).
+        pub seat_rounds_out: u64 => related,
+        /// The counter's money per round it plays (every spot it bets, insurance included):
+        /// x = net units, y = initial bets, xx = Σ of squares per round, n = rounds played.
+        #[serde(default)]
+        pub money: Ratio => related,
+        /// The same money per round played: x = net units, y = rounds played (compare pairs it).
+        #[serde(default)]
+        pub per_round: Ratio => related,
+        /// With `pairs_exposure`: seat-rounds seen whose pairs bet had an exact EV of 0 or more
+        /// (from the ranks left), and how many of them the pairs bet won.
+        #[serde(default)]
+        pub pairs_paying: u64 => related,
+        #[serde(default)]
+        pub pairs_paying_won: u64 =>
+            at_most(c.pairs_paying, "seat-rounds of a paying pairs bet"),
+        /// Bankroll paths (with `--bankroll`): trips completed, and how many were ruined in each
+        /// `RUIN_BINS`-th of the trip.
+        #[serde(default, skip_serializing_if = "RuinAcc::is_empty")]
+        pub ruin: RuinAcc => sums,
+        /// By true count (row `tc + 10`, clamped to −10..+10; `count::tc_bin`).
+        pub by_tc: Vec<TcSums> => each,
+    }
+    bounds(c)
+    relations(CountAcc::relations)
+}
+
+sums! {
+    /// The seat-rounds of one true count.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct TcSums {
+        /// Seat-rounds seen at this count (played or sat out).
+        pub observed: u64 => related,
+        /// Seat-rounds played.
+        pub played: u64 => at_most(t.observed, "seat-rounds seen at that count"),
+        /// Σ net per initial bet (units) and its squares, of the rounds played.
+        pub net: i64 => unbounded("not checked: the main bet's share at this count"),
+        pub net_xx: i64 => unbounded("not checked: the main bet's share at this count"),
+        /// Σ bets (initial bets) and Σ money (net × bet, units), of the rounds played.
+        pub bets: u64 => related,
+        pub money: i128 => unbounded("not checked: the main bet's share at this count"),
+        /// Seat-rounds with an ace up whose insurance decision was at this count (the count
+        /// after the deal, every card seen so far: the count an insurance index is applied at)
+        /// and how many of them a dealer blackjack followed (an insurance bet's outcome); of the
+        /// seat-rounds seen at this count at the bet (played or not): pairs side bets won (first
+        /// two cards a pair) and Σ net of a flat bet behind that declines doubles and splits
+        /// (units).
+        #[serde(default)]
+        pub aces_up: u64 => at_most(t.observed, "seat-rounds seen at that count"),
+        #[serde(default)]
+        pub insurance_won: u64 => at_most(t.aces_up, "aces up at that count"),
+        #[serde(default)]
+        pub pairs_won: u64 => at_most(t.observed, "seat-rounds seen at that count"),
+        #[serde(default)]
+        pub behind_none: i64 => unbounded("not checked: the bet behind's share at this count"),
+    }
+    bounds(t)
+}
+
+sums! {
+    /// The sums of the bankroll paths.
+    #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct RuinAcc {
+        /// Trips played to their end (a chunk's last, unfinished trip is dropped).
+        pub trips: u64 => related,
+        /// Trips ruined, by the part of the trip it happened in (`count::RUIN_BINS` rows).
+        pub ruined_by: Vec<u64> =>
+            check(at_most("ruined_by", total(&r.ruined_by), r.trips, "trips")),
+    }
+    bounds(r)
 }
 
 impl RuinAcc {
     pub fn is_empty(&self) -> bool {
         self.trips == 0 && self.ruined_by.is_empty()
-    }
-
-    fn merge(&mut self, o: &RuinAcc) {
-        self.trips += o.trips;
-        if self.ruined_by.len() < o.ruined_by.len() {
-            self.ruined_by.resize(o.ruined_by.len(), 0);
-        }
-        for (a, b) in self.ruined_by.iter_mut().zip(&o.ruined_by) {
-            *a += b;
-        }
     }
 }
 
@@ -246,71 +232,39 @@ impl CountAcc {
         self.seat_rounds_out == 0 && self.by_tc.is_empty()
     }
 
-    fn merge(&mut self, o: &CountAcc) {
-        self.seat_rounds_out += o.seat_rounds_out;
-        self.pairs_paying += o.pairs_paying;
-        self.pairs_paying_won += o.pairs_paying_won;
-        self.money.merge(&o.money);
-        self.per_round.merge(&o.per_round);
-        self.ruin.merge(&o.ruin);
-        if self.by_tc.len() < o.by_tc.len() {
-            self.by_tc.resize(o.by_tc.len(), TcSums::default());
-        }
-        for (a, b) in self.by_tc.iter_mut().zip(&o.by_tc) {
-            a.merge(b);
-        }
+    /// Trips end in rounds the counter played.
+    fn relations(&self) -> Result<(), String> {
+        let played = self.money.n;
+        at_most(
+            "ruin.trips",
+            self.ruin.trips,
+            played,
+            "rounds the counter played",
+        )
     }
 }
 
-impl Merge for BjAcc {
-    fn merge(&mut self, o: &BjAcc) {
-        self.main.merge(&o.main);
-        self.wagered.merge(&o.wagered);
-        for (a, b) in self.by_up.iter_mut().zip(&o.by_up) {
-            a.merge(b);
-        }
-        self.pairs.merge(&o.pairs);
-        self.insurance.merge(&o.insurance);
-        self.behind_none.merge(&o.behind_none);
-        if self.hist.len() < o.hist.len() {
-            self.hist.resize(o.hist.len(), 0);
-        }
-        for (a, b) in self.hist.iter_mut().zip(&o.hist) {
-            *a += b;
-        }
-        self.counts.merge(&o.counts);
-        for (a, b) in self.dealer.iter_mut().zip(&o.dealer) {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x += y;
-            }
-        }
-        crate::stats::merge_trace(&mut self.trace, &o.trace);
-        self.count.merge(&o.count);
-    }
-}
-
-impl crate::shard::Plausible for BjAcc {
-    fn plausible(&self) -> Result<(), String> {
-        // The histogram spans every net result of a seat-round per initial bet: its length
-        // bounds one round's win, loss and wager in units, times the largest bet in money.
+impl BjAcc {
+    /// The histogram spans every net result of a seat-round per initial bet: its length (`m`)
+    /// bounds one round's win, loss and wager in units, times the largest bet (`b`) in money.
+    fn money_bounds(&self) -> (i128, i128) {
         let m = self.hist.len().max(1) as i128;
         let b = self.counts.max_bet.max(1) as i128;
-        self.main.plausible("main bet", m * b, b, true)?;
-        self.wagered
-            .plausible("amount wagered", m * b, m * b, false)?;
-        for (i, r) in self.by_up.iter().enumerate() {
-            r.plausible(&format!("up card {}", i + 1), m * b, b, false)?;
-        }
-        self.pairs.plausible("pairs bet", 11 * b, b, true)?;
-        self.insurance.plausible("insurance", 2 * b, b, true)?;
-        self.behind_none.plausible("bet behind", m, 1, false)?;
+        (m, b)
+    }
+
+    /// The sums that bound one another: the histogram, the counts, the bets and the sums by
+    /// up card and by true count all count the main bet's seat-rounds; a counter's money per
+    /// round is bounded by the seats' results.
+    fn relations(&self) -> Result<(), String> {
+        let (m, b) = self.money_bounds();
         // A counter's money per round: every seat's net and insurance.
         let seats = MAX_PLAYERS as i128;
         let money = &self.count.money;
         money.plausible("count.money", 2 * seats * m * b, seats * b, true)?;
         let per_round = &self.count.per_round;
         per_round.plausible("count.per_round", 2 * seats * m * b, 1, true)?;
-        crate::shard::at_most("count.money.n", money.n, self.counts.rounds, "rounds")?;
+        at_most("count.money.n", money.n, self.counts.rounds, "rounds")?;
         let in_hist: u64 = self.hist.iter().sum();
         if in_hist != self.main.n {
             return Err(format!(
@@ -383,150 +337,15 @@ impl crate::shard::Plausible for BjAcc {
         if dealt > c.rounds {
             return Err(format!("{dealt} dealer outcomes in {} rounds", c.rounds));
         }
-        self.counts_fit_the_rounds()
+        let seen = c.seat_rounds.saturating_add(self.count.seat_rounds_out);
+        let paying = self.count.pairs_paying;
+        at_most("count.pairs_paying", paying, seen, "seat-rounds seen")
     }
 }
 
 /// The most cards one round can deal: every hand of every seat and the dealer's, none
 /// taking more than 22 (a total of 21 or less before its last card).
 const MAX_CARDS_PER_ROUND: u64 = (MAX_PLAYERS as u64 * MAX_HANDS as u64 + 1) * 22;
-
-impl BjAcc {
-    /// Every count within what the rounds allow: one natural, surrender and insurance offer
-    /// per seat-round, at most `MAX_HANDS` hands per seat-round, one double and one bust per
-    /// hand, at least one round per shoe, and so on.
-    fn counts_fit_the_rounds(&self) -> Result<(), String> {
-        use crate::shard::at_most;
-        let c = &self.counts;
-        let seen = c.seat_rounds.saturating_add(self.count.seat_rounds_out);
-        let hands = c.seat_rounds.saturating_mul(MAX_HANDS as u64);
-        let of_hands = format!("hands {} seat-rounds can have", c.seat_rounds);
-        for (field, count, bound, of) in [
-            (
-                "counts.shoes",
-                c.shoes,
-                c.rounds,
-                "rounds (a shoe deals one at least)",
-            ),
-            (
-                "counts.seat_rounds",
-                c.seat_rounds,
-                c.rounds.saturating_mul(MAX_PLAYERS as u64),
-                "seats of the rounds",
-            ),
-            ("counts.naturals", c.naturals, c.seat_rounds, "seat-rounds"),
-            (
-                "counts.surrenders",
-                c.surrenders,
-                c.seat_rounds,
-                "seat-rounds",
-            ),
-            (
-                "counts.insurance_offered",
-                c.insurance_offered,
-                c.seat_rounds,
-                "seat-rounds",
-            ),
-            (
-                "counts.insurance_taken",
-                c.insurance_taken,
-                c.insurance_offered,
-                "insurance offers",
-            ),
-            (
-                "counts.hands_played",
-                c.hands_played,
-                hands,
-                of_hands.as_str(),
-            ),
-            ("counts.doubles", c.doubles, c.hands_played, "hands played"),
-            ("counts.splits", c.splits, c.hands_played, "hands played"),
-            (
-                "counts.player_busts",
-                c.player_busts,
-                c.hands_played,
-                "hands played",
-            ),
-            (
-                "counts.dealer_blackjacks",
-                c.dealer_blackjacks,
-                c.rounds,
-                "rounds",
-            ),
-            ("counts.dealer_busts", c.dealer_busts, c.rounds, "rounds"),
-            (
-                "counts.reshuffles_mid_round",
-                c.reshuffles_mid_round,
-                c.rounds.saturating_mul(MAX_CARDS_PER_ROUND),
-                "cards the rounds can deal",
-            ),
-            (
-                "counts.max_bet",
-                c.max_bet,
-                c.initial_bets.max(1),
-                "initial bets staked",
-            ),
-            (
-                "count.pairs_paying",
-                self.count.pairs_paying,
-                seen,
-                "seat-rounds seen",
-            ),
-            (
-                "count.pairs_paying_won",
-                self.count.pairs_paying_won,
-                self.count.pairs_paying,
-                "seat-rounds of a paying pairs bet",
-            ),
-            (
-                "count.ruin.trips",
-                self.count.ruin.trips,
-                self.count.money.n,
-                "rounds the counter played",
-            ),
-            (
-                "count.ruin.ruined_by",
-                self.count
-                    .ruin
-                    .ruined_by
-                    .iter()
-                    .fold(0u64, |a, &r| a.saturating_add(r)),
-                self.count.ruin.trips,
-                "trips",
-            ),
-        ] {
-            at_most(field, count, bound, of)?;
-        }
-        for (i, t) in self.count.by_tc.iter().enumerate() {
-            let field = |f: &str| format!("count.by_tc[{i}].{f}");
-            at_most(
-                &field("played"),
-                t.played,
-                t.observed,
-                "seat-rounds seen at that count",
-            )?;
-            at_most(
-                &field("aces_up"),
-                t.aces_up,
-                t.observed,
-                "seat-rounds seen at that count",
-            )?;
-            at_most(
-                &field("pairs_won"),
-                t.pairs_won,
-                t.observed,
-                "seat-rounds seen at that count",
-            )?;
-            at_most(
-                &field("insurance_won"),
-                t.insurance_won,
-                t.aces_up,
-                "aces up at that count",
-            )?;
-        }
-        Ok(())
-    }
-}
 
 /// Offset of the histogram: the largest possible loss in units.
 pub fn hist_offset(rules: &Rules) -> i64 {
@@ -1005,6 +824,7 @@ pub fn plan<S: Seats>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Merge;
     use crate::games::blackjack::resolve::seed_chart;
     use crate::games::blackjack::strategy::{Action, AlwaysInsure, Chart, Situation, Strategy};
     use crate::rng::chunk_rng;

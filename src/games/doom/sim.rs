@@ -11,9 +11,10 @@ use super::rules::{DoomWipes, EndRule};
 use super::score::key;
 use super::strategy::{DoomStrategy, Multi};
 use super::win::{TurnKind, TurnTable, WinSolution};
-use crate::engine::{Merge, Simulation};
+use crate::engine::Simulation;
 use crate::rng::{die, Rng};
 use crate::stats::{Batch, Ratio};
+use crate::sums::sums;
 
 /// Turn-score histogram: bins of `HIST_BIN` points from `HIST_MIN`, plus under/overflow.
 pub const HIST_BIN: i64 = 50;
@@ -214,18 +215,27 @@ pub fn play_table(
     }
 }
 
-/// Sums over turns of one seat.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct TurnAcc {
-    /// Turn score (after any farkle penalty) per turn.
-    pub score: Ratio,
-    pub batch: Batch,
-    pub batch_n: u64,
-    pub farkles: u64,
-    pub dooms: u64,
-    pub penalties: u64,
-    pub rolls: u64,
-    pub hist: Vec<u64>,
+sums! {
+    /// Sums over turns of one seat.
+    #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    pub struct TurnAcc {
+        /// Turn score (after any farkle penalty) per turn.
+        pub score: Ratio => ratio("turn scores", PLAUSIBLE_MAX, 1, true),
+        /// The chunk's open batch of turn scores and its turns (`close` empties them at the
+        /// end of every chunk).
+        pub batch: Batch => related,
+        pub batch_n: u64 => related,
+        pub farkles: u64 => related,
+        pub dooms: u64 => related,
+        pub penalties: u64 => related,
+        pub rolls: u64 => at_most(
+            t.score.n.saturating_mul(PLAUSIBLE_ROLLS),
+            format!("rolls {} turns can have", t.score.n),
+        ),
+        pub hist: Vec<u64> => related,
+    }
+    bounds(t)
+    relations(TurnAcc::relations)
 }
 
 impl Default for TurnAcc {
@@ -272,27 +282,15 @@ impl TurnAcc {
     }
 }
 
-impl Merge for TurnAcc {
-    fn merge(&mut self, o: &Self) {
-        self.score.merge(&o.score);
-        self.farkles += o.farkles;
-        self.dooms += o.dooms;
-        self.penalties += o.penalties;
-        self.rolls += o.rolls;
-        for (a, b) in self.hist.iter_mut().zip(&o.hist) {
-            *a += b;
-        }
-    }
-}
-
 /// Bound of any one turn's score or game's total in the plausibility checks of shard files
 /// (far above any real one, far below what an edited sum would need to hide).
 const PLAUSIBLE_MAX: i128 = 100_000_000;
 
 impl TurnAcc {
-    fn plausible(&self, seat: usize) -> Result<(), String> {
-        let what = format!("seat {} turn scores", seat + 1);
-        self.score.plausible(&what, PLAUSIBLE_MAX, 1, true)?;
+    /// Every turn is in the histogram and has at most one farkle, doom and penalty; no batch
+    /// is open between chunks.
+    fn relations(&self) -> Result<(), String> {
+        let what = "turn scores";
         let n = self.score.n;
         let in_hist: u64 = self.hist.iter().sum();
         if in_hist != n || self.farkles > n || self.dooms > n || self.penalties > n {
@@ -301,12 +299,19 @@ impl TurnAcc {
                 self.farkles, self.dooms, self.penalties
             ));
         }
-        crate::shard::at_most(
-            &format!("seat {} rolls", seat + 1),
-            self.rolls,
-            n.saturating_mul(PLAUSIBLE_ROLLS),
-            &format!("rolls {n} turns can have"),
-        )
+        if self.batch_n != 0 || self.batch != Batch::default() {
+            return Err(format!(
+                "{what}: a batch of {} turns left open (every chunk closes its batch)",
+                self.batch_n
+            ));
+        }
+        Ok(())
+    }
+
+    /// These sums as those of seat `seat` (0-based): the messages name it ("seat 2 rolls =
+    /// ...").
+    fn plausible_as_seat(&self, seat: usize) -> Result<(), String> {
+        crate::shard::Plausible::plausible(self).map_err(|e| format!("seat {} {e}", seat + 1))
     }
 }
 
@@ -318,24 +323,32 @@ const PLAUSIBLE_ROLLS: u64 = 10_000;
 /// Wins are counted in 1/840ths (840 = lcm(1..8)) so shared wins stay integers.
 pub const WIN_UNIT: i64 = 840;
 
-/// Sums over games.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct GameAcc {
-    pub turns: Vec<TurnAcc>,
-    /// Per seat: win units over games (y = WIN_UNIT per game).
-    pub wins: Vec<Ratio>,
-    /// Per position in the turn order (0 = starts): win units.
-    pub wins_by_position: Vec<i64>,
-    /// Per seat: final totals.
-    pub final_score: Vec<Ratio>,
-    /// Per seat: final totals histogram in bins of target/20 (0..=2·target, plus overflow).
-    pub final_hist: Vec<Vec<u64>>,
-    /// Turns per game (all seats).
-    pub game_turns: Ratio,
-    pub games: u64,
-    /// Games stopped at the round limit without anyone reaching the target, and the games of
-    /// the chunk after such a game (not played: the run is no result, see `game::Doom`).
-    pub unfinished: u64,
+sums! {
+    /// Sums over games.
+    #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    pub struct GameAcc {
+        pub turns: Vec<TurnAcc> =>
+            check(g.turns.iter().enumerate().try_for_each(|(s, t)| t.plausible_as_seat(s))),
+        /// Per seat: win units over games (y = WIN_UNIT per game).
+        pub wins: Vec<Ratio> => ratios(|s| format!("seat {} wins", s + 1), w, w, true),
+        /// Per position in the turn order (0 = starts): win units.
+        pub wins_by_position: Vec<i64> => related,
+        /// Per seat: final totals.
+        pub final_score: Vec<Ratio> =>
+            ratios(|s| format!("seat {} final scores", s + 1), PLAUSIBLE_MAX, 1, true),
+        /// Per seat: final totals histogram in bins of target/20 (0..=2·target, plus overflow).
+        pub final_hist: Vec<Vec<u64>> => related,
+        /// Turns per game (all seats).
+        pub game_turns: Ratio => ratio("turns per game", PLAUSIBLE_MAX, 1, true),
+        pub games: u64 => related,
+        /// Games stopped at the round limit without anyone reaching the target, and the games of
+        /// the chunk after such a game (not played: the run is no result, see `game::Doom`).
+        pub unfinished: u64 => related,
+    }
+    bounds(g) {
+        let w = WIN_UNIT as i128;
+    }
+    relations(GameAcc::relations)
 }
 
 impl GameAcc {
@@ -364,14 +377,12 @@ impl GameAcc {
     }
 }
 
-impl crate::shard::Plausible for GameAcc {
-    fn plausible(&self) -> Result<(), String> {
-        for (s, t) in self.turns.iter().enumerate() {
-            t.plausible(s)?;
-        }
-        let w = WIN_UNIT as i128;
+impl GameAcc {
+    /// Games to the target: every seat's wins over every game given, every seat's final
+    /// total counted once per finished game, at most one turn per seat and round, the wins by
+    /// position shares of the games' wins.
+    fn relations(&self) -> Result<(), String> {
         for (s, r) in self.wins.iter().enumerate() {
-            r.plausible(&format!("seat {} wins", s + 1), w, w, true)?;
             // Batches close over every game a chunk was given, finished or abandoned.
             if r.n != self.games + self.unfinished {
                 return Err(format!(
@@ -382,21 +393,9 @@ impl crate::shard::Plausible for GameAcc {
                 ));
             }
         }
-        for (s, r) in self.final_score.iter().enumerate() {
-            r.plausible(
-                &format!("seat {} final scores", s + 1),
-                PLAUSIBLE_MAX,
-                1,
-                true,
-            )?;
-        }
-        self.game_turns
-            .plausible("turns per game", PLAUSIBLE_MAX, 1, true)?;
         if self.wins.is_empty() {
             return Ok(());
         }
-        // Games to the target: every seat's final total counted once per finished game, at
-        // most one turn per seat and round, the wins by position shares of the games' wins.
         use crate::shard::at_most;
         let played = self.games.saturating_add(self.unfinished);
         at_most("game_turns.n", self.game_turns.n, played, "games")?;
@@ -424,35 +423,6 @@ impl crate::shard::Plausible for GameAcc {
             all = all.saturating_add(w);
         }
         at_most("wins_by_position (all positions)", all, wins, &of)
-    }
-}
-
-impl Merge for GameAcc {
-    fn merge(&mut self, o: &Self) {
-        if self.turns.is_empty() {
-            *self = o.clone();
-            return;
-        }
-        for (a, b) in self.turns.iter_mut().zip(&o.turns) {
-            a.merge(b);
-        }
-        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
-            a.merge(b);
-        }
-        for (a, b) in self.wins_by_position.iter_mut().zip(&o.wins_by_position) {
-            *a += b;
-        }
-        for (a, b) in self.final_score.iter_mut().zip(&o.final_score) {
-            a.merge(b);
-        }
-        for (a, b) in self.final_hist.iter_mut().zip(&o.final_hist) {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x += y;
-            }
-        }
-        self.game_turns.merge(&o.game_turns);
-        self.games += o.games;
-        self.unfinished += o.unfinished;
     }
 }
 
@@ -728,7 +698,7 @@ impl Simulation for DoomSim {
 mod tests {
     use super::super::rules::{DoomPreset, DoomRules};
     use super::*;
-    use crate::engine::{run, RunOptions};
+    use crate::engine::{run, Merge, RunOptions};
     use std::sync::atomic::AtomicBool;
 
     /// Turn scores land in bins of 50 points from −1000 (index 1) to 11,000 (index 240),
@@ -945,13 +915,13 @@ mod tests {
         assert_eq!(m.turns(), 3);
         let hist: Vec<u64> = a.hist.iter().zip(&b.hist).map(|(x, y)| x + y).collect();
         assert_eq!(m.hist, hist);
-        assert!(m.plausible(0).is_ok());
+        assert!(m.plausible_as_seat(0).is_ok());
         // Every turn a farkle, a doom or a penalty is possible (the bound is inclusive).
         let all: [fn(&mut TurnAcc); 3] = [|t| t.farkles = 3, |t| t.dooms = 3, |t| t.penalties = 3];
         for edit in all {
             let mut x = m.clone();
             edit(&mut x);
-            assert!(x.plausible(0).is_ok());
+            assert!(x.plausible_as_seat(0).is_ok());
         }
         type Edit = fn(&mut TurnAcc);
         let edits: [(Edit, &str); 4] = [
@@ -963,7 +933,7 @@ mod tests {
         for (edit, says) in edits {
             let mut x = m.clone();
             edit(&mut x);
-            let e = x.plausible(1).unwrap_err();
+            let e = x.plausible_as_seat(1).unwrap_err();
             assert!(
                 e.starts_with("seat 2 turn scores: 3 turns") && e.contains(says),
                 "{e}"

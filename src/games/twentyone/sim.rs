@@ -6,9 +6,10 @@ use std::sync::Arc;
 use super::row::{hits, legal, Row};
 use super::rules::{TwentyOneRules, ROWS};
 use super::strategy::SeatStrategy;
-use crate::engine::{Merge, Simulation};
+use crate::engine::Simulation;
 use crate::rng::{die, Rng};
 use crate::stats::{Batch, Ratio};
+use crate::sums::{sums, total};
 
 /// Where dice come from (random, or scripted in tests).
 pub trait Dice {
@@ -58,14 +59,17 @@ pub struct GameResult {
     pub passive: Vec<(u32, u32)>,
 }
 
-/// First-roll events seen from each player's current row, keyed by its empty boxes: the
-/// counts that exhaustive enumeration predicts exactly.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct RollEvents {
-    pub rolls: Vec<u64>,
-    pub any_legal: Vec<u64>,
-    /// `hits[e * 7 + k]`: first rolls with k hits.
-    pub hits: Vec<u64>,
+sums! {
+    /// First-roll events seen from each player's current row, keyed by its empty boxes: the
+    /// counts that exhaustive enumeration predicts exactly.
+    #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    pub struct RollEvents {
+        pub rolls: Vec<u64> => related,
+        pub any_legal: Vec<u64> => related,
+        /// `hits[e * 7 + k]`: first rolls with k hits.
+        pub hits: Vec<u64> => related,
+    }
+    relations(RollEvents::relations)
 }
 
 impl Default for RollEvents {
@@ -79,16 +83,27 @@ impl Default for RollEvents {
 }
 
 impl RollEvents {
-    fn merge(&mut self, o: &RollEvents) {
-        for (a, b) in self.rolls.iter_mut().zip(&o.rolls) {
-            *a += b;
+    /// Of the first rolls seen with each row state, at most all had a legal move, and each
+    /// had one number of hits. (How many first rolls there were, `TwentyOneAcc` bounds.)
+    fn relations(&self) -> Result<(), String> {
+        use crate::shard::at_most;
+        for (e, &r) in self.rolls.iter().enumerate() {
+            let of = format!("first rolls with row state {e}");
+            at_most(
+                &format!("any_legal[{e}]"),
+                self.any_legal.get(e).copied().unwrap_or(0),
+                r,
+                &of,
+            )?;
+            let hits = self
+                .hits
+                .iter()
+                .skip(e * 7)
+                .take(7)
+                .fold(0u64, |a, &h| a.saturating_add(h));
+            at_most(&format!("hits[{e}] (all)"), hits, r, &of)?;
         }
-        for (a, b) in self.any_legal.iter_mut().zip(&o.any_legal) {
-            *a += b;
-        }
-        for (a, b) in self.hits.iter_mut().zip(&o.hits) {
-            *a += b;
-        }
+        Ok(())
     }
 }
 
@@ -210,21 +225,36 @@ pub fn play_game<D: Dice>(
 pub const WIN_UNIT: i64 = 60;
 pub const MAX_SCORE: usize = 210;
 
-/// Sums over games, per seat.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct TwentyOneAcc {
-    pub games: u64,
-    pub wins: Vec<Ratio>,
-    pub score: Vec<Ratio>,
-    pub score_hist: Vec<Vec<u64>>,
-    pub hits_row: Vec<[u64; ROWS]>,
-    pub crossings: Vec<u64>,
-    /// Points per turn as the active player and as a passive one.
-    pub active: Vec<Ratio>,
-    pub passive: Vec<Ratio>,
-    pub turns: Ratio,
-    pub rolls: u64,
-    pub events: RollEvents,
+sums! {
+    /// Sums over games, per seat.
+    #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    pub struct TwentyOneAcc {
+        pub games: u64 => related,
+        pub wins: Vec<Ratio> => ratios(|s| format!("seat {} wins", s + 1), w, w, true),
+        pub score: Vec<Ratio> => ratios(|s| format!("seat {} scores", s + 1), MAX, 1, true),
+        pub score_hist: Vec<Vec<u64>> => related,
+        pub hits_row: Vec<[u64; ROWS]> => related,
+        pub crossings: Vec<u64> => related,
+        /// Points per turn as the active player and as a passive one.
+        pub active: Vec<Ratio> =>
+            ratios(|s| format!("seat {} active turns", s + 1), MAX, MAX, false),
+        pub passive: Vec<Ratio> =>
+            ratios(|s| format!("seat {} passive turns", s + 1), MAX, MAX, false),
+        pub turns: Ratio => ratio("turns per game", MAX, 1, true),
+        // One roll and the re-rolls a turn.
+        pub rolls: u64 => at_most(
+            turns.saturating_mul(1 + MAX_REROLLS),
+            format!("rolls {turns} turns can have"),
+        ),
+        pub events: RollEvents => sums,
+    }
+    bounds(acc) {
+        // Far above any real score or turn count.
+        const MAX: i128 = 1_000_000;
+        let w = WIN_UNIT as i128;
+        let turns = u64::try_from(acc.turns.x).map_err(|_| "turns per game: a negative sum")?;
+    }
+    relations(TwentyOneAcc::relations)
 }
 
 impl TwentyOneAcc {
@@ -253,59 +283,41 @@ impl TwentyOneAcc {
     }
 }
 
-impl crate::shard::Plausible for TwentyOneAcc {
-    fn plausible(&self) -> Result<(), String> {
-        // Far above any real score or turn count.
-        const MAX: i128 = 1_000_000;
-        let w = WIN_UNIT as i128;
-        for s in 0..self.wins.len() {
-            let seat = |what: &str| format!("seat {} {what}", s + 1);
-            self.wins[s].plausible(&seat("wins"), w, w, true)?;
-            if self.wins[s].n != self.games {
-                return Err(format!(
-                    "{} has {} games of {}",
-                    seat("wins"),
-                    self.wins[s].n,
-                    self.games
-                ));
-            }
-            let sc = self
-                .score
-                .get(s)
-                .ok_or_else(|| seat("scores are missing"))?;
-            sc.plausible(&seat("scores"), MAX, 1, true)?;
-            let in_hist: u64 = self.score_hist.get(s).map_or(0, |h| h.iter().sum());
-            if in_hist != self.games {
-                return Err(format!(
-                    "{}: {in_hist} of {} games",
-                    seat("score histogram"),
-                    self.games
-                ));
-            }
-            for (r, what) in [
-                (&self.active, "active turns"),
-                (&self.passive, "passive turns"),
-            ] {
-                r.get(s)
-                    .ok_or_else(|| seat("turns are missing"))?
-                    .plausible(&seat(what), MAX, MAX, false)?;
-            }
-        }
-        self.turns.plausible("turns per game", MAX, 1, true)?;
-        self.counts_fit_the_games()
-    }
-}
-
 /// Re-rolls a turn can have at most (`TwentyOneRules::rerolls`' limit).
 const MAX_REROLLS: u64 = 5;
 
 impl TwentyOneAcc {
-    /// Every count within what the games allow: at most 30 turns a game (a turn fills or
-    /// crosses a box of every row, 5 rows of 6), six hits a row, a box crossed once, one roll
-    /// and the re-rolls a turn, one first roll seen by each seat a turn.
-    fn counts_fit_the_games(&self) -> Result<(), String> {
+    /// Every seat's sums count the games: wins and the score histogram one per game; and
+    /// every count within what the games allow: at most 30 turns a game (a turn fills or
+    /// crosses a box of every row, 5 rows of 6), six hits a row, a box crossed once, one
+    /// first roll seen by each seat a turn.
+    fn relations(&self) -> Result<(), String> {
         use crate::shard::at_most;
         let games = self.games;
+        for s in 0..self.wins.len() {
+            let seat = |what: &str| format!("seat {} {what}", s + 1);
+            if self.wins[s].n != games {
+                return Err(format!(
+                    "{} has {} games of {}",
+                    seat("wins"),
+                    self.wins[s].n,
+                    games
+                ));
+            }
+            if self.score.len() <= s {
+                return Err(seat("scores are missing"));
+            }
+            let in_hist: u64 = self.score_hist.get(s).map_or(0, |h| h.iter().sum());
+            if in_hist != games {
+                return Err(format!(
+                    "{}: {in_hist} of {games} games",
+                    seat("score histogram"),
+                ));
+            }
+            if self.active.len() <= s || self.passive.len() <= s {
+                return Err(seat("turns are missing"));
+            }
+        }
         let boxes = (ROWS * 6) as u64;
         let turns = u64::try_from(self.turns.x).map_err(|_| "turns per game: a negative sum")?;
         at_most(
@@ -313,13 +325,6 @@ impl TwentyOneAcc {
             turns,
             games.saturating_mul(boxes),
             "turns the games can have",
-        )?;
-        let of = format!("rolls {turns} turns can have");
-        at_most(
-            "rolls",
-            self.rolls,
-            turns.saturating_mul(1 + MAX_REROLLS),
-            &of,
         )?;
         for s in 0..self.wins.len() {
             let field = |f: String| format!("seat {} {f}", s + 1);
@@ -341,59 +346,10 @@ impl TwentyOneAcc {
                 &of,
             )?;
         }
-        let ev = &self.events;
-        let seen = ev.rolls.iter().fold(0u64, |a, &r| a.saturating_add(r));
+        let seen = total(&self.events.rolls);
         let seats = self.wins.len() as u64;
         let of = format!("first rolls {seats} seats see in {turns} turns");
-        at_most("events.rolls (all)", seen, turns.saturating_mul(seats), &of)?;
-        for (e, &r) in ev.rolls.iter().enumerate() {
-            let of = format!("first rolls with row state {e}");
-            at_most(
-                &format!("events.any_legal[{e}]"),
-                ev.any_legal.get(e).copied().unwrap_or(0),
-                r,
-                &of,
-            )?;
-            let hits = ev
-                .hits
-                .iter()
-                .skip(e * 7)
-                .take(7)
-                .fold(0u64, |a, &h| a.saturating_add(h));
-            at_most(&format!("events.hits[{e}] (all)"), hits, r, &of)?;
-        }
-        Ok(())
-    }
-}
-
-impl Merge for TwentyOneAcc {
-    fn merge(&mut self, o: &Self) {
-        // Default (no seats) is the identity on either side: a chunk stopped before its
-        // first game (Ctrl-C) merges as nothing.
-        if o.wins.is_empty() {
-            return;
-        }
-        if self.wins.is_empty() {
-            *self = o.clone();
-            return;
-        }
-        self.games += o.games;
-        for s in 0..self.wins.len() {
-            self.wins[s].merge(&o.wins[s]);
-            self.score[s].merge(&o.score[s]);
-            for (a, b) in self.score_hist[s].iter_mut().zip(&o.score_hist[s]) {
-                *a += b;
-            }
-            for r in 0..ROWS {
-                self.hits_row[s][r] += o.hits_row[s][r];
-            }
-            self.crossings[s] += o.crossings[s];
-            self.active[s].merge(&o.active[s]);
-            self.passive[s].merge(&o.passive[s]);
-        }
-        self.turns.merge(&o.turns);
-        self.rolls += o.rolls;
-        self.events.merge(&o.events);
+        at_most("events.rolls (all)", seen, turns.saturating_mul(seats), &of)
     }
 }
 
@@ -477,6 +433,7 @@ impl Simulation for TwentyOneSim {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Merge;
 
     fn seats(specs: &[&str]) -> Vec<Arc<SeatStrategy>> {
         specs
