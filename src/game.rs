@@ -809,6 +809,55 @@ pub fn find<'a>(games: &'a [Entry], name: &str) -> Option<&'a Entry> {
     games.iter().find(|e| e.name == name)
 }
 
+/// A run's chunk size: `asked` when given, else the run's `units` spread over `spread`
+/// chunks (so a run large enough has at least that many, for the threads and the SE's
+/// batches), clamped to `range` (chunks small enough to stop promptly).
+pub fn chunk_size(
+    units: u64,
+    asked: Option<u64>,
+    spread: u64,
+    range: std::ops::RangeInclusive<u64>,
+) -> u64 {
+    asked.unwrap_or_else(|| (units / spread).clamp(*range.start(), *range.end()))
+}
+
+/// The chunks of `size` units that cover a run of `units` (at least one).
+pub fn chunk_count(units: u64, size: u64) -> u64 {
+    units.div_ceil(size).max(1)
+}
+
+/// Who moves when in a game of seats taking turns in order: the starting seat (fixed, or
+/// rotating with the game's number so that every seat starts equally often), the seat on
+/// each turn, and each seat's position in the order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rotation {
+    pub start: usize,
+    pub seats: usize,
+}
+
+impl Rotation {
+    /// Game number `game`'s order: seat `fixed` starts, or seat `game mod seats`.
+    #[inline]
+    pub fn of_game(fixed: Option<usize>, game: u64, seats: usize) -> Rotation {
+        Rotation {
+            start: fixed.unwrap_or((game % seats as u64) as usize),
+            seats,
+        }
+    }
+
+    /// The seat that moves on turn `turn` (0: the starting seat), round after round.
+    #[inline]
+    pub fn seat(&self, turn: usize) -> usize {
+        (self.start + turn) % self.seats
+    }
+
+    /// Where `seat` moves in a round (0: first).
+    #[inline]
+    pub fn position(&self, seat: usize) -> usize {
+        (seat + self.seats - self.start) % self.seats
+    }
+}
+
 /// `sim GAME`: a configuration, how to run it, a claimed RTP to test, where the report goes.
 pub struct SimJob<G: Game> {
     pub config: G::Config,

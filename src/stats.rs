@@ -55,13 +55,18 @@ pub struct Ratio {
 impl Ratio {
     /// Close a batch: fold its sums in (a batch with no observations is skipped).
     pub fn close(&mut self, b: &Batch, n: u64) {
+        self.close_wide(b.x as i128, b.y as i128, b.xx as i128, n);
+    }
+
+    /// Close a batch of `n` observations whose sums `x`, `y` and `Σx²` may pass an i64 (large
+    /// stakes, money in small units); a batch with no observations is skipped.
+    pub fn close_wide(&mut self, x: i128, y: i128, xx: i128, n: u64) {
         if n == 0 {
             return;
         }
-        let (x, y) = (b.x as i128, b.y as i128);
         self.x += x;
         self.y += y;
-        self.xx += b.xx as i128;
+        self.xx += xx;
         self.n += n;
         self.batches += 1;
         self.bxx += x * x;

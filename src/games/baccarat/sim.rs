@@ -146,15 +146,6 @@ struct ChunkSums {
     session_x: i64,
 }
 
-/// Close a batch whose sum of squares may pass an i64 (large stakes in thousandths).
-fn close_wide(r: &mut Ratio, x: i64, y: i64, xx: i128, n: u64) {
-    if n == 0 {
-        return;
-    }
-    r.close(&Batch { x, y, xx: 0 }, n);
-    r.xx += xx;
-}
-
 /// A baccarat simulation with the bettor `B` (monomorphized in the coup loop).
 pub struct BacSim<B: Bettor> {
     pub rules: BacRules,
@@ -233,7 +224,8 @@ impl<B: Bettor> BacSim<B> {
             n,
         );
         let round_x: i64 = s.spot_net.iter().sum();
-        close_wide(&mut acc.round, round_x, n as i64, s.round_xx, n);
+        acc.round
+            .close_wide(round_x as i128, n as i128, s.round_xx, n);
         for (r, &k) in acc.outcomes.iter_mut().zip(&s.outcomes) {
             let k = k as i64;
             r.close(
@@ -246,7 +238,8 @@ impl<B: Bettor> BacSim<B> {
             );
         }
         let m = acc.counts.sessions;
-        close_wide(&mut acc.session, s.session_x, m as i64, s.session_xx, m);
+        acc.session
+            .close_wide(s.session_x as i128, m as i128, s.session_xx, m);
         acc.trace.push([chunk as i64, s.main_net, s.main_staked]);
     }
 }
@@ -335,10 +328,10 @@ pub fn plan(rules: &BacRules, cards_per_coup: f64, coups: u64, chunk: Option<u64
     .max(1.0);
     let sessions = ((coups as f64 / per_session).ceil() as u64).max(1);
     let per_chunk =
-        chunk.unwrap_or_else(|| (sessions / MIN_CHUNKS).clamp(1, DEFAULT_CHUNK_SESSIONS));
+        crate::game::chunk_size(sessions, chunk, MIN_CHUNKS, 1..=DEFAULT_CHUNK_SESSIONS);
     Plan {
         sessions_per_chunk: per_chunk,
-        chunks: sessions.div_ceil(per_chunk).max(1),
+        chunks: crate::game::chunk_count(sessions, per_chunk),
         coups_per_session: per_session,
     }
 }

@@ -399,21 +399,6 @@ struct BetSums {
     pairs_paying_won: u64,
 }
 
-/// Close a batch of a ratio whose sums may exceed an i64 (as `Ratio::close`).
-fn close_wide(r: &mut Ratio, x: i128, y: i128, xx: i128, n: u64) {
-    if n == 0 {
-        return;
-    }
-    r.x += x;
-    r.y += y;
-    r.xx += xx;
-    r.n += n;
-    r.batches += 1;
-    r.bxx += x * x;
-    r.bxy += x * y;
-    r.byy += y * y;
-}
-
 impl ChunkSums {
     #[inline(always)]
     /// Add one round (`bets`: whether bets can differ from one initial bet; a constant, so
@@ -566,20 +551,19 @@ impl ChunkSums {
                 acc.count.pairs_paying_won += m.pairs_paying_won;
                 acc.count.by_tc = m.tc.to_vec();
                 let (x, y) = (m.money as i128, m.bets as i128);
-                close_wide(&mut acc.count.money, x, y, m.money_xx, m.rounds_played);
+                acc.count
+                    .money
+                    .close_wide(x, y, m.money_xx, m.rounds_played);
                 let rounds = m.rounds_played as i128;
-                close_wide(
-                    &mut acc.count.per_round,
-                    x,
-                    rounds,
-                    m.money_xx,
-                    m.rounds_played,
-                );
+                acc.count
+                    .per_round
+                    .close_wide(x, rounds, m.money_xx, m.rounds_played);
                 if let Some(p) = &self.path {
                     acc.count.ruin = p.sums.clone();
                 }
             }
-            close_wide(&mut acc.main, m.net as i128, m.bets as i128, m.net_xx, n);
+            acc.main
+                .close_wide(m.net as i128, m.bets as i128, m.net_xx, n);
             let wagered = Batch {
                 x: m.net,
                 y: self.wagered,
@@ -597,9 +581,10 @@ impl ChunkSums {
                 ratio.close(&b, rounds * players - out);
             }
             let (px, py) = (m.pairs as i128, m.bets as i128);
-            close_wide(&mut acc.pairs, px, py, m.pairs_xx, n);
+            acc.pairs.close_wide(px, py, m.pairs_xx, n);
             let (ix, iy) = (m.insurance as i128, m.insurance_staked as i128);
-            close_wide(&mut acc.insurance, ix, iy, m.insurance_xx, (iw + il) as u64);
+            acc.insurance
+                .close_wide(ix, iy, m.insurance_xx, (iw + il) as u64);
             return;
         }
         acc.counts.initial_bets += n;

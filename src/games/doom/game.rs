@@ -159,10 +159,10 @@ impl Game for Doom {
         } else {
             None
         };
-        let per_chunk = chunk.unwrap_or(match cfg.mode {
-            Mode::Turns(n) => (n / 256).clamp(1_000, 200_000),
-            Mode::Games(n) => (n / 256).clamp(1, 200),
-        });
+        let per_chunk = match cfg.mode {
+            Mode::Turns(n) => crate::game::chunk_size(n, chunk, 256, 1_000..=200_000),
+            Mode::Games(n) => crate::game::chunk_size(n, chunk, 256, 1..=200),
+        };
         let sim = DoomSim {
             model,
             players: players.clone(),

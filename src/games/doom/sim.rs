@@ -482,7 +482,8 @@ fn opponents(
     total: &[i64],
 ) -> Vec<(usize, usize)> {
     let seats = total.len();
-    let pos = |j: usize| (j + seats - start) % seats;
+    let order = crate::game::Rotation { start, seats };
+    let pos = |j: usize| order.position(j);
     (0..seats)
         .filter(|&j| j != s)
         .map(|j| {
@@ -513,7 +514,7 @@ impl DoomSim {
         let n = match self.mode {
             Mode::Turns(n) | Mode::Games(n) => n,
         };
-        n.div_ceil(self.per_chunk)
+        crate::game::chunk_count(n, self.per_chunk)
     }
 
     fn count_in(&self, chunk: u64) -> u64 {
@@ -534,7 +535,8 @@ impl DoomSim {
     ) -> bool {
         let m = &*self.model;
         let seats = self.players.len();
-        let start = self.start_seat.unwrap_or((game % seats as u64) as usize);
+        let order = crate::game::Rotation::of_game(self.start_seat, game, seats);
+        let start = order.start;
         let target = m.rules.target as i64;
         let mut total = vec![0i64; seats];
         let mut streak = vec![0usize; seats];
@@ -545,7 +547,7 @@ impl DoomSim {
         'game: while rounds < MAX_ROUNDS {
             rounds += 1;
             for pos in 0..seats {
-                let s = (start + pos) % seats;
+                let s = order.seat(pos);
                 let last_turn = finished;
                 let leader = (0..seats)
                     .filter(|&j| j != s)
@@ -623,7 +625,7 @@ impl DoomSim {
         for s in 0..seats {
             let w = if winners.contains(&s) { share } else { 0 };
             batches[s].add(w, WIN_UNIT);
-            let pos = (s + seats - start) % seats;
+            let pos = order.position(s);
             acc.wins_by_position[pos] += w;
             batches[seats + s].add(total[s], 1);
             acc.final_hist[s][final_bin(total[s], target)] += 1;

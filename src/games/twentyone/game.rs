@@ -132,7 +132,7 @@ impl Game for TwentyOne {
         _shards: u64,
     ) -> Result<(TwentyOnePlan, BoxedSim<TwentyOneAcc>), TwentyOneError> {
         let seats = parse_seats(&cfg.rules, &cfg.seats)?;
-        let per_chunk = chunk.unwrap_or((cfg.games / 256).clamp(100, 20_000));
+        let per_chunk = crate::game::chunk_size(cfg.games, chunk, 256, 100..=20_000);
         let specs = seats.iter().map(|s| s.spec.clone()).collect();
         let names = seats.iter().map(|s| s.name.clone()).collect();
         let sim = TwentyOneSim {

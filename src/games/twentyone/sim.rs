@@ -164,7 +164,7 @@ pub fn play_game<D: Dice>(
     };
     // At most 30 turns: every player fills or crosses at least one box per turn.
     loop {
-        let active = (start + g.turns as usize) % n;
+        let active = crate::game::Rotation { start, seats: n }.seat(g.turns as usize);
         g.turns += 1;
         let ap = &g.players[active];
         let colours = &rules.sheets[active].rows[ap.row_index];
@@ -367,7 +367,7 @@ pub struct TwentyOneSim {
 
 impl TwentyOneSim {
     pub fn chunks(&self) -> u64 {
-        self.games.div_ceil(self.per_chunk)
+        crate::game::chunk_count(self.games, self.per_chunk)
     }
 }
 
@@ -393,7 +393,7 @@ impl Simulation for TwentyOneSim {
         let mut pas_n = vec![0u64; n];
         for i in 0..count {
             let game = chunk * self.per_chunk + i;
-            let start = self.start_seat.unwrap_or((game % n as u64) as usize);
+            let start = crate::game::Rotation::of_game(self.start_seat, game, n).start;
             let events = self.record_events.then_some(&mut acc.events);
             let g = play_game(&self.rules, &self.seats, start, rng, events);
             let best = g.players.iter().map(|p| p.score).max().unwrap_or(0);
