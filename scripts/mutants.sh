@@ -90,7 +90,7 @@ tests_for() {
     src/games/doom/audit.rs) echo "--lib --test audit" ;;
     src/games/doom/exact.rs) echo "--lib" ;;
     src/compare.rs) echo "--lib --test compare --test interrupted" ;;
-    src/game.rs) echo "--lib --test shards --test check --test check_bless" ;;
+    src/game/*) echo "--lib --test it" ;;
     src/games/blackjack/indices.rs) echo "--lib --test counting" ;;
     src/games/blackjack/count.rs) echo "--lib --test counting" ;;
     src/games/blackjack/derive.rs) echo "--lib --test indices --test exact" ;;
