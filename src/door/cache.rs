@@ -120,7 +120,7 @@ impl Cache {
             Ok(m) if m.is_dir() => Ok(Cache { dir }),
             Ok(m) => Err(CacheError::NotFolder {
                 path: dir.display().to_string(),
-                kind: super::output::kind_name(&m).into(),
+                kind: super::identity::kind_name(&m).into(),
             }),
             Err(e)
                 if matches!(
@@ -136,7 +136,7 @@ impl Cache {
                         Ok(m) => {
                             return Err(CacheError::NotFolder {
                                 path: p.display().to_string(),
-                                kind: super::output::kind_name(&m).into(),
+                                kind: super::identity::kind_name(&m).into(),
                             })
                         }
                         Err(_) => up = p.parent(),

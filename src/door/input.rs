@@ -115,7 +115,7 @@ pub fn open_file(path: &Path, what: &str) -> Result<(std::fs::File, u64), InputE
         return Err(InputError::NotRegular {
             what: what_s,
             path: p,
-            kind: super::output::kind_name(&meta).into(),
+            kind: super::identity::kind_name(&meta).into(),
         });
     }
     Ok((std::fs::File::open(path).map_err(io)?, meta.len()))
@@ -128,7 +128,7 @@ pub fn check(
     path: &Path,
     kind: InputKind,
     what: &str,
-) -> Result<Option<super::output::Id>, InputError> {
+) -> Result<Option<super::identity::Id>, InputError> {
     if path.as_os_str() == "-" {
         let fd = rustix::stdio::stdin();
         return Ok(rustix::fs::fstat(fd)
@@ -136,11 +136,11 @@ pub fn check(
             .filter(|s| {
                 rustix::fs::FileType::from_raw_mode(s.st_mode) == rustix::fs::FileType::RegularFile
             })
-            .map(|s| super::output::Id::Node(s.st_dev, s.st_ino)));
+            .map(|s| super::identity::Id::Node(s.st_dev, s.st_ino)));
     }
     if kind == InputKind::Folder {
         return match std::fs::metadata(path) {
-            Ok(m) if m.is_dir() => Ok(Some(super::output::Id::of(&m))),
+            Ok(m) if m.is_dir() => Ok(Some(super::identity::Id::of(&m))),
             Ok(_) => Err(InputError::NotFolder {
                 what: what.into(),
                 path: path.display().to_string(),
@@ -165,7 +165,7 @@ pub fn check(
             limit: kind.limit(),
         });
     }
-    Ok(file.metadata().ok().map(|m| super::output::Id::of(&m)))
+    Ok(file.metadata().ok().map(|m| super::identity::Id::of(&m)))
 }
 
 /// Read the user file `path` (`what` names its kind in messages, e.g. "chart file") as text of

@@ -20,6 +20,7 @@
 //! ([`writing`]); an abort removes every temporary file in progress ([`abandon`]).
 
 pub mod cache;
+pub mod identity;
 pub mod input;
 mod lock;
 pub mod names;
@@ -29,8 +30,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+pub use identity::Id;
 pub use input::{InputError, InputKind};
-pub use output::{Id, OutputError, OutputKind, Target, MANIFEST};
+pub use output::{OutputError, OutputKind, Target, MANIFEST};
 
 /// What a command reads and writes.
 #[derive(Clone, Debug, Default)]

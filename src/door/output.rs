@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::{Mode, OFlags};
 
+use super::identity::{kind_name, Id};
 use super::names;
 
 /// Why an output cannot be used; each message names the output and what to do.
@@ -154,20 +155,6 @@ pub enum Target {
     Dir { path: PathBuf, exists: bool },
     /// A folder whose files are rewritten one by one (its real path).
     Files(PathBuf),
-}
-
-/// What a file is, for the checks that compare outputs and inputs: a file that exists (its
-/// device and inode), or a name in a folder (the folder's device and inode).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Id {
-    Node(u64, u64),
-    New(u64, u64, std::ffi::OsString),
-}
-
-impl Id {
-    pub fn of(m: &std::fs::Metadata) -> Id {
-        Id::Node(m.dev(), m.ino())
-    }
 }
 
 /// An output checked: its target, identity, and the lock file that holds it (none for
@@ -318,24 +305,6 @@ fn special(flag: &str, path: &Path, what: &str, why: &str) -> OutputError {
         path: path.display().to_string(),
         what: what.into(),
         why: why.into(),
-    }
-}
-
-/// What kind of special file `m` is, in words.
-pub fn kind_name(m: &std::fs::Metadata) -> &'static str {
-    let t = m.file_type();
-    if t.is_fifo() {
-        "a FIFO (named pipe)"
-    } else if t.is_socket() {
-        "a socket"
-    } else if t.is_char_device() {
-        "a character device"
-    } else if t.is_block_device() {
-        "a block device (a disk)"
-    } else if t.is_dir() {
-        "a folder"
-    } else {
-        "a file"
     }
 }
 

@@ -85,20 +85,6 @@ impl Job for ExactJob {
     }
 }
 
-/// The solve's size and memory, in a line for standard error before it starts.
-pub fn plan_line(plan: &super::win::WinPlan, target: u64) -> String {
-    use crate::report::count;
-    format!(
-        "Solving the two-player game to {}: {} of {} states ({} pairs, {} turn levels), table {:.0} MB",
-        count(target),
-        count(plan.solved),
-        count(plan.states),
-        count(plan.pairs),
-        count(plan.turn_levels),
-        plan.table_bytes as f64 / 1e6,
-    )
-}
-
 /// `advise doom`: every legal set-aside of a roll followed by bank or roll, valued by the
 /// turn's expected points, or by the chance of winning when the game's scores are given.
 pub struct AdviseJob {

@@ -218,7 +218,7 @@ pub fn solve_kept(
             return;
         }
         if let Ok(plan) = WinSolution::plan(m, opts) {
-            eprintln!("{}", super::super::jobs::plan_line(&plan, m.rules.target));
+            eprintln!("{}", plan_line(&plan, m.rules.target));
         }
         if let Some(p) = path {
             eprintln!("the solved table will be kept at {}", p.display());
@@ -265,6 +265,20 @@ pub fn solve_kept(
             Ok((sol, Origin::Computed(Some(path.clone()))))
         }
     }
+}
+
+/// The solve's size and memory, in a line for standard error before it starts.
+pub fn plan_line(plan: &super::WinPlan, target: u64) -> String {
+    use crate::report::count;
+    format!(
+        "Solving the two-player game to {}: {} of {} states ({} pairs, {} turn levels), table {:.0} MB",
+        count(target),
+        count(plan.solved),
+        count(plan.states),
+        count(plan.pairs),
+        count(plan.turn_levels),
+        plan.table_bytes as f64 / 1e6,
+    )
 }
 
 #[cfg(test)]
