@@ -1,7 +1,7 @@
 #!/bin/sh
 # A week of play at the seed table (basic strategy, 180k rounds a day, one seed a day) as the
 # log `rtplab monitor` reads: period,rounds,wagered,returned, amounts in initial bets (the
-# returned amount includes the stakes won back). Made by, from the repository's root:
+# wagered amount includes doubles and splits, the returned amount the stakes won back). Made by, from the repository's root:
 #   sh docs/examples/daily.sh > docs/examples/daily.csv
 # Set RTPLAB to the binary (default: rtplab on the PATH).
 RTPLAB=${RTPLAB:-rtplab}
@@ -15,7 +15,10 @@ for day in mon tue wed thu fri sat sun; do
         key = $1; gsub(/[":]/, "", key); value = $2; gsub(/,/, "", value); v[key] = value
       }
       END {
-        returned = v["initial_bets"] * v["rtp"]
-        printf "%s,%d,%.2f,%.2f\n", day, v["rounds"], returned / v["rtp_total_wagered"], returned
+        # The net win in initial bets, and the amount wagered (doubles and splits included)
+        # that the RTP per amount wagered gives: net = wagered * (rtp_total_wagered - 1).
+        net = v["initial_bets"] * (v["rtp"] - 1)
+        wagered = net / (v["rtp_total_wagered"] - 1)
+        printf "%s,%d,%.2f,%.2f\n", day, v["rounds"], wagered, wagered + net
       }'
 done
