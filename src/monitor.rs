@@ -650,28 +650,22 @@ fn period_of(
     })
 }
 
-/// Hold the log read from `input` (`name` in messages: a `period,rounds,wagered,returned`
-/// header, then one row per period) against `e` at `level`, a row at a time. A bad row, or a
-/// period that returned more than a round of the game can pay back on what was wagered, is
-/// refused with its line and column.
-pub fn monitor<R: Read>(
-    e: &Expectation,
-    level: f64,
-    name: &str,
-    input: R,
-) -> Result<MonitorModel, MonitorError> {
-    use crate::door::input::InputError;
-    let zl = z_of_level(level)?;
-    let err = |line: usize, column: usize, msg: String| MonitorError::Log {
+/// An error in log `name` at `line` and `column`.
+fn log_error(name: &str, line: usize, column: usize, msg: String) -> MonitorError {
+    MonitorError::Log {
         file: name.into(),
         line,
         column,
         msg,
-    };
-    // A failed read: a line too long, a log too large, or the CSV reader's own error.
-    let failed = |e: csv::Error, stop: Option<Stop>| {
-        match stop {
-        Some(Stop::LongLine(line)) => err(
+    }
+}
+
+/// A failed read of log `name`: a line too long, a log too large, or the CSV reader's own error.
+fn read_failure(name: &str, e: csv::Error, stop: Option<Stop>) -> MonitorError {
+    use crate::door::input::InputError;
+    match stop {
+        Some(Stop::LongLine(line)) => log_error(
+            name,
             line,
             1,
             format!(
@@ -692,23 +686,22 @@ pub fn monitor<R: Read>(
             }),
             _ => {
                 let line = e.position().map_or(0, |p| p.line() as usize);
-                err(line, 1, format!("not a CSV row of 4 fields: {e}"))
+                log_error(name, line, 1, format!("not a CSV row of 4 fields: {e}"))
             }
         },
     }
-    };
-    let tap =
-        Tap::new(std::io::BufReader::new(input)).map_err(|e| failed(csv::Error::from(e), None))?;
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .trim(csv::Trim::All)
-        .from_reader(tap);
+}
+
+/// Read log `name`'s header: `period,rounds,wagered,returned`, else say what the file holds
+/// instead (nothing but blank lines, or another header).
+fn read_header<T: BufRead>(rdr: &mut csv::Reader<Tap<T>>, name: &str) -> Result<(), MonitorError> {
+    let err = |line: usize, column: usize, msg: String| log_error(name, line, column, msg);
     let headers = match rdr.byte_headers() {
         Ok(h) => h.clone(),
         Err(e) => {
             return Err(match rdr.get_ref().stop {
                 None => err(1, 1, format!("cannot read the header: {e}")),
-                stop => failed(e, stop),
+                stop => read_failure(name, e, stop),
             })
         }
     };
@@ -717,41 +710,45 @@ pub fn monitor<R: Read>(
         .iter()
         .map(|h| String::from_utf8_lossy(h).to_ascii_lowercase())
         .collect();
-    let mut rec = csv::ByteRecord::new();
-    if got != want {
-        // Nothing but blank lines: an empty file.
-        let mut blank = got.iter().all(|h| h.is_empty());
-        while blank {
-            match rdr.read_byte_record(&mut rec) {
-                Ok(true) => blank = rec.iter().all(|f| f.is_empty()),
-                Ok(false) => return Err(err(
-                    1,
-                    1,
-                    "the file is empty: expected a 'period,rounds,wagered,returned' header and a row per period".into(),
-                )),
-                Err(_) => blank = false,
-            }
-        }
-        return Err(err(
-            1,
-            1,
-            format!(
-                "the header is '{}': expected 'period,rounds,wagered,returned'",
-                clip(&got.join(","), 80)
-            ),
-        ));
+    if got == want {
+        return Ok(());
     }
-    let mut tally = Tally {
-        e,
-        zl,
-        total: Sums::default(),
-        groups: Vec::new(),
-        per_row: 1,
-        listed: Vec::new(),
-    };
+    let mut rec = csv::ByteRecord::new();
+    // Nothing but blank lines: an empty file.
+    let mut blank = got.iter().all(|h| h.is_empty());
+    while blank {
+        match rdr.read_byte_record(&mut rec) {
+            Ok(true) => blank = rec.iter().all(|f| f.is_empty()),
+            Ok(false) => return Err(err(
+                1,
+                1,
+                "the file is empty: expected a 'period,rounds,wagered,returned' header and a row per period".into(),
+            )),
+            Err(_) => blank = false,
+        }
+    }
+    Err(err(
+        1,
+        1,
+        format!(
+            "the header is '{}': expected 'period,rounds,wagered,returned'",
+            clip(&got.join(","), 80)
+        ),
+    ))
+}
+
+/// Hold every row of log `name` after its header against `tally`'s expectation, refusing a
+/// bad row or a period that returned more than a round can pay back.
+fn read_periods<T: BufRead>(
+    rdr: &mut csv::Reader<Tap<T>>,
+    name: &str,
+    tally: &mut Tally,
+) -> Result<(), MonitorError> {
+    let err = |line: usize, column: usize, msg: String| log_error(name, line, column, msg);
+    let mut rec = csv::ByteRecord::new();
     while rdr
         .read_byte_record(&mut rec)
-        .map_err(|e| failed(e, rdr.get_ref().stop))?
+        .map_err(|e| read_failure(name, e, rdr.get_ref().stop))?
     {
         let line = rec.position().map_or(0, |p| p.line() as usize);
         if tally.total.periods >= MAX_PERIODS {
@@ -759,7 +756,7 @@ pub fn monitor<R: Read>(
             return Err(err(line, 1, format!("more than {most} periods")));
         }
         let p = period_of(&rec, line, &err)?;
-        let mx = e.max_return;
+        let mx = tally.e.max_return;
         if p.returned > mx * p.wagered {
             return Err(err(
                 line,
@@ -775,6 +772,36 @@ pub fn monitor<R: Read>(
     if tally.total.periods == 0 {
         return Err(err(2, 1, "no periods after the header".into()));
     }
+    Ok(())
+}
+
+/// Hold the log read from `input` (`name` in messages: a `period,rounds,wagered,returned`
+/// header, then one row per period) against `e` at `level`, a row at a time. A bad row, or a
+/// period that returned more than a round of the game can pay back on what was wagered, is
+/// refused with its line and column.
+pub fn monitor<R: Read>(
+    e: &Expectation,
+    level: f64,
+    name: &str,
+    input: R,
+) -> Result<MonitorModel, MonitorError> {
+    let zl = z_of_level(level)?;
+    let tap = Tap::new(std::io::BufReader::new(input))
+        .map_err(|e| read_failure(name, csv::Error::from(e), None))?;
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .trim(csv::Trim::All)
+        .from_reader(tap);
+    read_header(&mut rdr, name)?;
+    let mut tally = Tally {
+        e,
+        zl,
+        total: Sums::default(),
+        groups: Vec::new(),
+        per_row: 1,
+        listed: Vec::new(),
+    };
+    read_periods(&mut rdr, name, &mut tally)?;
     let label = |g: &Group| match g.sums.periods {
         1 => g.first.clone(),
         _ => format!("{} … {}", g.first, g.last),
@@ -826,15 +853,10 @@ fn verdict(p: &PeriodRow, merged: bool) -> String {
     }
 }
 
-/// The monitoring report.
-pub fn render(m: &MonitorModel) -> Report {
-    let mut r = Report {
-        title: "rtplab live-RTP monitoring".into(),
-        ..Default::default()
-    };
-    r.meta
-        .push(("tool".into(), format!("rtplab {}", crate::VERSION)));
-    r.meta.push((
+/// The report's metadata: the tool, the log, the expectation and the level.
+fn meta(m: &MonitorModel) -> Vec<(String, String)> {
+    let mut meta = vec![("tool".into(), format!("rtplab {}", crate::VERSION))];
+    meta.push((
         "log".into(),
         format!(
             "{} (FNV-1a-64 {}), {} periods{}",
@@ -851,7 +873,7 @@ pub fn render(m: &MonitorModel) -> Report {
             }
         ),
     ));
-    r.meta.push((
+    meta.push((
         "expected".into(),
         format!(
             "RTP per amount wagered {:.4}%, SD per round {:.4} ({}{})",
@@ -865,48 +887,51 @@ pub fn render(m: &MonitorModel) -> Report {
                 .unwrap_or_default()
         ),
     ));
-    r.meta.push((
+    meta.push((
         "level".into(),
         format!("{}% (|z| <= {:.3})", m.level, m.z_level),
     ));
-    let merged = m.periods_per_row > 1;
-    let mut tables = vec![("Periods", &m.periods), ("Running total", &m.cumulative)];
-    if merged && !m.out_of_band_periods.is_empty() {
-        tables.push(("Out-of-band periods", &m.out_of_band_periods));
-    }
-    for (title, rows) in tables {
-        let mut s = Section::new(
-            title,
-            &[
-                "period", "rounds", "wagered", "returned", "RTP", "SE", "z", "band", "verdict",
-            ],
-        );
-        for p in rows {
-            s.row([
-                Cell::from(p.period.clone()),
-                count_cell(p.rounds),
-                Cell::num(money(p.wagered), p.wagered, "money"),
-                Cell::num(money(p.returned), p.returned, "money"),
-                pct_cell(p.rtp, 3),
-                pct_cell(p.se, 3),
-                Cell::num(format!("{:+.2}", p.z), p.z, "z"),
-                Cell::range(
-                    format!(
-                        "[{}, {}]",
-                        crate::report::pct(p.band[0], 3),
-                        crate::report::pct(p.band[1], 3)
-                    ),
-                    p.band[0],
-                    p.band[1],
-                    "fraction",
+    meta
+}
+
+/// A table of periods (or rows of merged periods, whose verdicts say so: `merged`).
+fn periods_section(title: &str, rows: &[PeriodRow], merged: bool) -> Section {
+    let mut s = Section::new(
+        title,
+        &[
+            "period", "rounds", "wagered", "returned", "RTP", "SE", "z", "band", "verdict",
+        ],
+    );
+    for p in rows {
+        s.row([
+            Cell::from(p.period.clone()),
+            count_cell(p.rounds),
+            Cell::num(money(p.wagered), p.wagered, "money"),
+            Cell::num(money(p.returned), p.returned, "money"),
+            pct_cell(p.rtp, 3),
+            pct_cell(p.se, 3),
+            Cell::num(format!("{:+.2}", p.z), p.z, "z"),
+            Cell::range(
+                format!(
+                    "[{}, {}]",
+                    crate::report::pct(p.band[0], 3),
+                    crate::report::pct(p.band[1], 3)
                 ),
-                Cell::from(verdict(p, merged && title == "Periods")),
-            ]);
-        }
-        r.sections.push(s);
+                p.band[0],
+                p.band[1],
+                "fraction",
+            ),
+            Cell::from(verdict(p, merged)),
+        ]);
     }
+    s
+}
+
+/// The notes: the running total's verdict, the periods out of band, and how rows merge.
+fn notes(m: &MonitorModel) -> Vec<String> {
+    let mut notes = Vec::new();
     if let Some(total) = m.cumulative.last() {
-        r.notes.push(format!(
+        notes.push(format!(
             "Running total after {}: RTP {} over {} rounds, z = {:+.2}: {}.",
             total.period.strip_prefix("to ").unwrap_or(&total.period),
             crate::report::pct(total.rtp, 3),
@@ -921,7 +946,7 @@ pub fn render(m: &MonitorModel) -> Report {
             }
         ));
     }
-    r.notes.push(format!(
+    notes.push(format!(
         "{} of {} periods outside the {}% band. A period's SE is the expected SD per round over √rounds (rounds of equal stakes; unequal stakes widen the band by √(R·Σb²)/Σb, which the log does not carry). At the {}% level about {:.1}% of periods fall outside by chance alone.",
         crate::report::count(m.out_of_band),
         crate::report::count(m.log_periods),
@@ -929,14 +954,37 @@ pub fn render(m: &MonitorModel) -> Report {
         m.level,
         100.0 - m.level
     ));
-    if merged {
-        r.notes.push(format!(
+    if m.periods_per_row > 1 {
+        notes.push(format!(
             "The log's {} periods are shown {} to a row: a row's RTP, z and band are those of its periods together, and its verdict says how many of them are outside their own band. Every period is held against its own band (the count above and the exit code are of single periods); the first {} outside it are listed one by one.",
             crate::report::count(m.log_periods),
             crate::report::count(m.periods_per_row),
             MAX_LISTED
         ));
     }
+    notes
+}
+
+/// The monitoring report.
+pub fn render(m: &MonitorModel) -> Report {
+    let mut r = Report {
+        title: "rtplab live-RTP monitoring".into(),
+        meta: meta(m),
+        ..Default::default()
+    };
+    let merged = m.periods_per_row > 1;
+    r.sections
+        .push(periods_section("Periods", &m.periods, merged));
+    r.sections
+        .push(periods_section("Running total", &m.cumulative, false));
+    if merged && !m.out_of_band_periods.is_empty() {
+        r.sections.push(periods_section(
+            "Out-of-band periods",
+            &m.out_of_band_periods,
+            false,
+        ));
+    }
+    r.notes = notes(m);
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }

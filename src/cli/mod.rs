@@ -97,103 +97,15 @@ impl Cli {
         args: impl IntoIterator<Item = std::ffi::OsString>,
     ) -> Result<Cli, clap::Error> {
         use clap::{CommandFactory, FromArgMatches};
-        fn prepare(cmd: clap::Command) -> clap::Command {
-            let names: Vec<String> = cmd
-                .get_subcommands()
-                .map(|s| s.get_name().to_string())
-                .collect();
-            let about = cmd.get_about().map(|t| help_fits(&t.to_string(), 80, 0));
-            let long_about = cmd
-                .get_long_about()
-                .map(|t| help_fits(&t.to_string(), 100, 0));
-            let mut cmd = cmd.next_line_help(true).mut_args(|a| {
-                let mut a = a;
-                if let Some(help) = a.get_help().map(|t| t.to_string()) {
-                    // -h: clap appends the default and the possible values to the last line.
-                    let long = a.get_long_help().map_or(help.clone(), |t| t.to_string());
-                    let tail = inline_values(&a).chars().count();
-                    a = a
-                        .help(help_fits(&help, 90, tail))
-                        .long_help(help_fits(&long, 90, 0));
-                }
-                if a.get_action().takes_values() {
-                    a = a.allow_negative_numbers(true);
-                }
-                a
-            });
-            if let Some(t) = about {
-                cmd = cmd.about(t);
-            }
-            if let Some(t) = long_about {
-                cmd = cmd.long_about(t);
-            }
-            names.iter().fold(cmd, |c, n| c.mut_subcommand(n, prepare))
-        }
         let args: Vec<std::ffi::OsString> = args.into_iter().collect();
         let mut cmd = prepare(Cli::command());
         let matches = match cmd.try_get_matches_from_mut(args.iter()) {
             Ok(m) => m,
             Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
-                // The command whose subcommand was misspelt: follow the names given (`help`
-                // names the commands after it: `help sim poker` is about `sim`).
-                let mut at = &cmd;
-                let mut path = vec![cmd.get_name().to_string()];
-                for a in args.iter().skip(1) {
-                    match at.find_subcommand(a) {
-                        _ if a == "help" => {}
-                        Some(sub) => {
-                            at = sub;
-                            path.push(sub.get_name().to_string());
-                        }
-                        None if a.to_string_lossy().starts_with('-') => {}
-                        None => break,
-                    }
-                }
-                let known: Vec<&str> = at
-                    .get_subcommands()
-                    .map(|s| s.get_name())
-                    .filter(|n| *n != "help")
-                    .collect();
-                if known.is_empty() {
-                    return Err(e);
-                }
-                let mut e = e;
-                e.insert(
-                    clap::error::ContextKind::Suggested,
-                    clap::error::ContextValue::StyledStrs(vec![format!(
-                        "'{}' has: {}",
-                        path.join(" "),
-                        known.join(", ")
-                    )
-                    .into()]),
-                );
-                return Err(e);
+                return Err(with_subcommands(&cmd, &args, e));
             }
-            Err(e)
-                if e.kind() == clap::error::ErrorKind::UnknownArgument
-                    && args.get(1).is_some_and(|a| a == "compare")
-                    && matches!(
-                        e.get(clap::error::ContextKind::InvalidArg),
-                        Some(clap::error::ContextValue::String(a))
-                            if ["--shard", "--shards", "--shard-out", "--checkpoint"]
-                                .contains(&a.split('=').next().unwrap_or(""))
-                    ) =>
-            {
-                // Said plainly rather than clap's nearest other flag, with the usage of the
-                // compare command given.
-                let msg = format!(
-                    "{} (leave out --shard, --shards, --shard-out and --checkpoint)",
-                    rtplab::game::COMPARE_IN_ONE_PROCESS
-                );
-                let game = args.get(2).and_then(|g| g.to_str()).unwrap_or("");
-                let mut at = match cmd
-                    .find_subcommand("compare")
-                    .and_then(|c| c.find_subcommand(game))
-                {
-                    Some(g) => g.clone().bin_name(format!("rtplab compare {game}")),
-                    None => cmd,
-                };
-                return Err(at.error(clap::error::ErrorKind::UnknownArgument, msg));
+            Err(e) if is_shard_flag_of_compare(&e, &args) => {
+                return Err(compare_in_one_process(cmd, &args));
             }
             Err(e) => return Err(e),
         };
@@ -208,6 +120,114 @@ impl Cli {
         cli.quiet = leaf.try_get_one::<bool>("quiet").ok().flatten() == Some(&true);
         Ok(cli)
     }
+}
+
+/// `cmd` and its subcommands made ready to parse: help texts wrapped (`help_fits`) below
+/// their flags, and every option taking a negative number as its value.
+fn prepare(cmd: clap::Command) -> clap::Command {
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    let about = cmd.get_about().map(|t| help_fits(&t.to_string(), 80, 0));
+    let long_about = cmd
+        .get_long_about()
+        .map(|t| help_fits(&t.to_string(), 100, 0));
+    let mut cmd = cmd.next_line_help(true).mut_args(|a| {
+        let mut a = a;
+        if let Some(help) = a.get_help().map(|t| t.to_string()) {
+            // -h: clap appends the default and the possible values to the last line.
+            let long = a.get_long_help().map_or(help.clone(), |t| t.to_string());
+            let tail = inline_values(&a).chars().count();
+            a = a
+                .help(help_fits(&help, 90, tail))
+                .long_help(help_fits(&long, 90, 0));
+        }
+        if a.get_action().takes_values() {
+            a = a.allow_negative_numbers(true);
+        }
+        a
+    });
+    if let Some(t) = about {
+        cmd = cmd.about(t);
+    }
+    if let Some(t) = long_about {
+        cmd = cmd.long_about(t);
+    }
+    names.iter().fold(cmd, |c, n| c.mut_subcommand(n, prepare))
+}
+
+/// An unknown subcommand's error `e`, with the subcommands the command given has.
+fn with_subcommands(
+    cmd: &clap::Command,
+    args: &[std::ffi::OsString],
+    e: clap::Error,
+) -> clap::Error {
+    // The command whose subcommand was misspelt: follow the names given (`help` names the
+    // commands after it: `help sim poker` is about `sim`).
+    let mut at = cmd;
+    let mut path = vec![cmd.get_name().to_string()];
+    for a in args.iter().skip(1) {
+        match at.find_subcommand(a) {
+            _ if a == "help" => {}
+            Some(sub) => {
+                at = sub;
+                path.push(sub.get_name().to_string());
+            }
+            None if a.to_string_lossy().starts_with('-') => {}
+            None => break,
+        }
+    }
+    let known: Vec<&str> = at
+        .get_subcommands()
+        .map(|s| s.get_name())
+        .filter(|n| *n != "help")
+        .collect();
+    if known.is_empty() {
+        return e;
+    }
+    let mut e = e;
+    e.insert(
+        clap::error::ContextKind::Suggested,
+        clap::error::ContextValue::StyledStrs(vec![format!(
+            "'{}' has: {}",
+            path.join(" "),
+            known.join(", ")
+        )
+        .into()]),
+    );
+    e
+}
+
+/// Whether `e` is `compare` refusing a flag of shard files (`--shard`, `--shards`,
+/// `--shard-out`, `--checkpoint`).
+fn is_shard_flag_of_compare(e: &clap::Error, args: &[std::ffi::OsString]) -> bool {
+    e.kind() == clap::error::ErrorKind::UnknownArgument
+        && args.get(1).is_some_and(|a| a == "compare")
+        && matches!(
+            e.get(clap::error::ContextKind::InvalidArg),
+            Some(clap::error::ContextValue::String(a))
+                if ["--shard", "--shards", "--shard-out", "--checkpoint"]
+                    .contains(&a.split('=').next().unwrap_or(""))
+        )
+}
+
+/// `compare` given a flag of shard files: said plainly rather than clap's nearest other
+/// flag, with the usage of the compare command given.
+fn compare_in_one_process(cmd: clap::Command, args: &[std::ffi::OsString]) -> clap::Error {
+    let msg = format!(
+        "{} (leave out --shard, --shards, --shard-out and --checkpoint)",
+        rtplab::game::COMPARE_IN_ONE_PROCESS
+    );
+    let game = args.get(2).and_then(|g| g.to_str()).unwrap_or("");
+    let mut at = match cmd
+        .find_subcommand("compare")
+        .and_then(|c| c.find_subcommand(game))
+    {
+        Some(g) => g.clone().bin_name(format!("rtplab compare {game}")),
+        None => cmd,
+    };
+    at.error(clap::error::ErrorKind::UnknownArgument, msg)
 }
 
 #[derive(Subcommand, Debug)]

@@ -608,13 +608,19 @@ impl<'a, P: Decider> Up<'a, P> {
         let mut removed = [0u8; NV];
         removed[pv] = 2;
         let rem = self.remaining(&removed);
-        let n = rem.iter().sum::<u32>() as f64;
-        let p = rem[pv] as f64;
-        let np = n - p;
-        // EV[X; a]: one split hand whose second card is any card, with 2 + a pair cards out;
-        // EV[P; a]: the same hand when its second card is the pair card. Raw (unconditioned)
-        // values: a dealer blackjack costs this hand's bet.
-        // The recursion below reaches a = 2·(cap − 2) pair cards out.
+        let (ev_x, ev_p) = self.split_hand_evs(pv, cap, &rem);
+        let raw = resplit_total(&ev_x, &ev_p, &rem, pv, cap);
+        if !self.no_bj {
+            return raw;
+        }
+        self.split_after_peek(pv, cap, &rem, raw)
+    }
+
+    /// EV[X; a]: one split hand of pair `pv` whose second card is any card, with 2 + a pair
+    /// cards out (of `rem`, the shoe less the pair); EV[P; a]: the same hand when its second
+    /// card is the pair card. Raw (unconditioned) values: a dealer blackjack costs this hand's
+    /// bet. `split_total`'s recursion reaches a = 2·(cap − 2) pair cards out.
+    fn split_hand_evs(&mut self, pv: usize, cap: usize, rem: &[u32; NV]) -> ([f64; 5], [f64; 5]) {
         let mut ev_x = [0f64; 5];
         let mut ev_p = [0f64; 5];
         for a in 0..=(2 * (cap - 2)).min(rem[pv] as usize) {
@@ -641,57 +647,16 @@ impl<'a, P: Decider> Up<'a, P> {
                 }
             }
         }
-        // Removing b further random non-pair cards (the second cards of other hands): the
-        // exact identities EV[.; a, b−1] = v·EV[.; a+1, b−1] + (1 − v)·EV[.; a, b], with v the
-        // chance that a random unseen card is a pair card (E. Farmer, "Splitting pairs").
-        fn ev_x_ab(ev_x: &[f64; 5], p: f64, n: f64, a: usize, b: usize) -> f64 {
-            if b == 0 {
-                return ev_x[a];
-            }
-            let v = (p - a as f64) / (n + 1.0 - a as f64 - b as f64);
-            (ev_x_ab(ev_x, p, n, a, b - 1) - v * ev_x_ab(ev_x, p, n, a + 1, b - 1)) / (1.0 - v)
-        }
-        fn ev_n_ab(ev_x: &[f64; 5], ev_p: &[f64; 5], p: f64, n: f64, a: usize, b: usize) -> f64 {
-            let v = (p - a as f64) / (n - a as f64 - b as f64);
-            if b == 0 {
-                return (ev_x[a] - v * ev_p[a]) / (1.0 - v);
-            }
-            (ev_n_ab(ev_x, ev_p, p, n, a, b - 1) - v * ev_n_ab(ev_x, ev_p, p, n, a + 1, b - 1))
-                / (1.0 - v)
-        }
-        // P(exactly h hands), h < cap: h − 2 pair cards and h non-pair second cards, in h − 1
-        // orders; P(cap hands with k hands completed before the last pair card): cap − 2 pair
-        // cards and k non-pair cards, in 1 or (cap 4, k > 0) 2 orders.
-        let prod = |pairs: usize, nonpairs: usize| -> f64 {
-            let mut x = 1.0;
-            for i in 0..pairs {
-                x *= (p - i as f64) / (n - i as f64);
-            }
-            for i in 0..nonpairs {
-                x *= (np - i as f64) / (n - pairs as f64 - i as f64);
-            }
-            x
-        };
-        let mut raw = 0.0;
-        for h in 2..cap {
-            let q = (h - 1) as f64 * prod(h - 2, h);
-            raw += q * h as f64 * ev_n_ab(&ev_x, &ev_p, p, n, h - 2, h - 1);
-        }
-        for k in 0..cap - 1 {
-            let m = if cap == 4 && k > 0 { 2.0 } else { 1.0 };
-            let r = m * prod(cap - 2, k);
-            if k > 0 {
-                raw += r * k as f64 * ev_n_ab(&ev_x, &ev_p, p, n, cap - 2, k - 1);
-            }
-            raw += r * (cap - k) as f64 * ev_x_ab(&ev_x, p, n, cap - 2, k);
-        }
-        if !self.no_bj {
-            return raw;
-        }
-        // In the hole-card game a dealer blackjack takes the original bet only: refund the
-        // extra hands counted as lost, their number computed with the hole card out too.
-        let pbj0 = self.pbj(&rem);
-        let mut with_hole = rem;
+        (ev_x, ev_p)
+    }
+
+    /// `raw`, the unconditioned value of splitting pair `pv` up to `cap` hands, conditioned on
+    /// no dealer blackjack. In the hole-card game a dealer blackjack takes the original bet
+    /// only: the extra hands counted as lost are refunded, their number computed with the
+    /// hole card out too.
+    fn split_after_peek(&self, pv: usize, cap: usize, rem: &[u32; NV], raw: f64) -> f64 {
+        let pbj0 = self.pbj(rem);
+        let mut with_hole = *rem;
         let hole = if self.up == 0 { 9 } else { 0 };
         with_hole[hole] = with_hole[hole].saturating_sub(1);
         let nh = with_hole.iter().sum::<u32>() as f64;
@@ -873,6 +838,62 @@ impl<'a, P: Decider> Up<'a, P> {
     pub(super) fn shoe(&self) -> [u32; NV] {
         self.shoe
     }
+}
+
+/// Removing b further random non-pair cards (the second cards of other hands): the exact
+/// identities EV[.; a, b−1] = v·EV[.; a+1, b−1] + (1 − v)·EV[.; a, b], with v the chance that
+/// a random unseen card is a pair card (E. Farmer, "Splitting pairs"); `p` pair cards of `n`.
+fn ev_x_ab(ev_x: &[f64; 5], p: f64, n: f64, a: usize, b: usize) -> f64 {
+    if b == 0 {
+        return ev_x[a];
+    }
+    let v = (p - a as f64) / (n + 1.0 - a as f64 - b as f64);
+    (ev_x_ab(ev_x, p, n, a, b - 1) - v * ev_x_ab(ev_x, p, n, a + 1, b - 1)) / (1.0 - v)
+}
+
+/// As `ev_x_ab`, for a hand whose second card is not the pair card.
+fn ev_n_ab(ev_x: &[f64; 5], ev_p: &[f64; 5], p: f64, n: f64, a: usize, b: usize) -> f64 {
+    let v = (p - a as f64) / (n - a as f64 - b as f64);
+    if b == 0 {
+        return (ev_x[a] - v * ev_p[a]) / (1.0 - v);
+    }
+    (ev_n_ab(ev_x, ev_p, p, n, a, b - 1) - v * ev_n_ab(ev_x, ev_p, p, n, a + 1, b - 1)) / (1.0 - v)
+}
+
+/// The raw value of splitting pair `pv` up to `cap` (3 or 4) hands from `rem` (the shoe less
+/// the pair), assembled from one hand's values `ev_x`, `ev_p` (`Up::split_hand_evs`) over the
+/// number of hands and, at `cap` hands, the hands completed before the last pair card came.
+fn resplit_total(ev_x: &[f64; 5], ev_p: &[f64; 5], rem: &[u32; NV], pv: usize, cap: usize) -> f64 {
+    let n = rem.iter().sum::<u32>() as f64;
+    let p = rem[pv] as f64;
+    let np = n - p;
+    // P(exactly h hands), h < cap: h − 2 pair cards and h non-pair second cards, in h − 1
+    // orders; P(cap hands with k hands completed before the last pair card): cap − 2 pair
+    // cards and k non-pair cards, in 1 or (cap 4, k > 0) 2 orders.
+    let prod = |pairs: usize, nonpairs: usize| -> f64 {
+        let mut x = 1.0;
+        for i in 0..pairs {
+            x *= (p - i as f64) / (n - i as f64);
+        }
+        for i in 0..nonpairs {
+            x *= (np - i as f64) / (n - pairs as f64 - i as f64);
+        }
+        x
+    };
+    let mut raw = 0.0;
+    for h in 2..cap {
+        let q = (h - 1) as f64 * prod(h - 2, h);
+        raw += q * h as f64 * ev_n_ab(ev_x, ev_p, p, n, h - 2, h - 1);
+    }
+    for k in 0..cap - 1 {
+        let m = if cap == 4 && k > 0 { 2.0 } else { 1.0 };
+        let r = m * prod(cap - 2, k);
+        if k > 0 {
+            raw += r * k as f64 * ev_n_ab(ev_x, ev_p, p, n, cap - 2, k - 1);
+        }
+        raw += r * (cap - k) as f64 * ev_x_ab(ev_x, p, n, cap - 2, k);
+    }
+    raw
 }
 
 /// A full shoe of `decks` by value (ace first).
