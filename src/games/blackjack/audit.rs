@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::distribution::{round_distribution, RoundDistribution, Shape, TINY};
 use super::exact::{analyze, DealerTable, Decider, Follow, Optimal};
-use super::exact_report::{claim_verdict, rule_changes};
+use super::exact_report::{claim_verdict, rule_changes, RuleChange};
 use super::report::{BehindFollows, SideBets};
 use super::resolve::basic_chart;
 use super::rules::{DealerBjTakes, Rules, Shuffle, Surrender};
@@ -360,8 +360,8 @@ fn insurance_wager(decks: u32, peek: bool) -> Wager {
     }
 }
 
-/// Every rule and ruling as this table deals it.
-pub fn rules_as_dealt(r: &Rules) -> Vec<(String, String)> {
+/// The deal as this table makes it: the shoe, the dealer, a dealer blackjack, a player's.
+fn deal_rules(r: &Rules) -> Vec<(String, String)> {
     let mut v: Vec<(String, String)> = Vec::new();
     let mut put = |k: &str, s: String| v.push((k.into(), s));
     put(
@@ -409,6 +409,13 @@ pub fn rules_as_dealt(r: &Rules) -> Vec<(String, String)> {
             super::rules::BjPays::OneToOne => "1:1".into(),
         },
     );
+    v
+}
+
+/// The player's choices: surrender, double, split.
+fn play_rules(r: &Rules) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = Vec::new();
+    let mut put = |k: &str, s: String| v.push((k.into(), s));
     put(
         "surrender",
         match r.surrender {
@@ -452,6 +459,14 @@ pub fn rules_as_dealt(r: &Rules) -> Vec<(String, String)> {
             if r.resplit_aces { ", and may be resplit" } else { "" }
         ),
     );
+    v
+}
+
+/// Every rule and ruling as this table deals it.
+pub fn rules_as_dealt(r: &Rules) -> Vec<(String, String)> {
+    let mut v = deal_rules(r);
+    v.extend(play_rules(r));
+    let mut put = |k: &str, s: String| v.push((k.into(), s));
     put(
         "insurance",
         "offered with an ace up; costs half the main bet; pays 2:1 if the dealer makes blackjack"
@@ -774,60 +789,62 @@ fn strategies(specs: &Specs) -> Vec<(String, String, Option<String>)> {
 /// from a fresh shoe if they were.
 type Changed = (Vec<usize>, (Rules, Option<String>));
 
-/// The single rule changes, and the pairs of changes that each raise the RTP without reaching
-/// the claim alone, under optimal play; for those that reach the claim, the basic chart
-/// derived for the changed rules too.
-/// Sorted: those that reach the claim first, then by RTP.
-pub fn claim_changes(base: &Rules, claim: f64, progress: &Progress) -> Vec<ChangeRow> {
-    let changes = rule_changes(base);
-    let t = |r: &Rules| DealerTable::shared(r.h17);
-    let ev0 = analyze(base, &Optimal, t(base)).ev;
-    // The exact analysis is of a full shoe: how deep the cut card lies does not enter it, so a
-    // change that the cut card alone makes impossible (one deck at 75%) is analysed with the
-    // shoe shuffled every round, and the row says so.
-    let apply = |ix: &[usize]| -> Option<(Rules, Option<String>)> {
-        let mut r = base.clone();
-        for &i in ix {
-            (changes[i].apply)(&mut r);
+/// `base` with the changes `ix` (indices into `changes`) applied; None when they change
+/// nothing or make rules that cannot be dealt. The exact analysis is of a full shoe: how deep
+/// the cut card lies does not enter it, so a change that the cut card alone makes impossible
+/// (one deck at 75%) is analysed with the shoe shuffled every round, and the row says so.
+fn apply_changes(
+    base: &Rules,
+    changes: &[RuleChange],
+    ix: &[usize],
+) -> Option<(Rules, Option<String>)> {
+    let mut r = base.clone();
+    for &i in ix {
+        (changes[i].apply)(&mut r);
+    }
+    if r == *base {
+        return None;
+    }
+    match r.validate() {
+        Ok(()) => Some((r, None)),
+        Err(_) => {
+            // The cut card leaves too few cards for a round: only a fresh shoe works.
+            let mut fresh = r.clone();
+            fresh.shuffle = Shuffle::EveryRound;
+            fresh.validate().ok()?;
+            Some((
+                fresh,
+                Some("dealt from a fresh shoe: the cut card leaves too few cards".into()),
+            ))
         }
-        if r == *base {
-            return None;
-        }
-        match r.validate() {
-            Ok(()) => Some((r, None)),
-            Err(_) => {
-                // The cut card leaves too few cards for a round: only a fresh shoe works.
-                let mut fresh = r.clone();
-                fresh.shuffle = Shuffle::EveryRound;
-                fresh.validate().ok()?;
-                Some((
-                    fresh,
-                    Some("dealt from a fresh shoe: the cut card leaves too few cards".into()),
-                ))
-            }
-        }
-    };
-    let singles: Vec<Changed> = (0..changes.len())
-        .filter_map(|i| apply(&[i]).map(|r| (vec![i], r)))
-        .collect();
-    progress.stage(
-        "audit: single rule changes",
-        singles.len() as u64,
-        "rule sets",
-    );
-    let single_ev: Vec<f64> = singles
-        .par_iter()
+    }
+}
+
+/// The EV of optimal play under each changed rule set, a stage of `progress` named `stage`.
+fn optimal_evs(sets: &[Changed], progress: &Progress, stage: &str) -> Vec<f64> {
+    progress.stage(stage, sets.len() as u64, "rule sets");
+    sets.par_iter()
         .map(|(_, (r, _))| {
-            let ev = analyze(r, &Optimal, t(r)).ev;
+            let ev = analyze(r, &Optimal, DealerTable::shared(r.h17)).ev;
             progress.advance(1);
             ev
         })
-        .collect();
-    // Pairs of changes that each raise the RTP but do not reach the claim alone (a pair with
-    // a change that reaches it alone reaches it by that change).
+        .collect()
+}
+
+/// Pairs of changes that each raise the RTP above `ev0` but do not reach the claim alone (a
+/// pair with a change that reaches it alone reaches it by that change), of different groups.
+fn change_pairs(
+    base: &Rules,
+    changes: &[RuleChange],
+    singles: &[Changed],
+    single_ev: &[f64],
+    ev0: f64,
+    claim: f64,
+) -> Vec<Changed> {
     let up: Vec<usize> = singles
         .iter()
-        .zip(&single_ev)
+        .zip(single_ev)
         .filter(|(_, &e)| e > ev0 && 1.0 + e < claim)
         .map(|((ix, _), _)| ix[0])
         .collect();
@@ -837,50 +854,56 @@ pub fn claim_changes(base: &Rules, claim: f64, progress: &Progress) -> Vec<Chang
             if changes[i].group == changes[j].group {
                 continue;
             }
-            if let Some(r) = apply(&[i, j]) {
+            if let Some(r) = apply_changes(base, changes, &[i, j]) {
                 pairs.push((vec![i, j], r));
             }
         }
     }
-    progress.stage(
-        "audit: pairs of rule changes",
-        pairs.len() as u64,
-        "rule sets",
-    );
-    let pair_ev: Vec<f64> = pairs
-        .par_iter()
-        .map(|(_, (r, _))| {
-            let ev = analyze(r, &Optimal, t(r)).ev;
-            progress.advance(1);
-            ev
-        })
+    pairs
+}
+
+/// The row of a change (`ev`: optimal play's EV under it): whether it reaches the claim,
+/// and if it does, the RTP of the basic chart derived for the changed rules.
+fn change_row(changes: &[RuleChange], (ix, (r, note)): Changed, ev: f64, claim: f64) -> ChangeRow {
+    let reaches = 1.0 + ev >= claim;
+    let rtp_basic = reaches.then(|| {
+        let chart = basic_chart(&r);
+        1.0 + analyze(&r, &Follow(&chart), DealerTable::shared(r.h17)).ev
+    });
+    ChangeRow {
+        changes: ix.iter().map(|&i| changes[i].name.clone()).collect(),
+        note,
+        rtp_optimal: 1.0 + ev,
+        rtp_basic,
+        reaches_claim: reaches,
+        tier: match rtp_basic {
+            Some(b) if b >= claim => Some(TierName::Basic),
+            Some(_) => Some(TierName::Optimal),
+            None => None,
+        },
+    }
+}
+
+/// The single rule changes, and the pairs of changes that each raise the RTP without reaching
+/// the claim alone, under optimal play; for those that reach the claim, the basic chart
+/// derived for the changed rules too.
+/// Sorted: those that reach the claim first, then by RTP.
+pub fn claim_changes(base: &Rules, claim: f64, progress: &Progress) -> Vec<ChangeRow> {
+    let changes = rule_changes(base);
+    let ev0 = analyze(base, &Optimal, DealerTable::shared(base.h17)).ev;
+    let singles: Vec<Changed> = (0..changes.len())
+        .filter_map(|i| apply_changes(base, &changes, &[i]).map(|r| (vec![i], r)))
         .collect();
+    let single_ev = optimal_evs(&singles, progress, "audit: single rule changes");
+    let pairs = change_pairs(base, &changes, &singles, &single_ev, ev0, claim);
+    let pair_ev = optimal_evs(&pairs, progress, "audit: pairs of rule changes");
     let mut rows: Vec<ChangeRow> = singles
         .into_iter()
         .zip(single_ev)
         .chain(pairs.into_iter().zip(pair_ev))
-        .map(|((ix, r), ev)| (ix, r, ev))
         .collect::<Vec<_>>()
         .into_par_iter()
-        .map(|(ix, (r, note), ev)| {
-            let reaches = 1.0 + ev >= claim;
-            let rtp_basic = reaches.then(|| {
-                let chart = basic_chart(&r);
-                1.0 + analyze(&r, &Follow(&chart), t(&r)).ev
-            });
-            ChangeRow {
-                changes: ix.iter().map(|&i| changes[i].name.clone()).collect(),
-                note,
-                rtp_optimal: 1.0 + ev,
-                rtp_basic,
-                reaches_claim: reaches,
-                tier: match rtp_basic {
-                    Some(b) if b >= claim => Some(TierName::Basic),
-                    Some(_) => Some(TierName::Optimal),
-                    None => None,
-                },
-            }
-        })
+        .map(|(changed, ev)| change_row(&changes, changed, ev, claim))
         .collect();
     rows.sort_by(|a, b| {
         b.reaches_claim
@@ -918,34 +941,15 @@ fn simulation_run(cfg: &AuditConfig, spec: &StrategySpec) -> (BjConfig, crate::g
     (bc, spec_run)
 }
 
-/// One simulated tier (see [`simulation_run`]) beside its exact figures.
-fn simulate(
-    cfg: &AuditConfig,
-    tier: &Tier,
-    spec: &StrategySpec,
-    behind_exact: f64,
-    wagers: &[Wager],
-    stop: &AtomicBool,
-) -> Result<Option<Simulation>, BjError> {
-    let (bc, spec_run) = simulation_run(cfg, spec);
-    let run = crate::game::simulate::<Blackjack>(bc, &spec_run, stop)?;
-    if run.acc.counts.seat_rounds == 0 {
-        return Ok(None);
-    }
-    // The figures the run's own report gives, from its model (not read back from its JSON).
-    let sim = super::game::run_model(&run, None)?;
-    let (ev, se) = (sim.ev, sim.ev_se);
-    let batches = run.acc.main.batches;
-    let ci = |level: f64| interval(ev, se, batches.saturating_sub(1), level);
-    let z_vs_exact = (ev - tier.ev_exact) / se;
-    let mut histogram = Vec::new();
+/// The simulated histogram of one round's net beside the tier's exact distribution: every
+/// net value either side has. Also the rounds counted.
+fn histogram(tier: &Tier, sim: &super::report::SimModel) -> (Vec<HistRow>, u64) {
     let counts: Vec<(f64, u64)> = sim
         .net_distribution
         .iter()
         .map(|r| (r.net, r.count))
         .collect();
     let n: u64 = counts.iter().map(|c| c.1).sum();
-    // Every net value either side has, exact and simulated.
     let mut nets: Vec<f64> = tier.distribution.iter().map(|d| d.net).collect();
     for c in &counts {
         if !nets.contains(&c.0) {
@@ -953,6 +957,7 @@ fn simulate(
         }
     }
     nets.sort_by(f64::total_cmp);
+    let mut histogram = Vec::new();
     for net in nets {
         let count = counts.iter().find(|c| c.0 == net).map_or(0, |c| c.1);
         let p_exact = tier
@@ -967,10 +972,17 @@ fn simulate(
             p_exact,
         });
     }
-    // With resplits the exact distribution leaves out three- and four-hand results, which the
-    // simulation has: no goodness-of-fit test then (the EV's z still holds: the EV is exact).
-    let chi_square = (tier.approximation.resplit_mass == 0.0)
-        .then(|| ChiSquare::of(histogram.iter().map(|h| (h.count, h.p_exact * n as f64))));
+    (histogram, n)
+}
+
+/// The side wagers and the declining bet behind as simulated (over `n` rounds), each against
+/// its exact RTP.
+fn sim_wagers(
+    sim: &super::report::SimModel,
+    wagers: &[Wager],
+    behind_exact: f64,
+    n: u64,
+) -> Vec<SimWager> {
     let exact_of = |name: &str| {
         wagers
             .iter()
@@ -987,7 +999,7 @@ fn simulate(
         rtp_exact: exact,
         z_vs_exact: (rtp - exact) / se,
     };
-    let sim_wagers = vec![
+    vec![
         sim_wager(
             "pairs side bet",
             side.pairs.rtp,
@@ -1009,7 +1021,34 @@ fn simulate(
             n,
             behind_exact,
         ),
-    ];
+    ]
+}
+
+/// One simulated tier (see [`simulation_run`]) beside its exact figures.
+fn simulate(
+    cfg: &AuditConfig,
+    tier: &Tier,
+    spec: &StrategySpec,
+    behind_exact: f64,
+    wagers: &[Wager],
+    stop: &AtomicBool,
+) -> Result<Option<Simulation>, BjError> {
+    let (bc, spec_run) = simulation_run(cfg, spec);
+    let run = crate::game::simulate::<Blackjack>(bc, &spec_run, stop)?;
+    if run.acc.counts.seat_rounds == 0 {
+        return Ok(None);
+    }
+    // The figures the run's own report gives, from its model (not read back from its JSON).
+    let sim = super::game::run_model(&run, None)?;
+    let (ev, se) = (sim.ev, sim.ev_se);
+    let batches = run.acc.main.batches;
+    let ci = |level: f64| interval(ev, se, batches.saturating_sub(1), level);
+    let z_vs_exact = (ev - tier.ev_exact) / se;
+    let (histogram, n) = histogram(tier, &sim);
+    // With resplits the exact distribution leaves out three- and four-hand results, which the
+    // simulation has: no goodness-of-fit test then (the EV's z still holds: the EV is exact).
+    let chi_square = (tier.approximation.resplit_mass == 0.0)
+        .then(|| ChiSquare::of(histogram.iter().map(|h| (h.count, h.p_exact * n as f64))));
     Ok(Some(Simulation {
         tier: tier.tier,
         rounds: n,
@@ -1027,7 +1066,7 @@ fn simulate(
         z_vs_claim: cfg.claim.map(|c| (1.0 + ev - c) / se),
         chi_square,
         histogram,
-        wagers: sim_wagers,
+        wagers: sim_wagers(&sim, wagers, behind_exact, n),
     }))
 }
 

@@ -436,50 +436,40 @@ pub struct TcRow {
     pub behind_ev: f64,
 }
 
-/// The counting figures of a run's sums (`None` for a run that does not count).
-pub fn counting_model(
-    rules: &Rules,
-    spec: Option<&super::count::CountSpec>,
-    acc: &BjAcc,
-) -> Option<CountingModel> {
+/// The counter's figures per hour at the rounds per hour `spec` states (or the default):
+/// rounds played, EV and SD per hour, and the hours to N0.
+fn hourly(
+    spec: &super::count::CountSpec,
+    m: &crate::stats::Ratio,
+    rounds: u64,
+    ev_round: f64,
+    sd_round: f64,
+) -> Hourly {
+    let r = spec
+        .labels
+        .rounds_per_hour
+        .unwrap_or(super::count::DEFAULT_ROUNDS_PER_HOUR);
+    let played = r * m.n as f64 / rounds.max(1) as f64;
+    let (ev, sd) = (ev_round * played, sd_round * played.sqrt());
+    let n0_hours = super::count::n0(ev_round, sd_round) / played;
+    Hourly {
+        rounds_per_hour: r,
+        rounds_played_per_hour: played,
+        ev,
+        sd,
+        n0_hours,
+        ev_per_hour: ev,
+        sd_per_hour: sd,
+        hours_to_n0: n0_hours,
+    }
+}
+
+/// One row per count seen: its share, the main bet's EV and variance per unit, the bet, and
+/// the operator's exposure on insurance, the pairs bet and a bet behind (`observed`: the
+/// seat-rounds seen at every count).
+fn tc_rows(acc: &BjAcc, u: f64, observed: u64) -> Vec<TcRow> {
     use super::count::TC_CLAMP;
-    let spec = spec?;
-    let u = rules.units_per_bet() as f64;
-    // The counter's whole result (main bet and insurance); a shard from before it was kept
-    // has the main bet only.
-    let m = if acc.count.money.n > 0 {
-        &acc.count.money
-    } else {
-        &acc.main
-    };
-    let n = m.n as f64;
-    let ev_round = m.x as f64 / n / u;
-    let sd_round = m.sd_obs() / u;
-    let adv = est(m, u);
-    let observed: u64 = acc.count.by_tc.iter().map(|t| t.observed).sum();
-    let (avg_bet, avg_bet_se) = bet_spread(&acc.count.by_tc);
-    let var_round = sd_round * sd_round;
-    let hourly = {
-        let r = spec
-            .labels
-            .rounds_per_hour
-            .unwrap_or(super::count::DEFAULT_ROUNDS_PER_HOUR);
-        let played = r * m.n as f64 / acc.counts.rounds.max(1) as f64;
-        let (ev, sd) = (ev_round * played, sd_round * played.sqrt());
-        let n0_hours = super::count::n0(ev_round, sd_round) / played;
-        Hourly {
-            rounds_per_hour: r,
-            rounds_played_per_hour: played,
-            ev,
-            sd,
-            n0_hours,
-            ev_per_hour: ev,
-            sd_per_hour: sd,
-            hours_to_n0: n0_hours,
-        }
-    };
-    let by_true_count: Vec<TcRow> = acc
-        .count
+    acc.count
         .by_tc
         .iter()
         .enumerate()
@@ -513,7 +503,55 @@ pub fn counting_model(
                 behind_ev: t.behind_none as f64 / t.observed as f64 / u,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The certainty equivalent of the game at `spec`'s bankroll and Kelly fraction.
+fn certainty_equivalent(
+    spec: &super::count::CountSpec,
+    ev_round: f64,
+    var_round: f64,
+    hourly: &Hourly,
+) -> Option<CertaintyEquivalent> {
+    spec.bankroll.map(|b| {
+        let kelly = spec.labels.kelly.unwrap_or(1.0);
+        let bankroll = b.units as f64;
+        let per_round = super::count::certainty_equivalent(ev_round, var_round, bankroll, kelly);
+        CertaintyEquivalent {
+            bankroll,
+            kelly,
+            formula: CE_FORMULA,
+            per_round,
+            per_hour: per_round * hourly.rounds_played_per_hour,
+            risk_cost_per_round: ev_round - per_round,
+        }
+    })
+}
+
+/// The counting figures of a run's sums (`None` for a run that does not count).
+pub fn counting_model(
+    rules: &Rules,
+    spec: Option<&super::count::CountSpec>,
+    acc: &BjAcc,
+) -> Option<CountingModel> {
+    let spec = spec?;
+    let u = rules.units_per_bet() as f64;
+    // The counter's whole result (main bet and insurance); a shard from before it was kept
+    // has the main bet only.
+    let m = if acc.count.money.n > 0 {
+        &acc.count.money
+    } else {
+        &acc.main
+    };
+    let n = m.n as f64;
+    let ev_round = m.x as f64 / n / u;
+    let sd_round = m.sd_obs() / u;
+    let adv = est(m, u);
+    let observed: u64 = acc.count.by_tc.iter().map(|t| t.observed).sum();
+    let (avg_bet, avg_bet_se) = bet_spread(&acc.count.by_tc);
+    let var_round = sd_round * sd_round;
+    let hourly = hourly(spec, m, acc.counts.rounds, ev_round, sd_round);
+    let by_true_count = tc_rows(acc, u, observed);
     Some(CountingModel {
         count: spec.describe(),
         count_key: spec.key_name(),
@@ -534,7 +572,6 @@ pub fn counting_model(
         score: super::count::score(ev_round, sd_round),
         n0: super::count::n0(ev_round, sd_round),
         di: 1000.0 * ev_round / sd_round,
-        hourly: Some(hourly.clone()),
         ror: spec
             .bankroll
             .map(|b| ruin_model(b, ev_round, sd_round, &acc.count.ruin)),
@@ -542,20 +579,8 @@ pub fn counting_model(
             .labels
             .target_ror
             .map(|t| ror_target(t, ev_round, var_round)),
-        certainty_equivalent: spec.bankroll.map(|b| {
-            let kelly = spec.labels.kelly.unwrap_or(1.0);
-            let bankroll = b.units as f64;
-            let per_round =
-                super::count::certainty_equivalent(ev_round, var_round, bankroll, kelly);
-            CertaintyEquivalent {
-                bankroll,
-                kelly,
-                formula: CE_FORMULA,
-                per_round,
-                per_hour: per_round * hourly.rounds_played_per_hour,
-                risk_cost_per_round: ev_round - per_round,
-            }
-        }),
+        certainty_equivalent: certainty_equivalent(spec, ev_round, var_round, &hourly),
+        hourly: Some(hourly),
         exposure: exposure(
             &by_true_count,
             spec.pairs_exposure.then_some((
@@ -1457,20 +1482,10 @@ fn by_count_section(c: &CountingModel) -> Section {
     s
 }
 
-/// The plots of a run: result histogram, EV by up card, and the running RTP with its 95%
-/// band (and the claimed RTP as a line). Rates and RTPs are plotted in percent; an
-/// interrupted run's plots say so.
-pub fn plots(
-    rules: &Rules,
-    acc: &BjAcc,
-    claim: Option<f64>,
-    info: &RunInfo,
-    counting: Option<&CountingModel>,
-) -> Result<Vec<(String, String)>, String> {
-    use crate::report::svg::{
-        bar_chart, binomial_bar, line_chart, mark, Bar, BarChart, Line, YUnit,
-    };
-    let u = rules.units_per_bet() as f64;
+/// The distribution of one round's net result, in initial bets, each bar with its binomial
+/// 95% interval.
+fn results_histogram_plot(rules: &Rules, acc: &BjAcc, u: f64) -> Result<(String, String), String> {
+    use crate::report::svg::{bar_chart, binomial_bar, Bar, BarChart, YUnit};
     let off = hist_offset(rules);
     let total = acc.counts.seat_rounds;
     let hist: Vec<Bar> = acc
@@ -1488,6 +1503,23 @@ pub fn plots(
             binomial_bar(label, k, total)
         })
         .collect();
+    Ok((
+        "results-histogram.svg".into(),
+        bar_chart(&BarChart {
+            title: "Distribution of one round's net result",
+            x_label: "net result (initial bets)",
+            y_label: "share of initial bets (%)",
+            y_unit: YUnit::Percent,
+            bars: &hist,
+            hline: None,
+            histogram: true,
+        })?,
+    ))
+}
+
+/// The EV by dealer up card, with 95% CIs.
+fn ev_by_upcard_plot(acc: &BjAcc, u: f64) -> Result<(String, String), String> {
+    use crate::report::svg::{bar_chart, Bar, BarChart, YUnit};
     let by_up: Vec<Bar> = UP_ORDER
         .iter()
         .map(|&i| {
@@ -1495,50 +1527,59 @@ pub fn plots(
             Bar::new(up_name(i), e.mean * 100.0).with_ci(e.ci95[0] * 100.0, e.ci95[1] * 100.0)
         })
         .collect();
-    // Running estimate over chunks in order, with a 95% band from the per-chunk spread so far.
+    Ok((
+        "ev-by-upcard.svg".into(),
+        bar_chart(&BarChart {
+            title: "EV by dealer up card",
+            x_label: "dealer up card",
+            y_label: "EV (% of the initial bet)",
+            y_unit: YUnit::Percent,
+            bars: &by_up,
+            hline: None,
+            histogram: false,
+        })?,
+    ))
+}
+
+/// The running RTP estimate over chunks in order, with a 95% band from the per-chunk spread
+/// so far, and the claim drawn.
+fn convergence_plot(acc: &BjAcc, u: f64, claim: Option<f64>) -> Result<(String, String), String> {
+    use crate::report::svg::{line_chart, Line, YUnit};
     let (pts, band) = crate::stats::running_rtp(&acc.trace, u, 1.0);
     let claim_label = claim.map(|c| format!("claimed RTP {}%", crate::report::pct_text(c)));
+    Ok((
+        "convergence.svg".into(),
+        line_chart(
+            "Running RTP estimate with its 95% band",
+            "initial bets",
+            "RTP (%)",
+            YUnit::Percent,
+            &[Line {
+                name: "RTP estimate",
+                points: &pts,
+                band: Some(&band),
+                dots: false,
+            }],
+            claim.map(|c| (c * 100.0, claim_label.as_deref().unwrap_or("claim"))),
+        )?,
+    ))
+}
+
+/// The plots of a run: result histogram, EV by up card, and the running RTP with its 95%
+/// band (and the claimed RTP as a line). Rates and RTPs are plotted in percent; an
+/// interrupted run's plots say so.
+pub fn plots(
+    rules: &Rules,
+    acc: &BjAcc,
+    claim: Option<f64>,
+    info: &RunInfo,
+    counting: Option<&CountingModel>,
+) -> Result<Vec<(String, String)>, String> {
+    let u = rules.units_per_bet() as f64;
     let mut out = vec![
-        (
-            "results-histogram.svg".into(),
-            bar_chart(&BarChart {
-                title: "Distribution of one round's net result",
-                x_label: "net result (initial bets)",
-                y_label: "share of initial bets (%)",
-                y_unit: YUnit::Percent,
-                bars: &hist,
-                hline: None,
-                histogram: true,
-            })?,
-        ),
-        (
-            "ev-by-upcard.svg".into(),
-            bar_chart(&BarChart {
-                title: "EV by dealer up card",
-                x_label: "dealer up card",
-                y_label: "EV (% of the initial bet)",
-                y_unit: YUnit::Percent,
-                bars: &by_up,
-                hline: None,
-                histogram: false,
-            })?,
-        ),
-        (
-            "convergence.svg".into(),
-            line_chart(
-                "Running RTP estimate with its 95% band",
-                "initial bets",
-                "RTP (%)",
-                YUnit::Percent,
-                &[Line {
-                    name: "RTP estimate",
-                    points: &pts,
-                    band: Some(&band),
-                    dots: false,
-                }],
-                claim.map(|c| (c * 100.0, claim_label.as_deref().unwrap_or("claim"))),
-            )?,
-        ),
+        results_histogram_plot(rules, acc, u)?,
+        ev_by_upcard_plot(acc, u)?,
+        convergence_plot(acc, u, claim)?,
     ];
     if !acc.count.by_tc.is_empty() {
         out.push(ev_by_count_plot(acc, u)?);
@@ -1556,7 +1597,7 @@ pub fn plots(
     }
     if let Some(m) = info.run.marker() {
         for p in &mut out {
-            p.1 = mark(&p.1, &m);
+            p.1 = crate::report::svg::mark(&p.1, &m);
         }
     }
     Ok(out)

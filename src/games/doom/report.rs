@@ -1154,29 +1154,10 @@ pub fn win_model(
     win_model_kept(m, opts, &super::win::TableStore::Fresh, None)
 }
 
-/// `win_model` with the table from `store` (read when kept there, else solved and kept);
-/// `stop` stops a solve, its progress kept to resume from.
-pub fn win_model_kept(
-    m: &Model,
-    opts: &super::win::WinOptions,
-    store: &super::win::TableStore,
-    stop: Option<&std::sync::atomic::AtomicBool>,
-) -> Result<WinModel, super::win::WinError> {
-    use super::win::WinSolution;
-    let start = std::time::Instant::now();
-    let plan = WinSolution::plan(m, opts)?;
-    let (sol, _) = super::win::kept::solve_kept(m, opts, store, stop)?;
-    let solve_s = start.elapsed().as_secs_f64();
-    let (tu, unit) = (sol.tu, m.unit as u64);
-    let single = solve_policy(m, &Policy::OPTIMAL);
-    // A game's turns, both seats: four times the target over the optimal turn's expected
-    // points (a bound with room: win-optimal play banks about as much a turn).
-    let game_turns = (4.0 * m.rules.target as f64 / single.turn_ev.max(1.0)).ceil();
-    let single_turn_bank_from = single
-        .bank_thresholds(m)
-        .into_iter()
-        .map(|(_, b, _)| b)
-        .collect();
+/// The first seat's win probability at every head start (points to the first seat negative,
+/// to the second positive, in units of `unit`), and the head start nearest an even game.
+fn handicaps(sol: &super::win::WinSolution, unit: u64) -> (Vec<Handicap>, Handicap) {
+    let tu = sol.tu;
     let handicaps: Vec<Handicap> = (1..tu)
         .rev()
         .map(|a| Handicap {
@@ -1193,7 +1174,17 @@ pub fn win_model_kept(
         .min_by(|x, y| (x.p_first - 0.5).abs().total_cmp(&(y.p_first - 0.5).abs()))
         .cloned()
         .expect("a target of at least one unit");
-    // Thresholds at mid-game for the first seat to move, opponent on a grid of 20 steps.
+    (handicaps, fair_handicap)
+}
+
+/// The banking thresholds at mid-game for the first seat to move, and the win probability of
+/// each seat, both against the opponent's score on a grid of 20 steps.
+fn win_grid(
+    m: &Model,
+    sol: &super::win::WinSolution,
+    unit: u64,
+) -> (Vec<WinThreshold>, Vec<WinCell>) {
+    let tu = sol.tu;
     let my = tu / 2;
     let step = (tu / 20).max(1);
     let thresholds = (0..tu)
@@ -1217,6 +1208,34 @@ pub fn win_model_kept(
             }
         }
     }
+    (thresholds, win_table)
+}
+
+/// `win_model` with the table from `store` (read when kept there, else solved and kept);
+/// `stop` stops a solve, its progress kept to resume from.
+pub fn win_model_kept(
+    m: &Model,
+    opts: &super::win::WinOptions,
+    store: &super::win::TableStore,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<WinModel, super::win::WinError> {
+    use super::win::WinSolution;
+    let start = std::time::Instant::now();
+    let plan = WinSolution::plan(m, opts)?;
+    let (sol, _) = super::win::kept::solve_kept(m, opts, store, stop)?;
+    let solve_s = start.elapsed().as_secs_f64();
+    let unit = m.unit as u64;
+    let single = solve_policy(m, &Policy::OPTIMAL);
+    // A game's turns, both seats: four times the target over the optimal turn's expected
+    // points (a bound with room: win-optimal play banks about as much a turn).
+    let game_turns = (4.0 * m.rules.target as f64 / single.turn_ev.max(1.0)).ceil();
+    let single_turn_bank_from = single
+        .bank_thresholds(m)
+        .into_iter()
+        .map(|(_, b, _)| b)
+        .collect();
+    let (handicaps, fair_handicap) = handicaps(&sol, unit);
+    let (thresholds, win_table) = win_grid(m, &sol, unit);
     Ok(WinModel {
         game: "doom",
         objective: "win",
@@ -1278,22 +1297,21 @@ fn opt_points(v: Option<u32>) -> Cell {
     }
 }
 
-/// The win-probability solve's tables and notes; its JSON is the model.
-pub fn render_win(x: &WinModel) -> Report {
-    let mut r = Report {
-        title: "Dice of Doom, two players, played to win".into(),
-        ..Report::default()
-    };
-    r.meta.push(("rules".into(), x.rules.summary()));
-    r.meta.push(("method".into(), x.method.into()));
-    r.meta.push((
+/// The win solve's metadata: the rules, the method, the first seat's chances and the solve's
+/// accuracy.
+fn win_meta(x: &WinModel) -> Vec<(String, String)> {
+    let mut meta = vec![
+        ("rules".into(), x.rules.summary()),
+        ("method".into(), x.method.into()),
+    ];
+    meta.push((
         "first seat wins".into(),
         format!(
             "{:.6} (second seat {:.6}; ties shared)",
             x.p_first, x.p_second
         ),
     ));
-    r.meta.push((
+    meta.push((
         "fair handicap".into(),
         format!(
             "{}: first seat wins {:.6}",
@@ -1302,7 +1320,7 @@ pub fn render_win(x: &WinModel) -> Report {
         ),
     ));
     if x.end == "finish-round" {
-        r.meta.push((
+        meta.push((
             "past the target".into(),
             format!(
                 "the first seat's turn followed to {} points past the target; error at most {:.1e}",
@@ -1310,7 +1328,7 @@ pub fn render_win(x: &WinModel) -> Report {
             ),
         ));
     }
-    r.meta.push((
+    meta.push((
         "solve".into(),
         format!(
             "{} ({} of {} states solved), {:.1} s, {} turn dynamic programs, largest residual {:.1e}, largest unverified Newton step {:.1e}",
@@ -1324,7 +1342,7 @@ pub fn render_win(x: &WinModel) -> Report {
         ),
     ));
     if x.fine_points < x.target {
-        r.meta.push((
+        meta.push((
             "score grid".into(),
             format!(
                 "every score within {} points of the target, every {} points beyond (the others interpolated; error measured, not bounded: docs/doom.md)",
@@ -1333,7 +1351,7 @@ pub fn render_win(x: &WinModel) -> Report {
             ),
         ));
     }
-    r.meta.push((
+    meta.push((
         "tail".into(),
         format!(
             "a turn's points followed to {} (reached with probability at most {:.1e} a turn); error at most {:.1e} over {} turns",
@@ -1343,12 +1361,15 @@ pub fn render_win(x: &WinModel) -> Report {
             x.game_turns
         ),
     ));
+    meta
+}
 
+/// The first seat's win probability around the fair head start (ten steps either side).
+fn handicap_section(x: &WinModel) -> Section {
     let mut hc = Section::new(
         "First seat's win probability by head start",
         &["head start", "P(first seat wins)"],
     );
-    // Around even: the fair head start and ten steps either side.
     let fair = x
         .handicaps
         .iter()
@@ -1357,8 +1378,12 @@ pub fn render_win(x: &WinModel) -> Report {
     for h in &x.handicaps[fair.saturating_sub(10)..(fair + 11).min(x.handicaps.len())] {
         hc.row([head_start(h.points).into(), fixed_cell(h.p_first, 6, "")]);
     }
-    r.sections.push(hc);
+    hc
+}
 
+/// The first seat's banking thresholds by dice left, single-turn optimal play first, then
+/// against each opponent's score.
+fn thresholds_section(x: &WinModel) -> Section {
     let mut th = Section::new(
         &format!(
             "Lowest turn points at which the first seat banks, with {} points banked, by opponent's score",
@@ -1382,7 +1407,18 @@ pub fn render_win(x: &WinModel) -> Report {
         row.extend(t.bank_from.iter().map(|&b| opt_points(b)));
         th.row(row);
     }
-    r.sections.push(th);
+    th
+}
+
+/// The win-probability solve's tables and notes; its JSON is the model.
+pub fn render_win(x: &WinModel) -> Report {
+    let mut r = Report {
+        title: "Dice of Doom, two players, played to win".into(),
+        meta: win_meta(x),
+        ..Report::default()
+    };
+    r.sections.push(handicap_section(x));
+    r.sections.push(thresholds_section(x));
     r.notes.push(
         "Thresholds are the lowest turn points at which the policy banks with that many dice left, \
          over all held dice; 'never' with 6 dice where hot dice must be rolled."
