@@ -1,12 +1,15 @@
 //! Command-line types (clap derive) and their conversion into library configurations.
 //! Nothing here is passed down into the library as is.
 
+mod args;
 pub mod baccarat;
 pub mod blackjack;
 pub mod doom;
 pub mod files;
+mod parse;
 pub mod registry;
 pub mod twentyone;
+mod values;
 
 use std::path::PathBuf;
 
@@ -37,9 +40,14 @@ use blackjack::{
     DeriveBlackjack, IndicesBlackjack, RampBlackjack,
 };
 use doom::AdviseDoom;
-use rtplab::job::Outputs;
-use rtplab::numparse::parse_count;
 use twentyone::AdviseTwentyOne;
+
+pub use args::{file_output, OutputArgs, QuietArgs, RunBase, RunCommon};
+use parse::{compare_in_one_process, is_shard_flag_of_compare, prepare, with_subcommands};
+pub(crate) use values::{
+    audit_sample, parse_claim, parse_count_limited, parse_count_or_zero, parse_interval,
+    parse_positive, parse_seed, parse_threads, players_for_seats,
+};
 
 /// A combination of arguments that cannot be honoured (exit code 2); the message says what to
 /// change.
@@ -97,103 +105,15 @@ impl Cli {
         args: impl IntoIterator<Item = std::ffi::OsString>,
     ) -> Result<Cli, clap::Error> {
         use clap::{CommandFactory, FromArgMatches};
-        fn prepare(cmd: clap::Command) -> clap::Command {
-            let names: Vec<String> = cmd
-                .get_subcommands()
-                .map(|s| s.get_name().to_string())
-                .collect();
-            let about = cmd.get_about().map(|t| help_fits(&t.to_string(), 80, 0));
-            let long_about = cmd
-                .get_long_about()
-                .map(|t| help_fits(&t.to_string(), 100, 0));
-            let mut cmd = cmd.next_line_help(true).mut_args(|a| {
-                let mut a = a;
-                if let Some(help) = a.get_help().map(|t| t.to_string()) {
-                    // -h: clap appends the default and the possible values to the last line.
-                    let long = a.get_long_help().map_or(help.clone(), |t| t.to_string());
-                    let tail = inline_values(&a).chars().count();
-                    a = a
-                        .help(help_fits(&help, 90, tail))
-                        .long_help(help_fits(&long, 90, 0));
-                }
-                if a.get_action().takes_values() {
-                    a = a.allow_negative_numbers(true);
-                }
-                a
-            });
-            if let Some(t) = about {
-                cmd = cmd.about(t);
-            }
-            if let Some(t) = long_about {
-                cmd = cmd.long_about(t);
-            }
-            names.iter().fold(cmd, |c, n| c.mut_subcommand(n, prepare))
-        }
         let args: Vec<std::ffi::OsString> = args.into_iter().collect();
         let mut cmd = prepare(Cli::command());
         let matches = match cmd.try_get_matches_from_mut(args.iter()) {
             Ok(m) => m,
             Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
-                // The command whose subcommand was misspelt: follow the names given (`help`
-                // names the commands after it: `help sim poker` is about `sim`).
-                let mut at = &cmd;
-                let mut path = vec![cmd.get_name().to_string()];
-                for a in args.iter().skip(1) {
-                    match at.find_subcommand(a) {
-                        _ if a == "help" => {}
-                        Some(sub) => {
-                            at = sub;
-                            path.push(sub.get_name().to_string());
-                        }
-                        None if a.to_string_lossy().starts_with('-') => {}
-                        None => break,
-                    }
-                }
-                let known: Vec<&str> = at
-                    .get_subcommands()
-                    .map(|s| s.get_name())
-                    .filter(|n| *n != "help")
-                    .collect();
-                if known.is_empty() {
-                    return Err(e);
-                }
-                let mut e = e;
-                e.insert(
-                    clap::error::ContextKind::Suggested,
-                    clap::error::ContextValue::StyledStrs(vec![format!(
-                        "'{}' has: {}",
-                        path.join(" "),
-                        known.join(", ")
-                    )
-                    .into()]),
-                );
-                return Err(e);
+                return Err(with_subcommands(&cmd, &args, e));
             }
-            Err(e)
-                if e.kind() == clap::error::ErrorKind::UnknownArgument
-                    && args.get(1).is_some_and(|a| a == "compare")
-                    && matches!(
-                        e.get(clap::error::ContextKind::InvalidArg),
-                        Some(clap::error::ContextValue::String(a))
-                            if ["--shard", "--shards", "--shard-out", "--checkpoint"]
-                                .contains(&a.split('=').next().unwrap_or(""))
-                    ) =>
-            {
-                // Said plainly rather than clap's nearest other flag, with the usage of the
-                // compare command given.
-                let msg = format!(
-                    "{} (leave out --shard, --shards, --shard-out and --checkpoint)",
-                    rtplab::game::COMPARE_IN_ONE_PROCESS
-                );
-                let game = args.get(2).and_then(|g| g.to_str()).unwrap_or("");
-                let mut at = match cmd
-                    .find_subcommand("compare")
-                    .and_then(|c| c.find_subcommand(game))
-                {
-                    Some(g) => g.clone().bin_name(format!("rtplab compare {game}")),
-                    None => cmd,
-                };
-                return Err(at.error(clap::error::ErrorKind::UnknownArgument, msg));
+            Err(e) if is_shard_flag_of_compare(&e, &args) => {
+                return Err(compare_in_one_process(cmd, &args));
             }
             Err(e) => return Err(e),
         };
@@ -585,227 +505,6 @@ rtplab sim blackjack --rounds 1e11 --shard 3/8 --shard-out shard-3.json --checkp
     Baccarat(baccarat::BaccaratSim),
 }
 
-/// Output formats (`rtplab::report::Format` on the command line).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Aligned text tables, for reading.
-    Table,
-    /// Markdown tables (also spelled md).
-    #[value(alias = "md")]
-    Markdown,
-    /// section,row,column,value,unit lines; raw numbers, a percentage as its fraction.
-    Csv,
-    /// The machine contract (keys in docs/reports.md); fractions, not percents.
-    Json,
-    /// One self-contained HTML page (with --out-dir, report.html also has the plots).
-    Html,
-}
-
-impl From<Format> for rtplab::report::Format {
-    fn from(f: Format) -> Self {
-        match f {
-            Format::Table => Self::Table,
-            Format::Markdown => Self::Markdown,
-            Format::Csv => Self::Csv,
-            Format::Json => Self::Json,
-            Format::Html => Self::Html,
-        }
-    }
-}
-
-/// Seed, threads and progress of a run (every game; a comparison has only these: it runs in
-/// one process).
-#[derive(Args, Debug)]
-#[command(next_help_heading = heading::RUN)]
-pub struct RunCommon {
-    /// Seed of the random streams; the same seed gives the same result for any --threads.
-    ///
-    /// Every chunk of the run draws from its own stream, derived from the seed and the chunk's
-    /// number, so the numbers depend on the seed and the run's settings only: not on the
-    /// thread count, the machine or the sharding. A whole number from 0 to 2^64 - 1.
-    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
-    pub seed: u64,
-    /// Worker threads (default: one per core).
-    ///
-    /// From 1 to 1024. The results are the same for any thread count.
-    #[arg(long, value_parser = parse_threads)]
-    pub threads: Option<usize>,
-    /// No progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
-}
-
-impl RunCommon {
-    /// The specification of a run in one process, unsharded (compare). Refused inside an
-    /// array or indexed job (the variables that select a shard), whose every task would run
-    /// all of it.
-    pub fn spec(&self) -> Result<rtplab::game::RunSpec, rtplab::shard::ShardError> {
-        for k in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
-            if let Ok(v) = std::env::var(k) {
-                return Err(rtplab::shard::ShardError::Env(format!(
-                    "{k}={v} is set (an array or indexed job), but {}: every task would run all of it; run compare as a single job",
-                    rtplab::game::COMPARE_IN_ONE_PROCESS
-                )));
-            }
-        }
-        Ok(self.run_spec(None, None, None, None))
-    }
-
-    fn run_spec(
-        &self,
-        chunk: Option<u64>,
-        shard: Option<rtplab::shard::ShardSpec>,
-        shard_out: Option<PathBuf>,
-        checkpoint: Option<std::time::Duration>,
-    ) -> rtplab::game::RunSpec {
-        rtplab::game::RunSpec {
-            seed: self.seed,
-            threads: self.threads,
-            chunk,
-            shard,
-            shard_out,
-            progress: !self.quiet,
-            checkpoint,
-        }
-    }
-}
-
-/// `-q/--quiet` for the commands without a run's options (every command accepts it).
-#[derive(Args, Debug, Clone, Copy, Default)]
-#[command(next_help_heading = heading::RUN)]
-pub struct QuietArgs {
-    /// No progress bar (standard error stays silent but for warnings and errors).
-    #[arg(long, short)]
-    pub quiet: bool,
-}
-
-/// Seed, threads, progress and sharding of a run (every game).
-#[derive(Args, Debug)]
-#[command(next_help_heading = heading::RUN)]
-pub struct RunBase {
-    #[command(flatten)]
-    pub common: RunCommon,
-    /// Run only shard K of N (1-based): a contiguous range of the run's chunks; needs
-    /// --shard-out.
-    ///
-    /// Shards 1..N together are exactly the single-machine run: `rtplab merge` of their
-    /// --shard-out files gives the same numbers, to the last digit.
-    ///
-    /// Without --shard the environment selects the shard: in a Slurm array job,
-    /// SLURM_ARRAY_TASK_ID is shard ID - SLURM_ARRAY_TASK_MIN + 1 of SLURM_ARRAY_TASK_COUNT
-    /// (or of --shards N when the count is not set); in a Kubernetes Indexed Job,
-    /// JOB_COMPLETION_INDEX (0-based) is shard INDEX + 1 of --shards N. Recipes for both are in
-    /// deploy/ and docs/cluster.md.
-    ///
-    /// Example: --shard 3/8 --shard-out shard-3.json
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
-    /// Number of shards, for JOB_COMPLETION_INDEX (Kubernetes indexed jobs).
-    ///
-    /// Also the array's size in a Slurm array job that does not set SLURM_ARRAY_TASK_COUNT.
-    #[arg(long, value_name = "N", value_parser = parse_positive)]
-    pub shards: Option<u64>,
-    /// Write this run's (or shard's) exact sums to FILE (JSON) for `rtplab merge`.
-    ///
-    /// If FILE is an unfinished shard file of this same run and shard (a checkpoint, or a
-    /// shard stopped by a signal), the run resumes from it; if it is finished, its report is
-    /// printed without recomputing; any other file (another run's or shard's, edited,
-    /// truncated) is refused and left as it is: delete it to start the shard over. The file is
-    /// written to a temporary file and renamed, so a killed task never leaves half a file.
-    #[arg(long, value_name = "FILE")]
-    pub shard_out: Option<PathBuf>,
-    /// Also save the --shard-out file every INTERVAL while running (e.g. 30s, 5m, 1h, 500ms).
-    ///
-    /// A number with an optional unit: ms, s (the default: a bare number is seconds), m or
-    /// min, h; from 1ms to about 100 days. A run killed without warning then resumes from its
-    /// last checkpoint (the chunks done so far) when the same command is run again; at most
-    /// one interval of work is lost. SIGTERM and Ctrl-C write the file with or without this
-    /// flag.
-    #[arg(long, value_name = "INTERVAL", value_parser = parse_interval, requires = "shard_out")]
-    pub checkpoint: Option<std::time::Duration>,
-}
-
-impl RunBase {
-    pub fn shard(&self) -> Result<Option<rtplab::shard::ShardSpec>, rtplab::shard::ShardError> {
-        rtplab::shard::ShardSpec::resolve(self.shard.as_deref(), self.shards, |k| {
-            std::env::var(k).ok()
-        })
-    }
-
-    /// The run specification (`chunk`: the game's chunk-size flag, if it has one).
-    pub fn spec(
-        &self,
-        chunk: Option<u64>,
-    ) -> Result<rtplab::game::RunSpec, rtplab::shard::ShardError> {
-        let shard = self.shard()?;
-        if let (Some(s), None) = (shard, &self.shard_out) {
-            return Err(rtplab::shard::ShardError::Env(format!(
-                "shard {}/{} without --shard-out: its sums would be lost (a shard's report cannot be merged); add --shard-out FILE",
-                s.k, s.n
-            )));
-        }
-        Ok(self
-            .common
-            .run_spec(chunk, shard, self.shard_out.clone(), self.checkpoint))
-    }
-}
-
-#[derive(Args, Debug)]
-#[command(next_help_heading = heading::OUTPUT)]
-pub struct OutputArgs {
-    /// Report format.
-    ///
-    /// docs/reports.md describes each format and the JSON keys of every command.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
-
-    /// Write the report here instead of standard output (`-` is standard output).
-    ///
-    /// Checked before any work: a missing folder, a folder, a place that cannot be written,
-    /// or a file the command reads (a chart, a log, a shard) is refused at once (exit 2). If
-    /// the write still fails at the end, the report goes to standard output instead.
-    #[arg(long, short, value_name = "PATH")]
-    pub output: Option<PathBuf>,
-
-    /// Also write every format and the plots into this folder (report.md, report.json,
-    /// report.html with the plots inline, one CSV per table, SVG plots).
-    ///
-    /// The folder is written whole (into a temporary folder renamed into place) with
-    /// `.rtplab-files`, the list of the files the report wrote. Refused: a folder that holds
-    /// one of the command's inputs, and a folder that is not empty unless --force.
-    #[arg(long, value_name = "DIR")]
-    pub out_dir: Option<PathBuf>,
-
-    /// With --out-dir: replace a folder that is not empty.
-    ///
-    /// Only a folder holding an earlier report (with its `.rtplab-files` list): the files the
-    /// list names are removed and the new ones written; anything else in the folder (notes,
-    /// logs) is left alone unless it has the name of a file the new report writes.
-    #[arg(long)]
-    pub force: bool,
-}
-
-impl From<&OutputArgs> for Outputs {
-    fn from(o: &OutputArgs) -> Outputs {
-        Outputs {
-            format: o.format.into(),
-            output: o.output.clone(),
-            out_dir: o.out_dir.clone(),
-            force: o.force,
-        }
-    }
-}
-
-/// The outputs of a strategy file: `--output` only (standard output without it).
-pub fn file_output(output: &Option<PathBuf>) -> Outputs {
-    Outputs {
-        format: rtplab::report::Format::Table,
-        output: output.clone(),
-        out_dir: None,
-        force: false,
-    }
-}
-
 impl From<&MergeArgs> for rtplab::merge::MergeJob {
     fn from(a: &MergeArgs) -> Self {
         Self {
@@ -838,184 +537,6 @@ impl From<&MonitorArgs> for rtplab::monitor::MonitorJob {
             level: a.level,
             outputs: (&a.output).into(),
         }
-    }
-}
-
-/// `text` with each of its lines broken between words to at most `width` characters, the
-/// last line leaving room for `tail` more after a space (a new line when it would not fit).
-/// clap indents a flag's help by 10 columns but wraps it only with its `wrap_help` feature
-/// (and a terminal-size dependency); without, a paragraph of help would be one line of
-/// hundreds of characters.
-fn help_fits(text: &str, width: usize, tail: usize) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / width);
-    let mut len = 0;
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        len = 0;
-        for word in line.split(' ') {
-            let w = word.chars().count();
-            if len > 0 && len + 1 + w > width {
-                out.push('\n');
-                len = 0;
-            } else if len > 0 {
-                out.push(' ');
-                len += 1;
-            }
-            out.push_str(word);
-            len += w;
-        }
-    }
-    if tail > 0 && len > 0 && len + 1 + tail > width {
-        out.push('\n');
-    }
-    out
-}
-
-/// What clap appends to a flag's short help: ` [default: X] [possible values: a, b]`.
-fn inline_values(a: &clap::Arg) -> String {
-    let mut s = String::new();
-    let defaults: Vec<String> = a
-        .get_default_values()
-        .iter()
-        .map(|v| match v.to_string_lossy() {
-            v if v.is_empty() || v.contains(' ') => format!("{v:?}"),
-            v => v.to_string(),
-        })
-        .collect();
-    if !defaults.is_empty() && !a.is_hide_default_value_set() {
-        s += &format!(" [default: {}]", defaults.join(", "));
-    }
-    let values: Vec<String> = a
-        .get_possible_values()
-        .iter()
-        .filter(|v| !v.is_hide_set())
-        .map(|v| v.get_name().to_string())
-        .collect();
-    if !values.is_empty() && !a.is_hide_possible_values_set() {
-        s += &format!(" [possible values: {}]", values.join(", "));
-    }
-    s
-}
-
-/// A count from 0 (none) to 10^12 (the Doom audit's turns and games per tier).
-pub(crate) fn parse_count_or_zero(s: &str) -> Result<u64, String> {
-    let n = parse_count(s)?;
-    if n > rtplab::game::MAX_COUNT {
-        return Err(format!("{s}: expected a count from 0 (none) to 1e12"));
-    }
-    Ok(n)
-}
-
-/// The fewest rounds or turns an audit simulates: two or more in every one of its batches
-/// (`rtplab::audit::SIM_BATCHES`), so that the standard error of its cross-check against the
-/// exact values rests on thousands of batch means, as its z-test assumes.
-const MIN_AUDIT_SAMPLE: u64 = 10_000;
-
-/// An audit's simulated `unit`s (`n`, read from `s`): 0 (the exact analysis alone) or at least
-/// `MIN_AUDIT_SAMPLE`. Fewer printed SE 0, an interval of one point and z = -inf.
-pub(crate) fn audit_sample(s: &str, n: u64, unit: &str) -> Result<u64, String> {
-    if n > 0 && n < MIN_AUDIT_SAMPLE {
-        return Err(format!(
-            "{s} {unit} are too few to test the simulation against the exact values (their \
-             standard error would rest on a handful of results, and is 0 when they all agree): \
-             give at least 10k, or 0 for the exact analysis alone"
-        ));
-    }
-    Ok(n)
-}
-
-/// A count (1M, 1e6 accepted) from 1 to 10^12.
-pub(crate) fn parse_count_limited(s: &str) -> Result<u64, String> {
-    let n = parse_count(s)?;
-    if n == 0 || n > rtplab::game::MAX_COUNT {
-        return Err(format!("{s}: expected a count from 1 to 1e12"));
-    }
-    Ok(n)
-}
-
-pub(crate) fn parse_positive(s: &str) -> Result<u64, String> {
-    let n = parse_count(s)?;
-    if n == 0 {
-        return Err("must be at least 1".into());
-    }
-    Ok(n)
-}
-
-/// A checkpoint interval: a positive number with an optional unit, `ms`, `s` (the default),
-/// `m` or `h`: `500ms`, `30s`, `5m`, `1.5h`.
-pub(crate) fn parse_interval(s: &str) -> Result<std::time::Duration, String> {
-    let t = s.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let scale = match unit.trim() {
-        "ms" => 1e-3,
-        "" | "s" => 1.0,
-        "m" | "min" => 60.0,
-        "h" => 3600.0,
-        _ => {
-            return Err(format!(
-                "expected an interval such as 30s, 5m, 1h or 500ms, found '{s}'"
-            ))
-        }
-    };
-    let v: f64 = num
-        .parse()
-        .map_err(|_| format!("expected an interval such as 30s, 5m, 1h or 500ms, found '{s}'"))?;
-    let secs = v * scale;
-    if !(0.001..=1e7).contains(&secs) {
-        return Err(format!(
-            "'{s}': the interval must be from 1ms to about 100 days"
-        ));
-    }
-    Ok(std::time::Duration::from_secs_f64(secs))
-}
-
-pub(crate) fn parse_seed(s: &str) -> Result<u64, String> {
-    s.trim()
-        .parse::<u64>()
-        .map_err(|_| format!("expected a whole number from 0 to 18446744073709551615, found '{s}'"))
-}
-
-pub(crate) fn parse_threads(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(n) if (1..=1024).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "expected a thread count from 1 to 1024, found '{s}'"
-        )),
-    }
-}
-
-pub(crate) fn parse_claim(s: &str) -> Result<f64, String> {
-    match rtplab::numparse::parse_percent(s) {
-        // A claim of at most 1% is a fraction written for a percent (0.9954 for 99.54%).
-        Ok(v) if v > 0.0 && v <= 0.01 => Err(format!(
-            "the claim is an RTP in percent and {s} looks like a fraction: did you mean {}?",
-            (v * 1e4 * 1e6).round() / 1e6
-        )),
-        // Any wager of these games returns between half and one and a half times its stake
-        // in the long run; a claim outside that is a typing error.
-        Ok(v) if (0.5..=1.5).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "expected an RTP in percent from 50 to 150, such as 99.54, found '{s}'"
-        )),
-    }
-}
-
-/// The number of players of a dice game: `--players`, else one per `--seat`, else 4. Both
-/// given must agree (a disagreement is refused rather than one of them silently ignored).
-pub(crate) fn players_for_seats(players: Option<usize>, seats: usize) -> Result<usize, ArgError> {
-    match players {
-        Some(p) if seats > 0 && p != seats => Err(ArgError(format!(
-            "--players {p} disagrees with the {seats} --seat given: give one --seat per \
-             player, or leave out --players (the --seat count sets it)"
-        ))),
-        Some(p) => Ok(p),
-        None if seats > 0 => Ok(seats),
-        None => Ok(4),
     }
 }
 
@@ -1122,16 +643,5 @@ mod tests {
         );
         assert_eq!(threads(&["sim", "blackjack"]).unwrap(), None);
         assert_eq!(threads(&["exact", "blackjack"]).unwrap(), None);
-    }
-
-    #[test]
-    fn help_text_is_broken_between_words_to_the_width() {
-        assert_eq!(super::help_fits("aa bb cc dd", 5, 0), "aa bb\ncc dd");
-        assert_eq!(super::help_fits("aa bb\n\ncc", 80, 0), "aa bb\n\ncc");
-        // A word longer than the width stands on a line of its own.
-        assert_eq!(super::help_fits("a longerword b", 5, 0), "a\nlongerword\nb");
-        // Room for what clap appends: on the last line if it fits, else on a line of its own.
-        assert_eq!(super::help_fits("aa bb", 8, 2), "aa bb");
-        assert_eq!(super::help_fits("aa bb", 8, 3), "aa bb\n");
     }
 }

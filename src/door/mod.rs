@@ -214,10 +214,9 @@ pub fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
     }
 }
 
-/// The checks between a command's files: every output distinct from every other output and
-/// from every input, none inside an input folder or inside the `--out-dir`, and an out-dir
-/// that is replaced holds no input.
-fn relate(
+/// Every output distinct from every input and from every other output it could lose (one
+/// replaced by a rename), standard output included when the report goes there.
+fn distinct(
     ins: &[(&Input, Option<Id>)],
     outs: &[(&Output, output::Checked)],
 ) -> Result<(), OutputError> {
@@ -277,18 +276,32 @@ fn relate(
             }
         }
     }
+    Ok(())
+}
+
+/// The report folders (`--out-dir`) among `outs`: each output, its real path and whether it
+/// existed.
+fn out_dirs<'a>(outs: &'a [(&Output, output::Checked)]) -> Vec<(&'a Output, &'a PathBuf, bool)> {
+    outs.iter()
+        .filter_map(|(o, c)| match &c.target {
+            Target::Dir { path, exists } => Some((*o, path, *exists)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// No output inside (or named as) an input folder, nor inside a report folder.
+fn outside_folders(
+    ins: &[(&Input, Option<Id>)],
+    outs: &[(&Output, output::Checked)],
+) -> Result<(), OutputError> {
+    let shown = |o: &Output| o.path.display().to_string();
     let folders: Vec<(&Input, PathBuf)> = ins
         .iter()
         .filter(|(i, _)| i.kind == InputKind::Folder)
         .filter_map(|(i, _)| std::fs::canonicalize(&i.path).ok().map(|p| (*i, p)))
         .collect();
-    let dirs: Vec<(&Output, &PathBuf, bool)> = outs
-        .iter()
-        .filter_map(|(o, c)| match &c.target {
-            Target::Dir { path, exists } => Some((*o, path, *exists)),
-            _ => None,
-        })
-        .collect();
+    let dirs = out_dirs(outs);
     for (o, c) in outs {
         let Some((home, _)) = &c.home else { continue };
         let inside = |d: &Path| {
@@ -309,7 +322,16 @@ fn relate(
             });
         }
     }
-    for (d, real, exists) in dirs {
+    Ok(())
+}
+
+/// A report folder that exists (and is replaced) holds no input, nor lies inside an input
+/// folder.
+fn replaced_dirs_hold_no_input(
+    ins: &[(&Input, Option<Id>)],
+    outs: &[(&Output, output::Checked)],
+) -> Result<(), OutputError> {
+    for (d, real, exists) in out_dirs(outs) {
         if !exists {
             continue;
         }
@@ -329,6 +351,18 @@ fn relate(
         }
     }
     Ok(())
+}
+
+/// The checks between a command's files: every output distinct from every other output and
+/// from every input, none inside an input folder or inside the `--out-dir`, and an out-dir
+/// that is replaced holds no input.
+fn relate(
+    ins: &[(&Input, Option<Id>)],
+    outs: &[(&Output, output::Checked)],
+) -> Result<(), OutputError> {
+    distinct(ins, outs)?;
+    outside_folders(ins, outs)?;
+    replaced_dirs_hold_no_input(ins, outs)
 }
 
 /// How an input is named in messages: `--flag PATH`, or the path of an argument.

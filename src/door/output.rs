@@ -171,32 +171,10 @@ pub struct Checked {
     pub sink: bool,
 }
 
-/// Check the output `path` of `flag` before any work, the way it will be written.
-pub fn check(flag: &str, path: &Path, kind: OutputKind) -> Result<Checked, OutputError> {
+/// A path named as output must not be one of the side files the door writes beside an output
+/// (lock, temporary, old), nor end in a slash.
+fn check_name(flag: &str, path: &Path) -> Result<(), OutputError> {
     let shown = path.display().to_string();
-    let err = |why: String| OutputError::Unwritable {
-        flag: flag.into(),
-        path: shown.clone(),
-        why,
-    };
-    if path.as_os_str() == "-" {
-        if kind == OutputKind::Regular {
-            return Err(special(flag, path, "standard output", READ_BACK));
-        }
-        return Ok(Checked {
-            target: Target::Stdout,
-            id: stdout_id(),
-            lock: None,
-            home: None,
-            sink: false,
-        });
-    }
-    if let OutputKind::Dir { force } = kind {
-        return check_dir(path, force);
-    }
-    if kind == OutputKind::Files {
-        return check_files(flag, path);
-    }
     let own = [names::LOCK, names::TMP, names::OLD];
     if let Some(n) = path.file_name().and_then(|n| n.to_str()) {
         if own.iter().any(|s| n.ends_with(s)) {
@@ -212,12 +190,18 @@ pub fn check(flag: &str, path: &Path, kind: OutputKind) -> Result<Checked, Outpu
             path: shown,
         });
     }
-    if let Some(fd) = descriptor(path) {
-        if kind == OutputKind::Regular {
-            return Err(special(flag, path, "an open descriptor", READ_BACK));
-        }
-        return in_place_fd(flag, path, fd);
-    }
+    Ok(())
+}
+
+/// What `path` is: its real path (a link's target) and, if it exists, the target's metadata;
+/// an error for a dangling link, a path under a file, or a pseudo file system.
+fn resolve(flag: &str, path: &Path) -> Result<(PathBuf, Option<std::fs::Metadata>), OutputError> {
+    let shown = path.display().to_string();
+    let err = |why: String| OutputError::Unwritable {
+        flag: flag.into(),
+        path: shown.clone(),
+        why,
+    };
     let meta = match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) if e.raw_os_error() == Some(20) => {
@@ -256,6 +240,43 @@ pub fn check(flag: &str, path: &Path, kind: OutputKind) -> Result<Checked, Outpu
         None => None,
         Some(_) => Some(std::fs::metadata(&real).map_err(|e| err(e.to_string()))?),
     };
+    Ok((real, meta))
+}
+
+/// Check the output `path` of `flag` before any work, the way it will be written.
+pub fn check(flag: &str, path: &Path, kind: OutputKind) -> Result<Checked, OutputError> {
+    let shown = path.display().to_string();
+    let err = |why: String| OutputError::Unwritable {
+        flag: flag.into(),
+        path: shown.clone(),
+        why,
+    };
+    if path.as_os_str() == "-" {
+        if kind == OutputKind::Regular {
+            return Err(special(flag, path, "standard output", READ_BACK));
+        }
+        return Ok(Checked {
+            target: Target::Stdout,
+            id: stdout_id(),
+            lock: None,
+            home: None,
+            sink: false,
+        });
+    }
+    if let OutputKind::Dir { force } = kind {
+        return check_dir(path, force);
+    }
+    if kind == OutputKind::Files {
+        return check_files(flag, path);
+    }
+    check_name(flag, path)?;
+    if let Some(fd) = descriptor(path) {
+        if kind == OutputKind::Regular {
+            return Err(special(flag, path, "an open descriptor", READ_BACK));
+        }
+        return in_place_fd(flag, path, fd);
+    }
+    let (real, meta) = resolve(flag, path)?;
     match meta {
         Some(m) if m.is_dir() => Err(OutputError::IsDir {
             flag: flag.into(),

@@ -4,6 +4,7 @@
 //! every tick), and tick labels are laid out so that they never overlap: a histogram labels
 //! every k-th bin, other bar charts turn long labels upright.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -170,6 +171,146 @@ const SERIES: [RGBColor; 6] = [
     RGBColor(0, 160, 190),
 ];
 
+/// A chart of `f64` on both axes drawn into an SVG string.
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The x and y ranges of a line chart: every point, band edge and the reference line.
+fn line_bounds(lines: &[Line], hline: Option<(f64, &str)>) -> ((f64, f64), (f64, f64)) {
+    let xs = bounds(lines.iter().flat_map(|l| l.points.iter().map(|p| p.0)));
+    let ys = bounds(
+        lines
+            .iter()
+            .flat_map(|l| {
+                l.points
+                    .iter()
+                    .map(|p| p.1)
+                    .chain(l.band.into_iter().flatten().flat_map(|b| [b.1, b.2]))
+            })
+            .chain(hline.map(|h| h.0)),
+    );
+    (xs, ys)
+}
+
+/// Draw the series: a named series takes the next colour; an unnamed one continues the named
+/// series before it (its colour, no legend entry).
+fn draw_lines(chart: &mut Chart, lines: &[Line]) -> Result<(), Err> {
+    let mut named = 0;
+    let mut c = SERIES[0];
+    for line in lines {
+        if !line.name.is_empty() {
+            c = SERIES[named % SERIES.len()];
+            named += 1;
+        }
+        if line.dots {
+            chart
+                .draw_series(line.points.iter().map(|&p| Circle::new(p, 4, c.filled())))
+                .map_err(err)?
+                .label(line.name)
+                .legend(move |(x, y)| Circle::new((x + 7, y), 4, c.filled()));
+            continue;
+        }
+        if line.name.is_empty() {
+            chart
+                .draw_series(LineSeries::new(
+                    line.points.iter().copied(),
+                    c.stroke_width(2),
+                ))
+                .map_err(err)?;
+            continue;
+        }
+        if let Some(band) = line.band {
+            let mut poly: Vec<(f64, f64)> = band.iter().map(|b| (b.0, b.2)).collect();
+            poly.extend(band.iter().rev().map(|b| (b.0, b.1)));
+            let label = if lines.len() == 1 {
+                "95% band".to_string()
+            } else {
+                format!("{}: 95% band", line.name)
+            };
+            chart
+                .draw_series(std::iter::once(Polygon::new(poly, c.mix(0.15).filled())))
+                .map_err(err)?
+                .label(label)
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 15, y + 5)], c.mix(0.15).filled())
+                });
+        }
+        chart
+            .draw_series(LineSeries::new(
+                line.points.iter().copied(),
+                c.stroke_width(2),
+            ))
+            .map_err(err)?
+            .label(line.name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], c.stroke_width(2)));
+    }
+    Ok(())
+}
+
+/// A horizontal reference line at `y` across `x0..x1`, named `name` in the legend.
+fn draw_hline(chart: &mut Chart, (y, name): (f64, &str), (x0, x1): (f64, f64)) -> Result<(), Err> {
+    chart
+        .draw_series(LineSeries::new(vec![(x0, y), (x1, y)], RED.stroke_width(2)))
+        .map_err(err)?
+        .label(name)
+        .legend(|(x, yy)| PathElement::new(vec![(x, yy), (x + 15, yy)], RED.stroke_width(2)));
+    Ok(())
+}
+
+/// Where a line chart's legend goes: the first corner (of the plot's ranges `xs`, `ys`) no
+/// series passes through.
+fn legend_corner(lines: &[Line], xs: (f64, f64), ys: (f64, f64)) -> SeriesLabelPosition {
+    let corner = |right: bool, upper: bool| {
+        let (fx, fy) = (0.40, 0.30);
+        let x_in = |x: f64| {
+            let t = (x - xs.0) / (xs.1 - xs.0);
+            if right {
+                t >= 1.0 - fx
+            } else {
+                t <= fx
+            }
+        };
+        let y_in = |y: f64| {
+            let t = (y - ys.0) / (ys.1 - ys.0);
+            if upper {
+                t >= 1.0 - fy
+            } else {
+                t <= fy
+            }
+        };
+        !lines.iter().any(|l| {
+            l.points.iter().any(|p| x_in(p.0) && y_in(p.1))
+                || l.band
+                    .into_iter()
+                    .flatten()
+                    .any(|b| x_in(b.0) && (y_in(b.1) || y_in(b.2)))
+        })
+    };
+    [
+        (true, false, SeriesLabelPosition::LowerRight),
+        (true, true, SeriesLabelPosition::UpperRight),
+        (false, true, SeriesLabelPosition::UpperLeft),
+        (false, false, SeriesLabelPosition::LowerLeft),
+    ]
+    .into_iter()
+    .find(|c| corner(c.0, c.1))
+    .map_or(SeriesLabelPosition::LowerRight, |c| c.2)
+}
+
+/// The legend at `position`, on a white background of opacity `background`.
+fn draw_legend<'a, 'b: 'a>(
+    chart: &mut Chart<'a, 'b>,
+    position: SeriesLabelPosition,
+    background: f64,
+) -> Result<(), Err> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(background))
+        .border_style(BLACK)
+        .draw()
+        .map_err(err)
+}
+
 /// A line chart of one or more series (each with an optional 95% band, drawn in its colour);
 /// `hline` draws a horizontal reference line (e.g. a claimed RTP). The x axis counts (ticks
 /// such as 500k, 1.5M); the y axis reads in `y_unit`.
@@ -185,18 +326,7 @@ pub fn line_chart(
     {
         let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
         blank(&root)?;
-        let xs = bounds(lines.iter().flat_map(|l| l.points.iter().map(|p| p.0)));
-        let ys = bounds(
-            lines
-                .iter()
-                .flat_map(|l| {
-                    l.points
-                        .iter()
-                        .map(|p| p.1)
-                        .chain(l.band.into_iter().flatten().flat_map(|b| [b.1, b.2]))
-                })
-                .chain(hline.map(|h| h.0)),
-        );
+        let (xs, ys) = line_bounds(lines, hline);
         let d = decimals(ys.1 - ys.0);
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 20))
@@ -216,114 +346,11 @@ pub fn line_chart(
             .y_label_formatter(&|v| y_tick(*v, d, y_unit))
             .draw()
             .map_err(err)?;
-        // A named series takes the next colour; an unnamed one continues the named series
-        // before it (its colour, no legend entry).
-        let mut named = 0;
-        let mut c = SERIES[0];
-        for line in lines {
-            if !line.name.is_empty() {
-                c = SERIES[named % SERIES.len()];
-                named += 1;
-            }
-            if line.dots {
-                chart
-                    .draw_series(line.points.iter().map(|&p| Circle::new(p, 4, c.filled())))
-                    .map_err(err)?
-                    .label(line.name)
-                    .legend(move |(x, y)| Circle::new((x + 7, y), 4, c.filled()));
-                continue;
-            }
-            if line.name.is_empty() {
-                chart
-                    .draw_series(LineSeries::new(
-                        line.points.iter().copied(),
-                        c.stroke_width(2),
-                    ))
-                    .map_err(err)?;
-                continue;
-            }
-            if let Some(band) = line.band {
-                let mut poly: Vec<(f64, f64)> = band.iter().map(|b| (b.0, b.2)).collect();
-                poly.extend(band.iter().rev().map(|b| (b.0, b.1)));
-                let label = if lines.len() == 1 {
-                    "95% band".to_string()
-                } else {
-                    format!("{}: 95% band", line.name)
-                };
-                chart
-                    .draw_series(std::iter::once(Polygon::new(poly, c.mix(0.15).filled())))
-                    .map_err(err)?
-                    .label(label)
-                    .legend(move |(x, y)| {
-                        Rectangle::new([(x, y - 5), (x + 15, y + 5)], c.mix(0.15).filled())
-                    });
-            }
-            chart
-                .draw_series(LineSeries::new(
-                    line.points.iter().copied(),
-                    c.stroke_width(2),
-                ))
-                .map_err(err)?
-                .label(line.name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 15, y)], c.stroke_width(2))
-                });
+        draw_lines(&mut chart, lines)?;
+        if let Some(h) = hline {
+            draw_hline(&mut chart, h, xs)?;
         }
-        if let Some((y, name)) = hline {
-            chart
-                .draw_series(LineSeries::new(
-                    vec![(xs.0, y), (xs.1, y)],
-                    RED.stroke_width(2),
-                ))
-                .map_err(err)?
-                .label(name)
-                .legend(|(x, yy)| {
-                    PathElement::new(vec![(x, yy), (x + 15, yy)], RED.stroke_width(2))
-                });
-        }
-        // The legend goes in the first corner no series passes through.
-        let corner = |right: bool, upper: bool| {
-            let (fx, fy) = (0.40, 0.30);
-            let x_in = |x: f64| {
-                let t = (x - xs.0) / (xs.1 - xs.0);
-                if right {
-                    t >= 1.0 - fx
-                } else {
-                    t <= fx
-                }
-            };
-            let y_in = |y: f64| {
-                let t = (y - ys.0) / (ys.1 - ys.0);
-                if upper {
-                    t >= 1.0 - fy
-                } else {
-                    t <= fy
-                }
-            };
-            !lines.iter().any(|l| {
-                l.points.iter().any(|p| x_in(p.0) && y_in(p.1))
-                    || l.band
-                        .into_iter()
-                        .flatten()
-                        .any(|b| x_in(b.0) && (y_in(b.1) || y_in(b.2)))
-            })
-        };
-        let position = [
-            (true, false, SeriesLabelPosition::LowerRight),
-            (true, true, SeriesLabelPosition::UpperRight),
-            (false, true, SeriesLabelPosition::UpperLeft),
-            (false, false, SeriesLabelPosition::LowerLeft),
-        ]
-        .into_iter()
-        .find(|c| corner(c.0, c.1))
-        .map_or(SeriesLabelPosition::LowerRight, |c| c.2);
-        chart
-            .configure_series_labels()
-            .position(position)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(err)?;
+        draw_legend(&mut chart, legend_corner(lines, xs, ys), 0.8)?;
         root.present().map_err(err)?;
     }
     Ok(out)
@@ -417,6 +444,69 @@ fn bar_layout(c: &BarChart) -> BarLayout {
     }
 }
 
+/// Error bars of the bars that have an interval; whether there were any.
+fn draw_error_bars(chart: &mut Chart, bars: &[Bar]) -> Result<bool, Err> {
+    let with_ci: Vec<(usize, (f64, f64))> = bars
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| b.ci.map(|x| (i, x)))
+        .collect();
+    if with_ci.is_empty() {
+        return Ok(false);
+    }
+    // The error bar's caps, 0.15 of a slot each side: inside the bar (its gap is at most 0.1
+    // of a slot).
+    let cap = 0.15;
+    chart
+        .draw_series(with_ci.iter().map(|&(i, (l, h))| {
+            let x = i as f64 + 0.5;
+            PathElement::new(
+                vec![
+                    (x - cap, l),
+                    (x + cap, l),
+                    (x, l),
+                    (x, h),
+                    (x - cap, h),
+                    (x + cap, h),
+                ],
+                BLACK.stroke_width(2),
+            )
+        }))
+        .map_err(err)?
+        .label("95% CI")
+        .legend(|(x, y)| {
+            PathElement::new(vec![(x + 7, y - 6), (x + 7, y + 6)], BLACK.stroke_width(2))
+        });
+    Ok(true)
+}
+
+/// Tick labels under the bars, drawn at the bars' centres (every `stride`-th, upright where
+/// the layout says so).
+fn draw_bar_labels(
+    root: &DrawingArea<SVGBackend, Shift>,
+    chart: &Chart,
+    layout: &BarLayout,
+) -> Result<(), Err> {
+    for (i, l) in layout.labels.iter().enumerate() {
+        if i % layout.stride != 0 {
+            continue;
+        }
+        let (px, py) = chart.backend_coord(&(i as f64 + 0.5, layout.lo));
+        if layout.upright {
+            let style = tick_style()
+                .transform(FontTransform::Rotate270)
+                .pos(Pos::new(HPos::Right, VPos::Center));
+            root.draw(&Text::new(l.clone(), (px, py + 6), style))
+                .map_err(err)?;
+        } else {
+            let style = tick_style().pos(Pos::new(HPos::Center, VPos::Top));
+            root.draw(&Text::new(l.clone(), (px, py + 6), style))
+                .map_err(err)?;
+        }
+    }
+    Ok(())
+}
+
 /// A bar chart of labelled values (e.g. EV by up card, a histogram, win rates), one slot per
 /// bar, with error bars where a bar has an interval.
 pub fn bar_chart(c: &BarChart) -> Result<String, String> {
@@ -424,16 +514,15 @@ pub fn bar_chart(c: &BarChart) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
         blank(&root)?;
+        let layout = bar_layout(c);
         let BarLayout {
             n,
-            labels,
-            upright,
-            stride,
             x_area,
             lo,
             hi,
             gap,
-        } = bar_layout(c);
+            ..
+        } = layout;
         let d = decimals(hi - lo);
         let mut chart = ChartBuilder::on(&root)
             .caption(c.title, ("sans-serif", 20))
@@ -462,76 +551,14 @@ pub fn bar_chart(c: &BarChart) -> Result<String, String> {
                 )
             }))
             .map_err(err)?;
-        let with_ci: Vec<(usize, (f64, f64))> = c
-            .bars
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| b.ci.map(|x| (i, x)))
-            .collect();
-        if !with_ci.is_empty() {
-            // The error bar's caps, 0.15 of a slot each side: inside the bar (its gap is at
-            // most 0.1 of a slot).
-            let cap = 0.15;
-            chart
-                .draw_series(with_ci.iter().map(|&(i, (l, h))| {
-                    let x = i as f64 + 0.5;
-                    PathElement::new(
-                        vec![
-                            (x - cap, l),
-                            (x + cap, l),
-                            (x, l),
-                            (x, h),
-                            (x - cap, h),
-                            (x + cap, h),
-                        ],
-                        BLACK.stroke_width(2),
-                    )
-                }))
-                .map_err(err)?
-                .label("95% CI")
-                .legend(|(x, y)| {
-                    PathElement::new(vec![(x + 7, y - 6), (x + 7, y + 6)], BLACK.stroke_width(2))
-                });
+        let error_bars = draw_error_bars(&mut chart, c.bars)?;
+        if let Some(h) = c.hline {
+            draw_hline(&mut chart, h, (0.0, n as f64))?;
         }
-        if let Some((y, name)) = c.hline {
-            chart
-                .draw_series(LineSeries::new(
-                    vec![(0.0, y), (n as f64, y)],
-                    RED.stroke_width(2),
-                ))
-                .map_err(err)?
-                .label(name)
-                .legend(|(x, yy)| {
-                    PathElement::new(vec![(x, yy), (x + 15, yy)], RED.stroke_width(2))
-                });
+        if c.hline.is_some() || error_bars {
+            draw_legend(&mut chart, SeriesLabelPosition::UpperRight, 0.85)?;
         }
-        if c.hline.is_some() || !with_ci.is_empty() {
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperRight)
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .draw()
-                .map_err(err)?;
-        }
-        // Tick labels under the bars, drawn at the bars' centres.
-        for (i, l) in labels.iter().enumerate() {
-            if i % stride != 0 {
-                continue;
-            }
-            let (px, py) = chart.backend_coord(&(i as f64 + 0.5, lo));
-            if upright {
-                let style = tick_style()
-                    .transform(FontTransform::Rotate270)
-                    .pos(Pos::new(HPos::Right, VPos::Center));
-                root.draw(&Text::new(l.clone(), (px, py + 6), style))
-                    .map_err(err)?;
-            } else {
-                let style = tick_style().pos(Pos::new(HPos::Center, VPos::Top));
-                root.draw(&Text::new(l.clone(), (px, py + 6), style))
-                    .map_err(err)?;
-            }
-        }
+        draw_bar_labels(&root, &chart, &layout)?;
         root.present().map_err(err)?;
     }
     Ok(out)

@@ -32,6 +32,71 @@ pub struct Counts {
     pub pair_of: u128,
 }
 
+/// Ways to deal the 6 − k cards a coup of k cards leaves in a shoe of `n`: (N−k)·…·(N−5).
+fn ways(n: u128, k: u128) -> u128 {
+    (k..6).map(|i| n - i).product::<u128>()
+}
+
+impl Counts {
+    /// A coup of `k` cards dealt `w` ways, ending player `p`, banker `b` (of a shoe of `n`).
+    fn record(&mut self, p: u8, b: u8, w: u128, k: usize, n: u128) {
+        let w = w * ways(n, k as u128);
+        match b.cmp(&p) {
+            std::cmp::Ordering::Greater => {
+                self.banker += w;
+                if b == 6 {
+                    self.banker_six += w;
+                }
+            }
+            std::cmp::Ordering::Less => self.player += w,
+            std::cmp::Ordering::Equal => self.tie += w,
+        }
+        self.cards[k - 4] += w;
+    }
+
+    /// A coup from its first four cards (player total `p`, banker `b`, dealt `w4` ways): a
+    /// natural stands, else the third cards are drawn from `c` (the shoe less the four).
+    #[allow(clippy::needless_range_loop)] // the counts are indexed by card value and changed in the loop
+    fn after_four(&mut self, c: &mut [u128; 10], p: u8, b: u8, w4: u128, n: u128) {
+        if p >= 8 || b >= 8 {
+            self.natural += w4 * ways(n, 4);
+            self.record(p, b, w4, 4, n);
+        } else if player_draws(p) {
+            self.player_draws += w4 * ways(n, 4);
+            for x in 0..10 {
+                let w5 = w4 * c[x];
+                if w5 == 0 {
+                    continue;
+                }
+                c[x] -= 1;
+                let p3 = (p + x as u8) % 10;
+                if banker_draws(b, Some(x as u8)) {
+                    self.banker_draws += w5 * ways(n, 5);
+                    for y in 0..10 {
+                        let w6 = w5 * c[y];
+                        if w6 > 0 {
+                            self.record(p3, (b + y as u8) % 10, w6, 6, n);
+                        }
+                    }
+                } else {
+                    self.record(p3, b, w5, 5, n);
+                }
+                c[x] += 1;
+            }
+        } else if banker_draws(b, None) {
+            self.banker_draws += w4 * ways(n, 4);
+            for y in 0..10 {
+                let w5 = w4 * c[y];
+                if w5 > 0 {
+                    self.record(p, (b + y as u8) % 10, w5, 5, n);
+                }
+            }
+        } else {
+            self.record(p, b, w4, 4, n);
+        }
+    }
+}
+
 /// Count every coup of a full shoe of `decks` decks.
 #[allow(clippy::needless_range_loop)] // the counts are indexed by card value and changed in the loops
 pub fn enumerate(decks: u32) -> Counts {
@@ -39,11 +104,9 @@ pub fn enumerate(decks: u32) -> Counts {
     // Cards of each value: ten and faces are value 0.
     let mut c = [4 * decks as u128; 10];
     c[0] = 16 * decks as u128;
-    // ways[k]: ways to deal the 6 − k cards a coup of k cards leaves, (N−k)·…·(N−5).
-    let ways = |k: u128| (k..6).map(|i| n - i).product::<u128>();
     let mut out = Counts {
         decks,
-        total: ways(0),
+        total: ways(n, 0),
         banker: 0,
         banker_six: 0,
         player: 0,
@@ -54,20 +117,6 @@ pub fn enumerate(decks: u32) -> Counts {
         cards: [0; 3],
         pair: 0,
         pair_of: n * (n - 1),
-    };
-    let record = |p: u8, b: u8, w: u128, k: usize, o: &mut Counts| {
-        let w = w * ways(k as u128);
-        match b.cmp(&p) {
-            std::cmp::Ordering::Greater => {
-                o.banker += w;
-                if b == 6 {
-                    o.banker_six += w;
-                }
-            }
-            std::cmp::Ordering::Less => o.player += w,
-            std::cmp::Ordering::Equal => o.tie += w,
-        }
-        o.cards[k - 4] += w;
     };
     for p1 in 0..10 {
         let w1 = c[p1];
@@ -86,42 +135,7 @@ pub fn enumerate(decks: u32) -> Counts {
                     c[b2] -= 1;
                     let p = ((p1 + p2) % 10) as u8;
                     let b = ((b1 + b2) % 10) as u8;
-                    if p >= 8 || b >= 8 {
-                        out.natural += w4 * ways(4);
-                        record(p, b, w4, 4, &mut out);
-                    } else if player_draws(p) {
-                        out.player_draws += w4 * ways(4);
-                        for x in 0..10 {
-                            let w5 = w4 * c[x];
-                            if w5 == 0 {
-                                continue;
-                            }
-                            c[x] -= 1;
-                            let p3 = (p + x as u8) % 10;
-                            if banker_draws(b, Some(x as u8)) {
-                                out.banker_draws += w5 * ways(5);
-                                for y in 0..10 {
-                                    let w6 = w5 * c[y];
-                                    if w6 > 0 {
-                                        record(p3, (b + y as u8) % 10, w6, 6, &mut out);
-                                    }
-                                }
-                            } else {
-                                record(p3, b, w5, 5, &mut out);
-                            }
-                            c[x] += 1;
-                        }
-                    } else if banker_draws(b, None) {
-                        out.banker_draws += w4 * ways(4);
-                        for y in 0..10 {
-                            let w5 = w4 * c[y];
-                            if w5 > 0 {
-                                record(p, (b + y as u8) % 10, w5, 5, &mut out);
-                            }
-                        }
-                    } else {
-                        record(p, b, w4, 4, &mut out);
-                    }
+                    out.after_four(&mut c, p, b, w4, n);
                     c[b2] += 1;
                 }
                 c[p2] += 1;

@@ -208,16 +208,11 @@ fn finite(z: f64) -> Option<f64> {
     z.is_finite().then_some(z)
 }
 
-/// Compute the report model of a baccarat run from its sums.
-pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
+/// Every spot bet placed, then the main bets, each against its exact RTP.
+fn bet_rows(run: &Run<Baccarat>, ex: &Exact, main_exact: Option<f64>) -> Vec<BetRow> {
     let cfg = &run.config;
-    let rules = &cfg.rules;
     let acc = &run.acc;
-    let c = &acc.counts;
-    let ex = Exact::of(rules.decks);
     let s = SCALE as f64;
-    let main = est(&acc.main, 1.0).affine(1.0, 1.0);
-    let main_exact = exact_main(cfg.bet, &ex, rules);
     let bet_row = |name: String, ratio: &crate::stats::Ratio, exact: Option<f64>| {
         let e = est(ratio, 1.0).affine(1.0, 1.0);
         BetRow {
@@ -238,7 +233,7 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
             bet_row(
                 spot.name().to_string(),
                 &acc.spots[i],
-                Some(ex.rtp(*spot, rules)),
+                Some(ex.rtp(*spot, &cfg.rules)),
             )
         })
         .collect();
@@ -247,10 +242,15 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         &acc.main,
         main_exact,
     ));
-    let outcomes = OUTCOMES
+    bets
+}
+
+/// Each outcome's rate per coup against its exact probability.
+fn outcome_rows(acc: &BacAcc, ex: &Exact) -> Vec<OutcomeRow> {
+    OUTCOMES
         .iter()
         .zip(&acc.outcomes)
-        .zip(exact_outcomes(&ex))
+        .zip(exact_outcomes(ex))
         .map(|((name, ratio), exact)| {
             let e = est(ratio, 1.0);
             OutcomeRow {
@@ -260,7 +260,13 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
                 z: finite(z(&e, exact)),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The net per session (one shoe) and its distribution.
+fn session_line(acc: &BacAcc) -> SessionLine {
+    let s = SCALE as f64;
+    let sessions = acc.counts.sessions;
     let behind: u64 = acc.session_hist.range(..0).map(|(_, v)| v).sum();
     let distribution = session_bins(acc)
         .into_iter()
@@ -268,9 +274,29 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
             from: lo,
             to: lo + w,
             sessions: k,
-            share: crate::report::rate(k, c.sessions),
+            share: crate::report::rate(k, sessions),
         })
         .collect();
+    SessionLine {
+        net: est(&acc.session, s),
+        sd: acc.session.sd_obs() / s,
+        behind: crate::report::rate(behind, sessions),
+        largest_loss: acc.worst_session.map(|v| -(v as f64 / s)),
+        largest_win: acc.best_session.map(|v| v as f64 / s),
+        distribution,
+    }
+}
+
+/// Compute the report model of a baccarat run from its sums.
+pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
+    let cfg = &run.config;
+    let rules = &cfg.rules;
+    let acc = &run.acc;
+    let c = &acc.counts;
+    let ex = Exact::of(rules.decks);
+    let s = SCALE as f64;
+    let main = est(&acc.main, 1.0).affine(1.0, 1.0);
+    let main_exact = exact_main(cfg.bet, &ex, rules);
     SimModel {
         header: RunHeader::of("baccarat", &run.meta, c.coups, "coups_per_s"),
         version: crate::VERSION,
@@ -295,22 +321,15 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
         rtp_ci95: main.ci95,
         rtp_exact: main_exact,
         rtp_estimate: main,
-        bets,
-        outcomes,
+        bets: bet_rows(run, &ex, main_exact),
+        outcomes: outcome_rows(acc, &ex),
         average_bet: acc.main.y as f64 / s / c.coups.max(1) as f64,
         max_stake: c.max_stake,
         max_return_per_wagered: cfg.bet.max_return_per_wagered(rules, cfg.pairs),
         net_per_coup: est(&acc.round, s),
         sd_coup: acc.round.sd_obs() / s,
         coups_per_session: c.coups as f64 / c.sessions.max(1) as f64,
-        session: SessionLine {
-            net: est(&acc.session, s),
-            sd: acc.session.sd_obs() / s,
-            behind: crate::report::rate(behind, c.sessions),
-            largest_loss: acc.worst_session.map(|v| -(v as f64 / s)),
-            largest_win: acc.best_session.map(|v| v as f64 / s),
-            distribution,
-        },
+        session: session_line(acc),
         limit_hits: c.limit_hits,
         limit_hits_per_session: crate::report::rate(c.limit_hits, c.sessions),
         coups_for_se_0_01pct: rounds_for_se(main.se, c.coups, 0.0001),

@@ -105,27 +105,59 @@ pub fn parse_cards(s: &str) -> Result<Vec<u8>, AdviseError> {
         .collect()
 }
 
-/// Advise on `req`, with `chart` for the chart's action.
-pub fn advise<S: Strategy>(req: &AdviseRequest, chart: &S) -> Result<AdviseModel, AdviseError> {
-    let rules = req.rules;
+/// What the advice's hand is: its cards as text, its hard total, whether it holds an ace,
+/// whether it is soft, its total, and whether it is a natural.
+struct HandFacts {
+    text: String,
+    hard: u32,
+    ace: bool,
+    soft: bool,
+    total: u32,
+    natural: bool,
+}
+
+/// The facts of `req`'s hand; an error where it is short or bust.
+fn hand_facts(req: &AdviseRequest) -> Result<HandFacts, AdviseError> {
     if req.hand.len() < 2 {
         return Err(AdviseError::Short);
     }
-    let idx = |v: u8| (v - 1) as usize;
     let hand_text: Vec<String> = req
         .hand
         .iter()
         .map(|&v| crate::cards::value_char(v).to_string())
         .collect();
-    let hand_text = hand_text.join(",");
+    let text = hand_text.join(",");
     let hard: u32 = req.hand.iter().map(|&v| v as u32).sum();
     let ace = req.hand.contains(&1);
     let soft = ace && hard <= 11;
     let total = if soft { hard + 10 } else { hard };
     if hard > 21 {
-        return Err(AdviseError::Bust(hand_text, hard));
+        return Err(AdviseError::Bust(text, hard));
     }
-    // The shoe the decision is made from: full, less the hand, the up card and the removed.
+    Ok(HandFacts {
+        text,
+        hard,
+        ace,
+        soft,
+        total,
+        natural: req.hand.len() == 2 && hard == 11 && ace,
+    })
+}
+
+/// The shoes of an advice, by value (ace first).
+struct Shoes {
+    /// What `Up` starts from: the shoe holding the hand and the up card, less the removed.
+    start: [u32; NV],
+    /// What the decision is made from: `start` less the hand and the up card.
+    left: [u32; NV],
+    /// The hand's cards.
+    hand: [u8; NV],
+}
+
+/// The shoes of `req`; an error where the cards are more than the shoe holds.
+fn advice_shoes(req: &AdviseRequest, natural: bool) -> Result<Shoes, AdviseError> {
+    let rules = req.rules;
+    let idx = |v: u8| (v - 1) as usize;
     let full = full_shoe(rules.decks);
     let mut used = [0u32; NV];
     for &v in req.hand.iter().chain([&req.up]).chain(&req.removed) {
@@ -148,7 +180,6 @@ pub fn advise<S: Strategy>(req: &AdviseRequest, chart: &S) -> Result<AdviseModel
     if hand_count.iter().any(|&k| k > 20) {
         return Err(AdviseError::TooMany(20));
     }
-    // What `Up` starts from: the shoe holding the hand and the up card, less the removed.
     let mut start = full;
     for &v in &req.removed {
         start[idx(v)] -= 1;
@@ -157,18 +188,27 @@ pub fn advise<S: Strategy>(req: &AdviseRequest, chart: &S) -> Result<AdviseModel
     for &v in req.hand.iter().chain([&req.up]) {
         shoe[idx(v)] -= 1;
     }
-    if !(req.hand.len() == 2 && hard == 11 && ace) {
+    if !natural {
         check_cards_left(rules, &req.hand, req.up, &shoe)?;
     }
-    let up = idx(req.up);
-    let table = DealerTable::shared(rules.h17);
-    let mut a = Up::with_shoe(rules, &Optimal, table, up, PostSplit::CdzMinus, start);
-    let natural = req.hand.len() == 2 && hard == 11 && ace;
-    let removed = hand_count;
-    // In a hole-card game the player decides after the peek; without one, before it.
-    let world = |a: &Up<Optimal>, v: f64| if rules.peek { v } else { a.raw(&removed, v) };
-    let (sit, raw): (Situation, Vec<(Action, f64)>) = if natural {
-        (
+    Ok(Shoes {
+        start,
+        left: shoe,
+        hand: hand_count,
+    })
+}
+
+/// The situation the chart is asked about, and every legal action's raw value (none for a
+/// natural; stand and hit after more than two cards).
+fn options_of(
+    a: &mut Up<Optimal>,
+    req: &AdviseRequest,
+    h: &HandFacts,
+    removed: [u8; NV],
+) -> (Situation, Vec<(Action, f64)>) {
+    let idx = |v: u8| (v - 1) as usize;
+    if h.natural {
+        return (
             Situation {
                 total: 21,
                 soft: true,
@@ -180,37 +220,54 @@ pub fn advise<S: Strategy>(req: &AdviseRequest, chart: &S) -> Result<AdviseModel
                 split: false,
             },
             Vec::new(),
-        )
-    } else if req.hand.len() == 2 {
+        );
+    }
+    if req.hand.len() == 2 {
         let (c1, c2) = (idx(req.hand[0]), idx(req.hand[1]));
-        a.initial_options(c1.min(c2), c1.max(c2))
-    } else {
-        let mut r = removed;
-        let (st, hi) = a.stand_hit(&mut r, hard, ace, req.hand.len() as u8);
-        let s = Situation {
-            total: total as u8,
-            soft,
-            cards: req.hand.len() as u8,
-            pair: None,
-            up: req.up,
-            can_double: false,
-            can_surrender: false,
-            split: false,
-        };
-        let mut o = vec![(Action::Stand, st)];
-        if total < 21 {
-            o.push((Action::Hit, hi));
-        }
-        (s, o)
+        return a.initial_options(c1.min(c2), c1.max(c2));
+    }
+    let mut r = removed;
+    let (st, hi) = a.stand_hit(&mut r, h.hard, h.ace, req.hand.len() as u8);
+    let s = Situation {
+        total: h.total as u8,
+        soft: h.soft,
+        cards: req.hand.len() as u8,
+        pair: None,
+        up: req.up,
+        can_double: false,
+        can_surrender: false,
+        split: false,
     };
+    let mut o = vec![(Action::Stand, st)];
+    if h.total < 21 {
+        o.push((Action::Hit, hi));
+    }
+    (s, o)
+}
+
+/// Advise on `req`, with `chart` for the chart's action.
+pub fn advise<S: Strategy>(req: &AdviseRequest, chart: &S) -> Result<AdviseModel, AdviseError> {
+    let rules = req.rules;
+    let h = hand_facts(req)?;
+    let Shoes {
+        start,
+        left: shoe,
+        hand: removed,
+    } = advice_shoes(req, h.natural)?;
+    let up = (req.up - 1) as usize;
+    let table = DealerTable::shared(rules.h17);
+    let mut a = Up::with_shoe(rules, &Optimal, table, up, PostSplit::CdzMinus, start);
+    // In a hole-card game the player decides after the peek; without one, before it.
+    let world = |a: &Up<Optimal>, v: f64| if rules.peek { v } else { a.raw(&removed, v) };
+    let (sit, raw) = options_of(&mut a, req, &h, removed);
     let mut options: Vec<(Action, f64)> = raw.iter().map(|&(x, v)| (x, world(&a, v))).collect();
     options.sort_by(|x, y| y.1.total_cmp(&x.1));
     let best = options.first().map(|o| o.1).unwrap_or(0.0);
-    let chart_action = (!natural).then(|| name(chart.act(&sit)));
+    let chart_action = (!h.natural).then(|| name(chart.act(&sit)));
     Ok(AdviseModel {
-        hand: hand_text,
-        total: total as u8,
-        soft,
+        hand: h.text,
+        total: h.total as u8,
+        soft: h.soft,
         up: crate::cards::value_char(req.up),
         shoe,
         best: options.first().map(|o| name(o.0)),
@@ -223,7 +280,7 @@ pub fn advise<S: Strategy>(req: &AdviseRequest, chart: &S) -> Result<AdviseModel
             })
             .collect(),
         chart_action,
-        note: if natural {
+        note: if h.natural {
             "a blackjack: nothing to decide (it is paid unless the dealer also has one)".into()
         } else if rules.peek {
             "values after the dealer's peek (no dealer blackjack)".into()

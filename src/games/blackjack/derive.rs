@@ -411,20 +411,19 @@ fn crossings(xs: &[f64], d: &[Option<f64>]) -> Vec<(f64, bool)> {
     out
 }
 
-/// Index plays for `req`: for each chart cell, the count nearest the neutral one at which the
-/// best play (hit, stand, double, split) changes from the chart's, the count at which
-/// surrender starts or stops paying where the rules allow it, and the insurance count; each
-/// from the exact analysis of shoes depleted to that count (`shoe_with_tag_sum`) at
-/// `decks_left`, with composition-dependent play after the first decision.
-pub fn derive_indices(req: &IndexRequest) -> Result<Vec<GeneratedIndex>, IndexGenError> {
-    let rules = req.rules;
-    let decks = rules.decks;
-    if !(req.decks_left > 0.5 && req.decks_left <= decks as f64) {
-        return Err(IndexGenError::DecksLeft(req.decks_left, decks));
-    }
-    if !(req.lo < req.hi && req.lo >= -20 && req.hi <= 20) {
-        return Err(IndexGenError::Range(req.lo, req.hi));
-    }
+/// The counts at which the index plays are sought: each point's key (true count of a
+/// balanced system, running count of an unbalanced one), the shoe depleted to it, and the
+/// neutral key the nearest crossing is measured from.
+struct CountPoints {
+    xs: Vec<f64>,
+    shoes: Vec<[u32; NV]>,
+    neutral: f64,
+}
+
+/// The shoes of `req`'s counts `lo..=hi` at `decks_left` (`shoe_with_tag_sum`), each with the
+/// key its cards actually give.
+fn count_points(req: &IndexRequest) -> Result<CountPoints, IndexGenError> {
+    let decks = req.rules.decks;
     let sys = req.system;
     let cards = (req.decks_left * 52.0).round() as u32;
     let d = cards as f64 / 52.0;
@@ -455,7 +454,6 @@ pub fn derive_indices(req: &IndexRequest) -> Result<Vec<GeneratedIndex>, IndexGe
             initial + full_sum - key * scale
         }
     };
-    let table = DealerTable::shared(rules.h17);
     let mut xs = Vec::new();
     let mut shoes = Vec::new();
     for j in req.lo..=req.hi {
@@ -476,7 +474,16 @@ pub fn derive_indices(req: &IndexRequest) -> Result<Vec<GeneratedIndex>, IndexGe
         xs.push(key_of(sum));
         shoes.push(shoe);
     }
-    // Sums[point][up].
+    Ok(CountPoints {
+        xs,
+        shoes,
+        neutral: neutral_rc,
+    })
+}
+
+/// The weighted EV sums of every shoe and up card: `[point][up]`.
+fn sums_at_points(req: &IndexRequest, shoes: &[[u32; NV]]) -> Vec<Vec<Sums>> {
+    let table = DealerTable::shared(req.rules.h17);
     let progress = crate::progress::Progress::new(
         req.progress,
         (shoes.len() * NV) as u64,
@@ -489,7 +496,7 @@ pub fn derive_indices(req: &IndexRequest) -> Result<Vec<GeneratedIndex>, IndexGe
             (0..NV)
                 .into_par_iter()
                 .map(|u| {
-                    let s = sums_for_up(rules, table, u, *shoe);
+                    let s = sums_for_up(req.rules, table, u, *shoe);
                     progress.advance(1);
                     s
                 })
@@ -497,18 +504,53 @@ pub fn derive_indices(req: &IndexRequest) -> Result<Vec<GeneratedIndex>, IndexGe
         })
         .collect();
     progress.finish();
-    let unbalanced_scale = (!balanced).then_some(sys.scale);
-    let at = |x: f64| first_count_at_or_above(x, req.rounding, unbalanced_scale);
-    let nearest = |mut c: Vec<(f64, bool)>| {
+    sums
+}
+
+/// Crossings made index plays: the one nearest the neutral count, at the integer count it
+/// plays from.
+struct Indexer<'a> {
+    xs: &'a [f64],
+    neutral: f64,
+    rounding: TcRounding,
+    unbalanced_scale: Option<u8>,
+}
+
+impl Indexer<'_> {
+    /// The crossings of the differences `d` (one per count point) through zero.
+    fn crossings(&self, d: &[Option<f64>]) -> Vec<(f64, bool)> {
+        crossings(self.xs, d)
+    }
+
+    /// The candidate (crossing first) nearest the neutral count; the first of equals.
+    fn nearest<T: Copy>(&self, mut c: Vec<(f64, T)>) -> Option<(f64, T)> {
         c.sort_by(|a, b| {
-            (a.0 - neutral_rc)
+            (a.0 - self.neutral)
                 .abs()
-                .total_cmp(&(b.0 - neutral_rc).abs())
+                .total_cmp(&(b.0 - self.neutral).abs())
         });
         c.first().copied()
-    };
-    let mut out = Vec::new();
-    // Insurance: 2:1 on a ten in the shoe less the ace up.
+    }
+
+    /// The index play `play` of `row` against `up`, from the crossing at `x`.
+    fn index(&self, row: u8, up: u8, play: Play, x: f64, at_least: bool) -> GeneratedIndex {
+        GeneratedIndex {
+            entry: Deviation {
+                row,
+                up,
+                play,
+                when: When {
+                    at_least,
+                    index: first_count_at_or_above(x, self.rounding, self.unbalanced_scale),
+                },
+            },
+            crossing: x,
+        }
+    }
+}
+
+/// Insurance: 2:1 on a ten in the shoe less the ace up.
+fn insurance_index(ix: &Indexer, shoes: &[[u32; NV]]) -> Option<GeneratedIndex> {
     let ins: Vec<Option<f64>> = shoes
         .iter()
         .map(|s| {
@@ -516,106 +558,107 @@ pub fn derive_indices(req: &IndexRequest) -> Result<Vec<GeneratedIndex>, IndexGe
             Some(3.0 * s[9] as f64 / (n - 1) as f64 - 1.0)
         })
         .collect();
-    if let Some((x, true)) = nearest(crossings(&xs, &ins)) {
-        out.push(GeneratedIndex {
-            entry: Deviation {
-                row: super::indices::INSURANCE,
-                up: 1,
-                play: Play::Insure,
-                when: When {
-                    at_least: true,
-                    index: at(x),
-                },
-            },
-            crossing: x,
-        });
+    match ix.nearest(ix.crossings(&ins)) {
+        Some((x, true)) => Some(ix.index(super::indices::INSURANCE, 1, Play::Insure, x, true)),
+        _ => None,
     }
+}
+
+/// The play of chart cell (`row`, up card index `u`) coded `code` changes to another (hit,
+/// stand, double, split) at the crossing nearest the neutral count; `col` holds the cell's
+/// sums at each count point.
+fn play_index(
+    ix: &Indexer,
+    row: usize,
+    u: usize,
+    code: Code,
+    col: &[&Sums],
+) -> Option<GeneratedIndex> {
+    let cp = primary(code);
+    // Plays: the alternatives that are best somewhere in the range.
+    let mut cands = Vec::new();
+    let alts: std::collections::BTreeSet<usize> = col
+        .iter()
+        .map(|s| idx(primary(choose(row, s))))
+        .filter(|&a| a != idx(cp))
+        .collect();
+    for a in alts {
+        let a = [
+            Action::Stand,
+            Action::Hit,
+            Action::Double,
+            Action::Split,
+            Action::Surrender,
+        ][a];
+        let d: Vec<Option<f64>> = col.iter().map(|s| gain(row, s, a, cp)).collect();
+        for (x, rising) in ix.crossings(&d) {
+            cands.push((x, (rising, a)));
+        }
+    }
+    let (x, (rising, a)) = ix.nearest(cands)?;
+    let c = match a {
+        Action::Hit => Code::H,
+        Action::Stand => Code::S,
+        Action::Split => Code::P,
+        _ => {
+            // Double, else what the row does without it.
+            let base = gain(row, col[col.len() / 2], Action::Hit, Action::Stand);
+            if base.unwrap_or(1.0) > 0.0 {
+                Code::Dh
+            } else {
+                Code::Ds
+            }
+        }
+    };
+    Some(ix.index(row as u8, u as u8 + 1, Play::Code(c), x, rising))
+}
+
+/// Surrender in chart cell (`row`, up card index `u`), against the best other play: the
+/// crossing nearest the neutral count.
+fn surrender_index(ix: &Indexer, row: usize, u: usize, col: &[&Sums]) -> Option<GeneratedIndex> {
+    let d: Vec<Option<f64>> = col
+        .iter()
+        .map(|s| {
+            let others = [Action::Stand, Action::Hit, Action::Double, Action::Split];
+            let best = others
+                .iter()
+                .filter_map(|&o| gain(row, s, Action::Surrender, o))
+                .min_by(f64::total_cmp)?;
+            Some(best)
+        })
+        .collect();
+    let (x, rising) = ix.nearest(ix.crossings(&d))?;
+    Some(ix.index(row as u8, u as u8 + 1, Play::Surrender, x, rising))
+}
+
+/// Index plays for `req`: for each chart cell, the count nearest the neutral one at which the
+/// best play (hit, stand, double, split) changes from the chart's, the count at which
+/// surrender starts or stops paying where the rules allow it, and the insurance count; each
+/// from the exact analysis of shoes depleted to that count (`shoe_with_tag_sum`) at
+/// `decks_left`, with composition-dependent play after the first decision.
+pub fn derive_indices(req: &IndexRequest) -> Result<Vec<GeneratedIndex>, IndexGenError> {
+    let rules = req.rules;
+    if !(req.decks_left > 0.5 && req.decks_left <= rules.decks as f64) {
+        return Err(IndexGenError::DecksLeft(req.decks_left, rules.decks));
+    }
+    if !(req.lo < req.hi && req.lo >= -20 && req.hi <= 20) {
+        return Err(IndexGenError::Range(req.lo, req.hi));
+    }
+    let points = count_points(req)?;
+    let sums = sums_at_points(req, &points.shoes);
+    let ix = Indexer {
+        xs: &points.xs,
+        neutral: points.neutral,
+        rounding: req.rounding,
+        unbalanced_scale: (!req.system.balanced()).then_some(req.system.scale),
+    };
+    let mut out: Vec<GeneratedIndex> = insurance_index(&ix, &points.shoes).into_iter().collect();
     for row in 0..ROWS {
         for u in 0..NV {
-            let up = u as u8 + 1;
-            let code = req.chart.codes[row][u];
-            let cp = primary(code);
             let col: Vec<&Sums> = sums.iter().map(|p| &p[u]).collect();
-            // Plays: the alternatives that are best somewhere in the range.
-            let mut cands = Vec::new();
-            let alts: std::collections::BTreeSet<usize> = col
-                .iter()
-                .map(|s| idx(primary(choose(row, s))))
-                .filter(|&a| a != idx(cp))
-                .collect();
-            for a in alts {
-                let a = [
-                    Action::Stand,
-                    Action::Hit,
-                    Action::Double,
-                    Action::Split,
-                    Action::Surrender,
-                ][a];
-                let d: Vec<Option<f64>> = col.iter().map(|s| gain(row, s, a, cp)).collect();
-                for (x, rising) in crossings(&xs, &d) {
-                    cands.push((x, rising, a));
-                }
-            }
-            cands.sort_by(|a, b| {
-                (a.0 - neutral_rc)
-                    .abs()
-                    .total_cmp(&(b.0 - neutral_rc).abs())
-            });
-            if let Some(&(x, rising, a)) = cands.first() {
-                let c = match a {
-                    Action::Hit => Code::H,
-                    Action::Stand => Code::S,
-                    Action::Split => Code::P,
-                    _ => {
-                        // Double, else what the row does without it.
-                        let base = gain(row, col[col.len() / 2], Action::Hit, Action::Stand);
-                        if base.unwrap_or(1.0) > 0.0 {
-                            Code::Dh
-                        } else {
-                            Code::Ds
-                        }
-                    }
-                };
-                out.push(GeneratedIndex {
-                    entry: Deviation {
-                        row: row as u8,
-                        up,
-                        play: Play::Code(c),
-                        when: When {
-                            at_least: rising,
-                            index: at(x),
-                        },
-                    },
-                    crossing: x,
-                });
-            }
-            // Surrender, against the best other play, where the rules allow it.
-            if rules.surrender_allowed(up) {
-                let d: Vec<Option<f64>> = col
-                    .iter()
-                    .map(|s| {
-                        let others = [Action::Stand, Action::Hit, Action::Double, Action::Split];
-                        let best = others
-                            .iter()
-                            .filter_map(|&o| gain(row, s, Action::Surrender, o))
-                            .min_by(f64::total_cmp)?;
-                        Some(best)
-                    })
-                    .collect();
-                if let Some((x, rising)) = nearest(crossings(&xs, &d)) {
-                    out.push(GeneratedIndex {
-                        entry: Deviation {
-                            row: row as u8,
-                            up,
-                            play: Play::Surrender,
-                            when: When {
-                                at_least: rising,
-                                index: at(x),
-                            },
-                        },
-                        crossing: x,
-                    });
-                }
+            out.extend(play_index(&ix, row, u, req.chart.codes[row][u], &col));
+            if rules.surrender_allowed(u as u8 + 1) {
+                out.extend(surrender_index(&ix, row, u, &col));
             }
         }
     }

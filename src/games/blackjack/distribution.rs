@@ -490,6 +490,86 @@ fn bust_only() -> [f64; super::exact::OUTCOMES] {
     d
 }
 
+/// The rounds of a split of the pair of `pv`s (probability `w` of being dealt and played):
+/// every pair of courses the two hands take, settled against what the dealer makes from the
+/// shoe they leave, added to `acc`. `resplits`: the rules allow another split.
+fn split_rounds<P: Decider>(
+    h: &mut Hands<'_, '_, P>,
+    rules: &Rules,
+    pv: usize,
+    w: f64,
+    resplits: bool,
+    acc: &mut Acc,
+) {
+    let u = rules.units_per_bet();
+    // The first hand from the shoe less the pair, the second from what the first
+    // left, the dealer from what both left. The chance that the two hands take
+    // courses a then b is that of b then a (the cards are exchangeable: both are
+    // ways(a)·ways(b)·P(these cards, in one order)), and so is the dealer's shoe;
+    // so each unordered pair is computed once and counted in both orders.
+    let mut base = [0u8; NV];
+    base[pv] = 2;
+    let courses = h.courses(pv, &h.up.remaining(&base));
+    let from_base = Draws::new(h.up, &base);
+    let up_ref: &Up<'_, P> = h.up;
+    // The pairs in as many interleaved stripes as there are threads (balanced:
+    // the first course pairs with the most); each keeps the dealer distributions
+    // it has met, since the shoes two hands leave recur (the same cards split
+    // differently between the hands).
+    let stripes = rayon::current_num_threads().max(1);
+    let parts: Vec<Acc> = (0..stripes)
+        .into_par_iter()
+        .map(|stripe| {
+            let mut memo = super::exact::HashMap::default();
+            let mut acc = Acc::new(rules);
+            for i in (stripe..courses.len()).step_by(stripes) {
+                let a = &courses[i];
+                for b in &courses[i..] {
+                    let p = w * a.ways * b.ways * from_base.pair_p(a, b);
+                    if p == 0.0 {
+                        continue;
+                    }
+                    let orders = if std::ptr::eq(a, b) { 1.0 } else { 2.0 };
+                    if resplits && (a.pair_second || b.pair_second) {
+                        acc.resplit += orders * p;
+                    }
+                    let ends = [a.end, b.end];
+                    let d = if a.end.total == 0 && b.end.total == 0 {
+                        bust_only()
+                    } else {
+                        // Negligible pairs: the dealer draws from the shoe the
+                        // first hand left (the second hand's cards not taken out).
+                        let out = if p < TINY {
+                            acc.tiny += orders * p;
+                            plus(&base, &a.drawn)
+                        } else {
+                            plus(&plus(&base, &a.drawn), &b.drawn)
+                        };
+                        *memo
+                            .entry(super::exact::key_of(&out))
+                            .or_insert_with(|| up_ref.dealer_shared(&out))
+                    };
+                    for (o, &po) in d.iter().enumerate() {
+                        if po == 0.0 {
+                            continue;
+                        }
+                        let (net, wag) = settle(&ends, o, u);
+                        // The bet behind stays on the first hand: a, then b.
+                        acc.add(net, wag, behind(&a.end, o, u), p * po);
+                        if orders == 2.0 {
+                            acc.add(net, wag, behind(&b.end, o, u), p * po);
+                        }
+                    }
+                }
+            }
+            acc
+        })
+        .collect();
+    for part in &parts {
+        acc.merge(part, 1.0);
+    }
+}
+
 /// The distribution given one up card (index `up`, ace = 0), per round with that up card.
 fn per_up<P: Decider>(rules: &Rules, policy: &P, table: &DealerTable, up: usize) -> Acc {
     let mut a = Up::new(rules, policy, table, up, PostSplit::CdzMinus);
@@ -545,74 +625,7 @@ fn per_up<P: Decider>(rules: &Rules, policy: &P, table: &DealerTable, up: usize)
             let ace = c1 == 0;
             let mut h = Hands { up: &mut a };
             if act == Action::Split {
-                // The first hand from the shoe less the pair, the second from what the first
-                // left, the dealer from what both left. The chance that the two hands take
-                // courses a then b is that of b then a (the cards are exchangeable: both are
-                // ways(a)·ways(b)·P(these cards, in one order)), and so is the dealer's shoe;
-                // so each unordered pair is computed once and counted in both orders.
-                let pv = c1;
-                let resplits = cap(pv) > 2;
-                let mut base = [0u8; NV];
-                base[pv] = 2;
-                let courses = h.courses(pv, &h.up.remaining(&base));
-                let from_base = Draws::new(h.up, &base);
-                let up_ref: &Up<'_, P> = h.up;
-                // The pairs in as many interleaved stripes as there are threads (balanced:
-                // the first course pairs with the most); each keeps the dealer distributions
-                // it has met, since the shoes two hands leave recur (the same cards split
-                // differently between the hands).
-                let stripes = rayon::current_num_threads().max(1);
-                let parts: Vec<Acc> = (0..stripes)
-                    .into_par_iter()
-                    .map(|stripe| {
-                        let mut memo = super::exact::HashMap::default();
-                        let mut acc = Acc::new(rules);
-                        for i in (stripe..courses.len()).step_by(stripes) {
-                            let a = &courses[i];
-                            for b in &courses[i..] {
-                                let p = w * a.ways * b.ways * from_base.pair_p(a, b);
-                                if p == 0.0 {
-                                    continue;
-                                }
-                                let orders = if std::ptr::eq(a, b) { 1.0 } else { 2.0 };
-                                if resplits && (a.pair_second || b.pair_second) {
-                                    acc.resplit += orders * p;
-                                }
-                                let ends = [a.end, b.end];
-                                let d = if a.end.total == 0 && b.end.total == 0 {
-                                    bust_only()
-                                } else {
-                                    // Negligible pairs: the dealer draws from the shoe the
-                                    // first hand left (the second hand's cards not taken out).
-                                    let out = if p < TINY {
-                                        acc.tiny += orders * p;
-                                        plus(&base, &a.drawn)
-                                    } else {
-                                        plus(&plus(&base, &a.drawn), &b.drawn)
-                                    };
-                                    *memo
-                                        .entry(super::exact::key_of(&out))
-                                        .or_insert_with(|| up_ref.dealer_shared(&out))
-                                };
-                                for (o, &po) in d.iter().enumerate() {
-                                    if po == 0.0 {
-                                        continue;
-                                    }
-                                    let (net, wag) = settle(&ends, o, u);
-                                    // The bet behind stays on the first hand: a, then b.
-                                    acc.add(net, wag, behind(&a.end, o, u), p * po);
-                                    if orders == 2.0 {
-                                        acc.add(net, wag, behind(&b.end, o, u), p * po);
-                                    }
-                                }
-                            }
-                        }
-                        acc
-                    })
-                    .collect();
-                for part in &parts {
-                    acc.merge(part, 1.0);
-                }
+                split_rounds(&mut h, rules, c1, w, cap(c1) > 2, &mut acc);
                 continue;
             }
             let mut terms = Vec::new();

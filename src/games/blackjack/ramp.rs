@@ -515,24 +515,8 @@ pub fn plots(m: &RampModel) -> Result<Vec<(String, String)>, String> {
     ])
 }
 
-/// The report of a ramp model.
-pub fn render(m: &RampModel) -> Report {
-    let mut r = Report {
-        title: "rtplab blackjack: optimal bet ramp".into(),
-        ..Default::default()
-    };
-    let t = &m.table;
-    r.meta.push(("table from".into(), t.source.clone()));
-    if let Some(rules) = &t.rules {
-        r.meta.push(("rules".into(), rules.clone()));
-    }
-    r.meta.push(("count (table run)".into(), t.count.clone()));
-    r.meta.push((
-        "spread".into(),
-        format!("1-{} units, chips of {}", m.spread[1], m.chip),
-    ));
-    r.meta
-        .push(("optimal ramp".into(), m.ramp_optimal_spec.clone()));
+/// The ramps compared on the table: the optimum, its neighbours and the listed ones.
+fn ramps_section(m: &RampModel) -> Section {
     let mut s = Section::new(
         &format!(
             "Ramps on the same table (per round played, in units; risk of ruin of {} units)",
@@ -564,7 +548,11 @@ pub fn render(m: &RampModel) -> Report {
             pct_cell(l.stats.ror, 2),
         ]);
     }
-    r.sections.push(s);
+    s
+}
+
+/// The table by count: each count's share, EV and variance per unit, and the bets.
+fn by_count_section(m: &RampModel) -> Section {
     let mut cols = vec![
         "count",
         "share",
@@ -576,7 +564,7 @@ pub fn render(m: &RampModel) -> Report {
     if m.kelly_bankroll.is_some() {
         cols.push("Kelly bet");
     }
-    let mut s = Section::new(&format!("By {}", t.count_key), &cols);
+    let mut s = Section::new(&format!("By {}", m.table.count_key), &cols);
     let edge = super::count::TC_CLAMP;
     for row in &m.by_true_count {
         let c = &row.row;
@@ -598,26 +586,53 @@ pub fn render(m: &RampModel) -> Report {
         }
         s.row(cells);
     }
-    r.sections.push(s);
-    r.notes.push(format!(
+    s
+}
+
+/// How the ramp is optimised, what the figures mean and how to play it.
+fn ramp_notes(m: &RampModel) -> Vec<String> {
+    let mut notes = vec![format!(
         "Optimisation: the ramp maximises SCORE = 10^6 (EV/SD)^2 per round played, computed from this table (the main bet's EV and variance per unit at each count; insurance not included). SCORE is what a Kelly bettor with a bankroll of 10,000 units expects to win per 100 rounds (Blackjack Attack, CVCX). Constraint: bets from 1 unit to {} units, never falling as the count rises, in chips of {} (the maximum allowed whatever it is). The unconstrained optimum bets in proportion to ev/(var + ev^2) (Kelly); within the constraint that target is made non-decreasing (weighted isotonic fit), scaled and clipped to the spread, the scale searched, the bets rounded to chips, then moved while SCORE rises by 2^k chip steps, k from the largest down to 0 (a move carries the counts beyond it along, so the ramp keeps rising): no single-step neighbour ({} checked) is better, nor is any listed ramp within the spread.",
         m.spread[1], m.chip, m.neighbours_checked
-    ));
-    r.notes.push(
+    )];
+    notes.push(
         "Linear 1-M: 1 unit up to count 0, then equal steps from +1 to M units at +4 (whole units). RoR: the Brownian risk of ruin, ever, e^(-2 EV B / SD^2).".into(),
     );
     if let Some((b, k)) = m.kelly_bankroll.zip(m.kelly_fraction) {
-        r.notes.push(format!(
+        notes.push(format!(
             "Kelly bet = {k} x {b} units x ev/var at each count (0 where the EV is not above 0): the bets that maximise the bankroll's growth at that fraction of Kelly, unconstrained by the spread."
         ));
     }
-    r.notes.push(
+    notes.push(
         "Play it with `rtplab sim blackjack --ramp FILE` (--ramp-out writes FILE) and the table run's rules and counting options: everything on the count line above but its flat ramp. The table's rows are seat-rounds; wonged-out rounds are not played and weigh nothing.".into(),
     );
-    if t.interrupted {
-        r.notes
-            .push("Interrupted: the table covers the rounds simulated before the signal.".into());
+    if m.table.interrupted {
+        notes.push("Interrupted: the table covers the rounds simulated before the signal.".into());
     }
+    notes
+}
+
+/// The report of a ramp model.
+pub fn render(m: &RampModel) -> Report {
+    let mut r = Report {
+        title: "rtplab blackjack: optimal bet ramp".into(),
+        ..Default::default()
+    };
+    let t = &m.table;
+    r.meta.push(("table from".into(), t.source.clone()));
+    if let Some(rules) = &t.rules {
+        r.meta.push(("rules".into(), rules.clone()));
+    }
+    r.meta.push(("count (table run)".into(), t.count.clone()));
+    r.meta.push((
+        "spread".into(),
+        format!("1-{} units, chips of {}", m.spread[1], m.chip),
+    ));
+    r.meta
+        .push(("optimal ramp".into(), m.ramp_optimal_spec.clone()));
+    r.sections.push(ramps_section(m));
+    r.sections.push(by_count_section(m));
+    r.notes = ramp_notes(m);
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }

@@ -395,57 +395,7 @@ impl Chart {
                 cols = Some(parse_header(&rec).map_err(|(c, m)| err(line, c, m))?);
                 continue;
             };
-            if rec.len() != cols.len() + 1 {
-                return Err(err(
-                    line,
-                    rec.len().min(cols.len() + 1) as u64 + 1,
-                    format!(
-                        "expected {} fields (a row name and one code per dealer up card), found {}",
-                        cols.len() + 1,
-                        rec.len()
-                    ),
-                ));
-            }
-            let row = parse_row_name(&rec[0]).ok_or_else(|| {
-                err(
-                    line,
-                    1,
-                    format!(
-                        "expected a row name H4..H21, S12..S21, P2..P9, PT or PA, found '{}'",
-                        &rec[0]
-                    ),
-                )
-            })?;
-            if seen[row] != 0 {
-                return Err(err(
-                    line,
-                    1,
-                    format!(
-                        "row {} appears twice (first on line {})",
-                        row_name(row),
-                        seen[row]
-                    ),
-                ));
-            }
-            seen[row] = line;
-            for (i, &up) in cols.iter().enumerate() {
-                let field = &rec[i + 1];
-                let code = Code::parse(field).ok_or_else(|| {
-                    err(
-                        line,
-                        i as u64 + 2,
-                        format!("expected {EXPECTED_CODES}, found '{field}'"),
-                    )
-                })?;
-                if code.splits() && row < 28 {
-                    return Err(err(
-                        line,
-                        i as u64 + 2,
-                        format!("'{field}' splits, but {} is not a pair row", row_name(row)),
-                    ));
-                }
-                codes[row][(up - 1) as usize] = code;
-            }
+            read_row(&rec, cols, line, &err, &mut seen, &mut codes)?;
         }
         if cols.is_none() {
             return Err(err(
@@ -489,6 +439,70 @@ impl Chart {
         }
         out
     }
+}
+
+/// Read one row of a chart (`rec`, on `line`) under the header's up cards `cols`: its name,
+/// not `seen` before, and a code per up card into `codes`.
+fn read_row(
+    rec: &csv::StringRecord,
+    cols: &[u8],
+    line: u64,
+    err: &impl Fn(u64, u64, String) -> ChartError,
+    seen: &mut [u64; ROWS],
+    codes: &mut [[Code; 10]; ROWS],
+) -> Result<(), ChartError> {
+    if rec.len() != cols.len() + 1 {
+        return Err(err(
+            line,
+            rec.len().min(cols.len() + 1) as u64 + 1,
+            format!(
+                "expected {} fields (a row name and one code per dealer up card), found {}",
+                cols.len() + 1,
+                rec.len()
+            ),
+        ));
+    }
+    let row = parse_row_name(&rec[0]).ok_or_else(|| {
+        err(
+            line,
+            1,
+            format!(
+                "expected a row name H4..H21, S12..S21, P2..P9, PT or PA, found '{}'",
+                &rec[0]
+            ),
+        )
+    })?;
+    if seen[row] != 0 {
+        return Err(err(
+            line,
+            1,
+            format!(
+                "row {} appears twice (first on line {})",
+                row_name(row),
+                seen[row]
+            ),
+        ));
+    }
+    seen[row] = line;
+    for (i, &up) in cols.iter().enumerate() {
+        let field = &rec[i + 1];
+        let code = Code::parse(field).ok_or_else(|| {
+            err(
+                line,
+                i as u64 + 2,
+                format!("expected {EXPECTED_CODES}, found '{field}'"),
+            )
+        })?;
+        if code.splits() && row < 28 {
+            return Err(err(
+                line,
+                i as u64 + 2,
+                format!("'{field}' splits, but {} is not a pair row", row_name(row)),
+            ));
+        }
+        codes[row][(up - 1) as usize] = code;
+    }
+    Ok(())
 }
 
 fn parse_header(rec: &csv::StringRecord) -> Result<Vec<u8>, (u64, String)> {

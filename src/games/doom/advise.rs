@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::exact::{solve_policy, Policy, ValueTable, CAP_POINTS};
-use super::model::Model;
+use super::model::{Model, Opt};
 use super::reach;
 use super::score::{size, FaceCounts};
 use super::win::{WinError, WinOptions, WinSolution};
@@ -239,14 +239,13 @@ pub struct Solved<'a> {
 /// A way to get the two-player game for the advice (`Solved::get_win`).
 pub type WinSource<'a> = dyn Fn() -> Result<WinSolution, WinError> + Sync + 'a;
 
-/// The advice for `req` under `m`'s rules (the target is the rules').
-pub fn advise(
+/// The position `req` checked against `m`'s rules: its dice and held hold (index into
+/// `m.holds`), and the turn's points beyond the held dice's in units.
+fn position(
     m: &Model,
     req: &DoomAdviseRequest,
-    solved: Solved,
-) -> Result<DoomAdvice, DoomAdviseError> {
+) -> Result<(FaceCounts, usize, usize), DoomAdviseError> {
     let held = counts(&req.held);
-    let roll = counts(&req.roll);
     let want = 6 - req.held.len().min(6);
     if req.held.len() >= 6 || req.roll.len() != want {
         return Err(DoomAdviseError::Dice {
@@ -271,7 +270,124 @@ pub fn advise(
         return Err(DoomAdviseError::Cap(req.turn_points));
     }
     reachable(m, &held, req.turn_points)?;
-    let p = ((req.turn_points - held_pts) / unit) as usize;
+    Ok((held, h, ((req.turn_points - held_pts) / unit) as usize))
+}
+
+/// For the points objective, the value at each of `states` (points in units, hold) of
+/// banking (None: not allowed) and of rolling on: expected turn points under optimal play.
+fn points_values(m: &Model, solved: &Solved, states: &[(usize, usize)]) -> Vec<(Option<f64>, f64)> {
+    let owned;
+    let t = match solved.turn {
+        Some(t) => t,
+        None => {
+            owned = solve_policy(m, &Policy::OPTIMAL).tables.swap_remove(0);
+            &owned
+        }
+    };
+    let min_bank = m.rules.min_bank.max(1);
+    states
+        .iter()
+        .map(|&(p2, h2)| {
+            let tp = (p2 as u32 + m.holds[h2].pts) * m.unit;
+            let i = p2.min(t.levels - 1) * t.holds + h2;
+            ((tp >= min_bank).then_some(tp as f64), t.r[i])
+        })
+        .collect()
+}
+
+/// For the win objective in game `g`, the value at each of `states` of banking and of rolling
+/// on: the probability of winning the two-player game.
+fn win_values(
+    m: &Model,
+    g: GameScores,
+    solved: &Solved,
+    states: &[(usize, usize)],
+) -> Result<Vec<(Option<f64>, f64)>, DoomAdviseError> {
+    // The scores are checked before the game is solved (minutes at large targets).
+    let unit = m.unit;
+    let target = m.rules.target;
+    let ok = |x: u64| x.is_multiple_of(unit as u64) && x < target;
+    if !ok(g.score) || !ok(g.opponent) {
+        return Err(DoomAdviseError::Scores {
+            score: g.score,
+            opponent: g.opponent,
+            unit,
+            target,
+        });
+    }
+    let owned;
+    let sol = match solved.win {
+        Some(s) => s,
+        None => {
+            WinSolution::solvable(m)?;
+            owned = match solved.get_win {
+                Some(get) => get()?,
+                None => WinSolution::solve_with(m, &WinOptions::fast())?,
+            };
+            &owned
+        }
+    };
+    let k = if sol.finish_round { g.seat } else { 0 };
+    let (a, b) = (
+        (g.score / unit as u64) as usize,
+        (g.opponent / unit as u64) as usize,
+    );
+    // Followed past every state a choice reaches, so that rolling on from a position
+    // past the target is valued from its own dice too.
+    let reach = states.iter().map(|&(p2, _)| p2 + 1).max().unwrap_or(0);
+    let t = sol.turn_table_to(k, a, b, reach);
+    Ok(states
+        .iter()
+        .map(|&(p2, h2)| (sol.bank_win(&t, p2, h2), t.roll(p2, h2)))
+        .collect())
+}
+
+/// Every choice's options (bank where allowed, roll on; hot dice only roll where the rules
+/// force it), best first, each with its gap to the best and its value as a win probability
+/// (`win`) or an expected turn score.
+fn ranked_options(
+    choices: &[(FaceCounts, Opt)],
+    values: &[(Option<f64>, f64)],
+    forced: bool,
+    win: bool,
+) -> Vec<DoomOption> {
+    let mut options = Vec::new();
+    for ((s, o), &(bank, roll_on)) in choices.iter().zip(values) {
+        let set_aside = if size(s) == 0 {
+            "none (six dice, no score: the bonus)".to_string()
+        } else {
+            dice_text(s)
+        };
+        if o.hot && forced {
+            options.push(DoomOption::new(set_aside, "roll (hot dice)", roll_on));
+            continue;
+        }
+        if let Some(b) = bank {
+            options.push(DoomOption::new(set_aside.clone(), "bank", b));
+        }
+        options.push(DoomOption::new(set_aside, "roll", roll_on));
+    }
+    options.sort_by(|x, y| y.value.total_cmp(&x.value));
+    let best = options[0].value;
+    for o in &mut options {
+        o.vs_best = o.value - best;
+        if win {
+            o.win_probability = Some(o.value);
+        } else {
+            o.ev = Some(o.value);
+        }
+    }
+    options
+}
+
+/// The advice for `req` under `m`'s rules (the target is the rules').
+pub fn advise(
+    m: &Model,
+    req: &DoomAdviseRequest,
+    solved: Solved,
+) -> Result<DoomAdvice, DoomAdviseError> {
+    let (held, h, p) = position(m, req)?;
+    let roll = counts(&req.roll);
     let mut advice = DoomAdvice {
         roll: dice_text(&roll),
         held: dice_text(&held),
@@ -296,108 +412,21 @@ pub fn advise(
         advice.outcome = "farkle";
         return Ok(advice);
     }
-    let forced = m.rules.hot_dice_forced();
     // The state each choice leads to, and there the value of banking (None: not allowed)
     // and of rolling on.
     let states: Vec<(usize, usize)> = choices
         .iter()
         .map(|(_, o)| (p + o.gain as usize, o.to as usize))
         .collect();
-    let values: Vec<(Option<f64>, f64)> = match req.game {
-        None => {
-            let owned;
-            let t = match solved.turn {
-                Some(t) => t,
-                None => {
-                    owned = solve_policy(m, &Policy::OPTIMAL).tables.swap_remove(0);
-                    &owned
-                }
-            };
-            let min_bank = m.rules.min_bank.max(1);
-            states
-                .iter()
-                .map(|&(p2, h2)| {
-                    let tp = (p2 as u32 + m.holds[h2].pts) * unit;
-                    let i = p2.min(t.levels - 1) * t.holds + h2;
-                    ((tp >= min_bank).then_some(tp as f64), t.r[i])
-                })
-                .collect()
-        }
-        Some(g) => {
-            // The scores are checked before the game is solved (minutes at large targets).
-            let target = m.rules.target;
-            let ok = |x: u64| x.is_multiple_of(unit as u64) && x < target;
-            if !ok(g.score) || !ok(g.opponent) {
-                return Err(DoomAdviseError::Scores {
-                    score: g.score,
-                    opponent: g.opponent,
-                    unit,
-                    target,
-                });
-            }
-            let owned;
-            let sol = match solved.win {
-                Some(s) => s,
-                None => {
-                    WinSolution::solvable(m)?;
-                    owned = match solved.get_win {
-                        Some(get) => get()?,
-                        None => WinSolution::solve_with(m, &WinOptions::fast())?,
-                    };
-                    &owned
-                }
-            };
-            let k = if sol.finish_round { g.seat } else { 0 };
-            let (a, b) = (
-                (g.score / unit as u64) as usize,
-                (g.opponent / unit as u64) as usize,
-            );
-            // Followed past every state a choice reaches, so that rolling on from a position
-            // past the target is valued from its own dice too.
-            let reach = states.iter().map(|&(p2, _)| p2 + 1).max().unwrap_or(0);
-            let t = sol.turn_table_to(k, a, b, reach);
-            states
-                .iter()
-                .map(|&(p2, h2)| (sol.bank_win(&t, p2, h2), t.roll(p2, h2)))
-                .collect()
-        }
+    let values = match req.game {
+        None => points_values(m, &solved, &states),
+        Some(g) => win_values(m, g, &solved, &states)?,
     };
-    for ((s, o), &(bank, roll_on)) in choices.iter().zip(&values) {
-        let set_aside = if size(s) == 0 {
-            "none (six dice, no score: the bonus)".to_string()
-        } else {
-            dice_text(s)
-        };
-        if o.hot && forced {
-            advice
-                .options
-                .push(DoomOption::new(set_aside, "roll (hot dice)", roll_on));
-            continue;
-        }
-        if let Some(b) = bank {
-            advice
-                .options
-                .push(DoomOption::new(set_aside.clone(), "bank", b));
-        }
-        advice
-            .options
-            .push(DoomOption::new(set_aside, "roll", roll_on));
-    }
-    advice.options.sort_by(|x, y| y.value.total_cmp(&x.value));
-    let best = advice.options[0].value;
-    let win = req.game.is_some();
-    for o in &mut advice.options {
-        o.vs_best = o.value - best;
-        if win {
-            o.win_probability = Some(o.value);
-        } else {
-            o.ev = Some(o.value);
-        }
-    }
+    let forced = m.rules.hot_dice_forced();
+    advice.options = ranked_options(&choices, &values, forced, req.game.is_some());
     advice.best = Some(0);
     Ok(advice)
 }
-
 /// The advice as a report.
 pub fn render(a: &DoomAdvice, rules: &str) -> crate::report::Report {
     use crate::report::{Cell, Report, Section};

@@ -388,8 +388,8 @@ pub fn rules_as_dealt(r: &DoomRules) -> Vec<(String, String)> {
     rows.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }
 
-/// Run the exact part and the simulations; the dossier.
-pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel, DoomError> {
+/// The audit's configuration within what the exact analysis follows.
+fn check_config(cfg: &DoomAuditConfig) -> Result<(), DoomError> {
     cfg.rules.validate().map_err(DoomError::Rules)?;
     if cfg.rules.farkle_penalty.is_some() {
         return Err(DoomError::Rules(
@@ -408,16 +408,18 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
             cfg.rules.min_bank
         )));
     }
-    let t0 = std::time::Instant::now();
-    let m = Model::new(&cfg.rules);
-    let names = tier_names(cfg);
-    let tiers: Vec<DoomTier> = names.iter().map(|(n, p)| exact_tier(&m, n, p)).collect();
-    let exact_seconds = t0.elapsed().as_secs_f64();
-    let t1 = std::time::Instant::now();
+    Ok(())
+}
+
+/// Each tier's turns simulated against its exact distribution; whether a stop cut them short.
+fn turn_sims(
+    cfg: &DoomAuditConfig,
+    tiers: &[DoomTier],
+    stop: &AtomicBool,
+) -> Result<(Vec<TurnSim>, bool), DoomError> {
     let mut simulation = Vec::new();
-    let mut games = Vec::new();
     let mut interrupted = false;
-    for t in &tiers {
+    for t in tiers {
         if cfg.turns > 0 && !stop.load(Ordering::SeqCst) {
             match run_model(cfg, vec![t.tier.clone()], Mode::Turns(cfg.turns), stop)? {
                 Some((sm, batches)) => simulation.push(turn_sim(t, &sm, batches)),
@@ -425,19 +427,29 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
             }
         }
     }
+    Ok((simulation, interrupted))
+}
+
+/// Each tier's games of two seats, both the tier and the tier against optimal play; whether
+/// a stop cut them short.
+fn game_rows(
+    cfg: &DoomAuditConfig,
+    tiers: &[DoomTier],
+    stop: &AtomicBool,
+) -> Result<(Vec<GameRow>, bool), DoomError> {
+    let mut games = Vec::new();
     // Two seats' games: none if stopped before the first chunk.
     let games_run = |seats: [&str; 2]| -> Result<Option<GamesModel>, DoomError> {
         let seats = seats.map(String::from).to_vec();
         let run = run_model(cfg, seats, Mode::Games(cfg.games), stop)?;
         Ok(run.and_then(|(sm, _)| games_of(sm)))
     };
-    for t in &tiers {
+    for t in tiers {
         if cfg.games == 0 || stop.load(Ordering::SeqCst) {
             break;
         }
         let Some(own) = games_run([&t.tier, &t.tier])? else {
-            interrupted = true;
-            break;
+            return Ok((games, true));
         };
         let vs = if t.tier == "optimal" {
             None
@@ -463,6 +475,49 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
             win_rate_vs_optimal_se: vs.map(|w| w.se),
         });
     }
+    Ok((games, false))
+}
+
+/// The dossier's terms.
+fn definitions() -> Vec<(String, String)> {
+    [
+        ("turn score", "the points a turn banks; a farkle (no scoring dice) or doom ends the turn with 0"),
+        ("turn EV", "the expected turn score under a policy (exact: dynamic programming over every state of the turn)"),
+        ("optimal", "the policy that maximizes the expected turn score (bank exactly when banking is worth more than rolling on)"),
+        ("bank-at:T", "bank as soon as the turn holds at least T points; set aside whatever maximizes the expected score under that rule"),
+        ("SD", "standard deviation of one turn's score, in points"),
+        ("game", "two players, both playing the tier, to the rules' target; the starting seat alternates game by game"),
+    ]
+    .into_iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .chain([(
+        "SE".to_string(),
+        format!("standard error of a simulated mean: batch means over the run's chunks ({} of them, or one per turn or game in shorter runs); intervals use Student's t with chunks − 1 degrees of freedom", crate::audit::SIM_BATCHES),
+    )])
+    .collect()
+}
+
+/// What the dossier assumes.
+fn assumptions() -> Vec<String> {
+    vec![
+        format!("States past {} turn points are valued as banked there (the probability of reaching them is reported as p_capped).", super::exact::CAP_POINTS),
+        "A doom ends the turn with 0 points; what else it wipes follows the rules (see doom wipes). The single-turn policies ignore the game score; games are simulated with those policies (exact two-player play to win: `rtplab exact doom --players 2 --objective win`).".into(),
+        "Game lengths and win rates are simulated (two seats, alternating the starting seat), not exact.".into(),
+    ]
+}
+
+/// Run the exact part and the simulations; the dossier.
+pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel, DoomError> {
+    check_config(cfg)?;
+    let t0 = std::time::Instant::now();
+    let m = Model::new(&cfg.rules);
+    let names = tier_names(cfg);
+    let tiers: Vec<DoomTier> = names.iter().map(|(n, p)| exact_tier(&m, n, p)).collect();
+    let exact_seconds = t0.elapsed().as_secs_f64();
+    let t1 = std::time::Instant::now();
+    let (simulation, turns_cut) = turn_sims(cfg, &tiers, stop)?;
+    let (games, games_cut) = game_rows(cfg, &tiers, stop)?;
+    let mut interrupted = turns_cut || games_cut;
     interrupted |= (cfg.turns > 0 || cfg.games > 0) && stop.load(Ordering::SeqCst);
     let simulation_seconds = t1.elapsed().as_secs_f64();
     let mut turns_needed = Vec::new();
@@ -480,26 +535,8 @@ pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel,
         },
         rules: cfg.rules.clone(),
         rules_as_dealt: rules_as_dealt(&cfg.rules),
-        definitions: [
-            ("turn score", "the points a turn banks; a farkle (no scoring dice) or doom ends the turn with 0"),
-            ("turn EV", "the expected turn score under a policy (exact: dynamic programming over every state of the turn)"),
-            ("optimal", "the policy that maximizes the expected turn score (bank exactly when banking is worth more than rolling on)"),
-            ("bank-at:T", "bank as soon as the turn holds at least T points; set aside whatever maximizes the expected score under that rule"),
-            ("SD", "standard deviation of one turn's score, in points"),
-            ("game", "two players, both playing the tier, to the rules' target; the starting seat alternates game by game"),
-        ]
-        .into_iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .chain([(
-            "SE".to_string(),
-            format!("standard error of a simulated mean: batch means over the run's chunks ({} of them, or one per turn or game in shorter runs); intervals use Student's t with chunks − 1 degrees of freedom", crate::audit::SIM_BATCHES),
-        )])
-        .collect(),
-        assumptions: vec![
-            format!("States past {} turn points are valued as banked there (the probability of reaching them is reported as p_capped).", super::exact::CAP_POINTS),
-            "A doom ends the turn with 0 points; what else it wipes follows the rules (see doom wipes). The single-turn policies ignore the game score; games are simulated with those policies (exact two-player play to win: `rtplab exact doom --players 2 --objective win`).".into(),
-            "Game lengths and win rates are simulated (two seats, alternating the starting seat), not exact.".into(),
-        ],
+        definitions: definitions(),
+        assumptions: assumptions(),
         tiers,
         simulation,
         turns_needed,

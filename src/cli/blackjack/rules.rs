@@ -1,0 +1,208 @@
+//! The table's rules on the command line: a preset and a flag per rule.
+
+use clap::Args;
+
+use super::super::heading;
+use super::super::ArgError;
+use rtplab::games::blackjack::rules::{
+    BjPays, DealerBjTakes, Double, Rules, Shuffle, SplitBy, Surrender,
+};
+
+/// Every rule of the blackjack table; unset flags keep the preset's value.
+#[derive(Args, Debug)]
+#[command(next_help_heading = heading::RULES)]
+pub struct BjRulesArgs {
+    /// Rule preset to start from.
+    #[arg(long, value_enum, default_value_t = Preset::Seed)]
+    pub rules: Preset,
+    /// Decks in the shoe (1 to 64; the seed table: 8).
+    #[arg(long, value_name = "N")]
+    pub decks: Option<u32>,
+    /// Dealer hits soft 17 (default: stands on all 17s).
+    #[arg(long)]
+    pub h17: bool,
+    /// Blackjack payout (the seed table: 3:2).
+    #[arg(long, value_name = "3:2|6:5|1:1", value_parser = parse_bj_pays)]
+    pub bj_pays: Option<BjPays>,
+    /// Hole-card game: the dealer peeks for blackjack (instead of European no-hole-card).
+    #[arg(long)]
+    pub peek: bool,
+    /// No-hole-card game: what a dealer blackjack takes (all wagers, or the original bet only).
+    ///
+    /// all (the seed table, the European convention): doubled and split bets are lost too.
+    /// original (also obo): only the original bet is lost, which has the EV of a hole-card
+    /// game. Without --peek only; `exact blackjack` without this flag reports both.
+    #[arg(long, value_name = "all|original", value_parser = parse_takes)]
+    pub dealer_bj_takes: Option<DealerBjTakes>,
+    /// When surrender is allowed.
+    ///
+    /// 2-9 (the seed table): against a dealer 2 to 9 only; late: against any up card, after
+    /// the peek in a hole-card game (without a hole card, late surrender does not escape a
+    /// dealer blackjack: the whole bet is lost); early: against any up card, before the peek
+    /// (half the bet even against a blackjack); none (also no). Surrender gives up half the
+    /// main bet, on the first two cards only.
+    #[arg(long, value_name = "none|2-9|late|early", value_parser = parse_surrender)]
+    pub surrender: Option<Surrender>,
+    /// Which first two cards may be doubled (the seed table: any).
+    ///
+    /// 9-11 and 10-11 are hard totals; a double takes exactly one more card.
+    #[arg(long, value_name = "any|9-11|10-11", value_parser = parse_double)]
+    pub double: Option<Double>,
+    /// Double after split allowed.
+    #[arg(long)]
+    pub das: bool,
+    /// Most hands after splitting (1 = no splitting).
+    ///
+    /// 2 at the seed table (split once); up to 8 in simulation, 4 in the exact analysis.
+    #[arg(long, value_name = "N")]
+    pub max_hands: Option<u8>,
+    /// Aces may be resplit (needs --max-hands 3 or more).
+    #[arg(long)]
+    pub resplit_aces: bool,
+    /// Split aces may be hit (default: one card each).
+    #[arg(long)]
+    pub hit_split_aces: bool,
+    /// What makes a splittable pair.
+    ///
+    /// value (the seed table): any two ten-valued cards (K-Q) are a pair; rank: only the same
+    /// rank (K-K). The exact analysis approximates rank by value and says so.
+    #[arg(long, value_name = "value|rank", value_parser = parse_split_by)]
+    pub split_by: Option<SplitBy>,
+    /// Cut card position as the fraction of the shoe dealt (e.g. 0.75).
+    ///
+    /// 0.75 at the seed table. A round begun before the cut card is dealt from the same
+    /// shoe, so at least 8 cards per hand at the table must lie behind it. Not with
+    /// --shuffle-every-round.
+    #[arg(long, value_name = "F")]
+    pub penetration: Option<f64>,
+    /// Shuffle the whole shoe before every round (continuous shuffler).
+    #[arg(long)]
+    pub shuffle_every_round: bool,
+    /// Seated players, all playing the chosen strategy (1 to 7; default 1).
+    ///
+    /// They are dealt from the same shoe. With --spots-at, a counter bets its seats beyond
+    /// the first only at high counts.
+    #[arg(long, value_name = "N")]
+    pub players: Option<u8>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Preset {
+    /// The live table: 8 decks, S17, 3:2, ENHC (lose all), surrender 2-9, no DAS, 2 hands.
+    Seed,
+}
+
+impl BjRulesArgs {
+    /// Whether the no-hole-card settlement was chosen explicitly.
+    pub fn settlement_given(&self) -> bool {
+        self.dealer_bj_takes.is_some()
+    }
+
+    /// The validated rule set these flags describe.
+    pub fn to_rules(&self) -> Result<Rules, ArgError> {
+        self.build(true)
+    }
+
+    /// The rule set for an analysis that deals no shoe to its cut card (advise, exact,
+    /// derive, indices): the cut card's place is not checked (`Rules::validate_undealt`).
+    pub fn to_rules_undealt(&self) -> Result<Rules, ArgError> {
+        self.build(false)
+    }
+
+    fn build(&self, dealt: bool) -> Result<Rules, ArgError> {
+        let mut r = match self.rules {
+            Preset::Seed => Rules::seed(),
+        };
+        if self.peek && self.dealer_bj_takes.is_some() {
+            return Err(
+                "--dealer-bj-takes applies to the no-hole-card game only; drop it or drop --peek"
+                    .into(),
+            );
+        }
+        if self.shuffle_every_round && self.penetration.is_some() {
+            return Err("--penetration places a cut card, which --shuffle-every-round does not use; give one of them".into());
+        }
+        if let Some(d) = self.decks {
+            r.decks = d;
+        }
+        r.h17 |= self.h17;
+        if let Some(p) = self.bj_pays {
+            r.bj_pays = p;
+        }
+        r.peek |= self.peek;
+        if let Some(t) = self.dealer_bj_takes {
+            r.dealer_bj_takes = t;
+        }
+        if let Some(s) = self.surrender {
+            r.surrender = s;
+        }
+        if let Some(d) = self.double {
+            r.double = d;
+        }
+        r.das |= self.das;
+        if let Some(m) = self.max_hands {
+            r.max_hands = m;
+        }
+        r.resplit_aces |= self.resplit_aces;
+        r.hit_split_aces |= self.hit_split_aces;
+        if let Some(s) = self.split_by {
+            r.split_by = s;
+        }
+        if let Some(p) = self.penetration {
+            r.shuffle = Shuffle::CutCard { penetration: p };
+        }
+        if self.shuffle_every_round {
+            r.shuffle = Shuffle::EveryRound;
+        }
+        if let Some(p) = self.players {
+            r.players = p;
+        }
+        let checked = if dealt {
+            r.validate()
+        } else {
+            r.validate_undealt()
+        };
+        checked.map_err(|e| e.to_string())?;
+        Ok(r)
+    }
+}
+
+fn parse_bj_pays(s: &str) -> Result<BjPays, String> {
+    match s {
+        "3:2" => Ok(BjPays::ThreeToTwo),
+        "6:5" => Ok(BjPays::SixToFive),
+        "1:1" => Ok(BjPays::OneToOne),
+        _ => Err(format!("expected 3:2, 6:5 or 1:1, found '{s}'")),
+    }
+}
+fn parse_takes(s: &str) -> Result<DealerBjTakes, String> {
+    match s {
+        "all" => Ok(DealerBjTakes::All),
+        "original" | "obo" | "OBO" => Ok(DealerBjTakes::Original),
+        _ => Err(format!("expected all or original, found '{s}'")),
+    }
+}
+fn parse_surrender(s: &str) -> Result<Surrender, String> {
+    match s {
+        "none" | "no" => Ok(Surrender::None),
+        "2-9" => Ok(Surrender::TwoToNine),
+        "late" => Ok(Surrender::Late),
+        "early" => Ok(Surrender::Early),
+        _ => Err(format!("expected none, 2-9, late or early, found '{s}'")),
+    }
+}
+fn parse_double(s: &str) -> Result<Double, String> {
+    match s {
+        "any" => Ok(Double::Any),
+        "9-11" => Ok(Double::NineToEleven),
+        "10-11" => Ok(Double::TenToEleven),
+        _ => Err(format!("expected any, 9-11 or 10-11, found '{s}'")),
+    }
+}
+fn parse_split_by(s: &str) -> Result<SplitBy, String> {
+    match s {
+        "value" => Ok(SplitBy::Value),
+        "rank" => Ok(SplitBy::Rank),
+        _ => Err(format!("expected value or rank, found '{s}'")),
+    }
+}

@@ -1,0 +1,156 @@
+//! The dossier's plots: each tier's distribution, the acceptance funnel, the rule changes.
+
+use super::sections::net_label;
+use super::{AuditModel, ChangeRow, ClaimLine, Tier};
+use crate::audit::{Z95, Z99, Z999};
+use crate::report::pct;
+use crate::report::svg::{bar_chart, line_chart, Bar, BarChart, Line, YUnit};
+
+/// The plots: each tier's exact distribution (with the simulation's 95% intervals where
+/// simulated), the acceptance funnel with the claim drawn, and the RTP of the rule changes.
+pub fn plots(m: &AuditModel) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for t in &m.tiers {
+        out.push((
+            format!("distribution-{}.svg", t.tier.as_str()),
+            distribution_plot(m, t)?,
+        ));
+    }
+    out.push(("acceptance-funnel.svg".into(), funnel_plot(m)?));
+    if let Some(c) = &m.claim {
+        out.push(("rule-changes.svg".into(), changes_plot(m, c)?));
+    }
+    Ok(out)
+}
+
+/// A tier's exact distribution of one round's net (bars), with the simulation's 95%
+/// intervals (error bars) where the tier was simulated.
+fn distribution_plot(m: &AuditModel, t: &Tier) -> Result<String, String> {
+    let sim = m.simulation.iter().find(|s| s.tier == t.tier);
+    let bars: Vec<Bar> = t
+        .distribution
+        .iter()
+        .map(|d| {
+            let b = Bar::new(net_label(d.net), 100.0 * d.p);
+            match sim.and_then(|s| s.histogram.iter().find(|h| h.net == d.net)) {
+                Some(h) if h.count > 0 || d.p > 0.0 => {
+                    let n = sim.map_or(0, |s| s.rounds) as f64;
+                    let se = (h.p_sim * (1.0 - h.p_sim) / n).sqrt();
+                    b.with_ci(100.0 * (h.p_sim - Z95 * se), 100.0 * (h.p_sim + Z95 * se))
+                }
+                _ => b,
+            }
+        })
+        .collect();
+    let title = if sim.is_some() {
+        format!(
+            "One round's net, {} tier: exact P (bars), simulated 95% CI (error bars)",
+            t.tier.as_str()
+        )
+    } else {
+        format!("One round's net, {} tier: exact P", t.tier.as_str())
+    };
+    bar_chart(&BarChart {
+        title: &title,
+        x_label: "net result (initial bets)",
+        y_label: "probability (%)",
+        y_unit: YUnit::Percent,
+        bars: &bars,
+        histogram: false,
+        hline: None,
+    })
+}
+
+/// The acceptance funnel: the monitored tier's 95%, 99% and 99.9% bands of the observed RTP
+/// per amount wagered against the rounds played (log10), with the claim drawn.
+fn funnel_plot(m: &AuditModel) -> Result<String, String> {
+    let mt = &m.monitoring;
+    let grid: Vec<f64> = (0..=120).map(|i| 5.0 + 4.0 * i as f64 / 120.0).collect();
+    let edge = |z: f64, sign: f64| -> Vec<(f64, f64)> {
+        grid.iter()
+            .map(|&x| {
+                let n = 10f64.powf(x);
+                (
+                    x,
+                    100.0 * (mt.rtp_total_wagered + sign * z * mt.sd_per_round / n.sqrt()),
+                )
+            })
+            .collect()
+    };
+    // Each band's upper edge carries its name, the lower edge none.
+    let edges: Vec<(&str, Vec<(f64, f64)>)> =
+        [("95% band", Z95), ("99% band", Z99), ("99.9% band", Z999)]
+            .into_iter()
+            .flat_map(|(name, z)| [(name, edge(z, 1.0)), ("", edge(z, -1.0))])
+            .collect();
+    let lines: Vec<Line> = edges
+        .iter()
+        .map(|(name, points)| Line {
+            name,
+            points,
+            band: None,
+            dots: false,
+        })
+        .collect();
+    let claim_w = funnel_claim(m);
+    let claim_label = claim_w.map(|(c, w)| {
+        format!(
+            "claim {} per initial bet = {:.3}% per amount wagered",
+            pct(c, 2),
+            100.0 * w
+        )
+    });
+    line_chart(
+        &format!(
+            "Acceptance funnel: RTP per amount wagered, {} tier (expected {:.3}%)",
+            mt.tier.as_str(),
+            100.0 * mt.rtp_total_wagered
+        ),
+        "rounds played, log10 (6 = 1M, 9 = 1G)",
+        "observed RTP per amount wagered (%)",
+        YUnit::Percent,
+        &lines,
+        claim_w.map(|(_, w)| (100.0 * w, claim_label.as_deref().unwrap_or("claim"))),
+    )
+}
+
+/// The claim per initial bet and what it comes to per amount wagered at the monitored tier.
+fn funnel_claim(m: &AuditModel) -> Option<(f64, f64)> {
+    let wagered = m
+        .tiers
+        .iter()
+        .find(|t| t.tier == m.monitoring.tier)
+        .map_or(1.0, |t| t.wagered_per_round);
+    m.claim
+        .as_ref()
+        .map(|c| (c.claimed, 1.0 + (c.claimed - 1.0) / wagered))
+}
+
+/// The EV of optimal play after each single rule change, highest first, against the EV the
+/// claim needs.
+fn changes_plot(m: &AuditModel, c: &ClaimLine) -> Result<String, String> {
+    let mut singles: Vec<&ChangeRow> = m
+        .what_would_make_claim_true
+        .iter()
+        .filter(|x| x.changes.len() == 1)
+        .collect();
+    singles.sort_by(|a, b| b.rtp_optimal.total_cmp(&a.rtp_optimal));
+    let bars: Vec<Bar> = singles
+        .iter()
+        .map(|x| Bar::new(x.changes[0].clone(), 100.0 * (x.rtp_optimal - 1.0)))
+        .collect();
+    let hline = format!(
+        "the claimed {} needs EV ≥ {}",
+        pct(c.claimed, 2),
+        pct(c.claimed - 1.0, 2)
+    );
+    bar_chart(&BarChart {
+        title: "EV of optimal play after one rule change (exact)",
+        x_label: "rule change",
+        y_label: "EV per initial bet (%)",
+        y_unit: YUnit::Percent,
+        bars: &bars,
+        histogram: false,
+        hline: Some((100.0 * (c.claimed - 1.0), &hline)),
+    })
+}
