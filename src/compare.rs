@@ -292,49 +292,8 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         .iter()
         .map(|a| Estimate::new(a.mean() / scale, a.se() / scale, a.df()))
         .collect();
-    let mut labels: Vec<crate::game::Label> = c.configs.iter().map(G::label).collect();
-    // The same strategy given twice (a useful self-check: it must differ by exactly 0) gets
-    // its position in the command line, so that rows and pairs can be told apart.
-    let names: Vec<String> = labels.iter().map(|l| l.name.clone()).collect();
-    for (i, l) in labels.iter_mut().enumerate() {
-        if names.iter().filter(|n| **n == l.name).count() > 1 {
-            l.name = format!("{} (#{})", l.name, i + 1);
-        }
-    }
-    // Rank: 1 + the number of configurations significantly better (paired 95% CI above zero).
-    let df = acc.per.first().map(|a| a.df()).unwrap_or(0);
-    let crit = critical(0.95, df);
-    let mut better = vec![0usize; n];
-    let mut pairs = Vec::new();
-    let mut k = 0;
-    for i in 0..n {
-        for j in (i + 1)..n {
-            let (d, se, se_ind) = paired(&acc, i, j, k, scale);
-            if d - crit * se > 0.0 {
-                better[j] += 1;
-            } else if d + crit * se < 0.0 {
-                better[i] += 1;
-            }
-            let score = scores.then(|| paired_score(&acc, i, j, k));
-            let vr = if se > 0.0 {
-                (se_ind / se).powi(2)
-            } else {
-                f64::INFINITY
-            };
-            pairs.push(PairRow {
-                a: labels[i].name.clone(),
-                b: labels[j].name.clone(),
-                diff: d,
-                se,
-                ci95: [d - crit * se, d + crit * se],
-                se_independent: se_ind,
-                variance_reduction: vr.is_finite().then_some(vr),
-                score_diff: score.map(|x| x.0),
-                score_se: score.map(|x| x.1),
-            });
-            k += 1;
-        }
-    }
+    let labels = distinct_labels(c.configs.iter().map(G::label).collect());
+    let (pairs, better) = pair_rows(&acc, &labels, scale, scores);
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
         est[b]
@@ -364,15 +323,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         game: G::NAME,
         version: crate::VERSION,
         estimate: kind.what,
-        rules: {
-            let first = G::rules_line(&c.configs[0]);
-            if c.configs.iter().all(|x| G::rules_line(x) == first) {
-                first
-            } else {
-                // A penetration sweep: the rows' labels give each one's cut card.
-                format!("{first} (the first configuration's; the rows differ, see their labels; all play the same shoes, so a deeper cut deals more rounds)")
-            }
-        },
+        rules: rules_line::<G>(&c.configs),
         seed: c.meta.seed,
         chunks: CompareChunks {
             size: c.plan.chunk_size(),
@@ -388,6 +339,74 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         run: c.meta.clone(),
         format: kind.format,
         unit: kind.unit,
+    }
+}
+
+/// The configurations' labels, the same strategy given twice (a useful self-check: it must
+/// differ by exactly 0) told apart by its position in the command line.
+fn distinct_labels(mut labels: Vec<crate::game::Label>) -> Vec<crate::game::Label> {
+    let names: Vec<String> = labels.iter().map(|l| l.name.clone()).collect();
+    for (i, l) in labels.iter_mut().enumerate() {
+        if names.iter().filter(|n| **n == l.name).count() > 1 {
+            l.name = format!("{} (#{})", l.name, i + 1);
+        }
+    }
+    labels
+}
+
+/// Every pair's paired difference (and SCOREs' when `scores`), and for each configuration how
+/// many others are significantly better (paired 95% CI above zero): its rank less one.
+fn pair_rows(
+    acc: &CompareAcc,
+    labels: &[crate::game::Label],
+    scale: f64,
+    scores: bool,
+) -> (Vec<PairRow>, Vec<usize>) {
+    let n = labels.len();
+    let df = acc.per.first().map(|a| a.df()).unwrap_or(0);
+    let crit = critical(0.95, df);
+    let mut better = vec![0usize; n];
+    let mut pairs = Vec::new();
+    let mut k = 0;
+    for i in 0..n {
+        for j in (i + 1)..n {
+            let (d, se, se_ind) = paired(acc, i, j, k, scale);
+            if d - crit * se > 0.0 {
+                better[j] += 1;
+            } else if d + crit * se < 0.0 {
+                better[i] += 1;
+            }
+            let score = scores.then(|| paired_score(acc, i, j, k));
+            let vr = if se > 0.0 {
+                (se_ind / se).powi(2)
+            } else {
+                f64::INFINITY
+            };
+            pairs.push(PairRow {
+                a: labels[i].name.clone(),
+                b: labels[j].name.clone(),
+                diff: d,
+                se,
+                ci95: [d - crit * se, d + crit * se],
+                se_independent: se_ind,
+                variance_reduction: vr.is_finite().then_some(vr),
+                score_diff: score.map(|x| x.0),
+                score_se: score.map(|x| x.1),
+            });
+            k += 1;
+        }
+    }
+    (pairs, better)
+}
+
+/// The configurations' rules in one line: the first's, said to differ when the rows do (a
+/// penetration sweep, whose rows' labels give each one's cut card).
+fn rules_line<G: Game>(configs: &[G::Config]) -> String {
+    let first = G::rules_line(&configs[0]);
+    if configs.iter().all(|x| G::rules_line(x) == first) {
+        first
+    } else {
+        format!("{first} (the first configuration's; the rows differ, see their labels; all play the same shoes, so a deeper cut deals more rounds)")
     }
 }
 

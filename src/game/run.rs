@@ -59,30 +59,12 @@ pub fn simulate<G: Game>(
     stop: &AtomicBool,
 ) -> Result<Run<G>, G::Error> {
     G::validate(&cfg)?;
-    if spec.chunk == Some(0) {
-        return Err(RunError::ZeroChunk.into());
-    }
-    if spec.checkpoint.is_some() && spec.shard_out.is_none() {
-        return Err(RunError::CheckpointNeedsShardOut.into());
-    }
-    if spec.checkpoint == Some(std::time::Duration::ZERO) {
-        return Err(RunError::ZeroCheckpoint.into());
-    }
+    check_spec(spec)?;
     let shards = spec.shard.map_or(1, |s| s.n);
     let setup = std::time::Instant::now();
     let (plan, sim) = G::prepare(&cfg, spec.seed, spec.chunk, shards)?;
     let setup_s = setup.elapsed().as_secs_f64();
-    let total = plan.chunks();
-    if let Some(s) = spec.shard.filter(|s| s.n > total) {
-        return Err(RunError::EmptyShards {
-            k: s.k,
-            n: s.n,
-            chunks: total,
-            empty: s.n - total,
-        }
-        .into());
-    }
-    let chunks = spec.shard.map_or(0..total, |s| s.range(total));
+    let chunks = chunk_range(spec, plan.chunks())?;
     let opts = crate::engine::RunOptions {
         seed: spec.seed,
         chunks: chunks.clone(),
@@ -107,17 +89,9 @@ pub fn simulate<G: Game>(
     if prior.is_some() && done0 == len {
         // Already complete: its report, from the file; nothing is recomputed or rewritten.
         let meta = RunMeta {
-            seed: spec.seed,
             elapsed_s: elapsed0,
             setup_s,
-            threads: spec.threads.unwrap_or_else(rayon::current_num_threads),
-            chunks_done: done0,
-            chunks_planned: len,
-            shard: spec.shard,
-            chunk_range: [chunks.start, chunks.end],
-            resumed_from_chunk: Some(chunks.end),
-            already_complete: true,
-            ..RunMeta::default()
+            ..complete_meta(spec, &chunks)
         };
         return Ok(Run {
             config: cfg,
@@ -175,6 +149,50 @@ pub fn simulate<G: Game>(
         meta,
         unsaved,
     })
+}
+
+/// The run specification's own checks, before the game plans anything.
+fn check_spec(spec: &RunSpec) -> Result<(), RunError> {
+    if spec.chunk == Some(0) {
+        return Err(RunError::ZeroChunk);
+    }
+    if spec.checkpoint.is_some() && spec.shard_out.is_none() {
+        return Err(RunError::CheckpointNeedsShardOut);
+    }
+    if spec.checkpoint == Some(std::time::Duration::ZERO) {
+        return Err(RunError::ZeroCheckpoint);
+    }
+    Ok(())
+}
+
+/// The chunks this run (or its shard) plays of the run's `total`; a shard that would select
+/// none is refused.
+fn chunk_range(spec: &RunSpec, total: u64) -> Result<std::ops::Range<u64>, RunError> {
+    if let Some(s) = spec.shard.filter(|s| s.n > total) {
+        return Err(RunError::EmptyShards {
+            k: s.k,
+            n: s.n,
+            chunks: total,
+            empty: s.n - total,
+        });
+    }
+    Ok(spec.shard.map_or(0..total, |s| s.range(total)))
+}
+
+/// The metadata of a shard whose file was already complete (read, not run; its times the
+/// caller's).
+fn complete_meta(spec: &RunSpec, chunks: &std::ops::Range<u64>) -> RunMeta {
+    RunMeta {
+        seed: spec.seed,
+        threads: spec.threads.unwrap_or_else(rayon::current_num_threads),
+        chunks_done: chunks.end - chunks.start,
+        chunks_planned: chunks.end - chunks.start,
+        shard: spec.shard,
+        chunk_range: [chunks.start, chunks.end],
+        resumed_from_chunk: Some(chunks.end),
+        already_complete: true,
+        ..RunMeta::default()
+    }
 }
 
 /// The shard file at `path`, if there is one that this run (key `key`, shard `shard`, chunks
