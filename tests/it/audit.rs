@@ -21,6 +21,7 @@ fn moments(d: &Value) -> (f64, f64) {
 
 /// One dossier of the seed table with a short simulation, checked from every side.
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn the_seed_table_dossier() {
     let dir = temp_dir("audit-seed");
     let out = dir.join("dossier");
@@ -375,6 +376,7 @@ fn screenshot(page: &std::path::Path, dir: &std::path::Path) {
 }
 
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn dossier_of_other_rules_with_resplits() {
     let j = json(&[
         "audit",
@@ -441,6 +443,7 @@ static SIMULATION_STARTED: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
 
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn a_stopped_audit_is_marked_and_keeps_the_exact_part() {
     use rtplab::games::blackjack::audit::{audit, render, AuditConfig, TierName};
     use std::sync::atomic::Ordering;

@@ -170,6 +170,7 @@ fn run_all(cmds: &[String]) -> Vec<String> {
 
 /// Every README command succeeds as written (sizes cut), in the order the README gives them.
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn every_readme_command_runs() {
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
@@ -189,6 +190,7 @@ const NOT_HERE: &[(&str, &str)] = &[(
 /// Every command of every page of docs/ succeeds as written (sizes cut), each page's in order
 /// in a scratch folder of its own (a page's later example may read an earlier one's output).
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn every_docs_command_runs() {
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
     let mut pages: Vec<PathBuf> = std::fs::read_dir(&docs)

@@ -86,6 +86,7 @@ fn sigterm_writes_the_interrupted_report_and_shard_and_exits_143() {
 }
 
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn sigterm_stops_a_dice_game_and_sigint_still_exits_130() {
     let d = dir("sigterm-dice");
     let folder = d.join("out");
@@ -152,6 +153,7 @@ fn sigterm_stops_a_dice_game_and_sigint_still_exits_130() {
 }
 
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn an_interrupted_comparison_is_marked_and_exits_143_or_130() {
     let d = dir("sigterm-compare");
     let out = d.join("c.json");
@@ -642,6 +644,7 @@ fn wording_and_post_split_names() {
 /// Commands with no partial result (check, exact, merge, derive) end at once on the first
 /// signal, with 128 + its number, as a scheduler expects.
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn commands_without_a_partial_result_end_at_once_on_a_signal() {
     let start = Instant::now();
     let (code, err) = run_and_signal(&["check", "reports/baselines"], "TERM");

@@ -10,6 +10,7 @@ use rtplab::games::blackjack::indices::{IndexSet, Play};
 use rtplab::games::blackjack::rules::{Rules, Surrender};
 
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn generated_hi_lo_indices_match_the_published_i18_and_fab4_within_one() {
     // The game they are published for: 6 decks, S17, peek, DAS, late surrender.
     let mut rules = Rules::seed();

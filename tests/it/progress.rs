@@ -30,6 +30,7 @@ fn on_terminal(args: &str, secs: u32) -> String {
 }
 
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn a_simulation_shows_progress_on_a_terminal_unless_quiet() {
     let args = "sim doom --turns 20M --strategy bank-at:300 --threads 1 --format json";
     let shown = on_terminal(args, 60);
@@ -48,6 +49,7 @@ fn a_simulation_shows_progress_on_a_terminal_unless_quiet() {
 /// Dice of Doom solve half a minute, never read from a cache), or 3 s under -q, where nothing
 /// at all is said on standard error.
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn long_exact_work_shows_progress_unless_quiet() {
     for (args, label) in [
         (

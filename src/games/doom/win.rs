@@ -1122,6 +1122,7 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
     fn finish_round_agrees_with_brute_force_value_iteration() {
         // Doom on a single six keeps turns short, so the last turn's tail (the cap) is short
         // enough for the brute force to follow every state to past it.
@@ -1280,6 +1281,7 @@ mod tests {
     /// solve both, with the fine zone (250 points) and grid step (100) scaled down so that
     /// most of the table is interpolated.
     #[test]
+    #[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
     fn the_fast_solve_is_within_its_tolerance_of_the_exact_one() {
         let m = rules(1000, EndRule::FinishRound, |_| {});
         let exact = WinSolution::solve(&m).unwrap();
