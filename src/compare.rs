@@ -412,13 +412,6 @@ fn rules_line<G: Game>(configs: &[G::Config]) -> String {
 
 /// The comparison's report, rendered from its model.
 pub fn render(m: &CompareModel) -> Report {
-    let f = |v: f64| {
-        if v.is_finite() {
-            (m.format)(v)
-        } else {
-            "n/a".to_string()
-        }
-    };
     let mut r = Report {
         title: format!(
             "rtplab {} strategy comparison (common random numbers)",
@@ -441,6 +434,52 @@ pub fn render(m: &CompareModel) -> Report {
         ),
     ));
     m.run.annotate_without_pace(&mut r);
+    let score_cols = m.strategies.iter().any(|s| s.score.is_some());
+    r.sections.push(strategies_section(m, score_cols));
+    r.sections.push(pairs_section(m, score_cols));
+    if score_cols {
+        r.notes.push("SCORE = 10^6 (EV/SD)^2 per round played (signed: negative when EV < 0); its SEs come from the paired EV SEs by the delta method (the SD's own sampling error, far smaller, is left out).".into());
+    }
+    r.notes.push("Rank 1 + the number of strategies whose paired 95% CI lies entirely above; equal ranks are ties.".into());
+    r.notes.extend(m.no_claim.clone());
+    r.json = serde_json::to_value(m).unwrap_or_default();
+    r
+}
+
+/// An estimate in the comparison's print format ("n/a" when not finite).
+fn shown(m: &CompareModel, v: f64) -> String {
+    if v.is_finite() {
+        (m.format)(v)
+    } else {
+        "n/a".to_string()
+    }
+}
+
+/// An estimate's cell, in the comparison's unit.
+fn value_cell(m: &CompareModel, v: f64) -> Cell {
+    Cell::num(shown(m, v), v, m.unit)
+}
+
+/// A 95% interval's cell.
+fn interval_cell(m: &CompareModel, [lo, hi]: [f64; 2]) -> Cell {
+    Cell::range(
+        format!("[{}, {}]", shown(m, lo), shown(m, hi)),
+        lo,
+        hi,
+        m.unit,
+    )
+}
+
+/// A SCORE's cell (two decimals; "n/a" when there is none).
+fn score_cell(v: Option<f64>) -> Cell {
+    match v {
+        Some(x) if x.is_finite() => Cell::num(format!("{x:.2}"), x, "score"),
+        _ => Cell::from("n/a"),
+    }
+}
+
+/// Each configuration's estimate, best first, with its rank.
+fn strategies_section(m: &CompareModel, score_cols: bool) -> Section {
     let rtp_cols = m.strategies.iter().any(|s| s.rtp.is_some());
     let mut cols = vec![
         "rank",
@@ -453,39 +492,32 @@ pub fn render(m: &CompareModel) -> Report {
     if rtp_cols {
         cols.push("RTP");
     }
-    let score_cols = m.strategies.iter().any(|s| s.score.is_some());
     if score_cols {
         cols.extend(["SCORE", "SCORE SE"]);
     }
     let mut s = Section::new("Strategies (same random streams)", &cols);
-    let plain = |v: Option<f64>| match v {
-        Some(x) if x.is_finite() => Cell::num(format!("{x:.2}"), x, "score"),
-        _ => Cell::from("n/a"),
-    };
-    let num = |v: f64| Cell::num(f(v), v, m.unit);
     for row in &m.strategies {
         let mut cells = vec![
             count_cell(row.rank as u64),
             Cell::from(row.strategy.name.clone()),
             count_cell(row.observations),
-            num(row.ev),
-            num(row.ev_se),
-            Cell::range(
-                format!("[{}, {}]", f(row.ci95[0]), f(row.ci95[1])),
-                row.ci95[0],
-                row.ci95[1],
-                m.unit,
-            ),
+            value_cell(m, row.ev),
+            value_cell(m, row.ev_se),
+            interval_cell(m, row.ci95),
         ];
         if rtp_cols {
-            cells.push(row.rtp.map_or("".into(), num));
+            cells.push(row.rtp.map_or("".into(), |v| value_cell(m, v)));
         }
         if score_cols {
-            cells.extend([plain(row.score), plain(row.score_se)]);
+            cells.extend([score_cell(row.score), score_cell(row.score_se)]);
         }
         s.row(cells);
     }
-    r.sections.push(s);
+    s
+}
+
+/// Every pair's paired difference, its SE and interval, and what pairing saved.
+fn pairs_section(m: &CompareModel, score_cols: bool) -> Section {
     let mut cols = vec![
         "A",
         "B",
@@ -500,14 +532,13 @@ pub fn render(m: &CompareModel) -> Report {
     }
     let mut s = Section::new("Paired differences (row − column strategy)", &cols);
     for p in &m.pairs {
-        let [lo, hi] = p.ci95;
         let mut cells = vec![
             Cell::from(p.a.clone()),
             Cell::from(p.b.clone()),
-            num(p.diff),
-            num(p.se),
-            Cell::range(format!("[{}, {}]", f(lo), f(hi)), lo, hi, m.unit),
-            num(p.se_independent),
+            value_cell(m, p.diff),
+            value_cell(m, p.se),
+            interval_cell(m, p.ci95),
+            value_cell(m, p.se_independent),
             match p.variance_reduction {
                 _ if !p.se.is_finite() => "n/a".into(),
                 Some(vr) => Cell::num(format!("{vr:.1}x"), vr, "factor"),
@@ -515,18 +546,11 @@ pub fn render(m: &CompareModel) -> Report {
             },
         ];
         if score_cols {
-            cells.extend([plain(p.score_diff), plain(p.score_se)]);
+            cells.extend([score_cell(p.score_diff), score_cell(p.score_se)]);
         }
         s.row(cells);
     }
-    r.sections.push(s);
-    if score_cols {
-        r.notes.push("SCORE = 10^6 (EV/SD)^2 per round played (signed: negative when EV < 0); its SEs come from the paired EV SEs by the delta method (the SD's own sampling error, far smaller, is left out).".into());
-    }
-    r.notes.push("Rank 1 + the number of strategies whose paired 95% CI lies entirely above; equal ranks are ties.".into());
-    r.notes.extend(m.no_claim.clone());
-    r.json = serde_json::to_value(m).unwrap_or_default();
-    r
+    s
 }
 
 /// The comparison's pictures: each configuration's estimate with its 95% interval
