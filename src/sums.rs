@@ -37,7 +37,7 @@ use crate::stats::{Batch, Ratio};
 /// `relations(PATH)` names a `fn(&Self) -> Result<(), String>` checked after every field
 /// (sums that relate fields: a histogram counting the rounds, hands at most the rounds).
 ///
-/// ```ignore
+/// ```text
 /// sums! {
 ///     /// A coin game's sums.
 ///     #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
