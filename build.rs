@@ -1,16 +1,29 @@
-//! Records the git commit the binary is built from (for the audit dossier's identity).
+//! Records the git commit the binary is built from (for the audit dossier's identity): the
+//! commit's 12-hex-digit name, `-dirty` when tracked files differ from it.
+//!
+//! Both questions are asked with `GIT_OPTIONAL_LOCKS=0`, so git does not refresh `.git/index`
+//! while answering; a refreshed index would be a changed `rerun-if-changed` input, and the
+//! next cargo command would build the crate again for nothing.
 
-fn main() {
-    let commit = std::process::Command::new("git")
-        .args(["describe", "--always", "--dirty", "--abbrev=12"])
+fn git(args: &[&str]) -> Option<String> {
+    std::process::Command::new("git")
+        .args(args)
+        .env("GIT_OPTIONAL_LOCKS", "0")
         .output()
         .ok()
         .filter(|o| o.status.success())
         .and_then(|o| String::from_utf8(o.stdout).ok())
+}
+
+fn main() {
+    let commit = git(&["rev-parse", "--short=12", "HEAD"])
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty());
     if let Some(c) = commit {
-        println!("cargo:rustc-env=RTPLAB_GIT_COMMIT={c}");
+        let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+            .is_some_and(|s| !s.trim().is_empty());
+        let suffix = if dirty { "-dirty" } else { "" };
+        println!("cargo:rustc-env=RTPLAB_GIT_COMMIT={c}{suffix}");
     }
     for p in [".git/HEAD", ".git/index"] {
         if std::path::Path::new(p).exists() {
