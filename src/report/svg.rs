@@ -564,6 +564,44 @@ pub fn bar_chart(c: &BarChart) -> Result<String, String> {
     Ok(out)
 }
 
+/// The fair share of `players` seats in percent (1/players), and its line's label.
+pub fn fair_share(players: usize) -> (f64, String) {
+    let players = players.max(1);
+    let fair = 100.0 / players as f64;
+    let label = format!("fair share 1/{players} = {}%", super::fixed(fair, 2));
+    (fair, label)
+}
+
+/// The win rate by seat of a game in seats (`win-rate-by-seat.svg`): each seat's share of the
+/// `games` (ties shared) in percent with its 95% interval, labelled with its number and
+/// `names`, against the fair share 1/seats; no bars before a run's first game.
+pub fn win_rate_by_seat(
+    wins: &[crate::stats::Ratio],
+    games: u64,
+    names: &[String],
+) -> Result<String, String> {
+    let (fair, fair_label) = fair_share(wins.len());
+    let bars: Vec<Bar> = wins
+        .iter()
+        .enumerate()
+        .filter(|_| games > 0)
+        .map(|(s, w)| {
+            let e = super::est(w, 1.0);
+            Bar::new(format!("{} {}", s + 1, names[s]), 100.0 * e.mean)
+                .with_ci(100.0 * e.ci95[0], 100.0 * e.ci95[1])
+        })
+        .collect();
+    bar_chart(&BarChart {
+        title: "Win rate by seat (ties shared)",
+        x_label: "seat and strategy",
+        y_label: "win rate (%)",
+        y_unit: YUnit::Percent,
+        bars: &bars,
+        hline: Some((fair, &fair_label)),
+        histogram: false,
+    })
+}
+
 /// A bar of `k` out of `n` as a percent, with its binomial 95% interval.
 pub fn binomial_bar(label: impl Into<String>, k: u64, n: u64) -> Bar {
     if n == 0 {

@@ -12,7 +12,7 @@ use super::rules::TwentyOneRules;
 use super::sim::{TwentyOneAcc, MAX_SCORE};
 use super::strategy::RowTable;
 use crate::report::{
-    count, count_cell, est, fixed, fixed_cell, pct, pct_cell, pct_estimate_cells,
+    count, count_cell, est, fixed_cell, pct, pct_cell, pct_estimate_cells,
     strategy_win_rate_section, strategy_win_rates, Cell, Report, RunHeader, RunMeta, Section,
     StrategyWinRate,
 };
@@ -775,23 +775,10 @@ pub fn render_exact(x: &ExactModel) -> Report {
 /// SVG plots: win rate by seat (percents with 95% error bars and the fair share
 /// 1/players) and the final-score histogram. An interrupted run's plots say so.
 pub fn plots(acc: &TwentyOneAcc, info: &RunInfo) -> Result<Vec<(String, String)>, String> {
-    use crate::report::svg::{bar_chart, binomial_bar, mark, Bar, BarChart, YUnit};
+    use crate::report::svg::{
+        bar_chart, binomial_bar, mark, win_rate_by_seat, Bar, BarChart, YUnit,
+    };
     let acc = &*acc.with_seats(info.seats.len());
-    let players = acc.wins.len().max(1);
-    let fair = 100.0 / players as f64;
-    let fair_label = format!("fair share 1/{players} = {}%", fixed(fair, 2));
-    let bars: Vec<Bar> = acc
-        .wins
-        .iter()
-        .enumerate()
-        // No bars without games (a run stopped before its first chunk).
-        .filter(|_| acc.games > 0)
-        .map(|(s, w)| {
-            let e = est(w, 1.0);
-            Bar::new(format!("{} {}", s + 1, info.seats[s]), 100.0 * e.mean)
-                .with_ci(100.0 * e.ci95[0], 100.0 * e.ci95[1])
-        })
-        .collect();
     let total: u64 = acc.score_hist.iter().map(|h| h.iter().sum::<u64>()).sum();
     let bins: Vec<u64> = (0..=(MAX_SCORE / 10))
         .map(|b| {
@@ -817,15 +804,7 @@ pub fn plots(acc: &TwentyOneAcc, info: &RunInfo) -> Result<Vec<(String, String)>
     let mut out = vec![
         (
             "win-rate-by-seat.svg".into(),
-            bar_chart(&BarChart {
-                title: "Win rate by seat (ties shared)",
-                x_label: "seat and strategy",
-                y_label: "win rate (%)",
-                y_unit: YUnit::Percent,
-                bars: &bars,
-                hline: Some((fair, &fair_label)),
-                histogram: false,
-            })?,
+            win_rate_by_seat(&acc.wins, acc.games, &info.seats)?,
         ),
         (
             "final-score-histogram.svg".into(),

@@ -578,7 +578,9 @@ fn final_score_section(g: &GamesModel) -> Section {
 /// and by turn order (percents with 95% error bars and the fair share 1/players). An
 /// interrupted run's plots say so.
 pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, String> {
-    use crate::report::svg::{bar_chart, binomial_bar, mark, Bar, BarChart, YUnit};
+    use crate::report::svg::{
+        bar_chart, binomial_bar, fair_share, mark, win_rate_by_seat, Bar, BarChart, YUnit,
+    };
     let acc = &*acc.with_seats(info.seats.len(), info.mode);
     let mut pooled = TurnAcc::default();
     for t in &acc.turns {
@@ -612,33 +614,11 @@ pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, Str
         })?,
     )];
     if let Mode::Games(_) = info.mode {
-        let players = acc.wins.len().max(1);
-        let fair = 100.0 / players as f64;
-        let fair_label = format!("fair share 1/{players} = {}%", fixed(fair, 2));
-        let seats: Vec<Bar> = acc
-            .wins
-            .iter()
-            .enumerate()
-            // No bars without games (a run stopped before its first chunk).
-            .filter(|_| acc.games > 0)
-            .map(|(s, w)| {
-                let e = est(w, 1.0);
-                Bar::new(format!("{} {}", s + 1, info.seats[s]), 100.0 * e.mean)
-                    .with_ci(100.0 * e.ci95[0], 100.0 * e.ci95[1])
-            })
-            .collect();
         out.push((
             "win-rate-by-seat.svg".into(),
-            bar_chart(&BarChart {
-                title: "Win rate by seat (ties shared)",
-                x_label: "seat and strategy",
-                y_label: "win rate (%)",
-                y_unit: YUnit::Percent,
-                bars: &seats,
-                hline: Some((fair, &fair_label)),
-                histogram: false,
-            })?,
+            win_rate_by_seat(&acc.wins, acc.games, &info.seats)?,
         ));
+        let (fair, fair_label) = fair_share(acc.wins.len());
         // A position's wins count shared ties as fractions (WIN_UNIT): the binomial interval
         // of the rounded win count.
         let pos: Vec<Bar> = acc
