@@ -10,6 +10,7 @@ pub mod door;
 pub mod engine;
 pub mod game;
 pub mod games;
+pub mod histogram;
 pub mod job;
 pub mod merge;
 pub mod monitor;

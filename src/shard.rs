@@ -6,12 +6,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-/// File format tag of shard files. In v2 an incomplete file (a checkpoint, or a shard stopped
-/// by a signal) holds exactly the chunks `range[0]..range[0] + chunks_done`, so it can be
-/// resumed; `merge` reads v1 files too (complete ones mean the same in both).
-pub const FORMAT: &str = "rtplab-shard-v2";
-/// The format before checkpoints: an incomplete v1 file's chunks are not a prefix.
-pub const FORMAT_V1: &str = "rtplab-shard-v1";
+/// File format tag of shard files. An incomplete file (a checkpoint, or a shard stopped by a
+/// signal) holds exactly the chunks `range[0]..range[0] + chunks_done`, so it can be resumed.
+/// v3 keeps histograms as the `histogram` module's type; files of an older
+/// format are refused (their sums are laid out differently).
+pub const FORMAT: &str = "rtplab-shard-v3";
 
 /// Which shard of how many (1-based `k`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -381,18 +380,32 @@ pub fn read_one<A: Plausible + Serialize + for<'de> Deserialize<'de>>(
     let name = p.display().to_string();
     let text = crate::door::input::read_text(p, "shard file", crate::door::input::MAX_SHARD_BYTES)
         .map_err(|e| ShardError::Input(e.to_string()))?;
+    /// The format alone, read first: an older format's sums would not parse.
+    #[derive(Deserialize)]
+    struct Head {
+        format: Option<String>,
+    }
+    if let Ok(Head {
+        format: Some(format),
+    }) = serde_json::from_str::<Head>(&text)
+    {
+        if format != FORMAT {
+            return Err(ShardError::Read {
+                file: name,
+                why: if format.starts_with("rtplab-shard-") {
+                    format!("format '{format}' is an older rtplab's, not {FORMAT}; re-run that shard with this version")
+                } else {
+                    format!("format '{format}' is not {FORMAT}")
+                },
+            });
+        }
+    }
     let f: ShardFile<A> = serde_json::from_str(&text).map_err(|e| ShardError::Read {
         file: name.clone(),
         why: format!(
             "not a complete rtplab shard file ({e}); it may be truncated: re-run that shard"
         ),
     })?;
-    if f.format != FORMAT && f.format != FORMAT_V1 {
-        return Err(ShardError::Read {
-            file: name,
-            why: format!("format '{}' is not {FORMAT}", f.format),
-        });
-    }
     let sum = checksum(&f.key, &f.shard, &f.range, f.chunks_done, &f.acc);
     if f.checksum != sum {
         return Err(ShardError::Read {
@@ -469,16 +482,6 @@ pub fn read_all<A: Plausible + Serialize + for<'de> Deserialize<'de>>(
         }
     }
     for (p, f) in &files {
-        if f.chunks_done != f.range[1] - f.range[0] && f.format == FORMAT_V1 {
-            return Err(ShardError::Mismatch(format!(
-                "{} is incomplete ({} of {} chunks; the task was interrupted, by an older version whose interrupted shards cannot be resumed): delete it and re-run shard {}/{}",
-                p.display(),
-                f.chunks_done,
-                f.range[1] - f.range[0],
-                f.shard.k,
-                f.shard.n
-            )));
-        }
         if f.chunks_done != f.range[1] - f.range[0] {
             return Err(ShardError::Mismatch(format!(
                 "{} is incomplete ({} of {} chunks; the task was interrupted): resume shard {}/{} by re-running the same command (same --shard-out {}), which continues from chunk {}",
@@ -1121,7 +1124,17 @@ mod tests {
                 ..f.clone()
             },
         );
-        assert_eq!(why(read_err(&[p])), "format 'v0' is not rtplab-shard-v2");
+        assert_eq!(why(read_err(&[p])), "format 'v0' is not rtplab-shard-v3");
+        // An older format is named as such, before its sums fail to parse.
+        let old = text
+            .replace(FORMAT, "rtplab-shard-v2")
+            .replace("\"x\"", "\"x_old\"");
+        let p = d.join("older");
+        std::fs::write(&p, old).unwrap();
+        assert_eq!(
+            why(read_err(&[p])),
+            "format 'rtplab-shard-v2' is an older rtplab's, not rtplab-shard-v3; re-run that shard with this version"
+        );
         let p = edited(
             "nosum",
             &ShardFile {

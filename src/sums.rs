@@ -5,11 +5,10 @@
 //!
 //! The `Merge` of the field types lives here too: integers add, arrays and `Vec`s merge
 //! element by element (a shorter `Vec` is first padded with the identity, so an empty one is
-//! the identity), maps merge by key, `Ratio` and `Batch` add every sum. No sum is a float:
+//! the identity), `Ratio` and `Batch` add every sum (a histogram
+//! merges in its own module, `histogram`). No sum is a float:
 //! every merge is exact, in any order. The few fields that do not add name a rule from
 //! [`rule`].
-
-use std::collections::BTreeMap;
 
 use crate::engine::Merge;
 use crate::stats::{Batch, Ratio};
@@ -211,15 +210,6 @@ impl<T: Merge> Merge for Vec<T> {
     }
 }
 
-/// Key by key (a key missing on one side is the identity there).
-impl<K: Ord + Clone + Send, V: Merge> Merge for BTreeMap<K, V> {
-    fn merge(&mut self, other: &Self) {
-        for (k, v) in other {
-            self.entry(k.clone()).or_default().merge(v);
-        }
-    }
-}
-
 impl Merge for Ratio {
     fn merge(&mut self, other: &Self) {
         Ratio::merge(self, other);
@@ -237,6 +227,7 @@ impl Merge for Batch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::histogram::Histogram;
     use crate::shard::Plausible;
     use serde::{Deserialize, Serialize};
 
@@ -262,7 +253,7 @@ mod tests {
             worst: Option<i64> => merge(min) unbounded("a test's sums"),
             net: Ratio => ratio("net", 1, 1, true),
             by_seat: [Ratio; 2] => ratios(|s| format!("seat {}", s + 1), 1, 1, true),
-            hist: BTreeMap<i64, u64> => related,
+            hist: Histogram => sums,
             inner: Inner => sums,
             rows: Vec<Inner> => each,
             cells: Vec<[u64; 2]> => check(cells_fit(&t.cells, t.rounds)),
@@ -281,7 +272,7 @@ mod tests {
 
     impl Toy {
         fn relations(&self) -> Result<(), String> {
-            let in_hist = total(&self.hist.values().copied().collect::<Vec<u64>>());
+            let in_hist = self.hist.total();
             if in_hist != self.rounds {
                 return Err(format!(
                     "{in_hist} rounds in the histogram of {}",
@@ -290,6 +281,14 @@ mod tests {
             }
             Ok(())
         }
+    }
+
+    fn hist(keys: &[(i64, u64)]) -> Histogram {
+        let mut h = Histogram::default();
+        for &(k, n) in keys {
+            h.add_n(k, n);
+        }
+        h
     }
 
     /// A toy of `rounds` rounds in chunk `chunk`, each round winning 1 (`net` and the seats'
@@ -311,7 +310,7 @@ mod tests {
             worst: Some(worst),
             net: one,
             by_seat: [one, Ratio::default()],
-            hist: BTreeMap::from([(chunk, rounds)]),
+            hist: hist(&[(chunk, rounds)]),
             inner: Inner {
                 seen: rounds,
                 won: 1,
@@ -337,7 +336,7 @@ mod tests {
             worst: Some(-2),
             net: two,
             by_seat: [two, Ratio::default()],
-            hist: BTreeMap::from([(0, 3), (1, 5)]),
+            hist: hist(&[(0, 3), (1, 5)]),
             inner: Inner { seen: 8, won: 2 },
             rows: vec![Inner::default(), Inner { seen: 4, won: 2 }],
             cells: vec![[2, 0]],
@@ -560,7 +559,7 @@ mod tests {
             cfg.table_max = 64;
             let acc = same::<Baccarat>(cfg, 10);
             assert!(acc.counts.limit_hits > 0 && acc.counts.max_stake == 64);
-            assert!(acc.worst_session < acc.best_session && acc.session_hist.len() > 3);
+            assert!(acc.worst_session < acc.best_session && acc.session_hist.bins().count() > 3);
         }
     }
 }

@@ -252,15 +252,6 @@ fn resume_point<G: Game>(
             f.shard.k, f.shard.n, f.range[0], f.range[1], shard.k, shard.n, range.start, range.end
         )));
     }
-    if f.format != crate::shard::FORMAT && f.chunks_done < range.end - range.start {
-        return Err(RunError::Unresumable {
-            file,
-            why: format!(
-                "it is an interrupted shard in the older format {}, whose finished chunks are not the first ones of its range",
-                f.format
-            ),
-        });
-    }
     Ok(Some(f))
 }
 

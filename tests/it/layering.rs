@@ -83,6 +83,7 @@ const ORDER: &[&[&str]] = &[
     &["engine"],
     &["shard"],
     &["sums"],
+    &["histogram"],
     &["report"],
     &["audit"],
     // The command layer: jobs, then the commands that know no game.

@@ -336,7 +336,7 @@ fn shards_are_keyed_by_the_charts_content_not_its_path() {
 }
 
 /// A shard whose histogram was padded (which would loosen the plausibility bounds), with a
-/// recomputed checksum, is refused: the histogram's length must be the rules' own.
+/// recomputed checksum, is refused: the histogram's room must be the rules' own.
 #[test]
 fn a_padded_histogram_with_a_valid_checksum_is_refused() {
     let d = dir("padded");
@@ -358,7 +358,7 @@ fn a_padded_histogram_with_a_valid_checksum_is_refused() {
         v["checksum"],
         "the test recomputes the checksum as merge does"
     );
-    v["acc"]["hist"]
+    v["acc"]["hist"]["counts"]
         .as_array_mut()
         .unwrap()
         .extend([serde_json::json!(0), serde_json::json!(0)]);

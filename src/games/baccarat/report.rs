@@ -49,29 +49,29 @@ fn exact_main(bet: BetSpec, e: &Exact, rules: &BacRules) -> Option<f64> {
 }
 
 /// Session histogram bins: (lower edge, width in units, sessions), about 30 bins of a round
-/// width (1, 2, 5 × 10^k units).
+/// width (1, 2, 5 × 10^k units; when the histogram's own bins are wider than a unit, its width
+/// times a power of two).
 fn session_bins(acc: &BacAcc) -> Vec<(i64, i64, u64)> {
-    let (Some((&lo, _)), Some((&hi, _))) = (
-        acc.session_hist.iter().next(),
-        acc.session_hist.iter().next_back(),
-    ) else {
+    let h = &acc.session_hist;
+    let held: Vec<(i64, u64)> = h.bins().collect();
+    let (Some(&(lo, _)), Some(&(last, _))) = (held.first(), held.last()) else {
         return Vec::new();
     };
-    let span = (hi - lo + 1) as f64;
-    let mut w = 1i64;
-    'outer: for e in 0..18 {
-        for m in [1i64, 2, 5] {
-            let c = m * 10i64.pow(e);
-            if span / c as f64 <= 30.0 {
-                w = c;
-                break 'outer;
-            }
-        }
-    }
+    let unit = h.width() as i64;
+    let span = (last + unit - lo) as f64;
+    let mut widths = (0..18).flat_map(|e| [1i64, 2, 5].map(|m| m * 10i64.pow(e)));
+    let w = if unit == 1 {
+        widths.find(|&c| span / c as f64 <= 30.0).unwrap_or(1)
+    } else {
+        (0..62)
+            .map(|p| unit << p)
+            .find(|&c| span / c as f64 <= 30.0)
+            .unwrap_or(unit)
+    };
     let start = lo.div_euclid(w) * w;
-    let n = (hi - start).div_euclid(w) + 1;
+    let n = (last - start).div_euclid(w) + 1;
     let mut bins: Vec<(i64, i64, u64)> = (0..n).map(|i| (start + i * w, w, 0)).collect();
-    for (&k, &v) in &acc.session_hist {
+    for (k, v) in held {
         bins[(k - start).div_euclid(w) as usize].2 += v;
     }
     bins
@@ -267,7 +267,7 @@ fn outcome_rows(acc: &BacAcc, ex: &Exact) -> Vec<OutcomeRow> {
 fn session_line(acc: &BacAcc) -> SessionLine {
     let s = SCALE as f64;
     let sessions = acc.counts.sessions;
-    let behind: u64 = acc.session_hist.range(..0).map(|(_, v)| v).sum();
+    let behind: u64 = acc.session_hist.below(0);
     let distribution = session_bins(acc)
         .into_iter()
         .map(|(lo, w, k)| SessionBin {

@@ -1,7 +1,5 @@
 //! The baccarat simulation: accumulators, the chunk plan and the coup loop.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::bet::{settle, Bettor, Spot};
@@ -9,6 +7,7 @@ use super::coup::{deal, Coup, Winner};
 use super::rules::{BacRules, Shuffle, SCALE};
 use crate::cards::{value, Shoe};
 use crate::engine::Simulation;
+use crate::histogram::Histogram;
 use crate::rng::{Rng, RngCore, SeedableRng};
 use crate::stats::{Batch, Ratio};
 use crate::sums::sums;
@@ -62,7 +61,7 @@ sums! {
         /// Per session: x = net (thousandths), y = 1.
         pub session: Ratio => related,
         /// Sessions by net result, in whole units rounded down.
-        pub session_hist: BTreeMap<i64, u64> => related,
+        pub session_hist: Histogram => sums,
         /// The worst and best session nets (thousandths).
         pub worst_session: Option<i64> =>
             merge(min) unbounded("not checked: a session's net, reported as it is"),
@@ -114,7 +113,7 @@ impl BacAcc {
         if self.main.n != c.coups || self.round.n != c.coups {
             return Err(format!("{} main bets and {} coups", self.main.n, c.coups));
         }
-        let in_hist: u64 = self.session_hist.values().sum();
+        let in_hist: u64 = self.session_hist.total();
         if in_hist != c.sessions || self.session.n != c.sessions {
             return Err(format!(
                 "the session histogram counts {in_hist} sessions, the run {}",
@@ -200,7 +199,7 @@ impl<B: Bettor> BacSim<B> {
         s.session_x += net;
         s.session_xx += net as i128 * net as i128;
         acc.counts.sessions += 1;
-        *acc.session_hist.entry(net.div_euclid(SCALE)).or_insert(0) += 1;
+        acc.session_hist.add(net.div_euclid(SCALE));
         acc.worst_session = min_opt(acc.worst_session, Some(net));
         acc.best_session = max_opt(acc.best_session, Some(net));
     }

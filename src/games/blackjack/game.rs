@@ -319,15 +319,14 @@ fn info(run: &Run<Blackjack>) -> RunInfo {
     }
 }
 
-/// The plausibility bounds of a shard's sums come from its histogram's length: it must be the
-/// rules' own.
+/// The plausibility bounds of a shard's sums come from its histogram's room: it must be the
+/// rules' own (every net from −offset to +offset units).
 fn check_histogram(cfg: &BjConfig, acc: &BjAcc) -> Result<(), BjError> {
-    let bins = 2 * super::sim::hist_offset(&cfg.rules) as usize + 1;
-    if acc.counts.rounds > 0 && acc.hist.len() != bins {
-        return Err(BjError::HistogramLength {
-            len: acc.hist.len(),
-            bins,
-        });
+    let off = super::sim::hist_offset(&cfg.rules);
+    let room = acc.hist.room();
+    if acc.counts.rounds > 0 && room != Some((-off, off)) {
+        let (lo, hi) = room.unwrap_or((0, -1));
+        return Err(BjError::HistogramRoom { lo, hi, off });
     }
     Ok(())
 }

@@ -69,8 +69,8 @@ pub enum BjError {
     Run(#[from] crate::game::RunError),
     #[error("unknown strategy '{0}': expected basic, autoplay, mimic-dealer, never-bust, or the path of a chart file (see strategies/README.md)")]
     UnknownStrategy(String),
-    #[error("the shard files' sums are impossible (a histogram of {len} results; these rules have {bins}); re-run the shards")]
-    HistogramLength { len: usize, bins: usize },
+    #[error("the shard files' sums are impossible (a histogram of results from {lo} to {hi} units; these rules have -{off} to {off}); re-run the shards")]
+    HistogramRoom { lo: i64, hi: i64, off: i64 },
     #[error("--rounds {0}: must be between 1 and 10^16")]
     Rounds(u64),
     #[error("--max-hands {0}: the exact analysis resplits to at most 4 hands; simulate these rules (`rtplab sim blackjack`) or analyse them with --max-hands 4")]

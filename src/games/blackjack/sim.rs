@@ -7,6 +7,7 @@ use super::round::{RoundResult, Table};
 use super::rules::{Rules, Shuffle, MAX_HANDS, MAX_PLAYERS};
 use super::strategy::{Player, Seats};
 use crate::engine::Simulation;
+use crate::histogram::Histogram;
 use crate::rng::{Rng, RngCore, SeedableRng};
 use crate::shard::at_most;
 use crate::stats::{Batch, Ratio};
@@ -75,8 +76,9 @@ sums! {
         /// Bet behind declining doubles and splits, always one initial bet: x = net units, y = 1.
         pub behind_none: Ratio => ratio("bet behind", m, 1, false),
         /// Histogram of one seat-round's main net *per its own bet* (the net of one initial bet
-        /// played the seat's way, whatever the seat bet), index `net_units + offset`.
-        pub hist: Vec<u64> => related,
+        /// played the seat's way, whatever the seat bet) in units, with room for every net
+        /// the rules allow (±[`hist_offset`]).
+        pub hist: Histogram => sums,
         pub counts: Counts => sums,
         /// Dealer outcomes by up card: `[up − 1][17, 18, 19, 20, 21, bust, blackjack]`.
         pub dealer: [[u64; 7]; 10] => related,
@@ -245,10 +247,14 @@ impl CountAcc {
 }
 
 impl BjAcc {
-    /// The histogram spans every net result of a seat-round per initial bet: its length (`m`)
-    /// bounds one round's win, loss and wager in units, times the largest bet (`b`) in money.
+    /// The histogram has room for every net result of a seat-round per initial bet: its
+    /// length (`m`) bounds one round's win, loss and wager in units, times the largest bet
+    /// (`b`) in money.
     fn money_bounds(&self) -> (i128, i128) {
-        let m = self.hist.len().max(1) as i128;
+        let m = self
+            .hist
+            .room()
+            .map_or(1, |(lo, hi)| hi as i128 - lo as i128 + 1);
         let b = self.counts.max_bet.max(1) as i128;
         (m, b)
     }
@@ -265,7 +271,7 @@ impl BjAcc {
         let per_round = &self.count.per_round;
         per_round.plausible("count.per_round", 2 * seats * m * b, 1, true)?;
         at_most("count.money.n", money.n, self.counts.rounds, "rounds")?;
-        let in_hist: u64 = self.hist.iter().sum();
+        let in_hist: u64 = self.hist.total();
         if in_hist != self.main.n {
             return Err(format!(
                 "the result histogram counts {in_hist} seat-rounds, the main bet {}",
@@ -317,15 +323,10 @@ impl BjAcc {
         // Betting flat (one unit bet), the result histogram holds every seat-round's net: its
         // sum and sum of squares are the main bet's.
         if c.max_bet <= 1 && self.count.is_empty() {
-            let off = (self.hist.len() as i128 - 1) / 2;
-            let (sx, sxx) = self
-                .hist
-                .iter()
-                .enumerate()
-                .fold((0i128, 0i128), |s, (i, &h)| {
-                    let v = i as i128 - off;
-                    (s.0 + v * h as i128, s.1 + v * v * h as i128)
-                });
+            let (sx, sxx) = self.hist.bins().fold((0i128, 0i128), |s, (v, h)| {
+                let v = v as i128;
+                (s.0 + v * h as i128, s.1 + v * v * h as i128)
+            });
             if (sx, sxx) != (self.main.x, self.main.xx) {
                 return Err(format!(
                     "the result histogram's net {sx} and sum of squares {sxx} are not the main bet's {} and {}",
@@ -405,7 +406,7 @@ impl ChunkSums {
     /// the flat path compiles without the money sums). Rounds, seat-rounds, dealer blackjacks
     /// and busts, and rounds by up card are not counted here: `close` reads them off the
     /// chunk's dealer outcomes.
-    fn record(&mut self, bets: bool, classes: bool, r: &RoundResult, acc: &mut BjAcc, offset: i64) {
+    fn record(&mut self, bets: bool, classes: bool, r: &RoundResult, acc: &mut BjAcc) {
         let c = &mut acc.counts;
         let up = (r.up - 1) as usize;
         acc.dealer[up][r.dealer] += 1;
@@ -478,7 +479,7 @@ impl ChunkSums {
                 self.pairs_won += (s.pairs > 0) as u64;
             }
             self.behind_none += s.behind_none;
-            acc.hist[(s.net + offset) as usize] += 1;
+            acc.hist.add(s.net);
         }
         self.by_up_net[up] += net;
         if bets {
@@ -522,7 +523,7 @@ impl ChunkSums {
 
     /// Close the chunk: the counts read off the dealer outcomes, then the batches. `acc` holds
     /// this chunk only.
-    fn close(&self, bets: bool, classes: bool, acc: &mut BjAcc, offset: i64, players: u64) {
+    fn close(&self, bets: bool, classes: bool, acc: &mut BjAcc, players: u64) {
         let mut by_up_rounds = [0u64; 10];
         for (up, outcomes) in acc.dealer.iter().enumerate() {
             by_up_rounds[up] = outcomes.iter().sum();
@@ -592,8 +593,7 @@ impl ChunkSums {
             acc.counts.max_bet = acc.counts.max_bet.max(1);
         }
         let (mut x, mut xx) = (0i64, 0i64);
-        for (i, &k) in acc.hist.iter().enumerate() {
-            let v = i as i64 - offset;
+        for (v, k) in acc.hist.bins() {
             x += v * k as i64;
             xx += v * v * k as i64;
         }
@@ -653,7 +653,7 @@ impl<S: Seats> Simulation for BjSim<'_, S> {
             "run_chunk starts from a fresh accumulator"
         );
         let offset = hist_offset(self.rules);
-        acc.hist = vec![0; (2 * offset + 1) as usize];
+        acc.hist = Histogram::spanning(-offset, offset);
         let table = Table::new(self.rules, self.strategy);
         let players = self.rules.players as u64;
         let units = self.rules.units_per_bet();
@@ -662,7 +662,7 @@ impl<S: Seats> Simulation for BjSim<'_, S> {
             path: self.bankroll.map(|b| Path::new(b, units)),
             ..ChunkSums::default()
         };
-        run_shoes(table, sums, self.shoes_per_chunk, players, rng, acc, offset);
+        run_shoes(table, sums, self.shoes_per_chunk, players, rng, acc);
         let main = &acc.main;
         acc.trace.push([chunk as i64, main.x as i64, main.y as i64]);
     }
@@ -677,20 +677,17 @@ fn run_shoes<P: Player>(
     players: u64,
     rng: &mut Rng,
     acc: &mut BjAcc,
-    offset: i64,
 ) {
     for _ in 0..shoes {
         // Each shoe has a stream of its own, so the cards it deals do not depend on how
         // earlier shoes were played (common random numbers across strategies).
         let mut shoe_rng = Rng::seed_from_u64(rng.next_u64());
         let (bets, classes) = (P::BETS, P::BETS && P::CLASSES);
-        table.play_shoe(&mut shoe_rng, |r| {
-            sums.record(bets, classes, r, acc, offset)
-        });
+        table.play_shoe(&mut shoe_rng, |r| sums.record(bets, classes, r, acc));
     }
     acc.counts.shoes += shoes;
     acc.counts.reshuffles_mid_round += table.shoe.reshuffles_mid_round;
-    sums.close(P::BETS, P::BETS && P::CLASSES, acc, offset, players);
+    sums.close(P::BETS, P::BETS && P::CLASSES, acc, players);
 }
 
 /// How a requested round count maps onto chunks.

@@ -12,6 +12,7 @@ use super::score::key;
 use super::strategy::{DoomStrategy, Multi};
 use super::win::{TurnKind, TurnTable, WinSolution};
 use crate::engine::Simulation;
+use crate::histogram::{Histogram, Window};
 use crate::rng::{die, Rng};
 use crate::stats::{Batch, Ratio};
 use crate::sums::sums;
@@ -232,7 +233,9 @@ sums! {
             t.score.n.saturating_mul(PLAUSIBLE_ROLLS),
             format!("rolls {} turns can have", t.score.n),
         ),
-        pub hist: Vec<u64> => related,
+        /// Turn scores in bins of `HIST_BIN` points (key: the score divided by `HIST_BIN`,
+        /// rounded down).
+        pub hist: Histogram => sums,
     }
     bounds(t)
     relations(TurnAcc::relations)
@@ -248,7 +251,10 @@ impl Default for TurnAcc {
             dooms: 0,
             penalties: 0,
             rolls: 0,
-            hist: vec![0; HIST_BINS + 2],
+            hist: Histogram::spanning(
+                HIST_MIN / HIST_BIN,
+                HIST_MIN / HIST_BIN + HIST_BINS as i64 - 1,
+            ),
         }
     }
 }
@@ -261,15 +267,7 @@ impl TurnAcc {
         self.dooms += o.doom as u64;
         self.penalties += penalty as u64;
         self.rolls += o.rolls as u64;
-        let b = (score - HIST_MIN).div_euclid(HIST_BIN);
-        let i = if b < 0 {
-            0
-        } else if b as usize >= HIST_BINS {
-            HIST_BINS + 1
-        } else {
-            b as usize + 1
-        };
-        self.hist[i] += 1;
+        self.hist.add(score.div_euclid(HIST_BIN));
     }
     /// Close the chunk's batch.
     fn close(&mut self) {
@@ -292,7 +290,7 @@ impl TurnAcc {
     fn relations(&self) -> Result<(), String> {
         let what = "turn scores";
         let n = self.score.n;
-        let in_hist: u64 = self.hist.iter().sum();
+        let in_hist: u64 = self.hist.total();
         if in_hist != n || self.farkles > n || self.dooms > n || self.penalties > n {
             return Err(format!(
                 "{what}: {n} turns, but {in_hist} in the histogram, {} farkles, {} dooms, {} penalties",
@@ -336,8 +334,8 @@ sums! {
         /// Per seat: final totals.
         pub final_score: Vec<Ratio> =>
             ratios(|s| format!("seat {} final scores", s + 1), PLAUSIBLE_MAX, 1, true),
-        /// Per seat: final totals histogram in bins of target/20 (0..=2·target, plus overflow).
-        pub final_hist: Vec<Vec<u64>> => related,
+        /// Per seat: final totals in bins of a twentieth of the target ([`final_key`]).
+        pub final_hist: Vec<Histogram> => each,
         /// Turns per game (all seats).
         pub game_turns: Ratio => ratio("turns per game", PLAUSIBLE_MAX, 1, true),
         pub games: u64 => related,
@@ -371,7 +369,7 @@ impl GameAcc {
             acc.wins = vec![Ratio::default(); seats];
             acc.wins_by_position = vec![0; seats];
             acc.final_score = vec![Ratio::default(); seats];
-            acc.final_hist = vec![vec![0; FINAL_BINS + 1]; seats];
+            acc.final_hist = vec![Histogram::spanning(0, FINAL_BINS as i64); seats];
         }
         acc
     }
@@ -400,7 +398,7 @@ impl GameAcc {
         let played = self.games.saturating_add(self.unfinished);
         at_most("game_turns.n", self.game_turns.n, played, "games")?;
         for (s, h) in self.final_hist.iter().enumerate() {
-            let counted = h.iter().fold(0u64, |a, &c| a.saturating_add(c));
+            let counted = h.total();
             if counted != self.games {
                 return Err(format!(
                     "seat {} final scores histogram counts {counted} games of {}",
@@ -628,7 +626,7 @@ impl DoomSim {
             let pos = order.position(s);
             acc.wins_by_position[pos] += w;
             batches[seats + s].add(total[s], 1);
-            acc.final_hist[s][final_bin(total[s], target)] += 1;
+            acc.final_hist[s].add(final_key(total[s], target));
         }
         batches[2 * seats].add(turns as i64, 1);
         acc.games += 1;
@@ -636,10 +634,24 @@ impl DoomSim {
     }
 }
 
-/// The bin of a final total in `GameAcc::final_hist`: bins of a twentieth of the target from
-/// 0 (a negative total in the first), twice the target or more in the last (`FINAL_BINS`).
-fn final_bin(total: i64, target: i64) -> usize {
-    ((total.max(0) * FINAL_BINS as i64 / 2 / target.max(1)) as usize).min(FINAL_BINS)
+/// The key of a final total in `GameAcc::final_hist`: bins of a twentieth of the target (so
+/// that twice the target is key `FINAL_BINS`), rounded down. Reports count a negative total
+/// in the first bin and twice the target or more in the last.
+pub fn final_key(total: i64, target: i64) -> i64 {
+    (total * (FINAL_BINS as i64 / 2)).div_euclid(target.max(1))
+}
+
+/// A seat's final totals as reports show them: `FINAL_BINS + 1` bins from 0, a negative
+/// total counted in the first, twice the target or more in the last.
+pub fn final_counts(h: &Histogram) -> Vec<u64> {
+    h.clamped(0, FINAL_BINS as i64)
+}
+
+/// Turn scores as reports show them: `HIST_BINS` bins of `HIST_BIN` points from `HIST_MIN`,
+/// and what lies below and above them.
+pub fn turn_bins(h: &Histogram) -> Window {
+    let lo = HIST_MIN / HIST_BIN;
+    h.window(lo, lo + HIST_BINS as i64 - 1)
 }
 
 impl Simulation for DoomSim {
@@ -704,7 +716,7 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     /// Turn scores land in bins of 50 points from −1000 (index 1) to 11,000 (index 240),
-    /// below and above them the underflow (index 0) and overflow (index 241): a turn's
+    /// below and above them the underflow (index 0) and overflow (index 241) of the reports: a turn's
     /// negative score (a farkle penalty such as three farkles in a row costing 500) lands in
     /// a bin of its own, a zero in its own.
     #[test]
@@ -725,9 +737,11 @@ mod tests {
         ] {
             let mut t = TurnAcc::default();
             t.add(&TurnOutcome::default(), score, false);
-            let at: Vec<usize> = (0..t.hist.len()).filter(|&i| t.hist[i] == 1).collect();
+            let w = turn_bins(&t.hist);
+            let all: Vec<u64> = [vec![w.below], w.bins, vec![w.above]].concat();
+            let at: Vec<usize> = (0..all.len()).filter(|&i| all[i] == 1).collect();
             assert_eq!(at, [bin], "score {score}");
-            assert_eq!(t.hist.len(), HIST_BINS + 2);
+            assert_eq!(all.len(), HIST_BINS + 2);
         }
     }
 
@@ -915,8 +929,34 @@ mod tests {
         m.merge(&b);
         assert_eq!((m.farkles, m.dooms, m.penalties, m.rolls), (1, 1, 2, 9));
         assert_eq!(m.turns(), 3);
-        let hist: Vec<u64> = a.hist.iter().zip(&b.hist).map(|(x, y)| x + y).collect();
-        assert_eq!(m.hist, hist);
+        let bins = |t: &TurnAcc| t.hist.bins().collect::<Vec<_>>();
+        assert_eq!(
+            bins(&a),
+            [
+                (-10, 1),
+                (-9, 0),
+                (-8, 0),
+                (-7, 0),
+                (-6, 0),
+                (-5, 0),
+                (-4, 0),
+                (-3, 0),
+                (-2, 0),
+                (-1, 0),
+                (0, 0),
+                (1, 0),
+                (2, 0),
+                (3, 0),
+                (4, 0),
+                (5, 0),
+                (6, 1)
+            ]
+        );
+        assert_eq!(bins(&b), [(0, 1)]);
+        assert_eq!(
+            m.hist.window(-10, 6).bins,
+            [vec![1], vec![0; 9], vec![1], vec![0; 5], vec![1]].concat()
+        );
         assert!(m.plausible_as_seat(0).is_ok());
         // Every turn a farkle, a doom or a penalty is possible (the bound is inclusive).
         let all: [fn(&mut TurnAcc); 3] = [|t| t.farkles = 3, |t| t.dooms = 3, |t| t.penalties = 3];
@@ -930,7 +970,7 @@ mod tests {
             (|t| t.farkles = 4, "4 farkles"),
             (|t| t.dooms = 4, "4 dooms"),
             (|t| t.penalties = 4, "4 penalties"),
-            (|t| t.hist[3] += 1, "4 in the histogram"),
+            (|t| t.hist.add(3), "4 in the histogram"),
         ];
         for (edit, says) in edits {
             let mut x = m.clone();
@@ -973,7 +1013,7 @@ mod tests {
                 turns * PLAUSIBLE_ROLLS
             )
         );
-        let e = forged(&|x| x.final_hist[1][3] += 1);
+        let e = forged(&|x| x.final_hist[1].add(3));
         assert_eq!(e, "seat 2 final scores histogram counts 101 games of 100");
         let e = forged(&|x| x.wins_by_position[0] += WIN_UNIT * 100);
         assert!(e.starts_with("wins_by_position (all positions) = "), "{e}");
@@ -1004,12 +1044,12 @@ mod tests {
             sum(&a.wins_by_position, &b.wins_by_position)
         );
         for seat in 0..2 {
-            let h: Vec<u64> = a.final_hist[seat]
-                .iter()
-                .zip(&b.final_hist[seat])
-                .map(|(p, q)| p + q)
-                .collect();
-            assert_eq!(m.final_hist[seat], h);
+            let (fa, fb) = (
+                final_counts(&a.final_hist[seat]),
+                final_counts(&b.final_hist[seat]),
+            );
+            let h: Vec<u64> = fa.iter().zip(&fb).map(|(p, q)| p + q).collect();
+            assert_eq!(final_counts(&m.final_hist[seat]), h);
             assert_eq!(m.wins[seat].n, 100);
             assert_eq!(m.wins[seat].x, a.wins[seat].x + b.wins[seat].x);
             assert_eq!(
@@ -1056,6 +1096,13 @@ mod tests {
     /// to twice the target, beyond it the last bin; a negative total in the first.
     #[test]
     fn final_totals_land_in_their_bins() {
+        let final_bin = |total, target| {
+            let mut h = Histogram::default();
+            h.add(final_key(total, target));
+            let c = final_counts(&h);
+            assert_eq!((c.len(), c.iter().sum::<u64>()), (FINAL_BINS + 1, 1));
+            c.iter().position(|&n| n == 1).unwrap()
+        };
         for (total, bin) in [
             (-500, 0),
             (0, 0),
@@ -1071,6 +1118,7 @@ mod tests {
             assert_eq!(final_bin(total, 10_000), bin, "total {total}");
         }
         assert_eq!(final_bin(150, 300), 10);
+        assert_eq!(final_counts(&Histogram::default()), vec![0; FINAL_BINS + 1]);
     }
 
     /// Wins by position in the turn order: with every game started by seat 2 (of 3), the
@@ -1092,7 +1140,7 @@ mod tests {
         // Each seat's final totals: one a game in the histogram, their sum its turn scores'; the
         // turns a game took, every seat's.
         for seat in 0..3 {
-            assert_eq!(a.final_hist[seat].iter().sum::<u64>(), 60, "seat {seat}");
+            assert_eq!(a.final_hist[seat].total(), 60, "seat {seat}");
             assert_eq!(a.final_score[seat].x, a.turns[seat].score.x, "seat {seat}");
             assert_eq!(a.final_score[seat].n, 60, "seat {seat}");
         }
@@ -1183,10 +1231,9 @@ mod tests {
         let t = &go(&s, 1).turns[0];
         assert!(t.penalties > 100, "{} penalties", t.penalties);
         assert!(3 * t.penalties <= t.farkles + t.dooms, "{t:?}");
-        // Bin 21 holds a score of 0, bin 11 −500 (see the bins' test).
-        let negative: u64 = t.hist[..21].iter().sum();
-        assert_eq!(negative, t.penalties);
-        assert_eq!(t.hist[11], t.penalties, "the -500 bin");
+        // Every negative score is a −500 (key −10: bins of 50).
+        assert_eq!(t.hist.below(0), t.penalties);
+        assert_eq!(t.hist.window(-10, -10).bins, [t.penalties], "the -500 bin");
     }
 
     /// In games, a seat's three farkles in a row cost 500 points (the Zilch rules) and the
@@ -1200,16 +1247,10 @@ mod tests {
         assert_eq!((a.games, a.unfinished), (200, 0));
         let mut all = 0;
         for (seat, t) in a.turns.iter().enumerate() {
-            let bin = |score: i64| {
-                let mut one = TurnAcc::default();
-                one.add(&TurnOutcome::default(), score, false);
-                one.hist.iter().position(|&c| c == 1).unwrap()
-            };
             assert!(t.penalties > 10, "seat {seat}: {} penalties", t.penalties);
             assert!(3 * t.penalties <= t.farkles + t.dooms, "seat {seat}: {t:?}");
-            assert_eq!(t.hist[bin(-500)], t.penalties, "seat {seat}");
-            let negative: u64 = t.hist[..bin(0)].iter().sum();
-            assert_eq!(negative, t.penalties, "seat {seat}");
+            assert_eq!(t.hist.window(-10, -10).bins, [t.penalties], "seat {seat}");
+            assert_eq!(t.hist.below(0), t.penalties, "seat {seat}");
             assert_eq!(a.final_score[seat].x, t.score.x, "seat {seat}");
             all += t.turns();
         }

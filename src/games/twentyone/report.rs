@@ -9,8 +9,9 @@ use serde::Serialize;
 
 use super::exact::{evaluate, printed, row_events};
 use super::rules::TwentyOneRules;
-use super::sim::{TwentyOneAcc, MAX_SCORE};
+use super::sim::{score_counts, TwentyOneAcc, MAX_SCORE};
 use super::strategy::RowTable;
+use crate::histogram::Histogram;
 use crate::report::{
     count, count_cell, est, fixed_cell, pct, pct_cell, pct_estimate_cells,
     strategy_win_rate_section, strategy_win_rates, Cell, Report, RunHeader, RunMeta, Section,
@@ -148,7 +149,8 @@ pub fn sim_model(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) -> 
     let score = (0..n)
         .map(|s| {
             let sc = est(&acc.score[s], 1.0);
-            let q = quantiles(&acc.score_hist[s]);
+            let counts = score_counts(&acc.score_hist[s]);
+            let q = quantiles(&counts);
             let Seat {
                 seat,
                 strategy,
@@ -169,7 +171,7 @@ pub fn sim_model(rules: &TwentyOneRules, acc: &TwentyOneAcc, info: &RunInfo) -> 
                         score: (acc.games > 0).then_some(v),
                     })
                     .collect(),
-                histogram: acc.score_hist[s].clone(),
+                histogram: counts,
             }
         })
         .collect();
@@ -779,10 +781,11 @@ pub fn plots(acc: &TwentyOneAcc, info: &RunInfo) -> Result<Vec<(String, String)>
         bar_chart, binomial_bar, mark, win_rate_by_seat, Bar, BarChart, YUnit,
     };
     let acc = &*acc.with_seats(info.seats.len());
-    let total: u64 = acc.score_hist.iter().map(|h| h.iter().sum::<u64>()).sum();
+    let total: u64 = acc.score_hist.iter().map(Histogram::total).sum();
+    let seats: Vec<Vec<u64>> = acc.score_hist.iter().map(score_counts).collect();
     let bins: Vec<u64> = (0..=(MAX_SCORE / 10))
         .map(|b| {
-            acc.score_hist
+            seats
                 .iter()
                 .map(|h| {
                     h[b * 10..((b + 1) * 10).min(MAX_SCORE + 1)]

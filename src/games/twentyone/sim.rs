@@ -7,6 +7,7 @@ use super::row::{hits, legal, Row};
 use super::rules::{TwentyOneRules, ROWS};
 use super::strategy::SeatStrategy;
 use crate::engine::Simulation;
+use crate::histogram::Histogram;
 use crate::rng::{die, Rng};
 use crate::stats::{Batch, Ratio};
 use crate::sums::{sums, total};
@@ -225,6 +226,12 @@ pub fn play_game<D: Dice>(
 pub const WIN_UNIT: i64 = 60;
 pub const MAX_SCORE: usize = 210;
 
+/// A seat's final scores as reports show them: one count per score from 0 to `MAX_SCORE`
+/// (a higher one, which the sheets do not allow, counted at `MAX_SCORE`).
+pub fn score_counts(h: &Histogram) -> Vec<u64> {
+    h.clamped(0, MAX_SCORE as i64)
+}
+
 sums! {
     /// Sums over games, per seat.
     #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -232,7 +239,8 @@ sums! {
         pub games: u64 => related,
         pub wins: Vec<Ratio> => ratios(|s| format!("seat {} wins", s + 1), w, w, true),
         pub score: Vec<Ratio> => ratios(|s| format!("seat {} scores", s + 1), MAX, 1, true),
-        pub score_hist: Vec<Vec<u64>> => related,
+        /// Per seat: final scores (key: the score; [`score_counts`] reads it).
+        pub score_hist: Vec<Histogram> => each,
         pub hits_row: Vec<[u64; ROWS]> => related,
         pub crossings: Vec<u64> => related,
         /// Points per turn as the active player and as a passive one.
@@ -263,7 +271,7 @@ impl TwentyOneAcc {
         TwentyOneAcc {
             wins: vec![Ratio::default(); n],
             score: vec![Ratio::default(); n],
-            score_hist: vec![vec![0; MAX_SCORE + 1]; n],
+            score_hist: vec![Histogram::spanning(0, MAX_SCORE as i64); n],
             hits_row: vec![[0; ROWS]; n],
             crossings: vec![0; n],
             active: vec![Ratio::default(); n],
@@ -307,7 +315,7 @@ impl TwentyOneAcc {
             if self.score.len() <= s {
                 return Err(seat("scores are missing"));
             }
-            let in_hist: u64 = self.score_hist.get(s).map_or(0, |h| h.iter().sum());
+            let in_hist: u64 = self.score_hist.get(s).map_or(0, Histogram::total);
             if in_hist != games {
                 return Err(format!(
                     "{}: {in_hist} of {games} games",
@@ -406,7 +414,7 @@ impl Simulation for TwentyOneSim {
                 };
                 b[s].add(w, WIN_UNIT);
                 b[n + s].add(p.score as i64, 1);
-                acc.score_hist[s][(p.score as usize).min(MAX_SCORE)] += 1;
+                acc.score_hist[s].add(p.score as i64);
                 for r in 0..ROWS {
                     acc.hits_row[s][r] += p.hits_per_row[r] as u64;
                 }
@@ -593,10 +601,12 @@ mod tests {
         assert_eq!(m.rolls, a.rolls + b.rolls);
         assert!(a.rolls > 0 && b.rolls > 0);
         for s in 0..2 {
-            let hist: Vec<u64> = (0..a.score_hist[s].len())
-                .map(|k| a.score_hist[s][k] + b.score_hist[s][k])
-                .collect();
-            assert_eq!(m.score_hist[s], hist);
+            let (ha, hb) = (
+                score_counts(&a.score_hist[s]),
+                score_counts(&b.score_hist[s]),
+            );
+            let hist: Vec<u64> = ha.iter().zip(&hb).map(|(x, y)| x + y).collect();
+            assert_eq!(score_counts(&m.score_hist[s]), hist);
             let rows: Vec<u64> = (0..ROWS)
                 .map(|r| a.hits_row[s][r] + b.hits_row[s][r])
                 .collect();
@@ -616,7 +626,7 @@ mod tests {
         let e = bad.plausible().unwrap_err();
         assert!(e.contains("seat 1 wins has 200 games of 201"), "{e}");
         let mut bad = m.clone();
-        bad.score_hist[1][0] += 1;
+        bad.score_hist[1].add(0);
         let e = bad.plausible().unwrap_err();
         assert!(
             e.contains("seat 2 score histogram: 201 of 200 games"),
@@ -681,7 +691,7 @@ mod tests {
                     wins[s] += (WIN_UNIT / winners) as i128;
                 }
                 score[s] += p.score as i128;
-                want.score_hist[s][p.score as usize] += 1;
+                want.score_hist[s].add(p.score as i64);
                 for r in 0..ROWS {
                     want.hits_row[s][r] += p.hits_per_row[r] as u64;
                 }

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::hand::{up_name, UP_ORDER};
 use super::rules::Rules;
-use super::sim::{hist_offset, BjAcc, Plan};
+use super::sim::{BjAcc, Plan};
 use super::strategy::StrategyInfo;
 use crate::report::{est, rate, RunHeader, RunMeta};
 use crate::stats::{check_claim, rounds_for_se, Estimate};
@@ -301,13 +301,11 @@ fn dealer_outcomes(acc: &BjAcc) -> std::collections::BTreeMap<String, DealerRow>
 /// Each net result of a seat-round (in initial bets) and how often it came.
 fn net_distribution(rules: &Rules, acc: &BjAcc) -> Vec<NetRow> {
     let u = rules.units_per_bet() as f64;
-    let off = hist_offset(rules);
     acc.hist
-        .iter()
-        .enumerate()
-        .filter(|(_, &k)| k > 0)
-        .map(|(i, &k)| NetRow {
-            net: (i as i64 - off) as f64 / u,
+        .bins()
+        .filter(|&(_, k)| k > 0)
+        .map(|(net, k)| NetRow {
+            net: net as f64 / u,
             count: k,
             p: rate(k, acc.counts.seat_rounds),
         })

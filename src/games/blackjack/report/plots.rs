@@ -2,24 +2,22 @@
 
 use super::super::hand::{up_name, UP_ORDER};
 use super::super::rules::Rules;
-use super::super::sim::{hist_offset, BjAcc};
+use super::super::sim::BjAcc;
 use super::counting::{count_label, tc_estimate, ROR_MULTIPLES};
 use super::{CountingModel, Ror, RorTarget, RunInfo};
 use crate::report::est;
 
 /// The distribution of one round's net result, in initial bets, each bar with its binomial
 /// 95% interval.
-fn results_histogram_plot(rules: &Rules, acc: &BjAcc, u: f64) -> Result<(String, String), String> {
+fn results_histogram_plot(acc: &BjAcc, u: f64) -> Result<(String, String), String> {
     use crate::report::svg::{bar_chart, binomial_bar, Bar, BarChart, YUnit};
-    let off = hist_offset(rules);
     let total = acc.counts.seat_rounds;
     let hist: Vec<Bar> = acc
         .hist
-        .iter()
-        .enumerate()
-        .filter(|(_, &k)| k > 0)
-        .map(|(i, &k)| {
-            let net = (i as i64 - off) as f64 / u;
+        .bins()
+        .filter(|&(_, k)| k > 0)
+        .map(|(net, k)| {
+            let net = net as f64 / u;
             let label = if net == 0.0 {
                 "0 (push)".to_string()
             } else {
@@ -102,7 +100,7 @@ pub fn plots(
 ) -> Result<Vec<(String, String)>, String> {
     let u = rules.units_per_bet() as f64;
     let mut out = vec![
-        results_histogram_plot(rules, acc, u)?,
+        results_histogram_plot(acc, u)?,
         ev_by_upcard_plot(acc, u)?,
         convergence_plot(acc, u, claim)?,
     ];

@@ -7,7 +7,9 @@ use serde::Serialize;
 
 use super::model::Model;
 use super::rules::{DoomRules, DoomWipes};
-use super::sim::{GameAcc, Mode, TurnAcc, FINAL_BINS, HIST_BIN, HIST_BINS, HIST_MIN, WIN_UNIT};
+use super::sim::{
+    final_counts, turn_bins, GameAcc, Mode, TurnAcc, FINAL_BINS, HIST_BIN, HIST_MIN, WIN_UNIT,
+};
 use crate::report::{
     count, count_cell, est, fixed, fixed_cell, pct_cell, pct_estimate_cells, rate,
     strategy_win_rate_section, strategy_win_rates, Cell, Report, RunHeader, RunMeta, Section,
@@ -39,17 +41,31 @@ fn f1(v: f64) -> String {
     fixed(v, 1)
 }
 
-/// Bounds of turn-score histogram bin `i` (`None`: unbounded; bin 0 is the underflow, the
-/// last the overflow).
-fn bin_range(i: usize) -> (Option<i64>, Option<i64>) {
-    match i {
-        0 => (None, Some(HIST_MIN)),
-        i if i == HIST_BINS + 1 => (Some(HIST_MIN + HIST_BIN * HIST_BINS as i64), None),
-        i => {
-            let lo = HIST_MIN + HIST_BIN * (i as i64 - 1);
-            (Some(lo), Some(lo + HIST_BIN))
+/// The turn-score bins of a report: (from, to, count) of every non-empty one, `None` for
+/// the open ends of what lies below and above the bins.
+fn turn_score_bins(t: &TurnAcc) -> Vec<HistBin> {
+    let w = turn_bins(&t.hist);
+    let top = HIST_MIN + HIST_BIN * w.bins.len() as i64;
+    let mut out = vec![HistBin {
+        from: None,
+        to: Some(HIST_MIN),
+        count: w.below,
+    }];
+    out.extend(w.bins.iter().enumerate().map(|(i, &count)| {
+        let lo = HIST_MIN + HIST_BIN * i as i64;
+        HistBin {
+            from: Some(lo),
+            to: Some(lo + HIST_BIN),
+            count,
         }
-    }
+    }));
+    out.push(HistBin {
+        from: Some(top),
+        to: None,
+        count: w.above,
+    });
+    out.retain(|b| b.count > 0);
+    out
 }
 
 /// The figures of a simulation: the JSON document of `sim doom`.
@@ -227,16 +243,7 @@ pub fn sim_model(m: &Model, acc: &GameAcc, info: &SimInfo) -> SimModel {
         crate::engine::Merge::merge(&mut pooled, t);
     }
     let p = turn_figures(&pooled);
-    let turn_score_histogram = pooled
-        .hist
-        .iter()
-        .enumerate()
-        .filter(|&(_, &n)| n > 0)
-        .map(|(i, &count)| {
-            let (from, to) = bin_range(i);
-            HistBin { from, to, count }
-        })
-        .collect();
+    let turn_score_histogram = turn_score_bins(&pooled);
     let mode = match info.mode {
         Mode::Turns(_) => {
             let exact = info.exact_ev[0];
@@ -306,7 +313,7 @@ fn games_model(acc: &GameAcc, info: &SimInfo, m: &Model) -> GamesModel {
         unfinished_games: acc.unfinished,
         final_score_histogram: FinalHistogram {
             bin: 2.0 * m.rules.target as f64 / FINAL_BINS as f64,
-            counts: acc.final_hist.clone(),
+            counts: acc.final_hist.iter().map(final_counts).collect(),
         },
     }
 }
@@ -588,15 +595,13 @@ pub fn plots(acc: &GameAcc, info: &SimInfo) -> Result<Vec<(String, String)>, Str
     }
     let n = pooled.turns();
     // Every bin from the first to the last non-empty one, so that the x axis is linear.
-    let used: Vec<usize> = (1..=HIST_BINS).filter(|&i| pooled.hist[i] > 0).collect();
+    let bins = turn_bins(&pooled.hist).bins;
+    let used: Vec<usize> = (0..bins.len()).filter(|&i| bins[i] > 0).collect();
     let hist: Vec<Bar> = match (used.first(), used.last()) {
         (Some(&a), Some(&b)) => (a..=b)
             .map(|i| {
-                binomial_bar(
-                    bin_range(i).0.unwrap_or(HIST_MIN).to_string(),
-                    pooled.hist[i],
-                    n,
-                )
+                let lo = HIST_MIN + HIST_BIN * i as i64;
+                binomial_bar(lo.to_string(), bins[i], n)
             })
             .collect(),
         _ => Vec::new(),
