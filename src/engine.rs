@@ -138,6 +138,67 @@ struct Shared<A> {
     running: usize,
 }
 
+impl<A: Merge> Shared<A> {
+    /// Chunk `i`'s sums: merged now if it is the next of the prefix (with those waiting
+    /// behind it), held until then otherwise.
+    fn finish_chunk(&mut self, i: u64, a: A) {
+        if i != self.done {
+            self.pending.insert(i, a);
+            return;
+        }
+        self.acc.merge(&a);
+        self.done += 1;
+        while let Some(a) = self.pending.remove(&self.done) {
+            self.acc.merge(&a);
+            self.done += 1;
+        }
+    }
+
+    /// `n` workers fewer; when none is left, the caller's wait ends.
+    fn leave(&mut self, n: usize, finished: &Condvar) {
+        self.running -= n;
+        if self.running == 0 {
+            finished.notify_all();
+        }
+    }
+}
+
+/// Saves `cp` every interval until the workers are done: a copy of the prefix's sums, taken
+/// under the lock and saved without it. Once `stop` is set, no more (the run's final file
+/// follows).
+fn save_checkpoints<A: Merge>(
+    cp: &mut Checkpoint<'_, A>,
+    shared: &Mutex<Shared<A>>,
+    finished: &Condvar,
+    stop: &AtomicBool,
+) {
+    let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
+    let every = cp.every.max(Duration::from_millis(1));
+    let mut due = Instant::now() + every;
+    let mut sh = lock();
+    while sh.running > 0 {
+        let now = Instant::now();
+        if now < due {
+            sh = finished
+                .wait_timeout(sh, due - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+            continue;
+        }
+        if stop.load(Ordering::Relaxed) {
+            due = now + every;
+            continue;
+        }
+        let mut snap = A::default();
+        snap.merge(&sh.acc);
+        let n = sh.done;
+        drop(sh);
+        (cp.save)(&snap, n);
+        due = Instant::now() + every;
+        sh = lock();
+    }
+}
+
 /// Run `sim` over `opts.chunks`, of which the first `done` are already done with sums `acc`
 /// (a resumed run; `0` and the default for a fresh one).
 ///
@@ -190,26 +251,9 @@ pub fn run_from<S: Simulation + ?Sized>(
             let mut a = S::Acc::default();
             sim.run_chunk(c, &mut rng, &mut a);
             bar.advance(1);
-            let mut sh = lock();
-            if i == sh.done {
-                sh.acc.merge(&a);
-                sh.done += 1;
-                while let Some(a) = {
-                    let d = sh.done;
-                    sh.pending.remove(&d)
-                } {
-                    sh.acc.merge(&a);
-                    sh.done += 1;
-                }
-            } else {
-                sh.pending.insert(i, a);
-            }
+            lock().finish_chunk(i, a);
         }
-        let mut sh = lock();
-        sh.running -= 1;
-        if sh.running == 0 {
-            finished.notify_all();
-        }
+        lock().leave(1, &finished);
     };
     let spawned = std::thread::scope(|scope| -> Result<(), EngineError> {
         let mut handles = Vec::with_capacity(threads);
@@ -222,12 +266,7 @@ pub fn run_from<S: Simulation + ?Sized>(
                 Err(e) => {
                     // Stop the ones started; they finish the chunks they took.
                     stop.store(true, Ordering::SeqCst);
-                    let mut sh = lock();
-                    sh.running -= threads - t;
-                    if sh.running == 0 {
-                        finished.notify_all();
-                    }
-                    drop(sh);
+                    lock().leave(threads - t, &finished);
                     return Err(EngineError::Threads {
                         asked: threads,
                         started: t,
@@ -237,32 +276,7 @@ pub fn run_from<S: Simulation + ?Sized>(
             }
         }
         if let Some(cp) = checkpoint.as_mut() {
-            let every = cp.every.max(Duration::from_millis(1));
-            let mut due = Instant::now() + every;
-            let mut sh = lock();
-            while sh.running > 0 {
-                let now = Instant::now();
-                if now < due {
-                    sh = finished
-                        .wait_timeout(sh, due - now)
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
-                    continue;
-                }
-                if stop.load(Ordering::Relaxed) {
-                    // The run ends after the chunks in progress; its final file follows.
-                    due = now + every;
-                    continue;
-                }
-                // A copy of the prefix's sums, taken under the lock; saved without it.
-                let mut snap = S::Acc::default();
-                snap.merge(&sh.acc);
-                let n = sh.done;
-                drop(sh);
-                (cp.save)(&snap, n);
-                due = Instant::now() + every;
-                sh = lock();
-            }
+            save_checkpoints(cp, &shared, &finished, stop);
         }
         Ok(())
     });

@@ -265,8 +265,77 @@ impl Ctx<'_> {
         res.up = upv;
 
         // Side bets and insurance, decided on the first two cards.
+        let pre_surrender =
+            self.decide_on_two_cards(players, player, res, hands, (&first, &second), upv);
+        // The hole card: dealt now in a peek game (face down: turned at once on a dealer
+        // blackjack, else after the players), after the players in ENHC.
+        let mut dealer = Hand::new();
+        dealer.add(up);
+        let mut hole = 0;
+        if rules.peek {
+            hole = deal_face_down(shoe, rng, player);
+            dealer.add(hole);
+        }
+        let peeked_bj = rules.peek && dealer.natural();
+        if P::SEES && peeked_bj {
+            player.see(hole);
+        }
+
+        let counts = self.play_seats(
+            players,
+            player,
+            (shoe, rng),
+            upv,
+            peeked_bj,
+            &pre_surrender,
+            hands,
+            res,
+        );
+
+        // The dealer completes the hand (always, so dealer statistics are unconditional).
+        if !rules.peek {
+            dealer.add(deal(shoe, rng, player));
+        } else if P::SEES && !peeked_bj {
+            player.see(hole);
+        }
+        let dealer_bj = dealer.natural();
+        if !dealer_bj {
+            while self.dealer_hits[dealer.hard as usize][dealer.has_ace as usize] {
+                dealer.add(deal(shoe, rng, player));
+            }
+        }
+        res.dealer = if dealer_bj {
+            DEALER_BJ
+        } else {
+            self.dealer_outcome[dealer.hard as usize][dealer.has_ace as usize] as usize
+        };
+        let dtotal = dealer.total();
+        for s in 0..players {
+            self.settle(
+                &mut res.seats[s],
+                &hands[s][..counts[s]],
+                dealer_bj,
+                dtotal,
+                dealer.busted(),
+            );
+        }
+    }
+
+    /// The decisions on each seat's first two cards: the pairs bet's result, the natural,
+    /// insurance (an ace up) and, where early surrender comes before the peek, surrender.
+    /// Which seats surrendered so.
+    #[inline(always)]
+    fn decide_on_two_cards<P: Player>(
+        &self,
+        players: usize,
+        player: &mut P,
+        res: &mut RoundResult,
+        hands: &mut [[Hand; MAX_HANDS as usize]; MAX_PLAYERS as usize],
+        (first, second): (&[u8; MAX_PLAYERS as usize], &[u8; MAX_PLAYERS as usize]),
+        upv: u8,
+    ) -> [bool; MAX_PLAYERS as usize] {
         let mut pre_surrender = [false; MAX_PLAYERS as usize];
-        let early_before_peek = rules.peek && rules.surrender == Surrender::Early;
+        let early_before_peek = self.rules.peek && self.rules.surrender == Surrender::Early;
         for s in 0..players {
             let seat = &mut res.seats[s];
             seat.pairs = if first[s] == second[s] { 11 } else { -1 };
@@ -293,21 +362,25 @@ impl Ctx<'_> {
                 pre_surrender[s] = player.act(s, &sit) == Action::Surrender;
             }
         }
+        pre_surrender
+    }
 
-        // The hole card: dealt now in a peek game (face down: turned at once on a dealer
-        // blackjack, else after the players), after the players in ENHC.
-        let mut dealer = Hand::new();
-        dealer.add(up);
-        let mut hole = 0;
-        if rules.peek {
-            hole = deal_face_down(shoe, rng, player);
-            dealer.add(hole);
-        }
-        let peeked_bj = rules.peek && dealer.natural();
-        if P::SEES && peeked_bj {
-            player.see(hole);
-        }
-
+    /// Every seat plays its hand(s) in turn (none after a peeked dealer blackjack, nor a
+    /// natural or a seat that surrendered early); how many hands each ended with.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn play_seats<P: Player>(
+        &self,
+        players: usize,
+        player: &mut P,
+        (shoe, rng): (&mut Shoe, &mut Rng),
+        upv: u8,
+        peeked_bj: bool,
+        pre_surrender: &[bool; MAX_PLAYERS as usize],
+        hands: &mut [[Hand; MAX_HANDS as usize]; MAX_PLAYERS as usize],
+        res: &mut RoundResult,
+    ) -> [usize; MAX_PLAYERS as usize] {
+        let early_before_peek = self.rules.peek && self.rules.surrender == Surrender::Early;
         let mut counts = [1usize; MAX_PLAYERS as usize];
         for s in 0..players {
             let seat = &mut res.seats[s];
@@ -339,34 +412,7 @@ impl Ctx<'_> {
             seat.hands = n as u8;
             counts[s] = n;
         }
-
-        // The dealer completes the hand (always, so dealer statistics are unconditional).
-        if !rules.peek {
-            dealer.add(deal(shoe, rng, player));
-        } else if P::SEES && !peeked_bj {
-            player.see(hole);
-        }
-        let dealer_bj = dealer.natural();
-        if !dealer_bj {
-            while self.dealer_hits[dealer.hard as usize][dealer.has_ace as usize] {
-                dealer.add(deal(shoe, rng, player));
-            }
-        }
-        res.dealer = if dealer_bj {
-            DEALER_BJ
-        } else {
-            self.dealer_outcome[dealer.hard as usize][dealer.has_ace as usize] as usize
-        };
-        let dtotal = dealer.total();
-        for s in 0..players {
-            self.settle(
-                &mut res.seats[s],
-                &hands[s][..counts[s]],
-                dealer_bj,
-                dtotal,
-                dealer.busted(),
-            );
-        }
+        counts
     }
 
     /// Play one seat's hand(s); returns how many hands it ended with (in `hands`).

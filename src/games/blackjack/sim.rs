@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::count::{Bankroll, PAIRS_PAY, RUIN_BINS};
-use super::round::{RoundResult, Table};
+use super::round::{RoundResult, SeatResult, Table};
 use super::rules::{Rules, Shuffle, MAX_HANDS, MAX_PLAYERS};
 use super::strategy::{Player, Seats};
 use crate::engine::Simulation;
@@ -417,35 +417,9 @@ impl ChunkSums {
         for s in seats {
             if bets {
                 if classes {
-                    if s.class & PAIRS_PAY != 0 {
-                        self.bets.pairs_paying += 1;
-                        self.bets.pairs_paying_won += (s.pairs > 0) as u64;
-                    }
-                    let t = &mut self.bets.tc[(s.class & !PAIRS_PAY) as usize];
-                    t.observed += 1;
-                    t.pairs_won += (s.pairs > 0) as u64;
-                    t.behind_none += s.behind_none;
-                    if s.bet > 0 {
-                        let b = s.bet as i64;
-                        t.played += 1;
-                        t.net += s.net;
-                        t.net_xx += s.net * s.net;
-                        t.bets += s.bet as u64;
-                        t.money += (s.net * b) as i128;
-                        // Insurance costs half the bet and pays 2:1.
-                        let ins = match (s.insured, r.dealer_bj()) {
-                            (false, _) => 0,
-                            (true, true) => self.units * b,
-                            (true, false) => -(self.units / 2) * b,
-                        };
-                        round_money += s.net * b + ins;
+                    if let Some(money) = self.record_class(s, r) {
+                        round_money += money;
                         played = true;
-                    }
-                    if r.up == 1 {
-                        // Insurance by the count at its decision, not at the bet.
-                        let t = &mut self.bets.tc[s.insurance_class as usize];
-                        t.aces_up += 1;
-                        t.insurance_won += r.dealer_bj() as u64;
                     }
                 }
                 if s.bet == 0 {
@@ -495,27 +469,70 @@ impl ChunkSums {
             }
         }
         if r.up == 1 {
-            for s in seats {
-                if bets && s.bet == 0 {
-                    continue;
+            self.record_insurance(bets, r, c);
+        }
+    }
+
+    /// A counter's seat by its true count class: observed, played, its money and insurance.
+    /// The seat's money this round (main bet and insurance) if it played.
+    #[inline(always)]
+    fn record_class(&mut self, s: &SeatResult, r: &RoundResult) -> Option<i64> {
+        if s.class & PAIRS_PAY != 0 {
+            self.bets.pairs_paying += 1;
+            self.bets.pairs_paying_won += (s.pairs > 0) as u64;
+        }
+        let t = &mut self.bets.tc[(s.class & !PAIRS_PAY) as usize];
+        t.observed += 1;
+        t.pairs_won += (s.pairs > 0) as u64;
+        t.behind_none += s.behind_none;
+        let mut money = None;
+        if s.bet > 0 {
+            let b = s.bet as i64;
+            t.played += 1;
+            t.net += s.net;
+            t.net_xx += s.net * s.net;
+            t.bets += s.bet as u64;
+            t.money += (s.net * b) as i128;
+            // Insurance costs half the bet and pays 2:1.
+            let ins = match (s.insured, r.dealer_bj()) {
+                (false, _) => 0,
+                (true, true) => self.units * b,
+                (true, false) => -(self.units / 2) * b,
+            };
+            money = Some(s.net * b + ins);
+        }
+        if r.up == 1 {
+            // Insurance by the count at its decision, not at the bet.
+            let t = &mut self.bets.tc[s.insurance_class as usize];
+            t.aces_up += 1;
+            t.insurance_won += r.dealer_bj() as u64;
+        }
+        money
+    }
+
+    /// Insurance offered to every seat that bet (an ace up), taken, won or lost.
+    #[inline(always)]
+    fn record_insurance(&mut self, bets: bool, r: &RoundResult, c: &mut Counts) {
+        for s in &r.seats[..r.players] {
+            if bets && s.bet == 0 {
+                continue;
+            }
+            c.insurance_offered += 1;
+            if s.insured {
+                c.insurance_taken += 1;
+                let won = r.dealer_bj();
+                if won {
+                    self.insurance_won += 1;
+                } else {
+                    self.insurance_lost += 1;
                 }
-                c.insurance_offered += 1;
-                if s.insured {
-                    c.insurance_taken += 1;
-                    let won = r.dealer_bj();
-                    if won {
-                        self.insurance_won += 1;
-                    } else {
-                        self.insurance_lost += 1;
-                    }
-                    if bets {
-                        let b = s.bet as i64;
-                        let x = if won { 2 * b } else { -b };
-                        let m = &mut self.bets;
-                        m.insurance += x;
-                        m.insurance_staked += b;
-                        m.insurance_xx += (x as i128) * (x as i128);
-                    }
+                if bets {
+                    let b = s.bet as i64;
+                    let x = if won { 2 * b } else { -b };
+                    let m = &mut self.bets;
+                    m.insurance += x;
+                    m.insurance_staked += b;
+                    m.insurance_xx += (x as i128) * (x as i128);
                 }
             }
         }
@@ -534,15 +551,30 @@ impl ChunkSums {
         let out = if bets { self.bets.out } else { 0 };
         let n = acc.counts.rounds * players - out;
         acc.counts.seat_rounds += n;
-        let ni = n as i64;
-        let (iw, il) = (self.insurance_won as i64, self.insurance_lost as i64);
         let behind = Batch {
             x: self.behind_none,
-            y: ni,
+            y: n as i64,
             xx: 0,
         };
         acc.behind_none.close(&behind, n);
         if bets {
+            self.close_bets(classes, acc, n, &by_up_rounds, players);
+        } else {
+            self.close_flat(acc, n, &by_up_rounds, players);
+        }
+    }
+
+    /// [`close`](Self::close) of a run with bets: the money's sums as added up.
+    fn close_bets(
+        &self,
+        classes: bool,
+        acc: &mut BjAcc,
+        n: u64,
+        by_up_rounds: &[u64; 10],
+        players: u64,
+    ) {
+        let (iw, il) = (self.insurance_won as i64, self.insurance_lost as i64);
+        {
             let m = &self.bets;
             acc.counts.initial_bets += m.bets as u64;
             acc.counts.max_bet = acc.counts.max_bet.max(m.max_bet as u64);
@@ -571,7 +603,7 @@ impl ChunkSums {
                 xx: 0,
             };
             acc.wagered.close(&wagered, n);
-            let by_up = self.by_up_net.iter().zip(&m.by_up_bets).zip(&by_up_rounds);
+            let by_up = self.by_up_net.iter().zip(&m.by_up_bets).zip(by_up_rounds);
             let by_up = by_up.zip(&m.by_up_out);
             for (ratio, (((&net, &staked), &rounds), &out)) in acc.by_up.iter_mut().zip(by_up) {
                 let b = Batch {
@@ -586,8 +618,14 @@ impl ChunkSums {
             let (ix, iy) = (m.insurance as i128, m.insurance_staked as i128);
             acc.insurance
                 .close_wide(ix, iy, m.insurance_xx, (iw + il) as u64);
-            return;
         }
+    }
+
+    /// [`close`](Self::close) of a flat run: the main bet's sums from the histogram, the side
+    /// bets' from counts of wins.
+    fn close_flat(&self, acc: &mut BjAcc, n: u64, by_up_rounds: &[u64; 10], players: u64) {
+        let ni = n as i64;
+        let (iw, il) = (self.insurance_won as i64, self.insurance_lost as i64);
         acc.counts.initial_bets += n;
         if n > 0 {
             acc.counts.max_bet = acc.counts.max_bet.max(1);
@@ -606,7 +644,7 @@ impl ChunkSums {
             },
             n,
         );
-        for ((ratio, &net), &rounds) in acc.by_up.iter_mut().zip(&self.by_up_net).zip(&by_up_rounds)
+        for ((ratio, &net), &rounds) in acc.by_up.iter_mut().zip(&self.by_up_net).zip(by_up_rounds)
         {
             let m = rounds * players;
             let b = Batch {

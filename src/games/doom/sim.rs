@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use super::exact::{solve_policy, BankRule, Policy, Solution, ValueTable};
 use super::model::Model;
-use super::rules::{DoomWipes, EndRule};
+use super::rules::{DoomRules, DoomWipes, EndRule};
 use super::score::key;
 use super::strategy::{DoomStrategy, Multi};
 use super::win::{TurnKind, TurnTable, WinSolution};
@@ -557,47 +557,11 @@ impl DoomSim {
                     leader,
                     last_turn,
                 };
-                let pl = &self.players[s];
-                let o = match &self.win {
-                    Some(w)
-                        if pl.strategy.win && (view.last_turn || pl.strategy.multi.is_none()) =>
-                    {
-                        let kind = win_turn_kind(m.unit, w.sol.finish_round, pos, view);
-                        play_turn_win(m, w, kind, rng)
-                    }
-                    Some(w) if pl.strategy.win => {
-                        let opps = opponents(m.unit, w.sol.finish_round, s, start, &total);
-                        let a = (total[s] / m.unit as i64) as usize;
-                        match pl.strategy.multi {
-                            Some(Multi::Field) => {
-                                let cut = w.sol.play_levels(PLAY_POINTS);
-                                let t = Arc::new(w.sol.field_turn_table(a, &opps, cut));
-                                let whole =
-                                    || Arc::new(w.sol.field_turn_table(a, &opps, usize::MAX));
-                                play_table(m, &w.sol, &t, &whole, rng)
-                            }
-                            _ => play_turn_win(m, w, leader_kind(&w.sol, a, &opps), rng),
-                        }
-                    }
-                    _ => play_turn(m, pl, streak[s], Some(view), rng),
-                };
+                let o = self.seat_turn((pos, s), view, start, &total, streak[s], rng);
                 turns += 1;
-                let mut score = o.points as i64;
-                let mut penalty = false;
-                if o.farkle || o.doom {
-                    streak[s] += 1;
-                    if let Some((k, pen)) = m.rules.farkle_penalty {
-                        if streak[s] >= k as usize {
-                            score = -(pen as i64);
-                            penalty = true;
-                            streak[s] = 0;
-                        }
-                    }
-                    if o.doom && m.rules.doom_wipes == DoomWipes::Bank {
-                        total[s] = 0;
-                    }
-                } else {
-                    streak[s] = 0;
+                let (score, penalty) = turn_score(&m.rules, &o, &mut streak[s]);
+                if o.doom && m.rules.doom_wipes == DoomWipes::Bank {
+                    total[s] = 0;
                 }
                 total[s] += score;
                 acc.turns[s].add(&o, score, penalty);
@@ -612,9 +576,58 @@ impl DoomSim {
                 break;
             }
         }
-        if !finished {
-            return false;
+        if finished {
+            self.record_game(&order, &total, turns, acc, batches);
         }
+        finished
+    }
+
+    /// Seat `s` (at position `pos` in the turn order) plays a turn its way: from the
+    /// two-player table, against the leading opponent or the field, or alone.
+    fn seat_turn(
+        &self,
+        (pos, s): (usize, usize),
+        view: GameView,
+        start: usize,
+        total: &[i64],
+        streak: usize,
+        rng: &mut Rng,
+    ) -> TurnOutcome {
+        let m = &*self.model;
+        let pl = &self.players[s];
+        match &self.win {
+            Some(w) if pl.strategy.win && (view.last_turn || pl.strategy.multi.is_none()) => {
+                let kind = win_turn_kind(m.unit, w.sol.finish_round, pos, view);
+                play_turn_win(m, w, kind, rng)
+            }
+            Some(w) if pl.strategy.win => {
+                let opps = opponents(m.unit, w.sol.finish_round, s, start, total);
+                let a = (total[s] / m.unit as i64) as usize;
+                match pl.strategy.multi {
+                    Some(Multi::Field) => {
+                        let cut = w.sol.play_levels(PLAY_POINTS);
+                        let t = Arc::new(w.sol.field_turn_table(a, &opps, cut));
+                        let whole = || Arc::new(w.sol.field_turn_table(a, &opps, usize::MAX));
+                        play_table(m, &w.sol, &t, &whole, rng)
+                    }
+                    _ => play_turn_win(m, w, leader_kind(&w.sol, a, &opps), rng),
+                }
+            }
+            _ => play_turn(m, pl, streak, Some(view), rng),
+        }
+    }
+
+    /// A finished game's sums: the winner(s), the final totals, the turns it took.
+    fn record_game(
+        &self,
+        order: &crate::game::Rotation,
+        total: &[i64],
+        turns: u64,
+        acc: &mut GameAcc,
+        batches: &mut [Batch],
+    ) {
+        let seats = total.len();
+        let target = self.model.rules.target as i64;
         // Winner(s): the highest total, ties shared. With the immediate rule that is the
         // first to reach the target: every other total is still below it.
         let best = *total.iter().max().unwrap_or(&0);
@@ -630,7 +643,24 @@ impl DoomSim {
         }
         batches[2 * seats].add(turns as i64, 1);
         acc.games += 1;
-        true
+    }
+}
+
+/// A turn's score and whether it is the farkle penalty: its points, or after the rules' run
+/// of farkles (`streak`, the seat's farkles and dooms in a row, counted here) minus the
+/// penalty, the run starting again.
+fn turn_score(rules: &DoomRules, o: &TurnOutcome, streak: &mut usize) -> (i64, bool) {
+    if !(o.farkle || o.doom) {
+        *streak = 0;
+        return (o.points as i64, false);
+    }
+    *streak += 1;
+    match rules.farkle_penalty {
+        Some((k, pen)) if *streak >= k as usize => {
+            *streak = 0;
+            (-(pen as i64), true)
+        }
+        _ => (o.points as i64, false),
     }
 }
 
@@ -668,20 +698,7 @@ impl Simulation for DoomSim {
                 let mut streak = 0usize;
                 for _ in 0..count {
                     let o = play_turn(m, pl, streak, None, rng);
-                    let mut score = o.points as i64;
-                    let mut penalty = false;
-                    if o.farkle || o.doom {
-                        streak += 1;
-                        if let Some((k, pen)) = m.rules.farkle_penalty {
-                            if streak >= k as usize {
-                                score = -(pen as i64);
-                                penalty = true;
-                                streak = 0;
-                            }
-                        }
-                    } else {
-                        streak = 0;
-                    }
+                    let (score, penalty) = turn_score(&m.rules, &o, &mut streak);
                     acc.turns[0].add(&o, score, penalty);
                 }
                 acc.turns[0].close();
