@@ -16,6 +16,7 @@ pub mod monitor;
 pub mod numparse;
 pub mod progress;
 pub mod report;
+pub mod risk;
 pub mod rng;
 pub mod shard;
 pub mod specfile;
