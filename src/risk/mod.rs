@@ -266,3 +266,108 @@ impl crate::job::Job for RiskJob {
         Ok(crate::job::Outcome::report(render(&m), status))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(ev: f64, sd: f64) -> Request {
+        Request {
+            per_round: PerRound::given(ev, sd),
+            bankroll: Some(100.0),
+            goal: None,
+            rounds: None,
+            target_ror: None,
+            rounds_per_hour: None,
+            seed: 1,
+            trials: 0,
+        }
+    }
+
+    /// Each bad value is refused by the flag that gave it, saying what to give.
+    #[test]
+    fn bad_values_are_refused_naming_their_flag() {
+        let msg = |r: Request| r.validate().unwrap_err().to_string();
+        assert!(msg(request(0.01, -1.0)).starts_with("--sd -1: the SD per round must be"));
+        assert!(msg(request(0.01, 0.0)).starts_with("--sd 0:"));
+        assert!(msg(request(f64::NAN, 1.0)).starts_with("--ev NaN:"));
+        let mut r = request(0.01, 1.0);
+        r.bankroll = Some(0.0);
+        assert!(msg(r.clone()).starts_with("--bankroll 0: the bankroll must be"));
+        r.bankroll = Some(-5.0);
+        assert!(msg(r.clone()).starts_with("--bankroll -5:"));
+        r.bankroll = Some(100.0);
+        r.goal = Some(0.0);
+        assert!(msg(r.clone()).contains("--goal 0: the win goal must be"));
+        r.goal = Some(f64::INFINITY);
+        assert!(msg(r.clone()).contains("leave --goal out"));
+        r.goal = None;
+        for t in [0.0, 1.0, 1.5, -0.1] {
+            r.target_ror = Some(t);
+            assert!(msg(r.clone()).starts_with(&format!("--target-ror {t}:")));
+        }
+        r.target_ror = None;
+        r.trials = 10;
+        assert!(msg(r.clone()).starts_with("--trials 10:"));
+        r.trials = 1000;
+        assert!(r.validate().is_ok());
+        r.rounds = Some(0.0);
+        assert!(msg(r.clone()).starts_with("--rounds 0:"));
+    }
+
+    fn reader_ok(_: &serde_json::Value) -> Result<Stated, serde_json::Error> {
+        Ok(Stated {
+            ev: 0.01,
+            ev_se: Some(0.001),
+            sd: 2.0,
+            what: "per round: ev, sd".into(),
+            rounds_per_hour: Some(80.0),
+            interrupted: true,
+        })
+    }
+
+    fn reader_missing(v: &serde_json::Value) -> Result<Stated, serde_json::Error> {
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Needs {
+            sd_round: f64,
+        }
+        Needs::deserialize(v).map(|_| unreachable!())
+    }
+
+    /// A report is read by its own game's reader; any other report, a report of no game or
+    /// not JSON at all is refused, naming the file and saying what risk reads.
+    #[test]
+    fn reports_are_read_by_their_games_reader() {
+        let readers = [
+            Reader {
+                game: "blackjack",
+                read: reader_ok,
+            },
+            Reader {
+                game: "coin",
+                read: reader_missing,
+            },
+        ];
+        let p = PerRound::from_report(r#"{"game": "blackjack"}"#, "r.json", &readers).unwrap();
+        assert_eq!((p.ev, p.sd, p.ev_se), (0.01, 2.0, Some(0.001)));
+        assert_eq!(p.rounds_per_hour, Some(80.0));
+        assert!(p.source.contains("r.json (blackjack, an interrupted run)"));
+        let err = |text: &str| {
+            PerRound::from_report(text, "r.json", &readers)
+                .unwrap_err()
+                .to_string()
+        };
+        let doom = err(r#"{"game": "doom", "mean_turn_score": 500}"#);
+        assert!(doom.starts_with("--from r.json: a doom report states no EV and SD per round"));
+        assert!(doom.contains("give --ev and --sd"), "{doom}");
+        assert!(err(r#"{"rounds": 5}"#).contains("names no \"game\""));
+        assert!(err("not json").starts_with("--from r.json: not JSON"));
+        let coin = err(r#"{"game": "coin"}"#);
+        assert!(
+            coin.starts_with("--from r.json: a coin report without its EV and SD per round")
+                && coin.contains("missing field `sd_round`"),
+            "{coin}"
+        );
+    }
+}

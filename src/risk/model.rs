@@ -443,3 +443,112 @@ pub fn model(r: &Request, progress: bool) -> Result<RiskModel, RiskError> {
         check: check(r, progress),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::PerRound;
+    use super::*;
+
+    /// A request of `ev` and `sd` per round, `trials` walks per check, seed 5.
+    fn request(ev: f64, sd: f64, trials: u64) -> Request {
+        Request {
+            per_round: PerRound::given(ev, sd),
+            bankroll: None,
+            goal: None,
+            rounds: None,
+            target_ror: None,
+            rounds_per_hour: None,
+            seed: 5,
+            trials,
+        }
+    }
+
+    /// Hall's example through the whole model: 8.86% ruin before doubling 300 units, and
+    /// every check (lifetime, goal, the doubling's median and mean, N0) within 4 SE.
+    #[test]
+    fn halls_example_in_the_report_and_every_check_agrees() {
+        let (wph, asw) = (0.0151f64, 3.887f64);
+        let mut r = request(wph, (asw - wph * wph).sqrt(), 4000);
+        r.bankroll = Some(300.0);
+        r.goal = Some(300.0);
+        let m = model(&r, false).unwrap();
+        let g = m.goal.as_ref().unwrap();
+        assert!(
+            (100.0 * g.ruin_first - 8.86).abs() < 0.01,
+            "{}",
+            g.ruin_first
+        );
+        let keys: Vec<&str> = m.check.rows.iter().map(|c| c.check).collect();
+        assert_eq!(
+            keys,
+            ["lifetime", "goal", "double_median", "double_mean", "n0"]
+        );
+        assert!(m.check.agree, "{:#?}", m.check.rows);
+        let goal = &m.check.rows[1];
+        assert_eq!(goal.formula, g.ruin_first);
+        assert_eq!(goal.trials, 4000);
+        // The lifetime check's event is ruin before a far ceiling: the lifetime risk, less at
+        // most e^-14 of it.
+        let life = &m.check.rows[0];
+        let ror = m.lifetime.as_ref().unwrap().ror;
+        assert!(life.formula <= ror && life.formula > ror * (1.0 - 1e-6));
+    }
+
+    /// The walks agree with every closed form on games far apart: a counter's (small edge,
+    /// large SD), a strong edge, a losing game, no edge at all.
+    #[test]
+    fn the_walks_agree_with_each_closed_form_within_4_se() {
+        for (ev, sd, b, g, n, t) in [
+            (0.0014, 3.27, 1000.0, 1000.0, 20_000.0, 0.05),
+            (0.05, 1.0, 20.0, 100.0, 500.0, 0.01),
+            (-0.0073, 1.11, 100.0, 50.0, 5000.0, 0.05),
+            (0.0, 1.2, 50.0, 25.0, 2000.0, 0.05),
+        ] {
+            let mut r = request(ev, sd, 2000);
+            (r.bankroll, r.goal, r.rounds, r.target_ror) = (Some(b), Some(g), Some(n), Some(t));
+            let m = model(&r, false).unwrap();
+            assert!(m.check.rows.len() >= 2, "{ev}: {:#?}", m.check.rows);
+            for c in &m.check.rows {
+                assert!(c.agrees && c.z.abs() <= Z_LIMIT, "{ev}: {c:#?}");
+                assert!(c.se > 0.0 && c.trials > 0, "{ev}: {c:#?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_check_and_another_seed_another() {
+        let mut r = request(0.01, 1.1, 2000);
+        r.bankroll = Some(50.0);
+        r.rounds = Some(3000.0);
+        let a = model(&r, false).unwrap();
+        let b = model(&r, false).unwrap();
+        let sims = |m: &RiskModel| m.check.rows.iter().map(|c| c.simulated).collect::<Vec<_>>();
+        assert_eq!(sims(&a), sims(&b));
+        r.seed = 6;
+        assert_ne!(sims(&a), sims(&model(&r, false).unwrap()));
+    }
+
+    #[test]
+    fn no_trials_no_check_and_figures_without_a_bankroll() {
+        let mut r = request(0.01, 1.1, 0);
+        r.target_ror = Some(0.05);
+        let m = model(&r, false).unwrap();
+        assert!(m.check.rows.is_empty() && m.check.agree);
+        assert!(m.lifetime.is_none() && m.double.is_none());
+        let b = m.target.unwrap().bankroll.unwrap();
+        assert!((b - 1.21 * 20f64.ln() / 0.02).abs() < 1e-9);
+        assert!((m.score.unwrap() - 1e6 * 0.0001 / 1.21).abs() < 1e-9);
+    }
+
+    #[test]
+    fn hours_come_from_the_pace() {
+        let mut r = request(0.01, 1.0, 0);
+        r.bankroll = Some(100.0);
+        r.rounds = Some(5000.0);
+        r.rounds_per_hour = Some(50.0);
+        let m = model(&r, false).unwrap();
+        assert_eq!(m.trip.unwrap().hours, Some(100.0));
+        assert_eq!(m.double.unwrap().mean_hours, Some(200.0));
+        assert_eq!(m.n0_hours, Some(200.0));
+    }
+}

@@ -140,29 +140,31 @@ fn target_rows(m: &RiskModel, s: &mut Section) {
     let Some(t) = &m.target else {
         return;
     };
-    let or_none = |b: Option<f64>, why: &str| match b {
-        Some(b) => units_cell(b, "units"),
-        None => Cell::from(why),
+    let row = |s: &mut Section, what: String, b: Option<f64>, formula: &str, none: &str| {
+        s.row(match b {
+            Some(b) => [
+                Cell::from(what),
+                units_cell(b, "units"),
+                Cell::from(formula),
+            ],
+            None => [Cell::from(what), Cell::from("none"), Cell::from(none)],
+        })
     };
-    s.row([
-        Cell::from(format!(
-            "bankroll for a {} lifetime risk",
-            pct(t.target_ror, 2)
-        )),
-        or_none(t.bankroll, "none (ev <= 0: ruin is certain)"),
-        Cell::from("B = -var ln(RoR) / (2 ev)"),
-    ]);
-    s.row([
-        Cell::from(format!(
-            "bankroll for a {} risk before doubling",
-            pct(t.target_ror, 2)
-        )),
-        or_none(
-            t.bankroll_to_double,
-            "none (ev <= 0, or a risk of 50% or more)",
-        ),
-        Cell::from("B = var ln(1/RoR - 1) / (2 ev)"),
-    ]);
+    let r = pct(t.target_ror, 2);
+    row(
+        s,
+        format!("bankroll for a {r} lifetime risk"),
+        t.bankroll,
+        "B = -var ln(RoR) / (2 ev)",
+        "ev <= 0: ruin is certain",
+    );
+    row(
+        s,
+        format!("bankroll for a {r} risk before doubling"),
+        t.bankroll_to_double,
+        "B = var ln(1/RoR - 1) / (2 ev)",
+        "ev <= 0, or a risk of 50% or more",
+    );
 }
 
 fn double_rows(m: &RiskModel, s: &mut Section) {
@@ -188,8 +190,8 @@ fn double_rows(m: &RiskModel, s: &mut Section) {
         ),
         None => s.row([
             Cell::from(what),
-            Cell::from("none (ev <= 0)"),
-            Cell::from("no finite mean"),
+            Cell::from("none"),
+            Cell::from("ev <= 0: no finite mean"),
         ]),
     }
     let what = format!("rounds to double (+{b} units), median");

@@ -260,7 +260,7 @@ mod tests {
 
     #[test]
     fn the_double_barrier_walk_agrees_with_the_formula() {
-        // Hall's game and two others: ruin before the goal, within 4 SE of 20,000 walks.
+        // Hall's game and two others: ruin before the goal, within 4 SE of 10,000 walks.
         for (i, (ev, var, b, g)) in [
             (0.0151, 3.887, 300.0, 300.0),
             (0.0014, 10.67, 1000.0, 2000.0),
@@ -276,7 +276,7 @@ mod tests {
                 horizon: None,
                 step: ((b + g) / 50.0).powi(2) / var,
             };
-            let s = walks(ev, f64::sqrt(var), c, Tally::Ruined, 20_000, i as u64);
+            let s = walks(ev, f64::sqrt(var), c, Tally::Ruined, 10_000, i as u64);
             let p = ruin_before_goal(ev, var, b, g);
             let z = share_z(&s, p);
             assert!(
