@@ -52,7 +52,7 @@ pub enum RiskError {
     NotJson(String, String),
     #[error("--from {file}: {what}; risk reads the EV and SD per round of a blackjack simulation report (`rtplab sim blackjack --format json`, or report.json of its --out-dir): for another game give --ev and --sd")]
     NoFigures { file: String, what: String },
-    #[error("--from {file}: a {game} report without its EV and SD per round ({why}): make it again with this version (`rtplab sim {game} --format json`), or give --ev and --sd")]
+    #[error("--from {file}: a {game} report without its EV and SD per round ({why}); risk reads a simulation report made by this version (`rtplab sim {game} --format json`, or report.json of its --out-dir), or give --ev and --sd")]
     Incomplete {
         file: String,
         game: String,

@@ -17,11 +17,11 @@ pub const RISK: Reader = Reader {
 /// renamed field fails it rather than reading nothing.
 #[derive(Deserialize)]
 struct PerRoundFields {
-    interrupted: bool,
+    sd_round: f64,
     ev: f64,
     ev_se: f64,
     avg_bet: f64,
-    sd_round: f64,
+    interrupted: bool,
     ev_per_round: Option<f64>,
     ev_per_round_se: Option<f64>,
     sd_per_round: Option<f64>,
