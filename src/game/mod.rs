@@ -239,7 +239,7 @@ pub struct Run<G: Game + ?Sized> {
     pub unsaved: Option<crate::shard::ShardError>,
 }
 
-/// A game as the name-keyed commands (`merge`, `check`, `monitor`) reach it: the binary keeps
+/// A game as the name-keyed commands (`merge`, `check`, `monitor`, `risk`) reach it: the binary keeps
 /// the registry (one `Entry::of` a game) and gives it to them.
 #[derive(Clone, Copy)]
 pub struct Entry {

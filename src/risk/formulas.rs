@@ -174,7 +174,7 @@ pub fn rounds_to_double_median(ev: f64, var: f64, bank: f64) -> Option<f64> {
 mod tests {
     use super::*;
 
-    /// Michael Hall's "Risk of Ruin" (1991–92), section I, after Griffin's Theory of
+    /// Michael Hall's "Risk of Ruin", section I, after Griffin's Theory of
     /// Blackjack: win per hand wph = 0.0151 units, average squared win asw = s² + wph² =
     /// 3.887, a bankroll of 300 units and the goal of doubling it. Hall plays a biased coin of
     /// stake √asw, P(heads) = 0.5 + wph/(2√asw), whose steps have the game's mean and its
@@ -235,7 +235,7 @@ mod tests {
     }
 
     /// Schlesinger's trip risk of ruin (Blackjack Attack) as Kim Lee applied it on Stanford
-    /// Wong's BJ21 (18 March 1998, reproduced on bjmath.com): a 36-hour double-deck trip of
+    /// Wong's BJ21 (reproduced on bjmath.com): a 36-hour double-deck trip of
     /// μ = 2.5 and σ = 27 units an hour, a trip bankroll of 200 units: "a 10% risk of ruin";
     /// and the Kelly bankroll σ²/μ = 291.6 units.
     #[test]
