@@ -63,7 +63,7 @@ pub struct RiskArgs {
     #[arg(long, value_name = "N", help_heading = heading::ANALYSIS)]
     pub rounds_per_hour: Option<f64>,
     /// Simulated walks per check (each formula beside a simulation of the same walk), 0 for
-    /// none; from 1,000 to 1e9 (default 10k).
+    /// none; from 1,000 to 1e9.
     ///
     /// Each check reports the simulated value, its SE and z; a disagreement beyond 4 SE is
     /// stated, and the exit code is 1.
