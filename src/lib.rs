@@ -17,6 +17,7 @@ pub mod monitor;
 pub mod numparse;
 pub mod progress;
 pub mod report;
+pub mod risk;
 pub mod rng;
 pub mod shard;
 pub mod specfile;

@@ -139,6 +139,7 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
         Command::Merge(a) => run(rtplab::merge::MergeJob::from(&a), ctx),
         Command::Check(a) => run(rtplab::check::CheckJob::from(&a), ctx),
         Command::Monitor(a) => run(rtplab::monitor::MonitorJob::from(&a), ctx),
+        Command::Risk(a) => run(rtplab::risk::RiskJob::from(&a), ctx),
         Command::Cache(c) => cli::cache_command(c).map(|_| Status::Done),
     }
 }

@@ -223,27 +223,6 @@ impl Estimate {
     }
 }
 
-/// Probability that a random walk with drift `mu` and SD `sd` per step, starting at `bank`,
-/// falls to 0 within `n` steps (`n` = ∞: ever), by the Brownian approximation:
-/// Φ((−b − μn)/(σ√n)) + e^(−2μb/σ²) Φ((−b + μn)/(σ√n)); ever: e^(−2μb/σ²) for μ > 0, else 1.
-pub fn ruin_probability(mu: f64, sd: f64, bank: f64, n: Option<f64>) -> f64 {
-    let k = (-2.0 * mu * bank / (sd * sd)).exp();
-    let Some(n) = n else {
-        return if mu > 0.0 { k } else { 1.0 };
-    };
-    if n <= 0.0 {
-        return 0.0;
-    }
-    let phi = |x: f64| Normal::standard().cdf(x);
-    let s = sd * n.sqrt();
-    let tail = if k.is_finite() {
-        k * phi((-bank + mu * n) / s)
-    } else {
-        0.0
-    };
-    (phi((-bank - mu * n) / s) + tail).min(1.0)
-}
-
 /// Two-sided p-value of a z-score under the standard normal.
 /// Computed from the upper tail (`sf`), so it stays accurate far below 1e-16 and reaches 0
 /// only when it underflows the f64 range (|z| > about 38).
@@ -430,27 +409,6 @@ pub fn running_rtp(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ruin_probability_reflects_and_has_its_limit() {
-        // No drift: the reflection principle, 2 Φ(−b / (σ √n)).
-        let p = ruin_probability(0.0, 2.0, 100.0, Some(2500.0));
-        let want = 2.0 * Normal::standard().cdf(-100.0 / (2.0 * 50.0));
-        assert!((p - want).abs() < 1e-12, "{p} vs {want}");
-        // A positive drift: a long trip tends to the lifetime e^(−2μb/σ²).
-        let (mu, sd, b) = (0.01, 3.0, 200.0);
-        let ever = ruin_probability(mu, sd, b, None);
-        assert!((ever - (-2.0 * mu * b / (sd * sd)).exp()).abs() < 1e-15);
-        let long = ruin_probability(mu, sd, b, Some(1e9));
-        assert!((long - ever).abs() < 1e-9, "{long} vs {ever}");
-        // Grows with the trip, falls with the bankroll; a negative drift is ruined for sure.
-        let f = |n: f64| ruin_probability(mu, sd, b, Some(n));
-        assert!(f(100.0) < f(1000.0) && f(1000.0) < f(10_000.0));
-        assert!(ruin_probability(mu, sd, 2.0 * b, Some(1000.0)) < f(1000.0));
-        assert_eq!(ruin_probability(-0.01, sd, b, None), 1.0);
-        assert!(ruin_probability(-0.01, sd, b, Some(1e8)) > 0.999);
-        assert_eq!(ruin_probability(mu, sd, b, Some(0.0)), 0.0);
-    }
 
     #[test]
     fn ratio_merge_is_order_independent() {

@@ -8,6 +8,7 @@ pub mod doom;
 pub mod files;
 mod parse;
 pub mod registry;
+pub mod risk;
 pub mod twentyone;
 mod values;
 
@@ -45,8 +46,8 @@ use twentyone::AdviseTwentyOne;
 pub use args::{file_output, OutputArgs, QuietArgs, RunBase, RunCommon};
 use parse::{compare_in_one_process, is_shard_flag_of_compare, prepare, with_subcommands};
 pub(crate) use values::{
-    audit_sample, parse_claim, parse_count_limited, parse_count_or_zero, parse_interval,
-    parse_positive, parse_seed, parse_threads, players_for_seats,
+    audit_sample, parse_claim, parse_count_limited, parse_count_or_zero, parse_ev, parse_interval,
+    parse_positive, parse_ror, parse_seed, parse_threads, players_for_seats,
 };
 
 /// A combination of arguments that cannot be honoured (exit code 2); the message says what to
@@ -177,6 +178,19 @@ cat daily.csv | rtplab monitor --expected reports/baccarat-banker/report.json -\
 docs/audit-and-monitor.md explains the bands and the funnel plot."
     )]
     Monitor(MonitorArgs),
+    /// A bankroll's risk from EV and SD per round (given, or from a blackjack report): the
+    /// lifetime risk of ruin, the risk within a trip, the chance of a win goal before ruin,
+    /// the bankroll for a target risk, the rounds to double, N0 and SCORE; each formula
+    /// beside a simulation of the same walk.
+    #[command(
+        after_help = "Examples:\n  rtplab risk --ev 0.0151 --sd 1.9715 --bankroll 300 --goal 300\n  rtplab risk --from reports/counting-hilo-75pct/report.json --bankroll 1000 --rounds 20000 --target-ror 5%",
+        after_long_help = "Examples:\n  \
+rtplab risk --ev 0.0151 --sd 1.9715 --bankroll 300 --goal 300     # Hall's example: 8.86% ruin before doubling\n  \
+rtplab risk --ev 1.51% --sd 1.9715 --target-ror 5%\n  \
+rtplab risk --from reports/counting-hilo-75pct/report.json --bankroll 1000 --rounds 20000 --target-ror 5%\n\n\
+docs/risk.md explains each figure, the conventions and the simulated check."
+    )]
+    Risk(risk::RiskArgs),
     /// What should I do here? Every legal action with its exact value, the best marked.
     #[command(subcommand)]
     Advise(AdviseGame),

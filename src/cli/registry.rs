@@ -1,6 +1,6 @@
-//! The registry: every game, one line each. `merge`, `check` and `monitor` reach a game by the
-//! name in a file (a shard's `key.game`, a baseline's or a report's `game`) through it; the
-//! library's commands are given it and name no game themselves.
+//! The registry: every game, one line each. `merge`, `check`, `monitor` and `risk` reach a
+//! game by the name in a file (a shard's `key.game`, a baseline's or a report's `game`)
+//! through it; the library's commands are given it and name no game themselves.
 
 use rtplab::game::Entry;
 use rtplab::games::{baccarat, blackjack, doom, twentyone};
@@ -41,5 +41,15 @@ mod tests {
             .collect();
         read.sort();
         assert_eq!(read, ["baccarat", "blackjack"]);
+    }
+
+    /// The games whose reports `risk` reads EV and SD per round from: blackjack's.
+    #[test]
+    fn risk_reads_blackjack_reports() {
+        let read: Vec<&str> = games()
+            .iter()
+            .filter_map(|e| e.risk.map(|r| r.game))
+            .collect();
+        assert_eq!(read, ["blackjack"]);
     }
 }

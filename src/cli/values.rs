@@ -93,6 +93,36 @@ pub(crate) fn parse_threads(s: &str) -> Result<usize, String> {
     }
 }
 
+/// A risk of ruin as a percentage ("5%") or a fraction (0.05), strictly between 0 and 1.
+pub(crate) fn parse_ror(s: &str) -> Result<f64, String> {
+    let r = if s.trim().ends_with('%') {
+        rtplab::numparse::parse_percent(s)?
+    } else {
+        s.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("expected a risk of ruin such as 5% or 0.05, found '{s}'"))?
+    };
+    if r > 0.0 && r < 1.0 {
+        Ok(r)
+    } else {
+        Err(format!(
+            "'{s}': a risk of ruin is above 0 and below 1 (100%)"
+        ))
+    }
+}
+
+/// An EV per round in units, as a number (0.0151) or, by the convention of the risks of ruin,
+/// a percentage of one unit ("1.51%"); negative for a losing game. The range is the library's
+/// to judge.
+pub(crate) fn parse_ev(s: &str) -> Result<f64, String> {
+    let bad = || format!("expected an EV per round in units such as 0.0151 or 1.51%, found '{s}'");
+    if s.trim().ends_with('%') {
+        rtplab::numparse::parse_percent(s).map_err(|_| bad())
+    } else {
+        s.trim().parse::<f64>().map_err(|_| bad())
+    }
+}
+
 pub(crate) fn parse_claim(s: &str) -> Result<f64, String> {
     match rtplab::numparse::parse_percent(s) {
         // A claim of at most 1% is a fraction written for a percent (0.9954 for 99.54%).

@@ -94,6 +94,10 @@ pub trait Game: 'static {
     /// How `monitor` reads this game's reports where they differ from what every report
     /// states (`None`: its reports are not held against live play).
     const MONITOR: Option<crate::monitor::Reader> = None;
+
+    /// How `risk` reads the EV and SD per round of this game's reports (`None`: its reports
+    /// state none in units of money; `risk` takes them from `--ev` and `--sd`).
+    const RISK: Option<crate::risk::Reader> = None;
 }
 
 /// How a run maps onto chunks.
@@ -235,7 +239,7 @@ pub struct Run<G: Game + ?Sized> {
     pub unsaved: Option<crate::shard::ShardError>,
 }
 
-/// A game as the name-keyed commands (`merge`, `check`, `monitor`) reach it: the binary keeps
+/// A game as the name-keyed commands (`merge`, `check`, `monitor`, `risk`) reach it: the binary keeps
 /// the registry (one `Entry::of` a game) and gives it to them.
 #[derive(Clone, Copy)]
 pub struct Entry {
@@ -246,6 +250,8 @@ pub struct Entry {
     pub check: fn(&Path, serde_json::Value) -> Result<PendingCheck, AnyError>,
     /// How `monitor` reads the game's reports (`Game::MONITOR`).
     pub monitor: Option<crate::monitor::Reader>,
+    /// How `risk` reads the game's reports (`Game::RISK`).
+    pub risk: Option<crate::risk::Reader>,
 }
 
 impl Entry {
@@ -259,6 +265,7 @@ impl Entry {
             },
             check: load_baseline::<G>,
             monitor: G::MONITOR,
+            risk: G::RISK,
         }
     }
 }

@@ -27,12 +27,23 @@ enum Role {
     Regular,
 }
 
-/// Every output flag, with a cheap command that writes it.
-const OUTPUTS: [(&str, Role); 4] = [
-    ("--output", Role::File),
-    ("--out-dir", Role::Dir),
-    ("--shard-out", Role::Regular),
-    ("--ramp-out", Role::File),
+/// The command a case runs: the flag's own cheap command (a short `sim blackjack`, or
+/// `strategies ramp` for `--ramp-out`), or `risk` (its report outputs, reading a report).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cmd {
+    OfFlag,
+    Risk,
+}
+
+/// Every output flag, with a cheap command that writes it; the report outputs also through
+/// `risk`.
+const OUTPUTS: [(&str, Role, Cmd); 6] = [
+    ("--output", Role::File, Cmd::OfFlag),
+    ("--out-dir", Role::Dir, Cmd::OfFlag),
+    ("--shard-out", Role::Regular, Cmd::OfFlag),
+    ("--ramp-out", Role::File, Cmd::OfFlag),
+    ("--output", Role::File, Cmd::Risk),
+    ("--out-dir", Role::Dir, Cmd::Risk),
 ];
 
 /// Every kind of output path.
@@ -124,8 +135,18 @@ fn scratch(base: &Path, name: &str) -> Scratch {
 }
 
 /// The command writing `flag` (its path appended by the case), reading the scratch's inputs.
-fn command(flag: &str, s: &Scratch) -> Vec<String> {
+fn command(flag: &str, cmd: Cmd, s: &Scratch) -> Vec<String> {
     let v: Vec<&str> = match flag {
+        _ if cmd == Cmd::Risk => vec![
+            "risk",
+            "--bankroll",
+            "1000",
+            "--trials",
+            "1000",
+            "-q",
+            "--from",
+            s.report.to_str().unwrap(),
+        ],
         "--ramp-out" => vec![
             "strategies",
             "ramp",
@@ -161,8 +182,8 @@ fn command(flag: &str, s: &Scratch) -> Vec<String> {
 }
 
 /// The input a flag's command reads (a hard link or another spelling of it is refused).
-fn input_of(flag: &str, s: &Scratch) -> PathBuf {
-    if flag == "--ramp-out" {
+fn input_of(flag: &str, cmd: Cmd, s: &Scratch) -> PathBuf {
+    if flag == "--ramp-out" || cmd == Cmd::Risk {
         s.report.clone()
     } else {
         s.chart.clone()
@@ -289,10 +310,11 @@ fn read_only(dir: &Path) -> Option<Box<dyn Fn()>> {
 }
 
 /// One output case: set up, run, check. `Err` says what went wrong.
-fn output_case(base: &Path, flag: &str, role: Role, kind: Kind) -> Result<(), String> {
-    let name = format!("{}-{kind:?}", flag.trim_start_matches('-'));
+fn output_case(base: &Path, flag: &str, role: Role, cmd: Cmd, kind: Kind) -> Result<(), String> {
+    let by = if cmd == Cmd::Risk { "-risk" } else { "" };
+    let name = format!("{}{by}-{kind:?}", flag.trim_start_matches('-'));
     let s = scratch(base, &name);
-    let mut args = command(flag, &s);
+    let mut args = command(flag, cmd, &s);
     let want = expected(kind, role);
     let out_name = if role == Role::Dir { "od" } else { "out.txt" };
     let plain = s.root.join(out_name);
@@ -306,7 +328,7 @@ fn output_case(base: &Path, flag: &str, role: Role, kind: Kind) -> Result<(), St
         Kind::Existing => {
             if role == Role::Dir {
                 // An earlier report, replaced with --force.
-                let mut first = command("--output", &s);
+                let mut first = command("--output", cmd, &s);
                 first.extend(["--out-dir".into(), plain.to_string_lossy().into()]);
                 let (c, e) = run(&first, Stdio::null(), Stdio::null());
                 assert_eq!(c, Some(0), "{e}");
@@ -340,12 +362,12 @@ fn output_case(base: &Path, flag: &str, role: Role, kind: Kind) -> Result<(), St
                 // A folder cannot be hard-linked: the input's own folder.
                 s.root.clone()
             } else {
-                std::fs::hard_link(input_of(flag, &s), &plain).unwrap();
+                std::fs::hard_link(input_of(flag, cmd, &s), &plain).unwrap();
                 plain.clone()
             }
         }
         Kind::SpellingOfInput => {
-            let input = input_of(flag, &s);
+            let input = input_of(flag, cmd, &s);
             if role == Role::Dir {
                 s.root.join("sub/..")
             } else {
@@ -355,6 +377,8 @@ fn output_case(base: &Path, flag: &str, role: Role, kind: Kind) -> Result<(), St
         Kind::SpellingOfOtherOutput => {
             // The same file as another output of the command, spelled differently.
             let (other, p2) = match flag {
+                // risk writes no shard file: its report folder on the same path.
+                "--output" if cmd == Cmd::Risk => ("--out-dir", s.root.join("sub/../out.txt")),
                 "--output" => ("--shard-out", s.root.join("sub/../out.txt")),
                 "--out-dir" => ("--output", s.root.join("sub/../od")),
                 _ => ("--output", s.root.join("sub/../out.txt")),
@@ -370,7 +394,7 @@ fn output_case(base: &Path, flag: &str, role: Role, kind: Kind) -> Result<(), St
             } else {
                 args.extend([other.into(), p2.to_string_lossy().into()]);
             }
-            if flag == "--output" {
+            if flag == "--output" && cmd == Cmd::OfFlag {
                 args.extend(["--shard".into(), "1/2".into()]);
             }
             plain.clone()
@@ -583,11 +607,11 @@ fn run_all<T: Send + Sync>(cases: &[T], f: impl Fn(&T) -> Result<(), String> + S
 #[test]
 fn every_output_flag_on_every_kind_of_path() {
     let base = temp_dir("door-outputs");
-    let cases: Vec<(&str, Role, Kind)> = OUTPUTS
+    let cases: Vec<(&str, Role, Cmd, Kind)> = OUTPUTS
         .iter()
-        .flat_map(|(f, r)| KINDS.iter().map(move |k| (*f, *r, *k)))
+        .flat_map(|(f, r, c)| KINDS.iter().map(move |k| (*f, *r, *c, *k)))
         .collect();
-    run_all(&cases, |(f, r, k)| output_case(&base, f, *r, *k));
+    run_all(&cases, |(f, r, c, k)| output_case(&base, f, *r, *c, *k));
     let _ = std::fs::remove_dir_all(&base);
 }
 
@@ -640,7 +664,7 @@ fn log(_: &Path) -> Vec<u8> {
 
 const EXPECTED: &str = "reports/baccarat-banker/report.json";
 
-const INPUTS: [InFlag; 12] = [
+const INPUTS: [InFlag; 13] = [
     InFlag {
         name: "--strategy (chart)",
         args: &[
@@ -745,6 +769,21 @@ const INPUTS: [InFlag; 12] = [
             "blackjack",
             "--spread",
             "1-8",
+            "-q",
+            "--from",
+            "{}",
+        ],
+        good: |_| read("reports/counting-hilo-50pct/report.json"),
+        limit: 256 * MIB,
+    },
+    InFlag {
+        name: "--from (risk)",
+        args: &[
+            "risk",
+            "--bankroll",
+            "1000",
+            "--trials",
+            "1000",
             "-q",
             "--from",
             "{}",

@@ -89,6 +89,7 @@ const ORDER: &[&[&str]] = &[
     // The command layer: jobs, then the commands that know no game.
     &["job"],
     &["monitor"],
+    &["risk"],
     &["game"],
     &["compare"],
     &["check"],

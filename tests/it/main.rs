@@ -30,6 +30,7 @@ mod layout;
 mod monitor;
 mod plots;
 mod progress;
+mod risk;
 mod shards;
 mod shards_dice;
 mod twentyone;

@@ -75,7 +75,7 @@ pub struct CountArgs {
     /// run's EV and variance per round played (insurance included), in table minimums. The
     /// report adds 1,000 simulated trips with that bankroll that check it, and the risk of
     /// ruin of bankrolls from a quarter to four times it (a table and risk-by-bankroll.svg).
-    #[arg(long, value_name = "ROR", value_parser = parse_ror)]
+    #[arg(long, value_name = "ROR", value_parser = crate::cli::parse_ror)]
     pub target_ror: Option<f64>,
     /// Kelly multiple of the certainty equivalent at --bankroll (default 1, full Kelly; 0.5
     /// is half Kelly).
@@ -104,24 +104,6 @@ pub struct CountArgs {
     /// exactly): the share of rounds where it pays and its EV there.
     #[arg(long)]
     pub pairs_exposure: bool,
-}
-
-/// A risk of ruin as a percentage ("5%") or a fraction (0.05), strictly between 0 and 1.
-fn parse_ror(s: &str) -> Result<f64, String> {
-    let r = if s.trim().ends_with('%') {
-        rtplab::numparse::parse_percent(s)?
-    } else {
-        s.trim()
-            .parse::<f64>()
-            .map_err(|_| format!("expected a risk of ruin such as 5% or 0.05, found '{s}'"))?
-    };
-    if r > 0.0 && r < 1.0 {
-        Ok(r)
-    } else {
-        Err(format!(
-            "'{s}': a risk of ruin is above 0 and below 1 (100%)"
-        ))
-    }
 }
 
 /// How a counter turns its count into a true count and where it plays: what `sim` and

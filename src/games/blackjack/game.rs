@@ -193,6 +193,7 @@ impl Game for Blackjack {
     }
 
     const MONITOR: Option<crate::monitor::Reader> = Some(super::MONITOR);
+    const RISK: Option<crate::risk::Reader> = Some(super::report::RISK);
 
     fn rules_line(cfg: &BjConfig) -> String {
         cfg.rules.to_string()

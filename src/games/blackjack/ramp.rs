@@ -5,7 +5,7 @@
 //! A ramp bets `b` units at count `i`. Over the rounds played, with `p` the share of rounds
 //! played at each count and `e`, `v` the EV and variance per unit there, a round's EV is
 //! `Σ p b e`, its second moment `Σ p b² (v + e²)`, its variance the difference of the second
-//! moment and the EV squared, and SCORE is 10^6 EV² / variance (`count::score`). SCORE does not
+//! moment and the EV squared, and SCORE is 10^6 EV² / variance (`risk::score`). SCORE does not
 //! change when every bet is scaled, so only the spread bounds it: bets run from the minimum
 //! (1 unit) to the spread's maximum, never fall as the count rises, and are whole chips.
 //!
@@ -21,9 +21,9 @@
 
 use serde::Serialize;
 
-use super::count::{n0, score, CountError, Ramp};
+use super::count::{CountError, Ramp};
 use crate::report::{count_cell, fixed_cell, pct_cell, Cell, Report, Section};
-use crate::stats::ruin_probability;
+use crate::risk::{n0, ruin_probability, score};
 
 /// One count of the table a ramp is optimised on (a row of a counting run's
 /// `by_true_count`).
@@ -44,7 +44,7 @@ pub struct CountRow {
 pub struct RampStats {
     pub ev_per_round: f64,
     pub sd_per_round: f64,
-    /// 10^6 (EV/SD)², signed (`count::score`).
+    /// 10^6 (EV/SD)², signed (`risk::score`).
     pub score: f64,
     /// (SD/EV)², null unless EV > 0.
     pub n0: f64,

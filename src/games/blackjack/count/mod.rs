@@ -10,14 +10,9 @@ use super::indices::Deviations;
 use super::strategy::{Action, Player, Seats, Situation, Strategy};
 use crate::cards::Rank;
 
-mod money;
 mod spec;
 mod system;
 
-pub use money::{
-    bankroll_for_ror, certainty_equivalent, n0, ror_trips, score, TripCheck, TRIP_BLOCK_STEPS,
-    TRIP_CEILING, TRIP_CHECKS,
-};
 pub use spec::{
     Bankroll, CountLabels, CountSpec, DEFAULT_ROUNDS_PER_HOUR, MAX_BANKROLL, MAX_TRIP_ROUNDS,
     RUIN_BINS,

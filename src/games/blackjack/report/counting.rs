@@ -108,7 +108,7 @@ pub struct RorTarget {
     pub formula: &'static str,
     /// In table minimums.
     pub bankroll: Option<f64>,
-    /// The check trips (`count::ror_trips`): how many, ruined, the share ruined with its
+    /// The check trips (`risk::ror_trips`): how many, ruined, the share ruined with its
     /// (binomial) SE, and the formula's chance of the same event, ruin before the bankroll
     /// reaches `ceiling` times its start; the rounds in one step of the walk.
     pub trips: u64,
@@ -155,7 +155,7 @@ const TRIP_SEED: u64 = 37;
 
 /// The bankroll for `target` and its check (`ev`, `var` per round played).
 fn ror_target(target: f64, ev: f64, var: f64) -> RorTarget {
-    use super::super::count::{bankroll_for_ror, ror_trips, TRIP_CEILING};
+    use crate::risk::{bankroll_for_ror, ror_trips, TRIP_CEILING};
     let b = bankroll_for_ror(ev, var, target);
     let check = b.map(|b| ror_trips(ev, var, b, TRIP_SEED));
     let p = check.map(|c| c.ruined as f64 / c.trips as f64);
@@ -178,7 +178,7 @@ fn ror_target(target: f64, ev: f64, var: f64) -> RorTarget {
                 .map(|&k| BankrollRor {
                     multiple: k,
                     bankroll: k * b,
-                    ror: crate::stats::ruin_probability(ev, var.sqrt(), k * b, None),
+                    ror: crate::risk::ruin_probability(ev, var.sqrt(), k * b, None),
                 })
                 .collect()
         }),
@@ -256,7 +256,7 @@ fn hourly(
         .unwrap_or(super::super::count::DEFAULT_ROUNDS_PER_HOUR);
     let played = r * m.n as f64 / rounds.max(1) as f64;
     let (ev, sd) = (ev_round * played, sd_round * played.sqrt());
-    let n0_hours = super::super::count::n0(ev_round, sd_round) / played;
+    let n0_hours = crate::risk::n0(ev_round, sd_round) / played;
     Hourly {
         rounds_per_hour: r,
         rounds_played_per_hour: played,
@@ -321,8 +321,7 @@ fn certainty_equivalent(
     spec.bankroll.map(|b| {
         let kelly = spec.labels.kelly.unwrap_or(1.0);
         let bankroll = b.units as f64;
-        let per_round =
-            super::super::count::certainty_equivalent(ev_round, var_round, bankroll, kelly);
+        let per_round = crate::risk::certainty_equivalent(ev_round, var_round, bankroll, kelly);
         CertaintyEquivalent {
             bankroll,
             kelly,
@@ -375,8 +374,8 @@ pub fn counting_model(
         rounds_played: m.n,
         spots_per_round: acc.counts.seat_rounds as f64 / m.n.max(1) as f64,
         // Signed: a losing game scores below 0; N0 only means something when EV > 0.
-        score: super::super::count::score(ev_round, sd_round),
-        n0: super::super::count::n0(ev_round, sd_round),
+        score: crate::risk::score(ev_round, sd_round),
+        n0: crate::risk::n0(ev_round, sd_round),
         di: 1000.0 * ev_round / sd_round,
         ror: spec
             .bankroll
@@ -512,7 +511,7 @@ fn ruin_model(
     sd: f64,
     sums: &super::super::sim::RuinAcc,
 ) -> Ror {
-    use crate::stats::ruin_probability;
+    use crate::risk::ruin_probability;
     let bank = b.units as f64;
     let bins = super::super::count::RUIN_BINS as u64;
     let trips = sums.trips;

@@ -11,6 +11,7 @@ use crate::stats::{check_claim, rounds_for_se, Estimate};
 
 mod counting;
 mod plots;
+mod risk;
 mod sections;
 
 pub use counting::{
@@ -18,6 +19,7 @@ pub use counting::{
     RorTarget, RuinPoint, TcRow, CE_FORMULA, EXPOSURE_MIN_SHARE, ROR_FORMULA,
 };
 pub use plots::plots;
+pub use risk::RISK;
 pub use sections::render;
 
 /// How the bettor behind follows the seated player's doubles and splits.

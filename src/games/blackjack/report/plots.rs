@@ -256,7 +256,7 @@ fn ror_by_bankroll_plot(
     let points: Vec<(f64, f64)> = (0..=120)
         .map(|i| {
             let x = b * (lo + (hi - lo) * i as f64 / 120.0);
-            (x, 100.0 * crate::stats::ruin_probability(ev, sd, x, None))
+            (x, 100.0 * crate::risk::ruin_probability(ev, sd, x, None))
         })
         .collect();
     let title = format!(
