@@ -583,16 +583,13 @@ impl<S: Strategy> Player for Counter<'_, S> {
     }
 }
 
+/// A request on `system` with `ramp`, every other option off (for tests).
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cards::value;
-
-    /// A flat Hi-Lo-style request on `system`, every option off.
-    fn spec(system: &str) -> CountSpec {
+impl CountSpec {
+    pub(crate) fn plain(system: &str, ramp: &str) -> CountSpec {
         CountSpec {
             system: CountSystem::resolve(system).unwrap(),
-            ramp: Ramp::parse("0:1").unwrap(),
+            ramp: Ramp::parse(ramp).unwrap(),
             true_count: TcMode::Exact,
             rounding: TcRounding::Floor,
             wong_in: None,
@@ -605,6 +602,17 @@ mod tests {
             bankroll: None,
             labels: CountLabels::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::value;
+
+    /// A flat Hi-Lo-style request on `system`, every option off.
+    fn spec(system: &str) -> CountSpec {
+        CountSpec::plain(system, "0:1")
     }
 
     #[test]

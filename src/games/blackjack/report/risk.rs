@@ -60,8 +60,7 @@ fn read(v: &serde_json::Value) -> Result<Stated, serde_json::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::blackjack::count::{CountLabels, CountSpec, CountSystem, Ramp};
-    use crate::games::blackjack::count::{TcMode, TcRounding};
+    use crate::games::blackjack::count::CountSpec;
     use crate::games::blackjack::resolve::seed_chart;
     use crate::games::blackjack::rules::Rules;
     use crate::games::blackjack::strategy::StrategySpec;
@@ -98,21 +97,7 @@ mod tests {
         assert_eq!(s.sd, flat.sd_round);
         assert!(s.sd > 1.0 && s.sd < 1.3, "{}", s.sd);
         assert_eq!((s.rounds_per_hour, s.interrupted), (None, false));
-        let counter = CountSpec {
-            system: CountSystem::resolve("hi-lo").unwrap(),
-            ramp: Ramp::parse("0:1,2:4,4:8").unwrap(),
-            true_count: TcMode::Exact,
-            rounding: TcRounding::Floor,
-            wong_in: None,
-            wong_out: None,
-            indices: None,
-            pairs_exposure: false,
-            ace_side: None,
-            table_max: None,
-            spots_at: None,
-            bankroll: None,
-            labels: CountLabels::default(),
-        };
+        let counter = CountSpec::plain("hi-lo", "0:1,2:4,4:8");
         let m = model(Some(counter));
         let c = m.counting.clone().unwrap();
         let s = read(&serde_json::to_value(&m).unwrap()).unwrap();
