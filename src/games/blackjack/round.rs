@@ -76,6 +76,8 @@ struct Ctx<'a> {
     dealer_hits: [[bool; 2]; 32],
     /// The outcome index of a dealer's finished hand (not a blackjack) by `[hard][has_ace]`.
     dealer_outcome: [[u8; 2]; 32],
+    /// Early surrender decided before the dealer peeks (a peek game with early surrender).
+    early_before_peek: bool,
 }
 
 /// Deal a card the table sees at once (telling the player of a mid-round reshuffle first).
@@ -137,6 +139,7 @@ impl<'a, P: Player> Table<'a, P> {
                 rules,
                 u: rules.units_per_bet(),
                 bj: rules.bj_win_units(),
+                early_before_peek: rules.peek && rules.surrender == Surrender::Early,
                 double_ok: std::array::from_fn(|hard| {
                     [
                         rules.double_allowed(hard as u8, false),
@@ -335,7 +338,7 @@ impl Ctx<'_> {
         upv: u8,
     ) -> [bool; MAX_PLAYERS as usize] {
         let mut pre_surrender = [false; MAX_PLAYERS as usize];
-        let early_before_peek = self.rules.peek && self.rules.surrender == Surrender::Early;
+        let early_before_peek = self.early_before_peek;
         for s in 0..players {
             let seat = &mut res.seats[s];
             seat.pairs = if first[s] == second[s] { 11 } else { -1 };
@@ -380,7 +383,7 @@ impl Ctx<'_> {
         hands: &mut [[Hand; MAX_HANDS as usize]; MAX_PLAYERS as usize],
         res: &mut RoundResult,
     ) -> [usize; MAX_PLAYERS as usize] {
-        let early_before_peek = self.rules.peek && self.rules.surrender == Surrender::Early;
+        let early_before_peek = self.early_before_peek;
         let mut counts = [1usize; MAX_PLAYERS as usize];
         for s in 0..players {
             let seat = &mut res.seats[s];
