@@ -447,7 +447,10 @@ fn bad_counting_requests_exit_2() {
         (&["--ramp", "0:1"], "--ramp needs --count"),
         (&["--wong-in", "2"], "--wong-in needs --count"),
         (&["--count", "hi-lo", "--ramp", "1:2,0:1"], "sort by count"),
-        (&["--count", "hi-lo", "--ramp", "0:0"], "a bet is 1 to"),
+        (
+            &["--count", "hi-lo", "--ramp", "0:0"],
+            "it bets 0 at every count",
+        ),
         (&["--count", "hi-lo", "--ramp", "x"], "not TC:units"),
         (
             &["--count", "hi-lo", "--wong-in", "1", "--wong-out", "2"],
