@@ -174,6 +174,133 @@ fn wonging_plays_only_at_the_counts_it_wants() {
     assert!(w["advantage"].as_f64().unwrap() > 0.0);
 }
 
+/// A back-counter's rounds are the table's rounds: played or watched, each round at a count
+/// comes out the same. Wonging in and out at +1 with re-entry (or a ramp of 0 units below +1)
+/// plays exactly the rounds at +1 and above, so by count its rows are the flat run's rows at
+/// those counts and nothing below; the counts observed are the flat run's at every count.
+#[test]
+fn a_back_counter_plays_the_flat_runs_rounds_at_its_counts() {
+    let run = ["--rounds", "1M", "--seed", "21", "--count", "hi-lo"];
+    let flat = sim(&run);
+    let mut wong = run.to_vec();
+    wong.extend(["--ramp", RAMP, "--wong-in", "1"]);
+    let mut zero = run.to_vec();
+    zero.extend(["--ramp", "0:0,1:2,2:4,3:8,4:12"]);
+    let rows = |v: &Value| v["by_true_count"].as_array().unwrap().clone();
+    let flat_rows = rows(&flat);
+    for back in [sim(&wong), sim(&zero)] {
+        let back_rows = rows(&back);
+        assert_eq!(back_rows.len(), flat_rows.len());
+        let mut played = 0;
+        for (b, f) in back_rows.iter().zip(&flat_rows) {
+            assert_eq!((&b["tc"], &b["observed"]), (&f["tc"], &f["observed"]));
+            if b["tc"].as_i64().unwrap() >= 1 {
+                assert_eq!(b["played"], f["observed"], "{b}");
+                for key in ["ev", "se", "variance"] {
+                    assert_eq!(b[key], f[key], "{key} at {}", b["tc"]);
+                }
+                played += b["played"].as_u64().unwrap();
+            } else {
+                assert_eq!(b["played"], 0, "{b}");
+            }
+        }
+        assert_eq!(back["rounds_played"], played);
+        assert_eq!(back["rounds_observed"], flat["rounds_observed"]);
+        // Its money per round observed is its money per round played, spread over every
+        // round dealt.
+        let o = &back["per_round_observed"];
+        let per_played = back["ev_per_round"].as_f64().unwrap() * played as f64;
+        let per_observed = o["ev"].as_f64().unwrap() * back["rounds_observed"].as_f64().unwrap();
+        assert!((per_played - per_observed).abs() < 1e-9 * per_played.abs());
+        let share = played as f64 / back["rounds_observed"].as_f64().unwrap();
+        assert_eq!(o["share_played"].as_f64().unwrap(), share);
+        // SCORE per round observed is about the share played times SCORE per round played.
+        let (sp, so) = (
+            back["score"].as_f64().unwrap(),
+            o["score"].as_f64().unwrap(),
+        );
+        assert!((so / sp - share).abs() < 0.01 * share, "{so} {sp} {share}");
+    }
+}
+
+#[test]
+fn re_entry_plays_more_rounds_than_one_entry_and_first_round_entry_fewer() {
+    let run = [
+        "--rounds",
+        "1M",
+        "--seed",
+        "9",
+        "--count",
+        "hi-lo",
+        "--ramp",
+        RAMP,
+        "--wong-in",
+        "1",
+        "--wong-out",
+        "0",
+    ];
+    let played = |extra: &[&str]| {
+        let mut args = run.to_vec();
+        args.extend(extra);
+        let v = sim(&args);
+        assert!(v["count"].as_str().unwrap().contains("wong in at 1"));
+        v["rounds_played"].as_u64().unwrap()
+    };
+    let (every, two, one) = (
+        played(&[]),
+        played(&["--max-entries", "2"]),
+        played(&["--max-entries", "1"]),
+    );
+    assert!(every > two && two > one && one > 0, "{every} {two} {one}");
+    // A tenth more rounds at least, from re-entering.
+    assert!(every as f64 > 1.1 * one as f64, "{every} {one}");
+    // A shoe's first round is at count 0: entering only there at +1 never plays.
+    assert_eq!(played(&["--no-mid-shoe-entry"]), 0);
+    // Wonging out alone enters at each shoe's first round: entering only there is one entry
+    // a shoe, and re-entering at 0 plays more.
+    let out = |extra: &[&str]| {
+        let mut args = run[..8].to_vec();
+        args.extend(["--wong-out", "0"]);
+        args.extend(extra);
+        let v = sim(&args);
+        (
+            v["rounds_played"].as_u64().unwrap(),
+            v["by_true_count"].clone(),
+        )
+    };
+    let first = out(&["--no-mid-shoe-entry"]);
+    assert_eq!(first, out(&["--max-entries", "1"]));
+    assert!(out(&[]).0 > first.0 && first.0 > 0, "{first:?}");
+}
+
+#[test]
+fn a_back_counting_run_is_the_same_for_any_thread_count() {
+    let strip = |mut v: Value| {
+        let obj = v.as_object_mut().unwrap();
+        obj.retain(|k, _| !RUN_ONLY_KEYS.contains(&k.as_str()) && !k.ends_with("_per_s"));
+        v
+    };
+    let run = |threads: &str| {
+        strip(sim(&[
+            "--rounds",
+            "300k",
+            "--seed",
+            "8",
+            "--count",
+            "hi-lo",
+            "--ramp",
+            "-1:0,1:2,3:6",
+            "--wong-out",
+            "0",
+            "--max-entries",
+            "3",
+            "--threads",
+            threads,
+        ]))
+    };
+    assert_eq!(run("1"), run("3"));
+}
+
 /// The seed chart with some cells changed (`(row, column of the up card, code)`).
 fn seed_chart_with(dir: &std::path::Path, changes: &[(&str, usize, &str)]) -> String {
     let text = std::fs::read_to_string(concat!(
@@ -443,7 +570,7 @@ fn a_second_spot_is_bet_only_at_high_counts() {
 #[test]
 fn bad_counting_requests_exit_2() {
     let base = ["sim", "blackjack", "--rounds", "10k"];
-    let cases: [(&[&str], &str); 25] = [
+    let cases: [(&[&str], &str); 30] = [
         (&["--ramp", "0:1"], "--ramp needs --count"),
         (&["--wong-in", "2"], "--wong-in needs --count"),
         (&["--count", "hi-lo", "--ramp", "1:2,0:1"], "sort by count"),
@@ -457,6 +584,31 @@ fn bad_counting_requests_exit_2() {
             "above --wong-in",
         ),
         (&["--count", "no-such"], "unknown count"),
+        (&["--max-entries", "2"], "--max-entries needs --count"),
+        (
+            &["--count", "hi-lo", "--max-entries", "2"],
+            "--max-entries needs back-counting: --wong-in TC",
+        ),
+        (
+            &["--count", "hi-lo", "--no-mid-shoe-entry"],
+            "--no-mid-shoe-entry needs back-counting",
+        ),
+        (
+            &["--count", "hi-lo", "--wong-in", "1", "--max-entries", "0"],
+            "--max-entries 0: expected 1 or more",
+        ),
+        (
+            &[
+                "--count",
+                "hi-lo",
+                "--ramp",
+                "0:0,1:2",
+                "--no-mid-shoe-entry",
+                "--max-entries",
+                "2",
+            ],
+            "--no-mid-shoe-entry allows one entry a shoe",
+        ),
         (&["--count", "ko", "--true-count", "exact"], "unbalanced"),
         (&["--count", "Cargo.toml"], "Cargo.toml:"),
         (&["--indices", "i18"], "--indices needs --count"),
@@ -649,6 +801,8 @@ fn insurance_by_count_is_keyed_by_the_count_at_the_decision() {
         rounding: TcRounding::Floor,
         wong_in: None,
         wong_out: None,
+        max_entries: Some(1),
+        no_mid_shoe_entry: false,
         indices: Some(IndexSet {
             label: "insurance at +3".into(),
             entries: IndexSet::parse("insurance,A,I,>=3\n", "t").unwrap(),
