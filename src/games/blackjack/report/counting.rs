@@ -17,7 +17,8 @@ pub struct CountingModel {
     /// What bets are keyed on: "true count" or "running count" (an unbalanced count).
     pub count_key: &'static str,
     /// EV and SD of one round the counter plays (all its spots, insurance included), in table
-    /// minimums (initial bets).
+    /// minimums (initial bets); the EV's SE by batch means over shoes (rounds of one shoe are
+    /// correlated through the count).
     pub ev_per_round: f64,
     pub ev_per_round_se: f64,
     pub sd_per_round: f64,
@@ -44,10 +45,14 @@ pub struct CountingModel {
     pub rounds_played: u64,
     pub spots_per_round: f64,
     /// 10^6 (ev/sd)² (signed: negative when EV < 0), (sd/ev)² (null unless EV > 0) and
-    /// 1000 ev/sd, per round played.
+    /// 1000 ev/sd, per round played, each with its SE (`risk::edge_ses`: the delta method on
+    /// the EV's batch-means SE).
     pub score: f64,
+    pub score_se: f64,
     pub n0: f64,
+    pub n0_se: f64,
     pub di: f64,
+    pub di_se: f64,
     /// With `--rounds-per-hour`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hourly: Option<Hourly>,
@@ -351,6 +356,15 @@ pub fn counting_model(
     let n = m.n as f64;
     let ev_round = m.x as f64 / n / u;
     let sd_round = m.sd_obs() / u;
+    // Batch means over the chunks' shoes; rounds taken as independent for a shard from before
+    // the per-round sums were kept.
+    let per_round = &acc.count.per_round;
+    let ev_round_se = if per_round.batches >= 2 {
+        per_round.se() / u
+    } else {
+        sd_round / n.sqrt()
+    };
+    let ses = crate::risk::edge_ses(ev_round, sd_round, ev_round_se);
     let adv = est(m, u);
     let observed: u64 = acc.count.by_tc.iter().map(|t| t.observed).sum();
     let (avg_bet, avg_bet_se) = bet_spread(&acc.count.by_tc);
@@ -361,7 +375,7 @@ pub fn counting_model(
         count: spec.describe(),
         count_key: spec.key_name(),
         ev_per_round: ev_round,
-        ev_per_round_se: sd_round / n.sqrt(),
+        ev_per_round_se: ev_round_se,
         sd_per_round: sd_round,
         advantage: adv.mean,
         advantage_se: adv.se,
@@ -375,8 +389,11 @@ pub fn counting_model(
         spots_per_round: acc.counts.seat_rounds as f64 / m.n.max(1) as f64,
         // Signed: a losing game scores below 0; N0 only means something when EV > 0.
         score: crate::risk::score(ev_round, sd_round),
+        score_se: ses.score,
         n0: crate::risk::n0(ev_round, sd_round),
+        n0_se: ses.n0,
         di: 1000.0 * ev_round / sd_round,
+        di_se: ses.di,
         ror: spec
             .bankroll
             .map(|b| ruin_model(b, ev_round, sd_round, &acc.count.ruin)),

@@ -354,6 +354,21 @@ fn counting_section(c: &CountingModel) -> Section {
             fixed_cell(c.avg_bet, 3, "bets"),
             fixed_cell(c.avg_bet_se, 3, "bets"),
         ),
+        (
+            "SCORE = 10^6 (EV/SD)^2",
+            fixed_cell(c.score, 2, "score"),
+            fixed_cell(c.score_se, 2, "score"),
+        ),
+        (
+            "N0 = (SD/EV)^2",
+            fixed_cell(c.n0, 0, "rounds"),
+            fixed_cell(c.n0_se, 0, "rounds"),
+        ),
+        (
+            "DI = 1000 EV/SD",
+            fixed_cell(c.di, 3, "index"),
+            fixed_cell(c.di_se, 3, "index"),
+        ),
     ] {
         s.row([Cell::from(label), value, se]);
     }
@@ -367,12 +382,6 @@ fn counting_section(c: &CountingModel) -> Section {
             "SD per seat-round, main bet only".into(),
             fixed_cell(c.main_sd, 4, "bets"),
         ),
-        (
-            "SCORE = 10^6 (EV/SD)^2".into(),
-            fixed_cell(c.score, 2, "score"),
-        ),
-        ("N0 = (SD/EV)^2".into(), fixed_cell(c.n0, 0, "rounds")),
-        ("DI = 1000 EV/SD".into(), fixed_cell(c.di, 3, "index")),
         ("rounds observed".into(), count_cell(c.rounds_observed)),
         ("rounds played".into(), count_cell(c.rounds_played)),
     ];
