@@ -106,8 +106,7 @@ pub fn paired(acc: &CompareAcc, i: usize, j: usize, k: usize, scale: f64) -> (f6
 /// (the delta method; σ's own error, far smaller, is left out).
 fn score_of(r: &Ratio) -> (f64, f64) {
     let (mu, sd) = (r.x as f64 / r.n.max(1) as f64, r.sd_obs());
-    let s2 = sd * sd;
-    (1e6 * mu * mu.abs() / s2, 2e6 * mu.abs() / s2)
+    (crate::risk::score(mu, sd), crate::risk::score_slope(mu, sd))
 }
 
 /// The paired difference of two SCOREs and its SE (delta method over the paired means).

@@ -111,6 +111,39 @@ pub fn n0(ev: f64, sd: f64) -> f64 {
     }
 }
 
+/// The standard errors of SCORE, N0 and DI = 1000·ev/sd for an EV per round `ev` with SE
+/// `ev_se` and an SD per round `sd`, by the delta method: each figure's slope in the EV times
+/// the EV's SE (SCORE 2·10^6·|ev|/sd², N0 2·sd²/ev³, DI 1000/sd). The SD's own sampling error
+/// is left out: its relative error, about √((κ − 1)/n) for a kurtosis κ, is far below the
+/// EV's, sd/(|ev|·√n), when |ev| is a small fraction of sd (a counter's 0.01–0.05). N0's SE is
+/// NaN unless EV > 0, as N0 is.
+pub fn edge_ses(ev: f64, sd: f64, ev_se: f64) -> EdgeSes {
+    let var = sd * sd;
+    EdgeSes {
+        score: score_slope(ev, sd) * ev_se,
+        n0: if ev > 0.0 {
+            2.0 * var / (ev * ev * ev) * ev_se
+        } else {
+            f64::NAN
+        },
+        di: 1000.0 * ev_se / sd,
+    }
+}
+
+/// The slope of SCORE in the EV per round: 2·10^6·|ev|/sd² (what turns an SE of the EV into
+/// one of SCORE).
+pub fn score_slope(ev: f64, sd: f64) -> f64 {
+    2e6 * ev.abs() / (sd * sd)
+}
+
+/// The SEs of SCORE, N0 and DI ([`edge_ses`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EdgeSes {
+    pub score: f64,
+    pub n0: f64,
+    pub di: f64,
+}
+
 /// The certainty equivalent of one round, in units: EV less the risk cost var/(2·k·B), for
 /// a bettor with bankroll `bankroll` and Kelly multiple `kelly` (the Arrow–Pratt
 /// approximation for constant relative risk aversion 1/k: log utility, the full Kelly
@@ -189,6 +222,35 @@ mod tests {
         let s = p / (1.0 - p);
         let (a, b) = (bank / asw.sqrt(), goal / asw.sqrt());
         (1.0 - s.powf(b)) / (1.0 - s.powf(a + b))
+    }
+
+    #[test]
+    fn edge_ses_are_each_figures_slope_in_the_ev_times_its_se() {
+        // Central differences of SCORE, N0 and DI in the EV against the closed slopes.
+        let (sd, se) = (3.1, 0.0004);
+        for ev in [0.012, 0.05, -0.02] {
+            let h = 1e-7;
+            let slope = |f: &dyn Fn(f64) -> f64| (f(ev + h) - f(ev - h)) / (2.0 * h);
+            let got = edge_ses(ev, sd, se);
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1e-12);
+            assert!(
+                close(got.score, slope(&|e| score(e, sd)).abs() * se),
+                "{ev}"
+            );
+            assert!(
+                close(got.di, slope(&|e| 1000.0 * e / sd).abs() * se),
+                "{ev}"
+            );
+            if ev > 0.0 {
+                assert!(close(got.n0, slope(&|e| n0(e, sd)).abs() * se), "{ev}");
+            } else {
+                assert!(got.n0.is_nan());
+            }
+        }
+        // Hi-Lo's 1-12 ramp scale: EV 0.03 units a round, SD 3, SE 0.001 gives SCORE 100 ± 6.7.
+        let g = edge_ses(0.03, 3.0, 0.001);
+        assert!((score(0.03, 3.0) - 100.0).abs() < 1e-9);
+        assert!((g.score - 6.6667).abs() < 1e-4, "{}", g.score);
     }
 
     #[test]

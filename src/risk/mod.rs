@@ -19,8 +19,8 @@ use serde::Deserialize;
 
 pub use formulas::{
     bankroll_for_ror, bankroll_to_double_for_ror, certainty_equivalent, double_probability,
-    doubled_by, goal_probability, n0, rounds_to_double_mean, rounds_to_double_median,
-    ruin_before_goal, ruin_probability, score,
+    doubled_by, edge_ses, goal_probability, n0, rounds_to_double_mean, rounds_to_double_median,
+    ruin_before_goal, ruin_probability, score, score_slope, EdgeSes,
 };
 pub use model::{model, CheckRow, RiskModel, Z_LIMIT};
 pub use sections::render;

@@ -1096,3 +1096,50 @@ fn the_bankroll_for_a_target_ror_its_trips_the_ce_and_hours() {
         assert!(md.contains(&needle), "no '{needle}' in\n{md}");
     }
 }
+
+/// The SEs `sim` gives SCORE, N0, DI and the EV per round are those of independent runs: 24
+/// runs of one configuration on different seeds spread as their SEs say. The ratio of the
+/// runs' SD to the RMS of their SEs lies within 0.62..1.38 with 99.8% probability (a χ
+/// with 23 degrees of freedom) when the SEs are right. A wonger (in at +1) at 20M rounds
+/// dealt a run: SCORE about 100 ± 11.
+#[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
+fn scores_se_is_the_spread_of_independent_runs() {
+    const RUNS: usize = 24;
+    let figures = ["ev_per_round", "score", "n0", "di"];
+    let mut values = vec![Vec::new(); figures.len()];
+    let mut ses = vec![Vec::new(); figures.len()];
+    for seed in 0..RUNS {
+        let seed = (100 + seed).to_string();
+        let r = sim(&[
+            "--count",
+            "hi-lo",
+            "--ramp",
+            RAMP,
+            "--indices",
+            "i18",
+            "--wong-in",
+            "1",
+            "--rounds",
+            "20m",
+            "--seed",
+            &seed,
+        ]);
+        for (i, f) in figures.iter().enumerate() {
+            values[i].push(r[*f].as_f64().unwrap());
+            ses[i].push(r[format!("{f}_se")].as_f64().unwrap());
+        }
+    }
+    for (i, f) in figures.iter().enumerate() {
+        let n = RUNS as f64;
+        let mean = values[i].iter().sum::<f64>() / n;
+        let sd = (values[i].iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        let rms = (ses[i].iter().map(|s| s * s).sum::<f64>() / n).sqrt();
+        let ratio = sd / rms;
+        println!("{f}: mean {mean:.5}, runs' SD {sd:.5}, RMS SE {rms:.5}, ratio {ratio:.3}");
+        assert!(
+            (0.62..1.38).contains(&ratio),
+            "{f}: the runs' SD {sd:.5} against an SE of {rms:.5} (ratio {ratio:.3}); mean {mean:.5}"
+        );
+    }
+}

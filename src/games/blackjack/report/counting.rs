@@ -17,7 +17,8 @@ pub struct CountingModel {
     /// What bets are keyed on: "true count" or "running count" (an unbalanced count).
     pub count_key: &'static str,
     /// EV and SD of one round the counter plays (all its spots, insurance included), in table
-    /// minimums (initial bets).
+    /// minimums (initial bets); the EV's SE by batch means over shoes (rounds of one shoe are
+    /// correlated through the count).
     pub ev_per_round: f64,
     pub ev_per_round_se: f64,
     pub sd_per_round: f64,
@@ -44,12 +45,14 @@ pub struct CountingModel {
     pub rounds_played: u64,
     pub spots_per_round: f64,
     /// 10^6 (ev/sd)² (signed: negative when EV < 0), (sd/ev)² (null unless EV > 0) and
-    /// 1000 ev/sd, per round played.
+    /// 1000 ev/sd, per round played, each with its SE (`risk::edge_ses`: the delta method on
+    /// the EV's batch-means SE).
     pub score: f64,
-    pub n0: f64,
-    pub di: f64,
-    /// SCORE's SE (delta method from the EV's batch-means SE, the SD taken as known).
     pub score_se: f64,
+    pub n0: f64,
+    pub n0_se: f64,
+    pub di: f64,
+    pub di_se: f64,
     /// The same figures per round observed: every round dealt, watched or played (a round
     /// sat out nets 0). Without back-counting they equal the figures per round played.
     pub per_round_observed: PerRoundObserved,
@@ -84,23 +87,20 @@ pub struct PerRoundObserved {
     pub ev: f64,
     pub ev_se: Option<f64>,
     pub sd: f64,
-    /// 10^6 (ev/sd)² (signed) with its SE, (sd/ev)² in rounds observed (null unless EV > 0),
-    /// and 1000 ev/sd.
+    /// 10^6 (ev/sd)² (signed), (sd/ev)² in rounds observed (null unless EV > 0) and
+    /// 1000 ev/sd, each with its SE (`risk::edge_ses` on the EV's; null without it).
     pub score: f64,
     pub score_se: Option<f64>,
     pub n0: f64,
+    pub n0_se: Option<f64>,
     pub di: f64,
+    pub di_se: Option<f64>,
     /// At the hourly pace (`hourly.rounds_per_hour` rounds dealt an hour): EV and SD of an
     /// hour and the hours to N0. The EV per hour is the per-round-played one; the SD counts
     /// the rounds sat out as rounds of 0.
     pub ev_per_hour: f64,
     pub sd_per_hour: f64,
     pub hours_to_n0: f64,
-}
-
-/// SCORE's SE from the EV's: d(10^6 ev²/sd²) = 2·10^6·ev/sd² · d(ev).
-fn score_se(ev: f64, ev_se: f64, sd: f64) -> f64 {
-    2e6 * ev.abs() * ev_se / (sd * sd)
 }
 
 /// The counter's figures per round observed from its money `m` (per round played) over the
@@ -118,6 +118,7 @@ fn per_round_observed(
     // Batch means, from the sums kept per chunk (absent in older files).
     let ev_se = (timed.n == dealt && timed.batches > 1).then(|| timed.se() / u);
     let n0 = crate::risk::n0(ev, sd);
+    let ses = ev_se.map(|se| crate::risk::edge_ses(ev, sd, se));
     PerRoundObserved {
         rounds: dealt,
         share_played: m.n as f64 / n,
@@ -125,9 +126,11 @@ fn per_round_observed(
         ev_se,
         sd,
         score: crate::risk::score(ev, sd),
-        score_se: ev_se.map(|se| score_se(ev, se, sd)),
+        score_se: ses.map(|s| s.score),
         n0,
+        n0_se: ses.map(|s| s.n0),
         di: 1000.0 * ev / sd,
+        di_se: ses.map(|s| s.di),
         ev_per_hour: ev * per_hour,
         sd_per_hour: sd * per_hour.sqrt(),
         hours_to_n0: n0 / per_hour,
@@ -418,6 +421,15 @@ pub fn counting_model(
     let n = m.n as f64;
     let ev_round = m.x as f64 / n / u;
     let sd_round = m.sd_obs() / u;
+    // Batch means over the chunks' shoes; rounds taken as independent for a shard from before
+    // the per-round sums were kept.
+    let per_round = &acc.count.per_round;
+    let ev_round_se = if per_round.batches >= 2 {
+        per_round.se() / u
+    } else {
+        sd_round / n.sqrt()
+    };
+    let ses = crate::risk::edge_ses(ev_round, sd_round, ev_round_se);
     let adv = est(m, u);
     let observed: u64 = acc.count.by_tc.iter().map(|t| t.observed).sum();
     let (avg_bet, avg_bet_se) = bet_spread(&acc.count.by_tc);
@@ -430,17 +442,12 @@ pub fn counting_model(
         u,
         hourly.rounds_per_hour,
     );
-    // The EV's batch-means SE per round played (its sums kept per chunk), else the SD's.
-    let ev_round_se = match &acc.count.per_round {
-        r if r.n == m.n && r.batches > 1 => r.se() / u,
-        _ => sd_round / n.sqrt(),
-    };
     let by_true_count = tc_rows(acc, u, observed);
     Some(CountingModel {
         count: spec.describe(),
         count_key: spec.key_name(),
         ev_per_round: ev_round,
-        ev_per_round_se: sd_round / n.sqrt(),
+        ev_per_round_se: ev_round_se,
         sd_per_round: sd_round,
         advantage: adv.mean,
         advantage_se: adv.se,
@@ -454,9 +461,11 @@ pub fn counting_model(
         spots_per_round: acc.counts.seat_rounds as f64 / m.n.max(1) as f64,
         // Signed: a losing game scores below 0; N0 only means something when EV > 0.
         score: crate::risk::score(ev_round, sd_round),
+        score_se: ses.score,
         n0: crate::risk::n0(ev_round, sd_round),
+        n0_se: ses.n0,
         di: 1000.0 * ev_round / sd_round,
-        score_se: score_se(ev_round, ev_round_se, sd_round),
+        di_se: ses.di,
         per_round_observed: observed_figures,
         ror: spec
             .bankroll

@@ -378,18 +378,18 @@ fn counting_section(c: &CountingModel) -> Section {
             "N0 = (SD/EV)^2, in rounds of its column".into(),
             [
                 fixed_cell(c.n0, 0, "rounds"),
-                none(),
+                fixed_cell(c.n0_se, 0, "rounds"),
                 fixed_cell(o.n0, 0, "rounds"),
-                none(),
+                opt(o.n0_se, 0, "rounds"),
             ],
         ),
         (
             "DI = 1000 EV/SD".into(),
             [
                 fixed_cell(c.di, 3, "index"),
-                none(),
+                fixed_cell(c.di_se, 3, "index"),
                 fixed_cell(o.di, 3, "index"),
-                none(),
+                opt(o.di_se, 3, "index"),
             ],
         ),
         (
