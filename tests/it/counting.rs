@@ -301,6 +301,48 @@ fn a_back_counting_run_is_the_same_for_any_thread_count() {
     assert_eq!(run("1"), run("3"));
 }
 
+/// Miscounts come from a stream of their own: the same seed deals the same cards, rounds and
+/// results per unit with and without them (the basic chart plays no count), only the counts
+/// and so the bets move; and a miscounting run is the same for any thread count.
+#[test]
+fn miscounts_leave_the_cards_as_they_are() {
+    let run = [
+        "--rounds", "500k", "--seed", "6", "--count", "hi-lo", "--ramp", RAMP,
+    ];
+    let exact = sim(&run);
+    let mut args = run.to_vec();
+    args.extend(["--miscount", "0.05"]);
+    let miscounted = sim(&args);
+    for key in [
+        "dealer_outcomes",
+        "rounds",
+        "net_distribution",
+        "frequencies",
+        "rounds_observed",
+    ] {
+        assert_eq!(exact[key], miscounted[key], "'{key}' differs");
+    }
+    assert_ne!(exact["by_true_count"], miscounted["by_true_count"]);
+    assert_ne!(exact["initial_bets"], miscounted["initial_bets"]);
+    assert!(miscounted["count"]
+        .as_str()
+        .unwrap()
+        .contains("miscounting 5% of cards by one unit"));
+    // A chance of 0 is no miscount at all.
+    let mut none = run.to_vec();
+    none.extend(["--miscount", "0"]);
+    assert_eq!(sim(&none)["by_true_count"], exact["by_true_count"]);
+    let strip = |mut v: Value| {
+        let obj = v.as_object_mut().unwrap();
+        obj.retain(|k, _| !RUN_ONLY_KEYS.contains(&k.as_str()) && !k.ends_with("_per_s"));
+        v
+    };
+    let mut three = args.clone();
+    three.extend(["--threads", "3"]);
+    args.extend(["--threads", "1"]);
+    assert_eq!(strip(sim(&args)), strip(sim(&three)));
+}
+
 /// The seed chart with some cells changed (`(row, column of the up card, code)`).
 fn seed_chart_with(dir: &std::path::Path, changes: &[(&str, usize, &str)]) -> String {
     let text = std::fs::read_to_string(concat!(
@@ -570,7 +612,7 @@ fn a_second_spot_is_bet_only_at_high_counts() {
 #[test]
 fn bad_counting_requests_exit_2() {
     let base = ["sim", "blackjack", "--rounds", "10k"];
-    let cases: [(&[&str], &str); 30] = [
+    let cases: [(&[&str], &str); 33] = [
         (&["--ramp", "0:1"], "--ramp needs --count"),
         (&["--wong-in", "2"], "--wong-in needs --count"),
         (&["--count", "hi-lo", "--ramp", "1:2,0:1"], "sort by count"),
@@ -585,6 +627,15 @@ fn bad_counting_requests_exit_2() {
         ),
         (&["--count", "no-such"], "unknown count"),
         (&["--max-entries", "2"], "--max-entries needs --count"),
+        (&["--miscount", "0.01"], "--miscount needs --count"),
+        (
+            &["--count", "hi-lo", "--miscount", "1.5"],
+            "--miscount 1.5: expected a chance from 0 to 1",
+        ),
+        (
+            &["--count", "hi-lo", "--miscount", "-0.1"],
+            "--miscount -0.1: expected a chance from 0 to 1",
+        ),
         (
             &["--count", "hi-lo", "--max-entries", "2"],
             "--max-entries needs back-counting: --wong-in TC",
@@ -803,6 +854,7 @@ fn insurance_by_count_is_keyed_by_the_count_at_the_decision() {
         wong_out: None,
         max_entries: Some(1),
         no_mid_shoe_entry: false,
+        miscount: None,
         indices: Some(IndexSet {
             label: "insurance at +3".into(),
             entries: IndexSet::parse("insurance,A,I,>=3\n", "t").unwrap(),

@@ -145,6 +145,14 @@ pub struct CountPlay {
     /// play then, or leaves, waits for the next shoe.
     #[arg(long)]
     pub no_mid_shoe_entry: bool,
+    /// Miscount: each card the counter sees is, with chance P, counted with its tag one count
+    /// unit too high or too low (each half the time), an error that stays in the running count
+    /// until the shuffle (default 0).
+    ///
+    /// The miscounts come from a random stream of their own: the same seed deals the same
+    /// cards with and without them. Example: --miscount 0.01
+    #[arg(long, value_name = "P")]
+    pub miscount: Option<f64>,
     /// Spread to more spots at high counts: the counter bets its seats beyond the first
     /// (--players 2 or more) only at counts at or above TC, each from the ramp.
     ///
@@ -187,6 +195,7 @@ impl CountPlay {
             ("--wong-out", self.wong_out.is_some()),
             ("--max-entries", self.max_entries.is_some()),
             ("--no-mid-shoe-entry", self.no_mid_shoe_entry),
+            ("--miscount", self.miscount.is_some()),
             ("--spots-at", self.spots_at.is_some()),
         ]
         .into_iter()
@@ -275,6 +284,8 @@ impl CountArgs {
             wong_in: p.wong_in,
             wong_out: p.wong_out,
             no_mid_shoe_entry: p.no_mid_shoe_entry,
+            // No miscounts is one run, whether said or not.
+            miscount: p.miscount.filter(|&m| m != 0.0),
             indices: match &self.indices {
                 Some(s) => Some(rtplab::games::blackjack::indices::IndexSet::resolve(s)?),
                 None => None,

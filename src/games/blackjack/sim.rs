@@ -709,7 +709,9 @@ impl<S: Seats> Simulation for BjSim<'_, S> {
         );
         let offset = hist_offset(self.rules);
         acc.hist = Histogram::spanning(-offset, offset);
-        let table = Table::new(self.rules, self.strategy);
+        let mut table = Table::new(self.rules, self.strategy);
+        // Before any draw from the chunk's stream: the side stream is (seed, chunk)'s alone.
+        table.player.side_stream(&crate::rng::side_rng(rng));
         let players = self.rules.players as u64;
         let units = self.rules.units_per_bet();
         let sums = ChunkSums {

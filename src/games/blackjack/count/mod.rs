@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::indices::Deviations;
 use super::strategy::{Action, Player, Seats, Situation, Strategy};
 use crate::cards::Rank;
+use crate::rng::RngCore;
 
 mod spec;
 mod system;
@@ -395,7 +396,8 @@ impl<S: Strategy> Seats for Counting<S> {
         Counter {
             c: self,
             steps: self.steps,
-            pairs_exposure: self.spec.pairs_exposure,
+            extra: self.spec.pairs_exposure,
+            miscount: None,
             tally: tally_start(self.spec.system.initial(self.decks)),
             left_by_rank: [4 * self.decks as u16; 13],
             pairs_pay: false,
@@ -409,14 +411,36 @@ impl<S: Strategy> Seats for Counting<S> {
     }
 }
 
+/// A counter's miscounts: a draw below `below` (the chance times 2^64) miscounts the card by
+/// `step` (one count unit in the tally's running count) up or down.
+struct Miscount {
+    below: u64,
+    step: u64,
+    rng: crate::rng::Rng,
+}
+
+impl Miscount {
+    fn new(p: f64, scale: u8, side: &crate::rng::Rng) -> Miscount {
+        Miscount {
+            // Saturating: a chance of 1 is every card.
+            below: (p * 2f64.powi(64)) as u64,
+            step: scale.max(1) as u64,
+            rng: side.clone(),
+        }
+    }
+}
+
 /// A card counter: keeps the running count of every card seen, bets from the ramp on the
 /// count before each round (0 — sitting out — while wonged out or where the ramp bets 0),
 /// plays the chart unchanged.
 pub struct Counter<'a, S> {
     c: &'a Counting<S>,
-    /// Copies of the tally steps by rank and of `pairs_exposure`, at hand for `see`.
+    /// Copies of the tally steps by rank, at hand for `see`, and whether seeing a card does
+    /// more than count it (`see_more`: a pairs watch or miscounts).
     steps: [u64; 16],
-    pairs_exposure: bool,
+    extra: bool,
+    /// Miscounts (`CountSpec::miscount`), from the chunk's side stream.
+    miscount: Option<Miscount>,
     /// The running count, the cards seen since the shuffle and the aces among them, packed
     /// in one word so that seeing a card is one addition (see `tally_steps`).
     tally: u64,
@@ -538,6 +562,29 @@ impl<S> Counter<'_, S> {
         self.first_round = false;
     }
 
+    /// What seeing a card does beyond counting it: the ranks left for the pairs watch, and
+    /// a miscount: with the chance asked, the card's tag ± one count unit (each half the
+    /// time). Out of line, so that the plain `see` stays one addition.
+    #[inline(never)]
+    fn see_more(&mut self, card: Rank) {
+        if self.c.spec.pairs_exposure {
+            let k = &mut self.left_by_rank[card as usize % 13];
+            *k = k.saturating_sub(1);
+        }
+        if let Some(m) = &mut self.miscount {
+            let x = m.rng.next_u64();
+            if x < m.below {
+                // The low bit of a draw below the threshold: + or − alike.
+                let step = if x & 1 == 0 {
+                    m.step
+                } else {
+                    m.step.wrapping_neg()
+                };
+                self.tally = self.tally.wrapping_add(step);
+            }
+        }
+    }
+
     fn key_fresh(&self) -> i32 {
         let sp = &self.c.spec;
         if self.c.balanced {
@@ -604,9 +651,15 @@ impl<S: Strategy> Player for Counter<'_, S> {
     #[inline(always)]
     fn see(&mut self, card: Rank) {
         self.tally = self.tally.wrapping_add(self.steps[card as usize % 16]);
-        if self.pairs_exposure {
-            let k = &mut self.left_by_rank[card as usize % 13];
-            *k = k.saturating_sub(1);
+        if self.extra {
+            self.see_more(card);
+        }
+    }
+
+    fn side_stream(&mut self, rng: &crate::rng::Rng) {
+        if let Some(p) = self.c.spec.miscount.filter(|&p| p > 0.0) {
+            self.miscount = Some(Miscount::new(p, self.c.spec.system.scale, rng));
+            self.extra = true;
         }
     }
 
@@ -634,6 +687,7 @@ impl CountSpec {
             wong_out: None,
             max_entries: Some(1),
             no_mid_shoe_entry: false,
+            miscount: None,
             indices: None,
             pairs_exposure: false,
             ace_side: None,
@@ -869,6 +923,52 @@ mod tests {
         let c = Counting::new(super::super::resolve::seed_chart(), sits(None), 6);
         assert_eq!((c.units(0), c.units(1), c.units(9)), (0, 1, 4));
         assert!(sits(None).back_counts() && !spec("hi-lo").back_counts());
+    }
+
+    #[test]
+    fn a_miscounting_counter_errs_on_the_chance_asked_by_one_unit_either_way() {
+        for (system, p) in [("hi-lo", 0.1), ("halves", 0.03)] {
+            let spec = CountSpec {
+                miscount: Some(p),
+                ..spec(system)
+            };
+            let c = Counting::new(super::super::resolve::seed_chart(), spec, 8);
+            let mut a = c.player();
+            a.side_stream(&crate::rng::side_rng(&crate::rng::chunk_rng(3, 7)));
+            let unit = c.spec.system.scale as i32;
+            let (mut up, mut down, n) = (0u64, 0u64, 200_000u64);
+            for i in 0..n {
+                if i % 300 == 0 {
+                    a.shuffled();
+                }
+                // A 7 is tagged 0 by Hi-Lo; by Halves +1/2: what moves beyond it is an error.
+                let before = a.rc();
+                a.see(6);
+                let err = a.rc() - before - c.spec.system.by_rank()[6] as i32;
+                match err {
+                    0 => {}
+                    e if e == unit => up += 1,
+                    e if e == -unit => down += 1,
+                    e => panic!("{system}: an error of {e} tag units"),
+                }
+            }
+            // Binomial counts within 5 SE of n·p, and the two signs within 5 SE of a half.
+            let (k, nf) = ((up + down) as f64, n as f64);
+            let se = (nf * p * (1.0 - p)).sqrt();
+            assert!((k - nf * p).abs() < 5.0 * se, "{system}: {k} of {n}");
+            assert!((up as f64 - k / 2.0).abs() < 2.5 * k.sqrt(), "{up} {down}");
+            // The error stays until the shuffle: the shuffle starts the count over.
+            a.shuffled();
+            assert_eq!(a.rc(), c.spec.system.initial(8));
+        }
+        // Without a side stream (or at a chance of 0) a counter never errs.
+        let c = Counting::new(super::super::resolve::seed_chart(), spec("hi-lo"), 8);
+        let mut b = c.player();
+        b.side_stream(&crate::rng::chunk_rng(1, 1));
+        for _ in 0..1000 {
+            b.see(6);
+        }
+        assert_eq!(b.rc(), 0);
     }
 
     #[test]

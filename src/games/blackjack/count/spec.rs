@@ -26,6 +26,11 @@ pub struct CountSpec {
     /// the next shoe).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_mid_shoe_entry: bool,
+    /// The chance that the counter miscounts a card it sees: it adds the card's tag ± one
+    /// count unit (each half the time), an error that stays in its running count until the
+    /// shuffle (absent: no miscounts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub miscount: Option<f64>,
     /// Index plays: deviations from the chart at counts (absent: the chart as it is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indices: Option<IndexSet>,
@@ -119,6 +124,13 @@ impl CountSpec {
             }
         }
         self.validate_entries()?;
+        if let Some(p) = self.miscount {
+            if !(0.0..=1.0).contains(&p) {
+                return Err(CountError::Option(format!(
+                    "--miscount {p}: expected a chance from 0 to 1 that a card is miscounted (0.01: one card in a hundred)"
+                )));
+            }
+        }
         if let Some(ix) = &self.indices {
             ix.validate()
                 .map_err(|e| CountError::Option(e.to_string()))?;
@@ -226,6 +238,9 @@ impl CountSpec {
             self.ramp
         );
         s += &self.describe_entries();
+        if let Some(p) = self.miscount {
+            s += &format!(", miscounting {}% of cards by one unit", 100.0 * p);
+        }
         if let Some(ix) = &self.indices {
             s += &format!(", index plays {} ({} entries)", ix.label, ix.entries.len());
         }
