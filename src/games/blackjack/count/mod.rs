@@ -146,7 +146,7 @@ impl TrueCounter {
 
 /// A bet ramp: (count, units) sorted by count; the first entry covers every count at or below
 /// it, the last every count above it, each entry the counts from it to the next. An entry of
-/// 0 units sits out at its counts (a back-counter's exit point, see `Counter::watch`).
+/// 0 units sits out at its counts (a back-counter's exit point, see `Counter::back_count`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ramp(pub Vec<(i32, u32)>);
 
