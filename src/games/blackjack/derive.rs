@@ -817,6 +817,14 @@ fn surrender_index(ix: &Indexer, row: usize, u: usize, col: &[&Sums]) -> Option<
 /// from the exact analysis of shoes depleted to that count (`shoe_with_tag_sum`) at
 /// `decks_left`, with composition-dependent play after the first decision.
 pub fn derive_indices(req: &IndexRequest) -> Result<Vec<GeneratedIndex>, IndexGenError> {
+    Ok(derive_indices_and_ev(req)?.0)
+}
+
+/// `derive_indices`, and beside them the EV indices from the same analyses (what
+/// `derive_indices` gives without `risk_averse`; the same indices twice without it).
+pub fn derive_indices_and_ev(
+    req: &IndexRequest,
+) -> Result<(Vec<GeneratedIndex>, Vec<GeneratedIndex>), IndexGenError> {
     let rules = req.rules;
     if !(req.decks_left > 0.5 && req.decks_left <= rules.decks as f64) {
         return Err(IndexGenError::DecksLeft(req.decks_left, rules.decks));
@@ -826,32 +834,39 @@ pub fn derive_indices(req: &IndexRequest) -> Result<Vec<GeneratedIndex>, IndexGe
     }
     let points = count_points(req)?;
     let sums = sums_at_points(req, &points.shoes);
-    let lambdas = points
-        .xs
-        .iter()
-        .map(|&x| {
-            req.risk_averse
-                .map_or(0.0, |r| r.per_unit * r.ramp.units(x.round() as i32) as f64)
-        })
-        .collect();
-    let ix = Indexer {
-        xs: &points.xs,
-        lambdas,
-        neutral: points.neutral,
-        rounding: req.rounding,
-        unbalanced_scale: (!req.system.balanced()).then_some(req.system.scale),
-    };
-    let mut out: Vec<GeneratedIndex> = insurance_index(&ix, &points.shoes).into_iter().collect();
-    for row in 0..ROWS {
-        for u in 0..NV {
-            let col: Vec<&Sums> = sums.iter().map(|p| &p[u]).collect();
-            out.extend(play_index(&ix, row, u, req.chart.codes[row][u], &col));
-            if rules.surrender_allowed(u as u8 + 1) {
-                out.extend(surrender_index(&ix, row, u, &col));
+    let index_all = |lambdas: Vec<f64>| {
+        let ix = Indexer {
+            xs: &points.xs,
+            lambdas,
+            neutral: points.neutral,
+            rounding: req.rounding,
+            unbalanced_scale: (!req.system.balanced()).then_some(req.system.scale),
+        };
+        let mut out: Vec<GeneratedIndex> =
+            insurance_index(&ix, &points.shoes).into_iter().collect();
+        for row in 0..ROWS {
+            for u in 0..NV {
+                let col: Vec<&Sums> = sums.iter().map(|p| &p[u]).collect();
+                out.extend(play_index(&ix, row, u, req.chart.codes[row][u], &col));
+                if rules.surrender_allowed(u as u8 + 1) {
+                    out.extend(surrender_index(&ix, row, u, &col));
+                }
             }
         }
-    }
-    Ok(out)
+        out
+    };
+    let ev = index_all(vec![0.0; points.xs.len()]);
+    let found = match req.risk_averse {
+        None => ev.clone(),
+        Some(r) => index_all(
+            points
+                .xs
+                .iter()
+                .map(|&x| r.per_unit * r.ramp.units(x.round() as i32) as f64)
+                .collect(),
+        ),
+    };
+    Ok((found, ev))
 }
 
 #[cfg(test)]

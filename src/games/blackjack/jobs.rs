@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use super::count::{CountError, CountSpec, CountSystem, TcRounding};
 use super::derive::{
-    chart_header, derive_chart, derive_indices, index_rounding_note, IndexRequest, RiskAverse,
+    chart_header, derive_chart, derive_indices_and_ev, index_rounding_note, IndexRequest,
+    RiskAverse,
 };
 use super::exact_report::ExactConfig;
 use super::indices::Play;
@@ -137,7 +138,7 @@ impl Job for IndicesJob {
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         let decks_left = self.decks_left.unwrap_or(self.rules.decks as f64 / 2.0);
         let game = self.ramp_game(ctx)?;
-        let request = |risk_averse| IndexRequest {
+        let (found, ev_found) = derive_indices_and_ev(&IndexRequest {
             rules: &self.rules,
             system: &self.system,
             chart: &self.chart,
@@ -146,20 +147,13 @@ impl Job for IndicesJob {
             lo: self.range.0,
             hi: self.range.1,
             progress: ctx.progress,
-            risk_averse,
-        };
-        let found = derive_indices(&request(game.as_ref().map(|g| RiskAverse {
-            ramp: &g.ramp,
-            per_unit: g.ev / (2.0 * g.sd * g.sd),
-        })))?;
-        // Beside risk-averse indices, the EV ones (the same analyses again, without progress).
-        let ev_found = match &game {
-            Some(_) => Some(derive_indices(&IndexRequest {
-                progress: false,
-                ..request(None)
-            })?),
-            None => None,
-        };
+            risk_averse: game.as_ref().map(|g| RiskAverse {
+                ramp: &g.ramp,
+                per_unit: g.ev / (2.0 * g.sd * g.sd),
+            }),
+        })?;
+        // Beside risk-averse indices, the EV ones.
+        let ev_found = game.is_some().then_some(ev_found);
         let key = if self.system.balanced() {
             "true count"
         } else {
