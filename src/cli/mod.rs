@@ -397,7 +397,7 @@ pub enum IndicesGame {
     /// play's EV crosses the chart's (exact analysis of shoes depleted to each count), the
     /// surrender and insurance counts; a file --indices reads.
     #[command(
-        after_help = "Examples:\n  rtplab strategies indices blackjack --count hi-lo > strategies/blackjack/indices-hilo-seed.csv\n  rtplab strategies indices blackjack --count halves --decks 6 --peek --das --surrender late"
+        after_help = "Examples:\n  rtplab strategies indices blackjack --count hi-lo > strategies/blackjack/indices-hilo-seed.csv\n  rtplab strategies indices blackjack --count halves --decks 6 --peek --das --surrender late\n  rtplab strategies indices blackjack --count hi-lo --objective score --ramp 0:1,1:2,2:4,3:8,4:12 -o indices-ra.csv   # risk-averse"
     )]
     Blackjack(IndicesBlackjack),
 }

@@ -4,10 +4,13 @@
 
 use crate::common::*;
 
-use rtplab::games::blackjack::count::{CountSystem, TcRounding};
-use rtplab::games::blackjack::derive::{derive_chart, derive_indices, IndexRequest};
+use rtplab::games::blackjack::count::{CountSystem, Ramp, TcRounding};
+use rtplab::games::blackjack::derive::{
+    derive_chart, derive_indices, GeneratedIndex, IndexRequest, RiskAverse,
+};
 use rtplab::games::blackjack::indices::{IndexSet, Play};
 use rtplab::games::blackjack::rules::{Rules, Surrender};
+use rtplab::games::blackjack::strategy::Code;
 
 #[test]
 #[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
@@ -30,6 +33,7 @@ fn generated_hi_lo_indices_match_the_published_i18_and_fab4_within_one() {
         lo: -10,
         hi: 10,
         progress: false,
+        risk_averse: None,
     })
     .unwrap();
     let published = IndexSet::resolve("i18+fab4").unwrap();
@@ -88,4 +92,101 @@ fn bad_index_requests_exit_2() {
         &["strategies", "indices", "blackjack", "--count", "no-such"],
         "unknown count",
     );
+}
+
+/// Risk-averse indices weigh a play's rise in variance against its EV at the ramp's bet: doubles
+/// (four times the variance) come at higher counts, surrenders (a quarter of it) at lower ones,
+/// splits stay on EV, and a weight of 0 gives the EV indices exactly. The game of the I18 with a
+/// 1-12 ramp and a weight E/(2V) of 0.002 (a strong game, to make the moves plain).
+#[test]
+fn risk_averse_indices_double_later_and_surrender_sooner() {
+    let mut rules = Rules::seed();
+    rules.decks = 6;
+    rules.peek = true;
+    rules.das = true;
+    rules.surrender = Surrender::Late;
+    let chart = derive_chart(&rules, false);
+    let system = CountSystem::resolve("hi-lo").unwrap();
+    let ramp = Ramp::resolve("0:1,1:2,2:4,3:8,4:12").unwrap();
+    let run = |per_unit: Option<f64>| {
+        derive_indices(&IndexRequest {
+            rules: &rules,
+            system: &system,
+            chart: &chart,
+            decks_left: 3.0,
+            rounding: TcRounding::Floor,
+            lo: -4,
+            hi: 8,
+            progress: false,
+            risk_averse: per_unit.map(|per_unit| RiskAverse {
+                ramp: &ramp,
+                per_unit,
+            }),
+        })
+        .unwrap()
+    };
+    let ev = run(None);
+    assert_eq!(run(Some(0.0)), ev, "a weight of 0 is the EV objective");
+    let ra = run(Some(0.002));
+    let same = |g: &GeneratedIndex| {
+        ev.iter().find(|e| {
+            e.entry.row == g.entry.row && e.entry.up == g.entry.up && e.entry.play == g.entry.play
+        })
+    };
+    let (mut doubles, mut surrenders, mut moved) = (0, 0, 0);
+    for g in &ra {
+        let Some(e) = same(g) else { continue };
+        let (x, y) = (g.crossing, e.crossing);
+        match g.entry.play {
+            Play::Code(Code::Dh | Code::Ds) if g.entry.when.at_least => {
+                doubles += 1;
+                assert!(
+                    x >= y - 1e-9,
+                    "{}: risk-averse {x:+.2} below EV {y:+.2}",
+                    g.entry
+                );
+                if x - y >= 0.5 {
+                    moved += 1;
+                }
+            }
+            Play::Surrender if g.entry.when.at_least => {
+                surrenders += 1;
+                assert!(
+                    x <= y + 1e-9,
+                    "{}: risk-averse {x:+.2} above EV {y:+.2}",
+                    g.entry
+                );
+            }
+            Play::Code(Code::P) | Play::Insure => {
+                assert_eq!(x, y, "{}: splits and insurance stay on EV", g.entry)
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        doubles >= 5 && surrenders >= 3,
+        "{doubles} doubles, {surrenders} surrenders"
+    );
+    assert!(
+        moved >= 3,
+        "only {moved} of {doubles} doubles moved half a count or more"
+    );
+}
+
+#[test]
+fn risk_averse_requests_need_a_winning_ramp() {
+    let base = ["strategies", "indices", "blackjack", "--count", "hi-lo"];
+    let cases: [(&[&str], &str); 3] = [
+        (&["--objective", "score"], "--objective score needs --ramp"),
+        (&["--ramp", "0:1,2:4"], "--ramp is for --objective score"),
+        (
+            &["--objective", "score", "--ramp", "0:1", "--rounds", "200k"],
+            "loses at these rules",
+        ),
+    ];
+    for (extra, needle) in cases {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        fails_with(&args, needle);
+    }
 }

@@ -10,7 +10,7 @@ use super::{parse_claim, parse_positive, OutputArgs, RunBase, RunCommon};
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;
 use rtplab::games::blackjack::jobs::{
-    AdviseJob, AuditJob, DeriveJob, ExactJob, IndicesJob, RampJob, RampSource,
+    AdviseJob, AuditJob, DeriveJob, ExactJob, IndexObjective, IndicesJob, RampJob, RampSource,
 };
 use rtplab::games::blackjack::{count, resolve::resolve_strategy, BjConfig, Blackjack};
 use rtplab::numparse::parse_count;
@@ -194,11 +194,41 @@ pub struct IndicesBlackjack {
     )]
     pub range: String,
 
+    /// What the indices maximise: each hand's EV (the usual indices), or SCORE under --ramp
+    /// (risk-averse indices).
+    ///
+    /// score: a play is taken at a count only where its EV gain beats its rise in variance at
+    /// the ramp's bet there, weighed by the game's EV/(2·variance) per round under the ramp,
+    /// from a counting simulation of --rounds (Schlesinger's risk-averse indices). Doubles
+    /// and hits into risk come later, surrenders sooner. Splits and insurance stay on EV.
+    ///
+    /// Example: --objective score --ramp 0:1,1:2,2:4,3:8,4:12
+    #[arg(help_heading = heading::COUNTING, long, value_enum, default_value = "ev")]
+    pub objective: Objective,
+
+    /// The bet ramp SCORE is maximised under (with --objective score; as sim's --ramp).
+    #[arg(help_heading = heading::COUNTING, long, value_name = "SPEC", allow_hyphen_values = true)]
+    pub ramp: Option<String>,
+
+    /// Rounds of the counting simulation that gives the ramp's EV and variance per round
+    /// (with --objective score; default 10M).
+    #[arg(help_heading = heading::RUN, long, value_parser = parse_rounds)]
+    pub rounds: Option<u64>,
+
     /// Write the file here instead of standard output.
     #[arg(help_heading = heading::OUTPUT, long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
     #[command(flatten)]
-    pub quiet: super::QuietArgs,
+    pub run: RunCommon,
+}
+
+/// What generated indices maximise.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// The EV of each hand.
+    Ev,
+    /// SCORE under the ramp (risk-averse indices).
+    Score,
 }
 
 /// `strategies ramp blackjack`: the bet ramp with the highest SCORE within a spread.
@@ -642,6 +672,47 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
         let Some(range) = range else {
             anyhow::bail!("--range {}: expected LO..HI, e.g. -10..10", args.range);
         };
+        let objective = match args.objective {
+            Objective::Ev => {
+                let given = [
+                    ("--ramp", args.ramp.is_some()),
+                    ("--rounds", args.rounds.is_some()),
+                ];
+                if let Some((flag, _)) = given.iter().find(|g| g.1) {
+                    anyhow::bail!(
+                        "{flag} is for --objective score (risk-averse indices under a ramp)"
+                    );
+                }
+                IndexObjective::Ev
+            }
+            Objective::Score => {
+                let Some(ramp) = &args.ramp else {
+                    anyhow::bail!(
+                        "--objective score needs --ramp SPEC (the ramp whose SCORE the indices maximise), e.g. --ramp 0:1,1:2,2:4,3:8,4:12"
+                    );
+                };
+                let counting = CountArgs {
+                    count: Some(args.count.clone()),
+                    ramp: Some(ramp.clone()),
+                    play: CountPlay {
+                        tc_rounding: Some(args.tc_rounding),
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                };
+                let sim_rules = args.rules.to_rules()?;
+                IndexObjective::Score {
+                    config: Box::new(BjConfig {
+                        strategy: StrategySpec::Chart(chart.clone()),
+                        rules: sim_rules,
+                        bets: rtplab::games::blackjack::report::SideBets::none(),
+                        rounds: args.rounds.unwrap_or(10_000_000),
+                        count: counting.spec()?,
+                    }),
+                    spec: args.run.spec()?,
+                }
+            }
+        };
         Ok(IndicesJob {
             rules,
             system,
@@ -649,6 +720,7 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
             decks_left: args.decks_left,
             rounding: args.tc_rounding.into(),
             range,
+            objective,
             outputs: super::file_output(&args.output),
         })
     }

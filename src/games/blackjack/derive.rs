@@ -13,20 +13,24 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::count::{CountSystem, TcRounding};
+use super::count::{CountSystem, Ramp, TcRounding};
 use super::exact::{full_shoe, two_card_p, DealerTable, Optimal, PostSplit, Up, NV};
 use super::indices::{Deviation, Play, When};
 use super::rules::Rules;
 use super::strategy::{hard_row, pair_row, soft_row, Action, Chart, Code, ROWS};
 
 /// Weighted EV sums of one up card: `[row][action]`, actions Stand, Hit, Double, Split,
-/// Surrender; and the weights of two-card and multi-card hands.
+/// Surrender; and the weights of two-card and multi-card hands. With moments, the same sums
+/// of each action's second moment E[X²] (NaN for a split, whose two hands' results are not
+/// followed jointly); empty without.
 #[derive(Clone)]
 struct Sums {
     two: Vec<[f64; 5]>,
     two_w: Vec<f64>,
     multi: Vec<[f64; 2]>,
     multi_w: Vec<f64>,
+    two_m2: Vec<[f64; 5]>,
+    multi_m2: Vec<[f64; 2]>,
 }
 
 fn idx(a: Action) -> usize {
@@ -47,15 +51,26 @@ fn row_of(hard: u32, ace: bool) -> usize {
     }
 }
 
-fn sums_for_up(rules: &Rules, table: &DealerTable, up: usize, full: [u32; NV]) -> Sums {
+/// The sums of up card `up` from shoe `full`; with `moments`, the second moments too.
+fn sums_for_up(
+    rules: &Rules,
+    table: &DealerTable,
+    up: usize,
+    full: [u32; NV],
+    moments: bool,
+) -> Sums {
     let mut a = Up::with_shoe(rules, &Optimal, table, up, PostSplit::CdzMinus, full);
     let shoe = a.shoe();
+    let rows_of = |n: usize| if moments { n } else { 0 };
     let mut s = Sums {
         two: vec![[0.0; 5]; ROWS],
         two_w: vec![0.0; ROWS],
         multi: vec![[0.0; 2]; ROWS],
         multi_w: vec![0.0; ROWS],
+        two_m2: vec![[0.0; 5]; rows_of(ROWS)],
+        multi_m2: vec![[0.0; 2]; rows_of(ROWS)],
     };
+    let mut pushes = Pushes::default();
     // Multi-card hands by composition: key -> (weight, hard, ace, cards, removed).
     let mut level: HashMap<u64, (f64, u32, bool, u8, [u8; NV])> = HashMap::new();
     for c1 in 0..NV {
@@ -77,6 +92,10 @@ fn sums_for_up(rules: &Rules, table: &DealerTable, up: usize, full: [u32; NV]) -
             };
             for (act, v) in options {
                 s.two[row][idx(act)] += p * a.raw(&removed, v);
+                if moments {
+                    let m2 = pushes.initial_m2(&mut a, &removed, act, v);
+                    s.two_m2[row][idx(act)] += p * m2;
+                }
             }
             s.two_w[row] += p;
             // Seed the hands drawn to from here (a hand of 21 is not hit).
@@ -111,6 +130,12 @@ fn sums_for_up(rules: &Rules, table: &DealerTable, up: usize, full: [u32; NV]) -
             s.multi[row][1] += w * a.raw(&removed, hi);
             s.multi_w[row] += w;
             let total = if ace && hard <= 11 { hard + 10 } else { hard };
+            if moments {
+                let stand = 1.0 - Pushes::stand(&mut a, &removed, total);
+                let hit = 1.0 - pushes.hit(&mut a, &mut r, hard, ace, cards);
+                s.multi_m2[row][0] += w * raw_m2(&a, &removed, stand);
+                s.multi_m2[row][1] += w * raw_m2(&a, &removed, hit);
+            }
             if total >= 21 {
                 continue;
             }
@@ -136,6 +161,120 @@ fn sums_for_up(rules: &Rules, table: &DealerTable, up: usize, full: [u32; NV]) -
     s
 }
 
+/// Push probabilities of hands played on as the analysis plays them (optimally, after the
+/// first decision), in the analysis's world: a hand's result is ± its stake or 0, so its
+/// second moment is the stake squared times P(no push).
+#[derive(Default)]
+struct Pushes {
+    /// P(push) of a hit/stand hand by its cards out.
+    plain: HashMap<u64, f64>,
+}
+
+impl Pushes {
+    /// P(push) standing on `total` (the dealer makes 17 to 21 or busts).
+    fn stand(a: &mut Up<Optimal>, removed: &[u8; NV], total: u32) -> f64 {
+        if (17..=21).contains(&total) {
+            a.dealer(removed)[(total - 17) as usize]
+        } else {
+            0.0
+        }
+    }
+
+    /// P(push) of a hit/stand hand played on (stand when busted: no push).
+    fn plain(
+        &mut self,
+        a: &mut Up<Optimal>,
+        removed: &mut [u8; NV],
+        hard: u32,
+        ace: bool,
+        cards: u8,
+    ) -> f64 {
+        if hard > 21 {
+            return 0.0;
+        }
+        let k = key(removed);
+        if let Some(&p) = self.plain.get(&k) {
+            return p;
+        }
+        let total = if ace && hard <= 11 { hard + 10 } else { hard };
+        let p = match a.plain_choice(removed, hard, ace, cards, (0, 0)).1 {
+            Action::Stand => Self::stand(a, removed, total),
+            _ => self.hit(a, removed, hard, ace, cards),
+        };
+        self.plain.insert(k, p);
+        p
+    }
+
+    /// P(push) hitting once and playing on.
+    fn hit(
+        &mut self,
+        a: &mut Up<Optimal>,
+        removed: &mut [u8; NV],
+        hard: u32,
+        ace: bool,
+        cards: u8,
+    ) -> f64 {
+        let draw = a.draw(removed);
+        let mut p = 0.0;
+        for (v, &q) in draw.iter().enumerate() {
+            if q == 0.0 {
+                continue;
+            }
+            removed[v] += 1;
+            p += q * self.plain(a, removed, hard + v as u32 + 1, ace || v == 0, cards + 1);
+            removed[v] -= 1;
+        }
+        p
+    }
+
+    /// P(push) doubling: one card, then stand.
+    fn double(a: &mut Up<Optimal>, removed: &mut [u8; NV], hard: u32, ace: bool) -> f64 {
+        let draw = a.draw(removed);
+        let mut p = 0.0;
+        for (v, &q) in draw.iter().enumerate() {
+            let h = hard + v as u32 + 1;
+            if q == 0.0 || h > 21 {
+                continue;
+            }
+            let soft = (ace || v == 0) && h <= 11;
+            removed[v] += 1;
+            p += q * Self::stand(a, removed, if soft { h + 10 } else { h });
+            removed[v] -= 1;
+        }
+        p
+    }
+
+    /// The unconditioned second moment of initial action `act` (of EV `v` in the analysis's
+    /// world) on the two cards `removed`; NaN for a split.
+    fn initial_m2(&mut self, a: &mut Up<Optimal>, removed: &[u8; NV], act: Action, v: f64) -> f64 {
+        let mut r = *removed;
+        let hard: u32 = (0..NV).map(|i| r[i] as u32 * (i as u32 + 1)).sum();
+        let ace = r[0] > 0;
+        let total = if ace && hard <= 11 { hard + 10 } else { hard };
+        let m2 = match act {
+            Action::Stand => 1.0 - Self::stand(a, &r, total),
+            Action::Hit => 1.0 - self.hit(a, &mut r, hard, ace, 2),
+            Action::Double => 4.0 * (1.0 - Self::double(a, &mut r, hard, ace)),
+            // −1 with probability p (a blackjack before a late surrender without a hole
+            // card), −1/2 otherwise: EV −(1 + p)/2, E[X²] = (1 + 3p)/4.
+            Action::Surrender => (1.0 + 3.0 * (-2.0 * v - 1.0)) / 4.0,
+            Action::Split => f64::NAN,
+        };
+        raw_m2(a, removed, m2)
+    }
+}
+
+/// A second moment of the analysis's world made unconditioned: where the world is the
+/// dealer's not having blackjack, a dealer blackjack takes the original bet (X² = 1).
+fn raw_m2(a: &Up<Optimal>, removed: &[u8; NV], m2: f64) -> f64 {
+    if a.no_bj() {
+        let pb = a.pbj(&a.remaining(removed));
+        pb + (1.0 - pb) * m2
+    } else {
+        m2
+    }
+}
+
 fn key(c: &[u8; NV]) -> u64 {
     c.iter()
         .enumerate()
@@ -151,7 +290,7 @@ pub fn derive_chart(rules: &Rules, show_progress: bool) -> Chart {
     let sums: Vec<Sums> = (0..NV)
         .into_par_iter()
         .map(|u| {
-            let s = sums_for_up(rules, table, u, full_shoe(rules.decks));
+            let s = sums_for_up(rules, table, u, full_shoe(rules.decks), false);
             progress.advance(1);
             s
         })
@@ -251,6 +390,20 @@ pub struct IndexRequest<'a> {
     pub hi: i32,
     /// Show progress on standard error (on a terminal).
     pub progress: bool,
+    /// Risk-averse indices: the plays that maximise SCORE under a ramp (`None`: EV).
+    pub risk_averse: Option<RiskAverse<'a>>,
+}
+
+/// What risk-averse (SCORE-maximising) indices weigh: a deviation at a count raises the EV per
+/// round by q·b·Δe and the second moment by q·b²·Δm (q its frequency, b the ramp's bet there,
+/// Δe and Δm per unit bet); SCORE ∝ E²/V rises when 2·b·Δe/E > b²·Δm/V, that is when
+/// Δe > b·Δm·E/(2V), with E and V the EV and variance per round of the whole game under the
+/// ramp (Schlesinger's risk-averse indices).
+#[derive(Clone, Copy, Debug)]
+pub struct RiskAverse<'a> {
+    pub ramp: &'a Ramp,
+    /// E/(2V) per round, in units of the table minimum.
+    pub per_unit: f64,
 }
 
 /// One generated index: the entry and the real-valued count where the two actions' EVs
@@ -326,19 +479,39 @@ fn primary(c: Code) -> Action {
 }
 
 /// EV of `a` minus EV of `b` per hand of `row`, as `choose` compares them: hit against stand
-/// over every hand of the row, anything else over its two-card hands. None when either is not
-/// offered or the row has no hands.
-fn gain(row: usize, s: &Sums, a: Action, b: Action) -> Option<f64> {
+/// over every hand of the row, anything else over its two-card hands; less `lambda` times the
+/// difference of their second moments where the sums hold them (a split's is not followed:
+/// it is compared on EV alone). None when either is not offered or the row has no hands.
+fn gain(row: usize, s: &Sums, a: Action, b: Action, lambda: f64) -> Option<f64> {
     let plain = |x: Action| matches!(x, Action::Hit | Action::Stand);
-    if plain(a) && plain(b) && row < 28 {
+    let (ev, m2) = if plain(a) && plain(b) && row < 28 {
         let w = s.two_w[row] + s.multi_w[row];
+        if w <= 0.0 {
+            return None;
+        }
         let v = |x: Action| s.two[row][idx(x)] + s.multi[row][idx(x)];
-        return (w > 0.0).then(|| (v(a) - v(b)) / w);
-    }
-    let w = s.two_w[row];
-    let two = &s.two[row];
-    let offered = |x: Action| plain(x) || two[idx(x)] != 0.0;
-    (w > 0.0 && offered(a) && offered(b)).then(|| (two[idx(a)] - two[idx(b)]) / w)
+        let m = |x: Action| s.two_m2[row][idx(x)] + s.multi_m2[row][idx(x)];
+        (
+            (v(a) - v(b)) / w,
+            (lambda != 0.0).then(|| (m(a) - m(b)) / w),
+        )
+    } else {
+        let w = s.two_w[row];
+        let two = &s.two[row];
+        let offered = |x: Action| plain(x) || two[idx(x)] != 0.0;
+        if !(w > 0.0 && offered(a) && offered(b)) {
+            return None;
+        }
+        let m = |x: Action| s.two_m2[row][idx(x)];
+        (
+            (two[idx(a)] - two[idx(b)]) / w,
+            (lambda != 0.0).then(|| (m(a) - m(b)) / w),
+        )
+    };
+    Some(match m2 {
+        Some(m2) if m2.is_finite() => ev - lambda * m2,
+        _ => ev,
+    })
 }
 
 /// The first integer count, under `rounding`, whose span lies mostly at or above `x`.
@@ -496,7 +669,7 @@ fn sums_at_points(req: &IndexRequest, shoes: &[[u32; NV]]) -> Vec<Vec<Sums>> {
             (0..NV)
                 .into_par_iter()
                 .map(|u| {
-                    let s = sums_for_up(req.rules, table, u, *shoe);
+                    let s = sums_for_up(req.rules, table, u, *shoe, req.risk_averse.is_some());
                     progress.advance(1);
                     s
                 })
@@ -511,6 +684,8 @@ fn sums_at_points(req: &IndexRequest, shoes: &[[u32; NV]]) -> Vec<Vec<Sums>> {
 /// plays from.
 struct Indexer<'a> {
     xs: &'a [f64],
+    /// At each count point, the weight of the second moment against the EV (0: EV indices).
+    lambdas: Vec<f64>,
     neutral: f64,
     rounding: TcRounding,
     unbalanced_scale: Option<u8>,
@@ -590,7 +765,11 @@ fn play_index(
             Action::Split,
             Action::Surrender,
         ][a];
-        let d: Vec<Option<f64>> = col.iter().map(|s| gain(row, s, a, cp)).collect();
+        let d: Vec<Option<f64>> = col
+            .iter()
+            .zip(&ix.lambdas)
+            .map(|(s, &l)| gain(row, s, a, cp, l))
+            .collect();
         for (x, rising) in ix.crossings(&d) {
             cands.push((x, (rising, a)));
         }
@@ -602,7 +781,7 @@ fn play_index(
         Action::Split => Code::P,
         _ => {
             // Double, else what the row does without it.
-            let base = gain(row, col[col.len() / 2], Action::Hit, Action::Stand);
+            let base = gain(row, col[col.len() / 2], Action::Hit, Action::Stand, 0.0);
             if base.unwrap_or(1.0) > 0.0 {
                 Code::Dh
             } else {
@@ -618,11 +797,12 @@ fn play_index(
 fn surrender_index(ix: &Indexer, row: usize, u: usize, col: &[&Sums]) -> Option<GeneratedIndex> {
     let d: Vec<Option<f64>> = col
         .iter()
-        .map(|s| {
+        .zip(&ix.lambdas)
+        .map(|(s, &l)| {
             let others = [Action::Stand, Action::Hit, Action::Double, Action::Split];
             let best = others
                 .iter()
-                .filter_map(|&o| gain(row, s, Action::Surrender, o))
+                .filter_map(|&o| gain(row, s, Action::Surrender, o, l))
                 .min_by(f64::total_cmp)?;
             Some(best)
         })
@@ -637,6 +817,14 @@ fn surrender_index(ix: &Indexer, row: usize, u: usize, col: &[&Sums]) -> Option<
 /// from the exact analysis of shoes depleted to that count (`shoe_with_tag_sum`) at
 /// `decks_left`, with composition-dependent play after the first decision.
 pub fn derive_indices(req: &IndexRequest) -> Result<Vec<GeneratedIndex>, IndexGenError> {
+    Ok(derive_indices_and_ev(req)?.0)
+}
+
+/// `derive_indices`, and beside them the EV indices from the same analyses (what
+/// `derive_indices` gives without `risk_averse`; the same indices twice without it).
+pub fn derive_indices_and_ev(
+    req: &IndexRequest,
+) -> Result<(Vec<GeneratedIndex>, Vec<GeneratedIndex>), IndexGenError> {
     let rules = req.rules;
     if !(req.decks_left > 0.5 && req.decks_left <= rules.decks as f64) {
         return Err(IndexGenError::DecksLeft(req.decks_left, rules.decks));
@@ -646,23 +834,39 @@ pub fn derive_indices(req: &IndexRequest) -> Result<Vec<GeneratedIndex>, IndexGe
     }
     let points = count_points(req)?;
     let sums = sums_at_points(req, &points.shoes);
-    let ix = Indexer {
-        xs: &points.xs,
-        neutral: points.neutral,
-        rounding: req.rounding,
-        unbalanced_scale: (!req.system.balanced()).then_some(req.system.scale),
-    };
-    let mut out: Vec<GeneratedIndex> = insurance_index(&ix, &points.shoes).into_iter().collect();
-    for row in 0..ROWS {
-        for u in 0..NV {
-            let col: Vec<&Sums> = sums.iter().map(|p| &p[u]).collect();
-            out.extend(play_index(&ix, row, u, req.chart.codes[row][u], &col));
-            if rules.surrender_allowed(u as u8 + 1) {
-                out.extend(surrender_index(&ix, row, u, &col));
+    let index_all = |lambdas: Vec<f64>| {
+        let ix = Indexer {
+            xs: &points.xs,
+            lambdas,
+            neutral: points.neutral,
+            rounding: req.rounding,
+            unbalanced_scale: (!req.system.balanced()).then_some(req.system.scale),
+        };
+        let mut out: Vec<GeneratedIndex> =
+            insurance_index(&ix, &points.shoes).into_iter().collect();
+        for row in 0..ROWS {
+            for u in 0..NV {
+                let col: Vec<&Sums> = sums.iter().map(|p| &p[u]).collect();
+                out.extend(play_index(&ix, row, u, req.chart.codes[row][u], &col));
+                if rules.surrender_allowed(u as u8 + 1) {
+                    out.extend(surrender_index(&ix, row, u, &col));
+                }
             }
         }
-    }
-    Ok(out)
+        out
+    };
+    let ev = index_all(vec![0.0; points.xs.len()]);
+    let found = match req.risk_averse {
+        None => ev.clone(),
+        Some(r) => index_all(
+            points
+                .xs
+                .iter()
+                .map(|&x| r.per_unit * r.ramp.units(x.round() as i32) as f64)
+                .collect(),
+        ),
+    };
+    Ok((found, ev))
 }
 
 #[cfg(test)]
@@ -690,6 +894,53 @@ mod tests {
         }
         // Beyond what any shoe holds.
         assert!(shoe_with_tag_sum(&hilo.tags, 52, -60.0).is_none());
+    }
+
+    /// A hand's result is ± its stake or 0: standing below 17 never pushes (E[X²] = 1 per hand
+    /// exactly), standing on 17 to 20 pushes sometimes, a double's E[X²] is four times a
+    /// non-pushing share, a surrender's (1 + 3p)/4 with p the blackjacks it cannot escape, and a
+    /// split's is not followed (NaN). Both worlds: the seed table (no hole card) and a peek game.
+    #[test]
+    fn second_moments_are_the_stakes_squared_where_no_push() {
+        let mut peek = Rules::seed();
+        peek.peek = true;
+        peek.surrender = crate::games::blackjack::rules::Surrender::Late;
+        for rules in [Rules::seed(), peek] {
+            let table = DealerTable::shared(rules.h17);
+            for up in [1usize, 5, 9] {
+                let s = sums_for_up(&rules, table, up, full_shoe(rules.decks), true);
+                let per = |row: usize, a: usize| s.two_m2[row][a] / s.two_w[row];
+                let all = |row: usize, a: usize| {
+                    (s.two_m2[row][a] + s.multi_m2[row][a]) / (s.two_w[row] + s.multi_w[row])
+                };
+                for total in 5u8..=16 {
+                    let row = hard_row(total);
+                    if s.two_w[row] + s.multi_w[row] > 0.0 {
+                        assert!(
+                            (all(row, 0) - 1.0).abs() < 1e-12,
+                            "stand {total}: {}",
+                            all(row, 0)
+                        );
+                    }
+                }
+                for total in 17u8..=20 {
+                    let m = all(hard_row(total), 0);
+                    assert!((0.5..1.0 - 1e-3).contains(&m), "stand {total} v {up}: {m}");
+                }
+                let d11 = per(hard_row(11), 2);
+                assert!((3.0..4.0).contains(&d11), "double 11 v {up}: {d11}");
+                let h12 = all(hard_row(12), 1);
+                assert!((0.8..1.0).contains(&h12), "hit 12 v {up}: {h12}");
+                assert!(per(pair_row(8), 3).is_nan());
+                if rules.surrender_allowed(up as u8 + 1) {
+                    let sur = per(hard_row(16), 4);
+                    assert!(
+                        (0.25 - 1e-12..0.4).contains(&sur),
+                        "surrender 16 v {up}: {sur}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -6,9 +6,11 @@ use std::path::{Path, PathBuf};
 
 use super::count::{CountError, CountSpec, CountSystem, TcRounding};
 use super::derive::{
-    chart_header, derive_chart, derive_indices, index_rounding_note, IndexRequest,
+    chart_header, derive_chart, derive_indices_and_ev, index_rounding_note, IndexRequest,
+    RiskAverse,
 };
 use super::exact_report::ExactConfig;
+use super::indices::Play;
 use super::ramp::{ramp_file, ramp_model, render, CountRow, RampRequest, TableSource};
 use super::rules::{Rules, Shuffle};
 use super::strategy::{Chart, StrategySpec};
@@ -67,8 +69,66 @@ pub struct IndicesJob {
     pub rounding: TcRounding,
     /// The counts evaluated, `lo..=hi`.
     pub range: (i32, i32),
+    /// What the indices maximise.
+    pub objective: IndexObjective,
     /// Where the file goes (`output`).
     pub outputs: Outputs,
+}
+
+/// What generated indices maximise: the EV of each hand, or SCORE under a ramp (risk-averse
+/// indices), whose EV and variance per round come from a counting simulation of the chart
+/// with that ramp (`config.count`).
+pub enum IndexObjective {
+    Ev,
+    Score {
+        config: Box<BjConfig>,
+        spec: crate::game::RunSpec,
+    },
+}
+
+/// The figures of the ramp risk-averse indices are made for: EV and SD per round (table
+/// minimums) and the rounds they come from.
+struct RampGame {
+    ramp: super::count::Ramp,
+    ev: f64,
+    sd: f64,
+    rounds: u64,
+    seed: u64,
+    interrupted: bool,
+}
+
+impl IndicesJob {
+    /// The counting simulation of the ramp (for `IndexObjective::Score`).
+    fn ramp_game(&self, ctx: &Ctx) -> Result<Option<RampGame>, Error> {
+        let IndexObjective::Score { config, spec } = &self.objective else {
+            return Ok(None);
+        };
+        (ctx.graceful)();
+        let run = crate::game::simulate::<super::Blackjack>((**config).clone(), spec, ctx.stop)?;
+        let cfg = &run.config;
+        let count = cfg.count.as_ref();
+        let m = super::report::counting_model(&cfg.rules, count, &run.acc)
+            .ok_or_else(|| BjError::from(CountError::Option("no count given".into())))?;
+        if m.ev_per_round.is_nan() || m.ev_per_round <= 0.0 {
+            return Err(BjError::from(CountError::Option(format!(
+                "--objective score: the ramp {} loses at these rules (EV {:+.5} table minimums a round over {} rounds), so it has no SCORE to maximise; use a ramp that wins, or --objective ev",
+                count.map_or(String::new(), |c| c.ramp.to_string()),
+                m.ev_per_round,
+                m.rounds_played
+            )))
+            .into());
+        }
+        Ok(Some(RampGame {
+            ramp: count
+                .map(|c| c.ramp.clone())
+                .unwrap_or(super::count::Ramp(vec![(0, 1)])),
+            ev: m.ev_per_round,
+            sd: m.sd_per_round,
+            rounds: m.rounds_played,
+            seed: spec.seed,
+            interrupted: run.meta.interrupted,
+        }))
+    }
 }
 
 impl Job for IndicesJob {
@@ -77,7 +137,8 @@ impl Job for IndicesJob {
     }
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         let decks_left = self.decks_left.unwrap_or(self.rules.decks as f64 / 2.0);
-        let found = derive_indices(&IndexRequest {
+        let game = self.ramp_game(ctx)?;
+        let (found, ev_found) = derive_indices_and_ev(&IndexRequest {
             rules: &self.rules,
             system: &self.system,
             chart: &self.chart,
@@ -86,7 +147,13 @@ impl Job for IndicesJob {
             lo: self.range.0,
             hi: self.range.1,
             progress: ctx.progress,
+            risk_averse: game.as_ref().map(|g| RiskAverse {
+                ramp: &g.ramp,
+                per_unit: g.ev / (2.0 * g.sd * g.sd),
+            }),
         })?;
+        // Beside risk-averse indices, the EV ones.
+        let ev_found = game.is_some().then_some(ev_found);
         let key = if self.system.balanced() {
             "true count"
         } else {
@@ -97,26 +164,61 @@ impl Job for IndicesJob {
              # Computed by `rtplab strategies indices blackjack` from the exact analysis for:\n\
              # {}\n\
              # count {} ({key}, {} rounding), chart {}, shoes depleted to each count with {decks_left} decks left\n\
-             # (composition tilted to the count, composition-dependent play after the first decision).\n\
-             # Each comment gives the real-valued {key} where the two plays' EVs cross.\n",
+             # (composition tilted to the count, composition-dependent play after the first decision).\n",
             self.rules,
             self.system.label,
             self.rounding.name(),
             self.chart.name,
         );
+        match &game {
+            None => {
+                text += &format!(
+                    "# Each comment gives the real-valued {key} where the two plays' EVs cross.\n"
+                )
+            }
+            Some(g) => text += &risk_averse_note(g, key),
+        }
         for line in index_rounding_note(&self.system, self.rounding) {
             text += &format!("# {line}\n");
         }
         text += "hand,up,play,when\n";
         for g in &found {
+            let ev = ev_found.as_ref().map(|all| {
+                let same = all.iter().find(|e| {
+                    e.entry.row == g.entry.row
+                        && e.entry.up == g.entry.up
+                        && (e.entry.play == Play::Surrender) == (g.entry.play == Play::Surrender)
+                });
+                match same {
+                    Some(e) => format!(" (EV: {} at {:+.2})", e.entry, e.crossing),
+                    None => " (no EV index)".to_string(),
+                }
+            });
             text += &format!(
-                "{:<20} # crossing {:+.2}\n",
+                "{:<20} # crossing {:+.2}{}\n",
                 g.entry.to_string(),
-                g.crossing
+                g.crossing,
+                ev.unwrap_or_default()
             );
+        }
+        if game.as_ref().is_some_and(|g| g.interrupted) {
+            text += "# INTERRUPTED: the ramp's simulation was stopped early; its EV and SD cover the rounds done.\n";
         }
         Ok(Outcome::Text(text))
     }
+}
+
+/// The head lines of a risk-averse index file: the objective and the ramp's figures.
+fn risk_averse_note(g: &RampGame, key: &str) -> String {
+    let per_unit = g.ev / (2.0 * g.sd * g.sd);
+    format!(
+        "# Objective: SCORE under the ramp {} (risk-averse indices): a play is taken at a count where its EV gain\n\
+         # per unit beats b·Δm·E/(2V) = b·Δm·{per_unit:.3e}, b the ramp's bet there, Δm the rise of the hand's second\n\
+         # moment, E = {:.5} and SD = {:.4} table minimums a round from a counting simulation of {} rounds (seed {}).\n\
+         # Splits and insurance are on EV (a split's two hands are not followed jointly).\n\
+         # Each comment gives the real-valued {key} of the risk-averse crossing, and the EV index beside it.\n",
+        g.ramp, g.ev, g.sd, g.rounds, g.seed
+    )
 }
 
 /// `advise blackjack`: every legal action's exact EV for a hand against an up card, from the
