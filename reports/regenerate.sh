@@ -36,10 +36,10 @@ $R sim baccarat --coups 20M --bet martingale:banker --table-max 500 --quiet --fo
 $R compare baccarat --bet banker --bet player --bet follow --bet martingale:banker --coups 50M --quiet --format markdown --output reports/compare-baccarat.md
 $R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --bankroll 1000 --trip-rounds 20000 --rounds-per-hour 60 --target-ror 5% --pairs-exposure --quiet --force --out-dir reports/counting-hilo-75pct > /dev/null
 $R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --penetration 0.5 --quiet --force --out-dir reports/counting-hilo-50pct > /dev/null
-$R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --wong-in 1 --wong-out 0 --quiet --force --out-dir reports/counting-hilo-wong > /dev/null
+$R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --wong-in 1 --wong-out 0 --max-entries 1 --quiet --force --out-dir reports/counting-hilo-wong > /dev/null
 $R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --indices i18+fab4 --quiet --force --out-dir reports/counting-hilo-i18-75pct > /dev/null
 $R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --indices strategies/blackjack/indices-hilo-seed.csv --quiet --force --out-dir reports/counting-hilo-seed-indices-75pct > /dev/null
-$R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --wong-in 1 --wong-out 0 --players 2 --spots-at 3 --quiet --force --out-dir reports/counting-hilo-wong-2spots > /dev/null
+$R sim blackjack --rounds 200M --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --wong-in 1 --wong-out 0 --max-entries 1 --players 2 --spots-at 3 --quiet --force --out-dir reports/counting-hilo-wong-2spots > /dev/null
 $R compare blackjack --count hi-lo --count halves --count zen --count omega-2 --ramp 0:1,1:2,2:4,3:8,4:12 --rounds 100M --quiet --format markdown --output reports/compare-counts.md
 $R compare blackjack --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --penetrations 0.5,0.6,0.7,0.75,0.8,0.85 --rounds 50M --quiet --format markdown --output reports/counting-penetration.md
 $R strategies ramp blackjack --count hi-lo --indices i18+fab4 --rounds 200M --spread 1-12 --bankroll 1000 --kelly 0.5 --ramp-out reports/counting-ramp-hilo-1-12.txt --quiet --force --out-dir reports/counting-ramp-hilo > /dev/null

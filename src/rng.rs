@@ -16,6 +16,18 @@ pub fn chunk_rng(seed: u64, chunk: u64) -> Rng {
     rng
 }
 
+/// A stream beside chunk `chunk_stream`'s (as it starts), for randomness that must not touch
+/// the cards (a counter's miscounts): the chunk's stream advanced by 2^192 steps
+/// (`long_jump`). Chunk c's stream starts c·2^128 steps into the seed's and chunks are below
+/// 2^64, so every chunk stream lies below 2^192 steps and no side stream overlaps one; the
+/// side stream depends on (seed, chunk) only, and drawing from it leaves the chunk's cards as
+/// they are.
+pub fn side_rng(chunk_stream: &Rng) -> Rng {
+    let mut rng = chunk_stream.clone();
+    rng.long_jump();
+    rng
+}
+
 /// The streams of the chunks one worker runs, in increasing chunk order: the same streams as
 /// [`chunk_rng`], each derived from the worker's previous one by whole 2^128-step jumps when
 /// the chunk is at most `MAX_STEPS` beyond it (a `jump` costs about a thousandth of the

@@ -495,7 +495,8 @@ rtplab sim blackjack --rounds 1e9 --out-dir my-seed-table   # as reports/seed-ta
 Card counting (docs/counting.md):\n  \
 rtplab sim blackjack --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --indices i18+fab4 --bankroll 1000\n  \
 rtplab sim blackjack --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --wong-in 1 --wong-out 0 \\\n      \
---players 2 --spots-at 3 --indices strategies/blackjack/indices-hilo-seed.csv\n\n\
+--players 2 --spots-at 3 --indices strategies/blackjack/indices-hilo-seed.csv\n  \
+rtplab sim blackjack --count hi-lo --ramp -1:0,1:2,2:4,3:8,4:12 --max-entries 2   # back-count: sit out below +1\n\n\
 On a cluster (docs/cluster.md):\n  \
 rtplab sim blackjack --rounds 1e11 --shard 3/8 --shard-out shard-3.json --checkpoint 10m"
     )]

@@ -625,7 +625,7 @@ fn messages_say_what_is_possible() {
             "--ramp",
             "0:1,1:4294967296",
         ],
-        "4294967296 units at 1: a bet is 1 to 1000000 units",
+        "4294967296 units at 1: a bet is 0 (sit out) to 1000000 units",
     );
     for rounds in ["3", "9999"] {
         fails_with(

@@ -174,6 +174,175 @@ fn wonging_plays_only_at_the_counts_it_wants() {
     assert!(w["advantage"].as_f64().unwrap() > 0.0);
 }
 
+/// A back-counter's rounds are the table's rounds: played or watched, each round at a count
+/// comes out the same. Wonging in and out at +1 with re-entry (or a ramp of 0 units below +1)
+/// plays exactly the rounds at +1 and above, so by count its rows are the flat run's rows at
+/// those counts and nothing below; the counts observed are the flat run's at every count.
+#[test]
+fn a_back_counter_plays_the_flat_runs_rounds_at_its_counts() {
+    let run = ["--rounds", "1M", "--seed", "21", "--count", "hi-lo"];
+    let flat = sim(&run);
+    let mut wong = run.to_vec();
+    wong.extend(["--ramp", RAMP, "--wong-in", "1"]);
+    let mut zero = run.to_vec();
+    zero.extend(["--ramp", "0:0,1:2,2:4,3:8,4:12"]);
+    let rows = |v: &Value| v["by_true_count"].as_array().unwrap().clone();
+    let flat_rows = rows(&flat);
+    for back in [sim(&wong), sim(&zero)] {
+        let back_rows = rows(&back);
+        assert_eq!(back_rows.len(), flat_rows.len());
+        let mut played = 0;
+        for (b, f) in back_rows.iter().zip(&flat_rows) {
+            assert_eq!((&b["tc"], &b["observed"]), (&f["tc"], &f["observed"]));
+            if b["tc"].as_i64().unwrap() >= 1 {
+                assert_eq!(b["played"], f["observed"], "{b}");
+                for key in ["ev", "se", "variance"] {
+                    assert_eq!(b[key], f[key], "{key} at {}", b["tc"]);
+                }
+                played += b["played"].as_u64().unwrap();
+            } else {
+                assert_eq!(b["played"], 0, "{b}");
+            }
+        }
+        assert_eq!(back["rounds_played"], played);
+        assert_eq!(back["rounds_observed"], flat["rounds_observed"]);
+        // Its money per round observed is its money per round played, spread over every
+        // round dealt.
+        let o = &back["per_round_observed"];
+        let per_played = back["ev_per_round"].as_f64().unwrap() * played as f64;
+        let per_observed = o["ev"].as_f64().unwrap() * back["rounds_observed"].as_f64().unwrap();
+        assert!((per_played - per_observed).abs() < 1e-9 * per_played.abs());
+        let share = played as f64 / back["rounds_observed"].as_f64().unwrap();
+        assert_eq!(o["share_played"].as_f64().unwrap(), share);
+        // SCORE per round observed is about the share played times SCORE per round played.
+        let (sp, so) = (
+            back["score"].as_f64().unwrap(),
+            o["score"].as_f64().unwrap(),
+        );
+        assert!((so / sp - share).abs() < 0.01 * share, "{so} {sp} {share}");
+    }
+}
+
+#[test]
+fn re_entry_plays_more_rounds_than_one_entry_and_first_round_entry_fewer() {
+    let run = [
+        "--rounds",
+        "1M",
+        "--seed",
+        "9",
+        "--count",
+        "hi-lo",
+        "--ramp",
+        RAMP,
+        "--wong-in",
+        "1",
+        "--wong-out",
+        "0",
+    ];
+    let played = |extra: &[&str]| {
+        let mut args = run.to_vec();
+        args.extend(extra);
+        let v = sim(&args);
+        assert!(v["count"].as_str().unwrap().contains("wong in at 1"));
+        v["rounds_played"].as_u64().unwrap()
+    };
+    let (every, two, one) = (
+        played(&[]),
+        played(&["--max-entries", "2"]),
+        played(&["--max-entries", "1"]),
+    );
+    assert!(every > two && two > one && one > 0, "{every} {two} {one}");
+    // A tenth more rounds at least, from re-entering.
+    assert!(every as f64 > 1.1 * one as f64, "{every} {one}");
+    // A shoe's first round is at count 0: entering only there at +1 never plays.
+    assert_eq!(played(&["--no-mid-shoe-entry"]), 0);
+    // Wonging out alone enters at each shoe's first round: entering only there is one entry
+    // a shoe, and re-entering at 0 plays more.
+    let out = |extra: &[&str]| {
+        let mut args = run[..8].to_vec();
+        args.extend(["--wong-out", "0"]);
+        args.extend(extra);
+        let v = sim(&args);
+        (
+            v["rounds_played"].as_u64().unwrap(),
+            v["by_true_count"].clone(),
+        )
+    };
+    let first = out(&["--no-mid-shoe-entry"]);
+    assert_eq!(first, out(&["--max-entries", "1"]));
+    assert!(out(&[]).0 > first.0 && first.0 > 0, "{first:?}");
+}
+
+#[test]
+fn a_back_counting_run_is_the_same_for_any_thread_count() {
+    let strip = |mut v: Value| {
+        let obj = v.as_object_mut().unwrap();
+        obj.retain(|k, _| !RUN_ONLY_KEYS.contains(&k.as_str()) && !k.ends_with("_per_s"));
+        v
+    };
+    let run = |threads: &str| {
+        strip(sim(&[
+            "--rounds",
+            "300k",
+            "--seed",
+            "8",
+            "--count",
+            "hi-lo",
+            "--ramp",
+            "-1:0,1:2,3:6",
+            "--wong-out",
+            "0",
+            "--max-entries",
+            "3",
+            "--threads",
+            threads,
+        ]))
+    };
+    assert_eq!(run("1"), run("3"));
+}
+
+/// Miscounts come from a stream of their own: the same seed deals the same cards, rounds and
+/// results per unit with and without them (the basic chart plays no count), only the counts
+/// and so the bets move; and a miscounting run is the same for any thread count.
+#[test]
+fn miscounts_leave_the_cards_as_they_are() {
+    let run = [
+        "--rounds", "500k", "--seed", "6", "--count", "hi-lo", "--ramp", RAMP,
+    ];
+    let exact = sim(&run);
+    let mut args = run.to_vec();
+    args.extend(["--miscount", "0.05"]);
+    let miscounted = sim(&args);
+    for key in [
+        "dealer_outcomes",
+        "rounds",
+        "net_distribution",
+        "frequencies",
+        "rounds_observed",
+    ] {
+        assert_eq!(exact[key], miscounted[key], "'{key}' differs");
+    }
+    assert_ne!(exact["by_true_count"], miscounted["by_true_count"]);
+    assert_ne!(exact["initial_bets"], miscounted["initial_bets"]);
+    assert!(miscounted["count"]
+        .as_str()
+        .unwrap()
+        .contains("miscounting 5% of cards by one unit"));
+    // A chance of 0 is no miscount at all.
+    let mut none = run.to_vec();
+    none.extend(["--miscount", "0"]);
+    assert_eq!(sim(&none)["by_true_count"], exact["by_true_count"]);
+    let strip = |mut v: Value| {
+        let obj = v.as_object_mut().unwrap();
+        obj.retain(|k, _| !RUN_ONLY_KEYS.contains(&k.as_str()) && !k.ends_with("_per_s"));
+        v
+    };
+    let mut three = args.clone();
+    three.extend(["--threads", "3"]);
+    args.extend(["--threads", "1"]);
+    assert_eq!(strip(sim(&args)), strip(sim(&three)));
+}
+
 /// The seed chart with some cells changed (`(row, column of the up card, code)`).
 fn seed_chart_with(dir: &std::path::Path, changes: &[(&str, usize, &str)]) -> String {
     let text = std::fs::read_to_string(concat!(
@@ -443,17 +612,54 @@ fn a_second_spot_is_bet_only_at_high_counts() {
 #[test]
 fn bad_counting_requests_exit_2() {
     let base = ["sim", "blackjack", "--rounds", "10k"];
-    let cases: [(&[&str], &str); 25] = [
+    let cases: [(&[&str], &str); 33] = [
         (&["--ramp", "0:1"], "--ramp needs --count"),
         (&["--wong-in", "2"], "--wong-in needs --count"),
         (&["--count", "hi-lo", "--ramp", "1:2,0:1"], "sort by count"),
-        (&["--count", "hi-lo", "--ramp", "0:0"], "a bet is 1 to"),
+        (
+            &["--count", "hi-lo", "--ramp", "0:0"],
+            "it bets 0 at every count",
+        ),
         (&["--count", "hi-lo", "--ramp", "x"], "not TC:units"),
         (
             &["--count", "hi-lo", "--wong-in", "1", "--wong-out", "2"],
             "above --wong-in",
         ),
         (&["--count", "no-such"], "unknown count"),
+        (&["--max-entries", "2"], "--max-entries needs --count"),
+        (&["--miscount", "0.01"], "--miscount needs --count"),
+        (
+            &["--count", "hi-lo", "--miscount", "1.5"],
+            "--miscount 1.5: expected a chance from 0 to 1",
+        ),
+        (
+            &["--count", "hi-lo", "--miscount", "-0.1"],
+            "--miscount -0.1: expected a chance from 0 to 1",
+        ),
+        (
+            &["--count", "hi-lo", "--max-entries", "2"],
+            "--max-entries needs back-counting: --wong-in TC",
+        ),
+        (
+            &["--count", "hi-lo", "--no-mid-shoe-entry"],
+            "--no-mid-shoe-entry needs back-counting",
+        ),
+        (
+            &["--count", "hi-lo", "--wong-in", "1", "--max-entries", "0"],
+            "--max-entries 0: expected 1 or more",
+        ),
+        (
+            &[
+                "--count",
+                "hi-lo",
+                "--ramp",
+                "0:0,1:2",
+                "--no-mid-shoe-entry",
+                "--max-entries",
+                "2",
+            ],
+            "--no-mid-shoe-entry allows one entry a shoe",
+        ),
         (&["--count", "ko", "--true-count", "exact"], "unbalanced"),
         (&["--count", "Cargo.toml"], "Cargo.toml:"),
         (&["--indices", "i18"], "--indices needs --count"),
@@ -646,6 +852,9 @@ fn insurance_by_count_is_keyed_by_the_count_at_the_decision() {
         rounding: TcRounding::Floor,
         wong_in: None,
         wong_out: None,
+        max_entries: Some(1),
+        no_mid_shoe_entry: false,
+        miscount: None,
         indices: Some(IndexSet {
             label: "insurance at +3".into(),
             entries: IndexSet::parse("insurance,A,I,>=3\n", "t").unwrap(),

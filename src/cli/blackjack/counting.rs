@@ -28,12 +28,13 @@ pub struct CountArgs {
     ///
     /// Each entry TC:units bets that many table minimums from count TC up to the next entry's
     /// count (true counts for a balanced count, running counts for an unbalanced one). Counts
-    /// from -100 to 100, units from 1 to 1,000,000; to sit out, use --wong-in. A ramp file
-    /// holds the same entries, separated by commas or one a line, with `#` comments. A flat
-    /// ramp plays exactly the uncounted game.
+    /// from -100 to 100, units from 0 to 1,000,000: 0 units sits out (watching) at those
+    /// counts, a back-counter's exit point: it leaves there and re-enters where the ramp bets
+    /// again (see --max-entries). A ramp file holds the same entries, separated by commas or
+    /// one a line, with `#` comments. A flat ramp plays exactly the uncounted game.
     ///
     /// Example: --ramp 0:1,1:2,2:4,3:8,4:12 bets 1 unit at counts of 0 or less, 2 at +1, 4 at
-    /// +2, 8 at +3, 12 at +4 and above.
+    /// +2, 8 at +3, 12 at +4 and above; --ramp -1:0,1:1,2:4 sits out at 0 and below.
     #[arg(long, value_name = "SPEC", allow_hyphen_values = true)]
     pub ramp: Option<String>,
     #[command(flatten)]
@@ -124,16 +125,34 @@ pub struct CountPlay {
     /// nearest integer. Balanced counts only.
     #[arg(long, value_enum)]
     pub tc_rounding: Option<TcRounding>,
-    /// Back-count: sit out (watching) until the count is at or above TC.
+    /// Back-count: watch from the shuffle and enter whenever the count is at or above TC.
     ///
     /// A seat sitting out is still dealt and played as by another player, so the cards never
-    /// depend on the counter's bets. Example: --wong-in 1 --wong-out 0
+    /// depend on the counter's bets. The counter leaves below --wong-out and re-enters at TC
+    /// again in the same shoe (as CVCX's back-counter; --max-entries 1 stays out until the
+    /// shuffle). Example: --wong-in 1 --wong-out 0
     #[arg(long, value_name = "TC", allow_hyphen_values = true)]
     pub wong_in: Option<i32>,
-    /// Leave when the count falls below TC, and stay out until the shuffle (default: the
-    /// --wong-in count, if given).
+    /// Leave when the count falls below TC (default: the --wong-in count, if given). Without
+    /// --wong-in the seat plays from each shoe's first round and re-enters at TC.
     #[arg(long, value_name = "TC", allow_hyphen_values = true)]
     pub wong_out: Option<i32>,
+    /// Enter at most N times a shoe when back-counting (default: no limit, re-entering
+    /// whenever the count allows); 1 stays out until the shuffle after leaving.
+    #[arg(long, value_name = "N")]
+    pub max_entries: Option<u32>,
+    /// Back-counting, enter only at the first round after a shuffle: a seat that does not
+    /// play then, or leaves, waits for the next shoe.
+    #[arg(long)]
+    pub no_mid_shoe_entry: bool,
+    /// Miscount: each card the counter sees is, with chance P, counted with its tag one count
+    /// unit too high or too low (each half the time), an error that stays in the running count
+    /// until the shuffle (default 0).
+    ///
+    /// The miscounts come from a random stream of their own: the same seed deals the same
+    /// cards with and without them. Example: --miscount 0.01
+    #[arg(long, value_name = "P")]
+    pub miscount: Option<f64>,
     /// Spread to more spots at high counts: the counter bets its seats beyond the first
     /// (--players 2 or more) only at counts at or above TC, each from the ramp.
     ///
@@ -143,6 +162,30 @@ pub struct CountPlay {
 }
 
 impl CountPlay {
+    /// The entries a shoe (`CountSpec::max_entries`): no limit when back-counting unless
+    /// --max-entries or --no-mid-shoe-entry says otherwise; the flags need back-counting.
+    fn entries(&self, ramp: &count::Ramp) -> anyhow::Result<Option<u32>> {
+        let back = self.wong_in.is_some() || self.wong_out.is_some() || ramp.sits_out();
+        let flag = [
+            ("--max-entries", self.max_entries.is_some()),
+            ("--no-mid-shoe-entry", self.no_mid_shoe_entry),
+        ]
+        .into_iter()
+        .find(|g| g.1);
+        match flag {
+            Some((flag, _)) if !back => anyhow::bail!(
+                "{flag} needs back-counting: --wong-in TC, --wong-out TC or a --ramp with 0 units at some counts"
+            ),
+            _ if self.no_mid_shoe_entry && self.max_entries.is_some_and(|n| n != 1) => {
+                anyhow::bail!(
+                    "--no-mid-shoe-entry allows one entry a shoe (at its first round): leave out --max-entries"
+                )
+            }
+            _ if self.no_mid_shoe_entry || !back => Ok(Some(1)),
+            _ => Ok(self.max_entries),
+        }
+    }
+
     /// The first of these flags given (each needs --count).
     pub fn given(&self) -> Option<&'static str> {
         [
@@ -150,6 +193,9 @@ impl CountPlay {
             ("--tc-rounding", self.tc_rounding.is_some()),
             ("--wong-in", self.wong_in.is_some()),
             ("--wong-out", self.wong_out.is_some()),
+            ("--max-entries", self.max_entries.is_some()),
+            ("--no-mid-shoe-entry", self.no_mid_shoe_entry),
+            ("--miscount", self.miscount.is_some()),
             ("--spots-at", self.spots_at.is_some()),
         ]
         .into_iter()
@@ -226,6 +272,7 @@ impl CountArgs {
             );
         }
         let spec = CountSpec {
+            max_entries: p.entries(&ramp)?,
             system,
             ramp,
             true_count: match p.true_count.unwrap_or(TrueCount::Exact) {
@@ -236,6 +283,9 @@ impl CountArgs {
             rounding: p.tc_rounding.unwrap_or(TcRounding::Floor).into(),
             wong_in: p.wong_in,
             wong_out: p.wong_out,
+            no_mid_shoe_entry: p.no_mid_shoe_entry,
+            // No miscounts is one run, whether said or not.
+            miscount: p.miscount.filter(|&m| m != 0.0),
             indices: match &self.indices {
                 Some(s) => Some(rtplab::games::blackjack::indices::IndexSet::resolve(s)?),
                 None => None,

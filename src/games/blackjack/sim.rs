@@ -111,6 +111,10 @@ sums! {
         /// The same money per round played: x = net units, y = rounds played (compare pairs it).
         #[serde(default)]
         pub per_round: Ratio => related,
+        /// The same money per round observed (every round dealt, a round sat out nets 0):
+        /// x = net units, y = n = rounds dealt. Empty in files written before it was kept.
+        #[serde(default)]
+        pub per_round_observed: Ratio => related,
         /// With `pairs_exposure`: seat-rounds seen whose pairs bet had an exact EV of 0 or more
         /// (from the ranks left), and how many of them the pairs bet won.
         #[serde(default)]
@@ -270,6 +274,14 @@ impl BjAcc {
         money.plausible("count.money", 2 * seats * m * b, seats * b, true)?;
         let per_round = &self.count.per_round;
         per_round.plausible("count.per_round", 2 * seats * m * b, 1, true)?;
+        let observed = &self.count.per_round_observed;
+        observed.plausible("count.per_round_observed", 2 * seats * m * b, 1, true)?;
+        at_most(
+            "count.per_round_observed.n",
+            observed.n,
+            self.counts.rounds,
+            "rounds",
+        )?;
         at_most("count.money.n", money.n, self.counts.rounds, "rounds")?;
         let in_hist: u64 = self.hist.total();
         if in_hist != self.main.n {
@@ -591,6 +603,11 @@ impl ChunkSums {
                 acc.count
                     .per_round
                     .close_wide(x, rounds, m.money_xx, m.rounds_played);
+                // `acc` holds this chunk only: its rounds are the rounds it dealt.
+                let dealt = acc.counts.rounds;
+                acc.count
+                    .per_round_observed
+                    .close_wide(x, dealt as i128, m.money_xx, dealt);
                 if let Some(p) = &self.path {
                     acc.count.ruin = p.sums.clone();
                 }
@@ -692,7 +709,9 @@ impl<S: Seats> Simulation for BjSim<'_, S> {
         );
         let offset = hist_offset(self.rules);
         acc.hist = Histogram::spanning(-offset, offset);
-        let table = Table::new(self.rules, self.strategy);
+        let mut table = Table::new(self.rules, self.strategy);
+        // Before any draw from the chunk's stream: the side stream is (seed, chunk)'s alone.
+        table.player.side_stream(&crate::rng::side_rng(rng));
         let players = self.rules.players as u64;
         let units = self.rules.units_per_bet();
         let sums = ChunkSums {

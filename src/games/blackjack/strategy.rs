@@ -102,6 +102,10 @@ pub trait Player {
     /// The shoe was shuffled (only called when `SEES`).
     #[inline(always)]
     fn shuffled(&mut self) {}
+    /// A stream of its own for the chunk about to be played (`rng::side_rng`), given before
+    /// its first shoe: for a player's own chance (a counter's miscounts), never the cards'.
+    #[inline(always)]
+    fn side_stream(&mut self, _rng: &crate::rng::Rng) {}
 }
 
 /// What a run shares between its threads: a prototype that makes a fresh [`Player`] for

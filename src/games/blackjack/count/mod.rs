@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::indices::Deviations;
 use super::strategy::{Action, Player, Seats, Situation, Strategy};
 use crate::cards::Rank;
+use crate::rng::RngCore;
 
 mod spec;
 mod system;
@@ -144,7 +145,8 @@ impl TrueCounter {
 }
 
 /// A bet ramp: (count, units) sorted by count; the first entry covers every count at or below
-/// it, the last every count above it, each entry the counts from it to the next.
+/// it, the last every count above it, each entry the counts from it to the next. An entry of
+/// 0 units sits out at its counts (a back-counter's exit point, see `Counter::back_count`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ramp(pub Vec<(i32, u32)>);
 
@@ -186,7 +188,7 @@ impl Ramp {
                 Ok(u) => u,
                 Err(_) if integer(u) => {
                     return Err(bad(format!(
-                        "{u} units at {c}: a bet is 1 to {MAX_UNITS} units (sit out with --wong-in)"
+                        "{u} units at {c}: a bet is 0 (sit out) to {MAX_UNITS} units"
                     )));
                 }
                 Err(_) => return Err(bad(format!("units '{u}' is not a whole number"))),
@@ -194,9 +196,9 @@ impl Ramp {
             if !(-100..=100).contains(&c) {
                 return Err(bad(format!("count {c} is outside -100..100")));
             }
-            if u == 0 || u > MAX_UNITS {
+            if u > MAX_UNITS {
                 return Err(bad(format!(
-                    "{u} units at {c}: a bet is 1 to {MAX_UNITS} units (sit out with --wong-in)"
+                    "{u} units at {c}: a bet is 0 (sit out) to {MAX_UNITS} units"
                 )));
             }
             if let Some(&(last, _)) = v.last() {
@@ -210,6 +212,12 @@ impl Ramp {
         }
         if v.is_empty() {
             return Err(bad("no entries".into()));
+        }
+        if v.iter().all(|e| e.1 == 0) {
+            return Err(bad(
+                "it bets 0 at every count, so it never plays: give some count 1 unit or more"
+                    .into(),
+            ));
         }
         Ok(Ramp(v))
     }
@@ -253,6 +261,11 @@ impl Ramp {
         let lo = self.0.first().map_or(0, |e| e.0);
         let hi = self.0.last().map_or(0, |e| e.0);
         (lo, (lo..=hi).map(|c| self.units(c)).collect())
+    }
+
+    /// Whether the ramp bets 0 (sits out) at some count.
+    pub fn sits_out(&self) -> bool {
+        self.0.iter().any(|e| e.1 == 0)
     }
 
     pub fn max(&self) -> u32 {
@@ -334,8 +347,12 @@ pub struct Counting<S> {
     deviations: Option<Deviations>,
     /// The true count by multiplication (balanced counts).
     tc: TrueCounter,
-    /// Whether the bet needs `Counter::watch` (a pairs watch or wonging).
+    /// Whether the bet needs `Counter::watch` (a pairs watch or back-counting).
     watches: bool,
+    /// Whether the counter back-counts (`CountSpec::back_counts`), and its entries a shoe at
+    /// most (`u32::MAX`: no limit).
+    wongs: bool,
+    max_entries: u32,
     /// The ramp as a look-up table (`Ramp::table`).
     ramp_lo: i32,
     ramp_units: Vec<u32>,
@@ -359,7 +376,9 @@ impl<S: Strategy> Counting<S> {
             balanced: spec.system.balanced(),
             deviations: spec.indices.as_ref().map(Deviations::new),
             tc: TrueCounter::new(decks, spec.system.scale, spec.true_count, spec.rounding),
-            watches: spec.pairs_exposure || spec.wong_in.is_some() || spec.wong_out.is_some(),
+            watches: spec.pairs_exposure || spec.back_counts(),
+            wongs: spec.back_counts(),
+            max_entries: spec.max_entries.unwrap_or(u32::MAX),
             ramp_lo,
             ramp_units,
             spec,
@@ -377,12 +396,14 @@ impl<S: Strategy> Seats for Counting<S> {
         Counter {
             c: self,
             steps: self.steps,
-            pairs_exposure: self.spec.pairs_exposure,
+            extra: self.spec.pairs_exposure,
+            miscount: None,
             tally: tally_start(self.spec.system.initial(self.decks)),
             left_by_rank: [4 * self.decks as u16; 13],
             pairs_pay: false,
-            playing: self.spec.wong_in.is_none(),
-            left: false,
+            playing: !self.wongs,
+            entries: 0,
+            first_round: true,
             key: 0,
             key_cached: 0,
             key_seen: u32::MAX,
@@ -390,13 +411,36 @@ impl<S: Strategy> Seats for Counting<S> {
     }
 }
 
+/// A counter's miscounts: a draw below `below` (the chance times 2^64) miscounts the card by
+/// `step` (one count unit in the tally's running count) up or down.
+struct Miscount {
+    below: u64,
+    step: u64,
+    rng: crate::rng::Rng,
+}
+
+impl Miscount {
+    fn new(p: f64, scale: u8, side: &crate::rng::Rng) -> Miscount {
+        Miscount {
+            // Saturating: a chance of 1 is every card.
+            below: (p * 2f64.powi(64)) as u64,
+            step: scale.max(1) as u64,
+            rng: side.clone(),
+        }
+    }
+}
+
 /// A card counter: keeps the running count of every card seen, bets from the ramp on the
-/// count before each round (0 — sitting out — while wonged out), plays the chart unchanged.
+/// count before each round (0 — sitting out — while wonged out or where the ramp bets 0),
+/// plays the chart unchanged.
 pub struct Counter<'a, S> {
     c: &'a Counting<S>,
-    /// Copies of the tally steps by rank and of `pairs_exposure`, at hand for `see`.
+    /// Copies of the tally steps by rank, at hand for `see`, and whether seeing a card does
+    /// more than count it (`see_more`: a pairs watch or miscounts).
     steps: [u64; 16],
-    pairs_exposure: bool,
+    extra: bool,
+    /// Miscounts (`CountSpec::miscount`), from the chunk's side stream.
+    miscount: Option<Miscount>,
     /// The running count, the cards seen since the shuffle and the aces among them, packed
     /// in one word so that seeing a card is one addition (see `tally_steps`).
     tally: u64,
@@ -406,8 +450,9 @@ pub struct Counter<'a, S> {
     pairs_pay: bool,
     /// Whether the seat is playing (wonged in).
     playing: bool,
-    /// Wonged out: stays out until the shuffle.
-    left: bool,
+    /// Entries made since the shuffle, and whether the next round is the shoe's first.
+    entries: u32,
+    first_round: bool,
     /// The count the last bet was decided on.
     key: i32,
     /// `key_now`'s last answer and the cards seen when it was computed.
@@ -485,18 +530,57 @@ impl<S> Counter<'_, S> {
                 .sum();
             self.pairs_pay = 12 * same >= n * n.saturating_sub(1);
         }
-        if !self.playing && !self.left {
-            if let Some(w) = sp.wong_in {
-                self.playing = self.key >= w;
+        if self.c.wongs {
+            self.back_count();
+        }
+    }
+
+    /// Back-counting, once per round: enter (if entries are left, and mid-shoe or at the
+    /// shoe's first round) when the count reaches --wong-in and the ramp bets; leave below
+    /// --wong-out (or --wong-in) or where the ramp bets 0. Without --wong-in a seat enters at
+    /// a shoe's first round whatever the count (and re-enters at --wong-out).
+    fn back_count(&mut self) {
+        let (c, sp, key) = (self.c, &self.c.spec, self.key);
+        let bets = c.units(key) > 0;
+        let may_enter = self.entries < c.max_entries && (self.first_round || !sp.no_mid_shoe_entry);
+        if !self.playing && may_enter {
+            let enter = match (sp.wong_in, sp.wong_out) {
+                (Some(w), _) => key >= w,
+                (None, _) if self.first_round => true,
+                (None, w) => w.is_none_or(|w| key >= w),
+            };
+            if enter && bets {
+                self.playing = true;
+                self.entries += 1;
             }
         }
-        if self.playing {
-            // Wonging in alone leaves below the same count.
-            if let Some(w) = sp.wong_out.or(sp.wong_in) {
-                if self.key < w {
-                    self.playing = false;
-                    self.left = true;
-                }
+        // Wonging in alone leaves below the same count.
+        let below = sp.wong_out.or(sp.wong_in).is_some_and(|w| key < w);
+        if self.playing && (below || !bets) {
+            self.playing = false;
+        }
+        self.first_round = false;
+    }
+
+    /// What seeing a card does beyond counting it: the ranks left for the pairs watch, and
+    /// a miscount: with the chance asked, the card's tag ± one count unit (each half the
+    /// time). Out of line, so that the plain `see` stays one addition.
+    #[inline(never)]
+    fn see_more(&mut self, card: Rank) {
+        if self.c.spec.pairs_exposure {
+            let k = &mut self.left_by_rank[card as usize % 13];
+            *k = k.saturating_sub(1);
+        }
+        if let Some(m) = &mut self.miscount {
+            let x = m.rng.next_u64();
+            if x < m.below {
+                // The low bit of a draw below the threshold: + or − alike.
+                let step = if x & 1 == 0 {
+                    m.step
+                } else {
+                    m.step.wrapping_neg()
+                };
+                self.tally = self.tally.wrapping_add(step);
             }
         }
     }
@@ -567,9 +651,15 @@ impl<S: Strategy> Player for Counter<'_, S> {
     #[inline(always)]
     fn see(&mut self, card: Rank) {
         self.tally = self.tally.wrapping_add(self.steps[card as usize % 16]);
-        if self.pairs_exposure {
-            let k = &mut self.left_by_rank[card as usize % 13];
-            *k = k.saturating_sub(1);
+        if self.extra {
+            self.see_more(card);
+        }
+    }
+
+    fn side_stream(&mut self, rng: &crate::rng::Rng) {
+        if let Some(p) = self.c.spec.miscount.filter(|&p| p > 0.0) {
+            self.miscount = Some(Miscount::new(p, self.c.spec.system.scale, rng));
+            self.extra = true;
         }
     }
 
@@ -578,8 +668,9 @@ impl<S: Strategy> Player for Counter<'_, S> {
         self.tally = tally_start(self.c.spec.system.initial(self.c.decks));
         self.left_by_rank = [4 * self.c.decks as u16; 13];
         self.key_seen = u32::MAX;
-        self.left = false;
-        self.playing = self.c.spec.wong_in.is_none();
+        self.entries = 0;
+        self.first_round = true;
+        self.playing = !self.c.wongs;
     }
 }
 
@@ -594,6 +685,9 @@ impl CountSpec {
             rounding: TcRounding::Floor,
             wong_in: None,
             wong_out: None,
+            max_entries: Some(1),
+            no_mid_shoe_entry: false,
+            miscount: None,
             indices: None,
             pairs_exposure: false,
             ace_side: None,
@@ -744,6 +838,139 @@ mod tests {
         }
     }
 
+    /// Whether a back-counter of `spec` plays each round of a shoe at these bet counts.
+    fn plays(spec: &CountSpec, keys: &[i32]) -> Vec<bool> {
+        let c = Counting::new(super::super::resolve::seed_chart(), spec.clone(), 6);
+        let mut p = c.player();
+        p.shuffled();
+        keys.iter()
+            .map(|&k| {
+                p.key = k;
+                p.watch();
+                p.playing
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_back_counter_enters_leaves_and_re_enters_within_its_limit() {
+        let (t, f) = (true, false);
+        let wong = |max_entries| CountSpec {
+            wong_in: Some(2),
+            wong_out: Some(0),
+            max_entries,
+            ..spec("hi-lo")
+        };
+        let keys = [0, 2, 1, 0, -1, 1, 2, 3, -1, 2];
+        // In at +2, out below 0, in at +2 again, and again.
+        let every = [f, t, t, t, f, f, t, t, f, t];
+        assert_eq!(plays(&wong(None), &keys), every);
+        assert_eq!(plays(&wong(Some(3)), &keys), every);
+        // Two entries: the third is refused; one: out until the shuffle.
+        let two = [f, t, t, t, f, f, t, t, f, f];
+        assert_eq!(plays(&wong(Some(2)), &keys), two);
+        let one = [f, t, t, t, f, f, f, f, f, f];
+        assert_eq!(plays(&wong(Some(1)), &keys), one);
+        // The shuffle gives the entries back.
+        let c = Counting::new(super::super::resolve::seed_chart(), wong(Some(1)), 6);
+        let mut p = c.player();
+        for k in [2, -1, 2] {
+            p.key = k;
+            p.watch();
+        }
+        assert!(!p.playing);
+        p.shuffled();
+        p.key = 2;
+        p.watch();
+        assert!(p.playing);
+        // No mid-shoe entry: in only at a shoe's first round, and out for the shoe once out.
+        let first = CountSpec {
+            no_mid_shoe_entry: true,
+            ..wong(Some(1))
+        };
+        assert_eq!(plays(&first, &[2, 1, -1, 3]), [t, t, f, f]);
+        assert_eq!(plays(&first, &[1, 2, 3]), [f, f, f]);
+        // Wonging out alone plays from the shoe's first round (whatever the count), and
+        // re-enters at the --wong-out count when it may.
+        let out = |max_entries| CountSpec {
+            wong_out: Some(0),
+            max_entries,
+            ..spec("hi-lo")
+        };
+        let keys = [-2, -1, 0, 1, -1, 0];
+        assert_eq!(plays(&out(None), &keys), [f, f, t, t, f, t]);
+        assert_eq!(plays(&out(Some(1)), &keys), [f; 6]);
+        assert_eq!(plays(&out(Some(1)), &[3, 0, -1, 0]), [t, t, f, f]);
+    }
+
+    #[test]
+    fn a_ramp_of_0_units_sits_out_and_is_an_exit_point() {
+        let (t, f) = (true, false);
+        let sits = |max_entries| CountSpec {
+            max_entries,
+            ..CountSpec::plain("hi-lo", "-1:0,1:1,2:4")
+        };
+        let keys = [0, 1, 2, 0, 1, -3, 5];
+        assert_eq!(plays(&sits(None), &keys), [f, t, t, f, t, f, t]);
+        assert_eq!(plays(&sits(Some(1)), &keys), [f, t, t, f, f, f, f]);
+        // With --wong-in the ramp's 0 still keeps the seat out.
+        let both = CountSpec {
+            wong_in: Some(0),
+            max_entries: None,
+            ..CountSpec::plain("hi-lo", "-5:1,1:0,2:3")
+        };
+        assert_eq!(plays(&both, &[0, 1, 2, -1, 0]), [t, f, t, f, t]);
+        let c = Counting::new(super::super::resolve::seed_chart(), sits(None), 6);
+        assert_eq!((c.units(0), c.units(1), c.units(9)), (0, 1, 4));
+        assert!(sits(None).back_counts() && !spec("hi-lo").back_counts());
+    }
+
+    #[test]
+    fn a_miscounting_counter_errs_on_the_chance_asked_by_one_unit_either_way() {
+        for (system, p) in [("hi-lo", 0.1), ("halves", 0.03)] {
+            let spec = CountSpec {
+                miscount: Some(p),
+                ..spec(system)
+            };
+            let c = Counting::new(super::super::resolve::seed_chart(), spec, 8);
+            let mut a = c.player();
+            a.side_stream(&crate::rng::side_rng(&crate::rng::chunk_rng(3, 7)));
+            let unit = c.spec.system.scale as i32;
+            let (mut up, mut down, n) = (0u64, 0u64, 200_000u64);
+            for i in 0..n {
+                if i % 300 == 0 {
+                    a.shuffled();
+                }
+                // A 7 is tagged 0 by Hi-Lo; by Halves +1/2: what moves beyond it is an error.
+                let before = a.rc();
+                a.see(6);
+                let err = a.rc() - before - c.spec.system.by_rank()[6] as i32;
+                match err {
+                    0 => {}
+                    e if e == unit => up += 1,
+                    e if e == -unit => down += 1,
+                    e => panic!("{system}: an error of {e} tag units"),
+                }
+            }
+            // Binomial counts within 5 SE of n·p, and the two signs within 5 SE of a half.
+            let (k, nf) = ((up + down) as f64, n as f64);
+            let se = (nf * p * (1.0 - p)).sqrt();
+            assert!((k - nf * p).abs() < 5.0 * se, "{system}: {k} of {n}");
+            assert!((up as f64 - k / 2.0).abs() < 2.5 * k.sqrt(), "{up} {down}");
+            // The error stays until the shuffle: the shuffle starts the count over.
+            a.shuffled();
+            assert_eq!(a.rc(), c.spec.system.initial(8));
+        }
+        // Without a side stream (or at a chance of 0) a counter never errs.
+        let c = Counting::new(super::super::resolve::seed_chart(), spec("hi-lo"), 8);
+        let mut b = c.player();
+        b.side_stream(&crate::rng::chunk_rng(1, 1));
+        for _ in 0..1000 {
+            b.see(6);
+        }
+        assert_eq!(b.rc(), 0);
+    }
+
     #[test]
     fn a_perfect_pairs_counter_knows_when_pairs_pay() {
         let spec = CountSpec {
@@ -840,11 +1067,11 @@ mod tests {
         let e = msg("0:1,1:4294967296");
         assert!(
             e.starts_with(
-                "--ramp '0:1,1:4294967296': 4294967296 units at 1: a bet is 1 to 1000000 units"
+                "--ramp '0:1,1:4294967296': 4294967296 units at 1: a bet is 0 (sit out) to 1000000 units"
             ),
             "{e}"
         );
-        assert!(msg("0:-1").contains("-1 units at 0: a bet is 1 to 1000000 units"));
+        assert!(msg("0:-1").contains("-1 units at 0: a bet is 0 (sit out) to 1000000 units"));
         assert!(msg("99999999999:1").contains("count 99999999999 is outside -100..100"));
         assert!(msg("0:1.5").contains("units '1.5' is not a whole number"));
         assert!(msg("x:1").contains("count 'x' is not an integer"));

@@ -17,6 +17,20 @@ pub struct CountSpec {
     pub wong_in: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wong_out: Option<i32>,
+    /// Entries a back-counter makes in one shoe (`None`: no limit, it re-enters whenever the
+    /// count allows; `Some(1)`: once out, it stays out until the shuffle). A file without the
+    /// field was written before re-entry existed, when every back-counter entered once.
+    #[serde(default = "one_entry", skip_serializing_if = "is_one_entry")]
+    pub max_entries: Option<u32>,
+    /// A back-counter enters only at the first round after a shuffle (once out, it waits for
+    /// the next shoe).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_mid_shoe_entry: bool,
+    /// The chance that the counter miscounts a card it sees: it adds the card's tag ± one
+    /// count unit (each half the time), an error that stays in its running count until the
+    /// shuffle (absent: no miscounts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub miscount: Option<f64>,
     /// Index plays: deviations from the chart at counts (absent: the chart as it is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indices: Option<IndexSet>,
@@ -41,6 +55,14 @@ pub struct CountSpec {
     /// Report-only settings (not part of a run's identity).
     #[serde(default, skip_serializing_if = "CountLabels::is_empty")]
     pub labels: CountLabels,
+}
+
+fn one_entry() -> Option<u32> {
+    Some(1)
+}
+
+fn is_one_entry(e: &Option<u32>) -> bool {
+    *e == Some(1)
 }
 
 /// Bankroll paths: each trip starts with `units` table minimums and plays `trip_rounds`
@@ -87,7 +109,7 @@ impl CountSpec {
         if self.ramp.0.is_empty() {
             return Err(CountError::Ramp(String::new(), "no entries".into()));
         }
-        if self.ramp.max() > MAX_UNITS || self.ramp.0.iter().any(|e| e.1 == 0) {
+        if self.ramp.max() > MAX_UNITS || self.ramp.max() == 0 {
             return Err(CountError::Ramp(self.ramp.to_string(), "bad units".into()));
         }
         if self.system.scale == 0 || self.system.tags.iter().all(|&t| t == 0) {
@@ -99,6 +121,14 @@ impl CountSpec {
         if let (Some(win), Some(out)) = (self.wong_in, self.wong_out) {
             if out > win {
                 return Err(CountError::WongOrder { win, out });
+            }
+        }
+        self.validate_entries()?;
+        if let Some(p) = self.miscount {
+            if !(0.0..=1.0).contains(&p) {
+                return Err(CountError::Option(format!(
+                    "--miscount {p}: expected a chance from 0 to 1 that a card is miscounted (0.01: one card in a hundred)"
+                )));
             }
         }
         if let Some(ix) = &self.indices {
@@ -153,6 +183,28 @@ impl CountSpec {
         Ok(())
     }
 
+    /// Entries: at least one a shoe, and one only without mid-shoe entry.
+    fn validate_entries(&self) -> Result<(), CountError> {
+        if self.max_entries == Some(0) {
+            return Err(CountError::Option(
+                "--max-entries 0: expected 1 or more entries a shoe (leave it out for no limit)"
+                    .into(),
+            ));
+        }
+        if self.no_mid_shoe_entry && self.max_entries != Some(1) {
+            return Err(CountError::Option(
+                "--no-mid-shoe-entry allows one entry a shoe (at its first round): leave out --max-entries".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether the counter back-counts: it sits out some rounds (--wong-in, --wong-out, or a
+    /// ramp that bets 0 at some counts).
+    pub fn back_counts(&self) -> bool {
+        self.wong_in.is_some() || self.wong_out.is_some() || self.ramp.sits_out()
+    }
+
     /// What the bets are keyed on: the true count of a balanced system, the running count of
     /// an unbalanced one.
     pub fn key_name(&self) -> &'static str {
@@ -185,11 +237,9 @@ impl CountSpec {
             },
             self.ramp
         );
-        if let Some(w) = self.wong_in {
-            s += &format!(", wong in at {w}");
-        }
-        if let Some(w) = self.wong_out.or(self.wong_in) {
-            s += &format!(", wong out below {w} until the shuffle");
+        s += &self.describe_entries();
+        if let Some(p) = self.miscount {
+            s += &format!(", miscounting {}% of cards by one unit", 100.0 * p);
         }
         if let Some(ix) = &self.indices {
             s += &format!(", index plays {} ({} entries)", ix.label, ix.entries.len());
@@ -199,6 +249,35 @@ impl CountSpec {
         }
         if let Some(w) = self.ace_side {
             s += &format!(", ace side count {w:+} per extra ace for betting");
+        }
+        s
+    }
+
+    /// Where a back-counter plays, for `describe`.
+    fn describe_entries(&self) -> String {
+        let mut s = String::new();
+        if let Some(w) = self.wong_in {
+            s += &format!(", wong in at {w}");
+        }
+        if self.ramp.sits_out() {
+            s += ", sitting out where the ramp bets 0";
+        }
+        if let Some(w) = self.wong_out.or(self.wong_in) {
+            s += &format!(", wong out below {w}");
+        }
+        if self.back_counts() {
+            s += match (self.no_mid_shoe_entry, self.max_entries) {
+                (true, _) => ", entering only at a shoe's first round",
+                (false, Some(1)) if self.wong_out.or(self.wong_in).is_some() => {
+                    " until the shuffle"
+                }
+                (false, Some(1)) => ", one entry a shoe",
+                (false, None) => ", re-entering in the same shoe",
+                (false, Some(_)) => "",
+            };
+            if let (false, Some(n @ 2..)) = (self.no_mid_shoe_entry, self.max_entries) {
+                s += &format!(", at most {n} entries a shoe");
+            }
         }
         s
     }

@@ -53,6 +53,9 @@ pub struct CountingModel {
     pub n0_se: f64,
     pub di: f64,
     pub di_se: f64,
+    /// The same figures per round observed: every round dealt, watched or played (a round
+    /// sat out nets 0). Without back-counting they equal the figures per round played.
+    pub per_round_observed: PerRoundObserved,
     /// With `--rounds-per-hour`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hourly: Option<Hourly>,
@@ -70,6 +73,68 @@ pub struct CountingModel {
     /// earns.
     pub exposure: Vec<Exposure>,
     pub by_true_count: Vec<TcRow>,
+}
+
+/// A counter's figures per round observed (every round dealt at the table, played or sat
+/// out), in table minimums: what a back-counter earns for its time at the table.
+#[derive(Clone, Debug, Serialize)]
+pub struct PerRoundObserved {
+    /// Rounds observed (dealt), and the share of them the counter played.
+    pub rounds: u64,
+    pub share_played: f64,
+    /// EV per round observed with its batch-means SE (null for a file from before it was
+    /// kept), and the SD of one round observed.
+    pub ev: f64,
+    pub ev_se: Option<f64>,
+    pub sd: f64,
+    /// 10^6 (ev/sd)² (signed), (sd/ev)² in rounds observed (null unless EV > 0) and
+    /// 1000 ev/sd, each with its SE (`risk::edge_ses` on the EV's; null without it).
+    pub score: f64,
+    pub score_se: Option<f64>,
+    pub n0: f64,
+    pub n0_se: Option<f64>,
+    pub di: f64,
+    pub di_se: Option<f64>,
+    /// At the hourly pace (`hourly.rounds_per_hour` rounds dealt an hour): EV and SD of an
+    /// hour and the hours to N0. The EV per hour is the per-round-played one; the SD counts
+    /// the rounds sat out as rounds of 0.
+    pub ev_per_hour: f64,
+    pub sd_per_hour: f64,
+    pub hours_to_n0: f64,
+}
+
+/// The counter's figures per round observed from its money `m` (per round played) over the
+/// `dealt` rounds, `u` units a table minimum, `per_hour` rounds dealt an hour.
+fn per_round_observed(
+    m: &crate::stats::Ratio,
+    timed: &crate::stats::Ratio,
+    dealt: u64,
+    u: f64,
+    per_hour: f64,
+) -> PerRoundObserved {
+    let n = dealt.max(1) as f64;
+    let ev = m.x as f64 / n / u;
+    let sd = (m.xx as f64 / n / (u * u) - ev * ev).max(0.0).sqrt();
+    // Batch means, from the sums kept per chunk (absent in older files).
+    let ev_se = (timed.n == dealt && timed.batches > 1).then(|| timed.se() / u);
+    let n0 = crate::risk::n0(ev, sd);
+    let ses = ev_se.map(|se| crate::risk::edge_ses(ev, sd, se));
+    PerRoundObserved {
+        rounds: dealt,
+        share_played: m.n as f64 / n,
+        ev,
+        ev_se,
+        sd,
+        score: crate::risk::score(ev, sd),
+        score_se: ses.map(|s| s.score),
+        n0,
+        n0_se: ses.map(|s| s.n0),
+        di: 1000.0 * ev / sd,
+        di_se: ses.map(|s| s.di),
+        ev_per_hour: ev * per_hour,
+        sd_per_hour: sd * per_hour.sqrt(),
+        hours_to_n0: n0 / per_hour,
+    }
 }
 
 /// Counts rarer than this share of rounds are left out of the exposure figures.
@@ -370,6 +435,13 @@ pub fn counting_model(
     let (avg_bet, avg_bet_se) = bet_spread(&acc.count.by_tc);
     let var_round = sd_round * sd_round;
     let hourly = hourly(spec, m, acc.counts.rounds, ev_round, sd_round);
+    let observed_figures = per_round_observed(
+        m,
+        &acc.count.per_round_observed,
+        acc.counts.rounds,
+        u,
+        hourly.rounds_per_hour,
+    );
     let by_true_count = tc_rows(acc, u, observed);
     Some(CountingModel {
         count: spec.describe(),
@@ -394,6 +466,7 @@ pub fn counting_model(
         n0_se: ses.n0,
         di: 1000.0 * ev_round / sd_round,
         di_se: ses.di,
+        per_round_observed: observed_figures,
         ror: spec
             .bankroll
             .map(|b| ruin_model(b, ev_round, sd_round, &acc.count.ruin)),

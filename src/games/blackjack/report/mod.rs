@@ -15,8 +15,9 @@ mod risk;
 mod sections;
 
 pub use counting::{
-    counting_model, BankrollRor, CertaintyEquivalent, CountingModel, Exposure, Hourly, Ror,
-    RorTarget, RuinPoint, TcRow, CE_FORMULA, EXPOSURE_MIN_SHARE, ROR_FORMULA,
+    counting_model, BankrollRor, CertaintyEquivalent, CountingModel, Exposure, Hourly,
+    PerRoundObserved, Ror, RorTarget, RuinPoint, TcRow, CE_FORMULA, EXPOSURE_MIN_SHARE,
+    ROR_FORMULA,
 };
 pub use plots::plots;
 pub use risk::RISK;

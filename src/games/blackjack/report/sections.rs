@@ -3,8 +3,8 @@
 use super::super::hand::{up_name, UP_ORDER};
 use super::counting::count_label;
 use super::{
-    BehindFollows, CountingModel, Ror, RorTarget, SimModel, CE_FORMULA, EXPOSURE_MIN_SHARE,
-    ROR_FORMULA,
+    BehindFollows, CountingModel, Hourly, PerRoundObserved, Ror, RorTarget, SimModel, CE_FORMULA,
+    EXPOSURE_MIN_SHARE, ROR_FORMULA,
 };
 use crate::report::{
     count, count_cell, fixed, fixed_cell, pct_cell, pct_estimate_cells, rate, Cell, Report, Section,
@@ -327,74 +327,156 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
     ));
 }
 
-/// The counter's figures per round played: advantage, EV, SD, SCORE, N0, DI, and per hour.
+/// The counter's figures per round played and per round observed (watched or played), side
+/// by side: EV, SD, SCORE, N0, DI and per hour; then the advantage, the average bet and the
+/// certainty equivalent (per round played).
 fn counting_section(c: &CountingModel) -> Section {
     let mut s = Section::new(
-        "Card counting (per round played, all spots, in table minimums)",
-        &["quantity", "value", "SE"],
+        "Card counting (all spots, in table minimums; per round played and per round observed)",
+        &[
+            "quantity",
+            "per round played",
+            "SE",
+            "per round observed",
+            "SE",
+        ],
     );
-    for (label, value, se) in [
+    let o = &c.per_round_observed;
+    let opt = |v: Option<f64>, d: usize, unit: &'static str| {
+        v.map_or(Cell::from("n/a"), |v| fixed_cell(v, d, unit))
+    };
+    let none = || Cell::from("");
+    let mut both: Vec<(String, [Cell; 4])> = vec![
         (
-            "advantage (EV per initial bet staked, main bets and insurance)",
+            "EV per round (main bets and insurance)".into(),
+            [
+                fixed_cell(c.ev_per_round, 5, "bets"),
+                fixed_cell(c.ev_per_round_se, 5, "bets"),
+                fixed_cell(o.ev, 5, "bets"),
+                opt(o.ev_se, 5, "bets"),
+            ],
+        ),
+        (
+            "SD per round (main bets and insurance)".into(),
+            [
+                fixed_cell(c.sd_per_round, 4, "bets"),
+                none(),
+                fixed_cell(o.sd, 4, "bets"),
+                none(),
+            ],
+        ),
+        (
+            "SCORE = 10^6 (EV/SD)^2".into(),
+            [
+                fixed_cell(c.score, 2, "score"),
+                fixed_cell(c.score_se, 2, "score"),
+                fixed_cell(o.score, 2, "score"),
+                opt(o.score_se, 2, "score"),
+            ],
+        ),
+        (
+            "N0 = (SD/EV)^2, in rounds of its column".into(),
+            [
+                fixed_cell(c.n0, 0, "rounds"),
+                fixed_cell(c.n0_se, 0, "rounds"),
+                fixed_cell(o.n0, 0, "rounds"),
+                opt(o.n0_se, 0, "rounds"),
+            ],
+        ),
+        (
+            "DI = 1000 EV/SD".into(),
+            [
+                fixed_cell(c.di, 3, "index"),
+                fixed_cell(c.di_se, 3, "index"),
+                fixed_cell(o.di, 3, "index"),
+                opt(o.di_se, 3, "index"),
+            ],
+        ),
+        (
+            "rounds".into(),
+            [
+                count_cell(c.rounds_played),
+                none(),
+                count_cell(c.rounds_observed),
+                none(),
+            ],
+        ),
+    ];
+    if let Some(h) = &c.hourly {
+        both.extend(hourly_rows(h, o));
+    }
+    for (label, [a, b, x, y]) in both {
+        s.row([Cell::from(label), a, b, x, y]);
+    }
+    for (label, value, se) in played_only_rows(c) {
+        s.row([Cell::from(label), value, se, none(), none()]);
+    }
+    s
+}
+
+/// The hourly rows of the counting table: per round played (the rounds played an hour) and
+/// per round observed (the rounds dealt an hour, those sat out netting 0).
+fn hourly_rows(h: &Hourly, o: &PerRoundObserved) -> [(String, [Cell; 4]); 3] {
+    let none = || Cell::from("");
+    [
+        (
+            format!(
+                "EV per hour ({} rounds dealt an hour, {:.1} played)",
+                h.rounds_per_hour, h.rounds_played_per_hour
+            ),
+            [
+                fixed_cell(h.ev_per_hour, 3, "bets"),
+                none(),
+                fixed_cell(o.ev_per_hour, 3, "bets"),
+                none(),
+            ],
+        ),
+        (
+            "SD per hour".into(),
+            [
+                fixed_cell(h.sd_per_hour, 2, "bets"),
+                none(),
+                fixed_cell(o.sd_per_hour, 2, "bets"),
+                none(),
+            ],
+        ),
+        (
+            "hours to N0".into(),
+            [
+                fixed_cell(h.hours_to_n0, 0, "hours"),
+                none(),
+                fixed_cell(o.hours_to_n0, 0, "hours"),
+                none(),
+            ],
+        ),
+    ]
+}
+
+/// The counting table's rows per round or bet played only: the advantage, the main bet's EV
+/// and SD, the average bet and the certainty equivalent.
+fn played_only_rows(c: &CountingModel) -> Vec<(String, Cell, Cell)> {
+    let mut rows: Vec<(String, Cell, Cell)> = vec![
+        (
+            "advantage (EV per initial bet staked, main bets and insurance)".into(),
             pct_cell(c.advantage, 4),
             pct_cell(c.advantage_se, 4),
         ),
         (
-            "EV per initial bet, main bet only",
+            "EV per initial bet, main bet only".into(),
             pct_cell(c.main_ev.mean, 4),
             pct_cell(c.main_ev.se, 4),
         ),
         (
-            "EV per round (main bets and insurance)",
-            fixed_cell(c.ev_per_round, 5, "bets"),
-            fixed_cell(c.ev_per_round_se, 5, "bets"),
-        ),
-        (
-            "average bet (initial bets per seat-round played)",
+            "average bet (initial bets per seat-round played)".into(),
             fixed_cell(c.avg_bet, 3, "bets"),
             fixed_cell(c.avg_bet_se, 3, "bets"),
         ),
         (
-            "SCORE = 10^6 (EV/SD)^2",
-            fixed_cell(c.score, 2, "score"),
-            fixed_cell(c.score_se, 2, "score"),
-        ),
-        (
-            "N0 = (SD/EV)^2",
-            fixed_cell(c.n0, 0, "rounds"),
-            fixed_cell(c.n0_se, 0, "rounds"),
-        ),
-        (
-            "DI = 1000 EV/SD",
-            fixed_cell(c.di, 3, "index"),
-            fixed_cell(c.di_se, 3, "index"),
-        ),
-    ] {
-        s.row([Cell::from(label), value, se]);
-    }
-    // Figures without an SE.
-    let mut rows: Vec<(String, Cell)> = vec![
-        (
-            "SD per round (main bets and insurance)".into(),
-            fixed_cell(c.sd_per_round, 4, "bets"),
-        ),
-        (
             "SD per seat-round, main bet only".into(),
             fixed_cell(c.main_sd, 4, "bets"),
+            "".into(),
         ),
-        ("rounds observed".into(), count_cell(c.rounds_observed)),
-        ("rounds played".into(), count_cell(c.rounds_played)),
     ];
-    if let Some(h) = &c.hourly {
-        rows.extend([
-            (
-                format!("EV per hour ({} rounds dealt an hour)", h.rounds_per_hour),
-                fixed_cell(h.ev_per_hour, 3, "bets"),
-            ),
-            ("SD per hour".into(), fixed_cell(h.sd_per_hour, 2, "bets")),
-            ("hours to N0".into(), fixed_cell(h.hours_to_n0, 0, "hours")),
-        ]);
-    }
     if let Some(ce) = &c.certainty_equivalent {
         rows.extend([
             (
@@ -403,17 +485,16 @@ fn counting_section(c: &CountingModel) -> Section {
                     ce.bankroll, ce.kelly, CE_FORMULA
                 ),
                 fixed_cell(ce.per_round, 5, "bets"),
+                "".into(),
             ),
             (
                 "certainty equivalent per hour".into(),
                 fixed_cell(ce.per_hour, 3, "bets"),
+                "".into(),
             ),
         ]);
     }
-    for (label, value) in rows {
-        s.row([Cell::from(label), value, "".into()]);
-    }
-    s
+    rows
 }
 
 /// The bankroll for a target risk of ruin with its check trips, and the risk of ruin by
