@@ -1,6 +1,7 @@
 //! Blackjack: the live table "廿一點" and every variation of its rules.
 
 pub mod advise;
+pub mod bets;
 pub mod audit;
 pub mod count;
 pub mod derive;
@@ -52,7 +53,12 @@ fn stated_max_return(v: &serde_json::Value) -> Result<f64, serde_json::Error> {
     Ok(max_return_per_wagered(&stated.rules))
 }
 
-crate::job::carried!(BjError, advise::AdviseError, derive::IndexGenError);
+crate::job::carried!(
+    BjError,
+    advise::AdviseError,
+    derive::IndexGenError,
+    bets::BetsError
+);
 
 /// Errors of blackjack runs, merges and comparisons; each message says what to change.
 #[derive(Debug, thiserror::Error)]
