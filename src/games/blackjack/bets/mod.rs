@@ -45,6 +45,8 @@ pub enum BetsError {
     RoundsPerHour(f64),
     #[error("--trip-rounds {0}: expected 1 to {MAX_TRIP_ROUNDS} rounds")]
     TripRounds(u64),
+    #[error("--bets-out: the chip ({0}) does not divide the table minimum ({1}), so the bets are no whole number of one unit a ramp could bet; give a chip that divides the minimum")]
+    NoRamp(f64, f64),
     #[error("--trials {0}: give 0 (no simulated check) or from 100 to {MAX_TRIALS} trips")]
     Trials(u64),
 }
@@ -113,6 +115,13 @@ impl Money {
     pub fn chip_divides_min(&self) -> bool {
         let r = self.table_min / self.chip;
         (r - r.round()).abs() < 1e-9
+    }
+
+    /// Whether the bets are whole numbers of chips a ramp can bet (the chip divides the
+    /// minimum, and the maximum is at most `MAX_UNITS` chips).
+    pub fn as_units(&self) -> bool {
+        self.chip_divides_min()
+            && self.table_max / self.chip <= super::count::MAX_UNITS as f64
     }
 }
 
@@ -246,7 +255,8 @@ pub struct Found {
     /// Whether the sheet's risk is within the target (else it is the sheet of least risk).
     pub met: bool,
     /// The next sheet up (the first larger scale that changes a bet), whose risk is above the
-    /// target; none when every bet at a positive count is the table maximum.
+    /// target; none when every bet at a positive count is the table maximum, or when the
+    /// target is not met.
     pub next: Option<(f64, Vec<f64>)>,
     /// Sheets evaluated.
     pub tried: usize,
@@ -274,7 +284,7 @@ pub fn search(rows: &[CountRow], money: &Money, shape: &[f64], target: f64) -> F
         scale: sheets[i].0,
         bets: sheets[i].1.clone(),
         met: within.is_some(),
-        next: sheets.get(i + 1).map(|x| (x.0, x.1.clone())),
+        next: within.and_then(|i| sheets.get(i + 1)).map(|x| (x.0, x.1.clone())),
         tried: sheets.len(),
     }
 }
@@ -431,7 +441,7 @@ fn figures(rows: &[CountRow], bets: &[f64], req: &BetsRequest, played_share: f64
 /// The ramp of whole units that plays `bets` (a unit of the chip, when it divides the
 /// minimum): the unit and the ramp `--ramp` reads.
 pub fn as_ramp(rows: &[CountRow], bets: &[f64], money: &Money) -> Option<(f64, String)> {
-    if !money.chip_divides_min() {
+    if !money.as_units() {
         return None;
     }
     let unit = money.chip;
@@ -451,6 +461,18 @@ pub fn bets_model(
     played_share: f64,
     req: &BetsRequest,
 ) -> BetsModel {
+    // A count not played (sat out) has no EV or variance: it weighs nothing.
+    let rows: Vec<CountRow> = rows
+        .into_iter()
+        .map(|r| match r.played {
+            0 => CountRow {
+                ev: 0.0,
+                variance: 0.0,
+                ..r
+            },
+            _ => r,
+        })
+        .collect();
     let shape = kelly_shape(&rows);
     let (scale, bets, met, next, tried) = size(&rows, req, &shape);
     let mut figures = figures(&rows, &bets, req, played_share);
@@ -512,6 +534,34 @@ pub fn bets_model(
         ramp_unit: ramp.as_ref().map(|r| r.0),
         ramp: ramp.map(|r| r.1),
     }
+}
+
+/// The sheet as the ramp file `sim blackjack --ramp` reads (units of the chip), with a
+/// header saying how units map to money; none unless the bets are whole chips.
+pub fn ramp_file(m: &BetsModel) -> Option<String> {
+    let (unit, ramp) = (m.ramp_unit?, m.ramp.as_ref()?);
+    let mo = &m.money;
+    let mut s = format!(
+        "# rtplab bets in money (`rtplab strategies bets blackjack`): bankroll {}, table {} to {}, chips of {}\n# 1 unit = {} (the chip): the table minimum is {} units, the bankroll {} units\n# from {}\n# count: {}\n",
+        render::money(mo.bankroll),
+        render::money(mo.table_min),
+        render::money(mo.table_max),
+        render::money(mo.chip),
+        render::money(unit),
+        (mo.table_min / unit).round(),
+        (mo.bankroll / unit).floor(),
+        m.table.source,
+        m.table.count,
+    );
+    if let Some(r) = &m.table.rules {
+        s += &format!("# rules: {r}\n");
+    }
+    s += "# count:units (the first entry covers every count at or below it, the last every count above it)\n";
+    for e in ramp.split(',') {
+        s += e;
+        s += "\n";
+    }
+    Some(s)
 }
 
 #[cfg(test)]
