@@ -56,7 +56,9 @@ fn reduced(cmd: &str) -> String {
         {
             extra.extend(["--rounds", "20k"])
         }
-        "rtplab strategies ramp" if !has("--rounds") => extra.extend(["--rounds", "20k"]),
+        "rtplab strategies ramp" | "rtplab strategies bets" if !has("--rounds") && !has("--from") => {
+            extra.extend(["--rounds", "20k"])
+        }
         "rtplab sim doom" if !has("--games") && !has("--turns") => extra.extend(["--games", "200"]),
         "rtplab sim baccarat" | "rtplab compare baccarat" if !has("--coups") => {
             extra.extend(["--coups", "20k"])

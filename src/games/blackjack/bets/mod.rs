@@ -310,6 +310,10 @@ pub struct SheetRow {
 #[derive(Clone, Debug, Serialize)]
 pub struct Figures {
     pub ev_per_round: f64,
+    /// The SE of the EV from the table's rows (each row's EV SE √(v/n), rounds taken as
+    /// independent), and the lifetime risk of ruin at the EV 2 SE below and above.
+    pub ev_per_round_se: f64,
+    pub ror_range: [f64; 2],
     pub sd_per_round: f64,
     /// Average bet of a round played.
     pub avg_bet: f64,
@@ -411,6 +415,14 @@ fn figures(rows: &[CountRow], bets: &[f64], req: &BetsRequest, played_share: f64
         .zip(bets)
         .map(|(r, b)| r.played as f64 / n * b)
         .sum();
+    let se = rows
+        .iter()
+        .zip(bets)
+        .filter(|(r, _)| r.played > 0)
+        .map(|(r, b)| (r.played as f64 / n * b).powi(2) * r.variance / r.played as f64)
+        .sum::<f64>()
+        .sqrt();
+    let ror_at = |ev: f64| ruin_probability(ev, pr.sd, req.money.bankroll, None);
     let pph = req.rounds_per_hour * played_share;
     let n0r = n0(pr.ev, pr.sd);
     let target = match req.sizing {
@@ -419,6 +431,8 @@ fn figures(rows: &[CountRow], bets: &[f64], req: &BetsRequest, played_share: f64
     };
     Figures {
         ev_per_round: pr.ev,
+        ev_per_round_se: se,
+        ror_range: [ror_at(pr.ev + 2.0 * se), ror_at(pr.ev - 2.0 * se)],
         sd_per_round: pr.sd,
         avg_bet,
         rounds_played_per_hour: pph,

@@ -67,6 +67,7 @@ fn figures_section(m: &BetsModel) -> Section {
     let mut s = Section::new("What the sheet gives", &["figure", "value"]);
     let mut add = |name: String, c: Cell| s.row([Cell::from(name), c]);
     add("EV per round played".into(), money_cell(f.ev_per_round));
+    add("SE of the EV (the table's)".into(), money_cell(f.ev_per_round_se));
     add("SD per round played".into(), money_cell(f.sd_per_round));
     add("average bet".into(), money_cell(f.avg_bet));
     add(
@@ -80,6 +81,15 @@ fn figures_section(m: &BetsModel) -> Section {
     add(
         format!("risk of ruin, ever, of {}", money(m.money.bankroll)),
         pct_cell(f.ror, 2),
+    );
+    add(
+        "the same at the EV 2 SE above and below".into(),
+        Cell::range(
+            format!("[{}, {}]", pct(f.ror_range[0], 2), pct(f.ror_range[1], 2)),
+            f.ror_range[0],
+            f.ror_range[1],
+            "fraction",
+        ),
     );
     if let Some(t) = &f.trip {
         add(
@@ -159,6 +169,7 @@ fn notes(m: &BetsModel) -> Vec<String> {
             fixed(m.kelly_fraction, 3)
         )),
     }
+    v.push("The risk of ruin is a steep function of the EV, which the table knows only to its SE (each row's SE from its variance and rounds, the rows taken as independent): the range is the risk at the EV 2 SE above and below. A longer table run (--rounds) narrows it.".into());
     v.push("Figures per round played, insurance not included (the main bet's EV and variance per unit at each count of the table). Hourly figures: the rounds dealt per hour times the share of them played. N0 = (SD/EV)^2 rounds; SCORE = 10^6 (EV/SD)^2. A trip's risk adds the finite-horizon term; simulated trips draw each round's count from the table's shares and its net from a two-point law with the count's EV and variance.".into());
     if let (Some(u), Some(r)) = (m.ramp_unit, &m.ramp) {
         v.push(format!(
