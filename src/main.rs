@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 
 use cli::{
-    AdviseGame, AuditGame, BetsGame, Cli, Command, CompareGame, DeriveGame, ExactGame, IndicesGame, RampGame,
-    SimGame, StrategiesCmd,
+    AdviseGame, AuditGame, BetsGame, Cli, Command, CompareGame, DeriveGame, ExactGame, IndicesGame,
+    RampGame, SimGame, StrategiesCmd,
 };
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;

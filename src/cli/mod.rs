@@ -392,7 +392,7 @@ pub enum BetsGame {
     /// N0, SCORE and the bankroll the target needs with these bets. --bets-out writes the
     /// ramp file sim's --ramp reads (units of the chip).
     #[command(
-        after_help = "Examples:\n  rtplab strategies bets blackjack --count hi-lo --indices i18 --bankroll 10000 --table-min 25 --table-max 1000 --chip 5 --target-ror 5%\n  rtplab strategies bets blackjack --count hi-lo --indices i18 --wong-out -1 --bankroll 10000 --table-min 25 --table-max 1000 --chip 5 --kelly 0.5 --trip-rounds 10000\n  rtplab strategies bets blackjack --from run.json --bankroll 20000 --table-min 10 --table-max 500 --chip 5 --target-ror 2% --bets-out bets.txt"
+        after_help = "Examples:\n  rtplab strategies bets blackjack --count hi-lo --indices i18 --bankroll 10000 --table-min 25 --table-max 1000 --chip 5 --target-ror 5%\n  rtplab strategies bets blackjack --count hi-lo --indices i18 --wong-out -1 --bankroll 10000 --table-min 25 --table-max 1000 --chip 5 --kelly 0.5 --trip-rounds 10000\n  rtplab strategies bets blackjack --from reports/counting-hilo-wong/report.json --bankroll 20000 --table-min 10 --table-max 500 --chip 5 --target-ror 2% --bets-out bets.txt"
     )]
     Blackjack(blackjack::BetsBlackjack),
 }

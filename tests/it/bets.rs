@@ -46,22 +46,38 @@ fn the_sheet_meets_its_target_in_chips_and_sim_plays_its_file() {
     let m = bets(&args);
     let b = sheet(&m);
     assert!(b.windows(2).all(|w| w[0] <= w[1]), "{b:?}");
-    assert!(b.iter().all(|&x| (25.0..=1000.0).contains(&x) && x % 5.0 == 0.0));
+    assert!(b
+        .iter()
+        .all(|&x| (25.0..=1000.0).contains(&x) && x % 5.0 == 0.0));
     assert_eq!(m["target_met"], true, "{m}");
     let ror = m["ror"].as_f64().unwrap();
     assert!(ror <= 0.05 && ror > 0.04, "{ror}");
     assert!(m["next_sheet"]["ror"].as_f64().unwrap() > 0.05);
     // The figures agree with each other: hourly = per round × rounds, N0 = (SD/EV)².
-    let (ev, sd) = (m["ev_per_round"].as_f64().unwrap(), m["sd_per_round"].as_f64().unwrap());
+    let (ev, sd) = (
+        m["ev_per_round"].as_f64().unwrap(),
+        m["sd_per_round"].as_f64().unwrap(),
+    );
     assert!((m["ev_per_hour"].as_f64().unwrap() - 100.0 * ev).abs() < 1e-9);
-    assert!((m["n0_rounds"].as_f64().unwrap() - (sd / ev).powi(2)).abs() < 1e-6 * (sd / ev).powi(2));
+    assert!(
+        (m["n0_rounds"].as_f64().unwrap() - (sd / ev).powi(2)).abs() < 1e-6 * (sd / ev).powi(2)
+    );
     assert!((m["ror"].as_f64().unwrap() - (-2.0 * ev * 150_000.0 / (sd * sd)).exp()).abs() < 1e-12);
     // The file is a ramp of chips that sim plays: the same bets.
     assert_eq!(m["ramp_unit"], 5.0);
     let spec = m["ramp"].as_str().unwrap();
     let played = json(&[
-        "sim", "blackjack", "--format", "json", "-q", "--count", "hi-lo", "--rounds", "20k",
-        "--ramp", f,
+        "sim",
+        "blackjack",
+        "--format",
+        "json",
+        "-q",
+        "--count",
+        "hi-lo",
+        "--rounds",
+        "20k",
+        "--ramp",
+        f,
     ]);
     let count = played["count"].as_str().unwrap();
     assert!(count.contains(&format!("ramp {spec}")), "{count} / {spec}");
@@ -98,7 +114,14 @@ fn kelly_bets_are_the_fraction_of_the_bankroll_times_ev_over_variance() {
 fn a_trip_is_checked_by_simulated_trips_and_every_format_renders() {
     let mut args = vec!["--count", "hi-lo", "--rounds", "2M", "--seed", "3"];
     args.extend(MONEY);
-    args.extend(["--target-ror", "5%", "--trip-rounds", "20000", "--trials", "2000"]);
+    args.extend([
+        "--target-ror",
+        "5%",
+        "--trip-rounds",
+        "20000",
+        "--trials",
+        "2000",
+    ]);
     let m = bets(&args);
     let trip = &m["trip"];
     let (f, s, se) = (
@@ -124,31 +147,145 @@ fn a_trip_is_checked_by_simulated_trips_and_every_format_renders() {
 
 #[test]
 fn bad_money_and_sizing_exit_2_naming_the_flag() {
-    let base = ["strategies", "bets", "blackjack", "--count", "hi-lo", "--rounds", "1000"];
+    let base = [
+        "strategies",
+        "bets",
+        "blackjack",
+        "--count",
+        "hi-lo",
+        "--rounds",
+        "1000",
+    ];
     let with = |extra: &[&str]| -> Vec<String> {
         base.iter().chain(extra).map(|s| s.to_string()).collect()
     };
     let m = |min: &str, max: &str, chip: &str, bank: &str| {
         vec![
-            "--bankroll", bank, "--table-min", min, "--table-max", max, "--chip", chip,
+            "--bankroll",
+            bank,
+            "--table-min",
+            min,
+            "--table-max",
+            max,
+            "--chip",
+            chip,
         ]
         .into_iter()
         .map(String::from)
         .collect::<Vec<_>>()
     };
     let cases: Vec<(Vec<String>, &str)> = vec![
-        ([m("0", "1000", "5", "10000"), vec!["--target-ror".into(), "5%".into()]].concat(), "--table-min"),
-        ([m("25", "10", "5", "10000"), vec!["--target-ror".into(), "5%".into()]].concat(), "--table-max"),
-        ([m("25", "1000", "0", "10000"), vec!["--target-ror".into(), "5%".into()]].concat(), "--chip"),
-        ([m("25", "1000", "5", "10"), vec!["--target-ror".into(), "5%".into()]].concat(), "--bankroll"),
-        ([m("25", "1000", "5", "abc"), vec!["--target-ror".into(), "5%".into()]].concat(), "--bankroll"),
-        ([m("25", "1000", "5", "10000"), vec!["--target-ror".into(), "150%".into()]].concat(), "--target-ror"),
-        ([m("25", "1000", "5", "10000"), vec!["--kelly".into(), "0".into()]].concat(), "--kelly"),
+        (
+            [
+                m("0", "1000", "5", "10000"),
+                vec!["--target-ror".into(), "5%".into()],
+            ]
+            .concat(),
+            "--table-min",
+        ),
+        (
+            [
+                m("25", "10", "5", "10000"),
+                vec!["--target-ror".into(), "5%".into()],
+            ]
+            .concat(),
+            "--table-max",
+        ),
+        (
+            [
+                m("25", "1000", "0", "10000"),
+                vec!["--target-ror".into(), "5%".into()],
+            ]
+            .concat(),
+            "--chip",
+        ),
+        (
+            [
+                m("25", "1000", "5", "10"),
+                vec!["--target-ror".into(), "5%".into()],
+            ]
+            .concat(),
+            "--bankroll",
+        ),
+        (
+            [
+                m("25", "1000", "5", "abc"),
+                vec!["--target-ror".into(), "5%".into()],
+            ]
+            .concat(),
+            "--bankroll",
+        ),
+        (
+            [
+                m("25", "1000", "5", "10000"),
+                vec!["--target-ror".into(), "150%".into()],
+            ]
+            .concat(),
+            "--target-ror",
+        ),
+        (
+            [
+                m("25", "1000", "5", "10000"),
+                vec!["--kelly".into(), "0".into()],
+            ]
+            .concat(),
+            "--kelly",
+        ),
         (m("25", "1000", "5", "10000"), "--target-ror"),
-        ([m("25", "1000", "5", "10000"), vec!["--kelly".into(), "0.5".into(), "--target-ror".into(), "5%".into()]].concat(), "--kelly"),
-        ([m("25", "1000", "5", "10000"), vec!["--kelly".into(), "0.5".into(), "--trip-rounds".into(), "100".into(), "--trials".into(), "5".into()]].concat(), "--trials"),
-        ([m("25", "1000", "5", "10000"), vec!["--kelly".into(), "0.5".into(), "--rounds-per-hour".into(), "0".into()]].concat(), "--rounds-per-hour"),
-        ([m("25", "1000", "10", "10000"), vec!["--kelly".into(), "0.5".into(), "--bets-out".into(), "/tmp/never-written-bets.txt".into()]].concat(), "--bets-out"),
+        (
+            [
+                m("25", "1000", "5", "10000"),
+                vec![
+                    "--kelly".into(),
+                    "0.5".into(),
+                    "--target-ror".into(),
+                    "5%".into(),
+                ],
+            ]
+            .concat(),
+            "--kelly",
+        ),
+        (
+            [
+                m("25", "1000", "5", "10000"),
+                vec![
+                    "--kelly".into(),
+                    "0.5".into(),
+                    "--trip-rounds".into(),
+                    "100".into(),
+                    "--trials".into(),
+                    "5".into(),
+                ],
+            ]
+            .concat(),
+            "--trials",
+        ),
+        (
+            [
+                m("25", "1000", "5", "10000"),
+                vec![
+                    "--kelly".into(),
+                    "0.5".into(),
+                    "--rounds-per-hour".into(),
+                    "0".into(),
+                ],
+            ]
+            .concat(),
+            "--rounds-per-hour",
+        ),
+        (
+            [
+                m("25", "1000", "10", "10000"),
+                vec![
+                    "--kelly".into(),
+                    "0.5".into(),
+                    "--bets-out".into(),
+                    "/tmp/never-written-bets.txt".into(),
+                ],
+            ]
+            .concat(),
+            "--bets-out",
+        ),
     ];
     for (extra, flag) in cases {
         let args = with(&extra.iter().map(String::as_str).collect::<Vec<_>>());
@@ -157,7 +294,19 @@ fn bad_money_and_sizing_exit_2_naming_the_flag() {
     }
     assert!(!std::path::Path::new("/tmp/never-written-bets.txt").exists());
     fails_with(
-        &["strategies", "bets", "blackjack", "--bankroll", "1000", "--table-min", "5", "--table-max", "50", "--kelly", "1"],
+        &[
+            "strategies",
+            "bets",
+            "blackjack",
+            "--bankroll",
+            "1000",
+            "--table-min",
+            "5",
+            "--table-max",
+            "50",
+            "--kelly",
+            "1",
+        ],
         "--count SYSTEM is needed",
     );
 }

@@ -1,8 +1,8 @@
 //! Blackjack: the live table "廿一點" and every variation of its rules.
 
 pub mod advise;
-pub mod bets;
 pub mod audit;
+pub mod bets;
 pub mod count;
 pub mod derive;
 pub mod distribution;

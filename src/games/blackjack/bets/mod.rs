@@ -73,7 +73,10 @@ impl Money {
         if !ok(self.table_min) {
             return Err(BetsError::TableMin(self.table_min));
         }
-        if !(self.table_max.is_finite() && self.table_max >= self.table_min && self.table_max <= 1e15) {
+        if !(self.table_max.is_finite()
+            && self.table_max >= self.table_min
+            && self.table_max <= 1e15)
+        {
             return Err(BetsError::TableMax {
                 min: self.table_min,
                 max: self.table_max,
@@ -120,8 +123,7 @@ impl Money {
     /// Whether the bets are whole numbers of chips a ramp can bet (the chip divides the
     /// minimum, and the maximum is at most `MAX_UNITS` chips).
     pub fn as_units(&self) -> bool {
-        self.chip_divides_min()
-            && self.table_max / self.chip <= super::count::MAX_UNITS as f64
+        self.chip_divides_min() && self.table_max / self.chip <= super::count::MAX_UNITS as f64
     }
 }
 
@@ -284,7 +286,9 @@ pub fn search(rows: &[CountRow], money: &Money, shape: &[f64], target: f64) -> F
         scale: sheets[i].0,
         bets: sheets[i].1.clone(),
         met: within.is_some(),
-        next: within.and_then(|i| sheets.get(i + 1)).map(|x| (x.0, x.1.clone())),
+        next: within
+            .and_then(|i| sheets.get(i + 1))
+            .map(|x| (x.0, x.1.clone())),
         tried: sheets.len(),
     }
 }
@@ -461,7 +465,11 @@ pub fn as_ramp(rows: &[CountRow], bets: &[f64], money: &Money) -> Option<(f64, S
     let unit = money.chip;
     let units: Vec<u32> = bets
         .iter()
-        .map(|b| (b / unit).round().clamp(1.0, super::count::MAX_UNITS as f64) as u32)
+        .map(|b| {
+            (b / unit)
+                .round()
+                .clamp(1.0, super::count::MAX_UNITS as f64) as u32
+        })
         .collect();
     let ramp = super::ramp::ramp_of(rows, &units);
     Some((unit, ramp.to_string()))

@@ -66,8 +66,14 @@ fn figures_section(m: &BetsModel) -> Section {
     let f: &Figures = &m.figures;
     let mut s = Section::new("What the sheet gives", &["figure", "value"]);
     let mut add = |name: String, c: Cell| s.row([Cell::from(name), c]);
-    add("EV per round played".into(), money_cell(f.ev_per_round));
-    add("SE of the EV (the table's)".into(), money_cell(f.ev_per_round_se));
+    add(
+        "EV per round played".into(),
+        fixed_cell(f.ev_per_round, 3, "money"),
+    );
+    add(
+        "SE of the EV (the table's)".into(),
+        fixed_cell(f.ev_per_round_se, 3, "money"),
+    );
     add("SD per round played".into(), money_cell(f.sd_per_round));
     add("average bet".into(), money_cell(f.avg_bet));
     add(
@@ -80,7 +86,7 @@ fn figures_section(m: &BetsModel) -> Section {
     add("SD per hour".into(), money_cell(f.sd_per_hour));
     add(
         format!("risk of ruin, ever, of {}", money(m.money.bankroll)),
-        pct_cell(f.ror, 2),
+        pct_cell(f.ror, 3),
     );
     add(
         "the same at the EV 2 SE above and below".into(),
@@ -119,13 +125,15 @@ fn figures_section(m: &BetsModel) -> Section {
         fixed_cell(m.kelly_fraction, 3, "Kelly"),
     );
     if let Some(t) = m.target_ror {
-        let b = f.bankroll_for_target.map_or(Cell::from("n/a (EV not above 0)"), money_cell);
+        let b = f
+            .bankroll_for_target
+            .map_or(Cell::from("n/a (EV not above 0)"), money_cell);
         add(format!("bankroll for {} with these bets", pct(t, 2)), b);
     }
     if let Some(n) = &m.next_sheet {
         add(
             "risk of ruin of the next sheet up (one chip more)".into(),
-            pct_cell(n.ror, 2),
+            pct_cell(n.ror, 3),
         );
     }
     add("sheets tried".into(), count_cell(m.sheets_tried as u64));
@@ -151,9 +159,9 @@ fn notes(m: &BetsModel) -> Vec<String> {
             "Scale: every scale at which a bet changes was tried ({} sheets); the sheet is the one of the largest scale whose lifetime risk of ruin e^(-2 EV B / Var), with EV and Var per round from the table, is not above {}: it has {}.{}",
             m.sheets_tried,
             pct(t, 2),
-            pct(m.figures.ror, 2),
+            pct(m.figures.ror, 3),
             match &m.next_sheet {
-                Some(n) => format!(" The next sheet up has {}.", pct(n.ror, 2)),
+                Some(n) => format!(" The next sheet up has {}.", pct(n.ror, 3)),
                 None => " Every bet at a count of positive EV is the table maximum: the maximum, not the target, binds.".into(),
             }
         )),

@@ -61,10 +61,7 @@ fn bets_are_clipped_to_the_table_and_rounded_to_the_nearest_chip() {
     }
     // A chip that does not divide the minimum: the minimum plus whole chips, the largest
     // below the maximum.
-    let odd = Money {
-        chip: 10.0,
-        ..m
-    };
+    let odd = Money { chip: 10.0, ..m };
     assert!(!odd.chip_divides_min() && m.chip_divides_min());
     assert_eq!(odd.round(31.0), 35.0);
     assert_eq!(odd.round(2000.0), 995.0);
@@ -75,10 +72,34 @@ fn bets_are_clipped_to_the_table_and_rounded_to_the_nearest_chip() {
 fn bad_money_is_refused_naming_its_flag() {
     let m = money(10_000.0);
     let cases = [
-        (Money { bankroll: 20.0, ..m }, "--bankroll"),
-        (Money { bankroll: f64::NAN, ..m }, "--bankroll"),
-        (Money { table_min: 0.0, ..m }, "--table-min"),
-        (Money { table_max: 10.0, ..m }, "--table-max"),
+        (
+            Money {
+                bankroll: 20.0,
+                ..m
+            },
+            "--bankroll",
+        ),
+        (
+            Money {
+                bankroll: f64::NAN,
+                ..m
+            },
+            "--bankroll",
+        ),
+        (
+            Money {
+                table_min: 0.0,
+                ..m
+            },
+            "--table-min",
+        ),
+        (
+            Money {
+                table_max: 10.0,
+                ..m
+            },
+            "--table-max",
+        ),
         (Money { chip: -5.0, ..m }, "--chip"),
         (Money { chip: 0.001, ..m }, "--chip"),
     ];
@@ -90,7 +111,11 @@ fn bad_money_is_refused_naming_its_flag() {
     assert!(r.validate().unwrap_err().to_string().starts_with("--kelly"));
     r.sizing = Sizing::Kelly(0.5);
     r.trials = 5;
-    assert!(r.validate().unwrap_err().to_string().starts_with("--trials"));
+    assert!(r
+        .validate()
+        .unwrap_err()
+        .to_string()
+        .starts_with("--trials"));
 }
 
 #[test]
@@ -118,7 +143,11 @@ fn kelly_bets_are_k_times_bankroll_times_ev_over_variance_rounded() {
     for (bank, k) in [(10_000.0, 0.5), (50_000.0, 1.0), (3_000.0, 0.25)] {
         let m = model_of(&rows, request(money(bank), Sizing::Kelly(k)));
         for (r, s) in rows.iter().zip(&m.sheet) {
-            let raw = if r.ev > 0.0 { k * bank * r.ev / r.variance } else { 0.0 };
+            let raw = if r.ev > 0.0 {
+                k * bank * r.ev / r.variance
+            } else {
+                0.0
+            };
             assert!((s.kelly_bet - raw).abs() < 1e-9);
             let want = (((raw - 25.0) / 5.0 + 0.5).floor() * 5.0 + 25.0).clamp(25.0, 1000.0);
             assert_eq!(s.bet, want, "{bank} {k} at {}", r.tc);
@@ -143,7 +172,12 @@ fn model_of(rows: &[CountRow], req: BetsRequest) -> BetsModel {
 #[test]
 fn the_search_hits_the_target_and_the_next_chip_step_is_above_it() {
     let rows = strong(0.02);
-    for (bank, target) in [(10_000.0, 0.05), (25_000.0, 0.01), (40_000.0, 0.05), (6_000.0, 0.2)] {
+    for (bank, target) in [
+        (10_000.0, 0.05),
+        (25_000.0, 0.01),
+        (40_000.0, 0.05),
+        (6_000.0, 0.2),
+    ] {
         let m = money(bank);
         let shape = kelly_shape(&rows);
         let f = search(&rows, &m, &shape, target);
@@ -186,7 +220,11 @@ fn a_binding_maximum_leaves_no_next_sheet() {
     let m = model_of(&rows, request(money(1e7), Sizing::TargetRor(0.05)));
     assert!(m.target_met && m.next_sheet.is_none());
     assert!(m.figures.ror < 0.05);
-    assert!(m.sheet.iter().filter(|r| r.ev > 0.0).all(|r| r.bet == 1000.0));
+    assert!(m
+        .sheet
+        .iter()
+        .filter(|r| r.ev > 0.0)
+        .all(|r| r.bet == 1000.0));
 }
 
 /// The lifetime risk: trips that end at ruin or at `TRIP_CEILING` times the bankroll, against
@@ -196,7 +234,11 @@ fn simulated_trips_reproduce_the_targeted_risk_of_ruin() {
     // Strong games, so that a trip reaches ruin or the ceiling in a few thousand rounds (3 N0
     // on average); the table above needs a bankroll of 100,000 for 5%, and trips of 10^5
     // rounds.
-    for (slope, bank, target, seed) in [(0.02, 10_000.0, 0.05, 1), (0.03, 5_000.0, 0.05, 2), (0.02, 20_000.0, 0.01, 3)] {
+    for (slope, bank, target, seed) in [
+        (0.02, 10_000.0, 0.05, 1),
+        (0.03, 5_000.0, 0.05, 2),
+        (0.02, 20_000.0, 0.01, 3),
+    ] {
         let rows = strong(slope);
         let m = model_of(&rows, request(money(bank), Sizing::TargetRor(target)));
         let bets: Vec<f64> = m.sheet.iter().map(|r| r.bet).collect();
@@ -210,7 +252,11 @@ fn simulated_trips_reproduce_the_targeted_risk_of_ruin() {
         let sim = play_trips(&rows, &bets, bank, course, 10_000, seed);
         let se = (formula * (1.0 - formula) / sim.trips as f64).sqrt();
         let z = (sim.share - formula) / se;
-        assert!(z.abs() < 3.0, "{bank}: {} vs {formula} (z {z:+.2})", sim.share);
+        assert!(
+            z.abs() < 3.0,
+            "{bank}: {} vs {formula} (z {z:+.2})",
+            sim.share
+        );
         assert!(formula <= target && formula > 0.9 * target, "{formula}");
     }
 }
@@ -231,7 +277,12 @@ fn simulated_trips_of_finite_length_agree_with_the_trip_formula() {
     assert!(t.ror < m.figures.ror);
     assert_eq!(
         t.ror,
-        ruin_probability(m.figures.ev_per_round, m.figures.sd_per_round, 10_000.0, Some(5_000.0))
+        ruin_probability(
+            m.figures.ev_per_round,
+            m.figures.sd_per_round,
+            10_000.0,
+            Some(5_000.0)
+        )
     );
 }
 

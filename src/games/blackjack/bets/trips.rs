@@ -71,7 +71,8 @@ impl Law {
             let a = (r.variance + r.ev * r.ev).sqrt();
             law.cdf.push(acc);
             law.stake.push(b * a);
-            law.win.push(if a > 0.0 { 0.5 * (1.0 + r.ev / a) } else { 0.5 });
+            law.win
+                .push(if a > 0.0 { 0.5 * (1.0 + r.ev / a) } else { 0.5 });
         }
         if let Some(last) = law.cdf.last_mut() {
             *last = f64::INFINITY;
