@@ -6,7 +6,8 @@
 //! when given, or after its rounds. Unlike the Brownian formula the walk moves in whole bets,
 //! so it overshoots 0 when ruined: with bets small against the bankroll the two agree.
 //!
-//! Trips run in chunks of [`TRIP_CHUNK`]; chunk c draws from `rng::chunk_rng(seed, c)`, and
+//! Trips run in chunks of [`TRIP_CHUNK`]; chunk c draws from `rng::chunk_rng(seed, 2^48 + c)`
+//! (streams apart from those of a table run of the same seed, whose chunks count from 0), and
 //! the counts add up, so the result is the same for any thread count.
 
 use rayon::prelude::*;
@@ -17,6 +18,8 @@ use crate::rng::{chunk_rng, Rng, RngCore};
 
 /// Trips per chunk.
 pub const TRIP_CHUNK: u64 = 100;
+/// The first stream of the trips.
+const TRIP_STREAMS: u64 = 1 << 48;
 
 /// Where a trip ends: after `rounds` rounds, or (lifetime checks) at `ceiling` times the
 /// bankroll.
@@ -134,7 +137,7 @@ pub fn play_trips(
     let ruined: u64 = (0..chunks)
         .into_par_iter()
         .map(|k| {
-            let mut rng = chunk_rng(seed, k);
+            let mut rng = chunk_rng(seed, TRIP_STREAMS | k);
             let n = TRIP_CHUNK.min(trials - k * TRIP_CHUNK);
             (0..n)
                 .filter(|_| trip(&law, &mut rng, bankroll, &course))
