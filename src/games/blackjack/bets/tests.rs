@@ -230,6 +230,7 @@ fn a_binding_maximum_leaves_no_next_sheet() {
 /// The lifetime risk: trips that end at ruin or at `TRIP_CEILING` times the bankroll, against
 /// the formula's chance of that event, (R − R^c)/(1 − R^c), which is just below the target.
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn simulated_trips_reproduce_the_targeted_risk_of_ruin() {
     // Strong games, so that a trip reaches ruin or the ceiling in a few thousand rounds (3 N0
     // on average); the table above needs a bankroll of 100,000 for 5%, and trips of 10^5
