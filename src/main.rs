@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 
 use cli::{
-    AdviseGame, AuditGame, Cli, Command, CompareGame, DeriveGame, ExactGame, IndicesGame, RampGame,
-    SimGame, StrategiesCmd,
+    AdviseGame, AuditGame, BetsGame, Cli, Command, CompareGame, DeriveGame, ExactGame, IndicesGame,
+    RampGame, SimGame, StrategiesCmd,
 };
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;
@@ -124,6 +124,9 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
         }
         Command::Strategies(StrategiesCmd::Ramp(RampGame::Blackjack(a))) => {
             run(blackjack::jobs::RampJob::try_from(&a)?, ctx)
+        }
+        Command::Strategies(StrategiesCmd::Bets(BetsGame::Blackjack(a))) => {
+            run(blackjack::jobs::BetsJob::try_from(&a)?, ctx)
         }
         Command::Advise(AdviseGame::Blackjack(a)) => {
             run(blackjack::jobs::AdviseJob::try_from(&a)?, ctx)

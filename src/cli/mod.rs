@@ -140,7 +140,7 @@ pub enum Command {
     #[command(subcommand)]
     Exact(ExactGame),
     /// Strategy files: derive the best chart for a rule set, index plays for a count, an
-    /// optimal bet ramp.
+    /// optimal bet ramp, bets in money.
     #[command(subcommand)]
     Strategies(StrategiesCmd),
     /// Compare strategies on the same shoes (common random numbers).
@@ -374,6 +374,27 @@ pub enum StrategiesCmd {
     /// The bet ramp with the highest SCORE within a bet spread, from a counting table.
     #[command(subcommand)]
     Ramp(RampGame),
+    /// Bets in money for a bankroll, the table's limits and a chip, sized to a target risk of
+    /// ruin or a fraction of Kelly (CVCX's optimal bets).
+    #[command(subcommand)]
+    Bets(BetsGame),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BetsGame {
+    /// Blackjack bets in money (CVCX's optimal bets): from a flat-bet counting simulation (or
+    /// a counting run's JSON report) the share, EV and variance per count; at each count a
+    /// bet in proportion to EV/variance (the table minimum where the EV is not above 0),
+    /// never falling as the count rises, scaled so that the lifetime risk of ruin of the
+    /// bankroll is the largest not above --target-ror (or k·B·EV/variance with --kelly),
+    /// clipped to the table and rounded to chips. The sheet per count, with EV and SD per
+    /// round and per hour, the risk of ruin (ever, and within a trip beside simulated trips),
+    /// N0, SCORE and the bankroll the target needs with these bets. --bets-out writes the
+    /// ramp file sim's --ramp reads (units of the chip).
+    #[command(
+        after_help = "Examples:\n  rtplab strategies bets blackjack --count hi-lo --indices i18 --bankroll 10000 --table-min 25 --table-max 1000 --chip 5 --target-ror 5%\n  rtplab strategies bets blackjack --count hi-lo --indices i18 --wong-out -1 --bankroll 10000 --table-min 25 --table-max 1000 --chip 5 --kelly 0.5 --trip-rounds 10000\n  rtplab strategies bets blackjack --from reports/counting-hilo-wong/report.json --bankroll 20000 --table-min 10 --table-max 500 --chip 5 --target-ror 2% --bets-out bets.txt"
+    )]
+    Blackjack(blackjack::BetsBlackjack),
 }
 
 #[derive(Subcommand, Debug)]

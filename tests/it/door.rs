@@ -28,7 +28,7 @@ enum Role {
 }
 
 /// The command a case runs: the flag's own cheap command (a short `sim blackjack`, or
-/// `strategies ramp` for `--ramp-out`), or `risk` (its report outputs, reading a report).
+/// `strategies ramp` for `--ramp-out`, `strategies bets` for `--bets-out`), or `risk` (its report outputs, reading a report).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Cmd {
     OfFlag,
@@ -37,11 +37,12 @@ enum Cmd {
 
 /// Every output flag, with a cheap command that writes it; the report outputs also through
 /// `risk`.
-const OUTPUTS: [(&str, Role, Cmd); 6] = [
+const OUTPUTS: [(&str, Role, Cmd); 7] = [
     ("--output", Role::File, Cmd::OfFlag),
     ("--out-dir", Role::Dir, Cmd::OfFlag),
     ("--shard-out", Role::Regular, Cmd::OfFlag),
     ("--ramp-out", Role::File, Cmd::OfFlag),
+    ("--bets-out", Role::File, Cmd::OfFlag),
     ("--output", Role::File, Cmd::Risk),
     ("--out-dir", Role::Dir, Cmd::Risk),
 ];
@@ -157,6 +158,24 @@ fn command(flag: &str, cmd: Cmd, s: &Scratch) -> Vec<String> {
             "--from",
             s.report.to_str().unwrap(),
         ],
+        "--bets-out" => vec![
+            "strategies",
+            "bets",
+            "blackjack",
+            "--bankroll",
+            "10000",
+            "--table-min",
+            "25",
+            "--table-max",
+            "500",
+            "--chip",
+            "5",
+            "--kelly",
+            "0.5",
+            "-q",
+            "--from",
+            s.report.to_str().unwrap(),
+        ],
         "--shard-out" => vec![
             "sim",
             "blackjack",
@@ -183,7 +202,7 @@ fn command(flag: &str, cmd: Cmd, s: &Scratch) -> Vec<String> {
 
 /// The input a flag's command reads (a hard link or another spelling of it is refused).
 fn input_of(flag: &str, cmd: Cmd, s: &Scratch) -> PathBuf {
-    if flag == "--ramp-out" || cmd == Cmd::Risk {
+    if flag == "--ramp-out" || flag == "--bets-out" || cmd == Cmd::Risk {
         s.report.clone()
     } else {
         s.chart.clone()
@@ -664,7 +683,7 @@ fn log(_: &Path) -> Vec<u8> {
 
 const EXPECTED: &str = "reports/baccarat-banker/report.json";
 
-const INPUTS: [InFlag; 13] = [
+const INPUTS: [InFlag; 14] = [
     InFlag {
         name: "--strategy (chart)",
         args: &[
@@ -769,6 +788,27 @@ const INPUTS: [InFlag; 13] = [
             "blackjack",
             "--spread",
             "1-8",
+            "-q",
+            "--from",
+            "{}",
+        ],
+        good: |_| read("reports/counting-hilo-50pct/report.json"),
+        limit: 256 * MIB,
+    },
+    InFlag {
+        name: "--from (bets)",
+        args: &[
+            "strategies",
+            "bets",
+            "blackjack",
+            "--bankroll",
+            "10000",
+            "--table-min",
+            "25",
+            "--table-max",
+            "500",
+            "--kelly",
+            "0.5",
             "-q",
             "--from",
             "{}",

@@ -41,6 +41,7 @@ fn reduced(cmd: &str) -> String {
         ("--target", "1000"),
         ("--score", "400"),
         ("--opponent", "500"),
+        ("--trip-rounds", "2000"),
     ];
     for i in 1..words.len() {
         if let Some((_, v)) = small.iter().find(|(f, _)| *f == words[i - 1]) {
@@ -56,7 +57,11 @@ fn reduced(cmd: &str) -> String {
         {
             extra.extend(["--rounds", "20k"])
         }
-        "rtplab strategies ramp" if !has("--rounds") => extra.extend(["--rounds", "20k"]),
+        "rtplab strategies ramp" | "rtplab strategies bets"
+            if !has("--rounds") && !has("--from") =>
+        {
+            extra.extend(["--rounds", "20k"])
+        }
         "rtplab sim doom" if !has("--games") && !has("--turns") => extra.extend(["--games", "200"]),
         "rtplab sim baccarat" | "rtplab compare baccarat" if !has("--coups") => {
             extra.extend(["--coups", "20k"])

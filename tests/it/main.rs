@@ -7,6 +7,7 @@ mod common;
 mod advise;
 mod audit;
 mod baccarat;
+mod bets;
 mod blackjack_stats;
 mod cache;
 mod check;

@@ -15,9 +15,11 @@ use rtplab::games::blackjack::jobs::{
 use rtplab::games::blackjack::{count, resolve::resolve_strategy, BjConfig, Blackjack};
 use rtplab::numparse::parse_count;
 
+mod bets;
 mod counting;
 mod rules;
 
+pub use bets::BetsBlackjack;
 pub use counting::{CountArgs, CountPlay, TcRounding};
 pub use rules::BjRulesArgs;
 
@@ -765,48 +767,17 @@ impl TryFrom<&RampBlackjack> for RampJob {
     type Error = anyhow::Error;
     fn try_from(args: &RampBlackjack) -> anyhow::Result<Self> {
         use rtplab::games::blackjack::ramp::{RampRequest, Spread};
-        use rtplab::games::blackjack::report::SideBets;
-        let source = match &args.from {
-            Some(path) => {
-                let given = [
-                    ("--count", args.count.is_some()),
-                    ("--indices", args.indices.is_some()),
-                    ("--rounds", args.rounds.is_some()),
-                    (args.play.given().unwrap_or(""), args.play.given().is_some()),
-                ];
-                if let Some((flag, _)) = given.iter().find(|g| g.1) {
-                    anyhow::bail!(
-                        "--from reads the table from a report, which fixes the count and its play: drop {flag}"
-                    );
-                }
-                RampSource::Report(path.clone())
-            }
-            None => {
-                if args.count.is_none() {
-                    anyhow::bail!(
-                        "--count SYSTEM is needed (the count the ramp bets on), or --from RUN.json"
-                    );
-                }
-                let counting = CountArgs {
-                    count: args.count.clone(),
-                    play: args.play.clone(),
-                    indices: args.indices.clone(),
-                    ..Default::default()
-                };
-                let rules = args.rules.to_rules()?;
-                let config = BjConfig {
-                    strategy: resolve_strategy(&args.strategy, &rules)?,
-                    rules,
-                    bets: SideBets::none(),
-                    rounds: args.rounds.unwrap_or(20_000_000),
-                    count: counting.spec()?,
-                };
-                RampSource::Simulate {
-                    config: Box::new(config),
-                    spec: args.run.spec()?,
-                }
-            }
-        };
+        let source = table_source(&TableArgs {
+            rules: &args.rules,
+            count: &args.count,
+            strategy: &args.strategy,
+            indices: &args.indices,
+            play: &args.play,
+            rounds: args.rounds,
+            from: &args.from,
+            run: &args.run,
+            what: "the ramp",
+        })?;
         if args.kelly.is_some() && args.bankroll.is_none() {
             anyhow::bail!("--kelly needs --bankroll UNITS (the bankroll the Kelly bets are for)");
         }
@@ -835,4 +806,62 @@ impl TryFrom<&RampBlackjack> for RampJob {
             outputs: (&args.output).into(),
         })
     }
+}
+
+/// The flags that say where a count table comes from (`strategies ramp` and `bets`).
+pub(crate) struct TableArgs<'a> {
+    pub rules: &'a BjRulesArgs,
+    pub count: &'a Option<String>,
+    pub strategy: &'a str,
+    pub indices: &'a Option<String>,
+    pub play: &'a CountPlay,
+    pub rounds: Option<u64>,
+    pub from: &'a Option<PathBuf>,
+    pub run: &'a RunCommon,
+    /// What bets on the count ("the ramp", "the bets"), for the messages.
+    pub what: &'a str,
+}
+
+/// The count table's source: a counting run's report (`--from`, which fixes the count and
+/// its play), or a flat-bet counting simulation.
+pub(crate) fn table_source(a: &TableArgs) -> anyhow::Result<RampSource> {
+    use rtplab::games::blackjack::report::SideBets;
+    if let Some(path) = a.from {
+        let given = [
+            ("--count", a.count.is_some()),
+            ("--indices", a.indices.is_some()),
+            ("--rounds", a.rounds.is_some()),
+            (a.play.given().unwrap_or(""), a.play.given().is_some()),
+        ];
+        if let Some((flag, _)) = given.iter().find(|g| g.1) {
+            anyhow::bail!(
+                "--from reads the table from a report, which fixes the count and its play: drop {flag}"
+            );
+        }
+        return Ok(RampSource::Report(path.clone()));
+    }
+    if a.count.is_none() {
+        anyhow::bail!(
+            "--count SYSTEM is needed (the count {} bets on), or --from RUN.json",
+            a.what
+        );
+    }
+    let counting = CountArgs {
+        count: a.count.clone(),
+        play: a.play.clone(),
+        indices: a.indices.clone(),
+        ..Default::default()
+    };
+    let rules = a.rules.to_rules()?;
+    let config = BjConfig {
+        strategy: resolve_strategy(a.strategy, &rules)?,
+        rules,
+        bets: SideBets::none(),
+        rounds: a.rounds.unwrap_or(20_000_000),
+        count: counting.spec()?,
+    };
+    Ok(RampSource::Simulate {
+        config: Box::new(config),
+        spec: a.run.spec()?,
+    })
 }

@@ -352,40 +352,7 @@ impl Job for RampJob {
     }
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         self.request.spread.validate().map_err(BjError::from)?;
-        let (table, rows) = match self.source {
-            RampSource::Simulate { config, spec } => {
-                // A signal stops the simulation with the table of the rounds done.
-                (ctx.graceful)();
-                let run = crate::game::simulate::<super::Blackjack>(*config, &spec, ctx.stop)?;
-                let cfg = &run.config;
-                let m = super::report::counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc)
-                    .ok_or_else(|| BjError::from(CountError::Option("no count given".into())))?;
-                let rows = m
-                    .by_true_count
-                    .iter()
-                    .map(|t| CountRow {
-                        tc: t.tc,
-                        share: t.share,
-                        played: t.played,
-                        ev: t.ev,
-                        variance: t.variance,
-                    })
-                    .collect();
-                let table = TableSource {
-                    source: format!(
-                        "a flat-bet simulation of {} rounds (seed {})",
-                        run.acc.counts.rounds, spec.seed
-                    ),
-                    count: m.count,
-                    count_key: m.count_key.into(),
-                    rules: Some(cfg.rules.to_string()),
-                    rounds_played: m.rounds_played,
-                    interrupted: run.meta.interrupted,
-                };
-                (table, rows)
-            }
-            RampSource::Report(path) => table_from_report(&path)?,
-        };
+        let (table, rows, _) = count_table(self.source, ctx)?;
         let interrupted = table.interrupted;
         let model = ramp_model(table, rows, &self.request);
         if let Some(p) = &self.ramp_out {
@@ -406,9 +373,91 @@ impl Job for RampJob {
     }
 }
 
+/// `strategies bets blackjack`: the bet sheet in money for a bankroll, the table's limits
+/// and a chip, sized to a target risk of ruin or a fraction of Kelly.
+pub struct BetsJob {
+    pub source: RampSource,
+    pub request: super::bets::BetsRequest,
+    /// Where the sheet goes as a ramp file (none: the report only).
+    pub bets_out: Option<PathBuf>,
+    pub outputs: Outputs,
+}
+
+impl Job for BetsJob {
+    fn outputs(&self) -> &Outputs {
+        &self.outputs
+    }
+    fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
+        use super::bets::{bets_model, ramp_file, render};
+        self.request.validate()?;
+        let money = self.request.money;
+        if self.bets_out.is_some() && !money.as_units() {
+            return Err(super::bets::BetsError::NoRamp(money.chip, money.table_min).into());
+        }
+        let (table, rows, share) = count_table(self.source, ctx)?;
+        let interrupted = table.interrupted;
+        let model = bets_model(table, rows, share, &self.request);
+        if let (Some(p), Some(text)) = (&self.bets_out, ramp_file(&model)) {
+            ctx.door.write("--bets-out", text.as_bytes()).map_err(|e| {
+                Error::Write(format!("cannot write --bets-out {}: {e}", p.display()))
+            })?;
+        }
+        Ok(Outcome::report(render(&model), Status::ran(interrupted)))
+    }
+}
+
+/// The count table a ramp or a bet sheet is made from, with the share of the rounds dealt
+/// that its player played (1 when the report does not say).
+fn count_table(source: RampSource, ctx: &Ctx) -> Result<(TableSource, Vec<CountRow>, f64), Error> {
+    match source {
+        RampSource::Simulate { config, spec } => {
+            // A signal stops the simulation with the table of the rounds done.
+            (ctx.graceful)();
+            let run = crate::game::simulate::<super::Blackjack>(*config, &spec, ctx.stop)?;
+            let cfg = &run.config;
+            let m = super::report::counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc)
+                .ok_or_else(|| BjError::from(CountError::Option("no count given".into())))?;
+            let rows = m
+                .by_true_count
+                .iter()
+                .map(|t| CountRow {
+                    tc: t.tc,
+                    share: t.share,
+                    played: t.played,
+                    ev: t.ev,
+                    variance: t.variance,
+                })
+                .collect();
+            let played_share = played_share(m.rounds_played, m.rounds_observed);
+            let table = TableSource {
+                source: format!(
+                    "a flat-bet simulation of {} rounds (seed {})",
+                    run.acc.counts.rounds, spec.seed
+                ),
+                count: m.count,
+                count_key: m.count_key.into(),
+                rules: Some(cfg.rules.to_string()),
+                rounds_played: m.rounds_played,
+                interrupted: run.meta.interrupted,
+            };
+            Ok((table, rows, played_share))
+        }
+        RampSource::Report(path) => table_from_report(&path),
+    }
+}
+
+/// Rounds played over rounds dealt (1 when either is unknown).
+fn played_share(played: u64, observed: u64) -> f64 {
+    if played > 0 && observed >= played {
+        played as f64 / observed as f64
+    } else {
+        1.0
+    }
+}
+
 /// The count table of a counting run's JSON report: its `by_true_count` rows (the variance
 /// of a report from before it was written: SE² × rounds played).
-fn table_from_report(path: &Path) -> Result<(TableSource, Vec<CountRow>), Error> {
+fn table_from_report(path: &Path) -> Result<(TableSource, Vec<CountRow>, f64), Error> {
     let text = crate::door::input::read_text(
         path,
         "counting report",
@@ -470,5 +519,7 @@ fn table_from_report(path: &Path) -> Result<(TableSource, Vec<CountRow>), Error>
         rounds_played: rows.iter().map(|r| r.played).sum(),
         interrupted: v.get("interrupted").and_then(|y| y.as_bool()) == Some(true),
     };
-    Ok((table, rows))
+    let count_of = |k: &str| v.get(k).and_then(|y| y.as_u64()).unwrap_or(0);
+    let share = played_share(count_of("rounds_played"), count_of("rounds_observed"));
+    Ok((table, rows, share))
 }

@@ -2,6 +2,7 @@
 
 pub mod advise;
 pub mod audit;
+pub mod bets;
 pub mod count;
 pub mod derive;
 pub mod distribution;
@@ -52,7 +53,12 @@ fn stated_max_return(v: &serde_json::Value) -> Result<f64, serde_json::Error> {
     Ok(max_return_per_wagered(&stated.rules))
 }
 
-crate::job::carried!(BjError, advise::AdviseError, derive::IndexGenError);
+crate::job::carried!(
+    BjError,
+    advise::AdviseError,
+    derive::IndexGenError,
+    bets::BetsError
+);
 
 /// Errors of blackjack runs, merges and comparisons; each message says what to change.
 #[derive(Debug, thiserror::Error)]

@@ -143,7 +143,7 @@ pub struct Optimum {
 }
 
 /// Weighted isotonic (non-decreasing) regression by pooling adjacent violators.
-fn isotonic(y: &[f64], w: &[f64]) -> Vec<f64> {
+pub(super) fn isotonic(y: &[f64], w: &[f64]) -> Vec<f64> {
     // Blocks of (mean, weight, length).
     let mut blocks: Vec<(f64, f64, usize)> = Vec::new();
     for (&y, &w) in y.iter().zip(w) {
