@@ -22,14 +22,14 @@ use super::strategy::{hard_row, pair_row, soft_row, Action, Chart, Code, ROWS};
 /// Weighted EV sums of one up card: `[row][action]`, actions Stand, Hit, Double, Split,
 /// Surrender; and the weights of two-card and multi-card hands.
 #[derive(Clone)]
-struct Sums {
-    two: Vec<[f64; 5]>,
-    two_w: Vec<f64>,
+pub(super) struct Sums {
+    pub(super) two: Vec<[f64; 5]>,
+    pub(super) two_w: Vec<f64>,
     multi: Vec<[f64; 2]>,
-    multi_w: Vec<f64>,
+    pub(super) multi_w: Vec<f64>,
 }
 
-fn idx(a: Action) -> usize {
+pub(super) fn idx(a: Action) -> usize {
     match a {
         Action::Stand => 0,
         Action::Hit => 1,
@@ -47,7 +47,12 @@ fn row_of(hard: u32, ace: bool) -> usize {
     }
 }
 
-fn sums_for_up(rules: &Rules, table: &DealerTable, up: usize, full: [u32; NV]) -> Sums {
+pub(super) fn sums_for_up(
+    rules: &Rules,
+    table: &DealerTable,
+    up: usize,
+    full: [u32; NV],
+) -> Sums {
     let mut a = Up::with_shoe(rules, &Optimal, table, up, PostSplit::CdzMinus, full);
     let shoe = a.shoe();
     let mut s = Sums {
@@ -166,7 +171,7 @@ pub fn derive_chart(rules: &Rules, show_progress: bool) -> Chart {
     Chart::new(codes, "derived")
 }
 
-fn choose(row: usize, s: &Sums) -> Code {
+pub(super) fn choose(row: usize, s: &Sums) -> Code {
     let two = &s.two[row];
     let has_two = s.two_w[row] > 0.0;
     // Hit or stand for the row: all hands of the row (pair rows: their two-card hands).
@@ -316,7 +321,7 @@ pub fn shoe_with_tag_sum(tags: &[i8; 10], cards: u32, sum: f64) -> Option<[u32; 
 }
 
 /// The primary action of a code, without its surrender.
-fn primary(c: Code) -> Action {
+pub(super) fn primary(c: Code) -> Action {
     match c {
         Code::H | Code::Rh => Action::Hit,
         Code::S | Code::Rs => Action::Stand,
@@ -328,7 +333,7 @@ fn primary(c: Code) -> Action {
 /// EV of `a` minus EV of `b` per hand of `row`, as `choose` compares them: hit against stand
 /// over every hand of the row, anything else over its two-card hands. None when either is not
 /// offered or the row has no hands.
-fn gain(row: usize, s: &Sums, a: Action, b: Action) -> Option<f64> {
+pub(super) fn gain(row: usize, s: &Sums, a: Action, b: Action) -> Option<f64> {
     let plain = |x: Action| matches!(x, Action::Hit | Action::Stand);
     if plain(a) && plain(b) && row < 28 {
         let w = s.two_w[row] + s.multi_w[row];

@@ -775,7 +775,19 @@ pub fn analyze_with<P: Decider>(
     table: &DealerTable,
     post_split: PostSplit,
 ) -> ExactResult {
-    let full = full_shoe(rules.decks);
+    analyze_shoe(rules, policy, table, post_split, full_shoe(rules.decks))
+}
+
+/// Analyze `rules` under `policy` from the shoe `full` (cards by value, ace first; e.g. a full
+/// shoe less or plus some cards, as the effects of removal need). An up card the shoe does not
+/// hold has probability 0.
+pub fn analyze_shoe<P: Decider>(
+    rules: &Rules,
+    policy: &P,
+    table: &DealerTable,
+    post_split: PostSplit,
+    full: [u32; NV],
+) -> ExactResult {
     let n: u32 = full.iter().sum();
     let no_bj = rules.peek || rules.dealer_bj_takes == super::rules::DealerBjTakes::Original;
     let bj_pay = match rules.bj_pays {
@@ -786,7 +798,10 @@ pub fn analyze_with<P: Decider>(
     let per_up: Vec<(f64, Frequencies)> = (0..NV)
         .into_par_iter()
         .map(|u| {
-            let mut a = Up::new(rules, policy, table, u, post_split);
+            if full[u] == 0 {
+                return (0.0, Frequencies::default());
+            }
+            let mut a = Up::with_shoe(rules, policy, table, u, post_split, full);
             let shoe = a.shoe;
             let mut ev = 0.0;
             let mut f = Frequencies::default();
@@ -859,8 +874,12 @@ pub fn analyze_with<P: Decider>(
         p_up,
         frequencies: fr,
         method: format!(
-            "combinatorial analysis from a full {}-deck shoe; composition-dependent play; post-split play {}; {split_note}{}",
-            rules.decks,
+            "combinatorial analysis from {}; composition-dependent play; post-split play {}; {split_note}{}",
+            if full == full_shoe(rules.decks) {
+                format!("a full {}-deck shoe", rules.decks)
+            } else {
+                format!("the shoe {full:?} (A, 2..9, T)")
+            },
             match post_split {
                 PostSplit::CdzMinus => "as before the split (CDZ-)",
                 PostSplit::Cdp => "optimal knowing the pair (CDP)",

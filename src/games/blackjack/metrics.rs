@@ -1,0 +1,354 @@
+//! Count metrics by the standard methods (after P. Griffin, "The Theory of Blackjack"): the
+//! effects of removal of each card value for a rule set with its chart played, and from them
+//! a count's betting correlation (BC), playing efficiency (PE) and insurance correlation (IC).
+//!
+//! - Effect of removal (EoR) of value v: the change in the chart's EV per initial bet when one
+//!   card of v leaves the shoe, taken symmetrically, (EV(shoe − v) − EV(shoe + v)) / 2, so that
+//!   the curvature cancels; each EV is the exact analysis of that shoe (`exact::analyze_shoe`).
+//! - BC: the correlation, over the 13 ranks (the four ten-valued ranks each once), of the tags
+//!   with the EoRs (mean-centred, so an unbalanced count is measured as a balanced one).
+//! - IC: the same correlation with the insurance bet's EoRs (non-ten +4, ten −9 up to scale):
+//!   exact from the tags alone.
+//! - PE: every playing decision d (chart cell × up card × each other play) has its own EoR
+//!   vector (the change, per card removed, in the EV difference between the other play and the
+//!   chart's, per hand of the cell: `derive::gain` over the shoes ± one card), its full-shoe
+//!   difference m_d and its frequency w_d. After n of the shoe's N cards are dealt, the best
+//!   linear estimate of the difference has SD σ_d = s_d·√((N − 1)·n / (N − n)) (s_d: the SD of
+//!   the EoRs over the shoe's cards), and a count that correlates ρ_d with the EoRs estimates
+//!   it with SD ρ_d·σ_d. Under the normal approximation, varying the play on an estimate of SD
+//!   σ gains G(σ, m) = σ·φ(m/σ) − |m|·Φ(−|m|/σ) per decision; PE is Σ w_d·G(ρ_d·σ_d, m_d)
+//!   over Σ w_d·G(σ_d, m_d), both summed over depths n spread evenly over the cards dealt
+//!   before the cut card.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::count::{CountSystem, BUILT_IN};
+use super::derive::{gain, primary, sums_for_up, Sums};
+use super::exact::{analyze_shoe, full_shoe, DealerTable, Follow, PostSplit, NV};
+use super::rules::{Rules, Shuffle};
+use super::strategy::{row_name, Action, Chart, Code, ROWS};
+
+/// The published metrics of the built-in counts (command-line name, BC, PE, IC): the
+/// multi-deck figures of the counting literature after Griffin's methods (sources differ by
+/// about ±0.01–0.02 with decks and rules).
+pub const PUBLISHED: [(&str, f64, f64, f64); 7] = [
+    ("hi-lo", 0.97, 0.51, 0.76),
+    ("ko", 0.98, 0.55, 0.78),
+    ("hi-opt-1", 0.88, 0.61, 0.85),
+    ("hi-opt-2", 0.91, 0.67, 0.91),
+    ("omega-2", 0.92, 0.67, 0.85),
+    ("zen", 0.96, 0.63, 0.85),
+    ("halves", 0.99, 0.56, 0.72),
+];
+
+/// Depths at which the playing gains are summed (evenly spread over the cards dealt before
+/// the cut card).
+const DEPTH_STEPS: usize = 40;
+
+/// The shoe fraction dealt before a shuffle that PE is averaged over when the rules shuffle
+/// every round (a continuous shuffler): none, so PE is that of the first round of a shoe.
+const CSM_PENETRATION: f64 = 1.0 / 52.0;
+
+/// One playing decision: the chart's play against another in one cell and up card.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Decision {
+    /// The chart row (`H16`, `S18`, `P8`, ...), the up card (`A`, `2`..`9`, `T`).
+    pub hand: String,
+    pub up: char,
+    /// The chart's play and the other play.
+    pub chart: Action,
+    pub other: Action,
+    /// How often the decision arises per round (the chance of the up card and a hand of the
+    /// row; hit or stand: every hand of the row, other plays: its first two cards).
+    pub frequency: f64,
+    /// EV of the other play minus the chart's, per hand, from the full shoe.
+    pub m: f64,
+    /// The change in `m` per card of each value removed (ace first).
+    pub eor: [f64; NV],
+}
+
+/// The effects of removal of a rule set with its chart played, and its playing decisions:
+/// what every count's metrics are computed from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Effects {
+    pub decks: u32,
+    /// The chart played (its name).
+    pub chart: String,
+    /// The chart's EV per initial bet from the full shoe.
+    pub ev: f64,
+    /// Effect on that EV of removing one card of each value (ace first), per initial bet.
+    pub eor: [f64; NV],
+    /// The fraction of the shoe dealt before the shuffle, over which PE is averaged.
+    pub penetration: f64,
+    #[serde(skip)]
+    pub decisions: Vec<Decision>,
+}
+
+/// One count's metrics.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CountMetrics {
+    pub count: String,
+    /// Tags by value (ace first), in counting units (Wong Halves' halves as 0.5).
+    pub tags: [f64; NV],
+    pub betting_correlation: f64,
+    pub playing_efficiency: f64,
+    pub insurance_correlation: f64,
+    /// The published BC, PE and IC of a built-in count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<[f64; 3]>,
+}
+
+/// The shoes analysed: the full shoe, then less one card of each value, then plus one.
+fn shoes(decks: u32) -> Vec<[u32; NV]> {
+    let full = full_shoe(decks);
+    let mut out = vec![full];
+    for sign in [-1i32, 1] {
+        for v in 0..NV {
+            let mut s = full;
+            s[v] = (s[v] as i32 + sign) as u32;
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The symmetric effect of removal of each value from values at `shoes(decks)`.
+fn symmetric(at: &[f64]) -> [f64; NV] {
+    std::array::from_fn(|v| (at[1 + v] - at[1 + NV + v]) / 2.0)
+}
+
+/// The chart's play in a cell against up card `u` (surrender where the code says so and the
+/// rules allow it).
+fn chart_play(rules: &Rules, code: Code, u: usize) -> Action {
+    let sur = matches!(code, Code::Rh | Code::Rs | Code::Rp);
+    if sur && rules.surrender_allowed(u as u8 + 1) {
+        Action::Surrender
+    } else {
+        primary(code)
+    }
+}
+
+/// Every decision of the chart from the sums of each shoe and up card (`sums[shoe][up]`).
+fn decisions(rules: &Rules, chart: &Chart, sums: &[Vec<Sums>]) -> Vec<Decision> {
+    let full = full_shoe(rules.decks);
+    let n: u32 = full.iter().sum();
+    let plays = [
+        Action::Stand,
+        Action::Hit,
+        Action::Double,
+        Action::Split,
+        Action::Surrender,
+    ];
+    let plain = |a: Action| matches!(a, Action::Hit | Action::Stand);
+    let mut out = Vec::new();
+    for u in 0..NV {
+        let p_up = full[u] as f64 / n as f64;
+        for row in 0..ROWS {
+            let play = chart_play(rules, chart.codes[row][u], u);
+            for &other in plays.iter().filter(|&&a| a != play) {
+                let d: Option<Vec<f64>> = sums.iter().map(|s| gain(row, &s[u], other, play)).collect();
+                let Some(d) = d else { continue };
+                let s = &sums[0][u];
+                let w = if plain(play) && plain(other) && row < 28 {
+                    s.two_w[row] + s.multi_w[row]
+                } else {
+                    s.two_w[row]
+                };
+                out.push(Decision {
+                    hand: row_name(row),
+                    up: crate::cards::value_char(u as u8 + 1),
+                    chart: play,
+                    other,
+                    frequency: p_up * w,
+                    m: d[0],
+                    eor: symmetric(&d),
+                });
+            }
+        }
+    }
+    out
+}
+
+impl Effects {
+    /// The effects of removal of `rules` with `chart` played, and its decisions: the exact
+    /// analysis of the full shoe and of the shoes one card less and one card more of each
+    /// value (21 shoes), in parallel.
+    pub fn compute(rules: &Rules, chart: &Chart) -> Effects {
+        let table = DealerTable::shared(rules.h17);
+        let shoes = shoes(rules.decks);
+        let evs: Vec<f64> = shoes
+            .par_iter()
+            .map(|&s| analyze_shoe(rules, &Follow(chart), table, PostSplit::CdzMinus, s).ev)
+            .collect();
+        let sums: Vec<Vec<Sums>> = shoes
+            .par_iter()
+            .map(|&s| {
+                (0..NV)
+                    .into_par_iter()
+                    .map(|u| sums_for_up(rules, table, u, s))
+                    .collect()
+            })
+            .collect();
+        Effects {
+            decks: rules.decks,
+            chart: chart.name.clone(),
+            ev: evs[0],
+            eor: symmetric(&evs),
+            penetration: match rules.shuffle {
+                Shuffle::CutCard { penetration } => penetration,
+                Shuffle::EveryRound => CSM_PENETRATION,
+            },
+            decisions: decisions(rules, chart, &sums),
+        }
+    }
+
+    /// `compute`, remembered for the process (a comparison's configurations share it).
+    pub fn cached(rules: &Rules, chart: &Chart) -> Arc<Effects> {
+        type Memo = Mutex<HashMap<String, Arc<Effects>>>;
+        static MEMO: OnceLock<Memo> = OnceLock::new();
+        let key = format!(
+            "{}|{:?}",
+            serde_json::to_string(rules).unwrap_or_default(),
+            chart.codes
+        );
+        let memo = MEMO.get_or_init(Default::default);
+        if let Some(e) = memo.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return e;
+        }
+        let e = Arc::new(Effects::compute(rules, chart));
+        if let Ok(mut m) = memo.lock() {
+            m.insert(key, e.clone());
+        }
+        e
+    }
+
+    /// The cards of the full shoe by value.
+    fn shoe(&self) -> [u32; NV] {
+        full_shoe(self.decks)
+    }
+
+    /// `system`'s metrics for these rules, with its published ones when it is a built-in.
+    pub fn metrics(&self, system: &CountSystem) -> CountMetrics {
+        let tags: [f64; NV] = std::array::from_fn(|v| system.tags[v] as f64 / system.scale as f64);
+        let w = self.shoe().map(|n| n as f64);
+        let ins: [f64; NV] = std::array::from_fn(|v| if v == 9 { -9.0 } else { 4.0 });
+        let published = BUILT_IN
+            .iter()
+            .find(|b| b.1 == system.label)
+            .and_then(|b| PUBLISHED.iter().find(|p| p.0 == b.0))
+            .map(|p| [p.1, p.2, p.3]);
+        CountMetrics {
+            count: system.label.clone(),
+            tags,
+            betting_correlation: correlation(&w, &tags, &self.eor),
+            playing_efficiency: self.playing_efficiency(&tags, self.penetration),
+            insurance_correlation: correlation(&w, &tags, &ins),
+            published,
+        }
+    }
+
+    /// PE of `tags` with the gains summed over depths up to `penetration` of the shoe.
+    pub fn playing_efficiency(&self, tags: &[f64; NV], penetration: f64) -> f64 {
+        let w = self.shoe().map(|n| n as f64);
+        let cards: f64 = w.iter().sum();
+        let per: Vec<(f64, f64, f64, f64)> = self
+            .decisions
+            .iter()
+            .filter(|d| d.frequency > 0.0)
+            .map(|d| {
+                let rho = correlation(&w, tags, &d.eor);
+                (d.frequency, d.m, spread(&w, &d.eor), rho)
+            })
+            .collect();
+        let (mut count, mut perfect) = (0.0, 0.0);
+        for i in 0..DEPTH_STEPS {
+            let dealt = cards * penetration * (i as f64 + 0.5) / DEPTH_STEPS as f64;
+            let depth = ((cards - 1.0) * dealt / (cards - dealt)).sqrt();
+            for &(f, m, s, rho) in &per {
+                let sigma = s * depth;
+                count += f * normal_gain(rho.abs() * sigma, m);
+                perfect += f * normal_gain(sigma, m);
+            }
+        }
+        if perfect > 0.0 {
+            count / perfect
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The SD of `x` over the cards (weights `w`: cards of each value).
+fn spread(w: &[f64; NV], x: &[f64; NV]) -> f64 {
+    let n: f64 = w.iter().sum();
+    let mean = (0..NV).map(|v| w[v] * x[v]).sum::<f64>() / n;
+    ((0..NV).map(|v| w[v] * (x[v] - mean).powi(2)).sum::<f64>() / n).sqrt()
+}
+
+/// The correlation of `a` and `b` over the cards (weights `w`), 0 when either is constant.
+pub fn correlation(w: &[f64; NV], a: &[f64; NV], b: &[f64; NV]) -> f64 {
+    let n: f64 = w.iter().sum();
+    let ma = (0..NV).map(|v| w[v] * a[v]).sum::<f64>() / n;
+    let mb = (0..NV).map(|v| w[v] * b[v]).sum::<f64>() / n;
+    let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
+    for v in 0..NV {
+        let (x, y) = (a[v] - ma, b[v] - mb);
+        ab += w[v] * x * y;
+        aa += w[v] * x * x;
+        bb += w[v] * y * y;
+    }
+    if aa > 0.0 && bb > 0.0 {
+        ab / (aa * bb).sqrt()
+    } else {
+        0.0
+    }
+}
+
+/// E[max(0, X)] for X normal with mean −|m| and SD `sigma`: the gain of varying a play whose
+/// EV difference is estimated with that SD (`σ·φ(m/σ) − |m|·Φ(−|m|/σ)`).
+pub fn normal_gain(sigma: f64, m: f64) -> f64 {
+    if sigma <= 0.0 {
+        return 0.0;
+    }
+    let z = m.abs() / sigma;
+    let phi = (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt();
+    let tail = 0.5 * statrs::function::erf::erfc(z / std::f64::consts::SQRT_2);
+    sigma * phi - m.abs() * tail
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::blackjack::resolve::basic_chart;
+
+    #[test]
+    #[ignore]
+    fn calibrate() {
+        for (decks, peek, h17) in [(1u32, true, false), (6, true, true), (8, false, false)] {
+            let mut r = Rules::seed();
+            r.decks = decks;
+            r.peek = peek;
+            r.h17 = h17;
+            let chart = basic_chart(&r);
+            let t = std::time::Instant::now();
+            let e = Effects::compute(&r, &chart);
+            eprintln!("{decks} decks: {:?}, ev {:.5}, eor x decks {:?}", t.elapsed(), e.ev,
+                e.eor.map(|x| (x * 100.0 * decks as f64 * 1000.0).round() / 1000.0));
+            eprintln!("decisions {}", e.decisions.len());
+            for pen in [0.25, 0.5, 0.75, 0.9] {
+                let mut line = format!("pen {pen}: ");
+                for (name, _, _, _) in BUILT_IN {
+                    let s = CountSystem::resolve(name).unwrap();
+                    let tags: [f64; NV] = std::array::from_fn(|v| s.tags[v] as f64 / s.scale as f64);
+                    let m = e.metrics(&s);
+                    line += &format!("{name} {:.3}/{:.3}/{:.3}  ", m.betting_correlation, e.playing_efficiency(&tags, pen), m.insurance_correlation);
+                }
+                eprintln!("{line}");
+            }
+        }
+    }
+}
