@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 
 use cli::{
-    AdviseGame, AuditGame, Cli, Command, CompareGame, DeriveGame, ExactGame, IndicesGame, RampGame,
+    AdviseGame, AuditGame, Cli, Command, CompareGame, DeriveGame, ExactGame, IndicesGame, MetricsGame,
+    RampGame,
     SimGame, StrategiesCmd,
 };
 use rtplab::compare::CompareJob;
@@ -124,6 +125,9 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
         }
         Command::Strategies(StrategiesCmd::Ramp(RampGame::Blackjack(a))) => {
             run(blackjack::jobs::RampJob::try_from(&a)?, ctx)
+        }
+        Command::Strategies(StrategiesCmd::Metrics(MetricsGame::Blackjack(a))) => {
+            run(blackjack::jobs::MetricsJob::try_from(&a)?, ctx)
         }
         Command::Advise(AdviseGame::Blackjack(a)) => {
             run(blackjack::jobs::AdviseJob::try_from(&a)?, ctx)

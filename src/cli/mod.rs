@@ -38,7 +38,7 @@ pub mod heading {
 
 use blackjack::{
     AdviseBlackjack, BlackjackAudit, BlackjackCompare, BlackjackExact, BlackjackSim,
-    DeriveBlackjack, IndicesBlackjack, RampBlackjack,
+    DeriveBlackjack, IndicesBlackjack, MetricsBlackjack, RampBlackjack,
 };
 use doom::AdviseDoom;
 use twentyone::AdviseTwentyOne;
@@ -374,6 +374,22 @@ pub enum StrategiesCmd {
     /// The bet ramp with the highest SCORE within a bet spread, from a counting table.
     #[command(subcommand)]
     Ramp(RampGame),
+    /// Count metrics: effects of removal, betting correlation, playing efficiency and
+    /// insurance correlation of a count for the rules.
+    #[command(subcommand)]
+    Metrics(MetricsGame),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum MetricsGame {
+    /// Blackjack count metrics: the effect of removing each card value on the chart's EV
+    /// (exact analysis of the shoe one card less and one card more), and each count's
+    /// betting correlation (BC), playing efficiency (PE, after Griffin) and insurance
+    /// correlation (IC), beside the published figures of the built-in counts.
+    #[command(
+        after_help = "Examples:\n  rtplab strategies metrics blackjack\n  rtplab strategies metrics blackjack --count hi-lo --decks 6 --h17 --peek --das --format markdown\n  rtplab strategies metrics blackjack --count strategies/counts/zen.csv --format json"
+    )]
+    Blackjack(MetricsBlackjack),
 }
 
 #[derive(Subcommand, Debug)]

@@ -65,6 +65,11 @@ pub struct CountingModel {
     /// earns.
     pub exposure: Vec<Exposure>,
     pub by_true_count: Vec<TcRow>,
+    /// The count's betting correlation, playing efficiency and insurance correlation for
+    /// the rules with their basic chart (`metrics::Effects`); a report's model has it, the
+    /// figures read for plots and ramps do not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<super::super::metrics::CountMetrics>,
 }
 
 /// Counts rarer than this share of rounds are left out of the exposure figures.
@@ -395,6 +400,7 @@ pub fn counting_model(
             )),
         ),
         by_true_count,
+        metrics: None,
     })
 }
 

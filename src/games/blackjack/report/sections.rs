@@ -376,6 +376,15 @@ fn counting_section(c: &CountingModel) -> Section {
         ("rounds observed".into(), count_cell(c.rounds_observed)),
         ("rounds played".into(), count_cell(c.rounds_played)),
     ];
+    if let Some(m) = &c.metrics {
+        rows.push((
+            "count metrics BC / PE / IC (these rules, basic chart; `strategies metrics`)".into(),
+            Cell::from(format!(
+                "{:.3} / {:.3} / {:.3}",
+                m.betting_correlation, m.playing_efficiency, m.insurance_correlation
+            )),
+        ));
+    }
     if let Some(h) = &c.hourly {
         rows.extend([
             (
