@@ -121,6 +121,12 @@ fn symmetric(at: &[f64]) -> [f64; NV] {
     std::array::from_fn(|v| (at[1 + v] - at[1 + NV + v]) / 2.0)
 }
 
+/// The one-sided effect of removal of each value from values at the full shoe and the shoes
+/// one card less (the first `1 + NV` of `shoes(decks)`).
+fn one_sided(at: &[f64]) -> [f64; NV] {
+    std::array::from_fn(|v| at[1 + v] - at[0])
+}
+
 /// The chart's play in a cell against up card `u` (surrender where the code says so and the
 /// rules allow it).
 fn chart_play(rules: &Rules, code: Code, u: usize) -> Action {
@@ -165,7 +171,7 @@ fn decisions(rules: &Rules, chart: &Chart, sums: &[Vec<Sums>]) -> Vec<Decision> 
                     other,
                     frequency: p_up * w,
                     m: d[0],
-                    eor: symmetric(&d),
+                    eor: one_sided(&d),
                 });
             }
         }
@@ -184,7 +190,9 @@ impl Effects {
             .par_iter()
             .map(|&s| analyze_shoe(rules, &Follow(chart), table, PostSplit::CdzMinus, s).ev)
             .collect();
-        let sums: Vec<Vec<Sums>> = shoes
+        // The decisions' EoRs from removal only: their curvature does not reach PE at first
+        // order, and these shoes' dealer distributions are mostly known from the analyses.
+        let sums: Vec<Vec<Sums>> = shoes[..=NV]
             .par_iter()
             .map(|&s| {
                 (0..NV)
@@ -233,9 +241,7 @@ impl Effects {
 
     /// `system`'s metrics for these rules, with its published ones when it is a built-in.
     pub fn metrics(&self, system: &CountSystem) -> CountMetrics {
-        let tags: [f64; NV] = std::array::from_fn(|v| system.tags[v] as f64 / system.scale as f64);
-        let w = self.shoe().map(|n| n as f64);
-        let ins: [f64; NV] = std::array::from_fn(|v| if v == 9 { -9.0 } else { 4.0 });
+        let tags = tags_of(system);
         let published = BUILT_IN
             .iter()
             .find(|b| b.1 == system.label)
@@ -244,9 +250,9 @@ impl Effects {
         CountMetrics {
             count: system.label.clone(),
             tags,
-            betting_correlation: correlation(&w, &tags, &self.eor),
+            betting_correlation: betting_correlation(&tags, &self.eor),
             playing_efficiency: self.playing_efficiency(&tags, self.penetration),
-            insurance_correlation: correlation(&w, &tags, &ins),
+            insurance_correlation: insurance_correlation(&tags),
             published,
         }
     }
@@ -280,6 +286,26 @@ impl Effects {
             0.0
         }
     }
+}
+
+/// A count's tags by value (ace first) in counting units.
+pub fn tags_of(system: &CountSystem) -> [f64; NV] {
+    std::array::from_fn(|v| system.tags[v] as f64 / system.scale as f64)
+}
+
+/// One deck's cards by value: the weights of the correlations (the 13 ranks, tens 4x).
+const DECK: [f64; NV] = [4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 16.0];
+
+/// BC: the correlation of `tags` with the effects of removal `eor` over the ranks.
+pub fn betting_correlation(tags: &[f64; NV], eor: &[f64; NV]) -> f64 {
+    correlation(&DECK, tags, eor)
+}
+
+/// IC: the correlation of `tags` with the insurance bet's effects of removal (each non-ten
+/// removed raises its EV, each ten lowers it: +4 and −9 up to scale).
+pub fn insurance_correlation(tags: &[f64; NV]) -> f64 {
+    let ins: [f64; NV] = std::array::from_fn(|v| if v == 9 { -9.0 } else { 4.0 });
+    correlation(&DECK, tags, &ins)
 }
 
 /// The SD of `x` over the cards (weights `w`: cards of each value).
@@ -433,32 +459,56 @@ pub fn render(m: &MetricsModel) -> crate::report::Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::blackjack::resolve::basic_chart;
+
+    fn tags(name: &str) -> [f64; NV] {
+        tags_of(&CountSystem::resolve(name).unwrap())
+    }
 
     #[test]
-    #[ignore]
-    fn calibrate() {
-        for (decks, peek, h17) in [(1u32, true, false), (6, true, true), (8, false, false)] {
-            let mut r = Rules::seed();
-            r.decks = decks;
-            r.peek = peek;
-            r.h17 = h17;
-            let chart = basic_chart(&r);
-            let t = std::time::Instant::now();
-            let e = Effects::compute(&r, &chart);
-            eprintln!("{decks} decks: {:?}, ev {:.5}, eor x decks {:?}", t.elapsed(), e.ev,
-                e.eor.map(|x| (x * 100.0 * decks as f64 * 1000.0).round() / 1000.0));
-            eprintln!("decisions {}", e.decisions.len());
-            for pen in [0.25, 0.5, 0.75, 0.9] {
-                let mut line = format!("pen {pen}: ");
-                for (name, _, _, _) in BUILT_IN {
-                    let s = CountSystem::resolve(name).unwrap();
-                    let tags: [f64; NV] = std::array::from_fn(|v| s.tags[v] as f64 / s.scale as f64);
-                    let m = e.metrics(&s);
-                    line += &format!("{name} {:.3}/{:.3}/{:.3}  ", m.betting_correlation, e.playing_efficiency(&tags, pen), m.insurance_correlation);
-                }
-                eprintln!("{line}");
-            }
+    fn griffins_single_deck_eors_give_hi_lo_a_betting_correlation_of_0_968() {
+        let griffin = [-0.61, 0.38, 0.44, 0.55, 0.69, 0.46, 0.28, 0.0, -0.18, -0.51];
+        let bc = betting_correlation(&tags("hi-lo"), &griffin);
+        assert!((bc - 0.968).abs() < 0.0005, "{bc}");
+        // Mean-centred: a constant added to every tag (an unbalanced count) changes nothing.
+        let shifted = tags("hi-lo").map(|t| t + 0.25);
+        assert!((betting_correlation(&shifted, &griffin) - bc).abs() < 1e-12);
+    }
+
+    #[test]
+    fn insurance_correlation_is_exact_from_the_tags() {
+        for (name, want) in [("hi-lo", 0.760), ("ko", 0.783), ("hi-opt-2", 0.909), ("halves", 0.725)] {
+            let ic = insurance_correlation(&tags(name));
+            assert!((ic - want).abs() < 0.0005, "{name}: {ic}");
         }
+        // A ten-only count is perfect for insurance.
+        let mut tens = [0.0; NV];
+        tens[9] = -1.0;
+        assert!((insurance_correlation(&tens) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_normal_gain_is_the_expected_positive_part() {
+        // E[max(0, X)], X ~ N(-|m|, s^2), by the midpoint rule.
+        for (s, m) in [(1.0f64, 0.0f64), (0.5, -0.3), (0.02, 0.05), (2.0, 1.0)] {
+            let steps = 200_000;
+            let (lo, hi) = (-m.abs() - 12.0 * s, -m.abs() + 12.0 * s);
+            let h = (hi - lo) / steps as f64;
+            let brute: f64 = (0..steps)
+                .map(|i| {
+                    let x: f64 = lo + (i as f64 + 0.5) * h;
+                    let z = (x + m.abs()) / s;
+                    x.max(0.0) * (-0.5 * z * z).exp() / (s * (2.0 * std::f64::consts::PI).sqrt()) * h
+                })
+                .sum();
+            let g = normal_gain(s, m);
+            assert!((g - brute).abs() < 1e-9 * s.max(1e-3) + 1e-12, "{s} {m}: {g} vs {brute}");
+        }
+        assert_eq!(normal_gain(0.0, 0.1), 0.0);
+    }
+
+    #[test]
+    fn tags_read_ace_first_with_halves() {
+        assert_eq!(tags_text(&tags("hi-lo")), "-1 +1 +1 +1 +1 +1 0 0 0 -1");
+        assert_eq!(tags_text(&tags("halves")), "-1 +0.5 +1 +1 +1.5 +1 +0.5 0 -0.5 -1");
     }
 }
