@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use super::count::{CountSystem, TcRounding};
-use super::exact::{full_shoe, two_card_p, DealerTable, Optimal, PostSplit, Up, NV};
+use super::exact::{full_shoe, two_card_p, Decider, DealerTable, Optimal, PostSplit, Up, NV};
 use super::indices::{Deviation, Play, When};
 use super::rules::Rules;
 use super::strategy::{hard_row, pair_row, soft_row, Action, Chart, Code, ROWS};
@@ -47,13 +47,20 @@ fn row_of(hard: u32, ace: bool) -> usize {
     }
 }
 
-pub(super) fn sums_for_up(
+fn sums_for_up(rules: &Rules, table: &DealerTable, up: usize, full: [u32; NV]) -> Sums {
+    sums_for_up_with(rules, &Optimal, table, up, full)
+}
+
+/// `sums_for_up` with `policy` playing after the first decision; a fixed strategy's rows
+/// weigh only the hands it draws to.
+pub(super) fn sums_for_up_with<P: Decider>(
     rules: &Rules,
+    policy: &P,
     table: &DealerTable,
     up: usize,
     full: [u32; NV],
 ) -> Sums {
-    let mut a = Up::with_shoe(rules, &Optimal, table, up, PostSplit::CdzMinus, full);
+    let mut a = Up::with_shoe(rules, policy, table, up, PostSplit::CdzMinus, full);
     let shoe = a.shoe();
     let mut s = Sums {
         two: vec![[0.0; 5]; ROWS],
@@ -85,7 +92,7 @@ pub(super) fn sums_for_up(
             }
             s.two_w[row] += p;
             // Seed the hands drawn to from here (a hand of 21 is not hit).
-            if hard < 21 && !(ace && hard == 11) {
+            if hard < 21 && !(ace && hard == 11) && a.draws_on(&a.initial_situation(c1, c2).0) {
                 let draw = a.raw_draw(&removed);
                 for (v, &q) in draw.iter().enumerate() {
                     if q == 0.0 || hard + v as u32 + 1 > 21 {
@@ -116,7 +123,7 @@ pub(super) fn sums_for_up(
             s.multi[row][1] += w * a.raw(&removed, hi);
             s.multi_w[row] += w;
             let total = if ace && hard <= 11 { hard + 10 } else { hard };
-            if total >= 21 {
+            if total >= 21 || !a.draws_on(&a.sit(hard, ace, cards, false)) {
                 continue;
             }
             let draw = a.raw_draw(&removed);

@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::count::{CountSystem, BUILT_IN};
-use super::derive::{gain, primary, sums_for_up, Sums};
+use super::derive::{gain, primary, sums_for_up_with, Sums};
 use super::exact::{analyze_shoe, full_shoe, DealerTable, Follow, PostSplit, NV};
 use super::rules::{Rules, Shuffle};
 use super::strategy::{row_name, Action, Chart, Code, ROWS};
@@ -197,7 +197,7 @@ impl Effects {
             .map(|&s| {
                 (0..NV)
                     .into_par_iter()
-                    .map(|u| sums_for_up(rules, table, u, s))
+                    .map(|u| sums_for_up_with(rules, &Follow(chart), table, u, s))
                     .collect()
             })
             .collect();

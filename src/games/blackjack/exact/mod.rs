@@ -232,7 +232,7 @@ impl<'a, P: Decider> Up<'a, P> {
         ev
     }
 
-    fn sit(&self, hard: u32, ace: bool, cards: u8, split: bool) -> Situation {
+    pub(super) fn sit(&self, hard: u32, ace: bool, cards: u8, split: bool) -> Situation {
         let soft = ace && hard <= 11;
         Situation {
             total: if soft { hard as u8 + 10 } else { hard as u8 },
@@ -563,7 +563,7 @@ impl<'a, P: Decider> Up<'a, P> {
     }
 
     /// The situation of two initial cards (not a natural) and the actions allowed on them.
-    fn initial_situation(&self, c1: usize, c2: usize) -> (Situation, Vec<Action>) {
+    pub(super) fn initial_situation(&self, c1: usize, c2: usize) -> (Situation, Vec<Action>) {
         let rules = self.rules;
         let hard = (c1 + c2 + 2) as u32;
         let ace = c1 == 0 || c2 == 0;
@@ -644,6 +644,12 @@ impl<'a, P: Decider> Up<'a, P> {
             dealer_memo: HashMap::default(),
             plain_memo: HashMap::default(),
         }
+    }
+
+    /// Whether play goes on to draw to a hand in this situation: always for a policy that
+    /// decides by the EVs, only where a fixed strategy hits.
+    pub(super) fn draws_on(&self, s: &Situation) -> bool {
+        self.policy.fixed(s).is_none_or(|a| a == Action::Hit)
     }
 
     /// Stand and hit EVs of a hand of three or more cards (unsplit).
