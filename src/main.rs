@@ -11,9 +11,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 
 use cli::{
-    AdviseGame, AuditGame, Cli, Command, CompareGame, DeriveGame, ExactGame, IndicesGame, MetricsGame,
-    RampGame,
-    SimGame, StrategiesCmd,
+    AdviseGame, AuditGame, Cli, Command, CompareGame, DeriveGame, ExactGame, IndicesGame,
+    MetricsGame, RampGame, SimGame, StrategiesCmd,
 };
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;

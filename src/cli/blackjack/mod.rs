@@ -238,7 +238,8 @@ impl TryFrom<&MetricsBlackjack> for MetricsJob {
                 .map(|b| count::CountSystem::resolve(b.0))
                 .collect::<Result<Vec<_>, _>>()?
         } else {
-            vec![count::CountSystem::resolve(&args.count)?]
+            vec![count::CountSystem::resolve(&args.count)
+                .map_err(|e| anyhow::anyhow!("--count {}: {e}", args.count))?]
         };
         let StrategySpec::Chart(chart) = resolve_strategy(&args.strategy, &rules)? else {
             anyhow::bail!(

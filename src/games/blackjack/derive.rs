@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use super::count::{CountSystem, TcRounding};
-use super::exact::{full_shoe, two_card_p, Decider, DealerTable, Optimal, PostSplit, Up, NV};
+use super::exact::{full_shoe, two_card_p, DealerTable, Decider, Optimal, PostSplit, Up, NV};
 use super::indices::{Deviation, Play, When};
 use super::rules::Rules;
 use super::strategy::{hard_row, pair_row, soft_row, Action, Chart, Code, ROWS};

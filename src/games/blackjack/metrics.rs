@@ -156,7 +156,8 @@ fn decisions(rules: &Rules, chart: &Chart, sums: &[Vec<Sums>]) -> Vec<Decision> 
         for row in 0..ROWS {
             let play = chart_play(rules, chart.codes[row][u], u);
             for &other in plays.iter().filter(|&&a| a != play) {
-                let d: Option<Vec<f64>> = sums.iter().map(|s| gain(row, &s[u], other, play)).collect();
+                let d: Option<Vec<f64>> =
+                    sums.iter().map(|s| gain(row, &s[u], other, play)).collect();
                 let Some(d) = d else { continue };
                 let s = &sums[0][u];
                 let w = if plain(play) && plain(other) && row < 28 {
@@ -412,7 +413,8 @@ pub fn render(m: &MetricsModel) -> crate::report::Report {
     };
     r.meta.push(("rules".into(), m.rules.to_string()));
     r.meta.push(("chart".into(), m.chart.clone()));
-    r.meta.push(("EV of the chart (full shoe)".into(), pct(m.ev, 3)));
+    r.meta
+        .push(("EV of the chart (full shoe)".into(), pct(m.ev, 3)));
     r.meta.push((
         "PE averaged over".into(),
         format!("the first {:.0}% of the shoe", m.penetration * 100.0),
@@ -431,7 +433,16 @@ pub fn render(m: &MetricsModel) -> crate::report::Report {
     r.sections.push(eor);
     let mut counts = Section::new(
         "Count metrics",
-        &["count", "tags A 2-9 T", "BC", "PE", "IC", "BC pub.", "PE pub.", "IC pub."],
+        &[
+            "count",
+            "tags A 2-9 T",
+            "BC",
+            "PE",
+            "IC",
+            "BC pub.",
+            "PE pub.",
+            "IC pub.",
+        ],
     );
     for c in &m.counts {
         let mut row = vec![
@@ -476,7 +487,12 @@ mod tests {
 
     #[test]
     fn insurance_correlation_is_exact_from_the_tags() {
-        for (name, want) in [("hi-lo", 0.760), ("ko", 0.783), ("hi-opt-2", 0.909), ("halves", 0.725)] {
+        for (name, want) in [
+            ("hi-lo", 0.760),
+            ("ko", 0.783),
+            ("hi-opt-2", 0.909),
+            ("halves", 0.725),
+        ] {
             let ic = insurance_correlation(&tags(name));
             assert!((ic - want).abs() < 0.0005, "{name}: {ic}");
         }
@@ -497,11 +513,15 @@ mod tests {
                 .map(|i| {
                     let x: f64 = lo + (i as f64 + 0.5) * h;
                     let z = (x + m.abs()) / s;
-                    x.max(0.0) * (-0.5 * z * z).exp() / (s * (2.0 * std::f64::consts::PI).sqrt()) * h
+                    x.max(0.0) * (-0.5 * z * z).exp() / (s * (2.0 * std::f64::consts::PI).sqrt())
+                        * h
                 })
                 .sum();
             let g = normal_gain(s, m);
-            assert!((g - brute).abs() < 1e-9 * s.max(1e-3) + 1e-12, "{s} {m}: {g} vs {brute}");
+            assert!(
+                (g - brute).abs() < 1e-9 * s.max(1e-3) + 1e-12,
+                "{s} {m}: {g} vs {brute}"
+            );
         }
         assert_eq!(normal_gain(0.0, 0.1), 0.0);
     }
@@ -509,6 +529,9 @@ mod tests {
     #[test]
     fn tags_read_ace_first_with_halves() {
         assert_eq!(tags_text(&tags("hi-lo")), "-1 +1 +1 +1 +1 +1 0 0 0 -1");
-        assert_eq!(tags_text(&tags("halves")), "-1 +0.5 +1 +1 +1.5 +1 +0.5 0 -0.5 -1");
+        assert_eq!(
+            tags_text(&tags("halves")),
+            "-1 +0.5 +1 +1 +1.5 +1 +0.5 0 -0.5 -1"
+        );
     }
 }
