@@ -664,7 +664,7 @@ fn log(_: &Path) -> Vec<u8> {
 
 const EXPECTED: &str = "reports/baccarat-banker/report.json";
 
-const INPUTS: [InFlag; 13] = [
+const INPUTS: [InFlag; 14] = [
     InFlag {
         name: "--strategy (chart)",
         args: &[
@@ -690,6 +690,12 @@ const INPUTS: [InFlag; 13] = [
             "--count",
             "{}",
         ],
+        good: |_| read("strategies/counts/hi-lo.csv"),
+        limit: MIB,
+    },
+    InFlag {
+        name: "--count (strategies metrics)",
+        args: &["strategies", "metrics", "blackjack", "-q", "--count", "{}"],
         good: |_| read("strategies/counts/hi-lo.csv"),
         limit: MIB,
     },
