@@ -914,6 +914,17 @@ pub fn analyze_shoe<P: Decider>(
         fr.surrender += pu * f.surrender;
         fr.dealer_blackjack += pu * f.dealer_blackjack;
     }
+    ExactResult {
+        ev,
+        ev_by_up,
+        p_up,
+        frequencies: fr,
+        method: method_note(rules, post_split, &full, no_bj),
+    }
+}
+
+/// How an analysis of `rules` from the shoe `full` was computed, for its report.
+fn method_note(rules: &Rules, post_split: PostSplit, full: &[u32; NV], no_bj: bool) -> String {
     let mut split_note = if rules.max_hands > 2 {
         "resplits to 3 or 4 hands by E. Farmer's algorithm (decomposition by the number of hands; the other hands' cards removed exactly)".to_string()
     } else {
@@ -929,25 +940,19 @@ pub fn analyze_shoe<P: Decider>(
         split_note
             .push_str("; split by rank approximated as by value (cards are tracked by value)");
     }
-    ExactResult {
-        ev,
-        ev_by_up,
-        p_up,
-        frequencies: fr,
-        method: format!(
-            "combinatorial analysis from {}; composition-dependent play; post-split play {}; {split_note}{}",
-            if full == full_shoe(rules.decks) {
-                format!("a full {}-deck shoe", rules.decks)
-            } else {
-                format!("the shoe {full:?} (A, 2..9, T)")
-            },
-            match post_split {
-                PostSplit::CdzMinus => "as before the split (CDZ-)",
-                PostSplit::Cdp => "optimal knowing the pair (CDP)",
-            },
-            if no_bj { "; conditioned on no dealer blackjack (hole-card / original-bets-only settlement)" } else { "; no hole card, dealer blackjack takes all wagers" }
-        ),
-    }
+    format!(
+        "combinatorial analysis from {}; composition-dependent play; post-split play {}; {split_note}{}",
+        if *full == full_shoe(rules.decks) {
+            format!("a full {}-deck shoe", rules.decks)
+        } else {
+            format!("the shoe {full:?} (A, 2..9, T)")
+        },
+        match post_split {
+            PostSplit::CdzMinus => "as before the split (CDZ-)",
+            PostSplit::Cdp => "optimal knowing the pair (CDP)",
+        },
+        if no_bj { "; conditioned on no dealer blackjack (hole-card / original-bets-only settlement)" } else { "; no hole card, dealer blackjack takes all wagers" }
+    )
 }
 
 #[cfg(test)]
