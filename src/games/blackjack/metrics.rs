@@ -406,7 +406,7 @@ pub fn tags_text(tags: &[f64; NV]) -> String {
 
 /// The report of a metrics model.
 pub fn render(m: &MetricsModel) -> crate::report::Report {
-    use crate::report::{fixed_cell, pct, Cell, Report, Section};
+    use crate::report::{fixed_cell, pct, pct_cell, Cell, Report, Section};
     let mut r = Report {
         title: "rtplab blackjack: count metrics".into(),
         ..Default::default()
@@ -421,13 +421,13 @@ pub fn render(m: &MetricsModel) -> crate::report::Report {
     ));
     let mut eor = Section::new(
         "Effects of removal",
-        &["card", "per card (%)", "single-deck equivalent (%)"],
+        &["card", "per card removed", "single-deck equivalent"],
     );
     for e in &m.effects_of_removal {
         eor.row([
             Cell::from(e.card.to_string()),
-            fixed_cell(e.eor * 100.0, 4, "%"),
-            fixed_cell(e.single_deck * 100.0, 3, "%"),
+            pct_cell(e.eor, 4),
+            pct_cell(e.single_deck, 3),
         ]);
     }
     r.sections.push(eor);
