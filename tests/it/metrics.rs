@@ -35,10 +35,10 @@ fn the_built_in_counts_are_held_to_the_published_table() {
         // BC and IC to the published two decimals within the sources' spread.
         assert!((m.betting_correlation - bc).abs() <= 0.02, "{name} BC");
         assert!((m.insurance_correlation - ic).abs() <= 0.01, "{name} IC");
-        // PE: each decision averaged over its row's hands (Griffin fixed the hand) runs
-        // 0.00-0.04 below the published figures; never above them by more than the spread.
+        // PE: 0.00-0.03 below the published figures in this game (the no-hole-card seed
+        // table and a single deck run lower; docs/counting.md).
         let d = m.playing_efficiency - pe;
-        assert!((-0.04..=0.02).contains(&d), "{name} PE {d:+.3}");
+        assert!((-0.03..=0.02).contains(&d), "{name} PE {d:+.3}");
     }
     // The order of playing strength is the published one: Hi-Opt II and Omega II first,
     // then Zen and Hi-Opt I, then Halves, KO and Hi-Lo last.

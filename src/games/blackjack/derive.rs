@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use super::count::{CountSystem, TcRounding};
-use super::exact::{full_shoe, two_card_p, DealerTable, Decider, Optimal, PostSplit, Up, NV};
+use super::exact::{full_shoe, two_card_p, DealerTable, Optimal, PostSplit, Up, NV};
 use super::indices::{Deviation, Play, When};
 use super::rules::Rules;
 use super::strategy::{hard_row, pair_row, soft_row, Action, Chart, Code, ROWS};
@@ -22,14 +22,14 @@ use super::strategy::{hard_row, pair_row, soft_row, Action, Chart, Code, ROWS};
 /// Weighted EV sums of one up card: `[row][action]`, actions Stand, Hit, Double, Split,
 /// Surrender; and the weights of two-card and multi-card hands.
 #[derive(Clone)]
-pub(super) struct Sums {
-    pub(super) two: Vec<[f64; 5]>,
-    pub(super) two_w: Vec<f64>,
+struct Sums {
+    two: Vec<[f64; 5]>,
+    two_w: Vec<f64>,
     multi: Vec<[f64; 2]>,
-    pub(super) multi_w: Vec<f64>,
+    multi_w: Vec<f64>,
 }
 
-pub(super) fn idx(a: Action) -> usize {
+fn idx(a: Action) -> usize {
     match a {
         Action::Stand => 0,
         Action::Hit => 1,
@@ -48,19 +48,7 @@ fn row_of(hard: u32, ace: bool) -> usize {
 }
 
 fn sums_for_up(rules: &Rules, table: &DealerTable, up: usize, full: [u32; NV]) -> Sums {
-    sums_for_up_with(rules, &Optimal, table, up, full)
-}
-
-/// `sums_for_up` with `policy` playing after the first decision; a fixed strategy's rows
-/// weigh only the hands it draws to.
-pub(super) fn sums_for_up_with<P: Decider>(
-    rules: &Rules,
-    policy: &P,
-    table: &DealerTable,
-    up: usize,
-    full: [u32; NV],
-) -> Sums {
-    let mut a = Up::with_shoe(rules, policy, table, up, PostSplit::CdzMinus, full);
+    let mut a = Up::with_shoe(rules, &Optimal, table, up, PostSplit::CdzMinus, full);
     let shoe = a.shoe();
     let mut s = Sums {
         two: vec![[0.0; 5]; ROWS],
@@ -92,7 +80,7 @@ pub(super) fn sums_for_up_with<P: Decider>(
             }
             s.two_w[row] += p;
             // Seed the hands drawn to from here (a hand of 21 is not hit).
-            if hard < 21 && !(ace && hard == 11) && a.draws_on(&a.initial_situation(c1, c2).0) {
+            if hard < 21 && !(ace && hard == 11) {
                 let draw = a.raw_draw(&removed);
                 for (v, &q) in draw.iter().enumerate() {
                     if q == 0.0 || hard + v as u32 + 1 > 21 {
@@ -123,7 +111,7 @@ pub(super) fn sums_for_up_with<P: Decider>(
             s.multi[row][1] += w * a.raw(&removed, hi);
             s.multi_w[row] += w;
             let total = if ace && hard <= 11 { hard + 10 } else { hard };
-            if total >= 21 || !a.draws_on(&a.sit(hard, ace, cards, false)) {
+            if total >= 21 {
                 continue;
             }
             let draw = a.raw_draw(&removed);
@@ -178,7 +166,7 @@ pub fn derive_chart(rules: &Rules, show_progress: bool) -> Chart {
     Chart::new(codes, "derived")
 }
 
-pub(super) fn choose(row: usize, s: &Sums) -> Code {
+fn choose(row: usize, s: &Sums) -> Code {
     let two = &s.two[row];
     let has_two = s.two_w[row] > 0.0;
     // Hit or stand for the row: all hands of the row (pair rows: their two-card hands).
@@ -328,7 +316,7 @@ pub fn shoe_with_tag_sum(tags: &[i8; 10], cards: u32, sum: f64) -> Option<[u32; 
 }
 
 /// The primary action of a code, without its surrender.
-pub(super) fn primary(c: Code) -> Action {
+fn primary(c: Code) -> Action {
     match c {
         Code::H | Code::Rh => Action::Hit,
         Code::S | Code::Rs => Action::Stand,
@@ -340,7 +328,7 @@ pub(super) fn primary(c: Code) -> Action {
 /// EV of `a` minus EV of `b` per hand of `row`, as `choose` compares them: hit against stand
 /// over every hand of the row, anything else over its two-card hands. None when either is not
 /// offered or the row has no hands.
-pub(super) fn gain(row: usize, s: &Sums, a: Action, b: Action) -> Option<f64> {
+fn gain(row: usize, s: &Sums, a: Action, b: Action) -> Option<f64> {
     let plain = |x: Action| matches!(x, Action::Hit | Action::Stand);
     if plain(a) && plain(b) && row < 28 {
         let w = s.two_w[row] + s.multi_w[row];

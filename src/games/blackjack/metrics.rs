@@ -9,10 +9,10 @@
 //!   with the EoRs (mean-centred, so an unbalanced count is measured as a balanced one).
 //! - IC: the same correlation with the insurance bet's EoRs (non-ten +4, ten −9 up to scale):
 //!   exact from the tags alone.
-//! - PE: every playing decision d (chart cell × up card × each other play) has its own EoR
-//!   vector (the change, per card removed, in the EV difference between the other play and the
-//!   chart's, per hand of the cell: `derive::gain` over the shoes ± one card), its full-shoe
-//!   difference m_d and its frequency w_d. After n of the shoe's N cards are dealt, the best
+//! - PE: every playing decision d (two-card hand × up card × each other play) has its own EoR
+//!   vector (the change, per card removed from the shoe, in the EV difference between the
+//!   other play and the chart's, the chart played afterwards), its full-shoe difference m_d
+//!   and its frequency w_d. After n of the shoe's N cards are dealt, the best
 //!   linear estimate of the difference has SD σ_d = s_d·√((N − 1)·n / (N − n)) (s_d: the SD of
 //!   the EoRs over the shoe's cards), and a count that correlates ρ_d with the EoRs estimates
 //!   it with SD ρ_d·σ_d. Under the normal approximation, varying the play on an estimate of SD
@@ -27,10 +27,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::count::{CountSystem, BUILT_IN};
-use super::derive::{gain, primary, sums_for_up_with, Sums};
 use super::exact::{analyze_shoe, full_shoe, DealerTable, Follow, PostSplit, NV};
 use super::rules::{Rules, Shuffle};
-use super::strategy::{row_name, Action, Chart, Code, ROWS};
+use super::strategy::{Action, Chart};
 
 /// The published metrics of the built-in counts (command-line name, BC, PE, IC): the
 /// multi-deck figures of the counting literature after Griffin's methods (sources differ by
@@ -53,21 +52,21 @@ const DEPTH_STEPS: usize = 40;
 /// every round (a continuous shuffler): none, so PE is that of the first round of a shoe.
 const CSM_PENETRATION: f64 = 1.0 / 52.0;
 
-/// One playing decision: the chart's play against another in one cell and up card.
+/// One playing decision: the chart's play against another on one two-card hand and up card.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Decision {
-    /// The chart row (`H16`, `S18`, `P8`, ...), the up card (`A`, `2`..`9`, `T`).
+    /// The hand's two cards (`T6`, `A7`, `88`), the up card (`A`, `2`..`9`, `T`).
     pub hand: String,
     pub up: char,
     /// The chart's play and the other play.
     pub chart: Action,
     pub other: Action,
-    /// How often the decision arises per round (the chance of the up card and a hand of the
-    /// row; hit or stand: every hand of the row, other plays: its first two cards).
+    /// How often the decision arises per round (the chance of the up card and the hand).
     pub frequency: f64,
-    /// EV of the other play minus the chart's, per hand, from the full shoe.
+    /// EV of the other play minus the chart's (the chart played afterwards), from the full
+    /// shoe, per initial bet.
     pub m: f64,
-    /// The change in `m` per card of each value removed (ace first).
+    /// The change in `m` per card of each value removed from the shoe (ace first).
     pub eor: [f64; NV],
 }
 
@@ -127,50 +126,76 @@ fn one_sided(at: &[f64]) -> [f64; NV] {
     std::array::from_fn(|v| at[1 + v] - at[0])
 }
 
-/// The chart's play in a cell against up card `u` (surrender where the code says so and the
-/// rules allow it).
-fn chart_play(rules: &Rules, code: Code, u: usize) -> Action {
-    let sur = matches!(code, Code::Rh | Code::Rs | Code::Rp);
-    if sur && rules.surrender_allowed(u as u8 + 1) {
-        Action::Surrender
-    } else {
-        primary(code)
+/// Per two-card hand (c1 <= c2, not a natural) of up card `u`: the hand's chance, the chart's
+/// play, and every offered play with its EV (unconditioned world).
+type HandPlays = Vec<(usize, usize, f64, Action, Vec<(Action, f64)>)>;
+
+fn hand_plays(
+    rules: &Rules,
+    chart: &Chart,
+    table: &DealerTable,
+    u: usize,
+    shoe: [u32; NV],
+) -> HandPlays {
+    use super::exact::Decider;
+    let policy = Follow(chart);
+    let mut a = super::exact::Up::with_shoe(rules, &policy, table, u, PostSplit::CdzMinus, shoe);
+    let after = a.shoe();
+    let mut out = Vec::new();
+    for c1 in 0..NV {
+        for c2 in c1..NV {
+            if c1 == 0 && c2 == 9 {
+                continue;
+            }
+            let p = super::exact::two_card_p(&after, c1, c2);
+            let mut removed = [0u8; NV];
+            removed[c1] += 1;
+            removed[c2] += 1;
+            let (sit, options) = a.initial_options(c1, c2);
+            let want = policy.fixed(&sit).unwrap_or(Action::Hit);
+            let play = if options.iter().any(|o| o.0 == want) {
+                want
+            } else {
+                Action::Hit
+            };
+            let options = options
+                .iter()
+                .map(|&(x, v)| (x, a.raw(&removed, v)))
+                .collect();
+            out.push((c1, c2, p, play, options));
+        }
     }
+    out
 }
 
-/// Every decision of the chart from the sums of each shoe and up card (`sums[shoe][up]`).
-fn decisions(rules: &Rules, chart: &Chart, sums: &[Vec<Sums>]) -> Vec<Decision> {
-    let full = full_shoe(rules.decks);
+/// Every decision of the chart on a fixed two-card hand, from each shoe's hand plays.
+fn hand_decisions(full: [u32; NV], plays: &[Vec<HandPlays>]) -> Vec<Decision> {
     let n: u32 = full.iter().sum();
-    let plays = [
-        Action::Stand,
-        Action::Hit,
-        Action::Double,
-        Action::Split,
-        Action::Surrender,
-    ];
-    let plain = |a: Action| matches!(a, Action::Hit | Action::Stand);
     let mut out = Vec::new();
     for u in 0..NV {
         let p_up = full[u] as f64 / n as f64;
-        for row in 0..ROWS {
-            let play = chart_play(rules, chart.codes[row][u], u);
-            for &other in plays.iter().filter(|&&a| a != play) {
-                let d: Option<Vec<f64>> =
-                    sums.iter().map(|s| gain(row, &s[u], other, play)).collect();
+        for (i, &(c1, c2, p, play, ref options)) in plays[0][u].iter().enumerate() {
+            if p == 0.0 {
+                continue;
+            }
+            let ev =
+                |s: &Vec<HandPlays>, x: Action| s[u][i].4.iter().find(|o| o.0 == x).map(|o| o.1);
+            for &(other, _) in options.iter().filter(|o| o.0 != play) {
+                let d: Option<Vec<f64>> = plays
+                    .iter()
+                    .map(|s| Some(ev(s, other)? - ev(s, play)?))
+                    .collect();
                 let Some(d) = d else { continue };
-                let s = &sums[0][u];
-                let w = if plain(play) && plain(other) && row < 28 {
-                    s.two_w[row] + s.multi_w[row]
-                } else {
-                    s.two_w[row]
-                };
                 out.push(Decision {
-                    hand: row_name(row),
+                    hand: format!(
+                        "{}{}",
+                        crate::cards::value_char(c1 as u8 + 1),
+                        crate::cards::value_char(c2 as u8 + 1)
+                    ),
                     up: crate::cards::value_char(u as u8 + 1),
                     chart: play,
                     other,
-                    frequency: p_up * w,
+                    frequency: p_up * p,
                     m: d[0],
                     eor: one_sided(&d),
                 });
@@ -193,12 +218,12 @@ impl Effects {
             .collect();
         // The decisions' EoRs from removal only: their curvature does not reach PE at first
         // order, and these shoes' dealer distributions are mostly known from the analyses.
-        let sums: Vec<Vec<Sums>> = shoes[..=NV]
+        let plays: Vec<Vec<HandPlays>> = shoes[..=NV]
             .par_iter()
             .map(|&s| {
                 (0..NV)
                     .into_par_iter()
-                    .map(|u| sums_for_up_with(rules, &Follow(chart), table, u, s))
+                    .map(|u| hand_plays(rules, chart, table, u, s))
                     .collect()
             })
             .collect();
@@ -211,7 +236,7 @@ impl Effects {
                 Shuffle::CutCard { penetration } => penetration,
                 Shuffle::EveryRound => CSM_PENETRATION,
             },
-            decisions: decisions(rules, chart, &sums),
+            decisions: hand_decisions(full_shoe(rules.decks), &plays),
         }
     }
 
@@ -371,7 +396,7 @@ pub struct MetricsModel {
 }
 
 /// How the metrics are computed, in one paragraph (reports and docs/counting.md).
-pub const METHOD: &str = "Effects of removal: the exact analysis of the chart's EV from the full shoe less and plus one card of each value, (EV(shoe - v) - EV(shoe + v)) / 2. BC and IC: correlations over the 13 ranks (tens 4x) of the tags with the EoRs and with the insurance EoRs (non-ten +4, ten -9). PE after Griffin: every decision (chart cell x up card x each other play) with its own EoRs, full-shoe EV difference m and frequency w; PE = sum w G(rho s, m) / sum w G(s, m), G(s, m) = s phi(m/s) - |m| Phi(-|m|/s), s the SD of the perfect linear estimate after n cards dealt, summed over depths spread evenly up to the cut card, rho the correlation of the tags with the decision's EoRs.";
+pub const METHOD: &str = "Effects of removal: the exact analysis of the chart's EV from the full shoe less and plus one card of each value, (EV(shoe - v) - EV(shoe + v)) / 2. BC and IC: correlations over the 13 ranks (tens 4x) of the tags with the EoRs and with the insurance EoRs (non-ten +4, ten -9). PE after Griffin: every decision (two-card hand x up card x each other play, the chart played afterwards) with its own EoRs (from the shoe less one card), full-shoe EV difference m and frequency w; PE = sum w G(|rho| s, m) / sum w G(s, m), G(s, m) = s phi(m/s) - |m| Phi(-|m|/s), s the SD of the perfect linear estimate after n cards dealt, summed over depths spread evenly up to the cut card, rho the correlation of the tags with the decision's EoRs.";
 
 /// The model of `effects` for `systems`.
 pub fn metrics_model(rules: &Rules, effects: &Effects, systems: &[CountSystem]) -> MetricsModel {
@@ -462,7 +487,7 @@ pub fn render(m: &MetricsModel) -> crate::report::Report {
     }
     r.sections.push(counts);
     r.notes.push(format!("Method: {}", m.method));
-    r.notes.push("Published: the multi-deck figures of the counting literature after Griffin's methods (sources differ by about 0.01-0.02 with decks and rules). This PE averages each decision over the hands of its chart row, where Griffin fixed the hand; it runs about 0.01-0.04 below the published PE, in the same order across counts.".into());
+    r.notes.push("Published: the multi-deck figures of the counting literature after Griffin's methods (sources differ by about 0.01-0.02 with decks and rules). PE here runs 0.00-0.03 below them in a 6-deck hole-card game, in the same order across counts, and lower still without a hole card (docs/counting.md).".into());
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }

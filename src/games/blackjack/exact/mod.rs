@@ -646,12 +646,6 @@ impl<'a, P: Decider> Up<'a, P> {
         }
     }
 
-    /// Whether play goes on to draw to a hand in this situation: always for a policy that
-    /// decides by the EVs, only where a fixed strategy hits.
-    pub(super) fn draws_on(&self, s: &Situation) -> bool {
-        self.policy.fixed(s).is_none_or(|a| a == Action::Hit)
-    }
-
     /// Stand and hit EVs of a hand of three or more cards (unsplit).
     pub(super) fn stand_hit(
         &mut self,
