@@ -1038,6 +1038,25 @@ mod reference {
         assert!(all < a - 0.0005, "lose-all {all} vs OBO {a}");
     }
 
+    /// A fixed chart's analysis computes only the values its choices need; choosing among
+    /// every value gives the same result, bit for bit.
+    #[test]
+    fn a_fixed_chart_valued_lazily_is_the_chart_valued_in_full() {
+        struct Eager<'a>(Follow<'a, crate::games::blackjack::strategy::Chart>);
+        impl Decider for Eager<'_> {
+            fn choose(&self, s: &Situation, options: &[(Action, f64)]) -> (Action, f64) {
+                self.0.choose(s, options)
+            }
+        }
+        let chart = crate::games::blackjack::resolve::seed_chart();
+        let t = DealerTable::new(false);
+        for r in [Rules::seed(), peek(6, 4, Surrender::Late)] {
+            let lazy = analyze(&r, &Follow(&chart), &t);
+            let eager = analyze(&r, &Eager(Follow(&chart)), &t);
+            assert_eq!(lazy, eager, "{r}");
+        }
+    }
+
     /// Without a hole card every hand is played whatever the settlement: a fixed chart doubles
     /// and splits exactly as often under lose-all and under original-bets-only, and more often
     /// than in the peek game, where a dealer blackjack ends the round first.
