@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use cli::{
     AdviseGame, AuditGame, BetsGame, Cli, Command, CompareGame, DeriveGame, ExactGame, IndicesGame,
-    RampGame, SimGame, StrategiesCmd,
+    MetricsGame, RampGame, SimGame, StrategiesCmd,
 };
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;
@@ -127,6 +127,9 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
         }
         Command::Strategies(StrategiesCmd::Bets(BetsGame::Blackjack(a))) => {
             run(blackjack::jobs::BetsJob::try_from(&a)?, ctx)
+        }
+        Command::Strategies(StrategiesCmd::Metrics(MetricsGame::Blackjack(a))) => {
+            run(blackjack::jobs::MetricsJob::try_from(&a)?, ctx)
         }
         Command::Advise(AdviseGame::Blackjack(a)) => {
             run(blackjack::jobs::AdviseJob::try_from(&a)?, ctx)

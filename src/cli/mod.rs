@@ -38,7 +38,7 @@ pub mod heading {
 
 use blackjack::{
     AdviseBlackjack, BlackjackAudit, BlackjackCompare, BlackjackExact, BlackjackSim,
-    DeriveBlackjack, IndicesBlackjack, RampBlackjack,
+    DeriveBlackjack, IndicesBlackjack, MetricsBlackjack, RampBlackjack,
 };
 use doom::AdviseDoom;
 use twentyone::AdviseTwentyOne;
@@ -378,6 +378,10 @@ pub enum StrategiesCmd {
     /// ruin or a fraction of Kelly (CVCX's optimal bets).
     #[command(subcommand)]
     Bets(BetsGame),
+    /// Count metrics: effects of removal, betting correlation, playing efficiency and
+    /// insurance correlation of a count for the rules.
+    #[command(subcommand)]
+    Metrics(MetricsGame),
 }
 
 #[derive(Subcommand, Debug)]
@@ -395,6 +399,18 @@ pub enum BetsGame {
         after_help = "Examples:\n  rtplab strategies bets blackjack --count hi-lo --indices i18 --bankroll 10000 --table-min 25 --table-max 1000 --chip 5 --target-ror 5%\n  rtplab strategies bets blackjack --count hi-lo --indices i18 --wong-out -1 --bankroll 10000 --table-min 25 --table-max 1000 --chip 5 --kelly 0.5 --trip-rounds 10000\n  rtplab strategies bets blackjack --from reports/counting-hilo-wong/report.json --bankroll 20000 --table-min 10 --table-max 500 --chip 5 --target-ror 2% --bets-out bets.txt"
     )]
     Blackjack(blackjack::BetsBlackjack),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum MetricsGame {
+    /// Blackjack count metrics: the effect of removing each card value on the chart's EV
+    /// (exact analysis of the shoe one card less and one card more), and each count's
+    /// betting correlation (BC), playing efficiency (PE, after Griffin) and insurance
+    /// correlation (IC), beside the published figures of the built-in counts.
+    #[command(
+        after_help = "Examples:\n  rtplab strategies metrics blackjack\n  rtplab strategies metrics blackjack --count hi-lo --decks 6 --h17 --peek --das --format markdown\n  rtplab strategies metrics blackjack --count strategies/counts/zen.csv --format json"
+    )]
+    Blackjack(MetricsBlackjack),
 }
 
 #[derive(Subcommand, Debug)]

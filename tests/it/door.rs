@@ -683,7 +683,7 @@ fn log(_: &Path) -> Vec<u8> {
 
 const EXPECTED: &str = "reports/baccarat-banker/report.json";
 
-const INPUTS: [InFlag; 14] = [
+const INPUTS: [InFlag; 15] = [
     InFlag {
         name: "--strategy (chart)",
         args: &[
@@ -709,6 +709,12 @@ const INPUTS: [InFlag; 14] = [
             "--count",
             "{}",
         ],
+        good: |_| read("strategies/counts/hi-lo.csv"),
+        limit: MIB,
+    },
+    InFlag {
+        name: "--count (strategies metrics)",
+        args: &["strategies", "metrics", "blackjack", "-q", "--count", "{}"],
         good: |_| read("strategies/counts/hi-lo.csv"),
         limit: MIB,
     },

@@ -28,6 +28,7 @@ mod interrupted;
 mod invariants;
 mod layering;
 mod layout;
+mod metrics;
 mod monitor;
 mod plots;
 mod progress;

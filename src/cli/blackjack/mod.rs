@@ -10,7 +10,8 @@ use super::{parse_claim, parse_positive, OutputArgs, RunBase, RunCommon};
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;
 use rtplab::games::blackjack::jobs::{
-    AdviseJob, AuditJob, DeriveJob, ExactJob, IndexObjective, IndicesJob, RampJob, RampSource,
+    AdviseJob, AuditJob, DeriveJob, ExactJob, IndexObjective, IndicesJob, MetricsJob, RampJob,
+    RampSource,
 };
 use rtplab::games::blackjack::{count, resolve::resolve_strategy, BjConfig, Blackjack};
 use rtplab::numparse::parse_count;
@@ -231,6 +232,61 @@ pub enum Objective {
     Ev,
     /// SCORE under the ramp (risk-averse indices).
     Score,
+}
+
+/// `strategies metrics blackjack`: effects of removal and count metrics.
+#[derive(Args, Debug)]
+pub struct MetricsBlackjack {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+
+    /// The count to measure: a built-in name, a tag file, or all (the seven built-ins).
+    ///
+    /// hi-lo, ko, hi-opt-1, hi-opt-2, omega-2, zen, halves, all, or the path of a tag file
+    /// (`rank,tag` lines, e.g. strategies/counts/zen.csv).
+    #[arg(help_heading = heading::COUNTING, long, value_name = "SYSTEM", default_value = "all")]
+    pub count: String,
+
+    /// The chart whose EV the effects of removal change (default basic: the chart derived for
+    /// the rules).
+    ///
+    /// basic or a chart file; the built-in policies (autoplay, ...) are not charts.
+    #[arg(help_heading = heading::STRATEGY, long, default_value = "basic")]
+    pub strategy: String,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: super::QuietArgs,
+}
+
+impl TryFrom<&MetricsBlackjack> for MetricsJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &MetricsBlackjack) -> anyhow::Result<Self> {
+        use rtplab::games::blackjack::strategy::StrategySpec;
+        let rules = args.rules.to_rules()?;
+        let systems = if args.count == "all" {
+            count::BUILT_IN
+                .iter()
+                .map(|b| count::CountSystem::resolve(b.0))
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            vec![count::CountSystem::resolve(&args.count)
+                .map_err(|e| anyhow::anyhow!("--count {}: {e}", args.count))?]
+        };
+        let StrategySpec::Chart(chart) = resolve_strategy(&args.strategy, &rules)? else {
+            anyhow::bail!(
+                "--strategy {}: the effects of removal are those of a chart (basic or a chart file)",
+                args.strategy
+            );
+        };
+        Ok(MetricsJob {
+            rules,
+            chart: *chart,
+            systems,
+            outputs: (&args.output).into(),
+        })
+    }
 }
 
 /// `strategies ramp blackjack`: the bet ramp with the highest SCORE within a spread.

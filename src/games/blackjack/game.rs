@@ -302,6 +302,9 @@ pub fn run_model(run: &Run<Blackjack>, claim: Option<f64>) -> Result<SimModel, B
         claim,
     );
     m.counting = counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc);
+    if let (Some(c), Some(spec)) = (m.counting.as_mut(), cfg.count.as_ref()) {
+        c.metrics = count_metrics(&cfg.rules, &spec.system);
+    }
     if m.claim.is_none() {
         m.no_claim = Some(cfg.rules.no_claim_reason(cfg.count.is_some()));
     }
@@ -310,6 +313,17 @@ pub fn run_model(run: &Run<Blackjack>, claim: Option<f64>) -> Result<SimModel, B
         m.strategy.insurance = text;
     }
     Ok(m)
+}
+
+/// The metrics of `system` for `rules` with their basic chart, computed once per rule set in
+/// a process; none where the exact analysis does not reach (more than 4 hands).
+fn count_metrics(
+    rules: &super::rules::Rules,
+    system: &super::count::CountSystem,
+) -> Option<super::metrics::CountMetrics> {
+    super::exact::check_exact(rules).ok()?;
+    let chart = super::resolve::basic_chart(rules);
+    Some(super::metrics::Effects::cached(rules, &chart).metrics(system))
 }
 
 fn info(run: &Run<Blackjack>) -> RunInfo {

@@ -221,6 +221,28 @@ fn risk_averse_note(g: &RampGame, key: &str) -> String {
     )
 }
 
+/// `strategies metrics blackjack`: the effects of removal of the rules with a chart, and the
+/// betting correlation, playing efficiency and insurance correlation of counts.
+pub struct MetricsJob {
+    pub rules: Rules,
+    pub chart: Chart,
+    pub systems: Vec<CountSystem>,
+    pub outputs: Outputs,
+}
+
+impl Job for MetricsJob {
+    fn outputs(&self) -> &Outputs {
+        &self.outputs
+    }
+    fn run(self, _: &Ctx) -> Result<Outcome, Error> {
+        use super::metrics::{metrics_model, render, Effects};
+        super::exact::check_exact(&self.rules)?;
+        let effects = Effects::compute(&self.rules, &self.chart);
+        let model = metrics_model(&self.rules, &effects, &self.systems);
+        Ok(Outcome::report(render(&model), Status::Done))
+    }
+}
+
 /// `advise blackjack`: every legal action's exact EV for a hand against an up card, from the
 /// shoe less the cards shown and removed, with the chart's action beside.
 pub struct AdviseJob {

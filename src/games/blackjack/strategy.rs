@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::cards::Rank;
 
 /// A player's action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Action {
     Hit,
     Stand,

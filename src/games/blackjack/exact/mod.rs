@@ -69,6 +69,13 @@ pub const OUTCOMES: usize = 7;
 pub trait Decider: Sync {
     /// Pick among `options` (each with its expected value); returns the action and its EV.
     fn choose(&self, s: &Situation, options: &[(Action, f64)]) -> (Action, f64);
+
+    /// The action wanted in `s` whatever the EVs (a fixed strategy's), so that only its value
+    /// need be computed; `None` (the default) when the choice depends on the EVs. `choose`
+    /// must then pick it when offered, else hit, else stand.
+    fn fixed(&self, _s: &Situation) -> Option<Action> {
+        None
+    }
 }
 
 /// Maximize expected value (composition dependent).
@@ -95,6 +102,18 @@ impl<S: Strategy> Decider for Follow<'_, S> {
             .or_else(|| find(Action::Hit))
             .or_else(|| find(Action::Stand))
             .unwrap_or(options[0])
+    }
+    fn fixed(&self, s: &Situation) -> Option<Action> {
+        Some(self.0.act(s))
+    }
+}
+
+/// What a fixed choice `want` comes to on a hand that may only hit or stand.
+fn hit_or_stand(want: Action) -> Action {
+    if want == Action::Stand {
+        Action::Stand
+    } else {
+        Action::Hit
     }
 }
 
@@ -213,7 +232,7 @@ impl<'a, P: Decider> Up<'a, P> {
         ev
     }
 
-    fn sit(&self, hard: u32, ace: bool, cards: u8, split: bool) -> Situation {
+    pub(super) fn sit(&self, hard: u32, ace: bool, cards: u8, split: bool) -> Situation {
         let soft = ace && hard <= 11;
         Situation {
             total: if soft { hard as u8 + 10 } else { hard as u8 },
@@ -256,18 +275,23 @@ impl<'a, P: Decider> Up<'a, P> {
         }
         let total = if ace && hard <= 11 { hard + 10 } else { hard };
         let s = self.sit(hard, ace, cards, split);
-        let v = if split && self.cdz {
-            // CDZ-: decide as the same cards would before a split, then score that choice in
-            // the post-split shoe.
-            let mut un = *removed;
-            un[ctx.0] -= ctx.1;
-            let st_u = self.stand(&un, total);
-            let hit_u = self.hit(&mut un, hard, ace, cards, (ctx.0, 0));
-            match self
-                .policy
-                .choose(&s, &[(Action::Stand, st_u), (Action::Hit, hit_u)])
-                .0
-            {
+        let fixed = self.policy.fixed(&s).map(hit_or_stand);
+        let v = if split && self.cdz || fixed.is_some() {
+            // A fixed strategy's choice needs no EVs. CDZ-: decide as the same cards would
+            // before a split, then score that choice in the post-split shoe.
+            let choice = match fixed {
+                Some(a) => a,
+                None => {
+                    let mut un = *removed;
+                    un[ctx.0] -= ctx.1;
+                    let st_u = self.stand(&un, total);
+                    let hit_u = self.hit(&mut un, hard, ace, cards, (ctx.0, 0));
+                    self.policy
+                        .choose(&s, &[(Action::Stand, st_u), (Action::Hit, hit_u)])
+                        .0
+                }
+            };
+            match choice {
                 Action::Stand => (self.stand(removed, total), Action::Stand),
                 _ => (self.hit(removed, hard, ace, cards, ctx), Action::Hit),
             }
@@ -480,7 +504,19 @@ impl<'a, P: Decider> Up<'a, P> {
     /// The initial decision on two cards (not a natural). Returns the chosen action and its
     /// EV, in the world of `self.no_bj`.
     pub(super) fn initial(&mut self, c1: usize, c2: usize) -> (Action, f64) {
-        let (s, options) = self.initial_options(c1, c2);
+        let (s, offered) = self.initial_situation(c1, c2);
+        if let Some(want) = self.policy.fixed(&s) {
+            let a = if offered.contains(&want) {
+                want
+            } else {
+                Action::Hit
+            };
+            return (a, self.initial_value(c1, c2, a));
+        }
+        let options = offered
+            .iter()
+            .map(|&a| (a, self.initial_value(c1, c2, a)))
+            .collect::<Vec<_>>();
         self.policy.choose(&s, &options)
     }
 
@@ -518,42 +554,61 @@ impl<'a, P: Decider> Up<'a, P> {
         c1: usize,
         c2: usize,
     ) -> (Situation, Vec<(Action, f64)>) {
+        let (s, offered) = self.initial_situation(c1, c2);
+        let options = offered
+            .iter()
+            .map(|&a| (a, self.initial_value(c1, c2, a)))
+            .collect();
+        (s, options)
+    }
+
+    /// The situation of two initial cards (not a natural) and the actions allowed on them.
+    pub(super) fn initial_situation(&self, c1: usize, c2: usize) -> (Situation, Vec<Action>) {
+        let rules = self.rules;
+        let hard = (c1 + c2 + 2) as u32;
+        let ace = c1 == 0 || c2 == 0;
+        let soft = ace && hard <= 11;
+        let mut offered = vec![Action::Stand, Action::Hit];
+        if rules.double_allowed(hard as u8, soft) {
+            offered.push(Action::Double);
+        }
+        let pair = c1 == c2 && rules.max_hands >= 2;
+        if pair {
+            offered.push(Action::Split);
+        }
+        if rules.surrender_allowed(self.up as u8 + 1) {
+            offered.push(Action::Surrender);
+        }
+        let mut s = self.sit(hard, ace, 2, false);
+        s.can_double = offered.contains(&Action::Double);
+        s.can_surrender = offered.contains(&Action::Surrender);
+        s.pair = if pair { Some(c1 as u8 + 1) } else { None };
+        (s, offered)
+    }
+
+    /// The EV of action `a` on two initial cards (not a natural).
+    fn initial_value(&mut self, c1: usize, c2: usize, a: Action) -> f64 {
         let rules = self.rules;
         let mut removed = [0u8; NV];
         removed[c1] += 1;
         removed[c2] += 1;
         let hard = (c1 + c2 + 2) as u32;
         let ace = c1 == 0 || c2 == 0;
-        let soft = ace && hard <= 11;
-        let total = if soft { hard + 10 } else { hard };
-        let mut options = vec![
-            (Action::Stand, self.stand(&removed, total)),
-            (Action::Hit, self.hit(&mut removed, hard, ace, 2, (c1, 0))),
-        ];
-        if rules.double_allowed(hard as u8, soft) {
-            options.push((Action::Double, self.double(&mut removed, hard, ace)));
-        }
-        let pair = c1 == c2 && rules.max_hands >= 2;
-        if pair {
-            options.push((Action::Split, self.split_total(c1)));
-        }
-        let up = self.up as u8 + 1;
-        if rules.surrender_allowed(up) {
-            let sur = match rules.surrender {
-                // Late surrender without a hole card still loses everything to a blackjack.
+        let total = if ace && hard <= 11 { hard + 10 } else { hard };
+        match a {
+            Action::Stand => self.stand(&removed, total),
+            Action::Hit => self.hit(&mut removed, hard, ace, 2, (c1, 0)),
+            Action::Double => self.double(&mut removed, hard, ace),
+            Action::Split => self.split_total(c1),
+            // Late surrender without a hole card still loses everything to a blackjack.
+            Action::Surrender => match rules.surrender {
                 Surrender::Late if !rules.peek && !self.no_bj => {
                     let p = self.pbj(&self.remaining(&removed));
                     -p - 0.5 * (1.0 - p)
                 }
                 _ => -0.5,
-            };
-            options.push((Action::Surrender, sur));
+            },
         }
-        let mut s = self.sit(hard, ace, 2, false);
-        s.can_double = options.iter().any(|o| o.0 == Action::Double);
-        s.can_surrender = options.iter().any(|o| o.0 == Action::Surrender);
-        s.pair = if pair { Some(c1 as u8 + 1) } else { None };
-        (s, options)
     }
 
     /// The up card's analysis state, from a full shoe.
@@ -775,7 +830,19 @@ pub fn analyze_with<P: Decider>(
     table: &DealerTable,
     post_split: PostSplit,
 ) -> ExactResult {
-    let full = full_shoe(rules.decks);
+    analyze_shoe(rules, policy, table, post_split, full_shoe(rules.decks))
+}
+
+/// Analyze `rules` under `policy` from the shoe `full` (cards by value, ace first; e.g. a full
+/// shoe less or plus some cards, as the effects of removal need). An up card the shoe does not
+/// hold has probability 0.
+pub fn analyze_shoe<P: Decider>(
+    rules: &Rules,
+    policy: &P,
+    table: &DealerTable,
+    post_split: PostSplit,
+    full: [u32; NV],
+) -> ExactResult {
     let n: u32 = full.iter().sum();
     let no_bj = rules.peek || rules.dealer_bj_takes == super::rules::DealerBjTakes::Original;
     let bj_pay = match rules.bj_pays {
@@ -786,7 +853,10 @@ pub fn analyze_with<P: Decider>(
     let per_up: Vec<(f64, Frequencies)> = (0..NV)
         .into_par_iter()
         .map(|u| {
-            let mut a = Up::new(rules, policy, table, u, post_split);
+            if full[u] == 0 {
+                return (0.0, Frequencies::default());
+            }
+            let mut a = Up::with_shoe(rules, policy, table, u, post_split, full);
             let shoe = a.shoe;
             let mut ev = 0.0;
             let mut f = Frequencies::default();
@@ -838,6 +908,17 @@ pub fn analyze_with<P: Decider>(
         fr.surrender += pu * f.surrender;
         fr.dealer_blackjack += pu * f.dealer_blackjack;
     }
+    ExactResult {
+        ev,
+        ev_by_up,
+        p_up,
+        frequencies: fr,
+        method: method_note(rules, post_split, &full, no_bj),
+    }
+}
+
+/// How an analysis of `rules` from the shoe `full` was computed, for its report.
+fn method_note(rules: &Rules, post_split: PostSplit, full: &[u32; NV], no_bj: bool) -> String {
     let mut split_note = if rules.max_hands > 2 {
         "resplits to 3 or 4 hands by E. Farmer's algorithm (decomposition by the number of hands; the other hands' cards removed exactly)".to_string()
     } else {
@@ -853,21 +934,19 @@ pub fn analyze_with<P: Decider>(
         split_note
             .push_str("; split by rank approximated as by value (cards are tracked by value)");
     }
-    ExactResult {
-        ev,
-        ev_by_up,
-        p_up,
-        frequencies: fr,
-        method: format!(
-            "combinatorial analysis from a full {}-deck shoe; composition-dependent play; post-split play {}; {split_note}{}",
-            rules.decks,
-            match post_split {
-                PostSplit::CdzMinus => "as before the split (CDZ-)",
-                PostSplit::Cdp => "optimal knowing the pair (CDP)",
-            },
-            if no_bj { "; conditioned on no dealer blackjack (hole-card / original-bets-only settlement)" } else { "; no hole card, dealer blackjack takes all wagers" }
-        ),
-    }
+    format!(
+        "combinatorial analysis from {}; composition-dependent play; post-split play {}; {split_note}{}",
+        if *full == full_shoe(rules.decks) {
+            format!("a full {}-deck shoe", rules.decks)
+        } else {
+            format!("the shoe {full:?} (A, 2..9, T)")
+        },
+        match post_split {
+            PostSplit::CdzMinus => "as before the split (CDZ-)",
+            PostSplit::Cdp => "optimal knowing the pair (CDP)",
+        },
+        if no_bj { "; conditioned on no dealer blackjack (hole-card / original-bets-only settlement)" } else { "; no hole card, dealer blackjack takes all wagers" }
+    )
 }
 
 #[cfg(test)]
@@ -957,6 +1036,25 @@ mod reference {
         let all = analyze(&Rules::seed(), &Optimal, &t).ev;
         assert!((a - b).abs() < 1e-15, "{a} {b}");
         assert!(all < a - 0.0005, "lose-all {all} vs OBO {a}");
+    }
+
+    /// A fixed chart's analysis computes only the values its choices need; choosing among
+    /// every value gives the same result, bit for bit.
+    #[test]
+    fn a_fixed_chart_valued_lazily_is_the_chart_valued_in_full() {
+        struct Eager<'a>(Follow<'a, crate::games::blackjack::strategy::Chart>);
+        impl Decider for Eager<'_> {
+            fn choose(&self, s: &Situation, options: &[(Action, f64)]) -> (Action, f64) {
+                self.0.choose(s, options)
+            }
+        }
+        let chart = crate::games::blackjack::resolve::seed_chart();
+        let t = DealerTable::new(false);
+        for r in [Rules::seed(), peek(6, 4, Surrender::Late)] {
+            let lazy = analyze(&r, &Follow(&chart), &t);
+            let eager = analyze(&r, &Eager(Follow(&chart)), &t);
+            assert_eq!(lazy, eager, "{r}");
+        }
     }
 
     /// Without a hole card every hand is played whatever the settlement: a fixed chart doubles

@@ -73,6 +73,11 @@ pub struct CountingModel {
     /// earns.
     pub exposure: Vec<Exposure>,
     pub by_true_count: Vec<TcRow>,
+    /// The count's betting correlation, playing efficiency and insurance correlation for
+    /// the rules with their basic chart (`metrics::Effects`); a report's model has it, the
+    /// figures read for plots and ramps do not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<super::super::metrics::CountMetrics>,
 }
 
 /// A counter's figures per round observed (every round dealt at the table, played or sat
@@ -485,6 +490,7 @@ pub fn counting_model(
             )),
         ),
         by_true_count,
+        metrics: None,
     })
 }
 

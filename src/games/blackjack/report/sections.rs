@@ -477,6 +477,16 @@ fn played_only_rows(c: &CountingModel) -> Vec<(String, Cell, Cell)> {
             "".into(),
         ),
     ];
+    if let Some(m) = &c.metrics {
+        rows.push((
+            "count metrics BC / PE / IC (these rules, basic chart; `strategies metrics`)".into(),
+            Cell::from(format!(
+                "{:.3} / {:.3} / {:.3}",
+                m.betting_correlation, m.playing_efficiency, m.insurance_correlation
+            )),
+            "".into(),
+        ));
+    }
     if let Some(ce) = &c.certainty_equivalent {
         rows.extend([
             (
