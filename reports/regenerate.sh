@@ -45,3 +45,5 @@ $R compare blackjack --count hi-lo --ramp 0:1,1:2,2:4,3:8,4:12 --penetrations 0.
 $R strategies ramp blackjack --count hi-lo --indices i18+fab4 --rounds 200M --spread 1-12 --bankroll 1000 --kelly 0.5 --ramp-out reports/counting-ramp-hilo-1-12.txt --quiet --force --out-dir reports/counting-ramp-hilo > /dev/null
 $R compare blackjack --count hi-lo --indices i18+fab4 --ramp reports/counting-ramp-hilo-1-12.txt --ramp 0:1,1:4,2:7,3:9,4:12 --ramp 0:1,1:3,2:5,3:6,4:8 --ramp 0:1,1:2,2:3,3:3,4:4 --rounds 100M --seed 2 --quiet --format markdown --output reports/compare-ramps.md
 $R strategies indices blackjack --count hi-lo --output strategies/blackjack/indices-hilo-seed.csv
+$R strategies metrics blackjack --format markdown --output reports/count-metrics-seed.md
+$R strategies metrics blackjack --decks 6 --h17 --peek --format markdown --output reports/count-metrics-6d-h17-peek.md
