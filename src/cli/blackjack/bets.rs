@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::super::heading;
-use super::{parse_rounds, table_source, BjRulesArgs, CountPlay, TableArgs};
+use super::CountTableArgs;
 use crate::cli::{parse_ror, OutputArgs, RunCommon};
 use rtplab::games::blackjack::bets::{BetsRequest, Money, Sizing};
 use rtplab::games::blackjack::jobs::BetsJob;
@@ -16,24 +16,7 @@ use rtplab::numparse::parse_count;
 #[command(group(clap::ArgGroup::new("sizing").required(true).args(["target_ror", "kelly"])))]
 pub struct BetsBlackjack {
     #[command(flatten)]
-    pub rules: BjRulesArgs,
-
-    /// The count system (as sim's --count); needed unless --from gives the table.
-    #[arg(help_heading = heading::COUNTING, long, value_name = "SYSTEM")]
-    pub count: Option<String>,
-
-    /// The chart the counter plays (as sim's --strategy).
-    #[arg(help_heading = heading::STRATEGY, long, default_value = "basic")]
-    pub strategy: String,
-
-    /// Index plays (as sim's --indices).
-    #[arg(help_heading = heading::COUNTING, long, value_name = "SET")]
-    pub indices: Option<String>,
-
-    /// How the counter counts and where it plays (as in sim): wonged-out rounds are not
-    /// played and cost nothing; the sheet bets the rounds played.
-    #[command(flatten)]
-    pub play: CountPlay,
+    pub table: CountTableArgs,
 
     /// The bankroll, in money (any currency; the same as the table's limits and the chip).
     #[arg(help_heading = heading::COUNTING, long, value_name = "MONEY", value_parser = parse_money)]
@@ -81,15 +64,6 @@ pub struct BetsBlackjack {
     #[arg(help_heading = heading::RUN, long, value_name = "N", default_value = "10000", value_parser = parse_count)]
     pub trials: u64,
 
-    /// Rounds of the flat-bet counting simulation the table comes from (default 20M).
-    #[arg(help_heading = heading::RUN, long, value_parser = parse_rounds)]
-    pub rounds: Option<u64>,
-
-    /// Take the table (share, EV and variance per count) from a counting run's JSON report
-    /// (`sim blackjack --count ... --format json`) instead of simulating.
-    #[arg(help_heading = heading::COUNTING, long, value_name = "RUN.json")]
-    pub from: Option<PathBuf>,
-
     /// Write the sheet here as the ramp file sim's --ramp reads, in units of the chip (the
     /// chip must divide the table minimum).
     #[arg(help_heading = heading::OUTPUT, long, value_name = "FILE")]
@@ -116,17 +90,7 @@ fn parse_money(s: &str) -> Result<f64, String> {
 impl TryFrom<&BetsBlackjack> for BetsJob {
     type Error = anyhow::Error;
     fn try_from(args: &BetsBlackjack) -> anyhow::Result<Self> {
-        let source = table_source(&TableArgs {
-            rules: &args.rules,
-            count: &args.count,
-            strategy: &args.strategy,
-            indices: &args.indices,
-            play: &args.play,
-            rounds: args.rounds,
-            from: &args.from,
-            run: &args.run,
-            what: "the bets",
-        })?;
+        let source = args.table.source(&args.run, "the bets")?;
         let sizing = match (args.target_ror, args.kelly) {
             (Some(r), _) => Sizing::TargetRor(r),
             (None, Some(k)) => Sizing::Kelly(k),

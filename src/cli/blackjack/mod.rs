@@ -293,24 +293,7 @@ impl TryFrom<&MetricsBlackjack> for MetricsJob {
 #[derive(Args, Debug)]
 pub struct RampBlackjack {
     #[command(flatten)]
-    pub rules: BjRulesArgs,
-
-    /// The count system (as sim's --count); needed unless --from gives the table.
-    #[arg(help_heading = heading::COUNTING, long, value_name = "SYSTEM")]
-    pub count: Option<String>,
-
-    /// The chart the counter plays (as sim's --strategy).
-    #[arg(help_heading = heading::STRATEGY, long, default_value = "basic")]
-    pub strategy: String,
-
-    /// Index plays (as sim's --indices).
-    #[arg(help_heading = heading::COUNTING, long, value_name = "SET")]
-    pub indices: Option<String>,
-
-    /// How the counter counts and where it plays (as in sim): wonged-out rounds are not
-    /// played, and the ramp is optimised over the rounds played.
-    #[command(flatten)]
-    pub play: CountPlay,
+    pub table: CountTableArgs,
 
     /// The bet spread, 1-MAX units: bets run from the minimum (1 unit) to MAX.
     #[arg(help_heading = heading::COUNTING, long, value_name = "1-MAX", default_value = "1-12", value_parser = parse_spread)]
@@ -319,15 +302,6 @@ pub struct RampBlackjack {
     /// Bets above the minimum are whole chips of this many units (the maximum always allowed).
     #[arg(help_heading = heading::COUNTING, long, value_name = "UNITS", default_value_t = 1)]
     pub chip: u32,
-
-    /// Rounds of the flat-bet counting simulation the table comes from (default 20M).
-    #[arg(help_heading = heading::RUN, long, value_parser = parse_rounds)]
-    pub rounds: Option<u64>,
-
-    /// Take the table (share, EV and variance per count) from a counting run's JSON report
-    /// (`sim blackjack --count ... --format json`) instead of simulating.
-    #[arg(help_heading = heading::COUNTING, long, value_name = "RUN.json")]
-    pub from: Option<PathBuf>,
 
     /// Bankroll in units: Kelly bets for it at each count, and the risk of ruin of every ramp
     /// (default 1000 units for the risk of ruin, no Kelly bets).
@@ -823,17 +797,7 @@ impl TryFrom<&RampBlackjack> for RampJob {
     type Error = anyhow::Error;
     fn try_from(args: &RampBlackjack) -> anyhow::Result<Self> {
         use rtplab::games::blackjack::ramp::{RampRequest, Spread};
-        let source = table_source(&TableArgs {
-            rules: &args.rules,
-            count: &args.count,
-            strategy: &args.strategy,
-            indices: &args.indices,
-            play: &args.play,
-            rounds: args.rounds,
-            from: &args.from,
-            run: &args.run,
-            what: "the ramp",
-        })?;
+        let source = args.table.source(&args.run, "the ramp")?;
         if args.kelly.is_some() && args.bankroll.is_none() {
             anyhow::bail!("--kelly needs --bankroll UNITS (the bankroll the Kelly bets are for)");
         }
@@ -864,60 +828,83 @@ impl TryFrom<&RampBlackjack> for RampJob {
     }
 }
 
-/// The flags that say where a count table comes from (`strategies ramp` and `bets`).
-pub(crate) struct TableArgs<'a> {
-    pub rules: &'a BjRulesArgs,
-    pub count: &'a Option<String>,
-    pub strategy: &'a str,
-    pub indices: &'a Option<String>,
-    pub play: &'a CountPlay,
+/// Where a count table comes from (`strategies ramp` and `strategies bets`): a flat-bet
+/// counting simulation of the rules, count, chart, index plays and play given, or a counting
+/// run's report (`--from`).
+#[derive(Args, Debug)]
+pub struct CountTableArgs {
+    #[command(flatten)]
+    pub rules: BjRulesArgs,
+
+    /// The count system (as sim's --count); needed unless --from gives the table.
+    #[arg(help_heading = heading::COUNTING, long, value_name = "SYSTEM")]
+    pub count: Option<String>,
+
+    /// The chart the counter plays (as sim's --strategy).
+    #[arg(help_heading = heading::STRATEGY, long, default_value = "basic")]
+    pub strategy: String,
+
+    /// Index plays (as sim's --indices).
+    #[arg(help_heading = heading::COUNTING, long, value_name = "SET")]
+    pub indices: Option<String>,
+
+    /// How the counter counts and where it plays (as in sim): wonged-out rounds are not
+    /// played and weigh nothing in the table; the bets are for the rounds played.
+    #[command(flatten)]
+    pub play: CountPlay,
+
+    /// Rounds of the flat-bet counting simulation the table comes from (default 20M).
+    #[arg(help_heading = heading::RUN, long, value_parser = parse_rounds)]
     pub rounds: Option<u64>,
-    pub from: &'a Option<PathBuf>,
-    pub run: &'a RunCommon,
-    /// What bets on the count ("the ramp", "the bets"), for the messages.
-    pub what: &'a str,
+
+    /// Take the table (share, EV and variance per count) from a counting run's JSON report
+    /// (`sim blackjack --count ... --format json`) instead of simulating.
+    #[arg(help_heading = heading::COUNTING, long, value_name = "RUN.json")]
+    pub from: Option<PathBuf>,
 }
 
-/// The count table's source: a counting run's report (`--from`, which fixes the count and
-/// its play), or a flat-bet counting simulation.
-pub(crate) fn table_source(a: &TableArgs) -> anyhow::Result<RampSource> {
-    use rtplab::games::blackjack::report::SideBets;
-    if let Some(path) = a.from {
-        let given = [
-            ("--count", a.count.is_some()),
-            ("--indices", a.indices.is_some()),
-            ("--rounds", a.rounds.is_some()),
-            (a.play.given().unwrap_or(""), a.play.given().is_some()),
-        ];
-        if let Some((flag, _)) = given.iter().find(|g| g.1) {
+impl CountTableArgs {
+    /// The count table's source: a counting run's report (`--from`, which fixes the count
+    /// and its play), or a flat-bet counting simulation run with `run`. `what` names what bets
+    /// on the count ("the ramp", "the bets"), for the messages.
+    pub(crate) fn source(&self, run: &RunCommon, what: &str) -> anyhow::Result<RampSource> {
+        use rtplab::games::blackjack::report::SideBets;
+        if let Some(path) = &self.from {
+            let given = [
+                ("--count", self.count.is_some()),
+                ("--indices", self.indices.is_some()),
+                ("--rounds", self.rounds.is_some()),
+                (self.play.given().unwrap_or(""), self.play.given().is_some()),
+            ];
+            if let Some((flag, _)) = given.iter().find(|g| g.1) {
+                anyhow::bail!(
+                    "--from reads the table from a report, which fixes the count and its play: drop {flag}"
+                );
+            }
+            return Ok(RampSource::Report(path.clone()));
+        }
+        if self.count.is_none() {
             anyhow::bail!(
-                "--from reads the table from a report, which fixes the count and its play: drop {flag}"
+                "--count SYSTEM is needed (the count {what} bets on), or --from RUN.json"
             );
         }
-        return Ok(RampSource::Report(path.clone()));
+        let counting = CountArgs {
+            count: self.count.clone(),
+            play: self.play.clone(),
+            indices: self.indices.clone(),
+            ..Default::default()
+        };
+        let rules = self.rules.to_rules()?;
+        let config = BjConfig {
+            strategy: resolve_strategy(&self.strategy, &rules)?,
+            rules,
+            bets: SideBets::none(),
+            rounds: self.rounds.unwrap_or(20_000_000),
+            count: counting.spec()?,
+        };
+        Ok(RampSource::Simulate {
+            config: Box::new(config),
+            spec: run.spec()?,
+        })
     }
-    if a.count.is_none() {
-        anyhow::bail!(
-            "--count SYSTEM is needed (the count {} bets on), or --from RUN.json",
-            a.what
-        );
-    }
-    let counting = CountArgs {
-        count: a.count.clone(),
-        play: a.play.clone(),
-        indices: a.indices.clone(),
-        ..Default::default()
-    };
-    let rules = a.rules.to_rules()?;
-    let config = BjConfig {
-        strategy: resolve_strategy(a.strategy, &rules)?,
-        rules,
-        bets: SideBets::none(),
-        rounds: a.rounds.unwrap_or(20_000_000),
-        count: counting.spec()?,
-    };
-    Ok(RampSource::Simulate {
-        config: Box::new(config),
-        spec: a.run.spec()?,
-    })
 }
