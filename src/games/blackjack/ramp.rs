@@ -335,6 +335,18 @@ pub struct TableSource {
     pub interrupted: bool,
 }
 
+impl TableSource {
+    /// The head lines of a report on this table: where it came from, the rules, the count.
+    pub fn meta(&self) -> Vec<(String, String)> {
+        let mut meta = vec![("table from".to_string(), self.source.clone())];
+        if let Some(rules) = &self.rules {
+            meta.push(("rules".into(), rules.clone()));
+        }
+        meta.push(("count (table run)".into(), self.count.clone()));
+        meta
+    }
+}
+
 /// The ramp report's model (its JSON).
 #[derive(Clone, Debug, Serialize)]
 pub struct RampModel {
@@ -618,12 +630,7 @@ pub fn render(m: &RampModel) -> Report {
         title: "rtplab blackjack: optimal bet ramp".into(),
         ..Default::default()
     };
-    let t = &m.table;
-    r.meta.push(("table from".into(), t.source.clone()));
-    if let Some(rules) = &t.rules {
-        r.meta.push(("rules".into(), rules.clone()));
-    }
-    r.meta.push(("count (table run)".into(), t.count.clone()));
+    r.meta = m.table.meta();
     r.meta.push((
         "spread".into(),
         format!("1-{} units, chips of {}", m.spread[1], m.chip),
@@ -637,22 +644,27 @@ pub fn render(m: &RampModel) -> Report {
     r
 }
 
+/// A Hi-Lo-like table for tests: EV rising 0.5% per count from -0.5% at 0, variance 1.3,
+/// shares falling away from 0.
+#[cfg(test)]
+pub(super) fn hilo_like_table() -> Vec<CountRow> {
+    (-10..=10)
+        .map(|tc: i32| CountRow {
+            tc,
+            share: 0.0,
+            played: (1e6 * (-0.12 * (tc * tc) as f64).exp()) as u64 + 10,
+            ev: -0.005 + 0.005 * tc as f64,
+            variance: 1.3,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A Hi-Lo-like table: EV rising 0.5% per count from -0.5% at 0, variance 1.3, shares
-    /// falling away from 0.
     fn table() -> Vec<CountRow> {
-        (-10..=10)
-            .map(|tc: i32| CountRow {
-                tc,
-                share: 0.0,
-                played: (1e6 * (-0.12 * (tc * tc) as f64).exp()) as u64 + 10,
-                ev: -0.005 + 0.005 * tc as f64,
-                variance: 1.3,
-            })
-            .collect()
+        hilo_like_table()
     }
 
     #[test]

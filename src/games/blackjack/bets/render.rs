@@ -199,12 +199,7 @@ pub fn render(m: &BetsModel) -> Report {
         title: "rtplab blackjack: bets in money".into(),
         ..Default::default()
     };
-    let t = &m.table;
-    r.meta.push(("table from".into(), t.source.clone()));
-    if let Some(rules) = &t.rules {
-        r.meta.push(("rules".into(), rules.clone()));
-    }
-    r.meta.push(("count (table run)".into(), t.count.clone()));
+    r.meta = m.table.meta();
     let mo = &m.money;
     r.meta.push((
         "money".into(),

@@ -2,18 +2,9 @@ use super::trips::Course;
 use super::*;
 use crate::risk::{ruin_probability, TRIP_CEILING};
 
-/// A Hi-Lo-like table: EV rising 0.5% per count from -0.5% at 0, variance 1.3, shares
-/// falling away from 0.
+/// The ramp's tests' Hi-Lo-like table.
 fn table() -> Vec<CountRow> {
-    (-10..=10)
-        .map(|tc: i32| CountRow {
-            tc,
-            share: 0.0,
-            played: (1e6 * (-0.12 * (tc * tc) as f64).exp()) as u64 + 10,
-            ev: -0.005 + 0.005 * tc as f64,
-            variance: 1.3,
-        })
-        .collect()
+    super::super::ramp::hilo_like_table()
 }
 
 /// A strong game (a wonger's, or a good single deck's): EV rising `slope` per count from -0.5% at 0.
