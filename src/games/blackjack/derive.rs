@@ -71,8 +71,8 @@ fn sums_for_up(
         multi_m2: vec![[0.0; 2]; rows_of(ROWS)],
     };
     let mut pushes = Pushes::default();
-    // Multi-card hands by composition: key -> (weight, hard, ace, cards, removed).
-    let mut level: HashMap<u64, (f64, u32, bool, u8, [u8; NV])> = HashMap::new();
+    // The hands of three cards, for `multi_card_sums`.
+    let mut level = Level::new();
     for c1 in 0..NV {
         for c2 in c1..NV {
             let p = two_card_p(&shoe, c1, c2);
@@ -100,25 +100,53 @@ fn sums_for_up(
             s.two_w[row] += p;
             // Seed the hands drawn to from here (a hand of 21 is not hit).
             if hard < 21 && !(ace && hard == 11) {
-                let draw = a.raw_draw(&removed);
-                for (v, &q) in draw.iter().enumerate() {
-                    if q == 0.0 || hard + v as u32 + 1 > 21 {
-                        continue;
-                    }
-                    let mut r = removed;
-                    r[v] += 1;
-                    let k = key(&r);
-                    let e =
-                        level
-                            .entry(k)
-                            .or_insert((0.0, hard + v as u32 + 1, ace || v == 0, 3, r));
-                    e.0 += p * q;
-                }
+                draw_into(&mut level, &a, &removed, (hard, ace, 2), p);
             }
         }
     }
+    multi_card_sums(&mut a, &mut s, &mut pushes, level, moments);
+    s
+}
+
+/// Hands of three or more cards by composition: key → (weight, hard total, ace, cards,
+/// cards out).
+type Level = HashMap<u64, (f64, u32, bool, u8, [u8; NV])>;
+
+/// Add to `level` the hands drawn to from the hand `removed` of (hard total, ace, cards)
+/// held with weight `w` (a draw past 21 ends it).
+fn draw_into(
+    level: &mut Level,
+    a: &Up<Optimal>,
+    removed: &[u8; NV],
+    (hard, ace, cards): (u32, bool, u8),
+    w: f64,
+) {
+    let draw = a.raw_draw(removed);
+    for (v, &q) in draw.iter().enumerate() {
+        if q == 0.0 || hard + v as u32 + 1 > 21 {
+            continue;
+        }
+        let mut r = *removed;
+        r[v] += 1;
+        let e =
+            level
+                .entry(key(&r))
+                .or_insert((0.0, hard + v as u32 + 1, ace || v == 0, cards + 1, r));
+        e.0 += w * q;
+    }
+}
+
+/// The hit and stand sums (and second moments, with `moments`) of the hands of three or more
+/// cards, level by level from those of three cards in `level`.
+fn multi_card_sums(
+    a: &mut Up<Optimal>,
+    s: &mut Sums,
+    pushes: &mut Pushes,
+    mut level: Level,
+    moments: bool,
+) {
     while !level.is_empty() {
-        let mut next: HashMap<u64, (f64, u32, bool, u8, [u8; NV])> = HashMap::new();
+        let mut next = Level::new();
         let mut keys: Vec<u64> = level.keys().copied().collect();
         keys.sort_unstable();
         for k in keys {
@@ -131,34 +159,17 @@ fn sums_for_up(
             s.multi_w[row] += w;
             let total = if ace && hard <= 11 { hard + 10 } else { hard };
             if moments {
-                let stand = 1.0 - Pushes::stand(&mut a, &removed, total);
-                let hit = 1.0 - pushes.hit(&mut a, &mut r, hard, ace, cards);
-                s.multi_m2[row][0] += w * raw_m2(&a, &removed, stand);
-                s.multi_m2[row][1] += w * raw_m2(&a, &removed, hit);
+                let stand = 1.0 - Pushes::stand(a, &removed, total);
+                let hit = 1.0 - pushes.hit(a, &mut r, hard, ace, cards);
+                s.multi_m2[row][0] += w * raw_m2(a, &removed, stand);
+                s.multi_m2[row][1] += w * raw_m2(a, &removed, hit);
             }
-            if total >= 21 {
-                continue;
-            }
-            let draw = a.raw_draw(&removed);
-            for (v, &q) in draw.iter().enumerate() {
-                if q == 0.0 || hard + v as u32 + 1 > 21 {
-                    continue;
-                }
-                let mut r2 = removed;
-                r2[v] += 1;
-                let e = next.entry(key(&r2)).or_insert((
-                    0.0,
-                    hard + v as u32 + 1,
-                    ace || v == 0,
-                    cards + 1,
-                    r2,
-                ));
-                e.0 += w * q;
+            if total < 21 {
+                draw_into(&mut next, a, &removed, (hard, ace, cards), w);
             }
         }
         level = next;
     }
-    s
 }
 
 /// Push probabilities of hands played on as the analysis plays them (optimally, after the
