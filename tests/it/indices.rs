@@ -189,4 +189,30 @@ fn risk_averse_requests_need_a_winning_ramp() {
         args.extend(extra);
         fails_with(&args, needle);
     }
+    // An unbalanced count's ramp is on the running count, without true-count rounding.
+    let out = succeeds(rtplab().args([
+        "strategies",
+        "indices",
+        "blackjack",
+        "--count",
+        "ko",
+        "--decks",
+        "6",
+        "--peek",
+        "--das",
+        "--surrender",
+        "late",
+        "--objective",
+        "score",
+        "--ramp",
+        "0:1,2:4,4:8,6:12",
+        "--rounds",
+        "1m",
+        "-q",
+    ]));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("# Objective: SCORE under the ramp 0:1,2:4,4:8,6:12"),
+        "{text}"
+    );
 }

@@ -178,7 +178,7 @@ impl CountPlay {
             ),
             _ if self.no_mid_shoe_entry && self.max_entries.is_some_and(|n| n != 1) => {
                 anyhow::bail!(
-                    "--no-mid-shoe-entry allows one entry a shoe (at its first round): leave out --max-entries"
+                    "--no-mid-shoe-entry allows one entry a shoe (at its first round): leave out --max-entries, or give it as 1"
                 )
             }
             _ if self.no_mid_shoe_entry || !back => Ok(Some(1)),

@@ -726,8 +726,9 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
                 let counting = CountArgs {
                     count: Some(args.count.clone()),
                     ramp: Some(ramp.clone()),
+                    // An unbalanced count bets on the running count: no true-count rounding.
                     play: CountPlay {
-                        tc_rounding: Some(args.tc_rounding),
+                        tc_rounding: system.balanced().then_some(args.tc_rounding),
                         ..Default::default()
                     },
                     ..Default::default()

@@ -166,7 +166,7 @@ fn notes(m: &BetsModel) -> Vec<String> {
             }
         )),
         (Some(t), false) => v.push(format!(
-            "Target not reached: no sheet of these bets has a lifetime risk of ruin of {} or less with {}; this is the sheet of least risk ({}). Raise the bankroll (these bets need {}), lower the table minimum's cost by sitting out negative counts (--wong-out), or accept more risk.",
+            "Target not reached: no sheet of these bets has a lifetime risk of ruin of {} or less with {}; this is the sheet of least risk ({}). Raise the bankroll (these bets need {}), lower the table minimum's cost by sitting out negative counts (--wong-out; with a table from --from, a run made with it), or accept more risk.",
             pct(t, 2),
             money(mo.bankroll),
             pct(m.figures.ror, 2),

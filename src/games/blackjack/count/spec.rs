@@ -193,7 +193,7 @@ impl CountSpec {
         }
         if self.no_mid_shoe_entry && self.max_entries != Some(1) {
             return Err(CountError::Option(
-                "--no-mid-shoe-entry allows one entry a shoe (at its first round): leave out --max-entries".into(),
+                "--no-mid-shoe-entry allows one entry a shoe (at its first round): leave out --max-entries, or give it as 1".into(),
             ));
         }
         Ok(())

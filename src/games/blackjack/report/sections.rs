@@ -261,7 +261,11 @@ fn notes(r: &mut Report, m: &SimModel) {
             m.max_bet
         ));
     }
-    if m.initial_bets == 0 {
+    if m.initial_bets == 0 && m.counting.as_ref().is_some_and(|c| c.rounds_observed > 0) {
+        r.notes.push(
+            "The counter never bet: it watched every round dealt without entering (its --wong-in count, a ramp of 0 units or --no-mid-shoe-entry kept it out), so the statistics are not available (n/a).".into(),
+        );
+    } else if m.initial_bets == 0 {
         r.notes
             .push("No rounds were completed: the statistics are not available (n/a).".into());
     } else {
