@@ -537,25 +537,22 @@ impl<S> Counter<'_, S> {
 
     /// Back-counting, once per round: enter (if entries are left, and mid-shoe or at the
     /// shoe's first round) when the count reaches --wong-in and the ramp bets; leave below
-    /// --wong-out (or --wong-in) or where the ramp bets 0. Without --wong-in a seat enters at
-    /// a shoe's first round whatever the count (and re-enters at --wong-out).
+    /// --wong-out (or --wong-in) or where the ramp bets 0. Without --wong-in a seat enters
+    /// wherever it would not leave at once: at a shoe's first round when the count is at
+    /// --wong-out or above (a balanced count starts at 0), and again whenever it gets back there.
     fn back_count(&mut self) {
         let (c, sp, key) = (self.c, &self.c.spec, self.key);
         let bets = c.units(key) > 0;
-        let may_enter = self.entries < c.max_entries && (self.first_round || !sp.no_mid_shoe_entry);
-        if !self.playing && may_enter {
-            let enter = match (sp.wong_in, sp.wong_out) {
-                (Some(w), _) => key >= w,
-                (None, _) if self.first_round => true,
-                (None, w) => w.is_none_or(|w| key >= w),
-            };
-            if enter && bets {
-                self.playing = true;
-                self.entries += 1;
-            }
-        }
         // Wonging in alone leaves below the same count.
         let below = sp.wong_out.or(sp.wong_in).is_some_and(|w| key < w);
+        let may_enter = self.entries < c.max_entries && (self.first_round || !sp.no_mid_shoe_entry);
+        // An entry is one that plays: a round below the exit count is not entered (and does
+        // not use up an entry).
+        let enter = sp.wong_in.is_none_or(|w| key >= w) && bets && !below;
+        if !self.playing && may_enter && enter {
+            self.playing = true;
+            self.entries += 1;
+        }
         if self.playing && (below || !bets) {
             self.playing = false;
         }
@@ -899,7 +896,8 @@ mod tests {
         };
         let keys = [-2, -1, 0, 1, -1, 0];
         assert_eq!(plays(&out(None), &keys), [f, f, t, t, f, t]);
-        assert_eq!(plays(&out(Some(1)), &keys), [f; 6]);
+        // A first round below the exit count is not an entry: the one entry comes at 0.
+        assert_eq!(plays(&out(Some(1)), &keys), [f, f, t, t, f, f]);
         assert_eq!(plays(&out(Some(1)), &[3, 0, -1, 0]), [t, t, f, f]);
     }
 
