@@ -106,22 +106,21 @@ impl IndicesJob {
         (ctx.graceful)();
         let run = crate::game::simulate::<super::Blackjack>((**config).clone(), spec, ctx.stop)?;
         let cfg = &run.config;
-        let count = cfg.count.as_ref();
-        let m = super::report::counting_model(&cfg.rules, count, &run.acc)
-            .ok_or_else(|| BjError::from(CountError::Option("no count given".into())))?;
+        let no_count = || BjError::from(CountError::Option("no count given".into()));
+        let count = cfg.count.as_ref().ok_or_else(no_count)?;
+        let m = super::report::counting_model(&cfg.rules, Some(count), &run.acc)
+            .ok_or_else(no_count)?;
         if m.ev_per_round.is_nan() || m.ev_per_round <= 0.0 {
             return Err(BjError::from(CountError::Option(format!(
                 "--objective score: the ramp {} loses at these rules (EV {:+.5} table minimums a round over {} rounds), so it has no SCORE to maximise; use a ramp that wins, or --objective ev",
-                count.map_or(String::new(), |c| c.ramp.to_string()),
+                count.ramp,
                 m.ev_per_round,
                 m.rounds_played
             )))
             .into());
         }
         Ok(Some(RampGame {
-            ramp: count
-                .map(|c| c.ramp.clone())
-                .unwrap_or(super::count::Ramp(vec![(0, 1)])),
+            ramp: count.ramp.clone(),
             ev: m.ev_per_round,
             sd: m.sd_per_round,
             rounds: m.rounds_played,
