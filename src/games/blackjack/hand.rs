@@ -62,6 +62,14 @@ impl Hand {
         self.has_ace |= card == 0;
     }
 
+    /// Add `card` if `take` (without a branch).
+    #[inline(always)]
+    pub fn add_if(&mut self, card: Rank, take: bool) {
+        self.cards += take as u8;
+        self.hard += value(card) * take as u8;
+        self.has_ace |= (card == 0) & take;
+    }
+
     /// The second card of a split hand.
     #[inline(always)]
     pub fn add_second(&mut self, card: Rank) {
@@ -72,16 +80,23 @@ impl Hand {
     /// An ace counts 11 when that does not bust.
     #[inline(always)]
     pub fn soft(&self) -> bool {
-        self.has_ace && self.hard <= 11
+        self.has_ace & (self.hard <= 11)
     }
 
     #[inline(always)]
     pub fn total(&self) -> u8 {
-        if self.soft() {
-            self.hard + 10
-        } else {
-            self.hard
-        }
+        // A table: LLVM turns the arithmetic back into a branch on `soft`.
+        static TOTALS: [[u8; 32]; 2] = {
+            let mut t = [[0u8; 32]; 2];
+            let mut hard = 0;
+            while hard < 32 {
+                t[0][hard] = hard as u8;
+                t[1][hard] = hard as u8 + if hard <= 11 { 10 } else { 0 };
+                hard += 1;
+            }
+            t
+        };
+        TOTALS[self.has_ace as usize][(self.hard & 31) as usize]
     }
 
     #[inline(always)]
@@ -92,7 +107,78 @@ impl Hand {
     /// A blackjack: ace and ten-value as the first two cards of an unsplit hand.
     #[inline(always)]
     pub fn natural(&self) -> bool {
-        self.cards == 2 && !self.split && self.has_ace && self.hard == 11
+        // `&`, not `&&`: one test of data the predictor cannot learn, not four.
+        (self.cards == 2) & !self.split & self.has_ace & (self.hard == 11)
+    }
+}
+
+impl Hand {
+    /// The hand as a state of a [`DrawTable`]: its hard total and whether it holds an ace.
+    #[inline(always)]
+    pub fn state(&self) -> u8 {
+        (self.hard & 31) | (self.has_ace as u8) << 5
+    }
+
+    /// The hand after a [`DrawTable`] took it to `state` by `drawn` more cards.
+    #[inline(always)]
+    pub fn set_state(&mut self, state: u8, drawn: u8) {
+        self.hard = state & 31;
+        self.has_ace = state & 32 != 0;
+        self.cards += drawn;
+    }
+}
+
+/// How a hand draws when no decision but hit-or-stand is left (the dealer's, or a fixed
+/// chart's after its first hit against one up card): from each state (`Hand::state`: the hard
+/// total and whether an ace is in), the state after drawing each rank, which is the same
+/// state where the hand stands (or has busted). States from [`DrawTable::STOOD`] up are those
+/// of a hand that stood before the table took it over: they never draw. Drawing by table
+/// turns the loop "hit while the rule says so", whose exit the branch predictor cannot learn,
+/// into a few steps of arithmetic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawTable {
+    next: [[u8; 16]; 128],
+}
+
+impl DrawTable {
+    /// Added to a hand's state: a hand that stood (its state unchanged otherwise).
+    pub const STOOD: u8 = 64;
+
+    /// The table of a hand that hits where `hits(hard, has_ace)` says (asked only of hands
+    /// that have not busted).
+    pub fn new(hits: impl Fn(u8, bool) -> bool) -> DrawTable {
+        let mut next = [[0u8; 16]; 128];
+        for (state, row) in next.iter_mut().enumerate() {
+            let (hard, ace) = (state as u8 & 31, state as u8 & 32 != 0);
+            let draws = (state as u8) < Self::STOOD && hard <= 21 && hits(hard, ace);
+            for (rank, cell) in row.iter_mut().enumerate() {
+                *cell = state as u8;
+                if draws {
+                    let mut h = Hand {
+                        hard,
+                        has_ace: ace,
+                        ..Hand::new()
+                    };
+                    h.add((rank as u8).min(12));
+                    assert!(h.hard <= 31, "a hand that hits {hard} could pass 31");
+                    *cell = h.state();
+                }
+            }
+        }
+        DrawTable { next }
+    }
+
+    /// Whether a hand in `state` draws.
+    #[inline(always)]
+    pub fn draws(&self, state: u8) -> bool {
+        // Any card changes the hard total, so the state after an ace differs iff it draws.
+        self.after(state, 0) != state
+    }
+
+    /// The state after `rank` is drawn in `state` (the same state when it stands).
+    #[inline(always)]
+    pub fn after(&self, state: u8, rank: Rank) -> u8 {
+        self.next[(state & 127) as usize][(rank & 15) as usize]
     }
 }
 

@@ -28,7 +28,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::strategy::{
-    hard_row, pair_row, parse_row_name, row_name, soft_row, Action, Code, Situation, Strategy, ROWS,
+    parse_row_name, row_name, situation_row, Action, Code, Situation, Strategy, ROWS,
 };
 
 /// The built-in sets: (name, file text). The files are in `strategies/blackjack/`.
@@ -346,27 +346,17 @@ impl Deviations {
         d
     }
 
-    /// The chart row of `s` (as [`super::strategy::Chart`] reads it).
-    #[inline(always)]
-    fn row(s: &Situation) -> usize {
-        match s.pair {
-            Some(v) => pair_row(v),
-            None if s.soft => soft_row(s.total),
-            None => hard_row(s.total),
-        }
-    }
-
     /// Whether any entry may change the action in `s` (then [`Self::act`] needs the count).
     #[inline(always)]
     pub fn touches(&self, s: &Situation) -> bool {
-        let (r, c) = (Self::row(s), (s.up - 1) as usize);
+        let (r, c) = (situation_row(s), (s.up - 1) as usize);
         self.any[r % ROWS][c % 10]
     }
 
     /// The action in `s` at `count`, deviating from `chart` where an entry says so.
     #[inline]
     pub fn act<S: Strategy + ?Sized>(&self, chart: &S, s: &Situation, count: i32) -> Action {
-        let (r, c) = (Self::row(s), (s.up - 1) as usize);
+        let (r, c) = (situation_row(s), (s.up - 1) as usize);
         let surrender = match self.surrender[r][c] {
             Some(w) => s.can_surrender && w.holds(count),
             None => s.can_surrender && chart.act(s) == Action::Surrender,

@@ -5,7 +5,7 @@
 //! initial bet (as if it had bet one); its bet (`SeatResult::bet`, in initial bets) scales it
 //! to money.
 
-use super::hand::Hand;
+use super::hand::{DrawTable, Hand};
 use super::rules::{DealerBjTakes, Rules, Shuffle, SplitBy, Surrender, MAX_HANDS, MAX_PLAYERS};
 use super::strategy::{Action, Player, Seats, Situation};
 use crate::cards::{value, Rank, Shoe};
@@ -69,13 +69,18 @@ struct Ctx<'a> {
     rules: &'a Rules,
     u: i64,
     bj: i64,
-    /// Rule look-ups done once: doubling by `[hard][soft]`, surrender by up card, the
-    /// dealer's hit rule by `[hard][has_ace]`.
+    /// Rule look-ups done once: doubling by `[hard][soft]`, surrender by up card.
     double_ok: [[bool; 2]; 32],
     surrender_ok: [bool; 11],
-    dealer_hits: [[bool; 2]; 32],
-    /// The outcome index of a dealer's finished hand (not a blackjack) by `[hard][has_ace]`.
-    dealer_outcome: [[u8; 2]; 32],
+    /// The dealer's hit rule as a table, and by the state of a finished hand (not a
+    /// blackjack): its outcome index and the total a player's hand must beat (0: busted).
+    dealer: DrawTable,
+    dealer_outcome: [u8; 64],
+    dealer_beat: [i8; 64],
+    /// Whether a dealer blackjack in the no-hole-card game takes doubles and splits too.
+    bj_takes_all: bool,
+    /// The player's [`Player::draw_tables`], if it has them.
+    player_draws: Option<Box<[DrawTable; 10]>>,
     /// Early surrender decided before the dealer peeks (a peek game with early surrender).
     early_before_peek: bool,
 }
@@ -88,6 +93,74 @@ fn deal<P: Player>(shoe: &mut Shoe, rng: &mut Rng, player: &mut P) -> Rank {
         player.see(c);
     }
     c
+}
+
+/// A hand state's best total (`Hand::state`).
+fn state_total(state: u8) -> u8 {
+    let (hard, ace) = (state & 31, state >> 5 != 0);
+    if ace && hard <= 11 {
+        hard + 10
+    } else {
+        hard
+    }
+}
+
+/// The next card, dealt if `take` (read but left in the shoe otherwise): a step without a
+/// branch the predictor must guess, for a hand that may or may not draw.
+#[inline(always)]
+fn deal_if<P: Player>(shoe: &mut Shoe, rng: &mut Rng, player: &mut P, take: bool) -> Rank {
+    // One test, rarely true: a card still to shuffle (once a batch), or a forced one in tests.
+    if shoe.needs_draw(take) {
+        return deal_slowly(shoe, rng, player);
+    }
+    let c = shoe.peek();
+    shoe.skip(take);
+    if P::SEES {
+        player.see_if(c, take);
+    }
+    c
+}
+
+#[cold]
+#[inline(never)]
+fn deal_slowly<P: Player>(shoe: &mut Shoe, rng: &mut Rng, player: &mut P) -> Rank {
+    deal(shoe, rng, player)
+}
+
+/// Draw to a hand in `state` by `table` until it stands or busts: the state it ends in and
+/// the cards it drew. The first `steps` draws are steps without a branch the predictor must
+/// guess (a hand that stands reads the next card but leaves it); a hand that still draws after
+/// them (rare: the table's users choose `steps` so) goes on in a loop.
+#[inline(always)]
+fn draw_by_table<P: Player>(
+    table: &DrawTable,
+    mut state: u8,
+    steps: usize,
+    shoe: &mut Shoe,
+    rng: &mut Rng,
+    player: &mut P,
+) -> (u8, u8) {
+    let mut drawn = 0;
+    for _ in 0..steps {
+        let mut c = shoe.peek();
+        // The card may not be shuffled yet, but whether the hand draws does not depend on it.
+        let take = table.after(state, c) != state;
+        if shoe.needs_draw(take) {
+            c = deal_slowly(shoe, rng, player);
+        } else {
+            shoe.skip(take);
+            if P::SEES {
+                player.see_if(c, take);
+            }
+        }
+        drawn += take as u8;
+        state = table.after(state, c);
+    }
+    while table.draws(state) {
+        state = table.after(state, deal(shoe, rng, player));
+        drawn += 1;
+    }
+    (state, drawn)
 }
 
 /// Deal a card face down (the peek game's hole card): the player sees it when it is turned.
@@ -133,6 +206,7 @@ impl<'a, P: Player> Table<'a, P> {
             }
             Shuffle::EveryRound => (rules.cards() as usize, true),
         };
+        let player_draws = player.draw_tables().map(|t| Box::new(t.clone()));
         Table {
             player,
             ctx: Ctx {
@@ -149,24 +223,24 @@ impl<'a, P: Player> Table<'a, P> {
                 surrender_ok: std::array::from_fn(|up| {
                     up >= 1 && rules.surrender_allowed(up as u8)
                 }),
-                dealer_hits: std::array::from_fn(|hard| {
-                    std::array::from_fn(|ace| {
-                        let soft = ace == 1 && hard <= 11;
-                        let total = if soft { hard + 10 } else { hard };
-                        total < 17 || (rules.h17 && soft && total == 17)
-                    })
+                dealer: DrawTable::new(|hard, ace| {
+                    let soft = ace && hard <= 11;
+                    let total = if soft { hard + 10 } else { hard };
+                    total < 17 || (rules.h17 && soft && total == 17)
                 }),
-                dealer_outcome: std::array::from_fn(|hard| {
-                    std::array::from_fn(|ace| {
-                        let soft = ace == 1 && hard <= 11;
-                        let total = if soft { hard + 10 } else { hard };
-                        match total {
-                            22.. => DEALER_BUST as u8,
-                            17.. => (total - 17) as u8,
-                            _ => 0, // never looked up: the dealer stands on 17 or more only
-                        }
-                    })
+                dealer_outcome: std::array::from_fn(|state| {
+                    match state_total(state as u8) {
+                        22.. => DEALER_BUST as u8,
+                        t @ 17.. => t - 17,
+                        _ => 0, // never looked up: the dealer stands on 17 or more only
+                    }
                 }),
+                dealer_beat: std::array::from_fn(|state| match state_total(state as u8) {
+                    22.. => 0,
+                    t => t as i8,
+                }),
+                bj_takes_all: !rules.peek && rules.dealer_bj_takes == DealerBjTakes::All,
+                player_draws,
             },
             // Shuffled ahead in batches: a round's worth when the shoe is shuffled every
             // round (cards shuffled but not dealt cost time), larger to a cut card.
@@ -301,26 +375,14 @@ impl Ctx<'_> {
         } else if P::SEES && !peeked_bj {
             player.see(hole);
         }
+        // A blackjack stands (soft 21) like any 17 or more: no test before the draws.
         let dealer_bj = dealer.natural();
-        if !dealer_bj {
-            while self.dealer_hits[dealer.hard as usize][dealer.has_ace as usize] {
-                dealer.add(deal(shoe, rng, player));
-            }
-        }
-        res.dealer = if dealer_bj {
-            DEALER_BJ
-        } else {
-            self.dealer_outcome[dealer.hard as usize][dealer.has_ace as usize] as usize
-        };
-        let dtotal = dealer.total();
+        let (end, _) = draw_by_table(&self.dealer, dealer.state(), 2, shoe, rng, player);
+        let outcome = [self.dealer_outcome[end as usize & 63], DEALER_BJ as u8];
+        res.dealer = outcome[dealer_bj as usize] as usize;
+        let beat = self.dealer_beat[end as usize & 63] as i64;
         for s in 0..players {
-            self.settle(
-                &mut res.seats[s],
-                &hands[s][..counts[s]],
-                dealer_bj,
-                dtotal,
-                dealer.busted(),
-            );
+            self.settle(&mut res.seats[s], &hands[s][..counts[s]], dealer_bj, beat);
         }
     }
 
@@ -460,7 +522,8 @@ impl Ctx<'_> {
                     total: h.total(),
                     soft: h.soft(),
                     cards: 2,
-                    pair: if pair_ok { Some(value(h.first)) } else { None },
+                    // Picked by index: a select here compiles to a branch.
+                    pair: [None, Some(value(h.first))][pair_ok as usize],
                     up,
                     can_double: !locked
                         & (!h.split | rules.das)
@@ -471,13 +534,9 @@ impl Ctx<'_> {
                         & self.surrender_ok[up as usize],
                     split: h.split,
                 };
-                // Tests in order of likelihood: a `match` here compiles to a jump table
-                // whose indirect branch mispredicts about every other round.
                 let action = player.act(seat_index, &sit);
-                if action == Action::Stand {
-                    break false;
-                }
-                if action == Action::Split && pair_ok {
+                // A split is rare (a few hands in a hundred): the one test of the answer.
+                if (action == Action::Split) & pair_ok {
                     hands[n] = Hand::from_split(h.second);
                     n += 1;
                     seat.splits += 1;
@@ -485,22 +544,29 @@ impl Ctx<'_> {
                     h.add_second(deal(shoe, rng, player));
                     continue;
                 }
-                if action == Action::Double && sit.can_double {
-                    seat.doubles += 1;
-                    h.doubled = true;
-                    h.add(deal(shoe, rng, player));
-                    break false;
-                }
-                if action == Action::Surrender && sit.can_surrender {
-                    seat.surrendered = true;
-                    break false;
-                }
-                // A hit, or an answer not allowed here: a hit, or a stand on split aces.
-                break !locked;
+                // Every other answer by arithmetic (a `match` or a chain of tests here is a
+                // branch that mispredicts about every other round). An answer not allowed
+                // here is a hit, or a stand on split aces; a hit or a double takes a card.
+                let double = (action == Action::Double) & sit.can_double;
+                let surrender = (action == Action::Surrender) & sit.can_surrender;
+                let hit = !((action == Action::Stand) | double | surrender | locked);
+                seat.doubles += double as u8;
+                seat.surrendered |= surrender;
+                h.doubled = double;
+                let c = deal_if(shoe, rng, player, hit | double);
+                h.add_if(c, hit | double);
+                break hit;
             };
-            if hit {
+            if let Some(tables) = &self.player_draws {
+                let table = &tables[(up as usize + 9) % 10];
+                // A fixed chart: the hit loop by table, without a test of `hit`.
+                // A hand that stood passes through; one that hit draws again in about a
+                // third of hands, a third time rarely.
+                let state = h.state() | DrawTable::STOOD * !hit as u8;
+                let (state, drawn) = draw_by_table(table, state, 2, shoe, rng, player);
+                h.set_state(state, drawn);
+            } else if hit {
                 // Three cards or more: hit or stand (any other answer is a hit).
-                h.add(deal(shoe, rng, player));
                 while !h.busted() {
                     let sit = Situation {
                         total: h.total(),
@@ -524,24 +590,41 @@ impl Ctx<'_> {
         n
     }
 
-    /// Settle one seat once the dealer's hand is complete.
+    /// Settle one seat once the dealer's hand is complete (`beat`: the total a hand must
+    /// beat, 0 when the dealer busted).
     #[inline(always)]
-    fn settle(
-        &self,
-        seat: &mut SeatResult,
-        hands: &[Hand],
-        dealer_bj: bool,
-        dtotal: u8,
-        dbust: bool,
-    ) {
+    fn settle(&self, seat: &mut SeatResult, hands: &[Hand], dealer_bj: bool, beat: i64) {
+        let u = self.u;
+        // A natural, a surrender and a dealer blackjack are rare: one test for the three
+        // (`|`, not `||`), taken about one round in ten.
+        if seat.natural | seat.surrendered | dealer_bj {
+            self.settle_early(seat, dealer_bj);
+            return;
+        }
+        // Win, push or lose as the sign of a difference, without branches: a busted hand
+        // counts −1 (it loses even to a dealer bust).
+        let outcome = |h: &Hand| -> i64 {
+            let bust = h.busted() as i64;
+            let player = (1 - bust) * h.total() as i64 - bust;
+            (player - beat).signum()
+        };
+        let mut net = 0;
+        for h in hands {
+            net += outcome(h) * (u << h.doubled as u32);
+        }
+        seat.net = net;
+        seat.behind_none = outcome(&hands[0]) * u;
+    }
+
+    /// [`Self::settle`] of a seat with a natural, a surrender, or facing a dealer blackjack.
+    #[inline(never)]
+    fn settle_early(&self, seat: &mut SeatResult, dealer_bj: bool) {
         let u = self.u;
         let rules = self.rules;
         if seat.natural {
             seat.net = if dealer_bj { 0 } else { self.bj };
             seat.behind_none = seat.net;
-            return;
-        }
-        if seat.surrendered {
+        } else if seat.surrendered {
             // Late surrender in the no-hole-card game does not escape a dealer blackjack.
             seat.net = if dealer_bj && rules.surrender == Surrender::Late {
                 -u
@@ -549,31 +632,11 @@ impl Ctx<'_> {
                 -u / 2
             };
             seat.behind_none = seat.net;
-            return;
-        }
-        if dealer_bj {
+        } else {
             // A peek game never got to play; ENHC takes all wagers or the original bet only.
-            seat.net = if !rules.peek && rules.dealer_bj_takes == DealerBjTakes::All {
-                -seat.wagered
-            } else {
-                -u
-            };
+            seat.net = if self.bj_takes_all { -seat.wagered } else { -u };
             seat.behind_none = -u;
-            return;
         }
-        // Win, push or lose as the sign of a difference, without branches: a busted hand
-        // counts −1 (it loses even to a dealer bust), a busted dealer 0.
-        let dealer = if dbust { 0 } else { dtotal as i64 };
-        let outcome = |h: &Hand| -> i64 {
-            let player = if h.busted() { -1 } else { h.total() as i64 };
-            (player - dealer).signum()
-        };
-        let mut net = 0;
-        for h in hands {
-            net += outcome(h) * if h.doubled { 2 * u } else { u };
-        }
-        seat.net = net;
-        seat.behind_none = outcome(&hands[0]) * u;
     }
 }
 

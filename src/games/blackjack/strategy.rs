@@ -3,6 +3,7 @@
 use std::fmt;
 use std::path::Path;
 
+use super::hand::DrawTable;
 use crate::cards::Rank;
 
 /// A player's action.
@@ -39,6 +40,11 @@ pub trait Strategy: Sync {
     /// Take insurance (offered with an ace up) holding this hand?
     fn insure(&self, _total: u8, _soft: bool) -> bool {
         false
+    }
+    /// How a hand draws by up card − 1 once only hitting and standing are left, if `act`
+    /// decides that by the total alone (see [`Player::draw_tables`]).
+    fn draw_tables(&self) -> Option<&[DrawTable; 10]> {
+        None
     }
 }
 
@@ -99,6 +105,20 @@ pub trait Player {
     /// A card exposed at the table (only called when `SEES`).
     #[inline(always)]
     fn see(&mut self, _card: Rank) {}
+    /// `see(card)` if `dealt`: the table's branch-free steps read the next card whether or
+    /// not the hand takes it (only called when `SEES`).
+    #[inline(always)]
+    fn see_if(&mut self, card: Rank, dealt: bool) {
+        if dealt {
+            self.see(card);
+        }
+    }
+    /// How every seat draws once only hitting and standing are left, by dealer up card − 1,
+    /// if that depends on the hand's total alone (a fixed chart): the table (asked once, as
+    /// it is made) plays those hands without asking `act`.
+    fn draw_tables(&self) -> Option<&[DrawTable; 10]> {
+        None
+    }
     /// The shoe was shuffled (only called when `SEES`).
     #[inline(always)]
     fn shuffled(&mut self) {}
@@ -132,6 +152,9 @@ impl<S: Strategy + ?Sized> Player for Fixed<'_, S> {
     #[inline(always)]
     fn insure(&mut self, _seat: usize, total: u8, soft: bool) -> bool {
         self.0.insure(total, soft)
+    }
+    fn draw_tables(&self) -> Option<&[DrawTable; 10]> {
+        self.0.draw_tables()
     }
 }
 
@@ -223,22 +246,65 @@ pub const ROWS: usize = 18 + 10 + 10;
 
 /// Row index of a hard total (4..=21).
 #[inline(always)]
-pub fn hard_row(total: u8) -> usize {
-    (total.clamp(4, 21) - 4) as usize
+pub const fn hard_row(total: u8) -> usize {
+    (clamp(total, 4, 21) - 4) as usize
+}
+
+const fn clamp(x: u8, lo: u8, hi: u8) -> u8 {
+    if x < lo {
+        lo
+    } else if x > hi {
+        hi
+    } else {
+        x
+    }
 }
 /// Row index of a soft total (12..=21).
 #[inline(always)]
-pub fn soft_row(total: u8) -> usize {
-    18 + (total.clamp(12, 21) - 12) as usize
+pub const fn soft_row(total: u8) -> usize {
+    18 + (clamp(total, 12, 21) - 12) as usize
 }
 /// Row index of a pair of value `v` (1 = aces).
 #[inline(always)]
-pub fn pair_row(v: u8) -> usize {
+pub const fn pair_row(v: u8) -> usize {
     if v == 1 {
         37
     } else {
         28 + (v - 2) as usize
     }
+}
+
+/// The chart row of every situation by `[pair value (0: not a pair to split)][soft][total]`,
+/// so that the row is one load, not three tests of data the predictor cannot learn.
+static ROW_OF: [[[u8; 32]; 2]; 16] = {
+    let mut t = [[[0u8; 32]; 2]; 16];
+    let mut v = 0;
+    while v < 16 {
+        let mut soft = 0;
+        while soft < 2 {
+            let mut total = 0;
+            while total < 32 {
+                t[v][soft][total] = if v >= 1 && v <= 10 {
+                    pair_row(v as u8)
+                } else if soft == 1 {
+                    soft_row(total as u8)
+                } else {
+                    hard_row(total as u8)
+                } as u8;
+                total += 1;
+            }
+            soft += 1;
+        }
+        v += 1;
+    }
+    t
+};
+
+/// The chart row of `s`: its pair's row if it may split, else its soft or hard total's.
+#[inline(always)]
+pub fn situation_row(s: &Situation) -> usize {
+    let v = s.pair.unwrap_or(0);
+    ROW_OF[(v & 15) as usize][s.soft as usize][(s.total & 31) as usize] as usize
 }
 
 /// Name of a row as written in chart files (`H12`, `S18`, `P8`, `PT`, `PA`).
@@ -274,6 +340,8 @@ pub struct Chart {
     /// Every code resolved in advance: `[row][up − 1][can_double + 2·can_surrender]`, padded
     /// to powers of two so that masked indices need no bounds checks.
     resolved: Box<[[[Action; 4]; 16]; 64]>,
+    /// By up card − 1: how a hand draws once only hitting and standing are left.
+    draws: Box<[DrawTable; 10]>,
 }
 
 impl Chart {
@@ -297,11 +365,25 @@ impl Chart {
                 }
             }
         }
+        // Past two cards `act` sees no pair, no double and no surrender: the code resolved
+        // so, and any answer but a stand is a hit.
+        let draws = Box::new(std::array::from_fn(|col| {
+            DrawTable::new(|hard, ace| {
+                let soft = ace && hard <= 11;
+                let row = if soft {
+                    soft_row(hard + 10)
+                } else {
+                    hard_row(hard)
+                };
+                resolved[row][col][0] != Action::Stand
+            })
+        }));
         let mut chart = Chart {
             codes,
             name: name.to_string(),
             hash: 0,
             resolved,
+            draws,
         };
         chart.hash = fnv1a(chart.to_csv("").as_bytes());
         chart
@@ -312,13 +394,13 @@ impl Strategy for Chart {
     #[inline(always)]
     fn act(&self, s: &Situation) -> Action {
         let col = (s.up - 1) as usize;
-        let row = match s.pair {
-            Some(v) => pair_row(v),
-            None if s.soft => soft_row(s.total),
-            None => hard_row(s.total),
-        };
+        let row = situation_row(s);
         let k = s.can_double as usize | (s.can_surrender as usize) << 1;
         self.resolved[row & 63][col & 15][k & 3]
+    }
+
+    fn draw_tables(&self) -> Option<&[DrawTable; 10]> {
+        Some(&self.draws)
     }
 }
 
@@ -690,6 +772,28 @@ impl fmt::Display for StrategySpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_row_table_is_the_rows_by_their_rules() {
+        for total in 0..32u8 {
+            for soft in [false, true] {
+                for pair in [None, Some(1), Some(2), Some(5), Some(10)] {
+                    let s = Situation {
+                        pair,
+                        ..sit(total, soft, 5)
+                    };
+                    let want = match pair {
+                        Some(v) => pair_row(v),
+                        None if soft => soft_row(total),
+                        None => hard_row(total),
+                    };
+                    assert_eq!(situation_row(&s), want, "{s:?}");
+                }
+            }
+        }
+        assert_eq!((hard_row(3), hard_row(22), soft_row(11)), (0, 17, 18));
+        assert_eq!((pair_row(1), pair_row(2), pair_row(10)), (37, 28, 36));
+    }
 
     fn sit(total: u8, soft: bool, up: u8) -> Situation {
         Situation {

@@ -132,15 +132,16 @@ impl TrueCounter {
     pub fn get(&self, rc: i32, seen: u32) -> i32 {
         let (d, m) = self.divs[(seen as usize).min(self.divs.len() - 1)];
         let num = rc * self.per_rc;
-        let a = num.unsigned_abs();
-        match self.rounding {
-            TcRounding::Floor if num < 0 => -Self::div(a + d - 1, m),
-            TcRounding::Floor => Self::div(a, m),
-            TcRounding::Truncate if num < 0 => -Self::div(a, m),
-            TcRounding::Truncate => Self::div(a, m),
-            TcRounding::Nearest if num < 0 => -Self::div(2 * a + d, m),
-            TcRounding::Nearest => Self::div(2 * a + d, m),
-        }
+        // The quotient of |num|, its sign put back by arithmetic (the count's sign is data
+        // the branch predictor cannot learn): `sign` is 0 or −1, and (q ^ −1) − (−1) = −q.
+        let (a, sign) = (num.unsigned_abs(), num >> 31);
+        let x = match self.rounding {
+            // Floor of a negative: the quotient of |num| rounded up.
+            TcRounding::Floor => a + ((d - 1) & sign as u32),
+            TcRounding::Truncate => a,
+            TcRounding::Nearest => 2 * a + d,
+        };
+        (Self::div(x, m) ^ sign) - sign
     }
 }
 
@@ -649,6 +650,18 @@ impl<S: Strategy> Player for Counter<'_, S> {
     fn see(&mut self, card: Rank) {
         self.tally = self.tally.wrapping_add(self.steps[card as usize % 16]);
         if self.extra {
+            self.see_more(card);
+        }
+    }
+
+    #[inline(always)]
+    fn see_if(&mut self, card: Rank, dealt: bool) {
+        // The step masked to 0 for a card not dealt: no branch on `dealt`.
+        let mask = (dealt as u64).wrapping_neg();
+        self.tally = self
+            .tally
+            .wrapping_add(self.steps[card as usize % 16] & mask);
+        if self.extra & dealt {
             self.see_more(card);
         }
     }
