@@ -15,11 +15,13 @@
 //! did the same work, and the work cannot be optimised away.
 //!
 //! The protocol, one line each way:
-//! - the server starts with its hello: `rtplab-serve 1 game=G seed=S chunks=N chunk_size=K`
+//! - the server starts with its hello: `rtplab-serve 2 game=G seed=S chunks=N chunk_size=K`
 //!   (the run's planned chunks and their size, in the game's unit);
 //! - `play N` plays whole chunks until at least `N` rounds (turns, games, coups: the count
 //!   of the game's headline estimate) are played; `chunks N` plays `N` chunks; either
-//!   answers `played units=U chunks=C ns=T sum=X`, `T` the nanoseconds of the play alone and
+//!   answers `played units=U chunks=C ns=T cpu=P sum=X`: `T` the nanoseconds of the play
+//!   alone by the wall clock, `P` the serving thread's CPU time over the same play (time the
+//!   thread was not running, with the machine's other work on the core, is not in it), and
 //!   `X` the checksum in hex;
 //! - `quit`, or the end of the input, ends the server; any other line is answered
 //!   `error: ...` and ends it with that error.
@@ -32,7 +34,7 @@ use crate::engine::Merge;
 use crate::rng::ChunkStreams;
 
 /// The protocol's first word and version, the start of every hello.
-pub const HELLO: &str = "rtplab-serve 1";
+pub const HELLO: &str = "rtplab-serve 2";
 
 /// Why serving stopped.
 #[derive(Debug, thiserror::Error)]
@@ -137,9 +139,11 @@ pub struct Answer {
     pub units: u64,
     /// Chunks played for this request.
     pub chunks: u64,
-    /// Nanoseconds of the play (the chunks alone: not the request's reading or the answer's
-    /// writing).
+    /// Nanoseconds of the play by the wall clock (the chunks alone: not the request's reading
+    /// or the answer's writing).
     pub ns: u64,
+    /// Nanoseconds of CPU time the serving thread spent on the same play.
+    pub cpu_ns: u64,
     /// [`checksum`] of the sums of every chunk played so far.
     pub sum: u64,
 }
@@ -148,8 +152,8 @@ impl std::fmt::Display for Answer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "played units={} chunks={} ns={} sum={:016x}",
-            self.units, self.chunks, self.ns, self.sum
+            "played units={} chunks={} ns={} cpu={} sum={:016x}",
+            self.units, self.chunks, self.ns, self.cpu_ns, self.sum
         )
     }
 }
@@ -158,18 +162,24 @@ impl Answer {
     /// The answer a line holds (`None`: not an answer).
     pub fn parse(line: &str) -> Option<Answer> {
         let rest = line.trim().strip_prefix("played ")?;
-        let f = fields(rest, &["units", "chunks", "ns", "sum"])?;
+        let f = fields(rest, &["units", "chunks", "ns", "cpu", "sum"])?;
         Some(Answer {
             units: f[0].parse().ok()?,
             chunks: f[1].parse().ok()?,
             ns: f[2].parse().ok()?,
-            sum: u64::from_str_radix(f[3], 16).ok()?,
+            cpu_ns: f[3].parse().ok()?,
+            sum: u64::from_str_radix(f[4], 16).ok()?,
         })
     }
 
-    /// Nanoseconds per unit (round).
+    /// Wall-clock nanoseconds per unit (round).
     pub fn ns_per_unit(&self) -> f64 {
         self.ns as f64 / self.units.max(1) as f64
+    }
+
+    /// CPU nanoseconds per unit (round).
+    pub fn cpu_ns_per_unit(&self) -> f64 {
+        self.cpu_ns as f64 / self.units.max(1) as f64
     }
 }
 
@@ -261,6 +271,7 @@ impl<G: Game> Server<G> {
     /// Play the next chunks, as many as `want` asks; time the play alone.
     pub fn play(&mut self, want: Want) -> Answer {
         let (mut units, mut chunks) = (0u64, 0u64);
+        let cpu = thread_cpu_ns();
         let start = Instant::now();
         loop {
             let done = match want {
@@ -280,13 +291,23 @@ impl<G: Game> Server<G> {
             chunks += 1;
         }
         let ns = start.elapsed().as_nanos().min(u64::MAX as u128) as u64;
+        let cpu_ns = thread_cpu_ns().saturating_sub(cpu);
         Answer {
             units,
             chunks,
             ns,
+            cpu_ns,
             sum: checksum::<G>(&self.config, &self.total),
         }
     }
+}
+
+/// The CPU time the calling thread has used, in nanoseconds.
+fn thread_cpu_ns() -> u64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    (t.tv_sec as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(t.tv_nsec as u64)
 }
 
 /// Serve the run of `config` and `spec`: the hello on `output`, then one answer per request
@@ -402,11 +423,11 @@ mod tests {
         };
         assert_eq!(
             h.to_string(),
-            "rtplab-serve 1 game=blackjack seed=7 chunks=64 chunk_size=2841"
+            "rtplab-serve 2 game=blackjack seed=7 chunks=64 chunk_size=2841"
         );
         assert_eq!(Hello::parse(&h.to_string()), Some(h));
         assert_eq!(
-            Hello::parse("rtplab-serve 2 game=x seed=1 chunks=1 chunk_size=1"),
+            Hello::parse("rtplab-serve 1 game=x seed=1 chunks=1 chunk_size=1"),
             None
         );
         assert_eq!(Hello::parse("error: unrecognized subcommand"), None);
@@ -414,16 +435,21 @@ mod tests {
             units: 2_000_123,
             chunks: 13,
             ns: 190_000_000,
+            cpu_ns: 180_000_000,
             sum: 0x00ab_cdef_0123_4567,
         };
         assert_eq!(
             a.to_string(),
-            "played units=2000123 chunks=13 ns=190000000 sum=00abcdef01234567"
+            "played units=2000123 chunks=13 ns=190000000 cpu=180000000 sum=00abcdef01234567"
         );
         assert_eq!(Answer::parse(&a.to_string()), Some(a));
-        assert_eq!(Answer::parse("played units=1 chunks=1 ns=1"), None);
-        assert_eq!(Answer::parse("played chunks=1 units=1 ns=1 sum=0"), None);
+        assert_eq!(Answer::parse("played units=1 chunks=1 ns=1 cpu=1"), None);
+        assert_eq!(
+            Answer::parse("played chunks=1 units=1 ns=1 cpu=1 sum=0"),
+            None
+        );
         assert!((a.ns_per_unit() - 94.994).abs() < 1e-3);
+        assert!((a.cpu_ns_per_unit() - 89.994).abs() < 1e-3);
     }
 
     #[test]

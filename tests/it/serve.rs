@@ -139,6 +139,9 @@ fn the_binary_serves_a_counting_run_whose_chunks_are_sims_own() {
     assert_eq!((a.chunks, b.chunks), (2, chunks - 2));
     assert_eq!(a.units + b.units, acc.counts.rounds);
     assert!(a.ns > 0 && b.ns > a.ns / 100, "{out}");
+    // The serving thread's CPU time over the play: some, and not more than the wall clock's
+    // (one thread) but for the clocks' granularity.
+    assert!(b.cpu_ns > 0 && b.cpu_ns <= b.ns + 10_000_000, "{out}");
     assert_eq!(b.sum, checksum::<Blackjack>(&cfg, &acc));
     let _ = std::fs::remove_dir_all(&d);
 }
@@ -161,7 +164,7 @@ fn bad_requests_and_arguments_end_the_server_with_exit_2() {
     // No input: the hello, then a clean end.
     let (code, out, _) = serve(&["doom", "--turns", "10k"], "");
     assert_eq!(code, Some(0));
-    assert!(out.starts_with("rtplab-serve 1 game=doom "), "{out}");
+    assert!(out.starts_with("rtplab-serve 2 game=doom "), "{out}");
     // Arguments refused before anything is served.
     for (args, needle) in [
         (&["blackjack", "--bogus"][..], "--bogus"),
