@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A release build of an earlier COMMIT that has the interleaved timer's serve mode, for the
-# timer's --a: a worktree of COMMIT in /tmp, the serve commit (`bench-serve: a run's chunks
-# served ...`, found in this branch's history; SERVE_COMMIT=hash to name another) cherry-picked
-# onto it when COMMIT lacks `bench-serve`, built with `cargo build --release`. Prints the
-# binary's path (everything else goes to standard error).
+# timer's --a: a worktree of COMMIT in /tmp, the serve commits (those of this branch's history
+# whose subject starts with `bench-serve:`, oldest first; SERVE_COMMITS="hash ..." to name
+# others) cherry-picked onto it unless it already serves this branch's protocol, built with
+# `cargo build --release`. Prints the binary's path (everything else goes to standard error).
 #
 #   base=$(benches/interleave/base.sh 6ad01d3)
 #   cargo run --profile ci -p rtplab-benches --bin interleave -- \
@@ -17,7 +17,7 @@ if [ $# -ne 1 ]; then
   exit 2
 fi
 repo=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
-rev=$(git -C "$repo" rev-parse --short=10 "$1^{commit}") || {
+rev=$(git -C "$repo" rev-parse --short=10 "$1^{commit}" 2>/dev/null) || {
   echo "$1: not a commit of $repo" >&2
   exit 2
 }
@@ -25,18 +25,23 @@ dir=/tmp/rtplab-base-$rev
 if [ ! -e "$dir/.git" ]; then
   git -C "$repo" worktree add --detach "$dir" "$rev" >&2
 fi
-if ! grep -q '"bench-serve"' "$dir/src/cli/mod.rs"; then
-  serve=${SERVE_COMMIT:-$(git -C "$repo" log --format=%H -1 --grep="^bench-serve: a run's chunks served")}
+# The protocol this branch speaks (the hello's first words).
+hello=$(grep -o 'HELLO: &str = "[^"]*"' "$repo/src/game/serve.rs")
+if ! grep -qF "$hello" "$dir/src/game/serve.rs" 2>/dev/null; then
+  serve=${SERVE_COMMITS:-$(git -C "$repo" log --reverse --format=%H --grep='^bench-serve:')}
   if [ -z "$serve" ]; then
-    echo "the serve commit is not in this branch's history: set SERVE_COMMIT=hash" >&2
+    echo "no serve commit in this branch's history: set SERVE_COMMITS=\"hash ...\"" >&2
     exit 2
   fi
-  echo "cherry-picking the serve commit ${serve:0:10} onto $rev" >&2
-  git -C "$dir" cherry-pick "$serve" >&2 || {
-    git -C "$dir" cherry-pick --abort || true
-    echo "the serve commit does not apply to $rev: pick it by hand in $dir" >&2
-    exit 2
-  }
+  for c in $serve; do
+    if git -C "$repo" merge-base --is-ancestor "$c" "$rev"; then continue; fi
+    echo "cherry-picking ${c:0:10} onto $rev: $(git -C "$repo" log -1 --format=%s "$c")" >&2
+    git -C "$dir" cherry-pick "$c" >&2 || {
+      git -C "$dir" cherry-pick --abort || true
+      echo "${c:0:10} does not apply to $rev: pick the serve commits by hand in $dir" >&2
+      exit 2
+    }
+  done
 fi
 (cd "$dir" && nice cargo build --release -q >&2)
 echo "$dir/target/release/rtplab"

@@ -35,7 +35,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rtplab::game::serve::{Answer, Hello, Spread};
+use rtplab::game::serve::{Answer, Hello, Spread, HELLO};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -229,9 +229,12 @@ impl Served {
         };
         let first = served.line(timeout)?;
         served.hello = Hello::parse(&first).ok_or_else(|| {
-            served.failure(&format!(
-                "its first line is not a hello of bench-serve: '{first}'"
-            ))
+            let what = if first.starts_with("rtplab-serve ") {
+                format!("it serves another version of the protocol ('{first}', this timer speaks '{HELLO}'): rebuild it with the current serve commits, `benches/interleave/base.sh COMMIT`")
+            } else {
+                format!("its first line is not a hello of bench-serve: '{first}'")
+            };
+            served.failure(&what)
         })?;
         Ok(served)
     }
@@ -310,26 +313,24 @@ impl Drop for Served {
     }
 }
 
-/// One pair's figures: each build's nanoseconds per round, the ratio B/A, whether the two
-/// checksums agreed.
+/// One pair's figures: each build's nanoseconds per round by the serving thread's CPU time
+/// and by the wall clock, and whether the two checksums agreed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Pair {
-    a: f64,
-    b: f64,
+    /// A's and B's CPU nanoseconds per round.
+    cpu: [f64; 2],
+    /// A's and B's wall-clock nanoseconds per round.
+    wall: [f64; 2],
     same: bool,
 }
 
 impl Pair {
     fn of(a: &Answer, b: &Answer) -> Pair {
         Pair {
-            a: a.ns_per_unit(),
-            b: b.ns_per_unit(),
+            cpu: [a.cpu_ns_per_unit(), b.cpu_ns_per_unit()],
+            wall: [a.ns_per_unit(), b.ns_per_unit()],
             same: a.sum == b.sum && a.units == b.units,
         }
-    }
-
-    fn ratio(&self) -> f64 {
-        self.b / self.a
     }
 }
 
@@ -338,37 +339,49 @@ fn a_first(i: usize) -> bool {
     i % 2 == 0
 }
 
-/// The report of the pairs (and whether to say the results differed).
-fn summary(pairs: &[Pair], allow_differ: bool) -> (String, bool) {
-    let spread = |v: Vec<f64>| Spread::of(&v);
-    let (Some(a), Some(b), Some(r)) = (
-        spread(pairs.iter().map(|p| p.a).collect()),
-        spread(pairs.iter().map(|p| p.b).collect()),
-        spread(pairs.iter().map(Pair::ratio).collect()),
-    ) else {
-        return ("no pairs timed\n".into(), true);
+/// The lines of one clock: each build's median ns per round and the pairwise ratios B/A.
+fn clock_lines(title: &str, times: &[[f64; 2]]) -> String {
+    let of = |f: &dyn Fn(&[f64; 2]) -> f64| Spread::of(&times.iter().map(f).collect::<Vec<_>>());
+    let (Some(a), Some(b), Some(r)) = (of(&|t| t[0]), of(&|t| t[1]), of(&|t| t[1] / t[0])) else {
+        return format!("{title}: no pairs timed\n");
     };
-    let mut t = String::new();
-    t += "      ns per round: median (quartiles)\n";
-    t += &format!("A     {:.2} ({:.2}-{:.2})\n", a.median, a.q1, a.q3);
-    t += &format!("B     {:.2} ({:.2}-{:.2})\n", b.median, b.q1, b.q3);
+    let mut t = format!("{title}\n");
     t += &format!(
-        "B/A   median {:.4}, quartiles {:.4}-{:.4}, range {:.4}-{:.4} ({} pairs)\n",
+        "  A     {:.2} ns per round (quartiles {:.2}-{:.2})\n",
+        a.median, a.q1, a.q3
+    );
+    t += &format!(
+        "  B     {:.2} ns per round (quartiles {:.2}-{:.2})\n",
+        b.median, b.q1, b.q3
+    );
+    t += &format!(
+        "  B/A   median {:.4}, quartiles {:.4}-{:.4}, range {:.4}-{:.4} ({} pairs)\n",
         r.median,
         r.q1,
         r.q3,
         r.min,
         r.max,
-        pairs.len()
+        times.len()
     );
     let pct = (1.0 - r.median) * 100.0;
-    let (q_lo, q_hi) = ((1.0 - r.q3) * 100.0, (1.0 - r.q1) * 100.0);
     t += &format!(
-        "      B takes {:.1}% {} time per round than A (quartiles {:+.1}% to {:+.1}%)\n",
+        "        B takes {:.1}% {} time per round than A (quartiles {:+.1}% to {:+.1}%)\n",
         pct.abs(),
         if pct >= 0.0 { "less" } else { "more" },
-        q_lo,
-        q_hi
+        (1.0 - r.q3) * 100.0,
+        (1.0 - r.q1) * 100.0
+    );
+    t
+}
+
+/// The report of the pairs (and whether to say the results differed).
+fn summary(pairs: &[Pair], allow_differ: bool) -> (String, bool) {
+    let cpu: Vec<[f64; 2]> = pairs.iter().map(|p| p.cpu).collect();
+    let wall: Vec<[f64; 2]> = pairs.iter().map(|p| p.wall).collect();
+    let mut t = clock_lines("by the serving thread's CPU time (the comparison):", &cpu);
+    t += &clock_lines(
+        "by the wall clock (with the time a server waited for a core):",
+        &wall,
     );
     let differ = pairs.iter().filter(|p| !p.same).count();
     let ok = differ == 0 || allow_differ;
@@ -429,12 +442,13 @@ fn run(o: &Opts) -> Result<bool, String> {
         };
         let p = Pair::of(&x, &y);
         eprintln!(
-            "pair {:>3}/{}: A {:.2} B {:.2} ns/round, B/A {:.4}{}",
+            "pair {:>3}/{}: CPU A {:.2} B {:.2} ns/round, B/A {:.4}; wall B/A {:.4}{}",
             i + 1,
             o.pairs,
-            p.a,
-            p.b,
-            p.ratio(),
+            p.cpu[0],
+            p.cpu[1],
+            p.cpu[1] / p.cpu[0],
+            p.wall[1] / p.wall[0],
             if p.same { "" } else { "  RESULTS DIFFER" }
         );
         pairs.push(p);
@@ -522,7 +536,12 @@ mod tests {
             (0..4).map(a_first).collect::<Vec<_>>(),
             [true, false, true, false]
         );
-        let p = |a: f64, b: f64| Pair { a, b, same: true };
+        // CPU times as given; the wall clock of B twice its CPU time (a server that waited).
+        let p = |a: f64, b: f64| Pair {
+            cpu: [a, b],
+            wall: [a, 2.0 * b],
+            same: true,
+        };
         // A fast pair and a slow one (the host's load) give the same ratio: the median of
         // the ratios is 0.9 although the times move by 2x.
         let pairs = [
@@ -533,11 +552,18 @@ mod tests {
         ];
         let (text, ok) = summary(&pairs, false);
         assert!(ok, "{text}");
+        let (cpu, wall) = text.split_once("by the wall clock").unwrap();
         assert!(
-            text.contains("B/A   median 0.9000, quartiles 0.8975-0.9025"),
+            cpu.contains("B/A   median 0.9000, quartiles 0.8975-0.9025"),
             "{text}"
         );
-        assert!(text.contains("B takes 10.0% less time per round"), "{text}");
+        assert!(cpu.contains("B takes 10.0% less time per round"), "{text}");
+        assert!(
+            cpu.contains("A     100.00 ns per round (quartiles 100.00-125.00)"),
+            "{text}"
+        );
+        assert!(wall.contains("B/A   median 1.8000"), "{text}");
+        assert!(wall.contains("B takes 80.0% more time per round"), "{text}");
         assert!(text.contains("checksums agree"), "{text}");
         let mut differ = pairs;
         differ[2].same = false;
@@ -551,6 +577,7 @@ mod tests {
         assert!(summary(&[p(90.0, 100.0)], false)
             .0
             .contains("11.1% more time"));
+        assert!(summary(&[], false).0.contains("no pairs timed"));
     }
 
     #[test]
@@ -573,6 +600,12 @@ mod tests {
             e.contains("not a hello of bench-serve: 'bench-serve blackjack'"),
             "{e}"
         );
+        // A build of another version of the protocol.
+        let old = words("rtplab-serve 1 game=blackjack seed=1 chunks=1 chunk_size=1");
+        let e = Served::start("A", &PathBuf::from("echo"), &old, t)
+            .err()
+            .unwrap();
+        assert!(e.contains("another version of the protocol"), "{e}");
         // One that never answers: stopped at the timeout.
         let sleep = ["10".to_string()];
         let e = Served::start(
