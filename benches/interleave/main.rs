@@ -2,8 +2,8 @@
 //! inside their own processes, in turn, and compared pair by pair.
 //!
 //! Whole runs of two builds on a shared machine move by 5–10% from run to run. Here both
-//! builds serve the same run (`rtplab bench-serve GAME ARGS`, `rtplab::game::serve`), each
-//! started once; for every pair each is asked to play the next stretch of rounds, A then B
+//! builds serve the same run (`rtplab bench-serve GAME ARGS`, `rtplab::game::serve`), started
+//! afresh for each of a few sets of pairs; for every pair each is asked to play the next stretch of rounds, A then B
 //! and B then A in turn (ABBA), each timing only its play. The two halves of a pair run
 //! seconds apart on the same chunks, so the load of the machine falls on both alike, and the
 //! median of the pairwise ratios B/A with its quartiles is the comparison.
@@ -20,6 +20,9 @@
 //!   white space);
 //! - `--chunk ROUNDS` (default 2M): the rounds of one request, in whole chunks of the run;
 //! - `--pairs N` (default 30), `--warmup N` (default 2 requests each, not counted);
+//! - `--sets N` (default 3): the pairs are split over N sets, each with both servers started
+//!   afresh (a process's layout in memory moves its speed by a fraction of a percent, shared
+//!   by the pairs of one set);
 //! - `--allow-differ`: the results may differ (two code paths that play differently);
 //!   otherwise a checksum that differs is an error (exit 1) after the report;
 //! - `--timeout SECS` (default 600): the longest wait for one answer;
@@ -62,12 +65,13 @@ fn main() -> ExitCode {
 
 const USAGE: &str = "\
 usage: interleave --a PATH [--b PATH] [--a-args ARGS] [--b-args ARGS] [--chunk ROUNDS]
-                  [--pairs N] [--warmup N] [--allow-differ] [--timeout SECS] -- sim GAME ARGS...
+                  [--pairs N] [--warmup N] [--sets N] [--allow-differ] [--timeout SECS]
+                  -- sim GAME ARGS...
 
 Times two builds (or two code paths: --a-args/--b-args) chunk by chunk, each in its own
 `rtplab bench-serve` process, in turn (ABBA); prints each build's median ns per round and the
 median of the pairwise ratios B/A with its quartiles. Defaults: --b = --a, --chunk 2M,
---pairs 30, --warmup 2, --timeout 600. Exit 1 when the results differ (unless --allow-differ),
+--pairs 30, --warmup 2, --sets 3 (of fresh processes), --timeout 600. Exit 1 when the results differ (unless --allow-differ),
 2 on a usage error or a build that cannot serve.
 ";
 
@@ -81,6 +85,8 @@ struct Opts {
     chunk: u64,
     pairs: usize,
     warmup: usize,
+    /// Sets of fresh processes the pairs are split over.
+    sets: usize,
     allow_differ: bool,
     timeout: Duration,
     /// The server's arguments: `bench-serve GAME ARGS`.
@@ -93,6 +99,7 @@ impl Opts {
         let (mut a, mut b) = (None, None);
         let (mut a_args, mut b_args) = (Vec::new(), Vec::new());
         let (mut chunk, mut pairs, mut warmup, mut timeout) = (2_000_000, 30, 2, 600);
+        let mut sets = 3;
         let mut allow_differ = false;
         let mut run = None;
         let mut it = args.iter();
@@ -118,6 +125,7 @@ impl Opts {
                 "--chunk" => chunk = count(value()?, 1)?,
                 "--pairs" => pairs = count(value()?, 1)? as usize,
                 "--warmup" => warmup = count(value()?, 0)? as usize,
+                "--sets" => sets = count(value()?, 1)? as usize,
                 "--timeout" => timeout = count(value()?, 1)?,
                 "--allow-differ" => allow_differ = true,
                 "--" => {
@@ -146,6 +154,7 @@ impl Opts {
             chunk,
             pairs,
             warmup,
+            sets,
             allow_differ,
             timeout: Duration::from_secs(timeout),
             run,
@@ -322,11 +331,14 @@ struct Pair {
     /// A's and B's wall-clock nanoseconds per round.
     wall: [f64; 2],
     same: bool,
+    /// The set of processes that played it.
+    set: usize,
 }
 
 impl Pair {
-    fn of(a: &Answer, b: &Answer) -> Pair {
+    fn of(a: &Answer, b: &Answer, set: usize) -> Pair {
         Pair {
+            set,
             cpu: [a.cpu_ns_per_unit(), b.cpu_ns_per_unit()],
             wall: [a.ns_per_unit(), b.ns_per_unit()],
             same: a.sum == b.sum && a.units == b.units,
@@ -336,7 +348,7 @@ impl Pair {
 
 /// Whether A goes first in pair `i` (ABBA: A B, B A, A B, ...).
 fn a_first(i: usize) -> bool {
-    i % 2 == 0
+    i.is_multiple_of(2)
 }
 
 /// The lines of one clock: each build's median ns per round and the pairwise ratios B/A.
@@ -379,6 +391,23 @@ fn summary(pairs: &[Pair], allow_differ: bool) -> (String, bool) {
     let cpu: Vec<[f64; 2]> = pairs.iter().map(|p| p.cpu).collect();
     let wall: Vec<[f64; 2]> = pairs.iter().map(|p| p.wall).collect();
     let mut t = clock_lines("by the serving thread's CPU time (the comparison):", &cpu);
+    let sets = pairs.iter().map(|p| p.set + 1).max().unwrap_or(0);
+    if sets > 1 {
+        let medians: Vec<String> = (0..sets)
+            .filter_map(|k| {
+                let r: Vec<f64> = pairs
+                    .iter()
+                    .filter(|p| p.set == k)
+                    .map(|p| p.cpu[1] / p.cpu[0])
+                    .collect();
+                Spread::of(&r).map(|s| format!("{:.4}", s.median))
+            })
+            .collect();
+        t += &format!(
+            "        B/A of each set of fresh processes: median {}\n",
+            medians.join(", ")
+        );
+    }
     t += &clock_lines(
         "by the wall clock (with the time a server waited for a core):",
         &wall,
@@ -401,60 +430,99 @@ fn summary(pairs: &[Pair], allow_differ: bool) -> (String, bool) {
     (t, ok)
 }
 
+/// The pairs of each set of fresh processes: `pairs` split as evenly as can be over `sets`
+/// (at most one set a pair).
+fn set_sizes(pairs: usize, sets: usize) -> Vec<usize> {
+    let sets = sets.clamp(1, pairs.max(1));
+    (0..sets)
+        .map(|k| pairs / sets + usize::from(k < pairs % sets))
+        .collect()
+}
+
 /// Time the pairs; `Ok(false)`: the results differed.
 fn run(o: &Opts) -> Result<bool, String> {
     let args = |extra: &[String]| -> Vec<String> { o.run.iter().chain(extra).cloned().collect() };
     let hello = Duration::from_secs(120).max(o.timeout.min(Duration::from_secs(600)));
-    let mut a = Served::start("A", &o.a, &args(&o.a_args), hello)?;
-    let mut b = Served::start("B", &o.b, &args(&o.b_args), hello)?;
-    if a.hello.chunk_size != b.hello.chunk_size || a.hello.game != b.hello.game {
-        eprintln!(
-            "warning: A and B plan different runs: A '{}', B '{}'",
-            a.hello, b.hello
-        );
-    }
     let request = format!("play {}", o.chunk);
+    let sizes = set_sizes(o.pairs, o.sets);
     eprintln!(
-        "A: {} {}\nB: {} {}\n{} pairs of {} rounds (in whole chunks of the run, of {} {} each), {} warm-up request(s) each, ABBA order",
+        "A: {} {}\nB: {} {}\n{} pairs of {} rounds in {} set(s) of fresh processes, {} warm-up request(s) each per set, ABBA order",
         o.a.display(),
         args(&o.a_args).join(" "),
         o.b.display(),
         args(&o.b_args).join(" "),
         o.pairs,
         o.chunk,
-        a.hello.chunk_size,
-        if a.hello.game == "blackjack" { "shoes (rounds when shuffled every round)" } else { "in the game's unit" },
+        sizes.len(),
         o.warmup
     );
     let mut early_differ = false;
-    for _ in 0..o.warmup {
-        let (x, y) = (a.ask(&request, o.timeout)?, b.ask(&request, o.timeout)?);
-        early_differ |= !Pair::of(&x, &y).same;
-    }
     let mut pairs = Vec::with_capacity(o.pairs);
-    for i in 0..o.pairs {
-        let (x, y) = if a_first(i) {
-            let x = a.ask(&request, o.timeout)?;
-            (x, b.ask(&request, o.timeout)?)
-        } else {
-            let y = b.ask(&request, o.timeout)?;
-            (a.ask(&request, o.timeout)?, y)
+    for (set, &n) in sizes.iter().enumerate() {
+        // Each set starts both servers afresh (which first, in turn): a process's own layout
+        // in memory moves its speed by a fraction of a percent, which the pairs of one set
+        // share and the sets do not.
+        let start = |who: &'static str| {
+            let (path, extra) = match who {
+                "A" => (&o.a, &o.a_args),
+                _ => (&o.b, &o.b_args),
+            };
+            Served::start(who, path, &args(extra), hello)
         };
-        let p = Pair::of(&x, &y);
-        eprintln!(
-            "pair {:>3}/{}: CPU A {:.2} B {:.2} ns/round, B/A {:.4}; wall B/A {:.4}{}",
-            i + 1,
-            o.pairs,
-            p.cpu[0],
-            p.cpu[1],
-            p.cpu[1] / p.cpu[0],
-            p.wall[1] / p.wall[0],
-            if p.same { "" } else { "  RESULTS DIFFER" }
-        );
-        pairs.push(p);
+        let (mut a, mut b) = if set % 2 == 0 {
+            let a = start("A")?;
+            (a, start("B")?)
+        } else {
+            let b = start("B")?;
+            (start("A")?, b)
+        };
+        if set == 0 {
+            eprintln!(
+                "chunks of {} {}",
+                a.hello.chunk_size,
+                if a.hello.game == "blackjack" {
+                    "shoes (rounds when shuffled every round)"
+                } else {
+                    "in the game's unit"
+                }
+            );
+            if a.hello.chunk_size != b.hello.chunk_size || a.hello.game != b.hello.game {
+                eprintln!(
+                    "warning: A and B plan different runs: A '{}', B '{}'",
+                    a.hello, b.hello
+                );
+            }
+        }
+        for _ in 0..o.warmup {
+            let (x, y) = (a.ask(&request, o.timeout)?, b.ask(&request, o.timeout)?);
+            early_differ |= !Pair::of(&x, &y, set).same;
+        }
+        for _ in 0..n {
+            let i = pairs.len();
+            let (x, y) = if a_first(i) {
+                let x = a.ask(&request, o.timeout)?;
+                (x, b.ask(&request, o.timeout)?)
+            } else {
+                let y = b.ask(&request, o.timeout)?;
+                (a.ask(&request, o.timeout)?, y)
+            };
+            let p = Pair::of(&x, &y, set);
+            eprintln!(
+                "pair {:>3}/{} (set {}): CPU A {:.2} B {:.2} ns/round, B/A {:.4}; wall B/A {:.4}{}",
+                i + 1,
+                o.pairs,
+                set + 1,
+                p.cpu[0],
+                p.cpu[1],
+                p.cpu[1] / p.cpu[0],
+                p.wall[1] / p.wall[0],
+                if p.same { "" } else { "  RESULTS DIFFER" }
+            );
+            pairs.push(p);
+        }
+        a.quit();
+        b.quit();
     }
-    a.quit();
-    b.quit();
     let (text, mut ok) = summary(&pairs, o.allow_differ);
     print!("{text}");
     if early_differ && !o.allow_differ {
@@ -481,16 +549,16 @@ mod tests {
             (o.a.clone(), o.b.clone()),
             ("x/rtplab".into(), "x/rtplab".into())
         );
-        assert_eq!((o.chunk, o.pairs, o.warmup), (2_000_000, 30, 2));
+        assert_eq!((o.chunk, o.pairs, o.warmup, o.sets), (2_000_000, 30, 2, 3));
         assert_eq!(o.run, words("bench-serve blackjack --seed 7"));
         assert!(!o.allow_differ);
         let o = opts(
-            "--a a --b b --chunk 500k --pairs 7 --warmup 0 --allow-differ --timeout 5 \
+            "--a a --b b --chunk 500k --pairs 7 --warmup 0 --sets 1 --allow-differ --timeout 5 \
              -- bench-serve doom --turns 1M",
         )
         .unwrap()
         .unwrap();
-        assert_eq!((o.chunk, o.pairs, o.warmup), (500_000, 7, 0));
+        assert_eq!((o.chunk, o.pairs, o.warmup, o.sets), (500_000, 7, 0, 1));
         assert_eq!(o.b, PathBuf::from("b"));
         assert_eq!(o.timeout, Duration::from_secs(5));
         assert!(o.allow_differ);
@@ -518,6 +586,7 @@ mod tests {
             ("--a r -- exact blackjack", "must be `sim GAME"),
             ("--a r -- sim", "must be `sim GAME"),
             ("--a r --pairs 0 -- sim blackjack", "--pairs 0: at least 1"),
+            ("--a r --sets 0 -- sim blackjack", "--sets 0: at least 1"),
             ("--a r --chunk lots -- sim blackjack", "--chunk lots"),
             (
                 "--a r --frobnicate -- sim blackjack",
@@ -541,6 +610,7 @@ mod tests {
             cpu: [a, b],
             wall: [a, 2.0 * b],
             same: true,
+            set: 0,
         };
         // A fast pair and a slow one (the host's load) give the same ratio: the median of
         // the ratios is 0.9 although the times move by 2x.
@@ -578,6 +648,31 @@ mod tests {
             .0
             .contains("11.1% more time"));
         assert!(summary(&[], false).0.contains("no pairs timed"));
+        assert!(!text.contains("each set"), "{text}");
+        // Two sets: each one's median ratio.
+        let mut sets = [
+            p(100.0, 90.0),
+            p(100.0, 92.0),
+            p(100.0, 101.0),
+            p(100.0, 103.0),
+        ];
+        sets[2].set = 1;
+        sets[3].set = 1;
+        let (text, _) = summary(&sets, false);
+        assert!(
+            text.contains("each set of fresh processes: median 0.9100, 1.0200"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn pairs_are_split_evenly_over_the_sets() {
+        assert_eq!(set_sizes(30, 3), [10, 10, 10]);
+        assert_eq!(set_sizes(31, 3), [11, 10, 10]);
+        assert_eq!(set_sizes(7, 3), [3, 2, 2]);
+        assert_eq!(set_sizes(2, 3), [1, 1]);
+        assert_eq!(set_sizes(5, 1), [5]);
+        assert_eq!(set_sizes(5, 0), [5]);
     }
 
     #[test]
