@@ -32,6 +32,16 @@ fn main() -> ExitCode {
     // blackjack audit becomes graceful when its simulation starts, through `Ctx::graceful`).
     let stop = Arc::new(AtomicBool::new(false));
     watch_signals(stop.clone());
+    // The timer's server writes its answers on standard output and nothing else.
+    if matches!(cli.command, Command::BenchServe(_)) {
+        if let Some(o) = cli.files.outputs.first() {
+            eprintln!(
+                "error: {}: bench-serve plays chunks on request and writes only its answers on standard output; leave it out",
+                o.flag
+            );
+            return ExitCode::from(2);
+        }
+    }
     // Every file the command reads or writes, checked together and held before any work.
     let door = match rtplab::door::Door::open(&cli.files) {
         Ok(d) => d,
@@ -147,6 +157,28 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
         Command::Monitor(a) => run(rtplab::monitor::MonitorJob::from(&a), ctx),
         Command::Risk(a) => run(rtplab::risk::RiskJob::from(&a), ctx),
         Command::Cache(c) => cli::cache_command(c).map(|_| Status::Done),
+        Command::BenchServe(game) => bench_serve(game),
+    }
+}
+
+/// `bench-serve GAME ...`: the run `sim GAME` would make of the same arguments, served chunk
+/// by chunk to the interleaved timer on standard input and output
+/// (`rtplab::game::serve`).
+fn bench_serve(game: SimGame) -> anyhow::Result<Status> {
+    use rtplab::game::{serve::serve, Game, SimJob};
+    fn go<G: Game>(job: SimJob<G>) -> anyhow::Result<Status> {
+        let (input, output) = (std::io::stdin().lock(), std::io::stdout().lock());
+        serve::<G>(job.config, &job.spec, input, output)?;
+        Ok(Status::Done)
+    }
+    match game {
+        SimGame::Blackjack(a) => go(SimJob::<blackjack::Blackjack>::try_from(&a)?),
+        SimGame::Doom(a) => go(SimJob::<doom::Doom>::try_from(&a)?),
+        SimGame::TwentyOne(a) if !a.sweep_c.is_empty() => {
+            anyhow::bail!("--sweep-c runs several configurations: bench-serve serves one")
+        }
+        SimGame::TwentyOne(a) => go(SimJob::<twentyone::TwentyOne>::try_from(&a)?),
+        SimGame::Baccarat(a) => go(SimJob::<baccarat::Baccarat>::try_from(&a)?),
     }
 }
 

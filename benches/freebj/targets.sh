@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# rtplab against freebj (crates.io) on the speed targets: alternating runs on one machine, one
-# thread each, whole-process user CPU for the same number of rounds; the ratio freebj / rtplab
-# pair by pair (above 1: rtplab is faster), its median and range, and the target; then the
-# median ratio of wall-clock times (the one that matters with THREADS above 1).
+# rtplab against freebj (crates.io) on the speed targets: alternating whole runs on one
+# machine (rtplab first in odd pairs, freebj first in even ones), one thread each,
+# whole-process user CPU for the same number of rounds; the ratio freebj / rtplab pair by pair
+# (above 1: rtplab is faster), its median and range (min-max), and the target; then the median
+# ratio of wall-clock times (the one that matters with THREADS above 1).
 #
-#   benches/freebj/targets.sh [PAIRS=5] [ROUNDS=20M] [CASE ...]   # CASE: a name below
-#   THREADS=2 benches/freebj/targets.sh 3 100M seed             # both on two threads
+#   benches/freebj/targets.sh [PAIRS=7] [ROUNDS=20M] [CASE ...]   # CASE: a name below
+#   THREADS=2 benches/freebj/targets.sh 7 100M seed             # both on two threads
+#
+# Whole runs on a shared machine move by 5-10% from run to run: a claim against freebj takes at
+# least 7 pairs (fewer are refused unless FEW=1, for a try of the script). Claims about
+# rtplab's own loop, build against build, come from the interleaved timer
+# (benches/interleave/, docs/performance.md), not from whole runs.
 #
 # Whole-process time includes rtplab's set-up: the chart derived for the rules (about 0.1 s for
 # the seed table, 0.4 s with DAS and four hands) and the plan's pilot shoes; freebj builds no
@@ -23,7 +29,11 @@
 # nearest in both.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-pairs=${1:-5}
+pairs=${1:-7}
+if [ "$pairs" -lt 7 ] && [ "${FEW:-0}" != 1 ]; then
+  echo "$pairs pairs: at least 7 for a median and range worth quoting (FEW=1 to try fewer)" >&2
+  exit 2
+fi
 threads=${THREADS:-1}
 rounds=${2:-20M}
 shift $(($# < 2 ? $# : 2))
@@ -61,7 +71,7 @@ trap 'rm -f "$tmp"' EXIT
 timed() { /usr/bin/time -o "$tmp" -f '%U %e' "$@" > /dev/null 2>&1; tail -1 "$tmp"; }
 
 echo "$pairs pairs of $rounds rounds, $threads thread(s); ratios freebj / rtplab"
-printf '%-14s %6s %9s %9s %8s %13s %4s %6s\n' case target "rtplab s" "freebj s" ratio "ratio range" met wall
+printf '%-14s %6s %9s %9s %8s %13s %4s %6s %5s\n' case target "rtplab s" "freebj s" ratio "ratio range" met wall pairs
 for c in "${cases[@]}"; do
   IFS='|' read -r name target rt fb <<< "$c"
   if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
@@ -70,8 +80,9 @@ for c in "${cases[@]}"; do
   [ "$name" = hilo-i18 ] && fb_args+=("${i18[@]}")
   a=(); b=()
   for i in $(seq "$pairs"); do
-    a+=("$(timed "$rtplab" sim blackjack "${rt_args[@]}" --rounds "$rounds" --seed "$i" --threads "$threads" --quiet --format json)")
-    b+=("$(timed "$freebj" "${fb_args[@]}" -n "$rounds" -j "$threads")")
+    run_a() { a+=("$(timed "$rtplab" sim blackjack "${rt_args[@]}" --rounds "$rounds" --seed "$i" --threads "$threads" --quiet --format json)"); }
+    run_b() { b+=("$(timed "$freebj" "${fb_args[@]}" -n "$rounds" -j "$threads")"); }
+    if [ $((i % 2)) = 1 ]; then run_a; run_b; else run_b; run_a; fi
   done
   python3 - "$name" "$target" "${a[*]}" "${b[*]}" <<'PY'
 import statistics as st, sys
@@ -83,6 +94,7 @@ r = sorted(y / x for x, y in zip(au, bu))
 m = st.median(r)
 w = st.median(y / x for x, y in zip(aw, bw))
 print(f"{name:<14} {target:>5}x {st.median(au):>9.2f} {st.median(bu):>9.2f} {m:>7.2f}x "
-      f"{r[0]:>6.2f}-{r[-1]:<6.2f} {'yes' if m >= target else 'no':>4} {w:>5.2f}x")
+      f"{r[0]:>6.2f}-{r[-1]:<6.2f} {'yes' if m >= target else 'no':>4} {w:>5.2f}x "
+      f"{len(r):>5}")
 PY
 done

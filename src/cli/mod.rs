@@ -206,6 +206,12 @@ docs/risk.md explains each figure, the conventions and the simulated check."
         after_help = "Examples:\n  rtplab cache path\n  rtplab cache list\n  rtplab cache clear\n  RTPLAB_CACHE=/scratch/rtplab rtplab advise doom --roll 1,5,2,2,3,4 --score 4000 --opponent 5200 --target 100000"
     )]
     Cache(CacheCmd),
+    /// The chunk server of the interleaved timer (benches/interleave/, docs/performance.md):
+    /// the run `sim GAME` would make of the same arguments, played chunk by chunk on request
+    /// (`play ROUNDS`, `chunks N`, `quit` on standard input), each request timed inside the
+    /// process and answered with its nanoseconds and a checksum of the sums so far.
+    #[command(subcommand, name = "bench-serve", hide = true)]
+    BenchServe(SimGame),
 }
 
 /// `rtplab cache`.

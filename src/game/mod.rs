@@ -13,6 +13,7 @@ mod baseline;
 #[cfg(test)]
 pub(crate) mod coin;
 mod run;
+pub mod serve;
 
 pub use baseline::{
     check_baseline, load_baseline, moved_fields, AnyError, BaselineFile, Expected, Outcome,

@@ -33,6 +33,7 @@ mod monitor;
 mod plots;
 mod progress;
 mod risk;
+mod serve;
 mod shards;
 mod shards_dice;
 mod twentyone;
