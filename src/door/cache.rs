@@ -11,7 +11,11 @@
 //! computed all the same).
 //!
 //! Any solved table can be kept here: [`Cache::get_or_compute`] takes the entry's [`Key`],
-//! how to compute the value, how to encode it and how to decode (and check) it.
+//! how to compute the value, how to encode it and how to decode (and check) it. A table with
+//! no format of its own is wrapped by [`seal`] and checked by [`unseal`] (kind, version,
+//! identity in full, checksum). Kept here: Dice of Doom's two-player table
+//! (`games::doom::win::kept`), blackjack's derived charts and count metrics' effects of
+//! removal (`games::blackjack::kept`).
 
 use std::path::{Path, PathBuf};
 
@@ -439,6 +443,28 @@ mod tests {
         assert!(c.entries().unwrap().is_empty());
         assert!(c.dir().join("mine.txt").exists());
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_sealed_entry_opens_only_whole_and_for_its_key() {
+        let k = key("rules a\nwith lines");
+        let sealed = seal(&k, b"body\nbytes");
+        assert_eq!(unseal(&k, &sealed).unwrap(), b"body\nbytes");
+        assert_eq!(unseal(&k, &seal(&k, b"")).unwrap(), b"");
+        for n in 0..sealed.len() {
+            assert!(unseal(&k, &sealed[..n]).is_err(), "cut at {n}");
+            let mut flipped = sealed.clone();
+            flipped[n] ^= 0x10;
+            assert!(unseal(&k, &flipped).is_err(), "flipped at {n}");
+        }
+        let e = unseal(&key("rules b"), &sealed).unwrap_err();
+        assert!(e.contains("identity"), "{e}");
+        let v2 = Key {
+            version: 2,
+            ..k.clone()
+        };
+        let e = unseal(&v2, &sealed).unwrap_err();
+        assert!(e.contains("test v1 where test v2"), "{e}");
     }
 
     #[test]
