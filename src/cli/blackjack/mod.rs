@@ -40,13 +40,12 @@ pub struct TablesArgs {
 }
 
 impl TablesArgs {
-    /// Where the tables are kept: the cache folder, checked (a folder that cannot be one is an
-    /// error that names it), unless --no-cache.
-    pub fn kept(&self) -> anyhow::Result<Kept> {
-        Ok(match self.no_cache {
+    /// Where the tables are kept: the cache folder unless --no-cache.
+    pub fn kept(&self) -> Kept {
+        match self.no_cache {
             true => Kept::Fresh,
-            false => Kept::Cache(rtplab::door::cache::Cache::open()?),
-        })
+            false => Kept::cache_folder(),
+        }
     }
 }
 
@@ -310,7 +309,7 @@ impl TryFrom<&MetricsBlackjack> for MetricsJob {
             vec![count::CountSystem::resolve(&args.count)
                 .map_err(|e| anyhow::anyhow!("--count {}: {e}", args.count))?]
         };
-        let tables = args.tables.kept()?;
+        let tables = args.tables.kept();
         let StrategySpec::Chart(chart) = resolve_strategy(&args.strategy, &rules, &tables)? else {
             anyhow::bail!(
                 "--strategy {}: the effects of removal are those of a chart (basic or a chart file)",
@@ -574,7 +573,7 @@ impl TryFrom<&BlackjackSim> for BjConfig {
     fn try_from(args: &BlackjackSim) -> anyhow::Result<Self> {
         use rtplab::games::blackjack::{report::SideBets, resolve::resolve_strategy};
         let rules = args.rules.to_rules()?;
-        let tables = args.tables.kept()?;
+        let tables = args.tables.kept();
         let strategy = resolve_strategy(&args.strategy, &rules, &tables)?;
         Ok(rtplab::games::blackjack::BjConfig {
             rules,
@@ -688,7 +687,7 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
             &args.strategies,
             &args.penetrations,
             &counts,
-            &args.tables.kept()?,
+            &args.tables.kept(),
         )?;
         Ok(CompareJob {
             configs,
@@ -702,7 +701,7 @@ impl TryFrom<&BlackjackExact> for ExactJob {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackExact) -> anyhow::Result<Self> {
         let rules = args.rules.to_rules_undealt()?;
-        let tables = args.tables.kept()?;
+        let tables = args.tables.kept();
         let strategy = match &args.strategy {
             Some(s) => Some(resolve_strategy(s, &rules, &tables)?),
             None => None,
@@ -738,7 +737,7 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
         use rtplab::games::blackjack::strategy::StrategySpec;
         let rules = args.rules.to_rules_undealt()?;
         let system = count::CountSystem::resolve(&args.count)?;
-        let tables = args.tables.kept()?;
+        let tables = args.tables.kept();
         let StrategySpec::Chart(chart) = resolve_strategy(&args.strategy, &rules, &tables)? else {
             anyhow::bail!(
                 "--strategy {}: index plays deviate from a chart (basic or a chart file)",
@@ -813,7 +812,7 @@ impl TryFrom<&AdviseBlackjack> for AdviseJob {
     fn try_from(args: &AdviseBlackjack) -> anyhow::Result<Self> {
         let rules = args.rules.to_rules_undealt()?;
         Ok(AdviseJob {
-            strategy: resolve_strategy(&args.strategy, &rules, &args.tables.kept()?)?,
+            strategy: resolve_strategy(&args.strategy, &rules, &args.tables.kept())?,
             rules,
             hand: args.hand.clone(),
             up: args.up.clone(),
@@ -837,7 +836,7 @@ impl TryFrom<&BlackjackAudit> for AuditJob {
                 progress: !args.run.quiet,
                 monitor_tier: args.monitor_tier.into(),
                 on_simulation: None,
-                tables: args.tables.kept()?,
+                tables: args.tables.kept(),
             },
             outputs: (&args.output).into(),
         })
@@ -948,7 +947,7 @@ impl CountTableArgs {
             ..Default::default()
         };
         let rules = self.rules.to_rules()?;
-        let tables = self.tables.kept()?;
+        let tables = self.tables.kept();
         let config = BjConfig {
             strategy: resolve_strategy(&self.strategy, &rules, &tables)?,
             rules,

@@ -6,6 +6,8 @@
 //! What is read is what would have been computed, bit for bit: the chart's codes (its CSV
 //! form, as run keys hold it) and every number's bits.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::door::cache::{seal, unseal, Cache, Key};
 
 use super::derive::DERIVE_VERSION;
@@ -21,9 +23,12 @@ pub enum Kept {
     /// Nowhere: computed for this run only (`--no-cache`; the library's default).
     #[default]
     Fresh,
-    /// In this cache folder (checked by [`Cache::open`]): read when there, else computed and
-    /// saved.
-    Cache(Cache),
+    /// In this cache folder: read when there, else computed and saved. A folder that cannot
+    /// be used (why, as `Err`) is said once in a one-line warning when a table is first
+    /// needed, and the tables are computed for the run: they take under a second, so a run
+    /// that can go on does (a container without a home folder, a seed-rules run that needs
+    /// none).
+    Cache(Result<Cache, String>),
 }
 
 impl PartialEq for Kept {
@@ -33,6 +38,11 @@ impl PartialEq for Kept {
 }
 
 impl Kept {
+    /// The cache folder of this process's environment ([`Cache::open`]).
+    pub fn cache_folder() -> Kept {
+        Kept::Cache(Cache::open().map_err(|e| e.to_string()))
+    }
+
     /// `key`'s value: from the cache when kept there and good, else `compute`d (and saved
     /// when kept).
     fn get<T>(
@@ -44,7 +54,14 @@ impl Kept {
     ) -> T {
         match self {
             Kept::Fresh => compute(),
-            Kept::Cache(c) => {
+            Kept::Cache(Err(why)) => {
+                static SAID: AtomicBool = AtomicBool::new(false);
+                if !SAID.swap(true, Ordering::Relaxed) {
+                    eprintln!("warning: {why}; the tables of the rules are computed for this run");
+                }
+                compute()
+            }
+            Kept::Cache(Ok(c)) => {
                 let sealed = |v: &T| seal(key, &encode(v));
                 let opened = |b: &[u8]| unseal(key, b).and_then(decode);
                 match c.get_or_compute(key, |_| Ok::<T, ()>(compute()), sealed, opened) {
@@ -260,7 +277,7 @@ mod tests {
     #[test]
     fn a_kept_chart_is_the_derived_chart() {
         let c = scratch("chart");
-        let kept = Kept::Cache(c.clone());
+        let kept = Kept::Cache(Ok(c.clone()));
         let fresh = basic_chart(&h17(), &Kept::Fresh);
         let first = basic_chart(&h17(), &kept);
         assert_eq!(c.entries().unwrap().len(), 1);
@@ -305,7 +322,7 @@ mod tests {
     #[test]
     fn a_damaged_entry_is_computed_again() {
         let c = scratch("damaged");
-        let kept = Kept::Cache(c.clone());
+        let kept = Kept::Cache(Ok(c.clone()));
         let rules = h17();
         let good = basic_chart(&rules, &kept);
         let key = chart_key(&super::super::resolve::chart_rules(&rules));
