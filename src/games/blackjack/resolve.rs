@@ -43,7 +43,9 @@ pub fn basic_chart(rules: &Rules, kept: &Kept) -> Chart {
     let mut chart = if by == chart_rules(&Rules::seed()) {
         seed_chart()
     } else {
-        super::kept::chart(&by, kept, || super::derive::derive_chart(rules, false))
+        // Derived from what its entry is named by (the same chart: neither the derivation nor
+        // the exact analysis reads how the shoe ends or the seats).
+        super::kept::chart(&by, kept, || super::derive::derive_chart(&by, false))
     };
     chart.name = BASIC_NAME.to_string();
     chart
