@@ -471,7 +471,7 @@ mod tests {
             use crate::games::blackjack::rules::Rules;
             use crate::games::blackjack::{BjConfig, Blackjack};
             let rules = Rules::seed();
-            let strategy = resolve_strategy("basic", &rules).unwrap();
+            let strategy = resolve_strategy("basic", &rules, &Default::default()).unwrap();
             let mut cfg = BjConfig::new(rules, strategy, 20_000);
             cfg.bets.pairs = 1.0;
             cfg.bets.behind = 1.0;
@@ -490,7 +490,7 @@ mod tests {
                 players: 2,
                 ..Rules::seed()
             };
-            let strategy = resolve_strategy("basic", &rules).unwrap();
+            let strategy = resolve_strategy("basic", &rules, &Default::default()).unwrap();
             let mut cfg = BjConfig::new(rules, strategy, 30_000);
             cfg.bets.pairs = 1.0;
             cfg.count = Some(

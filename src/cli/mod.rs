@@ -199,8 +199,8 @@ docs/risk.md explains each figure, the conventions and the simulated check."
     /// true; report.html (self-contained), report.md, report.json, CSVs and SVGs.
     #[command(subcommand)]
     Audit(AuditGame),
-    /// The cache folder of solved tables (the two-player Dice of Doom game): where it is,
-    /// what it holds, clearing it.
+    /// The cache folder of solved tables (blackjack's derived charts and count metrics'
+    /// tables, the two-player Dice of Doom game): where it is, what it holds, clearing it.
     #[command(
         subcommand,
         after_help = "Examples:\n  rtplab cache path\n  rtplab cache list\n  rtplab cache clear\n  RTPLAB_CACHE=/scratch/rtplab rtplab advise doom --roll 1,5,2,2,3,4 --score 4000 --opponent 5200 --target 100000"

@@ -11,7 +11,11 @@
 //! computed all the same).
 //!
 //! Any solved table can be kept here: [`Cache::get_or_compute`] takes the entry's [`Key`],
-//! how to compute the value, how to encode it and how to decode (and check) it.
+//! how to compute the value, how to encode it and how to decode (and check) it. A table with
+//! no format of its own is wrapped by [`seal`] and checked by [`unseal`] (kind, version,
+//! identity in full, checksum). Kept here: Dice of Doom's two-player table
+//! (`games::doom::win::kept`), blackjack's derived charts and count metrics' effects of
+//! removal (`games::blackjack::kept`).
 
 use std::path::{Path, PathBuf};
 
@@ -61,6 +65,75 @@ pub fn hash(bytes: &[u8]) -> u64 {
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
+}
+
+/// The first line of an entry sealed by [`seal`].
+const SEAL_MAGIC: &str = "rtplab solved table";
+
+/// An entry's bytes for `key` holding `body`: a header naming the kind and version, the
+/// identity in full (so that a hash collision of names is caught), the body, and a checksum
+/// of everything before it. [`unseal`] checks all of it. Tables with a format of their own
+/// (doom's) check themselves instead.
+pub fn seal(key: &Key, body: &[u8]) -> Vec<u8> {
+    let mut out = format!(
+        "{SEAL_MAGIC}
+{} v{}
+{}
+{}",
+        key.kind,
+        key.version,
+        key.identity.len(),
+        key.identity
+    )
+    .into_bytes();
+    out.extend_from_slice(body);
+    let sum = hash(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// The body of an entry sealed for `key`, checked: its checksum (a damaged or cut entry), its
+/// kind and version, its identity. The error says which, in a few words.
+pub fn unseal<'a>(key: &Key, bytes: &'a [u8]) -> Result<&'a [u8], String> {
+    let magic = format!("{SEAL_MAGIC}\n");
+    if !bytes.starts_with(magic.as_bytes()) {
+        return Err("it is not a sealed solved table".into());
+    }
+    if bytes.len() < magic.len() + 8 {
+        return Err("it is damaged (cut short)".into());
+    }
+    let (sealed, sum) = bytes.split_at(bytes.len() - 8);
+    if hash(sealed) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+        return Err("it is damaged (its checksum does not match)".into());
+    }
+    let start = header_len(sealed).ok_or("it is damaged (no header)")?;
+    let header = String::from_utf8_lossy(&sealed[magic.len()..start]);
+    let mut lines = header.lines();
+    let what = format!("{} v{}", key.kind, key.version);
+    let held = lines.next().unwrap_or_default();
+    if held != what {
+        return Err(format!("it holds {held} where {what} was expected"));
+    }
+    let len: usize = lines
+        .next()
+        .and_then(|l| l.parse().ok())
+        .ok_or("it is damaged (no identity length)")?;
+    let identity = sealed
+        .get(start..start.saturating_add(len))
+        .ok_or("it is damaged (cut short)")?;
+    if identity != key.identity.as_bytes() {
+        return Err("it was computed from something else (its identity differs)".into());
+    }
+    Ok(&sealed[start + len..])
+}
+
+/// Where what follows the first three lines of a sealed entry starts.
+fn header_len(sealed: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    for _ in 0..3 {
+        at += sealed[at..].iter().position(|&b| b == b'\n')? + 1;
+    }
+    Some(at)
 }
 
 /// Where the cache folder is for these settings (`RTPLAB_CACHE`, `XDG_CACHE_HOME`, `HOME`;
@@ -370,6 +443,28 @@ mod tests {
         assert!(c.entries().unwrap().is_empty());
         assert!(c.dir().join("mine.txt").exists());
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_sealed_entry_opens_only_whole_and_for_its_key() {
+        let k = key("rules a\nwith lines");
+        let sealed = seal(&k, b"body\nbytes");
+        assert_eq!(unseal(&k, &sealed).unwrap(), b"body\nbytes");
+        assert_eq!(unseal(&k, &seal(&k, b"")).unwrap(), b"");
+        for n in 0..sealed.len() {
+            assert!(unseal(&k, &sealed[..n]).is_err(), "cut at {n}");
+            let mut flipped = sealed.clone();
+            flipped[n] ^= 0x10;
+            assert!(unseal(&k, &flipped).is_err(), "flipped at {n}");
+        }
+        let e = unseal(&key("rules b"), &sealed).unwrap_err();
+        assert!(e.contains("identity"), "{e}");
+        let v2 = Key {
+            version: 2,
+            ..k.clone()
+        };
+        let e = unseal(&v2, &sealed).unwrap_err();
+        assert!(e.contains("test v1 where test v2"), "{e}");
     }
 
     #[test]

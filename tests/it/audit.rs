@@ -456,6 +456,7 @@ fn a_stopped_audit_is_marked_and_keeps_the_exact_part() {
         progress: false,
         monitor_tier: TierName::Basic,
         on_simulation: Some(|| SIMULATION_STARTED.store(true, Ordering::SeqCst)),
+        tables: Default::default(),
     };
     let stop = std::sync::atomic::AtomicBool::new(true);
     let m = audit(&cfg, &stop).unwrap();

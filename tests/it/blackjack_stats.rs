@@ -29,6 +29,7 @@ fn config(
         },
         rounds,
         count: None,
+        tables: Default::default(),
     };
     let spec = RunSpec {
         seed: 20261129,

@@ -842,7 +842,7 @@ fn insurance_by_count_is_keyed_by_the_count_at_the_decision() {
     let rules = Rules::seed();
     let mut cfg = BjConfig::new(
         rules.clone(),
-        resolve_strategy("basic", &rules).unwrap(),
+        resolve_strategy("basic", &rules, &Default::default()).unwrap(),
         400_000,
     );
     cfg.count = Some(CountSpec {

@@ -96,7 +96,7 @@ fn basic_is_derived_for_the_rules_and_simulation_agrees_with_its_exact_ev() {
     let table = |r: &Rules| DealerTable::new(r.h17);
     let seed = seed_chart();
     for (i, (name, rules)) in off_seed_rule_sets().into_iter().enumerate() {
-        let spec = resolve_strategy("basic", &rules).unwrap();
+        let spec = resolve_strategy("basic", &rules, &Default::default()).unwrap();
         let StrategySpec::Chart(chart) = &spec else {
             panic!("{name}: basic is not a chart")
         };
@@ -137,8 +137,14 @@ fn basic_is_derived_for_the_rules_and_simulation_agrees_with_its_exact_ev() {
 #[test]
 fn basic_under_the_seed_rules_is_the_committed_seed_chart() {
     let rules = Rules::seed();
-    assert_eq!(basic_chart(&rules).codes, seed_chart().codes);
-    assert_eq!(basic_chart(&rules).codes, derive_chart(&rules, false).codes);
+    assert_eq!(
+        basic_chart(&rules, &Default::default()).codes,
+        seed_chart().codes
+    );
+    assert_eq!(
+        basic_chart(&rules, &Default::default()).codes,
+        derive_chart(&rules, false).codes
+    );
 }
 
 fn sim(

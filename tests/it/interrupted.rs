@@ -75,7 +75,7 @@ fn blackjack_stopped_before_its_first_chunk() {
     for (insure, pairs, behind, claim) in [(false, 0.0, 0.0, None), (true, 1.0, 1.0, Some(0.9954))]
     {
         let cfg = BjConfig {
-            strategy: resolve_strategy("basic", &rules).unwrap(),
+            strategy: resolve_strategy("basic", &rules, &Default::default()).unwrap(),
             rules: rules.clone(),
             bets: SideBets {
                 pairs,
@@ -85,6 +85,7 @@ fn blackjack_stopped_before_its_first_chunk() {
             },
             rounds: 100_000,
             count: None,
+            tables: Default::default(),
         };
         let spec = RunSpec {
             seed: 1,
@@ -158,7 +159,13 @@ fn a_comparison_stopped_before_its_first_chunk() {
     let rules = Rules::seed();
     let configs: Vec<_> = ["basic", "autoplay", "mimic-dealer"]
         .iter()
-        .map(|s| BjConfig::new(rules.clone(), resolve_strategy(s, &rules).unwrap(), 100_000))
+        .map(|s| {
+            BjConfig::new(
+                rules.clone(),
+                resolve_strategy(s, &rules, &Default::default()).unwrap(),
+                100_000,
+            )
+        })
         .collect();
     let run = compare::<Blackjack>(configs, &one_thread(), &stopped()).unwrap();
     assert!(run.meta.interrupted);

@@ -10,6 +10,7 @@ mod baccarat;
 mod bets;
 mod blackjack_stats;
 mod cache;
+mod cache_blackjack;
 mod check;
 mod check_bless;
 mod checkpoint;

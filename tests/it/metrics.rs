@@ -23,7 +23,7 @@ fn six_deck_h17() -> Rules {
 #[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn the_built_in_counts_are_held_to_the_published_table() {
     let rules = six_deck_h17();
-    let chart = basic_chart(&rules);
+    let chart = basic_chart(&rules, &Default::default());
     let e = Effects::compute(&rules, &chart);
     for (name, bc, pe, ic) in PUBLISHED {
         let m = e.metrics(&CountSystem::resolve(name).unwrap());
@@ -55,7 +55,7 @@ fn the_built_in_counts_are_held_to_the_published_table() {
 #[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn each_effect_of_removal_is_the_difference_of_two_exact_analyses() {
     let rules = six_deck_h17();
-    let chart = basic_chart(&rules);
+    let chart = basic_chart(&rules, &Default::default());
     let e = Effects::compute(&rules, &chart);
     let table = DealerTable::new(rules.h17);
     let full = full_shoe(rules.decks);

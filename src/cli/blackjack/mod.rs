@@ -13,6 +13,7 @@ use rtplab::games::blackjack::jobs::{
     AdviseJob, AuditJob, DeriveJob, ExactJob, IndexObjective, IndicesJob, MetricsJob, RampJob,
     RampSource,
 };
+use rtplab::games::blackjack::kept::Kept;
 use rtplab::games::blackjack::{count, resolve::resolve_strategy, BjConfig, Blackjack};
 use rtplab::numparse::parse_count;
 
@@ -23,6 +24,30 @@ mod rules;
 pub use bets::BetsBlackjack;
 pub use counting::{CountArgs, CountPlay, TcRounding};
 pub use rules::BjRulesArgs;
+
+/// Where the solved tables of the rules are kept: the chart derived for them (`basic`) and the
+/// count metrics' effects of removal.
+#[derive(Args, Debug, Clone, Default)]
+pub struct TablesArgs {
+    /// Derive the chart for the rules (and the count metrics' tables) for this run only: the
+    /// cache folder is neither read nor written.
+    ///
+    /// By default they are kept in the cache folder ($RTPLAB_CACHE, else
+    /// $XDG_CACHE_HOME/rtplab, else ~/.cache/rtplab), one entry per rule set, and read from
+    /// there by later runs in milliseconds (docs/cache.md).
+    #[arg(help_heading = heading::ANALYSIS, long)]
+    pub no_cache: bool,
+}
+
+impl TablesArgs {
+    /// Where the tables are kept: the cache folder unless --no-cache.
+    pub fn kept(&self) -> Kept {
+        match self.no_cache {
+            true => Kept::Fresh,
+            false => Kept::cache_folder(),
+        }
+    }
+}
 
 #[derive(Args, Debug)]
 pub struct BlackjackAudit {
@@ -58,6 +83,8 @@ pub struct BlackjackAudit {
     #[arg(help_heading = heading::OUTPUT, long, value_enum, default_value_t = MonitorTier::Basic)]
     pub monitor_tier: MonitorTier,
 
+    #[command(flatten)]
+    pub tables: TablesArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -111,6 +138,8 @@ pub struct AdviseBlackjack {
     #[arg(help_heading = heading::STRATEGY, long, default_value = "basic")]
     pub strategy: String,
     #[command(flatten)]
+    pub tables: TablesArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
     pub quiet: super::QuietArgs,
@@ -149,6 +178,8 @@ pub struct BlackjackExact {
     #[arg(help_heading = heading::STRATEGY, long, value_enum, default_value = "cdz")]
     pub post_split: PostSplit,
 
+    #[command(flatten)]
+    pub tables: TablesArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -222,6 +253,8 @@ pub struct IndicesBlackjack {
     #[arg(help_heading = heading::OUTPUT, long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
     #[command(flatten)]
+    pub tables: TablesArgs,
+    #[command(flatten)]
     pub run: RunCommon,
 }
 
@@ -255,6 +288,8 @@ pub struct MetricsBlackjack {
     pub strategy: String,
 
     #[command(flatten)]
+    pub tables: TablesArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
     pub quiet: super::QuietArgs,
@@ -274,7 +309,8 @@ impl TryFrom<&MetricsBlackjack> for MetricsJob {
             vec![count::CountSystem::resolve(&args.count)
                 .map_err(|e| anyhow::anyhow!("--count {}: {e}", args.count))?]
         };
-        let StrategySpec::Chart(chart) = resolve_strategy(&args.strategy, &rules)? else {
+        let tables = args.tables.kept();
+        let StrategySpec::Chart(chart) = resolve_strategy(&args.strategy, &rules, &tables)? else {
             anyhow::bail!(
                 "--strategy {}: the effects of removal are those of a chart (basic or a chart file)",
                 args.strategy
@@ -284,6 +320,7 @@ impl TryFrom<&MetricsBlackjack> for MetricsJob {
             rules,
             chart: *chart,
             systems,
+            tables,
             outputs: (&args.output).into(),
         })
     }
@@ -388,6 +425,8 @@ pub struct BlackjackCompare {
     #[command(flatten)]
     pub run: RunCommon,
     #[command(flatten)]
+    pub tables: TablesArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -462,6 +501,8 @@ pub struct BlackjackSim {
     pub counting: CountArgs,
 
     #[command(flatten)]
+    pub tables: TablesArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -532,7 +573,8 @@ impl TryFrom<&BlackjackSim> for BjConfig {
     fn try_from(args: &BlackjackSim) -> anyhow::Result<Self> {
         use rtplab::games::blackjack::{report::SideBets, resolve::resolve_strategy};
         let rules = args.rules.to_rules()?;
-        let strategy = resolve_strategy(&args.strategy, &rules)?;
+        let tables = args.tables.kept();
+        let strategy = resolve_strategy(&args.strategy, &rules, &tables)?;
         Ok(rtplab::games::blackjack::BjConfig {
             rules,
             strategy,
@@ -544,6 +586,7 @@ impl TryFrom<&BlackjackSim> for BjConfig {
             },
             rounds: args.run.rounds,
             count: args.counting.spec()?,
+            tables,
         })
     }
 }
@@ -644,6 +687,7 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
             &args.strategies,
             &args.penetrations,
             &counts,
+            &args.tables.kept(),
         )?;
         Ok(CompareJob {
             configs,
@@ -657,8 +701,9 @@ impl TryFrom<&BlackjackExact> for ExactJob {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackExact) -> anyhow::Result<Self> {
         let rules = args.rules.to_rules_undealt()?;
+        let tables = args.tables.kept();
         let strategy = match &args.strategy {
-            Some(s) => Some(resolve_strategy(s, &rules)?),
+            Some(s) => Some(resolve_strategy(s, &rules, &tables)?),
             None => None,
         };
         Ok(ExactJob {
@@ -669,6 +714,7 @@ impl TryFrom<&BlackjackExact> for ExactJob {
                 strategy,
                 sensitivity: args.sensitivity,
                 post_split: args.post_split.into(),
+                tables,
             },
             outputs: (&args.output).into(),
         })
@@ -691,7 +737,8 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
         use rtplab::games::blackjack::strategy::StrategySpec;
         let rules = args.rules.to_rules_undealt()?;
         let system = count::CountSystem::resolve(&args.count)?;
-        let StrategySpec::Chart(chart) = resolve_strategy(&args.strategy, &rules)? else {
+        let tables = args.tables.kept();
+        let StrategySpec::Chart(chart) = resolve_strategy(&args.strategy, &rules, &tables)? else {
             anyhow::bail!(
                 "--strategy {}: index plays deviate from a chart (basic or a chart file)",
                 args.strategy
@@ -741,6 +788,7 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
                         bets: rtplab::games::blackjack::report::SideBets::none(),
                         rounds: args.rounds.unwrap_or(10_000_000),
                         count: counting.spec()?,
+                        tables,
                     }),
                     spec: args.run.spec()?,
                 }
@@ -764,7 +812,7 @@ impl TryFrom<&AdviseBlackjack> for AdviseJob {
     fn try_from(args: &AdviseBlackjack) -> anyhow::Result<Self> {
         let rules = args.rules.to_rules_undealt()?;
         Ok(AdviseJob {
-            strategy: resolve_strategy(&args.strategy, &rules)?,
+            strategy: resolve_strategy(&args.strategy, &rules, &args.tables.kept())?,
             rules,
             hand: args.hand.clone(),
             up: args.up.clone(),
@@ -788,6 +836,7 @@ impl TryFrom<&BlackjackAudit> for AuditJob {
                 progress: !args.run.quiet,
                 monitor_tier: args.monitor_tier.into(),
                 on_simulation: None,
+                tables: args.tables.kept(),
             },
             outputs: (&args.output).into(),
         })
@@ -862,6 +911,8 @@ pub struct CountTableArgs {
     /// (`sim blackjack --count ... --format json`) instead of simulating.
     #[arg(help_heading = heading::COUNTING, long, value_name = "RUN.json")]
     pub from: Option<PathBuf>,
+    #[command(flatten)]
+    pub tables: TablesArgs,
 }
 
 impl CountTableArgs {
@@ -896,12 +947,14 @@ impl CountTableArgs {
             ..Default::default()
         };
         let rules = self.rules.to_rules()?;
+        let tables = self.tables.kept();
         let config = BjConfig {
-            strategy: resolve_strategy(&self.strategy, &rules)?,
+            strategy: resolve_strategy(&self.strategy, &rules, &tables)?,
             rules,
             bets: SideBets::none(),
             rounds: self.rounds.unwrap_or(20_000_000),
             count: counting.spec()?,
+            tables,
         };
         Ok(RampSource::Simulate {
             config: Box::new(config),

@@ -292,6 +292,11 @@ fn key(c: &[u8; NV]) -> u64 {
         .fold(0u64, |k, (v, &n)| k | (n as u64) << (6 * v))
 }
 
+/// The version of [`derive_chart`]'s meaning, part of every kept chart's identity
+/// (`kept::chart_key`): bump it when a change here (or in the exact analysis it reads) can
+/// change a derived chart, so that the charts kept in the cache folder are derived again.
+pub const DERIVE_VERSION: u32 = 1;
+
 /// The total-dependent chart with the highest expected value for `rules`, as derived above;
 /// progress on standard error when `show_progress` (and the work lasts).
 pub fn derive_chart(rules: &Rules, show_progress: bool) -> Chart {

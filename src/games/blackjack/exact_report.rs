@@ -25,6 +25,8 @@ pub struct ExactConfig {
     pub claim: Option<f64>,
     pub sensitivity: bool,
     pub post_split: PostSplit,
+    /// Where the charts derived for `basic` are kept.
+    pub tables: super::kept::Kept,
 }
 
 pub(super) fn run(
@@ -275,7 +277,7 @@ pub fn exact_model(cfg: &ExactConfig, show_progress: bool) -> ExactModel {
             vec![("optimal".into(), run(rs, None, cfg.post_split))];
         if let Some(st) = &cfg.strategy {
             // `basic` is the chart derived for each settlement's rules.
-            let st = super::resolve::rederive_basic(st, rs);
+            let st = super::resolve::rederive_basic(st, rs, &cfg.tables);
             plays.push((st.name(), run(rs, Some(&st), cfg.post_split)));
         }
         progress.advance(plays_each);

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::count::{CountSpec, Counting};
 use super::exact::{analyze, DealerTable, Follow};
+use super::kept::Kept;
 use super::report::{counting_model, model, render, BehindFollows, RunInfo, SideBets, SimModel};
 use super::resolve::{cells_off_basic, resolve_strategy};
 use super::rules::{Rules, Shuffle};
@@ -32,6 +33,10 @@ pub struct BjConfig {
     /// bets one initial bet, as before counting existed (and the key is unchanged).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<CountSpec>,
+    /// Where the solved tables of the rules (the derived chart, the count metrics' effects)
+    /// are kept (not part of what is simulated: they are the same wherever they are kept).
+    #[serde(skip)]
+    pub tables: Kept,
 }
 
 impl BjConfig {
@@ -43,6 +48,7 @@ impl BjConfig {
             bets: SideBets::none(),
             rounds,
             count: None,
+            tables: Kept::Fresh,
         }
     }
 }
@@ -271,7 +277,8 @@ impl Game for Blackjack {
     fn report(run: &Run<Blackjack>, claim: Option<f64>) -> Result<Report, BjError> {
         let cfg = &run.config;
         let mut report = render(&run_model(run, claim)?);
-        if let Some(n) = cells_off_basic(&cfg.strategy, &cfg.rules).filter(|&n| n > 0) {
+        if let Some(n) = cells_off_basic(&cfg.strategy, &cfg.rules, &cfg.tables).filter(|&n| n > 0)
+        {
             report.notes.push(format!(
                 "This chart differs from the chart derived for these rules (`--strategy basic`) in {n} of {} cells.",
                 super::strategy::ROWS * 10
@@ -303,7 +310,7 @@ pub fn run_model(run: &Run<Blackjack>, claim: Option<f64>) -> Result<SimModel, B
     );
     m.counting = counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc);
     if let (Some(c), Some(spec)) = (m.counting.as_mut(), cfg.count.as_ref()) {
-        c.metrics = count_metrics(&cfg.rules, &spec.system);
+        c.metrics = count_metrics(&cfg.rules, &spec.system, &cfg.tables);
     }
     if m.claim.is_none() {
         m.no_claim = Some(cfg.rules.no_claim_reason(cfg.count.is_some()));
@@ -316,14 +323,16 @@ pub fn run_model(run: &Run<Blackjack>, claim: Option<f64>) -> Result<SimModel, B
 }
 
 /// The metrics of `system` for `rules` with their basic chart, computed once per rule set in
-/// a process; none where the exact analysis does not reach (more than 4 hands).
+/// a process (and kept where `kept` keeps them); none where the exact analysis does not reach
+/// (more than 4 hands).
 fn count_metrics(
     rules: &super::rules::Rules,
     system: &super::count::CountSystem,
+    kept: &Kept,
 ) -> Option<super::metrics::CountMetrics> {
     super::exact::check_exact(rules).ok()?;
-    let chart = super::resolve::basic_chart(rules);
-    Some(super::metrics::Effects::cached(rules, &chart).metrics(system))
+    let chart = super::resolve::basic_chart(rules, kept);
+    Some(super::metrics::Effects::cached(rules, &chart, kept).metrics(system))
 }
 
 fn info(run: &Run<Blackjack>) -> RunInfo {
@@ -382,7 +391,8 @@ impl crate::game::Chunks for Plan {
 impl crate::game::Baseline<Blackjack> for BjBaseline {
     fn run(&self) -> Result<(BjConfig, u64), BjError> {
         self.rules.validate()?;
-        let strategy = resolve_strategy(&self.strategy, &self.rules)?;
+        // A baseline checks the program as built: its chart is derived, never read.
+        let strategy = resolve_strategy(&self.strategy, &self.rules, &Kept::Fresh)?;
         let cfg = BjConfig {
             rules: self.rules.clone(),
             strategy,
@@ -392,6 +402,7 @@ impl crate::game::Baseline<Blackjack> for BjBaseline {
             },
             rounds: self.rounds,
             count: None,
+            tables: Kept::Fresh,
         };
         Ok((cfg, self.chunk_shoes))
     }

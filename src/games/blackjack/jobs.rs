@@ -11,6 +11,7 @@ use super::derive::{
 };
 use super::exact_report::ExactConfig;
 use super::indices::Play;
+use super::kept::Kept;
 use super::ramp::{ramp_file, ramp_model, render, CountRow, RampRequest, TableSource};
 use super::rules::{Rules, Shuffle};
 use super::strategy::{Chart, StrategySpec};
@@ -226,6 +227,8 @@ pub struct MetricsJob {
     pub rules: Rules,
     pub chart: Chart,
     pub systems: Vec<CountSystem>,
+    /// Where the effects of removal are kept (computed once per rules and chart).
+    pub tables: Kept,
     pub outputs: Outputs,
 }
 
@@ -236,7 +239,9 @@ impl Job for MetricsJob {
     fn run(self, _: &Ctx) -> Result<Outcome, Error> {
         use super::metrics::{metrics_model, render, Effects};
         super::exact::check_exact(&self.rules)?;
-        let effects = Effects::compute(&self.rules, &self.chart);
+        let effects = super::kept::effects(&self.rules, &self.chart, &self.tables, || {
+            Effects::compute(&self.rules, &self.chart)
+        });
         let model = metrics_model(&self.rules, &effects, &self.systems);
         Ok(Outcome::report(render(&model), Status::Done))
     }
@@ -312,6 +317,7 @@ pub fn compare_configs(
     strategies: &[String],
     penetrations: &[f64],
     counts: &[Option<CountSpec>],
+    tables: &Kept,
 ) -> Result<Vec<BjConfig>, BjError> {
     let basic = ["basic".to_string()];
     let strategies = if strategies.is_empty() {
@@ -335,10 +341,11 @@ pub fn compare_configs(
                 .collect::<Result<_, _>>()?;
         }
         for rules in each {
-            let spec = super::resolve::resolve_strategy(strategy, &rules)?;
+            let spec = super::resolve::resolve_strategy(strategy, &rules, tables)?;
             for count in counts {
                 let mut cfg = BjConfig::new(rules.clone(), spec.clone(), rounds);
                 cfg.count = count.clone();
+                cfg.tables = tables.clone();
                 configs.push(cfg);
             }
         }

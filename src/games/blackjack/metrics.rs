@@ -28,6 +28,7 @@ use serde::Serialize;
 
 use super::count::{CountSystem, BUILT_IN};
 use super::exact::{analyze_shoe, full_shoe, DealerTable, Follow, PostSplit, NV};
+use super::kept::Kept;
 use super::rules::{Rules, Shuffle};
 use super::strategy::{Action, Chart};
 
@@ -205,6 +206,11 @@ fn hand_decisions(full: [u32; NV], plays: &[Vec<HandPlays>]) -> Vec<Decision> {
     out
 }
 
+/// The version of [`Effects::compute`]'s meaning, part of every kept table's identity
+/// (`kept::effects_key`): bump it when a change here (or in the exact analysis it reads) can
+/// change the effects, so that those kept in the cache folder are computed again.
+pub const EFFECTS_VERSION: u32 = 1;
+
 impl Effects {
     /// The effects of removal of `rules` with `chart` played, and its decisions: the exact
     /// analysis of the full shoe and of the shoes one card less and one card more of each
@@ -240,8 +246,9 @@ impl Effects {
         }
     }
 
-    /// `compute`, remembered for the process (a comparison's configurations share it).
-    pub fn cached(rules: &Rules, chart: &Chart) -> Arc<Effects> {
+    /// `compute`, remembered for the process (a comparison's configurations share it) and
+    /// kept where `kept` keeps it (the cache folder: read in milliseconds by later runs).
+    pub fn cached(rules: &Rules, chart: &Chart, kept: &Kept) -> Arc<Effects> {
         type Memo = Mutex<HashMap<String, Arc<Effects>>>;
         static MEMO: OnceLock<Memo> = OnceLock::new();
         let key = format!(
@@ -253,7 +260,9 @@ impl Effects {
         if let Some(e) = memo.lock().ok().and_then(|m| m.get(&key).cloned()) {
             return e;
         }
-        let e = Arc::new(Effects::compute(rules, chart));
+        let e = Arc::new(super::kept::effects(rules, chart, kept, || {
+            Effects::compute(rules, chart)
+        }));
         if let Ok(mut m) = memo.lock() {
             m.insert(key, e.clone());
         }

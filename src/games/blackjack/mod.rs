@@ -12,6 +12,7 @@ pub mod game;
 pub mod hand;
 pub mod indices;
 pub mod jobs;
+pub mod kept;
 pub mod metrics;
 pub mod ramp;
 pub mod report;

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use super::kept::Kept;
 use super::rules::Rules;
 use super::strategy::{Chart, StrategySpec};
 use super::BjError;
@@ -16,11 +17,12 @@ pub const SEED_CHART_NAME: &str = "strategies/blackjack/seed.csv";
 pub const BASIC_NAME: &str = "basic (the chart derived for these rules)";
 
 /// Turn a strategy name or chart path into a strategy. `basic` is the best total-dependent
-/// chart for `rules` (derived at start-up; the committed seed chart when the rules are the
-/// seed table's, which a test proves equal to the derivation).
-pub fn resolve_strategy(name: &str, rules: &Rules) -> Result<StrategySpec, BjError> {
+/// chart for `rules` (derived at start-up, or read from where `kept` keeps it; the committed
+/// seed chart when the rules are the seed table's, which a test proves equal to the
+/// derivation).
+pub fn resolve_strategy(name: &str, rules: &Rules, kept: &Kept) -> Result<StrategySpec, BjError> {
     Ok(match name {
-        "basic" => StrategySpec::Chart(Box::new(basic_chart(rules))),
+        "basic" => StrategySpec::Chart(Box::new(basic_chart(rules, kept))),
         "autoplay" | "auto-play" => StrategySpec::AutoPlay,
         "mimic-dealer" | "mimic" => StrategySpec::MimicDealer,
         "never-bust" => StrategySpec::NeverBust,
@@ -33,12 +35,17 @@ pub fn resolve_strategy(name: &str, rules: &Rules) -> Result<StrategySpec, BjErr
     })
 }
 
-/// The best total-dependent chart for these rules, named [`BASIC_NAME`].
-pub fn basic_chart(rules: &Rules) -> Chart {
-    let mut chart = if chart_rules(rules) == chart_rules(&Rules::seed()) {
+/// The best total-dependent chart for these rules, named [`BASIC_NAME`]: the compiled seed
+/// chart for the seed's rules, else derived once per rule set where `kept` keeps it (the
+/// cache folder: milliseconds after the first run) or for this call alone.
+pub fn basic_chart(rules: &Rules, kept: &Kept) -> Chart {
+    let by = chart_rules(rules);
+    let mut chart = if by == chart_rules(&Rules::seed()) {
         seed_chart()
     } else {
-        super::derive::derive_chart(rules, false)
+        // Derived from what its entry is named by (the same chart: neither the derivation nor
+        // the exact analysis reads how the shoe ends or the seats).
+        super::kept::chart(&by, kept, || super::derive::derive_chart(&by, false))
     };
     chart.name = BASIC_NAME.to_string();
     chart
@@ -46,7 +53,7 @@ pub fn basic_chart(rules: &Rules) -> Chart {
 
 /// The rules with what cannot change a derived chart (how the shoe ends, the number of
 /// seats: the derivation is for a full shoe) set to the seed's.
-fn chart_rules(r: &Rules) -> Rules {
+pub(super) fn chart_rules(r: &Rules) -> Rules {
     let seed = Rules::seed();
     Rules {
         shuffle: seed.shuffle,
@@ -57,10 +64,10 @@ fn chart_rules(r: &Rules) -> Rules {
 
 /// `spec` for other rules: `basic` becomes the chart derived for `rules`; any other strategy
 /// is played as it is.
-pub fn rederive_basic(spec: &StrategySpec, rules: &Rules) -> StrategySpec {
+pub fn rederive_basic(spec: &StrategySpec, rules: &Rules, kept: &Kept) -> StrategySpec {
     match spec {
         StrategySpec::Chart(c) if c.name == BASIC_NAME => {
-            StrategySpec::Chart(Box::new(basic_chart(rules)))
+            StrategySpec::Chart(Box::new(basic_chart(rules, kept)))
         }
         other => other.clone(),
     }
@@ -76,10 +83,10 @@ pub fn seed_chart() -> Chart {
 
 /// For a chart that is not `basic`: in how many cells it differs from the chart derived for
 /// these rules (`None` for other strategies and for `basic` itself).
-pub fn cells_off_basic(spec: &StrategySpec, rules: &Rules) -> Option<usize> {
+pub fn cells_off_basic(spec: &StrategySpec, rules: &Rules, kept: &Kept) -> Option<usize> {
     match spec {
         StrategySpec::Chart(c) if c.name != BASIC_NAME => {
-            let basic = basic_chart(rules);
+            let basic = basic_chart(rules, kept);
             Some(
                 c.codes
                     .iter()

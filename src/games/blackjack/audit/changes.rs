@@ -5,6 +5,7 @@ use rayon::prelude::*;
 
 use super::super::exact::{analyze, DealerTable, Follow, Optimal};
 use super::super::exact_report::{rule_changes, RuleChange};
+use super::super::kept::Kept;
 use super::super::resolve::basic_chart;
 use super::super::rules::{Rules, Shuffle};
 use super::{ChangeRow, TierName};
@@ -89,10 +90,16 @@ fn change_pairs(
 
 /// The row of a change (`ev`: optimal play's EV under it): whether it reaches the claim,
 /// and if it does, the RTP of the basic chart derived for the changed rules.
-fn change_row(changes: &[RuleChange], (ix, (r, note)): Changed, ev: f64, claim: f64) -> ChangeRow {
+fn change_row(
+    changes: &[RuleChange],
+    (ix, (r, note)): Changed,
+    ev: f64,
+    claim: f64,
+    kept: &Kept,
+) -> ChangeRow {
     let reaches = 1.0 + ev >= claim;
     let rtp_basic = reaches.then(|| {
-        let chart = basic_chart(&r);
+        let chart = basic_chart(&r, kept);
         1.0 + analyze(&r, &Follow(&chart), DealerTable::shared(r.h17)).ev
     });
     ChangeRow {
@@ -111,9 +118,9 @@ fn change_row(changes: &[RuleChange], (ix, (r, note)): Changed, ev: f64, claim: 
 
 /// The single rule changes, and the pairs of changes that each raise the RTP without reaching
 /// the claim alone, under optimal play; for those that reach the claim, the basic chart
-/// derived for the changed rules too.
+/// derived for the changed rules too (kept where `kept` keeps charts).
 /// Sorted: those that reach the claim first, then by RTP.
-pub fn claim_changes(base: &Rules, claim: f64, progress: &Progress) -> Vec<ChangeRow> {
+pub fn claim_changes(base: &Rules, claim: f64, progress: &Progress, kept: &Kept) -> Vec<ChangeRow> {
     let changes = rule_changes(base);
     let ev0 = analyze(base, &Optimal, DealerTable::shared(base.h17)).ev;
     let singles: Vec<Changed> = (0..changes.len())
@@ -128,7 +135,7 @@ pub fn claim_changes(base: &Rules, claim: f64, progress: &Progress) -> Vec<Chang
         .chain(pairs.into_iter().zip(pair_ev))
         .collect::<Vec<_>>()
         .into_par_iter()
-        .map(|(changed, ev)| change_row(&changes, changed, ev, claim))
+        .map(|(changed, ev)| change_row(&changes, changed, ev, claim, kept))
         .collect();
     rows.sort_by(|a, b| {
         b.reaches_claim

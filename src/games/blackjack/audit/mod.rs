@@ -47,6 +47,8 @@ pub struct AuditConfig {
     /// partial result: the CLI ends the command at once on a signal before this, and lets the
     /// simulation stop with a partial dossier after it.
     pub on_simulation: Option<fn()>,
+    /// Where the charts derived for the rules (and for each rule change) are kept.
+    pub tables: super::kept::Kept,
 }
 
 /// The strategy tiers.
@@ -287,7 +289,7 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
     super::exact::check_exact(rules)?;
     let t0 = std::time::Instant::now();
     let progress = crate::progress::Progress::new(cfg.progress, 3, "audit: exact tiers", "tiers");
-    let chart = basic_chart(rules);
+    let chart = basic_chart(rules, &cfg.tables);
     let specs: Specs = [
         (TierName::Optimal, StrategySpec::AutoPlay),
         (
@@ -301,7 +303,7 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
     let tiers_seconds = t0.elapsed().as_secs_f64();
     let what = cfg
         .claim
-        .map(|c| claim_changes(rules, c, &progress))
+        .map(|c| claim_changes(rules, c, &progress, &cfg.tables))
         .unwrap_or_default();
     progress.finish();
     let exact_seconds = t0.elapsed().as_secs_f64();
@@ -444,11 +446,12 @@ mod tests {
             progress: false,
             monitor_tier: TierName::Basic,
             on_simulation: None,
+            tables: Default::default(),
         };
         let go = AtomicBool::new(false);
         let m = audit(&cfg, &go).unwrap();
         assert_eq!(m.simulation.len(), SIMULATED_TIERS);
-        let basic = StrategySpec::Chart(Box::new(basic_chart(&cfg.rules)));
+        let basic = StrategySpec::Chart(Box::new(basic_chart(&cfg.rules, &cfg.tables)));
         for (sim, spec) in m.simulation.iter().zip([basic, StrategySpec::AutoPlay]) {
             let (bc, spec_run) = simulation_run(&cfg, &spec);
             let run = crate::game::simulate::<Blackjack>(bc, &spec_run, &go).unwrap();

@@ -57,6 +57,7 @@ pub(super) fn simulation_run(
     rules.shuffle = Shuffle::EveryRound;
     rules.players = 1;
     let mut bc = BjConfig::new(rules, spec.clone(), cfg.rounds);
+    bc.tables = cfg.tables.clone();
     bc.bets = SideBets {
         pairs: 1.0,
         behind: 1.0,
