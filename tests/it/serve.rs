@@ -11,7 +11,9 @@ use std::sync::atomic::AtomicBool;
 
 use rtplab::game::serve::{checksum, Answer, Hello, Server, Want};
 use rtplab::game::{simulate, Game, RunSpec};
-use rtplab::games::blackjack::{resolve::resolve_strategy, rules::Rules, BjConfig, Blackjack};
+use rtplab::games::blackjack::{
+    kept::Kept, resolve::resolve_strategy, rules::Rules, BjConfig, Blackjack,
+};
 
 fn spec(seed: u64) -> RunSpec {
     RunSpec {
@@ -24,7 +26,7 @@ fn spec(seed: u64) -> RunSpec {
 #[test]
 fn the_chunks_served_are_the_runs_chunks_however_the_requests_split_them() {
     let rules = Rules::seed();
-    let strategy = resolve_strategy("basic", &rules).unwrap();
+    let strategy = resolve_strategy("basic", &rules, &Kept::Fresh).unwrap();
     let cfg = BjConfig::new(rules, strategy, 300_000);
     let run = simulate::<Blackjack>(cfg.clone(), &spec(7), &AtomicBool::new(false)).unwrap();
     let want = checksum::<Blackjack>(&cfg, &run.acc);
@@ -64,7 +66,7 @@ fn a_run_option_the_server_cannot_honour_is_refused() {
     let rules = Rules::seed();
     let cfg = BjConfig::new(
         rules.clone(),
-        resolve_strategy("basic", &rules).unwrap(),
+        resolve_strategy("basic", &rules, &Kept::Fresh).unwrap(),
         1000,
     );
     let s = RunSpec {
