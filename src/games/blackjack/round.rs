@@ -562,7 +562,7 @@ impl Ctx<'_> {
                 // A fixed chart: the hit loop by table, without a test of `hit`.
                 // A hand that stood passes through; one that hit draws again in about a
                 // third of hands, a third time rarely.
-                let state = h.state() | DrawTable::STOOD * !hit as u8;
+                let state = h.state() | (DrawTable::STOOD * !hit as u8);
                 let (state, drawn) = draw_by_table(table, state, 2, shoe, rng, player);
                 h.set_state(state, drawn);
             } else if hit {
