@@ -93,6 +93,21 @@ pub(crate) fn parse_threads(s: &str) -> Result<usize, String> {
     }
 }
 
+/// A true count a back-counter or a spread acts at: a whole number (the count is an integer
+/// once rounded by --tc-rounding), e.g. 1 or -2.
+pub(crate) fn parse_true_count(s: &str) -> Result<i32, String> {
+    let t = s.trim();
+    t.parse::<i32>().map_err(|_| match t.parse::<f64>() {
+        Ok(x) if x.is_finite() => format!(
+            "'{s}': the count is a whole number (it is rounded to one by --tc-rounding before it \
+             is compared): give {} for 'at {} or above'",
+            x.ceil() as i64,
+            x.ceil() as i64
+        ),
+        _ => format!("expected a whole true count such as 1 or -2, found '{s}'"),
+    })
+}
+
 /// A risk of ruin as a percentage ("5%") or a fraction (0.05), strictly between 0 and 1.
 pub(crate) fn parse_ror(s: &str) -> Result<f64, String> {
     let r = if s.trim().ends_with('%') {

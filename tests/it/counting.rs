@@ -612,8 +612,20 @@ fn a_second_spot_is_bet_only_at_high_counts() {
 #[test]
 fn bad_counting_requests_exit_2() {
     let base = ["sim", "blackjack", "--rounds", "10k"];
-    let cases: [(&[&str], &str); 33] = [
+    let cases: [(&[&str], &str); 36] = [
         (&["--ramp", "0:1"], "--ramp needs --count"),
+        (
+            &["--count", "hi-lo", "--wong-in", "0.5"],
+            "the count is a whole number (it is rounded to one by --tc-rounding before it is compared): give 1",
+        ),
+        (
+            &["--count", "hi-lo", "--wong-out", "-0.5"],
+            "give 0 for 'at 0 or above'",
+        ),
+        (
+            &["--count", "hi-lo", "--spots-at", "two"],
+            "expected a whole true count such as 1 or -2, found 'two'",
+        ),
         (&["--wong-in", "2"], "--wong-in needs --count"),
         (&["--count", "hi-lo", "--ramp", "1:2,0:1"], "sort by count"),
         (

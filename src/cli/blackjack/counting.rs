@@ -131,11 +131,11 @@ pub struct CountPlay {
     /// depend on the counter's bets. The counter leaves below --wong-out and re-enters at TC
     /// again in the same shoe (as CVCX's back-counter; --max-entries 1 stays out until the
     /// shuffle). Example: --wong-in 1 --wong-out 0
-    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    #[arg(long, value_name = "TC", allow_hyphen_values = true, value_parser = crate::cli::parse_true_count)]
     pub wong_in: Option<i32>,
     /// Leave when the count falls below TC (default: the --wong-in count, if given). Without
     /// --wong-in the seat plays from each shoe's first round and re-enters at TC.
-    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    #[arg(long, value_name = "TC", allow_hyphen_values = true, value_parser = crate::cli::parse_true_count)]
     pub wong_out: Option<i32>,
     /// Enter at most N times a shoe when back-counting (default: no limit, re-entering
     /// whenever the count allows); 1 stays out until the shuffle after leaving.
@@ -157,7 +157,7 @@ pub struct CountPlay {
     /// (--players 2 or more) only at counts at or above TC, each from the ramp.
     ///
     /// Example: --players 2 --spots-at 3
-    #[arg(long, value_name = "TC", allow_hyphen_values = true)]
+    #[arg(long, value_name = "TC", allow_hyphen_values = true, value_parser = crate::cli::parse_true_count)]
     pub spots_at: Option<i32>,
 }
 

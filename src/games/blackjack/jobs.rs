@@ -92,6 +92,7 @@ pub enum IndexObjective {
 struct RampGame {
     ramp: super::count::Ramp,
     ev: f64,
+    ev_se: f64,
     sd: f64,
     rounds: u64,
     seed: u64,
@@ -116,13 +117,14 @@ impl IndicesJob {
                 "--objective score: the ramp {} loses at these rules (EV {:+.5} table minimums a round over {} rounds), so it has no SCORE to maximise; use a ramp that wins, or --objective ev",
                 count.ramp,
                 m.ev_per_round,
-                m.rounds_played
+                crate::report::count(m.rounds_played)
             )))
             .into());
         }
         Ok(Some(RampGame {
             ramp: count.ramp.clone(),
             ev: m.ev_per_round,
+            ev_se: m.ev_per_round_se,
             sd: m.sd_per_round,
             rounds: m.rounds_played,
             seed: spec.seed,
@@ -214,10 +216,16 @@ fn risk_averse_note(g: &RampGame, key: &str) -> String {
     format!(
         "# Objective: SCORE under the ramp {} (risk-averse indices): a play is taken at a count where its EV gain\n\
          # per unit beats b·Δm·E/(2V) = b·Δm·{per_unit:.3e}, b the ramp's bet there, Δm the rise of the hand's second\n\
-         # moment, E = {:.5} and SD = {:.4} table minimums a round from a counting simulation of {} rounds (seed {}).\n\
+         # moment, E = {:.5} (SE {:.5}) and SD = {:.4} table minimums a round from a counting simulation of {} rounds\n\
+         # (seed {}).\n\
          # Splits and insurance are on EV (a split's two hands are not followed jointly).\n\
          # Each comment gives the real-valued {key} of the risk-averse crossing, and the EV index beside it.\n",
-        g.ramp, g.ev, g.sd, g.rounds, g.seed
+        g.ramp,
+        g.ev,
+        g.ev_se,
+        g.sd,
+        crate::report::count(g.rounds),
+        g.seed
     )
 }
 
@@ -460,7 +468,8 @@ fn count_table(source: RampSource, ctx: &Ctx) -> Result<(TableSource, Vec<CountR
             let table = TableSource {
                 source: format!(
                     "a flat-bet simulation of {} rounds (seed {})",
-                    run.acc.counts.rounds, spec.seed
+                    crate::report::count(run.acc.counts.rounds),
+                    spec.seed
                 ),
                 count: m.count,
                 count_key: m.count_key.into(),

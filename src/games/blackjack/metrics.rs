@@ -99,7 +99,15 @@ pub struct CountMetrics {
     pub insurance_correlation: f64,
     /// The published BC, PE and IC of a built-in count.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub published: Option<[f64; 3]>,
+    pub published: Option<Published>,
+}
+
+/// A built-in count's metrics as the counting literature publishes them (`PUBLISHED`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Published {
+    pub betting_correlation: f64,
+    pub playing_efficiency: f64,
+    pub insurance_correlation: f64,
 }
 
 /// The shoes analysed: the full shoe, then less one card of each value, then plus one.
@@ -281,7 +289,11 @@ impl Effects {
             .iter()
             .find(|b| b.1 == system.label)
             .and_then(|b| PUBLISHED.iter().find(|p| p.0 == b.0))
-            .map(|p| [p.1, p.2, p.3]);
+            .map(|p| Published {
+                betting_correlation: p.1,
+                playing_efficiency: p.2,
+                insurance_correlation: p.3,
+            });
         CountMetrics {
             count: system.label.clone(),
             tags,
@@ -486,11 +498,13 @@ pub fn render(m: &MetricsModel) -> crate::report::Report {
             fixed_cell(c.playing_efficiency, 3, ""),
             fixed_cell(c.insurance_correlation, 3, ""),
         ];
-        for i in 0..3 {
-            row.push(match c.published {
-                Some(p) => fixed_cell(p[i], 2, ""),
-                None => Cell::from("-".to_string()),
-            });
+        let p = c.published;
+        for v in [
+            p.map(|p| p.betting_correlation),
+            p.map(|p| p.playing_efficiency),
+            p.map(|p| p.insurance_correlation),
+        ] {
+            row.push(v.map_or(Cell::from("-".to_string()), |v| fixed_cell(v, 2, "")));
         }
         counts.row(row);
     }

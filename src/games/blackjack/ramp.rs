@@ -539,7 +539,7 @@ fn ramps_section(m: &RampModel) -> Section {
             "bets (count:units)",
             "EV per round",
             "SD per round",
-            "SCORE",
+            "SCORE (signed)",
             "N0",
             "RoR",
         ],

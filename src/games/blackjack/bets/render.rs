@@ -119,7 +119,10 @@ fn figures_section(m: &BetsModel) -> Section {
     }
     add("N0 (rounds)".into(), fixed_cell(f.n0_rounds, 0, "rounds"));
     add("N0 (hours)".into(), fixed_cell(f.n0_hours, 1, "hours"));
-    add("SCORE".into(), fixed_cell(f.score, 2, "score"));
+    add(
+        "SCORE (below 0 when EV < 0)".into(),
+        fixed_cell(f.score, 2, "score"),
+    );
     add(
         "multiple of Kelly (before limits and chips)".into(),
         fixed_cell(m.kelly_fraction, 3, "Kelly"),
@@ -141,7 +144,7 @@ fn figures_section(m: &BetsModel) -> Section {
 }
 
 /// How the sheet was found and what the figures mean.
-fn notes(m: &BetsModel) -> Vec<String> {
+pub(super) fn notes(m: &BetsModel) -> Vec<String> {
     let mo = &m.money;
     let mut v = vec![format!(
         "Bets: Kelly's shape, the EV over the variance per unit at each count (0 where the EV is not above 0: the table minimum, playing every round dealt), made non-decreasing by a weighted monotone fit so that no bet falls as the count rises; times one scale; clipped to the table ({} to {}); rounded to the nearest bet of the table minimum plus whole chips of {}{}.",
@@ -177,8 +180,14 @@ fn notes(m: &BetsModel) -> Vec<String> {
             fixed(m.kelly_fraction, 3)
         )),
     }
+    if m.figures.ev_per_round <= 0.0 {
+        v.push(format!(
+            "This sheet loses: its EV is {} a round played, so ruin is certain in the long run (lifetime risk 100%) and no bankroll meets a risk target. A count that gains needs a longer table run, a wider spread, or sitting out the negative counts (--wong-out).",
+            money(m.figures.ev_per_round)
+        ));
+    }
     v.push("The risk of ruin is a steep function of the EV, which the table knows only to its SE (each row's SE from its variance and rounds, the rows taken as independent): the range is the risk at the EV 2 SE above and below. A longer table run (--rounds) narrows it.".into());
-    v.push("Figures per round played, insurance not included (the main bet's EV and variance per unit at each count of the table). Hourly figures: the rounds dealt per hour times the share of them played. N0 = (SD/EV)^2 rounds; SCORE = 10^6 (EV/SD)^2. A trip's risk adds the finite-horizon term; simulated trips draw each round's count from the table's shares and its net from a two-point law with the count's EV and variance.".into());
+    v.push("Figures per round played, insurance not included (the main bet's EV and variance per unit at each count of the table). Hourly figures: the rounds dealt per hour times the share of them played. N0 = (SD/EV)^2 rounds; SCORE = 10^6 (EV/SD)^2, signed as EV. A trip's risk adds the finite-horizon term; simulated trips draw each round's count from the table's shares and its net from a two-point law with the count's EV and variance.".into());
     if let (Some(u), Some(r)) = (m.ramp_unit, &m.ramp) {
         v.push(format!(
             "As a ramp of units of {} (--bets-out writes it): {r}. Play it with `rtplab sim blackjack --ramp FILE --bankroll {}` and the table run's rules and counting options; sim's table minimums are then units of {}.",

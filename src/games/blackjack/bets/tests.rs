@@ -1,3 +1,4 @@
+use super::render::notes;
 use super::trips::Course;
 use super::*;
 use crate::risk::{ruin_probability, TRIP_CEILING};
@@ -203,6 +204,23 @@ fn an_unreachable_target_gives_the_sheet_of_least_risk() {
         .fold(1.0, f64::min);
     assert_eq!(m.figures.ror, least);
     assert!(m.figures.bankroll_for_target.unwrap() > 1_000.0);
+}
+
+#[test]
+fn a_losing_sheet_says_it_loses_and_a_winning_one_does_not() {
+    // A tiny Kelly fraction bets the minimum at every count: the table's plain EV, below 0.
+    let lose = model_of(&table(), request(money(10_000.0), Sizing::Kelly(1e-6)));
+    assert!(lose.figures.ev_per_round < 0.0);
+    assert!(
+        notes(&lose)
+            .iter()
+            .any(|n| n.starts_with("This sheet loses")),
+        "{:?}",
+        notes(&lose)
+    );
+    let win = model_of(&strong(0.02), request(money(10_000.0), Sizing::Kelly(0.5)));
+    assert!(win.figures.ev_per_round > 0.0);
+    assert!(!notes(&win).iter().any(|n| n.contains("loses")));
 }
 
 #[test]

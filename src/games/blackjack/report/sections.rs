@@ -370,7 +370,7 @@ fn counting_section(c: &CountingModel) -> Section {
             ],
         ),
         (
-            "SCORE = 10^6 (EV/SD)^2".into(),
+            "SCORE = 10^6 (EV/SD)^2, below 0 when EV < 0".into(),
             [
                 fixed_cell(c.score, 2, "score"),
                 fixed_cell(c.score_se, 2, "score"),
