@@ -557,13 +557,11 @@ impl Ctx<'_> {
                 h.add_if(c, hit | double);
                 break hit;
             };
-            if let Some(tables) = &self.player_draws {
+            if let (Some(tables), true) = (&self.player_draws, hit) {
                 let table = &tables[(up as usize + 9) % 10];
-                // A fixed chart: the hit loop by table, without a test of `hit`.
-                // A hand that stood passes through; one that hit draws again in about a
-                // third of hands, a third time rarely.
-                let state = h.state() | (DrawTable::STOOD * !hit as u8);
-                let (state, drawn) = draw_by_table(table, state, 2, shoe, rng, player);
+                // A fixed chart: the hit loop by table. A hand that hit draws again in about
+                // a third of hands, a third time rarely.
+                let (state, drawn) = draw_by_table(table, h.state(), 1, shoe, rng, player);
                 h.set_state(state, drawn);
             } else if hit {
                 // Three cards or more: hit or stand (any other answer is a hit).

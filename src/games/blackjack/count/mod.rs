@@ -337,6 +337,12 @@ fn tally_steps(tags: &[i8; 13]) -> [u64; 16] {
     })
 }
 
+/// The tally steps indexed by `16·dealt + rank`: 0 for a card read but not dealt, the step
+/// (`tally_steps`) for one dealt.
+fn steps_if(steps: &[u64; 16]) -> [u64; 32] {
+    std::array::from_fn(|i| if i < 16 { 0 } else { steps[i - 16] })
+}
+
 /// What a counting run shares between threads: the chart, the count, the shoe size.
 pub struct Counting<S> {
     pub chart: S,
@@ -396,7 +402,7 @@ impl<S: Strategy> Seats for Counting<S> {
     fn player(&self) -> Counter<'_, S> {
         Counter {
             c: self,
-            steps: self.steps,
+            steps: steps_if(&self.steps),
             extra: self.spec.pairs_exposure,
             miscount: None,
             tally: tally_start(self.spec.system.initial(self.decks)),
@@ -436,9 +442,9 @@ impl Miscount {
 /// plays the chart unchanged.
 pub struct Counter<'a, S> {
     c: &'a Counting<S>,
-    /// Copies of the tally steps by rank, at hand for `see`, and whether seeing a card does
-    /// more than count it (`see_more`: a pairs watch or miscounts).
-    steps: [u64; 16],
+    /// The tally steps at hand for `see`: entry `16·dealt + rank` (`steps_if`), and whether
+    /// seeing a card does more than count it (`see_more`: a pairs watch or miscounts).
+    steps: [u64; 32],
     extra: bool,
     /// Miscounts (`CountSpec::miscount`), from the chunk's side stream.
     miscount: Option<Miscount>,
@@ -648,7 +654,7 @@ impl<S: Strategy> Player for Counter<'_, S> {
 
     #[inline(always)]
     fn see(&mut self, card: Rank) {
-        self.tally = self.tally.wrapping_add(self.steps[card as usize % 16]);
+        self.tally = self.tally.wrapping_add(self.steps[16 + card as usize % 16]);
         if self.extra {
             self.see_more(card);
         }
@@ -656,11 +662,11 @@ impl<S: Strategy> Player for Counter<'_, S> {
 
     #[inline(always)]
     fn see_if(&mut self, card: Rank, dealt: bool) {
-        // The step masked to 0 for a card not dealt: no branch on `dealt`.
-        let mask = (dealt as u64).wrapping_neg();
+        // The step looked up with `dealt` in its index (0 for a card not dealt): a mask or a
+        // select here became a branch on `dealt`, which the predictor cannot learn.
         self.tally = self
             .tally
-            .wrapping_add(self.steps[card as usize % 16] & mask);
+            .wrapping_add(self.steps[16 * dealt as usize + card as usize % 16]);
         if self.extra & dealt {
             self.see_more(card);
         }
@@ -750,6 +756,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_card_read_but_not_dealt_is_not_counted() {
+        let c = Counting::new(super::super::resolve::seed_chart(), spec("hi-lo"), 8);
+        let (mut a, mut b) = (c.player(), c.player());
+        for i in 0..2000u32 {
+            let card = (i * 7 % 13) as Rank;
+            let dealt = i % 3 != 0;
+            a.see_if(card, dealt);
+            if dealt {
+                b.see(card);
+            }
+            assert_eq!(a.tally, b.tally, "card {i}");
+        }
+        assert_eq!(a.seen(), 1333);
     }
 
     #[test]
