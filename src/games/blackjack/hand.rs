@@ -131,26 +131,21 @@ impl Hand {
 /// How a hand draws when no decision but hit-or-stand is left (the dealer's, or a fixed
 /// chart's after its first hit against one up card): from each state (`Hand::state`: the hard
 /// total and whether an ace is in), the state after drawing each rank, which is the same
-/// state where the hand stands (or has busted). States from [`DrawTable::STOOD`] up are those
-/// of a hand that stood before the table took it over: they never draw. Drawing by table
-/// turns the loop "hit while the rule says so", whose exit the branch predictor cannot learn,
+/// state where the hand stands (or has busted). Drawing by table turns the loop "hit while the rule says so", whose exit the branch predictor cannot learn,
 /// into a few steps of arithmetic.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DrawTable {
-    next: [[u8; 16]; 128],
+    next: [[u8; 16]; 64],
 }
 
 impl DrawTable {
-    /// Added to a hand's state: a hand that stood (its state unchanged otherwise).
-    pub const STOOD: u8 = 64;
-
     /// The table of a hand that hits where `hits(hard, has_ace)` says (asked only of hands
     /// that have not busted).
     pub fn new(hits: impl Fn(u8, bool) -> bool) -> DrawTable {
-        let mut next = [[0u8; 16]; 128];
+        let mut next = [[0u8; 16]; 64];
         for (state, row) in next.iter_mut().enumerate() {
             let (hard, ace) = (state as u8 & 31, state as u8 & 32 != 0);
-            let draws = (state as u8) < Self::STOOD && hard <= 21 && hits(hard, ace);
+            let draws = hard <= 21 && hits(hard, ace);
             for (rank, cell) in row.iter_mut().enumerate() {
                 *cell = state as u8;
                 if draws {
@@ -178,7 +173,7 @@ impl DrawTable {
     /// The state after `rank` is drawn in `state` (the same state when it stands).
     #[inline(always)]
     pub fn after(&self, state: u8, rank: Rank) -> u8 {
-        self.next[(state & 127) as usize][(rank & 15) as usize]
+        self.next[(state & 63) as usize][(rank & 15) as usize]
     }
 }
 
@@ -191,6 +186,44 @@ mod tests {
     const K: Rank = 12;
     fn r(v: u8) -> Rank {
         v - 1
+    }
+
+    #[test]
+    fn a_draw_table_draws_as_the_rule_and_hand_do() {
+        // The dealer's rule, standing on all 17s: every hand of two cards drawn to the end
+        // by the table ends as drawing card by card with `Hand::add` does.
+        let s17 = |hard: u8, ace: bool| {
+            let total = if ace && hard <= 11 { hard + 10 } else { hard };
+            total < 17
+        };
+        let t = DrawTable::new(s17);
+        let deck: Vec<Rank> = (0..13).collect();
+        for &a in &deck {
+            for &b in &deck {
+                for start in 0..13u8 {
+                    let (mut by_hand, mut state) = (Hand::two(a, b), Hand::two(a, b).state());
+                    let mut i = start as usize;
+                    while by_hand.total() < 17 {
+                        let c = deck[i % 13];
+                        assert!(t.draws(state));
+                        by_hand.add(c);
+                        state = t.after(state, c);
+                        i += 5;
+                    }
+                    assert!(!t.draws(state), "{a} {b}");
+                    assert_eq!(state, by_hand.state(), "{a} {b} from {start}");
+                    // A hand that stands keeps its state whatever the card.
+                    for &c in &deck {
+                        assert_eq!(t.after(state, c), state);
+                    }
+                }
+            }
+        }
+        // A rule that never hits leaves every state as it is.
+        let never = DrawTable::new(|_, _| false);
+        for state in 0..64u8 {
+            assert!(!never.draws(state));
+        }
     }
 
     #[test]
