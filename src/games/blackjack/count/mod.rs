@@ -589,6 +589,14 @@ impl<S> Counter<'_, S> {
         }
     }
 
+    /// `see_more` for a card that was dealt (out of line, as `see_more`).
+    #[inline(never)]
+    fn see_more_if(&mut self, card: Rank, dealt: bool) {
+        if dealt {
+            self.see_more(card);
+        }
+    }
+
     fn key_fresh(&self) -> i32 {
         let sp = &self.c.spec;
         if self.c.balanced {
@@ -667,8 +675,10 @@ impl<S: Strategy> Player for Counter<'_, S> {
         self.tally = self
             .tally
             .wrapping_add(self.steps[16 * dealt as usize + card as usize % 16]);
-        if self.extra & dealt {
-            self.see_more(card);
+        // `extra` alone first (false in a plain count, a branch always guessed right); `dealt`
+        // is tested only beyond it, so that no branch on it is left in the plain count's path.
+        if self.extra {
+            self.see_more_if(card, dealt);
         }
     }
 
