@@ -377,7 +377,7 @@ impl Ctx<'_> {
         }
         // A blackjack stands (soft 21) like any 17 or more: no test before the draws.
         let dealer_bj = dealer.natural();
-        let (end, _) = draw_by_table(&self.dealer, dealer.state(), 2, shoe, rng, player);
+        let (end, _) = draw_by_table(&self.dealer, dealer.state(), 1, shoe, rng, player);
         let outcome = [self.dealer_outcome[end as usize & 63], DEALER_BJ as u8];
         res.dealer = outcome[dealer_bj as usize] as usize;
         let beat = self.dealer_beat[end as usize & 63] as i64;
