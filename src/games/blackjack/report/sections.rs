@@ -337,13 +337,7 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
 fn counting_section(c: &CountingModel) -> Section {
     let mut s = Section::new(
         "Card counting (all spots, in table minimums; per round played and per round observed)",
-        &[
-            "quantity",
-            "per round played",
-            "SE",
-            "per round observed",
-            "SE",
-        ],
+        &["quantity", "played", "SE", "observed", "SE"],
     );
     let o = &c.per_round_observed;
     let opt = |v: Option<f64>, d: usize, unit: &'static str| {
@@ -370,7 +364,7 @@ fn counting_section(c: &CountingModel) -> Section {
             ],
         ),
         (
-            "SCORE = 10^6 (EV/SD)^2, below 0 when EV < 0".into(),
+            "SCORE = 10^6 (EV/SD)^2, signed as EV".into(),
             [
                 fixed_cell(c.score, 2, "score"),
                 fixed_cell(c.score_se, 2, "score"),
