@@ -437,7 +437,7 @@ pub fn render(m: &CompareModel) -> Report {
     r.sections.push(strategies_section(m, score_cols));
     r.sections.push(pairs_section(m, score_cols));
     if score_cols {
-        r.notes.push("SCORE = 10^6 (EV/SD)^2 per round played (signed: negative when EV < 0); its SEs come from the paired EV SEs by the delta method (the SD's own sampling error, far smaller, is left out).".into());
+        r.notes.push("SCORE = 10^6 (EV/SD)^2 per round played, signed as EV; its SEs come from the paired EV SEs by the delta method (the SD's own sampling error, far smaller, is left out).".into());
     }
     r.notes.push("Rank 1 + the number of strategies whose paired 95% CI lies entirely above; equal ranks are ties.".into());
     r.notes.extend(m.no_claim.clone());

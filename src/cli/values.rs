@@ -93,19 +93,34 @@ pub(crate) fn parse_threads(s: &str) -> Result<usize, String> {
     }
 }
 
-/// A true count a back-counter or a spread acts at: a whole number (the count is an integer
-/// once rounded by --tc-rounding), e.g. 1 or -2.
+/// A count a back-counter or a spread acts at: a whole number (a true count once rounded by
+/// --tc-rounding, or an unbalanced count's running count), e.g. 1 or -2.
 pub(crate) fn parse_true_count(s: &str) -> Result<i32, String> {
     let t = s.trim();
-    t.parse::<i32>().map_err(|_| match t.parse::<f64>() {
-        Ok(x) if x.is_finite() => format!(
-            "'{s}': the count is a whole number (it is rounded to one by --tc-rounding before it \
-             is compared): give {} for 'at {} or above'",
-            x.ceil() as i64,
-            x.ceil() as i64
-        ),
-        _ => format!("expected a whole true count such as 1 or -2, found '{s}'"),
-    })
+    if let Ok(n) = t.parse::<i32>() {
+        return Ok(n);
+    }
+    let range = || format!("'{s}': a count from {} to {}", i32::MIN, i32::MAX);
+    match t.parse::<f64>() {
+        Ok(x) if x.fract() == 0.0 && x.is_finite() => {
+            if x >= i32::MIN as f64 && x <= i32::MAX as f64 {
+                Ok(x as i32)
+            } else {
+                Err(range())
+            }
+        }
+        Ok(x) if x.is_finite() && x.ceil() >= i32::MIN as f64 && x.ceil() <= i32::MAX as f64 => {
+            let up = x.ceil() as i32;
+            Err(format!(
+                "'{s}': counts are compared as whole numbers (a true count after --tc-rounding, \
+                 or a running count): give {up} for 'at {up} or above'"
+            ))
+        }
+        Ok(x) if x.is_finite() => Err(range()),
+        _ => Err(format!(
+            "expected a whole count such as 1 or -2, found '{s}'"
+        )),
+    }
 }
 
 /// A risk of ruin as a percentage ("5%") or a fraction (0.05), strictly between 0 and 1.
@@ -165,5 +180,29 @@ pub(crate) fn players_for_seats(players: Option<usize>, seats: usize) -> Result<
         Some(p) => Ok(p),
         None if seats > 0 => Ok(seats),
         None => Ok(4),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_true_count;
+
+    #[test]
+    fn a_count_is_a_whole_number_in_range() {
+        for (s, n) in [("2", 2), (" -3 ", -3), ("2.0", 2), ("1e3", 1000), ("-0", 0)] {
+            assert_eq!(parse_true_count(s), Ok(n), "{s}");
+        }
+        for (s, says) in [
+            ("0.5", "give 1 for 'at 1 or above'"),
+            ("-0.5", "give 0 for 'at 0 or above'"),
+            ("-2.5", "give -2 for"),
+            ("3000000000", "a count from -2147483648 to 2147483647"),
+            ("1e300", "a count from"),
+            ("inf", "expected a whole count such as 1 or -2, found 'inf'"),
+            ("two", "expected a whole count"),
+        ] {
+            let e = parse_true_count(s).unwrap_err();
+            assert!(e.contains(says), "{s}: {e}");
+        }
     }
 }

@@ -86,7 +86,7 @@ fn figures_section(m: &RiskModel) -> Section {
         s.row([
             Cell::from("SCORE"),
             Cell::num(format!("{v:.2}"), v, "units per 100 rounds"),
-            Cell::from("10^6 (ev/sd)^2, below 0 when EV < 0: a Kelly bettor's win per 100 rounds with 10,000 units"),
+            Cell::from("10^6 (ev/sd)^2, signed as EV: a Kelly bettor's win per 100 rounds with 10,000 units"),
         ]);
     }
     if let Some(n) = m.n0 {

@@ -616,7 +616,7 @@ fn bad_counting_requests_exit_2() {
         (&["--ramp", "0:1"], "--ramp needs --count"),
         (
             &["--count", "hi-lo", "--wong-in", "0.5"],
-            "the count is a whole number (it is rounded to one by --tc-rounding before it is compared): give 1",
+            "counts are compared as whole numbers (a true count after --tc-rounding, or a running count): give 1",
         ),
         (
             &["--count", "hi-lo", "--wong-out", "-0.5"],
@@ -624,7 +624,7 @@ fn bad_counting_requests_exit_2() {
         ),
         (
             &["--count", "hi-lo", "--spots-at", "two"],
-            "expected a whole true count such as 1 or -2, found 'two'",
+            "expected a whole count such as 1 or -2, found 'two'",
         ),
         (&["--wong-in", "2"], "--wong-in needs --count"),
         (&["--count", "hi-lo", "--ramp", "1:2,0:1"], "sort by count"),

@@ -131,8 +131,8 @@ impl Hand {
 /// How a hand draws when no decision but hit-or-stand is left (the dealer's, or a fixed
 /// chart's after its first hit against one up card): from each state (`Hand::state`: the hard
 /// total and whether an ace is in), the state after drawing each rank, which is the same
-/// state where the hand stands (or has busted). Drawing by table turns the loop "hit while the rule says so", whose exit the branch predictor cannot learn,
-/// into a few steps of arithmetic.
+/// state where the hand stands (or has busted). Drawing by table turns the loop "hit while
+/// the rule says so", whose exit the branch predictor cannot learn, into steps of arithmetic.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DrawTable {
     next: [[u8; 16]; 64],
@@ -219,11 +219,22 @@ mod tests {
                 }
             }
         }
-        // A rule that never hits leaves every state as it is.
+        // A rule that never hits leaves every state as it is, whatever the card.
         let never = DrawTable::new(|_, _| false);
         for state in 0..64u8 {
             assert!(!never.draws(state));
+            for &c in &deck {
+                assert_eq!(never.after(state, c), state);
+            }
         }
+        // Hitting soft 17: soft 17 draws, hard 17 stands.
+        let h17 = DrawTable::new(|hard, ace| {
+            let total = if ace && hard <= 11 { hard + 10 } else { hard };
+            total < 17 || (total == 17 && ace && hard == 7)
+        });
+        assert!(h17.draws(Hand::two(A, r(6)).state()));
+        assert!(!h17.draws(Hand::two(T, r(7)).state()));
+        assert!(!t.draws(Hand::two(A, r(6)).state()));
     }
 
     #[test]

@@ -539,7 +539,7 @@ fn ramps_section(m: &RampModel) -> Section {
             "bets (count:units)",
             "EV per round",
             "SD per round",
-            "SCORE (signed)",
+            "SCORE (signed as EV)",
             "N0",
             "RoR",
         ],

@@ -130,7 +130,8 @@ fn deal_slowly<P: Player>(shoe: &mut Shoe, rng: &mut Rng, player: &mut P) -> Ran
 /// Draw to a hand in `state` by `table` until it stands or busts: the state it ends in and
 /// the cards it drew. The first `steps` draws are steps without a branch the predictor must
 /// guess (a hand that stands reads the next card but leaves it); a hand that still draws after
-/// them (rare: the table's users choose `steps` so) goes on in a loop.
+/// them goes on in a loop (after one step: a dealer hand that needs a fourth card, a player
+/// hand that hits again).
 #[inline(always)]
 fn draw_by_table<P: Player>(
     table: &DrawTable,

@@ -120,7 +120,7 @@ fn figures_section(m: &BetsModel) -> Section {
     add("N0 (rounds)".into(), fixed_cell(f.n0_rounds, 0, "rounds"));
     add("N0 (hours)".into(), fixed_cell(f.n0_hours, 1, "hours"));
     add(
-        "SCORE (below 0 when EV < 0)".into(),
+        "SCORE (signed as EV)".into(),
         fixed_cell(f.score, 2, "score"),
     );
     add(
@@ -180,9 +180,9 @@ pub(super) fn notes(m: &BetsModel) -> Vec<String> {
             fixed(m.kelly_fraction, 3)
         )),
     }
-    if m.figures.ev_per_round <= 0.0 {
+    if m.figures.ev_per_round < 0.0 {
         v.push(format!(
-            "This sheet loses: its EV is {} a round played, so ruin is certain in the long run (lifetime risk 100%) and no bankroll meets a risk target. A count that gains needs a longer table run, a wider spread, or sitting out the negative counts (--wong-out).",
+            "This sheet loses: its EV is {} a round played, so ruin is certain in the long run (lifetime risk 100%) whatever the bankroll. Bets that gain need a wider spread, or sitting out the negative counts (--wong-out; with a table from --from, a run made with it).",
             money(m.figures.ev_per_round)
         ));
     }

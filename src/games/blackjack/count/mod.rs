@@ -671,7 +671,7 @@ impl<S: Strategy> Player for Counter<'_, S> {
     #[inline(always)]
     fn see_if(&mut self, card: Rank, dealt: bool) {
         // The step looked up with `dealt` in its index (0 for a card not dealt): a mask or a
-        // select here became a branch on `dealt`, which the predictor cannot learn.
+        // select here compiles to a branch on `dealt`, which the predictor cannot learn.
         self.tally = self
             .tally
             .wrapping_add(self.steps[16 * dealt as usize + card as usize % 16]);
@@ -782,6 +782,44 @@ mod tests {
             assert_eq!(a.tally, b.tally, "card {i}");
         }
         assert_eq!(a.seen(), 1333);
+        // The running count is the Hi-Lo tags of the cards dealt.
+        let tags = CountSystem::resolve("hi-lo").unwrap().by_rank();
+        let rc: i32 = (0..2000u32)
+            .filter(|i| i % 3 != 0)
+            .map(|i| tags[(i * 7 % 13) as usize] as i32)
+            .sum();
+        assert_eq!(a.rc(), rc);
+    }
+
+    #[test]
+    fn a_card_read_but_not_dealt_leaves_a_pairs_watch_and_miscounts_alone() {
+        // A counter with a pairs watch and miscounts: cards read but not dealt change
+        // nothing, not even the miscounts' random stream.
+        let mut sp = spec("hi-lo");
+        sp.pairs_exposure = true;
+        sp.miscount = Some(0.3);
+        let c = Counting::new(super::super::resolve::seed_chart(), sp, 8);
+        let (mut a, mut b) = (c.player(), c.player());
+        let side = <crate::rng::Rng as crate::rng::SeedableRng>::seed_from_u64(5);
+        a.side_stream(&side);
+        b.side_stream(&side);
+        for i in 0..2000u32 {
+            let card = (i * 7 % 13) as Rank;
+            let dealt = i % 3 != 0;
+            a.see_if(card, dealt);
+            if dealt {
+                b.see(card);
+            }
+            assert_eq!(a.tally, b.tally, "card {i}");
+            assert_eq!(a.left_by_rank, b.left_by_rank, "card {i}");
+        }
+        // The miscounts happened: the same cards counted without them end elsewhere.
+        let mut honest = c.player();
+        (0..2000u32)
+            .filter(|i| i % 3 != 0)
+            .for_each(|i| honest.see((i * 7 % 13) as Rank));
+        assert_eq!(honest.seen(), a.seen());
+        assert_ne!(honest.rc(), a.rc());
     }
 
     #[test]
