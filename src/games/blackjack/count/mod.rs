@@ -768,25 +768,35 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_card_read_but_not_dealt_is_not_counted() {
-        let c = Counting::new(super::super::resolve::seed_chart(), spec("hi-lo"), 8);
-        let (mut a, mut b) = (c.player(), c.player());
-        for i in 0..2000u32 {
-            let card = (i * 7 % 13) as Rank;
-            let dealt = i % 3 != 0;
+    /// 2,000 cards, every third read but not dealt: (rank, dealt).
+    fn read_and_dealt() -> impl Iterator<Item = (Rank, bool)> {
+        (0..2000u32).map(|i| ((i * 7 % 13) as Rank, i % 3 != 0))
+    }
+
+    /// `a` reads every card (`see_if`), `b` sees only those dealt: their tallies and ranks
+    /// left stay equal card by card.
+    fn read_beside_dealt<S: Strategy>(a: &mut Counter<'_, S>, b: &mut Counter<'_, S>) {
+        for (i, (card, dealt)) in read_and_dealt().enumerate() {
             a.see_if(card, dealt);
             if dealt {
                 b.see(card);
             }
             assert_eq!(a.tally, b.tally, "card {i}");
+            assert_eq!(a.left_by_rank, b.left_by_rank, "card {i}");
         }
+    }
+
+    #[test]
+    fn a_card_read_but_not_dealt_is_not_counted() {
+        let c = Counting::new(super::super::resolve::seed_chart(), spec("hi-lo"), 8);
+        let (mut a, mut b) = (c.player(), c.player());
+        read_beside_dealt(&mut a, &mut b);
         assert_eq!(a.seen(), 1333);
         // The running count is the Hi-Lo tags of the cards dealt.
         let tags = CountSystem::resolve("hi-lo").unwrap().by_rank();
-        let rc: i32 = (0..2000u32)
-            .filter(|i| i % 3 != 0)
-            .map(|i| tags[(i * 7 % 13) as usize] as i32)
+        let rc: i32 = read_and_dealt()
+            .filter(|&(_, dealt)| dealt)
+            .map(|(card, _)| tags[card as usize] as i32)
             .sum();
         assert_eq!(a.rc(), rc);
     }
@@ -803,21 +813,12 @@ mod tests {
         let side = <crate::rng::Rng as crate::rng::SeedableRng>::seed_from_u64(5);
         a.side_stream(&side);
         b.side_stream(&side);
-        for i in 0..2000u32 {
-            let card = (i * 7 % 13) as Rank;
-            let dealt = i % 3 != 0;
-            a.see_if(card, dealt);
-            if dealt {
-                b.see(card);
-            }
-            assert_eq!(a.tally, b.tally, "card {i}");
-            assert_eq!(a.left_by_rank, b.left_by_rank, "card {i}");
-        }
+        read_beside_dealt(&mut a, &mut b);
         // The miscounts happened: the same cards counted without them end elsewhere.
         let mut honest = c.player();
-        (0..2000u32)
-            .filter(|i| i % 3 != 0)
-            .for_each(|i| honest.see((i * 7 % 13) as Rank));
+        read_and_dealt()
+            .filter(|&(_, dealt)| dealt)
+            .for_each(|(card, _)| honest.see(card));
         assert_eq!(honest.seen(), a.seen());
         assert_ne!(honest.rc(), a.rc());
     }
