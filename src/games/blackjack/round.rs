@@ -128,35 +128,21 @@ fn deal_slowly<P: Player>(shoe: &mut Shoe, rng: &mut Rng, player: &mut P) -> Ran
 }
 
 /// Draw to a hand in `state` by `table` until it stands or busts: the state it ends in and
-/// the cards it drew. The first `steps` draws are steps without a branch the predictor must
-/// guess (a hand that stands reads the next card but leaves it); a hand that still draws after
-/// them goes on in a loop (after one step: a dealer hand that needs a fourth card, a player
-/// hand that hits again).
+/// the cards it drew. The first draw is a step without a branch the predictor must guess (a
+/// hand that stands reads the next card but leaves it); a hand that still draws goes on in a
+/// loop (a dealer hand that needs a fourth card, a player hand that hits again).
 #[inline(always)]
 fn draw_by_table<P: Player>(
     table: &DrawTable,
-    mut state: u8,
-    steps: usize,
+    state: u8,
     shoe: &mut Shoe,
     rng: &mut Rng,
     player: &mut P,
 ) -> (u8, u8) {
-    let mut drawn = 0;
-    for _ in 0..steps {
-        let mut c = shoe.peek();
-        // The card may not be shuffled yet, but whether the hand draws does not depend on it.
-        let take = table.after(state, c) != state;
-        if shoe.needs_draw(take) {
-            c = deal_slowly(shoe, rng, player);
-        } else {
-            shoe.skip(take);
-            if P::SEES {
-                player.see_if(c, take);
-            }
-        }
-        drawn += take as u8;
-        state = table.after(state, c);
-    }
+    // Whether the hand draws does not depend on the card (which may not be shuffled yet).
+    let take = table.draws(state);
+    let mut state = table.after(state, deal_if(shoe, rng, player, take));
+    let mut drawn = take as u8;
     while table.draws(state) {
         state = table.after(state, deal(shoe, rng, player));
         drawn += 1;
@@ -378,7 +364,7 @@ impl Ctx<'_> {
         }
         // A blackjack stands (soft 21) like any 17 or more: no test before the draws.
         let dealer_bj = dealer.natural();
-        let (end, _) = draw_by_table(&self.dealer, dealer.state(), 1, shoe, rng, player);
+        let (end, _) = draw_by_table(&self.dealer, dealer.state(), shoe, rng, player);
         let outcome = [self.dealer_outcome[end as usize & 63], DEALER_BJ as u8];
         res.dealer = outcome[dealer_bj as usize] as usize;
         let beat = self.dealer_beat[end as usize & 63] as i64;
@@ -562,7 +548,7 @@ impl Ctx<'_> {
                 let table = &tables[(up as usize + 9) % 10];
                 // A fixed chart: the hit loop by table. A hand that hit draws again in about
                 // a third of hands, a third time rarely.
-                let (state, drawn) = draw_by_table(table, h.state(), 1, shoe, rng, player);
+                let (state, drawn) = draw_by_table(table, h.state(), shoe, rng, player);
                 h.set_state(state, drawn);
             } else if hit {
                 // Three cards or more: hit or stand (any other answer is a hit).
