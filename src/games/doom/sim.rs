@@ -10,6 +10,7 @@ use super::model::Model;
 use super::rules::{DoomRules, DoomWipes, EndRule};
 use super::score::key;
 use super::strategy::{DoomStrategy, Multi};
+use super::win::multi::{SeatGuide, TableChoice, TurnChoice};
 use super::win::{TurnKind, TurnTable, WinSolution};
 use crate::engine::Simulation;
 use crate::histogram::{Histogram, Window};
@@ -99,21 +100,7 @@ pub fn play_turn(
         if tp < m.rules.min_bank.max(1) {
             continue;
         }
-        let mut bank = t.banks(m, pol, p, h);
-        if let (true, Some(v), BankRule::Thresholds(th)) = (pl.strategy.endgame, view, &pol.bank) {
-            let total = v.bank + tp as i64;
-            let target = m.rules.target as i64;
-            bank = if v.last_turn {
-                total > v.leader
-            } else if total >= target {
-                true
-            } else if v.leader - v.bank > target / 10 {
-                // `endgame:T` has the one threshold T whatever the dice left.
-                tp as u64 * 2 >= th[0] as u64 * 3
-            } else {
-                bank
-            };
-        }
+        let bank = strategy_banks(m, pl, t, (p, h), view);
         if bank {
             out.points = tp;
             return out;
@@ -213,6 +200,146 @@ pub fn play_table(
             out.points = (p as u32 + m.holds[h].pts) * m.unit;
             return out;
         }
+    }
+}
+
+/// Whether `pl` banks in state (p, h) of its turn (where banking is allowed), the game
+/// standing as `view` (the end-game rule reads it).
+pub fn strategy_banks(
+    m: &Model,
+    pl: &SolvedStrategy,
+    t: &ValueTable,
+    (p, h): (usize, usize),
+    view: Option<GameView>,
+) -> bool {
+    let pol: &Policy = &pl.solution.policy;
+    let bank = t.banks(m, pol, p, h);
+    let (true, Some(v), BankRule::Thresholds(th)) = (pl.strategy.endgame, view, &pol.bank) else {
+        return bank;
+    };
+    let tp = (p as u32 + m.holds[h].pts) * m.unit;
+    let total = v.bank + tp as i64;
+    let target = m.rules.target as i64;
+    if v.last_turn {
+        total > v.leader
+    } else if total >= target {
+        true
+    } else if v.leader - v.bank > target / 10 {
+        // `endgame:T` has the one threshold T whatever the dice left.
+        tp as u64 * 2 >= th[0] as u64 * 3
+    } else {
+        bank
+    }
+}
+
+/// A seat of the small exact game (`win::multi`) played as `sim` plays it.
+pub struct SeatPlay<'a> {
+    model: &'a Model,
+    sol: &'a WinSolution,
+    seat: &'a SolvedStrategy,
+    /// The last-turn tables built so far, by the units behind the leader.
+    last: Mutex<HashMap<usize, Arc<TurnTable>>>,
+}
+
+/// A single-turn strategy's choices at one position.
+struct StrategyChoice<'a> {
+    m: &'a Model,
+    pl: &'a SolvedStrategy,
+    view: GameView,
+}
+
+impl TurnChoice for StrategyChoice<'_> {
+    fn pick(&self, p: usize, ks: &[u32]) -> u32 {
+        let t = &self.pl.solution.tables[0];
+        let hs = self.m.holds.len();
+        // `ValueTable::choose` under the best keep rule: the first of the highest.
+        let mut best = (f64::NEG_INFINITY, ks[0]);
+        for &k in ks {
+            let s = (k / 2) as usize;
+            let o = super::model::Opt {
+                gain: (s / hs) as u32,
+                to: (s % hs) as u16,
+                hot: k % 2 == 1,
+                dice: 0,
+            };
+            // The flag of hot dice that must be rolled is set only when they must.
+            let v = t.after(self.m, p, &o);
+            if v > best.0 {
+                best = (v, k);
+            }
+        }
+        best.1
+    }
+    fn banks(&self, p: usize, h: usize) -> bool {
+        let t = &self.pl.solution.tables[0];
+        strategy_banks(self.m, self.pl, t, (p, h), Some(self.view))
+    }
+}
+
+impl<'a> SeatPlay<'a> {
+    /// The seat `seat` plays (a win-seeking one from `sol`, solved for `model`'s rules and
+    /// target).
+    pub fn new(model: &'a Model, sol: &'a WinSolution, seat: &'a SolvedStrategy) -> Self {
+        SeatPlay {
+            model,
+            sol,
+            seat,
+            last: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The seat's choices at seat `seat` (the round starting at seat 0), the game standing
+    /// as `view` with the scores `total` (points).
+    fn choice(&self, seat: usize, view: GameView, total: &[i64]) -> Box<dyn TurnChoice + '_> {
+        let st = &self.seat.strategy;
+        if !st.win {
+            return Box::new(StrategyChoice {
+                m: self.model,
+                pl: self.seat,
+                view,
+            });
+        }
+        let sol = self.sol;
+        let at = (seat, seat);
+        let table = match win_seat_table(sol, self.model.unit, st.multi, at, view, 0, total) {
+            SeatTable::Kind(TurnKind::Last { d }) => {
+                let lock = || self.last.lock().unwrap_or_else(|e| e.into_inner());
+                let t = lock().get(&d).cloned();
+                t.unwrap_or_else(|| {
+                    let t = Arc::new(sol.last_turn_table(d));
+                    lock().insert(d, t.clone());
+                    t
+                })
+            }
+            SeatTable::Kind(kind) => Arc::new(sol.table(kind)),
+            SeatTable::Field { a, opps } => Arc::new(sol.field_turn_table(a, &opps, usize::MAX)),
+        };
+        Box::new(TableChoice { sol, table })
+    }
+}
+
+impl SeatGuide for SeatPlay<'_> {
+    fn turn(&self, seat: usize, scores: &[usize]) -> Box<dyn TurnChoice + '_> {
+        let unit = self.model.unit as i64;
+        let total: Vec<i64> = scores.iter().map(|&x| x as i64 * unit).collect();
+        let leader = (0..total.len())
+            .filter(|&j| j != seat)
+            .map(|j| total[j])
+            .max();
+        let view = GameView {
+            bank: total[seat],
+            leader: leader.unwrap_or(0),
+            last_turn: false,
+        };
+        self.choice(seat, view, &total)
+    }
+    fn last_turn(&self, seat: usize, d: usize) -> Box<dyn TurnChoice + '_> {
+        let view = GameView {
+            bank: 0,
+            leader: (d as u32 * self.model.unit) as i64,
+            last_turn: true,
+        };
+        self.choice(seat, view, &[])
     }
 }
 
@@ -507,6 +634,40 @@ fn leader_kind(sol: &WinSolution, a: usize, opps: &[(usize, usize)]) -> TurnKind
     TurnKind::Game { k, a, b }
 }
 
+/// The table a win-seeking seat plays its turn from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SeatTable {
+    /// A two-player table (`win-optimal`, `win-leader`, every last turn).
+    Kind(TurnKind),
+    /// A field's table at score `a` against the opponents `opps` (`win-field`; see
+    /// [`WinSolution::field_turn_table`]).
+    Field { a: usize, opps: Vec<(usize, usize)> },
+}
+
+/// The table a win-seeking seat `s` (`multi`: how it plays a game of several; at position
+/// `pos` of a round that began at seat `start`) plays its turn from, the scores standing at
+/// `total` (points). On the last turn every such seat plays the two-player last turn against
+/// the leader.
+pub fn win_seat_table(
+    sol: &WinSolution,
+    unit: u32,
+    multi: Option<Multi>,
+    (pos, s): (usize, usize),
+    view: GameView,
+    start: usize,
+    total: &[i64],
+) -> SeatTable {
+    if view.last_turn || multi.is_none() {
+        return SeatTable::Kind(win_turn_kind(unit, sol.finish_round, pos, view));
+    }
+    let opps = opponents(unit, sol.finish_round, s, start, total);
+    let a = (total[s] / unit as i64) as usize;
+    match multi {
+        Some(Multi::Field) => SeatTable::Field { a, opps },
+        _ => SeatTable::Kind(leader_kind(sol, a, &opps)),
+    }
+}
+
 impl DoomSim {
     pub fn chunks(&self) -> u64 {
         let n = match self.mode {
@@ -596,21 +757,23 @@ impl DoomSim {
         let m = &*self.model;
         let pl = &self.players[s];
         match &self.win {
-            Some(w) if pl.strategy.win && (view.last_turn || pl.strategy.multi.is_none()) => {
-                let kind = win_turn_kind(m.unit, w.sol.finish_round, pos, view);
-                play_turn_win(m, w, kind, rng)
-            }
             Some(w) if pl.strategy.win => {
-                let opps = opponents(m.unit, w.sol.finish_round, s, start, total);
-                let a = (total[s] / m.unit as i64) as usize;
-                match pl.strategy.multi {
-                    Some(Multi::Field) => {
+                match win_seat_table(
+                    &w.sol,
+                    m.unit,
+                    pl.strategy.multi,
+                    (pos, s),
+                    view,
+                    start,
+                    total,
+                ) {
+                    SeatTable::Kind(kind) => play_turn_win(m, w, kind, rng),
+                    SeatTable::Field { a, opps } => {
                         let cut = w.sol.play_levels(PLAY_POINTS);
                         let t = Arc::new(w.sol.field_turn_table(a, &opps, cut));
                         let whole = || Arc::new(w.sol.field_turn_table(a, &opps, usize::MAX));
                         play_table(m, &w.sol, &t, &whole, rng)
                     }
-                    _ => play_turn_win(m, w, leader_kind(&w.sol, a, &opps), rng),
                 }
             }
             _ => play_turn(m, pl, streak, Some(view), rng),

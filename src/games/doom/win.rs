@@ -34,6 +34,7 @@
 
 mod bytes;
 pub mod kept;
+pub mod multi;
 mod solve;
 
 pub use bytes::{WinTableError, FORMAT_VERSION};

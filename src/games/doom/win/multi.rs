@@ -1,0 +1,958 @@
+//! The game of two or three players played to win, solved exactly at small targets: the
+//! yardstick for the two-player reductions a seat of a larger game plays (`win-leader`,
+//! `win-field`).
+//!
+//! **Play to win with several players.** With more than two players "the probability of
+//! winning" is each seat's own, so optimal play is a profile: every seat, at every decision,
+//! takes the choice that maximizes its own chance of winning when every seat plays so from
+//! then on (the max^n rule, the multi-player form of the two-player solve in `win.rs`). A tie
+//! in the mover's own value is broken by a fixed rule (banking before rolling on, the first
+//! set-aside in `Fast`'s order), since it may matter to the other seats.
+//!
+//! **States.** The seats move in the order 0, 1, …, n − 1 (the starting seat is seat 0).
+//! Before anyone reaches the target a position is (the seat to move, every score), scores in
+//! units below the target `tu`, and its value is the vector of every seat's chance of winning
+//! (ties shared). Banking raises the sum of the scores; a farkle or doom passes the turn at the
+//! same scores. So sums are solved from the largest down, and within a sum each tuple of
+//! scores is an n-cycle through farkles: the mover's value is affine in the next seat's
+//! (the weight is the chance of a bust under the mover's policy), so for fixed policies the
+//! cycle is solved in closed form, and the policies are iterated until no value moves by more
+//! than `TOL` (policy iteration; two or three passes round the cycle).
+//!
+//! **The last round** (`--end finish-round`). When a seat reaches the target, the seats after
+//! it in the round each play one last turn. The last seat's turn needs more than `d` units to
+//! win outright, exactly `d` to tie with the `c` seats at the top: its chances of each,
+//! playing for P(more) + P(tie)/(c + 1), are `last[c − 1][d]`. With three seats, seat 1's last
+//! turn after seat 0 reached the bar depends on how far it and seat 2 are behind the bar
+//! (`mid[(d1, d2)]`): it may roll on past the bar to raise it for seat 2. Both are followed to
+//! the two-player solve's cap past the bar (the chance of scoring that much in one turn is
+//! below 1e-8, [`WinSolution::cap_bound`]).
+//!
+//! **What it is for.** [`SmallGame::evaluate`] plays one seat by another policy (a reduction's
+//! turn tables, [`SeatGuide`]) while every other seat keeps the exact profile's choices, and
+//! gives every seat's exact chance of winning: what the reduction's decisions lose over a game,
+//! without sampling error.
+//!
+//! The cost is n · tu^n positions, each a few vector-valued turn passes of up to the tail
+//! cut-off (`tail_levels`): seconds at a target of 500 and a minute or two at 1,000 under the
+//! seed rules; the size grows with tu^n, so larger targets are refused.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use super::super::model::Model;
+use super::super::rules::EndRule;
+use super::{Fast, WinSolution};
+
+/// Values per state: the win shares of up to three seats, and (last) the weight of the
+/// farkle value, the chance of a bust under the policy.
+pub type Vals = [f64; SLOTS];
+const SLOTS: usize = 4;
+const BUST: usize = SLOTS - 1;
+
+/// Largest number of seats.
+pub const MAX_SEATS: usize = 3;
+/// Largest number of positions before the last round (`n · tu^n`) solved.
+pub const MAX_POSITIONS: usize = 200_000;
+/// The change of a value at which the policy iteration of a cycle stops.
+const TOL: f64 = 1e-13;
+/// Passes round a cycle at most: policy iteration that has not settled by then is an error.
+const MAX_PASSES: usize = 60;
+
+/// Why a small game cannot be solved.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SmallGameError {
+    #[error("{0} seats: the exact small game takes 2 or 3 seats")]
+    Seats(usize),
+    #[error("target of {tu} units with {seats} seats: {positions} positions, more than the {max} the exact small game solves (use a smaller target)")]
+    Size {
+        tu: usize,
+        seats: usize,
+        positions: usize,
+        max: usize,
+    },
+    #[error(
+        "the policy iteration of the cycle at scores {0:?} did not settle in {MAX_PASSES} passes"
+    )]
+    Unsettled(Vec<usize>),
+}
+
+/// How a seat chooses within one turn, given as the choices themselves.
+pub trait TurnChoice {
+    /// Of the set-asides `ks` at level `p` (offsets from the level's first value, as `Fast`
+    /// codes them), the one taken.
+    fn pick(&self, p: usize, ks: &[u32]) -> u32;
+    /// Whether the seat banks in state (p, h), where banking is allowed.
+    fn banks(&self, p: usize, h: usize) -> bool;
+}
+
+/// What a seat plays, position by position.
+pub trait SeatGuide: Sync {
+    /// The seat's turn at `scores` (units, every score below the target), when it is seat
+    /// `seat` to move.
+    fn turn(&self, seat: usize, scores: &[usize]) -> Box<dyn TurnChoice + '_>;
+    /// The seat's last turn, the leader `d` units ahead.
+    fn last_turn(&self, seat: usize, d: usize) -> Box<dyn TurnChoice + '_>;
+}
+
+/// How the turn's dynamic program chooses.
+enum Pick<'a> {
+    /// The choice of highest weighted value (`w · v`; ties to the first).
+    Own(Vals),
+    /// Another policy's choices.
+    By(&'a dyn TurnChoice),
+}
+
+/// A turn pass's work and result: values and roll values per state, and where it banked.
+#[derive(Default, Clone)]
+struct Pass {
+    vr: Vec<Vals>,
+    bk: Vec<bool>,
+    levels: usize,
+    holds: usize,
+}
+
+/// The exact profile's choices read from one of its turn passes.
+struct PassChoice<'a> {
+    pass: &'a Pass,
+    w: Vals,
+}
+
+impl TurnChoice for PassChoice<'_> {
+    fn pick(&self, p: usize, ks: &[u32]) -> u32 {
+        if p >= self.pass.levels {
+            // Every state there is valued as banked at the cut.
+            return ks[0];
+        }
+        let base = 2 * p * self.pass.holds;
+        first_max(ks, |k| dot(&self.w, &self.pass.vr[base + k as usize]))
+    }
+    fn banks(&self, p: usize, h: usize) -> bool {
+        p >= self.pass.levels || self.pass.bk[p * self.pass.holds + h]
+    }
+}
+
+/// A two-player table's choices, as play reads it (`sim::play_table`).
+pub struct TableChoice<'a> {
+    pub sol: &'a WinSolution,
+    pub table: std::sync::Arc<super::TurnTable>,
+}
+
+impl TurnChoice for TableChoice<'_> {
+    fn pick(&self, p: usize, ks: &[u32]) -> u32 {
+        let hs = self.sol.fast.holds;
+        // `Iterator::max_by`, as play takes it: the last of equal values.
+        let mut best = (f64::NEG_INFINITY, ks[0]);
+        for &k in ks {
+            let (s, roll) = ((k / 2) as usize, k % 2 == 1);
+            let (p2, to) = (p + s / hs, s % hs);
+            let v = if roll {
+                self.table.roll(p2, to)
+            } else {
+                self.table.value(p2, to)
+            };
+            if v >= best.0 {
+                best = (v, k);
+            }
+        }
+        best.1
+    }
+    fn banks(&self, p: usize, h: usize) -> bool {
+        self.sol.banks(&self.table, p, h)
+    }
+}
+
+#[inline]
+fn dot(w: &Vals, v: &Vals) -> f64 {
+    w[0] * v[0] + w[1] * v[1] + w[2] * v[2] + w[3] * v[3]
+}
+
+/// The first of `ks` with the highest `f`.
+#[inline]
+fn first_max(ks: &[u32], f: impl Fn(u32) -> f64) -> u32 {
+    let mut best = (f(ks[0]), ks[0]);
+    for &k in &ks[1..] {
+        let v = f(k);
+        if v > best.0 {
+            best = (v, k);
+        }
+    }
+    best.1
+}
+
+fn unit(i: usize) -> Vals {
+    let mut v = [0.0; SLOTS];
+    v[i] = 1.0;
+    v
+}
+
+fn axpy(a: f64, x: &Vals, y: &Vals) -> Vals {
+    std::array::from_fn(|i| a * x[i] + y[i])
+}
+
+impl Fast {
+    /// One turn's dynamic program over vectors, as `Fast::turn`: `farkle` the value of a bust
+    /// (put 1 in its `BUST` slot to carry the chance of a bust), `banks[tp]` the value of
+    /// banking `tp` turn points (None below the least bank), states at `levels` and above
+    /// worth `beyond` (state, roll). Returns the first roll's value.
+    fn turn_vec(
+        &self,
+        levels: usize,
+        farkle: Vals,
+        banks: &[Option<Vals>],
+        beyond: (Vals, Vals),
+        pick: &Pick,
+        pass: &mut Pass,
+    ) -> Vals {
+        let hs = self.holds;
+        let total = levels + self.max_gain;
+        pass.levels = levels;
+        pass.holds = hs;
+        pass.vr.clear();
+        pass.vr.resize(2 * total * hs, [0.0; SLOTS]);
+        pass.bk.clear();
+        pass.bk.resize(levels * hs, false);
+        for p in levels..total {
+            for h in 0..hs {
+                pass.vr[2 * (p * hs + h)] = beyond.0;
+                pass.vr[2 * (p * hs + h) + 1] = beyond.1;
+            }
+        }
+        for p in (0..levels).rev() {
+            let base = 2 * p * hs;
+            for &h in &self.order {
+                let mut r = farkle.map(|f| self.bust[h] * f);
+                for &(pr, s, e) in &self.rolls[h] {
+                    let ks = &self.opts[s as usize..e as usize];
+                    let k = match pick {
+                        Pick::Own(w) => first_max(ks, |k| dot(w, &pass.vr[base + k as usize])),
+                        Pick::By(c) => c.pick(p, ks),
+                    };
+                    r = axpy(pr, &pass.vr[base + k as usize], &r);
+                }
+                let bank = self.bankable(p, h).and_then(|tp| banks[tp]);
+                let banked = bank.filter(|b| match pick {
+                    Pick::Own(w) => dot(w, b) >= dot(w, &r),
+                    Pick::By(c) => c.banks(p, h),
+                });
+                pass.bk[p * hs + h] = banked.is_some();
+                pass.vr[base + 2 * h] = banked.unwrap_or(r);
+                pass.vr[base + 2 * h + 1] = r;
+            }
+        }
+        pass.vr[1]
+    }
+
+    /// `forced_roll_beyond` for vectors.
+    fn roll_beyond(&self, farkle: &Vals, win: &Vals) -> Vals {
+        let a = self.forced_roll_beyond(1.0, 0.0);
+        let b = self.forced_roll_beyond(0.0, 1.0);
+        std::array::from_fn(|i| a * farkle[i] + b * win[i])
+    }
+}
+
+/// The game of `seats` seats at a small target, solved.
+pub struct SmallGame {
+    pub seats: usize,
+    pub tu: usize,
+    pub finish_round: bool,
+    /// Every seat's win shares (and 0 in `BUST`) with seat `i` to move at scores `s`:
+    /// `w[i · tu^n + index(s)]`.
+    w: Vec<Vals>,
+    /// The last seat's last turn: `last[c − 1][d]` = (P(more than d), P(exactly d)) playing
+    /// for P(more) + P(tie)/(c + 1), for d up to `cap` (beyond: nothing).
+    last: [Vec<(f64, f64)>; 2],
+    /// Three seats: seat 1's last turn after seat 0 reached the bar, seat 1 `d1` units
+    /// behind it and seat 2 `d2`: the win shares of seats 0, 1, 2.
+    mid: HashMap<(usize, usize), Vals>,
+    /// Units past the bar a last turn is followed (the two-player solve's cap).
+    cap: usize,
+    tail_levels: usize,
+    fast: Fast,
+    /// Largest change of a value in the last pass of a cycle.
+    pub residual: f64,
+    /// Passes round a cycle, summed and at most.
+    pub passes: u64,
+    pub max_passes: usize,
+}
+
+/// Who plays a seat in [`SmallGame::values`]: the exact profile as it solves itself, the
+/// exact profile's choices read from a solved game, or a guide.
+#[derive(Clone, Copy)]
+enum Seat<'a> {
+    Solve,
+    Exact(&'a SmallGame),
+    Guide(&'a dyn SeatGuide),
+}
+
+impl SmallGame {
+    /// Solve the game of `seats` seats for `sol`'s rules and target (`sol`: the two-player
+    /// solve of the same rules and target, whose turn model, tail cut-off and cap it uses).
+    pub fn solve(m: &Model, sol: &WinSolution, seats: usize) -> Result<SmallGame, SmallGameError> {
+        let mut g = Self::empty(m, sol, seats)?;
+        let play = vec![Seat::Solve; seats];
+        g.fill(&play)?;
+        Ok(g)
+    }
+
+    /// The game with seat `j` played by `guide` and every other seat by this solution's
+    /// choices (they do not adapt to the guide): every seat's exact chance of winning.
+    pub fn evaluate(&self, j: usize, guide: &dyn SeatGuide) -> Result<Vec<f64>, SmallGameError> {
+        let mut g = Self {
+            w: Vec::new(),
+            last: [Vec::new(), Vec::new()],
+            mid: HashMap::new(),
+            fast: self.fast.clone(),
+            residual: 0.0,
+            passes: 0,
+            max_passes: 0,
+            ..*self
+        };
+        let play: Vec<Seat> = (0..self.seats)
+            .map(|i| {
+                if i == j {
+                    Seat::Guide(guide)
+                } else {
+                    Seat::Exact(self)
+                }
+            })
+            .collect();
+        // The last turns are this game's when the seats playing them play as it does.
+        let n = self.seats;
+        if j != n - 1 {
+            g.last = self.last.clone();
+            if j != 1 {
+                g.mid = self.mid.clone();
+            }
+        }
+        g.fill(&play)?;
+        Ok(g.start())
+    }
+
+    fn empty(m: &Model, sol: &WinSolution, seats: usize) -> Result<SmallGame, SmallGameError> {
+        if !(2..=MAX_SEATS).contains(&seats) {
+            return Err(SmallGameError::Seats(seats));
+        }
+        let tu = sol.tu;
+        let positions = tu
+            .checked_pow(seats as u32)
+            .map(|x| x * seats)
+            .unwrap_or(usize::MAX);
+        if positions > MAX_POSITIONS {
+            return Err(SmallGameError::Size {
+                tu,
+                seats,
+                positions,
+                max: MAX_POSITIONS,
+            });
+        }
+        Ok(SmallGame {
+            seats,
+            tu,
+            finish_round: m.rules.end == EndRule::FinishRound,
+            w: Vec::new(),
+            last: [Vec::new(), Vec::new()],
+            mid: HashMap::new(),
+            cap: sol.cap,
+            tail_levels: sol.tail_levels,
+            fast: sol.fast.clone(),
+            residual: 0.0,
+            passes: 0,
+            max_passes: 0,
+        })
+    }
+
+    /// Every seat's chance of winning from the start (seat 0 to move, every score 0).
+    pub fn start(&self) -> Vec<f64> {
+        self.w[0][..self.seats].to_vec()
+    }
+
+    /// Every seat's chance of winning with `seat` to move at `scores` (units).
+    pub fn value(&self, seat: usize, scores: &[usize]) -> Vec<f64> {
+        self.w[seat * self.tu.pow(self.seats as u32) + self.index(scores)][..self.seats].to_vec()
+    }
+
+    fn index(&self, s: &[usize]) -> usize {
+        s.iter().rev().fold(0, |acc, &x| acc * self.tu + x)
+    }
+
+    fn scores(&self, mut idx: usize) -> Vec<usize> {
+        (0..self.seats)
+            .map(|_| {
+                let x = idx % self.tu;
+                idx /= self.tu;
+                x
+            })
+            .collect()
+    }
+
+    /// Solve every table in order: the last turns, seat 1's last turns (unless given), then
+    /// the positions before the last round by decreasing sum of scores.
+    fn fill(&mut self, play: &[Seat]) -> Result<(), SmallGameError> {
+        if self.finish_round {
+            if self.last[0].is_empty() {
+                self.fill_last(play[self.seats - 1]);
+            }
+            if self.seats == 3 && self.mid.is_empty() {
+                self.fill_mid(play[1]);
+            }
+        }
+        let n = self.seats;
+        let per = self.tu.pow(n as u32);
+        self.w = vec![[0.0; SLOTS]; n * per];
+        let mut by_sum: Vec<Vec<usize>> = vec![Vec::new(); n * (self.tu - 1) + 1];
+        for idx in 0..per {
+            by_sum[self.scores(idx).iter().sum::<usize>()].push(idx);
+        }
+        for tuples in by_sum.iter().rev() {
+            let out: Vec<Result<(usize, Vec<Vals>, f64, usize), SmallGameError>> = tuples
+                .par_iter()
+                .map_init(Pass::default, |pass, &idx| {
+                    let s = self.scores(idx);
+                    self.cycle(&s, play, pass).map(|(v, r, k)| (idx, v, r, k))
+                })
+                .collect();
+            for o in out {
+                let (idx, vals, r, k) = o?;
+                for (i, v) in vals.into_iter().enumerate() {
+                    self.w[i * per + idx] = v;
+                }
+                self.residual = self.residual.max(r);
+                self.passes += k as u64;
+                self.max_passes = self.max_passes.max(k);
+            }
+        }
+        Ok(())
+    }
+
+    /// The last seat's last turns, for every distance to the bar up to the cap.
+    fn fill_last(&mut self, seat: Seat) {
+        let ties = if self.seats == 3 { 2 } else { 1 };
+        let mut last = [Vec::new(), Vec::new()];
+        for (c, out) in last.iter_mut().enumerate().take(ties) {
+            *out = (0..=self.cap)
+                .into_par_iter()
+                .map_init(Pass::default, |pass, d| {
+                    let v = self.play(At::Last { c: c + 1, d }, None, seat, pass);
+                    (v[0], v[1])
+                })
+                .collect();
+        }
+        self.last = last;
+    }
+
+    /// Three seats: seat 1's last turns after seat 0 reached the bar, for every pair of
+    /// distances the game can reach.
+    fn fill_mid(&mut self, seat: Seat) {
+        // Seat 0 banks at most `max_pts` past the levels of its turn, which end at the cap
+        // past the later scores; seat 2 is within the target of seat 1.
+        let tu = self.tu;
+        let top = tu + self.cap + self.fast.max_pts();
+        let pairs: Vec<(usize, usize)> = (1..=top)
+            .flat_map(|d1| (d1.saturating_sub(tu - 1).max(1)..d1 + tu).map(move |d2| (d1, d2)))
+            .collect();
+        self.mid = pairs
+            .into_par_iter()
+            .map_init(Pass::default, |pass, (d1, d2)| {
+                ((d1, d2), self.play(At::Mid { d1, d2 }, None, seat, pass))
+            })
+            .collect();
+    }
+
+    /// The last seat's last turn as the win shares of every seat: `bar` the seats at the bar,
+    /// `d` units ahead of the last seat.
+    fn last_shares(&self, d: usize, bar: &[usize]) -> Vals {
+        let me = self.seats - 1;
+        let c = bar.len();
+        let (more, tie) = self.last[c - 1].get(d).copied().unwrap_or((0.0, 0.0));
+        let mut v = [0.0; SLOTS];
+        v[me] = more + tie / (c + 1) as f64;
+        for &b in bar {
+            v[b] = (1.0 - more - tie) / c as f64 + tie / (c + 1) as f64;
+        }
+        v
+    }
+
+    /// The value of seat `i` banking to `to` units at scores `s` (at or past the target: the
+    /// last round, or the win).
+    fn bank_to(&self, i: usize, s: &[usize], to: usize) -> Vals {
+        let n = self.seats;
+        let tu = self.tu;
+        if to < tu {
+            let mut s2 = s.to_vec();
+            s2[i] = to;
+            return self.w[self.at((i + 1) % n, &s2)];
+        }
+        if !self.finish_round || i == n - 1 {
+            return unit(i);
+        }
+        if n == 3 && i == 0 {
+            return self.mid[&(to - s[1], to - s[2])];
+        }
+        self.last_shares(to - s[n - 1], &[i])
+    }
+
+    fn at(&self, seat: usize, s: &[usize]) -> usize {
+        seat * self.tu.pow(self.seats as u32) + self.index(s)
+    }
+
+    /// The n-cycle at scores `s`: every seat's values when it moves there, the last pass's
+    /// largest change, and the passes taken.
+    fn cycle(
+        &self,
+        s: &[usize],
+        play: &[Seat],
+        pass: &mut Pass,
+    ) -> Result<(Vec<Vals>, f64, usize), SmallGameError> {
+        let n = self.seats;
+        let mut x0 = [1.0 / n as f64; SLOTS];
+        x0[BUST] = 0.0;
+        for k in 1..=MAX_PASSES {
+            // Round the cycle backwards: seat n − 1's farkle is worth seat 0's value (x0).
+            let mut vals = vec![[0.0; SLOTS]; n];
+            let mut beta = vec![0.0; n];
+            let mut consts = vec![[0.0; SLOTS]; n];
+            let mut next = x0;
+            for i in (0..n).rev() {
+                let mut f = next;
+                f[BUST] = 1.0;
+                let mut v = self.play(At::Game { i, s }, Some(f), play[i], pass);
+                beta[i] = v[BUST];
+                consts[i] = axpy(-v[BUST], &next, &v);
+                consts[i][BUST] = 0.0;
+                v[BUST] = 0.0;
+                vals[i] = v;
+                next = v;
+            }
+            // For these policies: x0 = c0 + b0 (c1 + b1 (c2 + b2 x0)).
+            let mut acc = [0.0; SLOTS];
+            let mut prod = 1.0;
+            for i in (0..n).rev() {
+                acc = axpy(beta[i], &acc, &consts[i]);
+                prod *= beta[i];
+            }
+            let change = (0..n)
+                .map(|c| (vals[0][c] - x0[c]).abs())
+                .fold(0.0, f64::max);
+            if change < TOL {
+                return Ok((vals, change, k));
+            }
+            x0 = acc.map(|a| a / (1.0 - prod));
+        }
+        Err(SmallGameError::Unsettled(s.to_vec()))
+    }
+
+    /// What a turn at `at` reads in this game: levels, the farkle's value (`farkle`, or this
+    /// game's own), the banks by turn points, the states beyond, and the mover's objective.
+    fn spec(&self, at: At, farkle: Option<Vals>) -> Spec {
+        let fast = &self.fast;
+        let least = fast.min_bank as usize;
+        let bank_row = |levels: usize, f: &dyn Fn(usize) -> Vals| -> Vec<Option<Vals>> {
+            (0..=levels + fast.max_pts())
+                .map(|tp| (tp >= least).then(|| f(tp)))
+                .collect()
+        };
+        match at {
+            At::Game { i, s } => {
+                let tu = self.tu;
+                let later = s[i + 1..].iter().copied().max();
+                let full = match later {
+                    Some(b) if self.finish_round => tu.max(b + self.cap) - s[i],
+                    _ => tu - s[i],
+                }
+                .max(least);
+                let levels = full.min(self.tail_levels.max(least));
+                let farkle = farkle.unwrap_or_else(|| {
+                    let mut f = self.w[self.at((i + 1) % self.seats, s)];
+                    f[BUST] = 1.0;
+                    f
+                });
+                let banks = bank_row(levels, &|tp| self.bank_to(i, s, s[i] + tp));
+                let win = self.bank_to(i, s, s[i] + levels);
+                Spec {
+                    levels,
+                    beyond: (win, fast.roll_beyond(&farkle, &win)),
+                    farkle,
+                    banks,
+                    w: unit(i),
+                }
+            }
+            At::Last { c, d } => {
+                let levels = (d + 1).max(least);
+                let banks = bank_row(levels, &|tp| match tp.cmp(&d) {
+                    std::cmp::Ordering::Greater => unit(0),
+                    std::cmp::Ordering::Equal => unit(1),
+                    std::cmp::Ordering::Less => [0.0; SLOTS],
+                });
+                let zero = [0.0; SLOTS];
+                Spec {
+                    levels,
+                    farkle: zero,
+                    banks,
+                    beyond: (unit(0), fast.roll_beyond(&zero, &unit(0))),
+                    w: [1.0, 1.0 / (c + 1) as f64, 0.0, 0.0],
+                }
+            }
+            At::Mid { d1, d2 } => {
+                // Past the bar seat 1 rolls on to raise it for seat 2, to the cap past seat 2.
+                let levels = (d1 + 1)
+                    .max((d1 + 1 + self.cap).saturating_sub(d2))
+                    .max(least);
+                let shares = |tp: usize| match tp.cmp(&d1) {
+                    std::cmp::Ordering::Less => self.last_shares(d2, &[0]),
+                    std::cmp::Ordering::Equal => self.last_shares(d2, &[0, 1]),
+                    std::cmp::Ordering::Greater => self.last_shares(d2 + tp - d1, &[1]),
+                };
+                let farkle = shares(0);
+                let win = shares(levels);
+                Spec {
+                    levels,
+                    banks: bank_row(levels, &shares),
+                    beyond: (win, fast.roll_beyond(&farkle, &win)),
+                    farkle,
+                    w: unit(1),
+                }
+            }
+        }
+    }
+
+    /// The turn at `at` played by `seat`: its value.
+    fn play(&self, at: At, farkle: Option<Vals>, seat: Seat, pass: &mut Pass) -> Vals {
+        let fast = &self.fast;
+        let sp = self.spec(at, farkle);
+        let run = |pick: &Pick, pass: &mut Pass| {
+            fast.turn_vec(sp.levels, sp.farkle, &sp.banks, sp.beyond, pick, pass)
+        };
+        match seat {
+            Seat::Solve => run(&Pick::Own(sp.w), pass),
+            Seat::Guide(g) => {
+                let c = match at {
+                    At::Game { i, s } => g.turn(i, s),
+                    At::Last { d, .. } => g.last_turn(self.seats - 1, d),
+                    At::Mid { d1, .. } => g.last_turn(1, d1),
+                };
+                run(&Pick::By(&*c), pass)
+            }
+            Seat::Exact(star) => {
+                // The exact profile's own pass at this position gives the choices.
+                let ss = star.spec(at, None);
+                let mut sp_pass = Pass::default();
+                fast.turn_vec(
+                    ss.levels,
+                    ss.farkle,
+                    &ss.banks,
+                    ss.beyond,
+                    &Pick::Own(ss.w),
+                    &mut sp_pass,
+                );
+                run(
+                    &Pick::By(&PassChoice {
+                        pass: &sp_pass,
+                        w: ss.w,
+                    }),
+                    pass,
+                )
+            }
+        }
+    }
+}
+
+/// Where a turn is played: seat `i` before the last round at scores `s`; the last seat's
+/// last turn `d` units behind the `c` seats at the bar; seat 1's last turn (three seats) `d1`
+/// behind the bar that seat 0 set, seat 2 `d2` behind it.
+#[derive(Clone, Copy)]
+enum At<'s> {
+    Game { i: usize, s: &'s [usize] },
+    Last { c: usize, d: usize },
+    Mid { d1: usize, d2: usize },
+}
+
+/// A turn's inputs (`SmallGame::spec`).
+struct Spec {
+    levels: usize,
+    farkle: Vals,
+    banks: Vec<Option<Vals>>,
+    beyond: (Vals, Vals),
+    w: Vals,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::super::super::rules::{DoomPreset, DoomRules, EndRule, HeldDice};
+    use super::super::super::score::key;
+    use super::*;
+    use crate::rng::{chunk_rng, die, Rng};
+
+    fn model(preset: DoomPreset, target: u64, f: impl Fn(&mut DoomRules)) -> Model {
+        let mut r = DoomRules::preset(preset);
+        r.target = target;
+        f(&mut r);
+        Model::new(&r)
+    }
+
+    /// Separate scoring and doom on one six: few holds and short turns, for games played out.
+    fn quick(target: u64) -> Model {
+        model(DoomPreset::Seed, target, |r| {
+            r.held_dice = HeldDice::Separate;
+            r.doom_sixes = Some(1);
+        })
+    }
+
+    /// The exact profile's choices as a guide (it must reproduce the solved values).
+    struct Same<'a>(&'a SmallGame);
+
+    impl SeatGuide for Same<'_> {
+        fn turn(&self, seat: usize, scores: &[usize]) -> Box<dyn TurnChoice + '_> {
+            self.0.choice(At::Game { i: seat, s: scores })
+        }
+        fn last_turn(&self, seat: usize, d: usize) -> Box<dyn TurnChoice + '_> {
+            unreachable!("seat {seat} at {d}: `Same` is used where the last turns are the game's")
+        }
+    }
+
+    /// The exact profile's pass at `at`, as choices.
+    struct Owned {
+        pass: Pass,
+        w: Vals,
+    }
+
+    impl TurnChoice for Owned {
+        fn pick(&self, p: usize, ks: &[u32]) -> u32 {
+            PassChoice {
+                pass: &self.pass,
+                w: self.w,
+            }
+            .pick(p, ks)
+        }
+        fn banks(&self, p: usize, h: usize) -> bool {
+            PassChoice {
+                pass: &self.pass,
+                w: self.w,
+            }
+            .banks(p, h)
+        }
+    }
+
+    impl SmallGame {
+        fn choice(&self, at: At) -> Box<dyn TurnChoice + '_> {
+            let sp = self.spec(at, None);
+            let mut pass = Pass::default();
+            let pick = Pick::Own(sp.w);
+            self.fast
+                .turn_vec(sp.levels, sp.farkle, &sp.banks, sp.beyond, &pick, &mut pass);
+            Box::new(Owned { pass, w: sp.w })
+        }
+    }
+
+    #[test]
+    fn two_seats_are_the_two_player_solve() {
+        // The two-player solve (Newton on 2-cycles, scalar values) and this one (policy
+        // iteration on n-cycles, vectors, the last turn as two chances) agree everywhere.
+        let cases = [
+            model(DoomPreset::Seed, 300, |_| {}),
+            model(DoomPreset::Seed, 300, |r| r.end = EndRule::Immediate),
+            model(DoomPreset::S2Common, 250, |r| r.end = EndRule::FinishRound),
+        ];
+        for m in &cases {
+            let sol = WinSolution::solve(m).unwrap();
+            let g = SmallGame::solve(m, &sol, 2).unwrap();
+            let tu = sol.tu;
+            let k1 = if sol.finish_round { 1 } else { 0 };
+            for a in 0..tu {
+                for b in 0..tu {
+                    let first = g.value(0, &[a, b]);
+                    let second = g.value(1, &[a, b]);
+                    assert!((first[0] - sol.w[0][a * tu + b]).abs() < 1e-12, "{a},{b}");
+                    assert!((second[1] - sol.w[k1][b * tu + a]).abs() < 1e-12, "{a},{b}");
+                    assert!((first[0] + first[1] - 1.0).abs() < 1e-12);
+                }
+            }
+            assert!(g.residual < TOL && g.max_passes <= 6, "{}", g.max_passes);
+            // The two-player policy as a seat loses nothing, in either seat.
+            let pl = crate::games::doom::sim::SolvedStrategy::new(
+                m,
+                crate::games::doom::strategy::DoomStrategy::parse("win-optimal").unwrap(),
+            );
+            let guide = crate::games::doom::sim::SeatPlay::new(m, &sol, &pl);
+            for j in 0..2 {
+                let v = g.evaluate(j, &guide).unwrap();
+                assert!((v[j] - g.start()[j]).abs() < 1e-12, "seat {j}: {v:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_solved_choices_as_a_guide_reproduce_the_game() {
+        let m = quick(300);
+        let sol = WinSolution::solve(&m).unwrap();
+        let g = SmallGame::solve(&m, &sol, 3).unwrap();
+        let start = g.start();
+        assert!((start.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{start:?}");
+        // Seat 0's turns before the last round given as choices: the same game.
+        let v = g.evaluate(0, &Same(&g)).unwrap();
+        for (x, y) in v.iter().zip(&start) {
+            assert!((x - y).abs() < 1e-12, "{v:?} {start:?}");
+        }
+    }
+
+    #[test]
+    fn no_seat_gains_by_playing_otherwise() {
+        // The exact profile is an equilibrium: one seat playing anything else, the others as
+        // before, cannot win more. The single-turn optimum loses clearly.
+        let m = quick(300);
+        let sol = WinSolution::solve(&m).unwrap();
+        let g = SmallGame::solve(&m, &sol, 3).unwrap();
+        let start = g.start();
+        for spec in ["win-field", "win-leader", "optimal", "bank-at:300"] {
+            let pl = crate::games::doom::sim::SolvedStrategy::new(
+                &m,
+                crate::games::doom::strategy::DoomStrategy::parse(spec).unwrap(),
+            );
+            let guide = crate::games::doom::sim::SeatPlay::new(&m, &sol, &pl);
+            for j in 0..3 {
+                let v = g.evaluate(j, &guide).unwrap();
+                assert!((v.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{spec}: {v:?}");
+                assert!(v[j] <= start[j] + 1e-12, "{spec} seat {j}: {v:?} {start:?}");
+                if spec == "optimal" && j == 2 {
+                    assert!(v[j] < start[j] - 0.01, "{spec} seat {j}: {v:?} {start:?}");
+                }
+            }
+        }
+    }
+
+    /// Play one game of three seats by the exact profile from the rules alone: seats in turn
+    /// from seat 0, the last round after the first to reach the target, the highest total
+    /// winning and ties shared. Returns each seat's share.
+    fn play_out<'g>(
+        m: &Model,
+        g: &'g SmallGame,
+        rng: &mut Rng,
+        passes: &mut HashMap<String, Box<dyn TurnChoice + 'g>>,
+    ) -> [f64; 3] {
+        let tu = g.tu;
+        let forced = m.rules.hot_dice_forced();
+        let hs = m.holds.len();
+        let mut s = [0usize; 3];
+        let mut finished: Option<usize> = None;
+        let mut seat = 0;
+        loop {
+            // Where this turn is, as the solve names it.
+            let at = match finished {
+                None => At::Game { i: seat, s: &s },
+                Some(0) if seat == 1 => At::Mid {
+                    d1: s[0] - s[1],
+                    d2: s[0] - s[2],
+                },
+                Some(_) => {
+                    let bar = s[..2].iter().copied().max().unwrap();
+                    let c = s[..2].iter().filter(|&&x| x == bar).count();
+                    At::Last { c, d: bar - s[2] }
+                }
+            };
+            let name = match at {
+                At::Game { i, s } => format!("g{i}{s:?}"),
+                At::Mid { d1, d2 } => format!("m{d1},{d2}"),
+                At::Last { c, d } => format!("l{c},{d}"),
+            };
+            let choice = passes.entry(name).or_insert_with(|| g.choice(at));
+            // The turn.
+            let (mut p, mut h) = (0usize, 0usize);
+            let points = loop {
+                let n = 6 - m.holds[h].dice as usize;
+                let mut c = [0u8; 6];
+                for _ in 0..n {
+                    c[die(rng) as usize - 1] += 1;
+                }
+                let i = m.roll_index[key(&c)] as usize;
+                let opts = &m.opts[h][i];
+                if m.rolls[n][i].doom || opts.is_empty() {
+                    break 0;
+                }
+                let code = |o: &crate::games::doom::model::Opt| {
+                    2 * (o.gain * hs as u32 + o.to as u32) + (o.hot && forced) as u32
+                };
+                let mut ks: Vec<u32> = opts.iter().map(code).collect();
+                ks.sort_unstable();
+                ks.dedup();
+                let k = choice.pick(p, &ks);
+                let o = opts.iter().find(|o| code(o) == k).unwrap();
+                p += o.gain as usize;
+                h = o.to as usize;
+                if o.hot && forced {
+                    continue;
+                }
+                let tp = p + m.holds[h].pts as usize;
+                if tp as u32 * m.unit >= m.rules.min_bank.max(1) && choice.banks(p, h) {
+                    break tp;
+                }
+            };
+            s[seat] += points;
+            if finished.is_none() && s[seat] >= tu {
+                finished = Some(seat);
+            }
+            seat += 1;
+            if seat == 3 {
+                if finished.is_some() {
+                    break;
+                }
+                seat = 0;
+            }
+            if finished == Some(2) {
+                break;
+            }
+        }
+        let best = *s.iter().max().unwrap();
+        let winners = s.iter().filter(|&&x| x == best).count() as f64;
+        s.map(|x| if x == best { 1.0 / winners } else { 0.0 })
+    }
+
+    #[test]
+    fn three_seats_played_out_win_as_solved() {
+        // Games played by the rules themselves (not the solve's tables of the last round),
+        // each turn choosing as the exact profile does: every seat's win rate within 4 SE.
+        let m = quick(300);
+        let sol = WinSolution::solve(&m).unwrap();
+        let g = SmallGame::solve(&m, &sol, 3).unwrap();
+        let want = g.start();
+        let games = 40_000;
+        let mut rng = chunk_rng(7, 0);
+        let mut passes = HashMap::new();
+        let mut wins = [0.0; 3];
+        for _ in 0..games {
+            let w = play_out(&m, &g, &mut rng, &mut passes);
+            for j in 0..3 {
+                wins[j] += w[j];
+            }
+        }
+        for j in 0..3 {
+            let p = wins[j] / games as f64;
+            let se = (want[j] * (1.0 - want[j]) / games as f64).sqrt();
+            assert!(
+                (p - want[j]).abs() < 4.0 * se,
+                "seat {j}: played {p:.4}, solved {:.4} (SE {se:.4})",
+                want[j]
+            );
+        }
+        // The seats' chances differ: the last seat of the round sees the others' totals.
+        assert!(want[2] > want[0] + 0.02, "{want:?}");
+    }
+
+    #[test]
+    fn too_many_seats_or_positions_are_refused() {
+        let m = quick(300);
+        let sol = WinSolution::solve(&m).unwrap();
+        assert_eq!(
+            SmallGame::solve(&m, &sol, 4).err(),
+            Some(SmallGameError::Seats(4))
+        );
+        let big = quick(5000);
+        let sol = WinSolution::solve(&big).unwrap();
+        assert!(matches!(
+            SmallGame::solve(&big, &sol, 3),
+            Err(SmallGameError::Size { tu: 100, .. })
+        ));
+    }
+}
