@@ -406,15 +406,15 @@ impl SmallGame {
             by_sum[self.scores(idx).iter().sum::<usize>()].push(idx);
         }
         for tuples in by_sum.iter().rev() {
-            let out: Vec<Result<(usize, Vec<Vals>, f64, usize), SmallGameError>> = tuples
+            let out: Vec<Result<(usize, CycleOut), SmallGameError>> = tuples
                 .par_iter()
                 .map_init(Pass::default, |pass, &idx| {
                     let s = self.scores(idx);
-                    self.cycle(&s, play, pass).map(|(v, r, k)| (idx, v, r, k))
+                    self.cycle(&s, play, pass).map(|c| (idx, c))
                 })
                 .collect();
             for o in out {
-                let (idx, vals, r, k) = o?;
+                let (idx, (vals, r, k)) = o?;
                 for (i, v) in vals.into_iter().enumerate() {
                     self.w[i * per + idx] = v;
                 }
@@ -504,7 +504,7 @@ impl SmallGame {
         s: &[usize],
         play: &[Seat],
         pass: &mut Pass,
-    ) -> Result<(Vec<Vals>, f64, usize), SmallGameError> {
+    ) -> Result<CycleOut, SmallGameError> {
         let n = self.seats;
         let mut x0 = [1.0 / n as f64; SLOTS];
         x0[BUST] = 0.0;
@@ -667,6 +667,9 @@ enum At<'s> {
     Last { c: usize, d: usize },
     Mid { d1: usize, d2: usize },
 }
+
+/// A cycle's values (one per seat to move), its last change and its passes.
+type CycleOut = (Vec<Vals>, f64, usize);
 
 /// A turn's inputs (`SmallGame::spec`).
 struct Spec {
