@@ -48,7 +48,7 @@ fn main() {
         sol.cap
     );
     let t = Instant::now();
-    let g = SmallGame::solve(&m, &sol, seats).expect("solvable");
+    let g = SmallGame::solve(&m, &sol, seats, &|_| {}).expect("solvable");
     let start = g.start();
     println!(
         "{seats}-seat exact solve: {:.1} s, passes {} (at most {} a cycle), residual {:.1e}",
@@ -73,7 +73,7 @@ fn main() {
         let mut line = format!("{spec:>12}:");
         let mut loss = 0.0;
         for j in 0..seats {
-            let v = g.evaluate(j, &guide).expect("evaluates");
+            let v = g.evaluate(j, &guide, &|_| {}).expect("evaluates");
             loss += start[j] - v[j];
             line += &format!("  seat {j} {:.6} ({:+.6})", v[j], v[j] - start[j]);
         }

@@ -673,6 +673,26 @@ impl TryFrom<&DoomExact> for ExactJob {
                     store: args.table.store(),
                 }
             }
+            (Objective::Win, 3) => {
+                use rtplab::games::doom::report::{check_strategy, DEFAULT_STRATEGIES};
+                let specs: Vec<String> = if args.strategies.is_empty() {
+                    DEFAULT_STRATEGIES.map(String::from).to_vec()
+                } else {
+                    args.strategies.clone()
+                };
+                let strategies = specs
+                    .iter()
+                    .map(|s| DoomStrategy::parse(s))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(ArgError)?;
+                for s in &strategies {
+                    check_strategy(s, 3)?;
+                }
+                Analysis::Small {
+                    players: 3,
+                    strategies,
+                }
+            }
             (Objective::Points, 1) => {
                 let strategies = args
                     .strategies
@@ -696,7 +716,7 @@ impl TryFrom<&DoomExact> for ExactJob {
                 }
             }
             (objective, players) => anyhow::bail!(
-                "--players {players} --objective {}: the exact analysis solves one turn (--players 1 --objective points) or a game of two played to win (--players 2 --objective win)",
+                "--players {players} --objective {}: the exact analysis solves one turn (--players 1 --objective points), a game of two played to win (--players 2 --objective win) or a small game of three (--players 3 --objective win)",
                 match objective {
                     Objective::Win => "win",
                     Objective::Points => "points",

@@ -570,3 +570,62 @@ fn advise_doom_lists_every_choice_best_first_and_refuses_impossible_rolls() {
         "below the target",
     );
 }
+
+#[test]
+fn a_small_game_of_three_is_solved_and_scores_each_strategy_in_every_seat() {
+    // Separate scoring and doom on one six keep the game small: seconds.
+    let small = [
+        "exact",
+        "doom",
+        "--players",
+        "3",
+        "--objective",
+        "win",
+        "--target",
+        "200",
+        "--held-dice",
+        "separate",
+        "--doom",
+        "1",
+    ];
+    let j = json(&[&small[..], &["--strategy", "optimal", "--format", "json"]].concat());
+    let p: Vec<f64> = j["p_win"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert_eq!(p.len(), 3);
+    assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{p:?}");
+    // The last seat of the round sees the others' totals before its last turn.
+    assert!(p[2] > p[0], "{p:?}");
+    let s = &j["strategies"][0];
+    assert_eq!(s["strategy"], "optimal");
+    let mut mean = 0.0;
+    for (k, c) in s["seats"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(c["seat"], k as u64 + 1);
+        let loss = c["loss"].as_f64().unwrap();
+        assert!(loss > 0.001, "seat {k}: {loss}");
+        assert!((c["exact"].as_f64().unwrap() - p[k]).abs() < 1e-12);
+        mean += loss / 3.0;
+    }
+    assert!((s["mean_loss"].as_f64().unwrap() - mean).abs() < 1e-12);
+    assert_eq!(j["interrupted"], false);
+    // What it cannot solve, each named before any work.
+    fails_with(
+        &[&small[..6], &["--target", "1100"]].concat(),
+        "the largest target is 1050 points",
+    );
+    fails_with(
+        &[&small[..], &["--strategy", "win-optimal"]].concat(),
+        "win-optimal plays games of two",
+    );
+    fails_with(
+        &[&small[..], &["--strategy", "optimal+keep-all"]].concat(),
+        "+keep-",
+    );
+    fails_with(
+        &["exact", "doom", "--players", "4", "--objective", "win"],
+        "a small game of three (--players 3 --objective win)",
+    );
+}

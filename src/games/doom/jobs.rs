@@ -1,5 +1,5 @@
 //! Dice of Doom's commands besides `sim` and `compare` (which every game shares): the exact
-//! analysis of a turn or of a game of two played to win, advice on one roll, and the audit
+//! analysis of a turn, of a game of two played to win or of a small game of three, advice on one roll, and the audit
 //! dossier.
 
 use super::model::Model;
@@ -21,6 +21,12 @@ pub enum Analysis {
     Win {
         opts: super::win::WinOptions,
         store: super::win::TableStore,
+    },
+    /// A game of `players` (2 or 3) played to win at a small target, solved exactly, and
+    /// each strategy played by one seat against exact seats.
+    Small {
+        players: usize,
+        strategies: Vec<DoomStrategy>,
     },
 }
 
@@ -62,6 +68,16 @@ impl Job for ExactJob {
                     status: Status::Done,
                     unsaved: None,
                 }
+            }
+            Analysis::Small {
+                players,
+                strategies,
+            } => {
+                // A signal stops it after the strategy in progress, the report kept.
+                (ctx.graceful)();
+                let x = report::small_model(&model, players, &strategies, ctx.progress, ctx.stop)?;
+                let status = Status::ran(x.interrupted);
+                Outcome::report(report::render_small(&x), status)
             }
             Analysis::Turn {
                 strategies,

@@ -18,7 +18,12 @@ pub use game::Doom;
 
 use sim::MAX_ROUNDS;
 
-crate::job::carried!(DoomError, advise::DoomAdviseError, win::WinError);
+crate::job::carried!(
+    DoomError,
+    advise::DoomAdviseError,
+    win::WinError,
+    report::SmallError
+);
 
 /// Errors of Dice of Doom runs and merges; each message says what to change.
 #[derive(Debug, thiserror::Error)]

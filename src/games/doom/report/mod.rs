@@ -18,11 +18,16 @@ use crate::report::{
 use crate::stats::Estimate;
 
 mod exact;
+mod small;
 mod win;
 
 pub use exact::{
     exact_ev, exact_model, exact_plots, exact_report, render_exact, BankAt, BankThreshold,
     BustOdds, ExactModel, ExactOptions, StrategyEv, ValueRow,
+};
+pub use small::{
+    check_strategy, render_small, small_model, SeatLoss, SeatLossCell, SmallError, SmallModel,
+    DEFAULT_STRATEGIES,
 };
 pub use win::{
     render_win, win_model, win_model_kept, win_plots, Handicap, WinCell, WinModel, WinThreshold,

@@ -54,7 +54,7 @@ const BUST: usize = SLOTS - 1;
 /// Largest number of seats.
 pub const MAX_SEATS: usize = 3;
 /// Largest number of positions before the last round (`n · tu^n`) solved.
-pub const MAX_POSITIONS: usize = 200_000;
+pub const MAX_POSITIONS: usize = 30_000;
 /// The change of a value at which the policy iteration of a cycle stops.
 const TOL: f64 = 1e-13;
 /// Passes round a cycle at most: policy iteration that has not settled by then is an error.
@@ -65,12 +65,13 @@ const MAX_PASSES: usize = 60;
 pub enum SmallGameError {
     #[error("{0} seats: the exact small game takes 2 or 3 seats")]
     Seats(usize),
-    #[error("target of {tu} units with {seats} seats: {positions} positions, more than the {max} the exact small game solves (use a smaller target)")]
+    #[error("--target {target}: a game of {seats} seats has {positions} positions before the last round, more than the {max} the exact small game solves (minutes); the largest target is {largest} points")]
     Size {
-        tu: usize,
+        target: u64,
         seats: usize,
         positions: usize,
         max: usize,
+        largest: u64,
     },
     #[error(
         "the policy iteration of the cycle at scores {0:?} did not settle in {MAX_PASSES} passes"
@@ -289,16 +290,50 @@ enum Seat<'a> {
 impl SmallGame {
     /// Solve the game of `seats` seats for `sol`'s rules and target (`sol`: the two-player
     /// solve of the same rules and target, whose turn model, tail cut-off and cap it uses).
-    pub fn solve(m: &Model, sol: &WinSolution, seats: usize) -> Result<SmallGame, SmallGameError> {
+    /// `advance` is told the work done as it is done (of [`SmallGame::work`]).
+    pub fn solve(
+        m: &Model,
+        sol: &WinSolution,
+        seats: usize,
+        advance: &(dyn Fn(u64) + Sync),
+    ) -> Result<SmallGame, SmallGameError> {
         let mut g = Self::empty(m, sol, seats)?;
         let play = vec![Seat::Solve; seats];
-        g.fill(&play)?;
+        g.fill(&play, advance)?;
         Ok(g)
+    }
+
+    /// The work of the solve (`seat` None) or of evaluating seat `seat`: the turns of the
+    /// last round solved and the cycles before it.
+    pub fn work(m: &Model, sol: &WinSolution, seats: usize, seat: Option<usize>) -> u64 {
+        let tu = sol.tu as u64;
+        let n = seats as u64;
+        let cycles = tu.pow(seats as u32);
+        if m.rules.end != EndRule::FinishRound {
+            return cycles;
+        }
+        let last = (sol.cap as u64 + 1) * (n - 1);
+        let mid = if seats == 3 {
+            mid_pairs(sol.tu, sol.cap, sol.fast.max_pts()).len() as u64
+        } else {
+            0
+        };
+        match seat {
+            None => cycles + last + mid,
+            Some(j) if j as u64 == n - 1 => cycles + last + mid,
+            Some(1) => cycles + mid,
+            Some(_) => cycles,
+        }
     }
 
     /// The game with seat `j` played by `guide` and every other seat by this solution's
     /// choices (they do not adapt to the guide): every seat's exact chance of winning.
-    pub fn evaluate(&self, j: usize, guide: &dyn SeatGuide) -> Result<Vec<f64>, SmallGameError> {
+    pub fn evaluate(
+        &self,
+        j: usize,
+        guide: &dyn SeatGuide,
+        advance: &(dyn Fn(u64) + Sync),
+    ) -> Result<Vec<f64>, SmallGameError> {
         let mut g = Self {
             w: Vec::new(),
             last: [Vec::new(), Vec::new()],
@@ -326,27 +361,40 @@ impl SmallGame {
                 g.mid = self.mid.clone();
             }
         }
-        g.fill(&play)?;
+        g.fill(&play, advance)?;
         Ok(g.start())
     }
 
-    fn empty(m: &Model, sol: &WinSolution, seats: usize) -> Result<SmallGame, SmallGameError> {
+    /// Whether a game of `seats` seats under `m`'s rules and target is small enough to solve
+    /// (checked before the two-player solve it needs).
+    pub fn check(m: &Model, seats: usize) -> Result<(), SmallGameError> {
         if !(2..=MAX_SEATS).contains(&seats) {
             return Err(SmallGameError::Seats(seats));
         }
-        let tu = sol.tu;
+        let tu = m.rules.target.div_ceil(m.unit as u64) as usize;
         let positions = tu
             .checked_pow(seats as u32)
             .map(|x| x * seats)
             .unwrap_or(usize::MAX);
         if positions > MAX_POSITIONS {
+            let largest = (1..tu)
+                .rev()
+                .find(|&t| seats * t.pow(seats as u32) <= MAX_POSITIONS)
+                .unwrap_or(1);
             return Err(SmallGameError::Size {
-                tu,
+                target: m.rules.target,
                 seats,
                 positions,
                 max: MAX_POSITIONS,
+                largest: largest as u64 * m.unit as u64,
             });
         }
+        Ok(())
+    }
+
+    fn empty(m: &Model, sol: &WinSolution, seats: usize) -> Result<SmallGame, SmallGameError> {
+        Self::check(m, seats)?;
+        let tu = sol.tu;
         Ok(SmallGame {
             seats,
             tu,
@@ -389,13 +437,17 @@ impl SmallGame {
 
     /// Solve every table in order: the last turns, seat 1's last turns (unless given), then
     /// the positions before the last round by decreasing sum of scores.
-    fn fill(&mut self, play: &[Seat]) -> Result<(), SmallGameError> {
+    fn fill(
+        &mut self,
+        play: &[Seat],
+        advance: &(dyn Fn(u64) + Sync),
+    ) -> Result<(), SmallGameError> {
         if self.finish_round {
             if self.last[0].is_empty() {
-                self.fill_last(play[self.seats - 1]);
+                self.fill_last(play[self.seats - 1], advance);
             }
             if self.seats == 3 && self.mid.is_empty() {
-                self.fill_mid(play[1]);
+                self.fill_mid(play[1], advance);
             }
         }
         let n = self.seats;
@@ -422,12 +474,13 @@ impl SmallGame {
                 self.passes += k as u64;
                 self.max_passes = self.max_passes.max(k);
             }
+            advance(tuples.len() as u64);
         }
         Ok(())
     }
 
     /// The last seat's last turns, for every distance to the bar up to the cap.
-    fn fill_last(&mut self, seat: Seat) {
+    fn fill_last(&mut self, seat: Seat, advance: &(dyn Fn(u64) + Sync)) {
         let ties = if self.seats == 3 { 2 } else { 1 };
         let mut last = [Vec::new(), Vec::new()];
         for (c, out) in last.iter_mut().enumerate().take(ties) {
@@ -435,6 +488,7 @@ impl SmallGame {
                 .into_par_iter()
                 .map_init(Pass::default, |pass, d| {
                     let v = self.play(At::Last { c: c + 1, d }, None, seat, pass);
+                    advance(1);
                     (v[0], v[1])
                 })
                 .collect();
@@ -444,18 +498,13 @@ impl SmallGame {
 
     /// Three seats: seat 1's last turns after seat 0 reached the bar, for every pair of
     /// distances the game can reach.
-    fn fill_mid(&mut self, seat: Seat) {
-        // Seat 0 banks at most `max_pts` past the levels of its turn, which end at the cap
-        // past the later scores; seat 2 is within the target of seat 1.
-        let tu = self.tu;
-        let top = tu + self.cap + self.fast.max_pts();
-        let pairs: Vec<(usize, usize)> = (1..=top)
-            .flat_map(|d1| (d1.saturating_sub(tu - 1).max(1)..d1 + tu).map(move |d2| (d1, d2)))
-            .collect();
-        self.mid = pairs
+    fn fill_mid(&mut self, seat: Seat, advance: &(dyn Fn(u64) + Sync)) {
+        self.mid = mid_pairs(self.tu, self.cap, self.fast.max_pts())
             .into_par_iter()
             .map_init(Pass::default, |pass, (d1, d2)| {
-                ((d1, d2), self.play(At::Mid { d1, d2 }, None, seat, pass))
+                let v = self.play(At::Mid { d1, d2 }, None, seat, pass);
+                advance(1);
+                ((d1, d2), v)
             })
             .collect();
     }
@@ -658,6 +707,15 @@ impl SmallGame {
     }
 }
 
+/// The distances (d1, d2) behind the bar of seats 1 and 2 that seat 1's last turn can be
+/// played at: seat 0 banks at most `max_pts` past the levels of its turn, which end at the
+/// cap past the later scores; seat 2 is within the target of seat 1.
+fn mid_pairs(tu: usize, cap: usize, max_pts: usize) -> Vec<(usize, usize)> {
+    (1..=tu + cap + max_pts)
+        .flat_map(|d1| (d1.saturating_sub(tu - 1).max(1)..d1 + tu).map(move |d2| (d1, d2)))
+        .collect()
+}
+
 /// Where a turn is played: seat `i` before the last round at scores `s`; the last seat's
 /// last turn `d` units behind the `c` seats at the bar; seat 1's last turn (three seats) `d1`
 /// behind the bar that seat 0 set, seat 2 `d2` behind it.
@@ -761,7 +819,7 @@ mod tests {
         ];
         for m in &cases {
             let sol = WinSolution::solve(m).unwrap();
-            let g = SmallGame::solve(m, &sol, 2).unwrap();
+            let g = SmallGame::solve(m, &sol, 2, &|_| {}).unwrap();
             let tu = sol.tu;
             let k1 = if sol.finish_round { 1 } else { 0 };
             for a in 0..tu {
@@ -781,7 +839,7 @@ mod tests {
             );
             let guide = crate::games::doom::sim::SeatPlay::new(m, &sol, &pl);
             for j in 0..2 {
-                let v = g.evaluate(j, &guide).unwrap();
+                let v = g.evaluate(j, &guide, &|_| {}).unwrap();
                 assert!((v[j] - g.start()[j]).abs() < 1e-12, "seat {j}: {v:?}");
             }
         }
@@ -791,11 +849,11 @@ mod tests {
     fn the_solved_choices_as_a_guide_reproduce_the_game() {
         let m = quick(300);
         let sol = WinSolution::solve(&m).unwrap();
-        let g = SmallGame::solve(&m, &sol, 3).unwrap();
+        let g = SmallGame::solve(&m, &sol, 3, &|_| {}).unwrap();
         let start = g.start();
         assert!((start.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{start:?}");
         // Seat 0's turns before the last round given as choices: the same game.
-        let v = g.evaluate(0, &Same(&g)).unwrap();
+        let v = g.evaluate(0, &Same(&g), &|_| {}).unwrap();
         for (x, y) in v.iter().zip(&start) {
             assert!((x - y).abs() < 1e-12, "{v:?} {start:?}");
         }
@@ -807,7 +865,14 @@ mod tests {
         // before, cannot win more. The single-turn optimum loses clearly.
         let m = quick(300);
         let sol = WinSolution::solve(&m).unwrap();
-        let g = SmallGame::solve(&m, &sol, 3).unwrap();
+        // The progress told is the work announced.
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let count = |n: u64| {
+            done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        };
+        let take = || done.swap(0, std::sync::atomic::Ordering::Relaxed);
+        let g = SmallGame::solve(&m, &sol, 3, &count).unwrap();
+        assert_eq!(take(), SmallGame::work(&m, &sol, 3, None));
         let start = g.start();
         for spec in ["win-field", "win-leader", "optimal", "bank-at:300"] {
             let pl = crate::games::doom::sim::SolvedStrategy::new(
@@ -816,7 +881,8 @@ mod tests {
             );
             let guide = crate::games::doom::sim::SeatPlay::new(&m, &sol, &pl);
             for j in 0..3 {
-                let v = g.evaluate(j, &guide).unwrap();
+                let v = g.evaluate(j, &guide, &count).unwrap();
+                assert_eq!(take(), SmallGame::work(&m, &sol, 3, Some(j)), "seat {j}");
                 assert!((v.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{spec}: {v:?}");
                 assert!(v[j] <= start[j] + 1e-12, "{spec} seat {j}: {v:?} {start:?}");
                 if spec == "optimal" && j == 2 {
@@ -918,7 +984,7 @@ mod tests {
         // each turn choosing as the exact profile does: every seat's win rate within 4 SE.
         let m = quick(300);
         let sol = WinSolution::solve(&m).unwrap();
-        let g = SmallGame::solve(&m, &sol, 3).unwrap();
+        let g = SmallGame::solve(&m, &sol, 3, &|_| {}).unwrap();
         let want = g.start();
         let games = 40_000;
         let mut rng = chunk_rng(7, 0);
@@ -948,14 +1014,14 @@ mod tests {
         let m = quick(300);
         let sol = WinSolution::solve(&m).unwrap();
         assert_eq!(
-            SmallGame::solve(&m, &sol, 4).err(),
+            SmallGame::solve(&m, &sol, 4, &|_| {}).err(),
             Some(SmallGameError::Seats(4))
         );
         let big = quick(5000);
         let sol = WinSolution::solve(&big).unwrap();
         assert!(matches!(
-            SmallGame::solve(&big, &sol, 3),
-            Err(SmallGameError::Size { tu: 100, .. })
+            SmallGame::solve(&big, &sol, 3, &|_| {}),
+            Err(SmallGameError::Size { largest: 1050, .. })
         ));
     }
 }

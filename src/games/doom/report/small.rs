@@ -1,0 +1,260 @@
+//! The small exact game of two or three seats played to win (`exact doom --players 3
+//! --objective win`): every seat's chance under exact play, and what one seat loses playing a
+//! strategy instead while the others play exactly.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
+
+use super::super::model::Model;
+use super::super::rules::{DoomRules, EndRule};
+use super::super::sim::{SeatPlay, SolvedStrategy};
+use super::super::strategy::DoomStrategy;
+use super::super::win::multi::{SmallGame, SmallGameError};
+use super::super::win::{WinError, WinSolution};
+use crate::report::{count, fixed_cell, Report, Section};
+
+/// The small game's report model.
+#[derive(Clone, Debug, Serialize)]
+pub struct SmallModel {
+    pub game: &'static str,
+    pub objective: &'static str,
+    pub players: u8,
+    pub rules: DoomRules,
+    pub target: u64,
+    pub end: &'static str,
+    pub method: &'static str,
+    /// Every seat's chance of winning from the start when every seat plays exactly (seat 1
+    /// moves first; ties shared).
+    pub p_win: Vec<f64>,
+    /// Positions before the last round (seat to move × scores).
+    pub positions: u64,
+    /// Passes of the policy iteration round the cycles, in all and at most in one.
+    pub passes: u64,
+    pub max_passes: u64,
+    pub residual: f64,
+    /// Points past the bar a last-round turn is followed, and the error bound it leaves.
+    pub cap_points: u64,
+    pub cap_bound: f64,
+    /// A turn's points are followed this far (the chance of one turn reaching them: `tail_p`).
+    pub tail_points: u64,
+    pub tail_p: f64,
+    pub solve_s: f64,
+    /// One seat played by each strategy, the others exactly (complete strategies only).
+    pub strategies: Vec<SeatLoss>,
+    /// A signal stopped the run before every strategy was evaluated.
+    pub interrupted: bool,
+}
+
+/// One strategy in each seat in turn.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatLoss {
+    pub strategy: String,
+    pub seats: Vec<SeatLossCell>,
+    /// The mean over the seats of the loss (a game whose starting seat rotates).
+    pub mean_loss: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatLossCell {
+    /// 1-based, in the order of play.
+    pub seat: u8,
+    /// The seat's chance of winning playing the strategy, and playing exactly.
+    pub p_win: f64,
+    pub exact: f64,
+    pub loss: f64,
+}
+
+/// Why the small game cannot be solved or a strategy evaluated in it.
+#[derive(Debug, thiserror::Error)]
+pub enum SmallError {
+    #[error(transparent)]
+    Win(#[from] WinError),
+    #[error(transparent)]
+    Game(#[from] SmallGameError),
+    #[error("--strategy {0}: win-optimal plays games of two; in a game of three use win-field or win-leader")]
+    WinOptimal(String),
+    #[error("--strategy {0}: the exact game plays strategies that take the set-aside of highest value (drop the +keep- suffix)")]
+    Keep(String),
+}
+
+/// The strategies evaluated when none are given.
+pub const DEFAULT_STRATEGIES: [&str; 3] = ["win-field", "win-leader", "optimal"];
+
+/// Whether the small game can evaluate `s` (checked before the solve).
+pub fn check_strategy(s: &DoomStrategy, players: usize) -> Result<(), SmallError> {
+    if s.win && s.multi.is_none() && players > 2 {
+        return Err(SmallError::WinOptimal(s.spec.clone()));
+    }
+    if !s.win && s.policy.keep != super::super::exact::Keep::Best {
+        return Err(SmallError::Keep(s.spec.clone()));
+    }
+    Ok(())
+}
+
+/// Solve the game of `players` seats and evaluate each strategy in every seat; progress on
+/// a terminal when `progress`; `stop` ends it after the strategy in progress.
+pub fn small_model(
+    m: &Model,
+    players: usize,
+    strategies: &[DoomStrategy],
+    progress: bool,
+    stop: &AtomicBool,
+) -> Result<SmallModel, SmallError> {
+    for s in strategies {
+        check_strategy(s, players)?;
+    }
+    WinSolution::solvable(m)?;
+    SmallGame::check(m, players)?;
+    let start = std::time::Instant::now();
+    let sol = WinSolution::solve(m)?;
+    let work = SmallGame::work(m, &sol, players, None)
+        + strategies.len() as u64
+            * (0..players)
+                .map(|j| SmallGame::work(m, &sol, players, Some(j)))
+                .sum::<u64>();
+    let bar = crate::progress::Progress::percent(progress, work, "solving", "of the work");
+    let advance = |n: u64| bar.advance(n);
+    let g = SmallGame::solve(m, &sol, players, &advance)?;
+    let exact = g.start();
+    let mut out = Vec::new();
+    let mut interrupted = false;
+    for s in strategies {
+        if stop.load(Ordering::Relaxed) {
+            interrupted = true;
+            break;
+        }
+        let pl = SolvedStrategy::new(m, s.clone());
+        let guide = SeatPlay::new(m, &sol, &pl);
+        let mut seats = Vec::new();
+        for (j, &x) in exact.iter().enumerate() {
+            let v = g.evaluate(j, &guide, &advance)?;
+            seats.push(SeatLossCell {
+                seat: j as u8 + 1,
+                p_win: v[j],
+                exact: x,
+                loss: x - v[j],
+            });
+        }
+        let mean_loss = seats.iter().map(|c| c.loss).sum::<f64>() / players as f64;
+        out.push(SeatLoss {
+            strategy: s.spec.clone(),
+            seats,
+            mean_loss,
+        });
+    }
+    bar.finish();
+    let unit = m.unit as u64;
+    Ok(SmallModel {
+        game: "doom",
+        objective: "win",
+        players: players as u8,
+        rules: m.rules.clone(),
+        target: m.rules.target,
+        end: match m.rules.end {
+            EndRule::FinishRound => "finish-round",
+            EndRule::Immediate => "immediate",
+        },
+        method: "dynamic programming over (seat to move, every score, turn points, held dice), each seat maximizing its own chance of winning; sums of scores from the largest down, each farkle cycle by policy iteration; the last round exactly",
+        p_win: exact,
+        positions: (players * sol.tu.pow(players as u32)) as u64,
+        passes: g.passes,
+        max_passes: g.max_passes as u64,
+        residual: g.residual,
+        cap_points: sol.cap as u64 * unit,
+        cap_bound: sol.cap_bound,
+        tail_points: sol.tail_levels as u64 * unit,
+        tail_p: sol.tail_p,
+        solve_s: start.elapsed().as_secs_f64(),
+        strategies: out,
+        interrupted,
+    })
+}
+
+/// The small game's tables and notes; its JSON is the model.
+pub fn render_small(x: &SmallModel) -> Report {
+    let mut r = Report {
+        title: format!("Dice of Doom, {} players, played to win (exact)", x.players),
+        ..Report::default()
+    };
+    let chances: Vec<String> = x
+        .p_win
+        .iter()
+        .enumerate()
+        .map(|(j, p)| format!("seat {} {p:.6}", j + 1))
+        .collect();
+    r.meta = vec![
+        ("rules".into(), x.rules.summary()),
+        ("method".into(), x.method.into()),
+        (
+            "exact play".into(),
+            format!("{} (seat 1 moves first; ties shared)", chances.join(", ")),
+        ),
+        (
+            "solve".into(),
+            format!(
+                "{} positions, {} passes round the cycles (at most {} in one), largest change at the end {:.1e}, {:.1} s in all",
+                count(x.positions),
+                count(x.passes),
+                x.max_passes,
+                x.residual,
+                x.solve_s
+            ),
+        ),
+        (
+            "tail".into(),
+            format!(
+                "a turn's points followed to {} (reached with probability at most {:.1e} a turn)",
+                count(x.tail_points),
+                x.tail_p
+            ),
+        ),
+    ];
+    if x.end == "finish-round" {
+        r.meta.push((
+            "last round".into(),
+            format!(
+                "a last-round turn followed to {} points past the bar; error at most {:.1e}",
+                count(x.cap_points),
+                x.cap_bound
+            ),
+        ));
+    }
+    let mut s = Section::new(
+        "One seat plays the strategy, the others play exactly",
+        &["strategy", "seat", "P(win)", "exact seat", "loss (points)"],
+    );
+    for sl in &x.strategies {
+        for c in &sl.seats {
+            s.row([
+                sl.strategy.clone().into(),
+                c.seat.to_string().into(),
+                fixed_cell(c.p_win, 6, ""),
+                fixed_cell(c.exact, 6, ""),
+                fixed_cell(100.0 * c.loss, 4, ""),
+            ]);
+        }
+        s.row([
+            sl.strategy.clone().into(),
+            "mean".into(),
+            "".into(),
+            "".into(),
+            fixed_cell(100.0 * sl.mean_loss, 4, ""),
+        ]);
+    }
+    r.sections.push(s);
+    r.notes.push(
+        "Exact play: every seat, at every choice, maximizes its own chance of winning when every seat plays so from then on. \
+         A seat playing a strategy is evaluated exactly, the others keeping their exact choices; the loss is its chance \
+         given up, in percentage points, and the mean is over the seats (a game whose starting seat rotates)."
+            .into(),
+    );
+    if x.interrupted {
+        r.notes.push(format!(
+            "INTERRUPTED: stopped by a signal after {} of the strategies.",
+            x.strategies.len()
+        ));
+    }
+    r.json = serde_json::to_value(x).unwrap_or_default();
+    r
+}
