@@ -499,13 +499,39 @@ impl SmallGame {
     /// Three seats: seat 1's last turns after seat 0 reached the bar, for every pair of
     /// distances the game can reach.
     fn fill_mid(&mut self, seat: Seat, advance: &(dyn Fn(u64) + Sync)) {
-        self.mid = mid_pairs(self.tu, self.cap, self.fast.max_pts())
+        let pairs = mid_pairs(self.tu, self.cap, self.fast.max_pts());
+        // Seat 1's turn depends on the distance to the bar only through where it starts: a
+        // turn starting d1 units behind is the one starting the most units behind, from its
+        // state that far past its start (the same banks, farkle and end, seat 2 at the same
+        // distance). So one pass per d2 serves every d1, unless the least bank (more than one
+        // unit) or a guide's tables (one per d1) tell the turns apart.
+        if self.fast.min_bank > 1 || matches!(seat, Seat::Guide(_)) {
+            self.mid = pairs
+                .into_par_iter()
+                .map_init(Pass::default, |pass, (d1, d2)| {
+                    let v = self.play(At::Mid { d1, d2 }, None, seat, pass);
+                    advance(1);
+                    ((d1, d2), v)
+                })
+                .collect();
+            return;
+        }
+        let mut by_d2: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+        for (d1, d2) in pairs {
+            by_d2.entry(d2).or_default().push(d1);
+        }
+        let hs = self.fast.holds;
+        self.mid = by_d2
             .into_par_iter()
-            .map_init(Pass::default, |pass, (d1, d2)| {
-                let v = self.play(At::Mid { d1, d2 }, None, seat, pass);
-                advance(1);
-                ((d1, d2), v)
+            .map_init(Pass::default, |pass, (d2, d1s)| {
+                let top = d1s.iter().copied().max().unwrap_or(1);
+                self.play(At::Mid { d1: top, d2 }, None, seat, pass);
+                advance(d1s.len() as u64);
+                d1s.into_iter()
+                    .map(|d1| ((d1, d2), pass.vr[2 * (top - d1) * hs + 1]))
+                    .collect::<Vec<_>>()
             })
+            .flatten()
             .collect();
     }
 
@@ -1007,6 +1033,23 @@ mod tests {
         }
         // The seats' chances differ: the last seat of the round sees the others' totals.
         assert!(want[2] > want[0] + 0.02, "{want:?}");
+    }
+
+    #[test]
+    fn seat_one_s_last_turns_from_one_pass_per_distance_are_those_played_one_by_one() {
+        let m = quick(300);
+        let sol = WinSolution::solve(&m).unwrap();
+        let g = SmallGame::solve(&m, &sol, 3, &|_| {}).unwrap();
+        let mut pass = Pass::default();
+        let mut checked = 0;
+        for (&(d1, d2), v) in &g.mid {
+            if (d1 + 3 * d2) % 17 == 0 {
+                let one = g.play(At::Mid { d1, d2 }, None, Seat::Solve, &mut pass);
+                assert_eq!(v, &one, "({d1}, {d2})");
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "{checked}");
     }
 
     #[test]
