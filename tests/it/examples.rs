@@ -4,7 +4,8 @@
 //!
 //! Sizes are cut so that the whole takes seconds: `--rounds`, `--games`, `--turns` and
 //! `--coups` given are replaced by small counts, and added where the command's default is
-//! large; the two-player Dice of Doom solves play to 1,000 instead of 10,000. Each command runs
+//! large; the two-player Dice of Doom solves play to 1,000 instead of 10,000, and the exact
+//! game of three to 200 with separate scoring and doom on one six. Each command runs
 //! through `sh` in one scratch folder that sees the repository's `strategies/`, `reports/` and
 //! `docs/`, so the files it writes (`--out-dir`, `-o`, `>`) land there, and a later example
 //! that reuses an earlier one's output folder is refused as a user would be.
@@ -48,6 +49,16 @@ fn reduced(cmd: &str) -> String {
             words[i] = v.to_string();
         }
     }
+    // The exact game of three: a smaller target, and turns short and simple enough for a
+    // few seconds.
+    let three = words.windows(2).any(|w| w[0] == "--players" && w[1] == "3");
+    if three {
+        for i in 1..words.len() {
+            if words[i - 1] == "--target" {
+                words[i] = "200".into();
+            }
+        }
+    }
     let has = |flag: &str| words.iter().any(|w| w == flag);
     let head = words.iter().take(3).cloned().collect::<Vec<_>>().join(" ");
     let mut extra: Vec<&str> = Vec::new();
@@ -67,6 +78,7 @@ fn reduced(cmd: &str) -> String {
             extra.extend(["--coups", "20k"])
         }
         "rtplab audit doom" => extra.extend(["--turns", "10k", "--games", "0"]),
+        "rtplab exact doom" if three => extra.extend(["--held-dice", "separate", "--doom", "1"]),
         "rtplab sim twenty-one" if !has("--games") => extra.extend(["--games", "2000"]),
         _ => {}
     }
@@ -141,6 +153,10 @@ fn the_readme_commands_are_found_and_cut_to_size() {
     assert_eq!(
         reduced("rtplab advise doom --score 4000 --opponent 5200 --target 10000"),
         "rtplab advise doom --score 400 --opponent 500 --target 1000"
+    );
+    assert_eq!(
+        reduced("rtplab exact doom --players 3 --objective win --target 500"),
+        "rtplab exact doom --players 3 --objective win --target 200 --held-dice separate --doom 1"
     );
 }
 
