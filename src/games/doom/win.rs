@@ -18,8 +18,8 @@
 //! are solved in parallel. For one pair, the turn's dynamic program (a single backward pass
 //! over (p, h), as in `exact.rs`) gives the mover's win probability `f(F)` as a function of
 //! the value `F` of a farkle (1 − the opponent's win probability at (b, a)); the pair's two
-//! values solve x = f(1 − y), y = g(1 − x), found by a secant iteration on x (f and g are
-//! piecewise linear and nearly linear; the iteration stops when the residual is below 1e-13).
+//! values solve x = f(1 − y), y = g(1 − x), found by Newton's method on x with the slope the
+//! same pass carries (`solve.rs`; the iteration stops when the residual is below 1e-13).
 //!
 //! **The last turn.** Under `finish-round` the second seat's last turn, needing more than `d`
 //! units to win (`d` exactly to tie), is won with probability `lambda[d]` (the policy that
@@ -43,7 +43,7 @@ pub use kept::TableStore;
 use super::model::Model;
 use super::rules::{DoomWipes, EndRule};
 
-/// The residual at which a pair's secant iteration stops.
+/// The residual at which a pair's Newton iteration stops.
 const TOL: f64 = 1e-13;
 /// The last-turn probability below which the first seat's play past the target is cut off.
 const CAP_EPS: f64 = 1e-8;

@@ -175,7 +175,7 @@ pub fn win_model_kept(
         objective: "win",
         players: 2,
         rules: m.rules.clone(),
-        method: "dynamic programming over (seat to move, my score, opponent's score, turn points, held dice), sums of scores from the largest down, each farkle 2-cycle solved by a secant iteration",
+        method: "dynamic programming over (seat to move, my score, opponent's score, turn points, held dice), sums of scores from the largest down, each farkle 2-cycle solved by Newton's method",
         target: m.rules.target,
         end: if sol.finish_round {
             "finish-round"
