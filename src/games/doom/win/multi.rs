@@ -278,7 +278,7 @@ pub struct SmallGame {
     pub max_passes: usize,
 }
 
-/// Who plays a seat in [`SmallGame::values`]: the exact profile as it solves itself, the
+/// Who plays a seat in [`SmallGame::fill`]: the exact profile as it solves itself, the
 /// exact profile's choices read from a solved game, or a guide.
 #[derive(Clone, Copy)]
 enum Seat<'a> {
@@ -782,9 +782,14 @@ mod tests {
 
     /// Separate scoring and doom on one six: few holds and short turns, for games played out.
     fn quick(target: u64) -> Model {
+        quick_ending(target, EndRule::FinishRound)
+    }
+
+    fn quick_ending(target: u64, end: EndRule) -> Model {
         model(DoomPreset::Seed, target, |r| {
             r.held_dice = HeldDice::Separate;
             r.doom_sixes = Some(1);
+            r.end = end;
         })
     }
 
@@ -986,6 +991,9 @@ mod tests {
             };
             s[seat] += points;
             if finished.is_none() && s[seat] >= tu {
+                if !g.finish_round {
+                    break;
+                }
                 finished = Some(seat);
             }
             seat += 1;
@@ -1004,20 +1012,17 @@ mod tests {
         s.map(|x| if x == best { 1.0 / winners } else { 0.0 })
     }
 
-    #[test]
-    fn three_seats_played_out_win_as_solved() {
-        // Games played by the rules themselves (not the solve's tables of the last round),
-        // each turn choosing as the exact profile does: every seat's win rate within 4 SE.
-        let m = quick(300);
-        let sol = WinSolution::solve(&m).unwrap();
-        let g = SmallGame::solve(&m, &sol, 3, &|_| {}).unwrap();
+    /// Games of `m` played out by the exact profile: every seat's win rate within 4 SE of the
+    /// solve's; the solve's chances.
+    fn played_out_as_solved(m: &Model, games: u64) -> Vec<f64> {
+        let sol = WinSolution::solve(m).unwrap();
+        let g = SmallGame::solve(m, &sol, 3, &|_| {}).unwrap();
         let want = g.start();
-        let games = 40_000;
         let mut rng = chunk_rng(7, 0);
         let mut passes = HashMap::new();
         let mut wins = [0.0; 3];
         for _ in 0..games {
-            let w = play_out(&m, &g, &mut rng, &mut passes);
+            let w = play_out(m, &g, &mut rng, &mut passes);
             for j in 0..3 {
                 wins[j] += w[j];
             }
@@ -1031,8 +1036,19 @@ mod tests {
                 want[j]
             );
         }
+        want
+    }
+
+    #[test]
+    fn three_seats_played_out_win_as_solved() {
+        // Games played by the rules themselves (not the solve's tables of the last round),
+        // each turn choosing as the exact profile does.
+        let want = played_out_as_solved(&quick(300), 40_000);
         // The seats' chances differ: the last seat of the round sees the others' totals.
         assert!(want[2] > want[0] + 0.02, "{want:?}");
+        // Where reaching the target wins at once, moving first is the advantage.
+        let want = played_out_as_solved(&quick_ending(300, EndRule::Immediate), 20_000);
+        assert!(want[0] > want[2] + 0.02, "{want:?}");
     }
 
     #[test]
