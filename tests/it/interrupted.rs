@@ -180,3 +180,21 @@ fn a_comparison_stopped_before_its_first_chunk() {
     assert!(!table.contains("identical"), "{table}");
     check_report("compare", &report, Vec::new());
 }
+
+#[test]
+fn the_exact_game_of_three_stopped_before_its_strategies() {
+    use rtplab::games::doom::model::Model;
+    use rtplab::games::doom::report::{render_small, small_model};
+    use rtplab::games::doom::rules::{DoomPreset, DoomRules, HeldDice};
+    use rtplab::games::doom::strategy::DoomStrategy;
+    let mut rules = DoomRules::preset(DoomPreset::Seed);
+    rules.target = 200;
+    rules.held_dice = HeldDice::Separate;
+    rules.doom_sixes = Some(1);
+    let m = Model::new(&rules);
+    let strategies = vec![DoomStrategy::parse("optimal").unwrap()];
+    let x = small_model(&m, 3, &strategies, false, &stopped()).unwrap();
+    assert!(x.interrupted && x.strategies.is_empty());
+    assert!((x.p_win.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    check_report("doom-three", &render_small(&x), Vec::new());
+}

@@ -250,10 +250,14 @@ pub fn render_small(x: &SmallModel) -> Report {
             .into(),
     );
     if x.interrupted {
-        r.notes.push(format!(
-            "INTERRUPTED: stopped by a signal after {} of the strategies.",
+        let done = format!(
+            "INTERRUPTED: stopped by a signal after {} strategies",
             x.strategies.len()
+        );
+        r.notes.push(format!(
+            "{done}; exact play is complete, the strategies not listed were not evaluated."
         ));
+        r.meta.push(("status".into(), done));
     }
     r.json = serde_json::to_value(x).unwrap_or_default();
     r
