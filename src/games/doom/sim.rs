@@ -10,7 +10,7 @@ use super::model::Model;
 use super::rules::{DoomRules, DoomWipes, EndRule};
 use super::score::key;
 use super::strategy::{DoomStrategy, Multi};
-use super::win::multi::{SeatGuide, TableChoice, TurnChoice};
+use super::win::multi::{offset_opt, SeatGuide, TableChoice, TurnChoice};
 use super::win::{TurnKind, TurnTable, WinSolution};
 use crate::engine::Simulation;
 use crate::histogram::{Histogram, Window};
@@ -255,15 +255,7 @@ impl TurnChoice for StrategyChoice<'_> {
         // `ValueTable::choose` under the best keep rule: the first of the highest.
         let mut best = (f64::NEG_INFINITY, ks[0]);
         for &k in ks {
-            let s = (k / 2) as usize;
-            let o = super::model::Opt {
-                gain: (s / hs) as u32,
-                to: (s % hs) as u16,
-                hot: k % 2 == 1,
-                dice: 0,
-            };
-            // The flag of hot dice that must be rolled is set only when they must.
-            let v = t.after(self.m, p, &o);
+            let v = t.after(self.m, p, &offset_opt(k, hs));
             if v > best.0 {
                 best = (v, k);
             }

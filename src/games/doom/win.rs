@@ -175,6 +175,11 @@ struct Fast {
     forced: bool,
 }
 
+/// A set-aside as an offset from its level's first value (`Fast::opts`).
+fn offset(holds: usize, o: &super::model::Opt, forced: bool) -> u32 {
+    2 * (o.gain * holds as u32 + o.to as u32) + (o.hot && forced) as u32
+}
+
 impl Fast {
     fn new(m: &Model) -> Fast {
         let holds = m.holds.len();
@@ -197,7 +202,7 @@ impl Fast {
                     .iter()
                     .map(|o| {
                         max_gain = max_gain.max(o.gain as usize);
-                        2 * (o.gain * holds as u32 + o.to as u32) + (o.hot && forced) as u32
+                        offset(holds, o, forced)
                     })
                     .collect();
                 ks.sort_unstable();

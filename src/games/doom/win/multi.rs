@@ -41,7 +41,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::super::model::Model;
+use super::super::model::{Model, Opt};
 use super::super::rules::EndRule;
 use super::{Fast, WinSolution};
 
@@ -134,6 +134,18 @@ impl TurnChoice for PassChoice<'_> {
     }
 }
 
+/// The set-aside a `Fast` offset codes (its gain, the hold it leads to, and whether it is hot
+/// dice that must be rolled: `hot` set only then).
+pub fn offset_opt(k: u32, holds: usize) -> Opt {
+    let s = (k / 2) as usize;
+    Opt {
+        gain: (s / holds) as u32,
+        to: (s % holds) as u16,
+        hot: k % 2 == 1,
+        dice: 0,
+    }
+}
+
 /// A two-player table's choices, as play reads it (`sim::play_table`).
 pub struct TableChoice<'a> {
     pub sol: &'a WinSolution,
@@ -146,13 +158,7 @@ impl TurnChoice for TableChoice<'_> {
         // `Iterator::max_by`, as play takes it: the last of equal values.
         let mut best = (f64::NEG_INFINITY, ks[0]);
         for &k in ks {
-            let (s, roll) = ((k / 2) as usize, k % 2 == 1);
-            let (p2, to) = (p + s / hs, s % hs);
-            let v = if roll {
-                self.table.roll(p2, to)
-            } else {
-                self.table.value(p2, to)
-            };
+            let v = self.table.after(p, &offset_opt(k, hs), true);
             if v >= best.0 {
                 best = (v, k);
             }
@@ -971,9 +977,7 @@ mod tests {
                 if m.rolls[n][i].doom || opts.is_empty() {
                     break 0;
                 }
-                let code = |o: &crate::games::doom::model::Opt| {
-                    2 * (o.gain * hs as u32 + o.to as u32) + (o.hot && forced) as u32
-                };
+                let code = |o: &Opt| super::super::offset(hs, o, forced);
                 let mut ks: Vec<u32> = opts.iter().map(code).collect();
                 ks.sort_unstable();
                 ks.dedup();
