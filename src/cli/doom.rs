@@ -295,20 +295,25 @@ pub struct DoomExact {
     /// Also evaluate this strategy exactly (repeatable).
     ///
     /// As `sim doom --strategy`, but not win-optimal (solved by --players 2 --objective win).
+    /// With --players 3 --objective win: played by one seat against exact seats, each seat in
+    /// turn (default win-field, win-leader and optimal).
     #[arg(help_heading = heading::STRATEGY, long = "strategy", value_name = "STRATEGY")]
     pub strategies: Vec<String>,
     /// Largest threshold of the bank-at:T sweep.
     #[arg(help_heading = heading::ANALYSIS, long, default_value_t = 3000, value_name = "POINTS")]
     pub sweep_max: u32,
     /// What to maximize: the points of one turn, or the probability of winning a game of two
-    /// players to `--target` (needs `--players 2`).
+    /// or three players to `--target` (needs `--players 2` or `3`).
     ///
-    /// win solves the probability that the player to move wins for every pair of scores, the
-    /// fair head start and the banking thresholds by score; at most --target 100000, without a
-    /// farkle penalty or --doom-wipes bank.
+    /// win with two players solves the probability that the player to move wins for every
+    /// pair of scores, the fair head start and the banking thresholds by score; at most
+    /// --target 100000, without a farkle penalty or --doom-wipes bank. With three it solves a
+    /// small game exactly (at most --target 1050 under the seed rules; minutes) and what each
+    /// --strategy loses in it; it is solved afresh each time (--win-solve and the table's
+    /// flags are for two players).
     #[arg(help_heading = heading::ANALYSIS, long, value_enum, default_value_t = Objective::Points)]
     pub objective: Objective,
-    /// Players in the game (the win objective solves 2).
+    /// Players in the game (the win objective solves 2, or 3 at a small target).
     #[arg(help_heading = heading::ANALYSIS, long, default_value_t = 1, value_name = "N")]
     pub players: u8,
     /// How the win objective is solved: fast (every score within 20,000 points of the
@@ -687,6 +692,14 @@ impl TryFrom<&DoomExact> for ExactJob {
                     .map_err(ArgError)?;
                 for s in &strategies {
                     check_strategy(s, 3)?;
+                }
+                if args.win_solve != WinSolve::Fast
+                    || args.table.no_cache
+                    || args.table.win_table.is_some()
+                {
+                    anyhow::bail!(
+                        "--win-solve, --no-cache and --win-table are for the two-player table; the game of three is solved afresh each time (drop them)"
+                    );
                 }
                 Analysis::Small {
                     players: 3,

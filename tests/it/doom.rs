@@ -628,4 +628,8 @@ fn a_small_game_of_three_is_solved_and_scores_each_strategy_in_every_seat() {
         &["exact", "doom", "--players", "4", "--objective", "win"],
         "a small game of three (--players 3 --objective win)",
     );
+    fails_with(
+        &[&small[..], &["--win-solve", "exact"]].concat(),
+        "solved afresh each time",
+    );
 }

@@ -51,7 +51,8 @@ fn reduced(cmd: &str) -> String {
     }
     // The exact game of three: a smaller target, and turns short and simple enough for a
     // few seconds.
-    let three = words.windows(2).any(|w| w[0] == "--players" && w[1] == "3");
+    let three = cmd.starts_with("rtplab exact doom ")
+        && words.windows(2).any(|w| w[0] == "--players" && w[1] == "3");
     if three {
         for i in 1..words.len() {
             if words[i - 1] == "--target" {

@@ -85,7 +85,10 @@ impl ValueTable {
     }
 
     /// The set-aside the policy's keep rule picks.
+    /// Among set-asides alike under the rule, the one that scores the most points (then the
+    /// larger hold, then hot dice rolled: `Opt::tie_key`), as the win tables' play does.
     pub fn choose(&self, m: &Model, keep: Keep, p: usize, opts: &[Opt]) -> Option<usize> {
+        let forced = m.rules.hot_dice_forced();
         let mut best: Option<(usize, (i32, f64))> = None;
         for (i, o) in opts.iter().enumerate() {
             let w = self.after(m, p, o);
@@ -94,7 +97,10 @@ impl ValueTable {
                 Keep::Most => (o.dice as i32, w),
                 Keep::Fewest => (-(o.dice as i32), w),
             };
-            if best.is_none_or(|(_, b)| key > b) {
+            let better = |(j, b): (usize, (i32, f64))| {
+                key > b || (key == b && o.tie_key(forced) > opts[j].tie_key(forced))
+            };
+            if best.is_none_or(better) {
                 best = Some((i, key));
             }
         }

@@ -29,6 +29,15 @@ pub struct Opt {
     pub dice: u8,
 }
 
+impl Opt {
+    /// The order in which play breaks a tie between set-asides of equal value (the larger
+    /// first): points gained, then the hold reached, then hot dice that must be rolled; the
+    /// order of the exact programs' set-aside offsets.
+    pub fn tie_key(&self, forced: bool) -> (u32, u16, bool) {
+        (self.gain, self.to, self.hot && forced)
+    }
+}
+
 /// One multiset a roll can show.
 #[derive(Clone, Debug)]
 pub struct RollOut {

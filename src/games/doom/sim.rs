@@ -10,7 +10,7 @@ use super::model::Model;
 use super::rules::{DoomRules, DoomWipes, EndRule};
 use super::score::key;
 use super::strategy::{DoomStrategy, Multi};
-use super::win::multi::{offset_opt, SeatGuide, TableChoice, TurnChoice};
+use super::win::multi::{best_of, offset_opt, SeatGuide, TableChoice, TurnChoice};
 use super::win::{TurnKind, TurnTable, WinSolution};
 use crate::engine::Simulation;
 use crate::histogram::{Histogram, Window};
@@ -184,10 +184,7 @@ pub fn play_table(
             t = whole();
         }
         let opts = &m.opts[h][i];
-        let Some(o) = opts
-            .iter()
-            .max_by(|x, y| t.after(p, x, forced).total_cmp(&t.after(p, y, forced)))
-        else {
+        let Some(o) = table_pick(&t, p, opts, forced) else {
             out.farkle = true;
             return out;
         };
@@ -201,6 +198,20 @@ pub fn play_table(
             return out;
         }
     }
+}
+
+/// The set-aside a win table `t` takes from level `p` among `opts` (None: a farkle): the one
+/// of highest value, ties as `Opt::tie_key` orders them.
+pub fn table_pick<'o>(
+    t: &TurnTable,
+    p: usize,
+    opts: &'o [super::model::Opt],
+    forced: bool,
+) -> Option<&'o super::model::Opt> {
+    opts.iter().max_by(|x, y| {
+        let by_value = t.after(p, x, forced).total_cmp(&t.after(p, y, forced));
+        by_value.then(x.tie_key(forced).cmp(&y.tie_key(forced)))
+    })
 }
 
 /// Whether `pl` banks in state (p, h) of its turn (where banking is allowed), the game
@@ -252,15 +263,8 @@ impl TurnChoice for StrategyChoice<'_> {
     fn pick(&self, p: usize, ks: &[u32]) -> u32 {
         let t = &self.pl.solution.tables[0];
         let hs = self.m.holds.len();
-        // `ValueTable::choose` under the best keep rule: the first of the highest.
-        let mut best = (f64::NEG_INFINITY, ks[0]);
-        for &k in ks {
-            let v = t.after(self.m, p, &offset_opt(k, hs));
-            if v > best.0 {
-                best = (v, k);
-            }
-        }
-        best.1
+        // `ValueTable::choose` under the best keep rule: ties to the largest offset.
+        best_of(ks, |k| t.after(self.m, p, &offset_opt(k, hs)))
     }
     fn banks(&self, p: usize, h: usize) -> bool {
         let t = &self.pl.solution.tables[0];
@@ -886,6 +890,45 @@ mod tests {
     use super::*;
     use crate::engine::{run, Merge, RunOptions};
     use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn a_single_turn_seat_chooses_in_the_exact_game_as_it_plays() {
+        // The exact game of three reads a strategy's set-asides by their offsets; play reads
+        // `ValueTable::choose`: the same set-aside, ties included.
+        let m = Model::new(&DoomRules::preset(DoomPreset::Seed));
+        let forced = m.rules.hot_dice_forced();
+        let hs = m.holds.len();
+        for spec in ["optimal", "bank-at:300"] {
+            let pl = SolvedStrategy::new(&m, DoomStrategy::parse(spec).unwrap());
+            let t = &pl.solution.tables[0];
+            let c = StrategyChoice {
+                m: &m,
+                pl: &pl,
+                view: GameView {
+                    bank: 0,
+                    leader: 0,
+                    last_turn: false,
+                },
+            };
+            for h in 0..hs {
+                for (i, opts) in m.opts[h].iter().enumerate() {
+                    let n = 6 - m.holds[h].dice as usize;
+                    if m.rolls[n][i].doom || opts.is_empty() {
+                        continue;
+                    }
+                    let code =
+                        |o: &super::super::model::Opt| super::super::win::offset(hs, o, forced);
+                    let mut ks: Vec<u32> = opts.iter().map(code).collect();
+                    ks.sort_unstable();
+                    ks.dedup();
+                    for p in [0, 3, 8, 30] {
+                        let played = t.choose(&m, pl.solution.policy.keep, p, opts).unwrap();
+                        assert_eq!(code(&opts[played]), c.pick(p, &ks), "{spec} {h} {i} {p}");
+                    }
+                }
+            }
+        }
+    }
 
     /// Turn scores land in bins of 50 points from −1000 (index 1) to 11,000 (index 240),
     /// below and above them the underflow (index 0) and overflow (index 241) of the reports: a turn's

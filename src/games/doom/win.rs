@@ -176,7 +176,7 @@ struct Fast {
 }
 
 /// A set-aside as an offset from its level's first value (`Fast::opts`).
-fn offset(holds: usize, o: &super::model::Opt, forced: bool) -> u32 {
+pub(crate) fn offset(holds: usize, o: &super::model::Opt, forced: bool) -> u32 {
     2 * (o.gain * holds as u32 + o.to as u32) + (o.hot && forced) as u32
 }
 

@@ -6,8 +6,9 @@
 //! winning" is each seat's own, so optimal play is a profile: every seat, at every decision,
 //! takes the choice that maximizes its own chance of winning when every seat plays so from
 //! then on (the max^n rule, the multi-player form of the two-player solve in `win.rs`). A tie
-//! in the mover's own value is broken by a fixed rule (banking before rolling on, the first
-//! set-aside in `Fast`'s order), since it may matter to the other seats.
+//! in the mover's own value is broken by a fixed rule, since it may matter to the other seats:
+//! banking before rolling on, and the set-aside that gains the most points (`best_of`, the
+//! rule `sim` plays by too).
 //!
 //! **States.** The seats move in the order 0, 1, …, n − 1 (the starting seat is seat 0).
 //! Before anyone reaches the target a position is (the seat to move, every score), scores in
@@ -34,8 +35,8 @@
 //! without sampling error.
 //!
 //! The cost is n · tu^n positions, each a few vector-valued turn passes of up to the tail
-//! cut-off (`tail_levels`): seconds at a target of 500 and a minute or two at 1,000 under the
-//! seed rules; the size grows with tu^n, so larger targets are refused.
+//! cut-off (`tail_levels`), and the last round's turns: about half a minute for the solve at a
+//! target of 500 under the seed rules and a few minutes at 1,000; larger games are refused.
 
 use std::collections::HashMap;
 
@@ -99,7 +100,7 @@ pub trait SeatGuide: Sync {
 
 /// How the turn's dynamic program chooses.
 enum Pick<'a> {
-    /// The choice of highest weighted value (`w · v`; ties to the first).
+    /// The choice of highest weighted value (`w · v`; ties as `best_of` breaks them).
     Own(Vals),
     /// Another policy's choices.
     By(&'a dyn TurnChoice),
@@ -127,7 +128,7 @@ impl TurnChoice for PassChoice<'_> {
             return ks[0];
         }
         let base = 2 * p * self.pass.holds;
-        first_max(ks, |k| dot(&self.w, &self.pass.vr[base + k as usize]))
+        best_of(ks, |k| dot(&self.w, &self.pass.vr[base + k as usize]))
     }
     fn banks(&self, p: usize, h: usize) -> bool {
         p >= self.pass.levels || self.pass.bk[p * self.pass.holds + h]
@@ -155,15 +156,7 @@ pub struct TableChoice<'a> {
 impl TurnChoice for TableChoice<'_> {
     fn pick(&self, p: usize, ks: &[u32]) -> u32 {
         let hs = self.sol.fast.holds;
-        // `Iterator::max_by`, as play takes it: the last of equal values.
-        let mut best = (f64::NEG_INFINITY, ks[0]);
-        for &k in ks {
-            let v = self.table.after(p, &offset_opt(k, hs), true);
-            if v >= best.0 {
-                best = (v, k);
-            }
-        }
-        best.1
+        best_of(ks, |k| self.table.after(p, &offset_opt(k, hs), true))
     }
     fn banks(&self, p: usize, h: usize) -> bool {
         self.sol.banks(&self.table, p, h)
@@ -175,13 +168,14 @@ fn dot(w: &Vals, v: &Vals) -> f64 {
     w[0] * v[0] + w[1] * v[1] + w[2] * v[2] + w[3] * v[3]
 }
 
-/// The first of `ks` with the highest `f`.
+/// The set-aside of `ks` (ascending offsets) with the highest `f`, ties to the largest
+/// offset: the most points gained (`Opt::tie_key`, the rule every player of a turn uses).
 #[inline]
-fn first_max(ks: &[u32], f: impl Fn(u32) -> f64) -> u32 {
+pub fn best_of(ks: &[u32], f: impl Fn(u32) -> f64) -> u32 {
     let mut best = (f(ks[0]), ks[0]);
     for &k in &ks[1..] {
         let v = f(k);
-        if v > best.0 {
+        if v >= best.0 {
             best = (v, k);
         }
     }
@@ -233,7 +227,7 @@ impl Fast {
                 for &(pr, s, e) in &self.rolls[h] {
                     let ks = &self.opts[s as usize..e as usize];
                     let k = match pick {
-                        Pick::Own(w) => first_max(ks, |k| dot(w, &pass.vr[base + k as usize])),
+                        Pick::Own(w) => best_of(ks, |k| dot(w, &pass.vr[base + k as usize])),
                         Pick::By(c) => c.pick(p, ks),
                     };
                     r = axpy(pr, &pass.vr[base + k as usize], &r);
@@ -1075,16 +1069,78 @@ mod tests {
     #[test]
     fn too_many_seats_or_positions_are_refused() {
         let m = quick(300);
-        let sol = WinSolution::solve(&m).unwrap();
-        assert_eq!(
-            SmallGame::solve(&m, &sol, 4, &|_| {}).err(),
-            Some(SmallGameError::Seats(4))
-        );
-        let big = quick(5000);
-        let sol = WinSolution::solve(&big).unwrap();
+        assert_eq!(SmallGame::check(&m, 4), Err(SmallGameError::Seats(4)));
+        assert_eq!(SmallGame::check(&m, 1), Err(SmallGameError::Seats(1)));
         assert!(matches!(
-            SmallGame::solve(&big, &sol, 3, &|_| {}),
+            SmallGame::check(&quick(1100), 3),
             Err(SmallGameError::Size { largest: 1050, .. })
         ));
+        assert_eq!(SmallGame::check(&quick(1050), 3), Ok(()));
+    }
+
+    #[test]
+    fn exact_seats_given_as_choices_make_the_same_game() {
+        // Every table made again with every seat playing the solved choices (the last
+        // round's shortcut included): the solved game, to rounding.
+        let m = quick(300);
+        let sol = WinSolution::solve(&m).unwrap();
+        let g = SmallGame::solve(&m, &sol, 3, &|_| {}).unwrap();
+        let mut e = SmallGame::empty(&m, &sol, 3).unwrap();
+        e.fill(&[Seat::Exact(&g); 3], &|_| {}).unwrap();
+        let close = |a: &Vals, b: &Vals| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-13);
+        assert!(g.w.iter().zip(&e.w).all(|(a, b)| close(a, b)));
+        assert_eq!(g.mid.len(), e.mid.len());
+        assert!(g.mid.iter().all(|(k, v)| close(v, &e.mid[k])));
+        for c in 0..2 {
+            for (a, b) in g.last[c].iter().zip(&e.last[c]) {
+                assert!((a.0 - b.0).abs() < 1e-13 && (a.1 - b.1).abs() < 1e-13);
+            }
+        }
+    }
+
+    #[test]
+    fn a_table_seat_chooses_here_as_it_plays() {
+        // For every hold and roll, at several levels: the set-aside play takes from a win
+        // table (`sim::table_pick`) is the one the exact game's guide takes, ties included
+        // (a last turn's table values every set-aside that clears the bar at 1).
+        use crate::games::doom::sim::table_pick;
+        let m = model(DoomPreset::Seed, 1000, |_| {});
+        let sol = WinSolution::solve(&m).unwrap();
+        let forced = m.rules.hot_dice_forced();
+        let hs = m.holds.len();
+        let tables = [
+            sol.last_turn_table(3),
+            sol.field_turn_table(5, &[(0, 8), (1, 12)], usize::MAX),
+            sol.turn_table(1, 10, 4),
+        ];
+        let mut ties = 0;
+        for t in tables {
+            let c = TableChoice {
+                sol: &sol,
+                table: std::sync::Arc::new(t),
+            };
+            for h in 0..hs {
+                for (i, opts) in m.opts[h].iter().enumerate() {
+                    let n = 6 - m.holds[h].dice as usize;
+                    if m.rolls[n][i].doom || opts.is_empty() {
+                        continue;
+                    }
+                    let mut ks: Vec<u32> = opts
+                        .iter()
+                        .map(|o| super::super::offset(hs, o, forced))
+                        .collect();
+                    ks.sort_unstable();
+                    ks.dedup();
+                    for p in [0, 2, 5, 9] {
+                        let played = table_pick(&c.table, p, opts, forced).unwrap();
+                        let k = c.pick(p, &ks);
+                        assert_eq!(super::super::offset(hs, played, forced), k, "{h} {i} {p}");
+                        let v = |k: u32| c.table.after(p, &offset_opt(k, hs), true);
+                        ties += ks.iter().filter(|&&x| x != k && v(x) == v(k)).count();
+                    }
+                }
+            }
+        }
+        assert!(ties > 0, "the test must meet ties");
     }
 }
