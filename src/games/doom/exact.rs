@@ -85,6 +85,7 @@ impl ValueTable {
     }
 
     /// The set-aside the policy's keep rule picks.
+    ///
     /// Among set-asides alike under the rule, the one that scores the most points (then the
     /// larger hold, then hot dice rolled: `Opt::tie_key`), as the win tables' play does.
     pub fn choose(&self, m: &Model, keep: Keep, p: usize, opts: &[Opt]) -> Option<usize> {

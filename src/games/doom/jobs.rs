@@ -1,6 +1,6 @@
 //! Dice of Doom's commands besides `sim` and `compare` (which every game shares): the exact
-//! analysis of a turn, of a game of two played to win or of a small game of three, advice on one roll, and the audit
-//! dossier.
+//! analysis of a turn, of a game of two played to win or of a small game of three, advice on
+//! one roll, and the audit dossier.
 
 use super::model::Model;
 use super::rules::DoomRules;

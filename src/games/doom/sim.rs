@@ -918,9 +918,7 @@ mod tests {
                     }
                     let code =
                         |o: &super::super::model::Opt| super::super::win::offset(hs, o, forced);
-                    let mut ks: Vec<u32> = opts.iter().map(code).collect();
-                    ks.sort_unstable();
-                    ks.dedup();
+                    let ks = super::super::win::offsets(hs, opts, forced);
                     for p in [0, 3, 8, 30] {
                         let played = t.choose(&m, pl.solution.policy.keep, p, opts).unwrap();
                         assert_eq!(code(&opts[played]), c.pick(p, &ks), "{spec} {h} {i} {p}");

@@ -180,6 +180,14 @@ pub(crate) fn offset(holds: usize, o: &super::model::Opt, forced: bool) -> u32 {
     2 * (o.gain * holds as u32 + o.to as u32) + (o.hot && forced) as u32
 }
 
+/// A roll's set-asides as `Fast` holds them: their offsets, ascending, each once.
+pub(crate) fn offsets(holds: usize, opts: &[super::model::Opt], forced: bool) -> Vec<u32> {
+    let mut ks: Vec<u32> = opts.iter().map(|o| offset(holds, o, forced)).collect();
+    ks.sort_unstable();
+    ks.dedup();
+    ks
+}
+
 impl Fast {
     fn new(m: &Model) -> Fast {
         let holds = m.holds.len();
@@ -198,15 +206,8 @@ impl Fast {
                     bust[h] += roll.p;
                     continue;
                 }
-                let mut ks: Vec<u32> = o
-                    .iter()
-                    .map(|o| {
-                        max_gain = max_gain.max(o.gain as usize);
-                        offset(holds, o, forced)
-                    })
-                    .collect();
-                ks.sort_unstable();
-                ks.dedup();
+                max_gain = o.iter().fold(max_gain, |g, o| g.max(o.gain as usize));
+                let ks = offsets(holds, o, forced);
                 match by_set.iter_mut().find(|(k, _)| *k == ks) {
                     Some((_, p)) => *p += roll.p,
                     None => by_set.push((ks, roll.p)),

@@ -18,7 +18,7 @@
 //! scores is an n-cycle through farkles: the mover's value is affine in the next seat's
 //! (the weight is the chance of a bust under the mover's policy), so for fixed policies the
 //! cycle is solved in closed form, and the policies are iterated until no value moves by more
-//! than `TOL` (policy iteration; two or three passes round the cycle).
+//! than `TOL` (policy iteration; two to four passes round the cycle).
 //!
 //! **The last round** (`--end finish-round`). When a seat reaches the target, the seats after
 //! it in the round each play one last turn. The last seat's turn needs more than `d` units to
@@ -113,6 +113,14 @@ struct Pass {
     bk: Vec<bool>,
     levels: usize,
     holds: usize,
+}
+
+/// A thread's work buffers: the pass of the turn played, and the exact profile's pass whose
+/// choices an exact seat reads (`Seat::Exact`).
+#[derive(Default)]
+struct Bufs {
+    pass: Pass,
+    star: Pass,
 }
 
 /// The exact profile's choices read from one of its turn passes.
@@ -256,8 +264,6 @@ impl Fast {
 /// The game of `seats` seats at a small target, solved.
 pub struct SmallGame {
     pub seats: usize,
-    pub tu: usize,
-    pub finish_round: bool,
     /// Every seat's win shares (and 0 in `BUST`) with seat `i` to move at scores `s`:
     /// `w[i · tu^n + index(s)]`.
     w: Vec<Vals>,
@@ -267,10 +273,9 @@ pub struct SmallGame {
     /// Three seats: seat 1's last turn after seat 0 reached the bar, seat 1 `d1` units
     /// behind it and seat 2 `d2`: the win shares of seats 0, 1, 2.
     mid: HashMap<(usize, usize), Vals>,
-    /// Units past the bar a last turn is followed (the two-player solve's cap).
-    cap: usize,
-    tail_levels: usize,
-    fast: Fast,
+    /// The two-player solve of the same rules and target: the turn's model (`fast`), the
+    /// tail cut-off, and the cap past the bar to which a last turn is followed.
+    sol: WinSolution,
     /// Largest change of a value in the last pass of a cycle.
     pub residual: f64,
     /// Passes round a cycle, summed and at most.
@@ -312,18 +317,18 @@ impl SmallGame {
         if m.rules.end != EndRule::FinishRound {
             return cycles;
         }
-        let last = (sol.cap as u64 + 1) * (n - 1);
-        let mid = if seats == 3 {
+        let (last, mid) = redone(seats, seat);
+        let last = if last {
+            (sol.cap as u64 + 1) * (n - 1)
+        } else {
+            0
+        };
+        let mid = if mid {
             mid_pairs(sol.tu, sol.cap, sol.fast.max_pts()).len() as u64
         } else {
             0
         };
-        match seat {
-            None => cycles + last + mid,
-            Some(j) if j as u64 == n - 1 => cycles + last + mid,
-            Some(1) => cycles + mid,
-            Some(_) => cycles,
-        }
+        cycles + last + mid
     }
 
     /// The game with seat `j` played by `guide` and every other seat by this solution's
@@ -338,7 +343,7 @@ impl SmallGame {
             w: Vec::new(),
             last: [Vec::new(), Vec::new()],
             mid: HashMap::new(),
-            fast: self.fast.clone(),
+            sol: self.sol.clone(),
             residual: 0.0,
             passes: 0,
             max_passes: 0,
@@ -353,13 +358,14 @@ impl SmallGame {
                 }
             })
             .collect();
-        // The last turns are this game's when the seats playing them play as it does.
-        let n = self.seats;
-        if j != n - 1 {
+        // The last round's tables are this game's where the seats playing them play as it
+        // does.
+        let (last, mid) = redone(self.seats, Some(j));
+        if !last {
             g.last = self.last.clone();
-            if j != 1 {
-                g.mid = self.mid.clone();
-            }
+        }
+        if !mid {
+            g.mid = self.mid.clone();
         }
         g.fill(&play, advance)?;
         Ok(g.start())
@@ -394,17 +400,12 @@ impl SmallGame {
 
     fn empty(m: &Model, sol: &WinSolution, seats: usize) -> Result<SmallGame, SmallGameError> {
         Self::check(m, seats)?;
-        let tu = sol.tu;
         Ok(SmallGame {
             seats,
-            tu,
-            finish_round: m.rules.end == EndRule::FinishRound,
             w: Vec::new(),
             last: [Vec::new(), Vec::new()],
             mid: HashMap::new(),
-            cap: sol.cap,
-            tail_levels: sol.tail_levels,
-            fast: sol.fast.clone(),
+            sol: sol.clone(),
             residual: 0.0,
             passes: 0,
             max_passes: 0,
@@ -418,18 +419,19 @@ impl SmallGame {
 
     /// Every seat's chance of winning with `seat` to move at `scores` (units).
     pub fn value(&self, seat: usize, scores: &[usize]) -> Vec<f64> {
-        self.w[seat * self.tu.pow(self.seats as u32) + self.index(scores)][..self.seats].to_vec()
+        self.w[seat * self.sol.tu.pow(self.seats as u32) + self.index(scores)][..self.seats]
+            .to_vec()
     }
 
     fn index(&self, s: &[usize]) -> usize {
-        s.iter().rev().fold(0, |acc, &x| acc * self.tu + x)
+        s.iter().rev().fold(0, |acc, &x| acc * self.sol.tu + x)
     }
 
     fn scores(&self, mut idx: usize) -> Vec<usize> {
         (0..self.seats)
             .map(|_| {
-                let x = idx % self.tu;
-                idx /= self.tu;
+                let x = idx % self.sol.tu;
+                idx /= self.sol.tu;
                 x
             })
             .collect()
@@ -442,7 +444,7 @@ impl SmallGame {
         play: &[Seat],
         advance: &(dyn Fn(u64) + Sync),
     ) -> Result<(), SmallGameError> {
-        if self.finish_round {
+        if self.sol.finish_round {
             if self.last[0].is_empty() {
                 self.fill_last(play[self.seats - 1], advance);
             }
@@ -451,18 +453,18 @@ impl SmallGame {
             }
         }
         let n = self.seats;
-        let per = self.tu.pow(n as u32);
+        let per = self.sol.tu.pow(n as u32);
         self.w = vec![[0.0; SLOTS]; n * per];
-        let mut by_sum: Vec<Vec<usize>> = vec![Vec::new(); n * (self.tu - 1) + 1];
+        let mut by_sum: Vec<Vec<usize>> = vec![Vec::new(); n * (self.sol.tu - 1) + 1];
         for idx in 0..per {
             by_sum[self.scores(idx).iter().sum::<usize>()].push(idx);
         }
         for tuples in by_sum.iter().rev() {
             let out: Vec<Result<(usize, CycleOut), SmallGameError>> = tuples
                 .par_iter()
-                .map_init(Pass::default, |pass, &idx| {
+                .map_init(Bufs::default, |bufs, &idx| {
                     let s = self.scores(idx);
-                    self.cycle(&s, play, pass).map(|c| (idx, c))
+                    self.cycle(&s, play, bufs).map(|c| (idx, c))
                 })
                 .collect();
             for o in out {
@@ -484,10 +486,10 @@ impl SmallGame {
         let ties = if self.seats == 3 { 2 } else { 1 };
         let mut last = [Vec::new(), Vec::new()];
         for (c, out) in last.iter_mut().enumerate().take(ties) {
-            *out = (0..=self.cap)
+            *out = (0..=self.sol.cap)
                 .into_par_iter()
-                .map_init(Pass::default, |pass, d| {
-                    let v = self.play(At::Last { c: c + 1, d }, None, seat, pass);
+                .map_init(Bufs::default, |bufs, d| {
+                    let v = self.play(At::Last { c: c + 1, d }, None, seat, bufs);
                     advance(1);
                     (v[0], v[1])
                 })
@@ -499,17 +501,17 @@ impl SmallGame {
     /// Three seats: seat 1's last turns after seat 0 reached the bar, for every pair of
     /// distances the game can reach.
     fn fill_mid(&mut self, seat: Seat, advance: &(dyn Fn(u64) + Sync)) {
-        let pairs = mid_pairs(self.tu, self.cap, self.fast.max_pts());
+        let pairs = mid_pairs(self.sol.tu, self.sol.cap, self.sol.fast.max_pts());
         // Seat 1's turn depends on the distance to the bar only through where it starts: a
         // turn starting d1 units behind is the one starting the most units behind, from its
         // state that far past its start (the same banks, farkle and end, seat 2 at the same
         // distance). So one pass per d2 serves every d1, unless the least bank (more than one
         // unit) or a guide's tables (one per d1) tell the turns apart.
-        if self.fast.min_bank > 1 || matches!(seat, Seat::Guide(_)) {
+        if self.sol.fast.min_bank > 1 || matches!(seat, Seat::Guide(_)) {
             self.mid = pairs
                 .into_par_iter()
-                .map_init(Pass::default, |pass, (d1, d2)| {
-                    let v = self.play(At::Mid { d1, d2 }, None, seat, pass);
+                .map_init(Bufs::default, |bufs, (d1, d2)| {
+                    let v = self.play(At::Mid { d1, d2 }, None, seat, bufs);
                     advance(1);
                     ((d1, d2), v)
                 })
@@ -520,15 +522,15 @@ impl SmallGame {
         for (d1, d2) in pairs {
             by_d2.entry(d2).or_default().push(d1);
         }
-        let hs = self.fast.holds;
+        let hs = self.sol.fast.holds;
         self.mid = by_d2
             .into_par_iter()
-            .map_init(Pass::default, |pass, (d2, d1s)| {
+            .map_init(Bufs::default, |bufs, (d2, d1s)| {
                 let top = d1s.iter().copied().max().unwrap_or(1);
-                self.play(At::Mid { d1: top, d2 }, None, seat, pass);
+                self.play(At::Mid { d1: top, d2 }, None, seat, bufs);
                 advance(d1s.len() as u64);
                 d1s.into_iter()
-                    .map(|d1| ((d1, d2), pass.vr[2 * (top - d1) * hs + 1]))
+                    .map(|d1| ((d1, d2), bufs.pass.vr[2 * (top - d1) * hs + 1]))
                     .collect::<Vec<_>>()
             })
             .flatten()
@@ -553,13 +555,13 @@ impl SmallGame {
     /// last round, or the win).
     fn bank_to(&self, i: usize, s: &[usize], to: usize) -> Vals {
         let n = self.seats;
-        let tu = self.tu;
+        let tu = self.sol.tu;
         if to < tu {
             let mut s2 = s.to_vec();
             s2[i] = to;
             return self.w[self.at((i + 1) % n, &s2)];
         }
-        if !self.finish_round || i == n - 1 {
+        if !self.sol.finish_round || i == n - 1 {
             return unit(i);
         }
         if n == 3 && i == 0 {
@@ -569,7 +571,7 @@ impl SmallGame {
     }
 
     fn at(&self, seat: usize, s: &[usize]) -> usize {
-        seat * self.tu.pow(self.seats as u32) + self.index(s)
+        seat * self.sol.tu.pow(self.seats as u32) + self.index(s)
     }
 
     /// The n-cycle at scores `s`: every seat's values when it moves there, the last pass's
@@ -578,7 +580,7 @@ impl SmallGame {
         &self,
         s: &[usize],
         play: &[Seat],
-        pass: &mut Pass,
+        bufs: &mut Bufs,
     ) -> Result<CycleOut, SmallGameError> {
         let n = self.seats;
         let mut x0 = [1.0 / n as f64; SLOTS];
@@ -592,7 +594,7 @@ impl SmallGame {
             for i in (0..n).rev() {
                 let mut f = next;
                 f[BUST] = 1.0;
-                let mut v = self.play(At::Game { i, s }, Some(f), play[i], pass);
+                let mut v = self.play(At::Game { i, s }, Some(f), play[i], bufs);
                 beta[i] = v[BUST];
                 consts[i] = axpy(-v[BUST], &next, &v);
                 consts[i][BUST] = 0.0;
@@ -621,7 +623,7 @@ impl SmallGame {
     /// What a turn at `at` reads in this game: levels, the farkle's value (`farkle`, or this
     /// game's own), the banks by turn points, the states beyond, and the mover's objective.
     fn spec(&self, at: At, farkle: Option<Vals>) -> Spec {
-        let fast = &self.fast;
+        let fast = &self.sol.fast;
         let least = fast.min_bank as usize;
         let bank_row = |levels: usize, f: &dyn Fn(usize) -> Vals| -> Vec<Option<Vals>> {
             (0..=levels + fast.max_pts())
@@ -630,14 +632,11 @@ impl SmallGame {
         };
         match at {
             At::Game { i, s } => {
-                let tu = self.tu;
+                // As the two-player mover's turn: to the target, or to the cap past the
+                // highest score still to move this round when reaching it gives last turns.
                 let later = s[i + 1..].iter().copied().max();
-                let full = match later {
-                    Some(b) if self.finish_round => tu.max(b + self.cap) - s[i],
-                    _ => tu - s[i],
-                }
-                .max(least);
-                let levels = full.min(self.tail_levels.max(least));
+                let k = if later.is_some() { 0 } else { 1 };
+                let (levels, _) = self.sol.solve_levels(k, s[i], later.unwrap_or(0));
                 let farkle = farkle.unwrap_or_else(|| {
                     let mut f = self.w[self.at((i + 1) % self.seats, s)];
                     f[BUST] = 1.0;
@@ -672,7 +671,7 @@ impl SmallGame {
             At::Mid { d1, d2 } => {
                 // Past the bar seat 1 rolls on to raise it for seat 2, to the cap past seat 2.
                 let levels = (d1 + 1)
-                    .max((d1 + 1 + self.cap).saturating_sub(d2))
+                    .max((d1 + 1 + self.sol.cap).saturating_sub(d2))
                     .max(least);
                 let shares = |tp: usize| match tp.cmp(&d1) {
                     std::cmp::Ordering::Less => self.last_shares(d2, &[0]),
@@ -692,10 +691,14 @@ impl SmallGame {
         }
     }
 
-    /// The turn at `at` played by `seat`: its value.
-    fn play(&self, at: At, farkle: Option<Vals>, seat: Seat, pass: &mut Pass) -> Vals {
-        let fast = &self.fast;
+    /// The turn at `at` played by `seat`: its value (its pass left in `bufs.pass`).
+    fn play(&self, at: At, farkle: Option<Vals>, seat: Seat, bufs: &mut Bufs) -> Vals {
+        let fast = &self.sol.fast;
         let sp = self.spec(at, farkle);
+        let Bufs {
+            pass,
+            star: star_pass,
+        } = bufs;
         let run = |pick: &Pick, pass: &mut Pass| {
             fast.turn_vec(sp.levels, sp.farkle, &sp.banks, sp.beyond, pick, pass)
         };
@@ -712,24 +715,25 @@ impl SmallGame {
             Seat::Exact(star) => {
                 // The exact profile's own pass at this position gives the choices.
                 let ss = star.spec(at, None);
-                let mut sp_pass = Pass::default();
-                fast.turn_vec(
-                    ss.levels,
-                    ss.farkle,
-                    &ss.banks,
-                    ss.beyond,
-                    &Pick::Own(ss.w),
-                    &mut sp_pass,
-                );
-                run(
-                    &Pick::By(&PassChoice {
-                        pass: &sp_pass,
-                        w: ss.w,
-                    }),
-                    pass,
-                )
+                let own = Pick::Own(ss.w);
+                fast.turn_vec(ss.levels, ss.farkle, &ss.banks, ss.beyond, &own, star_pass);
+                let choice = PassChoice {
+                    pass: star_pass,
+                    w: ss.w,
+                };
+                run(&Pick::By(&choice), pass)
             }
         }
+    }
+}
+
+/// Which tables of the last round are made (again) when `seat` is played by a guide (None:
+/// the solve): the last seat's last turns when the last seat is the guide's, and seat 1's
+/// (three seats) when seat 1 or the seat after it is (its turn reads the last seat's).
+fn redone(seats: usize, seat: Option<usize>) -> (bool, bool) {
+    match seat {
+        None => (true, seats == 3),
+        Some(j) => (j == seats - 1, seats == 3 && j >= 1),
     }
 }
 
@@ -833,7 +837,8 @@ mod tests {
             let sp = self.spec(at, None);
             let mut pass = Pass::default();
             let pick = Pick::Own(sp.w);
-            self.fast
+            self.sol
+                .fast
                 .turn_vec(sp.levels, sp.farkle, &sp.banks, sp.beyond, &pick, &mut pass);
             Box::new(Owned { pass, w: sp.w })
         }
@@ -932,7 +937,7 @@ mod tests {
         rng: &mut Rng,
         passes: &mut HashMap<String, Box<dyn TurnChoice + 'g>>,
     ) -> [f64; 3] {
-        let tu = g.tu;
+        let tu = g.sol.tu;
         let forced = m.rules.hot_dice_forced();
         let hs = m.holds.len();
         let mut s = [0usize; 3];
@@ -972,9 +977,7 @@ mod tests {
                     break 0;
                 }
                 let code = |o: &Opt| super::super::offset(hs, o, forced);
-                let mut ks: Vec<u32> = opts.iter().map(code).collect();
-                ks.sort_unstable();
-                ks.dedup();
+                let ks = super::super::offsets(hs, opts, forced);
                 let k = choice.pick(p, &ks);
                 let o = opts.iter().find(|o| code(o) == k).unwrap();
                 p += o.gain as usize;
@@ -989,7 +992,7 @@ mod tests {
             };
             s[seat] += points;
             if finished.is_none() && s[seat] >= tu {
-                if !g.finish_round {
+                if !g.sol.finish_round {
                     break;
                 }
                 finished = Some(seat);
@@ -1054,11 +1057,11 @@ mod tests {
         let m = quick(300);
         let sol = WinSolution::solve(&m).unwrap();
         let g = SmallGame::solve(&m, &sol, 3, &|_| {}).unwrap();
-        let mut pass = Pass::default();
+        let mut bufs = Bufs::default();
         let mut checked = 0;
         for (&(d1, d2), v) in &g.mid {
             if (d1 + 3 * d2) % 17 == 0 {
-                let one = g.play(At::Mid { d1, d2 }, None, Seat::Solve, &mut pass);
+                let one = g.play(At::Mid { d1, d2 }, None, Seat::Solve, &mut bufs);
                 assert_eq!(v, &one, "({d1}, {d2})");
                 checked += 1;
             }
@@ -1125,12 +1128,7 @@ mod tests {
                     if m.rolls[n][i].doom || opts.is_empty() {
                         continue;
                     }
-                    let mut ks: Vec<u32> = opts
-                        .iter()
-                        .map(|o| super::super::offset(hs, o, forced))
-                        .collect();
-                    ks.sort_unstable();
-                    ks.dedup();
+                    let ks = super::super::offsets(hs, opts, forced);
                     for p in [0, 2, 5, 9] {
                         let played = table_pick(&c.table, p, opts, forced).unwrap();
                         let k = c.pick(p, &ks);
