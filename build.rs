@@ -30,5 +30,13 @@ fn main() {
             println!("cargo:rerun-if-changed={p}");
         }
     }
+    // The door's test hook (`door::pause`) is compiled into the test builds only: the `ci`
+    // profile (the tests' builds) and debug builds, never the release build people run.
+    println!("cargo::rustc-check-cfg=cfg(rtplab_test_hooks)");
+    let profile_dir = std::env::var("OUT_DIR").unwrap_or_default();
+    let in_profile = |p: &str| profile_dir.contains(&format!("/target/{p}/"));
+    if in_profile("ci") || in_profile("debug") {
+        println!("cargo:rustc-cfg=rtplab_test_hooks");
+    }
     println!("cargo:rerun-if-changed=build.rs");
 }

@@ -35,17 +35,14 @@ pub fn check_dir(
     games: &[Entry],
 ) -> Result<Vec<Outcome>, CheckError> {
     let name = dir.display().to_string();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| {
-            CheckError::Bad(
-                name.clone(),
-                format!("cannot read the baseline folder: {e}"),
-            )
-        })?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().and_then(|x| x.to_str()) == Some("json"))
-        .collect();
-    files.sort();
+    // The folder as the door holds it: each baseline opened through it, never by a name
+    // resolved again (a link among them is not followed).
+    let files = crate::door::input::folder_files(dir, ".json", "baseline folder").map_err(|e| {
+        CheckError::Bad(
+            name.clone(),
+            format!("cannot read the baseline folder: {e}"),
+        )
+    })?;
     if files.is_empty() {
         return Err(CheckError::Empty(name));
     }
@@ -54,10 +51,15 @@ pub fn check_dir(
     }
     // Every file is read and its run set up before any runs: a bad file costs no work.
     let mut pending = Vec::new();
-    for f in files {
+    for (n, file) in files {
+        let f = dir.join(&n);
         let fname = f.display().to_string();
-        let text =
-            crate::door::input::read_text(&f, "baseline file", crate::door::input::MAX_TEXT_BYTES)?;
+        let text = crate::door::input::read_open(
+            file,
+            &f,
+            "baseline file",
+            crate::door::input::MAX_TEXT_BYTES,
+        )?;
         let bad = |e: String| CheckError::Bad(fname.clone(), e);
         let v: serde_json::Value = serde_json::from_str(&text)
             .map_err(|e| bad(format!("not a baseline file ({e}); see reports/README.md")))?;

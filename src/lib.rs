@@ -2,6 +2,16 @@
 //!
 //! The binary (`src/main.rs`) only parses arguments and calls into this library.
 
+/// `say!(...)`: a line on standard error, as `eprintln!` but never failing: a standard error
+/// that cannot be written (closed, full, past a file-size limit) is ignored
+/// ([`door::say`]).
+#[macro_export]
+macro_rules! say {
+    ($($t:tt)*) => {
+        $crate::door::say(&format!($($t)*))
+    };
+}
+
 pub mod audit;
 pub mod cards;
 pub mod check;

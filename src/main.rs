@@ -35,7 +35,7 @@ fn main() -> ExitCode {
     // The timer's server writes its answers on standard output and nothing else.
     if matches!(cli.command, Command::BenchServe(_)) {
         if let Some(o) = cli.files.outputs.first() {
-            eprintln!(
+            rtplab::say!(
                 "error: {}: bench-serve plays chunks on request and writes only its answers on standard output; leave it out",
                 o.flag
             );
@@ -46,7 +46,7 @@ fn main() -> ExitCode {
     let door = match rtplab::door::Door::open(&cli.files) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("error: {e}");
+            rtplab::say!("error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -54,7 +54,7 @@ fn main() -> ExitCode {
     // the simulation's: --threads bounds the whole process. Threads the system cannot start
     // are an error that says how many it could.
     if let Err(e) = rtplab::engine::start_threads(cli.threads) {
-        eprintln!("error: {e}");
+        rtplab::say!("error: {e}");
         return ExitCode::from(2);
     }
     let graceful = matches!(
@@ -69,9 +69,14 @@ fn main() -> ExitCode {
         progress: !cli.quiet,
     };
     let result = dispatch(cli.command, &ctx);
+    drop(ctx);
+    // The outputs released (their lock files removed) before the exit code is decided.
+    drop(door);
     // A signal that came while the files were written let them finish: the exit code still
-    // says it came.
-    let signal = match SIGNAL.load(Ordering::SeqCst) {
+    // says it came. From here on a signal ends the process at once with its own code (the
+    // handler sees FINAL), so one in the last milliseconds is never lost behind an exit 0.
+    FINAL.store(true, Ordering::SeqCst);
+    let signal = match RECEIVED.load(Ordering::SeqCst) {
         s @ 1..=127 => Some(128 + s as u8),
         _ => None,
     };
@@ -84,11 +89,11 @@ fn main() -> ExitCode {
         Ok(Status::Interrupted) => ExitCode::from(130),
         // A solve a signal stopped, its progress kept: the exit code tells the signal.
         Err(e) if signal.is_some() => {
-            eprintln!("{e:#}");
+            rtplab::say!("{e:#}");
             ExitCode::from(signal.unwrap_or(130))
         }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            rtplab::say!("error: {e:#}");
             ExitCode::from(2)
         }
     }
@@ -185,6 +190,13 @@ fn bench_serve(game: SimGame) -> anyhow::Result<Status> {
 /// The signal that stopped the run (0: none).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
+/// The last signal received, recorded by the handler itself (not by the thread that acts on
+/// it), so the exit code sees every signal delivered before it is decided.
+static RECEIVED: AtomicI32 = AtomicI32::new(0);
+
+/// Set when the exit code is being decided: a signal after that exits with its own code.
+static FINAL: AtomicBool = AtomicBool::new(false);
+
 /// Whether a signal now stops the run gracefully with a partial report.
 static GRACEFUL: AtomicBool = AtomicBool::new(false);
 
@@ -199,6 +211,18 @@ static GRACEFUL: AtomicBool = AtomicBool::new(false);
 fn watch_signals(stop: Arc<AtomicBool>) {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGXFSZ};
     let _ = signal_hook::flag::register(SIGXFSZ, Arc::new(AtomicBool::new(false)));
+    for sig in [SIGINT, SIGTERM, SIGHUP] {
+        // SAFETY: the action only stores to atomics and calls `_exit`, all async-signal-safe.
+        let _ = unsafe {
+            signal_hook::low_level::register(sig, move || {
+                RECEIVED.store(sig, Ordering::SeqCst);
+                rtplab::door::signal();
+                if FINAL.load(Ordering::SeqCst) {
+                    signal_hook::low_level::exit(128 + sig);
+                }
+            })
+        };
+    }
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
         return;
     };

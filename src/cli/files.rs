@@ -55,6 +55,11 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
     let mut plan = Plan::default();
     let flag_set = |id: &str| leaf.try_get_one::<bool>(id).ok().flatten() == Some(&true);
     let force = flag_set("force");
+    let game = cmd.get_name();
+    let builtin = |id: &str, v: &std::ffi::OsStr| {
+        v.to_str()
+            .is_some_and(|v| rtplab::games::builtin_name(game, id, v))
+    };
     for (id, role) in FILE_ARGS {
         let Some(values) = values(leaf, id) else {
             continue;
@@ -62,6 +67,7 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
         let flag = flag_name(cmd, id);
         for v in values {
             let p = std::path::Path::new(&v);
+            let text = v.to_string_lossy();
             match role {
                 Role::Out(kind) => {
                     plan.output(&flag, Some(p), *kind);
@@ -73,10 +79,10 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
                     plan.input(&flag, p, *kind);
                 }
                 Role::Maybe(kind) => {
-                    plan.maybe_input(&flag, &v, *kind);
+                    plan.maybe_input(&flag, &v, *kind, builtin(id, &v));
                 }
-                Role::Ramp if !v.contains(':') => {
-                    plan.maybe_input(&flag, &v, InputKind::Text);
+                Role::Ramp if !text.contains(':') => {
+                    plan.maybe_input(&flag, &v, InputKind::Text, false);
                 }
                 Role::Ramp => {}
                 Role::Table if std::fs::symlink_metadata(p).is_ok() => {
@@ -86,8 +92,9 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
                     plan.output(&flag, Some(p), OutputKind::Regular);
                 }
                 Role::Indices => {
-                    for part in v.split('+').map(str::trim) {
-                        plan.maybe_input(&flag, part, InputKind::Text);
+                    for part in text.split('+').map(str::trim) {
+                        let part = std::ffi::OsStr::new(part);
+                        plan.maybe_input(&flag, part, InputKind::Text, builtin(id, part));
                     }
                 }
             }
@@ -106,14 +113,14 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
     plan
 }
 
-/// The values given for `id` (as text; paths as given), if the command has the flag and it
-/// was given.
-fn values(m: &clap::ArgMatches, id: &str) -> Option<Vec<String>> {
+/// The values given for `id` (paths as given, byte for byte), if the command has the flag and
+/// it was given.
+fn values(m: &clap::ArgMatches, id: &str) -> Option<Vec<std::ffi::OsString>> {
     if let Ok(Some(v)) = m.try_get_many::<std::path::PathBuf>(id) {
-        return Some(v.map(|p| p.to_string_lossy().into_owned()).collect());
+        return Some(v.map(|p| p.clone().into_os_string()).collect());
     }
     if let Ok(Some(v)) = m.try_get_many::<String>(id) {
-        return Some(v.cloned().collect());
+        return Some(v.map(std::ffi::OsString::from).collect());
     }
     None
 }

@@ -1,7 +1,7 @@
 //! Solved tables kept between runs: a cache folder of entries, each named by what it holds
 //! (its kind, its format version and a hash of everything it was computed from), written
-//! whole or not at all through the door ([`super::replace`]) and read back through its input
-//! checks ([`super::input::read_bytes`]).
+//! whole or not at all through the folder's handle (a temporary file put at the entry's name
+//! in one step; a link planted there is replaced, never followed) and read back through it.
 //!
 //! The folder is `$RTPLAB_CACHE` if set, else `$XDG_CACHE_HOME/rtplab`, else
 //! `~/.cache/rtplab`. An entry is never trusted: its decoder checks it (a table's own
@@ -174,10 +174,18 @@ pub enum Origin {
     Computed(Option<PathBuf>),
 }
 
-/// The cache folder, checked.
+/// The cache folder, checked. It is this user's alone: made with mode 0700, refused when
+/// another user owns it; a folder others may write to (a shared `RTPLAB_CACHE`) holds a
+/// folder of this user's (`user-UID`), which is the cache. Every entry is read, written and
+/// removed through the folder's handle, never following a link at an entry's name.
 #[derive(Clone, Debug)]
 pub struct Cache {
     dir: PathBuf,
+}
+
+/// Whether a folder's owner and mode make it this user's alone to write.
+fn private(st: &rustix::fs::Stat) -> bool {
+    st.st_uid == rustix::process::geteuid().as_raw() && st.st_mode & 0o022 == 0
 }
 
 impl Cache {
@@ -187,10 +195,24 @@ impl Cache {
     }
 
     /// The cache in `dir`: refused when something other than a folder is there (a missing
-    /// folder is made when the first entry is saved).
+    /// folder is made when the first entry is saved); inside a folder others may write to,
+    /// this user's own folder in it.
     pub fn at(dir: PathBuf) -> Result<Cache, CacheError> {
         match std::fs::metadata(&dir) {
-            Ok(m) if m.is_dir() => Ok(Cache { dir }),
+            Ok(m) if m.is_dir() => {
+                let st = rustix::fs::stat(&dir).map_err(|e| CacheError::Io {
+                    path: dir.display().to_string(),
+                    why: e.to_string(),
+                })?;
+                if private(&st) {
+                    Ok(Cache { dir })
+                } else {
+                    let uid = rustix::process::geteuid().as_raw();
+                    Ok(Cache {
+                        dir: dir.join(format!("user-{uid}")),
+                    })
+                }
+            }
             Ok(m) => Err(CacheError::NotFolder {
                 path: dir.display().to_string(),
                 kind: super::identity::kind_name(&m).into(),
@@ -234,23 +256,70 @@ impl Cache {
         self.dir.join(key.file_name())
     }
 
+    /// The folder's handle (made, mode 0700, when `create`; `None` when missing), checked to be
+    /// this user's alone.
+    fn handle(&self, create: bool) -> std::io::Result<Option<super::at::Dirfd>> {
+        use rustix::fs::{Mode, OFlags};
+        let (parent, name) = super::at::split(&self.dir)
+            .ok_or_else(|| std::io::Error::other("the cache folder has no name"))?;
+        if create {
+            std::fs::create_dir_all(&parent)?;
+        }
+        let up = super::at::open_dir(&parent);
+        let up = match up {
+            Ok(u) => u,
+            Err(e) if !create && e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        if create {
+            match rustix::fs::mkdirat(&*up, &*name, Mode::from_raw_mode(0o700)) {
+                Ok(()) | Err(rustix::io::Errno::EXIST) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let fd = match rustix::fs::openat(
+            &*up,
+            &*name,
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+        ) {
+            Ok(fd) => fd,
+            Err(rustix::io::Errno::NOENT) if !create => return Ok(None),
+            Err(e) => return Err(e.into()),
+        };
+        let st = rustix::fs::fstat(&fd)?;
+        if st.st_uid != rustix::process::geteuid().as_raw() {
+            return Err(std::io::Error::other(format!(
+                "{} belongs to user id {}, not to this user; set {ENV} to a folder of yours",
+                self.dir.display(),
+                st.st_uid
+            )));
+        }
+        if st.st_mode & 0o077 != 0 {
+            rustix::fs::fchmod(&fd, Mode::from_raw_mode(0o700))?;
+        }
+        Ok(Some(std::sync::Arc::new(fd)))
+    }
+
     /// The value of `key`'s entry, if there is one that `decode` accepts. An entry that cannot
     /// be read or is refused is said on standard error in one line (and not used).
     pub fn load<T>(&self, key: &Key, decode: impl FnOnce(&[u8]) -> Result<T, String>) -> Option<T> {
         let path = self.path(key);
-        let bytes =
-            match super::input::read_bytes(&path, "cached table", super::input::MAX_TABLE_BYTES) {
-                Ok(b) => b,
-                Err(super::InputError::Missing { .. }) => return None,
-                Err(e) => {
-                    eprintln!("warning: {e}; ignored, computing it again");
-                    return None;
-                }
-            };
+        let bytes = match self.read(key) {
+            Ok(Some(b)) => b,
+            Ok(None) => return None,
+            Err(e) => {
+                crate::say!(
+                    "warning: cached table {}: {e}; ignored, computing it again",
+                    path.display()
+                );
+                return None;
+            }
+        };
         match decode(&bytes) {
             Ok(v) => Some(v),
             Err(e) => {
-                eprintln!(
+                crate::say!(
                     "warning: cached table {} not used: {e}; computing it again",
                     path.display()
                 );
@@ -259,18 +328,108 @@ impl Cache {
         }
     }
 
-    /// Save `bytes` as `key`'s entry (the folder made if missing), whole or not at all.
+    /// The bytes of `key`'s entry (none when there is none), read through the folder's handle:
+    /// a regular file within the limit of a solved table, never a link.
+    fn read(&self, key: &Key) -> std::io::Result<Option<Vec<u8>>> {
+        use rustix::fs::{Mode, OFlags};
+        use std::io::Read as _;
+        let Some(dir) = self.handle(false)? else {
+            return Ok(None);
+        };
+        let fd = match rustix::fs::openat(
+            &*dir,
+            key.file_name().as_str(),
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+            Mode::empty(),
+        ) {
+            Ok(fd) => fd,
+            Err(rustix::io::Errno::NOENT) => return Ok(None),
+            Err(rustix::io::Errno::LOOP) => {
+                return Err(std::io::Error::other(
+                    "it is a symbolic link, which rtplab never makes",
+                ))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let f = std::fs::File::from(fd);
+        let m = f.metadata()?;
+        if !m.is_file() {
+            return Err(std::io::Error::other("it is not a file"));
+        }
+        let limit = super::input::MAX_TABLE_BYTES;
+        if m.len() > limit {
+            return Err(std::io::Error::other(format!(
+                "{} bytes, more than a solved table may have",
+                m.len()
+            )));
+        }
+        let mut bytes = Vec::with_capacity(m.len() as usize);
+        f.take(limit + 1).read_to_end(&mut bytes)?;
+        Ok(Some(bytes))
+    }
+
+    /// Save `bytes` as `key`'s entry (the folder made if missing), whole or not at all: a
+    /// temporary file in the folder (held while written, so a later run can tell a dead run's
+    /// from a live one's and remove it), put at the entry's name in one step; whatever was
+    /// at the name (an older entry, a link planted there) is replaced, never followed.
     pub fn save(&self, key: &Key, bytes: &[u8]) -> std::io::Result<PathBuf> {
-        std::fs::create_dir_all(&self.dir)?;
-        let path = self.path(key);
-        super::replace(&path, bytes)?;
-        Ok(path)
+        use std::io::Write as _;
+        let dir = self
+            .handle(true)?
+            .ok_or_else(|| std::io::Error::other("the cache folder could not be made"))?;
+        let name = std::ffi::OsString::from(key.file_name());
+        clean_dead(&dir, &name);
+        let (tmp, mut f) = super::at::create_temp(&dir, &name, 0o600)?;
+        let _ = f.try_lock();
+        let live = super::Live::new(super::Place {
+            dir: dir.clone(),
+            name: tmp.clone(),
+        });
+        let written = f
+            .write_all(bytes)
+            .and_then(|_| f.flush())
+            .and_then(|_| f.sync_all());
+        if let Err(e) = written {
+            let _ = super::at::remove_all(&dir, &tmp);
+            return Err(e);
+        }
+        let there = match super::at::node_at(&dir, &name) {
+            Some((n, rustix::fs::FileType::RegularFile | rustix::fs::FileType::Symlink)) => {
+                Some(n)
+            }
+            Some(_) => {
+                let _ = super::at::remove_all(&dir, &tmp);
+                return Err(std::io::Error::other(
+                    "something other than a file is at the entry's name; it was left alone",
+                ));
+            }
+            None => None,
+        };
+        let shown = || self.path(key).display().to_string();
+        let r = super::at::put(&dir, &tmp, &name, there, &shown);
+        match r {
+            Ok(true) | Err(_) => {
+                let _ = super::at::remove_all(&dir, &tmp);
+            }
+            Ok(false) => {}
+        }
+        drop(live);
+        r?;
+        super::at::sync_dir(&dir);
+        Ok(self.path(key))
     }
 
     /// Remove `key`'s entry, if any.
     pub fn remove(&self, key: &Key) -> std::io::Result<()> {
-        match std::fs::remove_file(self.path(key)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        let Some(dir) = self.handle(false)? else {
+            return Ok(());
+        };
+        match rustix::fs::unlinkat(
+            &*dir,
+            key.file_name().as_str(),
+            rustix::fs::AtFlags::empty(),
+        ) {
+            Err(e) if e != rustix::io::Errno::NOENT => Err(e.into()),
             _ => Ok(()),
         }
     }
@@ -292,7 +451,7 @@ impl Cache {
         let saved = match self.save(key, &encode(&v)) {
             Ok(p) => Some(p),
             Err(e) => {
-                eprintln!(
+                crate::say!(
                     "warning: the solved table could not be saved at {}: {e}",
                     path.display()
                 );
@@ -304,20 +463,20 @@ impl Cache {
 
     /// The entries in the folder (name, bytes), by name; none when the folder is missing.
     pub fn entries(&self) -> std::io::Result<Vec<(String, u64)>> {
-        let rd = match std::fs::read_dir(&self.dir) {
-            Ok(rd) => rd,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(e),
+        let Some(dir) = self.handle(false)? else {
+            return Ok(Vec::new());
         };
         let mut out = Vec::new();
-        for e in rd {
-            let e = e?;
-            let name = e.file_name().to_string_lossy().into_owned();
-            let Ok(m) = std::fs::symlink_metadata(e.path()) else {
+        for n in super::at::list(&dir)? {
+            let Some(name) = n.to_str() else { continue };
+            let Ok(st) = rustix::fs::statat(&*dir, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+            else {
                 continue;
             };
-            if name.ends_with(SUFFIX) && m.is_file() {
-                out.push((name, m.len()));
+            let file = rustix::fs::FileType::from_raw_mode(st.st_mode)
+                == rustix::fs::FileType::RegularFile;
+            if name.ends_with(SUFFIX) && file {
+                out.push((name.to_string(), st.st_size as u64));
             }
         }
         out.sort();
@@ -325,14 +484,44 @@ impl Cache {
     }
 
     /// Remove every entry (only files named as entries: nothing else in the folder is
-    /// touched). Returns the entries removed and their bytes.
+    /// touched), and the temporary files of runs that died. Returns the entries removed and
+    /// their bytes.
     pub fn clear(&self) -> std::io::Result<(usize, u64)> {
         let entries = self.entries()?;
         let bytes = entries.iter().map(|(_, b)| b).sum();
-        for (name, _) in &entries {
-            std::fs::remove_file(self.dir.join(name))?;
+        if let Some(dir) = self.handle(false)? {
+            for (name, _) in &entries {
+                rustix::fs::unlinkat(&*dir, name.as_str(), rustix::fs::AtFlags::empty())?;
+                clean_dead(&dir, std::ffi::OsStr::new(name));
+            }
         }
         Ok((entries.len(), bytes))
+    }
+}
+
+/// Remove the temporary files a dead run left beside the entry `name`: those no live run
+/// holds (a run holds its temporary file locked while it writes it).
+fn clean_dead(dir: &super::at::Dirfd, name: &std::ffi::OsStr) {
+    use rustix::fs::{Mode, OFlags};
+    let Ok(all) = super::at::list(dir) else {
+        return;
+    };
+    for e in all {
+        if !super::names::is_side(name, &e) {
+            continue;
+        }
+        let Ok(fd) = rustix::fs::openat(
+            &**dir,
+            &*e,
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+            Mode::empty(),
+        ) else {
+            continue;
+        };
+        let f = std::fs::File::from(fd);
+        if f.try_lock().is_ok() {
+            let _ = rustix::fs::unlinkat(&**dir, &*e, rustix::fs::AtFlags::empty());
+        }
     }
 }
 

@@ -85,8 +85,49 @@ pub enum InputError {
     },
 }
 
+/// An input as the door holds it: the path it was given as, its identity, and the open file
+/// (or folder) the check saw.
+#[derive(Debug)]
+pub struct Held {
+    pub path: std::path::PathBuf,
+    pub id: Option<super::identity::Id>,
+    file: Option<std::fs::File>,
+    folder: Option<super::at::Dirfd>,
+}
+
+impl Held {
+    /// The identity of the file or folder (none for standard input that is not a file).
+    pub fn node(&self) -> Option<super::at::Node> {
+        match &self.id {
+            Some(super::identity::Id::Node(d, i)) => Some((*d, *i)),
+            _ => None,
+        }
+    }
+
+    /// The held folder: the input's own (a folder input), or the one holding it (a file).
+    pub fn folder(&self) -> Option<&super::at::Dirfd> {
+        self.folder.as_ref()
+    }
+
+    /// The held file opened anew for reading from its start (through this process's handle
+    /// of it: the same file, whatever is at its name now).
+    fn reopen(&self) -> std::io::Result<std::fs::File> {
+        use std::os::fd::AsRawFd as _;
+        let f = self
+            .file
+            .as_ref()
+            .ok_or_else(|| std::io::Error::other("not a file"))?;
+        std::fs::File::open(format!("/proc/self/fd/{}", f.as_raw_fd())).or_else(|_| {
+            let mut c = f.try_clone()?;
+            std::io::Seek::rewind(&mut c)?;
+            Ok(c)
+        })
+    }
+}
+
 /// Open the user file `path` (`what` names its kind in messages) for reading: a regular file
-/// (not a directory, FIFO or device). Returns it with its size.
+/// (not a directory, FIFO or device), opened without blocking. Returns it with its size. A
+/// file the door holds is the held file.
 pub fn open_file(path: &Path, what: &str) -> Result<(std::fs::File, u64), InputError> {
     let what_s = what.to_string();
     let p = path.display().to_string();
@@ -95,16 +136,31 @@ pub fn open_file(path: &Path, what: &str) -> Result<(std::fs::File, u64), InputE
         path: p.clone(),
         why: e.to_string(),
     };
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+    if let Some(h) = super::held_input(path) {
+        if h.file.is_some() {
+            let f = h.reopen().map_err(io)?;
+            let len = f.metadata().map_err(io)?.len();
+            return Ok((f, len));
+        }
+    }
+    use rustix::fs::{Mode, OFlags};
+    let fd = match rustix::fs::openat(
+        rustix::fs::CWD,
+        path,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
+        Mode::empty(),
+    ) {
+        Ok(fd) => fd,
+        Err(rustix::io::Errno::NOENT) => {
             return Err(InputError::Missing {
                 what: what_s,
                 path: p,
             })
         }
-        Err(e) => return Err(io(e)),
+        Err(e) => return Err(io(e.into())),
     };
+    let file = std::fs::File::from(fd);
+    let meta = file.metadata().map_err(io)?;
     if meta.is_dir() {
         return Err(InputError::Directory {
             what: what_s,
@@ -118,40 +174,59 @@ pub fn open_file(path: &Path, what: &str) -> Result<(std::fs::File, u64), InputE
             kind: super::identity::kind_name(&meta).into(),
         });
     }
-    Ok((std::fs::File::open(path).map_err(io)?, meta.len()))
+    // Reads block again (a regular file never waits).
+    if let Ok(fl) = rustix::fs::fcntl_getfl(&file) {
+        let _ = rustix::fs::fcntl_setfl(&file, fl - OFlags::NONBLOCK);
+    }
+    Ok((file, meta.len()))
 }
 
-/// Check an input before any work, the way it will be read: standard input (`-`), a folder
-/// (`Folder`), or a regular file within its kind's size limit. Returns its identity (none for
-/// standard input that is not a file).
-pub fn check(
-    path: &Path,
-    kind: InputKind,
-    what: &str,
-) -> Result<Option<super::identity::Id>, InputError> {
+/// Check an input before any work, the way it will be read, and hold it: standard input
+/// (`-`), a folder (`Folder`, opened once), or a regular file within its kind's size limit
+/// (opened once; its readers read this file).
+pub fn hold(path: &Path, kind: InputKind, what: &str) -> Result<Held, InputError> {
+    let held = |id, file, folder| Held {
+        path: path.to_path_buf(),
+        id,
+        file,
+        folder,
+    };
     if path.as_os_str() == "-" {
         let fd = rustix::stdio::stdin();
-        return Ok(rustix::fs::fstat(fd)
+        let id = rustix::fs::fstat(fd)
             .ok()
             .filter(|s| {
                 rustix::fs::FileType::from_raw_mode(s.st_mode) == rustix::fs::FileType::RegularFile
             })
-            .map(|s| super::identity::Id::Node(s.st_dev, s.st_ino)));
+            .map(|s| super::identity::Id::Node(s.st_dev, s.st_ino));
+        return Ok(held(id, None, None));
     }
+    let shown = || path.display().to_string();
     if kind == InputKind::Folder {
-        return match std::fs::metadata(path) {
-            Ok(m) if m.is_dir() => Ok(Some(super::identity::Id::of(&m))),
-            Ok(_) => Err(InputError::NotFolder {
-                what: what.into(),
-                path: path.display().to_string(),
-            }),
+        return match super::at::open_dir(path) {
+            Ok(d) => {
+                let st = rustix::fs::fstat(&*d).map_err(|e| InputError::Io {
+                    what: what.into(),
+                    path: shown(),
+                    why: e.to_string(),
+                })?;
+                Ok(held(
+                    Some(super::identity::Id::Node(st.st_dev, st.st_ino)),
+                    None,
+                    Some(d),
+                ))
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(InputError::Missing {
                 what: what.into(),
-                path: path.display().to_string(),
+                path: shown(),
+            }),
+            Err(e) if e.raw_os_error() == Some(20) => Err(InputError::NotFolder {
+                what: what.into(),
+                path: shown(),
             }),
             Err(e) => Err(InputError::Io {
                 what: what.into(),
-                path: path.display().to_string(),
+                path: shown(),
                 why: e.to_string(),
             }),
         };
@@ -160,12 +235,95 @@ pub fn check(
     if len > kind.limit() {
         return Err(InputError::TooBig {
             what: what.into(),
-            path: path.display().to_string(),
+            path: shown(),
             size: len,
             limit: kind.limit(),
         });
     }
-    Ok(file.metadata().ok().map(|m| super::identity::Id::of(&m)))
+    let id = file.metadata().ok().map(|m| super::identity::Id::of(&m));
+    // The folder holding it, for the checks of which folders an output lies in.
+    let folder = super::at::split(path).and_then(|(p, _)| super::at::open_dir(&p).ok());
+    Ok(held(id, Some(file), folder))
+}
+
+/// Check an input before any work, the way it will be read (as [`hold`], not held): its
+/// identity.
+pub fn check(
+    path: &Path,
+    kind: InputKind,
+    what: &str,
+) -> Result<Option<super::identity::Id>, InputError> {
+    hold(path, kind, what).map(|h| h.id)
+}
+
+/// The files of a folder input whose names end with `suffix`, each opened (never following a
+/// link) through the folder the door holds (or opened now): (name, file), by name.
+pub fn folder_files(
+    dir: &Path,
+    suffix: &str,
+    what: &str,
+) -> Result<Vec<(std::ffi::OsString, std::fs::File)>, InputError> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let io = |e: std::io::Error| InputError::Io {
+        what: what.into(),
+        path: dir.display().to_string(),
+        why: e.to_string(),
+    };
+    let folder = match super::held_input(dir).and_then(|h| h.folder.clone()) {
+        Some(f) => f,
+        None => super::at::open_dir(dir).map_err(io)?,
+    };
+    let mut names: Vec<_> = super::at::list(&folder)
+        .map_err(io)?
+        .into_iter()
+        .filter(|n| n.as_bytes().ends_with(suffix.as_bytes()))
+        .collect();
+    names.sort();
+    let mut out = Vec::new();
+    for n in names {
+        use rustix::fs::{Mode, OFlags};
+        let Ok(fd) = rustix::fs::openat(
+            &*folder,
+            &*n,
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+            Mode::empty(),
+        ) else {
+            continue;
+        };
+        let f = std::fs::File::from(fd);
+        if f.metadata().is_ok_and(|m| m.is_file()) {
+            out.push((n, f));
+        }
+    }
+    Ok(out)
+}
+
+/// Read an open file (`what` and `path` name it in messages) as text of at most `limit`
+/// bytes, as [`read_text`] reads a file.
+pub fn read_open(
+    file: std::fs::File,
+    path: &Path,
+    what: &str,
+    limit: u64,
+) -> Result<String, InputError> {
+    let p = path.display().to_string();
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| InputError::Io {
+            what: what.to_string(),
+            path: p.clone(),
+            why: e.to_string(),
+        })?;
+    if bytes.len() as u64 > limit {
+        return Err(InputError::TooBig {
+            what: what.to_string(),
+            path: p,
+            size: bytes.len() as u64,
+            limit,
+        });
+    }
+    text_of(bytes, what, &p)
 }
 
 /// Read the user file `path` (`what` names its kind in messages, e.g. "chart file") as text of

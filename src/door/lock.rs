@@ -9,30 +9,60 @@
 
 use std::io::{Read as _, Write as _};
 use std::os::unix::fs::MetadataExt as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Mutex;
 
-use rustix::fs::{Mode, OFlags};
+use rustix::fs::{AtFlags, Mode, OFlags};
 
+use super::at::{self, Node, Place};
 use super::output::OutputError;
+
+/// The lock files of this process (their place and identity): removed by [`abandon`] when the
+/// process must end at once, by [`Held`]'s drop otherwise.
+static LOCKS: Mutex<Vec<(Place, Node)>> = Mutex::new(Vec::new());
 
 /// The outputs held by this process, released (lock files removed) when dropped.
 #[derive(Debug, Default)]
 pub struct Held {
-    locks: Vec<(PathBuf, std::fs::File)>,
+    locks: Vec<(Place, std::fs::File)>,
+}
+
+/// Remove a lock file at `p` if it is still ours (nothing put in its place is removed).
+fn remove_ours(p: &Place, ours: Node) {
+    if at::node_at(&p.dir, &p.name).map(|n| n.0) == Some(ours) {
+        let _ = rustix::fs::unlinkat(&*p.dir, &*p.name, AtFlags::empty());
+    }
+}
+
+/// Remove every lock file of this process (it is ending at once).
+pub fn abandon() {
+    if let Ok(l) = LOCKS.try_lock() {
+        for (p, n) in l.iter() {
+            remove_ours(p, *n);
+        }
+    }
 }
 
 impl Held {
-    /// Hold the output of `flag` whose lock file is `lock`.
-    pub fn hold(&mut self, flag: &str, shown: &Path, lock: PathBuf) -> Result<(), OutputError> {
+    /// Hold the output of `flag` whose lock file is at `lock`.
+    pub fn hold(&mut self, flag: &str, shown: &Path, lock: Place) -> Result<(), OutputError> {
+        let lock_shown = {
+            let beside = at::split(shown).map(|(p, _)| p).filter(|p| p != Path::new("."));
+            match beside {
+                Some(p) => p.join(&lock.name).display().to_string(),
+                None => Path::new(&lock.name).display().to_string(),
+            }
+        };
         let err = |why: String| OutputError::Lock {
             flag: flag.to_string(),
             path: shown.display().to_string(),
-            lock: lock.display().to_string(),
+            lock: lock_shown.clone(),
             why,
         };
         loop {
-            let fd = match rustix::fs::open(
-                &lock,
+            let fd = match rustix::fs::openat(
+                &*lock.dir,
+                &*lock.name,
                 OFlags::RDWR | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::CLOEXEC,
                 Mode::from_raw_mode(0o644),
             ) {
@@ -71,12 +101,12 @@ impl Held {
                 }
                 Err(std::fs::TryLockError::Error(e)) => {
                     // A filesystem without advisory locks: run unheld rather than not at all.
-                    eprintln!(
+                    crate::say!(
                         "warning: {flag} {} cannot be held against other runs ({e}); do not start two runs on it",
                         shown.display()
                     );
                     if mine {
-                        let _ = std::fs::remove_file(&lock);
+                        let _ = rustix::fs::unlinkat(&*lock.dir, &*lock.name, AtFlags::empty());
                     }
                     return Ok(());
                 }
@@ -86,13 +116,16 @@ impl Held {
             }
             // The holder before us may have removed the lock file between our open and our
             // lock: then we hold a file no one else sees; open the path again.
-            match std::fs::symlink_metadata(&lock) {
-                Ok(m) if m.dev() == meta.dev() && m.ino() == meta.ino() => {}
-                _ => continue,
+            let node = (meta.dev(), meta.ino());
+            if at::node_at(&lock.dir, &lock.name).map(|n| n.0) != Some(node) {
+                continue;
             }
             let _ = file
                 .set_len(0)
                 .and_then(|_| write!(file, "{}", std::process::id()));
+            if let Ok(mut l) = LOCKS.lock() {
+                l.push((lock.clone(), node));
+            }
             self.locks.push((lock, file));
             return Ok(());
         }
@@ -101,9 +134,9 @@ impl Held {
 
 /// The error for a lock file of another user's run that is not running (or that this user
 /// cannot open): what to do about it.
-fn other_user(lock: &Path, err: impl Fn(String) -> OutputError) -> OutputError {
-    let owner = std::fs::symlink_metadata(lock)
-        .map(|m| format!("user id {}", m.uid()))
+fn other_user(lock: &Place, err: impl Fn(String) -> OutputError) -> OutputError {
+    let owner = rustix::fs::statat(&*lock.dir, &*lock.name, AtFlags::SYMLINK_NOFOLLOW)
+        .map(|m| format!("user id {}", m.st_uid))
         .unwrap_or_else(|_| "another user".into());
     err(format!(
         "it belongs to {owner}, left by their run; if no run of theirs is writing this output, remove it (or ask them to), or choose another path"
@@ -114,12 +147,12 @@ impl Drop for Held {
     fn drop(&mut self) {
         // Removed while still locked, then unlocked by closing (see `hold` for the race); only
         // if the name is still our lock file (nothing put in its place is removed).
-        for (path, file) in self.locks.drain(..) {
-            let ours = file.metadata().ok();
-            let there = std::fs::symlink_metadata(&path).ok();
-            if let (Some(a), Some(b)) = (ours, there) {
-                if a.dev() == b.dev() && a.ino() == b.ino() {
-                    let _ = std::fs::remove_file(&path);
+        for (place, file) in self.locks.drain(..) {
+            if let Ok(m) = file.metadata() {
+                let node = (m.dev(), m.ino());
+                remove_ours(&place, node);
+                if let Ok(mut l) = LOCKS.lock() {
+                    l.retain(|(_, n)| *n != node);
                 }
             }
             drop(file);

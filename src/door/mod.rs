@@ -2,23 +2,31 @@
 //!
 //! A command declares what it reads and writes as a [`Plan`]: each input (a flag, a path, a
 //! kind with its size limit) and each output (a flag, a path, a kind). [`Door::open`] checks
-//! them all together before any work:
+//! them all together before any work, and *holds* them: every file and folder is opened once,
+//! here, and from then on read, written, renamed and removed through that handle ([`at`]),
+//! never by its name again, so whatever is swapped in at a name during the run is not
+//! followed.
 //!
-//! - every input is readable the way it will be read (a regular file within its kind's limit,
-//!   a folder where the kind is one, standard input for `-`);
+//! - every input is opened the way it will be read (a regular file within its kind's limit,
+//!   a folder where the kind is one, standard input for `-`) and held open: its readers
+//!   ([`input`]) read the file the check saw;
 //! - every output is writable the way it will be written ([`output`]: a regular file through
-//!   a temporary file and a rename, a report folder built beside and swapped in, a special
-//!   file or descriptor opened now without blocking and written in place);
+//!   a temporary file in its held folder, put at its name in one step; a report folder built
+//!   beside and exchanged; a special file or descriptor, known by identity, opened now without
+//!   blocking and written in place);
 //! - outputs are distinct from each other and from every input by file identity (device and
 //!   inode, or folder and name for a file not yet made), standard input and output included,
-//!   and no output lies inside an `--out-dir` (which is replaced whole) or a folder read;
+//!   and no output lies inside an `--out-dir` (which is replaced whole) or a folder read
+//!   (known by walking up from the held folder, not by comparing spellings);
 //! - each output is held against other runs for the whole run ([`lock`]), and what a dead
 //!   run left beside it (temporary files) is removed.
 //!
-//! The door then writes the outputs ([`Door::write`], [`Door::write_dir`]); the readers of
-//! each kind of input are in [`input`]. A signal during a write lets the write finish
-//! ([`writing`]); an abort removes every temporary file in progress ([`abandon`]).
+//! The door then writes the outputs ([`Door::write`], [`Door::write_dir`]); files a command
+//! writes while it runs (shard checkpoints, blessed baselines, solved tables) go through
+//! [`replace`], which finds the held place of the path. A signal during a write lets the write
+//! finish ([`writing`]); an abort removes every temporary and lock file ([`abandon`]).
 
+pub mod at;
 pub mod cache;
 pub mod identity;
 pub mod input;
@@ -27,9 +35,10 @@ pub mod names;
 pub mod output;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
+pub use at::Place;
 pub use identity::Id;
 pub use input::{InputError, InputKind};
 pub use output::{OutputError, OutputKind, Target, MANIFEST};
@@ -70,9 +79,16 @@ impl Plan {
     }
 
     /// A value of `flag` that names either a built-in (a strategy, a count) or a file: an
-    /// input when it names anything on the disk or looks like a path ([`is_path`]).
-    pub fn maybe_input(&mut self, flag: &str, value: &str, kind: InputKind) -> &mut Self {
-        if is_path(value) || std::fs::symlink_metadata(value).is_ok() {
+    /// input when [`names_file`] says it names a file (`builtin`: whether the command knows
+    /// the value as one of its built-in names).
+    pub fn maybe_input(
+        &mut self,
+        flag: &str,
+        value: &std::ffi::OsStr,
+        kind: InputKind,
+        builtin: bool,
+    ) -> &mut Self {
+        if names_file(value, builtin) {
             self.input(flag, value, kind);
         }
         self
@@ -100,6 +116,21 @@ pub fn is_path(value: &str) -> bool {
         || value.ends_with(".json")
 }
 
+/// The one rule for a value that may name a built-in or a file (every command's resolver and
+/// the door use it): a value with a `/` is a file; else a built-in name is the built-in,
+/// whatever the working folder holds; else it is a file when it looks like one
+/// ([`is_path`]) or something of that name exists.
+pub fn names_file(value: &std::ffi::OsStr, builtin: bool) -> bool {
+    use std::os::unix::ffi::OsStrExt as _;
+    if value.as_bytes().contains(&b'/') {
+        return true;
+    }
+    if builtin {
+        return false;
+    }
+    value.to_str().is_some_and(is_path) || std::fs::symlink_metadata(value).is_ok()
+}
+
 /// Why a command's files cannot be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum DoorError {
@@ -112,8 +143,52 @@ pub enum DoorError {
 /// A command's files, checked and held: released (lock files removed) when dropped.
 #[derive(Debug)]
 pub struct Door {
-    outputs: Vec<(String, Target)>,
+    outputs: Vec<(String, Arc<Target>)>,
+    inputs: Vec<Arc<input::Held>>,
     _held: lock::Held,
+}
+
+/// The files held by the open doors of this process, by the path they were given as: the
+/// readers and [`replace`] find their handles here.
+#[derive(Default)]
+struct Registry {
+    outputs: Vec<(PathBuf, Arc<Target>)>,
+    inputs: Vec<Arc<input::Held>>,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    outputs: Vec::new(),
+    inputs: Vec::new(),
+});
+
+fn registry() -> std::sync::MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The held input given as `path`, if a door holds one.
+pub(crate) fn held_input(path: &Path) -> Option<Arc<input::Held>> {
+    registry()
+        .inputs
+        .iter()
+        .find(|h| h.path.as_os_str() == path.as_os_str())
+        .cloned()
+}
+
+/// The held output given as `path` (or the held folder of files `path` lies in).
+fn held_output(path: &Path) -> Option<(Arc<Target>, Option<std::ffi::OsString>)> {
+    let r = registry();
+    if let Some((_, t)) = r
+        .outputs
+        .iter()
+        .find(|(p, _)| p.as_os_str() == path.as_os_str())
+    {
+        return Some((t.clone(), None));
+    }
+    let (parent, name) = at::split(path)?;
+    r.outputs
+        .iter()
+        .find(|(p, t)| matches!(**t, Target::Files(..)) && *p == parent)
+        .map(|(_, t)| (t.clone(), Some(name)))
 }
 
 impl Door {
@@ -121,16 +196,17 @@ impl Door {
     pub fn none() -> Door {
         Door {
             outputs: Vec::new(),
+            inputs: Vec::new(),
             _held: lock::Held::default(),
         }
     }
 
-    /// Check every input and output of `plan` together and hold the outputs.
+    /// Check every input and output of `plan` together and hold them.
     pub fn open(plan: &Plan) -> Result<Door, DoorError> {
         let mut ins = Vec::new();
         for i in &plan.inputs {
-            let id = input::check(&i.path, i.kind, &i.flag)?;
-            ins.push((i, id));
+            let held = input::hold(&i.path, i.kind, &i.flag)?;
+            ins.push((i, held));
         }
         let mut outs = Vec::new();
         for o in &plan.outputs {
@@ -143,39 +219,42 @@ impl Door {
             if let Some(lock) = c.lock {
                 held.hold(&o.flag, &o.path, lock)?;
             }
-            if let Some((dir, name)) = &c.home {
-                output::clean_stale(dir, name);
+            if let Some(home) = &c.home {
+                output::clean_stale(home);
             }
-            targets.push((o.flag.clone(), c.target));
+            targets.push((o.flag.clone(), o.path.clone(), Arc::new(c.target)));
         }
+        let inputs: Vec<Arc<input::Held>> = ins.into_iter().map(|(_, h)| Arc::new(h)).collect();
+        let mut r = registry();
+        r.inputs.extend(inputs.iter().cloned());
+        r.outputs
+            .extend(targets.iter().map(|(_, p, t)| (p.clone(), t.clone())));
+        drop(r);
         Ok(Door {
-            outputs: targets,
+            outputs: targets.into_iter().map(|(f, _, t)| (f, t)).collect(),
+            inputs,
             _held: held,
         })
     }
 
     /// The target of output `flag`, if the command has it.
     pub fn target(&self, flag: &str) -> Option<&Target> {
-        self.outputs.iter().find(|(f, _)| f == flag).map(|(_, t)| t)
+        self.outputs
+            .iter()
+            .find(|(f, _)| f == flag)
+            .map(|(_, t)| &**t)
     }
 
     /// Write `bytes` to output `flag` (standard output when the command has no such output):
     /// a regular file replaced whole, a special file or standard output written in place. A
     /// pipe closed by its reader (a broken pipe) is not an error.
     pub fn write(&self, flag: &str, bytes: &[u8]) -> std::io::Result<()> {
+        pause_once();
         let _w = Writing::start();
         let r = match self.target(flag) {
-            Some(Target::File(p)) => output::replace_file(p, bytes),
-            Some(Target::InPlace(f)) => {
-                let mut f: &std::fs::File = f;
-                // A reader that closed early (`head`) took what it wanted: as on standard output,
-                // a broken pipe is not an error.
-                match std::io::Write::write_all(&mut f, bytes) {
-                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                    r => r,
-                }
-            }
-            Some(Target::Dir { .. } | Target::Files(_)) => {
+            Some(Target::File(t)) => output::replace_file(t, bytes),
+            Some(Target::InPlace(f)) => output::write_in_place(f, bytes),
+            Some(Target::Dir(_) | Target::Files(..)) => {
                 Err(std::io::Error::other(format!("{flag} is a folder")))
             }
             Some(Target::Stdout) | None => write_stdout(bytes),
@@ -186,15 +265,28 @@ impl Door {
         r
     }
 
+    /// Write `bytes` to output `flag` (as [`Door::write`]); if that fails, keep them under the
+    /// system's temporary folder. The error, if any, says what failed and where the bytes are.
+    pub fn write_or_keep(&self, flag: &str, shown: &Path, bytes: &[u8]) -> Result<(), String> {
+        self.write(flag, bytes).map_err(|e| {
+            let what = format!("cannot write {flag} {}: {e}", shown.display());
+            match output::save_fallback(shown, bytes) {
+                Ok(p) => format!("{what}; it was saved to {} instead", p.display()),
+                Err(e2) => format!("{what}; saving it elsewhere failed too ({e2})"),
+            }
+        })
+    }
+
     /// Write the report folder of output `flag` (see [`output::replace_dir`]).
     pub fn write_dir(
         &self,
         flag: &str,
         fill: impl FnOnce(&Path) -> std::io::Result<Vec<PathBuf>>,
     ) -> std::io::Result<Vec<PathBuf>> {
+        pause_once();
         let _w = Writing::start();
         let r = match self.target(flag) {
-            Some(Target::Dir { path, .. }) => output::replace_dir(path, fill),
+            Some(Target::Dir(t)) => output::replace_dir(t, fill),
             _ => Err(std::io::Error::other(format!("{flag} is not a folder"))),
         };
         if r.is_ok() {
@@ -204,20 +296,45 @@ impl Door {
     }
 }
 
-/// Write to standard output; a closed one (a broken pipe) is not an error.
+impl Drop for Door {
+    fn drop(&mut self) {
+        let mut r = registry();
+        r.inputs
+            .retain(|h| !self.inputs.iter().any(|m| Arc::ptr_eq(h, m)));
+        r.outputs
+            .retain(|(_, t)| !self.outputs.iter().any(|(_, m)| Arc::ptr_eq(t, m)));
+    }
+}
+
+/// Write to standard output (in place, as a held special file is); a closed one (a broken
+/// pipe) is not an error.
 pub fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write as _;
     let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|_| out.flush()) {
+    out.flush().ok();
+    let r = output::write_in_place(out_fd(), bytes);
+    match r {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => r,
     }
 }
 
+fn out_fd() -> rustix::fd::BorrowedFd<'static> {
+    rustix::stdio::stdout()
+}
+
+/// Say `text` on standard error, as one line; a standard error that cannot be written (closed,
+/// a full disk, a file-size limit) is ignored: a message never stops a run.
+pub fn say(text: &str) {
+    use std::io::Write as _;
+    let mut e = std::io::stderr().lock();
+    let _ = e.write_all(text.as_bytes()).and_then(|_| e.write_all(b"\n"));
+}
+
 /// Every output distinct from every input and from every other output it could lose (one
 /// replaced by a rename), standard output included when the report goes there.
 fn distinct(
-    ins: &[(&Input, Option<Id>)],
+    ins: &[(&Input, input::Held)],
     outs: &[(&Output, output::Checked)],
 ) -> Result<(), OutputError> {
     let shown = |o: &Output| o.path.display().to_string();
@@ -230,7 +347,7 @@ fn distinct(
     if let Some(s) = &stdout {
         if let Some((inp, _)) = ins
             .iter()
-            .find(|(i, id)| id.as_ref() == Some(s) && i.path.as_os_str() != "-")
+            .find(|(i, h)| h.id.as_ref() == Some(s) && i.path.as_os_str() != "-")
         {
             return Err(OutputError::IsInput {
                 flag: "standard output".into(),
@@ -241,10 +358,10 @@ fn distinct(
     }
     for (i, (o, c)) in outs.iter().enumerate() {
         let Some(id) = &c.id else { continue };
-        for (inp, iid) in ins {
+        for (inp, h) in ins {
             // The folder `check --bless` reads is the one it rewrites: that is what it is for.
-            let rewritten = inp.kind == InputKind::Folder && matches!(c.target, Target::Files(_));
-            if iid.as_ref() == Some(id) && !rewritten {
+            let rewritten = inp.kind == InputKind::Folder && matches!(c.target, Target::Files(..));
+            if h.id.as_ref() == Some(id) && !rewritten {
                 return Err(OutputError::IsInput {
                     flag: o.flag.clone(),
                     path: shown(o),
@@ -255,8 +372,7 @@ fn distinct(
         // Two outputs on one file lose one of them only where one is replaced by a rename;
         // written in place one after the other (a report and a ramp both to a redirected
         // standard output, or into a pipe) both arrive.
-        let renamed =
-            |c: &output::Checked| matches!(c.target, Target::File(_) | Target::Dir { .. });
+        let renamed = |c: &output::Checked| matches!(c.target, Target::File(_) | Target::Dir(_));
         if let (Some(s), true) = (&stdout, renamed(c)) {
             if s == id {
                 return Err(OutputError::Twice {
@@ -279,42 +395,49 @@ fn distinct(
     Ok(())
 }
 
-/// The report folders (`--out-dir`) among `outs`: each output, its real path and whether it
-/// existed.
-fn out_dirs<'a>(outs: &'a [(&Output, output::Checked)]) -> Vec<(&'a Output, &'a PathBuf, bool)> {
+/// The identity of an existing report folder among `outs`, with its output.
+fn out_dirs<'a>(outs: &'a [(&Output, output::Checked)]) -> Vec<(&'a Output, at::Node)> {
     outs.iter()
         .filter_map(|(o, c)| match &c.target {
-            Target::Dir { path, exists } => Some((*o, path, *exists)),
+            Target::Dir(t) => t.old.map(|old| (*o, old.node)),
             _ => None,
         })
         .collect()
 }
 
-/// No output inside (or named as) an input folder, nor inside a report folder.
+/// No output inside (or named as) an input folder, nor inside a report folder: known by
+/// walking up from each output's held folder.
 fn outside_folders(
-    ins: &[(&Input, Option<Id>)],
+    ins: &[(&Input, input::Held)],
     outs: &[(&Output, output::Checked)],
 ) -> Result<(), OutputError> {
     let shown = |o: &Output| o.path.display().to_string();
-    let folders: Vec<(&Input, PathBuf)> = ins
+    let folders: Vec<(&Input, at::Node)> = ins
         .iter()
         .filter(|(i, _)| i.kind == InputKind::Folder)
-        .filter_map(|(i, _)| std::fs::canonicalize(&i.path).ok().map(|p| (*i, p)))
+        .filter_map(|(i, h)| h.node().map(|n| (*i, n)))
         .collect();
     let dirs = out_dirs(outs);
     for (o, c) in outs {
-        let Some((home, _)) = &c.home else { continue };
-        let inside = |d: &Path| {
-            home.starts_with(d) && !matches!(c.target, Target::Dir{ ref path, ..} if path == d)
+        let Some(home) = &c.home else { continue };
+        let own = match &c.target {
+            Target::Dir(t) => t.old.map(|x| x.node),
+            _ => None,
         };
-        if let Some((i, _)) = folders.iter().find(|(_, d)| inside(d) || home == d) {
+        if let Some((i, _)) = folders
+            .iter()
+            .find(|(_, n)| at::within(&home.dir, *n) || own == Some(*n))
+        {
             return Err(OutputError::InInputFolder {
                 flag: o.flag.clone(),
                 path: shown(o),
                 input: i.path.display().to_string(),
             });
         }
-        if let Some((d, _, _)) = dirs.iter().find(|(_, d, _)| inside(d)) {
+        if let Some((d, _)) = dirs
+            .iter()
+            .find(|(_, n)| own != Some(*n) && at::within(&home.dir, *n))
+        {
             return Err(OutputError::InOutDir {
                 flag: o.flag.clone(),
                 path: shown(o),
@@ -328,21 +451,23 @@ fn outside_folders(
 /// A report folder that exists (and is replaced) holds no input, nor lies inside an input
 /// folder.
 fn replaced_dirs_hold_no_input(
-    ins: &[(&Input, Option<Id>)],
+    ins: &[(&Input, input::Held)],
     outs: &[(&Output, output::Checked)],
 ) -> Result<(), OutputError> {
-    for (d, real, exists) in out_dirs(outs) {
-        if !exists {
-            continue;
-        }
-        for (inp, _) in ins {
+    for (d, node) in out_dirs(outs) {
+        let home = outs.iter().find_map(|(o, c)| match (&c.target, *o) {
+            (Target::Dir(t), o) if std::ptr::eq(o, d) => Some(t.place.dir.clone()),
+            _ => None,
+        });
+        for (inp, h) in ins {
             if inp.path.as_os_str() == "-" {
                 continue;
             }
-            let held = std::fs::canonicalize(&inp.path).is_ok_and(|p| p.starts_with(real))
-                || (inp.kind == InputKind::Folder
-                    && std::fs::canonicalize(&inp.path).is_ok_and(|p| real.starts_with(p)));
-            if held {
+            let inside = h.folder().is_some_and(|f| at::within(f, node));
+            let holds = inp.kind == InputKind::Folder
+                && h.node()
+                    .is_some_and(|n| home.as_ref().is_some_and(|hd| at::within(hd, n)));
+            if inside || holds {
                 return Err(OutputError::HoldsInput {
                     path: d.path.display().to_string(),
                     input: inp.path.display().to_string(),
@@ -357,7 +482,7 @@ fn replaced_dirs_hold_no_input(
 /// from every input, none inside an input folder or inside the `--out-dir`, and an out-dir
 /// that is replaced holds no input.
 fn relate(
-    ins: &[(&Input, Option<Id>)],
+    ins: &[(&Input, input::Held)],
     outs: &[(&Output, output::Checked)],
 ) -> Result<(), OutputError> {
     distinct(ins, outs)?;
@@ -376,39 +501,56 @@ fn named(i: &Input) -> String {
     }
 }
 
-/// Temporary files and folders being written now: removed by [`abandon`] if the process must
-/// end at once.
-static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Temporary files and folders being written now (their held folder and name): removed by
+/// [`abandon`] if the process must end at once.
+static LIVE: Mutex<Vec<(u64, Place)>> = Mutex::new(Vec::new());
 
-/// A temporary path registered while it exists (removed from the list when dropped).
-pub(crate) struct Live(PathBuf);
+/// A temporary file or folder registered while it exists (removed from the list when
+/// dropped).
+pub(crate) struct Live(u64);
 
 impl Live {
-    pub(crate) fn new(p: PathBuf) -> Live {
+    pub(crate) fn new(p: Place) -> Live {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let id = NEXT.fetch_add(1, Ordering::SeqCst);
         if let Ok(mut l) = LIVE.lock() {
-            l.push(p.clone());
+            l.push((id, p));
         }
-        Live(p)
+        Live(id)
     }
 }
 
 impl Drop for Live {
     fn drop(&mut self) {
         if let Ok(mut l) = LIVE.lock() {
-            l.retain(|p| *p != self.0);
+            l.retain(|(id, _)| *id != self.0);
         }
     }
 }
 
-/// Remove every temporary file and folder being written (the process is ending at once).
+/// Remove every temporary file and folder being written, and every lock file (the process
+/// is ending at once).
 pub fn abandon() {
-    let live = match LIVE.try_lock() {
-        Ok(l) => l.clone(),
-        Err(_) => return,
-    };
-    for p in live {
-        let _ = std::fs::remove_file(&p).or_else(|_| std::fs::remove_dir_all(&p));
+    if let Ok(l) = LIVE.try_lock() {
+        for (_, p) in l.iter() {
+            let _ = at::remove_all(&p.dir, &p.name);
+        }
     }
+    lock::abandon();
+}
+
+/// Whether a signal (Ctrl-C, SIGTERM) has come: a write in place that a reader no longer
+/// takes then ends.
+static SIGNALLED: AtomicBool = AtomicBool::new(false);
+
+/// Record that a signal came (the binary's signal handler calls this).
+pub fn signal() {
+    SIGNALLED.store(true, Ordering::SeqCst);
+}
+
+/// Whether a signal has come.
+pub fn signalled() -> bool {
+    SIGNALLED.load(Ordering::SeqCst)
 }
 
 /// Writes in progress.
@@ -449,18 +591,64 @@ pub fn written() -> Vec<String> {
     WRITTEN.try_lock().map(|w| w.clone()).unwrap_or_default()
 }
 
-/// Replace the regular file at `path` (through a symbolic link: the file it names) with
-/// `bytes`, whole or not at all; for files a command writes while it runs (a shard file and
-/// its checkpoints, a blessed baseline), which the door checked and holds.
-pub fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let _w = Writing::start();
-    let real = match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path)?,
-        _ => path.to_path_buf(),
+/// A test hook (compiled only into the test builds): where `RTPLAB_TEST_PAUSE` names a path,
+/// the command stops at `point` (between its check and its writes) until the test lets it go:
+/// it makes `PATH.POINT.ready` and waits for `PATH.POINT.go`. The door's tests change what is
+/// at a name while the command waits there.
+#[cfg(rtplab_test_hooks)]
+pub fn pause(point: &str) {
+    let Some(base) = std::env::var_os("RTPLAB_TEST_PAUSE") else {
+        return;
     };
-    output::replace_file(&real, bytes)
+    let mut ready = base.clone();
+    ready.push(format!(".{point}.ready"));
+    let mut go = base;
+    go.push(format!(".{point}.go"));
+    let _ = std::fs::write(&ready, b"");
+    let start = std::time::Instant::now();
+    while std::fs::symlink_metadata(&go).is_err() && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
 }
 
+/// The test hook at the first write of the process (after the check and the work, before
+/// anything is written).
+fn pause_once() {
+    static FIRST: std::sync::Once = std::sync::Once::new();
+    FIRST.call_once(|| pause("write"));
+}
+
+/// The test hook, absent from the builds people run.
+#[cfg(not(rtplab_test_hooks))]
+#[inline(always)]
+pub fn pause(_point: &str) {}
+
+/// Replace the regular file given as `path` with `bytes`, whole or not at all; for files a
+/// command writes while it runs (a shard file and its checkpoints, a blessed baseline, a
+/// solved table), which the door checked and holds: written through the held folder (and over
+/// the file the door last saw there). A path no door holds (a library caller's) is resolved
+/// now, once.
+pub fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    pause_once();
+    let _w = Writing::start();
+    match held_output(path) {
+        Some((t, None)) => match &*t {
+            Target::File(f) => output::replace_file(f, bytes),
+            _ => Err(std::io::Error::other("not a file output")),
+        },
+        Some((t, Some(name))) => match &*t {
+            Target::Files(dir, _) => {
+                let f = output::FileTarget::at(dir.clone(), name, path)?;
+                output::replace_file(&f, bytes)
+            }
+            _ => Err(std::io::Error::other("not a folder of files")),
+        },
+        None => {
+            let f = output::FileTarget::resolve(path)?;
+            output::replace_file(&f, bytes)
+        }
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -680,19 +868,20 @@ mod tests {
         assert_eq!(std::fs::read(&f).unwrap(), b"two");
         assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
         let od = d.join("od");
-        let w = output::replace_dir(&od, |t| {
+        let dt = |p: &Path| output::DirTarget::resolve(p).unwrap();
+        let w = output::replace_dir(&dt(&od), |t| {
             std::fs::write(t.join("report.json"), "1")?;
             Ok(vec![t.join("report.json")])
         })
         .unwrap();
         assert_eq!(w, [od.join("report.json")]);
         // A failing fill leaves the earlier folder whole and nothing beside it.
-        assert!(output::replace_dir(&od, |_| Err(std::io::Error::other("full"))).is_err());
+        assert!(output::replace_dir(&dt(&od), |_| Err(std::io::Error::other("full"))).is_err());
         assert_eq!(
             std::fs::read_to_string(od.join("report.json")).unwrap(),
             "1"
         );
-        output::replace_dir(&od, |t| {
+        output::replace_dir(&dt(&od), |t| {
             std::fs::write(t.join("report.json"), "2").map(|_| vec![])
         })
         .unwrap();

@@ -70,6 +70,15 @@ pub fn is_side(name: &OsStr, entry: &OsStr) -> bool {
     })
 }
 
+/// Whether a name is one the door gives a result it kept beside an output whose name changed
+/// during the run (`NAME.rtplab-kept-XXXXXX`).
+pub fn is_kept(name: &[u8]) -> bool {
+    const KEPT: &[u8] = b".rtplab-kept-";
+    name.len() > KEPT.len() + RAND
+        && name[..name.len() - RAND].ends_with(KEPT)
+        && name[name.len() - RAND..].iter().all(u8::is_ascii_alphanumeric)
+}
+
 fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
     for b in bytes {

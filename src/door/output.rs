@@ -1,24 +1,34 @@
 //! The write side of the door: what kind of place each output is, checked before any work,
-//! and how each kind is written.
+//! and how each kind is written. Every place is held from the check on: its folder is opened
+//! once ([`at`]) and everything after is relative to that handle.
 //!
-//! - A regular file, new or existing (through symbolic links, the file they name): written to
-//!   a temporary file beside it (created exclusively: nothing is followed), synced, and
-//!   renamed over it, so a full disk, a file-size limit or a kill leaves the earlier file
-//!   whole and no temporary file.
-//! - A report folder (`--out-dir`): built whole beside it, then swapped in by one rename
-//!   (`renameat2` with `RENAME_EXCHANGE`); the old folder is kept until the new one is
-//!   complete, then removed.
-//! - A special file (a FIFO, a socket, a device such as `/dev/null`, and any open descriptor:
-//!   `/dev/stdout`, `/dev/fd/N`, process substitution `>(gzip > r.gz)`): opened once at the
-//!   check, without blocking, held open and written in place; never renamed over.
+//! - A regular file, new or existing (through symbolic links, the file they named at the
+//!   check): written to a temporary file beside it in the held folder (created exclusively:
+//!   nothing is followed), synced, and put at its name in one step ([`at::put`]): over the
+//!   file the check saw, or where nothing was. A full disk, a file-size limit or a kill leaves
+//!   the earlier file whole and no temporary file; a name changed during the run (a file
+//!   appeared, the file was replaced) is left alone and the result kept beside it.
+//! - A report folder (`--out-dir`): built whole beside it, with the old folder's mode, owner,
+//!   group and setgid bit, then exchanged with it in one rename; the old folder is removed.
+//! - A special file (a FIFO, a socket, a device such as `/dev/null`, and any open descriptor,
+//!   known by identity whatever the spelling: `/dev/stdout`, `/dev/./fd/1`,
+//!   `/proc/self/fd/N`, process substitution `>(gzip > r.gz)`): opened once at the check,
+//!   without blocking, held open and written in place, a signal ending a write that a reader
+//!   no longer takes; never renamed over.
 
+use std::ffi::{OsStr, OsString};
 use std::io::Write as _;
-use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _, PermissionsExt as _};
+use std::os::fd::{AsFd, AsRawFd as _, OwnedFd};
+use std::os::unix::ffi::OsStrExt as _;
+use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
-use rustix::fs::{Mode, OFlags};
+use rustix::fs::{FileType, Mode, OFlags};
+use rustix::io::Errno;
 
-use super::identity::{kind_name, Id};
+use super::at::{self, Dirfd, Found, Node, Place};
+use super::identity::Id;
 use super::names;
 
 /// Why an output cannot be used; each message names the output and what to do.
@@ -142,6 +152,75 @@ pub enum OutputKind {
     Files,
 }
 
+/// A regular file output: its name in its held folder, and the file there now (what the
+/// check saw, then what the last write put there; none when nothing is there).
+#[derive(Debug)]
+pub struct FileTarget {
+    pub place: Place,
+    pub shown: PathBuf,
+    there: Mutex<Option<Node>>,
+}
+
+impl FileTarget {
+    /// The file `name` in the held folder `dir` as it is now (a file rewritten in a held
+    /// folder: a blessed baseline); a link there is refused, not followed.
+    pub fn at(dir: Dirfd, name: OsString, shown: &Path) -> std::io::Result<FileTarget> {
+        let there = match at::node_at(&dir, &name) {
+            Some((_, FileType::Symlink)) => {
+                return Err(std::io::Error::other(format!(
+                    "{} is a symbolic link, which is not followed; replace it with the file",
+                    shown.display()
+                )))
+            }
+            Some((n, _)) => Some(n),
+            None => None,
+        };
+        Ok(FileTarget {
+            place: Place { dir, name },
+            shown: shown.to_path_buf(),
+            there: Mutex::new(there),
+        })
+    }
+
+    /// The file at `path` for a library caller no door holds: resolved now, once (through
+    /// links, as the door's check does).
+    pub fn resolve(path: &Path) -> std::io::Result<FileTarget> {
+        let (parent, name) = at::split(path)
+            .ok_or_else(|| std::io::Error::other("the path names no file"))?;
+        let dir = at::open_dir(&parent)?;
+        let (place, found) = at::follow(dir, name)?;
+        let there = match found {
+            Found::Node(st) if FileType::from_raw_mode(st.st_mode) == FileType::RegularFile => {
+                Some(at::node(&st))
+            }
+            Found::Absent { .. } => None,
+            _ => return Err(std::io::Error::other("not a regular file")),
+        };
+        Ok(FileTarget {
+            place,
+            shown: path.to_path_buf(),
+            there: Mutex::new(there),
+        })
+    }
+}
+
+/// A report folder output: its name in its held folder and what was there at the check.
+#[derive(Debug)]
+pub struct DirTarget {
+    pub place: Place,
+    pub shown: PathBuf,
+    pub old: Option<OldDir>,
+}
+
+/// The folder an `--out-dir` replaces: its identity and what the new one keeps of it.
+#[derive(Clone, Copy, Debug)]
+pub struct OldDir {
+    pub node: Node,
+    pub mode: u32,
+    pub uid: u32,
+    pub gid: u32,
+}
+
 /// Where an output goes, as found by the check.
 #[derive(Debug)]
 pub enum Target {
@@ -149,12 +228,12 @@ pub enum Target {
     Stdout,
     /// A special file or an open descriptor, held open since the check and written in place.
     InPlace(std::fs::File),
-    /// A regular file, new or existing: `path` is the file written (a link's target).
-    File(PathBuf),
-    /// A report folder: `path` is the folder (its real path), `exists` whether it did.
-    Dir { path: PathBuf, exists: bool },
-    /// A folder whose files are rewritten one by one (its real path).
-    Files(PathBuf),
+    /// A regular file, new or existing.
+    File(FileTarget),
+    /// A report folder.
+    Dir(DirTarget),
+    /// A folder whose files are rewritten one by one (held), shown as given.
+    Files(Dirfd, PathBuf),
 }
 
 /// An output checked: its target, identity, and the lock file that holds it (none for
@@ -163,28 +242,30 @@ pub enum Target {
 pub struct Checked {
     pub target: Target,
     pub id: Option<Id>,
-    pub lock: Option<PathBuf>,
-    /// The folder it lives in and its name (for cleaning a dead run's temporary files).
-    pub home: Option<(PathBuf, std::ffi::OsString)>,
+    pub lock: Option<Place>,
+    /// Its name in its held folder (for cleaning a dead run's temporary files, and for
+    /// which folders it lies in).
+    pub home: Option<Place>,
     /// Whether the target is a character device that discards or shows (`/dev/null`, a
     /// terminal): two outputs there lose nothing.
     pub sink: bool,
 }
 
 /// A path named as output must not be one of the side files the door writes beside an output
-/// (lock, temporary, old), nor end in a slash.
+/// (lock, temporary, old, kept), nor end in a slash.
 fn check_name(flag: &str, path: &Path) -> Result<(), OutputError> {
     let shown = path.display().to_string();
     let own = [names::LOCK, names::TMP, names::OLD];
-    if let Some(n) = path.file_name().and_then(|n| n.to_str()) {
-        if own.iter().any(|s| n.ends_with(s)) {
+    if let Some((_, n)) = at::split(path) {
+        let n = n.as_bytes();
+        if own.iter().any(|s| n.ends_with(s.as_bytes())) || names::is_kept(n) {
             return Err(OutputError::SideName {
                 flag: flag.into(),
                 path: shown,
             });
         }
     }
-    if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+    if path.as_os_str().as_bytes().ends_with(b"/") {
         return Err(OutputError::TrailingSlash {
             flag: flag.into(),
             path: shown,
@@ -193,54 +274,78 @@ fn check_name(flag: &str, path: &Path) -> Result<(), OutputError> {
     Ok(())
 }
 
-/// What `path` is: its real path (a link's target) and, if it exists, the target's metadata;
-/// an error for a dangling link, a path under a file, or a pseudo file system.
-fn resolve(flag: &str, path: &Path) -> Result<(PathBuf, Option<std::fs::Metadata>), OutputError> {
-    let shown = path.display().to_string();
-    let err = |why: String| OutputError::Unwritable {
-        flag: flag.into(),
-        path: shown.clone(),
-        why,
-    };
-    let meta = match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) if e.raw_os_error() == Some(20) => {
-            return Err(OutputError::ParentNotDir {
-                flag: flag.into(),
-                path: shown,
-                parent: parent_of(path).display().to_string(),
-            })
-        }
-        Err(e) => return Err(err(e.to_string())),
-        Ok(m) => Some(m),
-    };
-    let real = match &meta {
-        Some(m) if m.file_type().is_symlink() => match std::fs::canonicalize(path) {
-            Ok(r) => r,
-            Err(_) => {
-                return Err(OutputError::DanglingLink {
-                    flag: flag.into(),
-                    path: shown,
-                    target: std::fs::read_link(path)
-                        .map(|t| t.display().to_string())
-                        .unwrap_or_default(),
-                })
+/// Open the folder `parent` of the output `path` once: its handle, or the error that says
+/// what is wrong with the way to it.
+fn open_parent(flag: &str, path: &Path, parent: &Path) -> Result<Dirfd, OutputError> {
+    let (f, p, d) = (
+        flag.to_string(),
+        path.display().to_string(),
+        parent.display().to_string(),
+    );
+    at::open_dir(parent).map_err(|e| match Errno::from_io_error(&e) {
+        Some(Errno::NOENT) => {
+            let under_file = Path::new(parent)
+                .ancestors()
+                .skip(1)
+                .any(|a| !a.as_os_str().is_empty() && a.is_file());
+            if under_file {
+                OutputError::ParentNotDir {
+                    flag: f,
+                    path: p,
+                    parent: d,
+                }
+            } else {
+                OutputError::NoParent {
+                    flag: f,
+                    path: p,
+                    parent: d,
+                }
             }
+        }
+        Some(Errno::NOTDIR) => OutputError::ParentNotDir {
+            flag: f,
+            path: p,
+            parent: d,
         },
-        _ => path.to_path_buf(),
-    };
-    if let Some(fs) = pseudo_fs(&real) {
-        return Err(OutputError::PseudoFs {
+        _ => OutputError::Unwritable {
+            flag: f,
+            path: p,
+            why: e.to_string(),
+        },
+    })
+}
+
+/// Resolve the output `path` once: its held folder and name, and what is there.
+fn resolve(flag: &str, path: &Path) -> Result<(Place, Found), OutputError> {
+    let shown = path.display().to_string();
+    let Some((parent, name)) = at::split(path) else {
+        return Err(OutputError::IsDir {
             flag: flag.into(),
             path: shown,
-            fs: fs.into(),
         });
-    }
-    let meta = match meta {
-        None => None,
-        Some(_) => Some(std::fs::metadata(&real).map_err(|e| err(e.to_string()))?),
     };
-    Ok((real, meta))
+    let dir = open_parent(flag, path, &parent)?;
+    let link = at::node_at(&dir, &name).is_some_and(|(_, t)| t == FileType::Symlink);
+    let target = || {
+        rustix::fs::readlinkat(&*dir, &*name, Vec::new())
+            .map(|t| Path::new(OsStr::from_bytes(t.as_bytes())).display().to_string())
+            .unwrap_or_default()
+    };
+    let dangling = || OutputError::DanglingLink {
+        flag: flag.into(),
+        path: shown.clone(),
+        target: target(),
+    };
+    match at::follow(dir.clone(), name.clone()) {
+        Ok((_, Found::Absent { link: Some(_) })) => Err(dangling()),
+        Ok(found) => Ok(found),
+        Err(_) if link => Err(dangling()),
+        Err(e) => Err(OutputError::Unwritable {
+            flag: flag.into(),
+            path: shown,
+            why: e.to_string(),
+        }),
+    }
 }
 
 /// Check the output `path` of `flag` before any work, the way it will be written.
@@ -270,50 +375,87 @@ pub fn check(flag: &str, path: &Path, kind: OutputKind) -> Result<Checked, Outpu
         return check_files(flag, path);
     }
     check_name(flag, path)?;
-    if let Some(fd) = descriptor(path) {
+    let (place, found) = resolve(flag, path)?;
+    if let Found::Descriptor = found {
+        let fd = descriptor(&place).ok_or_else(|| {
+            special(
+                flag,
+                path,
+                "a descriptor of another process",
+                "rtplab writes only to its own descriptors; give the path of a file",
+            )
+        })?;
         if kind == OutputKind::Regular {
             return Err(special(flag, path, "an open descriptor", READ_BACK));
         }
         return in_place_fd(flag, path, fd);
     }
-    let (real, meta) = resolve(flag, path)?;
-    match meta {
-        Some(m) if m.is_dir() => Err(OutputError::IsDir {
+    if let Some(fs) = at::pseudo_fs(&place.dir) {
+        return Err(OutputError::PseudoFs {
             flag: flag.into(),
             path: shown,
-        }),
-        Some(m) if !m.is_file() => {
-            if kind == OutputKind::Regular {
-                return Err(special(flag, path, kind_name(&m), READ_BACK));
+            fs: fs.into(),
+        });
+    }
+    match found {
+        Found::Node(st) => {
+            let t = FileType::from_raw_mode(st.st_mode);
+            if t == FileType::Directory {
+                return Err(OutputError::IsDir {
+                    flag: flag.into(),
+                    path: shown,
+                });
             }
-            in_place_special(flag, path, &real, &m)
-        }
-        Some(m) => {
+            if t != FileType::RegularFile {
+                if kind == OutputKind::Regular {
+                    return Err(special(flag, path, type_name(t), READ_BACK));
+                }
+                return in_place_special(flag, path, &place, t, at::node(&st));
+            }
             // An existing file must accept writing (opened without truncating it).
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open(&real)
-                .map_err(|e| err(e.to_string()))?;
-            let (dir, name) = probe_parent(flag, path, &real)?;
+            rustix::fs::openat(
+                &*place.dir,
+                &*place.name,
+                OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+                Mode::empty(),
+            )
+            .map_err(|e| err(std::io::Error::from(e).to_string()))?;
+            probe(flag, path, &place)?;
             Ok(Checked {
-                target: Target::File(real),
-                id: Some(Id::of(&m)),
-                lock: Some(dir.join(names::lock(&name))),
-                home: Some((dir, name)),
+                id: Some(Id::Node(st.st_dev, st.st_ino)),
+                lock: Some(lock_place(&place)),
+                home: Some(place.clone()),
+                target: Target::File(FileTarget {
+                    place,
+                    shown: path.to_path_buf(),
+                    there: Mutex::new(Some(at::node(&st))),
+                }),
                 sink: false,
             })
         }
-        None => {
-            let (dir, name) = probe_parent(flag, path, &real)?;
-            let d = std::fs::metadata(&dir).map_err(|e| err(e.to_string()))?;
+        _ => {
+            probe(flag, path, &place)?;
+            let d = rustix::fs::fstat(&*place.dir).map_err(|e| err(e.to_string()))?;
             Ok(Checked {
-                target: Target::File(dir.join(&name)),
-                id: Some(Id::New(d.dev(), d.ino(), name.clone())),
-                lock: Some(dir.join(names::lock(&name))),
-                home: Some((dir, name)),
+                id: Some(Id::New(d.st_dev, d.st_ino, place.name.clone())),
+                lock: Some(lock_place(&place)),
+                home: Some(place.clone()),
+                target: Target::File(FileTarget {
+                    place,
+                    shown: path.to_path_buf(),
+                    there: Mutex::new(None),
+                }),
                 sink: false,
             })
         }
+    }
+}
+
+/// The lock file's place beside an output.
+fn lock_place(p: &Place) -> Place {
+    Place {
+        dir: p.dir.clone(),
+        name: names::lock(&p.name),
     }
 }
 
@@ -329,6 +471,17 @@ fn special(flag: &str, path: &Path, what: &str, why: &str) -> OutputError {
     }
 }
 
+fn type_name(t: FileType) -> &'static str {
+    match t {
+        FileType::Fifo => "a FIFO (named pipe)",
+        FileType::Socket => "a socket",
+        FileType::CharacterDevice => "a character device",
+        FileType::BlockDevice => "a block device (a disk)",
+        FileType::Directory => "a folder",
+        _ => "a file",
+    }
+}
+
 /// Standard output's identity when it is a file, for the checks (a report printed into an
 /// input would destroy it).
 pub fn stdout_id() -> Option<Id> {
@@ -338,38 +491,20 @@ pub fn stdout_id() -> Option<Id> {
         .map(|s| Id::Node(s.st_dev, s.st_ino))
 }
 
-/// The descriptor a path names: `/dev/stdout`, `/dev/stderr`, `/dev/stdin`, `/dev/fd/N`,
-/// `/proc/self/fd/N` (and a link to one of them). Writing such a path by name would open
-/// the file anew (from its start) or replace it; it is written through the descriptor.
-fn descriptor(path: &Path) -> Option<i32> {
-    let mut p = path.to_path_buf();
-    for _ in 0..40 {
-        if let Some(n) = fd_number(&p) {
-            return Some(n);
-        }
-        let next = std::fs::read_link(&p).ok()?;
-        p = if next.is_absolute() {
-            next
-        } else {
-            parent_of(&p).join(next)
-        };
-    }
-    None
-}
-
-fn fd_number(p: &Path) -> Option<i32> {
-    let s = p.to_str()?;
-    match s {
-        "/dev/stdin" => return Some(0),
-        "/dev/stdout" => return Some(1),
-        "/dev/stderr" => return Some(2),
-        _ => {}
-    }
-    let pid = format!("/proc/{}/fd/", std::process::id());
-    ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", &pid]
+/// The descriptor of this process a kernel descriptor link names (`/proc/self/fd/N` however
+/// it was reached): known by the identity of the folder it lies in (this process's, or this
+/// thread's, table of descriptors), not by the spelling of the path.
+fn descriptor(p: &Place) -> Option<i32> {
+    let here = rustix::fs::fstat(&*p.dir).ok().map(|s| at::node(&s))?;
+    let own = ["/proc/self/fd", "/proc/thread-self/fd"]
         .iter()
-        .find_map(|pre| s.strip_prefix(pre))
-        .and_then(|n| n.parse().ok())
+        .filter_map(|d| at::open_dir(Path::new(d)).ok())
+        .filter_map(|d| rustix::fs::fstat(&*d).ok().map(|s| at::node(&s)))
+        .any(|n| n == here);
+    if !own {
+        return None;
+    }
+    p.name.to_str()?.parse().ok()
 }
 
 /// Descriptor `fd` as an output, duplicated and held: it must be open for writing.
@@ -411,20 +546,23 @@ fn in_place_fd(flag: &str, path: &Path, fd: i32) -> Result<Checked, OutputError>
 fn in_place_special(
     flag: &str,
     path: &Path,
-    real: &Path,
-    m: &std::fs::Metadata,
+    place: &Place,
+    t: FileType,
+    node: Node,
 ) -> Result<Checked, OutputError> {
-    let what = kind_name(m);
-    let t = m.file_type();
-    let file = if t.is_block_device() {
+    let what = type_name(t);
+    let file = if t == FileType::BlockDevice {
         return Err(special(
             flag,
             path,
             what,
             "rtplab does not write to disks directly; give the path of a file",
         ));
-    } else if t.is_socket() {
-        let s = std::os::unix::net::UnixStream::connect(real).map_err(|e| {
+    } else if t == FileType::Socket {
+        // A socket is connected to by path: the held folder's, through this process's table.
+        let mut p = PathBuf::from(format!("/proc/self/fd/{}", place.dir.as_raw_fd()));
+        p.push(&place.name);
+        let s = std::os::unix::net::UnixStream::connect(&p).map_err(|e| {
             special(
                 flag,
                 path,
@@ -432,15 +570,16 @@ fn in_place_special(
                 &format!("no program accepts a connection on it ({e}); start the reader first"),
             )
         })?;
-        std::fs::File::from(std::os::fd::OwnedFd::from(s))
+        std::fs::File::from(OwnedFd::from(s))
     } else {
-        let fd = rustix::fs::open(
-            real,
-            OFlags::WRONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
+        let fd = rustix::fs::openat(
+            &*place.dir,
+            &*place.name,
+            OFlags::WRONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
             Mode::empty(),
         )
         .map_err(|e| match e {
-            rustix::io::Errno::NXIO => special(
+            Errno::NXIO => special(
                 flag,
                 path,
                 what,
@@ -448,242 +587,193 @@ fn in_place_special(
             ),
             e => special(flag, path, what, &std::io::Error::from(e).to_string()),
         })?;
-        // Written with blocking writes from here: a reader that is slow is waited for.
-        let fl = rustix::fs::fcntl_getfl(&fd).unwrap_or(OFlags::WRONLY);
-        let _ = rustix::fs::fcntl_setfl(&fd, fl - OFlags::NONBLOCK);
+        // Left without blocking: the writes wait for the reader themselves, and a signal
+        // ends a write the reader no longer takes (`write_in_place`).
         std::fs::File::from(fd)
     };
     Ok(Checked {
         target: Target::InPlace(file),
-        id: Some(Id::of(m)),
+        id: Some(Id::Node(node.0, node.1)),
         lock: None,
         home: None,
-        sink: t.is_char_device(),
+        sink: t == FileType::CharacterDevice,
     })
 }
 
-/// `/proc` or `/sys` when `real` (or its folder for a new file) lies in one of the kernel's
-/// pseudo-filesystems, whose files open for writing (as root) but keep nothing.
-fn pseudo_fs(real: &Path) -> Option<&'static str> {
-    let real = std::fs::canonicalize(real)
-        .or_else(|_| std::fs::canonicalize(parent_of(real)))
-        .ok()?;
-    ["/proc", "/sys"]
-        .into_iter()
-        .find(|fs| real.starts_with(fs))
-}
-
-/// The folder a path lives in (`.` for a bare file name).
-pub fn parent_of(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// Check that the folder of the file `real` (a path's target) exists and takes new files, by
-/// creating and removing a temporary file there exclusively (permissions alone do not say,
-/// e.g. for root or read-only mounts). Returns the folder (its real path) and the file name.
-fn probe_parent(
-    flag: &str,
-    shown: &Path,
-    real: &Path,
-) -> Result<(PathBuf, std::ffi::OsString), OutputError> {
-    let parent = parent_of(real);
-    let (f, p, d) = (
-        flag.to_string(),
-        shown.display().to_string(),
-        parent.display().to_string(),
-    );
-    let Some(name) = real.file_name().map(|n| n.to_os_string()) else {
-        return Err(OutputError::IsDir { flag: f, path: p });
-    };
-    let dir = match std::fs::canonicalize(&parent) {
-        Ok(dir) => dir,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let under_file = parent.ancestors().skip(1).any(|a| a.is_file());
-            return Err(if under_file {
-                OutputError::ParentNotDir {
-                    flag: f,
-                    path: p,
-                    parent: d,
-                }
-            } else {
-                OutputError::NoParent {
-                    flag: f,
-                    path: p,
-                    parent: d,
-                }
-            });
-        }
-        Err(e) if e.raw_os_error() == Some(20) => {
-            return Err(OutputError::ParentNotDir {
-                flag: f,
-                path: p,
-                parent: d,
-            })
-        }
-        Err(e) => {
-            return Err(OutputError::Unwritable {
-                flag: f,
-                path: p,
-                why: e.to_string(),
-            })
-        }
-    };
-    if !dir.is_dir() {
-        return Err(OutputError::ParentNotDir {
-            flag: f,
-            path: p,
-            parent: d,
-        });
-    }
-    with_temp(&name, |b| b.tempfile_in(&dir))
-        .map(drop)
-        .map_err(|e| OutputError::Unwritable {
-            flag: f,
-            path: p,
+/// Check that the held folder of `place` takes new files, by creating and removing a
+/// temporary file there exclusively (permissions alone do not say, e.g. for root or
+/// read-only mounts).
+fn probe(flag: &str, shown: &Path, place: &Place) -> Result<(), OutputError> {
+    let (name, _f) = at::create_temp(&place.dir, &place.name, 0o600).map_err(|e| {
+        OutputError::Unwritable {
+            flag: flag.into(),
+            path: shown.display().to_string(),
             why: e.to_string(),
-        })?;
-    Ok((dir, name))
-}
-
-/// Run `f` with a builder of temporary files and folders for the output named `name`:
-/// `.NAME.XXXXXX.rtplab-tmp`, created exclusively (never following a link planted there).
-fn with_temp<R>(name: &std::ffi::OsStr, f: impl FnOnce(&mut tempfile::Builder) -> R) -> R {
-    let stem = names::stem(name);
-    let mut b = tempfile::Builder::new();
-    b.prefix(&stem).suffix(names::TMP).rand_bytes(names::RAND);
-    f(&mut b)
+        }
+    })?;
+    let _ = rustix::fs::unlinkat(&*place.dir, &*name, rustix::fs::AtFlags::empty());
+    Ok(())
 }
 
 /// Check `--out-dir` before the run: a new folder needs a parent that takes new files; an
 /// existing one must be empty, or (with `force`) hold an earlier rtplab report and nothing
-/// else; it must not be a mount point (it is swapped with a folder built beside it).
+/// else; it must not be a mount point (it is swapped with a folder built beside it) nor hold
+/// the working folder.
 fn check_dir(dir: &Path, force: bool) -> Result<Checked, OutputError> {
     let path = dir.display().to_string();
     let flag = "--out-dir";
-    let exists = match std::fs::metadata(dir) {
-        Ok(m) if !m.is_dir() => {
-            return Err(OutputError::NotDir {
+    let unwritable = |why: String| OutputError::Unwritable {
+        flag: flag.into(),
+        path: path.clone(),
+        why,
+    };
+    let Some((parent, name)) = at::split(dir) else {
+        let root = dir.as_os_str().as_bytes().iter().all(|b| *b == b'/');
+        return Err(if root {
+            OutputError::MountPoint { path }
+        } else {
+            OutputError::HoldsCwd { path }
+        });
+    };
+    let held = open_parent(flag, dir, &parent)?;
+    let link = at::node_at(&held, &name).is_some_and(|(_, t)| t == FileType::Symlink);
+    let (place, found) = match at::follow(held.clone(), name.clone()) {
+        Ok((_, Found::Absent { link: Some(l) })) => {
+            return Err(OutputError::DanglingLink {
                 flag: flag.into(),
                 path,
+                target: Path::new(&l).display().to_string(),
             })
         }
-        Ok(_) => true,
-        Err(_) => {
-            if let Ok(target) = std::fs::read_link(dir) {
-                return Err(OutputError::DanglingLink {
-                    flag: flag.into(),
-                    path,
-                    target: target.display().to_string(),
-                });
-            }
-            false
+        Ok(f) => f,
+        Err(e) if link => {
+            return Err(OutputError::DanglingLink {
+                flag: flag.into(),
+                path,
+                target: e.to_string(),
+            })
         }
+        Err(e) => return Err(unwritable(e.to_string())),
     };
-    // The folder's real path: through links and `.` or `..`.
-    let real = if exists {
-        std::fs::canonicalize(dir).map_err(|e| OutputError::Unwritable {
-            flag: flag.into(),
-            path: path.clone(),
-            why: e.to_string(),
-        })?
-    } else {
-        dir.to_path_buf()
-    };
-    if let Some(fs) = pseudo_fs(&real) {
+    if let Some(fs) = at::pseudo_fs(&place.dir) {
         return Err(OutputError::PseudoFs {
             flag: flag.into(),
             path,
             fs: fs.into(),
         });
     }
-    if exists {
-        let m = std::fs::metadata(&real).map_err(|e| OutputError::Unwritable {
-            flag: flag.into(),
-            path: path.clone(),
-            why: e.to_string(),
-        })?;
-        let parent_dev = real.parent().and_then(|p| std::fs::metadata(p).ok());
-        if parent_dev.is_none_or(|p| p.dev() != m.dev() || p.ino() == m.ino()) {
-            return Err(OutputError::MountPoint { path });
+    let old = match found {
+        Found::Node(st) if FileType::from_raw_mode(st.st_mode) != FileType::Directory => {
+            return Err(OutputError::NotDir {
+                flag: flag.into(),
+                path,
+            })
         }
-        if std::env::current_dir()
-            .and_then(std::fs::canonicalize)
-            .is_ok_and(|cwd| cwd.starts_with(&real))
-        {
-            return Err(OutputError::HoldsCwd { path });
+        Found::Descriptor => {
+            return Err(OutputError::NotDir {
+                flag: flag.into(),
+                path,
+            })
         }
-        check_contents(&real, &path, force)?;
-    }
-    let (parent, name) = probe_parent(flag, dir, &real)?;
-    let p = std::fs::metadata(&parent).map_err(|e| OutputError::Unwritable {
-        flag: flag.into(),
-        path: path.clone(),
-        why: e.to_string(),
-    })?;
-    let id = match std::fs::metadata(parent.join(&name)) {
-        Ok(m) => Id::of(&m),
-        Err(_) => Id::New(p.dev(), p.ino(), name.clone()),
+        Found::Node(st) => {
+            let folder = rustix::fs::openat(
+                &*place.dir,
+                &*place.name,
+                OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+                Mode::empty(),
+            )
+            .map_err(|e| unwritable(std::io::Error::from(e).to_string()))?;
+            let folder: Dirfd = Arc::new(folder);
+            if mount_point(&place.dir, &folder) {
+                return Err(OutputError::MountPoint { path });
+            }
+            if at::open_dir(Path::new(".")).is_ok_and(|cwd| at::within(&cwd, at::node(&st))) {
+                return Err(OutputError::HoldsCwd { path });
+            }
+            check_contents(&folder, &path, force)?;
+            Some(OldDir {
+                node: at::node(&st),
+                mode: st.st_mode & 0o7777,
+                uid: st.st_uid,
+                gid: st.st_gid,
+            })
+        }
+        Found::Absent { .. } => None,
+    };
+    probe(flag, dir, &place)?;
+    let p = rustix::fs::fstat(&*place.dir).map_err(|e| unwritable(e.to_string()))?;
+    let id = match old {
+        Some(o) => Id::Node(o.node.0, o.node.1),
+        None => Id::New(p.st_dev, p.st_ino, place.name.clone()),
     };
     Ok(Checked {
-        target: Target::Dir {
-            path: parent.join(&name),
-            exists,
-        },
         id: Some(id),
-        lock: Some(parent.join(names::lock(&name))),
-        home: Some((parent, name)),
+        lock: Some(lock_place(&place)),
+        home: Some(place.clone()),
+        target: Target::Dir(DirTarget {
+            place,
+            shown: dir.to_path_buf(),
+            old,
+        }),
         sink: false,
     })
 }
 
+/// Whether the held `folder` is the root of a mount (`parent` is the folder holding it): a
+/// rename cannot swap it. Known by the mount each lies in, so bind mounts count too.
+fn mount_point(parent: &Dirfd, folder: &Dirfd) -> bool {
+    use rustix::fs::{AtFlags, StatxFlags};
+    let mnt = |fd: &Dirfd| {
+        rustix::fs::statx(&**fd, "", AtFlags::EMPTY_PATH, StatxFlags::MNT_ID)
+            .ok()
+            .filter(|s| s.stx_mask & StatxFlags::MNT_ID.bits() != 0)
+            .map(|s| s.stx_mnt_id)
+    };
+    let dev = |fd: &Dirfd| rustix::fs::fstat(&**fd).ok().map(|s| (s.st_dev, s.st_ino));
+    match (mnt(parent), mnt(folder)) {
+        (Some(a), Some(b)) if a != b => return true,
+        _ => {}
+    }
+    match (dev(parent), dev(folder)) {
+        (Some(a), Some(b)) => a.0 != b.0 || a == b,
+        _ => true,
+    }
+}
+
 /// A folder whose files the command rewrites: it must exist, and take new files (each file
-/// is replaced through a temporary file beside it).
+/// is replaced through a temporary file beside it). Held by a lock file inside it.
 fn check_files(flag: &str, path: &Path) -> Result<Checked, OutputError> {
     let shown = path.display().to_string();
-    let real = match std::fs::canonicalize(path) {
-        Ok(r) if r.is_dir() => r,
-        _ => {
-            return Err(OutputError::NotDir {
-                flag: flag.into(),
-                path: shown,
-            })
-        }
+    let dir = at::open_dir(path).map_err(|_| OutputError::NotDir {
+        flag: flag.into(),
+        path: shown.clone(),
+    })?;
+    let inside = Place {
+        dir: dir.clone(),
+        name: OsString::from(".rtplab-bless"),
     };
-    probe_parent(flag, path, &real.join("probe"))?;
-    let (parent, name) = match (real.parent(), real.file_name()) {
-        (Some(p), Some(n)) => (p.to_path_buf(), n.to_os_string()),
-        _ => {
-            return Err(OutputError::MountPoint { path: shown });
-        }
-    };
-    let m = std::fs::metadata(&real).map_err(|e| OutputError::Unwritable {
+    probe(flag, path, &inside)?;
+    let m = rustix::fs::fstat(&*dir).map_err(|e| OutputError::Unwritable {
         flag: flag.into(),
         path: shown,
         why: e.to_string(),
     })?;
     Ok(Checked {
-        target: Target::Files(real),
-        id: Some(Id::of(&m)),
-        lock: Some(parent.join(names::lock(&name))),
+        target: Target::Files(dir, path.to_path_buf()),
+        id: Some(Id::Node(m.st_dev, m.st_ino)),
+        lock: Some(lock_place(&inside)),
         home: None,
         sink: false,
     })
 }
 
 /// An existing out-dir's contents: empty, or with `force` an earlier report and nothing else.
-fn check_contents(real: &Path, path: &str, force: bool) -> Result<(), OutputError> {
-    let entries: Vec<String> = std::fs::read_dir(real)
-        .map_err(|e| OutputError::Unwritable {
-            flag: "--out-dir".into(),
-            path: path.into(),
-            why: e.to_string(),
-        })?
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
+fn check_contents(folder: &Dirfd, path: &str, force: bool) -> Result<(), OutputError> {
+    let entries: Vec<OsString> = at::list(folder).map_err(|e| OutputError::Unwritable {
+        flag: "--out-dir".into(),
+        path: path.into(),
+        why: e.to_string(),
+    })?;
     if entries.is_empty() {
         return Ok(());
     }
@@ -691,15 +781,17 @@ fn check_contents(real: &Path, path: &str, force: bool) -> Result<(), OutputErro
     if !force {
         return Err(OutputError::NotEmpty { path });
     }
-    if !real.join("report.json").is_file() {
+    let report = at::node_at(folder, OsStr::new("report.json"));
+    if report.is_none_or(|(_, t)| t != FileType::RegularFile) {
         return Err(OutputError::NotReport { path });
     }
-    let Some(listed) = report_files(real) else {
+    let Some(listed) = report_files(folder) else {
         return Err(OutputError::NoManifest { path });
     };
     let mut others: Vec<String> = entries
         .into_iter()
-        .filter(|e| e != MANIFEST && !listed.contains(e))
+        .filter(|e| e != MANIFEST && !listed.iter().any(|l| OsStr::new(l) == e))
+        .map(|e| Path::new(&e).display().to_string())
         .collect();
     if others.is_empty() {
         return Ok(());
@@ -714,13 +806,24 @@ fn check_contents(real: &Path, path: &str, force: bool) -> Result<(), OutputErro
     Err(OutputError::Foreign { path, others: list })
 }
 
-/// The files an earlier report in `dir` wrote, from its manifest (`None` without one). Only
-/// plain names of files directly in the folder count.
-fn report_files(dir: &Path) -> Option<Vec<String>> {
-    let text = super::input::read_text(
-        &dir.join(MANIFEST),
-        "report folder's list of files",
-        super::input::InputKind::Text.limit(),
+/// The files an earlier report in the held `folder` wrote, from its manifest (`None` without
+/// one). Only plain names of files directly in the folder count.
+fn report_files(folder: &Dirfd) -> Option<Vec<String>> {
+    let fd = rustix::fs::openat(
+        &**folder,
+        MANIFEST,
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .ok()?;
+    let f = std::fs::File::from(fd);
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut std::io::Read::take(&f, super::input::MAX_TEXT_BYTES),
+        &mut text,
     )
     .ok()?;
     Some(
@@ -736,188 +839,328 @@ fn report_files(dir: &Path) -> Option<Vec<String>> {
     )
 }
 
-/// Remove what a run that died left beside the output named `name` in `dir` (its temporary
-/// files and folders, an out-dir's old copy): called while the output is held, so no live
-/// run is writing them. Only this user's are removed.
-pub fn clean_stale(dir: &Path, name: &std::ffi::OsStr) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+/// Remove what a run that died left beside the output at `place` (its temporary files and
+/// folders, an out-dir's old copy): called while the output is held, so no live run is
+/// writing them. Only this user's are removed.
+pub fn clean_stale(place: &Place) {
+    let Ok(entries) = at::list(&place.dir) else {
         return;
     };
     let me = rustix::process::geteuid().as_raw();
-    for e in entries.flatten() {
-        if !names::is_side(name, &e.file_name()) {
+    for e in entries {
+        if !names::is_side(&place.name, &e) {
             continue;
         }
-        let Ok(m) = std::fs::symlink_metadata(e.path()) else {
+        let Ok(st) = rustix::fs::statat(&*place.dir, &*e, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+        else {
             continue;
         };
-        if m.uid() != me {
-            continue;
+        if st.st_uid == me {
+            let _ = at::remove_all(&place.dir, &e);
         }
-        let _ = if m.is_dir() {
-            std::fs::remove_dir_all(e.path())
-        } else {
-            std::fs::remove_file(e.path())
-        };
     }
 }
 
-/// Replace the regular file `path` (already resolved: the file itself, not a link to it) with
-/// `bytes`: a temporary file beside it, synced, renamed over it. A new file gets the usual
-/// mode (read and write for all less the umask), an existing one keeps its own.
-pub fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = parent_of(path);
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("the path names no file"))?;
-    let mode = match std::fs::metadata(path) {
-        Ok(m) => m.permissions(),
-        Err(_) => std::fs::Permissions::from_mode(0o666),
+/// Replace the regular file of `t` with `bytes`: a temporary file beside it in its held
+/// folder, synced, put at its name over the file the check saw (or the last write made). A new
+/// file gets the usual mode (read and write for all less the umask), an existing one keeps
+/// its own. A name changed during the run is left alone: the result is kept beside it and the
+/// error says where.
+pub fn replace_file(t: &FileTarget, bytes: &[u8]) -> std::io::Result<()> {
+    let mut there = t.there.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = &t.place.dir;
+    let name = &t.place.name;
+    let mode = match *there {
+        Some(_) => rustix::fs::statat(&**dir, &**name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+            .map(|s| s.st_mode & 0o7777)
+            .unwrap_or(0o644),
+        None => 0o666 & !umask(),
     };
-    let mut tmp = with_temp(name, |b| b.permissions(mode).tempfile_in(&dir))?;
-    let live = super::Live::new(tmp.path().to_path_buf());
-    tmp.write_all(bytes)?;
-    tmp.flush()?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    drop(live);
-    sync_dir(&dir);
-    Ok(())
-}
-
-/// The rename reaches the disk with the folder's entry (best effort: not every filesystem
-/// syncs a folder).
-fn sync_dir(dir: &Path) {
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
+    let (tmp, mut f) = at::create_temp(dir, name, mode)?;
+    let live = super::Live::new(Place {
+        dir: dir.clone(),
+        name: tmp.clone(),
+    });
+    let written = f
+        .write_all(bytes)
+        .and_then(|_| f.flush())
+        .and_then(|_| f.sync_all());
+    if let Err(e) = written {
+        let _ = rustix::fs::unlinkat(&**dir, &*tmp, rustix::fs::AtFlags::empty());
+        return Err(e);
+    }
+    let new = f.metadata().map(|m| (m.dev(), m.ino()))?;
+    let shown = || t.shown.display().to_string();
+    match at::put(dir, &tmp, name, *there, &shown) {
+        Ok(replaced) => {
+            if replaced {
+                let _ = rustix::fs::unlinkat(&**dir, &*tmp, rustix::fs::AtFlags::empty());
+            }
+            *there = Some(new);
+            drop(live);
+            at::sync_dir(dir);
+            Ok(())
+        }
+        Err(e) => {
+            let kept = at::keep(dir, &tmp, name);
+            drop(live);
+            Err(match kept {
+                Ok(k) => std::io::Error::other(format!(
+                    "{e}; the result was kept beside it as {}",
+                    beside(&t.shown, &k)
+                )),
+                Err(_) => e,
+            })
+        }
     }
 }
 
-/// Write a report folder at `dir` (its real path): `fill` writes the files into a folder
-/// built beside it; with its list of files ([`MANIFEST`]) and every file synced, it is
-/// swapped with the old folder in one rename, and the old one removed. Returns the final
-/// paths of the files `fill` wrote.
+/// The path shown for the name `k` beside the output shown as `shown`.
+fn beside(shown: &Path, k: &OsStr) -> String {
+    match at::split(shown) {
+        Some((p, _)) if p != Path::new(".") => p.join(k).display().to_string(),
+        _ => Path::new(k).display().to_string(),
+    }
+}
+
+/// The process's umask (read without changing it for long).
+fn umask() -> u32 {
+    static UMASK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *UMASK.get_or_init(|| {
+        let old = rustix::process::umask(Mode::from_raw_mode(0o022));
+        rustix::process::umask(old);
+        old.as_raw_mode()
+    })
+}
+
+impl DirTarget {
+    /// The folder at `path` for a library caller no door holds: resolved now, once; what is
+    /// there now is replaced.
+    pub fn resolve(path: &Path) -> std::io::Result<DirTarget> {
+        let (parent, name) = at::split(path)
+            .ok_or_else(|| std::io::Error::other("the path names no folder"))?;
+        let dir = at::open_dir(&parent)?;
+        let (place, found) = at::follow(dir, name)?;
+        let old = match found {
+            Found::Node(st) if FileType::from_raw_mode(st.st_mode) == FileType::Directory => {
+                Some(OldDir {
+                    node: at::node(&st),
+                    mode: st.st_mode & 0o7777,
+                    uid: st.st_uid,
+                    gid: st.st_gid,
+                })
+            }
+            Found::Absent { .. } => None,
+            _ => return Err(std::io::Error::other("not a folder")),
+        };
+        Ok(DirTarget {
+            place,
+            shown: path.to_path_buf(),
+            old,
+        })
+    }
+}
+
+/// Write the report folder of `t`: `fill` writes the files into a folder built beside it
+/// (given to `fill` as a path through this process's handle of it, never by its name), with
+/// the old folder's mode, owner, group and setgid bit; with its list of files ([`MANIFEST`])
+/// and every file synced, it is exchanged with the old folder in one rename (which must still
+/// be the one the check saw), and the old one removed. Returns the final paths of the files
+/// `fill` wrote.
 pub fn replace_dir(
-    dir: &Path,
+    t: &DirTarget,
     fill: impl FnOnce(&Path) -> std::io::Result<Vec<PathBuf>>,
 ) -> std::io::Result<Vec<PathBuf>> {
-    let parent = parent_of(dir);
-    let name = dir
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("the path names no folder"))?;
-    let tmp = with_temp(name, |b| {
-        b.permissions(std::fs::Permissions::from_mode(0o777))
-            .tempdir_in(&parent)
-    })?
-    .keep();
-    let live = super::Live::new(tmp.clone());
-    let written = fill(&tmp).and_then(|w| {
-        let mut names = vec![MANIFEST.to_string()];
-        for entry in std::fs::read_dir(&tmp)? {
-            names.push(entry?.file_name().to_string_lossy().into_owned());
-        }
-        names.sort();
-        std::fs::write(tmp.join(MANIFEST), names.join("\n") + "\n")?;
-        for name in &names {
-            std::fs::File::open(tmp.join(name))?.sync_all()?;
-        }
-        sync_dir(&tmp);
-        Ok(w)
+    let dir = &t.place.dir;
+    let name = &t.place.name;
+    let (tmp, folder) = at::make_temp_dir(dir, name)?;
+    let live = super::Live::new(Place {
+        dir: dir.clone(),
+        name: tmp.clone(),
     });
-    let written = match written {
+    let via = PathBuf::from(format!("/proc/self/fd/{}", folder.as_raw_fd()));
+    let built = (|| {
+        match &t.old {
+            Some(o) => {
+                let _ = rustix::fs::fchown(
+                    &*folder,
+                    Some(rustix::process::Uid::from_raw(o.uid)),
+                    Some(rustix::process::Gid::from_raw(o.gid)),
+                );
+                rustix::fs::fchmod(&*folder, Mode::from_raw_mode(o.mode))?;
+            }
+            None => rustix::fs::fchmod(&*folder, Mode::from_raw_mode(0o777 & !umask()))?,
+        }
+        let w = fill(&via)?;
+        let mut names: Vec<OsString> = at::list(&folder)?;
+        names.push(OsString::from(MANIFEST));
+        names.sort();
+        let listing: Vec<u8> = names
+            .iter()
+            .flat_map(|n| n.as_bytes().iter().copied().chain([b'\n']))
+            .collect();
+        at::write_new(&folder, OsStr::new(MANIFEST), &listing)?;
+        for n in &names {
+            let fd = rustix::fs::openat(
+                &*folder,
+                &**n,
+                OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+                Mode::empty(),
+            )?;
+            rustix::fs::fsync(&fd)?;
+        }
+        at::sync_dir(&folder);
+        Ok::<_, std::io::Error>(w)
+    })();
+    let written = match built {
         Ok(w) => w,
         Err(e) => {
-            let _ = std::fs::remove_dir_all(&tmp);
+            let _ = at::remove_all(dir, &tmp);
             return Err(e);
         }
     };
-    let swapped = swap_in(&tmp, dir, name);
-    if let Err(e) = swapped {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e);
+    let shown = || format!("--out-dir {}", t.shown.display());
+    match at::put(dir, &tmp, name, t.old.map(|o| o.node), &shown) {
+        Ok(replaced) => {
+            if replaced {
+                // `tmp` now names the old folder.
+                keep_foreign(dir, &tmp, &folder);
+                let _ = at::remove_all(dir, &tmp);
+            }
+        }
+        Err(e) => {
+            let kept = at::keep(dir, &tmp, name);
+            drop(live);
+            return Err(match kept {
+                Ok(k) => std::io::Error::other(format!(
+                    "{e}; the report folder was kept beside it as {}",
+                    beside(&t.shown, &k)
+                )),
+                Err(_) => e,
+            });
+        }
     }
     drop(live);
-    sync_dir(&parent);
+    at::sync_dir(dir);
     Ok(written
         .into_iter()
-        .map(|p| match p.strip_prefix(&tmp) {
-            Ok(rel) => dir.join(rel),
+        .map(|p| match p.strip_prefix(&via) {
+            Ok(rel) => t.shown.join(rel),
             Err(_) => p,
         })
         .collect())
 }
 
-/// Put the complete folder `new` at `dir`: exchanged with the old folder in one rename (the
-/// old one then removed), or renamed to a new name. Where the filesystem cannot exchange, the
-/// old folder is renamed aside first and removed after.
-fn swap_in(new: &Path, dir: &Path, name: &std::ffi::OsStr) -> std::io::Result<()> {
-    use rustix::fs::{renameat_with, RenameFlags, CWD};
-    let exists = std::fs::symlink_metadata(dir).is_ok();
-    if !exists {
-        return match renameat_with(CWD, new, CWD, dir, RenameFlags::NOREPLACE) {
-            Ok(()) => Ok(()),
-            Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => std::fs::rename(new, dir),
-            Err(e) => Err(e.into()),
-        };
-    }
-    match renameat_with(CWD, new, CWD, dir, RenameFlags::EXCHANGE) {
-        Ok(()) => {
-            // `new` now names the old folder.
-            let _live = super::Live::new(new.to_path_buf());
-            keep_foreign(new, dir);
-            std::fs::remove_dir_all(new)
+/// Files put into an out-dir during the run that are not the old report's (the check refused
+/// a folder with any): moved into the new folder rather than removed with the old one.
+fn keep_foreign(dir: &Dirfd, old: &OsStr, new: &Dirfd) {
+    let Ok(oldfd) = rustix::fs::openat(
+        &**dir,
+        old,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    ) else {
+        return;
+    };
+    let oldfd: Dirfd = Arc::new(oldfd);
+    let listed = report_files(&oldfd).unwrap_or_default();
+    let Ok(entries) = at::list(&oldfd) else {
+        return;
+    };
+    for n in entries {
+        if n == MANIFEST || listed.iter().any(|l| OsStr::new(l) == n) {
+            continue;
         }
-        Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => {
-            let old = with_temp(name, |b| b.tempdir_in(parent_of(dir)))?.keep();
-            let _live = super::Live::new(old.clone());
-            std::fs::rename(dir, &old)?;
-            if let Err(e) = std::fs::rename(new, dir) {
-                let _ = std::fs::rename(&old, dir);
-                return Err(e);
-            }
-            keep_foreign(&old, dir);
-            std::fs::remove_dir_all(&old)
+        if rustix::fs::renameat_with(
+            &*oldfd,
+            &*n,
+            &**new,
+            &*n,
+            rustix::fs::RenameFlags::NOREPLACE,
+        )
+        .is_ok()
+        {
+            super::say(&format!(
+                "note: {} appeared in the report folder during the run; it was kept",
+                Path::new(&n).display()
+            ));
         }
-        Err(e) => Err(e.into()),
     }
 }
 
-/// Files put into an out-dir during the run that are not the old report's (the check refused
-/// a folder with any): moved into the new folder rather than removed with the old one.
-fn keep_foreign(old: &Path, new: &Path) {
-    let listed = report_files(old).unwrap_or_default();
-    let Ok(entries) = std::fs::read_dir(old) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let n = e.file_name();
-        if n == MANIFEST || listed.iter().any(|l| std::ffi::OsStr::new(l) == n) {
+/// Write `bytes` in place to a held special file or descriptor: in pieces a pipe takes whole,
+/// each when the reader is ready, so that a reader that stopped reading cannot hold the run:
+/// once a signal has come (Ctrl-C, SIGTERM), a write that makes no progress for a second ends
+/// with an error saying the output is partial. A reader that closed (a broken pipe) took what
+/// it wanted: not an error.
+pub fn write_in_place(f: impl AsFd, bytes: &[u8]) -> std::io::Result<()> {
+    use rustix::event::{poll, PollFd, PollFlags};
+    let fd = f.as_fd();
+    let mut rest = bytes;
+    let mut stalled = std::time::Instant::now();
+    while !rest.is_empty() {
+        let mut fds = [PollFd::new(&fd, PollFlags::OUT)];
+        let ready = match poll(&mut fds, Some(&rustix::time::Timespec { tv_sec: 0, tv_nsec: 200_000_000 })) {
+            Ok(n) => n > 0,
+            Err(Errno::INTR) => false,
+            Err(e) => return Err(e.into()),
+        };
+        if !ready {
+            if super::signalled() && stalled.elapsed() > std::time::Duration::from_secs(1) {
+                return Err(std::io::Error::other(format!(
+                    "the reader stopped taking the output and a signal came: the output is partial ({} of {} bytes written)",
+                    bytes.len() - rest.len(),
+                    bytes.len()
+                )));
+            }
             continue;
         }
-        let to = new.join(&n);
-        if std::fs::symlink_metadata(&to).is_err() && std::fs::rename(e.path(), &to).is_ok() {
-            eprintln!(
-                "note: {} appeared in the report folder during the run; it was kept",
-                to.display()
-            );
+        let piece = &rest[..rest.len().min(4096)];
+        match rustix::io::write(fd, piece) {
+            Ok(n) => {
+                rest = &rest[n..];
+                stalled = std::time::Instant::now();
+            }
+            Err(Errno::AGAIN | Errno::INTR) => {}
+            Err(Errno::PIPE) => return Ok(()),
+            Err(e) => return Err(e.into()),
         }
     }
+    Ok(())
 }
 
 /// Save `bytes`, which could not be written where asked, under the system's temporary folder
-/// (created exclusively: nothing planted there is followed). Returns where.
+/// (created exclusively, readable by this user only: nothing planted there is followed).
+/// Returns where.
 pub fn save_fallback(name_of: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
-    let name = name_of
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "output".into());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!("rtplab-{}-", std::process::id()))
-        .suffix(&format!("-{name}"))
-        .permissions(std::fs::Permissions::from_mode(0o644))
-        .tempfile_in(std::env::temp_dir())?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    let (_, path) = tmp.keep().map_err(|e| e.error)?;
-    Ok(path)
+    let tmpdir = std::env::temp_dir();
+    let dir = at::open_dir(&tmpdir)?;
+    let base = at::split(name_of)
+        .map(|(_, n)| n)
+        .unwrap_or_else(|| OsString::from("output"));
+    // Within the filesystem's limit for a name.
+    let keep = base.as_bytes().len().min(200);
+    let mut name = OsString::from(format!("rtplab-{}-", std::process::id()));
+    name.push(OsStr::from_bytes(&base.as_bytes()[..keep]));
+    name.push("-");
+    name.push(OsStr::from_bytes(&base.as_bytes()[..keep]));
+    loop {
+        let mut n = OsString::from(format!("rtplab-{}-{}-", std::process::id(), at::rand_chars()));
+        n.push(OsStr::from_bytes(&base.as_bytes()[..keep]));
+        match rustix::fs::openat(
+            &*dir,
+            &*n,
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o600),
+        ) {
+            Ok(fd) => {
+                let mut f = std::fs::File::from(fd);
+                f.write_all(bytes)?;
+                f.sync_all()?;
+                return Ok(tmpdir.join(n));
+            }
+            Err(Errno::EXIST) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
 }

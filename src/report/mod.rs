@@ -449,7 +449,8 @@ pub fn write_out_dir(
     report: &Report,
     plots: &[(String, String)],
 ) -> std::io::Result<Vec<std::path::PathBuf>> {
-    crate::door::output::replace_dir(dir, |tmp| fill_out_dir(tmp, report, plots))
+    let t = crate::door::output::DirTarget::resolve(dir)?;
+    crate::door::output::replace_dir(&t, |tmp| fill_out_dir(tmp, report, plots))
 }
 
 /// Write a report as files into `dir` (the folder being built): `report.md`, `report.json`,

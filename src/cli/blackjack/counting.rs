@@ -262,7 +262,7 @@ impl CountArgs {
                 .as_deref()
                 .and_then(|a| count::foreign_to(&system, flag, a));
             if let Some(w) = foreign {
-                eprintln!("warning: {w}");
+                rtplab::say!("warning: {w}");
             }
         }
         let p = &self.play;

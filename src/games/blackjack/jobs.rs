@@ -391,20 +391,19 @@ impl Job for RampJob {
         let (table, rows, _) = count_table(self.source, ctx)?;
         let interrupted = table.interrupted;
         let model = ramp_model(table, rows, &self.request);
-        if let Some(p) = &self.ramp_out {
+        // A ramp that cannot be written is kept elsewhere and said; the report still goes out.
+        let unsaved = self.ramp_out.as_ref().and_then(|p| {
             ctx.door
-                .write("--ramp-out", ramp_file(&model).as_bytes())
-                .map_err(|e| {
-                    Error::Write(format!("cannot write --ramp-out {}: {e}", p.display()))
-                })?;
-        }
+                .write_or_keep("--ramp-out", p, ramp_file(&model).as_bytes())
+                .err()
+        });
         Ok(Outcome::Report {
             report: render(&model),
             plots: Box::new(move || {
                 super::ramp::plots(&model).map_err(plot_error("the ramp's plots"))
             }),
             status: Status::ran(interrupted),
-            unsaved: None,
+            unsaved,
         })
     }
 }
@@ -433,12 +432,17 @@ impl Job for BetsJob {
         let (table, rows, share) = count_table(self.source, ctx)?;
         let interrupted = table.interrupted;
         let model = bets_model(table, rows, share, &self.request);
-        if let (Some(p), Some(text)) = (&self.bets_out, ramp_file(&model)) {
-            ctx.door.write("--bets-out", text.as_bytes()).map_err(|e| {
-                Error::Write(format!("cannot write --bets-out {}: {e}", p.display()))
-            })?;
-        }
-        Ok(Outcome::report(render(&model), Status::ran(interrupted)))
+        // A ramp that cannot be written is kept elsewhere and said; the report still goes out.
+        let unsaved = match (&self.bets_out, ramp_file(&model)) {
+            (Some(p), Some(text)) => ctx.door.write_or_keep("--bets-out", p, text.as_bytes()).err(),
+            _ => None,
+        };
+        Ok(Outcome::Report {
+            report: render(&model),
+            plots: Box::new(|| Ok(Vec::new())),
+            status: Status::ran(interrupted),
+            unsaved,
+        })
     }
 }
 

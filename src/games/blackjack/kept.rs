@@ -57,7 +57,7 @@ impl Kept {
             Kept::Cache(Err(why)) => {
                 static SAID: AtomicBool = AtomicBool::new(false);
                 if !SAID.swap(true, Ordering::Relaxed) {
-                    eprintln!("warning: {why}; the tables of the rules are computed for this run");
+                    crate::say!("warning: {why}; the tables of the rules are computed for this run");
                 }
                 compute()
             }

@@ -13,6 +13,16 @@ pub const SEED_CHART: &str = include_str!("../../../strategies/blackjack/seed.cs
 /// Its name in reports.
 pub const SEED_CHART_NAME: &str = "strategies/blackjack/seed.csv";
 
+/// The strategies known by name (every other value is a chart file).
+pub const BUILT_IN_STRATEGIES: [&str; 6] = [
+    "basic",
+    "autoplay",
+    "auto-play",
+    "mimic-dealer",
+    "mimic",
+    "never-bust",
+];
+
 /// The name `basic` resolves to: the chart derived for the rules given.
 pub const BASIC_NAME: &str = "basic (the chart derived for these rules)";
 
@@ -26,7 +36,7 @@ pub fn resolve_strategy(name: &str, rules: &Rules, kept: &Kept) -> Result<Strate
         "autoplay" | "auto-play" => StrategySpec::AutoPlay,
         "mimic-dealer" | "mimic" => StrategySpec::MimicDealer,
         "never-bust" => StrategySpec::NeverBust,
-        path if Path::new(path).exists() || crate::door::is_path(path) => {
+        path if crate::door::names_file(std::ffi::OsStr::new(path), false) => {
             let mut chart = Chart::load(Path::new(path))?;
             chart.name = format!("chart {path}");
             StrategySpec::Chart(Box::new(chart))

@@ -20,6 +20,11 @@ pub use spec::{
 };
 pub use system::{foreign_to, made_for, CountError, CountSystem, Tags, BUILT_IN};
 
+/// Whether `name` is a built-in count's name (else it names a tag file).
+pub fn is_built_in(name: &str) -> bool {
+    BUILT_IN.iter().any(|b| b.0 == name)
+}
+
 /// How the decks remaining are known for the true count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
