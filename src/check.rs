@@ -37,7 +37,7 @@ pub fn check_dir(
     let name = dir.display().to_string();
     // The folder as the door holds it: each baseline opened through it, never by a name
     // resolved again (a link among them is not followed).
-    let files = crate::door::input::folder_files(dir, ".json", "baseline folder").map_err(|e| {
+    let files = crate::door::input::folder_files(dir, ".json", "baseline file").map_err(|e| {
         CheckError::Bad(
             name.clone(),
             format!("cannot read the baseline folder: {e}"),

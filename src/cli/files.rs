@@ -56,10 +56,8 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
     let flag_set = |id: &str| leaf.try_get_one::<bool>(id).ok().flatten() == Some(&true);
     let force = flag_set("force");
     let game = cmd.get_name();
-    let builtin = |id: &str, v: &std::ffi::OsStr| {
-        v.to_str()
-            .is_some_and(|v| rtplab::games::builtin_name(game, id, v))
-    };
+    let builtin =
+        |id: &str, v: &std::ffi::OsStr| v.to_str().is_some_and(|v| builtin_name(game, id, v));
     for (id, role) in FILE_ARGS {
         let Some(values) = values(leaf, id) else {
             continue;
@@ -111,6 +109,24 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
         }
     }
     plan
+}
+
+/// Whether `value`, given to the flag `id` of a command of `game`, is one of that command's
+/// built-in names rather than a file: what each resolver takes as built-in before it looks
+/// for a file (`door::names_file` is the one rule around it). A file of that name in the
+/// working folder does not shadow it; `./NAME` names the file.
+fn builtin_name(game: &str, id: &str, value: &str) -> bool {
+    use rtplab::games::blackjack;
+    match (game, id) {
+        ("blackjack", "strategy" | "strategies") => {
+            blackjack::resolve::BUILT_IN_STRATEGIES.contains(&value)
+        }
+        // The dice games' strategies are specs unless they look like a path.
+        (_, "strategy" | "strategies" | "seats") => !rtplab::door::is_path(value),
+        (_, "count" | "counts") => blackjack::count::is_built_in(value),
+        (_, "indices") => blackjack::indices::BUILT_IN.iter().any(|b| b.0 == value),
+        _ => false,
+    }
 }
 
 /// The values given for `id` (paths as given, byte for byte), if the command has the flag and

@@ -36,6 +36,43 @@ pub struct Place {
 /// A file's identity: device and inode.
 pub type Node = (u64, u64);
 
+/// What the check saw at a name, to know it again: its identity, its kind, and when it was
+/// made (its birth time where the filesystem keeps one; else, for a file, when its metadata
+/// last changed), so that a file removed and another made in its place, which may be given
+/// the same inode number, is not taken for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub node: Node,
+    pub kind: u32,
+    pub made: (i64, u32),
+}
+
+/// What is at `name` in `dir` now (not following a link), if anything.
+pub fn ident_at(dir: &Dirfd, name: &OsStr) -> Option<Ident> {
+    use rustix::fs::StatxFlags;
+    let st = rustix::fs::statx(
+        &**dir,
+        name,
+        AtFlags::SYMLINK_NOFOLLOW,
+        StatxFlags::BASIC_STATS | StatxFlags::BTIME,
+    )
+    .ok()?;
+    let kind = u32::from(st.stx_mode) & 0o170000;
+    let made = if st.stx_mask & StatxFlags::BTIME.bits() != 0 {
+        (st.stx_btime.tv_sec, st.stx_btime.tv_nsec)
+    } else if kind == 0o100000 {
+        (st.stx_ctime.tv_sec, st.stx_ctime.tv_nsec)
+    } else {
+        (0, 0)
+    };
+    let dev = rustix::fs::makedev(st.stx_dev_major, st.stx_dev_minor);
+    Some(Ident {
+        node: (dev, st.stx_ino),
+        kind,
+        made,
+    })
+}
+
 /// The identity of a stat.
 pub fn node(st: &rustix::fs::Stat) -> Node {
     (st.st_dev, st.st_ino)
@@ -326,14 +363,21 @@ pub fn changed(what: String) -> std::io::Error {
 /// Put the complete temporary `tmp` (a file or a folder) at `name` in `dir`, in one step:
 /// where nothing was there at the check (`expected` None), only if nothing is there now;
 /// otherwise exchanged with what is there, which must be what the check saw (else exchanged
-/// back). Returns what was replaced (now at `tmp`'s name), for the caller to remove.
+/// back). Returns whether something was replaced (now at `tmp`'s name, for the caller to
+/// remove).
 pub fn put(
     dir: &Dirfd,
     tmp: &OsStr,
     name: &OsStr,
-    expected: Option<Node>,
+    expected: Option<Ident>,
     shown: &dyn Fn() -> String,
 ) -> std::io::Result<bool> {
+    let replaced_by_other = || {
+        changed(format!(
+            "{} was replaced by something else during the run, so it was not overwritten",
+            shown()
+        ))
+    };
     match expected {
         None => match rustix::fs::renameat_with(
             &**dir,
@@ -360,40 +404,38 @@ pub fn put(
             }
             Err(e) => Err(e.into()),
         },
-        Some(old) => match rustix::fs::renameat_with(
-            &**dir,
-            tmp,
-            &**dir,
-            name,
-            RenameFlags::EXCHANGE,
-        ) {
-            Ok(()) => {
-                if node_at(dir, tmp).map(|n| n.0) == Some(old) {
-                    return Ok(true);
-                }
-                // Something else was put at the name during the run: give it back.
-                rustix::fs::renameat_with(&**dir, tmp, &**dir, name, RenameFlags::EXCHANGE)?;
-                Err(changed(format!(
-                    "{} was replaced by something else during the run, so it was not overwritten",
-                    shown()
-                )))
-            }
-            Err(Errno::NOENT) => Err(changed(format!(
-                "{} was removed during the run, so nothing was put in its place",
-                shown()
-            ))),
-            Err(Errno::INVAL | Errno::NOSYS) => {
-                if node_at(dir, name).map(|n| n.0) != Some(old) {
+        Some(old) => {
+            match ident_at(dir, name) {
+                None => {
                     return Err(changed(format!(
-                        "{} was replaced during the run, so it was not overwritten",
+                        "{} was removed during the run, so nothing was put in its place",
                         shown()
-                    )));
+                    )))
                 }
-                rustix::fs::renameat(&**dir, tmp, &**dir, name)?;
-                Ok(false)
+                Some(now) if now != old => return Err(replaced_by_other()),
+                Some(_) => {}
             }
-            Err(e) => Err(e.into()),
-        },
+            match rustix::fs::renameat_with(&**dir, tmp, &**dir, name, RenameFlags::EXCHANGE) {
+                Ok(()) => {
+                    let back = ident_at(dir, tmp);
+                    if back.is_some_and(|b| b.node == old.node && b.kind == old.kind) {
+                        return Ok(true);
+                    }
+                    // Something else was put at the name in the meantime: give it back.
+                    rustix::fs::renameat_with(&**dir, tmp, &**dir, name, RenameFlags::EXCHANGE)?;
+                    Err(replaced_by_other())
+                }
+                Err(Errno::NOENT) => Err(changed(format!(
+                    "{} was removed during the run, so nothing was put in its place",
+                    shown()
+                ))),
+                Err(Errno::INVAL | Errno::NOSYS) => {
+                    rustix::fs::renameat(&**dir, tmp, &**dir, name)?;
+                    Ok(false)
+                }
+                Err(e) => Err(e.into()),
+            }
+        }
     }
 }
 
@@ -451,7 +493,7 @@ mod tests {
         let (t, mut f) = create_temp(&dir, name, 0o644).unwrap();
         f.write_all(b"one").unwrap();
         assert!(!put(&dir, &t, name, None, &shown).unwrap());
-        let first = node_at(&dir, name).unwrap().0;
+        let first = ident_at(&dir, name).unwrap();
         let (t, _) = create_temp(&dir, name, 0o644).unwrap();
         let e = put(&dir, &t, name, None, &shown).unwrap_err();
         assert!(e.to_string().contains("appeared"), "{e}");
@@ -460,9 +502,13 @@ mod tests {
         // Existing: exchanged, and the old one handed back for removal.
         let (t, _) = create_temp(&dir, name, 0o644).unwrap();
         assert!(put(&dir, &t, name, Some(first), &shown).unwrap());
-        assert_eq!(node_at(&dir, &t).unwrap().0, first);
+        assert_eq!(node_at(&dir, &t).unwrap().0, first.node);
+        let first = ident_at(&dir, name).unwrap();
         remove_all(&dir, &t).unwrap();
-        // Replaced during the run: given back, not overwritten.
+        // Replaced during the run (even by a file given the same inode number): given back,
+        // not overwritten.
+        std::fs::remove_file(d.join("r.txt")).unwrap();
+        std::fs::write(d.join("r.txt"), "another").unwrap();
         let (t, _) = create_temp(&dir, name, 0o644).unwrap();
         let e = put(&dir, &t, name, Some(first), &shown).unwrap_err();
         assert!(e.to_string().contains("replaced"), "{e}");

@@ -309,20 +309,20 @@ impl Cache {
             Ok(Some(b)) => b,
             Ok(None) => return None,
             Err(e) => {
-                crate::say!(
+                crate::door::say(&format!(
                     "warning: cached table {}: {e}; ignored, computing it again",
                     path.display()
-                );
+                ));
                 return None;
             }
         };
         match decode(&bytes) {
             Ok(v) => Some(v),
             Err(e) => {
-                crate::say!(
+                crate::door::say(&format!(
                     "warning: cached table {} not used: {e}; computing it again",
                     path.display()
-                );
+                ));
                 None
             }
         }
@@ -394,8 +394,8 @@ impl Cache {
             return Err(e);
         }
         let there = match super::at::node_at(&dir, &name) {
-            Some((n, rustix::fs::FileType::RegularFile | rustix::fs::FileType::Symlink)) => {
-                Some(n)
+            Some((_, rustix::fs::FileType::RegularFile | rustix::fs::FileType::Symlink)) => {
+                super::at::ident_at(&dir, &name)
             }
             Some(_) => {
                 let _ = super::at::remove_all(&dir, &tmp);
@@ -451,10 +451,10 @@ impl Cache {
         let saved = match self.save(key, &encode(&v)) {
             Ok(p) => Some(p),
             Err(e) => {
-                crate::say!(
+                crate::door::say(&format!(
                     "warning: the solved table could not be saved at {}: {e}",
                     path.display()
-                );
+                ));
                 None
             }
         };

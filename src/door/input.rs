@@ -256,8 +256,9 @@ pub fn check(
     hold(path, kind, what).map(|h| h.id)
 }
 
-/// The files of a folder input whose names end with `suffix`, each opened (never following a
-/// link) through the folder the door holds (or opened now): (name, file), by name.
+/// The files of a folder input whose names end with `suffix`, each opened through the folder
+/// the door holds (or opened now): (name, file), by name. A folder or special file among them
+/// is an error naming it.
 pub fn folder_files(
     dir: &Path,
     suffix: &str,
@@ -282,18 +283,34 @@ pub fn folder_files(
     let mut out = Vec::new();
     for n in names {
         use rustix::fs::{Mode, OFlags};
-        let Ok(fd) = rustix::fs::openat(
+        let shown = dir.join(&n).display().to_string();
+        let fd = rustix::fs::openat(
             &*folder,
             &*n,
-            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+            OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
             Mode::empty(),
-        ) else {
-            continue;
-        };
+        )
+        .map_err(|e| InputError::Io {
+            what: what.into(),
+            path: shown.clone(),
+            why: std::io::Error::from(e).to_string(),
+        })?;
         let f = std::fs::File::from(fd);
-        if f.metadata().is_ok_and(|m| m.is_file()) {
-            out.push((n, f));
+        let m = f.metadata().map_err(io)?;
+        if m.is_dir() {
+            return Err(InputError::Directory {
+                what: what.into(),
+                path: shown,
+            });
         }
+        if !m.is_file() {
+            return Err(InputError::NotRegular {
+                what: what.into(),
+                path: shown,
+                kind: super::identity::kind_name(&m).into(),
+            });
+        }
+        out.push((n, f));
     }
     Ok(out)
 }

@@ -47,7 +47,9 @@ impl Held {
     /// Hold the output of `flag` whose lock file is at `lock`.
     pub fn hold(&mut self, flag: &str, shown: &Path, lock: Place) -> Result<(), OutputError> {
         let lock_shown = {
-            let beside = at::split(shown).map(|(p, _)| p).filter(|p| p != Path::new("."));
+            let beside = at::split(shown)
+                .map(|(p, _)| p)
+                .filter(|p| p != Path::new("."));
             match beside {
                 Some(p) => p.join(&lock.name).display().to_string(),
                 None => Path::new(&lock.name).display().to_string(),
@@ -101,10 +103,10 @@ impl Held {
                 }
                 Err(std::fs::TryLockError::Error(e)) => {
                     // A filesystem without advisory locks: run unheld rather than not at all.
-                    crate::say!(
+                    crate::door::say(&format!(
                         "warning: {flag} {} cannot be held against other runs ({e}); do not start two runs on it",
                         shown.display()
-                    );
+                    ));
                     if mine {
                         let _ = rustix::fs::unlinkat(&*lock.dir, &*lock.name, AtFlags::empty());
                     }

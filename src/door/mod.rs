@@ -328,7 +328,9 @@ fn out_fd() -> rustix::fd::BorrowedFd<'static> {
 pub fn say(text: &str) {
     use std::io::Write as _;
     let mut e = std::io::stderr().lock();
-    let _ = e.write_all(text.as_bytes()).and_then(|_| e.write_all(b"\n"));
+    let _ = e
+        .write_all(text.as_bytes())
+        .and_then(|_| e.write_all(b"\n"));
 }
 
 /// Every output distinct from every input and from every other output it could lose (one

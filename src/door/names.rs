@@ -76,7 +76,9 @@ pub fn is_kept(name: &[u8]) -> bool {
     const KEPT: &[u8] = b".rtplab-kept-";
     name.len() > KEPT.len() + RAND
         && name[..name.len() - RAND].ends_with(KEPT)
-        && name[name.len() - RAND..].iter().all(u8::is_ascii_alphanumeric)
+        && name[name.len() - RAND..]
+            .iter()
+            .all(u8::is_ascii_alphanumeric)
 }
 
 fn fnv1a64(bytes: &[u8]) -> u64 {

@@ -20,14 +20,14 @@ use std::ffi::{OsStr, OsString};
 use std::io::Write as _;
 use std::os::fd::{AsFd, AsRawFd as _, OwnedFd};
 use std::os::unix::ffi::OsStrExt as _;
-use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
+use std::os::unix::fs::FileTypeExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use rustix::fs::{FileType, Mode, OFlags};
 use rustix::io::Errno;
 
-use super::at::{self, Dirfd, Found, Node, Place};
+use super::at::{self, Dirfd, Found, Ident, Node, Place};
 use super::identity::Id;
 use super::names;
 
@@ -158,7 +158,7 @@ pub enum OutputKind {
 pub struct FileTarget {
     pub place: Place,
     pub shown: PathBuf,
-    there: Mutex<Option<Node>>,
+    there: Mutex<Option<Ident>>,
 }
 
 impl FileTarget {
@@ -172,7 +172,7 @@ impl FileTarget {
                     shown.display()
                 )))
             }
-            Some((n, _)) => Some(n),
+            Some(_) => at::ident_at(&dir, &name),
             None => None,
         };
         Ok(FileTarget {
@@ -185,13 +185,13 @@ impl FileTarget {
     /// The file at `path` for a library caller no door holds: resolved now, once (through
     /// links, as the door's check does).
     pub fn resolve(path: &Path) -> std::io::Result<FileTarget> {
-        let (parent, name) = at::split(path)
-            .ok_or_else(|| std::io::Error::other("the path names no file"))?;
+        let (parent, name) =
+            at::split(path).ok_or_else(|| std::io::Error::other("the path names no file"))?;
         let dir = at::open_dir(&parent)?;
         let (place, found) = at::follow(dir, name)?;
         let there = match found {
             Found::Node(st) if FileType::from_raw_mode(st.st_mode) == FileType::RegularFile => {
-                Some(at::node(&st))
+                at::ident_at(&place.dir, &place.name)
             }
             Found::Absent { .. } => None,
             _ => return Err(std::io::Error::other("not a regular file")),
@@ -216,6 +216,7 @@ pub struct DirTarget {
 #[derive(Clone, Copy, Debug)]
 pub struct OldDir {
     pub node: Node,
+    pub ident: Ident,
     pub mode: u32,
     pub uid: u32,
     pub gid: u32,
@@ -328,7 +329,11 @@ fn resolve(flag: &str, path: &Path) -> Result<(Place, Found), OutputError> {
     let link = at::node_at(&dir, &name).is_some_and(|(_, t)| t == FileType::Symlink);
     let target = || {
         rustix::fs::readlinkat(&*dir, &*name, Vec::new())
-            .map(|t| Path::new(OsStr::from_bytes(t.as_bytes())).display().to_string())
+            .map(|t| {
+                Path::new(OsStr::from_bytes(t.as_bytes()))
+                    .display()
+                    .to_string()
+            })
             .unwrap_or_default()
     };
     let dangling = || OutputError::DanglingLink {
@@ -421,6 +426,7 @@ pub fn check(flag: &str, path: &Path, kind: OutputKind) -> Result<Checked, Outpu
             )
             .map_err(|e| err(std::io::Error::from(e).to_string()))?;
             probe(flag, path, &place)?;
+            let seen = at::ident_at(&place.dir, &place.name);
             Ok(Checked {
                 id: Some(Id::Node(st.st_dev, st.st_ino)),
                 lock: Some(lock_place(&place)),
@@ -428,7 +434,7 @@ pub fn check(flag: &str, path: &Path, kind: OutputKind) -> Result<Checked, Outpu
                 target: Target::File(FileTarget {
                     place,
                     shown: path.to_path_buf(),
-                    there: Mutex::new(Some(at::node(&st))),
+                    there: Mutex::new(seen),
                 }),
                 sink: false,
             })
@@ -604,13 +610,12 @@ fn in_place_special(
 /// temporary file there exclusively (permissions alone do not say, e.g. for root or
 /// read-only mounts).
 fn probe(flag: &str, shown: &Path, place: &Place) -> Result<(), OutputError> {
-    let (name, _f) = at::create_temp(&place.dir, &place.name, 0o600).map_err(|e| {
-        OutputError::Unwritable {
+    let (name, _f) =
+        at::create_temp(&place.dir, &place.name, 0o600).map_err(|e| OutputError::Unwritable {
             flag: flag.into(),
             path: shown.display().to_string(),
             why: e.to_string(),
-        }
-    })?;
+        })?;
     let _ = rustix::fs::unlinkat(&*place.dir, &*name, rustix::fs::AtFlags::empty());
     Ok(())
 }
@@ -627,6 +632,16 @@ fn check_dir(dir: &Path, force: bool) -> Result<Checked, OutputError> {
         path: path.clone(),
         why,
     };
+    if let Some((_, n)) = at::split(dir) {
+        let n = n.as_bytes();
+        let own = [names::LOCK, names::TMP, names::OLD];
+        if own.iter().any(|s| n.ends_with(s.as_bytes())) || names::is_kept(n) {
+            return Err(OutputError::SideName {
+                flag: flag.into(),
+                path,
+            });
+        }
+    }
     let Some((parent, name)) = at::split(dir) else {
         let root = dir.as_os_str().as_bytes().iter().all(|b| *b == b'/');
         return Err(if root {
@@ -691,7 +706,10 @@ fn check_dir(dir: &Path, force: bool) -> Result<Checked, OutputError> {
                 return Err(OutputError::HoldsCwd { path });
             }
             check_contents(&folder, &path, force)?;
+            let ident = at::ident_at(&place.dir, &place.name)
+                .ok_or_else(|| unwritable("it went away during the check".into()))?;
             Some(OldDir {
+                ident,
                 node: at::node(&st),
                 mode: st.st_mode & 0o7777,
                 uid: st.st_uid,
@@ -889,14 +907,13 @@ pub fn replace_file(t: &FileTarget, bytes: &[u8]) -> std::io::Result<()> {
         let _ = rustix::fs::unlinkat(&**dir, &*tmp, rustix::fs::AtFlags::empty());
         return Err(e);
     }
-    let new = f.metadata().map(|m| (m.dev(), m.ino()))?;
     let shown = || t.shown.display().to_string();
     match at::put(dir, &tmp, name, *there, &shown) {
         Ok(replaced) => {
             if replaced {
                 let _ = rustix::fs::unlinkat(&**dir, &*tmp, rustix::fs::AtFlags::empty());
             }
-            *there = Some(new);
+            *there = at::ident_at(dir, name);
             drop(live);
             at::sync_dir(dir);
             Ok(())
@@ -937,14 +954,16 @@ impl DirTarget {
     /// The folder at `path` for a library caller no door holds: resolved now, once; what is
     /// there now is replaced.
     pub fn resolve(path: &Path) -> std::io::Result<DirTarget> {
-        let (parent, name) = at::split(path)
-            .ok_or_else(|| std::io::Error::other("the path names no folder"))?;
+        let (parent, name) =
+            at::split(path).ok_or_else(|| std::io::Error::other("the path names no folder"))?;
         let dir = at::open_dir(&parent)?;
         let (place, found) = at::follow(dir, name)?;
         let old = match found {
             Found::Node(st) if FileType::from_raw_mode(st.st_mode) == FileType::Directory => {
                 Some(OldDir {
                     node: at::node(&st),
+                    ident: at::ident_at(&place.dir, &place.name)
+                        .ok_or_else(|| std::io::Error::other("the folder went away"))?,
                     mode: st.st_mode & 0o7777,
                     uid: st.st_uid,
                     gid: st.st_gid,
@@ -1020,7 +1039,7 @@ pub fn replace_dir(
         }
     };
     let shown = || format!("--out-dir {}", t.shown.display());
-    match at::put(dir, &tmp, name, t.old.map(|o| o.node), &shown) {
+    match at::put(dir, &tmp, name, t.old.map(|o| o.ident), &shown) {
         Ok(replaced) => {
             if replaced {
                 // `tmp` now names the old folder.
@@ -1100,7 +1119,13 @@ pub fn write_in_place(f: impl AsFd, bytes: &[u8]) -> std::io::Result<()> {
     let mut stalled = std::time::Instant::now();
     while !rest.is_empty() {
         let mut fds = [PollFd::new(&fd, PollFlags::OUT)];
-        let ready = match poll(&mut fds, Some(&rustix::time::Timespec { tv_sec: 0, tv_nsec: 200_000_000 })) {
+        let ready = match poll(
+            &mut fds,
+            Some(&rustix::time::Timespec {
+                tv_sec: 0,
+                tv_nsec: 200_000_000,
+            }),
+        ) {
             Ok(n) => n > 0,
             Err(Errno::INTR) => false,
             Err(e) => return Err(e.into()),
@@ -1145,7 +1170,11 @@ pub fn save_fallback(name_of: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     name.push("-");
     name.push(OsStr::from_bytes(&base.as_bytes()[..keep]));
     loop {
-        let mut n = OsString::from(format!("rtplab-{}-{}-", std::process::id(), at::rand_chars()));
+        let mut n = OsString::from(format!(
+            "rtplab-{}-{}-",
+            std::process::id(),
+            at::rand_chars()
+        ));
         n.push(OsStr::from_bytes(&base.as_bytes()[..keep]));
         match rustix::fs::openat(
             &*dir,

@@ -113,7 +113,7 @@ pub fn simulate<G: Game>(
             let w =
                 crate::shard::write_shard_file(path, key, spec.shard, &chunks, done, elapsed, acc);
             if let Err(e) = w {
-                crate::say!("warning: checkpoint not saved: {e}");
+                crate::door::say(&format!("warning: checkpoint not saved: {e}"));
             }
         }
     };

@@ -21,6 +21,7 @@ mod counting;
 mod deploy;
 mod doom;
 mod door;
+mod door_when;
 mod exact;
 mod examples;
 mod faults;

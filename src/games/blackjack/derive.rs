@@ -321,6 +321,15 @@ pub fn derive_chart(rules: &Rules, show_progress: bool) -> Chart {
     Chart::new(codes, "derived")
 }
 
+/// Whether `chart` holds, for the up card `u` (0 = ace ..= 9 = ten), the column
+/// [`derive_chart`] derives for `rules`: a tenth of the derivation, to check a chart read back
+/// from the cache against what it claims to be.
+pub fn column_matches(rules: &Rules, chart: &Chart, u: usize) -> bool {
+    let table = DealerTable::shared(rules.h17);
+    let s = sums_for_up(rules, table, u, full_shoe(rules.decks), false);
+    (0..ROWS).all(|row| chart.codes[row][u] == choose(row, &s))
+}
+
 fn choose(row: usize, s: &Sums) -> Code {
     let two = &s.two[row];
     let has_two = s.two_w[row] > 0.0;

@@ -434,7 +434,10 @@ impl Job for BetsJob {
         let model = bets_model(table, rows, share, &self.request);
         // A ramp that cannot be written is kept elsewhere and said; the report still goes out.
         let unsaved = match (&self.bets_out, ramp_file(&model)) {
-            (Some(p), Some(text)) => ctx.door.write_or_keep("--bets-out", p, text.as_bytes()).err(),
+            (Some(p), Some(text)) => ctx
+                .door
+                .write_or_keep("--bets-out", p, text.as_bytes())
+                .err(),
             _ => None,
         };
         Ok(Outcome::Report {

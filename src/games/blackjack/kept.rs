@@ -57,7 +57,9 @@ impl Kept {
             Kept::Cache(Err(why)) => {
                 static SAID: AtomicBool = AtomicBool::new(false);
                 if !SAID.swap(true, Ordering::Relaxed) {
-                    crate::say!("warning: {why}; the tables of the rules are computed for this run");
+                    crate::door::say(&format!(
+                        "warning: {why}; the tables of the rules are computed for this run"
+                    ));
                 }
                 compute()
             }
@@ -93,14 +95,43 @@ pub fn chart_key(chart_rules: &Rules) -> Key {
     }
 }
 
-/// The chart derived for `chart_rules` (by `derive`), from `kept`.
+/// The chart derived for `chart_rules` (by `derive`), from `kept`. A chart read back is
+/// checked against what it claims to be before it is used: one up card's column, chosen
+/// afresh each time, derived again and compared (a tenth of the derivation), so an entry that
+/// is not the derivation's (forged and sealed again, or of a changed derivation) is found and
+/// derived again.
 pub fn chart(chart_rules: &Rules, kept: &Kept, derive: impl FnOnce() -> Chart) -> Chart {
     kept.get(
         &chart_key(chart_rules),
         derive,
         |c| c.to_csv("").into_bytes(),
-        decode_chart,
+        |b| {
+            let c = decode_chart(b)?;
+            let u = column_to_check();
+            if super::derive::column_matches(chart_rules, &c, u) {
+                Ok(c)
+            } else {
+                Err(format!(
+                    "its column for the up card {} is not the one derived for these rules",
+                    if u == 0 {
+                        "A".to_string()
+                    } else {
+                        (u + 1).to_string()
+                    }
+                ))
+            }
+        },
     )
+}
+
+/// Which up card's column a chart read back is checked on: a different one each time (the
+/// clock's nanoseconds), so every column is checked over a few runs.
+fn column_to_check() -> usize {
+    let n = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    (n as usize / 7) % super::exact::NV
 }
 
 fn decode_chart(body: &[u8]) -> Result<Chart, String> {

@@ -1125,7 +1125,9 @@ mod tests {
         }
         let mean = sum / n as f64;
         let se = ((sq / n as f64 - mean * mean) / n as f64).sqrt();
-        crate::say!("8,8 vs 7: sim {mean:.5} ± {se:.5}, exact {exact:.5}");
+        crate::door::say(&format!(
+            "8,8 vs 7: sim {mean:.5} ± {se:.5}, exact {exact:.5}"
+        ));
         assert!(
             (mean - exact).abs() < 4.0 * se,
             "sim {mean} ± {se} vs exact {exact}"

@@ -97,9 +97,9 @@ pub fn foreign_to(system: &CountSystem, flag: &str, arg: &str) -> Option<String>
             "i18" | "fab4" if flag == "--indices" => "Hi-Lo".to_string(),
             _ => {
                 let path = std::path::Path::new(part);
-                let text = path
-                    .is_file()
-                    .then(|| std::fs::read_to_string(path).ok())??;
+                let text =
+                    crate::door::input::read_text(path, "file", crate::door::input::MAX_TEXT_BYTES)
+                        .ok()?;
                 made_for(&text)?.to_string()
             }
         };

@@ -991,8 +991,8 @@ mod reference {
         let none = ev_pct(&peek(8, 4, Surrender::None));
         let late = ev_pct(&peek(8, 4, Surrender::Late));
         let six = ev_pct(&peek(6, 4, Surrender::None));
-        crate::say!("resplit rows: {none:.6} {late:.6} {six:.6}");
-        crate::say!("RESPLIT {none:.6} {late:.6} {six:.6}");
+        crate::door::say(&format!("resplit rows: {none:.6} {late:.6} {six:.6}"));
+        crate::door::say(&format!("RESPLIT {none:.6} {late:.6} {six:.6}"));
         assert!((none - -0.430581).abs() < 0.0004, "{none:.6}");
         assert!((late - -0.354763).abs() < 0.0004, "{late:.6}");
         assert!((six - -0.402870).abs() < 0.0004, "{six:.6}");

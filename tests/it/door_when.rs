@@ -1,0 +1,809 @@
+//! The door's promise over time, proven by a matrix: every output flag × how the name starts
+//! (new, or an earlier file) × how it is spelled (UTF-8 or not) × what changes at the name
+//! while the command runs (nothing, its folder swapped for a link to another, a link planted
+//! at the name, a file or folder appearing there, the file replaced). The command is paused
+//! deterministically between its check and its first write (the test hook
+//! `door::pause`, compiled into the test builds only: `RTPLAB_TEST_PAUSE`); the change is made
+//! there, then it goes on. Each case asserts the exit code, that nothing outside the held
+//! output changed (the other folder, the link's target, what appeared), that a result that
+//! could not be put at its name was kept beside it and said, and that no lock or temporary
+//! file is left. Beside the matrix: every spelling of a descriptor, standard error that cannot
+//! be written, built-in names beside files of the same name, a working folder deeper than
+//! PATH_MAX, and a link planted at a cache entry's name.
+
+use crate::common::*;
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::io::Read as _;
+use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
+use std::os::unix::fs::MetadataExt as _;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+/// Longest a case may take before it counts as a hang.
+const LIMIT: Duration = Duration::from_secs(60);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    File,
+    Dir,
+    Regular,
+}
+
+/// Every output flag.
+const FLAGS: [(&str, Role); 5] = [
+    ("--output", Role::File),
+    ("--out-dir", Role::Dir),
+    ("--shard-out", Role::Regular),
+    ("--ramp-out", Role::File),
+    ("--bets-out", Role::File),
+];
+
+/// How the output's name starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Start {
+    New,
+    Existing,
+}
+
+/// What changes at the name while the command runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Change {
+    Nothing,
+    /// The output's folder renamed away and a link to another folder put at its name.
+    ParentSwapped,
+    /// A link to the user's file planted at the output's name.
+    LinkAtName,
+    /// A file appears at the name (nothing was there).
+    FileAppears,
+    /// A folder appears at the name (nothing was there).
+    FolderAppears,
+    /// The earlier file (or folder) replaced by another.
+    Replaced,
+}
+
+const CHANGES: [Change; 6] = [
+    Change::Nothing,
+    Change::ParentSwapped,
+    Change::LinkAtName,
+    Change::FileAppears,
+    Change::FolderAppears,
+    Change::Replaced,
+];
+
+/// Whether a change applies to a start.
+fn applies(start: Start, change: Change, role: Role) -> bool {
+    // An existing shard file is another run's: refused before any work.
+    if role == Role::Regular && start == Start::Existing {
+        return false;
+    }
+    match change {
+        Change::FileAppears | Change::FolderAppears => start == Start::New,
+        Change::Replaced => start == Start::Existing,
+        _ => true,
+    }
+}
+
+/// The command writing `flag`, reading `chart` or `report`.
+fn command(flag: &str, chart: &Path, report: &Path) -> Vec<OsString> {
+    let v: Vec<&OsStr> = match flag {
+        "--ramp-out" => [
+            "strategies",
+            "ramp",
+            "blackjack",
+            "--spread",
+            "1-8",
+            "-q",
+            "--from",
+        ]
+        .iter()
+        .map(OsStr::new)
+        .chain([report.as_os_str()])
+        .collect(),
+        "--bets-out" => [
+            "strategies",
+            "bets",
+            "blackjack",
+            "--bankroll",
+            "10000",
+            "--table-min",
+            "25",
+            "--table-max",
+            "500",
+            "--chip",
+            "5",
+            "--kelly",
+            "0.5",
+            "-q",
+            "--from",
+        ]
+        .iter()
+        .map(OsStr::new)
+        .chain([report.as_os_str()])
+        .collect(),
+        "--shard-out" => [
+            "sim",
+            "blackjack",
+            "--rounds",
+            "20000",
+            "-q",
+            "--shard",
+            "1/2",
+            "--strategy",
+        ]
+        .iter()
+        .map(OsStr::new)
+        .chain([chart.as_os_str()])
+        .collect(),
+        _ => ["sim", "blackjack", "--rounds", "2000", "-q", "--strategy"]
+            .iter()
+            .map(OsStr::new)
+            .chain([chart.as_os_str()])
+            .collect(),
+    };
+    v.into_iter().map(OsString::from).collect()
+}
+
+/// Every file, folder and link under `root`: its kind, mode and content (or link target).
+fn snapshot(root: &Path) -> BTreeMap<PathBuf, String> {
+    let mut out = BTreeMap::new();
+    let mut todo = vec![root.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let m = std::fs::symlink_metadata(&p).unwrap();
+            let t = m.file_type();
+            let what = if t.is_symlink() {
+                format!("link {}", std::fs::read_link(&p).unwrap().display())
+            } else if t.is_dir() {
+                todo.push(p.clone());
+                format!("dir {:o} {}", m.mode(), m.ino())
+            } else {
+                let mut h: u64 = 0xcbf29ce484222325;
+                for b in std::fs::read(&p).unwrap_or_default() {
+                    h = (h ^ u64::from(b)).wrapping_mul(0x100000001b3);
+                }
+                format!("file {:o} {} {h:016x} {}", m.mode(), m.len(), m.ino())
+            };
+            out.insert(p, what);
+        }
+    }
+    out
+}
+
+/// A side file the door makes (lock, temporary file or folder).
+fn is_side(p: &Path) -> bool {
+    let n = p.file_name().unwrap().as_bytes();
+    [&b".rtplab-lock"[..], b".rtplab-tmp", b".rtplab-old"]
+        .iter()
+        .any(|s| n.ends_with(s))
+}
+
+/// A result the door kept beside a name that changed during the run.
+fn is_kept(p: &Path) -> bool {
+    p.components().any(|c| {
+        let b = c.as_os_str().as_bytes();
+        b.windows(13).any(|w| w == b".rtplab-kept-")
+    })
+}
+
+/// Wait for `p` to exist, or for the child to end; whether it appeared.
+fn wait_for(p: &Path, child: &mut std::process::Child) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < LIMIT {
+        if p.exists() {
+            return true;
+        }
+        if child.try_wait().unwrap().is_some() {
+            return p.exists();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    false
+}
+
+/// Run `args` in `root`'s pause hook; `at_pause` is called while the command waits between its
+/// check and its first write. Its exit code (`None`: killed after the time limit) and standard
+/// error.
+fn run_paused(root: &Path, args: &[OsString], at_pause: impl FnOnce()) -> (Option<i32>, String) {
+    let hook = root.join("pause");
+    let mut child = process()
+        .args(args)
+        .env("RTPLAB_TEST_PAUSE", &hook)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    if wait_for(&root.join("pause.write.ready"), &mut child) {
+        at_pause();
+    }
+    std::fs::write(root.join("pause.write.go"), b"").unwrap();
+    let start = Instant::now();
+    let code = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st.code();
+        }
+        if start.elapsed() > LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    (code, reader.join().unwrap())
+}
+
+/// One case of the matrix. `Err` says what went wrong.
+fn case(
+    base: &Path,
+    flag: &str,
+    role: Role,
+    start: Start,
+    utf8: bool,
+    change: Change,
+) -> Result<(), String> {
+    let label = format!(
+        "{}-{start:?}-{}-{change:?}",
+        flag.trim_start_matches('-'),
+        if utf8 { "utf8" } else { "bytes" }
+    );
+    let root = base.join(&label);
+    let sub = root.join("sub");
+    let other = root.join("other");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::create_dir_all(&other).unwrap();
+    let chart = root.join("chart.csv");
+    std::fs::copy("strategies/blackjack/seed.csv", &chart).unwrap();
+    let report = root.join("count-report.json");
+    std::fs::copy("reports/counting-hilo-50pct/report.json", &report).unwrap();
+    let victim = root.join("victim.txt");
+    std::fs::write(&victim, "the user's file").unwrap();
+    let stem = if role == Role::Dir { "od" } else { "out.txt" };
+    let name = if utf8 {
+        OsString::from(stem)
+    } else {
+        let mut b = vec![0xff];
+        b.extend_from_slice(stem.as_bytes());
+        OsString::from_vec(b)
+    };
+    let out = sub.join(&name);
+    // The other folder holds a file of the output's name: a swap must not reach it.
+    if role == Role::Dir {
+        std::fs::create_dir(other.join(&name)).unwrap();
+        std::fs::write(other.join(&name).join("theirs.txt"), "theirs").unwrap();
+    } else {
+        std::fs::write(other.join(&name), "theirs").unwrap();
+    }
+    let mut args = command(flag, &chart, &report);
+    if start == Start::Existing {
+        if role == Role::Dir {
+            let mut first = command("--output", &chart, &report);
+            first.extend([OsString::from("--out-dir"), out.clone().into_os_string()]);
+            let o = process().args(&first).output().unwrap();
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            args.push("--force".into());
+        } else {
+            std::fs::write(&out, "an earlier file").unwrap();
+        }
+    }
+    args.extend([OsString::from(flag), out.clone().into_os_string()]);
+    let before = snapshot(&root);
+    let moved = root.join("sub.moved");
+    let (code, err) = run_paused(&root, &args, || match change {
+        Change::Nothing => {}
+        Change::ParentSwapped => {
+            std::fs::rename(&sub, &moved).unwrap();
+            std::os::unix::fs::symlink(&other, &sub).unwrap();
+        }
+        Change::LinkAtName => {
+            if start == Start::Existing {
+                if role == Role::Dir {
+                    std::fs::remove_dir_all(&out).unwrap();
+                } else {
+                    std::fs::remove_file(&out).unwrap();
+                }
+            }
+            std::os::unix::fs::symlink(&victim, &out).unwrap();
+        }
+        Change::FileAppears => std::fs::write(&out, "appeared").unwrap(),
+        Change::FolderAppears => {
+            std::fs::create_dir(&out).unwrap();
+            std::fs::write(out.join("mine.txt"), "mine").unwrap();
+        }
+        Change::Replaced => {
+            let new = root.join("replacement");
+            if role == Role::Dir {
+                std::fs::create_dir(&new).unwrap();
+                std::fs::write(new.join("mine.txt"), "mine").unwrap();
+                std::fs::remove_dir_all(&out).unwrap();
+            } else {
+                std::fs::write(&new, "a replacement").unwrap();
+            }
+            std::fs::rename(&new, &out).unwrap();
+        }
+    });
+    let after = snapshot(&root);
+    let ctx = || format!("{label}: {args:?}\nstderr: {err}");
+    if code.is_none() {
+        return Err(format!("{} hung", ctx()));
+    }
+    if err.contains("panicked") || code == Some(101) {
+        return Err(format!("{} panicked", ctx()));
+    }
+    let lands = matches!(change, Change::Nothing | Change::ParentSwapped);
+    let want = if lands { 0 } else { 2 };
+    if code != Some(want) {
+        return Err(format!("{} exit {code:?}, expected {want}", ctx()));
+    }
+    if !lands && !err.contains("during the run") {
+        return Err(format!(
+            "{}\nthe message does not say the name changed",
+            ctx()
+        ));
+    }
+    // Where the output may land: its name in the held folder (which a swap moved).
+    let held = if change == Change::ParentSwapped {
+        moved.join(&name)
+    } else {
+        out.clone()
+    };
+    let pause = |p: &Path| {
+        p.file_name()
+            .is_some_and(|n| n.as_bytes().starts_with(b"pause"))
+    };
+    let may_change = |p: &Path| {
+        pause(p)
+            || (lands && p.starts_with(&held))
+            || (change == Change::ParentSwapped && (p.starts_with(&sub) || p.starts_with(&moved)))
+            || (!lands && is_kept(p) && (p.starts_with(&sub) || p.starts_with(&moved)))
+    };
+    // What the change itself made (checked below against what the change left).
+    let changed_by_test = |p: &Path| {
+        !lands && (p == out || p.starts_with(&out) || p.starts_with(root.join("replacement")))
+    };
+    for (p, what) in &before {
+        let now = after.get(p);
+        if now != Some(what) && !may_change(p) && !changed_by_test(p) {
+            return Err(format!(
+                "{}\n{} changed: {what} -> {now:?}",
+                ctx(),
+                p.display()
+            ));
+        }
+    }
+    for (p, what) in &after {
+        if !before.contains_key(p) && !may_change(p) && !changed_by_test(p) {
+            return Err(format!("{}\n{} appeared: {what}", ctx(), p.display()));
+        }
+        if is_side(p) {
+            return Err(format!("{}\nleft behind: {}", ctx(), p.display()));
+        }
+    }
+    if std::fs::read_to_string(&victim).unwrap() != "the user's file" {
+        return Err(format!("{}\nthe user's file was changed", ctx()));
+    }
+    let theirs = if role == Role::Dir {
+        other.join(&name).join("theirs.txt")
+    } else {
+        other.join(&name)
+    };
+    if std::fs::read_to_string(&theirs).ok().as_deref() != Some("theirs")
+        || (role == Role::Dir && std::fs::read_dir(other.join(&name)).unwrap().count() != 1)
+    {
+        return Err(format!("{}\nthe other folder's file was changed", ctx()));
+    }
+    match change {
+        Change::Nothing | Change::ParentSwapped => {
+            let ok = if role == Role::Dir {
+                held.join("report.json").is_file()
+            } else {
+                std::fs::metadata(&held).is_ok_and(|m| m.is_file() && m.len() > 20)
+            };
+            if !ok {
+                return Err(format!(
+                    "{}\nthe output was not written at {}",
+                    ctx(),
+                    held.display()
+                ));
+            }
+        }
+        Change::LinkAtName => {
+            if std::fs::read_link(&out).ok().as_deref() != Some(victim.as_path()) {
+                return Err(format!("{}\nthe planted link was changed", ctx()));
+            }
+        }
+        Change::FileAppears => {
+            if std::fs::read_to_string(&out).ok().as_deref() != Some("appeared") {
+                return Err(format!("{}\nthe file that appeared was changed", ctx()));
+            }
+        }
+        Change::FolderAppears => {
+            if std::fs::read_dir(&out).unwrap().count() != 1 {
+                return Err(format!("{}\nthe folder that appeared was changed", ctx()));
+            }
+        }
+        Change::Replaced => {
+            let ok = if role == Role::Dir {
+                std::fs::read_dir(&out).unwrap().count() == 1
+            } else {
+                std::fs::read_to_string(&out).ok().as_deref() == Some("a replacement")
+            };
+            if !ok {
+                return Err(format!("{}\nthe replacement was changed", ctx()));
+            }
+        }
+    }
+    // A result that could not be put at its name is kept beside it (a shard also under the
+    // system's temporary folder), and the message says where.
+    if !lands && role != Role::Regular && !after.keys().any(|p| is_kept(p)) {
+        return Err(format!(
+            "{}\nthe result was not kept beside the name",
+            ctx()
+        ));
+    }
+    if !lands && !err.contains("rtplab-kept-") && !err.contains("saved to") {
+        return Err(format!(
+            "{}\nthe message does not say where the result is",
+            ctx()
+        ));
+    }
+    Ok(())
+}
+
+/// Run `cases` on a few threads; every failure, not just the first.
+fn run_all<T: Send + Sync>(cases: &[T], f: impl Fn(&T) -> Result<(), String> + Sync) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|sc| {
+        for _ in 0..4 {
+            sc.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(c) = cases.get(i) else { break };
+                if let Err(e) = f(c) {
+                    failures.lock().unwrap().push(e);
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn every_output_flag_holds_its_name_while_the_run_runs() {
+    let base = temp_dir("door-when");
+    let mut cases = Vec::new();
+    for (flag, role) in FLAGS {
+        for start in [Start::New, Start::Existing] {
+            for utf8 in [true, false] {
+                for change in CHANGES {
+                    if applies(start, change, role) {
+                        cases.push((flag, role, start, utf8, change));
+                    }
+                }
+            }
+        }
+    }
+    run_all(&cases, |(f, r, s, u, c)| case(&base, f, *r, *s, *u, *c));
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// Every spelling of standard output as a path writes in place, after what the file held:
+/// the descriptor is known by what it is, not by how it is written.
+#[test]
+fn every_spelling_of_a_descriptor_writes_in_place() {
+    let base = temp_dir("door-spellings");
+    std::fs::create_dir_all(&base).unwrap();
+    let link = base.join("to-stdout");
+    std::os::unix::fs::symlink("/dev/stdout", &link).unwrap();
+    let spellings = [
+        "/dev/stdout".to_string(),
+        "/dev/./fd/1".into(),
+        "/dev/fd/../fd/1".into(),
+        "/dev/fd/1".into(),
+        "/proc/self/./fd/1".into(),
+        "/proc/self/fd/1".into(),
+        "/proc/thread-self/fd/1".into(),
+        format!("/proc/{}/fd/1", "self"),
+        link.display().to_string(),
+    ];
+    for (i, s) in spellings.iter().enumerate() {
+        let log = base.join(format!("app-{i}.log"));
+        std::fs::write(&log, "earlier lines\n").unwrap();
+        let f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        let o = process()
+            .args(["sim", "blackjack", "--rounds", "2000", "-q", "-o", s])
+            .stdout(Stdio::from(f))
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{s}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            text.starts_with("earlier lines\n"),
+            "{s}: the earlier lines were lost"
+        );
+        assert!(text.contains("RTP"), "{s}: no report: {text:.200}");
+    }
+    // Standard input is read, not written, however spelled; another process's descriptor is
+    // not this process's.
+    for s in ["/dev/./stdin", "/proc/self/fd/0", "/proc/1/fd/1"] {
+        let o = process()
+            .args(["sim", "blackjack", "--rounds", "2000", "-q", "-o", s])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{s}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// An output name that is not UTF-8 is created byte for byte (not as U+FFFD), and a file of
+/// the lossy name is left alone.
+#[test]
+fn a_name_that_is_not_utf8_is_written_as_given() {
+    let base = temp_dir("door-bytes");
+    std::fs::create_dir_all(&base).unwrap();
+    let lossy = base.join("\u{fffd}.json");
+    std::fs::write(&lossy, "mine").unwrap();
+    let raw = base.join(OsStr::from_bytes(b"\xff.json"));
+    for flag in ["-o", "--out-dir"] {
+        let target = if flag == "-o" {
+            raw.clone()
+        } else {
+            base.join(OsStr::from_bytes(b"\xfe-od"))
+        };
+        let o = process()
+            .args([
+                "sim",
+                "blackjack",
+                "--rounds",
+                "2000",
+                "-q",
+                "--format",
+                "json",
+            ])
+            .arg(flag)
+            .arg(&target)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            std::fs::symlink_metadata(&target).is_ok(),
+            "{flag}: not made as named"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&lossy).unwrap(), "mine");
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// A standard error that cannot be written (closed by its reader, or a full device) never
+/// crashes the run: the exit code is the command's own.
+#[test]
+fn a_standard_error_that_cannot_be_written_does_not_crash_the_run() {
+    let bad = [
+        "sim",
+        "blackjack",
+        "--rounds",
+        "2000",
+        "-o",
+        "/nonexistent-folder/r.json",
+    ];
+    // A full device.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = process()
+        .args(bad)
+        .stderr(Stdio::from(full))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    // A pipe whose reader has gone.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let o = process()
+        .args(bad)
+        .stderr(Stdio::from(writer))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// A file or folder in the working folder named as a built-in (`basic`, `hi-lo`, `i18`) does
+/// not shadow it; `./basic` names the file.
+#[test]
+fn built_in_names_are_not_shadowed_by_files() {
+    let base = temp_dir("door-builtins");
+    std::fs::create_dir_all(base.join("basic")).unwrap();
+    std::fs::write(base.join("hi-lo"), "not a count").unwrap();
+    std::fs::create_dir_all(base.join("i18")).unwrap();
+    let run = |args: &[&str]| process().current_dir(&base).args(args).output().unwrap();
+    let o = run(&["sim", "blackjack", "--rounds", "2000", "-q"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = run(&[
+        "sim",
+        "blackjack",
+        "--rounds",
+        "2000",
+        "-q",
+        "--count",
+        "hi-lo",
+        "--indices",
+        "i18",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // Spelled as a path, it is the file: a folder, refused as one.
+    let o = run(&[
+        "sim",
+        "blackjack",
+        "--rounds",
+        "2000",
+        "-q",
+        "--strategy",
+        "./basic",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// A working folder deeper than PATH_MAX: every output works, as nothing needs its absolute
+/// path.
+#[test]
+fn a_working_folder_deeper_than_path_max_works() {
+    use rustix::fs::{Mode, OFlags};
+    let base = temp_dir("door-deep");
+    let seg = "d".repeat(200);
+    // 25 folders of 200 characters: 5,000 bytes below the base, past PATH_MAX (4,096).
+    let mut fd =
+        rustix::fs::open(&base, OFlags::RDONLY | OFlags::DIRECTORY, Mode::empty()).unwrap();
+    for _ in 0..25 {
+        rustix::fs::mkdirat(&fd, seg.as_str(), Mode::from_raw_mode(0o755)).unwrap();
+        fd = rustix::fs::openat(
+            &fd,
+            seg.as_str(),
+            OFlags::RDONLY | OFlags::DIRECTORY,
+            Mode::empty(),
+        )
+        .unwrap();
+    }
+    let deep = std::sync::Arc::new(fd);
+    let in_child = deep.clone();
+    let mut cmd = process();
+    cmd.args([
+        "sim",
+        "blackjack",
+        "--rounds",
+        "2000",
+        "-q",
+        "-o",
+        "r.json",
+        "--out-dir",
+        "od",
+    ]);
+    // SAFETY: fchdir is async-signal-safe; the descriptor outlives the child's start.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
+            rustix::process::fchdir(&*in_child).map_err(Into::into)
+        });
+    }
+    let o = cmd.output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let size = |name: &str| {
+        rustix::fs::statat(&*deep, name, rustix::fs::AtFlags::empty()).map(|s| s.st_size)
+    };
+    assert!(size("r.json").unwrap() > 100);
+    assert!(size("od/report.json").unwrap() > 100);
+    let _ = std::process::Command::new("rm")
+        .arg("-rf")
+        .arg(&base)
+        .status();
+}
+
+/// A link planted at a cache entry's name is never followed: the entry is not read through
+/// it, and saving the entry replaces the link, not the file it names.
+#[test]
+fn a_link_at_a_cache_entry_is_not_followed() {
+    let base = temp_dir("door-cache-link");
+    let cache = base.join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    let victim = base.join("victim.txt");
+    std::fs::write(&victim, "the user's file").unwrap();
+    // Rules other than the seed table's: their chart is derived and kept in the cache.
+    let args = ["sim", "blackjack", "--decks", "2", "--rounds", "2000", "-q"];
+    let o = process()
+        .env("RTPLAB_CACHE", &cache)
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let entries: Vec<PathBuf> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!entries.is_empty(), "nothing cached");
+    for e in &entries {
+        std::fs::remove_file(e).unwrap();
+        std::os::unix::fs::symlink(&victim, e).unwrap();
+    }
+    let o = process()
+        .env("RTPLAB_CACHE", &cache)
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "the user's file");
+    for e in &entries {
+        assert!(
+            std::fs::symlink_metadata(e).unwrap().is_file(),
+            "the link was not replaced"
+        );
+    }
+    // The folder is this user's alone.
+    let mode = std::fs::metadata(&cache).unwrap().mode() & 0o777;
+    assert_eq!(mode & 0o022, 0, "{mode:o}");
+    let _ = std::fs::remove_dir_all(&base);
+}
