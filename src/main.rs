@@ -69,7 +69,6 @@ fn main() -> ExitCode {
         progress: !cli.quiet,
     };
     let result = dispatch(cli.command, &ctx);
-    drop(ctx);
     // The outputs released (their lock files removed) before the exit code is decided.
     drop(door);
     // A signal that came while the files were written let them finish: the exit code still

@@ -807,3 +807,78 @@ fn a_link_at_a_cache_entry_is_not_followed() {
     assert_eq!(mode & 0o022, 0, "{mode:o}");
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// A reader that opened a FIFO and stopped reading cannot hold the run: the first SIGTERM
+/// ends the blocked write, the message says the output is partial, and the exit code is the
+/// signal's.
+#[test]
+fn a_stuck_reader_does_not_hold_the_run_past_a_signal() {
+    use rustix::fs::{Mode, OFlags};
+    let base = temp_dir("door-stuck-fifo");
+    let fifo = base.join("fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    // The reader: opened, its pipe made small (one page), never read.
+    let reader = rustix::fs::open(&fifo, OFlags::RDONLY | OFlags::NONBLOCK, Mode::empty()).unwrap();
+    let _ = rustix::pipe::fcntl_setpipe_size(&reader, 4096);
+    let hook = base.join("pause");
+    let mut child = process()
+        .args([
+            "sim",
+            "blackjack",
+            "--rounds",
+            "2000",
+            "-q",
+            "--format",
+            "json",
+            "-o",
+        ])
+        .arg(&fifo)
+        .env("RTPLAB_TEST_PAUSE", &hook)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(
+        wait_for(&base.join("pause.write.ready"), &mut child),
+        "never reached its write"
+    );
+    std::fs::write(base.join("pause.write.go"), b"").unwrap();
+    // The write fills the pipe and waits for the reader.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the write did not wait for the reader"
+    );
+    assert!(std::process::Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap()
+        .success());
+    let start = Instant::now();
+    let code = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st.code();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the signal did not end the write"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(code, Some(143), "{err}");
+    assert!(err.contains("partial"), "{err}");
+    drop(reader);
+    let _ = std::fs::remove_dir_all(&base);
+}
