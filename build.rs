@@ -33,9 +33,17 @@ fn main() {
     // The door's test hook (`door::pause`) is compiled into the test builds only: the `ci`
     // profile (the tests' builds) and debug builds, never the release build people run.
     println!("cargo::rustc-check-cfg=cfg(rtplab_test_hooks)");
-    let profile_dir = std::env::var("OUT_DIR").unwrap_or_default();
-    let in_profile = |p: &str| profile_dir.contains(&format!("/target/{p}/"));
-    if in_profile("ci") || in_profile("debug") {
+    // OUT_DIR is `<target>/[<triple>/]<profile>/build/<crate>-<hash>/out`: the profile is the
+    // folder holding `build`.
+    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
+    let profile = out
+        .ancestors()
+        .find(|a| a.file_name().is_some_and(|n| n == "build"))
+        .and_then(|b| b.parent())
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str().map(String::from))
+        .unwrap_or_default();
+    if profile == "ci" || profile == "debug" {
         println!("cargo:rustc-cfg=rtplab_test_hooks");
     }
     println!("cargo:rerun-if-changed=build.rs");

@@ -75,6 +75,7 @@ fn main() -> ExitCode {
     // says it came. From here on a signal ends the process at once with its own code (the
     // handler sees FINAL), so one in the last milliseconds is never lost behind an exit 0.
     FINAL.store(true, Ordering::SeqCst);
+    rtplab::door::pause("exit");
     let signal = match RECEIVED.load(Ordering::SeqCst) {
         s @ 1..=127 => Some(128 + s as u8),
         _ => None,

@@ -318,8 +318,11 @@ pub fn write_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), ShardErr
         why,
     };
     let text = serde_json::to_string(value).map_err(|e| err(e.to_string()))?;
-    crate::door::replace(path, text.as_bytes()).map_err(
-        |e| match crate::door::output::save_fallback(path, text.as_bytes()) {
+    crate::door::replace(path, text.as_bytes()).map_err(|e| {
+        if crate::door::output::is_kept(&e) {
+            return err(e.to_string());
+        }
+        match crate::door::output::save_fallback(path, text.as_bytes()) {
             Ok(fallback) => err(format!(
                 "{e}; the shard was saved to {} instead: move it into place",
                 fallback.display()
@@ -328,8 +331,8 @@ pub fn write_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), ShardErr
                 "{e}; saving it under {} failed too ({e2})",
                 std::env::temp_dir().display()
             )),
-        },
-    )
+        }
+    })
 }
 
 /// Write the shard file of a run (or shard) of any game.

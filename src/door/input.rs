@@ -144,12 +144,23 @@ pub fn open_file(path: &Path, what: &str) -> Result<(std::fs::File, u64), InputE
         }
     }
     use rustix::fs::{Mode, OFlags};
-    let fd = match rustix::fs::openat(
-        rustix::fs::CWD,
-        path,
-        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
-        Mode::empty(),
-    ) {
+    // An output the door holds and the command reads back (a shard file it resumes): read at
+    // its held place, never through a link put there.
+    let opened = match super::held_output_place(path) {
+        Some(place) => rustix::fs::openat(
+            &*place.dir,
+            &*place.name,
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
+            Mode::empty(),
+        ),
+        None => rustix::fs::openat(
+            rustix::fs::CWD,
+            path,
+            OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
+            Mode::empty(),
+        ),
+    };
+    let fd = match opened {
         Ok(fd) => fd,
         Err(rustix::io::Errno::NOENT) => {
             return Err(InputError::Missing {

@@ -191,6 +191,33 @@ fn held_output(path: &Path) -> Option<(Arc<Target>, Option<std::ffi::OsString>)>
         .map(|(_, t)| (t.clone(), Some(name)))
 }
 
+/// The held place of the regular-file output given as `path`, if a door holds one.
+pub(crate) fn held_output_place(path: &Path) -> Option<Place> {
+    match held_output(path) {
+        Some((t, None)) => match &*t {
+            Target::File(f) => Some(f.place.clone()),
+            _ => None,
+        },
+        Some((t, Some(name))) => match &*t {
+            Target::Files(dir, _) => Some(Place {
+                dir: dir.clone(),
+                name,
+            }),
+            _ => None,
+        },
+        None => None,
+    }
+}
+
+/// Whether something is at `path`: at its held place where a door holds it as an output (a
+/// shard file resumed), else by name.
+pub fn exists(path: &Path) -> bool {
+    match held_output_place(path) {
+        Some(p) => at::node_at(&p.dir, &p.name).is_some(),
+        None => std::fs::symlink_metadata(path).is_ok(),
+    }
+}
+
 impl Door {
     /// A door with no files (a library caller that writes nothing).
     pub fn none() -> Door {
@@ -270,6 +297,9 @@ impl Door {
     pub fn write_or_keep(&self, flag: &str, shown: &Path, bytes: &[u8]) -> Result<(), String> {
         self.write(flag, bytes).map_err(|e| {
             let what = format!("cannot write {flag} {}: {e}", shown.display());
+            if output::is_kept(&e) {
+                return what;
+            }
             match output::save_fallback(shown, bytes) {
                 Ok(p) => format!("{what}; it was saved to {} instead", p.display()),
                 Err(e2) => format!("{what}; saving it elsewhere failed too ({e2})"),
@@ -594,14 +624,20 @@ pub fn written() -> Vec<String> {
 }
 
 /// A test hook (compiled only into the test builds): where `RTPLAB_TEST_PAUSE` names a path,
-/// the command stops at `point` (between its check and its writes) until the test lets it go:
-/// it makes `PATH.POINT.ready` and waits for `PATH.POINT.go`. The door's tests change what is
+/// the command stops at `point` (`write`: between its check and its first write; `exit`: when
+/// its exit code is being decided) until the test lets it go: it makes `PATH.POINT.ready` and
+/// waits for `PATH.POINT.go`. The door's tests change what is
 /// at a name while the command waits there.
 #[cfg(rtplab_test_hooks)]
 pub fn pause(point: &str) {
     let Some(base) = std::env::var_os("RTPLAB_TEST_PAUSE") else {
         return;
     };
+    // The points it stops at: `RTPLAB_TEST_PAUSE_POINTS` (comma-separated), else `write`.
+    let points = std::env::var("RTPLAB_TEST_PAUSE_POINTS").unwrap_or_else(|_| "write".into());
+    if !points.split(',').any(|p| p == point) {
+        return;
+    }
     let mut ready = base.clone();
     ready.push(format!(".{point}.ready"));
     let mut go = base;

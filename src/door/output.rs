@@ -922,7 +922,7 @@ pub fn replace_file(t: &FileTarget, bytes: &[u8]) -> std::io::Result<()> {
             let kept = at::keep(dir, &tmp, name);
             drop(live);
             Err(match kept {
-                Ok(k) => std::io::Error::other(format!(
+                Ok(k) => kept_error(format!(
                     "{e}; the result was kept beside it as {}",
                     beside(&t.shown, &k)
                 )),
@@ -930,6 +930,17 @@ pub fn replace_file(t: &FileTarget, bytes: &[u8]) -> std::io::Result<()> {
             })
         }
     }
+}
+
+/// The error of a result that was not put at its name but kept beside it (the message says
+/// where): nothing more need be saved elsewhere ([`is_kept`]).
+fn kept_error(msg: String) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::AlreadyExists, msg)
+}
+
+/// Whether a write's error says the result was kept beside its name.
+pub fn is_kept(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::AlreadyExists
 }
 
 /// The path shown for the name `k` beside the output shown as `shown`.
@@ -1051,7 +1062,7 @@ pub fn replace_dir(
             let kept = at::keep(dir, &tmp, name);
             drop(live);
             return Err(match kept {
-                Ok(k) => std::io::Error::other(format!(
+                Ok(k) => kept_error(format!(
                     "{e}; the report folder was kept beside it as {}",
                     beside(&t.shown, &k)
                 )),

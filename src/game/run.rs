@@ -204,9 +204,8 @@ fn resume_point<G: Game>(
     shard: Option<ShardSpec>,
     range: &std::ops::Range<u64>,
 ) -> Result<Option<crate::shard::ShardFile<G::Acc>>, RunError> {
-    match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        _ => {}
+    if !crate::door::exists(path) {
+        return Ok(None);
     }
     let file = path.display().to_string();
     let other = |what: String| RunError::OtherRun {

@@ -882,3 +882,119 @@ fn a_stuck_reader_does_not_hold_the_run_past_a_signal() {
     drop(reader);
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// A signal that comes when the work is done and the exit code is being decided still ends
+/// the process with the signal's code, never 0.
+#[test]
+fn a_signal_in_the_last_moment_keeps_its_exit_code() {
+    let base = temp_dir("door-last-signal");
+    let hook = base.join("pause");
+    let mut child = process()
+        .args(["sim", "blackjack", "--rounds", "2000", "-q", "-o"])
+        .arg(base.join("r.txt"))
+        .env("RTPLAB_TEST_PAUSE", &hook)
+        .env("RTPLAB_TEST_PAUSE_POINTS", "exit")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(
+        wait_for(&base.join("pause.exit.ready"), &mut child),
+        "never reached its exit"
+    );
+    assert!(std::process::Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap()
+        .success());
+    let st = child.wait().unwrap();
+    assert_eq!(st.code(), Some(143));
+    assert!(base.join("r.txt").is_file());
+    let leftovers: Vec<_> = std::fs::read_dir(&base)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.as_bytes().starts_with(b".r.txt"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// A replaced report folder keeps the old one's mode and setgid bit (and, where this user may
+/// set them, its group).
+#[test]
+fn a_replaced_report_folder_keeps_its_mode_and_group() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let base = temp_dir("door-od-mode");
+    let od = base.join("od");
+    let run = |force: bool| {
+        let mut c = process();
+        c.args(["sim", "blackjack", "--rounds", "2000", "-q", "--out-dir"])
+            .arg(&od);
+        if force {
+            c.arg("--force");
+        }
+        let o = c.output().unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    run(false);
+    std::fs::set_permissions(&od, std::fs::Permissions::from_mode(0o2750)).unwrap();
+    // Another group, where this user may give it one (root may).
+    let group = rustix::fs::chown(&od, None, Some(rustix::process::Gid::from_raw(1))).is_ok();
+    let before = std::fs::metadata(&od).unwrap();
+    run(true);
+    let after = std::fs::metadata(&od).unwrap();
+    assert_ne!(before.ino(), after.ino(), "not replaced");
+    assert_eq!(after.mode() & 0o7777, 0o2750);
+    if group {
+        assert_eq!(after.gid(), 1);
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// A ramp that cannot be put at its name (a link planted there during the run) is kept beside
+/// it, and the report still goes where it was asked.
+#[test]
+fn a_ramp_that_cannot_be_written_does_not_cost_the_report() {
+    let base = temp_dir("door-ramp-lost");
+    std::fs::create_dir_all(base.join("sub")).unwrap();
+    let report = base.join("count-report.json");
+    std::fs::copy("reports/counting-hilo-50pct/report.json", &report).unwrap();
+    let victim = base.join("victim.txt");
+    std::fs::write(&victim, "the user's file").unwrap();
+    let ramp = base.join("sub/ramp.txt");
+    let args: Vec<OsString> = [
+        "strategies",
+        "ramp",
+        "blackjack",
+        "--spread",
+        "1-8",
+        "-q",
+        "--from",
+    ]
+    .iter()
+    .map(OsString::from)
+    .chain([report.into_os_string()])
+    .chain(["--ramp-out".into(), ramp.clone().into_os_string()])
+    .chain(["-o".into(), base.join("rep.txt").into_os_string()])
+    .collect();
+    let (code, err) = run_paused(&base, &args, || {
+        std::os::unix::fs::symlink(&victim, &ramp).unwrap();
+    });
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--ramp-out") && err.contains("rtplab-kept-"),
+        "{err}"
+    );
+    assert!(
+        std::fs::metadata(base.join("rep.txt")).is_ok_and(|m| m.len() > 100),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "the user's file");
+    let _ = std::fs::remove_dir_all(&base);
+}

@@ -377,4 +377,27 @@ mod tests {
         assert!(e.contains("identity"), "{e}");
         let _ = std::fs::remove_dir_all(c.dir());
     }
+
+    #[test]
+    fn a_forged_entry_sealed_again_is_not_taken_for_the_derivation() {
+        use super::super::strategy::Code;
+        let c = scratch("forged");
+        let kept = Kept::Cache(Ok(c.clone()));
+        let rules = h17();
+        let good = basic_chart(&rules, &kept);
+        let key = chart_key(&super::super::resolve::chart_rules(&rules));
+        // One cell changed in every up card's column (hard 16: hit <-> stand), then sealed
+        // again as a well-formed entry of this key: whichever column is checked, it differs.
+        let mut codes = good.codes;
+        let row = super::super::strategy::hard_row(16);
+        for cell in codes[row].iter_mut() {
+            *cell = if *cell == Code::S { Code::H } else { Code::S };
+        }
+        let forged = Chart::new(codes, "forged");
+        c.save(&key, &seal(&key, forged.to_csv("").as_bytes()))
+            .unwrap();
+        let read = basic_chart(&rules, &kept);
+        assert_eq!(read.codes, good.codes, "the forged chart was used");
+        let _ = std::fs::remove_dir_all(c.dir());
+    }
 }
