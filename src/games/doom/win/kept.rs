@@ -170,17 +170,6 @@ pub fn solve_resumable(
             (sol, top)
         }
     };
-    // What a signal does meanwhile, for the message the binary prints.
-    let _stopping = stop.map(|_| match partial {
-        Some(_) => crate::job::stopping(
-            "saving the solve's progress",
-            "the solve's progress since its last save (if any) is lost",
-        ),
-        None => crate::job::stopping(
-            "stopping the solve (nothing is kept: no cache)",
-            "the solve was not finished",
-        ),
-    });
     let bar = crate::progress::Progress::percent(
         opts.progress,
         if opts.progress { sol.total_work().0 } else { 0 },
@@ -224,6 +213,21 @@ pub fn solve_resumable(
     Ok(sol)
 }
 
+/// Say, for the binary's message on a signal, what a signal does to a solve that `stop`
+/// stops (`kept`: its progress is saved), until the guard is dropped.
+fn stopping(stop: Option<&AtomicBool>, kept: bool) -> Option<crate::job::StoppingGuard> {
+    stop.map(|_| match kept {
+        true => crate::job::stopping(
+            "saving the solve's progress",
+            "the solve's progress since its last save (if any) is lost",
+        ),
+        false => crate::job::stopping(
+            "stopping the solve (nothing is kept: no cache)",
+            "the solve was not finished",
+        ),
+    })
+}
+
 /// The table of `m`'s rules and target under `opts`, from `store`: read (milliseconds) when
 /// it is there, else solved (saying so on standard error, and where it will be kept, unless
 /// `opts.progress` is off) and kept. `stop` (a signal) stops a solve, its progress kept in the cache to resume from.
@@ -247,6 +251,7 @@ pub fn solve_kept(
     };
     match store {
         TableStore::Fresh => {
+            let _stopping = stopping(stop, false);
             solving(None);
             let sol = solve_resumable(m, opts, None, stop)?;
             Ok((sol, Origin::Computed(None)))
@@ -258,6 +263,7 @@ pub fn solve_kept(
             cache.get_or_compute(
                 &key,
                 |path| {
+                    let _stopping = stopping(stop, true);
                     solving(Some(path));
                     solve_resumable(m, opts, Some((&cache, &partial)), stop)
                 },
@@ -275,8 +281,9 @@ pub fn solve_kept(
                 })?;
                 return Ok((sol, Origin::Loaded(path.clone())));
             }
-            solving(Some(path));
             let cache = Cache::open().ok();
+            let _stopping = stopping(stop, cache.is_some());
+            solving(Some(path));
             let partial = partial_key(m, opts);
             let sol = solve_resumable(m, opts, cache.as_ref().map(|c| (c, &partial)), stop)?;
             crate::door::replace(path, &sol.to_bytes(m)).map_err(|e| WinError::Table {
