@@ -153,12 +153,12 @@ pub fn compare<G: Game>(
         return Err(RunError::ZeroChunk.into());
     }
     let setup = std::time::Instant::now();
-    let (plan, first) = G::prepare(&configs[0], spec.seed, spec.chunk, 1)?;
+    let (plan, first) = G::prepare_until(&configs[0], spec.seed, spec.chunk, 1, stop)?;
     // Every configuration plays chunks of the first one's size.
     let chunk = Some(plan.chunk_size());
     let mut sims = vec![first];
     for c in &configs[1..] {
-        sims.push(G::prepare(c, spec.seed, chunk, 1)?.1);
+        sims.push(G::prepare_until(c, spec.seed, chunk, 1, stop)?.1);
     }
     let setup_s = setup.elapsed().as_secs_f64();
     let total = plan.chunks();

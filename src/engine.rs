@@ -222,7 +222,7 @@ pub fn run_from<S: Simulation + ?Sized>(
     let planned = opts.chunks.end.saturating_sub(opts.chunks.start);
     let done = done.min(planned);
     let bar = crate::progress::Progress::new(opts.progress, planned, &opts.label, "chunks");
-    bar.set(done);
+    bar.resume(done);
     let start = Instant::now();
     let seed = opts.seed;
     let first = opts.chunks.start;

@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
 
 use crate::door::{Door, DoorError};
 use crate::report::{Format, PlotError, Plots, Report};
@@ -93,6 +94,46 @@ pub struct Ctx<'a> {
     /// Show progress on standard error (`progress::Progress`: on a terminal only); false
     /// under -q/--quiet.
     pub progress: bool,
+}
+
+/// What a first signal does while some work runs that stops its own way (a solve that saves
+/// its progress), for the binary's message on a signal: what it does now, and what a second
+/// signal, which aborts at once, leaves undone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stopping {
+    pub now: String,
+    pub abort: String,
+}
+
+static STOPPING: Mutex<Option<Stopping>> = Mutex::new(None);
+
+/// What a first signal does now, if work under [`stopping`] runs (None: what the command does
+/// by default, as the binary says it).
+pub fn stopping_now() -> Option<Stopping> {
+    STOPPING.lock().map(|s| s.clone()).unwrap_or(None)
+}
+
+/// Say what a first signal does (`now`) and what a second one leaves undone (`abort`) while
+/// the guard lives.
+pub fn stopping(now: &str, abort: &str) -> StoppingGuard {
+    if let Ok(mut s) = STOPPING.lock() {
+        *s = Some(Stopping {
+            now: now.into(),
+            abort: abort.into(),
+        });
+    }
+    StoppingGuard
+}
+
+/// Clears what [`stopping`] said when dropped.
+pub struct StoppingGuard;
+
+impl Drop for StoppingGuard {
+    fn drop(&mut self) {
+        if let Ok(mut s) = STOPPING.lock() {
+            *s = None;
+        }
+    }
 }
 
 /// A command's work.

@@ -246,16 +246,21 @@ fn watch_signals(stop: Arc<AtomicBool>) {
                 say(format!("\ninterrupted ({name}): finishing the files being written (signal again to abort)"));
                 continue;
             }
+            // Work that stops its own way (a solve saving its progress) says what it does.
+            let stopping = rtplab::job::stopping_now();
             if !graceful || !first {
                 rtplab::door::abandon();
                 // Said on standard error (ignoring a closed one), so that an exit code of 130
                 // or 143 is never the only trace of the stop.
                 let written = rtplab::door::written();
                 let what = match (graceful, written.is_empty()) {
-                    (true, true) => {
-                        "aborted at once by a second signal: the partial report was not written"
-                            .to_string()
-                    }
+                    (true, true) => match stopping {
+                        Some(s) => format!("aborted at once by a second signal: {}", s.abort),
+                        None => {
+                            "aborted at once by a second signal: the partial report was not written"
+                                .to_string()
+                        }
+                    },
                     (false, true) => {
                         "the work was not finished and nothing was written".to_string()
                     }
@@ -268,7 +273,13 @@ fn watch_signals(stop: Arc<AtomicBool>) {
                 std::process::exit(128 + sig);
             }
             stop.store(true, Ordering::SeqCst);
-            say(format!("\ninterrupted ({name}): finishing the chunks in progress, then reporting (signal again to abort)"));
+            let now = stopping.map_or_else(
+                || "finishing the chunks in progress, then reporting".to_string(),
+                |s| s.now,
+            );
+            say(format!(
+                "\ninterrupted ({name}): {now} (signal again to abort)"
+            ));
         }
     });
 }

@@ -5,13 +5,16 @@
 //! One type for every long job (simulations by chunks, the Dice of Doom solve by levels, the
 //! blackjack exact analyses by stage), so every bar looks and behaves alike. It may be shared
 //! by threads: `advance` is cheap and thread-safe.
+//!
+//! The ETA is the work left at the average pace of the work done by this process: work
+//! restored from a saved run (`resume`) counts as neither done nor timed.
 
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// How long work runs before its bar appears.
 pub const SHOW_AFTER: Duration = Duration::from_millis(1500);
@@ -21,6 +24,17 @@ pub struct Progress {
     bar: ProgressBar,
     /// Set once the bar is on the terminal.
     shown: Arc<AtomicBool>,
+    /// Where this process's work starts: the steps restored (`resume`) and the bar's elapsed
+    /// time then (nanoseconds); the ETA reads the pace from there.
+    from: Arc<[AtomicU64; 2]>,
+}
+
+/// The time `len − pos` more steps take at the pace of the steps from `base` to `pos` in
+/// `spent` (None: no step done yet to time).
+pub fn eta(len: u64, pos: u64, base: u64, spent: Duration) -> Option<Duration> {
+    let done = pos.checked_sub(base).filter(|&d| d > 0)?;
+    let left = len.saturating_sub(pos);
+    Some(spent.mul_f64(left as f64 / done as f64))
 }
 
 impl Progress {
@@ -56,10 +70,21 @@ impl Progress {
     /// [`SHOW_AFTER`] unless the work has finished, and keeps its clock ticking.
     fn styled(wanted: bool, len: u64, label: &str, count: &str) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
+        let from: Arc<[AtomicU64; 2]> = Arc::new([AtomicU64::new(0), AtomicU64::new(0)]);
+        let pace = from.clone();
+        let eta_key = move |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let base = pace[0].load(Ordering::SeqCst);
+            let since = Duration::from_nanos(pace[1].load(Ordering::SeqCst));
+            let spent = s.elapsed().saturating_sub(since);
+            let _ = match eta(s.len().unwrap_or(0), s.pos(), base, spent) {
+                Some(d) => write!(w, "{:#}", HumanDuration(d)),
+                None => write!(w, "?"),
+            };
+        };
         if let Ok(style) = ProgressStyle::with_template(&format!(
             "{{prefix}} [{{elapsed_precise}}] {{wide_bar}} {count}, eta {{eta}}"
         )) {
-            bar.set_style(style);
+            bar.set_style(style.with_key("eta", eta_key));
         }
         bar.set_prefix(label.to_string());
         let shown = Arc::new(AtomicBool::new(false));
@@ -74,7 +99,7 @@ impl Progress {
                 }
             });
         }
-        Progress { bar, shown }
+        Progress { bar, shown, from }
     }
 
     /// `n` more steps done.
@@ -82,8 +107,11 @@ impl Progress {
         self.bar.inc(n);
     }
 
-    /// Set the steps done to `pos`.
-    pub fn set(&self, pos: u64) {
+    /// Start from `pos` steps done before this process (a saved run resumed): shown as done,
+    /// and not timed, so that the ETA is the pace of this process's own work.
+    pub fn resume(&self, pos: u64) {
+        self.from[0].store(pos, Ordering::SeqCst);
+        self.from[1].store(self.bar.elapsed().as_nanos() as u64, Ordering::SeqCst);
         self.bar.set_position(pos);
     }
 
@@ -93,7 +121,8 @@ impl Progress {
         self.bar.set_message(unit.to_string());
         self.bar.set_length(len);
         self.bar.set_position(0);
-        self.bar.reset_eta();
+        self.from[0].store(0, Ordering::SeqCst);
+        self.from[1].store(self.bar.elapsed().as_nanos() as u64, Ordering::SeqCst);
     }
 
     /// Whether the bar has been put on the terminal.
@@ -128,11 +157,32 @@ mod tests {
         assert_eq!(p.bar.position(), 8);
         p.stage("next", 3, "things");
         assert_eq!((p.bar.position(), p.bar.length()), (0, Some(3)));
-        p.set(3);
+        p.resume(3);
         assert_eq!(p.bar.position(), 3);
         std::thread::sleep(SHOW_AFTER + Duration::from_millis(300));
         assert!(!p.is_shown());
         assert!(!Progress::hidden().is_shown());
+    }
+
+    /// The ETA is the pace of the work done by this process: steps restored from a saved run
+    /// are neither work done nor time spent.
+    #[test]
+    fn the_eta_times_only_the_work_done_here() {
+        let s = Duration::from_secs;
+        // 100 of 1,000 steps in 10 s: 900 more take 90 s.
+        assert_eq!(eta(1000, 100, 0, s(10)), Some(s(90)));
+        // Resumed at 900, 10 more in 10 s: the 90 left take 90 s (not 1 s, as if the 900
+        // restored had been done in those 10 s).
+        assert_eq!(eta(1000, 910, 900, s(10)), Some(s(90)));
+        // Nothing done yet: no pace to tell.
+        assert_eq!(eta(1000, 900, 900, s(10)), None);
+        assert_eq!(eta(1000, 1000, 0, s(10)), Some(s(0)));
+        let p = Progress::new(false, 1000, "work", "steps");
+        p.resume(900);
+        assert_eq!(p.bar.position(), 900);
+        assert_eq!(p.from[0].load(Ordering::SeqCst), 900);
+        p.stage("next", 10, "things");
+        assert_eq!(p.from[0].load(Ordering::SeqCst), 0);
     }
 
     #[test]

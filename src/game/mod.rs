@@ -75,6 +75,18 @@ pub trait Game: 'static {
         chunk: Option<u64>,
         shards: u64,
     ) -> Result<Prepared<Self>, Self::Error>;
+    /// `prepare` where the set-up is long work that a signal stops (Dice of Doom's two-player
+    /// solve, its progress kept to resume from): `stop` raised ends it with the game's error,
+    /// which says where the work is kept. The run path calls this; by default `prepare`.
+    fn prepare_until(
+        cfg: &Self::Config,
+        seed: u64,
+        chunk: Option<u64>,
+        shards: u64,
+        _stop: &AtomicBool,
+    ) -> Result<Prepared<Self>, Self::Error> {
+        Self::prepare(cfg, seed, chunk, shards)
+    }
     /// The report of a run (complete, interrupted, a shard, or merged).
     fn report(run: &Run<Self>, claim: Option<f64>) -> Result<Report, Self::Error>;
     /// The run's plots as (file name, SVG text).

@@ -62,7 +62,7 @@ pub fn simulate<G: Game>(
     check_spec(spec)?;
     let shards = spec.shard.map_or(1, |s| s.n);
     let setup = std::time::Instant::now();
-    let (plan, sim) = G::prepare(&cfg, spec.seed, spec.chunk, shards)?;
+    let (plan, sim) = G::prepare_until(&cfg, spec.seed, spec.chunk, shards, stop)?;
     let setup_s = setup.elapsed().as_secs_f64();
     let chunks = chunk_range(spec, plan.chunks())?;
     let opts = crate::engine::RunOptions {

@@ -309,6 +309,152 @@ fn a_stopped_exact_solve_resumes_from_the_cache() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// Run `args` in the cache folder `cache`, send `signal` as soon as standard error says
+/// `when` (the solve has started or resumed), and give back the exit code and all standard
+/// error said.
+fn signalled(cache: &std::path::Path, args: &[&str], when: &str, signal: &str) -> (i32, String) {
+    use std::io::{BufRead, Read};
+    let mut child = super::common::process()
+        .env("RTPLAB_CACHE", cache)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains(when) {
+        let mut line = String::new();
+        if err.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        said.push_str(&line);
+    }
+    let ok = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    err.read_to_string(&mut said).unwrap();
+    let code = child.wait().unwrap().code().unwrap_or(-1);
+    (code, said)
+}
+
+/// The sums of scores a stopped solve's message says are left ("(N of M sums of scores left)").
+fn sums_left(said: &str) -> u64 {
+    let at = said.rfind(" sums of scores left").expect(said);
+    let n = said[..at].rsplit('(').next().unwrap();
+    let n = n.split(" of ").next().unwrap().replace(',', "");
+    n.parse().expect(said)
+}
+
+/// Every command that solves the two-player table keeps a stopped solve and resumes one any
+/// of them stopped: `advise doom` stopped by Ctrl-C saves its progress (exit 130); `sim doom`
+/// with a win-optimal seat resumes it in its set-up, says on the first SIGTERM that it saves
+/// the solve's progress, and saves more of it (exit 143); `exact doom` resumes it to the end,
+/// with the table an uninterrupted solve makes, and removes the progress. Every line said is
+/// at most 100 columns.
+#[test]
+fn a_stopped_solve_is_kept_and_resumed_by_every_command_that_solves() {
+    let d = temp_dir("cache-stop-every");
+    let cache = d.join("cache");
+    let target = ["--target", "1000"];
+    let advise: Vec<&str> = [
+        "advise",
+        "doom",
+        "--roll",
+        "1,5,2,2,3,4",
+        "--score",
+        "300",
+        "--opponent",
+        "500",
+    ]
+    .into_iter()
+    .chain(target)
+    .collect();
+    let (code, said) = signalled(&cache, &advise, "will be kept at", "INT");
+    assert_eq!(code, 130, "{said}");
+    assert!(
+        said.contains("interrupted (Ctrl-C): saving the solve's progress"),
+        "{said}"
+    );
+    assert!(
+        said.contains("run the same command again to resume"),
+        "{said}"
+    );
+    let partial = |dir: &std::path::Path| {
+        entries(dir)
+            .into_iter()
+            .find(|p| p.to_string_lossy().contains("doom-win-partial"))
+    };
+    let first = std::fs::read(partial(&cache).expect(&said)).unwrap();
+    let left = sums_left(&said);
+    for line in said.lines() {
+        assert!(
+            line.chars().count() <= 100,
+            "wider than 100 columns: {line}"
+        );
+    }
+
+    let sim: Vec<&str> = [
+        "sim",
+        "doom",
+        "--games",
+        "10",
+        "--seat",
+        "win-optimal",
+        "--seat",
+        "optimal",
+    ]
+    .into_iter()
+    .chain(target)
+    .collect();
+    let (code, said) = signalled(&cache, &sim, "resuming the solve", "TERM");
+    assert_eq!(code, 143, "{said}");
+    assert!(
+        said.contains("interrupted (SIGTERM): saving the solve's progress"),
+        "{said}"
+    );
+    assert!(!said.contains("finishing the chunks"), "{said}");
+    assert!(sums_left(&said) < left, "{said}");
+    assert_ne!(std::fs::read(partial(&cache).unwrap()).unwrap(), first);
+    for line in said.lines() {
+        assert!(
+            line.chars().count() <= 100,
+            "wider than 100 columns: {line}"
+        );
+    }
+
+    let exact: Vec<&str> = [
+        "exact",
+        "doom",
+        "--players",
+        "2",
+        "--objective",
+        "win",
+        "--format",
+        "json",
+    ]
+    .into_iter()
+    .chain(target)
+    .collect();
+    let resumed = rtplab()
+        .env("RTPLAB_CACHE", &cache)
+        .args(&exact)
+        .output()
+        .unwrap();
+    assert_eq!(resumed.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&resumed.stderr).contains("resuming the solve"));
+    assert!(partial(&cache).is_none(), "{:?}", entries(&cache));
+    let whole = rtplab().args(&exact).arg("--no-cache").output().unwrap();
+    let a: serde_json::Value = serde_json::from_slice(&resumed.stdout).unwrap();
+    let b: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap();
+    for k in ["p_first", "win_table", "handicaps", "thresholds", "solve"] {
+        assert_eq!(a[k], b[k], "{k}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// No test runs the binary past the helpers that give it the tests' own cache folder
 /// (`common::rtplab`, `common::process`, `common::bin` with `RTPLAB_CACHE` set): a test that
 /// read the user's cache, or one another test filled, would pass or fail on what ran before it.

@@ -1,5 +1,6 @@
 //! Dice of Doom as a [`Game`]: configuration, plan, simulation, report, baselines.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -120,9 +121,21 @@ impl Game for Doom {
 
     fn prepare(
         cfg: &DoomConfig,
+        seed: u64,
+        chunk: Option<u64>,
+        shards: u64,
+    ) -> Result<(DoomPlan, BoxedSim<GameAcc>), DoomError> {
+        Self::prepare_until(cfg, seed, chunk, shards, &AtomicBool::new(false))
+    }
+
+    /// A signal stops the two-player solve a win-seeking seat needs at the end of a sum of
+    /// scores, its progress kept to resume from (`win::kept`).
+    fn prepare_until(
+        cfg: &DoomConfig,
         _seed: u64,
         chunk: Option<u64>,
         _shards: u64,
+        stop: &AtomicBool,
     ) -> Result<(DoomPlan, BoxedSim<GameAcc>), DoomError> {
         let model = Arc::new(Model::new(&cfg.rules));
         // Solve each distinct strategy once.
@@ -153,8 +166,11 @@ impl Game for Doom {
                 progress: true,
                 ..super::win::WinOptions::fast()
             };
-            let (sol, _) = super::win::kept::solve_kept(&model, &opts, &cfg.table, None)
-                .map_err(|e| DoomError::Strategy(format!("win-optimal: {e}")))?;
+            let (sol, _) = super::win::kept::solve_kept(&model, &opts, &cfg.table, Some(stop))
+                .map_err(|e| match e {
+                    super::win::WinError::Stopped(_) => DoomError::Solve(e),
+                    e => DoomError::Strategy(format!("win-optimal: {e}")),
+                })?;
             Some(Arc::new(super::sim::WinPlay::new(sol)))
         } else {
             None

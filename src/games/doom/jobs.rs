@@ -123,7 +123,18 @@ impl Job for AdviseJob {
             progress: ctx.progress,
             ..super::win::WinOptions::fast()
         };
-        let get = || super::win::kept::solve_kept(&model, &opts, &self.table, None).map(|t| t.0);
+        // A signal stops a solve at the end of a sum of scores, its progress kept to resume
+        // from (where a table is kept), as `exact doom` does.
+        let stop = match self.table {
+            super::win::TableStore::Fresh => None,
+            _ => Some(ctx.stop),
+        };
+        let get = || {
+            if stop.is_some() {
+                (ctx.graceful)();
+            }
+            super::win::kept::solve_kept(&model, &opts, &self.table, stop).map(|t| t.0)
+        };
         let solved = advise::Solved {
             get_win: Some(&get),
             ..Default::default()

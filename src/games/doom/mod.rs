@@ -66,6 +66,10 @@ pub enum DoomError {
         games: u64,
         target: u64,
     },
+    /// The two-player solve a win-seeking seat needs, stopped by a signal (the message says
+    /// where its progress is kept).
+    #[error(transparent)]
+    Solve(win::WinError),
     #[error(transparent)]
     Run(#[from] crate::game::RunError),
 }

@@ -2,7 +2,6 @@
 //! game-generic chunked runner.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::exact::{solve_policy, BankRule, Policy, Solution, ValueTable};
@@ -108,29 +107,47 @@ pub fn play_turn(
     }
 }
 
-/// Turn tables kept at most (bytes); beyond, a table is built afresh for each turn.
-const WIN_CACHE_BYTES: usize = 1 << 30;
+/// Turn tables kept at most (bytes). A run visits far more positions than it revisits (at a
+/// target of 10,000 the game has 80,000, each table about 50 kB), so the tables kept are
+/// dropped together when they would pass this and kept afresh from then on: the positions
+/// played often (the first turns of a game) are back at once, and memory stays near the
+/// solved table's. At 10,000 this keeps the time of keeping every table (1 GB) within a few
+/// percent (docs/performance.md).
+const WIN_CACHE_BYTES: usize = 32 << 20;
 
-/// The win-optimal policy in play: the solved game, and the turn tables built so far (shared
+/// The turn tables kept: by turn, and their bytes.
+#[derive(Default)]
+struct Kept {
+    tables: HashMap<TurnKind, Arc<TurnTable>>,
+    bytes: usize,
+}
+
+/// The win-optimal policy in play: the solved game, and the turn tables built lately (shared
 /// by the threads, up to `WIN_CACHE_BYTES`).
 pub struct WinPlay {
     pub sol: WinSolution,
-    cache: Mutex<HashMap<TurnKind, Arc<TurnTable>>>,
-    bytes: AtomicUsize,
+    kept: Mutex<Kept>,
+    /// The tables' bytes kept at most.
+    budget: usize,
 }
 
 impl WinPlay {
     pub fn new(sol: WinSolution) -> WinPlay {
+        Self::keeping(sol, WIN_CACHE_BYTES)
+    }
+
+    /// Keeping at most `budget` bytes of turn tables.
+    fn keeping(sol: WinSolution, budget: usize) -> WinPlay {
         WinPlay {
             sol,
-            cache: Mutex::new(HashMap::new()),
-            bytes: AtomicUsize::new(0),
+            kept: Mutex::new(Kept::default()),
+            budget,
         }
     }
 
     fn table(&self, kind: TurnKind) -> Arc<TurnTable> {
-        let lock = || self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(t) = lock().get(&kind) {
+        let lock = || self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = lock().tables.get(&kind) {
             return t.clone();
         }
         let t = Arc::new(match kind {
@@ -141,11 +158,19 @@ impl WinPlay {
             _ => self.sol.table(kind),
         });
         let size = t.bytes();
-        if self.bytes.load(Ordering::Relaxed) + size <= WIN_CACHE_BYTES {
-            self.bytes.fetch_add(size, Ordering::Relaxed);
-            lock().insert(kind, t.clone());
+        let mut kept = lock();
+        if kept.bytes + size > self.budget {
+            *kept = Kept::default();
         }
+        kept.bytes += size;
+        kept.tables.insert(kind, t.clone());
         t
+    }
+
+    /// The bytes of the turn tables kept now.
+    #[cfg(test)]
+    fn kept_bytes(&self) -> usize {
+        self.kept.lock().map(|k| k.bytes).unwrap_or(0)
     }
 }
 
@@ -1050,6 +1075,36 @@ mod tests {
         // The last turn: only what passes the leader (4,000 + more than 500).
         let d = banked(4_000, 4_500, true);
         assert!(!some(&d, 1..501) && some(&d, 501..700));
+    }
+
+    /// The turn tables a win-seeking seat keeps stay within their budget, whatever the
+    /// positions played, and a table read back is the one built afresh.
+    #[test]
+    fn the_turn_tables_kept_stay_within_their_budget() {
+        let mut r = DoomRules::preset(DoomPreset::Seed);
+        r.target = 500;
+        let m = Model::new(&r);
+        let sol = WinSolution::solve(&m).unwrap();
+        let one = sol.turn_table_within(0, 0, 0, 0, sol.play_levels(PLAY_POINTS));
+        let budget = 3 * one.bytes();
+        let w = WinPlay::keeping(sol, budget);
+        for round in 0..2 {
+            for a in 0..w.sol.tu {
+                for b in 0..w.sol.tu {
+                    let kind = TurnKind::Game { k: round, a, b };
+                    let t = w.table(kind);
+                    assert!(w.kept_bytes() <= budget);
+                    let again = w.table(kind);
+                    let fresh =
+                        w.sol
+                            .turn_table_within(round, a, b, 0, w.sol.play_levels(PLAY_POINTS));
+                    for p in 0..fresh.levels {
+                        assert_eq!(again.value(p, 0).to_bits(), fresh.value(p, 0).to_bits());
+                        assert_eq!(t.value(p, 0).to_bits(), fresh.value(p, 0).to_bits());
+                    }
+                }
+            }
+        }
     }
 
     /// Hot dice in win-optimal play, on the last turn where any points win (so banking at

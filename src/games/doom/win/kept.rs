@@ -131,9 +131,20 @@ fn sums(sol: &WinSolution) -> usize {
     sol.top_sum() + 1
 }
 
+/// "1,234 of 4,001 sums of scores left", when `next` is the next sum to solve.
+fn left(sol: &WinSolution, next: usize) -> String {
+    use crate::report::count;
+    format!(
+        "{} of {} sums of scores left",
+        count(next as u64 + 1),
+        count(sums(sol) as u64)
+    )
+}
+
 /// Solve, resuming from the progress saved in `partial` (a cache and the entry) if any, and
 /// saving progress there on a stop (`stop` raised) and every [`CHECKPOINT_EVERY`]. A stop
-/// ends in [`WinError::Stopped`], saying where the progress is.
+/// ends in [`WinError::Stopped`], saying where the progress is. The progress bar's ETA is the
+/// pace of this solve's own work (the part restored is not timed).
 pub fn solve_resumable(
     m: &Model,
     opts: &WinOptions,
@@ -146,10 +157,9 @@ pub fn solve_resumable(
         Some((sol, next)) => {
             if let Some((c, k)) = partial {
                 eprintln!(
-                    "resuming the solve saved at {}: {} of {} sums of scores left",
-                    c.path(k).display(),
-                    next + 1,
-                    sums(&sol)
+                    "resuming the solve ({}) saved at\n  {}",
+                    left(&sol, next),
+                    c.path(k).display()
                 );
             }
             (sol, next)
@@ -167,7 +177,7 @@ pub fn solve_resumable(
         "of the turn levels",
     );
     if opts.progress && from < sol.top_sum() {
-        bar.set(sol.work_above(from));
+        bar.resume(sol.work_above(from));
     }
     let mut last = Instant::now();
     let mut saved: Option<Result<PathBuf, String>> = None;
@@ -186,10 +196,10 @@ pub fn solve_resumable(
     });
     bar.finish();
     if let Some(next) = stopped {
-        let left = format!("{} of {} sums of scores left", next + 1, sums(&sol));
+        let left = left(&sol, next);
         return Err(WinError::Stopped(match saved {
             Some(Ok(p)) => format!(
-                "the solve's progress ({left}) is saved at {}; run the same command again to resume",
+                "the solve's progress ({left}) is saved at\n  {}\nrun the same command again to resume",
                 p.display()
             ),
             Some(Err(e)) => format!("the solve's progress ({left}) could not be saved: {e}"),
@@ -201,6 +211,21 @@ pub fn solve_resumable(
         let _ = c.remove(k);
     }
     Ok(sol)
+}
+
+/// Say, for the binary's message on a signal, what a signal does to a solve that `stop`
+/// stops (`kept`: its progress is saved), until the guard is dropped.
+fn stopping(stop: Option<&AtomicBool>, kept: bool) -> Option<crate::job::StoppingGuard> {
+    stop.map(|_| match kept {
+        true => crate::job::stopping(
+            "saving the solve's progress",
+            "the solve's progress since its last save (if any) is lost",
+        ),
+        false => crate::job::stopping(
+            "stopping the solve (nothing is kept: no cache)",
+            "the solve was not finished",
+        ),
+    })
 }
 
 /// The table of `m`'s rules and target under `opts`, from `store`: read (milliseconds) when
@@ -221,11 +246,12 @@ pub fn solve_kept(
             eprintln!("{}", plan_line(&plan, m.rules.target));
         }
         if let Some(p) = path {
-            eprintln!("the solved table will be kept at {}", p.display());
+            eprintln!("the solved table will be kept at\n  {}", p.display());
         }
     };
     match store {
         TableStore::Fresh => {
+            let _stopping = stopping(stop, false);
             solving(None);
             let sol = solve_resumable(m, opts, None, stop)?;
             Ok((sol, Origin::Computed(None)))
@@ -237,6 +263,7 @@ pub fn solve_kept(
             cache.get_or_compute(
                 &key,
                 |path| {
+                    let _stopping = stopping(stop, true);
                     solving(Some(path));
                     solve_resumable(m, opts, Some((&cache, &partial)), stop)
                 },
@@ -254,8 +281,9 @@ pub fn solve_kept(
                 })?;
                 return Ok((sol, Origin::Loaded(path.clone())));
             }
-            solving(Some(path));
             let cache = Cache::open().ok();
+            let _stopping = stopping(stop, cache.is_some());
+            solving(Some(path));
             let partial = partial_key(m, opts);
             let sol = solve_resumable(m, opts, cache.as_ref().map(|c| (c, &partial)), stop)?;
             crate::door::replace(path, &sol.to_bytes(m)).map_err(|e| WinError::Table {
@@ -267,17 +295,23 @@ pub fn solve_kept(
     }
 }
 
-/// The solve's size and memory, in a line for standard error before it starts.
+/// The solve's size and memory, in two lines (at most 100 columns) for standard error before
+/// it starts.
 pub fn plan_line(plan: &super::WinPlan, target: u64) -> String {
     use crate::report::count;
+    let bytes = plan.table_bytes as f64;
+    let table = if bytes < 1e6 {
+        format!("{:.0} kB", bytes / 1e3)
+    } else {
+        format!("{:.0} MB", bytes / 1e6)
+    };
     format!(
-        "Solving the two-player game to {}: {} of {} states ({} pairs, {} turn levels), table {:.0} MB",
+        "Solving the two-player game to {}: {} of {} states, table {table}\n  ({} pairs of scores, {} turn levels)",
         count(target),
         count(plan.solved),
         count(plan.states),
         count(plan.pairs),
         count(plan.turn_levels),
-        plan.table_bytes as f64 / 1e6,
     )
 }
 
