@@ -156,11 +156,11 @@ pub fn solve_resumable(
     let (mut sol, from) = match loaded {
         Some((sol, next)) => {
             if let Some((c, k)) = partial {
-                eprintln!(
+                crate::door::say(&format!(
                     "resuming the solve ({}) saved at\n  {}",
                     left(&sol, next),
                     c.path(k).display()
-                );
+                ));
             }
             (sol, next)
         }
@@ -243,10 +243,10 @@ pub fn solve_kept(
             return;
         }
         if let Ok(plan) = WinSolution::plan(m, opts) {
-            eprintln!("{}", plan_line(&plan, m.rules.target));
+            crate::door::say(&format!("{}", plan_line(&plan, m.rules.target)));
         }
         if let Some(p) = path {
-            eprintln!("the solved table will be kept at\n  {}", p.display());
+            crate::door::say(&format!("the solved table will be kept at\n  {}", p.display()));
         }
     };
     match store {
@@ -273,7 +273,7 @@ pub fn solve_kept(
         }
         TableStore::File(path) => {
             let shown = path.display().to_string();
-            if std::fs::symlink_metadata(path).is_ok() {
+            if crate::door::exists(path) {
                 let bytes = read_bytes(path, "solved table", MAX_TABLE_BYTES)?;
                 let sol = WinSolution::from_bytes(m, &bytes).map_err(|e| WinError::Table {
                     path: shown.clone(),
