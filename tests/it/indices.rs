@@ -77,7 +77,15 @@ fn committed_seed_indices_are_the_generated_ones() {
 /// deck, so a single deck's default is 0.75 decks left (and an explicit 0.5 is still refused).
 #[test]
 fn one_deck_indices_default_to_decks_left_the_shoe_can_take() {
-    let base = ["strategies", "indices", "blackjack", "--count", "hi-lo", "--decks", "1"];
+    let base = [
+        "strategies",
+        "indices",
+        "blackjack",
+        "--count",
+        "hi-lo",
+        "--decks",
+        "1",
+    ];
     let out = succeeds(rtplab().args(base));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("with 0.75 decks left"), "{text}");

@@ -138,7 +138,8 @@ impl Job for IndicesJob {
         &self.outputs
     }
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
-        let decks_left = self.decks_left
+        let decks_left = self
+            .decks_left
             .unwrap_or_else(|| super::derive::default_decks_left(self.rules.decks));
         let game = self.ramp_game(ctx)?;
         let (found, ev_found) = derive_indices_and_ev(&IndexRequest {
