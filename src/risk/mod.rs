@@ -202,7 +202,7 @@ impl Request {
         if !(p.sd > 0.0 && p.sd <= MAX_UNITS) {
             return Err(RiskError::Sd(p.sd_name.clone()));
         }
-        if !(p.ev.abs() <= MAX_UNITS) {
+        if p.ev.is_nan() || p.ev.abs() > MAX_UNITS {
             return Err(RiskError::Ev(p.ev_name.clone()));
         }
         let positive = |v: Option<f64>| v.is_none_or(|v| v > 0.0 && v <= MAX_UNITS);

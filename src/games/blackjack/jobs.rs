@@ -391,7 +391,7 @@ impl Job for RampJob {
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         self.request.spread.validate().map_err(BjError::from)?;
         let (table, rows, _) = count_table(self.source, ctx)?;
-        let interrupted = table.interrupted;
+        let status = signalled(ctx);
         let model = ramp_model(table, rows, &self.request);
         if let Some(p) = &self.ramp_out {
             ctx.door
@@ -405,10 +405,16 @@ impl Job for RampJob {
             plots: Box::new(move || {
                 super::ramp::plots(&model).map_err(plot_error("the ramp's plots"))
             }),
-            status: Status::ran(interrupted),
+            status,
             unsaved: None,
         })
     }
+}
+
+/// Interrupted when a signal stopped this command's simulation; a table read from the report
+/// of an interrupted run is marked so in what is made from it, but this command ran to its end.
+fn signalled(ctx: &Ctx) -> Status {
+    Status::ran(ctx.stop.load(std::sync::atomic::Ordering::SeqCst))
 }
 
 /// `strategies bets blackjack`: the bet sheet in money for a bankroll, the table's limits
@@ -433,14 +439,14 @@ impl Job for BetsJob {
             return Err(super::bets::BetsError::NoRamp(money.chip, money.table_min).into());
         }
         let (table, rows, share) = count_table(self.source, ctx)?;
-        let interrupted = table.interrupted;
+        let status = signalled(ctx);
         let model = bets_model(table, rows, share, &self.request);
         if let (Some(p), Some(text)) = (&self.bets_out, ramp_file(&model)) {
             ctx.door.write("--bets-out", text.as_bytes()).map_err(|e| {
                 Error::Write(format!("cannot write --bets-out {}: {e}", p.display()))
             })?;
         }
-        Ok(Outcome::report(render(&model), Status::ran(interrupted)))
+        Ok(Outcome::report(render(&model), status))
     }
 }
 

@@ -583,6 +583,7 @@ pub fn ramp_file(m: &BetsModel) -> Option<String> {
     if let Some(r) = &m.table.rules {
         s += &format!("# rules: {r}\n");
     }
+    s += &m.table.file_marker();
     s += "# count:units (the first entry covers every count at or below it, the last every count above it)\n";
     for e in ramp.split(',') {
         s += e;
