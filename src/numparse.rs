@@ -108,12 +108,13 @@ pub fn count(s: &str) -> Result<u64, CountError> {
     u64::try_from(v).map_err(|_| CountError::TooLarge)
 }
 
-/// A float as a person would write it back: plain decimal from 1e-6 up to 1e15 (`0.25`,
-/// `1500`), scientific notation beyond (`1e300`, not its 301 digits; `1e-300`, not 300 zeros),
-/// the shortest text that reads back as the same number either way; `inf` and `NaN` as such.
+/// A float as a person would write it back: plain decimal from 1e-15 up to 1e15 (`0.25`,
+/// `1500`, `0.0000003`), scientific notation beyond (`1e300`, not its 301 digits; `1e-300`,
+/// not 300 zeros), the shortest text that reads back as the same number either way; `inf` and
+/// `NaN` as such.
 pub fn written(v: f64) -> String {
     let a = v.abs();
-    if a == 0.0 || !a.is_finite() || (1e-6..1e15).contains(&a) {
+    if a == 0.0 || !a.is_finite() || (1e-15..1e15).contains(&a) {
         format!("{v}")
     } else {
         format!("{v:e}")
@@ -223,6 +224,8 @@ mod tests {
         assert_eq!(written(1e15), "1e15");
         assert_eq!(written(999_999_999_999_999.0), "999999999999999");
         assert_eq!(written(0.25), "0.25");
+        assert_eq!(written(3e-7), "0.0000003");
+        assert_eq!(written(1e-16), "1e-16");
         assert_eq!(written(0.0), "0");
         assert_eq!(written(f64::INFINITY), "inf");
     }

@@ -270,7 +270,7 @@ fn is_missing(t: &str) -> bool {
 
 /// A raw number for CSV: the shortest text that reads back as the same f64.
 /// A cell's raw number: the shortest text that reads back as it, in plain decimal where that
-/// is short and in scientific notation from 1e15 or below 1e-6 (`1e300`, not 301 digits);
+/// is short and in scientific notation from 1e15 or below 1e-15 (`1e300`, not 301 digits);
 /// exact counts are `Num::Count`.
 fn num_text(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
@@ -627,7 +627,8 @@ mod tests {
             (1e20, "1e20"),
             (f64::MAX, "1.7976931348623157e308"),
             (1e-300, "1e-300"),
-            (-1.5e-7, "-1.5e-7"),
+            (-1.5e-7, "-0.00000015"),
+            (-1.5e-17, "-1.5e-17"),
             (f64::NAN, "NaN"),
             // An integer goes through i64, so a negative zero is written as 0.
             (-0.0, "0"),
