@@ -94,13 +94,13 @@ pub struct DoomRulesArgs {
     /// per farkles-in-a-row count); the audit and the two-player solve refuse it.
     #[arg(long, value_name = "K:P|off", value_parser = parse_penalty)]
     pub farkle_penalty: Option<OrOff<(u8, u32)>>,
-    /// Points to win (100k, 1e4 accepted).
+    /// Points to win (100k, 1e4 accepted), from 1 to 10^9.
     ///
     /// The seed: 100,000 (10,000 is the classic Farkle target). Games are played to the end
     /// with a guard of 100,000 rounds: `sim doom` refuses a target its seats cannot reach well
     /// within that. The two-player solve (--objective win, advise --score) takes at most
     /// 100,000 (fast solve: minutes at 100,000).
-    #[arg(long, value_name = "POINTS", value_parser = parse_count_limited)]
+    #[arg(long, value_name = "POINTS", value_parser = parse_target)]
     pub target: Option<u64>,
     /// When a player reaches the target: finish the round (highest total wins) or win at once.
     #[arg(long, value_enum)]
@@ -380,6 +380,17 @@ pub enum Objective {
     Points,
     /// Probability of winning the game (two players).
     Win,
+}
+
+/// `--target`: a count of points from 1 to `rules::MAX_TARGET`, refused with the one message
+/// every way in gives (`rules::check_target`), however large the number typed.
+fn parse_target(s: &str) -> Result<u64, String> {
+    use rtplab::numparse::{count, CountError};
+    match count(s) {
+        Ok(n) if rules::check_target(n).is_ok() => Ok(n),
+        Ok(_) | Err(CountError::TooLarge) => Err(rules::target_refused(s.trim())),
+        Err(e) => Err(e.message(s)),
+    }
 }
 
 /// A setting's value or 'off'. A newtype, because clap reads `Option<Option<T>>` as a flag

@@ -29,9 +29,17 @@ pub const MAX_AMOUNT: f64 = 1e15;
 struct Head {
     game: Option<String>,
     interrupted: Option<bool>,
+    /// An audit dossier's identity, which says whether its simulation was interrupted.
+    identity: Option<IdentityHead>,
     count_key: Option<serde::de::IgnoredAny>,
     monitoring: Option<serde_json::Value>,
     rtp_total_wagered: Option<serde::de::IgnoredAny>,
+}
+
+/// What a dossier's `identity` says of its run.
+#[derive(Deserialize)]
+struct IdentityHead {
+    interrupted: Option<bool>,
 }
 
 /// A dossier's `monitoring` object (`rtplab audit`).
@@ -118,6 +126,9 @@ impl Expectation {
         let head = Head::deserialize(&v).map_err(incomplete(file, "report", HOW_SIM))?;
         if head.interrupted == Some(true) {
             return unsuitable("the report is of an interrupted (partial) run: hold live results against a complete run's figures");
+        }
+        if head.identity.and_then(|i| i.interrupted) == Some(true) {
+            return unsuitable("the dossier is of an interrupted (partial) audit: its simulation was stopped before the end; make it again and let it finish, or with `--rounds 0` for the exact figures alone");
         }
         if head.count_key.is_some() {
             return unsuitable("the report is of a card counter, whose bets vary with the count: the bands assume rounds of equal stakes; use a flat-betting report (the same strategy without --count)");
@@ -300,6 +311,11 @@ mod tests {
             (
                 r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "interrupted": true}"#,
                 "interrupted",
+            ),
+            // An audit stopped in its simulation (its `monitoring` object is all there).
+            (
+                r#"{"identity": {"interrupted": true}, "monitoring": {"tier": "basic", "rtp_total_wagered": 0.99, "sd_per_round": 1.1, "max_return_per_wagered": 12}}"#,
+                "interrupted (partial) audit",
             ),
             (
                 r#"{"rtp_total_wagered": 0.99, "rtp_total_wagered_se": 0.001, "seat_rounds": 100, "count_key": "true count"}"#,

@@ -115,6 +115,9 @@ impl Report {
                         Some(Num::One(x, u)) => {
                             let _ = w.write_record([&s.name, &key, c, &num_text(x), u]);
                         }
+                        Some(Num::Count(n)) => {
+                            let _ = w.write_record([&s.name, &key, c, &n.to_string(), "count"]);
+                        }
                         Some(Num::Range(lo, hi, u)) => {
                             let _ = w.write_record([
                                 &s.name,

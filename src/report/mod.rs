@@ -36,6 +36,8 @@ pub struct PlotError(pub String);
 pub enum Num {
     One(f64, &'static str),
     Range(f64, f64, &'static str),
+    /// A count, exact (a float would round one past 2^53: 12345678901234567 to ...568).
+    Count(u64),
 }
 
 /// One cell: the text the table and Markdown show, and (for numbers) the raw value and its
@@ -102,7 +104,10 @@ pub fn pct_estimate_cells(mean: f64, se: f64, ci95: [f64; 2], d: usize) -> [Cell
 
 /// A count shown with thousands separators, carried as the number.
 pub fn count_cell(n: u64) -> Cell {
-    Cell::num(count(n), n as f64, "count")
+    Cell {
+        text: count(n),
+        value: Some(Num::Count(n)),
+    }
 }
 
 /// The notes of a claim check: the verdict, and how many observations (`unit`, e.g.
@@ -232,6 +237,7 @@ impl Section {
                 let (a, b, unit) = match cell.value {
                     Some(Num::One(v, u)) => (num_text(v), None, u),
                     Some(Num::Range(lo, hi, u)) => (num_text(lo), Some(num_text(hi)), u),
+                    Some(Num::Count(n)) => (n.to_string(), None, "count"),
                     // A text cell in a numeric column ("n/a", "never taken"): no number.
                     None if any => (
                         if is_missing(&cell.text) {
@@ -263,11 +269,14 @@ fn is_missing(t: &str) -> bool {
 }
 
 /// A raw number for CSV: the shortest text that reads back as the same f64.
+/// A cell's raw number: the shortest text that reads back as it, in plain decimal where that
+/// is short and in scientific notation from 1e15 or below 1e-15 (`1e300`, not 301 digits);
+/// exact counts are `Num::Count`.
 fn num_text(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else {
-        format!("{v}")
+        crate::numparse::written(v)
     }
 }
 
@@ -615,11 +624,17 @@ mod tests {
             (-2.0, "-2"),
             (0.25, "0.25"),
             (-0.5, "-0.5"),
-            (1e20, "100000000000000000000"),
+            // Before: f64::MAX was written out in full, 309 digits.
+            (1e20, "1e20"),
+            (f64::MAX, "1.7976931348623157e308"),
+            (1e-300, "1e-300"),
+            (-1.5e-7, "-0.00000015"),
+            (-1.5e-17, "-1.5e-17"),
             (f64::NAN, "NaN"),
             // An integer goes through i64, so a negative zero is written as 0.
             (-0.0, "0"),
-            (1e15, "1000000000000000"),
+            (999_999_999_999_999.0, "999999999999999"),
+            (1e15, "1e15"),
         ] {
             assert_eq!(num_text(v), t, "{v}");
         }
@@ -638,11 +653,41 @@ mod tests {
             Some(Num::One(2.0, "count"))
         );
         assert_eq!(Cell::num("x".into(), f64::NAN, "count").value, None);
+        // Counts are exact, past 2^53 too.
+        assert_eq!(
+            count_cell(12_345_678_901_234_567).value,
+            Some(Num::Count(12_345_678_901_234_567))
+        );
+        let mut t = Section::new("Run", &["what", "rounds", "bound"]);
+        t.rows.push(vec![
+            Cell::from("run"),
+            count_cell(12_345_678_901_234_567),
+            Cell::num("unbounded".into(), f64::MAX, "money"),
+        ]);
+        let mut r = Report::default();
+        r.sections.push(t.clone());
+        assert_eq!(
+            r.render(Format::Csv).lines().skip(1).collect::<Vec<_>>(),
+            [
+                "Run,run,rounds,12345678901234567,count",
+                "Run,run,bound,1.7976931348623157e308,money"
+            ]
+        );
+        assert_eq!(
+            t.to_flat_csv().lines().nth(1),
+            Some("run,12345678901234567,count,1.7976931348623157e308,money")
+        );
         let r = |lo, hi| Cell::range("r".into(), lo, hi, "fraction").value;
         assert_eq!(r(0.1, 0.2), Some(Num::Range(0.1, 0.2, "fraction")));
         assert_eq!(r(f64::NAN, 0.2), None);
         assert_eq!(r(0.1, f64::INFINITY), None);
-        assert_eq!(count_cell(1234), Cell::num("1,234".into(), 1234.0, "count"));
+        assert_eq!(
+            count_cell(1234),
+            Cell {
+                text: "1,234".into(),
+                value: Some(Num::Count(1234))
+            }
+        );
         assert_eq!(
             fixed_cell(1.5, 1, "points"),
             Cell::num("1.5".into(), 1.5, "points")

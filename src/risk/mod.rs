@@ -17,6 +17,8 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
+use crate::numparse::written;
+
 pub use formulas::{
     bankroll_for_ror, bankroll_to_double_for_ror, certainty_equivalent, double_probability,
     doubled_by, edge_ses, goal_probability, n0, rounds_to_double_mean, rounds_to_double_median,
@@ -30,21 +32,22 @@ pub use walk::{ror_trips, TripCheck, TRIP_BLOCK_STEPS, TRIP_CEILING, TRIP_CHECKS
 /// to give instead.
 #[derive(Debug, thiserror::Error)]
 pub enum RiskError {
-    #[error("{0}: the SD per round must be a positive, finite number of units (a flat blackjack round's is about 1.15 initial bets; a counter's, betting more, is larger)")]
+    #[error("{0}: the SD per round must be a positive number of units of at most {MAX_UNITS:e} (a flat blackjack round's is about 1.15 initial bets; a counter's, betting more, is larger)")]
     Sd(String),
-    #[error("{0}: the EV per round must be a finite number of units, e.g. 0.0151 or 1.51% (negative for a losing game)")]
+    #[error("{0}: the EV per round must be a number of units from -{MAX_UNITS:e} to {MAX_UNITS:e}, e.g. 0.0151 or 1.51% (negative for a losing game)")]
     Ev(String),
-    #[error("--bankroll {0}: the bankroll must be a positive, finite number of units (the same unit as EV and SD), e.g. --bankroll 1000")]
+    #[error("--bankroll {}: the bankroll must be a positive number of units of at most {MAX_UNITS:e} (the same unit as EV and SD), e.g. --bankroll 1000", written(*.0))]
     Bankroll(f64),
-    #[error("--goal {0}: the win goal must be a positive, finite number of units above the bankroll (to play on without one, leave --goal out: that is the lifetime risk)")]
+    #[error("--goal {}: the win goal must be a positive number of units of at most {MAX_UNITS:e} above the bankroll (to play on without one, leave --goal out: that is the lifetime risk)", written(*.0))]
     Goal(f64),
     #[error(
-        "--rounds {0}: a trip must be a positive, finite number of rounds, e.g. --rounds 10000"
+        "--rounds {}: a trip must be a positive, finite number of rounds, e.g. --rounds 10000",
+        written(*.0)
     )]
     Rounds(f64),
-    #[error("--target-ror {0}: a risk of ruin is above 0 and below 1 (100%), e.g. 5% or 0.05")]
+    #[error("--target-ror {}: a risk of ruin is above 0 and below 1 (100%), e.g. 5% or 0.05", written(*.0))]
     TargetRor(f64),
-    #[error("--rounds-per-hour {0}: must be a positive, finite number of rounds, e.g. 100")]
+    #[error("--rounds-per-hour {}: must be a positive number of rounds of at most {MAX_UNITS:e}, e.g. 100", written(*.0))]
     RoundsPerHour(f64),
     #[error("--trials {0}: give 0 (no simulated check) or from 1,000 to 10^9 walks per check")]
     Trials(u64),
@@ -120,8 +123,8 @@ impl PerRound {
             sd,
             source: "--ev and --sd".into(),
             rounds_per_hour: None,
-            ev_name: format!("--ev {ev}"),
-            sd_name: format!("--sd {sd}"),
+            ev_name: format!("--ev {}", written(ev)),
+            sd_name: format!("--sd {}", written(sd)),
         }
     }
 
@@ -163,8 +166,8 @@ impl PerRound {
             sd: s.sd,
             source: format!("{file} ({game}{note}): {}", s.what),
             rounds_per_hour: s.rounds_per_hour,
-            ev_name: format!("--from {file}: its EV per round {}", s.ev),
-            sd_name: format!("--from {file}: its SD per round {}", s.sd),
+            ev_name: format!("--from {file}: its EV per round {}", written(s.ev)),
+            sd_name: format!("--from {file}: its SD per round {}", written(s.sd)),
         })
     }
 }
@@ -184,6 +187,11 @@ pub struct Request {
     pub trials: u64,
 }
 
+/// The largest EV, SD, bankroll, goal or pace `risk` takes (in units, or rounds an hour): far
+/// beyond any game, and small enough that every figure of the formulas (the variance, SD²,
+/// among them) stays a finite number a report can print.
+pub const MAX_UNITS: f64 = 1e15;
+
 /// The most walks a check may take.
 pub const MAX_TRIALS: u64 = 1_000_000_000;
 
@@ -191,13 +199,13 @@ impl Request {
     /// Every figure a number the formulas can take, each refused by the flag that gave it.
     pub fn validate(&self) -> Result<(), RiskError> {
         let p = &self.per_round;
-        if !(p.sd.is_finite() && p.sd > 0.0) {
+        if !(p.sd > 0.0 && p.sd <= MAX_UNITS) {
             return Err(RiskError::Sd(p.sd_name.clone()));
         }
-        if !p.ev.is_finite() {
+        if p.ev.is_nan() || p.ev.abs() > MAX_UNITS {
             return Err(RiskError::Ev(p.ev_name.clone()));
         }
-        let positive = |v: Option<f64>| v.is_none_or(|v| v.is_finite() && v > 0.0);
+        let positive = |v: Option<f64>| v.is_none_or(|v| v > 0.0 && v <= MAX_UNITS);
         if !positive(self.bankroll) {
             return Err(RiskError::Bankroll(self.bankroll.unwrap_or(f64::NAN)));
         }

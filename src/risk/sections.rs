@@ -9,6 +9,17 @@ fn units_cell(v: f64, unit: &'static str) -> Cell {
     Cell::num(format!("{} {unit}", units(v)), v, unit)
 }
 
+/// An input figure with `d` decimals; in scientific notation from 10^9 (an SD of 10^15 units
+/// has a variance of 31 digits) and where the decimals would show a figure that is not 0 as 0.
+fn figure(v: f64, d: usize) -> String {
+    let a = v.abs();
+    if a >= 1e9 || (a != 0.0 && a < 0.5 * 10f64.powi(-(d as i32))) {
+        format!("{v:.4e}")
+    } else {
+        format!("{v:.d$}")
+    }
+}
+
 /// A probability with enough decimals for a small one.
 fn prob_cell(p: f64) -> Cell {
     if p != 0.0 && p.abs() < 1e-4 {
@@ -43,8 +54,10 @@ fn meta(m: &RiskModel) -> Vec<(String, String)> {
         (
             "game".into(),
             format!(
-                "EV {:.6}{se} and SD {:.4} per round (variance {:.4}), in units",
-                i.ev, i.sd, i.variance
+                "EV {}{se} and SD {} per round (variance {}), in units",
+                figure(i.ev, 6),
+                figure(i.sd, 4),
+                figure(i.variance, 4)
             ),
         ),
     ];
@@ -74,12 +87,12 @@ fn figures_section(m: &RiskModel) -> Section {
     let i = &m.input;
     s.row([
         Cell::from("EV per round"),
-        Cell::num(format!("{:.6} units", i.ev), i.ev, "units"),
+        Cell::num(format!("{} units", figure(i.ev, 6)), i.ev, "units"),
         Cell::from("input"),
     ]);
     s.row([
         Cell::from("SD per round"),
-        Cell::num(format!("{:.4} units", i.sd), i.sd, "units"),
+        Cell::num(format!("{} units", figure(i.sd, 4)), i.sd, "units"),
         Cell::from("input; var = SD^2"),
     ]);
     if let Some(v) = m.score {
@@ -293,4 +306,21 @@ pub fn render(m: &RiskModel) -> Report {
     r.notes = notes(m);
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::figure;
+
+    #[test]
+    fn figures_are_short_and_never_a_false_zero() {
+        assert_eq!(figure(0.0151, 6), "0.015100");
+        assert_eq!(figure(1.1, 4), "1.1000");
+        assert_eq!(figure(-0.02, 6), "-0.020000");
+        assert_eq!(figure(0.0, 6), "0.000000");
+        assert_eq!(figure(123_456_789.0, 4), "123456789.0000");
+        // Before: 1e30 in 31 digits and four decimals; 1e-7 as 0.000000.
+        assert_eq!(figure(1e30, 4), "1.0000e30");
+        assert_eq!(figure(1e-7, 6), "1.0000e-7");
+    }
 }

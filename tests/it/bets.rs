@@ -214,6 +214,69 @@ fn the_sheet_played_with_real_cards_has_the_risk_it_promises() {
     );
 }
 
+/// Before: a count went through an f64 (--trip-rounds 12345678901234567 was refused as
+/// 12345678901234568) and money past the limit was printed in full decimal (--table-max 1e300
+/// in 301 digits) and said to be below the minimum. Now the count is exact and the amounts are
+/// written short, with the limit they passed.
+#[test]
+fn refused_counts_and_money_are_written_as_typed() {
+    let with = |extra: &[&'static str]| {
+        let mut a: Vec<&'static str> = vec![
+            "strategies",
+            "bets",
+            "blackjack",
+            "--from",
+            "reports/counting-hilo-75pct/report.json",
+            "--kelly",
+            "0.5",
+        ];
+        a.extend(extra);
+        a
+    };
+    let base = [
+        "--bankroll",
+        "10000",
+        "--table-min",
+        "10",
+        "--table-max",
+        "500",
+    ];
+    let mut trip = base.to_vec();
+    trip.extend(["--trip-rounds", "12345678901234567"]);
+    fails_with(
+        &with(&trip),
+        "--trip-rounds 12345678901234567: expected 1 to",
+    );
+    let mut trip = base.to_vec();
+    trip.extend(["--trip-rounds", "1.2345678901234567e16"]);
+    fails_with(
+        &with(&trip),
+        "--trip-rounds 12345678901234567: expected 1 to",
+    );
+    fails_with(
+        &with(&[
+            "--bankroll",
+            "1e300",
+            "--table-min",
+            "10",
+            "--table-max",
+            "1e300",
+        ]),
+        "--table-max 1e300: the table maximum must be from the table minimum (10) to 1e15",
+    );
+    fails_with(
+        &with(&[
+            "--bankroll",
+            "1e300",
+            "--table-min",
+            "10",
+            "--table-max",
+            "500",
+        ]),
+        "--bankroll 1e300: the bankroll must be an amount of money from the table minimum to 1e15",
+    );
+}
+
 #[test]
 fn bad_money_and_sizing_exit_2_naming_the_flag() {
     let base = [

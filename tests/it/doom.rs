@@ -119,6 +119,43 @@ fn games_are_identical_for_any_thread_count() {
     assert!(!a["first_player_advantage"].is_null());
 }
 
+/// Before: the flag's parser refused a target above 10^12 ("expected a count from 1 to 1e12")
+/// and the rules one above 10^9 ("between 1 and 10^9"); a number past u64 got a third. Now
+/// one limit, `rules::MAX_TARGET`, with one message in every command, however it is written.
+#[test]
+fn the_target_has_one_limit_in_every_command() {
+    const LIMIT: &str = "the target must be from 1 to 1,000,000,000 points";
+    for cmd in [
+        &["sim", "doom"][..],
+        &["exact", "doom"],
+        &["audit", "doom"],
+        &[
+            "compare",
+            "doom",
+            "--strategy",
+            "optimal",
+            "--strategy",
+            "bank-at:300",
+        ],
+        &["advise", "doom", "--roll", "1,1,2,3,4,6"],
+    ] {
+        for t in [
+            "0",
+            "1000000001",
+            "2e9",
+            "2e12",
+            "1e20",
+            "123456789012345678901234567890",
+        ] {
+            let mut args = cmd.to_vec();
+            args.extend(["--target", t]);
+            fails_with(&args, &format!("--target {t}: {LIMIT}"));
+        }
+    }
+    // The limit itself is a target (the turn's exact analysis does not depend on it).
+    succeeds(rtplab().args(["exact", "doom", "--target", "1e9", "--format", "json"]));
+}
+
 #[test]
 fn bad_doom_input_exits_2_with_a_clear_message() {
     fails_with(&["sim", "doom", "--doom", "9"], "from 1 to 6");
@@ -128,7 +165,10 @@ fn bad_doom_input_exits_2_with_a_clear_message() {
     );
     fails_with(&["sim", "doom", "--players", "9"], "2 to 8 players");
     fails_with(&["sim", "doom", "--seat", "optimal"], "2 to 8 players");
-    fails_with(&["sim", "doom", "--target", "0"], "expected a count");
+    fails_with(
+        &["sim", "doom", "--target", "0"],
+        "the target must be from 1",
+    );
     fails_with(&["sim", "doom", "--games", "1e15"], "expected a count");
     fails_with(
         &["exact", "doom", "--min-bank", "20000", "--target", "10000"],

@@ -205,6 +205,116 @@ fn an_interrupted_comparison_is_marked_and_exits_143_or_130() {
     assert!(t.contains("Paired differences"), "{t}");
 }
 
+/// Before: a signal during `strategies ramp`'s simulation wrote the ramp file from the partial
+/// table with nothing in it saying so (the report had a note in lower case only). Now the ramp
+/// file, the report (its status line and note, every format and plot) say INTERRUPTED and the
+/// exit code is 128 + the signal; sim still plays the file. A table read from the report of an
+/// interrupted run marks the ramp and the bets made from it the same way, but that command
+/// ran to its end: exit 0 (it was 130, with no signal).
+#[test]
+fn an_interrupted_ramp_says_so_in_its_file_and_report_and_exits_143() {
+    let d = dir("sigterm-ramp");
+    let (ramp, out, folder) = (d.join("ramp.txt"), d.join("r.txt"), d.join("out"));
+    let (code, err) = run_and_signal(
+        &[
+            "strategies",
+            "ramp",
+            "blackjack",
+            "--count",
+            "hi-lo",
+            "--rounds",
+            "1e11",
+            "--threads",
+            "1",
+            "--quiet",
+            "--ramp-out",
+            p(&ramp),
+            "--output",
+            p(&out),
+            "--out-dir",
+            p(&folder),
+        ],
+        "TERM",
+    );
+    assert_eq!(code, Some(143), "{err}");
+    let marked = |text: &str| text.contains("INTERRUPTED: the table's run was stopped by a signal");
+    let file = std::fs::read_to_string(&ramp).unwrap();
+    assert!(
+        file.lines().any(|l| l.starts_with("# INTERRUPTED: ")),
+        "{file}"
+    );
+    let report = std::fs::read_to_string(&out).unwrap();
+    assert!(marked(&report), "{report}");
+    assert!(report.lines().any(|l| l.starts_with("status ")), "{report}");
+    assert_eq!(read_json(&folder.join("report.json"))["interrupted"], true);
+    for e in std::fs::read_dir(&folder).unwrap() {
+        let path = e.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.ends_with(".json") || name == rtplab::door::MANIFEST {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("INTERRUPTED"), "{name}: {text}");
+    }
+    // The partial ramp is still a ramp sim plays.
+    succeeds(rtplab().args([
+        "sim",
+        "blackjack",
+        "--count",
+        "hi-lo",
+        "--ramp",
+        p(&ramp),
+        "--rounds",
+        "10k",
+        "--quiet",
+    ]));
+
+    // The report of an interrupted counting run, read with --from: no signal here.
+    let mut v: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("reports/counting-hilo-75pct/report.json").unwrap(),
+    )
+    .unwrap();
+    v["interrupted"] = true.into();
+    let partial = d.join("partial.json");
+    std::fs::write(&partial, v.to_string()).unwrap();
+    let from_ramp = d.join("from-ramp.txt");
+    let made = succeeds(rtplab().args([
+        "strategies",
+        "ramp",
+        "blackjack",
+        "--from",
+        p(&partial),
+        "--ramp-out",
+        p(&from_ramp),
+    ]));
+    assert!(marked(&String::from_utf8_lossy(&made.stdout)));
+    let file = std::fs::read_to_string(&from_ramp).unwrap();
+    assert!(file.contains("# INTERRUPTED: "), "{file}");
+    let bets_out = d.join("bets.txt");
+    let made = succeeds(rtplab().args([
+        "strategies",
+        "bets",
+        "blackjack",
+        "--from",
+        p(&partial),
+        "--bankroll",
+        "10000",
+        "--table-min",
+        "10",
+        "--table-max",
+        "500",
+        "--chip",
+        "5",
+        "--kelly",
+        "0.5",
+        "--bets-out",
+        p(&bets_out),
+    ]));
+    assert!(marked(&String::from_utf8_lossy(&made.stdout)));
+    let file = std::fs::read_to_string(&bets_out).unwrap();
+    assert!(file.contains("# INTERRUPTED: "), "{file}");
+}
+
 /// A run that would take hours: it must be refused before it starts.
 const LONG: [&str; 4] = ["sim", "blackjack", "--rounds", "1e12"];
 

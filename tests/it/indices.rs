@@ -73,6 +73,27 @@ fn committed_seed_indices_are_the_generated_ones() {
     assert!(set.entries.len() > 50, "{}", set.entries.len());
 }
 
+/// The default depth is one the shoe can take: half of one deck (0.5) is not more than half a
+/// deck, so a single deck's default is 0.75 decks left (and an explicit 0.5 is still refused).
+#[test]
+fn one_deck_indices_default_to_decks_left_the_shoe_can_take() {
+    let base = [
+        "strategies",
+        "indices",
+        "blackjack",
+        "--count",
+        "hi-lo",
+        "--decks",
+        "1",
+    ];
+    let out = succeeds(rtplab().args(base));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("with 0.75 decks left"), "{text}");
+    let mut half = base.to_vec();
+    half.extend(["--decks-left", "0.5"]);
+    fails_with(&half, "expected more than 0.5");
+}
+
 #[test]
 fn bad_index_requests_exit_2() {
     let base = ["strategies", "indices", "blackjack", "--count", "hi-lo"];

@@ -90,6 +90,34 @@ fn periods_in_and_out_of_band_set_the_exit_code() {
     assert!(svg.contains("acceptance funnel"));
 }
 
+/// Before: a dossier whose simulation a signal stopped (`identity.interrupted`, its
+/// `monitoring` object whole) was taken as the expectation; a simulation report of an
+/// interrupted run was already refused. Now both are, saying what to do.
+#[test]
+fn an_interrupted_audit_is_no_expectation() {
+    let d = temp_dir("monitor-interrupted-audit");
+    let log = write(
+        &d,
+        "log.csv",
+        "period,rounds,wagered,returned\nmon,1000,1000,990\n",
+    );
+    let dossier = std::fs::read_to_string("reports/audit-seed-table/report.json").unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&dossier).unwrap();
+    succeeds(rtplab().args([
+        "monitor",
+        "--expected",
+        "reports/audit-seed-table/report.json",
+        &log,
+    ]));
+    v["identity"]["interrupted"] = true.into();
+    let partial = write(&d, "partial.json", &v.to_string());
+    fails_with(
+        &["monitor", "--expected", &partial, &log],
+        "the dossier is of an interrupted (partial) audit",
+    );
+    fails_with(&["monitor", "--expected", &partial, &log], "--rounds 0");
+}
+
 #[test]
 fn bad_monitoring_input_exits_2_naming_what_is_wrong() {
     let d = temp_dir("monitor-bad");

@@ -110,6 +110,66 @@ fn out_dir_writes_the_report_files() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// The longest run of digits in `t`.
+fn longest_digits(t: &str) -> usize {
+    t.split(|c: char| !c.is_ascii_digit())
+        .map(str::len)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Before: --sd 1e300 was taken, and the report printed its EV, SD and bounds in full decimal
+/// (309 digits) beside an infinite variance; the CSV printed any raw number past 1e15 so too.
+/// Now a figure beyond 1e15 units is refused, its message writes it as typed in short form,
+/// and the largest figures taken print in scientific notation.
+#[test]
+fn figures_past_1e15_units_are_refused_and_large_ones_print_short() {
+    for (args, needle) in [
+        (
+            &["--ev", "1e300", "--sd", "1e300", "--bankroll", "1"][..],
+            "--sd 1e300: the SD per round must be a positive number of units of at most 1e15",
+        ),
+        (
+            &["--ev", "-1e300", "--sd", "1", "--bankroll", "1"],
+            "--ev -1e300: the EV per round must be a number of units from -1e15 to 1e15",
+        ),
+        (
+            &["--ev", "0.01", "--sd", "1", "--bankroll", "1.7976931348623157e308"],
+            "--bankroll 1.7976931348623157e308: the bankroll must be a positive number of units of at most 1e15",
+        ),
+        (
+            &["--ev", "0.01", "--sd", "1", "--bankroll", "1", "--goal", "1e300"],
+            "--goal 1e300:",
+        ),
+    ] {
+        let out = rtplab().arg("risk").args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(longest_digits(&err) < 20, "{args:?}: {err}");
+    }
+    for format in ["table", "csv", "markdown", "json"] {
+        let out = succeeds(rtplab().args([
+            "risk",
+            "--ev",
+            "0.01",
+            "--sd",
+            "1e15",
+            "--bankroll",
+            "1e15",
+            "--goal",
+            "1e15",
+            "--trials",
+            "0",
+            "--format",
+            format,
+        ]));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(longest_digits(&text) < 20, "{format}:\n{text}");
+        assert!(!text.contains("inf"), "{format}:\n{text}");
+    }
+}
+
 #[test]
 fn bad_values_are_refused_with_exit_2_naming_the_flag() {
     let base = ["risk", "--ev", "0.01", "--sd", "1.1", "--bankroll", "100"];

@@ -204,10 +204,12 @@ pub struct IndicesBlackjack {
     #[arg(help_heading = heading::STRATEGY, long, default_value = "basic")]
     pub strategy: String,
 
-    /// Decks left in the shoe where the counts are evaluated (default: half the shoe).
+    /// Decks left in the shoe where the counts are evaluated (default: half the shoe, at
+    /// least 0.75).
     ///
     /// Each count is evaluated on a shoe of this many decks whose composition is tilted to
-    /// that count.
+    /// that count: more than 0.5 and at most the shoe's decks (a single deck's default is
+    /// 0.75).
     #[arg(help_heading = heading::ANALYSIS, long, value_name = "DECKS")]
     pub decks_left: Option<f64>,
 

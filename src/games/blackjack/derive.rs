@@ -398,6 +398,14 @@ pub fn chart_header(rules: &Rules) -> String {
 // ---------------------------------------------------------------------------------------------
 // Index plays for a count: where the best action of a chart cell changes with the count.
 
+/// The decks left at which indices are computed when none are asked for: half the shoe, and
+/// never fewer than 0.75 decks (39 cards), since the counts are evaluated on more than half a
+/// deck (`IndexGenError::DecksLeft`): a single deck's default is 0.75, not the 0.5 it could
+/// not take.
+pub fn default_decks_left(decks: u32) -> f64 {
+    (decks as f64 / 2.0).max(0.75)
+}
+
 /// What `derive_indices` computes indices for.
 pub struct IndexRequest<'a> {
     pub rules: &'a Rules,

@@ -138,7 +138,9 @@ impl Job for IndicesJob {
         &self.outputs
     }
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
-        let decks_left = self.decks_left.unwrap_or(self.rules.decks as f64 / 2.0);
+        let decks_left = self
+            .decks_left
+            .unwrap_or_else(|| super::derive::default_decks_left(self.rules.decks));
         let game = self.ramp_game(ctx)?;
         let (found, ev_found) = derive_indices_and_ev(&IndexRequest {
             rules: &self.rules,
@@ -389,7 +391,7 @@ impl Job for RampJob {
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         self.request.spread.validate().map_err(BjError::from)?;
         let (table, rows, _) = count_table(self.source, ctx)?;
-        let interrupted = table.interrupted;
+        let status = signalled(ctx);
         let model = ramp_model(table, rows, &self.request);
         // A ramp that cannot be written is kept elsewhere and said; the report still goes out.
         let unsaved = self.ramp_out.as_ref().and_then(|p| {
@@ -402,10 +404,16 @@ impl Job for RampJob {
             plots: Box::new(move || {
                 super::ramp::plots(&model).map_err(plot_error("the ramp's plots"))
             }),
-            status: Status::ran(interrupted),
+            status,
             unsaved,
         })
     }
+}
+
+/// Interrupted when a signal stopped this command's simulation; a table read from the report
+/// of an interrupted run is marked so in what is made from it, but this command ran to its end.
+fn signalled(ctx: &Ctx) -> Status {
+    Status::ran(ctx.stop.load(std::sync::atomic::Ordering::SeqCst))
 }
 
 /// `strategies bets blackjack`: the bet sheet in money for a bankroll, the table's limits
@@ -430,7 +438,7 @@ impl Job for BetsJob {
             return Err(super::bets::BetsError::NoRamp(money.chip, money.table_min).into());
         }
         let (table, rows, share) = count_table(self.source, ctx)?;
-        let interrupted = table.interrupted;
+        let status = signalled(ctx);
         let model = bets_model(table, rows, share, &self.request);
         // A ramp that cannot be written is kept elsewhere and said; the report still goes out.
         let unsaved = match (&self.bets_out, ramp_file(&model)) {
@@ -443,7 +451,7 @@ impl Job for BetsJob {
         Ok(Outcome::Report {
             report: render(&model),
             plots: Box::new(|| Ok(Vec::new())),
-            status: Status::ran(interrupted),
+            status,
             unsaved,
         })
     }

@@ -336,14 +336,42 @@ pub struct TableSource {
 }
 
 impl TableSource {
-    /// The head lines of a report on this table: where it came from, the rules, the count.
+    /// The head lines of a report on this table: where it came from, the rules, the count,
+    /// and the table's run stopped by a signal.
     pub fn meta(&self) -> Vec<(String, String)> {
         let mut meta = vec![("table from".to_string(), self.source.clone())];
         if let Some(rules) = &self.rules {
             meta.push(("rules".into(), rules.clone()));
         }
         meta.push(("count (table run)".into(), self.count.clone()));
+        if let Some(m) = self.marker() {
+            meta.push(("status".into(), m));
+        }
         meta
+    }
+
+    /// "INTERRUPTED: ..." when the table's run was stopped by a signal (this command's
+    /// simulation, or the run of the report read): the table, and what is made from it (a
+    /// ramp, a sheet of bets), cover only the rounds done before it.
+    pub fn marker(&self) -> Option<String> {
+        self.interrupted.then(|| {
+            format!(
+                "INTERRUPTED: the table's run was stopped by a signal; it covers the {} rounds played before it, not the whole run asked for",
+                crate::report::count(self.rounds_played)
+            )
+        })
+    }
+
+    /// The header lines a ramp file made from this table carries when the table is partial
+    /// (`marker`), so that whoever plays the file later is told (empty otherwise).
+    pub fn file_marker(&self) -> String {
+        self.marker()
+            .map(|m| {
+                format!(
+                    "# {m}; a whole run's ramp may differ: make it again from a run that ends\n"
+                )
+            })
+            .unwrap_or_default()
     }
 }
 
@@ -460,6 +488,7 @@ pub fn ramp_file(m: &RampModel) -> String {
     if let Some(r) = &m.table.rules {
         s += &format!("# rules: {r}\n");
     }
+    s += &m.table.file_marker();
     s += "# count:units (the first entry covers every count at or below it, the last every count above it)\n";
     for e in m.ramp_optimal_spec.split(',') {
         s += e;
@@ -521,10 +550,13 @@ pub fn plots(m: &RampModel) -> Result<Vec<(String, String)>, String> {
         hline: None,
         histogram: false,
     })?;
-    Ok(vec![
-        ("ramp.svg".into(), ramp),
-        ("ev-by-count.svg".into(), ev),
-    ])
+    let mut out = vec![("ramp.svg".into(), ramp), ("ev-by-count.svg".into(), ev)];
+    if let Some(mark) = m.table.marker() {
+        for p in &mut out {
+            p.1 = crate::report::svg::mark(&p.1, &mark);
+        }
+    }
+    Ok(out)
 }
 
 /// The ramps compared on the table: the optimum, its neighbours and the listed ones.
@@ -618,8 +650,10 @@ fn ramp_notes(m: &RampModel) -> Vec<String> {
     notes.push(
         "Play it with `rtplab sim blackjack --ramp FILE` (--ramp-out writes FILE) and the table run's rules and counting options: everything on the count line above but its flat ramp. The table's rows are seat-rounds; wonged-out rounds are not played and weigh nothing.".into(),
     );
-    if m.table.interrupted {
-        notes.push("Interrupted: the table covers the rounds simulated before the signal.".into());
+    if let Some(mark) = m.table.marker() {
+        notes.push(format!(
+            "{mark}: the ramp is the optimum for this table, and a whole run's may differ."
+        ));
     }
     notes
 }

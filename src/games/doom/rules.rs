@@ -56,6 +56,27 @@ pub enum DoomWipes {
     Bank,
 }
 
+/// The largest target of any game, in points: the one limit of `--target` (the command line,
+/// a rules file, a shard's key), whatever the command. The two-player solve takes targets up
+/// to its own `win::MAX_SOLVED_TARGET` only, since its work grows with the cube of the target.
+pub const MAX_TARGET: u64 = 1_000_000_000;
+
+/// Whether `target` is a target any game can have: 1 to `MAX_TARGET` points.
+pub fn check_target(target: u64) -> Result<(), String> {
+    if target == 0 || target > MAX_TARGET {
+        return Err(target_refused(&target.to_string()));
+    }
+    Ok(())
+}
+
+/// The message for a target (as typed: `t`) outside 1 to `MAX_TARGET` points.
+pub fn target_refused(t: &str) -> String {
+    format!(
+        "--target {t}: the target must be from 1 to {} points (10^9)",
+        crate::report::count(MAX_TARGET)
+    )
+}
+
 /// How the game ends once a player reaches the target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -217,12 +238,7 @@ impl DoomRules {
                 return Err("--farkle-penalty: the number of farkles in a row must be ≥ 1".into());
             }
         }
-        if self.target == 0 || self.target > 1_000_000_000 {
-            return Err(format!(
-                "--target {}: must be between 1 and 10^9 points",
-                self.target
-            ));
-        }
+        check_target(self.target)?;
         if self.min_bank as u64 > self.target {
             return Err(format!(
                 "--min-bank {} exceeds --target {}: no one could ever bank",

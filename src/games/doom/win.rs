@@ -71,7 +71,7 @@ pub enum WinError {
 
 /// Largest target solved, in points (the table holds every pair of scores: 64 MB at
 /// 100,000 under the seed rules).
-pub const MAX_TARGET: u64 = 100_000;
+pub const MAX_SOLVED_TARGET: u64 = 100_000;
 
 /// How the two-player game is solved (`WinSolution::solve_with`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -408,8 +408,8 @@ impl WinSolution {
             return Err(WinError::DoomWipesBank);
         }
         let target = m.rules.target;
-        if target == 0 || target > MAX_TARGET {
-            return Err(WinError::Target(target, MAX_TARGET));
+        if target == 0 || target > MAX_SOLVED_TARGET {
+            return Err(WinError::Target(target, MAX_SOLVED_TARGET));
         }
         Ok(())
     }
@@ -1378,10 +1378,10 @@ mod tests {
             r.doom_wipes = DoomWipes::Bank
         });
         assert_eq!(WinSolution::solve(&m).unwrap_err(), WinError::DoomWipesBank);
-        let m = rules(MAX_TARGET + 1, EndRule::FinishRound, |_| {});
+        let m = rules(MAX_SOLVED_TARGET + 1, EndRule::FinishRound, |_| {});
         assert!(matches!(WinSolution::solve(&m), Err(WinError::Target(..))));
         // The largest target is taken, and so is a target of one point; none is not.
-        for (target, ok) in [(MAX_TARGET, true), (1, true), (0, false)] {
+        for (target, ok) in [(MAX_SOLVED_TARGET, true), (1, true), (0, false)] {
             let m = rules(target, EndRule::FinishRound, |_| {});
             assert_eq!(WinSolution::solvable(&m).is_ok(), ok, "target {target}");
         }

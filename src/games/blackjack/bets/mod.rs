@@ -22,6 +22,8 @@ mod trips;
 
 use serde::Serialize;
 
+use crate::numparse::written;
+
 use super::ramp::{isotonic, stats, CountRow, TableSource};
 pub use render::render;
 pub use trips::{play_trips, TripOutcome, TRIP_CHUNK};
@@ -29,19 +31,19 @@ pub use trips::{play_trips, TripOutcome, TRIP_CHUNK};
 /// Errors of `strategies bets` (exit code 2), each naming its flag and what to give.
 #[derive(Debug, thiserror::Error)]
 pub enum BetsError {
-    #[error("--bankroll {0}: the bankroll must be a positive amount of money at least the table minimum, e.g. --bankroll 10000")]
+    #[error("--bankroll {}: the bankroll must be an amount of money from the table minimum to {MAX_MONEY:e}, e.g. --bankroll 10000", written(*.0))]
     Bankroll(f64),
-    #[error("--table-min {0}: the table minimum must be a positive amount of money, e.g. --table-min 25")]
+    #[error("--table-min {}: the table minimum must be a positive amount of money of at most {MAX_MONEY:e}, e.g. --table-min 25", written(*.0))]
     TableMin(f64),
-    #[error("--table-max {max}: the table maximum must be at least the table minimum ({min}), e.g. --table-max 1000")]
+    #[error("--table-max {}: the table maximum must be from the table minimum ({}) to {MAX_MONEY:e}, e.g. --table-max 1000", written(*.max), written(*.min))]
     TableMax { min: f64, max: f64 },
-    #[error("--chip {0}: the chip must be a positive amount of money, e.g. --chip 5 (bets are the table minimum plus whole chips)")]
+    #[error("--chip {}: the chip must be a positive amount of money of at most {MAX_MONEY:e}, e.g. --chip 5 (bets are the table minimum plus whole chips)", written(*.0))]
     Chip(f64),
-    #[error("--chip {chip}: {steps} chips between the table minimum and maximum; give a chip of at least (max - min)/{MAX_STEPS}")]
+    #[error("--chip {}: {} chips between the table minimum and maximum; give a chip of at least (max - min)/{MAX_STEPS}", written(*.chip), written(*.steps))]
     TooManySteps { chip: f64, steps: f64 },
-    #[error("--kelly {0}: expected a fraction of Kelly above 0 and at most 10, e.g. 0.5")]
+    #[error("--kelly {}: expected a fraction of Kelly above 0 and at most 10, e.g. 0.5", written(*.0))]
     Kelly(f64),
-    #[error("--rounds-per-hour {0}: expected more than 0 and at most 10000")]
+    #[error("--rounds-per-hour {}: expected more than 0 and at most 10000", written(*.0))]
     RoundsPerHour(f64),
     #[error("--trip-rounds {0}: expected 1 to {MAX_TRIP_ROUNDS} rounds")]
     TripRounds(u64),
@@ -51,6 +53,9 @@ pub enum BetsError {
     Trials(u64),
 }
 
+/// The most money of any amount of a sheet (bankroll, limits, chip): far beyond any table,
+/// and where an amount is still exact to the cent.
+pub const MAX_MONEY: f64 = 1e15;
 /// Most bets between the table minimum and maximum (chips steps).
 pub const MAX_STEPS: f64 = 100_000.0;
 /// Most rounds of a trip and most simulated trips.
@@ -69,13 +74,13 @@ pub struct Money {
 
 impl Money {
     pub fn validate(&self) -> Result<(), BetsError> {
-        let ok = |x: f64| x.is_finite() && x > 0.0 && x <= 1e15;
+        let ok = |x: f64| x.is_finite() && x > 0.0 && x <= MAX_MONEY;
         if !ok(self.table_min) {
             return Err(BetsError::TableMin(self.table_min));
         }
         if !(self.table_max.is_finite()
             && self.table_max >= self.table_min
-            && self.table_max <= 1e15)
+            && self.table_max <= MAX_MONEY)
         {
             return Err(BetsError::TableMax {
                 min: self.table_min,
@@ -578,6 +583,7 @@ pub fn ramp_file(m: &BetsModel) -> Option<String> {
     if let Some(r) = &m.table.rules {
         s += &format!("# rules: {r}\n");
     }
+    s += &m.table.file_marker();
     s += "# count:units (the first entry covers every count at or below it, the last every count above it)\n";
     for e in ramp.split(',') {
         s += e;

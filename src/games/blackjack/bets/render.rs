@@ -196,8 +196,10 @@ pub(super) fn notes(m: &BetsModel) -> Vec<String> {
             money(u)
         ));
     }
-    if m.table.interrupted {
-        v.push("Interrupted: the table covers the rounds simulated before the signal.".into());
+    if let Some(mark) = m.table.marker() {
+        v.push(format!(
+            "{mark}: the bets are sized on this table, and a whole run's may differ."
+        ));
     }
     v
 }

@@ -246,7 +246,10 @@ pub fn solve_kept(
             crate::door::say(&format!("{}", plan_line(&plan, m.rules.target)));
         }
         if let Some(p) = path {
-            crate::door::say(&format!("the solved table will be kept at\n  {}", p.display()));
+            crate::door::say(&format!(
+                "the solved table will be kept at\n  {}",
+                p.display()
+            ));
         }
     };
     match store {
