@@ -335,22 +335,8 @@ pub fn read_open(
     limit: u64,
 ) -> Result<String, InputError> {
     let p = path.display().to_string();
-    let mut bytes = Vec::new();
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| InputError::Io {
-            what: what.to_string(),
-            path: p.clone(),
-            why: e.to_string(),
-        })?;
-    if bytes.len() as u64 > limit {
-        return Err(InputError::TooBig {
-            what: what.to_string(),
-            path: p,
-            size: bytes.len() as u64,
-            limit,
-        });
-    }
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let bytes = read_all(file, len, &p, what, limit)?;
     text_of(bytes, what, &p)
 }
 
@@ -364,24 +350,34 @@ pub fn read_text(path: &Path, what: &str, limit: u64) -> Result<String, InputErr
 /// Read the file `path` (`what` names its kind in messages, e.g. "solved table") as bytes, at
 /// most `limit` of them: a regular file, checked as `read_text` checks one, not decoded.
 pub fn read_bytes(path: &Path, what: &str, limit: u64) -> Result<Vec<u8>, InputError> {
-    let p = path.display().to_string();
     let (file, len) = open_file(path, what)?;
+    read_all(file, len, &path.display().to_string(), what, limit)
+}
+
+/// Read an open regular file of `len` bytes (as it was when opened), at most `limit` of them:
+/// the file may grow between the check and the read, so never more than the limit is read.
+fn read_all(
+    file: std::fs::File,
+    len: u64,
+    shown: &str,
+    what: &str,
+    limit: u64,
+) -> Result<Vec<u8>, InputError> {
     let too_big = |size| InputError::TooBig {
         what: what.to_string(),
-        path: p.clone(),
+        path: shown.to_string(),
         size,
         limit,
     };
     if len > limit {
         return Err(too_big(len));
     }
-    // The file may grow between the check and the read: never read more than the limit.
     let mut bytes = Vec::with_capacity(len as usize);
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| InputError::Io {
             what: what.to_string(),
-            path: p.clone(),
+            path: shown.to_string(),
             why: e.to_string(),
         })?;
     if bytes.len() as u64 > limit {

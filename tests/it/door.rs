@@ -210,7 +210,7 @@ fn input_of(flag: &str, cmd: Cmd, s: &Scratch) -> PathBuf {
 }
 
 /// Every file, folder and link under `root`: its kind, mode and content (or link target).
-fn snapshot(root: &Path) -> BTreeMap<PathBuf, String> {
+pub(crate) fn snapshot(root: &Path) -> BTreeMap<PathBuf, String> {
     let mut out = BTreeMap::new();
     let mut todo = vec![root.to_path_buf()];
     while let Some(d) = todo.pop() {
@@ -599,7 +599,7 @@ fn ended(code: Option<i32>, err: &str, want: i32, ctx: &dyn Fn() -> String) -> R
 }
 
 /// Run `cases` on a few threads; every failure, not just the first.
-fn run_all<T: Send + Sync>(cases: &[T], f: impl Fn(&T) -> Result<(), String> + Sync) {
+pub(crate) fn run_all<T: Send + Sync>(cases: &[T], f: impl Fn(&T) -> Result<(), String> + Sync) {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let failures = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|sc| {

@@ -12,8 +12,8 @@
 //! PATH_MAX, and a link planted at a cache entry's name.
 
 use crate::common::*;
+use crate::door::{run_all, snapshot};
 
-use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::io::Read as _;
 use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
@@ -146,36 +146,6 @@ fn command(flag: &str, chart: &Path, report: &Path) -> Vec<OsString> {
     v.into_iter().map(OsString::from).collect()
 }
 
-/// Every file, folder and link under `root`: its kind, mode and content (or link target).
-fn snapshot(root: &Path) -> BTreeMap<PathBuf, String> {
-    let mut out = BTreeMap::new();
-    let mut todo = vec![root.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            let m = std::fs::symlink_metadata(&p).unwrap();
-            let t = m.file_type();
-            let what = if t.is_symlink() {
-                format!("link {}", std::fs::read_link(&p).unwrap().display())
-            } else if t.is_dir() {
-                todo.push(p.clone());
-                format!("dir {:o} {}", m.mode(), m.ino())
-            } else {
-                let mut h: u64 = 0xcbf29ce484222325;
-                for b in std::fs::read(&p).unwrap_or_default() {
-                    h = (h ^ u64::from(b)).wrapping_mul(0x100000001b3);
-                }
-                format!("file {:o} {} {h:016x} {}", m.mode(), m.len(), m.ino())
-            };
-            out.insert(p, what);
-        }
-    }
-    out
-}
-
 /// A side file the door makes (lock, temporary file or folder).
 fn is_side(p: &Path) -> bool {
     let n = p.file_name().unwrap().as_bytes();
@@ -205,6 +175,16 @@ fn wait_for(p: &Path, child: &mut std::process::Child) -> bool {
         std::thread::sleep(Duration::from_millis(5));
     }
     false
+}
+
+/// Send SIGTERM to `child`.
+fn terminate(child: &std::process::Child) {
+    assert!(std::process::Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap()
+        .success());
 }
 
 /// Run `args` in `root`'s pause hook; `at_pause` is called while the command waits between its
@@ -465,31 +445,6 @@ fn case(
         ));
     }
     Ok(())
-}
-
-/// Run `cases` on a few threads; every failure, not just the first.
-fn run_all<T: Send + Sync>(cases: &[T], f: impl Fn(&T) -> Result<(), String> + Sync) {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failures = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|sc| {
-        for _ in 0..4 {
-            sc.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let Some(c) = cases.get(i) else { break };
-                if let Err(e) = f(c) {
-                    failures.lock().unwrap().push(e);
-                }
-            });
-        }
-    });
-    let failures = failures.into_inner().unwrap();
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases failed:\n\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n\n")
-    );
 }
 
 #[test]
@@ -853,12 +808,7 @@ fn a_stuck_reader_does_not_hold_the_run_past_a_signal() {
         child.try_wait().unwrap().is_none(),
         "the write did not wait for the reader"
     );
-    assert!(std::process::Command::new("kill")
-        .arg("-TERM")
-        .arg(child.id().to_string())
-        .status()
-        .unwrap()
-        .success());
+    terminate(&child);
     let start = Instant::now();
     let code = loop {
         if let Some(st) = child.try_wait().unwrap() {
@@ -902,12 +852,7 @@ fn a_signal_in_the_last_moment_keeps_its_exit_code() {
         wait_for(&base.join("pause.exit.ready"), &mut child),
         "never reached its exit"
     );
-    assert!(std::process::Command::new("kill")
-        .arg("-TERM")
-        .arg(child.id().to_string())
-        .status()
-        .unwrap()
-        .success());
+    terminate(&child);
     let st = child.wait().unwrap();
     assert_eq!(st.code(), Some(143));
     assert!(base.join("r.txt").is_file());
