@@ -9,7 +9,7 @@ use super::model::Model;
 use super::rules::{DoomRules, DoomWipes, EndRule};
 use super::score::key;
 use super::strategy::{DoomStrategy, Multi};
-use super::win::multi::{best_of, offset_opt, SeatGuide, TableChoice, TurnChoice};
+use super::win::multi::{best_of, offset_opt, SeatGuide, TableChoice, TurnChoice, Won};
 use super::win::{TurnKind, TurnTable, WinSolution};
 use crate::engine::Simulation;
 use crate::histogram::{Histogram, Window};
@@ -361,6 +361,28 @@ impl SeatGuide for SeatPlay<'_> {
             last_turn: true,
         };
         self.choice(seat, view, &[])
+    }
+    fn past(&self) -> Box<dyn TurnChoice + '_> {
+        if self.seat.strategy.win {
+            // Every bank there is worth 1 in the seat's table, or within the cap's bound of
+            // it (a field's table may follow a first seat's turn to the cap past a seat that
+            // has moved): it banks at the first chance, the set-aside it may bank after first.
+            return Box::new(Won);
+        }
+        // A single-turn strategy's choices depend on the turn's points alone, `endgame:T`'s
+        // banks on the game too: it banks once the target is reached, and on a last turn
+        // once ahead, as it is everywhere its turn has won.
+        let target = self.model.rules.target as i64;
+        let view = GameView {
+            bank: target,
+            leader: 0,
+            last_turn: false,
+        };
+        Box::new(StrategyChoice {
+            m: self.model,
+            pl: self.seat,
+            view,
+        })
     }
 }
 
@@ -766,7 +788,7 @@ impl DoomSim {
 
     /// Seat `s` (at position `pos` in the turn order) plays a turn its way: from the
     /// two-player table, against the leading opponent or the field, or alone.
-    fn seat_turn(
+    pub(crate) fn seat_turn(
         &self,
         (pos, s): (usize, usize),
         view: GameView,
