@@ -943,3 +943,39 @@ fn a_ramp_that_cannot_be_written_does_not_cost_the_report() {
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "the user's file");
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// A report folder that is a mount point (a bind mount of a folder of the same filesystem
+/// too, known by the mount it lies in) cannot be exchanged: refused before any work, not
+/// after the run. Skipped where this user cannot mount.
+#[test]
+fn a_mounted_report_folder_is_refused_before_the_run() {
+    let base = temp_dir("door-mounted-od");
+    let (src, od) = (base.join("src"), base.join("od"));
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::create_dir_all(&od).unwrap();
+    let mounted = std::process::Command::new("mount")
+        .arg("--bind")
+        .arg(&src)
+        .arg(&od)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("door: no bind mount here (not root, or no mount namespace): skipped");
+        let _ = std::fs::remove_dir_all(&base);
+        return;
+    }
+    let start = Instant::now();
+    let o = process()
+        .args(["sim", "blackjack", "--rounds", "100M", "-q", "--out-dir"])
+        .arg(&od)
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    let _ = std::process::Command::new("umount").arg(&od).status();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("mount point"), "{err}");
+    assert!(took < Duration::from_secs(10), "refused only after {took:?}");
+    let _ = std::fs::remove_dir_all(&base);
+}
