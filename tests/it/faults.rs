@@ -794,7 +794,8 @@ fn commands_without_a_partial_result_end_at_once_on_a_signal() {
         start.elapsed() < Duration::from_secs(6),
         "the audit's exact part went on after SIGTERM"
     );
-    // advise doom solving the win probabilities of a game (seconds): the same.
+    // advise doom solving the win probabilities of a game (seconds) has a partial result of
+    // its own: the solve's progress, saved to resume from (docs/cache.md), then it ends.
     let (code, err) = run_and_signal(
         &[
             "advise",
@@ -811,7 +812,8 @@ fn commands_without_a_partial_result_end_at_once_on_a_signal() {
         "TERM",
     );
     assert_eq!(code, Some(143), "{err}");
-    assert!(err.contains(stopped), "{err}");
+    assert!(err.contains("saving the solve's progress"), "{err}");
+    assert!(err.contains("run the same command again to resume"), "{err}");
 }
 
 /// `--output` to an existing file in a folder that takes no new files (`/dev/null` in `/dev`)
