@@ -30,7 +30,7 @@ enum Role {
 /// The command a case runs: the flag's own cheap command (a short `sim blackjack`, or
 /// `strategies ramp` for `--ramp-out`, `strategies bets` for `--bets-out`), or `risk` (its report outputs, reading a report).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Cmd {
+pub(crate) enum Cmd {
     OfFlag,
     Risk,
 }
@@ -111,14 +111,14 @@ fn expected(kind: Kind, role: Role) -> i32 {
 }
 
 /// One case's scratch folder and what it holds.
-struct Scratch {
-    root: PathBuf,
-    chart: PathBuf,
-    report: PathBuf,
-    victim: PathBuf,
+pub(crate) struct Scratch {
+    pub(crate) root: PathBuf,
+    pub(crate) chart: PathBuf,
+    pub(crate) report: PathBuf,
+    pub(crate) victim: PathBuf,
 }
 
-fn scratch(base: &Path, name: &str) -> Scratch {
+pub(crate) fn scratch(base: &Path, name: &str) -> Scratch {
     let root = base.join(name);
     std::fs::create_dir_all(root.join("sub")).unwrap();
     let chart = root.join("chart.csv");
@@ -136,7 +136,7 @@ fn scratch(base: &Path, name: &str) -> Scratch {
 }
 
 /// The command writing `flag` (its path appended by the case), reading the scratch's inputs.
-fn command(flag: &str, cmd: Cmd, s: &Scratch) -> Vec<String> {
+pub(crate) fn command(flag: &str, cmd: Cmd, s: &Scratch) -> Vec<String> {
     let v: Vec<&str> = match flag {
         _ if cmd == Cmd::Risk => vec![
             "risk",
@@ -261,19 +261,29 @@ fn is_side(p: &Path) -> bool {
 /// Run `args` with `stdout`; its exit code (`None`: killed after the time limit) and standard
 /// error.
 fn run(args: &[String], stdout: Stdio, stdin: Stdio) -> (Option<i32>, String) {
-    let mut child = process()
+    let child = process()
         .args(args)
         .stdin(stdin)
         .stdout(stdout)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    finish(child, |_| {})
+}
+
+/// Read `child`'s standard error while it runs, call `meanwhile` with it, and wait for its
+/// end: its exit code (`None`: killed after the time limit) and standard error.
+pub(crate) fn finish(
+    mut child: std::process::Child,
+    meanwhile: impl FnOnce(&mut std::process::Child),
+) -> (Option<i32>, String) {
     let mut err = child.stderr.take().unwrap();
     let reader = std::thread::spawn(move || {
         let mut s = String::new();
         let _ = err.read_to_string(&mut s);
         s
     });
+    meanwhile(&mut child);
     let start = Instant::now();
     let code = loop {
         if let Some(st) = child.try_wait().unwrap() {

@@ -12,7 +12,7 @@
 //! PATH_MAX, and a link planted at a cache entry's name.
 
 use crate::common::*;
-use crate::door::{run_all, snapshot};
+use crate::door::{run_all, scratch, snapshot, Cmd, Scratch};
 
 use std::ffi::{OsStr, OsString};
 use std::io::Read as _;
@@ -86,64 +86,12 @@ fn applies(start: Start, change: Change, role: Role) -> bool {
     }
 }
 
-/// The command writing `flag`, reading `chart` or `report`.
-fn command(flag: &str, chart: &Path, report: &Path) -> Vec<OsString> {
-    let v: Vec<&OsStr> = match flag {
-        "--ramp-out" => [
-            "strategies",
-            "ramp",
-            "blackjack",
-            "--spread",
-            "1-8",
-            "-q",
-            "--from",
-        ]
-        .iter()
-        .map(OsStr::new)
-        .chain([report.as_os_str()])
-        .collect(),
-        "--bets-out" => [
-            "strategies",
-            "bets",
-            "blackjack",
-            "--bankroll",
-            "10000",
-            "--table-min",
-            "25",
-            "--table-max",
-            "500",
-            "--chip",
-            "5",
-            "--kelly",
-            "0.5",
-            "-q",
-            "--from",
-        ]
-        .iter()
-        .map(OsStr::new)
-        .chain([report.as_os_str()])
-        .collect(),
-        "--shard-out" => [
-            "sim",
-            "blackjack",
-            "--rounds",
-            "20000",
-            "-q",
-            "--shard",
-            "1/2",
-            "--strategy",
-        ]
-        .iter()
-        .map(OsStr::new)
-        .chain([chart.as_os_str()])
-        .collect(),
-        _ => ["sim", "blackjack", "--rounds", "2000", "-q", "--strategy"]
-            .iter()
-            .map(OsStr::new)
-            .chain([chart.as_os_str()])
-            .collect(),
-    };
-    v.into_iter().map(OsString::from).collect()
+/// The command writing `flag` (the door matrix's), its path appended by the case.
+fn command(flag: &str, s: &Scratch) -> Vec<OsString> {
+    crate::door::command(flag, Cmd::OfFlag, s)
+        .into_iter()
+        .map(OsString::from)
+        .collect()
 }
 
 /// A side file the door makes (lock, temporary file or folder).
@@ -177,6 +125,16 @@ fn wait_for(p: &Path, child: &mut std::process::Child) -> bool {
     false
 }
 
+/// A command's output must show exit code `want` (its standard error shown otherwise).
+fn exits(o: &std::process::Output, want: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(want),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 /// Send SIGTERM to `child`.
 fn terminate(child: &std::process::Child) {
     assert!(std::process::Command::new("kill")
@@ -192,7 +150,7 @@ fn terminate(child: &std::process::Child) {
 /// error.
 fn run_paused(root: &Path, args: &[OsString], at_pause: impl FnOnce()) -> (Option<i32>, String) {
     let hook = root.join("pause");
-    let mut child = process()
+    let child = process()
         .args(args)
         .env("RTPLAB_TEST_PAUSE", &hook)
         .stdin(Stdio::null())
@@ -200,29 +158,12 @@ fn run_paused(root: &Path, args: &[OsString], at_pause: impl FnOnce()) -> (Optio
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err.read_to_string(&mut s);
-        s
-    });
-    if wait_for(&root.join("pause.write.ready"), &mut child) {
-        at_pause();
-    }
-    std::fs::write(root.join("pause.write.go"), b"").unwrap();
-    let start = Instant::now();
-    let code = loop {
-        if let Some(st) = child.try_wait().unwrap() {
-            break st.code();
+    crate::door::finish(child, |child| {
+        if wait_for(&root.join("pause.write.ready"), child) {
+            at_pause();
         }
-        if start.elapsed() > LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    (code, reader.join().unwrap())
+        std::fs::write(root.join("pause.write.go"), b"").unwrap();
+    })
 }
 
 /// One case of the matrix. `Err` says what went wrong.
@@ -239,17 +180,11 @@ fn case(
         flag.trim_start_matches('-'),
         if utf8 { "utf8" } else { "bytes" }
     );
-    let root = base.join(&label);
+    let s = scratch(base, &label);
+    let (root, victim) = (s.root.clone(), s.victim.clone());
     let sub = root.join("sub");
     let other = root.join("other");
-    std::fs::create_dir_all(&sub).unwrap();
     std::fs::create_dir_all(&other).unwrap();
-    let chart = root.join("chart.csv");
-    std::fs::copy("strategies/blackjack/seed.csv", &chart).unwrap();
-    let report = root.join("count-report.json");
-    std::fs::copy("reports/counting-hilo-50pct/report.json", &report).unwrap();
-    let victim = root.join("victim.txt");
-    std::fs::write(&victim, "the user's file").unwrap();
     let stem = if role == Role::Dir { "od" } else { "out.txt" };
     let name = if utf8 {
         OsString::from(stem)
@@ -266,18 +201,13 @@ fn case(
     } else {
         std::fs::write(other.join(&name), "theirs").unwrap();
     }
-    let mut args = command(flag, &chart, &report);
+    let mut args = command(flag, &s);
     if start == Start::Existing {
         if role == Role::Dir {
-            let mut first = command("--output", &chart, &report);
+            let mut first = command("--output", &s);
             first.extend([OsString::from("--out-dir"), out.clone().into_os_string()]);
             let o = process().args(&first).output().unwrap();
-            assert_eq!(
-                o.status.code(),
-                Some(0),
-                "{}",
-                String::from_utf8_lossy(&o.stderr)
-            );
+            exits(&o, 0);
             args.push("--force".into());
         } else {
             std::fs::write(&out, "an earlier file").unwrap();
@@ -554,12 +484,7 @@ fn a_name_that_is_not_utf8_is_written_as_given() {
             .arg(&target)
             .output()
             .unwrap();
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        exits(&o, 0);
         assert!(
             std::fs::symlink_metadata(&target).is_ok(),
             "{flag}: not made as named"
@@ -613,12 +538,7 @@ fn built_in_names_are_not_shadowed_by_files() {
     std::fs::create_dir_all(base.join("i18")).unwrap();
     let run = |args: &[&str]| process().current_dir(&base).args(args).output().unwrap();
     let o = run(&["sim", "blackjack", "--rounds", "2000", "-q"]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    exits(&o, 0);
     let o = run(&[
         "sim",
         "blackjack",
@@ -630,12 +550,7 @@ fn built_in_names_are_not_shadowed_by_files() {
         "--indices",
         "i18",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    exits(&o, 0);
     // Spelled as a path, it is the file: a folder, refused as one.
     let o = run(&[
         "sim",
@@ -691,12 +606,7 @@ fn a_working_folder_deeper_than_path_max_works() {
         });
     }
     let o = cmd.output().unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    exits(&o, 0);
     let size = |name: &str| {
         rustix::fs::statat(&*deep, name, rustix::fs::AtFlags::empty()).map(|s| s.st_size)
     };
@@ -724,12 +634,7 @@ fn a_link_at_a_cache_entry_is_not_followed() {
         .args(args)
         .output()
         .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    exits(&o, 0);
     let entries: Vec<PathBuf> = std::fs::read_dir(&cache)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -744,12 +649,7 @@ fn a_link_at_a_cache_entry_is_not_followed() {
         .args(args)
         .output()
         .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    exits(&o, 0);
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "the user's file");
     for e in &entries {
         assert!(
@@ -880,12 +780,7 @@ fn a_replaced_report_folder_keeps_its_mode_and_group() {
             c.arg("--force");
         }
         let o = c.output().unwrap();
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        exits(&o, 0);
     };
     run(false);
     std::fs::set_permissions(&od, std::fs::Permissions::from_mode(0o2750)).unwrap();
@@ -976,6 +871,9 @@ fn a_mounted_report_folder_is_refused_before_the_run() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("mount point"), "{err}");
-    assert!(took < Duration::from_secs(10), "refused only after {took:?}");
+    assert!(
+        took < Duration::from_secs(10),
+        "refused only after {took:?}"
+    );
     let _ = std::fs::remove_dir_all(&base);
 }

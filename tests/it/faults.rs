@@ -813,7 +813,10 @@ fn commands_without_a_partial_result_end_at_once_on_a_signal() {
     );
     assert_eq!(code, Some(143), "{err}");
     assert!(err.contains("saving the solve's progress"), "{err}");
-    assert!(err.contains("run the same command again to resume"), "{err}");
+    assert!(
+        err.contains("run the same command again to resume"),
+        "{err}"
+    );
 }
 
 /// `--output` to an existing file in a folder that takes no new files (`/dev/null` in `/dev`)
