@@ -243,7 +243,7 @@ pub fn solve_kept(
             return;
         }
         if let Ok(plan) = WinSolution::plan(m, opts) {
-            crate::door::say(&format!("{}", plan_line(&plan, m.rules.target)));
+            crate::door::say(&plan_line(&plan, m.rules.target));
         }
         if let Some(p) = path {
             crate::door::say(&format!(
