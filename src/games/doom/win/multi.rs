@@ -1542,6 +1542,96 @@ mod tests {
     }
 
     #[test]
+    fn the_work_of_a_turn_is_its_levels_and_an_exact_seat_against_a_guide_counts_twice() {
+        let m = quick(300);
+        let sol = WinSolution::solve(&m).unwrap();
+        let least = sol.fast.min_bank as usize;
+        let last: u64 = (1..=2)
+            .flat_map(|_| 0..=sol.cap)
+            .map(|d| (d + 1).max(least) as u64)
+            .sum();
+        assert_eq!(Costs::new(&m, &sol, 3, None).last, last);
+        // Seat 2 played by a guide: its last turns once each; seat 0: none made again.
+        assert_eq!(Costs::new(&m, &sol, 3, Some(2)).last, last);
+        let first = Costs::new(&m, &sol, 3, Some(0));
+        assert_eq!((first.last, first.mid), (0, 0));
+        // A cycle: one and a half times its turns' levels, an exact seat's twice.
+        let s = [1, 2, 0];
+        let lv: Vec<u64> = (0..3)
+            .map(|i| levels(&sol, At::Game { i, s: &s }) as u64)
+            .collect();
+        let sum: u64 = lv.iter().sum();
+        assert_eq!(Costs::cycle(&sol, &s, &[1, 1, 1]), (3 * sum).div_ceil(2));
+        assert_eq!(
+            Costs::cycle(&sol, &s, &[1, 2, 2]),
+            (3 * (sum + lv[1] + lv[2])).div_ceil(2)
+        );
+        // Units of very different cost: a last turn far behind the bar against one at it.
+        let far = levels(&sol, At::Last { c: 1, d: sol.cap });
+        assert!(far > 10 * levels(&sol, At::Last { c: 1, d: 0 }), "{far}");
+    }
+
+    /// `run` stopped once half of the work of the positions before the last round is told,
+    /// its game saved as bytes and read back, and resumed: the game of a run without a stop,
+    /// to the bit, and the work told in the two runs the work announced.
+    fn stopped_and_resumed(
+        m: &Model,
+        sol: &WinSolution,
+        seat: Option<usize>,
+        run: &dyn Fn(Option<SmallGame>, &(dyn Fn(u64) + Sync), Option<&AtomicBool>) -> SmallGame,
+    ) {
+        use std::sync::atomic::AtomicU64;
+        let whole = run(None, &|_| {}, None);
+        assert!(whole.is_whole());
+        let c = Costs::new(m, sol, 3, seat);
+        let half = c.last + c.mid + c.sums.iter().sum::<u64>() / 2;
+        let stop = AtomicBool::new(false);
+        let told = AtomicU64::new(0);
+        let count = |n: u64| {
+            if told.fetch_add(n, Ordering::SeqCst) + n >= half {
+                stop.store(true, Ordering::SeqCst);
+            }
+        };
+        let part = run(None, &count, Some(&stop));
+        assert!(!part.is_whole() && part.sums_done > 0, "{}", part.sums_done);
+        assert_eq!(part.work_done(m, seat), told.load(Ordering::SeqCst));
+        let back = SmallGame::from_bytes(m, sol, 3, &part.to_bytes()).unwrap();
+        assert_eq!(back.to_bytes(), part.to_bytes());
+        stop.store(false, Ordering::SeqCst);
+        let tell = |n: u64| {
+            told.fetch_add(n, Ordering::SeqCst);
+        };
+        let resumed = run(Some(back), &tell, Some(&stop));
+        assert!(resumed.is_whole());
+        assert_eq!(resumed.to_bytes(), whole.to_bytes());
+        assert_eq!(
+            told.load(Ordering::SeqCst),
+            SmallGame::work(m, sol, 3, seat)
+        );
+        // A damaged or cut copy is refused.
+        let bytes = part.to_bytes();
+        assert!(SmallGame::from_bytes(m, sol, 3, &bytes[..bytes.len() - 3]).is_err());
+        assert!(SmallGame::from_bytes(m, sol, 2, &bytes).is_err());
+    }
+
+    #[test]
+    fn a_stopped_solve_or_evaluation_resumes_to_the_same_game_bit_for_bit() {
+        let m = quick(300);
+        let sol = WinSolution::solve(&m).unwrap();
+        stopped_and_resumed(&m, &sol, None, &|from, advance, stop| {
+            SmallGame::solve_until(&m, &sol, 3, from, advance, stop).unwrap()
+        });
+        let g = SmallGame::solve(&m, &sol, 3, &|_| {}).unwrap();
+        let pl = SolvedStrategy::new(&m, DoomStrategy::parse("optimal").unwrap());
+        let guide = SeatPlay::new(&m, &sol, &pl);
+        for j in [0, 1] {
+            stopped_and_resumed(&m, &sol, Some(j), &|from, advance, stop| {
+                g.evaluate_until(j, &guide, from, advance, stop).unwrap()
+            });
+        }
+    }
+
+    #[test]
     fn seat_one_s_last_turns_from_one_pass_per_distance_are_those_played_one_by_one() {
         let m = quick(300);
         let sol = WinSolution::solve(&m).unwrap();
