@@ -1571,15 +1571,14 @@ mod tests {
         assert!(far > 10 * levels(&sol, At::Last { c: 1, d: 0 }), "{far}");
     }
 
+    /// A solve or an evaluation from a stopped game, telling its work, stopped by a flag.
+    type Run<'a> =
+        dyn Fn(Option<SmallGame>, &(dyn Fn(u64) + Sync), Option<&AtomicBool>) -> SmallGame + 'a;
+
     /// `run` stopped once half of the work of the positions before the last round is told,
     /// its game saved as bytes and read back, and resumed: the game of a run without a stop,
     /// to the bit, and the work told in the two runs the work announced.
-    fn stopped_and_resumed(
-        m: &Model,
-        sol: &WinSolution,
-        seat: Option<usize>,
-        run: &dyn Fn(Option<SmallGame>, &(dyn Fn(u64) + Sync), Option<&AtomicBool>) -> SmallGame,
-    ) {
+    fn stopped_and_resumed(m: &Model, sol: &WinSolution, seat: Option<usize>, run: &Run) {
         use std::sync::atomic::AtomicU64;
         let whole = run(None, &|_| {}, None);
         assert!(whole.is_whole());
