@@ -338,7 +338,7 @@ pub struct DoomExact {
 #[derive(Args, Debug, Clone)]
 pub struct WinTableArgs {
     /// Solve the two-player table for this run only: the cache folder is neither read nor
-    /// written.
+    /// written (with --players 3, a stopped run's progress is not kept either).
     ///
     /// By default the solved table is kept in the cache folder ($RTPLAB_CACHE, else
     /// $XDG_CACHE_HOME/rtplab, else ~/.cache/rtplab), one entry per rules, target and solve

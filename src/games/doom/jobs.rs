@@ -90,7 +90,7 @@ impl Job for ExactJob {
                 let _stopping = keep.then(|| {
                     crate::job::stopping(
                         "saving the progress of the game",
-                        "the progress of the game is lost",
+                        "the game's progress since this run began is lost",
                     )
                 });
                 let x = report::small_model(
