@@ -309,8 +309,9 @@ pub struct DoomExact {
     /// pair of scores, the fair head start and the banking thresholds by score; at most
     /// --target 100000, without a farkle penalty or --doom-wipes bank. With three it solves a
     /// small game exactly (at most --target 1050 under the seed rules; minutes) and what each
-    /// --strategy loses in it; it is solved afresh each time (--win-solve and the table's
-    /// flags are for two players).
+    /// --strategy loses in it; it is solved afresh each time, a stopped run's progress kept
+    /// in the cache to resume from (--no-cache: not kept; --win-solve and --win-table are
+    /// for two players).
     #[arg(help_heading = heading::ANALYSIS, long, value_enum, default_value_t = Objective::Points)]
     pub objective: Objective,
     /// Players in the game (the win objective solves 2, or 3 at a small target).
@@ -337,7 +338,7 @@ pub struct DoomExact {
 #[derive(Args, Debug, Clone)]
 pub struct WinTableArgs {
     /// Solve the two-player table for this run only: the cache folder is neither read nor
-    /// written.
+    /// written (with --players 3, a stopped run's progress is not kept either).
     ///
     /// By default the solved table is kept in the cache folder ($RTPLAB_CACHE, else
     /// $XDG_CACHE_HOME/rtplab, else ~/.cache/rtplab), one entry per rules, target and solve
@@ -704,17 +705,15 @@ impl TryFrom<&DoomExact> for ExactJob {
                 for s in &strategies {
                     check_strategy(s, 3)?;
                 }
-                if args.win_solve != WinSolve::Fast
-                    || args.table.no_cache
-                    || args.table.win_table.is_some()
-                {
+                if args.win_solve != WinSolve::Fast || args.table.win_table.is_some() {
                     anyhow::bail!(
-                        "--win-solve, --no-cache and --win-table are for the two-player table; the game of three is solved afresh each time (drop them)"
+                        "--win-solve and --win-table are for the two-player table; the game of three is solved afresh each time, only a stopped run's progress kept in the cache (drop them)"
                     );
                 }
                 Analysis::Small {
                     players: 3,
                     strategies,
+                    keep: !args.table.no_cache,
                 }
             }
             (Objective::Points, 1) => {

@@ -313,6 +313,17 @@ fn a_stopped_exact_solve_resumes_from_the_cache() {
 /// `when` (the solve has started or resumed), and give back the exit code and all standard
 /// error said.
 fn signalled(cache: &std::path::Path, args: &[&str], when: &str, signal: &str) -> (i32, String) {
+    signalled_after(cache, args, when, std::time::Duration::ZERO, signal)
+}
+
+/// [`signalled`], the signal sent `delay` after `when` is said.
+fn signalled_after(
+    cache: &std::path::Path,
+    args: &[&str],
+    when: &str,
+    delay: std::time::Duration,
+    signal: &str,
+) -> (i32, String) {
     use std::io::{BufRead, Read};
     let mut child = super::common::process()
         .env("RTPLAB_CACHE", cache)
@@ -330,6 +341,7 @@ fn signalled(cache: &std::path::Path, args: &[&str], when: &str, signal: &str) -
         }
         said.push_str(&line);
     }
+    std::thread::sleep(delay);
     let ok = std::process::Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
@@ -452,6 +464,85 @@ fn a_stopped_solve_is_kept_and_resumed_by_every_command_that_solves() {
     for k in ["p_first", "win_table", "handicaps", "thresholds", "solve"] {
         assert_eq!(a[k], b[k], "{k}");
     }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The exact game of three stopped by Ctrl-C part way keeps its progress in the cache (exit
+/// 130, "saved at"), whether the solve or an evaluation was under way; the same command
+/// resumes it ("resuming the game of three ... saved at"), reports what a run without a stop
+/// reports (all but the time) and removes the progress; `--no-cache` keeps nothing.
+#[test]
+fn a_stopped_game_of_three_is_kept_and_resumed_to_the_same_report() {
+    let d = temp_dir("cache-three");
+    let cache = d.join("cache");
+    let args = [
+        "exact",
+        "doom",
+        "--players",
+        "3",
+        "--objective",
+        "win",
+        "--target",
+        "200",
+        "--held-dice",
+        "separate",
+        "--doom",
+        "1",
+        "--strategy",
+        "optimal",
+        "--strategy",
+        "bank-at:300",
+        "--format",
+        "json",
+    ];
+    let wait = std::time::Duration::from_millis(700);
+    let (code, said) = signalled_after(&cache, &args, "a stopped solve is kept at", wait, "INT");
+    assert_eq!(code, 130, "{said}");
+    assert!(
+        said.contains("interrupted (Ctrl-C): saving the progress of the game"),
+        "{said}"
+    );
+    assert!(
+        said.contains("run the same command again to resume"),
+        "{said}"
+    );
+    for line in said.lines() {
+        assert!(
+            line.chars().count() <= 100,
+            "wider than 100 columns: {line}"
+        );
+    }
+    let partial = |dir: &std::path::Path| {
+        entries(dir)
+            .into_iter()
+            .find(|p| p.to_string_lossy().contains("doom-small-partial"))
+    };
+    assert!(partial(&cache).is_some(), "{said}");
+    let resumed = rtplab()
+        .env("RTPLAB_CACHE", &cache)
+        .args(args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&resumed.stderr);
+    assert_eq!(resumed.status.code(), Some(0), "{err}");
+    assert!(err.contains("resuming the game of three"), "{err}");
+    assert!(partial(&cache).is_none(), "{:?}", entries(&cache));
+    let unused = d.join("unused");
+    let whole = rtplab()
+        .env("RTPLAB_CACHE", &unused)
+        .args(args)
+        .arg("--no-cache")
+        .output()
+        .unwrap();
+    assert_eq!(whole.status.code(), Some(0));
+    assert!(!unused.exists(), "--no-cache made the folder");
+    let mut a: serde_json::Value = serde_json::from_slice(&resumed.stdout).unwrap();
+    let mut b: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap();
+    for j in [&mut a, &mut b] {
+        j.as_object_mut().unwrap().remove("solve_s");
+    }
+    assert_eq!(a, b);
+    assert_eq!(a["interrupted"], false);
     let _ = std::fs::remove_dir_all(&d);
 }
 

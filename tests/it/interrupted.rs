@@ -193,7 +193,7 @@ fn the_exact_game_of_three_stopped_before_its_strategies() {
     rules.doom_sixes = Some(1);
     let m = Model::new(&rules);
     let strategies = vec![DoomStrategy::parse("optimal").unwrap()];
-    let x = small_model(&m, 3, &strategies, false, &stopped()).unwrap();
+    let x = small_model(&m, 3, &strategies, false, &stopped(), None).unwrap();
     assert!(x.interrupted && x.strategies.is_empty());
     assert!((x.p_win.iter().sum::<f64>() - 1.0).abs() < 1e-12);
     check_report("doom-three", &render_small(&x), Vec::new());

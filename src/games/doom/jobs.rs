@@ -27,6 +27,9 @@ pub enum Analysis {
     Small {
         players: usize,
         strategies: Vec<DoomStrategy>,
+        /// A stopped run's progress kept in the cache folder, to resume from (not with
+        /// `--no-cache`).
+        keep: bool,
     },
 }
 
@@ -72,10 +75,32 @@ impl Job for ExactJob {
             Analysis::Small {
                 players,
                 strategies,
+                keep,
             } => {
-                // A signal stops it after the strategy in progress, the report kept.
+                // A signal stops the solve or the evaluation in progress at the end of a sum of
+                // scores, the progress kept in the cache to resume from; without the cache, it
+                // stops the run after the strategy in progress, the report kept.
+                let cache = match keep {
+                    true => {
+                        Some(crate::door::cache::Cache::open().map_err(report::SmallError::from)?)
+                    }
+                    false => None,
+                };
                 (ctx.graceful)();
-                let x = report::small_model(&model, players, &strategies, ctx.progress, ctx.stop)?;
+                let _stopping = keep.then(|| {
+                    crate::job::stopping(
+                        "saving the progress of the game",
+                        "the game's progress since this run began is lost",
+                    )
+                });
+                let x = report::small_model(
+                    &model,
+                    players,
+                    &strategies,
+                    ctx.progress,
+                    ctx.stop,
+                    cache.as_ref(),
+                )?;
                 let status = Status::ran(x.interrupted);
                 Outcome::report(report::render_small(&x), status)
             }

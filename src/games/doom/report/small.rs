@@ -12,6 +12,7 @@ use super::super::sim::{SeatPlay, SolvedStrategy};
 use super::super::strategy::DoomStrategy;
 use super::super::win::multi::{SmallGame, SmallGameError};
 use super::super::win::{WinError, WinSolution};
+use crate::door::cache::{seal, unseal, Cache, Key};
 use crate::report::{count, fixed_cell, Report, Section};
 
 /// The small game's report model.
@@ -76,6 +77,10 @@ pub enum SmallError {
     WinOptimal(String),
     #[error("--strategy {0}: the exact game plays strategies that take the set-aside of highest value (drop the +keep- suffix)")]
     Keep(String),
+    #[error(transparent)]
+    Cache(#[from] crate::door::cache::CacheError),
+    #[error("interrupted: {0}")]
+    Stopped(String),
 }
 
 /// The strategies evaluated when none are given.
@@ -92,14 +97,135 @@ pub fn check_strategy(s: &DoomStrategy, players: usize) -> Result<(), SmallError
     Ok(())
 }
 
+/// The version of a stopped small game's saved progress: raised when a change to the solve
+/// or the evaluations could change what it holds.
+pub const KEPT_VERSION: u32 = 1;
+
+/// The cache entry of a stopped run of the small game of `players` seats under `m`'s rules
+/// and target evaluating `strategies`: everything its result depends on.
+pub fn partial_key(m: &Model, players: usize, strategies: &[DoomStrategy]) -> Key {
+    let specs: Vec<&str> = strategies.iter().map(|s| s.spec.as_str()).collect();
+    Key {
+        kind: "doom-small-partial".into(),
+        version: KEPT_VERSION,
+        identity: format!(
+            "rtplab {}\nrules {}\nplayers {players}\ntwo-player solve exact\nstrategies {}",
+            env!("CARGO_PKG_VERSION"),
+            serde_json::to_string(&m.rules).unwrap_or_default(),
+            specs.join("\n")
+        ),
+    }
+}
+
+/// What a stopped run keeps: the solve's game (whole or not), the seats' evaluations done (a
+/// seat's chances of every seat, strategy by strategy, seat by seat), and the evaluation in
+/// progress, if it had begun.
+struct Kept {
+    game: SmallGame,
+    done: Vec<Vec<f64>>,
+    current: Option<SmallGame>,
+}
+
+impl Kept {
+    /// The bytes of a stopped run's progress (what [`Kept::decode`] reads), sealed for `key`.
+    fn encode(
+        key: &Key,
+        game: &SmallGame,
+        done: &[Vec<f64>],
+        current: Option<&SmallGame>,
+    ) -> Vec<u8> {
+        let mut body = Vec::new();
+        let mut part = |b: Vec<u8>| {
+            body.extend_from_slice(&(b.len() as u64).to_le_bytes());
+            body.extend_from_slice(&b);
+        };
+        part(game.to_bytes());
+        part(
+            done.iter()
+                .flatten()
+                .flat_map(|x| x.to_bits().to_le_bytes())
+                .collect(),
+        );
+        if let Some(c) = current {
+            part(c.to_bytes());
+        }
+        seal(key, &body)
+    }
+
+    fn decode(
+        key: &Key,
+        m: &Model,
+        sol: &WinSolution,
+        players: usize,
+        evaluations: usize,
+        bytes: &[u8],
+    ) -> Result<Kept, String> {
+        let mut body = unseal(key, bytes)?;
+        let damaged = || "the saved progress is damaged".to_string();
+        let mut parts = Vec::new();
+        while !body.is_empty() {
+            let (n, rest) = body.split_at_checked(8).ok_or_else(damaged)?;
+            let n = u64::from_le_bytes(n.try_into().map_err(|_| damaged())?) as usize;
+            let (p, rest) = rest.split_at_checked(n).ok_or_else(damaged)?;
+            parts.push(p);
+            body = rest;
+        }
+        if !(2..=3).contains(&parts.len()) || parts[1].len() % (8 * players) != 0 {
+            return Err(damaged());
+        }
+        let game = SmallGame::from_bytes(m, sol, players, parts[0])?;
+        let done: Vec<Vec<f64>> = parts[1]
+            .chunks(8 * players)
+            .map(|c| {
+                c.chunks(8)
+                    .map(|x| f64::from_bits(u64::from_le_bytes(x.try_into().expect("8 bytes"))))
+                    .collect()
+            })
+            .collect();
+        let current = match parts.get(2) {
+            Some(p) => Some(SmallGame::from_bytes(m, sol, players, p)?),
+            None => None,
+        };
+        if done.len() > evaluations || (!game.is_whole() && (current.is_some() || !done.is_empty()))
+        {
+            return Err(damaged());
+        }
+        Ok(Kept {
+            game,
+            done,
+            current,
+        })
+    }
+
+    /// The work done (of the run's, as [`small_model`] counts it).
+    fn work_done(&self, m: &Model, sol: &WinSolution, players: usize) -> u64 {
+        let solve = self.game.work_done(m, None);
+        if !self.game.is_whole() {
+            return solve;
+        }
+        let seat = |j: usize| SmallGame::work(m, sol, players, Some(j));
+        let done: u64 = (0..self.done.len()).map(|k| seat(k % players)).sum();
+        let current = self
+            .current
+            .as_ref()
+            .map_or(0, |c| c.work_done(m, Some(self.done.len() % players)));
+        solve + done + current
+    }
+}
+
 /// Solve the game of `players` seats and evaluate each strategy in every seat; progress on
-/// a terminal when `progress`; `stop` ends it after the strategy in progress.
+/// a terminal when `progress`. With `cache` (the run's progress kept there), a signal
+/// (`stop`) stops the solve or the evaluation in progress at the end of a sum of scores and
+/// saves what is done, which the same command resumes; a stop during the solve ends in
+/// [`SmallError::Stopped`], one during the evaluations in a report of the strategies done.
+/// Without, a signal ends the run after the strategy in progress.
 pub fn small_model(
     m: &Model,
     players: usize,
     strategies: &[DoomStrategy],
     progress: bool,
     stop: &AtomicBool,
+    cache: Option<&Cache>,
 ) -> Result<SmallModel, SmallError> {
     for s in strategies {
         check_strategy(s, players)?;
@@ -107,20 +233,79 @@ pub fn small_model(
     WinSolution::solvable(m)?;
     SmallGame::check(m, players)?;
     let start = std::time::Instant::now();
-    let sol = WinSolution::solve(m)?;
+    // The two-player solve first, its own stage (its own bar).
+    let sol = WinSolution::solve_with(
+        m,
+        &super::super::win::WinOptions {
+            progress,
+            ..super::super::win::WinOptions::exact()
+        },
+    )?;
+    let key = partial_key(m, players, strategies);
+    let evaluations = strategies.len() * players;
+    let kept = cache.and_then(|c| {
+        c.load(&key, |b| {
+            Kept::decode(&key, m, &sol, players, evaluations, b)
+        })
+    });
     let work = SmallGame::work(m, &sol, players, None)
         + strategies.len() as u64
             * (0..players)
                 .map(|j| SmallGame::work(m, &sol, players, Some(j)))
                 .sum::<u64>();
-    let bar = crate::progress::Progress::percent(progress, work, "solving", "of the work");
+    let the_game = if players == 3 {
+        "game of three"
+    } else {
+        "game of two"
+    };
+    let bar = crate::progress::Progress::percent(progress, work, the_game, "of the turn levels");
+    if let (Some(k), Some(c)) = (&kept, cache) {
+        let done = k.work_done(m, &sol, players);
+        crate::door::say(&format!(
+            "resuming the {the_game} ({:.0}% done) saved at\n  {}",
+            100.0 * done as f64 / work.max(1) as f64,
+            c.path(&key).display()
+        ));
+        bar.resume(done);
+    } else if let Some(c) = cache.filter(|_| progress) {
+        crate::door::say(&format!(
+            "Solving the {the_game} to {}; a stopped solve is kept at\n  {}",
+            count(m.rules.target),
+            c.path(&key).display()
+        ));
+    }
     let advance = |n: u64| bar.advance(n);
-    let g = SmallGame::solve(m, &sol, players, &advance)?;
+    // Stopped part way only where the progress is kept.
+    let halt = cache.map(|_| stop);
+    let (from, mut done, mut current) = match kept {
+        Some(k) => (Some(k.game), k.done, k.current),
+        None => (None, Vec::new(), None),
+    };
+    let save = |game: &SmallGame, done: &[Vec<f64>], current: Option<&SmallGame>| -> String {
+        let Some(c) = cache else {
+            return "nothing was saved (no cache)".into();
+        };
+        match c.save(&key, &Kept::encode(&key, game, done, current)) {
+            Ok(p) => format!(
+                "the progress is saved at\n  {}\nrun the same command again to resume",
+                p.display()
+            ),
+            Err(e) => format!("the progress could not be saved: {e}"),
+        }
+    };
+    let g = SmallGame::solve_until(m, &sol, players, from, &advance, halt)?;
+    if !g.is_whole() {
+        bar.finish();
+        let said = save(&g, &done, None);
+        return Err(SmallError::Stopped(format!(
+            "the {the_game} was not solved; {said}"
+        )));
+    }
     let exact = g.start();
     let mut out = Vec::new();
     let mut interrupted = false;
-    for s in strategies {
-        if stop.load(Ordering::Relaxed) {
+    'strategies: for (k, s) in strategies.iter().enumerate() {
+        if cache.is_none() && stop.load(Ordering::Relaxed) {
             interrupted = true;
             break;
         }
@@ -128,7 +313,20 @@ pub fn small_model(
         let guide = SeatPlay::new(m, &sol, &pl);
         let mut seats = Vec::new();
         for (j, &x) in exact.iter().enumerate() {
-            let v = g.evaluate(j, &guide, &advance)?;
+            let at = k * players + j;
+            if at == done.len() {
+                let e = g.evaluate_until(j, &guide, current.take(), &advance, halt)?;
+                if !e.is_whole() {
+                    interrupted = true;
+                    bar.finish();
+                    let begun = Some(&e).filter(|e| e.work_done(m, Some(j)) > 0);
+                    let said = save(&g, &done, begun);
+                    crate::door::say(&format!("interrupted: {said}"));
+                    break 'strategies;
+                }
+                done.push(e.start());
+            }
+            let v = &done[at];
             seats.push(SeatLossCell {
                 seat: j as u8 + 1,
                 p_win: v[j],
@@ -144,6 +342,11 @@ pub fn small_model(
         });
     }
     bar.finish();
+    if !interrupted {
+        if let Some(c) = cache {
+            let _ = c.remove(&key);
+        }
+    }
     let unit = m.unit as u64;
     Ok(SmallModel {
         game: "doom",

@@ -39,6 +39,7 @@
 //! target of 500 under the seed rules and a few minutes at 1,000; larger games are refused.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -328,6 +329,8 @@ pub struct SmallGame {
     /// Passes round a cycle, summed and at most.
     pub passes: u64,
     pub max_passes: usize,
+    /// Sums of scores solved, from the largest down (all of them: the game is whole).
+    sums_done: usize,
 }
 
 /// Who plays a seat in [`SmallGame::fill`]: the exact profile as it solves itself, the
@@ -350,33 +353,55 @@ impl SmallGame {
         seats: usize,
         advance: &(dyn Fn(u64) + Sync),
     ) -> Result<SmallGame, SmallGameError> {
-        let mut g = Self::empty(m, sol, seats)?;
+        Self::solve_until(m, sol, seats, None, advance, None)
+    }
+
+    /// [`SmallGame::solve`] from `from` (a stopped solve's game, if any), stopping at the end
+    /// of a sum of scores once `stop` is raised: the game, whole or not ([`SmallGame::is_whole`]).
+    pub fn solve_until(
+        m: &Model,
+        sol: &WinSolution,
+        seats: usize,
+        from: Option<SmallGame>,
+        advance: &(dyn Fn(u64) + Sync),
+        stop: Option<&AtomicBool>,
+    ) -> Result<SmallGame, SmallGameError> {
+        let mut g = match from {
+            Some(g) => g,
+            None => Self::empty(m, sol, seats)?,
+        };
         let play = vec![Seat::Solve; seats];
-        g.fill(&play, advance)?;
+        g.fill(&play, advance, stop)?;
         Ok(g)
     }
 
-    /// The work of the solve (`seat` None) or of evaluating seat `seat`: the turns of the
-    /// last round solved and the cycles before it.
+    /// Whether every table is solved (not a stopped solve's or evaluation's game).
+    pub fn is_whole(&self) -> bool {
+        !self.w.is_empty() && self.sums_done == self.sums()
+    }
+
+    /// How many sums of scores the positions before the last round have.
+    fn sums(&self) -> usize {
+        self.seats * (self.sol.tu - 1) + 1
+    }
+
+    /// The work of the solve (`seat` None) or of evaluating seat `seat`, in turn levels (the
+    /// cost of a turn's pass is its levels; an exact seat played against a guide makes two
+    /// passes, its own choices' and the game's): the turns of the last round solved and
+    /// the cycles before it (a cycle one and a half times: it is gone round two to four times).
     pub fn work(m: &Model, sol: &WinSolution, seats: usize, seat: Option<usize>) -> u64 {
-        let tu = sol.tu as u64;
-        let n = seats as u64;
-        let cycles = tu.pow(seats as u32);
-        if m.rules.end != EndRule::FinishRound {
-            return cycles;
+        let c = Costs::new(m, sol, seats, seat);
+        c.last + c.mid + c.sums.iter().sum::<u64>()
+    }
+
+    /// The work of `self` (a stopped solve's or evaluation's game, `seat` as in
+    /// [`SmallGame::work`]) already done.
+    pub fn work_done(&self, m: &Model, seat: Option<usize>) -> u64 {
+        if self.w.is_empty() {
+            return 0;
         }
-        let (last, mid) = redone(seats, seat);
-        let last = if last {
-            (sol.cap as u64 + 1) * (n - 1)
-        } else {
-            0
-        };
-        let mid = if mid {
-            mid_pairs(sol.tu, sol.cap, sol.fast.max_pts()).len() as u64
-        } else {
-            0
-        };
-        cycles + last + mid
+        let c = Costs::new(m, &self.sol, self.seats, seat);
+        c.last + c.mid + c.sums.iter().rev().take(self.sums_done).sum::<u64>()
     }
 
     /// The game with seat `j` played by `guide` and every other seat by this solution's
@@ -387,7 +412,22 @@ impl SmallGame {
         guide: &dyn SeatGuide,
         advance: &(dyn Fn(u64) + Sync),
     ) -> Result<Vec<f64>, SmallGameError> {
-        let mut g = Self {
+        let g = self.evaluate_until(j, guide, None, advance, None)?;
+        Ok(g.start())
+    }
+
+    /// [`SmallGame::evaluate`] from `from` (a stopped evaluation's game of the same seat and
+    /// guide, if any), stopping at the end of a sum of scores once `stop` is raised: the
+    /// evaluation's game, whole (its [`SmallGame::start`] the chances) or not.
+    pub fn evaluate_until(
+        &self,
+        j: usize,
+        guide: &dyn SeatGuide,
+        from: Option<SmallGame>,
+        advance: &(dyn Fn(u64) + Sync),
+        stop: Option<&AtomicBool>,
+    ) -> Result<SmallGame, SmallGameError> {
+        let mut g = from.unwrap_or_else(|| Self {
             w: Vec::new(),
             last: [Vec::new(), Vec::new()],
             mid: HashMap::new(),
@@ -395,8 +435,9 @@ impl SmallGame {
             residual: 0.0,
             passes: 0,
             max_passes: 0,
+            sums_done: 0,
             ..*self
-        };
+        });
         let past = self.past_pass(&*guide.past());
         let play: Vec<Seat> = (0..self.seats)
             .map(|i| {
@@ -410,14 +451,98 @@ impl SmallGame {
         // The last round's tables are this game's where the seats playing them play as it
         // does.
         let (last, mid) = redone(self.seats, Some(j));
-        if !last {
+        if !last && g.last[0].is_empty() {
             g.last = self.last.clone();
         }
-        if !mid {
+        if !mid && g.mid.is_empty() {
             g.mid = self.mid.clone();
         }
-        g.fill(&play, advance)?;
-        Ok(g.start())
+        g.fill(&play, advance, stop)?;
+        Ok(g)
+    }
+
+    /// The game's tables and the sums solved, as bytes (the two-player solve it reads is not
+    /// in them: it is solved again), for a stopped solve's progress
+    /// ([`SmallGame::from_bytes`]). Every value is kept to the bit.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        let put = |out: &mut Vec<u8>, x: u64| out.extend_from_slice(&x.to_le_bytes());
+        let vals = |out: &mut Vec<u8>, v: &Vals| {
+            for x in v {
+                out.extend_from_slice(&x.to_bits().to_le_bytes());
+            }
+        };
+        for x in [
+            self.seats as u64,
+            self.sol.tu as u64,
+            self.sums_done as u64,
+            self.passes,
+            self.max_passes as u64,
+            self.residual.to_bits(),
+            self.w.len() as u64,
+        ] {
+            put(&mut out, x);
+        }
+        for v in &self.w {
+            vals(&mut out, v);
+        }
+        for l in &self.last {
+            put(&mut out, l.len() as u64);
+            for &(a, b) in l {
+                put(&mut out, a.to_bits());
+                put(&mut out, b.to_bits());
+            }
+        }
+        let mut mid: Vec<_> = self.mid.iter().collect();
+        mid.sort_by_key(|(k, _)| **k);
+        put(&mut out, mid.len() as u64);
+        for (&(d1, d2), v) in mid {
+            put(&mut out, d1 as u64);
+            put(&mut out, d2 as u64);
+            vals(&mut out, v);
+        }
+        out
+    }
+
+    /// A game from [`SmallGame::to_bytes`], for `sol` (the two-player solve of the same rules
+    /// and target) and `seats`, checked for its shape.
+    pub fn from_bytes(
+        m: &Model,
+        sol: &WinSolution,
+        seats: usize,
+        bytes: &[u8],
+    ) -> Result<SmallGame, String> {
+        let mut g = Self::empty(m, sol, seats).map_err(|e| e.to_string())?;
+        let mut r = Bytes(bytes);
+        let bad = |what: &str| format!("the saved game is damaged ({what})");
+        if r.u()? != seats as u64 || r.u()? != sol.tu as u64 {
+            return Err(bad("another game"));
+        }
+        g.sums_done = r.u()? as usize;
+        g.passes = r.u()?;
+        g.max_passes = r.u()? as usize;
+        g.residual = r.f()?;
+        let n = r.len(4 * 8)?;
+        if n != 0 && n != seats * sol.tu.pow(seats as u32) || g.sums_done > g.sums() {
+            return Err(bad("its size"));
+        }
+        g.w = (0..n).map(|_| r.vals()).collect::<Result<_, _>>()?;
+        for l in g.last.iter_mut() {
+            let n = r.len(16)?;
+            *l = (0..n)
+                .map(|_| Ok((r.f()?, r.f()?)))
+                .collect::<Result<_, String>>()?;
+        }
+        let n = r.len(6 * 8)?;
+        for _ in 0..n {
+            let k = (r.u()? as usize, r.u()? as usize);
+            let v = r.vals()?;
+            g.mid.insert(k, v);
+        }
+        if !r.0.is_empty() {
+            return Err(bad("bytes left over"));
+        }
+        Ok(g)
     }
 
     /// Whether a game of `seats` seats under `m`'s rules and target is small enough to solve
@@ -458,6 +583,7 @@ impl SmallGame {
             residual: 0.0,
             passes: 0,
             max_passes: 0,
+            sums_done: 0,
         })
     }
 
@@ -487,12 +613,19 @@ impl SmallGame {
     }
 
     /// Solve every table in order: the last turns, seat 1's last turns (unless given), then
-    /// the positions before the last round by decreasing sum of scores.
+    /// the positions before the last round by decreasing sum of scores, from the first sum
+    /// not done; stops at the end of a sum once `stop` is raised.
     fn fill(
         &mut self,
         play: &[Seat],
         advance: &(dyn Fn(u64) + Sync),
+        stop: Option<&AtomicBool>,
     ) -> Result<(), SmallGameError> {
+        let stopped = || stop.is_some_and(|f| f.load(Ordering::SeqCst));
+        if self.w.is_empty() && stopped() {
+            // Stopped before it began: nothing is done.
+            return Ok(());
+        }
         if self.sol.finish_round {
             if self.last[0].is_empty() {
                 self.fill_last(play[self.seats - 1], advance);
@@ -503,12 +636,22 @@ impl SmallGame {
         }
         let n = self.seats;
         let per = self.sol.tu.pow(n as u32);
-        self.w = vec![[0.0; SLOTS]; n * per];
-        let mut by_sum: Vec<Vec<usize>> = vec![Vec::new(); n * (self.sol.tu - 1) + 1];
+        if self.w.is_empty() {
+            self.w = vec![[0.0; SLOTS]; n * per];
+            self.sums_done = 0;
+        }
+        let mut by_sum: Vec<Vec<usize>> = vec![Vec::new(); self.sums()];
         for idx in 0..per {
             by_sum[self.scores(idx).iter().sum::<usize>()].push(idx);
         }
-        for tuples in by_sum.iter().rev() {
+        let mult = Costs::mults(play);
+        for (k, tuples) in by_sum.iter().enumerate().rev() {
+            if by_sum.len() - 1 - k < self.sums_done {
+                continue;
+            }
+            if stopped() {
+                return Ok(());
+            }
             let out: Vec<Result<(usize, CycleOut), SmallGameError>> = tuples
                 .par_iter()
                 .map_init(Bufs::default, |bufs, &idx| {
@@ -525,7 +668,12 @@ impl SmallGame {
                 self.passes += k as u64;
                 self.max_passes = self.max_passes.max(k);
             }
-            advance(tuples.len() as u64);
+            self.sums_done += 1;
+            let cost: u64 = tuples
+                .iter()
+                .map(|&idx| Costs::cycle(&self.sol, &self.scores(idx), &mult))
+                .sum();
+            advance(cost);
         }
         Ok(())
     }
@@ -533,13 +681,15 @@ impl SmallGame {
     /// The last seat's last turns, for every distance to the bar up to the cap.
     fn fill_last(&mut self, seat: Seat, advance: &(dyn Fn(u64) + Sync)) {
         let ties = if self.seats == 3 { 2 } else { 1 };
+        let mult = Costs::mult(seat);
         let mut last = [Vec::new(), Vec::new()];
         for (c, out) in last.iter_mut().enumerate().take(ties) {
             *out = (0..=self.sol.cap)
                 .into_par_iter()
                 .map_init(Bufs::default, |bufs, d| {
-                    let v = self.play(At::Last { c: c + 1, d }, None, seat, bufs);
-                    advance(1);
+                    let at = At::Last { c: c + 1, d };
+                    let v = self.play(at, None, seat, bufs);
+                    advance(mult * levels(&self.sol, at) as u64);
                     (v[0], v[1])
                 })
                 .collect();
@@ -551,33 +701,32 @@ impl SmallGame {
     /// distances the game can reach.
     fn fill_mid(&mut self, seat: Seat, advance: &(dyn Fn(u64) + Sync)) {
         let pairs = mid_pairs(self.sol.tu, self.sol.cap, self.sol.fast.max_pts());
+        let mult = Costs::mult(seat);
         // Seat 1's turn depends on the distance to the bar only through where it starts: a
         // turn starting d1 units behind is the one starting the most units behind, from its
         // state that far past its start (the same banks, farkle and end, seat 2 at the same
         // distance). So one pass per d2 serves every d1, unless the least bank (more than one
         // unit) or a guide's tables (one per d1) tell the turns apart.
-        if self.sol.fast.min_bank > 1 || matches!(seat, Seat::Guide(..)) {
+        if !mid_shortcut(&self.sol, matches!(seat, Seat::Guide(..))) {
             self.mid = pairs
                 .into_par_iter()
                 .map_init(Bufs::default, |bufs, (d1, d2)| {
-                    let v = self.play(At::Mid { d1, d2 }, None, seat, bufs);
-                    advance(1);
+                    let at = At::Mid { d1, d2 };
+                    let v = self.play(at, None, seat, bufs);
+                    advance(mult * levels(&self.sol, at) as u64);
                     ((d1, d2), v)
                 })
                 .collect();
             return;
         }
-        let mut by_d2: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
-        for (d1, d2) in pairs {
-            by_d2.entry(d2).or_default().push(d1);
-        }
         let hs = self.sol.fast.holds;
-        self.mid = by_d2
+        self.mid = by_d2(pairs)
             .into_par_iter()
             .map_init(Bufs::default, |bufs, (d2, d1s)| {
                 let top = d1s.iter().copied().max().unwrap_or(1);
-                self.play(At::Mid { d1: top, d2 }, None, seat, bufs);
-                advance(d1s.len() as u64);
+                let at = At::Mid { d1: top, d2 };
+                self.play(at, None, seat, bufs);
+                advance(mult * levels(&self.sol, at) as u64);
                 d1s.into_iter()
                     .map(|d1| ((d1, d2), bufs.pass.vr[2 * (top - d1) * hs + 1]))
                     .collect::<Vec<_>>()
@@ -683,9 +832,7 @@ impl SmallGame {
             At::Game { i, s } => {
                 // As the two-player mover's turn: to the target, or to the cap past the
                 // highest score still to move this round when reaching it gives last turns.
-                let later = s[i + 1..].iter().copied().max();
-                let k = if later.is_some() { 0 } else { 1 };
-                let (levels, _) = self.sol.solve_levels(k, s[i], later.unwrap_or(0));
+                let levels = levels(&self.sol, at);
                 let farkle = farkle.unwrap_or_else(|| {
                     let mut f = self.w[self.at((i + 1) % self.seats, s)];
                     f[BUST] = 1.0;
@@ -702,7 +849,7 @@ impl SmallGame {
                 }
             }
             At::Last { c, d } => {
-                let levels = (d + 1).max(least);
+                let levels = levels(&self.sol, at);
                 let banks = bank_row(levels, &|tp| match tp.cmp(&d) {
                     std::cmp::Ordering::Greater => unit(0),
                     std::cmp::Ordering::Equal => unit(1),
@@ -718,10 +865,7 @@ impl SmallGame {
                 }
             }
             At::Mid { d1, d2 } => {
-                // Past the bar seat 1 rolls on to raise it for seat 2, to the cap past seat 2.
-                let levels = (d1 + 1)
-                    .max((d1 + 1 + self.sol.cap).saturating_sub(d2))
-                    .max(least);
+                let levels = levels(&self.sol, at);
                 let shares = |tp: usize| match tp.cmp(&d1) {
                     std::cmp::Ordering::Less => self.last_shares(d2, &[0]),
                     std::cmp::Ordering::Equal => self.last_shares(d2, &[0, 1]),
@@ -831,6 +975,152 @@ fn mid_pairs(tu: usize, cap: usize, max_pts: usize) -> Vec<(usize, usize)> {
     (1..=tu + cap + max_pts)
         .flat_map(|d1| (d1.saturating_sub(tu - 1).max(1)..d1 + tu).map(move |d2| (d1, d2)))
         .collect()
+}
+
+/// Bytes read in order ([`SmallGame::from_bytes`]).
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn u(&mut self) -> Result<u64, String> {
+        if self.0.len() < 8 {
+            return Err("the saved game is damaged (cut short)".into());
+        }
+        let (h, t) = self.0.split_at(8);
+        self.0 = t;
+        Ok(u64::from_le_bytes(h.try_into().expect("8 bytes")))
+    }
+    fn f(&mut self) -> Result<f64, String> {
+        Ok(f64::from_bits(self.u()?))
+    }
+    fn vals(&mut self) -> Result<Vals, String> {
+        Ok([self.f()?, self.f()?, self.f()?, self.f()?])
+    }
+    /// A count of items of `size` bytes each, no more than the bytes left hold.
+    fn len(&mut self, size: usize) -> Result<usize, String> {
+        let n = self.u()?;
+        if n > (self.0.len() / size) as u64 {
+            return Err("the saved game is damaged (a count too large)".into());
+        }
+        Ok(n as usize)
+    }
+}
+
+/// The levels a turn at `at` is followed to (its pass's cost).
+fn levels(sol: &WinSolution, at: At) -> usize {
+    let least = sol.fast.min_bank as usize;
+    match at {
+        At::Game { i, s } => {
+            // As the two-player mover's turn: to the target, or to the cap past the highest
+            // score still to move this round when reaching it gives last turns.
+            let later = s[i + 1..].iter().copied().max();
+            let k = if later.is_some() { 0 } else { 1 };
+            sol.solve_levels(k, s[i], later.unwrap_or(0)).0
+        }
+        At::Last { d, .. } => (d + 1).max(least),
+        // Past the bar seat 1 rolls on to raise it for seat 2, to the cap past seat 2.
+        At::Mid { d1, d2 } => (d1 + 1)
+            .max((d1 + 1 + sol.cap).saturating_sub(d2))
+            .max(least),
+    }
+}
+
+/// Whether seat 1's last turns are made one pass per distance of seat 2 (`fill_mid`): not
+/// where the least bank or a guide's tables tell the turns apart.
+fn mid_shortcut(sol: &WinSolution, guide: bool) -> bool {
+    sol.fast.min_bank <= 1 && !guide
+}
+
+/// Seat 1's last turns' distances grouped by seat 2's.
+fn by_d2(pairs: Vec<(usize, usize)>) -> std::collections::BTreeMap<usize, Vec<usize>> {
+    let mut by: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for (d1, d2) in pairs {
+        by.entry(d2).or_default().push(d1);
+    }
+    by
+}
+
+/// The work of a solve or an evaluation in turn levels, by part: the last seat's last turns,
+/// seat 1's, and the cycles of each sum of scores (from the smallest sum).
+struct Costs {
+    last: u64,
+    mid: u64,
+    sums: Vec<u64>,
+}
+
+impl Costs {
+    fn new(m: &Model, sol: &WinSolution, seats: usize, seat: Option<usize>) -> Costs {
+        // An exact seat against a guide makes two passes a turn (its choices' and the game's).
+        let mult: Vec<u64> = (0..seats)
+            .map(|i| match seat {
+                Some(j) if j != i => 2,
+                _ => 1,
+            })
+            .collect();
+        let tu = sol.tu;
+        let per = tu.pow(seats as u32);
+        let mut sums = vec![0u64; seats * (tu - 1) + 1];
+        let mut s = vec![0usize; seats];
+        for idx in 0..per {
+            let mut x = idx;
+            for v in s.iter_mut() {
+                *v = x % tu;
+                x /= tu;
+            }
+            sums[s.iter().sum::<usize>()] += Self::cycle(sol, &s, &mult);
+        }
+        let (mut last, mut mid) = (0, 0);
+        if m.rules.end == EndRule::FinishRound {
+            let (redo_last, redo_mid) = redone(seats, seat);
+            if redo_last {
+                let ties = if seats == 3 { 2 } else { 1 };
+                for c in 1..=ties {
+                    for d in 0..=sol.cap {
+                        last += mult[seats - 1] * levels(sol, At::Last { c, d }) as u64;
+                    }
+                }
+            }
+            if redo_mid {
+                let pairs = mid_pairs(tu, sol.cap, sol.fast.max_pts());
+                let turns: Vec<(usize, usize)> = if mid_shortcut(sol, seat == Some(1)) {
+                    by_d2(pairs)
+                        .into_iter()
+                        .map(|(d2, d1s)| (d1s.into_iter().max().unwrap_or(1), d2))
+                        .collect()
+                } else {
+                    pairs
+                };
+                mid = turns
+                    .into_iter()
+                    .map(|(d1, d2)| mult[1] * levels(sol, At::Mid { d1, d2 }) as u64)
+                    .sum();
+            }
+        }
+        Costs { last, mid, sums }
+    }
+
+    /// Each seat's passes a turn as `play` plays it.
+    fn mults(play: &[Seat]) -> Vec<u64> {
+        play.iter().map(|&p| Self::mult(p)).collect()
+    }
+
+    fn mult(seat: Seat) -> u64 {
+        match seat {
+            Seat::Exact(_) => 2,
+            _ => 1,
+        }
+    }
+
+    /// The cycle at scores `s`: every seat's turn, one and a half times. The policy iteration
+    /// goes round a cycle two to four times, not known ahead; counted so, the work of each
+    /// part of a solve or an evaluation at a target of 300 is its share of the time to a few
+    /// percent (a cycle counted once, the evaluations made mostly of cycles ran a third
+    /// slower than their count).
+    fn cycle(sol: &WinSolution, s: &[usize], mult: &[u64]) -> u64 {
+        let once: u64 = (0..s.len())
+            .map(|i| mult[i] * levels(sol, At::Game { i, s }) as u64)
+            .sum();
+        (3 * once).div_ceil(2)
+    }
 }
 
 /// Where a turn is played: seat `i` before the last round at scores `s`; the last seat's
@@ -1252,6 +1542,95 @@ mod tests {
     }
 
     #[test]
+    fn the_work_of_a_turn_is_its_levels_and_an_exact_seat_against_a_guide_counts_twice() {
+        let m = quick(300);
+        let sol = WinSolution::solve(&m).unwrap();
+        let least = sol.fast.min_bank as usize;
+        let last: u64 = (1..=2)
+            .flat_map(|_| 0..=sol.cap)
+            .map(|d| (d + 1).max(least) as u64)
+            .sum();
+        assert_eq!(Costs::new(&m, &sol, 3, None).last, last);
+        // Seat 2 played by a guide: its last turns once each; seat 0: none made again.
+        assert_eq!(Costs::new(&m, &sol, 3, Some(2)).last, last);
+        let first = Costs::new(&m, &sol, 3, Some(0));
+        assert_eq!((first.last, first.mid), (0, 0));
+        // A cycle: one and a half times its turns' levels, an exact seat's twice.
+        let s = [1, 2, 0];
+        let lv: Vec<u64> = (0..3)
+            .map(|i| levels(&sol, At::Game { i, s: &s }) as u64)
+            .collect();
+        let sum: u64 = lv.iter().sum();
+        assert_eq!(Costs::cycle(&sol, &s, &[1, 1, 1]), (3 * sum).div_ceil(2));
+        assert_eq!(
+            Costs::cycle(&sol, &s, &[1, 2, 2]),
+            (3 * (sum + lv[1] + lv[2])).div_ceil(2)
+        );
+        // Units of very different cost: a last turn far behind the bar against one at it.
+        let far = levels(&sol, At::Last { c: 1, d: sol.cap });
+        assert!(far > 10 * levels(&sol, At::Last { c: 1, d: 0 }), "{far}");
+    }
+
+    /// A solve or an evaluation from a stopped game, telling its work, stopped by a flag.
+    type Run<'a> =
+        dyn Fn(Option<SmallGame>, &(dyn Fn(u64) + Sync), Option<&AtomicBool>) -> SmallGame + 'a;
+
+    /// `run` stopped once half of the work of the positions before the last round is told,
+    /// its game saved as bytes and read back, and resumed: the game of a run without a stop,
+    /// to the bit, and the work told in the two runs the work announced.
+    fn stopped_and_resumed(m: &Model, sol: &WinSolution, seat: Option<usize>, run: &Run) {
+        use std::sync::atomic::AtomicU64;
+        let whole = run(None, &|_| {}, None);
+        assert!(whole.is_whole());
+        let c = Costs::new(m, sol, 3, seat);
+        let half = c.last + c.mid + c.sums.iter().sum::<u64>() / 2;
+        let stop = AtomicBool::new(false);
+        let told = AtomicU64::new(0);
+        let count = |n: u64| {
+            if told.fetch_add(n, Ordering::SeqCst) + n >= half {
+                stop.store(true, Ordering::SeqCst);
+            }
+        };
+        let part = run(None, &count, Some(&stop));
+        assert!(!part.is_whole() && part.sums_done > 0, "{}", part.sums_done);
+        assert_eq!(part.work_done(m, seat), told.load(Ordering::SeqCst));
+        let back = SmallGame::from_bytes(m, sol, 3, &part.to_bytes()).unwrap();
+        assert_eq!(back.to_bytes(), part.to_bytes());
+        stop.store(false, Ordering::SeqCst);
+        let tell = |n: u64| {
+            told.fetch_add(n, Ordering::SeqCst);
+        };
+        let resumed = run(Some(back), &tell, Some(&stop));
+        assert!(resumed.is_whole());
+        assert_eq!(resumed.to_bytes(), whole.to_bytes());
+        assert_eq!(
+            told.load(Ordering::SeqCst),
+            SmallGame::work(m, sol, 3, seat)
+        );
+        // A damaged or cut copy is refused.
+        let bytes = part.to_bytes();
+        assert!(SmallGame::from_bytes(m, sol, 3, &bytes[..bytes.len() - 3]).is_err());
+        assert!(SmallGame::from_bytes(m, sol, 2, &bytes).is_err());
+    }
+
+    #[test]
+    fn a_stopped_solve_or_evaluation_resumes_to_the_same_game_bit_for_bit() {
+        let m = quick(300);
+        let sol = WinSolution::solve(&m).unwrap();
+        stopped_and_resumed(&m, &sol, None, &|from, advance, stop| {
+            SmallGame::solve_until(&m, &sol, 3, from, advance, stop).unwrap()
+        });
+        let g = SmallGame::solve(&m, &sol, 3, &|_| {}).unwrap();
+        let pl = SolvedStrategy::new(&m, DoomStrategy::parse("optimal").unwrap());
+        let guide = SeatPlay::new(&m, &sol, &pl);
+        for j in [0, 1] {
+            stopped_and_resumed(&m, &sol, Some(j), &|from, advance, stop| {
+                g.evaluate_until(j, &guide, from, advance, stop).unwrap()
+            });
+        }
+    }
+
+    #[test]
     fn seat_one_s_last_turns_from_one_pass_per_distance_are_those_played_one_by_one() {
         let m = quick(300);
         let sol = WinSolution::solve(&m).unwrap();
@@ -1288,7 +1667,7 @@ mod tests {
         let sol = WinSolution::solve(&m).unwrap();
         let g = SmallGame::solve(&m, &sol, 3, &|_| {}).unwrap();
         let mut e = SmallGame::empty(&m, &sol, 3).unwrap();
-        e.fill(&[Seat::Exact(&g); 3], &|_| {}).unwrap();
+        e.fill(&[Seat::Exact(&g); 3], &|_| {}, None).unwrap();
         let close = |a: &Vals, b: &Vals| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-13);
         assert!(g.w.iter().zip(&e.w).all(|(a, b)| close(a, b)));
         assert_eq!(g.mid.len(), e.mid.len());
