@@ -951,13 +951,22 @@ fn beside(shown: &Path, k: &OsStr) -> String {
     }
 }
 
-/// The process's umask (read without changing it for long).
+/// The process's umask: read from the kernel's account of the process (`Umask:` in
+/// `/proc/self/status`), so that no other thread ever creates a file under a changed one; set
+/// and restored at once only where that is missing.
 fn umask() -> u32 {
     static UMASK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     *UMASK.get_or_init(|| {
-        let old = rustix::process::umask(Mode::from_raw_mode(0o022));
-        rustix::process::umask(old);
-        old.as_raw_mode()
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let read = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Umask:"))
+            .and_then(|v| u32::from_str_radix(v.trim(), 8).ok());
+        read.unwrap_or_else(|| {
+            let old = rustix::process::umask(Mode::from_raw_mode(0o022));
+            rustix::process::umask(old);
+            old.as_raw_mode()
+        })
     })
 }
 
