@@ -257,7 +257,7 @@ impl Cache {
     }
 
     /// The folder's handle (made, mode 0700, when `create`; `None` when missing), checked to be
-    /// this user's alone.
+    /// this user's to write alone.
     fn handle(&self, create: bool) -> std::io::Result<Option<super::at::Dirfd>> {
         use rustix::fs::{Mode, OFlags};
         let (parent, name) = super::at::split(&self.dir)
@@ -295,8 +295,14 @@ impl Cache {
                 st.st_uid
             )));
         }
-        if st.st_mode & 0o077 != 0 {
-            rustix::fs::fchmod(&fd, Mode::from_raw_mode(0o700))?;
+        // Made here with mode 0700; one that was there is used only when no one else may
+        // write to it (`Cache::at` chose this user's own folder inside any other), and its
+        // mode is left as the user set it.
+        if st.st_mode & 0o022 != 0 {
+            return Err(std::io::Error::other(format!(
+                "others may write to {}; set {ENV} to a folder of yours",
+                self.dir.display()
+            )));
         }
         Ok(Some(std::sync::Arc::new(fd)))
     }
