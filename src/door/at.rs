@@ -279,6 +279,33 @@ pub fn create_temp(
     }
 }
 
+/// A temporary file beside `name` in `dir` holding `bytes`, synced, registered for removal on
+/// an abort ([`super::Live`]) and held locked while open (so a dead run's can be told from a
+/// live one's). Removed again if the write fails. Returns its name, the open file (keep it
+/// until the temporary file is put in place) and its registration.
+pub(crate) fn write_temp(
+    dir: &Dirfd,
+    name: &OsStr,
+    mode: u32,
+    bytes: &[u8],
+) -> std::io::Result<(OsString, std::fs::File, super::Live)> {
+    let (tmp, mut f) = create_temp(dir, name, mode)?;
+    let _ = f.try_lock();
+    let live = super::Live::new(Place {
+        dir: dir.clone(),
+        name: tmp.clone(),
+    });
+    let written = f
+        .write_all(bytes)
+        .and_then(|_| f.flush())
+        .and_then(|_| f.sync_all());
+    if let Err(e) = written {
+        let _ = rustix::fs::unlinkat(&**dir, &*tmp, AtFlags::empty());
+        return Err(e);
+    }
+    Ok((tmp, f, live))
+}
+
 /// Create a temporary folder beside `name` in `dir`, exclusively: its name and handle.
 pub fn make_temp_dir(dir: &Dirfd, name: &OsStr) -> std::io::Result<(OsString, Dirfd)> {
     loop {

@@ -379,26 +379,12 @@ impl Cache {
     /// from a live one's and remove it), put at the entry's name in one step; whatever was
     /// at the name (an older entry, a link planted there) is replaced, never followed.
     pub fn save(&self, key: &Key, bytes: &[u8]) -> std::io::Result<PathBuf> {
-        use std::io::Write as _;
         let dir = self
             .handle(true)?
             .ok_or_else(|| std::io::Error::other("the cache folder could not be made"))?;
         let name = std::ffi::OsString::from(key.file_name());
         clean_dead(&dir, &name);
-        let (tmp, mut f) = super::at::create_temp(&dir, &name, 0o600)?;
-        let _ = f.try_lock();
-        let live = super::Live::new(super::Place {
-            dir: dir.clone(),
-            name: tmp.clone(),
-        });
-        let written = f
-            .write_all(bytes)
-            .and_then(|_| f.flush())
-            .and_then(|_| f.sync_all());
-        if let Err(e) = written {
-            let _ = super::at::remove_all(&dir, &tmp);
-            return Err(e);
-        }
+        let (tmp, _file, live) = super::at::write_temp(&dir, &name, 0o600, bytes)?;
         let there = match super::at::node_at(&dir, &name) {
             Some((_, rustix::fs::FileType::RegularFile | rustix::fs::FileType::Symlink)) => {
                 super::at::ident_at(&dir, &name)

@@ -257,16 +257,6 @@ pub fn hold(path: &Path, kind: InputKind, what: &str) -> Result<Held, InputError
     Ok(held(id, Some(file), folder))
 }
 
-/// Check an input before any work, the way it will be read (as [`hold`], not held): its
-/// identity.
-pub fn check(
-    path: &Path,
-    kind: InputKind,
-    what: &str,
-) -> Result<Option<super::identity::Id>, InputError> {
-    hold(path, kind, what).map(|h| h.id)
-}
-
 /// The files of a folder input whose names end with `suffix`, each opened through the folder
 /// the door holds (or opened now): (name, file), by name. A folder or special file among them
 /// is an error naming it.

@@ -894,19 +894,7 @@ pub fn replace_file(t: &FileTarget, bytes: &[u8]) -> std::io::Result<()> {
             .unwrap_or(0o644),
         None => 0o666 & !umask(),
     };
-    let (tmp, mut f) = at::create_temp(dir, name, mode)?;
-    let live = super::Live::new(Place {
-        dir: dir.clone(),
-        name: tmp.clone(),
-    });
-    let written = f
-        .write_all(bytes)
-        .and_then(|_| f.flush())
-        .and_then(|_| f.sync_all());
-    if let Err(e) = written {
-        let _ = rustix::fs::unlinkat(&**dir, &*tmp, rustix::fs::AtFlags::empty());
-        return Err(e);
-    }
+    let (tmp, _file, live) = at::write_temp(dir, name, mode, bytes)?;
     let shown = || t.shown.display().to_string();
     match at::put(dir, &tmp, name, *there, &shown) {
         Ok(replaced) => {

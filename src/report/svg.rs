@@ -612,7 +612,8 @@ pub fn binomial_bar(label: impl Into<String>, k: u64, n: u64) -> Bar {
     Bar::new(label, 100.0 * p).with_ci(100.0 * (p - h).max(0.0), 100.0 * (p + h).min(1.0))
 }
 
-/// Put a visible marker (e.g. "INTERRUPTED: 3 of 8 chunks") at the top of a plot.
+/// Put a visible marker (e.g. "INTERRUPTED: 3 of 8 chunks") at the top left of a plot: a
+/// short text, left of the plot's centred title (about 30 characters at most).
 pub fn mark(svg: &str, text: &str) -> String {
     let esc = text
         .replace('&', "&amp;")

@@ -362,6 +362,17 @@ impl TableSource {
         })
     }
 
+    /// The marker a plot made from a partial table carries: short, as `svg::mark` expects
+    /// (the title beside it), the rest being in the report's status and notes.
+    pub fn plot_marker(&self) -> Option<String> {
+        self.interrupted.then(|| {
+            format!(
+                "INTERRUPTED: {} rounds",
+                crate::report::count(self.rounds_played)
+            )
+        })
+    }
+
     /// The header lines a ramp file made from this table carries when the table is partial
     /// (`marker`), so that whoever plays the file later is told (empty otherwise).
     pub fn file_marker(&self) -> String {
@@ -551,7 +562,7 @@ pub fn plots(m: &RampModel) -> Result<Vec<(String, String)>, String> {
         histogram: false,
     })?;
     let mut out = vec![("ramp.svg".into(), ramp), ("ev-by-count.svg".into(), ev)];
-    if let Some(mark) = m.table.marker() {
+    if let Some(mark) = m.table.plot_marker() {
         for p in &mut out {
             p.1 = crate::report::svg::mark(&p.1, &mark);
         }
