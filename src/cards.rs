@@ -67,6 +67,8 @@ pub struct Shoe {
     round_start: usize,
     /// How often the shoe ran out in the middle of a round and the discards were reshuffled.
     pub reshuffles_mid_round: u64,
+    /// At the last such reshuffle, the cards of the round on the table (kept out of it).
+    pub kept_on_refill: usize,
     /// Tests only: cards dealt before any random card (last element first).
     #[cfg(test)]
     pub forced: Vec<Rank>,
@@ -100,6 +102,7 @@ impl Shoe {
             cut,
             round_start: 0,
             reshuffles_mid_round: 0,
+            kept_on_refill: 0,
             #[cfg(test)]
             forced: Vec::new(),
         }
@@ -125,6 +128,12 @@ impl Shoe {
     #[inline(always)]
     pub fn begin_round(&mut self) {
         self.round_start = self.pos;
+    }
+
+    /// The cards of the round in progress (or the one just played) in dealing order: those
+    /// kept on the table at a reshuffle in its middle first.
+    pub fn round_cards(&self) -> &[Rank] {
+        &self.cards[self.round_start..self.pos]
     }
 
     /// Cards dealt since the last shuffle.
@@ -215,6 +224,7 @@ impl Shoe {
     /// (the discards) is reshuffled and dealing goes on.
     fn refill_mid_round(&mut self) {
         let on_table = self.pos - self.round_start;
+        self.kept_on_refill = on_table;
         if on_table >= self.n {
             // A single round used the whole shoe (absurd rules): start it over.
             self.pos = 0;

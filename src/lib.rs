@@ -22,6 +22,7 @@ pub mod game;
 pub mod games;
 pub mod histogram;
 pub mod job;
+pub mod logfile;
 pub mod merge;
 pub mod monitor;
 pub mod numparse;

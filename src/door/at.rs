@@ -11,7 +11,7 @@
 //! `PATH_MAX` works.
 
 use std::ffi::{OsStr, OsString};
-use std::io::Write as _;
+use std::io::Write;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
@@ -289,16 +289,32 @@ pub(crate) fn write_temp(
     mode: u32,
     bytes: &[u8],
 ) -> std::io::Result<(OsString, std::fs::File, super::Live)> {
-    let (tmp, mut f) = create_temp(dir, name, mode)?;
+    write_temp_with(dir, name, mode, &mut |w| w.write_all(bytes))
+}
+
+/// [`write_temp`] of what `fill` writes (through a buffer), for a result too large to hold.
+pub(crate) fn write_temp_with(
+    dir: &Dirfd,
+    name: &OsStr,
+    mode: u32,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<(OsString, std::fs::File, super::Live)> {
+    let (tmp, f) = create_temp(dir, name, mode)?;
     let _ = f.try_lock();
     let live = super::Live::new(Place {
         dir: dir.clone(),
         name: tmp.clone(),
     });
-    let written = f
-        .write_all(bytes)
-        .and_then(|_| f.flush())
-        .and_then(|_| f.sync_all());
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
+    let written = fill(&mut w).and_then(|_| w.flush());
+    let f = match w.into_inner() {
+        Ok(f) => f,
+        Err(e) => {
+            let _ = rustix::fs::unlinkat(&**dir, &*tmp, AtFlags::empty());
+            return Err(e.into_error());
+        }
+    };
+    let written = written.and_then(|_| f.sync_all());
     if let Err(e) = written {
         let _ = rustix::fs::unlinkat(&**dir, &*tmp, AtFlags::empty());
         return Err(e);

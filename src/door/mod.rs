@@ -307,6 +307,40 @@ impl Door {
         })
     }
 
+    /// Write output `flag` (as [`Door::write`]) from what `fill` writes, streamed: a result
+    /// too large to hold (a round log). A regular file gets it through a temporary file put at
+    /// its name once `fill` ends, whether `fill` ran to the end or stopped early (a signal:
+    /// the writer marks such a file as partial itself); an error of `fill` leaves nothing.
+    pub fn write_stream(
+        &self,
+        flag: &str,
+        fill: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        pause_once();
+        let r = match self.target(flag) {
+            Some(Target::File(t)) => output::replace_file_with(t, fill),
+            Some(Target::InPlace(f)) => {
+                let mut w = std::io::BufWriter::with_capacity(1 << 16, output::InPlaceWriter(f));
+                fill(&mut w).and_then(|_| std::io::Write::flush(&mut w))
+            }
+            Some(Target::Dir(_) | Target::Files(..)) => {
+                Err(std::io::Error::other(format!("{flag} is a folder")))
+            }
+            Some(Target::Stdout) | None => {
+                let mut w =
+                    std::io::BufWriter::with_capacity(1 << 16, output::InPlaceWriter(out_fd()));
+                match fill(&mut w).and_then(|_| std::io::Write::flush(&mut w)) {
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                    r => r,
+                }
+            }
+        };
+        if r.is_ok() {
+            record(flag);
+        }
+        r
+    }
+
     /// Write the report folder of output `flag` (see [`output::replace_dir`]).
     pub fn write_dir(
         &self,

@@ -885,6 +885,15 @@ pub fn clean_stale(place: &Place) {
 /// its own. A name changed during the run is left alone: the result is kept beside it and the
 /// error says where.
 pub fn replace_file(t: &FileTarget, bytes: &[u8]) -> std::io::Result<()> {
+    replace_file_with(t, &mut |w| w.write_all(bytes))
+}
+
+/// [`replace_file`] with what `fill` writes, streamed to the temporary file (a result too large
+/// to hold in memory: a round log).
+pub fn replace_file_with(
+    t: &FileTarget,
+    fill: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let mut there = t.there.lock().unwrap_or_else(|e| e.into_inner());
     let dir = &t.place.dir;
     let name = &t.place.name;
@@ -894,7 +903,7 @@ pub fn replace_file(t: &FileTarget, bytes: &[u8]) -> std::io::Result<()> {
             .unwrap_or(0o644),
         None => 0o666 & !umask(),
     };
-    let (tmp, _file, live) = at::write_temp(dir, name, mode, bytes)?;
+    let (tmp, _file, live) = at::write_temp_with(dir, name, mode, fill)?;
     let shown = || t.shown.display().to_string();
     match at::put(dir, &tmp, name, *there, &shown) {
         Ok(replaced) => {
@@ -1160,6 +1169,20 @@ pub fn write_in_place(f: impl AsFd, bytes: &[u8]) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A writer in place to a held special file or descriptor ([`write_in_place`] of each
+/// buffer it is given).
+pub struct InPlaceWriter<F: AsFd>(pub F);
+
+impl<F: AsFd> std::io::Write for InPlaceWriter<F> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        write_in_place(&self.0, buf)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Save `bytes`, which could not be written where asked, under the system's temporary folder

@@ -361,7 +361,7 @@ impl From<Rendered> for JobOutcome {
     }
 }
 
-pub(super) fn rendered<G: Game>(mut run: Run<G>, claim: Option<f64>) -> Result<Rendered, G::Error> {
+pub fn rendered<G: Game>(mut run: Run<G>, claim: Option<f64>) -> Result<Rendered, G::Error> {
     let report = report(&run, claim)?;
     let interrupted = run.meta.interrupted;
     let unsaved = run.unsaved.take().map(|e| e.to_string());

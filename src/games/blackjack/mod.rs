@@ -13,6 +13,7 @@ pub mod hand;
 pub mod indices;
 pub mod jobs;
 pub mod kept;
+pub mod log;
 pub mod metrics;
 pub mod ramp;
 pub mod report;

@@ -1,0 +1,394 @@
+//! Writing the round log of a simulation (`sim blackjack --log-out FILE`).
+//!
+//! The log is the run's own rounds: its chunks are played again in order, from the same
+//! streams, by the same players, each wrapped so its decisions are recorded ([`Logged`]).
+//! A round's cards are the shoe's (in dealing order), its money the table's result; who got
+//! which card and each hand's actions come from [`replay`] of those cards and decisions.
+//! Suits are dealt to the ranks at random from a stream of the log's own ([`Suits`]): a
+//! uniform shoe of ranks suited so is a uniform shoe of cards.
+//!
+//! Memory is one round at a time; the log streams to the door's writer.
+
+use std::io::Write;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::replay::{pay, replay, Decide};
+use super::{EndRecord, Header, RoundRecord, SeatRecord, ShoeRecord, Wagers, FORMAT, VERSION};
+use crate::cards::Rank;
+use crate::games::blackjack::count::Counting;
+use crate::games::blackjack::game::BjConfig;
+use crate::games::blackjack::hand::DrawTable;
+use crate::games::blackjack::round::{RoundResult, Table};
+use crate::games::blackjack::rules::{Rules, Shuffle};
+use crate::games::blackjack::sim::Plan;
+use crate::games::blackjack::strategy::{Action, AlwaysInsure, Player, Seats, Situation};
+use crate::logfile::{Card, Suits};
+use crate::rng::{Rng, RngCore, SeedableRng};
+
+/// Money units per initial bet in a simulated log: every payout of every rule set (3:2, 6:5,
+/// a half for insurance and surrender) is a whole number of them.
+pub const STAKE: u64 = 100;
+
+/// Which rounds go into the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogOptions {
+    /// Every shoe (1), or every n-th shoe (whole shoes, so each logged shoe can be checked).
+    pub every_shoe: u64,
+}
+
+impl Default for LogOptions {
+    fn default() -> Self {
+        LogOptions { every_shoe: 1 }
+    }
+}
+
+/// What the writer wrote.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LogSummary {
+    pub shoes: u64,
+    pub rounds: u64,
+    /// Rounds whose money the replay of the rules settles otherwise than the simulator (0
+    /// unless the two disagree: a bug, which `verify` then lists).
+    pub disagreements: u64,
+    pub complete: bool,
+}
+
+/// A player whose decisions are recorded for the log, seat by seat.
+pub struct Logged<P> {
+    inner: P,
+    answers: Vec<std::collections::VecDeque<Action>>,
+    insured: Vec<bool>,
+}
+
+impl<P: Player> Player for Logged<P> {
+    const BETS: bool = P::BETS;
+    const SEES: bool = P::SEES;
+    const CLASSES: bool = P::CLASSES;
+    #[inline]
+    fn bet(&mut self, seat: usize) -> u32 {
+        self.inner.bet(seat)
+    }
+    #[inline]
+    fn class(&self, seat: usize) -> u8 {
+        self.inner.class(seat)
+    }
+    #[inline]
+    fn decision_class(&mut self) -> u8 {
+        self.inner.decision_class()
+    }
+    fn act(&mut self, seat: usize, s: &Situation) -> Action {
+        let a = self.inner.act(seat, s);
+        self.answers[seat].push_back(a);
+        a
+    }
+    fn insure(&mut self, seat: usize, total: u8, soft: bool) -> bool {
+        let i = self.inner.insure(seat, total, soft);
+        self.insured[seat] = i;
+        i
+    }
+    #[inline]
+    fn see(&mut self, card: Rank) {
+        self.inner.see(card)
+    }
+    #[inline]
+    fn see_if(&mut self, card: Rank, dealt: bool) {
+        self.inner.see_if(card, dealt)
+    }
+    /// None: every decision is asked, so every one is recorded.
+    fn draw_tables(&self) -> Option<&[DrawTable; 10]> {
+        None
+    }
+    fn shuffled(&mut self) {
+        self.inner.shuffled()
+    }
+    fn side_stream(&mut self, rng: &Rng) {
+        self.inner.side_stream(rng)
+    }
+}
+
+/// The recorded answers, seat by seat, as the replay asks for them.
+struct Answers<'a>(&'a mut [std::collections::VecDeque<Action>]);
+
+impl Decide for Answers<'_> {
+    fn decide(&mut self, seat: usize, _hand: usize, _sit: &Situation) -> Option<Action> {
+        self.0[seat].pop_front()
+    }
+}
+
+/// The header of a simulated log of `cfg`.
+pub fn header(cfg: &BjConfig, seed: u64, claim: Option<f64>) -> Header {
+    Header {
+        kind: "header".into(),
+        format: FORMAT.into(),
+        version: VERSION,
+        game: "blackjack".into(),
+        rules: Header::rules_map(&cfg.rules),
+        behind: super::Behind::Decline,
+        burn: 0,
+        cut_tolerance: 0,
+        rounding: super::Rounding::Down,
+        claim,
+        currency: None,
+        source: Some(format!(
+            "rtplab {} sim blackjack --seed {seed} (strategy: {})",
+            crate::VERSION,
+            cfg.strategy.info().name
+        )),
+    }
+}
+
+/// Cards before the cut card under `rules` (every card when the shoe is shuffled every round).
+pub fn cut_of(rules: &Rules) -> u32 {
+    match rules.shuffle {
+        Shuffle::CutCard { penetration } => {
+            ((penetration * rules.cards() as f64).round() as u32).clamp(1, rules.cards())
+        }
+        Shuffle::EveryRound => rules.cards(),
+    }
+}
+
+fn line<T: serde::Serialize>(out: &mut dyn Write, rec: &T) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *out, rec).map_err(std::io::Error::other)?;
+    out.write_all(b"\n")
+}
+
+/// Write the log of chunks `chunks` of the run of `cfg` seeded `seed` planned as `plan`, the
+/// header (with `claim`) first. Stops at the end of a shoe when `stop` is set (the end
+/// record then says the log is not complete).
+pub fn write_log(
+    out: &mut dyn Write,
+    cfg: &BjConfig,
+    plan: &Plan,
+    seed: u64,
+    chunks: Range<u64>,
+    opts: LogOptions,
+    claim: Option<f64>,
+    stop: &AtomicBool,
+) -> std::io::Result<LogSummary> {
+    line(out, &header(cfg, seed, claim))?;
+    let mut w = Writer {
+        out,
+        cfg,
+        plan,
+        seed,
+        opts,
+        stop,
+        sum: LogSummary::default(),
+        shoe_no: 0,
+        round_no: 0,
+    };
+    let insure = cfg.bets.insure;
+    crate::with_strategy!(&cfg.strategy, cfg.rules.h17, |s| {
+        let s = s.clone();
+        match (insure, &cfg.count) {
+            (false, None) => w.chunks(&s, chunks.clone())?,
+            (true, None) => w.chunks(&AlwaysInsure(s), chunks.clone())?,
+            (false, Some(c)) => w.chunks(
+                &Counting::new(s, c.clone(), cfg.rules.decks),
+                chunks.clone(),
+            )?,
+            (true, Some(c)) => w.chunks(
+                &Counting::new(AlwaysInsure(s), c.clone(), cfg.rules.decks),
+                chunks.clone(),
+            )?,
+        }
+    });
+    let complete = !w.stop.load(Ordering::Relaxed);
+    w.sum.complete = complete;
+    let end = EndRecord {
+        kind: "end".into(),
+        rounds: w.sum.rounds,
+        complete,
+    };
+    line(w.out, &end)?;
+    Ok(w.sum)
+}
+
+struct Writer<'a> {
+    out: &'a mut dyn Write,
+    cfg: &'a BjConfig,
+    plan: &'a Plan,
+    seed: u64,
+    opts: LogOptions,
+    stop: &'a AtomicBool,
+    sum: LogSummary,
+    shoe_no: u64,
+    round_no: u64,
+}
+
+impl Writer<'_> {
+    fn chunks<S: Seats>(&mut self, seats: &S, chunks: Range<u64>) -> std::io::Result<()>
+    where
+        S: Sync,
+    {
+        let bar = crate::progress::Progress::new(
+            true,
+            chunks.end - chunks.start,
+            "writing the round log",
+            "chunks",
+        );
+        for c in chunks {
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            self.chunk(seats, c)?;
+            bar.advance(1);
+        }
+        bar.finish();
+        Ok(())
+    }
+
+    /// Chunk `c` again, as `BjSim::run_chunk` plays it, logged.
+    fn chunk<S: Seats>(&mut self, seats: &S, c: u64) -> std::io::Result<()> {
+        let rules = &self.cfg.rules;
+        let players = rules.players as usize;
+        let mut rng = crate::rng::chunk_rng(self.seed, c);
+        let mut suits = Suits::new(
+            rules.decks,
+            crate::rng::chunk_rng(self.seed ^ 0x5375_6974_735f_6c6f, c),
+        );
+        let player = Logged {
+            inner: seats.player(),
+            answers: vec![Default::default(); players],
+            insured: vec![false; players],
+        };
+        let mut table = Table::with_player(rules, player);
+        table.player.side_stream(&crate::rng::side_rng(&rng));
+        let every_round = matches!(rules.shuffle, Shuffle::EveryRound);
+        for _ in 0..self.plan.shoes_per_chunk {
+            let mut shoe_rng = Rng::seed_from_u64(rng.next_u64());
+            let logged = self.shoe_no.is_multiple_of(self.opts.every_shoe);
+            self.shoe_no += 1;
+            table.shoe.reshuffle();
+            table.player.shuffled();
+            suits.reshuffle();
+            if logged {
+                let rec = ShoeRecord {
+                    kind: "shoe".into(),
+                    shoe: self.shoe_no,
+                    cut: cut_of(rules),
+                    burn: Vec::new(),
+                };
+                line(self.out, &rec)?;
+                self.sum.shoes += 1;
+            }
+            loop {
+                let before = table.shoe.reshuffles_mid_round;
+                let r: RoundResult = *table.play_round(&mut shoe_rng);
+                let mid = table.shoe.reshuffles_mid_round != before;
+                self.round_no += 1;
+                let ranks = table.shoe.round_cards().to_vec();
+                let reshuffled_after = if mid {
+                    // The cards on the table stayed out; the rest were reshuffled.
+                    let kept = table.shoe.kept_on_refill;
+                    suits.reshuffle();
+                    Some(kept as u32)
+                } else {
+                    None
+                };
+                // After a reshuffle in the round, the new shoe's suits: the cards kept on the
+                // table are out of it.
+                let cards: Vec<Card> = ranks.iter().map(|&k| suits.deal(k)).collect();
+                if logged {
+                    let rec = self.round(&r, &ranks, cards, &mut table.player, reshuffled_after);
+                    line(self.out, &rec)?;
+                    self.sum.rounds += 1;
+                } else {
+                    for q in &mut table.player.answers {
+                        q.clear();
+                    }
+                }
+                if every_round || table.shoe.past_cut() {
+                    break;
+                }
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The record of a round the table played (`r`) from `ranks` (suited as `cards`).
+    fn round<P: Player>(
+        &mut self,
+        r: &RoundResult,
+        ranks: &[Rank],
+        cards: Vec<Card>,
+        player: &mut Logged<P>,
+        reshuffled_after: Option<u32>,
+    ) -> RoundRecord {
+        let rules = &self.cfg.rules;
+        let players = rules.players as usize;
+        let replayed = replay(rules, players, ranks, &mut Answers(&mut player.answers));
+        for q in &mut player.answers {
+            q.clear();
+        }
+        let u = rules.units_per_bet();
+        let bets = &self.cfg.bets;
+        let mut seats = Vec::with_capacity(players);
+        let mut disagree = !replayed.issues.is_empty();
+        for (s, res) in r.seats[..players].iter().enumerate() {
+            let b = res.bet as u64;
+            let main = STAKE * b;
+            let stake = Wagers {
+                main,
+                pairs: (bets.pairs * main as f64).round() as u64,
+                insurance: if player.insured[s] && r.up == 1 && b > 0 {
+                    main / 2
+                } else {
+                    0
+                },
+                behind: if b > 0 {
+                    (bets.behind * STAKE as f64).round() as u64
+                } else {
+                    0
+                },
+            };
+            // The money as the table settled it.
+            let back = |stake: u64, wagered: i64, net: i64| {
+                (stake as i64 * (wagered + net) / u).max(0) as u64
+            };
+            let paid = Wagers {
+                main: back(main, res.wagered, res.net),
+                pairs: if res.pairs > 0 { 12 * stake.pairs } else { 0 },
+                insurance: if r.dealer_bj() {
+                    3 * stake.insurance
+                } else {
+                    0
+                },
+                behind: back(stake.behind, u, res.behind_none),
+            };
+            let seat = &replayed.seats[s];
+            let by_rules = pay(
+                rules,
+                seat,
+                &replayed,
+                &stake,
+                super::Behind::Decline,
+                super::Rounding::Down,
+            );
+            disagree |= by_rules != paid;
+            seats.push(SeatRecord {
+                seat: s as u8 + 1,
+                stake,
+                play: seat.hands.iter().map(|h| h.actions.clone()).collect(),
+                auto: self.cfg.strategy
+                    == crate::games::blackjack::strategy::StrategySpec::AutoPlay,
+                paid,
+            });
+            player.insured[s] = false;
+        }
+        self.sum.disagreements += disagree as u64;
+        RoundRecord {
+            kind: "round".into(),
+            shoe: self.shoe_no,
+            round: self.round_no,
+            cards,
+            seats,
+            void: None,
+            reshuffled_after,
+        }
+    }
+}
