@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use cli::{
     AdviseGame, AuditGame, BetsGame, Cli, Command, CompareGame, DeriveGame, ExactGame, IndicesGame,
-    MetricsGame, RampGame, SimGame, StrategiesCmd,
+    MetricsGame, RampGame, SimGame, StrategiesCmd, VerifyGame,
 };
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;
@@ -107,6 +107,9 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
     }
     use blackjack::Blackjack;
     match command {
+        Command::Sim(SimGame::Blackjack(a)) if a.log_out.is_some() => {
+            run(blackjack::log::write::LoggedSimJob::try_from(&a)?, ctx)
+        }
         Command::Sim(SimGame::Blackjack(a)) => run(SimJob::<Blackjack>::try_from(&a)?, ctx),
         Command::Sim(SimGame::Doom(a)) => run(SimJob::<doom::Doom>::try_from(&a)?, ctx),
         Command::Sim(SimGame::TwentyOne(a)) if !a.sweep_c.is_empty() => {
@@ -160,6 +163,9 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
         Command::Merge(a) => run(rtplab::merge::MergeJob::from(&a), ctx),
         Command::Check(a) => run(rtplab::check::CheckJob::from(&a), ctx),
         Command::Monitor(a) => run(rtplab::monitor::MonitorJob::from(&a), ctx),
+        Command::Verify(VerifyGame::Blackjack(a)) => {
+            run(blackjack::verify::VerifyJob::from(&a), ctx)
+        }
         Command::Risk(a) => run(rtplab::risk::RiskJob::from(&a), ctx),
         Command::Cache(c) => cli::cache_command(c).map(|_| Status::Done),
         Command::BenchServe(game) => bench_serve(game),

@@ -178,6 +178,10 @@ cat daily.csv | rtplab monitor --expected reports/baccarat-banker/report.json -\
 docs/audit-and-monitor.md explains the bands and the funnel plot."
     )]
     Monitor(MonitorArgs),
+    /// Check a live table's round log round by round: settlement, the shoe, outcomes
+    /// against their exact probabilities, and the return players got (docs/round-log.md).
+    #[command(subcommand)]
+    Verify(VerifyGame),
     /// A bankroll's risk from EV and SD per round (given, or from a blackjack report): the
     /// lifetime risk of ruin, the risk within a trip, the chance of a win goal before ruin,
     /// the bankroll for a target risk, the rounds to double, N0 and SCORE; each formula
@@ -297,6 +301,49 @@ pub enum AdviseGame {
         after_help = "Examples:\n  rtplab advise twenty-one --row \"W6 K5 R4 B3 Y2 G1\" --roll \"W3 K5 R1 B6 Y2 G4\" --rerolls-left 1\n  rtplab advise twenty-one --row \"W6 K5 R4 B3 Y2 G1\" --filled W,R --hits 1 --roll \"W3 K5 R1 B6 Y2 G4\""
     )]
     TwentyOne(AdviseTwentyOne),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum VerifyGame {
+    /// A blackjack table's round log (JSON Lines, plain, .gz or .zst), as `sim blackjack
+    /// --log-out` writes it or a table's system exports it.
+    ///
+    /// Exit 0 when every part holds, 1 when one fails (each failure named), 2 on a log that
+    /// cannot be read (its line and field named).
+    ///
+    /// Example: rtplab verify blackjack examples/logs/seed-table.jsonl.zst
+    Blackjack(VerifyArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The round log (`-`: standard input).
+    #[arg(value_name = "LOG")]
+    pub log: PathBuf,
+    /// Two-sided level of every test in percent: 95, 99 or 99.9.
+    #[arg(long, default_value_t = 99.0, value_name = "PCT", value_parser = parse_level)]
+    pub level: f64,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+fn parse_level(s: &str) -> Result<f64, String> {
+    match s.trim() {
+        "95" => Ok(95.0),
+        "99" => Ok(99.0),
+        "99.9" => Ok(99.9),
+        _ => Err(format!("expected 95, 99 or 99.9, found '{s}'")),
+    }
+}
+
+impl From<&VerifyArgs> for rtplab::games::blackjack::verify::VerifyJob {
+    fn from(a: &VerifyArgs) -> Self {
+        Self {
+            log: a.log.clone(),
+            level: a.level / 100.0,
+            outputs: (&a.output).into(),
+        }
+    }
 }
 
 #[derive(Args, Debug)]

@@ -502,10 +502,42 @@ pub struct BlackjackSim {
     #[command(flatten)]
     pub counting: CountArgs,
 
+    /// Also write the run's round log here: every round's cards with suits in dealing order,
+    /// each seat's stakes, play and payouts (JSON Lines, gzip when FILE ends .gz, Zstandard
+    /// when it ends .zst; the schema: docs/round-log.md). `rtplab verify blackjack FILE`
+    /// checks a log round by round.
+    ///
+    /// The log is the run's own rounds, played again chunk by chunk after the run (about
+    /// a million rounds a second). Example: --log-out table.jsonl.zst
+    #[arg(help_heading = heading::OUTPUT, long, value_name = "FILE")]
+    pub log_out: Option<PathBuf>,
+
+    /// With --log-out: log every N-th shoe only (whole shoes, so each logged shoe can still
+    /// be checked card by card).
+    #[arg(help_heading = heading::OUTPUT, long, value_name = "N", requires = "log_out", value_parser = parse_positive)]
+    pub log_every: Option<u64>,
+
     #[command(flatten)]
     pub tables: TablesArgs,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+impl TryFrom<&BlackjackSim> for rtplab::games::blackjack::log::write::LoggedSimJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &BlackjackSim) -> anyhow::Result<Self> {
+        let log = args
+            .log_out
+            .clone()
+            .ok_or_else(|| anyhow::anyhow!("--log-out FILE names the round log"))?;
+        Ok(rtplab::games::blackjack::log::write::LoggedSimJob {
+            sim: SimJob::try_from(args)?,
+            log,
+            options: rtplab::games::blackjack::log::write::LogOptions {
+                every_shoe: args.log_every.unwrap_or(1),
+            },
+        })
+    }
 }
 
 /// How the bettor behind follows the seated player's doubles and splits

@@ -17,7 +17,7 @@ use super::count::{CountSystem, Ramp, TcRounding};
 use super::exact::{full_shoe, two_card_p, DealerTable, Optimal, PostSplit, Up, NV};
 use super::indices::{Deviation, Play, When};
 use super::rules::Rules;
-use super::strategy::{hard_row, pair_row, soft_row, Action, Chart, Code, ROWS};
+use super::strategy::{hard_row, pair_row, soft_row, Action, Chart, Code, Situation, ROWS};
 
 /// Weighted EV sums of one up card: `[row][action]`, actions Stand, Hit, Double, Split,
 /// Surrender; and the weights of two-card and multi-card hands. With moments, the same sums
@@ -328,6 +328,89 @@ pub fn column_matches(rules: &Rules, chart: &Chart, u: usize) -> bool {
     let table = DealerTable::shared(rules.h17);
     let s = sums_for_up(rules, table, u, full_shoe(rules.decks), false);
     (0..ROWS).all(|row| chart.codes[row][u] == choose(row, &s))
+}
+
+/// The EV per initial bet of each action in each chart row against each up card, as the
+/// chart is derived (the hands of the row weighted by how often they are held; composition-
+/// dependent play after the decision): what a decision taken is worth beside the best one.
+pub struct ActionValues {
+    /// `[up − 1][row]`: Stand, Hit, Double, Split, Surrender of two-card hands (NaN: not offered).
+    two: Vec<[[f64; 5]; ROWS]>,
+    /// `[up − 1][row]`: Stand, Hit of hands of three cards or more.
+    multi: Vec<[[f64; 2]; ROWS]>,
+}
+
+/// [`ActionValues`] of `rules` from a full shoe.
+pub fn action_values(rules: &Rules) -> ActionValues {
+    let table = DealerTable::shared(rules.h17);
+    let sums: Vec<Sums> = (0..NV)
+        .into_par_iter()
+        .map(|u| sums_for_up(rules, table, u, full_shoe(rules.decks), false))
+        .collect();
+    let mut two = vec![[[f64::NAN; 5]; ROWS]; NV];
+    let mut multi = vec![[[f64::NAN; 2]; ROWS]; NV];
+    for (u, s) in sums.iter().enumerate() {
+        for row in 0..ROWS {
+            if s.two_w[row] > 0.0 {
+                for a in 0..5 {
+                    if s.two[row][a] != 0.0 {
+                        two[u][row][a] = s.two[row][a] / s.two_w[row];
+                    }
+                }
+            }
+            if s.multi_w[row] > 0.0 {
+                for a in 0..2 {
+                    multi[u][row][a] = s.multi[row][a] / s.multi_w[row];
+                }
+            }
+        }
+    }
+    ActionValues { two, multi }
+}
+
+impl ActionValues {
+    /// How much less than the best action `taken` is worth in `sit` (0 for the best one, or
+    /// where the values do not reach: a hand no full-shoe hand of its row resembles).
+    pub fn regret(&self, sit: &Situation, taken: Action) -> f64 {
+        let u = (sit.up as usize + 9) % 10;
+        let row = match sit.pair {
+            Some(v) => pair_row(v),
+            None if sit.soft => soft_row(sit.total),
+            None => hard_row(sit.total),
+        };
+        let vals: Vec<(Action, f64)> = if sit.cards == 2 {
+            let v = &self.two[u][row];
+            let allowed = |a: Action| match a {
+                Action::Stand | Action::Hit => true,
+                Action::Double => sit.can_double,
+                Action::Split => sit.pair.is_some(),
+                Action::Surrender => sit.can_surrender,
+            };
+            [
+                Action::Stand,
+                Action::Hit,
+                Action::Double,
+                Action::Split,
+                Action::Surrender,
+            ]
+            .into_iter()
+            .filter(|&a| allowed(a))
+            .map(|a| (a, v[idx(a)]))
+            .filter(|(_, x)| x.is_finite())
+            .collect()
+        } else {
+            let v = &self.multi[u][row];
+            vec![(Action::Stand, v[0]), (Action::Hit, v[1])]
+                .into_iter()
+                .filter(|(_, x)| x.is_finite())
+                .collect()
+        };
+        let best = vals.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+        match vals.iter().find(|v| v.0 == taken) {
+            Some(&(_, x)) if best.is_finite() => (best - x).max(0.0),
+            _ => 0.0,
+        }
+    }
 }
 
 fn choose(row: usize, s: &Sums) -> Code {

@@ -22,6 +22,7 @@ pub mod round;
 pub mod rules;
 pub mod sim;
 pub mod strategy;
+pub mod verify;
 
 pub use game::{BjConfig, Blackjack};
 

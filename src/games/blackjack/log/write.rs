@@ -124,7 +124,7 @@ pub fn header(cfg: &BjConfig, seed: u64, claim: Option<f64>) -> Header {
         version: VERSION,
         game: "blackjack".into(),
         rules: Header::rules_map(&cfg.rules),
-        behind: super::Behind::Decline,
+        behind: behind_of(cfg),
         burn: 0,
         cut_tolerance: 0,
         rounding: super::Rounding::Down,
@@ -135,6 +135,14 @@ pub fn header(cfg: &BjConfig, seed: u64, claim: Option<f64>) -> Header {
             crate::VERSION,
             cfg.strategy.info().name
         )),
+    }
+}
+
+/// How the run's bets behind follow their seat.
+fn behind_of(cfg: &BjConfig) -> super::Behind {
+    match cfg.bets.behind_follows {
+        crate::games::blackjack::report::BehindFollows::All => super::Behind::Match,
+        crate::games::blackjack::report::BehindFollows::None => super::Behind::Decline,
     }
 }
 
@@ -358,7 +366,10 @@ impl Writer<'_> {
                 } else {
                     0
                 },
-                behind: back(stake.behind, u, res.behind_none),
+                behind: match behind_of(self.cfg) {
+                    super::Behind::Match => back(stake.behind, res.wagered, res.net),
+                    super::Behind::Decline => back(stake.behind, u, res.behind_none),
+                },
             };
             let seat = &replayed.seats[s];
             let by_rules = pay(
@@ -366,7 +377,7 @@ impl Writer<'_> {
                 seat,
                 &replayed,
                 &stake,
-                super::Behind::Decline,
+                behind_of(self.cfg),
                 super::Rounding::Down,
             );
             disagree |= by_rules != paid;
@@ -390,5 +401,74 @@ impl Writer<'_> {
             void: None,
             reshuffled_after,
         }
+    }
+}
+
+/// `sim blackjack --log-out FILE`: the run, then its round log.
+pub struct LoggedSimJob {
+    pub sim: crate::game::SimJob<super::super::Blackjack>,
+    /// The log's path (its name says how it is compressed).
+    pub log: std::path::PathBuf,
+    pub options: LogOptions,
+}
+
+impl crate::job::Job for LoggedSimJob {
+    fn outputs(&self) -> &crate::job::Outputs {
+        &self.sim.outputs
+    }
+    fn run(self, ctx: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
+        use crate::logfile::{Compression, Encoder};
+        let LoggedSimJob { sim, log, options } = self;
+        let run =
+            crate::game::simulate::<super::super::Blackjack>(sim.config, &sim.spec, ctx.stop)?;
+        let start = run.meta.chunk_range[0];
+        let chunks = start..start + run.meta.chunks_done;
+        let compression = Compression::of_name(log.file_name().unwrap_or_default());
+        let mut summary = LogSummary::default();
+        let written = ctx.door.write_stream("--log-out", &mut |w| {
+            let mut enc = Encoder::new(compression, w);
+            summary = write_log(
+                &mut enc,
+                &run.config,
+                &run.plan,
+                run.meta.seed,
+                chunks.clone(),
+                options,
+                sim.claim,
+                ctx.stop,
+            )?;
+            enc.finish()
+        });
+        let mut rendered = crate::game::rendered(run, sim.claim)?;
+        if let Err(e) = written {
+            // The report is still written; the exit code says something was not.
+            let what = format!("cannot write the round log {}: {e}", log.display());
+            rendered.unsaved = Some(match rendered.unsaved.take() {
+                Some(other) => format!("{other}; {what}"),
+                None => what,
+            });
+        }
+        let every = match options.every_shoe {
+            1 => String::new(),
+            n => format!(" (every {n}th shoe)"),
+        };
+        let partial = if summary.complete {
+            ""
+        } else {
+            "; stopped by a signal: the log ends early, its end record says so"
+        };
+        rendered.report.notes.push(format!(
+            "Round log: {} rounds of {} shoes{every} written to {}{partial}.",
+            summary.rounds,
+            summary.shoes,
+            log.display()
+        ));
+        if summary.disagreements > 0 {
+            rendered.report.notes.push(format!(
+                "{} logged rounds are settled otherwise by the rules' replay than by the simulator: a defect; `rtplab verify blackjack` lists them.",
+                summary.disagreements
+            ));
+        }
+        Ok(rendered.into())
     }
 }

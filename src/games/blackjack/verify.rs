@@ -1,0 +1,1264 @@
+//! `rtplab verify blackjack LOG`: a live table's round log checked round by round.
+//!
+//! One pass over the log, a round at a time (memory: the shoe in play and a bounded list of
+//! deviations), each part a section of the report and of the verdict:
+//!
+//! - **settlement**: every round dealt, played and paid again by the rules ([`replay`]); every
+//!   departure counted and the first [`MAX_LISTED`] listed with their round;
+//! - **the shoe**: no card more often than the decks hold, the cut card where the rules put
+//!   it (within the header's tolerance), the stated burns, no round begun past the cut card, a
+//!   new shoe after a voided round;
+//! - **outcomes**: dealer results by up card, naturals, pairs and insurance wins against
+//!   their exact probabilities given the cards already out of the shoe (each round's own),
+//!   Holm-corrected at the level;
+//! - **return**: each wager's observed RTP with its standard error from the stakes as logged
+//!   (a ratio estimator: no equal-stakes assumption), and the main bet's decomposition: the
+//!   claim, what the best play and basic strategy return, what the decisions taken return
+//!   (each valued by the exact EV of its action), and what was paid.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::derive::{action_values, ActionValues};
+use super::exact::{analyze, full_shoe, DealerTable, Follow, Optimal, NV};
+use super::log::replay::{dealer_draws, main_wagered, pay, replay, Decision};
+use super::log::{EndRecord, Header, LogDecide, RoundRecord, ShoeRecord, Wagers, FORMAT, VERSION};
+use super::rules::Rules;
+use super::strategy::{Action, AutoPlay, Strategy};
+use crate::audit::ChiSquare;
+use crate::cards::{value, Rank};
+use crate::logfile::{parse, record_type, Card, Lines, LogError};
+use crate::report::{count, count_cell, pct, pct_cell, Cell, Report, Section};
+
+/// Deviations listed one by one (all are counted).
+pub const MAX_LISTED: usize = 100;
+
+/// `verify blackjack`.
+pub struct VerifyJob {
+    pub log: PathBuf,
+    /// Two-sided level of every test (0.99).
+    pub level: f64,
+    pub outputs: crate::job::Outputs,
+}
+
+/// One departure from the rules.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Deviation {
+    /// The log's line.
+    pub line: u64,
+    pub shoe: u64,
+    pub round: Option<u64>,
+    pub seat: Option<u8>,
+    pub wager: Option<&'static str>,
+    pub what: String,
+    pub paid: Option<u64>,
+    pub rules_pay: Option<u64>,
+}
+
+/// Deviations of one part: counted by kind, the first listed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Deviations {
+    pub count: u64,
+    pub by_kind: Vec<(String, u64)>,
+    pub listed: Vec<Deviation>,
+}
+
+impl Deviations {
+    fn add(&mut self, kind: &str, d: Deviation) {
+        self.count += 1;
+        match self.by_kind.iter_mut().find(|(k, _)| k == kind) {
+            Some((_, n)) => *n += 1,
+            None => self.by_kind.push((kind.to_string(), 1)),
+        }
+        if self.listed.len() < MAX_LISTED {
+            self.listed.push(d);
+        }
+    }
+}
+
+/// One statistical test of outcomes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OutcomeTest {
+    pub name: String,
+    pub observed: f64,
+    pub expected: f64,
+    pub statistic: f64,
+    /// Degrees of freedom of a chi-square; 0 for a z test.
+    pub df: u64,
+    pub p: f64,
+    /// Holm-corrected over the part's tests.
+    pub p_holm: f64,
+    pub pass: bool,
+}
+
+/// One wager's return.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WagerReturn {
+    pub wager: &'static str,
+    pub staked: u64,
+    pub paid: u64,
+    pub rtp: f64,
+    pub se: f64,
+    /// What the rules return on it, where known (insurance and pairs: exact off the top).
+    pub expected: Option<f64>,
+}
+
+/// One step of the main bet's decomposition, per initial bet.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Step {
+    pub what: String,
+    pub rtp: f64,
+    pub se: Option<f64>,
+    pub source: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReturnPart {
+    pub wagers: Vec<WagerReturn>,
+    pub steps: Vec<Step>,
+    /// z of the paid main bet against what the decisions taken return.
+    pub z: f64,
+    pub pass: bool,
+    /// The claim against what the best play returns (a finding, not part of the verdict:
+    /// `audit blackjack` is the claim's test).
+    pub claim_note: Option<String>,
+}
+
+/// What `verify blackjack` found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VerifyModel {
+    pub log: String,
+    pub bytes: u64,
+    pub rules: Rules,
+    pub source: Option<String>,
+    pub shoes: u64,
+    pub rounds: u64,
+    pub voided: u64,
+    pub seat_rounds: u64,
+    /// The end record: `Some(true)` written whole, `Some(false)` stopped, `None` absent.
+    pub complete: Option<bool>,
+    pub level: f64,
+    pub settlement: Deviations,
+    pub shoe: Deviations,
+    pub outcomes: Vec<OutcomeTest>,
+    pub returns: ReturnPart,
+    pub pass: bool,
+    /// The failed parts, by name.
+    pub failed: Vec<String>,
+}
+
+/// The shoe in play.
+struct ShoeState {
+    no: u64,
+    cut: u32,
+    /// Cards left by rank and suit.
+    left: [[u32; 4]; 13],
+    dealt: u32,
+    /// A voided round was the last: only a new shoe may follow.
+    voided: bool,
+    /// The shoe's cards as dealt (for the shuffle's tests).
+    cards: Vec<Card>,
+}
+
+impl ShoeState {
+    fn by_value(&self) -> [u32; NV] {
+        let mut v = [0u32; NV];
+        for (r, suits) in self.left.iter().enumerate() {
+            v[value(r as Rank) as usize - 1] += suits.iter().sum::<u32>();
+        }
+        v
+    }
+    fn by_rank(&self) -> [u32; 13] {
+        std::array::from_fn(|r| self.left[r].iter().sum())
+    }
+}
+
+/// Dealer outcome probabilities (17..=21, bust, blackjack) for up card value index `up` from
+/// the cards `shoe` (by value) with the dealer's hand so far `cards`.
+fn dealer_probs(
+    rules: &Rules,
+    shoe: &mut [u32; NV],
+    hand: &mut Vec<Rank>,
+    out: &mut [f64; 7],
+    p: f64,
+) {
+    if !dealer_draws(rules, hand) {
+        let hard: u32 = hand.iter().map(|&c| value(c) as u32).sum();
+        let soft = hand.contains(&0) && hard <= 11;
+        let total = hard + if soft { 10 } else { 0 };
+        let i = if hand.len() == 2 && total == 21 {
+            6
+        } else if total > 21 {
+            5
+        } else {
+            total as usize - 17
+        };
+        out[i] += p;
+        return;
+    }
+    let n: u32 = shoe.iter().sum();
+    if n == 0 {
+        return;
+    }
+    for v in 0..NV {
+        if shoe[v] == 0 {
+            continue;
+        }
+        let q = p * shoe[v] as f64 / n as f64;
+        shoe[v] -= 1;
+        // A card of value v (its rank: the ace 0, a ten 9).
+        hand.push(v as Rank);
+        dealer_probs(rules, shoe, hand, out, q);
+        hand.pop();
+        shoe[v] += 1;
+    }
+}
+
+/// Sums for a z test of a count against a sum of probabilities.
+#[derive(Default, Clone, Copy)]
+struct Binom {
+    observed: u64,
+    expected: f64,
+    var: f64,
+}
+
+impl Binom {
+    fn add(&mut self, hit: bool, p: f64) {
+        self.observed += hit as u64;
+        self.expected += p;
+        self.var += p * (1.0 - p);
+    }
+    fn test(&self, name: &str) -> OutcomeTest {
+        let z = if self.var > 0.0 {
+            (self.observed as f64 - self.expected) / self.var.sqrt()
+        } else {
+            0.0
+        };
+        OutcomeTest {
+            name: name.into(),
+            observed: self.observed as f64,
+            expected: self.expected,
+            statistic: z,
+            df: 0,
+            p: crate::stats::p_value(z),
+            p_holm: f64::NAN,
+            pass: true,
+        }
+    }
+}
+
+/// Ratio sums of a wager: per seat-round x paid, w staked.
+#[derive(Default, Clone, Copy)]
+struct RatioSums {
+    x: f64,
+    w: f64,
+    xx: f64,
+    xw: f64,
+    ww: f64,
+    staked: u64,
+    paid: u64,
+}
+
+impl RatioSums {
+    fn add(&mut self, staked: u64, paid: u64) {
+        if staked == 0 && paid == 0 {
+            return;
+        }
+        let (x, w) = (paid as f64, staked as f64);
+        self.x += x;
+        self.w += w;
+        self.xx += x * x;
+        self.xw += x * w;
+        self.ww += w * w;
+        self.staked += staked;
+        self.paid += paid;
+    }
+    fn rtp(&self) -> f64 {
+        self.x / self.w
+    }
+    /// The ratio estimator's SE: √Σ(x − r·w)² / Σw.
+    fn se(&self) -> f64 {
+        let r = self.rtp();
+        let ss = (self.xx - 2.0 * r * self.xw + r * r * self.ww).max(0.0);
+        ss.sqrt() / self.w
+    }
+}
+
+/// Everything the pass accumulates.
+struct Pass<'a> {
+    rules: Rules,
+    header: Header,
+    values: &'a ActionValues,
+    shoe: Option<ShoeState>,
+    last_round: u64,
+    shoes: u64,
+    rounds: u64,
+    voided: u64,
+    seat_rounds: u64,
+    settlement: Deviations,
+    shoe_dev: Deviations,
+    dealer_obs: [[u64; 7]; NV],
+    dealer_exp: [[f64; 7]; NV],
+    naturals: Binom,
+    pairs: Binom,
+    insurance: Binom,
+    main: RatioSums,
+    pairs_bet: RatioSums,
+    insurance_bet: RatioSums,
+    behind: RatioSums,
+    all: RatioSums,
+    /// Σ regret × initial stake, Σ (regret × stake)², Σ initial stake (main bet).
+    regret: f64,
+    regret_sq: f64,
+    initial: f64,
+    complete: Option<bool>,
+}
+
+impl Pass<'_> {
+    fn dev(&self, line: u64, round: Option<u64>, seat: Option<u8>, what: String) -> Deviation {
+        Deviation {
+            line,
+            shoe: self.shoe.as_ref().map_or(0, |s| s.no),
+            round,
+            seat,
+            wager: None,
+            what,
+            paid: None,
+            rules_pay: None,
+        }
+    }
+
+    fn shoe_record(&mut self, line: u64, rec: ShoeRecord) {
+        let decks = self.rules.decks;
+        let want_cut = super::log::write::cut_of(&self.rules);
+        if let Some(prev) = &self.shoe {
+            if rec.shoe <= prev.no {
+                let d = self.dev(
+                    line,
+                    None,
+                    None,
+                    format!(
+                        "shoe {} follows shoe {}: shoe numbers must rise",
+                        rec.shoe, prev.no
+                    ),
+                );
+                self.shoe_dev.add("shoe numbers", d);
+            }
+        }
+        let mut st = ShoeState {
+            no: rec.shoe,
+            cut: rec.cut,
+            left: [[decks; 4]; 13],
+            dealt: 0,
+            voided: false,
+            cards: Vec::with_capacity(self.rules.cards() as usize),
+        };
+        for &c in &rec.burn {
+            let n = &mut st.left[c.rank() as usize][c.suit() as usize];
+            *n = n.saturating_sub(1);
+            st.dealt += 1;
+            st.cards.push(c);
+        }
+        if rec.cut.abs_diff(want_cut) > self.header.cut_tolerance {
+            let what = format!(
+                "the cut card after {} cards; the rules put it after {want_cut} (tolerance {})",
+                rec.cut, self.header.cut_tolerance
+            );
+            let d = Deviation {
+                shoe: rec.shoe,
+                ..self.dev(line, None, None, what)
+            };
+            self.shoe_dev.add("cut card", d);
+        }
+        if rec.burn.len() != self.header.burn as usize {
+            let what = format!(
+                "{} card(s) burned; the table burns {}",
+                rec.burn.len(),
+                self.header.burn
+            );
+            let d = Deviation {
+                shoe: rec.shoe,
+                ..self.dev(line, None, None, what)
+            };
+            self.shoe_dev.add("burn", d);
+        }
+        self.shoes += 1;
+        self.shoe = Some(st);
+    }
+
+    fn round_record(&mut self, line: u64, r: RoundRecord) {
+        let Some(shoe_no) = self.shoe.as_ref().map(|s| s.no) else {
+            let d = self.dev(
+                line,
+                Some(r.round),
+                None,
+                "a round before any shoe record".into(),
+            );
+            self.shoe_dev.add("order", d);
+            return;
+        };
+        if r.shoe != shoe_no {
+            let d = self.dev(
+                line,
+                Some(r.round),
+                None,
+                format!("round of shoe {} in shoe {shoe_no}", r.shoe),
+            );
+            self.shoe_dev.add("order", d);
+        }
+        if self.shoe.as_ref().is_some_and(|s| s.voided) {
+            let d = self.dev(
+                line,
+                Some(r.round),
+                None,
+                "the shoe went on after a voided round (the rules: a new shoe)".into(),
+            );
+            self.shoe_dev.add("void", d);
+            if let Some(s) = self.shoe.as_mut() {
+                s.voided = false;
+            }
+        }
+        if r.round <= self.last_round && self.rounds > 0 {
+            let d = self.dev(
+                line,
+                Some(r.round),
+                None,
+                format!(
+                    "round {} follows round {}: round numbers must rise",
+                    r.round, self.last_round
+                ),
+            );
+            self.shoe_dev.add("order", d);
+        }
+        self.last_round = r.round;
+        self.rounds += 1;
+        let shoe = self.shoe.as_mut().expect("a shoe");
+        if shoe.dealt >= shoe.cut {
+            let (dealt, cut) = (shoe.dealt, shoe.cut);
+            let d = self.dev(line, Some(r.round), None, format!("a round begun after the cut card came out ({dealt} cards dealt, cut after {cut})"));
+            self.shoe_dev.add("past the cut card", d);
+        }
+        // The shoe's composition before the round (for the outcome probabilities).
+        let before_value = self.shoe.as_ref().expect("a shoe").by_value();
+        let before_rank = self.shoe.as_ref().expect("a shoe").by_rank();
+        // The cards, out of the shoe; a mid-round reshuffle puts the others back.
+        for (i, &c) in r.cards.iter().enumerate() {
+            let shoe = self.shoe.as_mut().expect("a shoe");
+            if r.reshuffled_after == Some(i as u32) {
+                let decks = self.rules.decks;
+                shoe.left = [[decks; 4]; 13];
+                for &k in &r.cards[..i] {
+                    let n = &mut shoe.left[k.rank() as usize][k.suit() as usize];
+                    *n = n.saturating_sub(1);
+                }
+                shoe.dealt = i as u32;
+                shoe.cards.clear();
+            }
+            let n = &mut shoe.left[c.rank() as usize][c.suit() as usize];
+            let excess = *n == 0;
+            *n = n.saturating_sub(1);
+            shoe.dealt += 1;
+            if shoe.cards.len() < self.rules.cards() as usize * 2 {
+                shoe.cards.push(c);
+            }
+            if excess {
+                let decks = self.rules.decks;
+                let what = format!("one {c} more than a shoe of {decks} deck(s) holds");
+                let d = self.dev(line, Some(r.round), None, what);
+                self.shoe_dev.add("too many of a card", d);
+            }
+        }
+        // Seats in order, each once.
+        let players = self.rules.players;
+        let mut last = 0u8;
+        for s in &r.seats {
+            if s.seat <= last || s.seat == 0 || s.seat > players {
+                let d = self.dev(
+                    line,
+                    Some(r.round),
+                    Some(s.seat),
+                    format!(
+                        "seat {} out of order or not at a table of {players} seat(s)",
+                        s.seat
+                    ),
+                );
+                self.settlement.add("seats", d);
+            }
+            last = s.seat;
+        }
+        if let Some(why) = &r.void {
+            self.voided += 1;
+            if let Some(s) = self.shoe.as_mut() {
+                s.voided = true;
+            }
+            for s in &r.seats {
+                for (wager, staked, paid) in wagers(&s.stake, &s.paid) {
+                    if staked != paid {
+                        let d = Deviation {
+                            wager: Some(wager),
+                            paid: Some(paid),
+                            rules_pay: Some(staked),
+                            ..self.dev(
+                                line,
+                                Some(r.round),
+                                Some(s.seat),
+                                format!("voided ({why}): every bet is returned"),
+                            )
+                        };
+                        self.settlement.add("voided round paid", d);
+                    }
+                }
+            }
+            return;
+        }
+        self.settle(line, &r, before_value, before_rank);
+    }
+
+    fn settle(&mut self, line: u64, r: &RoundRecord, before: [u32; NV], before_rank: [u32; 13]) {
+        let rules = self.rules.clone();
+        let ranks: Vec<Rank> = r.cards.iter().map(|c| c.rank()).collect();
+        let mut decide = LogDecide::new(&r.seats);
+        let rp = replay(&rules, r.seats.len(), &ranks, &mut decide);
+        let mut clean = true;
+        if let Some(issue) = rp.issues.first() {
+            let d = self.dev(line, Some(r.round), None, issue.to_string());
+            self.settlement.add(issue_kind(issue), d);
+            clean = false;
+        }
+        if let Some((s, h, c)) = decide.bad_letter {
+            let d = self.dev(
+                line,
+                Some(r.round),
+                Some(r.seats[s].seat),
+                format!("hand {}: '{c}' is not an action (H S D P R)", h + 1),
+            );
+            self.settlement.add("play", d);
+            clean = false;
+        }
+        let hands: Vec<usize> = rp.seats.iter().map(|s| s.hands.len()).collect();
+        if clean {
+            if let Some((s, h)) = decide.unused(&hands) {
+                let d = self.dev(line, Some(r.round), Some(r.seats[s].seat), format!("hand {}: actions logged after the hand ended (or a hand the rules never dealt)", h + 1));
+                self.settlement.add("play", d);
+                clean = false;
+            }
+        }
+        // Auto-played seats: hit until over 11, an ace as 11 when that does not bust.
+        for dcs in rp.decisions.iter() {
+            let Decision {
+                seat,
+                hand,
+                sit,
+                action,
+            } = *dcs;
+            if r.seats[seat].auto && AutoPlay.act(&sit) != action {
+                let d = self.dev(line, Some(r.round), Some(r.seats[seat].seat), format!(
+                    "hand {}: auto-play {} on {} {} (the table's auto-play hits to more than 11, then stands)",
+                    hand + 1,
+                    match action { Action::Hit => "hit", Action::Stand => "stood", Action::Double => "doubled", Action::Split => "split", Action::Surrender => "surrendered" },
+                    if sit.soft { "soft" } else { "hard" },
+                    sit.total
+                ));
+                self.settlement.add("auto-play", d);
+            }
+        }
+        // Outcomes: each round's probabilities given the cards already out.
+        let upv = value(rp.up);
+        let up = upv as usize - 1;
+        let n_before: u32 = before.iter().sum();
+        if clean && n_before >= 2 {
+            let nb = n_before as f64;
+            let p_pair = before_rank
+                .iter()
+                .map(|&k| k as f64 * (k as f64 - 1.0))
+                .sum::<f64>()
+                / (nb * (nb - 1.0));
+            let p_nat = 2.0 * before[0] as f64 * before[9] as f64 / (nb * (nb - 1.0));
+            for s in &rp.seats {
+                self.naturals.add(s.natural, p_nat);
+                self.pairs.add(s.pair, p_pair);
+            }
+            // The dealer: from the cards out when the dealer's second card comes.
+            let at = ranks.len() - (rp.dealer.len() - 1);
+            let at = if rules.peek {
+                2 * r.seats.len() + 1
+            } else {
+                at
+            };
+            let mut shoe = before;
+            for &c in &ranks[..at.min(ranks.len())] {
+                let v = value(c) as usize - 1;
+                shoe[v] = shoe[v].saturating_sub(1);
+            }
+            let mut out = [0.0; 7];
+            dealer_probs(&rules, &mut shoe.clone(), &mut vec![rp.up], &mut out, 1.0);
+            for (e, p) in self.dealer_exp[up].iter_mut().zip(out) {
+                *e += p;
+            }
+            self.dealer_obs[up][rp.dealer_outcome()] += 1;
+            if upv == 1 {
+                let n: u32 = shoe.iter().sum();
+                let p = if n > 0 {
+                    shoe[9] as f64 / n as f64
+                } else {
+                    0.0
+                };
+                self.insurance.add(rp.dealer_bj, p);
+            }
+        }
+        // Money.
+        for (i, s) in r.seats.iter().enumerate() {
+            self.seat_rounds += 1;
+            let seat = &rp.seats[i];
+            let wagered = main_wagered(seat, s.stake.main);
+            if s.stake.insurance > 0 && (upv != 1 || s.stake.insurance != s.stake.main / 2) {
+                let d = Deviation {
+                    wager: Some("insurance"),
+                    ..self.dev(line, Some(r.round), Some(s.seat), format!(
+                        "insurance of {} on a main bet of {} with {} up (the rules: half the main bet, an ace up)",
+                        s.stake.insurance,
+                        s.stake.main,
+                        Card::new(rp.up, 0).to_string().chars().next().unwrap_or('?')
+                    ))
+                };
+                self.settlement.add("insurance stake", d);
+            }
+            if clean {
+                let want = pay(
+                    &rules,
+                    seat,
+                    &rp,
+                    &s.stake,
+                    self.header.behind,
+                    self.header.rounding,
+                );
+                for ((wager, _, paid), (_, _, rules_pay)) in wagers(&s.stake, &s.paid)
+                    .into_iter()
+                    .zip(wagers(&s.stake, &want))
+                {
+                    if paid != rules_pay {
+                        let d = Deviation {
+                            wager: Some(wager),
+                            paid: Some(paid),
+                            rules_pay: Some(rules_pay),
+                            ..self.dev(
+                                line,
+                                Some(r.round),
+                                Some(s.seat),
+                                format!("{wager} paid {paid}, the rules pay {rules_pay}"),
+                            )
+                        };
+                        self.settlement.add("payout", d);
+                    }
+                }
+                // The decisions' cost against the best action for the hand's total.
+                for dcs in rp.decisions.iter().filter(|d| d.seat == i) {
+                    let regret = self.values.regret(&dcs.sit, dcs.action);
+                    let x = regret * s.stake.main as f64;
+                    self.regret += x;
+                    self.regret_sq += x * x;
+                }
+            }
+            self.initial += s.stake.main as f64;
+            self.main.add(wagered, s.paid.main);
+            self.pairs_bet.add(s.stake.pairs, s.paid.pairs);
+            self.insurance_bet.add(s.stake.insurance, s.paid.insurance);
+            let behind_staked = match self.header.behind {
+                super::log::Behind::Decline => s.stake.behind,
+                super::log::Behind::Match => main_wagered(seat, s.stake.behind),
+            };
+            self.behind.add(behind_staked, s.paid.behind);
+            let staked = wagered + s.stake.pairs + s.stake.insurance + behind_staked;
+            let paid = s.paid.main + s.paid.pairs + s.paid.insurance + s.paid.behind;
+            self.all.add(staked, paid);
+        }
+    }
+}
+
+fn issue_kind(i: &super::log::replay::Issue) -> &'static str {
+    use super::log::replay::Issue::*;
+    match i {
+        Illegal { .. } | NoDecision { .. } => "play",
+        TooFewCards { .. } => "cards",
+        DealerStood { .. } | DealerDrew { .. } => "dealer's draw",
+    }
+}
+
+/// Each wager's stake and amount paid.
+fn wagers(stake: &Wagers, paid: &Wagers) -> [(&'static str, u64, u64); 4] {
+    [
+        ("main", stake.main, paid.main),
+        ("pairs", stake.pairs, paid.pairs),
+        ("insurance", stake.insurance, paid.insurance),
+        ("behind", stake.behind, paid.behind),
+    ]
+}
+
+/// Holm's correction of `tests`' p-values (in place) and their verdict at `level`.
+fn holm(tests: &mut [OutcomeTest], level: f64) {
+    let m = tests.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&a, &b| tests[a].p.total_cmp(&tests[b].p));
+    let mut running: f64 = 0.0;
+    for (k, &i) in order.iter().enumerate() {
+        let adj = ((m - k) as f64 * tests[i].p).min(1.0);
+        running = running.max(adj);
+        tests[i].p_holm = running;
+        tests[i].pass = running >= 1.0 - level;
+    }
+}
+
+/// Check the log read from `lines`; `values` values decisions, `progress` shows the bytes read
+/// of `size`.
+pub fn verify(
+    mut lines: Lines,
+    level: f64,
+    size: u64,
+    show: bool,
+) -> Result<VerifyModel, LogError> {
+    let Some(first) = lines.next_line()? else {
+        return Err(LogError::Empty {
+            log: lines.name().to_string(),
+        });
+    };
+    let first = first.to_string();
+    let kind = record_type(&lines, &first)?;
+    if kind != "header" {
+        return Err(lines.error(
+            "type",
+            format!("'{kind}': a round log starts with its header record (\"type\":\"header\")"),
+        ));
+    }
+    let header: Header = parse(&lines, &first)?;
+    if header.format != FORMAT {
+        return Err(lines.error(
+            "format",
+            format!("'{}': expected \"{FORMAT}\"", header.format),
+        ));
+    }
+    if header.version != VERSION {
+        return Err(lines.error(
+            "version",
+            format!("{}: this rtplab reads version {VERSION}", header.version),
+        ));
+    }
+    if header.game != "blackjack" {
+        return Err(lines.error(
+            "game",
+            format!(
+                "'{}': this is `verify blackjack`; a {} log is checked by `rtplab verify {}`",
+                header.game, header.game, header.game
+            ),
+        ));
+    }
+    let rules = header
+        .table_rules()
+        .map_err(|(f, why)| lines.error(&f, why))?;
+    let values = action_values(&rules);
+    let bar = crate::progress::Progress::new(show, size.max(1), "verifying the log", "bytes");
+    let read = lines.read.clone();
+    let mut pass = Pass {
+        rules: rules.clone(),
+        header: header.clone(),
+        values: &values,
+        shoe: None,
+        last_round: 0,
+        shoes: 0,
+        rounds: 0,
+        voided: 0,
+        seat_rounds: 0,
+        settlement: Deviations::default(),
+        shoe_dev: Deviations::default(),
+        dealer_obs: [[0; 7]; NV],
+        dealer_exp: [[0.0; 7]; NV],
+        naturals: Binom::default(),
+        pairs: Binom::default(),
+        insurance: Binom::default(),
+        main: RatioSums::default(),
+        pairs_bet: RatioSums::default(),
+        insurance_bet: RatioSums::default(),
+        behind: RatioSums::default(),
+        all: RatioSums::default(),
+        regret: 0.0,
+        regret_sq: 0.0,
+        initial: 0.0,
+        complete: None,
+    };
+    let mut shown = 0u64;
+    while let Some(l) = lines.next_line()? {
+        let l = l.to_string();
+        let line = lines.line();
+        if pass.complete.is_some() {
+            return Err(lines.error("", "a record after the end record"));
+        }
+        match record_type(&lines, &l)?.as_str() {
+            "shoe" => {
+                let rec: ShoeRecord = parse(&lines, &l)?;
+                pass.shoe_record(line, rec);
+            }
+            "round" => {
+                let rec: RoundRecord = parse(&lines, &l)?;
+                pass.round_record(line, rec);
+            }
+            "end" => {
+                let rec: EndRecord = parse(&lines, &l)?;
+                if rec.rounds != pass.rounds {
+                    let d = pass.dev(
+                        line,
+                        None,
+                        None,
+                        format!(
+                            "the end record counts {} rounds, the log holds {}",
+                            rec.rounds, pass.rounds
+                        ),
+                    );
+                    pass.shoe_dev.add("order", d);
+                }
+                pass.complete = Some(rec.complete);
+            }
+            "header" => return Err(lines.error("type", "a second header")),
+            other => {
+                return Err(lines.error(
+                    "type",
+                    format!("'{other}': the records are header, shoe, round and end"),
+                ))
+            }
+        }
+        let now = read.load(std::sync::atomic::Ordering::Relaxed);
+        if now > shown {
+            bar.advance(now - shown);
+            shown = now;
+        }
+    }
+    bar.finish();
+    Ok(model(pass, lines.name(), size, level, &rules, &header))
+}
+
+fn model(
+    p: Pass,
+    log: &str,
+    bytes: u64,
+    level: f64,
+    rules: &Rules,
+    header: &Header,
+) -> VerifyModel {
+    // Outcomes.
+    let mut outcomes = Vec::new();
+    let bins = p
+        .dealer_obs
+        .iter()
+        .zip(&p.dealer_exp)
+        .flat_map(|(o, e)| o.iter().zip(e).map(|(&o, &e)| (o, e)).collect::<Vec<_>>());
+    // One chi-square per up card (its 7 outcomes), summed: Σ statistics, Σ df.
+    let (mut stat, mut df, mut obs, mut exp) = (0.0, 0u64, 0.0, 0.0);
+    let all: Vec<(u64, f64)> = bins.collect();
+    for up in all.chunks(7) {
+        let c = ChiSquare::of(up.iter().copied());
+        if c.statistic.is_finite() {
+            stat += c.statistic;
+            df += c.df;
+        } else {
+            stat = f64::INFINITY;
+        }
+        obs += up.iter().map(|b| b.0 as f64).sum::<f64>();
+        exp += up.iter().map(|b| b.1).sum::<f64>();
+    }
+    if df > 0 {
+        use statrs::distribution::{ChiSquared, ContinuousCDF};
+        let pv = if stat.is_finite() {
+            ChiSquared::new(df as f64).map_or(f64::NAN, |c| c.sf(stat))
+        } else {
+            0.0
+        };
+        outcomes.push(OutcomeTest {
+            name: "dealer's results by up card (17–21, bust, blackjack)".into(),
+            observed: obs,
+            expected: exp,
+            statistic: stat,
+            df,
+            p: pv,
+            p_holm: f64::NAN,
+            pass: true,
+        });
+    }
+    outcomes.push(p.naturals.test("naturals (seat-rounds)"));
+    outcomes.push(
+        p.pairs
+            .test("pairs: first two cards of one rank (seat-rounds)"),
+    );
+    if p.insurance.expected > 0.0 {
+        outcomes.push(
+            p.insurance
+                .test("insurance wins: dealer blackjack under an ace"),
+        );
+    }
+    holm(&mut outcomes, level);
+    // Return.
+    let table = DealerTable::shared(rules.h17);
+    let best = analyze(rules, &Optimal, table).ev;
+    let basic_chart = super::resolve::basic_chart(rules, &super::kept::Kept::Fresh);
+    let basic = analyze(rules, &Follow(&basic_chart), table).ev;
+    let regret = if p.initial > 0.0 {
+        p.regret / p.initial
+    } else {
+        0.0
+    };
+    let regret_se = if p.seat_rounds > 1 && p.initial > 0.0 {
+        let n = p.seat_rounds as f64;
+        let mean = p.regret / n;
+        ((p.regret_sq / n - mean * mean).max(0.0) * n).sqrt() / p.initial
+    } else {
+        0.0
+    };
+    let taken = 1.0 + best - regret;
+    // The main bet per initial bet: paid − wagered over initial stakes.
+    let main_per_initial = if p.initial > 0.0 {
+        1.0 + (p.main.x - p.main.w) / p.initial
+    } else {
+        f64::NAN
+    };
+    let main_se = if p.initial > 0.0 {
+        p.main.se() * p.main.w / p.initial
+    } else {
+        f64::NAN
+    };
+    let z = (main_per_initial - taken) / (main_se * main_se + regret_se * regret_se).sqrt();
+    let crit = crate::stats::critical(level, 0);
+    let claim = header.claim.or(rules.advertised_rtp());
+    let mut steps = Vec::new();
+    if let Some(c) = claim {
+        steps.push(Step {
+            what: "claimed".into(),
+            rtp: c,
+            se: None,
+            source: if header.claim.is_some() {
+                "the log's header".into()
+            } else {
+                "the table's advertised RTP".into()
+            },
+        });
+    }
+    steps.push(Step {
+        what: "best play (composition-dependent)".into(),
+        rtp: 1.0 + best,
+        se: None,
+        source: "exact, full shoe".into(),
+    });
+    steps.push(Step {
+        what: "basic strategy (the chart derived for the rules)".into(),
+        rtp: 1.0 + basic,
+        se: None,
+        source: "exact, full shoe".into(),
+    });
+    steps.push(Step {
+        what: "the decisions taken".into(),
+        rtp: taken,
+        se: Some(regret_se),
+        source: "best play less each decision's cost (exact EV of its action for the hand's total)"
+            .into(),
+    });
+    steps.push(Step {
+        what: "paid (main bet, per initial bet)".into(),
+        rtp: main_per_initial,
+        se: Some(main_se),
+        source: "the log".into(),
+    });
+    let claim_note = claim.map(|c| {
+        if c > 1.0 + best + 1e-12 {
+            format!("The claimed {} is more than the best play returns ({}): no way of playing reaches it.", pct(c, 2), pct(1.0 + best, 4))
+        } else {
+            format!("The claimed {} is within what the best play returns ({}).", pct(c, 2), pct(1.0 + best, 4))
+        }
+    });
+    let wager = |name: &'static str, s: &RatioSums, expected: Option<f64>| WagerReturn {
+        wager: name,
+        staked: s.staked,
+        paid: s.paid,
+        rtp: s.rtp(),
+        se: s.se(),
+        expected,
+    };
+    let full = full_shoe(rules.decks);
+    let n = rules.cards() as f64;
+    let p_pair =
+        13.0 * (4.0 * rules.decks as f64) * (4.0 * rules.decks as f64 - 1.0) / (n * (n - 1.0));
+    let p_bj_ace = full[9] as f64 / (n - 1.0);
+    let mut wagers_v = vec![wager("main (per amount wagered)", &p.main, None)];
+    if p.pairs_bet.staked > 0 {
+        wagers_v.push(wager("pairs", &p.pairs_bet, Some(12.0 * p_pair)));
+    }
+    if p.insurance_bet.staked > 0 {
+        wagers_v.push(wager("insurance", &p.insurance_bet, Some(3.0 * p_bj_ace)));
+    }
+    if p.behind.staked > 0 {
+        wagers_v.push(wager("bet behind", &p.behind, None));
+    }
+    wagers_v.push(wager("all wagers", &p.all, None));
+    let returns = ReturnPart {
+        wagers: wagers_v,
+        steps,
+        z,
+        pass: !(z.abs() > crit),
+        claim_note,
+    };
+    let mut failed = Vec::new();
+    if p.settlement.count > 0 {
+        failed.push("settlement".to_string());
+    }
+    if p.shoe_dev.count > 0 {
+        failed.push("shoe".to_string());
+    }
+    if outcomes.iter().any(|t| !t.pass) {
+        failed.push("outcomes".to_string());
+    }
+    if !returns.pass {
+        failed.push("return".to_string());
+    }
+    VerifyModel {
+        log: log.to_string(),
+        bytes,
+        rules: rules.clone(),
+        source: header.source.clone(),
+        shoes: p.shoes,
+        rounds: p.rounds,
+        voided: p.voided,
+        seat_rounds: p.seat_rounds,
+        complete: p.complete,
+        level,
+        settlement: p.settlement,
+        shoe: p.shoe_dev,
+        outcomes,
+        returns,
+        pass: failed.is_empty(),
+        failed,
+    }
+}
+
+fn opt_count(v: Option<u64>) -> Cell {
+    v.map_or_else(|| Cell::from(""), count_cell)
+}
+
+fn deviation_sections(name: &str, d: &Deviations) -> Vec<Section> {
+    let mut kinds = Section::new(&format!("{name}: deviations by kind"), &["kind", "count"]);
+    for (k, n) in &d.by_kind {
+        kinds.row([Cell::from(k.as_str()), count_cell(*n)]);
+    }
+    let mut listed = Section::new(
+        &format!(
+            "{name}: the first {} deviations",
+            d.listed.len().min(MAX_LISTED)
+        ),
+        &[
+            "line",
+            "shoe",
+            "round",
+            "seat",
+            "wager",
+            "what",
+            "paid",
+            "rules pay",
+        ],
+    );
+    for x in &d.listed {
+        listed.row([
+            count_cell(x.line),
+            count_cell(x.shoe),
+            opt_count(x.round),
+            opt_count(x.seat.map(u64::from)),
+            Cell::from(x.wager.unwrap_or("")),
+            Cell::from(x.what.as_str()),
+            opt_count(x.paid),
+            opt_count(x.rules_pay),
+        ]);
+    }
+    if d.count == 0 {
+        return Vec::new();
+    }
+    vec![kinds, listed]
+}
+
+/// The report of a verification.
+pub fn render(m: &VerifyModel) -> Report {
+    let level = pct(m.level, 0);
+    let mut verdict = Section::new("Verdict", &["part", "result", "what was checked"]);
+    let mut part = |name: &str, ok: bool, what: String| {
+        verdict.row([
+            Cell::from(name),
+            Cell::from(if ok { "holds" } else { "FAILS" }),
+            Cell::from(what),
+        ]);
+    };
+    part(
+        "settlement",
+        m.settlement.count == 0,
+        format!(
+            "{} rounds dealt, played and paid again by the rules: {} deviation(s)",
+            count(m.rounds),
+            count(m.settlement.count)
+        ),
+    );
+    part(
+        "shoe",
+        m.shoe.count == 0,
+        format!(
+            "{} shoes: cards, cut card, burns, order: {} deviation(s)",
+            count(m.shoes),
+            count(m.shoe.count)
+        ),
+    );
+    part(
+        "outcomes",
+        m.outcomes.iter().all(|t| t.pass),
+        format!(
+            "{} tests against the exact probabilities at {level} (Holm)",
+            m.outcomes.len()
+        ),
+    );
+    part(
+        "return",
+        m.returns.pass,
+        format!(
+            "the main bet paid against what the decisions taken return: z = {:.2}",
+            m.returns.z
+        ),
+    );
+    let mut sections = vec![verdict];
+    sections.extend(deviation_sections("Settlement", &m.settlement));
+    sections.extend(deviation_sections("Shoe", &m.shoe));
+    let mut out = Section::new(
+        "Outcomes against their exact probabilities (given the cards already out)",
+        &[
+            "test",
+            "observed",
+            "expected",
+            "statistic",
+            "df",
+            "p",
+            "p (Holm)",
+            "result",
+        ],
+    );
+    for t in &m.outcomes {
+        out.row([
+            Cell::from(t.name.as_str()),
+            Cell::num(format!("{:.0}", t.observed), t.observed, "count"),
+            Cell::num(format!("{:.1}", t.expected), t.expected, "count"),
+            Cell::num(
+                if t.df > 0 {
+                    format!("χ² {:.1}", t.statistic)
+                } else {
+                    format!("z {:.2}", t.statistic)
+                },
+                t.statistic,
+                "",
+            ),
+            count_cell(t.df),
+            Cell::num(crate::stats::format_p(t.p), t.p, ""),
+            Cell::num(crate::stats::format_p(t.p_holm), t.p_holm, ""),
+            Cell::from(if t.pass { "holds" } else { "FAILS" }),
+        ]);
+    }
+    sections.push(out);
+    let mut ret = Section::new(
+        "Return by wager (SE from the stakes as logged)",
+        &["wager", "staked", "paid", "RTP", "SE", "the rules return"],
+    );
+    for w in &m.returns.wagers {
+        ret.row([
+            Cell::from(w.wager),
+            count_cell(w.staked),
+            count_cell(w.paid),
+            pct_cell(w.rtp, 4),
+            pct_cell(w.se, 4),
+            w.expected
+                .map_or_else(|| Cell::from(""), |e| pct_cell(e, 4)),
+        ]);
+    }
+    sections.push(ret);
+    let mut steps = Section::new(
+        "The main bet, per initial bet: from the claim to what was paid",
+        &["", "RTP", "SE", "source"],
+    );
+    for s in &m.returns.steps {
+        steps.row([
+            Cell::from(s.what.as_str()),
+            pct_cell(s.rtp, 4),
+            s.se.map_or_else(|| Cell::from(""), |e| pct_cell(e, 4)),
+            Cell::from(s.source.as_str()),
+        ]);
+    }
+    sections.push(steps);
+    let mut notes = Vec::new();
+    notes.push(if m.pass {
+        format!("Verdict: the log holds in every part at {level}.")
+    } else {
+        format!("Verdict: the log FAILS in {}.", m.failed.join(", "))
+    });
+    match m.complete {
+        Some(true) => {}
+        Some(false) => {
+            notes.push("The log's end record says its writer was stopped: it ends early.".into())
+        }
+        None => notes.push("The log has no end record: it may be cut short.".into()),
+    }
+    if let Some(c) = &m.returns.claim_note {
+        notes.push(format!("{c} (The claim itself is tested by `rtplab audit blackjack`; it is not part of this verdict.)"));
+    }
+    notes.push("Outcome probabilities are exact for each round given every card already out of its shoe (dealer results from the cards out when the dealer's second card comes).".into());
+    let mut meta = vec![("tool".to_string(), format!("rtplab {}", crate::VERSION))];
+    meta.push((
+        "log".into(),
+        format!("{} ({} bytes)", m.log, count(m.bytes)),
+    ));
+    if let Some(s) = &m.source {
+        meta.push(("written by".into(), s.clone()));
+    }
+    meta.push(("rules".into(), m.rules.to_string()));
+    meta.push((
+        "read".into(),
+        format!(
+            "{} shoes, {} rounds ({} voided), {} seat-rounds",
+            count(m.shoes),
+            count(m.rounds),
+            count(m.voided),
+            count(m.seat_rounds)
+        ),
+    ));
+    Report {
+        title: format!(
+            "Round log verification: {}",
+            if m.pass { "holds" } else { "FAILS" }
+        ),
+        meta,
+        sections,
+        notes,
+        json: serde_json::to_value(m).unwrap_or_default(),
+    }
+}
+
+impl crate::job::Job for VerifyJob {
+    fn outputs(&self) -> &crate::job::Outputs {
+        &self.outputs
+    }
+    fn run(self, ctx: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
+        use crate::door::input::{open_file, STDIN};
+        let name = self.log.display().to_string();
+        let (lines, size) = if self.log.as_os_str() == "-" {
+            (Lines::new(STDIN, std::io::stdin())?, 0)
+        } else {
+            let (f, size) = open_file(&self.log, "the round log")?;
+            (Lines::new(&name, f)?, size)
+        };
+        let model = verify(lines, self.level, size, ctx.progress)?;
+        let ok = model.pass;
+        Ok(crate::job::Outcome::Report {
+            report: render(&model),
+            plots: Box::new(|| Ok(Vec::new())),
+            status: crate::job::Status::checked(ok),
+            unsaved: None,
+        })
+    }
+}
+
+crate::job::carried!(LogError);
