@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use super::derive::{action_values, ActionValues};
 use super::exact::{analyze, full_shoe, DealerTable, Follow, Optimal, NV};
-use super::log::replay::{dealer_draws, main_wagered, pay, replay, Decision};
+use super::log::replay::{main_wagered, pay, replay, Decision};
 use super::log::{EndRecord, Header, LogDecide, RoundRecord, ShoeRecord, Wagers, FORMAT, VERSION};
 use super::rules::Rules;
 use super::strategy::{Action, AutoPlay, Strategy};
@@ -174,45 +174,70 @@ impl ShoeState {
     }
 }
 
-/// Dealer outcome probabilities (17..=21, bust, blackjack) for up card value index `up` from
-/// the cards `shoe` (by value) with the dealer's hand so far `cards`.
-fn dealer_probs(
-    rules: &Rules,
-    shoe: &mut [u32; NV],
-    hand: &mut Vec<Rank>,
-    out: &mut [f64; 7],
-    p: f64,
-) {
-    if !dealer_draws(rules, hand) {
-        let hard: u32 = hand.iter().map(|&c| value(c) as u32).sum();
-        let soft = hand.contains(&0) && hard <= 11;
-        let total = hard + if soft { 10 } else { 0 };
-        let i = if hand.len() == 2 && total == 21 {
-            6
-        } else if total > 21 {
-            5
-        } else {
-            total as usize - 17
-        };
-        out[i] += p;
-        return;
+/// Dealer outcome probabilities (17..=21, bust, blackjack) with the up card `up` (a rank) from
+/// the cards `shoe` (by value, ace first): every way the dealer can draw, a drawn set of
+/// cards valued once (what follows depends on which cards were drawn, not their order).
+fn dealer_probs(rules: &Rules, shoe: &[u32; NV], up: Rank) -> [f64; 7] {
+    struct Walk<'a> {
+        rules: &'a Rules,
+        shoe: [u32; NV],
+        n: u32,
+        memo: std::collections::HashMap<u64, [f64; 7]>,
     }
-    let n: u32 = shoe.iter().sum();
-    if n == 0 {
-        return;
-    }
-    for v in 0..NV {
-        if shoe[v] == 0 {
-            continue;
+    impl Walk<'_> {
+        /// From the hand (hard total, an ace, cards) having drawn `drawn` (4 bits a value).
+        fn from(&mut self, hard: u32, ace: bool, cards: u32, drawn: u64) -> [f64; 7] {
+            let soft = ace && hard <= 11;
+            let total = hard + if soft { 10 } else { 0 };
+            let draws = total < 17 || (self.rules.h17 && soft && total == 17);
+            let mut out = [0.0; 7];
+            if !draws {
+                let i = if cards == 2 && total == 21 {
+                    6
+                } else if total > 21 {
+                    5
+                } else {
+                    total as usize - 17
+                };
+                out[i] = 1.0;
+                return out;
+            }
+            if let Some(v) = self.memo.get(&drawn) {
+                return *v;
+            }
+            let taken: u32 = (0..NV).map(|v| (drawn >> (4 * v) & 15) as u32).sum();
+            let left = self.n - taken;
+            if left == 0 {
+                return out;
+            }
+            for v in 0..NV {
+                let k = self.shoe[v].saturating_sub((drawn >> (4 * v) & 15) as u32);
+                if k == 0 {
+                    continue;
+                }
+                let q = k as f64 / left as f64;
+                let next = self.from(
+                    hard + v as u32 + 1,
+                    ace || v == 0,
+                    cards + 1,
+                    drawn + (1 << (4 * v)),
+                );
+                for (o, x) in out.iter_mut().zip(next) {
+                    *o += q * x;
+                }
+            }
+            self.memo.insert(drawn, out);
+            out
         }
-        let q = p * shoe[v] as f64 / n as f64;
-        shoe[v] -= 1;
-        // A card of value v (its rank: the ace 0, a ten 9).
-        hand.push(v as Rank);
-        dealer_probs(rules, shoe, hand, out, q);
-        hand.pop();
-        shoe[v] += 1;
     }
+    let mut w = Walk {
+        rules,
+        shoe: *shoe,
+        n: shoe.iter().sum(),
+        memo: std::collections::HashMap::with_capacity(512),
+    };
+    let v = value(up) as u32;
+    w.from(v, v == 1, 1, 0)
 }
 
 /// Sums for a z test of a count against a sum of probabilities.
@@ -591,8 +616,7 @@ impl Pass<'_> {
                 let v = value(c) as usize - 1;
                 shoe[v] = shoe[v].saturating_sub(1);
             }
-            let mut out = [0.0; 7];
-            dealer_probs(&rules, &mut shoe.clone(), &mut vec![rp.up], &mut out, 1.0);
+            let out = dealer_probs(&rules, &shoe, rp.up);
             for (e, p) in self.dealer_exp[up].iter_mut().zip(out) {
                 *e += p;
             }

@@ -1,0 +1,305 @@
+//! `verify blackjack`: logs made by the simulator, each with one planted defect, must be
+//! caught at the planted round; the clean log (with a correctly voided round) and a log
+//! written by hand in the documented schema must pass.
+
+use crate::common::{rtplab, succeeds, temp_dir};
+use rtplab::games::blackjack::log::replay::{replay, Decide};
+use rtplab::games::blackjack::log::{LogDecide, RoundRecord};
+use rtplab::games::blackjack::rules::Rules;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// A simulated log's lines.
+fn sim_log(dir: &Path, name: &str, extra: &[&str]) -> Vec<String> {
+    let log = dir.join(format!("{name}.jsonl"));
+    let mut args = vec![
+        "sim",
+        "blackjack",
+        "--rounds",
+        "40k",
+        "--seed",
+        "5",
+        "-q",
+        "--pairs",
+        "1",
+        "--log-out",
+    ];
+    let l = log.to_str().unwrap().to_string();
+    args.push(&l);
+    args.extend_from_slice(extra);
+    succeeds(rtplab().args(&args));
+    std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// Verify `lines` (written to `name`): exit code and the report's JSON.
+fn verify(dir: &Path, name: &str, lines: &[String]) -> (i32, Value) {
+    let p: PathBuf = dir.join(name);
+    std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+    let out = rtplab()
+        .args(["verify", "blackjack", "--format", "json"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    let code = out.status.code().unwrap();
+    assert!(code == 0 || code == 1, "exit {code}: {err}");
+    (code, serde_json::from_slice(&out.stdout).unwrap())
+}
+
+fn rounds(lines: &[String]) -> Vec<(usize, RoundRecord)> {
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("{\"type\":\"round\""))
+        .map(|(i, l)| (i, serde_json::from_str(l).unwrap()))
+        .collect()
+}
+
+/// The deviations of `part` listed, as (round, kind of text).
+fn listed(v: &Value, part: &str) -> Vec<(u64, String)> {
+    v[part]["listed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["round"].as_u64().unwrap_or(0),
+                d["what"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn set(lines: &mut [String], i: usize, r: &RoundRecord) {
+    lines[i] = serde_json::to_string(r).unwrap();
+}
+
+/// A round replayed from its own log: who got what.
+fn replayed(r: &RoundRecord) -> rtplab::games::blackjack::log::replay::Replayed {
+    let ranks: Vec<u8> = r.cards.iter().map(|c| c.rank()).collect();
+    let mut d = LogDecide::new(&r.seats);
+    let rp = replay(&Rules::seed(), r.seats.len(), &ranks, &mut d);
+    let _ = &mut d as &mut dyn Decide;
+    rp
+}
+
+#[test]
+fn every_planted_defect_is_named_at_its_round_and_the_clean_log_passes() {
+    let dir = temp_dir("verify-planted");
+    let clean = sim_log(&dir, "clean", &[]);
+    let all = rounds(&clean);
+    // The clean log, with its last round of a shoe voided correctly (every bet back, a new
+    // shoe next), passes.
+    let (vi, mut void) = all
+        .iter()
+        .find(|(i, _)| clean[i + 1].starts_with("{\"type\":\"shoe\""))
+        .cloned()
+        .unwrap();
+    void.void = Some("system error".into());
+    for s in &mut void.seats {
+        s.paid = s.stake;
+    }
+    let mut base = clean.clone();
+    set(&mut base, vi, &void);
+    let (code, v) = verify(&dir, "clean.jsonl", &base);
+    assert_eq!(code, 0, "{:#}", v["failed"]);
+    assert_eq!(v["voided"], 1);
+
+    // A natural paid even money.
+    let (i, mut r) = all
+        .iter()
+        .find(|(_, r)| r.seats[0].paid.main == 250)
+        .cloned()
+        .unwrap();
+    r.seats[0].paid.main = 200;
+    let mut l = base.clone();
+    set(&mut l, i, &r);
+    let (code, v) = verify(&dir, "natural.jsonl", &l);
+    assert_eq!(code, 1);
+    assert_eq!(v["settlement"]["count"], 1);
+    assert_eq!(listed(&v, "settlement")[0].0, r.round);
+    assert!(listed(&v, "settlement")[0]
+        .1
+        .contains("main paid 200, the rules pay 250"));
+
+    // The dealer hits a soft 17 once (one card more to the dealer).
+    let (i, mut r) = all
+        .iter()
+        .find(|(_, r)| {
+            let rp = replayed(r);
+            rp.dealer_total == 17 && rp.dealer.contains(&0) && {
+                let hard: u8 = rp.dealer.iter().map(|&c| rtplab::cards::value(c)).sum();
+                hard == 7
+            }
+        })
+        .cloned()
+        .unwrap();
+    r.cards.push("4c".parse().unwrap());
+    let mut l = base.clone();
+    set(&mut l, i, &r);
+    let (code, v) = verify(&dir, "soft17.jsonl", &l);
+    assert_eq!(code, 1);
+    let s = listed(&v, "settlement");
+    assert_eq!(s.len(), 1, "{s:?}");
+    assert_eq!(s[0].0, r.round);
+    assert!(s[0].1.contains("drew 1 card(s) on soft 17"), "{s:?}");
+
+    // One card too many in a shoe: a card turned into a copy the shoe has dealt all of.
+    let mut l = base.clone();
+    let mut planted = None;
+    'shoes: for (i, r) in &all {
+        let shoe = r.shoe;
+        let mut seen = std::collections::HashMap::new();
+        for (_, q) in all
+            .iter()
+            .filter(|(_, q)| q.shoe == shoe && q.round <= r.round)
+        {
+            for c in &q.cards {
+                *seen.entry(*c).or_insert(0) += 1;
+            }
+        }
+        for (c, n) in seen {
+            if n == 8 {
+                // A later round of the shoe: one of its cards of the same rank gets that suit.
+                if let Some((j, q)) = all.iter().find(|(_, q)| {
+                    q.shoe == shoe
+                        && q.round > r.round
+                        && q.cards.iter().any(|x| x.rank() == c.rank())
+                }) {
+                    let mut q = q.clone();
+                    let k = q.cards.iter().position(|x| x.rank() == c.rank()).unwrap();
+                    q.cards[k] = c;
+                    set(&mut l, *j, &q);
+                    planted = Some(q.round);
+                    let _ = i;
+                    break 'shoes;
+                }
+            }
+        }
+    }
+    let planted = planted.expect("a shoe dealt every copy of a card");
+    let (code, v) = verify(&dir, "excess.jsonl", &l);
+    assert_eq!(code, 1);
+    let s = listed(&v, "shoe");
+    assert_eq!(s.len(), 1, "{s:?}");
+    assert_eq!(s[0].0, planted);
+    assert!(
+        s[0].1.contains("more than a shoe of 8 deck(s) holds"),
+        "{s:?}"
+    );
+    assert_eq!(v["settlement"]["count"], 0);
+
+    // A voided round that kept a stake.
+    let mut bad = void.clone();
+    bad.seats[0].paid.main = 0;
+    let mut l = base.clone();
+    set(&mut l, vi, &bad);
+    let (code, v) = verify(&dir, "void.jsonl", &l);
+    assert_eq!(code, 1);
+    let s = listed(&v, "settlement");
+    assert_eq!((s.len(), s[0].0), (1, void.round), "{s:?}");
+    assert!(s[0].1.contains("every bet is returned"));
+
+    // A stake misreported: a main bet that won or pushed, logged at twice its stake.
+    let (i, mut r) = all
+        .iter()
+        .find(|(_, r)| r.seats[0].paid.main == 200 && r.seats[0].play == ["S"])
+        .cloned()
+        .unwrap();
+    r.seats[0].stake.main = 200;
+    let mut l = base.clone();
+    set(&mut l, i, &r);
+    let (code, v) = verify(&dir, "stake.jsonl", &l);
+    assert_eq!(code, 1);
+    let s = listed(&v, "settlement");
+    assert_eq!(s[0].0, r.round, "{s:?}");
+    assert!(s[0].1.contains("main paid 200, the rules pay 400"), "{s:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_auto_played_hand_that_hit_a_12_is_named() {
+    let dir = temp_dir("verify-auto");
+    let clean = sim_log(&dir, "auto", &["--strategy", "autoplay"]);
+    let (code, v) = verify(&dir, "auto-clean.jsonl", &clean);
+    assert_eq!(code, 0, "{:#}", v["failed"]);
+    let all = rounds(&clean);
+    // A hand that stood on a hard 12 as auto-play does: hit it once more.
+    let (i, mut r) = all
+        .iter()
+        .find(|(_, r)| {
+            let rp = replayed(r);
+            r.seats[0].play == ["S"]
+                && rp.seats[0].hands[0].total() == 12
+                && !rp.seats[0].hands[0].soft()
+        })
+        .cloned()
+        .unwrap();
+    assert!(r.seats[0].auto);
+    r.seats[0].play = vec!["HS".into()];
+    r.cards.insert(3, "2c".parse().unwrap());
+    let mut l = clean.clone();
+    set(&mut l, i, &r);
+    let (code, v) = verify(&dir, "auto-hit.jsonl", &l);
+    assert_eq!(code, 1);
+    let s = listed(&v, "settlement");
+    assert!(
+        s.iter()
+            .any(|(round, what)| *round == r.round && what.contains("auto-play hit on hard 12")),
+        "{s:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_log_written_by_hand_in_the_schema_is_verified() {
+    let dir = temp_dir("verify-hand");
+    let lines: Vec<String> = [
+        r#"{"type":"header","format":"rtplab-round-log","version":1,"game":"blackjack","rules":{},"currency":"EUR","source":"by hand"}"#,
+        r#"{"type":"shoe","shoe":1,"cut":312}"#,
+        r#"{"type":"round","shoe":1,"round":1,"cards":["Th","6d","7c","Ks","5h"],"seats":[{"seat":1,"stake":{"main":100},"play":["S"],"paid":{"main":0}}]}"#,
+        r#"{"type":"round","shoe":1,"round":2,"cards":["As","9c","Kd","8h"],"seats":[{"seat":1,"stake":{"main":100},"play":[""],"paid":{"main":250}}]}"#,
+        r#"{"type":"round","shoe":1,"round":3,"cards":["8c","5h","8d","3s","9h","Tc","Td","7s"],"seats":[{"seat":1,"stake":{"main":100},"play":["PHS","S"],"paid":{"main":400}}]}"#,
+        r#"{"type":"end","rounds":3,"complete":true}"#,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (code, v) = verify(&dir, "hand.jsonl", &lines);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["rounds"], 3);
+    assert_eq!(v["returns"]["wagers"][0]["staked"], 400);
+    assert_eq!(v["returns"]["wagers"][0]["paid"], 650);
+    // Doubling after the split is not allowed at this table: named, with its round.
+    let mut bad = lines.clone();
+    bad[4] = bad[4]
+        .replace("\"PHS\"", "\"PD\"")
+        .replace("\"main\":400", "\"main\":500");
+    let (code, v) = verify(&dir, "hand-das.jsonl", &bad);
+    assert_eq!(code, 1);
+    let s = listed(&v, "settlement");
+    assert!(
+        s[0].1
+            .contains("double is not allowed (no double after a split)"),
+        "{s:?}"
+    );
+    // A field that is wrong is named with its line (exit 2).
+    let mut broken = lines.clone();
+    broken[2] = broken[2].replace("\"main\":100", "\"main\":-5");
+    let p = dir.join("broken.jsonl");
+    std::fs::write(&p, broken.join("\n")).unwrap();
+    let out = rtplab()
+        .args(["verify", "blackjack"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 3, field seats[0].stake.main"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
