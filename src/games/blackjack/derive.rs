@@ -352,15 +352,15 @@ pub fn action_values(rules: &Rules) -> ActionValues {
     for (u, s) in sums.iter().enumerate() {
         for row in 0..ROWS {
             if s.two_w[row] > 0.0 {
-                for a in 0..5 {
-                    if s.two[row][a] != 0.0 {
-                        two[u][row][a] = s.two[row][a] / s.two_w[row];
+                for (t, &x) in two[u][row].iter_mut().zip(&s.two[row]) {
+                    if x != 0.0 {
+                        *t = x / s.two_w[row];
                     }
                 }
             }
             if s.multi_w[row] > 0.0 {
-                for a in 0..2 {
-                    multi[u][row][a] = s.multi[row][a] / s.multi_w[row];
+                for (m, &x) in multi[u][row].iter_mut().zip(&s.multi[row]) {
+                    *m = x / s.multi_w[row];
                 }
             }
         }

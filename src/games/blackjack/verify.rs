@@ -1023,7 +1023,7 @@ fn model(
         wagers: wagers_v,
         steps,
         z,
-        pass: !(z.abs() > crit),
+        pass: z.abs() <= crit || z.is_nan(),
         claim_note,
     };
     let mut failed = Vec::new();

@@ -41,7 +41,7 @@ impl HandPlay {
         self.cards.iter().map(|&c| value(c)).sum()
     }
     pub fn soft(&self) -> bool {
-        self.cards.iter().any(|&c| c == 0) && self.hard() <= 11
+        self.cards.contains(&0) && self.hard() <= 11
     }
     pub fn total(&self) -> u8 {
         self.hard() + if self.soft() { 10 } else { 0 }

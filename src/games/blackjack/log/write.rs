@@ -164,6 +164,7 @@ fn line<T: serde::Serialize>(out: &mut dyn Write, rec: &T) -> std::io::Result<()
 /// Write the log of chunks `chunks` of the run of `cfg` seeded `seed` planned as `plan`, the
 /// header (with `claim`) first. Stops at the end of a shoe when `stop` is set (the end
 /// record then says the log is not complete).
+#[allow(clippy::too_many_arguments)]
 pub fn write_log(
     out: &mut dyn Write,
     cfg: &BjConfig,
@@ -188,6 +189,7 @@ pub fn write_log(
     };
     let insure = cfg.bets.insure;
     crate::with_strategy!(&cfg.strategy, cfg.rules.h17, |s| {
+        #[allow(clippy::clone_on_copy)]
         let s = s.clone();
         match (insure, &cfg.count) {
             (false, None) => w.chunks(&s, chunks.clone())?,
@@ -226,10 +228,7 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
-    fn chunks<S: Seats>(&mut self, seats: &S, chunks: Range<u64>) -> std::io::Result<()>
-    where
-        S: Sync,
-    {
+    fn chunks<S: Seats>(&mut self, seats: &S, chunks: Range<u64>) -> std::io::Result<()> {
         let bar = crate::progress::Progress::new(
             true,
             chunks.end - chunks.start,
