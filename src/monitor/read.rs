@@ -4,9 +4,12 @@
 use std::io::{BufRead, Read};
 
 use super::{
-    z_of_level, Expectation, LogFile, MonitorError, MonitorModel, PeriodRow, MAX_AMOUNT,
-    MAX_LINE_BYTES, MAX_LISTED, MAX_LOG_BYTES, MAX_PERIODS, MAX_ROWS,
+    z_of_level, BandWidth, Expectation, LogFile, MonitorError, MonitorModel, PeriodRow, MAX_AMOUNT,
+    MAX_LINE_BYTES, MAX_LISTED, MAX_LOG_BYTES, MAX_NAMED, MAX_PERIODS, MAX_ROWS,
 };
+
+/// The columns of a log, in order; `stake_sq` may be left out.
+pub(super) const COLUMNS: [&str; 5] = ["period", "rounds", "wagered", "returned", "stake_sq"];
 
 /// One period of play from the log.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,6 +20,8 @@ pub struct Period {
     pub rounds: u64,
     pub wagered: f64,
     pub returned: f64,
+    /// The sum of its rounds' squared stakes, when the log carries it.
+    pub stake_sq: Option<f64>,
 }
 
 /// At most `n` characters of `s` for a message (a binary file's "header" can be megabytes).
@@ -115,21 +120,36 @@ impl<R: Read> Read for Tap<R> {
 /// Sums of a run of periods.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Sums {
+    /// Where the run's first period is in the log (from 1).
+    first: u64,
     periods: u64,
     rounds: u64,
     wagered: f64,
     returned: f64,
+    /// Σb² of the rounds (0 when the log does not carry it).
+    stake_sq: f64,
     /// Periods outside their own band.
     out: u64,
+    /// The smallest and largest z of the periods each against its own band.
+    z_lo: f64,
+    z_hi: f64,
 }
 
 impl Sums {
+    /// The run followed by `o`.
     fn add(&mut self, o: &Sums) {
+        if self.periods == 0 {
+            *self = *o;
+            return;
+        }
         self.periods += o.periods;
         self.rounds += o.rounds;
         self.wagered += o.wagered;
         self.returned += o.returned;
+        self.stake_sq += o.stake_sq;
         self.out += o.out;
+        self.z_lo = self.z_lo.min(o.z_lo);
+        self.z_hi = self.z_hi.max(o.z_hi);
     }
 }
 
@@ -146,28 +166,40 @@ struct Group {
 struct Tally<'a> {
     e: &'a Expectation,
     zl: f64,
+    /// Whether the log carries `stake_sq`.
+    stakes: bool,
     total: Sums,
     groups: Vec<Group>,
     per_row: u64,
     listed: Vec<PeriodRow>,
+    /// The `MAX_NAMED` periods out of band farthest out so far, in log order.
+    farthest: Vec<PeriodRow>,
 }
 
 impl Tally<'_> {
     fn push(&mut self, p: Period) {
         let mut one = Sums {
+            first: self.total.periods + 1,
             periods: 1,
             rounds: p.rounds,
             wagered: p.wagered,
             returned: p.returned,
-            out: 0,
+            stake_sq: p.stake_sq.unwrap_or(0.0),
+            ..Sums::default()
         };
-        let r = row(self.e, self.zl, p.period, &one);
+        let mut r = row(self.e, self.zl, self.stakes, p.period, &one);
+        (one.z_lo, one.z_hi) = (r.z, r.z);
+        r.z_range = [r.z, r.z];
         one.out = u64::from(!r.in_band);
-        if !r.in_band && self.listed.len() < MAX_LISTED {
-            self.listed.push(PeriodRow {
+        if !r.in_band {
+            let r = PeriodRow {
                 periods_out_of_band: 1,
                 ..r.clone()
-            });
+            };
+            if self.listed.len() < MAX_LISTED {
+                self.listed.push(r.clone());
+            }
+            self.keep_if_farthest(r);
         }
         self.total.add(&one);
         let full = self
@@ -192,6 +224,25 @@ impl Tally<'_> {
         }
     }
 
+    /// Keep out-of-band `r` among the `MAX_NAMED` farthest out: in place of the nearest kept,
+    /// if it is farther (an earlier period stays before a later one as far out).
+    fn keep_if_farthest(&mut self, r: PeriodRow) {
+        if self.farthest.len() < MAX_NAMED {
+            self.farthest.push(r);
+            return;
+        }
+        let nearest = self
+            .farthest
+            .iter()
+            .enumerate()
+            .min_by(|a, b| a.1.z.abs().total_cmp(&b.1.z.abs()).then(b.0.cmp(&a.0)))
+            .map(|(i, _)| i);
+        if let Some(i) = nearest.filter(|&i| r.z.abs() > self.farthest[i].z.abs()) {
+            self.farthest.remove(i);
+            self.farthest.push(r);
+        }
+    }
+
     /// Merge adjacent rows in pairs: twice the periods to a row.
     fn merge(&mut self) {
         let mut merged = Vec::with_capacity(MAX_ROWS / 2 + 1);
@@ -209,7 +260,8 @@ impl Tally<'_> {
     }
 }
 
-/// A row of the log as a period; `err` names its line and column.
+/// A row of the log as a period (with `stake_sq` when the log has the column); `err` names its
+/// line and column.
 fn period_of(
     rec: &csv::ByteRecord,
     line: usize,
@@ -248,8 +300,9 @@ fn period_of(
                 ),
             )
         })?;
-    let num = |i: usize, name: &str, positive: bool| -> Result<f64, MonitorError> {
-        let text = field(i)?;
+    // Field `i` as a number from 0 (above 0 when `positive`) to `most`, named by its column.
+    let num = |i: usize, positive: bool, most: (f64, &str)| -> Result<f64, MonitorError> {
+        let (name, text) = (COLUMNS[i], field(i)?);
         let v: f64 = text.parse().map_err(|_| {
             err(
                 line,
@@ -257,25 +310,57 @@ fn period_of(
                 format!("{name} '{}': not a number", clip(text, 40)),
             )
         })?;
-        if !v.is_finite() || v < 0.0 || (positive && v == 0.0) || v > MAX_AMOUNT {
+        if !v.is_finite() || v < 0.0 || (positive && v == 0.0) || v > most.0 {
             return Err(err(
                 line,
                 i + 1,
                 format!(
-                    "{name} '{}': expected a {} amount of at most 1e15",
+                    "{name} '{}': expected a {} amount of at most {}",
                     clip(text, 40),
-                    if positive { "positive" } else { "non-negative" }
+                    if positive { "positive" } else { "non-negative" },
+                    most.1
                 ),
             ));
         }
         Ok(v)
     };
+    let amount = (MAX_AMOUNT, "1e15");
+    let wagered = num(2, true, amount)?;
+    let returned = num(3, false, amount)?;
+    let stake_sq = match rec.len() {
+        5 => Some(num(4, true, (MAX_AMOUNT * MAX_AMOUNT, "1e30"))?),
+        _ => None,
+    };
+    if let Some(sq) = stake_sq {
+        // R stakes summing to W have W²/R <= Σb² <= W² (equal stakes; one stake and the rest
+        // nothing), up to the rounding of amounts written with a few decimals.
+        let (least, most) = (wagered * wagered / rounds as f64, wagered * wagered);
+        let why = if sq < least * (1.0 - 1e-9) {
+            Some(format!("less than wagered²/rounds = {least}, the least {rounds} rounds wagering {wagered} in all can have (every stake equal)"))
+        } else if sq > most * (1.0 + 1e-9) {
+            Some(format!(
+                "more than wagered² = {most}, the most stakes summing to {wagered} can have"
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(err(
+                line,
+                5,
+                format!(
+                    "stake_sq {sq} (the sum of the rounds' squared stakes) is {why}: a data error"
+                ),
+            ));
+        }
+    }
     Ok(Period {
         line,
         period,
         rounds,
-        wagered: num(2, "wagered", true)?,
-        returned: num(3, "returned", false)?,
+        wagered,
+        returned,
+        stake_sq,
     })
 }
 
@@ -315,15 +400,24 @@ fn read_failure(name: &str, e: csv::Error, stop: Option<Stop>) -> MonitorError {
             }),
             _ => {
                 let line = e.position().map_or(0, |p| p.line() as usize);
-                log_error(name, line, 1, format!("not a CSV row of 4 fields: {e}"))
+                log_error(
+                    name,
+                    line,
+                    1,
+                    format!("not a CSV row of the header's fields: {e}"),
+                )
             }
         },
     }
 }
 
-/// Read log `name`'s header: `period,rounds,wagered,returned`, else say what the file holds
-/// instead (nothing but blank lines, or another header).
-fn read_header<T: BufRead>(rdr: &mut csv::Reader<Tap<T>>, name: &str) -> Result<(), MonitorError> {
+/// Read log `name`'s header: `period,rounds,wagered,returned` and optionally `stake_sq`
+/// (whether it has that column), else say what the file holds instead (nothing but blank
+/// lines, or another header).
+fn read_header<T: BufRead>(
+    rdr: &mut csv::Reader<Tap<T>>,
+    name: &str,
+) -> Result<bool, MonitorError> {
     let err = |line: usize, column: usize, msg: String| log_error(name, line, column, msg);
     let headers = match rdr.byte_headers() {
         Ok(h) => h.clone(),
@@ -334,13 +428,12 @@ fn read_header<T: BufRead>(rdr: &mut csv::Reader<Tap<T>>, name: &str) -> Result<
             })
         }
     };
-    let want = ["period", "rounds", "wagered", "returned"];
     let got: Vec<String> = headers
         .iter()
         .map(|h| String::from_utf8_lossy(h).to_ascii_lowercase())
         .collect();
-    if got == want {
-        return Ok(());
+    if got == COLUMNS[..4] || got == COLUMNS {
+        return Ok(got.len() == 5);
     }
     let mut rec = csv::ByteRecord::new();
     // Nothing but blank lines: an empty file.
@@ -351,7 +444,7 @@ fn read_header<T: BufRead>(rdr: &mut csv::Reader<Tap<T>>, name: &str) -> Result<
             Ok(false) => return Err(err(
                 1,
                 1,
-                "the file is empty: expected a 'period,rounds,wagered,returned' header and a row per period".into(),
+                "the file is empty: expected a 'period,rounds,wagered,returned' header (and optionally ',stake_sq') and a row per period".into(),
             )),
             Err(_) => blank = false,
         }
@@ -360,7 +453,7 @@ fn read_header<T: BufRead>(rdr: &mut csv::Reader<Tap<T>>, name: &str) -> Result<
         1,
         1,
         format!(
-            "the header is '{}': expected 'period,rounds,wagered,returned'",
+            "the header is '{}': expected 'period,rounds,wagered,returned', optionally with ',stake_sq' (the sum of the rounds' squared stakes)",
             clip(&got.join(","), 80)
         ),
     ))
@@ -405,9 +498,9 @@ fn read_periods<T: BufRead>(
 }
 
 /// Hold the log read from `input` (`name` in messages: a `period,rounds,wagered,returned`
-/// header, then one row per period) against `e` at `level`, a row at a time. A bad row, or a
-/// period that returned more than a round of the game can pay back on what was wagered, is
-/// refused with its line and column.
+/// header, optionally with `stake_sq`, then one row per period) against `e` at `level`, a row
+/// at a time. A bad row, or a period that returned more than a round of the game can pay back
+/// on what was wagered, is refused with its line and column.
 pub fn monitor<R: Read>(
     e: &Expectation,
     level: f64,
@@ -421,14 +514,16 @@ pub fn monitor<R: Read>(
         .has_headers(true)
         .trim(csv::Trim::All)
         .from_reader(tap);
-    read_header(&mut rdr, name)?;
+    let stakes = read_header(&mut rdr, name)?;
     let mut tally = Tally {
         e,
         zl,
+        stakes,
         total: Sums::default(),
         groups: Vec::new(),
         per_row: 1,
         listed: Vec::new(),
+        farthest: Vec::new(),
     };
     read_periods(&mut rdr, name, &mut tally)?;
     let label = |g: &Group| match g.sums.periods {
@@ -436,10 +531,13 @@ pub fn monitor<R: Read>(
         _ => format!("{} … {}", g.first, g.last),
     };
     let g = &tally.groups;
-    let periods: Vec<PeriodRow> = g.iter().map(|g| row(e, zl, label(g), &g.sums)).collect();
+    let periods: Vec<PeriodRow> = g
+        .iter()
+        .map(|g| row(e, zl, stakes, label(g), &g.sums))
+        .collect();
     let cumulative: Vec<PeriodRow> = g
         .iter()
-        .map(|g| row(e, zl, format!("to {}", g.last), &g.to))
+        .map(|g| row(e, zl, stakes, format!("to {}", g.last), &g.to))
         .collect();
     Ok(MonitorModel {
         version: crate::VERSION,
@@ -447,6 +545,11 @@ pub fn monitor<R: Read>(
         expected: e.clone(),
         level,
         z_level: zl,
+        band_width: if stakes {
+            BandWidth::Stakes
+        } else {
+            BandWidth::LowerBound
+        },
         log_periods: tally.total.periods,
         periods_per_row: tally.per_row,
         out_of_band: tally.total.out,
@@ -454,21 +557,30 @@ pub fn monitor<R: Read>(
         periods,
         cumulative,
         out_of_band_periods: tally.listed,
+        farthest_out_of_band: tally.farthest,
     })
 }
 
-/// A row of the tables: the periods summed in `s`, held against `e` at |z| <= `zl`.
-fn row(e: &Expectation, zl: f64, period: String, s: &Sums) -> PeriodRow {
+/// A row of the tables: the periods summed in `s`, held against `e` at |z| <= `zl`, with the
+/// SE of their logged stakes (`stakes`) or of equal stakes.
+fn row(e: &Expectation, zl: f64, stakes: bool, period: String, s: &Sums) -> PeriodRow {
     let rtp = s.returned / s.wagered;
-    let se = e.sd_per_round / (s.rounds as f64).sqrt();
+    let se = if stakes {
+        e.sd_per_round * s.stake_sq.sqrt() / s.wagered
+    } else {
+        e.sd_per_round / (s.rounds as f64).sqrt()
+    };
     let z = (rtp - e.rtp) / se;
     PeriodRow {
         period,
+        first_period: s.first,
         periods: s.periods,
         periods_out_of_band: s.out,
+        z_range: [s.z_lo, s.z_hi],
         rounds: s.rounds,
         wagered: s.wagered,
         returned: s.returned,
+        stake_sq: stakes.then_some(s.stake_sq),
         rtp,
         se,
         z,
