@@ -826,4 +826,152 @@ mod tests {
             .to_string();
         assert!(e.starts_with("l.csv:3:1: not UTF-8"), "{e}");
     }
+
+    #[test]
+    fn stake_sq_gives_the_band_of_the_stakes_played() {
+        // Four rounds staking 1, 1, 1 and 97: W = 100, Σb² = 9,412. SE = 1 × √9412 / 100 =
+        // 0.970; taken as equal stakes 1/√4 = 0.5, narrower by √(4 × 9412)/100 = 1.94.
+        let with =
+            "period,rounds,wagered,returned,stake_sq\nmon,4,100,194,9412\ntue,4,100,100,2500\n";
+        let m = run(&exp(), with).unwrap();
+        assert_eq!(m.band_width, BandWidth::Stakes);
+        let p = &m.periods[0];
+        assert_eq!(p.stake_sq, Some(9412.0));
+        assert!((p.se - 9412f64.sqrt() / 100.0).abs() < 1e-15);
+        // RTP 1.94: z = 0.95/0.970 = 0.98, in band; without the column z = 1.9, still in.
+        assert!((p.z - 0.95 / p.se).abs() < 1e-12 && p.in_band);
+        // tue's equal stakes of 25: SE 1/√4, as without the column.
+        assert!((m.periods[1].se - 0.5).abs() < 1e-15);
+        // The running total: Σb² and W summed.
+        let c = &m.cumulative[1];
+        assert_eq!(c.stake_sq, Some(11912.0));
+        assert!((c.se - 11912f64.sqrt() / 200.0).abs() < 1e-15);
+        // The case-insensitive header, as for the other columns.
+        let upper = with.replacen("stake_sq", "Stake_SQ", 1);
+        assert_eq!(run(&exp(), &upper).unwrap().periods, m.periods);
+        // Without the column: the equal-stakes SE, said to be a lower bound in every format.
+        let without = "period,rounds,wagered,returned\nmon,4,100,194\n";
+        let n = run(&exp(), without).unwrap();
+        assert_eq!(n.band_width, BandWidth::LowerBound);
+        assert_eq!(n.periods[0].stake_sq, None);
+        assert!((n.periods[0].se - 0.5).abs() < 1e-15);
+        assert!((p.se / n.periods[0].se - (4.0f64 * 9412.0).sqrt() / 100.0).abs() < 1e-12);
+        use crate::report::Format;
+        for f in [
+            Format::Table,
+            Format::Markdown,
+            Format::Csv,
+            Format::Json,
+            Format::Html,
+        ] {
+            let lower = render(&n).render(f);
+            let exact = render(&m).render(f);
+            let says = |t: &str| t.contains("LOWER BOUND") || t.contains("lower_bound");
+            assert!(says(&lower) && !says(&exact), "{f:?}");
+        }
+    }
+
+    #[test]
+    fn a_stake_sq_no_stakes_can_have_is_refused_by_line_and_field() {
+        // 10 rounds wagering 100: Σb² from 100²/10 = 1,000 (equal stakes) to 100² (one stake).
+        let log = |sq: &str| {
+            format!(
+                "period,rounds,wagered,returned,stake_sq\nmon,10,100,99,1000\ntue,10,100,99,{sq}\n"
+            )
+        };
+        for ok in ["1000", "10000", "5000.5", "1e4"] {
+            assert!(run(&exp(), &log(ok)).is_ok(), "{ok}");
+        }
+        for (bad, why) in [
+            ("999.9", "less than wagered²/rounds = 1000"),
+            ("10000.1", "more than wagered² = 10000"),
+            ("0", "expected a positive amount"),
+            ("-5", "expected a positive amount"),
+            ("x", "not a number"),
+            ("inf", "expected a positive amount"),
+            ("1e31", "at most 1e30"),
+        ] {
+            let e = run(&exp(), &log(bad)).unwrap_err().to_string();
+            assert!(
+                e.starts_with("l.csv:3:5: stake_sq") && e.contains(why),
+                "{bad}: {e}"
+            );
+        }
+        // A row without the column the header has, and a header with a column unknown.
+        let e = run(
+            &exp(),
+            "period,rounds,wagered,returned,stake_sq\nmon,10,100,99\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("l.csv:2:"), "{e}");
+        let e = run(
+            &exp(),
+            "period,rounds,wagered,returned,stakes\nmon,10,100,99,1000\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with("l.csv:1:1: the header is") && e.contains("stake_sq"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn merged_rows_sum_stake_sq_and_the_farthest_out_are_kept() {
+        // 1,000 periods (rows of 4): period i stakes Σb² = 1,000,000 + i (whole numbers: the
+        // sums are exact), wagered 10,000 over 10,000 rounds, so SE ≈ 0.1: z = 10·(RTP − 0.99).
+        // Out of band: periods 100..=114 at z = −3 − (i − 100)/10, 15 of them; the 10 farthest
+        // are 105..=114.
+        let mut log = String::from("period,rounds,wagered,returned,stake_sq\n");
+        for i in 0..1000u64 {
+            let rtp = match i {
+                100..=114 => 0.99 - (3.0 + (i - 100) as f64 / 10.0) * 0.1,
+                _ => 0.99,
+            };
+            log += &format!("d{i},10000,10000,{},{}\n", 10000.0 * rtp, 1_000_000 + i);
+        }
+        let m = run(&exp(), &log).unwrap();
+        assert_eq!(m.periods_per_row, 4);
+        for (k, r) in m.periods.iter().enumerate() {
+            let i = 4 * k as u64;
+            assert_eq!(r.first_period, i + 1);
+            assert_eq!(r.stake_sq, Some((4_000_000 + 4 * i + 6) as f64));
+            assert_eq!(r.se, 1.0 * r.stake_sq.unwrap().sqrt() / r.wagered);
+        }
+        let total = m.cumulative.last().unwrap();
+        assert_eq!(
+            total.stake_sq,
+            Some((1_000_000_000 + 999 * 1000 / 2) as f64)
+        );
+        assert_eq!(m.out_of_band, 15);
+        let far: Vec<&str> = m
+            .farthest_out_of_band
+            .iter()
+            .map(|p| p.period.as_str())
+            .collect();
+        let want: Vec<String> = (105..115).map(|i| format!("d{i}")).collect();
+        assert_eq!(far, want);
+        assert_eq!(m.farthest_out_of_band[0].first_period, 106);
+        // A row's z range spans its periods' own: rows 25..=28 hold 100..=115.
+        let r = &m.periods[25];
+        assert_eq!(r.period, "d100 … d103");
+        assert!(
+            r.z_range[0] < -3.2 && r.z_range[1] < -2.9,
+            "{:?}",
+            r.z_range
+        );
+        // Equal |z|: the earlier stays.
+        let mut tie = String::from("period,rounds,wagered,returned,stake_sq\n");
+        for i in 0..12 {
+            tie += &format!("t{i},10000,10000,9500,10000\n");
+        }
+        let m = run(&exp(), &tie).unwrap();
+        let kept: Vec<u64> = m
+            .farthest_out_of_band
+            .iter()
+            .map(|p| p.first_period)
+            .collect();
+        assert_eq!(kept, (1..=10).collect::<Vec<u64>>());
+    }
 }
