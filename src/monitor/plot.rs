@@ -178,7 +178,7 @@ pub fn control_chart(m: &MonitorModel) -> Result<String, String> {
         y_label,
         samples: &samples,
         names: &names,
-        samples_label: if merged { "periods (rows)" } else { "periods" },
+        samples_label: if merged { "rows of periods" } else { "periods" },
         centre: (0.0, "expected (z = 0)"),
         limits: (-zl, zl, &band),
         outside: &outside,

@@ -966,16 +966,26 @@ pub fn control_chart(c: &ControlChart) -> Result<String, String> {
         };
         let dots = c.samples.iter().filter(|s| s.1 == s.2);
         let runs = c.samples.iter().filter(|s| s.1 != s.2);
-        chart
+        let dots = chart
             .draw_series(dots.map(|s| Circle::new((s.0, s.1), r, BLUE.filled())))
-            .map_err(err)?
-            .label(c.samples_label)
-            .legend(move |(x, y)| Circle::new((x + 7, y), r, BLUE.filled()));
-        chart
-            .draw_series(
-                runs.map(|s| PathElement::new(vec![(s.0, s.1), (s.0, s.2)], BLUE.stroke_width(1))),
-            )
             .map_err(err)?;
+        // The legend shows a run's line when there are runs, else a point.
+        if c.samples.iter().all(|s| s.1 == s.2) {
+            dots.label(c.samples_label)
+                .legend(move |(x, y)| Circle::new((x + 7, y), r, BLUE.filled()));
+        } else {
+            chart
+                .draw_series(
+                    runs.map(|s| {
+                        PathElement::new(vec![(s.0, s.1), (s.0, s.2)], BLUE.stroke_width(1))
+                    }),
+                )
+                .map_err(err)?
+                .label(c.samples_label)
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x + 7, y - 6), (x + 7, y + 6)], BLUE.stroke_width(1))
+                });
+        }
         if !c.outside.is_empty() {
             let ro = r.max(3);
             chart
