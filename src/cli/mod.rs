@@ -363,21 +363,23 @@ pub struct MonitorArgs {
     /// Example: --expected reports/seed-table-autoplay/report.json
     #[arg(long, value_name = "REPORT.json")]
     pub expected: PathBuf,
-    /// The periods: a CSV with the header period,rounds,wagered,returned; `-` reads it from
-    /// standard input.
+    /// The periods: a CSV with the header period,rounds,wagered,returned (and optionally
+    /// stake_sq); `-` reads it from standard input.
     ///
     /// One row per period of play (a day, a table, a channel): its name, the rounds played,
     /// the amount wagered and the amount returned (stakes back included), e.g.
-    /// `mon,182000,1843500,1829766.5`. Refused (exit 2, naming the line and column):
+    /// `mon,182000,1843500,1829766.5`; with stake_sq, the sum of the rounds' squared stakes,
+    /// each band is that of the stakes played (without it, of equal stakes: a lower bound on
+    /// its width when stakes vary). Refused (exit 2, naming the line and column):
     /// an amount above 1e15, more than 10,000,000 periods, a period returning more than the game
     /// can pay back on what was wagered (when the expected report states it).
     #[arg(value_name = "LOG.csv")]
     pub log: PathBuf,
     /// Two-sided acceptance level in percent: 95, 99 or 99.9.
     ///
-    /// Each period's observed RTP is held against the expected one with SE = SD/√rounds; a
-    /// period (or the running total after the last one) outside the band at this level makes
-    /// the exit code 1.
+    /// Each period's observed RTP is held against the expected one with SE = SD/√rounds
+    /// (SD·√stake_sq/wagered with the stake_sq column); a period (or the running total after
+    /// the last one) outside the band at this level makes the exit code 1.
     #[arg(long, default_value_t = 99.0, value_name = "PCT")]
     pub level: f64,
     #[command(flatten)]

@@ -1,6 +1,6 @@
-//! Live-RTP monitoring: periods of play (`period,rounds,wagered,returned`) against an expected
-//! RTP per amount wagered and its volatility, each period and the running total inside or
-//! outside its acceptance band.
+//! Live-RTP monitoring: periods of play (`period,rounds,wagered,returned`, and optionally
+//! `stake_sq`) against an expected RTP per amount wagered and its volatility, each period and
+//! the running total inside or outside its acceptance band.
 //!
 //! The expected figures come from a report's JSON, read into typed figures whose every field is
 //! required: a `monitoring` object (`rtp_total_wagered`, `sd_per_round`: the SD of one round's
@@ -13,14 +13,17 @@
 //! rules; where the report gives its game's rules the bound is computed from them again and a
 //! report stating another is refused. A period that returned more is a data error.
 //!
-//! A period of `R` rounds has SE σ/√R (rounds of equal stakes; unequal stakes widen it by
-//! √(R·Σb²)/Σb, which the log does not carry), z = (observed − expected)/SE, and its band at
-//! level L is expected ± z_L·SE.
+//! A period's SE is σ·√(Σb²)/Σb, σ the SD per round and b each round's stake (what it
+//! wagered), when the log carries `stake_sq` = Σb² (Σb is `wagered`). Without it the stakes are
+//! taken as equal: SE σ/√R for `R` rounds, a lower bound, as unequal stakes widen it by
+//! √(R·Σb²)/Σb ([`BandWidth`]). z = (observed − expected)/SE, and the band at level L is
+//! expected ± z_L·SE.
 //!
 //! The log is read a row at a time: memory holds the rows shown, not the log. Beyond
 //! `MAX_ROWS` periods, adjacent periods are merged into rows of 2, 4, 8, … periods for the
-//! tables and the plot; every period is still held against its own band, the verdict and the
-//! running total are exact, and the first `MAX_LISTED` periods out of band are listed.
+//! tables and the plots; every period is still held against its own band, the verdict and the
+//! running total are exact, and the first `MAX_LISTED` periods out of band are listed, and the
+//! `MAX_NAMED` farthest out named on the control chart.
 
 use serde::Serialize;
 
@@ -28,11 +31,13 @@ mod expected;
 mod plot;
 mod read;
 mod sections;
+mod write;
 
 pub use expected::{incomplete, Expectation, Figures, ReadFigures, Reader, MAX_AMOUNT};
-pub use plot::plot;
+pub use plot::{control_chart, funnel};
 pub use read::{monitor, Period};
 pub use sections::render;
+pub use write::PeriodLogRow;
 
 /// Why monitoring cannot start or read its log.
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -80,6 +85,9 @@ pub const MAX_ROWS: usize = 400;
 /// Most out-of-band periods listed one by one when the tables merge periods.
 pub const MAX_LISTED: usize = 100;
 
+/// Most out-of-band periods named on the control chart: those farthest out (largest |z|).
+pub const MAX_NAMED: usize = 10;
+
 /// Longest line of a log: a longer one (a binary file, a file without line ends) is refused
 /// before it is held in memory.
 pub const MAX_LINE_BYTES: u64 = 1 << 20;
@@ -91,19 +99,38 @@ pub const MAX_LOG_BYTES: u64 = crate::door::input::MAX_LOG_BYTES;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PeriodRow {
     pub period: String,
+    /// Where its first period is in the log: 1 for the log's first period.
+    pub first_period: u64,
     /// The log's periods it holds (1 unless periods are merged; the running total: all so far).
     pub periods: u64,
     /// Of them, those outside their own band.
     pub periods_out_of_band: u64,
+    /// The smallest and the largest z of its periods each against its own band (both `z` for
+    /// a single period).
+    pub z_range: [f64; 2],
     pub rounds: u64,
     pub wagered: f64,
     pub returned: f64,
+    /// The sum of its rounds' squared stakes, when the log carries it (`stake_sq`).
+    pub stake_sq: Option<f64>,
     pub rtp: f64,
     pub se: f64,
     pub z: f64,
     /// The acceptance band at the level.
     pub band: [f64; 2],
     pub in_band: bool,
+}
+
+/// What a band's width is built from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BandWidth {
+    /// Each period's logged sum of squared stakes (`stake_sq`): SE = σ·√(Σb²)/Σb.
+    Stakes,
+    /// Stakes assumed equal (the log has no `stake_sq`): SE = σ/√rounds. When stakes vary the
+    /// true band is wider by √(R·Σb²)/Σb, so this one is a lower bound on its width: a period
+    /// out of it may be inside the true band.
+    LowerBound,
 }
 
 /// Everything monitoring reports; its JSON is this struct.
@@ -117,6 +144,9 @@ pub struct MonitorModel {
     /// Two-sided level in percent, and its critical z.
     pub level: f64,
     pub z_level: f64,
+    /// What the bands' widths are built from: the logged stakes, or equal stakes (a lower
+    /// bound).
+    pub band_width: BandWidth,
     /// Periods in the log.
     pub log_periods: u64,
     /// Periods in each row of `periods` and `cumulative` (1: every period its own row; more
@@ -129,6 +159,9 @@ pub struct MonitorModel {
     pub out_of_band: u64,
     /// The first `MAX_LISTED` of them.
     pub out_of_band_periods: Vec<PeriodRow>,
+    /// The `MAX_NAMED` of them farthest out (largest |z|; the earlier of equals), in log order:
+    /// those the control chart names.
+    pub farthest_out_of_band: Vec<PeriodRow>,
     /// Whether the running total after the last period is inside its band.
     pub total_in_band: bool,
 }
@@ -200,8 +233,13 @@ impl crate::job::Job for MonitorJob {
         Ok(crate::job::Outcome::Report {
             report,
             plots: Box::new(move || {
-                let svg = plot(&model).map_err(crate::job::plot_error("the funnel plot"))?;
-                Ok(vec![("funnel.svg".to_string(), svg)])
+                let funnel = funnel(&model).map_err(crate::job::plot_error("the funnel plot"))?;
+                let control =
+                    control_chart(&model).map_err(crate::job::plot_error("the control chart"))?;
+                Ok(vec![
+                    ("funnel.svg".to_string(), funnel),
+                    ("control-chart.svg".to_string(), control),
+                ])
             }),
             status: crate::job::Status::checked(ok),
             unsaved: None,

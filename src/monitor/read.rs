@@ -4,9 +4,12 @@
 use std::io::{BufRead, Read};
 
 use super::{
-    z_of_level, Expectation, LogFile, MonitorError, MonitorModel, PeriodRow, MAX_AMOUNT,
-    MAX_LINE_BYTES, MAX_LISTED, MAX_LOG_BYTES, MAX_PERIODS, MAX_ROWS,
+    z_of_level, BandWidth, Expectation, LogFile, MonitorError, MonitorModel, PeriodRow, MAX_AMOUNT,
+    MAX_LINE_BYTES, MAX_LISTED, MAX_LOG_BYTES, MAX_NAMED, MAX_PERIODS, MAX_ROWS,
 };
+
+/// The columns of a log, in order; `stake_sq` may be left out.
+pub(super) const COLUMNS: [&str; 5] = ["period", "rounds", "wagered", "returned", "stake_sq"];
 
 /// One period of play from the log.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,6 +20,8 @@ pub struct Period {
     pub rounds: u64,
     pub wagered: f64,
     pub returned: f64,
+    /// The sum of its rounds' squared stakes, when the log carries it.
+    pub stake_sq: Option<f64>,
 }
 
 /// At most `n` characters of `s` for a message (a binary file's "header" can be megabytes).
@@ -115,21 +120,36 @@ impl<R: Read> Read for Tap<R> {
 /// Sums of a run of periods.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Sums {
+    /// Where the run's first period is in the log (from 1).
+    first: u64,
     periods: u64,
     rounds: u64,
     wagered: f64,
     returned: f64,
+    /// Σb² of the rounds (0 when the log does not carry it).
+    stake_sq: f64,
     /// Periods outside their own band.
     out: u64,
+    /// The smallest and largest z of the periods each against its own band.
+    z_lo: f64,
+    z_hi: f64,
 }
 
 impl Sums {
+    /// The run followed by `o`.
     fn add(&mut self, o: &Sums) {
+        if self.periods == 0 {
+            *self = *o;
+            return;
+        }
         self.periods += o.periods;
         self.rounds += o.rounds;
         self.wagered += o.wagered;
         self.returned += o.returned;
+        self.stake_sq += o.stake_sq;
         self.out += o.out;
+        self.z_lo = self.z_lo.min(o.z_lo);
+        self.z_hi = self.z_hi.max(o.z_hi);
     }
 }
 
@@ -146,28 +166,40 @@ struct Group {
 struct Tally<'a> {
     e: &'a Expectation,
     zl: f64,
+    /// Whether the log carries `stake_sq`.
+    stakes: bool,
     total: Sums,
     groups: Vec<Group>,
     per_row: u64,
     listed: Vec<PeriodRow>,
+    /// The `MAX_NAMED` periods out of band farthest out so far, in log order.
+    farthest: Vec<PeriodRow>,
 }
 
 impl Tally<'_> {
     fn push(&mut self, p: Period) {
         let mut one = Sums {
+            first: self.total.periods + 1,
             periods: 1,
             rounds: p.rounds,
             wagered: p.wagered,
             returned: p.returned,
-            out: 0,
+            stake_sq: p.stake_sq.unwrap_or(0.0),
+            ..Sums::default()
         };
-        let r = row(self.e, self.zl, p.period, &one);
+        let mut r = row(self.e, self.zl, self.stakes, p.period, &one);
+        (one.z_lo, one.z_hi) = (r.z, r.z);
+        r.z_range = [r.z, r.z];
         one.out = u64::from(!r.in_band);
-        if !r.in_band && self.listed.len() < MAX_LISTED {
-            self.listed.push(PeriodRow {
+        if !r.in_band {
+            let r = PeriodRow {
                 periods_out_of_band: 1,
                 ..r.clone()
-            });
+            };
+            if self.listed.len() < MAX_LISTED {
+                self.listed.push(r.clone());
+            }
+            self.keep_if_farthest(r);
         }
         self.total.add(&one);
         let full = self
@@ -192,6 +224,25 @@ impl Tally<'_> {
         }
     }
 
+    /// Keep out-of-band `r` among the `MAX_NAMED` farthest out: in place of the nearest kept,
+    /// if it is farther (an earlier period stays before a later one as far out).
+    fn keep_if_farthest(&mut self, r: PeriodRow) {
+        if self.farthest.len() < MAX_NAMED {
+            self.farthest.push(r);
+            return;
+        }
+        let nearest = self
+            .farthest
+            .iter()
+            .enumerate()
+            .min_by(|a, b| a.1.z.abs().total_cmp(&b.1.z.abs()).then(b.0.cmp(&a.0)))
+            .map(|(i, _)| i);
+        if let Some(i) = nearest.filter(|&i| r.z.abs() > self.farthest[i].z.abs()) {
+            self.farthest.remove(i);
+            self.farthest.push(r);
+        }
+    }
+
     /// Merge adjacent rows in pairs: twice the periods to a row.
     fn merge(&mut self) {
         let mut merged = Vec::with_capacity(MAX_ROWS / 2 + 1);
@@ -209,7 +260,8 @@ impl Tally<'_> {
     }
 }
 
-/// A row of the log as a period; `err` names its line and column.
+/// A row of the log as a period (with `stake_sq` when the log has the column); `err` names its
+/// line and column.
 fn period_of(
     rec: &csv::ByteRecord,
     line: usize,
@@ -248,8 +300,9 @@ fn period_of(
                 ),
             )
         })?;
-    let num = |i: usize, name: &str, positive: bool| -> Result<f64, MonitorError> {
-        let text = field(i)?;
+    // Field `i` as a number from 0 (above 0 when `positive`) to `most`, named by its column.
+    let num = |i: usize, positive: bool, most: (f64, &str)| -> Result<f64, MonitorError> {
+        let (name, text) = (COLUMNS[i], field(i)?);
         let v: f64 = text.parse().map_err(|_| {
             err(
                 line,
@@ -257,25 +310,57 @@ fn period_of(
                 format!("{name} '{}': not a number", clip(text, 40)),
             )
         })?;
-        if !v.is_finite() || v < 0.0 || (positive && v == 0.0) || v > MAX_AMOUNT {
+        if !v.is_finite() || v < 0.0 || (positive && v == 0.0) || v > most.0 {
             return Err(err(
                 line,
                 i + 1,
                 format!(
-                    "{name} '{}': expected a {} amount of at most 1e15",
+                    "{name} '{}': expected a {} amount of at most {}",
                     clip(text, 40),
-                    if positive { "positive" } else { "non-negative" }
+                    if positive { "positive" } else { "non-negative" },
+                    most.1
                 ),
             ));
         }
         Ok(v)
     };
+    let amount = (MAX_AMOUNT, "1e15");
+    let wagered = num(2, true, amount)?;
+    let returned = num(3, false, amount)?;
+    let stake_sq = match rec.len() {
+        5 => Some(num(4, true, (MAX_AMOUNT * MAX_AMOUNT, "1e30"))?),
+        _ => None,
+    };
+    if let Some(sq) = stake_sq {
+        // R stakes summing to W have W²/R <= Σb² <= W² (equal stakes; one stake and the rest
+        // nothing), up to a millionth: amounts rounded when written.
+        let (least, most) = (wagered * wagered / rounds as f64, wagered * wagered);
+        let why = if sq < least * (1.0 - 1e-6) {
+            Some(format!("less than wagered²/rounds = {least}, the least {rounds} rounds wagering {wagered} in all can have (every stake equal)"))
+        } else if sq > most * (1.0 + 1e-6) {
+            Some(format!(
+                "more than wagered² = {most}, the most stakes summing to {wagered} can have"
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(err(
+                line,
+                5,
+                format!(
+                    "stake_sq {sq} (the sum of the rounds' squared stakes) is {why}: a data error"
+                ),
+            ));
+        }
+    }
     Ok(Period {
         line,
         period,
         rounds,
-        wagered: num(2, "wagered", true)?,
-        returned: num(3, "returned", false)?,
+        wagered,
+        returned,
+        stake_sq,
     })
 }
 
@@ -315,15 +400,24 @@ fn read_failure(name: &str, e: csv::Error, stop: Option<Stop>) -> MonitorError {
             }),
             _ => {
                 let line = e.position().map_or(0, |p| p.line() as usize);
-                log_error(name, line, 1, format!("not a CSV row of 4 fields: {e}"))
+                log_error(
+                    name,
+                    line,
+                    1,
+                    format!("not a CSV row of the header's fields: {e}"),
+                )
             }
         },
     }
 }
 
-/// Read log `name`'s header: `period,rounds,wagered,returned`, else say what the file holds
-/// instead (nothing but blank lines, or another header).
-fn read_header<T: BufRead>(rdr: &mut csv::Reader<Tap<T>>, name: &str) -> Result<(), MonitorError> {
+/// Read log `name`'s header: `period,rounds,wagered,returned` and optionally `stake_sq`
+/// (whether it has that column), else say what the file holds instead (nothing but blank
+/// lines, or another header).
+fn read_header<T: BufRead>(
+    rdr: &mut csv::Reader<Tap<T>>,
+    name: &str,
+) -> Result<bool, MonitorError> {
     let err = |line: usize, column: usize, msg: String| log_error(name, line, column, msg);
     let headers = match rdr.byte_headers() {
         Ok(h) => h.clone(),
@@ -334,13 +428,12 @@ fn read_header<T: BufRead>(rdr: &mut csv::Reader<Tap<T>>, name: &str) -> Result<
             })
         }
     };
-    let want = ["period", "rounds", "wagered", "returned"];
     let got: Vec<String> = headers
         .iter()
         .map(|h| String::from_utf8_lossy(h).to_ascii_lowercase())
         .collect();
-    if got == want {
-        return Ok(());
+    if got == COLUMNS[..4] || got == COLUMNS {
+        return Ok(got.len() == 5);
     }
     let mut rec = csv::ByteRecord::new();
     // Nothing but blank lines: an empty file.
@@ -351,7 +444,7 @@ fn read_header<T: BufRead>(rdr: &mut csv::Reader<Tap<T>>, name: &str) -> Result<
             Ok(false) => return Err(err(
                 1,
                 1,
-                "the file is empty: expected a 'period,rounds,wagered,returned' header and a row per period".into(),
+                "the file is empty: expected a 'period,rounds,wagered,returned' header (and optionally ',stake_sq') and a row per period".into(),
             )),
             Err(_) => blank = false,
         }
@@ -360,7 +453,7 @@ fn read_header<T: BufRead>(rdr: &mut csv::Reader<Tap<T>>, name: &str) -> Result<
         1,
         1,
         format!(
-            "the header is '{}': expected 'period,rounds,wagered,returned'",
+            "the header is '{}': expected 'period,rounds,wagered,returned', optionally with ',stake_sq' (the sum of the rounds' squared stakes)",
             clip(&got.join(","), 80)
         ),
     ))
@@ -405,9 +498,9 @@ fn read_periods<T: BufRead>(
 }
 
 /// Hold the log read from `input` (`name` in messages: a `period,rounds,wagered,returned`
-/// header, then one row per period) against `e` at `level`, a row at a time. A bad row, or a
-/// period that returned more than a round of the game can pay back on what was wagered, is
-/// refused with its line and column.
+/// header, optionally with `stake_sq`, then one row per period) against `e` at `level`, a row
+/// at a time. A bad row, or a period that returned more than a round of the game can pay back
+/// on what was wagered, is refused with its line and column.
 pub fn monitor<R: Read>(
     e: &Expectation,
     level: f64,
@@ -421,14 +514,16 @@ pub fn monitor<R: Read>(
         .has_headers(true)
         .trim(csv::Trim::All)
         .from_reader(tap);
-    read_header(&mut rdr, name)?;
+    let stakes = read_header(&mut rdr, name)?;
     let mut tally = Tally {
         e,
         zl,
+        stakes,
         total: Sums::default(),
         groups: Vec::new(),
         per_row: 1,
         listed: Vec::new(),
+        farthest: Vec::new(),
     };
     read_periods(&mut rdr, name, &mut tally)?;
     let label = |g: &Group| match g.sums.periods {
@@ -436,10 +531,13 @@ pub fn monitor<R: Read>(
         _ => format!("{} … {}", g.first, g.last),
     };
     let g = &tally.groups;
-    let periods: Vec<PeriodRow> = g.iter().map(|g| row(e, zl, label(g), &g.sums)).collect();
+    let periods: Vec<PeriodRow> = g
+        .iter()
+        .map(|g| row(e, zl, stakes, label(g), &g.sums))
+        .collect();
     let cumulative: Vec<PeriodRow> = g
         .iter()
-        .map(|g| row(e, zl, format!("to {}", g.last), &g.to))
+        .map(|g| row(e, zl, stakes, format!("to {}", g.last), &g.to))
         .collect();
     Ok(MonitorModel {
         version: crate::VERSION,
@@ -447,6 +545,11 @@ pub fn monitor<R: Read>(
         expected: e.clone(),
         level,
         z_level: zl,
+        band_width: if stakes {
+            BandWidth::Stakes
+        } else {
+            BandWidth::LowerBound
+        },
         log_periods: tally.total.periods,
         periods_per_row: tally.per_row,
         out_of_band: tally.total.out,
@@ -454,21 +557,30 @@ pub fn monitor<R: Read>(
         periods,
         cumulative,
         out_of_band_periods: tally.listed,
+        farthest_out_of_band: tally.farthest,
     })
 }
 
-/// A row of the tables: the periods summed in `s`, held against `e` at |z| <= `zl`.
-fn row(e: &Expectation, zl: f64, period: String, s: &Sums) -> PeriodRow {
+/// A row of the tables: the periods summed in `s`, held against `e` at |z| <= `zl`, with the
+/// SE of their logged stakes (`stakes`) or of equal stakes.
+fn row(e: &Expectation, zl: f64, stakes: bool, period: String, s: &Sums) -> PeriodRow {
     let rtp = s.returned / s.wagered;
-    let se = e.sd_per_round / (s.rounds as f64).sqrt();
+    let se = if stakes {
+        e.sd_per_round * s.stake_sq.sqrt() / s.wagered
+    } else {
+        e.sd_per_round / (s.rounds as f64).sqrt()
+    };
     let z = (rtp - e.rtp) / se;
     PeriodRow {
         period,
+        first_period: s.first,
         periods: s.periods,
         periods_out_of_band: s.out,
+        z_range: [s.z_lo, s.z_hi],
         rounds: s.rounds,
         wagered: s.wagered,
         returned: s.returned,
+        stake_sq: stakes.then_some(s.stake_sq),
         rtp,
         se,
         z,
@@ -713,5 +825,154 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("l.csv:3:1: not UTF-8"), "{e}");
+    }
+
+    #[test]
+    fn stake_sq_gives_the_band_of_the_stakes_played() {
+        // Four rounds staking 1, 1, 1 and 97: W = 100, Σb² = 9,412. SE = 1 × √9412 / 100 =
+        // 0.970; taken as equal stakes 1/√4 = 0.5, narrower by √(4 × 9412)/100 = 1.94.
+        let with =
+            "period,rounds,wagered,returned,stake_sq\nmon,4,100,194,9412\ntue,4,100,100,2500\n";
+        let m = run(&exp(), with).unwrap();
+        assert_eq!(m.band_width, BandWidth::Stakes);
+        let p = &m.periods[0];
+        assert_eq!(p.stake_sq, Some(9412.0));
+        assert!((p.se - 9412f64.sqrt() / 100.0).abs() < 1e-15);
+        // RTP 1.94: z = 0.95/0.970 = 0.98, in band; without the column z = 1.9, still in.
+        assert!((p.z - 0.95 / p.se).abs() < 1e-12 && p.in_band);
+        // tue's equal stakes of 25: SE 1/√4, as without the column.
+        assert!((m.periods[1].se - 0.5).abs() < 1e-15);
+        // The running total: Σb² and W summed.
+        let c = &m.cumulative[1];
+        assert_eq!(c.stake_sq, Some(11912.0));
+        assert!((c.se - 11912f64.sqrt() / 200.0).abs() < 1e-15);
+        // The case-insensitive header, as for the other columns.
+        let upper = with.replacen("stake_sq", "Stake_SQ", 1);
+        assert_eq!(run(&exp(), &upper).unwrap().periods, m.periods);
+        // Without the column: the equal-stakes SE, said to be a lower bound in every format.
+        let without = "period,rounds,wagered,returned\nmon,4,100,194\n";
+        let n = run(&exp(), without).unwrap();
+        assert_eq!(n.band_width, BandWidth::LowerBound);
+        assert_eq!(n.periods[0].stake_sq, None);
+        assert!((n.periods[0].se - 0.5).abs() < 1e-15);
+        assert!((p.se / n.periods[0].se - (4.0f64 * 9412.0).sqrt() / 100.0).abs() < 1e-12);
+        use crate::report::Format;
+        for f in [
+            Format::Table,
+            Format::Markdown,
+            Format::Csv,
+            Format::Json,
+            Format::Html,
+        ] {
+            let lower = render(&n).render(f);
+            let exact = render(&m).render(f);
+            let says = |t: &str| t.contains("LOWER BOUND") || t.contains("lower_bound");
+            assert!(says(&lower) && !says(&exact), "{f:?}");
+        }
+    }
+
+    #[test]
+    fn a_stake_sq_no_stakes_can_have_is_refused_by_line_and_field() {
+        // 10 rounds wagering 100: Σb² from 100²/10 = 1,000 (equal stakes) to 100² (one stake).
+        let log = |sq: &str| {
+            format!(
+                "period,rounds,wagered,returned,stake_sq\nmon,10,100,99,1000\ntue,10,100,99,{sq}\n"
+            )
+        };
+        // Up to a millionth off (amounts rounded when written) is taken.
+        for ok in ["1000", "10000", "5000.5", "1e4", "999.9995", "10000.005"] {
+            assert!(run(&exp(), &log(ok)).is_ok(), "{ok}");
+        }
+        for (bad, why) in [
+            ("999.9", "less than wagered²/rounds = 1000"),
+            ("10000.1", "more than wagered² = 10000"),
+            ("0", "expected a positive amount"),
+            ("-5", "expected a positive amount"),
+            ("x", "not a number"),
+            ("inf", "expected a positive amount"),
+            ("1e31", "at most 1e30"),
+        ] {
+            let e = run(&exp(), &log(bad)).unwrap_err().to_string();
+            assert!(
+                e.starts_with("l.csv:3:5: stake_sq") && e.contains(why),
+                "{bad}: {e}"
+            );
+        }
+        // A row without the column the header has, and a header with a column unknown.
+        let e = run(
+            &exp(),
+            "period,rounds,wagered,returned,stake_sq\nmon,10,100,99\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("l.csv:2:"), "{e}");
+        let e = run(
+            &exp(),
+            "period,rounds,wagered,returned,stakes\nmon,10,100,99,1000\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with("l.csv:1:1: the header is") && e.contains("stake_sq"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn merged_rows_sum_stake_sq_and_the_farthest_out_are_kept() {
+        // 1,000 periods (rows of 4): period i stakes Σb² = 1,000,000 + i (whole numbers: the
+        // sums are exact), wagered 10,000 over 10,000 rounds, so SE ≈ 0.1: z = 10·(RTP − 0.99).
+        // Out of band: periods 100..=114 at z = −3 − (i − 100)/10, 15 of them; the 10 farthest
+        // are 105..=114.
+        let mut log = String::from("period,rounds,wagered,returned,stake_sq\n");
+        for i in 0..1000u64 {
+            let rtp = match i {
+                100..=114 => 0.99 - (3.0 + (i - 100) as f64 / 10.0) * 0.1,
+                _ => 0.99,
+            };
+            log += &format!("d{i},10000,10000,{},{}\n", 10000.0 * rtp, 1_000_000 + i);
+        }
+        let m = run(&exp(), &log).unwrap();
+        assert_eq!(m.periods_per_row, 4);
+        for (k, r) in m.periods.iter().enumerate() {
+            let i = 4 * k as u64;
+            assert_eq!(r.first_period, i + 1);
+            assert_eq!(r.stake_sq, Some((4_000_000 + 4 * i + 6) as f64));
+            assert_eq!(r.se, 1.0 * r.stake_sq.unwrap().sqrt() / r.wagered);
+        }
+        let total = m.cumulative.last().unwrap();
+        assert_eq!(
+            total.stake_sq,
+            Some((1_000_000_000 + 999 * 1000 / 2) as f64)
+        );
+        assert_eq!(m.out_of_band, 15);
+        let far: Vec<&str> = m
+            .farthest_out_of_band
+            .iter()
+            .map(|p| p.period.as_str())
+            .collect();
+        let want: Vec<String> = (105..115).map(|i| format!("d{i}")).collect();
+        assert_eq!(far, want);
+        assert_eq!(m.farthest_out_of_band[0].first_period, 106);
+        // A row's z range spans its periods' own: rows 25..=28 hold 100..=115.
+        let r = &m.periods[25];
+        assert_eq!(r.period, "d100 … d103");
+        assert!(
+            r.z_range[0] < -3.2 && r.z_range[1] < -2.9,
+            "{:?}",
+            r.z_range
+        );
+        // Equal |z|: the earlier stays.
+        let mut tie = String::from("period,rounds,wagered,returned,stake_sq\n");
+        for i in 0..12 {
+            tie += &format!("t{i},10000,10000,9500,10000\n");
+        }
+        let m = run(&exp(), &tie).unwrap();
+        let kept: Vec<u64> = m
+            .farthest_out_of_band
+            .iter()
+            .map(|p| p.first_period)
+            .collect();
+        assert_eq!(kept, (1..=10).collect::<Vec<u64>>());
     }
 }

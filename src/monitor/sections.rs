@@ -1,6 +1,6 @@
 //! The monitoring report: metadata, the tables of periods and the notes.
 
-use super::{MonitorModel, PeriodRow, MAX_LISTED};
+use super::{BandWidth, MonitorModel, PeriodRow, MAX_LISTED, MAX_NAMED};
 use crate::report::{count_cell, pct_cell, Cell, Report, Section};
 
 /// An amount with two decimals and thousands separators (12,345.60).
@@ -66,6 +66,15 @@ fn meta(m: &MonitorModel) -> Vec<(String, String)> {
         "level".into(),
         format!("{}% (|z| <= {:.3})", m.level, m.z_level),
     ));
+    meta.push((
+        "band".into(),
+        match m.band_width {
+            BandWidth::Stakes => {
+                "from each period's stakes (stake_sq): SE = SD per round × √(Σb²)/Σb".into()
+            }
+            BandWidth::LowerBound => "a LOWER BOUND: stakes taken as equal (the log has no stake_sq); when they vary the true band is wider by √(R·Σb²)/Σb".into(),
+        },
+    ));
     meta
 }
 
@@ -121,14 +130,34 @@ fn notes(m: &MonitorModel) -> Vec<String> {
             }
         ));
     }
+    let se = match m.band_width {
+        BandWidth::Stakes => "A period's SE is the expected SD per round × √(Σb²)/Σb, b each round's stake: Σb² is the log's stake_sq, Σb what was wagered.",
+        BandWidth::LowerBound => "A period's SE is the expected SD per round over √rounds: rounds of equal stakes. The log has no stake_sq (the sum of the rounds' squared stakes), so each band is a lower bound on its width: stakes that vary widen it by √(R·Σb²)/Σb, and a period out of this band may be inside the true one.",
+    };
     notes.push(format!(
-        "{} of {} periods outside the {}% band. A period's SE is the expected SD per round over √rounds (rounds of equal stakes; unequal stakes widen the band by √(R·Σb²)/Σb, which the log does not carry). At the {}% level about {:.1}% of periods fall outside by chance alone.",
+        "{} of {} periods outside the {}% band. {se} At the {}% level about {:.1}% of periods fall outside by chance alone.",
         crate::report::count(m.out_of_band),
         crate::report::count(m.log_periods),
         m.level,
         m.level,
         100.0 - m.level
     ));
+    if m.out_of_band > 0 {
+        let names: Vec<&str> = m
+            .farthest_out_of_band
+            .iter()
+            .map(|p| p.period.as_str())
+            .collect();
+        notes.push(format!(
+            "Farthest out of band (named on the control chart{}): {}.",
+            if m.out_of_band as usize > MAX_NAMED {
+                format!(", the {MAX_NAMED} of largest |z|")
+            } else {
+                String::new()
+            },
+            names.join(", ")
+        ));
+    }
     if m.periods_per_row > 1 {
         notes.push(format!(
             "The log's {} periods are shown {} to a row: a row's RTP, z and band are those of its periods together, and its verdict says how many of them are outside their own band. Every period is held against its own band (the count above and the exit code are of single periods); the first {} outside it are listed one by one.",

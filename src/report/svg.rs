@@ -791,6 +791,262 @@ pub fn heat_map(h: &HeatMap) -> Result<String, String> {
     Ok(out)
 }
 
+/// A control chart: a statistic of samples in their order, its centre line and its limits;
+/// samples outside the limits marked, and those given a name labelled beside their point.
+pub struct ControlChart<'a> {
+    pub title: &'a str,
+    pub x_label: &'a str,
+    pub y_label: &'a str,
+    /// Each sample (or run of samples shown as one), in order: its position on x and the
+    /// smallest and largest statistic of its samples (equal for one sample: a point; a run is
+    /// a line from one to the other). Points thin as there are more of them.
+    pub samples: &'a [(f64, f64, f64)],
+    /// The names of positions 1, 2, …, written under the axis in place of numbers where they
+    /// fit (empty: numbers).
+    pub names: &'a [String],
+    /// The samples' legend text.
+    pub samples_label: &'a str,
+    /// The centre line and its legend text.
+    pub centre: (f64, &'a str),
+    /// The lower and upper limits and their legend text.
+    pub limits: (f64, f64, &'a str),
+    /// Samples outside the limits: position, statistic and the name written beside it (""
+    /// for none), and their legend text.
+    pub outside: &'a [(f64, f64, String)],
+    pub outside_label: &'a str,
+}
+
+/// A label's box in pixels: left, top, right, bottom.
+type LabelBox = (i32, i32, i32, i32);
+
+/// Where each label goes (its box; the text is drawn from the box's left, centred on its
+/// middle): beside its point `(x, y, text, up)` in pixels, right of it where it fits inside
+/// `area` (else left), on the point's line or moved a line at a time (up first when `up`, else
+/// down first; then to the other side) to the nearest place inside `area` that overlaps no
+/// box placed before it nor `taken` (e.g. the legend). A label that finds no free place
+/// keeps its point's line.
+fn place_labels(
+    points: &[(i32, i32, &str, bool)],
+    area: LabelBox,
+    taken: &[LabelBox],
+) -> Vec<LabelBox> {
+    const H: i32 = 15;
+    let mut placed: Vec<LabelBox> = taken.to_vec();
+    let mut out = Vec::with_capacity(points.len());
+    for &(x, y, text, up) in points {
+        let w = text_width(text).ceil() as i32 + 4;
+        let right = x + 8 + w <= area.2;
+        let sides = [right, !right].map(|r| {
+            let left = if r { x + 8 } else { x - 8 - w };
+            left.clamp(area.0, (area.2 - w).max(area.0))
+        });
+        let first = if up { -H } else { H };
+        let offsets = std::iter::once(0).chain((1..=12).flat_map(|k| [k * first, -k * first]));
+        let at = |left: i32, dy: i32| {
+            let top = y - H / 2 + dy;
+            (left, top, left + w, top + H)
+        };
+        let inside = |b: &LabelBox| b.1 >= area.1 && b.3 <= area.3;
+        let free = |b: &LabelBox| {
+            !placed
+                .iter()
+                .any(|p| b.0 < p.2 && p.0 < b.2 && b.1 < p.3 && p.1 < b.3)
+        };
+        let b = offsets
+            .flat_map(|dy| sides.map(|left| at(left, dy)))
+            .find(|b| inside(b) && free(b))
+            .unwrap_or_else(|| {
+                let top = (y - H / 2).clamp(area.1, (area.3 - H).max(area.1));
+                (sides[0], top, sides[0] + w, top + H)
+            });
+        placed.push(b);
+        out.push(b);
+    }
+    out
+}
+
+/// Draw a [`ControlChart`].
+pub fn control_chart(c: &ControlChart) -> Result<String, String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+        blank(&root)?;
+        let x_lo = c.samples.iter().map(|s| s.0).fold(f64::INFINITY, f64::min);
+        let x_hi = c
+            .samples
+            .iter()
+            .map(|s| s.0)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let (x_lo, x_hi) = if x_lo.is_finite() {
+            (x_lo - 0.5, x_hi + 0.5)
+        } else {
+            (0.5, 1.5)
+        };
+        let (mut lo, mut hi) = bounds(
+            c.samples
+                .iter()
+                .flat_map(|s| [s.1, s.2])
+                .chain(c.outside.iter().map(|o| o.1))
+                .chain([c.centre.0, c.limits.0, c.limits.1]),
+        );
+        // Room above the data for the legend (four entries) and a line of labels below.
+        let plot_px = SIZE.1 as f64 - 30.0 - 30.0 - 45.0;
+        let frac = 110.0 / plot_px;
+        hi += (hi - lo) * frac / (1.0 - frac);
+        lo -= (hi - lo) * 18.0 / plot_px;
+        let d = decimals(hi - lo);
+        let slot_px = (SIZE.0 as f64 - 30.0 - 80.0) / (x_hi - x_lo);
+        let named = !c.names.is_empty() && c.names.iter().all(|n| text_width(n) + 8.0 <= slot_px);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(c.title, ("sans-serif", 20))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(80)
+            .build_cartesian_2d(x_lo..x_hi, lo..hi)
+            .map_err(err)?;
+        let whole = |v: &f64| {
+            if (v - v.round()).abs() < 1e-9 {
+                short_count(*v)
+            } else {
+                String::new()
+            }
+        };
+        chart
+            .configure_mesh()
+            .x_desc(c.x_label)
+            .y_desc(c.y_label)
+            .x_labels(if named { 0 } else { 8 })
+            .y_labels(10)
+            .label_style(tick_style())
+            .x_label_formatter(&whole)
+            .y_label_formatter(&|v| y_tick(*v, d, YUnit::Plain))
+            .draw()
+            .map_err(err)?;
+        if named {
+            for (i, name) in c.names.iter().enumerate() {
+                let (px, py) = chart.backend_coord(&(i as f64 + 1.0, lo));
+                root.draw(&Text::new(
+                    name.clone(),
+                    (px, py + 6),
+                    tick_style().pos(Pos::new(HPos::Center, VPos::Top)),
+                ))
+                .map_err(err)?;
+            }
+        }
+        let limit = RGBColor(200, 120, 0);
+        for (y, name) in [(c.limits.1, c.limits.2), (c.limits.0, "")] {
+            let series = chart
+                .draw_series(DashedLineSeries::new(
+                    [(x_lo, y), (x_hi, y)],
+                    8,
+                    5,
+                    limit.stroke_width(2),
+                ))
+                .map_err(err)?;
+            if !name.is_empty() {
+                series.label(name).legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 15, y)], limit.stroke_width(2))
+                });
+            }
+        }
+        chart
+            .draw_series(LineSeries::new(
+                [(x_lo, c.centre.0), (x_hi, c.centre.0)],
+                BLACK.stroke_width(1),
+            ))
+            .map_err(err)?
+            .label(c.centre.1)
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], BLACK.stroke_width(1)));
+        // Thinner marks as there are more of them: about 800 pixels for the samples.
+        let n = c.samples.len();
+        let r: i32 = match n {
+            0..=60 => 4,
+            61..=150 => 3,
+            _ => 2,
+        };
+        let dots = c.samples.iter().filter(|s| s.1 == s.2);
+        let runs = c.samples.iter().filter(|s| s.1 != s.2);
+        let dots = chart
+            .draw_series(dots.map(|s| Circle::new((s.0, s.1), r, BLUE.filled())))
+            .map_err(err)?;
+        // The legend shows a run's line when there are runs, else a point.
+        if c.samples.iter().all(|s| s.1 == s.2) {
+            dots.label(c.samples_label)
+                .legend(move |(x, y)| Circle::new((x + 7, y), r, BLUE.filled()));
+        } else {
+            chart
+                .draw_series(
+                    runs.map(|s| {
+                        PathElement::new(vec![(s.0, s.1), (s.0, s.2)], BLUE.stroke_width(1))
+                    }),
+                )
+                .map_err(err)?
+                .label(c.samples_label)
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x + 7, y - 6), (x + 7, y + 6)], BLUE.stroke_width(1))
+                });
+        }
+        if !c.outside.is_empty() {
+            let ro = r.max(3);
+            chart
+                .draw_series(
+                    c.outside
+                        .iter()
+                        .map(|o| Circle::new((o.0, o.1), ro, RED.filled())),
+                )
+                .map_err(err)?
+                .label(c.outside_label)
+                .legend(move |(x, y)| Circle::new((x + 7, y), ro, RED.filled()));
+        }
+        // The legend at the top right, in the room left for it; the names keep clear of it.
+        draw_legend(&mut chart, SeriesLabelPosition::UpperRight, 0.9)?;
+        let (xr, yr) = chart.plotting_area().get_pixel_range();
+        let area = (xr.start, yr.start, xr.end, yr.end);
+        let widest = [c.samples_label, c.outside_label, c.limits.2, c.centre.1]
+            .iter()
+            .map(|t| text_width(t))
+            .fold(0.0, f64::max);
+        let legend = (
+            xr.end - 45 - widest.ceil() as i32,
+            yr.start,
+            xr.end,
+            yr.start + 100,
+        );
+        let names: Vec<(i32, i32, &str, bool)> = c
+            .outside
+            .iter()
+            .filter(|o| !o.2.is_empty())
+            .map(|o| {
+                let (px, py) = chart.backend_coord(&(o.0, o.1));
+                (px, py, o.2.as_str(), o.1 >= c.centre.0)
+            })
+            .collect();
+        let boxes = place_labels(&names, area, &[legend]);
+        let label_style = tick_style().color(&RGBColor(160, 0, 0));
+        for (&(px, py, text, _), b) in names.iter().zip(&boxes) {
+            let (tx, ty) = (b.0 + 2, (b.1 + b.3) / 2);
+            if (ty - py).abs() > 8 {
+                // A label moved off its point's line: a thin leader to it.
+                let from = if tx > px { (px + 3, py) } else { (px - 3, py) };
+                let to = if tx > px { (b.0, ty) } else { (b.2, ty) };
+                root.draw(&PathElement::new(
+                    vec![from, to],
+                    RGBColor(160, 0, 0).mix(0.6).stroke_width(1),
+                ))
+                .map_err(err)?;
+            }
+            root.draw(&Text::new(
+                text.to_string(),
+                (tx, ty),
+                label_style.pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
+            .map_err(err)?;
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1639,5 +1895,51 @@ seven"##
         assert!(refused(&[], &rows, &[vec![]]));
         assert!(refused(&cols, &[], &[]));
         assert!(refused(&[], &[], &[]));
+    }
+
+    #[test]
+    fn control_chart_labels_keep_clear_of_each_other_and_the_legend() {
+        // Twelve labels at one point, and two beside the legend at the top right.
+        let area = (100, 50, 800, 450);
+        let legend = (650, 50, 800, 150);
+        let mut points: Vec<(i32, i32, &str, bool)> = vec![(400, 250, "2025-03-01", true); 12];
+        points.push((790, 60, "day 289", true));
+        points.push((795, 70, "day 293", true));
+        let boxes = place_labels(&points, area, &[legend]);
+        let all: Vec<LabelBox> = boxes.iter().copied().chain([legend]).collect();
+        for (i, a) in all.iter().enumerate() {
+            assert!(a.0 >= area.0 && a.2 <= area.2 && a.1 >= area.1 && a.3 <= area.3);
+            for b in &all[i + 1..] {
+                let overlap = a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3;
+                assert!(!overlap, "{a:?} and {b:?}");
+            }
+        }
+        // A label that fits is on its point's line, right of it.
+        assert_eq!(boxes[0].0, 408);
+        assert_eq!((boxes[0].1 + boxes[0].3) / 2, 250);
+    }
+
+    #[test]
+    fn a_control_chart_names_its_points_outside() {
+        let samples: Vec<(f64, f64, f64)> = (1..=500)
+            .map(|i| (i as f64, (i as f64).sin(), (i as f64).sin()))
+            .collect();
+        let outside = [(7.0, 4.5, "day 7".to_string()), (9.0, -3.2, String::new())];
+        let svg = control_chart(&ControlChart {
+            title: "t",
+            x_label: "period",
+            y_label: "z",
+            samples: &samples,
+            names: &[],
+            samples_label: "periods",
+            centre: (0.0, "expected"),
+            limits: (-2.576, 2.576, "99% band"),
+            outside: &outside,
+            outside_label: "out of band",
+        })
+        .unwrap();
+        assert!(svg.contains("day 7") && svg.contains("out of band"));
+        // 500 points: thin marks (radius 2).
+        assert!(svg.contains("r=\"2\""));
     }
 }

@@ -298,3 +298,212 @@ fn a_long_log_gives_a_small_report() {
     let shown: u64 = rows.iter().map(|r| r["periods"].as_u64().unwrap()).sum();
     assert_eq!(shown, 200_000);
 }
+
+/// A game that pays twice the stake with chance 0.495, else nothing: RTP 99%, SD of a round's
+/// return per unit staked 2·√(0.495 × 0.505).
+fn coin_expected() -> String {
+    format!(
+        r#"{{"monitoring": {{"rtp_total_wagered": 0.99, "sd_per_round": {}, "max_return_per_wagered": 2}}}}"#,
+        2.0 * (0.495f64 * 0.505).sqrt()
+    )
+}
+
+/// SplitMix64: a small deterministic stream for the tests' play.
+struct Mix(u64);
+
+impl Mix {
+    /// Uniform on [0, 1).
+    fn unit(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) as f64 / 2f64.powi(64)
+    }
+}
+
+/// `n` periods (`day 1`, `day 2`, …) of `rounds` rounds of the coin game, each round's stake a
+/// whole number from 1 to 100 spread evenly on a log scale (10^(2u) rounded), as
+/// `monitor::PeriodLogRow` keeps them.
+fn coin_periods(n: usize, rounds: u64, seed: u64) -> Vec<rtplab::monitor::PeriodLogRow> {
+    let mut mix = Mix(seed);
+    (1..=n)
+        .map(|d| {
+            let mut row = rtplab::monitor::PeriodLogRow::new(format!("day {d}"));
+            for _ in 0..rounds {
+                let stake = 100f64.powf(mix.unit()).round();
+                let won = mix.unit() < 0.495;
+                row.add_round(stake, if won { 2.0 * stake } else { 0.0 });
+            }
+            row
+        })
+        .collect()
+}
+
+/// The log of `rows` with the `stake_sq` column, and without it.
+fn logs_of(rows: &[rtplab::monitor::PeriodLogRow]) -> (String, String) {
+    use rtplab::monitor::PeriodLogRow;
+    let mut with = format!("{}\n", PeriodLogRow::HEADER);
+    let mut without = String::from("period,rounds,wagered,returned\n");
+    for r in rows {
+        let line = r.to_csv();
+        with += &format!("{line}\n");
+        without += &format!("{}\n", line.rsplit_once(',').unwrap().0);
+    }
+    (with, without)
+}
+
+/// Stakes from 1 to 100 in a round: with `stake_sq` about 1% of 2,000 periods fall outside the
+/// 99% band, as they should; without it the band taken from equal stakes is about 1.5 times
+/// too narrow, and about 9% do (false alarms), the report saying its band is a lower bound.
+#[test]
+fn stakes_that_vary_need_stake_sq_for_the_true_band() {
+    let d = temp_dir("monitor-stakes");
+    let expected = write(&d, "coin.json", &coin_expected());
+    let rows = coin_periods(2000, 1000, 63);
+    // The stakes' spread: the equal-stakes band is this much too narrow.
+    let (r, w, sq) = rows.iter().fold((0.0, 0.0, 0.0), |a, p| {
+        (a.0 + p.rounds as f64, a.1 + p.wagered, a.2 + p.stake_sq)
+    });
+    let spread = (r * sq).sqrt() / w;
+    assert!((1.4..1.7).contains(&spread), "{spread}");
+    let (with, without) = logs_of(&rows);
+    let with = write(&d, "with.csv", &with);
+    let without = write(&d, "without.csv", &without);
+    let run = |log: &str, format: &str| {
+        let out = rtplab()
+            .args(["monitor", "--expected", &expected, log, "--format", format])
+            .output()
+            .unwrap();
+        assert!(out.status.code().unwrap() <= 1, "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let v: serde_json::Value = serde_json::from_str(&run(&with, "json")).unwrap();
+    assert_eq!(v["band_width"], "stakes");
+    let out_with = v["out_of_band"].as_u64().unwrap();
+    let n: serde_json::Value = serde_json::from_str(&run(&without, "json")).unwrap();
+    assert_eq!(n["band_width"], "lower_bound");
+    let out_without = n["out_of_band"].as_u64().unwrap();
+    // Nominal 1%: 20 of 2,000 (SD 4.4). Without the column P(|z| > 2.576/spread): about 9%.
+    eprintln!("spread {spread:.3}: {out_with} out of band with stake_sq, {out_without} without");
+    assert!((8..=36).contains(&out_with), "{out_with}");
+    assert!(out_without > 120, "{out_without}");
+    // A row's SE with the column is the equal-stakes SE times its own stakes' spread (the log
+    // is shown 8 periods to a row: their sums).
+    let k = v["periods_per_row"].as_u64().unwrap() as usize;
+    assert_eq!(k, 8);
+    let (r, w, sq) = rows[..k].iter().fold((0.0, 0.0, 0.0), |a, p| {
+        (a.0 + p.rounds as f64, a.1 + p.wagered, a.2 + p.stake_sq)
+    });
+    assert_eq!(v["periods"][0]["stake_sq"].as_f64(), Some(sq));
+    let (se, se_eq) = (
+        v["periods"][0]["se"].as_f64().unwrap(),
+        n["periods"][0]["se"].as_f64().unwrap(),
+    );
+    let own = (r * sq).sqrt() / w;
+    assert!((se / se_eq / own - 1.0).abs() < 1e-12, "{se} {se_eq} {own}");
+    // Every format says when the band is a lower bound, and only then.
+    for format in ["table", "markdown", "csv", "html"] {
+        assert!(run(&without, format).contains("LOWER BOUND"), "{format}");
+        assert!(!run(&with, format).contains("LOWER BOUND"), "{format}");
+    }
+}
+
+/// The red names on a control chart (its out-of-band labels).
+fn red_names(svg: &str) -> Vec<String> {
+    svg.split("fill=\"#A00000\">\n")
+        .skip(1)
+        .map(|t| t.lines().next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_control_chart_names_the_periods_out_of_band() {
+    let d = temp_dir("monitor-control");
+    let expected = write(&d, "coin.json", &coin_expected());
+    let sd = 2.0 * (0.495f64 * 0.505).sqrt();
+    // Period `i` (from 0) moved to z = `z`.
+    let plant = |rows: &mut [rtplab::monitor::PeriodLogRow], i: usize, z: f64| {
+        let p = &mut rows[i];
+        p.returned = p.wagered * (0.99 + z * sd * p.stake_sq.sqrt() / p.wagered);
+    };
+    // A week: wed and sat planted out, their names on the chart.
+    let mut week = coin_periods(7, 1000, 7);
+    let days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+    for (r, day) in week.iter_mut().zip(days) {
+        r.period = day.into();
+    }
+    plant(&mut week, 2, -4.0);
+    plant(&mut week, 5, 3.5);
+    let log = write(&d, "week.csv", &logs_of(&week).0);
+    let out_dir = d.join("week");
+    let out = rtplab()
+        .args(["monitor", "--expected", &expected, &log, "--out-dir"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let svg = std::fs::read_to_string(out_dir.join("control-chart.svg")).unwrap();
+    assert_eq!(red_names(&svg), ["wed", "sat"]);
+    assert!(svg.contains("(2 of 7 out)"), "{svg}");
+    // Every day's name on the axis.
+    for day in days {
+        assert!(svg.contains(&format!(">\n{day}\n</text>")), "{day}");
+    }
+    // 1,000 periods, shown in rows of 4: the 10 farthest of 12 planted are named.
+    let mut rows = coin_periods(1000, 500, 1000);
+    let planted: Vec<usize> = (0..12).map(|k| 40 + 80 * k).collect();
+    for (k, &i) in planted.iter().enumerate() {
+        let z = 5.0 + k as f64 / 4.0;
+        plant(&mut rows, i, if k % 2 == 0 { z } else { -z });
+    }
+    let log = write(&d, "long.csv", &logs_of(&rows).0);
+    let out_dir = d.join("long");
+    let out = rtplab()
+        .args(["monitor", "--expected", &expected, &log, "--out-dir"])
+        .arg(&out_dir)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["periods_per_row"], 4);
+    let svg = std::fs::read_to_string(out_dir.join("control-chart.svg")).unwrap();
+    let want: Vec<String> = planted[2..]
+        .iter()
+        .map(|i| format!("day {}", i + 1))
+        .collect();
+    assert_eq!(red_names(&svg), want);
+    let far: Vec<&str> = v["farthest_out_of_band"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["period"].as_str().unwrap())
+        .collect();
+    assert_eq!(far, want);
+}
+
+#[test]
+fn a_stake_sq_no_stakes_can_have_exits_2_naming_line_and_field() {
+    let d = temp_dir("monitor-bad-stakes");
+    let expected = write(&d, "expected.json", EXPECTED);
+    // 10 rounds wagering 100: Σb² at least 100²/10 = 1,000, at most 100² = 10,000.
+    for (sq, why) in [
+        ("999", "less than wagered²/rounds = 1000"),
+        ("10001", "more than wagered² = 10000"),
+        ("-1", "expected a positive amount"),
+    ] {
+        let log = write(
+            &d,
+            "log.csv",
+            &format!(
+                "period,rounds,wagered,returned,stake_sq\nmon,10,100,99,1000\ntue,10,100,99,{sq}\n"
+            ),
+        );
+        fails_with(
+            &["monitor", "--expected", &expected, &log],
+            &format!("{log}:3:5: stake_sq"),
+        );
+        fails_with(&["monitor", "--expected", &expected, &log], why);
+    }
+}
