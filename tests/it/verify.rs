@@ -109,6 +109,8 @@ fn every_planted_defect_is_named_at_its_round_and_the_clean_log_passes() {
     let (code, v) = verify(&dir, "clean.jsonl", &base);
     assert_eq!(code, 0, "{:#}", v["failed"]);
     assert_eq!(v["voided"], 1);
+    assert_eq!(v["returns"]["pass"], true);
+    assert!(v["returns"]["z"].as_f64().unwrap().is_finite());
 
     // A natural paid even money.
     let (i, mut r) = all

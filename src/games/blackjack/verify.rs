@@ -174,72 +174,6 @@ impl ShoeState {
     }
 }
 
-/// Dealer outcome probabilities (17..=21, bust, blackjack) with the up card `up` (a rank) from
-/// the cards `shoe` (by value, ace first): every way the dealer can draw, a drawn set of
-/// cards valued once (what follows depends on which cards were drawn, not their order).
-fn dealer_probs(rules: &Rules, shoe: &[u32; NV], up: Rank) -> [f64; 7] {
-    struct Walk<'a> {
-        rules: &'a Rules,
-        shoe: [u32; NV],
-        n: u32,
-        memo: std::collections::HashMap<u64, [f64; 7]>,
-    }
-    impl Walk<'_> {
-        /// From the hand (hard total, an ace, cards) having drawn `drawn` (4 bits a value).
-        fn from(&mut self, hard: u32, ace: bool, cards: u32, drawn: u64) -> [f64; 7] {
-            let soft = ace && hard <= 11;
-            let total = hard + if soft { 10 } else { 0 };
-            let draws = total < 17 || (self.rules.h17 && soft && total == 17);
-            let mut out = [0.0; 7];
-            if !draws {
-                let i = if cards == 2 && total == 21 {
-                    6
-                } else if total > 21 {
-                    5
-                } else {
-                    total as usize - 17
-                };
-                out[i] = 1.0;
-                return out;
-            }
-            if let Some(v) = self.memo.get(&drawn) {
-                return *v;
-            }
-            let taken: u32 = (0..NV).map(|v| (drawn >> (4 * v) & 15) as u32).sum();
-            let left = self.n - taken;
-            if left == 0 {
-                return out;
-            }
-            for v in 0..NV {
-                let k = self.shoe[v].saturating_sub((drawn >> (4 * v) & 15) as u32);
-                if k == 0 {
-                    continue;
-                }
-                let q = k as f64 / left as f64;
-                let next = self.from(
-                    hard + v as u32 + 1,
-                    ace || v == 0,
-                    cards + 1,
-                    drawn + (1 << (4 * v)),
-                );
-                for (o, x) in out.iter_mut().zip(next) {
-                    *o += q * x;
-                }
-            }
-            self.memo.insert(drawn, out);
-            out
-        }
-    }
-    let mut w = Walk {
-        rules,
-        shoe: *shoe,
-        n: shoe.iter().sum(),
-        memo: std::collections::HashMap::with_capacity(512),
-    };
-    let v = value(up) as u32;
-    w.from(v, v == 1, 1, 0)
-}
-
 /// Sums for a z test of a count against a sum of probabilities.
 #[derive(Default, Clone, Copy)]
 struct Binom {
@@ -315,6 +249,7 @@ struct Pass<'a> {
     rules: Rules,
     header: Header,
     values: &'a ActionValues,
+    dealer: &'static DealerTable,
     shoe: Option<ShoeState>,
     last_round: u64,
     shoes: u64,
@@ -616,7 +551,7 @@ impl Pass<'_> {
                 let v = value(c) as usize - 1;
                 shoe[v] = shoe[v].saturating_sub(1);
             }
-            let out = dealer_probs(&rules, &shoe, rp.up);
+            let out = self.dealer.dist(up, &shoe);
             for (e, p) in self.dealer_exp[up].iter_mut().zip(out) {
                 *e += p;
             }
@@ -786,6 +721,7 @@ pub fn verify(
         rules: rules.clone(),
         header: header.clone(),
         values: &values,
+        dealer: DealerTable::shared(rules.h17),
         shoe: None,
         last_round: 0,
         shoes: 0,
@@ -948,7 +884,7 @@ fn model(
         f64::NAN
     };
     let z = (main_per_initial - taken) / (main_se * main_se + regret_se * regret_se).sqrt();
-    let crit = crate::stats::critical(level, 0);
+    let crit = crate::stats::critical(level, u64::MAX);
     let claim = header.claim.or(rules.advertised_rtp());
     let mut steps = Vec::new();
     if let Some(c) = claim {
@@ -1286,3 +1222,107 @@ impl crate::job::Job for VerifyJob {
 }
 
 crate::job::carried!(LogError);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Dealer outcome probabilities (17..=21, bust, blackjack) with the up card `up` (a rank) from
+    /// the cards `shoe` (by value, ace first): every way the dealer can draw, a drawn set of
+    /// cards valued once (what follows depends on which cards were drawn, not their order).
+    pub(super) fn dealer_probs(rules: &Rules, shoe: &[u32; NV], up: Rank) -> [f64; 7] {
+        struct Walk<'a> {
+            rules: &'a Rules,
+            shoe: [u32; NV],
+            n: u32,
+            memo: std::collections::HashMap<u64, [f64; 7]>,
+        }
+        impl Walk<'_> {
+            /// From the hand (hard total, an ace, cards) having drawn `drawn` (4 bits a value).
+            fn from(&mut self, hard: u32, ace: bool, cards: u32, drawn: u64) -> [f64; 7] {
+                let soft = ace && hard <= 11;
+                let total = hard + if soft { 10 } else { 0 };
+                let draws = total < 17 || (self.rules.h17 && soft && total == 17);
+                let mut out = [0.0; 7];
+                if !draws {
+                    let i = if cards == 2 && total == 21 {
+                        6
+                    } else if total > 21 {
+                        5
+                    } else {
+                        total as usize - 17
+                    };
+                    out[i] = 1.0;
+                    return out;
+                }
+                if let Some(v) = self.memo.get(&drawn) {
+                    return *v;
+                }
+                let taken: u32 = (0..NV).map(|v| (drawn >> (4 * v) & 15) as u32).sum();
+                let left = self.n - taken;
+                if left == 0 {
+                    return out;
+                }
+                for v in 0..NV {
+                    let k = self.shoe[v].saturating_sub((drawn >> (4 * v) & 15) as u32);
+                    if k == 0 {
+                        continue;
+                    }
+                    let q = k as f64 / left as f64;
+                    let next = self.from(
+                        hard + v as u32 + 1,
+                        ace || v == 0,
+                        cards + 1,
+                        drawn + (1 << (4 * v)),
+                    );
+                    for (o, x) in out.iter_mut().zip(next) {
+                        *o += q * x;
+                    }
+                }
+                self.memo.insert(drawn, out);
+                out
+            }
+        }
+        let mut w = Walk {
+            rules,
+            shoe: *shoe,
+            n: shoe.iter().sum(),
+            memo: std::collections::HashMap::with_capacity(512),
+        };
+        let v = value(up) as u32;
+        w.from(v, v == 1, 1, 0)
+    }
+
+    /// The exact engine's dealer distribution for a depleted shoe is every way the dealer can
+    /// draw from it, enumerated here from the rules alone.
+    #[test]
+    fn the_dealer_from_any_shoe_is_every_draw_the_rules_make() {
+        for h17 in [false, true] {
+            let mut rules = Rules::seed();
+            rules.h17 = h17;
+            let table = DealerTable::shared(h17);
+            let shoes = [
+                full_shoe(8),
+                [3, 0, 7, 1, 9, 4, 2, 6, 5, 20],
+                [1, 1, 1, 1, 1, 1, 1, 1, 1, 4],
+            ];
+            for shoe in shoes {
+                for up in 0..NV {
+                    let mut rest = shoe;
+                    if rest[up] == 0 {
+                        continue;
+                    }
+                    rest[up] -= 1;
+                    let engine = table.dist(up, &rest);
+                    let mine = dealer_probs(&rules, &rest, up as Rank);
+                    for (a, b) in engine.iter().zip(mine) {
+                        assert!(
+                            (a - b).abs() < 1e-12,
+                            "up {up} {shoe:?}: {engine:?} vs {mine:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
