@@ -157,11 +157,11 @@ impl<R: BufRead> Read for ZstdFrames<R> {
                 return Ok(n);
             }
             // The frame ended: another follows, or the stream ends.
-            let (mut src, mut frame) = self.dec.take().expect("a decoder").into_parts();
+            let (mut src, frame) = self.dec.take().expect("a decoder").into_parts();
             if src.fill_buf()?.is_empty() {
                 return Ok(0);
             }
-            frame.init(&mut src).map_err(std::io::Error::other)?;
+            // (`new_with_decoder` reads the next frame's header.)
             self.dec = Some(
                 ruzstd::decoding::StreamingDecoder::new_with_decoder(src, frame)
                     .map_err(std::io::Error::other)?,
@@ -501,7 +501,11 @@ mod tests {
 
     fn roundtrip(c: Compression) {
         let mut out = Vec::new();
-        let text: String = (0..200_000).map(|i| format!("{{\"n\":{i}}}\n")).collect();
+        // More than one Zstandard frame's worth.
+        let text: String = (0..500_000)
+            .map(|i| format!("{{\"n\":{i},\"pad\":\"abcdefghijklmnop\"}}\n"))
+            .collect();
+        assert!(text.len() > 2 * ZSTD_FRAME);
         {
             let mut e = Encoder::new(c, &mut out);
             // Written in pieces, as a log is.
@@ -517,10 +521,10 @@ mod tests {
         let mut lines = Lines::new("log", std::io::Cursor::new(out)).unwrap();
         let mut n = 0;
         while let Some(l) = lines.next_line().unwrap() {
-            assert_eq!(l, format!("{{\"n\":{n}}}"));
+            assert_eq!(l, format!("{{\"n\":{n},\"pad\":\"abcdefghijklmnop\"}}"));
             n += 1;
         }
-        assert_eq!(n, 200_000);
+        assert_eq!(n, 500_000);
     }
 
     #[test]

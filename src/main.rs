@@ -59,7 +59,10 @@ fn main() -> ExitCode {
     }
     let graceful = matches!(
         cli.command,
-        Command::Sim(_) | Command::Compare(_) | Command::Audit(AuditGame::Doom(_))
+        Command::Sim(_)
+            | Command::Compare(_)
+            | Command::Audit(AuditGame::Doom(_))
+            | Command::Verify(_)
     );
     GRACEFUL.store(graceful, Ordering::SeqCst);
     let ctx = Ctx {

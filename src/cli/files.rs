@@ -34,6 +34,7 @@ pub const FILE_ARGS: &[(&str, Role)] = &[
     ("ramp_out", Role::Out(OutputKind::File)),
     ("bets_out", Role::Out(OutputKind::File)),
     ("log_out", Role::Out(OutputKind::File)),
+    ("periods_out", Role::Out(OutputKind::File)),
     ("strategy", Role::Maybe(InputKind::Text)),
     ("strategies", Role::Maybe(InputKind::Text)),
     ("seats", Role::Maybe(InputKind::Text)),

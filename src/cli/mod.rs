@@ -323,6 +323,13 @@ pub struct VerifyArgs {
     /// Two-sided level of every test in percent: 95, 99 or 99.9.
     #[arg(long, default_value_t = 99.0, value_name = "PCT", value_parser = parse_level)]
     pub level: f64,
+    /// Also write the main bet as a period log for `rtplab monitor`: one row of
+    /// --period-rounds seat-rounds each, with stake_sq (the band from the stakes played).
+    #[arg(long, value_name = "FILE.csv")]
+    pub periods_out: Option<PathBuf>,
+    /// Seat-rounds per period of --periods-out.
+    #[arg(long, value_name = "N", default_value = "10000", requires = "periods_out", value_parser = parse_positive)]
+    pub period_rounds: u64,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -341,6 +348,8 @@ impl From<&VerifyArgs> for rtplab::games::blackjack::verify::VerifyJob {
         Self {
             log: a.log.clone(),
             level: a.level / 100.0,
+            periods_out: a.periods_out.clone(),
+            period_rounds: a.period_rounds,
             outputs: (&a.output).into(),
         }
     }

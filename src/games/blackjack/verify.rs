@@ -39,6 +39,9 @@ pub struct VerifyJob {
     pub log: PathBuf,
     /// Two-sided level of every test (0.99).
     pub level: f64,
+    /// A period log for `monitor` (`--periods-out`), of this many seat-rounds a period.
+    pub periods_out: Option<PathBuf>,
+    pub period_rounds: u64,
     pub outputs: crate::job::Outputs,
 }
 
@@ -138,6 +141,9 @@ pub struct VerifyModel {
     pub seat_rounds: u64,
     /// The end record: `Some(true)` written whole, `Some(false)` stopped, `None` absent.
     pub complete: Option<bool>,
+    /// Stopped by a signal: the log was read to this line only (every figure is of the rounds
+    /// read).
+    pub interrupted_at_line: Option<u64>,
     pub level: f64,
     pub settlement: Deviations,
     pub shoe: Deviations,
@@ -244,8 +250,66 @@ impl RatioSums {
     }
 }
 
+/// The period log `verify` writes for `monitor` (`--periods-out`): the main bet of every
+/// `every` seat-rounds as one period, with the sum of squared stakes.
+pub struct Periods<'w> {
+    out: &'w mut dyn std::io::Write,
+    every: u64,
+    row: crate::monitor::PeriodLogRow,
+    pub written: u64,
+    error: Option<std::io::Error>,
+}
+
+impl<'w> Periods<'w> {
+    /// Periods of `every` seat-rounds written to `out` (the header first).
+    pub fn new(out: &'w mut dyn std::io::Write, every: u64) -> Periods<'w> {
+        let mut p = Periods {
+            out,
+            every: every.max(1),
+            row: crate::monitor::PeriodLogRow::new(""),
+            written: 0,
+            error: None,
+        };
+        let header = crate::monitor::PeriodLogRow::HEADER;
+        if let Err(e) = writeln!(p.out, "{header}") {
+            p.error = Some(e);
+        }
+        p
+    }
+
+    fn add(&mut self, round: u64, wagered: u64, paid: u64) {
+        if self.row.rounds == 0 {
+            self.row.period = format!("#{} (round {round} on)", self.written + 1);
+        }
+        self.row.add_round(wagered as f64, paid as f64);
+        if self.row.rounds >= self.every {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.row.rounds > 0 && self.error.is_none() {
+            if let Err(e) = writeln!(self.out, "{}", self.row.to_csv()) {
+                self.error = Some(e);
+            }
+            self.written += 1;
+        }
+        self.row = crate::monitor::PeriodLogRow::new("");
+    }
+
+    /// The last period (however short) written; the first write error, if any.
+    pub fn finish(mut self) -> std::io::Result<u64> {
+        self.flush();
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.written),
+        }
+    }
+}
+
 /// Everything the pass accumulates.
-struct Pass<'a> {
+struct Pass<'a, 'w> {
+    periods: Option<&'a mut Periods<'w>>,
     rules: Rules,
     header: Header,
     values: &'a ActionValues,
@@ -275,7 +339,7 @@ struct Pass<'a> {
     complete: Option<bool>,
 }
 
-impl Pass<'_> {
+impl Pass<'_, '_> {
     fn dev(&self, line: u64, round: Option<u64>, seat: Option<u8>, what: String) -> Deviation {
         Deviation {
             line,
@@ -621,6 +685,9 @@ impl Pass<'_> {
             }
             self.initial += s.stake.main as f64;
             self.main.add(wagered, s.paid.main);
+            if let Some(p) = self.periods.as_mut() {
+                p.add(r.round, wagered, s.paid.main);
+            }
             self.pairs_bet.add(s.stake.pairs, s.paid.pairs);
             self.insurance_bet.add(s.stake.insurance, s.paid.insurance);
             let behind_staked = match self.header.behind {
@@ -675,6 +742,8 @@ pub fn verify(
     level: f64,
     size: u64,
     show: bool,
+    stop: &std::sync::atomic::AtomicBool,
+    periods: Option<&mut Periods>,
 ) -> Result<VerifyModel, LogError> {
     let Some(first) = lines.next_line()? else {
         return Err(LogError::Empty {
@@ -718,6 +787,7 @@ pub fn verify(
     let bar = crate::progress::Progress::new(show, size.max(1), "verifying the log", "bytes");
     let read = lines.read.clone();
     let mut pass = Pass {
+        periods,
         rules: rules.clone(),
         header: header.clone(),
         values: &values,
@@ -746,7 +816,12 @@ pub fn verify(
         complete: None,
     };
     let mut shown = 0u64;
+    let mut interrupted_at_line = None;
     while let Some(l) = lines.next_line()? {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            interrupted_at_line = Some(lines.line());
+            break;
+        }
         let l = l.to_string();
         let line = lines.line();
         if pass.complete.is_some() {
@@ -792,7 +867,9 @@ pub fn verify(
         }
     }
     bar.finish();
-    Ok(model(pass, lines.name(), size, level, &rules, &header))
+    let mut m = model(pass, lines.name(), size, level, &rules, &header);
+    m.interrupted_at_line = interrupted_at_line;
+    Ok(m)
 }
 
 fn model(
@@ -985,6 +1062,7 @@ fn model(
         voided: p.voided,
         seat_rounds: p.seat_rounds,
         complete: p.complete,
+        interrupted_at_line: None,
         level,
         settlement: p.settlement,
         shoe: p.shoe_dev,
@@ -1150,6 +1228,12 @@ pub fn render(m: &VerifyModel) -> Report {
     }
     sections.push(steps);
     let mut notes = Vec::new();
+    if let Some(line) = m.interrupted_at_line {
+        notes.push(format!(
+            "INTERRUPTED: stopped by a signal at line {}; every figure is of the rounds read before it.",
+            count(line)
+        ));
+    }
     notes.push(if m.pass {
         format!("Verdict: the log holds in every part at {level}.")
     } else {
@@ -1187,8 +1271,13 @@ pub fn render(m: &VerifyModel) -> Report {
     ));
     Report {
         title: format!(
-            "Round log verification: {}",
-            if m.pass { "holds" } else { "FAILS" }
+            "Round log verification: {}{}",
+            if m.pass { "holds" } else { "FAILS" },
+            if m.interrupted_at_line.is_some() {
+                " (interrupted: part of the log)"
+            } else {
+                ""
+            }
         ),
         meta,
         sections,
@@ -1210,12 +1299,59 @@ impl crate::job::Job for VerifyJob {
             let (f, size) = open_file(&self.log, "the round log")?;
             (Lines::new(&name, f)?, size)
         };
-        let model = verify(lines, self.level, size, ctx.progress)?;
-        let ok = model.pass;
+        let (model, periods_note) = match &self.periods_out {
+            None => (verify(lines, self.level, size, ctx.progress, ctx.stop, None)?, None),
+            Some(path) => {
+                // The pass runs inside the period log's stream: its rows go out as they end.
+                let mut lines = Some(lines);
+                let mut result: Option<Result<(VerifyModel, u64), LogError>> = None;
+                let written = ctx.door.write_stream("--periods-out", &mut |w| {
+                    let mut periods = Periods::new(w, self.period_rounds);
+                    let lines = lines.take().expect("the log is read once");
+                    match verify(lines, self.level, size, ctx.progress, ctx.stop, Some(&mut periods)) {
+                        Ok(m) => {
+                            let n = periods.finish()?;
+                            result = Some(Ok((m, n)));
+                            Ok(())
+                        }
+                        Err(e) => {
+                            let why = e.to_string();
+                            result = Some(Err(e));
+                            Err(std::io::Error::other(why))
+                        }
+                    }
+                });
+                let (model, n) = match result {
+                    Some(r) => r?,
+                    None => return Err(crate::job::Error::Write(format!(
+                        "cannot write the period log {}: {}",
+                        path.display(),
+                        written.err().map_or_else(String::new, |e| e.to_string())
+                    ))),
+                };
+                let note = match written {
+                    Ok(()) => format!(
+                        "Period log: {} periods of {} seat-rounds (the main bet, with stake_sq) written to {}; `rtplab monitor` holds them against an expected RTP.",
+                        count(n),
+                        count(self.period_rounds),
+                        path.display()
+                    ),
+                    Err(e) => format!("The period log {} could not be written: {e}", path.display()),
+                };
+                (model, Some(note))
+            }
+        };
+        let mut report = render(&model);
+        report.notes.extend(periods_note);
+        let status = if model.interrupted_at_line.is_some() {
+            crate::job::Status::Interrupted
+        } else {
+            crate::job::Status::checked(model.pass)
+        };
         Ok(crate::job::Outcome::Report {
-            report: render(&model),
+            report,
             plots: Box::new(|| Ok(Vec::new())),
-            status: crate::job::Status::checked(ok),
+            status,
             unsaved: None,
         })
     }
