@@ -152,6 +152,69 @@ pub struct VerifyModel {
     pub pass: bool,
     /// The failed parts, by name.
     pub failed: Vec<String>,
+    /// The main bet period by period (at most [`MAX_PERIODS`], merged in pairs as the log
+    /// grows), each against what the decisions taken return.
+    pub periods: Vec<PeriodZ>,
+    /// The dealer's results, every up card and outcome: observed and expected counts.
+    pub dealer_cells: Vec<DealerCell>,
+}
+
+/// Most periods the return-by-period chart keeps.
+pub const MAX_PERIODS: usize = 400;
+
+/// One period of the main bet.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PeriodZ {
+    pub first_round: u64,
+    pub seat_rounds: u64,
+    /// RTP per initial bet, its SE, and z against what the decisions taken return.
+    pub rtp: f64,
+    pub se: f64,
+    pub z: f64,
+}
+
+/// One up card and dealer outcome.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DealerCell {
+    pub up: String,
+    pub outcome: String,
+    pub observed: u64,
+    pub expected: f64,
+}
+
+/// Sums of one period: net y = paid − wagered and weight w = the initial stake, per seat-round.
+#[derive(Clone, Copy, Debug, Default)]
+struct PeriodSums {
+    first_round: u64,
+    n: u64,
+    y: f64,
+    w: f64,
+    yy: f64,
+    yw: f64,
+    ww: f64,
+}
+
+impl PeriodSums {
+    fn add(&mut self, o: &PeriodSums) {
+        self.n += o.n;
+        self.y += o.y;
+        self.w += o.w;
+        self.yy += o.yy;
+        self.yw += o.yw;
+        self.ww += o.ww;
+    }
+    fn z(&self, expected: f64) -> PeriodZ {
+        let m = self.y / self.w;
+        let ss = (self.yy - 2.0 * m * self.yw + m * m * self.ww).max(0.0);
+        let se = ss.sqrt() / self.w;
+        PeriodZ {
+            first_round: self.first_round,
+            seat_rounds: self.n,
+            rtp: 1.0 + m,
+            se,
+            z: (1.0 + m - expected) / se,
+        }
+    }
 }
 
 /// The shoe in play.
@@ -336,6 +399,9 @@ struct Pass<'a, 'w> {
     regret: f64,
     regret_sq: f64,
     initial: f64,
+    /// The periods so far (the last one open), and seat-rounds a period.
+    periods_sums: Vec<PeriodSums>,
+    period_size: u64,
     complete: Option<bool>,
 }
 
@@ -351,6 +417,49 @@ impl Pass<'_, '_> {
             paid: None,
             rules_pay: None,
         }
+    }
+
+    /// A seat-round of the main bet into the periods (a new one when the last is full; the
+    /// periods merged in pairs when they are [`MAX_PERIODS`]).
+    fn add_to_period(&mut self, round: u64, y: f64, w: f64) {
+        if self
+            .periods_sums
+            .last()
+            .is_none_or(|p| p.n >= self.period_size)
+        {
+            if self.periods_sums.len() == MAX_PERIODS {
+                let merged: Vec<PeriodSums> = self
+                    .periods_sums
+                    .chunks(2)
+                    .map(|c| {
+                        let mut a = c[0];
+                        for b in &c[1..] {
+                            a.add(b);
+                        }
+                        a
+                    })
+                    .collect();
+                self.periods_sums = merged;
+                self.period_size *= 2;
+            }
+            if self
+                .periods_sums
+                .last()
+                .is_none_or(|p| p.n >= self.period_size)
+            {
+                self.periods_sums.push(PeriodSums {
+                    first_round: round,
+                    ..PeriodSums::default()
+                });
+            }
+        }
+        let p = self.periods_sums.last_mut().expect("a period");
+        p.n += 1;
+        p.y += y;
+        p.w += w;
+        p.yy += y * y;
+        p.yw += y * w;
+        p.ww += w * w;
     }
 
     fn shoe_record(&mut self, line: u64, rec: ShoeRecord) {
@@ -684,6 +793,11 @@ impl Pass<'_, '_> {
                 }
             }
             self.initial += s.stake.main as f64;
+            self.add_to_period(
+                r.round,
+                s.paid.main as f64 - wagered as f64,
+                s.stake.main as f64,
+            );
             self.main.add(wagered, s.paid.main);
             if let Some(p) = self.periods.as_mut() {
                 p.add(r.round, wagered, s.paid.main);
@@ -813,6 +927,8 @@ pub fn verify(
         regret: 0.0,
         regret_sq: 0.0,
         initial: 0.0,
+        periods_sums: Vec::new(),
+        period_size: 1000,
         complete: None,
     };
     let mut shown = 0u64;
@@ -949,6 +1065,19 @@ fn model(
         0.0
     };
     let taken = 1.0 + best - regret;
+    const UPS: [&str; NV] = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"];
+    const OUTCOMES: [&str; 7] = ["17", "18", "19", "20", "21", "bust", "BJ"];
+    let mut dealer_cells = Vec::new();
+    for (u, (o, e)) in p.dealer_obs.iter().zip(&p.dealer_exp).enumerate() {
+        for k in 0..7 {
+            dealer_cells.push(DealerCell {
+                up: UPS[u].into(),
+                outcome: OUTCOMES[k].into(),
+                observed: o[k],
+                expected: e[k],
+            });
+        }
+    }
     // The main bet per initial bet: paid − wagered over initial stakes.
     let main_per_initial = if p.initial > 0.0 {
         1.0 + (p.main.x - p.main.w) / p.initial
@@ -1069,6 +1198,13 @@ fn model(
         outcomes,
         returns,
         pass: failed.is_empty(),
+        periods: p
+            .periods_sums
+            .iter()
+            .filter(|s| s.w > 0.0)
+            .map(|s| s.z(taken))
+            .collect(),
+        dealer_cells,
         failed,
     }
 }
@@ -1300,7 +1436,10 @@ impl crate::job::Job for VerifyJob {
             (Lines::new(&name, f)?, size)
         };
         let (model, periods_note) = match &self.periods_out {
-            None => (verify(lines, self.level, size, ctx.progress, ctx.stop, None)?, None),
+            None => (
+                verify(lines, self.level, size, ctx.progress, ctx.stop, None)?,
+                None,
+            ),
             Some(path) => {
                 // The pass runs inside the period log's stream: its rows go out as they end.
                 let mut lines = Some(lines);
@@ -1308,7 +1447,14 @@ impl crate::job::Job for VerifyJob {
                 let written = ctx.door.write_stream("--periods-out", &mut |w| {
                     let mut periods = Periods::new(w, self.period_rounds);
                     let lines = lines.take().expect("the log is read once");
-                    match verify(lines, self.level, size, ctx.progress, ctx.stop, Some(&mut periods)) {
+                    match verify(
+                        lines,
+                        self.level,
+                        size,
+                        ctx.progress,
+                        ctx.stop,
+                        Some(&mut periods),
+                    ) {
                         Ok(m) => {
                             let n = periods.finish()?;
                             result = Some(Ok((m, n)));
@@ -1323,11 +1469,13 @@ impl crate::job::Job for VerifyJob {
                 });
                 let (model, n) = match result {
                     Some(r) => r?,
-                    None => return Err(crate::job::Error::Write(format!(
-                        "cannot write the period log {}: {}",
-                        path.display(),
-                        written.err().map_or_else(String::new, |e| e.to_string())
-                    ))),
+                    None => {
+                        return Err(crate::job::Error::Write(format!(
+                            "cannot write the period log {}: {}",
+                            path.display(),
+                            written.err().map_or_else(String::new, |e| e.to_string())
+                        )))
+                    }
                 };
                 let note = match written {
                     Ok(()) => format!(
@@ -1350,11 +1498,100 @@ impl crate::job::Job for VerifyJob {
         };
         Ok(crate::job::Outcome::Report {
             report,
-            plots: Box::new(|| Ok(Vec::new())),
+            plots: Box::new(move || {
+                plots(&model).map_err(crate::job::plot_error("the verification's plots"))
+            }),
             status,
             unsaved: None,
         })
     }
+}
+
+/// The verification's plots: the main bet period by period against what the decisions taken
+/// return, and the dealer's results by up card against their exact expectation.
+pub fn plots(m: &VerifyModel) -> Result<Vec<(String, String)>, String> {
+    use crate::report::svg::{control_chart, ControlChart};
+    let crit = crate::stats::critical(m.level, u64::MAX);
+    let level = pct(m.level, 0);
+    let mut out = Vec::new();
+    if !m.periods.is_empty() {
+        let samples: Vec<(f64, f64, f64)> = m
+            .periods
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.z.is_finite())
+            .map(|(i, p)| (i as f64 + 1.0, p.z, p.z))
+            .collect();
+        let outside: Vec<(f64, f64, String)> = m
+            .periods
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.z.abs() > crit)
+            .map(|(i, p)| {
+                (
+                    i as f64 + 1.0,
+                    p.z,
+                    format!("round {}", count(p.first_round)),
+                )
+            })
+            .collect();
+        let per = m.periods.first().map_or(0, |p| p.seat_rounds);
+        let title = format!(
+            "Main bet by period ({} seat-rounds each) against what the play returns",
+            count(per)
+        );
+        let legend = format!("±{crit:.2}: the {level} band");
+        let svg = control_chart(&ControlChart {
+            title: &title,
+            x_label: "period, in the log's order",
+            y_label: "z of the period's RTP",
+            samples: &samples,
+            names: &[],
+            samples_label: "a period",
+            centre: (0.0, "what the decisions taken return"),
+            limits: (-crit, crit, &legend),
+            outside: &outside,
+            outside_label: "outside the band",
+        })?;
+        out.push(("return-by-period.svg".to_string(), svg));
+    }
+    let cells: Vec<&DealerCell> = m.dealer_cells.iter().filter(|c| c.expected > 0.0).collect();
+    if !cells.is_empty() {
+        // Each cell's standardized residual, its band corrected for the number of cells.
+        let per_cell = 1.0 - (1.0 - m.level) / cells.len() as f64;
+        let cell_crit = crate::stats::critical(per_cell, u64::MAX);
+        let z = |c: &DealerCell| (c.observed as f64 - c.expected) / c.expected.sqrt();
+        let samples: Vec<(f64, f64, f64)> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i as f64 + 1.0, z(c), z(c)))
+            .collect();
+        let names: Vec<String> = cells
+            .iter()
+            .map(|c| format!("{}:{}", c.up, c.outcome))
+            .collect();
+        let outside: Vec<(f64, f64, String)> = cells
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| z(c).abs() > cell_crit)
+            .map(|(i, c)| (i as f64 + 1.0, z(c), format!("{} up, {}", c.up, c.outcome)))
+            .collect();
+        let legend = format!("±{cell_crit:.2}: {level} over {} cells", cells.len());
+        let svg = control_chart(&ControlChart {
+            title: "Dealer's results by up card: observed against exact",
+            x_label: "up card A, 2 … T in turn; within each the dealer's 17, 18, 19, 20, 21, bust, blackjack",
+            y_label: "(observed − expected) / √expected",
+            samples: &samples,
+            names: &names,
+            samples_label: "an up card and result",
+            centre: (0.0, "as the exact probabilities say"),
+            limits: (-cell_crit, cell_crit, &legend),
+            outside: &outside,
+            outside_label: "outside the band",
+        })?;
+        out.push(("dealer-results.svg".to_string(), svg));
+    }
+    Ok(out)
 }
 
 crate::job::carried!(LogError);
