@@ -198,3 +198,22 @@ fn the_exact_game_of_three_stopped_before_its_strategies() {
     assert!((x.p_win.iter().sum::<f64>() - 1.0).abs() < 1e-12);
     check_report("doom-three", &render_small(&x), Vec::new());
 }
+
+#[test]
+fn a_verification_stopped_before_its_first_round() {
+    use rtplab::games::blackjack::verify::{plots, render, verify};
+    let log = concat!(
+        r#"{"type":"header","format":"rtplab-round-log","version":1,"game":"blackjack","rules":{}}"#,
+        "\n",
+        r#"{"type":"shoe","shoe":1,"cut":312}"#,
+        "\n",
+        r#"{"type":"round","shoe":1,"round":1,"cards":["Th","6d","7c","Ks","5h"],"seats":[{"seat":1,"stake":{"main":100},"play":["S"],"paid":{"main":0}}]}"#,
+        "\n"
+    );
+    let lines =
+        rtplab::logfile::Lines::new("log", std::io::Cursor::new(log.as_bytes().to_vec())).unwrap();
+    let m = verify(lines, 0.99, log.len() as u64, false, &stopped(), None).unwrap();
+    assert_eq!((m.rounds, m.interrupted_at_line), (0, Some(2)));
+    let report = render(&m);
+    check_report("verify", &report, plots(&m).unwrap());
+}

@@ -305,3 +305,45 @@ fn a_log_written_by_hand_in_the_schema_is_verified() {
     assert!(err.contains("line 3, field seats[0].stake.main"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn verify_writes_a_period_log_monitor_holds_with_the_stakes_played() {
+    let dir = temp_dir("verify-periods");
+    let lines = sim_log(&dir, "periods", &[]);
+    let log = dir.join("log.jsonl");
+    std::fs::write(&log, lines.join("\n")).unwrap();
+    let periods = dir.join("periods.csv");
+    let out = succeeds(
+        rtplab()
+            .args([
+                "verify",
+                "blackjack",
+                "--period-rounds",
+                "5000",
+                "--periods-out",
+            ])
+            .arg(&periods)
+            .arg(&log),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Period log: 9 periods of 5,000 seat-rounds"),
+        "{text}"
+    );
+    let csv = std::fs::read_to_string(&periods).unwrap();
+    assert!(csv.starts_with("period,rounds,wagered,returned,stake_sq\n#1 (round 1 on),5000,"));
+    let m = succeeds(
+        rtplab()
+            .args([
+                "monitor",
+                "--format",
+                "json",
+                "--expected",
+                "reports/audit-seed-table/report.json",
+            ])
+            .arg(&periods),
+    );
+    let v: Value = serde_json::from_slice(&m.stdout).unwrap();
+    assert_eq!(v["band_width"], "stakes", "{v:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -144,6 +144,7 @@ pub struct VerifyModel {
     /// Stopped by a signal: the log was read to this line only (every figure is of the rounds
     /// read).
     pub interrupted_at_line: Option<u64>,
+    pub interrupted: bool,
     pub level: f64,
     pub settlement: Deviations,
     pub shoe: Deviations,
@@ -985,6 +986,7 @@ pub fn verify(
     bar.finish();
     let mut m = model(pass, lines.name(), size, level, &rules, &header);
     m.interrupted_at_line = interrupted_at_line;
+    m.interrupted = interrupted_at_line.is_some();
     Ok(m)
 }
 
@@ -1192,6 +1194,7 @@ fn model(
         seat_rounds: p.seat_rounds,
         complete: p.complete,
         interrupted_at_line: None,
+        interrupted: false,
         level,
         settlement: p.settlement,
         shoe: p.shoe_dev,
@@ -1292,10 +1295,14 @@ pub fn render(m: &VerifyModel) -> Report {
     part(
         "return",
         m.returns.pass,
-        format!(
-            "the main bet paid against what the decisions taken return: z = {:.2}",
-            m.returns.z
-        ),
+        if m.returns.z.is_finite() {
+            format!(
+                "the main bet paid against what the decisions taken return: z = {:.2}",
+                m.returns.z
+            )
+        } else {
+            "the main bet paid against what the decisions taken return: no rounds to weigh".into()
+        },
     );
     let mut sections = vec![verdict];
     sections.extend(deviation_sections("Settlement", &m.settlement));
@@ -1366,7 +1373,7 @@ pub fn render(m: &VerifyModel) -> Report {
     let mut notes = Vec::new();
     if let Some(line) = m.interrupted_at_line {
         notes.push(format!(
-            "INTERRUPTED: stopped by a signal at line {}; every figure is of the rounds read before it.",
+            "INTERRUPTED: stopped by a signal at line {}; every figure is of the rounds read before it, and the verdict is of them only.",
             count(line)
         ));
     }
@@ -1387,6 +1394,12 @@ pub fn render(m: &VerifyModel) -> Report {
     }
     notes.push("Outcome probabilities are exact for each round given every card already out of its shoe (dealer results from the cards out when the dealer's second card comes).".into());
     let mut meta = vec![("tool".to_string(), format!("rtplab {}", crate::VERSION))];
+    if let Some(line) = m.interrupted_at_line {
+        meta.push((
+            "run".into(),
+            format!("INTERRUPTED: the log read to line {}", count(line)),
+        ));
+    }
     meta.push((
         "log".into(),
         format!("{} ({} bytes)", m.log, count(m.bytes)),
@@ -1410,7 +1423,7 @@ pub fn render(m: &VerifyModel) -> Report {
             "Round log verification: {}{}",
             if m.pass { "holds" } else { "FAILS" },
             if m.interrupted_at_line.is_some() {
-                " (interrupted: part of the log)"
+                " (INTERRUPTED: part of the log)"
             } else {
                 ""
             }
@@ -1590,6 +1603,12 @@ pub fn plots(m: &VerifyModel) -> Result<Vec<(String, String)>, String> {
             outside_label: "outside the band",
         })?;
         out.push(("dealer-results.svg".to_string(), svg));
+    }
+    if let Some(line) = m.interrupted_at_line {
+        let text = format!("INTERRUPTED: the log read to line {}", count(line));
+        for (_, svg) in &mut out {
+            *svg = crate::report::svg::mark(svg, &text);
+        }
     }
     Ok(out)
 }
