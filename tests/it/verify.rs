@@ -230,6 +230,22 @@ fn an_auto_played_hand_that_hit_a_12_is_named() {
     let clean = sim_log(&dir, "auto", &["--strategy", "autoplay"]);
     let (code, v) = verify(&dir, "auto-clean.jsonl", &clean);
     assert_eq!(code, 0, "{:#}", v["failed"]);
+    // The decisions taken, each valued by what it gives up against the best action, add up to
+    // what auto-play returns exactly (8% below the best play).
+    use rtplab::games::blackjack::exact::{analyze, DealerTable, Follow};
+    use rtplab::games::blackjack::strategy::AutoPlay;
+    let rules = Rules::seed();
+    let exact = 1.0 + analyze(&rules, &Follow(&AutoPlay), DealerTable::shared(false)).ev;
+    let taken = &v["returns"]["steps"][3];
+    assert_eq!(taken["what"], "the decisions taken");
+    let (rtp, se) = (
+        taken["rtp"].as_f64().unwrap(),
+        taken["se"].as_f64().unwrap(),
+    );
+    assert!(
+        (rtp - exact).abs() < 4.0 * se && se < 0.001,
+        "decisions taken {rtp} ± {se}, auto-play exactly {exact}"
+    );
     let all = rounds(&clean);
     // A hand that stood on a hard 12 as auto-play does: hit it once more.
     let (i, mut r) = all
