@@ -19,7 +19,7 @@ pub use baseline::{
     check_baseline, load_baseline, moved_fields, AnyError, BaselineFile, Expected, Outcome,
     PendingCheck,
 };
-use run::rendered;
+pub use run::rendered;
 pub use run::{merge, report, simulate, Rendered};
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,1495 @@
+//! `verify baccarat LOG`: a table's round log checked coup by coup, streaming (memory bounded
+//! by one shoe, whatever the log's size), each part a section of the report and of the verdict:
+//!
+//! - **Settlement**: every coup dealt and paid again by the rules the header states
+//!   ([`replay`]: the tableau, the commission, the tie and pair payouts, the rounding); voided
+//!   coups refunded and followed by a new shoe. Every deviation is counted, the first
+//!   [`LISTED`] listed with their coup, bettor, bet, what was paid and what the rules pay.
+//! - **The shoe**: no card more often than the stated decks hold, the cut card where the rules
+//!   put it (within the header's tolerance), no coup after it, no shoe replaced before it
+//!   without a void, the burn as the rules state it.
+//! - **The shuffle**: the place of the shuffle tests ([`ShuffleHook`]).
+//! - **Outcomes**: banker/player/tie (chi-square), naturals, third cards, pairs (z) against
+//!   their exact probabilities for a coup off the top of the stated shoe ([`Exact`]), each
+//!   at 99%, the p-values Holm-corrected together.
+//! - **Return**: each bet's observed RTP from the logged stakes (a ratio estimator, no
+//!   equal-stakes assumption) against its exact RTP, and the table's claim against both.
+//!
+//! A coup's cards at any depth of a well-shuffled shoe are distributed as the top cards of the
+//! full shoe; the coups of one shoe are dependent (they share its cards), so every SE is built
+//! from the variation between shoes: the ratio estimator SE = √Σ(x_s − r·w_s)²/Σw_s over the
+//! shoes s, and the same for the outcome counts.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::bet::Spot;
+use super::exact::Exact;
+use super::log::replay::{self, burn_len, Winner};
+use super::log::{
+    bet_name, burns, cut_of, Claims, CoupRecord, EndRecord, Header, Rounding, ShoeRecord, FORMAT,
+    VERSION,
+};
+use super::rules::{BacRules, Shuffle};
+use super::BacError;
+use crate::job::{Ctx, Error, Job, Outcome, Outputs, Status};
+use crate::logfile::{parse, record_type, Lines, LogError};
+use crate::report::{count, count_cell, fixed_cell, pct, pct_cell, Cell, Report, Section};
+
+/// Deviations listed in the report, of each part (all are counted).
+pub const LISTED: usize = 100;
+/// The level of every test.
+pub const LEVEL: f64 = 0.99;
+/// Shoes a statistical test needs (its SE comes from the variation between shoes).
+pub const MIN_SHOES: u64 = 30;
+/// How far above the exact RTP a claim may be (the rounding of a claim stated to two decimals
+/// of a percent).
+pub const CLAIM_TOLERANCE: f64 = 0.00005;
+
+/// `verify baccarat`: the log (`-`: standard input) and where the report goes. It fails when
+/// any part fails.
+pub struct VerifyJob {
+    pub log: PathBuf,
+    pub outputs: Outputs,
+}
+
+impl Job for VerifyJob {
+    fn outputs(&self) -> &Outputs {
+        &self.outputs
+    }
+    fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
+        use crate::door::input::{open_file, STDIN};
+        let model = if self.log.as_os_str() == "-" {
+            verify(STDIN, std::io::stdin(), None, ctx.progress)?
+        } else {
+            let (file, len) = open_file(&self.log, "the log")?;
+            verify(
+                &self.log.display().to_string(),
+                file,
+                Some(len),
+                ctx.progress,
+            )?
+        };
+        let ok = model.ok;
+        Ok(Outcome::report(render(&model), Status::checked(ok)))
+    }
+}
+
+/// The log read.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LogInfo {
+    pub name: String,
+    /// Bytes read (compressed, if it was).
+    pub bytes: u64,
+    pub format: String,
+    pub version: u32,
+    /// Whether the log ends with its end record, and whether that says it is complete
+    /// (`None`: no end record; the log may have been cut short).
+    pub complete: Option<bool>,
+}
+
+/// What kind of rule a settlement deviation breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeviationKind {
+    /// A hand drew or stood against the tableau, or cannot be settled.
+    Deal,
+    /// A bet paid otherwise than the rules pay.
+    Pay,
+    /// A voided coup whose bets were not returned, or not followed by a new shoe.
+    Void,
+}
+
+/// One departure of a coup's settlement from the rules.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Deviation {
+    /// The log's line.
+    pub line: u64,
+    pub shoe: u64,
+    pub coup: u64,
+    pub kind: DeviationKind,
+    pub bettor: Option<u64>,
+    pub bet: Option<&'static str>,
+    pub staked: Option<u64>,
+    pub paid: Option<u64>,
+    /// What the rules pay (the stake, for a void).
+    pub rules_pay: Option<u64>,
+    pub what: String,
+}
+
+/// The settlement part.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Settlement {
+    /// Coups dealt and paid again (voided ones apart).
+    pub coups: u64,
+    /// Bets checked: each bettor's bet of each coup with a stake or a payment.
+    pub bets: u64,
+    pub voided: u64,
+    pub deviations: u64,
+    /// The first [`LISTED`].
+    pub listed: Vec<Deviation>,
+    pub ok: bool,
+}
+
+/// One departure of a shoe from the rules.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShoeDeviation {
+    pub line: u64,
+    pub shoe: u64,
+    /// The coup it was seen in (none: the shoe's own record).
+    pub coup: Option<u64>,
+    pub what: String,
+}
+
+/// The shoe part.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ShoeCheck {
+    pub shoes: u64,
+    /// Cards dealt, burns included.
+    pub cards: u64,
+    pub deviations: u64,
+    pub listed: Vec<ShoeDeviation>,
+    pub ok: bool,
+}
+
+/// The shuffle part (the tests of `crate::shuffle`, when they are there).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShufflePart {
+    pub ok: bool,
+    /// Each failed test, named.
+    pub failures: Vec<String>,
+    pub sections: Vec<Section>,
+}
+
+/// The place of the shuffle tests: every shoe's cards in dealing order (the burn first) as
+/// ids `rank * 4 + suit`, for `crate::shuffle::ShuffleTests` (`new(decks, seed)`,
+/// `add_shoe(&[CardId])`, `finish(level)`). It tests nothing yet: the report has no shuffle
+/// part.
+pub struct ShuffleHook {
+    _decks: u32,
+}
+
+impl ShuffleHook {
+    pub fn new(decks: u32) -> ShuffleHook {
+        ShuffleHook { _decks: decks }
+    }
+    /// A shoe's cards, in dealing order.
+    pub fn add_shoe(&mut self, _cards: &[u8]) {}
+    /// The part, if the tests ran.
+    pub fn finish(self, _level: f64) -> Option<ShufflePart> {
+        None
+    }
+}
+
+/// An outcome counted.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Event {
+    pub name: &'static str,
+    pub count: u64,
+    pub rate: f64,
+    pub exact: f64,
+    pub expected: f64,
+}
+
+/// A test of outcomes against their exact probabilities.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OutcomeTest {
+    pub name: &'static str,
+    /// `chi-square` (its statistic, on `df` degrees of freedom) or `z`.
+    pub test: &'static str,
+    pub statistic: f64,
+    pub df: u64,
+    pub p: f64,
+    /// Holm-corrected over the part's tests.
+    pub p_holm: f64,
+    /// Whether there were enough coups and shoes to test.
+    pub tested: bool,
+    pub ok: bool,
+}
+
+/// The outcome part.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outcomes {
+    /// What the observed rates are held against.
+    pub reference: String,
+    pub coups: u64,
+    pub shoes: u64,
+    pub events: Vec<Event>,
+    pub tests: Vec<OutcomeTest>,
+    pub ok: bool,
+}
+
+/// One bet's return.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BetReturn {
+    pub bet: &'static str,
+    /// Coups and shoes with a stake on the bet.
+    pub coups: u64,
+    pub shoes: u64,
+    pub staked: u128,
+    pub returned: u128,
+    /// Returned over staked.
+    pub rtp: f64,
+    /// √Σ(x_s − r·w_s)²/Σw_s over the shoes.
+    pub se: f64,
+    /// rtp ± z(99%)·SE.
+    pub band99: [f64; 2],
+    pub exact: f64,
+    pub claimed: Option<f64>,
+    /// (rtp − exact)/SE.
+    pub z: f64,
+    pub p: f64,
+    pub p_holm: f64,
+    pub tested: bool,
+    /// The claim is not above the exact RTP (by more than [`CLAIM_TOLERANCE`]).
+    pub claim_ok: bool,
+    pub ok: bool,
+}
+
+/// The return part.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Returns {
+    pub bets: Vec<BetReturn>,
+    pub ok: bool,
+}
+
+/// Everything `verify baccarat` reports; its JSON is this struct.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VerifyModel {
+    pub version: &'static str,
+    pub game: &'static str,
+    pub log: LogInfo,
+    pub rules: BacRules,
+    pub rounding: Rounding,
+    pub cut_tolerance: u32,
+    pub claim: Option<Claims>,
+    pub currency: Option<String>,
+    pub source: Option<String>,
+    /// Coup records (voided ones included).
+    pub coups: u64,
+    pub level: f64,
+    pub settlement: Settlement,
+    pub shoe: ShoeCheck,
+    pub shuffle: Option<ShufflePart>,
+    pub outcomes: Outcomes,
+    #[serde(rename = "return")]
+    pub returns: Returns,
+    /// Every part holds (exit 0).
+    pub ok: bool,
+    /// Each failure, named.
+    pub failures: Vec<String>,
+}
+
+/// The outcomes counted, in the order of the sums.
+const EVENTS: [&str; 8] = [
+    "banker wins",
+    "player wins",
+    "tie",
+    "natural (8 or 9 on two cards)",
+    "player draws a third card",
+    "banker draws a third card",
+    "player pair",
+    "banker pair",
+];
+
+/// One bet's sums over the shoes.
+#[derive(Clone, Copy, Default)]
+struct BetSums {
+    staked: u128,
+    returned: u128,
+    coups: u64,
+    shoes: u64,
+    /// Σx_s², Σx_s·w_s, Σw_s² over the shoes (x returned, w staked).
+    xx: f64,
+    xw: f64,
+    ww: f64,
+}
+
+/// The shoe being read.
+struct ShoeState {
+    no: u64,
+    cut: u32,
+    dealt: u32,
+    counts: [u16; 52],
+    coups: u32,
+    voided: bool,
+    /// Its cards in dealing order (for the shuffle tests).
+    cards: Vec<u8>,
+    /// Outcome counts and coups counted.
+    events: [u64; 8],
+    n: u64,
+    /// Returned and staked on each bet, and coups with a stake.
+    bets: [(u128, u128, u64); 5],
+}
+
+impl ShoeState {
+    fn new(no: u64, cut: u32) -> ShoeState {
+        ShoeState {
+            no,
+            cut,
+            dealt: 0,
+            counts: [0; 52],
+            coups: 0,
+            voided: false,
+            cards: Vec::with_capacity(1024),
+            events: [0; 8],
+            n: 0,
+            bets: [(0, 0, 0); 5],
+        }
+    }
+}
+
+/// The verifier's state: the header's table, the shoe being read, the sums.
+struct Verifier {
+    rules: BacRules,
+    rounding: Rounding,
+    tolerance: u32,
+    probs: [f64; 8],
+    shoe: Option<ShoeState>,
+    last_coup: Option<u64>,
+    /// A voided coup (line, number) not yet followed by a new shoe.
+    void_pending: Option<u64>,
+    coups: u64,
+    settlement: Settlement,
+    shoe_check: ShoeCheck,
+    /// Outcome totals, coups and shoes counted.
+    events: [u64; 8],
+    n: u64,
+    shoes_counted: u64,
+    /// Σ(k_s − p·n_s)² of each outcome; the 2×2 sums of the banker and player deviations.
+    ss: [f64; 8],
+    cov: [[f64; 2]; 2],
+    bets: [BetSums; 5],
+    shuffle: ShuffleHook,
+}
+
+impl Verifier {
+    fn settle_dev(&mut self, d: Deviation) {
+        self.settlement.deviations += 1;
+        if self.settlement.listed.len() < LISTED {
+            self.settlement.listed.push(d);
+        }
+    }
+
+    fn shoe_dev(&mut self, line: u64, shoe: u64, coup: Option<u64>, what: String) {
+        self.shoe_check.deviations += 1;
+        if self.shoe_check.listed.len() < LISTED {
+            self.shoe_check.listed.push(ShoeDeviation {
+                line,
+                shoe,
+                coup,
+                what,
+            });
+        }
+    }
+
+    /// A card out of the shoe: counted, and one more than the shoe holds is a deviation.
+    fn card(&mut self, card: crate::logfile::Card, line: u64, coup: Option<u64>) {
+        let decks = self.rules.decks;
+        let Some(s) = self.shoe.as_mut() else {
+            return;
+        };
+        let n = &mut s.counts[card.0 as usize];
+        *n += 1;
+        let seen = *n;
+        s.dealt += 1;
+        s.cards.push(card.0);
+        self.shoe_check.cards += 1;
+        if seen as u32 > decks {
+            let no = s.no;
+            self.shoe_dev(
+                line,
+                no,
+                coup,
+                format!(
+                    "{card} dealt {seen} times: the shoe of {} holds {decks}",
+                    crate::report::plural(decks as u64, "deck")
+                ),
+            );
+        }
+    }
+
+    /// The shoe being read is done: its checks, its sums into the totals.
+    fn close_shoe(&mut self, next_line: Option<u64>) {
+        let Some(s) = self.shoe.take() else {
+            return;
+        };
+        let cut_card = matches!(self.rules.shuffle, Shuffle::CutCard { .. });
+        if let Some(line) = next_line {
+            if cut_card && !s.voided && s.dealt < s.cut {
+                self.shoe_dev(
+                    line,
+                    s.no,
+                    None,
+                    format!(
+                        "the shoe was replaced after {} cards, before its cut card (at {}) came out, with no voided coup",
+                        s.dealt, s.cut
+                    ),
+                );
+            }
+        }
+        self.shuffle.add_shoe(&s.cards);
+        if s.n > 0 {
+            self.shoes_counted += 1;
+            self.n += s.n;
+            let n = s.n as f64;
+            for e in 0..8 {
+                self.events[e] += s.events[e];
+                let d = s.events[e] as f64 - self.probs[e] * n;
+                self.ss[e] += d * d;
+            }
+            let d = [
+                s.events[0] as f64 - self.probs[0] * n,
+                s.events[1] as f64 - self.probs[1] * n,
+            ];
+            for i in 0..2 {
+                for j in 0..2 {
+                    self.cov[i][j] += d[i] * d[j];
+                }
+            }
+        }
+        for (b, &(x, w, k)) in self.bets.iter_mut().zip(&s.bets) {
+            if k == 0 {
+                continue;
+            }
+            b.returned += x;
+            b.staked += w;
+            b.coups += k;
+            b.shoes += 1;
+            let (x, w) = (x as f64, w as f64);
+            b.xx += x * x;
+            b.xw += x * w;
+            b.ww += w * w;
+        }
+    }
+
+    fn shoe_record(&mut self, r: ShoeRecord, line: u64) {
+        self.close_shoe(Some(line));
+        self.void_pending = None;
+        self.shoe_check.shoes += 1;
+        self.shoe = Some(ShoeState::new(r.shoe, r.cut));
+        let want = cut_of(&self.rules);
+        if r.cut.abs_diff(want) > self.tolerance {
+            let tol = match self.tolerance {
+                0 => String::new(),
+                t => format!(" (± {t})"),
+            };
+            self.shoe_dev(
+                line,
+                r.shoe,
+                None,
+                format!(
+                    "the cut card after {} cards; the rules put it after {want}{tol}",
+                    r.cut
+                ),
+            );
+        }
+        match (burns(&self.rules), r.burn.first()) {
+            (true, None) => self.shoe_dev(
+                line,
+                r.shoe,
+                None,
+                "no burn; the rules burn after each shuffle".into(),
+            ),
+            (true, Some(first)) => {
+                let want = burn_len(first.rank());
+                if r.burn.len() != want {
+                    self.shoe_dev(
+                        line,
+                        r.shoe,
+                        None,
+                        format!(
+                            "{} cards burned; the first, {first}, burns {} more ({want} in all)",
+                            r.burn.len(),
+                            want - 1
+                        ),
+                    );
+                }
+            }
+            (false, Some(_)) => self.shoe_dev(
+                line,
+                r.shoe,
+                None,
+                format!(
+                    "{} burned; the rules burn none",
+                    crate::report::plural(r.burn.len() as u64, "card")
+                ),
+            ),
+            (false, None) => {}
+        }
+        for &c in &r.burn {
+            self.card(c, line, None);
+        }
+    }
+
+    fn coup_record(&mut self, r: CoupRecord, line: u64) {
+        self.coups += 1;
+        let (shoe_no, coup) = (r.shoe, r.coup);
+        // The shoe: a coup after its cut card, or a second from a shoe shuffled every coup.
+        if let Some(s) = &self.shoe {
+            let every = self.rules.shuffle == Shuffle::EveryRound;
+            let what = if every && s.coups > 0 {
+                Some("a second coup from a shoe the rules shuffle every coup".to_string())
+            } else if !every && s.dealt >= s.cut && !s.voided {
+                Some(format!(
+                    "dealt after the cut card came out ({} cards dealt, the cut card after {})",
+                    s.dealt, s.cut
+                ))
+            } else {
+                None
+            };
+            if let Some(what) = what {
+                self.shoe_dev(line, shoe_no, Some(coup), what);
+            }
+        }
+        for c in r.dealt() {
+            self.card(c, line, Some(coup));
+        }
+        if let Some(v) = self.void_pending.take() {
+            self.settle_dev(Deviation {
+                line,
+                shoe: shoe_no,
+                coup,
+                kind: DeviationKind::Void,
+                bettor: None,
+                bet: None,
+                staked: None,
+                paid: None,
+                rules_pay: None,
+                what: format!(
+                    "dealt from the shoe of voided coup {v}: a void reshuffles the shoe (a new shoe record follows it)"
+                ),
+            });
+        }
+        let Some(s) = self.shoe.as_mut() else {
+            return;
+        };
+        s.coups += 1;
+        if let Some(why) = &r.void {
+            s.voided = true;
+            self.void_pending = Some(coup);
+            self.settlement.voided += 1;
+            for b in &r.bets {
+                for spot in Spot::ALL {
+                    let (st, pd) = (b.stake.get(spot), b.paid.get(spot));
+                    if st == 0 && pd == 0 {
+                        continue;
+                    }
+                    self.settlement.bets += 1;
+                    if st != pd {
+                        self.settle_dev(Deviation {
+                            line,
+                            shoe: shoe_no,
+                            coup,
+                            kind: DeviationKind::Void,
+                            bettor: Some(b.bettor),
+                            bet: Some(bet_name(spot)),
+                            staked: Some(st),
+                            paid: Some(pd),
+                            rules_pay: Some(st),
+                            what: format!("voided ({why}): every bet is returned"),
+                        });
+                    }
+                }
+            }
+            return;
+        }
+        self.settlement.coups += 1;
+        let ranks = |h: &[crate::logfile::Card]| h.iter().map(|c| c.rank()).collect::<Vec<_>>();
+        let dealt = match replay::deal(&ranks(&r.player), &ranks(&r.banker)) {
+            Ok(d) => d,
+            Err(issue) => {
+                self.settle_dev(Deviation {
+                    line,
+                    shoe: shoe_no,
+                    coup,
+                    kind: DeviationKind::Deal,
+                    bettor: None,
+                    bet: None,
+                    staked: None,
+                    paid: None,
+                    rules_pay: None,
+                    what: format!("{issue}: the coup cannot be settled"),
+                });
+                return;
+            }
+        };
+        for issue in &dealt.issues {
+            self.settle_dev(Deviation {
+                line,
+                shoe: shoe_no,
+                coup,
+                kind: DeviationKind::Deal,
+                bettor: None,
+                bet: None,
+                staked: None,
+                paid: None,
+                rules_pay: None,
+                what: issue.to_string(),
+            });
+        }
+        let c = dealt.coup;
+        let Some(s) = self.shoe.as_mut() else {
+            return;
+        };
+        let w = c.winner();
+        let hits = [
+            w == Winner::Banker,
+            w == Winner::Player,
+            w == Winner::Tie,
+            c.natural,
+            c.player_drew,
+            c.banker_drew,
+            c.player_pair,
+            c.banker_pair,
+        ];
+        for (e, h) in s.events.iter_mut().zip(hits) {
+            *e += h as u64;
+        }
+        s.n += 1;
+        let mut staked = [false; 5];
+        let mut devs = Vec::new();
+        for b in &r.bets {
+            for (i, spot) in Spot::ALL.into_iter().enumerate() {
+                let (st, pd) = (b.stake.get(spot), b.paid.get(spot));
+                if st == 0 && pd == 0 {
+                    continue;
+                }
+                self.settlement.bets += 1;
+                let due = replay::returned(spot, st, &c, &self.rules, self.rounding);
+                let sums = &mut s.bets[i];
+                sums.0 += pd as u128;
+                sums.1 += st as u128;
+                staked[i] |= st > 0;
+                if due != pd {
+                    devs.push(Deviation {
+                        line,
+                        shoe: shoe_no,
+                        coup,
+                        kind: DeviationKind::Pay,
+                        bettor: Some(b.bettor),
+                        bet: Some(bet_name(spot)),
+                        staked: Some(st),
+                        paid: Some(pd),
+                        rules_pay: Some(due),
+                        what: format!(
+                            "{} (player {}, banker {})",
+                            match w {
+                                Winner::Banker => "banker wins",
+                                Winner::Player => "player wins",
+                                Winner::Tie => "tie",
+                            },
+                            c.player,
+                            c.banker
+                        ),
+                    });
+                }
+            }
+        }
+        for (sums, k) in s.bets.iter_mut().zip(staked) {
+            sums.2 += k as u64;
+        }
+        for d in devs {
+            self.settle_dev(d);
+        }
+    }
+}
+
+/// Read and check a log of `name` from `src` (`size` bytes, for the progress bar).
+pub fn verify(
+    name: &str,
+    src: impl Read + 'static,
+    size: Option<u64>,
+    show: bool,
+) -> Result<VerifyModel, BacError> {
+    let mut lines = Lines::new(name, src)?;
+    let mut buf = String::new();
+    let Some(first) = lines.next_line()? else {
+        return Err(LogError::Empty { log: name.into() }.into());
+    };
+    buf.push_str(first);
+    if record_type(&lines, &buf)? != "header" {
+        return Err(lines
+            .error(
+                "type",
+                "the first record must be the header (type \"header\")",
+            )
+            .into());
+    }
+    let header: Header = parse(&lines, &buf)?;
+    let rules = check_header(&lines, &header)?;
+    let exact = Exact::of(rules.decks);
+    let mut v = Verifier {
+        probs: [
+            exact.banker,
+            exact.player,
+            exact.tie,
+            exact.natural,
+            exact.player_draws,
+            exact.banker_draws,
+            exact.pair,
+            exact.pair,
+        ],
+        rounding: header.rounding,
+        tolerance: header.cut_tolerance,
+        shoe: None,
+        last_coup: None,
+        void_pending: None,
+        coups: 0,
+        settlement: Settlement::default(),
+        shoe_check: ShoeCheck::default(),
+        events: [0; 8],
+        n: 0,
+        shoes_counted: 0,
+        ss: [0.0; 8],
+        cov: [[0.0; 2]; 2],
+        bets: [BetSums::default(); 5],
+        shuffle: ShuffleHook::new(rules.decks),
+        rules,
+    };
+    let bar = match size {
+        Some(len) => crate::progress::Progress::percent(show, len, "verify baccarat", "of the log"),
+        None => crate::progress::Progress::hidden(),
+    };
+    let mut shown = 0u64;
+    let mut end: Option<EndRecord> = None;
+    let mut last_shoe: Option<u64> = None;
+    while let Some(l) = lines.next_line()? {
+        buf.clear();
+        buf.push_str(l);
+        let line = lines.line();
+        if line.is_multiple_of(4096) {
+            let read = lines.read.load(std::sync::atomic::Ordering::Relaxed);
+            bar.advance(read.saturating_sub(shown));
+            shown = read;
+        }
+        if end.is_some() {
+            return Err(lines
+                .error(
+                    "",
+                    "a record after the end record; the end record is the last line",
+                )
+                .into());
+        }
+        let kind = if buf.starts_with("{\"type\":\"coup\",") {
+            "coup".to_string()
+        } else {
+            record_type(&lines, &buf)?
+        };
+        match kind.as_str() {
+            "coup" => {
+                let r: CoupRecord = parse(&lines, &buf)?;
+                match &v.shoe {
+                    None => {
+                        return Err(lines
+                            .error("shoe", "a coup before any shoe record; each shoe's record comes before its coups")
+                            .into())
+                    }
+                    Some(s) if s.no != r.shoe => {
+                        return Err(lines
+                            .error(
+                                "shoe",
+                                format!(
+                                    "coup of shoe {} in shoe {}: a shoe's coups follow its shoe record",
+                                    r.shoe, s.no
+                                ),
+                            )
+                            .into())
+                    }
+                    _ => {}
+                }
+                if let Some(prev) = v.last_coup.filter(|&p| r.coup <= p) {
+                    return Err(lines
+                        .error(
+                            "coup",
+                            format!("coup {} after coup {prev}: coup numbers rise", r.coup),
+                        )
+                        .into());
+                }
+                v.last_coup = Some(r.coup);
+                v.coup_record(r, line);
+            }
+            "shoe" => {
+                let r: ShoeRecord = parse(&lines, &buf)?;
+                if let Some(prev) = last_shoe.filter(|&p| r.shoe <= p) {
+                    return Err(lines
+                        .error(
+                            "shoe",
+                            format!("shoe {} after shoe {prev}: shoe numbers rise", r.shoe),
+                        )
+                        .into());
+                }
+                last_shoe = Some(r.shoe);
+                v.shoe_record(r, line);
+            }
+            "end" => {
+                let r: EndRecord = parse(&lines, &buf)?;
+                if r.coups != v.coups {
+                    return Err(lines
+                        .error(
+                            "coups",
+                            format!(
+                                "the end record counts {} coups, the log has {}: records were lost or added",
+                                r.coups, v.coups
+                            ),
+                        )
+                        .into());
+                }
+                end = Some(r);
+            }
+            "header" => {
+                return Err(lines
+                    .error("type", "a second header; a log has one, on its first line")
+                    .into())
+            }
+            other => return Err(lines
+                .error(
+                    "type",
+                    format!(
+                        "unknown record type '{other}'; the records are header, shoe, coup and end"
+                    ),
+                )
+                .into()),
+        }
+    }
+    v.close_shoe(None);
+    bar.finish();
+    let bytes = lines.read.load(std::sync::atomic::Ordering::Relaxed);
+    Ok(model(
+        v,
+        &header,
+        &exact,
+        LogInfo {
+            name: name.to_string(),
+            bytes,
+            format: header.format.clone(),
+            version: header.version,
+            complete: end.map(|e| e.complete),
+        },
+    ))
+}
+
+/// The header's table, or the field that is wrong.
+fn check_header(lines: &Lines, h: &Header) -> Result<BacRules, LogError> {
+    if h.format != FORMAT {
+        return Err(lines.error(
+            "format",
+            format!("'{}': a round log says \"{FORMAT}\"", h.format),
+        ));
+    }
+    if h.version != VERSION {
+        return Err(lines.error(
+            "version",
+            format!("version {}: this rtplab reads version {VERSION}", h.version),
+        ));
+    }
+    if h.game != "baccarat" {
+        return Err(lines.error(
+            "game",
+            format!(
+                "a log of '{}': verify it with `rtplab verify {}`",
+                h.game, h.game
+            ),
+        ));
+    }
+    if let Some(c) = &h.claim {
+        for s in Spot::ALL {
+            if let Some(x) = c
+                .get(s)
+                .filter(|x| !(x.is_finite() && *x > 0.0 && *x < 2.0))
+            {
+                return Err(lines.error(
+                    &format!("claim.{}", bet_name(s)),
+                    format!("{x}: a claimed RTP is a fraction (0.9894 for 98.94%)"),
+                ));
+            }
+        }
+    }
+    h.table_rules()
+        .map_err(|(field, why)| lines.error(&field, why))
+}
+
+/// z of a two-sided level.
+fn z_of(level: f64) -> f64 {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    Normal::standard().inverse_cdf(1.0 - (1.0 - level) / 2.0)
+}
+
+/// Holm's step-down correction of `p` (NaN for tests not made, which take no part).
+fn holm(p: &[f64]) -> Vec<f64> {
+    let mut idx: Vec<usize> = (0..p.len()).filter(|&i| !p[i].is_nan()).collect();
+    idx.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let m = idx.len();
+    let mut out = vec![f64::NAN; p.len()];
+    let mut run = 0.0f64;
+    for (k, &i) in idx.iter().enumerate() {
+        run = run.max(((m - k) as f64 * p[i]).min(1.0));
+        out[i] = run;
+    }
+    out
+}
+
+fn model(v: Verifier, h: &Header, exact: &Exact, log: LogInfo) -> VerifyModel {
+    let rules = v.rules.clone();
+    let mut failures = Vec::new();
+    // Settlement.
+    let mut settlement = v.settlement.clone();
+    settlement.ok = settlement.deviations == 0;
+    if !settlement.ok {
+        let first = &settlement.listed[0];
+        failures.push(format!(
+            "Settlement: {} (the first: coup {}, {})",
+            crate::report::plural(settlement.deviations, "deviation"),
+            first.coup,
+            deviation_text(first)
+        ));
+    }
+    let mut shoe = v.shoe_check.clone();
+    shoe.ok = shoe.deviations == 0;
+    if !shoe.ok {
+        let first = &shoe.listed[0];
+        failures.push(format!(
+            "Shoe: {} (the first: shoe {}{}, {})",
+            crate::report::plural(shoe.deviations, "deviation"),
+            first.shoe,
+            first.coup.map(|c| format!(" coup {c}")).unwrap_or_default(),
+            first.what
+        ));
+    }
+    let shuffle = v.shuffle.finish(LEVEL);
+    if let Some(s) = &shuffle {
+        failures.extend(s.failures.iter().map(|f| format!("Shuffle: {f}")));
+    }
+    // Outcomes.
+    let n = v.n;
+    let nf = n as f64;
+    let events: Vec<Event> = (0..8)
+        .map(|e| Event {
+            name: EVENTS[e],
+            count: v.events[e],
+            rate: crate::report::rate(v.events[e], n),
+            exact: v.probs[e],
+            expected: v.probs[e] * nf,
+        })
+        .collect();
+    let enough = |p: f64| v.shoes_counted >= MIN_SHOES && p * nf >= 5.0 && (1.0 - p) * nf >= 5.0;
+    let mut tests = Vec::new();
+    {
+        // Banker / player / tie: the deviations of the banker and player counts (the tie's
+        // follows) against their covariance between shoes, chi-square on 2 df.
+        let d = [
+            v.events[0] as f64 - v.probs[0] * nf,
+            v.events[1] as f64 - v.probs[1] * nf,
+        ];
+        let c = v.cov;
+        let det = c[0][0] * c[1][1] - c[0][1] * c[1][0];
+        let tested = enough(v.probs[2]) && det > 0.0;
+        let stat = if tested {
+            (d[0] * d[0] * c[1][1] - 2.0 * d[0] * d[1] * c[0][1] + d[1] * d[1] * c[0][0]) / det
+        } else {
+            f64::NAN
+        };
+        let p = if tested {
+            use statrs::distribution::{ChiSquared, ContinuousCDF};
+            ChiSquared::new(2.0).map_or(f64::NAN, |x| x.sf(stat))
+        } else {
+            f64::NAN
+        };
+        tests.push(OutcomeTest {
+            name: "banker / player / tie",
+            test: "chi-square",
+            statistic: stat,
+            df: 2,
+            p,
+            p_holm: f64::NAN,
+            tested,
+            ok: true,
+        });
+    }
+    for e in 3..8 {
+        let tested = enough(v.probs[e]) && v.ss[e] > 0.0;
+        let z = (v.events[e] as f64 - v.probs[e] * nf) / v.ss[e].sqrt();
+        tests.push(OutcomeTest {
+            name: EVENTS[e],
+            test: "z",
+            statistic: if tested { z } else { f64::NAN },
+            df: 0,
+            p: if tested {
+                crate::stats::p_value(z)
+            } else {
+                f64::NAN
+            },
+            p_holm: f64::NAN,
+            tested,
+            ok: true,
+        });
+    }
+    let ps: Vec<f64> = tests.iter().map(|t| t.p).collect();
+    for (t, ph) in tests.iter_mut().zip(holm(&ps)) {
+        t.p_holm = ph;
+        t.ok = !t.tested || ph >= 1.0 - LEVEL;
+        if !t.ok {
+            failures.push(format!(
+                "Outcomes: {} off its exact probability ({} = {:.2}, Holm-corrected {})",
+                t.name,
+                if t.test == "z" { "z" } else { "chi-square" },
+                t.statistic,
+                crate::stats::format_p(t.p_holm)
+            ));
+        }
+    }
+    let outcomes = Outcomes {
+        reference: format!(
+            "the exact probabilities of a coup dealt from the top of the full shoe of {} (complete enumeration); SE from the variation between shoes",
+            crate::report::plural(rules.decks as u64, "deck")
+        ),
+        coups: n,
+        shoes: v.shoes_counted,
+        ok: tests.iter().all(|t| t.ok),
+        events,
+        tests,
+    };
+    // Return.
+    let z99 = z_of(LEVEL);
+    let mut bets = Vec::new();
+    for (i, spot) in Spot::ALL.into_iter().enumerate() {
+        let b = &v.bets[i];
+        if b.staked == 0 && h.claim.and_then(|c| c.get(spot)).is_none() {
+            continue;
+        }
+        let (x, w) = (b.returned as f64, b.staked as f64);
+        let r = x / w;
+        let se = (b.xx - 2.0 * r * b.xw + r * r * b.ww).max(0.0).sqrt() / w;
+        let ex = exact.rtp(spot, &rules);
+        let z = (r - ex) / se;
+        let tested = b.shoes >= MIN_SHOES && se > 0.0;
+        let claimed = h.claim.and_then(|c| c.get(spot));
+        bets.push(BetReturn {
+            bet: bet_name(spot),
+            coups: b.coups,
+            shoes: b.shoes,
+            staked: b.staked,
+            returned: b.returned,
+            rtp: r,
+            se,
+            band99: [r - z99 * se, r + z99 * se],
+            exact: ex,
+            claimed,
+            z,
+            p: if tested {
+                crate::stats::p_value(z)
+            } else {
+                f64::NAN
+            },
+            p_holm: f64::NAN,
+            tested,
+            claim_ok: claimed.is_none_or(|c| c <= ex + CLAIM_TOLERANCE),
+            ok: true,
+        });
+    }
+    let ps: Vec<f64> = bets.iter().map(|b| b.p).collect();
+    for (b, ph) in bets.iter_mut().zip(holm(&ps)) {
+        b.p_holm = ph;
+        let in_band = !b.tested || ph >= 1.0 - LEVEL;
+        if !in_band {
+            failures.push(format!(
+                "Return: {}: observed RTP {} against the exact {} (z = {:+.2}, Holm-corrected {})",
+                b.bet,
+                pct(b.rtp, 3),
+                pct(b.exact, 3),
+                b.z,
+                crate::stats::format_p(b.p_holm)
+            ));
+        }
+        if !b.claim_ok {
+            failures.push(format!(
+                "Return: {}: the claimed RTP {} is above what the rules return ({})",
+                b.bet,
+                pct(b.claimed.unwrap_or(f64::NAN), 3),
+                pct(b.exact, 4)
+            ));
+        }
+        b.ok = in_band && b.claim_ok;
+    }
+    let returns = Returns {
+        ok: bets.iter().all(|b| b.ok),
+        bets,
+    };
+    let ok = settlement.ok
+        && shoe.ok
+        && outcomes.ok
+        && returns.ok
+        && shuffle.as_ref().is_none_or(|s| s.ok);
+    VerifyModel {
+        version: crate::VERSION,
+        game: "baccarat",
+        log,
+        rules,
+        rounding: h.rounding,
+        cut_tolerance: h.cut_tolerance,
+        claim: h.claim,
+        currency: h.currency.clone(),
+        source: h.source.clone(),
+        coups: v.coups,
+        level: LEVEL,
+        settlement,
+        shoe,
+        shuffle,
+        outcomes,
+        returns,
+        ok,
+        failures,
+    }
+}
+
+/// A deviation in words: bettor, bet, what was paid and what the rules pay.
+fn deviation_text(d: &Deviation) -> String {
+    match (d.bettor, d.bet, d.paid, d.rules_pay) {
+        (Some(b), Some(bet), Some(paid), Some(due)) => format!(
+            "bettor {b}, {bet} staked {}: paid {paid}, the rules pay {due}; {}",
+            d.staked.unwrap_or(0),
+            d.what
+        ),
+        _ => d.what.clone(),
+    }
+}
+
+/// An amount with thousands separators, carried as the number.
+fn money_cell(x: u128) -> Cell {
+    Cell::num(
+        crate::report::group_digits(&x.to_string()),
+        x as f64,
+        "money",
+    )
+}
+
+fn opt_count(x: Option<u64>) -> Cell {
+    x.map_or_else(|| Cell::from(""), count_cell)
+}
+
+fn p_cell(p: f64) -> Cell {
+    if p.is_nan() {
+        return "n/a".into();
+    }
+    let t = crate::stats::format_p(p);
+    Cell::num(t.trim_start_matches("p = ").to_string(), p, "")
+}
+
+fn pass(ok: bool) -> &'static str {
+    if ok {
+        "pass"
+    } else {
+        "FAIL"
+    }
+}
+
+/// The report of a verification.
+pub fn render(m: &VerifyModel) -> Report {
+    let mut meta = vec![("tool".into(), format!("rtplab {}", m.version))];
+    meta.push((
+        "log".into(),
+        format!(
+            "{} ({} bytes, {} version {}){}",
+            m.log.name,
+            count(m.log.bytes),
+            m.log.format,
+            m.log.version,
+            match m.log.complete {
+                Some(true) => "",
+                Some(false) => ", stopped before the run's end",
+                None => ", no end record",
+            }
+        ),
+    ));
+    meta.push(("table".into(), m.rules.describe()));
+    if let Some(s) = &m.source {
+        meta.push(("source".into(), s.clone()));
+    }
+    if let Some(c) = &m.currency {
+        meta.push(("currency".into(), c.clone()));
+    }
+    meta.push((
+        "coups".into(),
+        format!(
+            "{} in {} shoes ({} voided)",
+            count(m.coups),
+            count(m.shoe.shoes),
+            count(m.settlement.voided)
+        ),
+    ));
+    meta.push((
+        "verdict".into(),
+        if m.ok {
+            "every part holds".into()
+        } else {
+            format!("FAILED: {}", m.failures.len())
+        },
+    ));
+    let mut r = Report {
+        title: "rtplab round-log verification: baccarat".into(),
+        meta,
+        ..Default::default()
+    };
+    // The verdict, part by part.
+    let mut s = Section::new("Verdict", &["part", "checked", "found", "result"]);
+    s.row([
+        Cell::from("settlement"),
+        Cell::from(format!(
+            "{} coups, {} bets, {} voided",
+            count(m.settlement.coups),
+            count(m.settlement.bets),
+            count(m.settlement.voided)
+        )),
+        Cell::from(crate::report::plural(m.settlement.deviations, "deviation")),
+        pass(m.settlement.ok).into(),
+    ]);
+    s.row([
+        Cell::from("shoe"),
+        Cell::from(format!(
+            "{} shoes, {} cards",
+            count(m.shoe.shoes),
+            count(m.shoe.cards)
+        )),
+        Cell::from(crate::report::plural(m.shoe.deviations, "deviation")),
+        pass(m.shoe.ok).into(),
+    ]);
+    if let Some(sh) = &m.shuffle {
+        s.row([
+            Cell::from("shuffle"),
+            Cell::from(""),
+            Cell::from(format!("{} failed", sh.failures.len())),
+            pass(sh.ok).into(),
+        ]);
+    }
+    let failed = |n: usize, of: usize| format!("{n} of {of} failed");
+    s.row([
+        Cell::from("outcomes"),
+        Cell::from(format!(
+            "{} tests at 99% (Holm), {} coups",
+            m.outcomes.tests.len(),
+            count(m.outcomes.coups)
+        )),
+        Cell::from(failed(
+            m.outcomes.tests.iter().filter(|t| !t.ok).count(),
+            m.outcomes.tests.len(),
+        )),
+        pass(m.outcomes.ok).into(),
+    ]);
+    s.row([
+        Cell::from("return"),
+        Cell::from(format!(
+            "{} at 99% (Holm)",
+            crate::report::plural(m.returns.bets.len() as u64, "bet")
+        )),
+        Cell::from(failed(
+            m.returns.bets.iter().filter(|b| !b.ok).count(),
+            m.returns.bets.len(),
+        )),
+        pass(m.returns.ok).into(),
+    ]);
+    r.sections.push(s);
+    if !m.settlement.listed.is_empty() {
+        let mut s = Section::new(
+            &format!(
+                "Settlement deviations (the first {} of {})",
+                m.settlement.listed.len(),
+                count(m.settlement.deviations)
+            ),
+            &[
+                "line",
+                "shoe",
+                "coup",
+                "kind",
+                "bettor",
+                "bet",
+                "staked",
+                "paid",
+                "rules pay",
+                "what",
+            ],
+        );
+        for d in &m.settlement.listed {
+            s.row([
+                count_cell(d.line),
+                count_cell(d.shoe),
+                count_cell(d.coup),
+                Cell::from(match d.kind {
+                    DeviationKind::Deal => "deal",
+                    DeviationKind::Pay => "pay",
+                    DeviationKind::Void => "void",
+                }),
+                opt_count(d.bettor),
+                Cell::from(d.bet.unwrap_or("")),
+                opt_count(d.staked),
+                opt_count(d.paid),
+                opt_count(d.rules_pay),
+                Cell::from(d.what.clone()),
+            ]);
+        }
+        r.sections.push(s);
+    }
+    if !m.shoe.listed.is_empty() {
+        let mut s = Section::new(
+            &format!(
+                "Shoe deviations (the first {} of {})",
+                m.shoe.listed.len(),
+                count(m.shoe.deviations)
+            ),
+            &["line", "shoe", "coup", "what"],
+        );
+        for d in &m.shoe.listed {
+            s.row([
+                count_cell(d.line),
+                count_cell(d.shoe),
+                opt_count(d.coup),
+                Cell::from(d.what.clone()),
+            ]);
+        }
+        r.sections.push(s);
+    }
+    if let Some(sh) = &m.shuffle {
+        r.sections.extend(sh.sections.iter().cloned());
+    }
+    let mut s = Section::new(
+        "Outcomes",
+        &["outcome", "coups", "rate", "exact", "expected coups"],
+    );
+    for e in &m.outcomes.events {
+        s.row([
+            Cell::from(e.name),
+            count_cell(e.count),
+            pct_cell(e.rate, 3),
+            pct_cell(e.exact, 3),
+            fixed_cell(e.expected, 1, "coups"),
+        ]);
+    }
+    r.sections.push(s);
+    let mut s = Section::new(
+        "Outcome tests (99%, Holm-corrected)",
+        &["outcome", "test", "statistic", "p", "p (Holm)", "result"],
+    );
+    for t in &m.outcomes.tests {
+        s.row([
+            Cell::from(t.name),
+            Cell::from(if t.test == "z" {
+                "z".to_string()
+            } else {
+                format!("chi-square, {} df", t.df)
+            }),
+            if t.tested {
+                fixed_cell(t.statistic, 2, "")
+            } else {
+                "n/a".into()
+            },
+            p_cell(t.p),
+            p_cell(t.p_holm),
+            Cell::from(if t.tested {
+                pass(t.ok)
+            } else {
+                "not tested (too few coups or shoes)"
+            }),
+        ]);
+    }
+    r.sections.push(s);
+    let mut s = Section::new(
+        "Return per bet (99%, Holm-corrected)",
+        &[
+            "bet",
+            "coups",
+            "staked",
+            "returned",
+            "observed RTP",
+            "SE",
+            "99% band",
+            "exact RTP",
+            "claimed",
+            "z",
+            "p (Holm)",
+            "result",
+        ],
+    );
+    for b in &m.returns.bets {
+        s.row([
+            Cell::from(b.bet),
+            count_cell(b.coups),
+            money_cell(b.staked),
+            money_cell(b.returned),
+            pct_cell(b.rtp, 3),
+            pct_cell(b.se, 3),
+            Cell::range(
+                format!("[{}, {}]", pct(b.band99[0], 3), pct(b.band99[1], 3)),
+                b.band99[0],
+                b.band99[1],
+                "fraction",
+            ),
+            pct_cell(b.exact, 4),
+            b.claimed.map_or_else(|| Cell::from(""), |c| pct_cell(c, 4)),
+            if b.tested {
+                Cell::num(format!("{:+.2}", b.z), b.z, "z")
+            } else {
+                "n/a".into()
+            },
+            p_cell(b.p_holm),
+            Cell::from(match (b.ok, b.tested, b.claim_ok) {
+                (true, true, _) => "pass".to_string(),
+                (true, false, _) => "not tested (too few shoes)".to_string(),
+                (false, _, false) => "FAIL (claim above the exact RTP)".to_string(),
+                (false, _, true) => "FAIL".to_string(),
+            }),
+        ]);
+    }
+    r.sections.push(s);
+    r.notes = notes(m);
+    r.json = serde_json::to_value(m).unwrap_or_default();
+    r
+}
+
+fn notes(m: &VerifyModel) -> Vec<String> {
+    let mut n = Vec::new();
+    if m.ok {
+        n.push("Verdict: every part holds (exit code 0).".into());
+    } else {
+        n.push(format!(
+            "Verdict: FAILED (exit code 1): {}",
+            m.failures.join("; ")
+        ));
+    }
+    n.push(format!(
+        "Settlement: every coup dealt again by the tableau and every bet paid again by the header's rules ({}, {} rounding); a voided coup must return every stake and be followed by a new shoe.",
+        m.rules.describe(),
+        match m.rounding {
+            Rounding::Down => "down",
+            Rounding::Nearest => "nearest",
+        }
+    ));
+    n.push(format!(
+        "Outcomes are held against {}. A coup's cards at any depth of a well-shuffled shoe are distributed as the shoe's top cards; the coups of a shoe share its cards, so the SE of each count comes from the variation between its {} shoes. Each test is at 99%, its p-value Holm-corrected over the {} outcome tests.",
+        m.outcomes.reference,
+        count(m.outcomes.shoes),
+        m.outcomes.tests.len()
+    ));
+    n.push("Return: each bet's observed RTP (returned over staked, stakes back included) with SE = √Σ(x_s − r·w_s)²/Σw_s over the shoes s (x returned, w staked: the logged stakes, no equal-stakes assumption), against the bet's exact RTP at 99% (Holm-corrected over the bets); a claim above the exact RTP fails. Voided coups are left out.".into());
+    if m.shuffle.is_none() {
+        n.push("The shuffle (each shoe's card order against a uniform shuffle) is not tested by this version.".into());
+    }
+    if m.log.complete.is_none() {
+        n.push("The log has no end record: it may have been cut short (its coups are verified as they are).".into());
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn holm_steps_down() {
+        let p = holm(&[0.01, 0.04, f64::NAN, 0.03]);
+        assert_eq!(p[0], 0.03);
+        assert_eq!(p[3], 0.06);
+        assert_eq!(p[1], 0.06);
+        assert!(p[2].is_nan());
+    }
+}
