@@ -33,6 +33,7 @@ pub const FILE_ARGS: &[(&str, Role)] = &[
     ("shard_out", Role::Out(OutputKind::Regular)),
     ("ramp_out", Role::Out(OutputKind::File)),
     ("bets_out", Role::Out(OutputKind::File)),
+    ("log_out", Role::Out(OutputKind::File)),
     ("strategy", Role::Maybe(InputKind::Text)),
     ("strategies", Role::Maybe(InputKind::Text)),
     ("seats", Role::Maybe(InputKind::Text)),

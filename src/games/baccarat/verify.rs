@@ -844,14 +844,16 @@ pub fn verify(
                     .error("type", "a second header; a log has one, on its first line")
                     .into())
             }
-            other => return Err(lines
-                .error(
-                    "type",
-                    format!(
+            other => {
+                return Err(lines
+                    .error(
+                        "type",
+                        format!(
                         "unknown record type '{other}'; the records are header, shoe, coup and end"
                     ),
-                )
-                .into()),
+                    )
+                    .into())
+            }
         }
     }
     v.close_shoe(None);
