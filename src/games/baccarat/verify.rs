@@ -1553,7 +1553,13 @@ fn notes(m: &VerifyModel) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::log::write::{write_log, LogOptions};
     use super::*;
+    use crate::game::{simulate, RunSpec};
+    use crate::games::baccarat::bet::BetSpec;
+    use crate::games::baccarat::{BacConfig, Baccarat};
+    use crate::logfile::Card;
+    use std::sync::atomic::AtomicBool;
 
     #[test]
     fn holm_steps_down() {
@@ -1562,5 +1568,306 @@ mod tests {
         assert_eq!(p[3], 0.06);
         assert_eq!(p[1], 0.06);
         assert!(p[2].is_nan());
+    }
+
+    /// The round log of a simulated run of `coups` coups on banker with both pairs, as lines.
+    fn sim_log(rules: BacRules, coups: u64, seed: u64) -> Vec<String> {
+        let mut cfg = BacConfig::new(rules, BetSpec::Flat(Spot::Banker), coups);
+        cfg.pairs = 1;
+        let go = AtomicBool::new(false);
+        let spec = RunSpec {
+            seed,
+            threads: Some(2),
+            ..RunSpec::default()
+        };
+        let run = simulate::<Baccarat>(cfg.clone(), &spec, &go).unwrap();
+        let mut out = Vec::new();
+        let opts = LogOptions::default();
+        let chunks = 0..run.meta.chunks_done;
+        let sum = write_log(&mut out, &cfg, &run.plan, seed, chunks, opts, None, &go).unwrap();
+        assert_eq!(sum.disagreements, 0);
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    fn check(lines: &[String]) -> Result<VerifyModel, BacError> {
+        let text = lines.join("\n") + "\n";
+        verify("log", std::io::Cursor::new(text.into_bytes()), None, false)
+    }
+
+    fn coup_of(l: &str) -> Option<CoupRecord> {
+        l.starts_with("{\"type\":\"coup\"")
+            .then(|| serde_json::from_str(l).unwrap())
+    }
+
+    /// The index of the first coup record for which `pick` holds, and the record.
+    fn find(lines: &[String], pick: impl Fn(usize, &CoupRecord) -> bool) -> (usize, CoupRecord) {
+        lines
+            .iter()
+            .enumerate()
+            .find_map(|(i, l)| coup_of(l).filter(|c| pick(i, c)).map(|c| (i, c)))
+            .expect("a coup to plant the defect in")
+    }
+
+    fn is_last_of_shoe(lines: &[String], i: usize) -> bool {
+        lines[i + 1].starts_with("{\"type\":\"shoe\"")
+    }
+
+    fn total(h: &[Card]) -> u8 {
+        h.iter().map(|c| replay::points(c.rank())).sum::<u8>() % 10
+    }
+
+    /// Every deviation of `m`, of settlement and of the shoe, is at coup `coup` (and there is
+    /// one at least); the failures name the part.
+    fn only_at(m: &VerifyModel, coup: u64, part: &str) {
+        assert!(!m.ok);
+        let coups: Vec<u64> = m
+            .settlement
+            .listed
+            .iter()
+            .map(|d| d.coup)
+            .chain(m.shoe.listed.iter().filter_map(|d| d.coup))
+            .collect();
+        assert!(!coups.is_empty());
+        assert!(coups.iter().all(|&c| c == coup), "{coups:?} for {coup}");
+        assert!(
+            m.failures.iter().any(|f| f.starts_with(part)),
+            "{:?}",
+            m.failures
+        );
+        assert!(
+            m.failures
+                .iter()
+                .all(|f| f.starts_with("Settlement") || f.starts_with("Shoe")),
+            "{:?}",
+            m.failures
+        );
+    }
+
+    fn put(lines: &mut [String], i: usize, c: &CoupRecord) {
+        lines[i] = serde_json::to_string(c).unwrap();
+    }
+
+    /// A clean log passes every part; each defect planted in it is named at its coup, and
+    /// nothing else fails.
+    #[test]
+    fn a_clean_log_passes_and_each_planted_defect_is_named() {
+        let clean = sim_log(BacRules::standard(), 200_000, 21);
+        let m = check(&clean).unwrap();
+        assert!(m.ok, "{:?}", m.failures);
+        assert_eq!(m.settlement.deviations + m.shoe.deviations, 0);
+        assert!(m.outcomes.tests.iter().all(|t| t.tested));
+        assert_eq!(m.returns.bets.len(), 3);
+        assert!(m.returns.bets.iter().all(|b| b.tested && b.ok));
+        assert_eq!(m.log.complete, Some(true));
+
+        // A banker win paid without commission.
+        let mut l = clean.clone();
+        let (i, mut c) = find(&l, |_, c| c.bets[0].paid.banker == 1950);
+        c.bets[0].paid.banker = 2000;
+        put(&mut l, i, &c);
+        let m = check(&l).unwrap();
+        only_at(&m, c.coup, "Settlement");
+        let d = &m.settlement.listed[0];
+        assert_eq!(
+            (d.kind, d.bet, d.paid, d.rules_pay),
+            (DeviationKind::Pay, Some("banker"), Some(2000), Some(1950))
+        );
+        assert_eq!(m.settlement.deviations, 1);
+
+        // A player third card drawn on 6: the banker's third card dealt to the player.
+        let mut l = clean.clone();
+        let (i, mut c) = find(&l, |_, c| {
+            c.player.len() == 2 && c.banker.len() == 3 && total(&c.player) == 6
+        });
+        let third = c.banker.pop().unwrap();
+        c.player.push(third);
+        put(&mut l, i, &c);
+        let m = check(&l).unwrap();
+        only_at(&m, c.coup, "Settlement");
+        assert!(
+            m.settlement
+                .listed
+                .iter()
+                .any(|d| d.what == "the player drew a third card on 6 (the rules stand)"),
+            "{:?}",
+            m.settlement.listed
+        );
+
+        // One card too many in a shoe: a card of which the shoe holds 8 dealt a 9th time (in
+        // place of a card of the same rank, so the deal is the same).
+        // The coup is one after all 8 of that card came out of its shoe.
+        let mut l = clean.clone();
+        let mut out = [0u32; 52];
+        let mut plant = None;
+        for (i, x) in l.iter().enumerate() {
+            if x.starts_with("{\"type\":\"shoe\"") {
+                out = [0; 52];
+            }
+            if let Some(c) = coup_of(x) {
+                let (r, own) = (c.player[0].rank(), c.player[0].suit());
+                if let Some(s) = (0..4).find(|&s| s != own && out[(r * 4 + s) as usize] == 8) {
+                    plant = Some((i, c, r, s));
+                    break;
+                }
+                for card in c.dealt() {
+                    out[card.0 as usize] += 1;
+                }
+            }
+        }
+        let (i, mut c, r, suit) = plant.expect("a card dealt 8 times in a shoe");
+        c.player[0] = Card::new(r, suit);
+        put(&mut l, i, &c);
+        let m = check(&l).unwrap();
+        only_at(&m, c.coup, "Shoe");
+        assert_eq!(m.shoe.deviations, 1);
+        assert!(
+            m.shoe.listed[0]
+                .what
+                .ends_with("dealt 9 times: the shoe of 8 decks holds 8"),
+            "{}",
+            m.shoe.listed[0].what
+        );
+
+        // A voided coup paid (the last of its shoe, so a new shoe follows it).
+        let mut l = clean.clone();
+        let (i, mut c) = find(&l, |i, c| {
+            is_last_of_shoe(&l, i) && c.bets[0].paid.banker == 1950
+        });
+        c.void = Some("the dealer exposed a card".into());
+        put(&mut l, i, &c);
+        let m = check(&l).unwrap();
+        only_at(&m, c.coup, "Settlement");
+        assert_eq!(m.settlement.voided, 1);
+        assert_eq!(m.settlement.listed[0].kind, DeviationKind::Void);
+        // Refunded, it passes; a void in mid-shoe, refunded, is followed by a coup of the
+        // same shoe: named.
+        for b in &mut c.bets {
+            b.paid = b.stake;
+        }
+        put(&mut l, i, &c);
+        assert!(check(&l).unwrap().ok);
+        let mut l = clean.clone();
+        let (i, mut c) = find(&l, |i, _| !is_last_of_shoe(&l, i) && i > 10);
+        c.void = Some("system error".into());
+        for b in &mut c.bets {
+            b.paid = b.stake;
+        }
+        put(&mut l, i, &c);
+        let m = check(&l).unwrap();
+        let next = coup_of(&l[i + 1]).unwrap().coup;
+        only_at(&m, next, "Settlement");
+        assert!(m.settlement.listed[0]
+            .what
+            .contains("a void reshuffles the shoe"));
+
+        // A stake misreported: 2000 staked on a banker win paid as 1000's.
+        let mut l = clean.clone();
+        let (i, mut c) = find(&l, |_, c| c.bets[0].paid.banker == 1950);
+        c.bets[0].stake.banker = 2000;
+        put(&mut l, i, &c);
+        let m = check(&l).unwrap();
+        only_at(&m, c.coup, "Settlement");
+        let d = &m.settlement.listed[0];
+        assert_eq!(
+            (d.staked, d.paid, d.rules_pay),
+            (Some(2000), Some(1950), Some(3900))
+        );
+    }
+
+    /// A log written by hand in the schema (docs/round-log.md): a six-deck table with a burn,
+    /// two bettors, a push, a natural, a void and a new shoe.
+    const BY_HAND: &str = r#"{"type":"header","format":"rtplab-round-log","version":1,"game":"baccarat","rules":{"decks":6,"burn":true,"tie_pays":9},"rounding":"nearest","currency":"EUR cents","source":"written by hand"}
+{"type":"shoe","shoe":1,"cut":281,"burn":["3h","Kd","9c","2s"]}
+{"type":"coup","shoe":1,"coup":1,"player":["Ah","4c","Kd"],"banker":["7s","Td"],"bets":[{"bettor":7,"stake":{"banker":1010,"tie":100},"paid":{"banker":1970}},{"bettor":9,"stake":{"player":2500,"player_pair":500},"paid":{}}]}
+{"type":"coup","shoe":1,"coup":2,"player":["9d","Qs"],"banker":["4c","4d"],"bets":[{"bettor":7,"stake":{"banker":1050,"banker_pair":100},"paid":{"banker_pair":1200}},{"bettor":9,"stake":{"player":2500},"paid":{"player":5000}}]}
+{"type":"coup","shoe":1,"coup":3,"player":["6h","Jc"],"banker":["3s","3h"],"bets":[{"bettor":7,"stake":{"player":1000,"tie":50},"paid":{"player":1000,"tie":500}}]}
+{"type":"coup","shoe":1,"coup":4,"player":["2h"],"banker":["8c"],"bets":[{"bettor":9,"stake":{"banker":700},"paid":{"banker":700}}],"void":"card dropped on the floor"}
+{"type":"shoe","shoe":2,"cut":281,"burn":["Td","2c","3c","4c","5c","6c","7c","8c","9c","Jc","Qc"]}
+{"type":"coup","shoe":2,"coup":5,"player":["Th","Ts","4d"],"banker":["5h","Ks","9h"],"bets":[{"bettor":9,"stake":{"banker":1050},"paid":{"banker":1050}}]}
+{"type":"end","coups":5,"complete":true}
+"#;
+
+    #[test]
+    fn a_log_written_by_hand_is_verified() {
+        let lines: Vec<String> = BY_HAND.lines().map(String::from).collect();
+        let m = check(&lines).unwrap();
+        assert!(m.ok, "{:?}", m.failures);
+        assert_eq!((m.coups, m.settlement.voided, m.shoe.shoes), (5, 1, 2));
+        // 4 + 5 + 4 + 4 + 2 (the void's) + 11 + 6 cards.
+        assert_eq!(m.shoe.cards, 36);
+        // Too few coups for the statistics: not tested, not failed.
+        assert!(m.outcomes.tests.iter().all(|t| !t.tested));
+        assert!(m.returns.bets.iter().all(|b| !b.tested));
+        let r = render(&m);
+        assert_eq!(r.sections[0].name, "Verdict");
+        // The same log with coup 1's tie bet paid (it lost) and the second shoe unburned.
+        let mut bad = lines.clone();
+        bad[2] = bad[2].replace(
+            r#""paid":{"banker":1970}"#,
+            r#""paid":{"banker":1970,"tie":1000}"#,
+        );
+        bad[6] = r#"{"type":"shoe","shoe":2,"cut":281}"#.into();
+        let m = check(&bad).unwrap();
+        assert!(!m.ok);
+        let d = &m.settlement.listed[0];
+        assert_eq!(
+            (d.line, d.coup, d.bettor, d.bet, d.paid, d.rules_pay),
+            (3, 1, Some(7), Some("tie"), Some(1000), Some(0))
+        );
+        assert_eq!(
+            (m.shoe.listed[0].line, m.shoe.listed[0].what.as_str()),
+            (7, "no burn; the rules burn after each shuffle")
+        );
+        assert_eq!(m.failures.len(), 2, "{:?}", m.failures);
+    }
+
+    /// Bad input names its line and field, and nothing is verified.
+    #[test]
+    fn bad_input_is_refused_with_its_line_and_field() {
+        let lines: Vec<String> = BY_HAND.lines().map(String::from).collect();
+        let err = |edit: &dyn Fn(&mut Vec<String>)| {
+            let mut l = lines.clone();
+            edit(&mut l);
+            check(&l).unwrap_err().to_string()
+        };
+        assert_eq!(
+            err(&|l| l[3] = l[3].replace(r#""banker":1050,"#, r#""banker":-5,"#)),
+            "log line 4, field bets[0].stake.banker: invalid value: integer `-5`, expected u64"
+        );
+        assert_eq!(
+            err(&|l| l[2] = l[2].replace(r#""Kd""#, r#""Kx""#)),
+            "log line 3, field player[2]: 'Kx' is not a card: write the rank (A 2-9 T J Q K) then the suit (c d h s), e.g. Ah or Td"
+        );
+        assert_eq!(
+            err(&|l| l[0] = l[0].replace(r#""decks":6"#, r#""decks":6,"penetration":0.8"#)),
+            "log line 1, field rules.penetration: not a rule; the rules are banker_pays, burn, commission_permille, decks, pair_pays, shuffle, tie_pays"
+        );
+        assert_eq!(
+            err(&|l| l[0] = l[0].replace("baccarat", "blackjack")),
+            "log line 1, field game: a log of 'blackjack': verify it with `rtplab verify blackjack`"
+        );
+        assert_eq!(
+            err(&|l| l[7] = l[7].replace(r#""coup":5"#, r#""coup":3"#)),
+            "log line 8, field coup: coup 3 after coup 4: coup numbers rise"
+        );
+        assert_eq!(
+            err(&|l| l[8] = l[8].replace("5", "6")),
+            "log line 9, field coups: the end record counts 6 coups, the log has 5: records were lost or added"
+        );
+        assert_eq!(
+            err(&|l| {
+                l.remove(1);
+            }),
+            "log line 2, field shoe: a coup before any shoe record; each shoe's record comes before its coups"
+        );
+        assert_eq!(
+            err(&|l| l[2] = l[2].replace(r#""type":"coup""#, r#""type":"round""#)),
+            "log line 3, field type: unknown record type 'round'; the records are header, shoe, coup and end"
+        );
+        assert!(check(&[]).unwrap_err().to_string().contains("empty"));
     }
 }
