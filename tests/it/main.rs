@@ -39,3 +39,4 @@ mod serve;
 mod shards;
 mod shards_dice;
 mod twentyone;
+mod verify_baccarat;
