@@ -450,10 +450,10 @@ impl Conditional {
         // Removing R cards moves the shoe's fractions (N − 1)/(N − R) times as far as
         // removing one card of each of them does.
         let scale = (self.cards - 1.0) / left;
-        for (v, &k) in s.gone_values.iter().enumerate() {
+        for (&k, effect) in s.gone_values.iter().zip(&self.effect) {
             if k > 0 {
-                for i in 0..6 {
-                    p[i] += scale * k as f64 * self.effect[v][i];
+                for (x, d) in p.iter_mut().zip(effect) {
+                    *x += scale * k as f64 * d;
                 }
             }
         }
@@ -1144,11 +1144,11 @@ fn model(v: Verifier, h: &Header, exact: &Exact, log: LogInfo) -> VerifyModel {
             ok: true,
         });
     }
-    for e in 3..8 {
+    for (e, &name) in EVENTS.iter().enumerate().skip(3) {
         let tested = enough(e) && v.var[e] > 0.0;
         let z = (v.events[e] as f64 - v.expected[e]) / v.var[e].sqrt();
         tests.push(OutcomeTest {
-            name: EVENTS[e],
+            name,
             test: "z",
             statistic: if tested { z } else { f64::NAN },
             df: 0,
