@@ -1374,7 +1374,10 @@ pub fn render(m: &VerifyModel) -> Report {
         if m.ok {
             "every part holds".into()
         } else {
-            format!("FAILED: {}", m.failures.len())
+            format!(
+                "FAILED ({})",
+                crate::report::plural(m.failures.len() as u64, "failure")
+            )
         },
     ));
     let mut r = Report {
@@ -1512,7 +1515,11 @@ pub fn render(m: &VerifyModel) -> Report {
             count_cell(e.count),
             pct_cell(e.rate, 3),
             pct_cell(e.exact, 3),
-            fixed_cell(e.expected, 1, "coups"),
+            Cell::num(
+                crate::report::group_digits(&format!("{:.0}", e.expected)),
+                e.expected,
+                "coups",
+            ),
         ]);
     }
     r.sections.push(s);
