@@ -1368,9 +1368,9 @@ pub fn render(m: &VerifyModel) -> Report {
     meta.push((
         "coups".into(),
         format!(
-            "{} in {} shoes ({} voided)",
+            "{} in {} ({} voided)",
             count(m.coups),
-            count(m.shoe.shoes),
+            crate::report::plural(m.shoe.shoes, "shoe"),
             count(m.settlement.voided)
         ),
     ));
@@ -1406,9 +1406,9 @@ pub fn render(m: &VerifyModel) -> Report {
     s.row([
         Cell::from("shoe"),
         Cell::from(format!(
-            "{} shoes, {} cards",
-            count(m.shoe.shoes),
-            count(m.shoe.cards)
+            "{}, {}",
+            crate::report::plural(m.shoe.shoes, "shoe"),
+            crate::report::plural(m.shoe.cards, "card")
         )),
         Cell::from(crate::report::plural(m.shoe.deviations, "deviation")),
         pass(m.shoe.ok).into(),
@@ -1550,7 +1550,7 @@ pub fn render(m: &VerifyModel) -> Report {
             Cell::from(if t.tested {
                 pass(t.ok)
             } else {
-                "not tested (too few coups or shoes)"
+                "not tested (too few coups)"
             }),
         ]);
     }
