@@ -121,6 +121,9 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
         Command::Sim(SimGame::TwentyOne(a)) => {
             run(SimJob::<twentyone::TwentyOne>::try_from(&a)?, ctx)
         }
+        Command::Sim(SimGame::Baccarat(a)) if a.log_out.is_some() => {
+            run(baccarat::jobs::SimLogJob::try_from(&a)?, ctx)
+        }
         Command::Sim(SimGame::Baccarat(a)) => run(SimJob::<baccarat::Baccarat>::try_from(&a)?, ctx),
         Command::Exact(ExactGame::Blackjack(a)) => {
             run(blackjack::jobs::ExactJob::try_from(&a)?, ctx)
@@ -163,6 +166,7 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
             run(blackjack::jobs::AuditJob::try_from(&a)?, ctx)
         }
         Command::Audit(AuditGame::Doom(a)) => run(doom::jobs::AuditJob::try_from(&a)?, ctx),
+        Command::Verify(VerifyGame::Baccarat(a)) => run(baccarat::verify::VerifyJob::from(&a), ctx),
         Command::Merge(a) => run(rtplab::merge::MergeJob::from(&a), ctx),
         Command::Check(a) => run(rtplab::check::CheckJob::from(&a), ctx),
         Command::Monitor(a) => run(rtplab::monitor::MonitorJob::from(&a), ctx),

@@ -1,5 +1,7 @@
 //! Command-line types of baccarat.
 
+use std::path::PathBuf;
+
 use clap::Args;
 
 use super::heading;
@@ -10,8 +12,10 @@ use super::{
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;
 use rtplab::games::baccarat::bet::BetSpec;
-use rtplab::games::baccarat::jobs::ExactJob;
+use rtplab::games::baccarat::jobs::{ExactJob, SimLogJob};
+use rtplab::games::baccarat::log::write::LogOptions;
 use rtplab::games::baccarat::rules::{BacRules, BankerPays, Shuffle};
+use rtplab::games::baccarat::verify::VerifyJob;
 use rtplab::games::baccarat::Baccarat;
 
 /// Every rule of the baccarat table; unset flags keep the standard table's value.
@@ -157,6 +161,70 @@ pub struct BaccaratSim {
     pub run: RunBase,
     #[command(flatten)]
     pub output: OutputArgs,
+    /// Also write the run's round log to FILE: every shoe (cut card, burn) and every coup (each
+    /// hand's cards with their suits, every bet's stake and what it paid), JSON Lines, gzip
+    /// when FILE ends .gz, Zstandard when it ends .zst.
+    ///
+    /// `rtplab verify baccarat FILE` checks it coup by coup; docs/round-log.md gives the
+    /// schema. Amounts are 1000 to a betting unit. The log is written after the run, from the
+    /// same streams (the run's own coups), a shoe at a time.
+    #[arg(help_heading = heading::OUTPUT, long, value_name = "FILE")]
+    pub log_out: Option<PathBuf>,
+    /// Log every N-th shoe only (whole shoes, each of which can be checked).
+    #[arg(help_heading = heading::OUTPUT, long, value_name = "N", value_parser = parse_positive, requires = "log_out")]
+    pub log_every: Option<u64>,
+}
+
+impl TryFrom<&BaccaratSim> for SimLogJob {
+    type Error = anyhow::Error;
+    fn try_from(args: &BaccaratSim) -> anyhow::Result<Self> {
+        let Some(log_out) = args.log_out.clone() else {
+            return Err(ArgError("--log-out FILE: give the log's path".into()).into());
+        };
+        let report_on_stdout = args
+            .output
+            .output
+            .as_ref()
+            .is_none_or(|o| o.as_os_str() == "-");
+        if log_out.as_os_str() == "-" && report_on_stdout {
+            return Err(ArgError(
+                "--log-out -: the report goes to standard output too; write the log to a file, or the report with --output FILE".into(),
+            )
+            .into());
+        }
+        Ok(SimLogJob {
+            sim: SimJob::try_from(args)?,
+            log_out,
+            log: LogOptions {
+                every_shoe: args.log_every.unwrap_or(1),
+            },
+        })
+    }
+}
+
+/// `verify baccarat`: a table's round log checked coup by coup.
+#[derive(Args, Debug)]
+pub struct BaccaratVerify {
+    /// The round log (JSON Lines, plain, gzip or Zstandard; `-` reads standard input).
+    ///
+    /// Its first line states the table's rules; then a record for each shoe and each coup
+    /// (docs/round-log.md). A record that does not read is refused (exit 2), naming its line
+    /// and field.
+    #[arg(value_name = "LOG")]
+    pub log: PathBuf,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: super::QuietArgs,
+}
+
+impl From<&BaccaratVerify> for VerifyJob {
+    fn from(args: &BaccaratVerify) -> Self {
+        VerifyJob {
+            log: args.log.clone(),
+            outputs: (&args.output).into(),
+        }
+    }
 }
 
 impl TryFrom<&BaccaratSim> for SimJob<Baccarat> {

@@ -198,6 +198,11 @@ docs/risk.md explains each figure, the conventions and the simulated check."
     /// What should I do here? Every legal action with its exact value, the best marked.
     #[command(subcommand)]
     Advise(AdviseGame),
+    /// Verify a table as it ran: its round log checked round by round (settlement, the shoe,
+    /// outcomes against their exact probabilities, the RTP players got); exit 1 when any part
+    /// fails.
+    #[command(subcommand)]
+    Verify(VerifyGame),
     /// The RTP verification dossier: exact distributions of every strategy tier and wager,
     /// the simulation cross-check, rounds needed, acceptance bands, what would make a claim
     /// true; report.html (self-contained), report.md, report.json, CSVs and SVGs.
@@ -278,6 +283,24 @@ pub enum AuditGame {
         after_help = "Examples:\n  rtplab audit doom --out-dir audit-doom\n  rtplab audit doom --rules s2-common --bank-at 300,350,400 --turns 1e7 --games 20k"
     )]
     Doom(doom::DoomAudit),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum VerifyGame {
+    /// A baccarat round log: every coup dealt and paid again by the stated rules, the shoe
+    /// (cards, cut card, burn), outcomes against their exact probabilities, and each bet's
+    /// observed RTP against its exact RTP, at 99%.
+    #[command(
+        after_help = "Examples:\n  rtplab sim baccarat --coups 1M --pairs 1 --log-out table.jsonl.zst\n  rtplab verify baccarat table.jsonl.zst\n  rtplab verify baccarat table.jsonl.zst --format json -o verdict.json",
+        after_long_help = "Examples:\n  \
+rtplab sim baccarat --coups 1M --pairs 1 --log-out table.jsonl.zst\n  \
+rtplab verify baccarat table.jsonl.zst\n  \
+zcat day.jsonl.gz | rtplab verify baccarat - --out-dir verdict/\n\n\
+Exit codes: 0 every part holds, 1 a part fails (each failure named), 2 a record that does not \
+read (its line and field named).\n\n\
+docs/round-log.md gives the log's schema and what each part checks."
+    )]
+    Baccarat(baccarat::BaccaratVerify),
 }
 
 #[derive(Subcommand, Debug)]

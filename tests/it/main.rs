@@ -40,3 +40,4 @@ mod shards;
 mod shards_dice;
 mod twentyone;
 mod verify;
+mod verify_baccarat;

@@ -98,14 +98,28 @@ impl Counts {
 }
 
 /// Count every coup of a full shoe of `decks` decks.
-#[allow(clippy::needless_range_loop)] // the counts are indexed by card value and changed in the loops
 pub fn enumerate(decks: u32) -> Counts {
-    let n = decks as u128 * 52;
     // Cards of each value: ten and faces are value 0.
     let mut c = [4 * decks as u128; 10];
     c[0] = 16 * decks as u128;
+    let mut out = enumerate_values(c);
+    let n = decks as u128 * 52;
+    out.decks = decks;
+    out.pair_of = n * (n - 1);
+    // Pairs by rank: 13 ranks of 4·decks cards each.
+    let r = 4 * decks as u128;
+    out.pair = 13 * r * (r - 1);
+    out
+}
+
+/// Count every coup of a shoe of `c[v]` cards of each value `v` (0: tens and faces; six cards
+/// at least). Pairs, which depend on ranks, are left out (0 of 0), and so is `decks`.
+#[allow(clippy::needless_range_loop)] // the counts are indexed by card value and changed in the loops
+pub fn enumerate_values(mut c: [u128; 10]) -> Counts {
+    let n: u128 = c.iter().sum();
+    assert!(n >= 6, "a coup may take six cards");
     let mut out = Counts {
-        decks,
+        decks: 0,
         total: ways(n, 0),
         banker: 0,
         banker_six: 0,
@@ -116,16 +130,25 @@ pub fn enumerate(decks: u32) -> Counts {
         banker_draws: 0,
         cards: [0; 3],
         pair: 0,
-        pair_of: n * (n - 1),
+        pair_of: 0,
     };
     for p1 in 0..10 {
         let w1 = c[p1];
+        if w1 == 0 {
+            continue;
+        }
         c[p1] -= 1;
         for b1 in 0..10 {
             let w2 = w1 * c[b1];
+            if w2 == 0 {
+                continue;
+            }
             c[b1] -= 1;
             for p2 in 0..10 {
                 let w3 = w2 * c[p2];
+                if w3 == 0 {
+                    continue;
+                }
                 c[p2] -= 1;
                 for b2 in 0..10 {
                     let w4 = w3 * c[b2];
@@ -144,9 +167,6 @@ pub fn enumerate(decks: u32) -> Counts {
         }
         c[p1] += 1;
     }
-    // Pairs by rank: 13 ranks of 4·decks cards each.
-    let r = 4 * decks as u128;
-    out.pair = 13 * r * (r - 1);
     out
 }
 

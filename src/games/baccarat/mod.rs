@@ -7,10 +7,12 @@ pub mod exact;
 pub mod exact_report;
 pub mod game;
 pub mod jobs;
+pub mod log;
 pub mod monitor;
 pub mod report;
 pub mod rules;
 pub mod sim;
+pub mod verify;
 
 pub use game::{BacConfig, Baccarat};
 
@@ -31,4 +33,7 @@ pub enum BacError {
     ChunkTooLarge { chunk: u64, sessions: u64 },
     #[error(transparent)]
     Run(#[from] crate::game::RunError),
+    /// A round log that cannot be read (the message names the line and the field).
+    #[error(transparent)]
+    Log(#[from] crate::logfile::LogError),
 }
