@@ -178,10 +178,6 @@ cat daily.csv | rtplab monitor --expected reports/baccarat-banker/report.json -\
 docs/audit-and-monitor.md explains the bands and the funnel plot."
     )]
     Monitor(MonitorArgs),
-    /// Check a live table's round log round by round: settlement, the shoe, outcomes
-    /// against their exact probabilities, and the return players got (docs/round-log.md).
-    #[command(subcommand)]
-    Verify(VerifyGame),
     /// A bankroll's risk from EV and SD per round (given, or from a blackjack report): the
     /// lifetime risk of ruin, the risk within a trip, the chance of a win goal before ruin,
     /// the bankroll for a target risk, the rounds to double, N0 and SCORE; each formula
@@ -287,6 +283,20 @@ pub enum AuditGame {
 
 #[derive(Subcommand, Debug)]
 pub enum VerifyGame {
+    /// A blackjack round log: every round dealt, played and paid again by the stated rules,
+    /// the shoe (cards, cut card, burns), outcomes against their exact probabilities given the
+    /// cards already out, and the return by wager from the claim to what was paid.
+    #[command(
+        after_help = "Examples:\n  rtplab verify blackjack docs/examples/seed-table-log.jsonl.gz\n  rtplab sim blackjack --rounds 1M --log-out table.jsonl.zst\n  rtplab verify blackjack table.jsonl.zst --periods-out periods.csv",
+        after_long_help = "Examples:\n  \
+rtplab verify blackjack docs/examples/seed-table-log.jsonl.gz\n  \
+rtplab sim blackjack --rounds 1M --pairs 1 --insurance always --log-out table.jsonl.zst\n  \
+rtplab verify blackjack table.jsonl.zst --periods-out periods.csv --out-dir verdict/\n\n\
+Exit codes: 0 every part holds, 1 a part fails (each failure named), 2 a record that does not \
+read (its line and field named).\n\n\
+docs/round-log.md gives the log's schema and what each part checks."
+    )]
+    Blackjack(VerifyArgs),
     /// A baccarat round log: every coup dealt and paid again by the stated rules, the shoe
     /// (cards, cut card, burn), outcomes against their exact probabilities, and each bet's
     /// observed RTP against its exact RTP, at 99%.
@@ -324,18 +334,6 @@ pub enum AdviseGame {
         after_help = "Examples:\n  rtplab advise twenty-one --row \"W6 K5 R4 B3 Y2 G1\" --roll \"W3 K5 R1 B6 Y2 G4\" --rerolls-left 1\n  rtplab advise twenty-one --row \"W6 K5 R4 B3 Y2 G1\" --filled W,R --hits 1 --roll \"W3 K5 R1 B6 Y2 G4\""
     )]
     TwentyOne(AdviseTwentyOne),
-}
-
-#[derive(Subcommand, Debug)]
-pub enum VerifyGame {
-    /// A blackjack table's round log (JSON Lines, plain, .gz or .zst), as `sim blackjack
-    /// --log-out` writes it or a table's system exports it.
-    ///
-    /// Exit 0 when every part holds, 1 when one fails (each failure named), 2 on a log that
-    /// cannot be read (its line and field named).
-    ///
-    /// Example: rtplab verify blackjack examples/logs/seed-table.jsonl.zst
-    Blackjack(VerifyArgs),
 }
 
 #[derive(Args, Debug)]
