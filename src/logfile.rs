@@ -378,6 +378,60 @@ pub fn parse<T: DeserializeOwned>(lines: &Lines, line: &str) -> Result<T, LogErr
     })
 }
 
+/// Write `rec` as one line of a log: serialized into a buffer of its own, then written whole
+/// (a serializer's many small writes through a compressor cost a fifth of a writer's time).
+pub fn write_record<T: serde::Serialize>(out: &mut dyn Write, rec: &T) -> std::io::Result<()> {
+    thread_local! {
+        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUF.with_borrow_mut(|buf| {
+        buf.clear();
+        serde_json::to_writer(&mut *buf, rec).map_err(std::io::Error::other)?;
+        buf.push(b'\n');
+        out.write_all(buf)
+    })
+}
+
+/// How a payment that is not a whole number of the log's money units is paid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Rounding {
+    /// Down to the unit (the house keeps the fraction).
+    #[default]
+    Down,
+    /// To the nearest unit, halves up.
+    Nearest,
+}
+
+/// Rules as a log header states them: every field of `rules`.
+pub fn rules_map<R: serde::Serialize>(rules: &R) -> serde_json::Map<String, serde_json::Value> {
+    match serde_json::to_value(rules) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => unreachable!("rules serialize to an object"),
+    }
+}
+
+/// The rules a header states: `base` with the fields `given` gives. An error names the field
+/// (`rules.NAME`, or `rules`) and says why.
+pub fn rules_over<R: serde::Serialize + DeserializeOwned>(
+    base: &R,
+    given: &serde_json::Map<String, serde_json::Value>,
+) -> Result<R, (String, String)> {
+    let mut v = rules_map(base);
+    for (k, x) in given {
+        if !v.contains_key(k) {
+            let known: Vec<&str> = v.keys().map(String::as_str).collect();
+            return Err((
+                format!("rules.{k}"),
+                format!("not a rule; the rules are {}", known.join(", ")),
+            ));
+        }
+        v.insert(k.clone(), x.clone());
+    }
+    serde_json::from_value(serde_json::Value::Object(v))
+        .map_err(|e| ("rules".to_string(), e.to_string()))
+}
+
 /// A card with its suit: rank (as [`Rank`]) × 4 + suit (0 clubs, 1 diamonds, 2 hearts,
 /// 3 spades).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

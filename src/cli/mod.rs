@@ -353,6 +353,8 @@ pub struct VerifyArgs {
     pub period_rounds: u64,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
 }
 
 fn parse_level(s: &str) -> Result<f64, String> {

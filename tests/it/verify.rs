@@ -40,7 +40,7 @@ fn verify(dir: &Path, name: &str, lines: &[String]) -> (i32, Value) {
     let p: PathBuf = dir.join(name);
     std::fs::write(&p, lines.join("\n") + "\n").unwrap();
     let out = rtplab()
-        .args(["verify", "blackjack", "--format", "json"])
+        .args(["verify", "blackjack", "-q", "--format", "json"])
         .arg(&p)
         .output()
         .unwrap();

@@ -19,17 +19,7 @@ use crate::logfile::Card;
 pub const FORMAT: &str = "rtplab-round-log";
 pub const VERSION: u32 = 1;
 
-/// How a payment that is not a whole number of the log's money units is paid (a 5%
-/// commission on a stake of 10 units is half a unit).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Rounding {
-    /// Down to the unit (the house keeps the fraction).
-    #[default]
-    Down,
-    /// To the nearest unit, halves up.
-    Nearest,
-}
+pub use crate::logfile::Rounding;
 
 /// The RTP the table claims for each bet, as fractions (a bet left out claims nothing).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -110,29 +100,14 @@ impl Header {
     /// The rules the header states: the standard table's, with the fields it gives. An error
     /// names the field (`rules.NAME`) and says why.
     pub fn table_rules(&self) -> Result<BacRules, (String, String)> {
-        let mut v = Header::rules_map(&BacRules::standard());
-        for (k, x) in &self.rules {
-            if !v.contains_key(k) {
-                let known: Vec<&str> = v.keys().map(String::as_str).collect();
-                return Err((
-                    format!("rules.{k}"),
-                    format!("not a rule; the rules are {}", known.join(", ")),
-                ));
-            }
-            v.insert(k.clone(), x.clone());
-        }
-        let rules: BacRules = serde_json::from_value(serde_json::Value::Object(v))
-            .map_err(|e| ("rules".to_string(), e.to_string()))?;
+        let rules = crate::logfile::rules_over(&BacRules::standard(), &self.rules)?;
         rules.validate().map_err(|e| ("rules".to_string(), e))?;
         Ok(rules)
     }
 
     /// The rules as a header states them: every field.
     pub fn rules_map(rules: &BacRules) -> serde_json::Map<String, serde_json::Value> {
-        match serde_json::to_value(rules) {
-            Ok(serde_json::Value::Object(m)) => m,
-            _ => unreachable!("rules serialize to an object"),
-        }
+        crate::logfile::rules_map(rules)
     }
 }
 

@@ -81,10 +81,7 @@ pub fn header(cfg: &BacConfig, seed: u64, claim: Option<f64>) -> Header {
     }
 }
 
-fn line<T: serde::Serialize>(out: &mut dyn Write, rec: &T) -> std::io::Result<()> {
-    serde_json::to_writer(&mut *out, rec).map_err(std::io::Error::other)?;
-    out.write_all(b"\n")
-}
+use crate::logfile::write_record as line;
 
 /// Write the log of chunks `chunks` of the run of `cfg` seeded `seed` planned as `plan`, the
 /// header (with `claim`) first. Stops at the end of a shoe when `stop` is set (the end record

@@ -29,16 +29,7 @@ pub enum Behind {
     Match,
 }
 
-/// How a payment that is not a whole number of the log's money units is paid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Rounding {
-    /// Down to the unit (the house keeps the fraction).
-    #[default]
-    Down,
-    /// To the nearest unit, halves up.
-    Nearest,
-}
+pub use crate::logfile::Rounding;
 
 /// The first line of a log: what table it is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -82,22 +73,7 @@ pub struct Header {
 impl Header {
     /// The rules the header states: the seed table's, with the fields it gives.
     pub fn table_rules(&self) -> Result<Rules, (String, String)> {
-        let mut v = match serde_json::to_value(Rules::seed()) {
-            Ok(serde_json::Value::Object(m)) => m,
-            _ => unreachable!("rules serialize to an object"),
-        };
-        for (k, x) in &self.rules {
-            if !v.contains_key(k) {
-                let known: Vec<&str> = v.keys().map(String::as_str).collect();
-                return Err((
-                    format!("rules.{k}"),
-                    format!("not a rule; the rules are {}", known.join(", ")),
-                ));
-            }
-            v.insert(k.clone(), x.clone());
-        }
-        let rules: Rules = serde_json::from_value(serde_json::Value::Object(v))
-            .map_err(|e| ("rules".to_string(), e.to_string()))?;
+        let rules = crate::logfile::rules_over(&Rules::seed(), &self.rules)?;
         rules
             .validate()
             .map_err(|e| ("rules".to_string(), e.to_string()))?;
@@ -106,10 +82,7 @@ impl Header {
 
     /// The rules as a header states them: every field.
     pub fn rules_map(rules: &Rules) -> serde_json::Map<String, serde_json::Value> {
-        match serde_json::to_value(rules) {
-            Ok(serde_json::Value::Object(m)) => m,
-            _ => unreachable!("rules serialize to an object"),
-        }
+        crate::logfile::rules_map(rules)
     }
 }
 

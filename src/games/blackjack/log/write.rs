@@ -156,19 +156,7 @@ pub fn cut_of(rules: &Rules) -> u32 {
     }
 }
 
-/// Write `rec` as one line: serialized into a buffer of its own, then written whole (a
-/// serializer's many small writes through the compressor cost a fifth of the writer's time).
-fn line<T: serde::Serialize>(out: &mut dyn Write, rec: &T) -> std::io::Result<()> {
-    thread_local! {
-        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    BUF.with_borrow_mut(|buf| {
-        buf.clear();
-        serde_json::to_writer(&mut *buf, rec).map_err(std::io::Error::other)?;
-        buf.push(b'\n');
-        out.write_all(buf)
-    })
-}
+use crate::logfile::write_record as line;
 
 /// Write the log of chunks `chunks` of the run of `cfg` seeded `seed` planned as `plan`, the
 /// header (with `claim`) first. Stops at the end of a shoe when `stop` is set (the end
