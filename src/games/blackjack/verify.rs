@@ -1081,15 +1081,17 @@ fn model(
         }
     }
     // The main bet per initial bet: paid − wagered over initial stakes.
-    let main_per_initial = if p.initial > 0.0 {
-        1.0 + (p.main.x - p.main.w) / p.initial
+    // The main bet per initial bet: Σ(paid − wagered) over Σ initial stakes, its SE the ratio
+    // estimator's over seat-rounds.
+    let mut whole = PeriodSums::default();
+    for s in &p.periods_sums {
+        whole.add(s);
+    }
+    let (main_per_initial, main_se) = if whole.w > 0.0 {
+        let z = whole.z(taken);
+        (z.rtp, z.se)
     } else {
-        f64::NAN
-    };
-    let main_se = if p.initial > 0.0 {
-        p.main.se() * p.main.w / p.initial
-    } else {
-        f64::NAN
+        (f64::NAN, f64::NAN)
     };
     let z = (main_per_initial - taken) / (main_se * main_se + regret_se * regret_se).sqrt();
     let crit = crate::stats::critical(level, u64::MAX);
