@@ -887,8 +887,8 @@ pub struct Power {
     pub rate: f64,
     /// The share failing at the grid's number of shoes before `shoes` (less than `target`).
     pub rate_before: f64,
-    /// The test that fails most often at `shoes`.
-    pub test: String,
+    /// Each test (by key, in the verdict's order) and the share of logs it fails at `shoes`.
+    pub by_test: Vec<(String, f64)>,
 }
 
 /// The numbers of shoes at which `power` looks: each from 2 to 12, then steps of about 12%.
@@ -973,21 +973,21 @@ pub fn power(shuffler: Shuffler, spec: &PowerSpec) -> Power {
             .collect();
         rate = verdicts.iter().filter(|v| !v.pass).count() as f64 / spec.logs as f64;
         if rate >= spec.target {
-            let mut fails = std::collections::BTreeMap::<String, u32>::new();
-            for t in verdicts.iter().flat_map(|v| &v.tests).filter(|t| !t.pass) {
-                *fails.entry(t.key.clone()).or_default() += 1;
-            }
-            let test = fails
-                .into_iter()
-                .max_by_key(|(_, k)| *k)
-                .map(|(key, _)| key)
-                .unwrap_or_default();
+            let by_test = verdicts[0]
+                .tests
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let failed = verdicts.iter().filter(|v| !v.tests[i].pass).count();
+                    (t.key.clone(), failed as f64 / spec.logs as f64)
+                })
+                .collect();
             return Power {
                 shuffler,
                 shoes: Some(s),
                 rate,
                 rate_before: before,
-                test,
+                by_test,
             };
         }
         before = rate;
@@ -997,7 +997,7 @@ pub fn power(shuffler: Shuffler, spec: &PowerSpec) -> Power {
         shoes: None,
         rate,
         rate_before: before,
-        test: String::new(),
+        by_test: Vec::new(),
     }
 }
 
