@@ -776,10 +776,10 @@ fn kept_moments(
     }
     // A: Σ, Σ², the squared row sums (= column sums, reversed), rows times columns.
     let (mut s0, mut a1, mut rows, mut mixed) = (0.0, 0.0, 0.0, 0.0);
-    for g in 1..n {
+    for (g, &w) in weight.iter().enumerate().take(n).skip(1) {
         let pairs = (n - g) as f64;
-        s0 += pairs * weight[g];
-        a1 += pairs * weight[g] * weight[g];
+        s0 += pairs * w;
+        a1 += pairs * w * w;
     }
     for j in 0..n {
         rows += cumulative[j] * cumulative[j];

@@ -227,6 +227,35 @@ mod tests {
     }
 
     #[test]
+    fn the_shuffler_is_written_only_when_not_uniform() {
+        let r = BacRules::standard();
+        let json = serde_json::to_value(&r).unwrap();
+        assert!(json.get("shuffler").is_none(), "{json}");
+        assert_eq!(serde_json::from_value::<BacRules>(json).unwrap(), r);
+        let riffled = BacRules {
+            shuffler: Shuffler::Riffle(3),
+            ..r.clone()
+        };
+        assert!(riffled.describe().ends_with("no burn, riffled 3 times"));
+        assert_eq!(
+            serde_json::to_value(&riffled).unwrap()["shuffler"],
+            serde_json::json!({"riffle": 3})
+        );
+        let mut machine = BacRules {
+            shuffler: Shuffler::Machine,
+            ..r.clone()
+        };
+        assert!(machine
+            .validate()
+            .unwrap_err()
+            .contains("--shuffle machine"));
+        machine.shuffle = Shuffle::EveryRound;
+        assert_eq!(machine.validate(), Ok(()));
+        machine.burn = true;
+        assert!(machine.validate().is_err());
+    }
+
+    #[test]
     fn bad_settings_are_refused_with_the_flag() {
         let bad = |f: fn(&mut BacRules), flag: &str| {
             let mut r = BacRules::standard();

@@ -491,6 +491,48 @@ mod tests {
     }
 
     #[test]
+    fn the_shuffler_is_written_only_when_not_uniform() {
+        // Rules written before the setting read as uniform, and uniform rules write as they
+        // did (shard keys and baselines hash the same).
+        let seed = Rules::seed();
+        let json = serde_json::to_value(&seed).unwrap();
+        assert!(json.get("shuffler").is_none(), "{json}");
+        assert_eq!(serde_json::from_value::<Rules>(json).unwrap(), seed);
+        let riffled = Rules {
+            shuffler: Shuffler::Riffle(7),
+            ..Rules::seed()
+        };
+        let json = serde_json::to_value(&riffled).unwrap();
+        assert_eq!(json["shuffler"], serde_json::json!({"riffle": 7}));
+        assert_eq!(serde_json::from_value::<Rules>(json).unwrap(), riffled);
+        assert!(riffled.validate().is_ok());
+        assert_eq!(riffled.advertised_rtp(), None);
+        assert!(riffled
+            .to_string()
+            .contains("cut card at 75%, riffled 7 times"));
+        // A machine returns the cards every round: never with a cut card.
+        let mut machine = Rules {
+            shuffler: Shuffler::Machine,
+            ..Rules::seed()
+        };
+        assert!(machine
+            .validate()
+            .unwrap_err()
+            .0
+            .contains("drop --penetration"));
+        machine.shuffle = Shuffle::EveryRound;
+        assert!(machine.validate().is_ok());
+        assert!(machine
+            .to_string()
+            .contains("continuous shuffling machine (10-card buffer)"));
+        let bad = Rules {
+            shuffler: Shuffler::Riffle(0),
+            ..Rules::seed()
+        };
+        assert!(bad.validate().unwrap_err().0.contains("--shuffle"));
+    }
+
+    #[test]
     fn surrender_windows() {
         let mut r = Rules::seed();
         assert!(!r.surrender_allowed(1));
