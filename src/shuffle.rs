@@ -69,7 +69,7 @@ impl Pooled {
 #[derive(Clone, Debug)]
 struct Rising {
     /// For each card, its places in the previous shoe in dealing order.
-    places: Vec<Vec<u16>>,
+    places: Vec<Vec<u32>>,
     /// For each place of the previous shoe, the position in the current shoe of the card
     /// matched to it (or `NONE`).
     matched: Vec<u32>,
@@ -102,7 +102,7 @@ impl Rising {
             p.clear();
         }
         for (x, &c) in prev.iter().enumerate() {
-            self.places[c as usize].push(x as u16);
+            self.places[c as usize].push(x as u32);
         }
         self.matched.clear();
         self.matched.resize(prev.len(), NONE);
@@ -295,7 +295,8 @@ pub struct ShuffleVerdict {
     pub tests: Vec<ShuffleTest>,
     /// Every test passes.
     pub pass: bool,
-    /// Cards not read as cards (an id of 52 or more), left out of the tests.
+    /// Cards left out of the tests: ids of 52 or more, and the cards of a shoe past the
+    /// shoe's size (the verifier's check of the shoe refuses both first).
     pub skipped_cards: u64,
 }
 
@@ -361,7 +362,7 @@ impl ShuffleTests {
     pub fn add_shoe(&mut self, cards: &[CardId]) {
         let mut cur = std::mem::take(&mut self.cur);
         cur.clear();
-        cur.extend(cards.iter().copied().filter(|&c| c < 52));
+        cur.extend(cards.iter().copied().filter(|&c| c < 52).take(self.full()));
         self.skipped_cards += (cards.len() - cur.len()) as u64;
         self.positions(&cur);
         self.runs_of(&cur);
@@ -1281,13 +1282,15 @@ mod tests {
                 t.add_shoe(&s[..80]);
             }
             t.add_shoe(&[1, 2, 60, 3, 255]);
+            // A shoe of 2 decks is 104 cards: the 16 past them are left out.
+            t.add_shoe(&[7; 120]);
             t.finish(0.99)
         };
         let v = run(9);
         assert_eq!(v, run(9));
         assert_eq!(v.seed, 9);
-        assert_eq!(v.skipped_cards, 2);
-        assert_eq!(v.shoes, 6);
+        assert_eq!(v.skipped_cards, 2 + 16);
+        assert_eq!(v.shoes, 7);
         assert_ne!(
             v.tests.iter().find(|t| t.key == "rising").unwrap().expected,
             run(10)
