@@ -31,6 +31,7 @@ pub mod report;
 pub mod risk;
 pub mod rng;
 pub mod shard;
+pub mod shuffle;
 pub mod specfile;
 pub mod stats;
 pub mod sums;

@@ -411,16 +411,20 @@ pub fn rules_map<R: serde::Serialize>(rules: &R) -> serde_json::Map<String, serd
     }
 }
 
-/// The rules a header states: `base` with the fields `given` gives. An error names the field
-/// (`rules.NAME`, or `rules`) and says why.
+/// The rules a header states: `base` with the fields `given` gives (`optional`: the fields
+/// `base` leaves out when they hold their default). An error names the field (`rules.NAME`,
+/// or `rules`) and says why.
 pub fn rules_over<R: serde::Serialize + DeserializeOwned>(
     base: &R,
+    optional: &[&str],
     given: &serde_json::Map<String, serde_json::Value>,
 ) -> Result<R, (String, String)> {
     let mut v = rules_map(base);
     for (k, x) in given {
-        if !v.contains_key(k) {
-            let known: Vec<&str> = v.keys().map(String::as_str).collect();
+        if !v.contains_key(k) && !optional.contains(&k.as_str()) {
+            let mut known: Vec<&str> = v.keys().map(String::as_str).collect();
+            known.extend(optional);
+            known.sort_unstable();
             return Err((
                 format!("rules.{k}"),
                 format!("not a rule; the rules are {}", known.join(", ")),

@@ -14,7 +14,7 @@ use rtplab::game::SimJob;
 use rtplab::games::baccarat::bet::BetSpec;
 use rtplab::games::baccarat::jobs::{ExactJob, SimLogJob};
 use rtplab::games::baccarat::log::write::LogOptions;
-use rtplab::games::baccarat::rules::{BacRules, BankerPays, Shuffle};
+use rtplab::games::baccarat::rules::{BacRules, BankerPays, Shuffle, Shuffler};
 use rtplab::games::baccarat::verify::VerifyJob;
 use rtplab::games::baccarat::Baccarat;
 
@@ -57,6 +57,21 @@ pub struct BacRulesArgs {
     /// (ace 1, tens and faces 10).
     #[arg(long)]
     pub burn: bool,
+    /// How the shoe is shuffled (default: uniform).
+    ///
+    /// uniform: every order of the whole shoe equally likely. riffle:K: K
+    /// Gilbert–Shannon–Reeds riffles (1 to 32) of the previous shoe as it was dealt; each
+    /// chunk's first shoe is shuffled uniformly. machine: a continuous shuffling machine, each
+    /// coup's cards going back at random places among its cards except the 10 already dropped
+    /// for dealing; it has no cut card and burns none (not with --penetration,
+    /// --shuffle-every-round or --burn). Simulations only (docs/shuffle.md).
+    #[arg(long, value_name = "uniform|riffle:K|machine", value_parser = parse_shuffler)]
+    pub shuffle: Option<Shuffler>,
+}
+
+fn parse_shuffler(s: &str) -> Result<Shuffler, String> {
+    s.parse()
+        .map_err(|e: rtplab::cards::ShufflerError| e.to_string())
 }
 
 /// Percent with at most one decimal as thousandths: "5" → 50, "2.5" → 25.
@@ -87,9 +102,32 @@ impl BacRulesArgs {
         if let Some(p) = self.penetration {
             r.shuffle = Shuffle::CutCard { penetration: p };
         }
-        if self.shuffle_every_round {
+        let shuffler = self.shuffle.unwrap_or_default();
+        if shuffler == Shuffler::Machine {
+            for (given, flag, why) in [
+                (
+                    self.penetration.is_some(),
+                    "--penetration",
+                    "has no cut card",
+                ),
+                (
+                    self.shuffle_every_round,
+                    "--shuffle-every-round",
+                    "already returns the cards to the machine after every coup",
+                ),
+                (self.burn, "--burn", "burns no cards"),
+            ] {
+                if given {
+                    return Err(ArgError(format!(
+                        "--shuffle machine deals from a continuous shuffling machine, which {why}: drop {flag}"
+                    )));
+                }
+            }
+        }
+        if self.shuffle_every_round || shuffler == Shuffler::Machine {
             r.shuffle = Shuffle::EveryRound;
         }
+        r.shuffler = shuffler;
         r.burn = self.burn;
         r.validate()?;
         Ok(r)
@@ -282,6 +320,11 @@ impl TryFrom<&BaccaratCompare> for CompareJob<Baccarat> {
 impl TryFrom<&BaccaratExact> for ExactJob {
     type Error = anyhow::Error;
     fn try_from(args: &BaccaratExact) -> anyhow::Result<Self> {
+        if let Some(s) = args.rules.shuffle.filter(|s| !s.is_uniform()) {
+            anyhow::bail!(
+                "--shuffle {s} changes how a dealt shoe is shuffled, and the exact analysis takes every coup from a full, uniformly shuffled shoe: drop --shuffle"
+            );
+        }
         Ok(ExactJob {
             rules: args.rules.to_rules()?,
             outputs: (&args.output).into(),

@@ -34,6 +34,7 @@ fn help_works_everywhere() {
         "--split-by",
         "--penetration",
         "--shuffle-every-round",
+        "--shuffle",
         "--players",
         "--pairs",
         "--bet-behind",
@@ -700,4 +701,129 @@ fn claims_are_applied_on_purpose_and_their_absence_explained() {
         .unwrap();
     let text = String::from_utf8_lossy(&table.stdout);
     assert!(text.contains("No claim tested"), "{text}");
+}
+
+#[test]
+fn shufflers_are_named_in_reports_and_impossible_combinations_exit_2() {
+    fails_with(
+        &["sim", "blackjack", "--shuffle", "riffle:0"],
+        "expected uniform, riffle:K (K riffles, 1 to 32) or machine",
+    );
+    fails_with(&["sim", "baccarat", "--shuffle", "csm"], "riffle:K");
+    fails_with(
+        &[
+            "sim",
+            "blackjack",
+            "--shuffle",
+            "machine",
+            "--penetration",
+            "0.5",
+        ],
+        "no cut card: drop --penetration",
+    );
+    fails_with(
+        &[
+            "sim",
+            "blackjack",
+            "--shuffle",
+            "machine",
+            "--shuffle-every-round",
+        ],
+        "drop --shuffle-every-round",
+    );
+    fails_with(
+        &[
+            "compare",
+            "blackjack",
+            "--shuffle",
+            "machine",
+            "--penetrations",
+            "0.5,0.75",
+        ],
+        "drop --penetration",
+    );
+    for (args, what) in [
+        (&["exact", "blackjack"][..], "this analysis"),
+        (
+            &["advise", "blackjack", "--hand", "T6", "--up", "T"][..],
+            "this analysis",
+        ),
+        (&["audit", "blackjack"][..], "the audit"),
+        (
+            &["strategies", "metrics", "blackjack"][..],
+            "strategies metrics",
+        ),
+    ] {
+        let mut a = args.to_vec();
+        a.extend(["--shuffle", "riffle:7"]);
+        fails_with(
+            &a,
+            &format!("--shuffle riffle:7 changes how a dealt shoe is shuffled, and {what}"),
+        );
+    }
+    for flag in ["--penetration", "--shuffle-every-round", "--burn"] {
+        let mut a = vec!["sim", "baccarat", "--shuffle", "machine", flag];
+        if flag == "--penetration" {
+            a.push("0.8");
+        }
+        fails_with(&a, &format!("drop {flag}"));
+    }
+    fails_with(
+        &["exact", "baccarat", "--shuffle", "machine"],
+        "drop --shuffle",
+    );
+    // The rules name the shuffler when it is not uniform, in JSON and in words; a uniform
+    // run's rules are as they were (no shuffler written).
+    let run = |game: &str, extra: &[&str]| {
+        let count = if game == "blackjack" {
+            "--rounds"
+        } else {
+            "--coups"
+        };
+        let mut a = vec!["sim", game, count, "20000", "--format", "json", "-q"];
+        a.extend(extra);
+        json(&a)
+    };
+    let riffle = run("blackjack", &["--shuffle", "riffle:4"]);
+    assert_eq!(
+        riffle["rules"]["shuffler"],
+        serde_json::json!({"riffle": 4})
+    );
+    let machine = run("blackjack", &["--shuffle", "machine"]);
+    assert_eq!(machine["rules"]["shuffler"], "machine");
+    assert_eq!(machine["rules"]["shuffle"], "every_round");
+    assert!(run("blackjack", &[])["rules"].get("shuffler").is_none());
+    assert!(run("blackjack", &["--shuffle", "uniform"])["rules"]
+        .get("shuffler")
+        .is_none());
+    let bac = run("baccarat", &["--shuffle", "riffle:7"]);
+    assert_eq!(bac["rules"]["shuffler"], serde_json::json!({"riffle": 7}));
+    assert!(run("baccarat", &[])["rules"].get("shuffler").is_none());
+    let text = |args: &[&str]| {
+        let out = succeeds(rtplab().args(args));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let words = text(&[
+        "sim",
+        "blackjack",
+        "--rounds",
+        "20000",
+        "-q",
+        "--shuffle",
+        "machine",
+    ]);
+    assert!(
+        words.contains("continuous shuffling machine (10-card buffer)"),
+        "{words}"
+    );
+    let words = text(&[
+        "sim",
+        "baccarat",
+        "--coups",
+        "20000",
+        "-q",
+        "--shuffle",
+        "riffle:3",
+    ]);
+    assert!(words.contains("riffled 3 times"), "{words}");
 }

@@ -79,6 +79,7 @@ const ORDER: &[&[&str]] = &[
     &["door"],
     &["specfile"],
     &["cards"],
+    &["shuffle"],
     &["logfile"],
     // The engine, shard files and reports.
     &["engine"],

@@ -363,3 +363,23 @@ fn verify_writes_a_period_log_monitor_holds_with_the_stakes_played() {
     assert_eq!(v["band_width"], "stakes", "{v:#}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn shoes_from_a_four_riffle_shuffle_fail_the_shuffle_and_nothing_else() {
+    let dir = temp_dir("verify-riffle");
+    let lines = sim_log(&dir, "riffle", &["--shuffle", "riffle:4"]);
+    let (code, v) = verify(&dir, "riffle.jsonl", &lines);
+    assert_eq!(code, 1);
+    assert_eq!(
+        v["failed"],
+        serde_json::json!(["shuffle"]),
+        "{:#}",
+        v["failed"]
+    );
+    assert_eq!(v["shuffle"]["pass"], false);
+    // The same table shuffled uniformly: the shuffle holds.
+    let clean = sim_log(&dir, "uniform", &[]);
+    let (code, v) = verify(&dir, "uniform.jsonl", &clean);
+    assert_eq!((code, &v["shuffle"]["pass"]), (0, &Value::Bool(true)));
+    let _ = std::fs::remove_dir_all(&dir);
+}

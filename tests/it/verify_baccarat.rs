@@ -116,6 +116,8 @@ fn compressed_and_sampled_logs_verify() {
             "baccarat",
             "--coups",
             "30k",
+            "--seed",
+            "2",
             "--bet",
             "martingale:player",
             "--decks",

@@ -301,6 +301,7 @@ impl TryFrom<&MetricsBlackjack> for MetricsJob {
     type Error = anyhow::Error;
     fn try_from(args: &MetricsBlackjack) -> anyhow::Result<Self> {
         use rtplab::games::blackjack::strategy::StrategySpec;
+        args.rules.uniform_shuffle("strategies metrics")?;
         let rules = args.rules.to_rules()?;
         let systems = if args.count == "all" {
             count::BUILT_IN
@@ -859,6 +860,7 @@ impl TryFrom<&AdviseBlackjack> for AdviseJob {
 impl TryFrom<&BlackjackAudit> for AuditJob {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackAudit) -> anyhow::Result<Self> {
+        args.rules.uniform_shuffle("the audit")?;
         let rules = args.rules.to_rules()?;
         Ok(AuditJob {
             config: rtplab::games::blackjack::audit::AuditConfig {

@@ -5,7 +5,7 @@ use clap::Args;
 use super::super::heading;
 use super::super::ArgError;
 use rtplab::games::blackjack::rules::{
-    BjPays, DealerBjTakes, Double, Rules, Shuffle, SplitBy, Surrender,
+    BjPays, DealerBjTakes, Double, Rules, Shuffle, Shuffler, SplitBy, Surrender,
 };
 
 /// Every rule of the blackjack table; unset flags keep the preset's value.
@@ -78,6 +78,17 @@ pub struct BjRulesArgs {
     /// Shuffle the whole shoe before every round (continuous shuffler).
     #[arg(long)]
     pub shuffle_every_round: bool,
+    /// How the shoe is shuffled (the seed table: uniform).
+    ///
+    /// uniform: every order of the whole shoe equally likely. riffle:K: K
+    /// Gilbert–Shannon–Reeds riffles (1 to 32) of the previous shoe as it was dealt; each
+    /// chunk's first shoe is shuffled uniformly. machine: a continuous shuffling machine, each
+    /// round's cards going back at random places among its cards except the 10 already
+    /// dropped for dealing; it has no cut card (not with --penetration or
+    /// --shuffle-every-round). For the commands that deal shoes (sim, compare, strategies
+    /// ramp and bets); docs/shuffle.md.
+    #[arg(long, value_name = "uniform|riffle:K|machine", value_parser = parse_shuffler)]
+    pub shuffle: Option<Shuffler>,
     /// Seated players, all playing the chosen strategy (1 to 7; default 1).
     ///
     /// They are dealt from the same shoe. With --spots-at, a counter bets its seats beyond
@@ -109,6 +120,18 @@ impl BjRulesArgs {
         self.build(false)
     }
 
+    /// Refuse a shuffle other than uniform for `what` (an analysis that deals every round from
+    /// a full, uniformly shuffled shoe: exact, advise, derive, indices, count metrics, the audit).
+    pub fn uniform_shuffle(&self, what: &str) -> Result<(), ArgError> {
+        match self.shuffle {
+            Some(s) if !s.is_uniform() => Err(format!(
+                "--shuffle {s} changes how a dealt shoe is shuffled, and {what} takes every round from a full, uniformly shuffled shoe: drop --shuffle"
+            )
+            .into()),
+            _ => Ok(()),
+        }
+    }
+
     fn build(&self, dealt: bool) -> Result<Rules, ArgError> {
         let mut r = match self.rules {
             Preset::Seed => Rules::seed(),
@@ -121,6 +144,18 @@ impl BjRulesArgs {
         }
         if self.shuffle_every_round && self.penetration.is_some() {
             return Err("--penetration places a cut card, which --shuffle-every-round does not use; give one of them".into());
+        }
+        let shuffler = self.shuffle.unwrap_or_default();
+        if shuffler == Shuffler::Machine {
+            if self.penetration.is_some() {
+                return Err("--shuffle machine deals from a continuous shuffling machine, which has no cut card: drop --penetration".into());
+            }
+            if self.shuffle_every_round {
+                return Err("--shuffle machine already returns the cards to the machine after every round: drop --shuffle-every-round".into());
+            }
+        }
+        if !dealt {
+            self.uniform_shuffle("this analysis")?;
         }
         if let Some(d) = self.decks {
             r.decks = d;
@@ -151,9 +186,10 @@ impl BjRulesArgs {
         if let Some(p) = self.penetration {
             r.shuffle = Shuffle::CutCard { penetration: p };
         }
-        if self.shuffle_every_round {
+        if self.shuffle_every_round || shuffler == Shuffler::Machine {
             r.shuffle = Shuffle::EveryRound;
         }
+        r.shuffler = shuffler;
         if let Some(p) = self.players {
             r.players = p;
         }
@@ -167,6 +203,10 @@ impl BjRulesArgs {
     }
 }
 
+fn parse_shuffler(s: &str) -> Result<Shuffler, String> {
+    s.parse()
+        .map_err(|e: rtplab::cards::ShufflerError| e.to_string())
+}
 fn parse_bj_pays(s: &str) -> Result<BjPays, String> {
     match s {
         "3:2" => Ok(BjPays::ThreeToTwo),

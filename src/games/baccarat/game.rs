@@ -240,6 +240,9 @@ impl crate::game::Baseline<Baccarat> for BacBaseline {
     /// with a cut card the full-shoe value differs from the run's by far less than the SE
     /// of any feasible run. None for `follow`, whose mix of spots depends on the results.
     fn expected(cfg: &BacConfig) -> Result<Option<Expected>, BacError> {
+        if !cfg.rules.shuffler.is_uniform() {
+            return Ok(None);
+        }
         Ok(cfg.bet.spot().map(|s| Expected {
             ev: Exact::of(cfg.rules.decks).ev(s, &cfg.rules),
             source: format!(

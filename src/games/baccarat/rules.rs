@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::cards::Shuffler;
+
 /// Money is kept in thousandths of a betting unit, so that every payout of every setting
 /// (a 5% or 2.5% commission, the no-commission 1:2 on a banker six) is a whole number.
 pub const SCALE: i64 = 1000;
@@ -49,6 +51,11 @@ pub struct BacRules {
     /// After each shuffle, the first card is turned over and as many cards as its value
     /// (ace 1, two to nine as marked, ten and faces 10) are burned, unseen.
     pub burn: bool,
+    /// How the shoe is shuffled. Uniform unless set, and then left out of files (rules and
+    /// shard keys written before it read and hash as they did). The machine returns the
+    /// cards after every coup: it goes with `Shuffle::EveryRound` only, and burns none.
+    #[serde(default, skip_serializing_if = "Shuffler::is_uniform")]
+    pub shuffler: Shuffler,
 }
 
 impl Default for BacRules {
@@ -69,6 +76,7 @@ impl BacRules {
             pair_pays: 11,
             shuffle: Shuffle::CutCard { penetration: 0.9 },
             burn: false,
+            shuffler: Shuffler::Uniform,
         }
     }
 
@@ -102,6 +110,16 @@ impl BacRules {
                 "--pair-pays {}: a pair pays from 1 to 100 to one (11 at real tables)",
                 self.pair_pays
             ));
+        }
+        self.shuffler
+            .validate()
+            .map_err(|e| format!("--shuffle: {e}"))?;
+        if self.shuffler == Shuffler::Machine && (self.shuffle != Shuffle::EveryRound || self.burn)
+        {
+            return Err(
+                "--shuffle machine deals from a continuous shuffling machine, which has no cut card and burns none: drop --penetration and --burn"
+                    .into(),
+            );
         }
         if let Shuffle::CutCard { penetration } = self.shuffle {
             if !(0.1..=0.99).contains(&penetration) || penetration.is_nan() {
@@ -154,13 +172,19 @@ impl BacRules {
             }
             BankerPays::NoCommission => "banker 1:1 no commission (win on 6 pays 1:2)".into(),
         };
-        let shuffle = match self.shuffle {
-            Shuffle::CutCard { penetration } => format!(
-                "cut card after {:.0}% of the shoe{}",
+        let shuffle = match (self.shuffle, self.shuffler) {
+            (_, s @ Shuffler::Machine) => s.describe(),
+            (Shuffle::CutCard { penetration }, s) => format!(
+                "cut card after {:.0}% of the shoe{}{}",
                 penetration * 100.0,
-                if self.burn { ", burn" } else { ", no burn" }
+                if self.burn { ", burn" } else { ", no burn" },
+                match s {
+                    Shuffler::Uniform => String::new(),
+                    s => format!(", {}", s.describe()),
+                }
             ),
-            Shuffle::EveryRound => "shuffled every coup".into(),
+            (Shuffle::EveryRound, Shuffler::Uniform) => "shuffled every coup".into(),
+            (Shuffle::EveryRound, s) => format!("{} before every coup", s.describe()),
         };
         format!(
             "{}, {banker}, player 1:1, tie {}:1, pairs {}:1, {shuffle}",
@@ -200,6 +224,35 @@ mod tests {
         };
         assert_eq!((nc.banker_win(6), nc.banker_win(7)), (500, 1000));
         assert_eq!(pct1(25), "2.5");
+    }
+
+    #[test]
+    fn the_shuffler_is_written_only_when_not_uniform() {
+        let r = BacRules::standard();
+        let json = serde_json::to_value(&r).unwrap();
+        assert!(json.get("shuffler").is_none(), "{json}");
+        assert_eq!(serde_json::from_value::<BacRules>(json).unwrap(), r);
+        let riffled = BacRules {
+            shuffler: Shuffler::Riffle(3),
+            ..r.clone()
+        };
+        assert!(riffled.describe().ends_with("no burn, riffled 3 times"));
+        assert_eq!(
+            serde_json::to_value(&riffled).unwrap()["shuffler"],
+            serde_json::json!({"riffle": 3})
+        );
+        let mut machine = BacRules {
+            shuffler: Shuffler::Machine,
+            ..r.clone()
+        };
+        assert!(machine
+            .validate()
+            .unwrap_err()
+            .contains("--shuffle machine"));
+        machine.shuffle = Shuffle::EveryRound;
+        assert_eq!(machine.validate(), Ok(()));
+        machine.burn = true;
+        assert!(machine.validate().is_err());
     }
 
     #[test]

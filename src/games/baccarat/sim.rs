@@ -263,7 +263,7 @@ impl<B: Bettor> Simulation for BacSim<B> {
         let mut s = ChunkSums::default();
         let every = rules.shuffle == Shuffle::EveryRound;
         let batch = if every { 10 } else { rules.cut() };
-        let mut shoe = Shoe::new(rules.decks, rules.cut(), batch);
+        let mut shoe = Shoe::new(rules.decks, rules.cut(), batch).shuffled_by(rules.shuffler);
         for _ in 0..self.sessions_per_chunk {
             // Each session has a stream of its own: the cards it deals depend on the seed
             // and its position only, not on how the bets went before it.

@@ -161,23 +161,33 @@ pub struct ShufflePart {
     pub sections: Vec<Section>,
 }
 
-/// The place of the shuffle tests: every shoe's cards in dealing order (the burn first) as
-/// ids `rank * 4 + suit`, for the shared shuffle module's `ShuffleTests` (`new(decks, seed)`,
-/// `add_shoe(&[CardId])`, `finish(level)`). It tests nothing yet: the report has no shuffle
-/// part.
+/// The shuffle's tests (`crate::shuffle`), fed every shoe's cards in dealing order (the burn
+/// first) as ids `rank * 4 + suit`.
 pub struct ShuffleHook {
-    _decks: u32,
+    tests: crate::shuffle::ShuffleTests,
 }
+
+/// The seed of the shuffle tests' simulated null (stated in the report).
+pub const SHUFFLE_SEED: u64 = 1;
 
 impl ShuffleHook {
     pub fn new(decks: u32) -> ShuffleHook {
-        ShuffleHook { _decks: decks }
+        ShuffleHook {
+            tests: crate::shuffle::ShuffleTests::new(decks, SHUFFLE_SEED),
+        }
     }
     /// A shoe's cards, in dealing order.
-    pub fn add_shoe(&mut self, _cards: &[u8]) {}
-    /// The part, if the tests ran.
-    pub fn finish(self, _level: f64) -> Option<ShufflePart> {
-        None
+    pub fn add_shoe(&mut self, cards: &[u8]) {
+        self.tests.add_shoe(cards);
+    }
+    /// The part.
+    pub fn finish(self, level: f64) -> Option<ShufflePart> {
+        let v = self.tests.finish(level);
+        Some(ShufflePart {
+            ok: v.pass,
+            failures: crate::audit::shuffle_failures(&v),
+            sections: vec![crate::audit::shuffle_section(&v)],
+        })
     }
 }
 
@@ -1933,7 +1943,7 @@ mod tests {
         );
         assert_eq!(
             err(&|l| l[0] = l[0].replace(r#""decks":6"#, r#""decks":6,"penetration":0.8"#)),
-            "log line 1, field rules.penetration: not a rule; the rules are banker_pays, burn, commission_permille, decks, pair_pays, shuffle, tie_pays"
+            "log line 1, field rules.penetration: not a rule; the rules are banker_pays, burn, commission_permille, decks, pair_pays, shuffle, shuffler, tie_pays"
         );
         assert_eq!(
             err(&|l| l[0] = l[0].replace("baccarat", "blackjack")),

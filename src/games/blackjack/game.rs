@@ -182,12 +182,7 @@ impl Game for Blackjack {
         let name = match &cfg.count {
             None => i.name,
             Some(c) => {
-                let cut = match cfg.rules.shuffle {
-                    Shuffle::CutCard { penetration } => {
-                        format!("cut card at {:.0}%", penetration * 100.0)
-                    }
-                    Shuffle::EveryRound => "shuffled every round".into(),
-                };
+                let cut = cfg.rules.shoe_words();
                 if i.name == super::resolve::BASIC_NAME {
                     format!("{}; {cut}", c.describe())
                 } else {
@@ -426,7 +421,10 @@ impl crate::game::Baseline<Blackjack> for BjBaseline {
     /// The exact EV per initial bet when the shoe is shuffled every round (the full-shoe
     /// analysis lacks the cut card's effect) and no insurance is taken.
     fn expected(cfg: &BjConfig) -> Result<Option<Expected>, BjError> {
-        if cfg.rules.shuffle != Shuffle::EveryRound || cfg.bets.insure {
+        if cfg.rules.shuffle != Shuffle::EveryRound
+            || cfg.bets.insure
+            || !cfg.rules.shuffler.is_uniform()
+        {
             return Ok(None);
         }
         let t = DealerTable::shared(cfg.rules.h17);

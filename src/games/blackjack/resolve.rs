@@ -61,12 +61,13 @@ pub fn basic_chart(rules: &Rules, kept: &Kept) -> Chart {
     chart
 }
 
-/// The rules with what cannot change a derived chart (how the shoe ends, the number of
-/// seats: the derivation is for a full shoe) set to the seed's.
+/// The rules with what cannot change a derived chart (how the shoe ends and is shuffled, the
+/// number of seats: the derivation is for a full shoe) set to the seed's.
 pub(super) fn chart_rules(r: &Rules) -> Rules {
     let seed = Rules::seed();
     Rules {
         shuffle: seed.shuffle,
+        shuffler: seed.shuffler,
         players: seed.players,
         ..r.clone()
     }

@@ -239,7 +239,8 @@ impl<'a, P: Player> Table<'a, P> {
                 } else {
                     64
                 },
-            ),
+            )
+            .shuffled_by(rules.shuffler),
             every_round,
             res: RoundResult {
                 players: rules.players as usize,
@@ -1319,7 +1320,7 @@ mod tests {
             for _ in 0..50 {
                 t.player.events.clear();
                 t.play_shoe(&mut rng, |_| rounds += 1);
-                let dealt = t.shoe.dealt_cards();
+                let dealt = &t.shoe.dealt_cards()[..];
                 assert!(dealt.len() < t.shoe.len(), "cards behind the cut are dealt");
                 assert_eq!(t.player.events[0], None, "a shoe starts with a shuffle");
                 let seen = t.player.seen();

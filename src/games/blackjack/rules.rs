@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+pub use crate::cards::Shuffler;
+
 /// Blackjack payout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BjPays {
@@ -94,6 +96,11 @@ pub struct Rules {
     pub hit_split_aces: bool,
     pub split_by: SplitBy,
     pub shuffle: Shuffle,
+    /// How the shoe is shuffled. Uniform unless set, and then left out of files (rules,
+    /// shard keys and baselines written before it read and hash as they did). The machine
+    /// returns the cards after every round: it goes with `Shuffle::EveryRound` only.
+    #[serde(default, skip_serializing_if = "Shuffler::is_uniform")]
+    pub shuffler: Shuffler,
     /// Seated players, all playing the chosen strategy.
     pub players: u8,
 }
@@ -125,6 +132,7 @@ impl Rules {
             hit_split_aces: false,
             split_by: SplitBy::Value,
             shuffle: Shuffle::CutCard { penetration: 0.75 },
+            shuffler: Shuffler::Uniform,
             players: 1,
         }
     }
@@ -172,7 +180,23 @@ impl Rules {
     /// Check that the rules can be played; say what to change otherwise.
     pub fn validate(&self) -> Result<(), RulesError> {
         self.validate_undealt()?;
+        self.validate_shuffler()?;
         self.validate_cut_card()
+    }
+
+    /// The shuffler with the way the shoe ends: a machine has no cut card and returns the
+    /// cards after every round.
+    fn validate_shuffler(&self) -> Result<(), RulesError> {
+        self.shuffler
+            .validate()
+            .map_err(|e| RulesError(format!("--shuffle: {e}")))?;
+        if self.shuffler == Shuffler::Machine && self.shuffle != Shuffle::EveryRound {
+            return Err(RulesError(
+                "--shuffle machine deals from a continuous shuffling machine, which has no cut card: drop --penetration"
+                    .into(),
+            ));
+        }
+        Ok(())
     }
 
     /// `validate` without the cut card's place in the shoe (its value is still checked): for
@@ -256,6 +280,23 @@ impl Rules {
         Err(RulesError(format!(
             "--penetration {penetration} leaves {behind} cards behind the cut card; a round with {players} needs up to {reserve}: use --penetration {max} or less"
         )))
+    }
+
+    /// How the shoe ends and is shuffled, in words: "cut card at 75%", "shuffle every round",
+    /// "cut card at 75%, riffled 4 times", "continuous shuffling machine (10-card buffer)".
+    pub fn shoe_words(&self) -> String {
+        match (self.shuffle, self.shuffler) {
+            (_, Shuffler::Machine) => self.shuffler.describe(),
+            (Shuffle::CutCard { penetration }, s) => {
+                let cut = format!("cut card at {:.0}%", penetration * 100.0);
+                match s {
+                    Shuffler::Uniform => cut,
+                    s => format!("{cut}, {}", s.describe()),
+                }
+            }
+            (Shuffle::EveryRound, Shuffler::Uniform) => "shuffle every round".to_string(),
+            (Shuffle::EveryRound, s) => format!("{} before every round", s.describe()),
+        }
     }
 
     /// Cards in the shoe.
@@ -342,11 +383,7 @@ impl fmt::Display for Rules {
                 SplitBy::Value => "value",
                 SplitBy::Rank => "rank",
             },
-            match self.shuffle {
-                Shuffle::CutCard { penetration } =>
-                    format!("cut card at {:.0}%", penetration * 100.0),
-                Shuffle::EveryRound => "shuffle every round".to_string(),
-            },
+            self.shoe_words(),
             self.players,
             if self.players == 1 { "" } else { "s" }
         )
@@ -451,6 +488,48 @@ mod tests {
         r.max_hands = 1;
         r.das = true;
         assert!(r.validate().is_err());
+    }
+
+    #[test]
+    fn the_shuffler_is_written_only_when_not_uniform() {
+        // Rules written before the setting read as uniform, and uniform rules write as they
+        // did (shard keys and baselines hash the same).
+        let seed = Rules::seed();
+        let json = serde_json::to_value(&seed).unwrap();
+        assert!(json.get("shuffler").is_none(), "{json}");
+        assert_eq!(serde_json::from_value::<Rules>(json).unwrap(), seed);
+        let riffled = Rules {
+            shuffler: Shuffler::Riffle(7),
+            ..Rules::seed()
+        };
+        let json = serde_json::to_value(&riffled).unwrap();
+        assert_eq!(json["shuffler"], serde_json::json!({"riffle": 7}));
+        assert_eq!(serde_json::from_value::<Rules>(json).unwrap(), riffled);
+        assert!(riffled.validate().is_ok());
+        assert_eq!(riffled.advertised_rtp(), None);
+        assert!(riffled
+            .to_string()
+            .contains("cut card at 75%, riffled 7 times"));
+        // A machine returns the cards every round: never with a cut card.
+        let mut machine = Rules {
+            shuffler: Shuffler::Machine,
+            ..Rules::seed()
+        };
+        assert!(machine
+            .validate()
+            .unwrap_err()
+            .0
+            .contains("drop --penetration"));
+        machine.shuffle = Shuffle::EveryRound;
+        assert!(machine.validate().is_ok());
+        assert!(machine
+            .to_string()
+            .contains("continuous shuffling machine (10-card buffer)"));
+        let bad = Rules {
+            shuffler: Shuffler::Riffle(0),
+            ..Rules::seed()
+        };
+        assert!(bad.validate().unwrap_err().0.contains("--shuffle"));
     }
 
     #[test]

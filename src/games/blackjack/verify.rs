@@ -34,6 +34,9 @@ use crate::report::{count, count_cell, pct, pct_cell, Cell, Report, Section};
 /// Deviations listed one by one (all are counted).
 pub const MAX_LISTED: usize = 100;
 
+/// The seed of the shuffle tests' simulated null (stated in the report).
+pub const SHUFFLE_SEED: u64 = 1;
+
 /// `verify blackjack`.
 pub struct VerifyJob {
     pub log: PathBuf,
@@ -149,6 +152,8 @@ pub struct VerifyModel {
     pub settlement: Deviations,
     pub shoe: Deviations,
     pub outcomes: Vec<OutcomeTest>,
+    /// Each shoe's order against a uniform shuffle and the shoe before.
+    pub shuffle: crate::shuffle::ShuffleVerdict,
     pub returns: ReturnPart,
     pub pass: bool,
     /// The failed parts, by name.
@@ -374,6 +379,7 @@ impl<'w> Periods<'w> {
 /// Everything the pass accumulates.
 struct Pass<'a, 'w> {
     periods: Option<&'a mut Periods<'w>>,
+    shuffle: crate::shuffle::ShuffleTests,
     rules: Rules,
     header: Header,
     values: &'a ActionValues,
@@ -518,7 +524,16 @@ impl Pass<'_, '_> {
             self.shoe_dev.add("burn", d);
         }
         self.shoes += 1;
+        self.end_shoe();
         self.shoe = Some(st);
+    }
+
+    /// The shoe in play, whole, to the shuffle's tests.
+    fn end_shoe(&mut self) {
+        if let Some(prev) = &self.shoe {
+            let ids: Vec<u8> = prev.cards.iter().map(|c| c.0).collect();
+            self.shuffle.add_shoe(&ids);
+        }
     }
 
     fn round_record(&mut self, line: u64, r: RoundRecord) {
@@ -903,6 +918,7 @@ pub fn verify(
     let read = lines.read.clone();
     let mut pass = Pass {
         periods,
+        shuffle: crate::shuffle::ShuffleTests::new(rules.decks, SHUFFLE_SEED),
         rules: rules.clone(),
         header: header.clone(),
         values: &values,
@@ -984,6 +1000,8 @@ pub fn verify(
         }
     }
     bar.finish();
+    pass.end_shoe();
+    pass.shoe = None;
     let mut m = model(pass, lines.name(), size, level, &rules, &header);
     m.interrupted_at_line = interrupted_at_line;
     m.interrupted = interrupted_at_line.is_some();
@@ -1179,6 +1197,10 @@ fn model(
     if p.shoe_dev.count > 0 {
         failed.push("shoe".to_string());
     }
+    let shuffle = p.shuffle.finish(level);
+    if !shuffle.pass {
+        failed.push("shuffle".to_string());
+    }
     if outcomes.iter().any(|t| !t.pass) {
         failed.push("outcomes".to_string());
     }
@@ -1201,6 +1223,7 @@ fn model(
         settlement: p.settlement,
         shoe: p.shoe_dev,
         outcomes,
+        shuffle,
         returns,
         pass: failed.is_empty(),
         periods: p
@@ -1287,6 +1310,16 @@ pub fn render(m: &VerifyModel) -> Report {
         ),
     );
     part(
+        "shuffle",
+        m.shuffle.pass,
+        format!(
+            "{} shoes against a uniform shuffle and the shoe before: {} test(s), {} failed",
+            count(m.shuffle.shoes),
+            m.shuffle.tests.len(),
+            crate::audit::shuffle_failures(&m.shuffle).len()
+        ),
+    );
+    part(
         "outcomes",
         m.outcomes.iter().all(|t| t.pass),
         format!(
@@ -1309,6 +1342,7 @@ pub fn render(m: &VerifyModel) -> Report {
     let mut sections = vec![verdict];
     sections.extend(deviation_sections("Settlement", &m.settlement));
     sections.extend(deviation_sections("Shoe", &m.shoe));
+    sections.push(crate::audit::shuffle_section(&m.shuffle));
     let mut out = Section::new(
         "Outcomes against their exact probabilities (given the cards already out)",
         &[

@@ -100,7 +100,7 @@ impl Header {
     /// The rules the header states: the standard table's, with the fields it gives. An error
     /// names the field (`rules.NAME`) and says why.
     pub fn table_rules(&self) -> Result<BacRules, (String, String)> {
-        let rules = crate::logfile::rules_over(&BacRules::standard(), &self.rules)?;
+        let rules = crate::logfile::rules_over(&BacRules::standard(), &["shuffler"], &self.rules)?;
         rules.validate().map_err(|e| ("rules".to_string(), e))?;
         Ok(rules)
     }

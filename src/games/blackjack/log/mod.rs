@@ -73,7 +73,7 @@ pub struct Header {
 impl Header {
     /// The rules the header states: the seed table's, with the fields it gives.
     pub fn table_rules(&self) -> Result<Rules, (String, String)> {
-        let rules = crate::logfile::rules_over(&Rules::seed(), &self.rules)?;
+        let rules = crate::logfile::rules_over(&Rules::seed(), &["shuffler"], &self.rules)?;
         rules
             .validate()
             .map_err(|e| ("rules".to_string(), e.to_string()))?;

@@ -4,8 +4,8 @@
 //! streams, by the same players, each wrapped so its decisions are recorded ([`Logged`]).
 //! A round's cards are the shoe's (in dealing order), its money the table's result; who got
 //! which card and each hand's actions come from [`replay`] of those cards and decisions.
-//! Suits are dealt to the ranks at random from a stream of the log's own ([`Suits`]): a
-//! uniform shoe of ranks suited so is a uniform shoe of cards.
+//! Each card keeps its suit in the shoe (`cards::CardId`), so a shuffle that carries cards over
+//! from one shoe to the next (`--shuffle riffle:K`) carries them whole into the log.
 //!
 //! Memory is one round at a time; the log streams to the door's writer.
 
@@ -23,7 +23,7 @@ use crate::games::blackjack::round::{RoundResult, Table};
 use crate::games::blackjack::rules::{Rules, Shuffle};
 use crate::games::blackjack::sim::Plan;
 use crate::games::blackjack::strategy::{Action, AlwaysInsure, Player, Seats, Situation};
-use crate::logfile::{Card, Suits};
+use crate::logfile::Card;
 use crate::rng::{Rng, RngCore, SeedableRng};
 
 /// Money units per initial bet in a simulated log: every payout of every rule set (3:2, 6:5,
@@ -248,10 +248,6 @@ impl Writer<'_> {
         let rules = &self.cfg.rules;
         let players = rules.players as usize;
         let mut rng = crate::rng::chunk_rng(self.seed, c);
-        let mut suits = Suits::new(
-            rules.decks,
-            crate::rng::chunk_rng(self.seed ^ 0x5375_6974_735f_6c6f, c),
-        );
         let player = Logged {
             inner: seats.player(),
             answers: vec![Default::default(); players],
@@ -266,7 +262,6 @@ impl Writer<'_> {
             self.shoe_no += 1;
             table.shoe.reshuffle();
             table.player.shuffled();
-            suits.reshuffle();
             if logged {
                 let rec = ShoeRecord {
                     kind: "shoe".into(),
@@ -282,18 +277,9 @@ impl Writer<'_> {
                 let r: RoundResult = *table.play_round(&mut shoe_rng);
                 let mid = table.shoe.reshuffles_mid_round != before;
                 self.round_no += 1;
-                let ranks = table.shoe.round_cards().to_vec();
-                let reshuffled_after = if mid {
-                    // The cards on the table stayed out; the rest were reshuffled.
-                    let kept = table.shoe.kept_on_refill;
-                    suits.reshuffle();
-                    Some(kept as u32)
-                } else {
-                    None
-                };
-                // After a reshuffle in the round, the new shoe's suits: the cards kept on the
-                // table are out of it.
-                let cards: Vec<Card> = ranks.iter().map(|&k| suits.deal(k)).collect();
+                let cards: Vec<Card> = table.shoe.round_cards().map(Card).collect();
+                let ranks: Vec<Rank> = cards.iter().map(|c| c.rank()).collect();
+                let reshuffled_after = mid.then_some(table.shoe.kept_on_refill as u32);
                 if logged {
                     let rec = self.round(&r, &ranks, cards, &mut table.player, reshuffled_after);
                     line(self.out, &rec)?;
