@@ -264,6 +264,57 @@ pub(crate) fn unexpected_nulls(v: &serde_json::Value, optional: fn(&str) -> bool
     nulls
 }
 
+/// The shuffle's tests as a report section (`verify blackjack` and `verify baccarat` alike).
+pub fn shuffle_section(v: &crate::shuffle::ShuffleVerdict) -> Section {
+    let mut s = Section::new(
+        &format!(
+            "The shuffle: {} shoes against a uniform shuffle and the shoe before ({}, seed {})",
+            crate::report::count(v.shoes),
+            v.correction,
+            v.seed
+        ),
+        &[
+            "test",
+            "what it detects",
+            "n",
+            "observed",
+            "expected",
+            "statistic",
+            "p",
+            "p (adjusted)",
+            "result",
+        ],
+    );
+    for t in &v.tests {
+        let p = |x: f64| Cell::num(crate::stats::format_p(x), x, "");
+        s.row([
+            Cell::from(t.name.as_str()),
+            Cell::from(t.what_it_detects.as_str()),
+            crate::report::count_cell(t.n),
+            Cell::num(format!("{:.4}", t.observed), t.observed, ""),
+            Cell::num(format!("{:.4}", t.expected), t.expected, ""),
+            Cell::num(format!("{:.2}", t.statistic), t.statistic, ""),
+            p(t.p_value),
+            p(t.p_adjusted),
+            Cell::from(match (&t.note, t.pass) {
+                (Some(n), _) => n.as_str(),
+                (None, true) => "holds",
+                (None, false) => "FAILS",
+            }),
+        ]);
+    }
+    s
+}
+
+/// The names of the shuffle's failed tests.
+pub fn shuffle_failures(v: &crate::shuffle::ShuffleVerdict) -> Vec<String> {
+    v.tests
+        .iter()
+        .filter(|t| !t.pass)
+        .map(|t| t.name.clone())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -351,55 +402,4 @@ mod tests {
         assert_ne!(a.rules_hash, b.rules_hash);
         assert_eq!(a.rng, RNG);
     }
-}
-
-/// The shuffle's tests as a report section (`verify blackjack` and `verify baccarat` alike).
-pub fn shuffle_section(v: &crate::shuffle::ShuffleVerdict) -> Section {
-    let mut s = Section::new(
-        &format!(
-            "The shuffle: {} shoes against a uniform shuffle and the shoe before ({}, seed {})",
-            crate::report::count(v.shoes),
-            v.correction,
-            v.seed
-        ),
-        &[
-            "test",
-            "what it detects",
-            "n",
-            "observed",
-            "expected",
-            "statistic",
-            "p",
-            "p (adjusted)",
-            "result",
-        ],
-    );
-    for t in &v.tests {
-        let p = |x: f64| Cell::num(crate::stats::format_p(x), x, "");
-        s.row([
-            Cell::from(t.name.as_str()),
-            Cell::from(t.what_it_detects.as_str()),
-            crate::report::count_cell(t.n),
-            Cell::num(format!("{:.4}", t.observed), t.observed, ""),
-            Cell::num(format!("{:.4}", t.expected), t.expected, ""),
-            Cell::num(format!("{:.2}", t.statistic), t.statistic, ""),
-            p(t.p_value),
-            p(t.p_adjusted),
-            Cell::from(match (&t.note, t.pass) {
-                (Some(n), _) => n.as_str(),
-                (None, true) => "holds",
-                (None, false) => "FAILS",
-            }),
-        ]);
-    }
-    s
-}
-
-/// The names of the shuffle's failed tests.
-pub fn shuffle_failures(v: &crate::shuffle::ShuffleVerdict) -> Vec<String> {
-    v.tests
-        .iter()
-        .filter(|t| !t.pass)
-        .map(|t| t.name.clone())
-        .collect()
 }
