@@ -244,8 +244,13 @@ impl Kept {
         }
         let (mean, variance) = kept_moments(&self.follows, &counts, &self.weight, &self.cumulative);
         self.pooled.add(q, mean, variance);
-        if variance > 0.0 {
-            let z = (q - mean) / variance.sqrt();
+        if variance > 0.0 && mean > 0.0 && q > 0.0 {
+            // Q is a sum of counts, skewed to the right; its logarithm is not (skewness 0.05
+            // against 0.008 over 10^5 pairs of uniform shoes of 8 decks; the normal's tail to
+            // 4 standard deviations): z of ln Q, with E ln Q ≈ ln μ − r/2 and Var ln Q ≈ r,
+            // r = σ²/μ².
+            let r = variance / (mean * mean);
+            let z = ((q / mean).ln() + r / 2.0) / r.sqrt();
             if z > self.worst {
                 self.worst = z;
                 self.worst_shoe = shoe;
@@ -638,8 +643,10 @@ impl ShuffleTests {
                     String::new()
                 }
             ),
-            null: "each pair of shoes' order-kept z (exact mean and variance), normal; the \
-                   largest of n independent ones (Šidák: 1 − Φ(z)^n)"
+            null: "each pair of shoes' order-kept statistic Q by its logarithm (a sum of \
+                   counts, skewed; ln Q is not), standardized with the exact mean μ and variance \
+                   σ² of Q (E ln Q ≈ ln μ − σ²/2μ², Var ln Q ≈ σ²/μ²), normal; the largest of n \
+                   independent ones (Šidák: 1 − Φ(z)^n)"
                 .into(),
             n,
             observed: z,
