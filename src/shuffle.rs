@@ -884,6 +884,23 @@ impl PowerSpec {
     }
 }
 
+/// The power measured at the seed table's shoe (`PowerSpec::seed_table`: 8 decks, cut card
+/// at 75%, 400 logs): for k riffles, the fewest shoes (on `shoes_grid`) at which the verdict
+/// fails at 99% in at least 90% of logs. `examples/shuffle_power.rs` measures it again
+/// (docs/shuffle.md); a test checks the rows to 6 riffles.
+pub const SEED_TABLE_POWER: [(u8, u64); 10] = [
+    (3, 2),
+    (4, 2),
+    (5, 3),
+    (6, 5),
+    (7, 14),
+    (8, 51),
+    (9, 209),
+    (10, 928),
+    (11, 3626),
+    (12, 15_840),
+];
+
 /// The shoes a log needs for the tests to find a shuffler.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Power {
@@ -1313,6 +1330,18 @@ mod tests {
         // Before any shoe: every test passes, saying why it has nothing yet.
         let empty = ShuffleTests::new(8, 0).finish(0.99);
         assert!(empty.pass && empty.tests.iter().all(|t| t.note.is_some()));
+    }
+
+    #[test]
+    fn the_stated_power_is_measured() {
+        let spec = PowerSpec::seed_table();
+        for &(k, shoes) in &SEED_TABLE_POWER[..4] {
+            let p = power(Shuffler::Riffle(k), &spec);
+            assert_eq!(p.shoes, Some(shoes), "{k} riffles: {p:?}");
+            assert!(p.rate >= 0.9 && p.rate_before < 0.9);
+        }
+        let grid = shoes_grid(spec.max_shoes);
+        assert!(SEED_TABLE_POWER.iter().all(|(_, s)| grid.contains(s)));
     }
 
     #[test]
