@@ -102,8 +102,8 @@ impl Rising {
         for &c in prev {
             count[c as usize] += 1;
         }
-        for c in 0..52 {
-            self.start[c + 1] = self.start[c] + count[c];
+        for (c, &k) in count.iter().enumerate() {
+            self.start[c + 1] = self.start[c] + k;
         }
         let mut next: [u32; 52] = std::array::from_fn(|c| self.start[c]);
         self.places.clear();
