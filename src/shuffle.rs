@@ -1345,6 +1345,56 @@ mod tests {
     }
 
     #[test]
+    fn shoes_of_rounds_played_pass_at_the_nominal_rate() {
+        // The shoes of the seed table played round by round with basic strategy (each seen to
+        // the end of the round in which the cut card came out, so the cards seen depend a
+        // little on their order), 5 shoes a chunk as a short run deals them: 200 logs of 60
+        // shoes. Each z-test's z has mean 0 and standard deviation 1 within 4.4 standard
+        // errors; the verdict fails about 1% of them.
+        use crate::games::blackjack::{resolve::seed_chart, round::Table, rules::Rules};
+        let rules = Rules::seed();
+        let chart = seed_chart();
+        let verdicts: Vec<ShuffleVerdict> = (0..200u64)
+            .into_par_iter()
+            .map(|log| {
+                let mut tests = ShuffleTests::new(8, log);
+                for chunk in 0..12 {
+                    let mut rng = chunk_rng(log, chunk);
+                    let mut table = Table::new(&rules, &chart);
+                    for _ in 0..5 {
+                        let mut shoe_rng =
+                            Rng::seed_from_u64(crate::rng::RngCore::next_u64(&mut rng));
+                        table.play_shoe(&mut shoe_rng, |_| ());
+                        tests.add_shoe(&table.shoe.dealt_ids());
+                    }
+                }
+                tests.finish(0.99)
+            })
+            .collect();
+        let n = verdicts.len() as f64;
+        for (i, t) in verdicts[0].tests.iter().enumerate() {
+            // The chi-square and the largest of many z are not standard normal.
+            if matches!(t.key.as_str(), "position" | "worst") {
+                continue;
+            }
+            let z: Vec<f64> = verdicts.iter().map(|v| v.tests[i].statistic).collect();
+            let mean = z.iter().sum::<f64>() / n;
+            let sd = (z.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
+            assert!(mean.abs() < 4.4 / n.sqrt(), "{}: mean z {mean}", t.key);
+            assert!(
+                (sd - 1.0).abs() < 4.4 / (2.0 * n).sqrt(),
+                "{}: sd {sd}",
+                t.key
+            );
+        }
+        let failed = verdicts.iter().filter(|v| !v.pass).count() as f64 / n;
+        assert!(
+            failed <= 0.01 + 4.4 * (0.0099 / n).sqrt(),
+            "false alarms {failed}"
+        );
+    }
+
+    #[test]
     fn the_stated_power_is_measured() {
         let spec = PowerSpec::seed_table();
         for &(k, shoes) in &SEED_TABLE_POWER[..4] {
