@@ -524,6 +524,15 @@ impl Shoe {
         self.cards[..self.pos].iter().map(|c| c & 15).collect()
     }
 
+    /// Tests: the cards dealt since the last shuffle, with their suits.
+    #[cfg(test)]
+    pub fn dealt_ids(&self) -> Vec<CardId> {
+        self.cards[..self.pos]
+            .iter()
+            .map(|c| (c & 15) * 4 + (c >> 4))
+            .collect()
+    }
+
     /// Tests: deal exactly these ranks next, in order.
     #[cfg(test)]
     pub fn force(&mut self, ranks: &[Rank]) {
