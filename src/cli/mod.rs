@@ -352,6 +352,8 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "N", default_value = "10000", requires = "periods_out", value_parser = parse_positive)]
     pub period_rounds: u64,
     #[command(flatten)]
+    pub tables: blackjack::TablesArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
     pub quiet: QuietArgs,
@@ -373,6 +375,7 @@ impl From<&VerifyArgs> for rtplab::games::blackjack::verify::VerifyJob {
             level: a.level / 100.0,
             periods_out: a.periods_out.clone(),
             period_rounds: a.period_rounds,
+            kept: a.tables.kept(),
             outputs: (&a.output).into(),
         }
     }

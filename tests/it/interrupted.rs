@@ -212,7 +212,16 @@ fn a_verification_stopped_before_its_first_round() {
     );
     let lines =
         rtplab::logfile::Lines::new("log", std::io::Cursor::new(log.as_bytes().to_vec())).unwrap();
-    let m = verify(lines, 0.99, log.len() as u64, false, &stopped(), None).unwrap();
+    let m = verify(
+        lines,
+        0.99,
+        log.len() as u64,
+        false,
+        &stopped(),
+        None,
+        &rtplab::games::blackjack::kept::Kept::Fresh,
+    )
+    .unwrap();
     assert_eq!((m.rounds, m.interrupted_at_line), (0, Some(2)));
     let report = render(&m);
     check_report("verify", &report, plots(&m).unwrap());

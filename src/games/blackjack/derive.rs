@@ -342,10 +342,15 @@ pub struct ActionValues {
 
 /// [`ActionValues`] of `rules` from a full shoe.
 pub fn action_values(rules: &Rules) -> ActionValues {
+    action_values_shoe(rules, full_shoe(rules.decks))
+}
+
+/// [`ActionValues`] of `rules` from the shoe `shoe` (cards by value, ace first).
+pub fn action_values_shoe(rules: &Rules, shoe: [u32; NV]) -> ActionValues {
     let table = DealerTable::shared(rules.h17);
     let sums: Vec<Sums> = (0..NV)
         .into_par_iter()
-        .map(|u| sums_for_up(rules, table, u, full_shoe(rules.decks), false))
+        .map(|u| sums_for_up(rules, table, u, shoe, false))
         .collect();
     let mut two = vec![[[f64::NAN; 5]; ROWS]; NV];
     let mut multi = vec![[[f64::NAN; 2]; ROWS]; NV];
@@ -372,13 +377,32 @@ impl ActionValues {
     /// How much less than the best action `taken` is worth in `sit` (0 for the best one, or
     /// where the values do not reach: a hand no full-shoe hand of its row resembles).
     pub fn regret(&self, sit: &Situation, taken: Action) -> f64 {
+        let vals = self.offered(sit);
+        let best = vals.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+        match vals.iter().find(|v| v.0 == taken) {
+            Some(&(_, x)) if best.is_finite() => (best - x).max(0.0),
+            _ => 0.0,
+        }
+    }
+
+    /// What `a` is worth in `sit`, per initial bet (`None`: not offered, or a hand no hand of
+    /// its row resembles).
+    pub fn value(&self, sit: &Situation, a: Action) -> Option<f64> {
+        self.offered(sit)
+            .into_iter()
+            .find(|v| v.0 == a)
+            .map(|v| v.1)
+    }
+
+    /// The actions offered in `sit` that have a value, with it.
+    fn offered(&self, sit: &Situation) -> Vec<(Action, f64)> {
         let u = (sit.up as usize + 9) % 10;
         let row = match sit.pair {
             Some(v) => pair_row(v),
             None if sit.soft => soft_row(sit.total),
             None => hard_row(sit.total),
         };
-        let vals: Vec<(Action, f64)> = if sit.cards == 2 {
+        if sit.cards == 2 {
             let v = &self.two[u][row];
             let allowed = |a: Action| match a {
                 Action::Stand | Action::Hit => true,
@@ -400,15 +424,10 @@ impl ActionValues {
             .collect()
         } else {
             let v = &self.multi[u][row];
-            vec![(Action::Stand, v[0]), (Action::Hit, v[1])]
+            [(Action::Stand, v[0]), (Action::Hit, v[1])]
                 .into_iter()
                 .filter(|(_, x)| x.is_finite())
                 .collect()
-        };
-        let best = vals.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
-        match vals.iter().find(|v| v.0 == taken) {
-            Some(&(_, x)) if best.is_finite() => (best - x).max(0.0),
-            _ => 0.0,
         }
     }
 }

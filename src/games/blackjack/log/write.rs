@@ -131,9 +131,17 @@ pub fn header(cfg: &BjConfig, seed: u64, claim: Option<f64>) -> Header {
         claim,
         currency: None,
         source: Some(format!(
-            "rtplab {} sim blackjack --seed {seed} (strategy: {})",
+            "rtplab {} sim blackjack --seed {seed} (strategy: {}{})",
             crate::VERSION,
-            cfg.strategy.info().name
+            cfg.strategy.info().name,
+            cfg.count.as_ref().map_or_else(String::new, |c| format!(
+                "; counting {}, ramp {}{}",
+                c.system.label,
+                c.ramp,
+                c.indices
+                    .as_ref()
+                    .map_or_else(String::new, |i| format!(", indices {}", i.label))
+            ))
         )),
     }
 }
