@@ -33,6 +33,7 @@ pub fn check_dir(
     z_limit: f64,
     bless: bool,
     games: &[Entry],
+    progress: bool,
 ) -> Result<Vec<Outcome>, CheckError> {
     let name = dir.display().to_string();
     // The folder as the door holds it: each baseline opened through it, never by a name
@@ -75,12 +76,21 @@ pub fn check_dir(
             (entry.check)(&f, v).map_err(|e| bad(e.to_string()))?,
         ));
     }
+    let bar = crate::progress::Progress::new(
+        progress,
+        pending.len() as u64,
+        "checking the baselines",
+        "baselines",
+    );
     let outcomes = pending
         .into_iter()
         .map(|(fname, check)| {
-            check(z_limit, bless).map_err(|e| CheckError::Bad(fname, e.to_string()))
+            let o = check(z_limit, bless).map_err(|e| CheckError::Bad(fname, e.to_string()));
+            bar.advance(1);
+            o
         })
         .collect::<Result<Vec<Outcome>, CheckError>>()?;
+    bar.finish();
     // Blessed files are rewritten only when every baseline has run.
     for o in &outcomes {
         o.write_blessed()
@@ -197,8 +207,8 @@ impl crate::job::Job for CheckJob {
     fn outputs(&self) -> &crate::job::Outputs {
         &self.outputs
     }
-    fn run(self, _: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
-        let outcomes = check_dir(&self.dir, self.z, self.bless, &self.games)?;
+    fn run(self, ctx: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
+        let outcomes = check_dir(&self.dir, self.z, self.bless, &self.games, ctx.progress)?;
         let ok = outcomes.iter().all(|o| o.ok);
         let report = report(&outcomes, self.z, self.bless);
         Ok(crate::job::Outcome::report(

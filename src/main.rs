@@ -287,7 +287,7 @@ fn watch_signals(stop: Arc<AtomicBool>) {
             }
             stop.store(true, Ordering::SeqCst);
             let now = stopping.map_or_else(
-                || "finishing the chunks in progress, then reporting".to_string(),
+                || "finishing the step under way, then reporting what is done".to_string(),
                 |s| s.now,
             );
             say(format!(

@@ -19,6 +19,9 @@ use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, P
 /// How long work runs before its bar appears.
 pub const SHOW_AFTER: Duration = Duration::from_millis(1500);
 
+/// The least time spent on a stage's steps for their pace to give an ETA.
+const MIN_PACE: Duration = Duration::from_secs(1);
+
 /// A piece of work's progress: `len` steps of a unit (e.g. "chunks", "rule changes").
 pub struct Progress {
     bar: ProgressBar,
@@ -30,8 +33,12 @@ pub struct Progress {
 }
 
 /// The time `len − pos` more steps take at the pace of the steps from `base` to `pos` in
-/// `spent` (None: no step done yet to time).
+/// `spent` (None: no step done yet to time, or too little time spent to tell a pace: steps
+/// that came at once, read from a cache, say nothing of those left).
 pub fn eta(len: u64, pos: u64, base: u64, spent: Duration) -> Option<Duration> {
+    if spent < MIN_PACE && pos < len {
+        return None;
+    }
     let done = pos.checked_sub(base).filter(|&d| d > 0)?;
     let left = len.saturating_sub(pos);
     Some(spent.mul_f64(left as f64 / done as f64))
@@ -41,7 +48,12 @@ impl Progress {
     /// Progress of `len` steps, labelled `label` ("solving", "audit: exact tiers"), counted in
     /// `unit`. Drawn when `show` and standard error is a terminal, after [`SHOW_AFTER`].
     pub fn new(show: bool, len: u64, label: &str, unit: &str) -> Progress {
-        let p = Self::styled(Self::wanted(show), len, label, "{pos}/{len} {msg}");
+        let p = Self::styled(
+            Self::wanted(show),
+            len,
+            label,
+            "{human_pos}/{human_len} {msg}",
+        );
         p.bar.set_message(unit.to_string());
         p
     }
@@ -176,6 +188,8 @@ mod tests {
         assert_eq!(eta(1000, 910, 900, s(10)), Some(s(90)));
         // Nothing done yet: no pace to tell.
         assert_eq!(eta(1000, 900, 900, s(10)), None);
+        // 2 of 15 steps at once (read from a cache): no pace to tell either.
+        assert_eq!(eta(15, 2, 0, Duration::from_millis(200)), None);
         assert_eq!(eta(1000, 1000, 0, s(10)), Some(s(0)));
         let p = Progress::new(false, 1000, "work", "steps");
         p.resume(900);

@@ -89,6 +89,7 @@ impl RunCommon {
             shard_out,
             progress: !self.quiet,
             checkpoint,
+            label: None,
         }
     }
 }

@@ -238,6 +238,9 @@ pub struct RunSpec {
     /// Save the shard file (`shard_out`) every this long while the run goes on, so that a
     /// killed run can be resumed from it.
     pub checkpoint: Option<std::time::Duration>,
+    /// The progress bar's label (`None`: the game's name), for a run that is a stage of
+    /// larger work ("audit: simulating auto-play").
+    pub label: Option<String>,
 }
 
 /// A run's result: what was asked, how it was planned, its sums, and how it went.

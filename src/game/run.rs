@@ -70,7 +70,7 @@ pub fn simulate<G: Game>(
         chunks: chunks.clone(),
         threads: spec.threads,
         progress: spec.progress,
-        label: G::NAME.to_string(),
+        label: spec.label.clone().unwrap_or_else(|| G::NAME.to_string()),
     };
     let out_file = match &spec.shard_out {
         Some(path) => {

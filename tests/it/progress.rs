@@ -65,6 +65,14 @@ fn long_exact_work_shows_progress_unless_quiet() {
             "exact doom --players 2 --objective win --target 10000 --no-cache",
             "solving",
         ),
+        // Many short runs under one bar.
+        ("audit doom --format json", "audit doom: "),
+        ("check reports/baselines", "checking the baselines"),
+        (
+            "strategies bets blackjack --count hi-lo --rounds 300k --bankroll 10000 \
+             --table-min 25 --table-max 1000 --target-ror 5% --trip-rounds 100000",
+            "bankroll trips",
+        ),
     ] {
         let shown = on_terminal(args, 8);
         assert!(

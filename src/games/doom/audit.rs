@@ -178,7 +178,8 @@ fn simulation_run(
     let spec = crate::game::RunSpec {
         seed: cfg.seed,
         threads: cfg.threads,
-        progress: cfg.progress,
+        // The audit's own bar counts its runs: each is short.
+        progress: false,
         chunk: Some(sim_chunk(total)),
         ..Default::default()
     };
@@ -416,6 +417,7 @@ fn turn_sims(
     cfg: &DoomAuditConfig,
     tiers: &[DoomTier],
     stop: &AtomicBool,
+    bar: &crate::progress::Progress,
 ) -> Result<(Vec<TurnSim>, bool), DoomError> {
     let mut simulation = Vec::new();
     let mut interrupted = false;
@@ -425,6 +427,7 @@ fn turn_sims(
                 Some((sm, batches)) => simulation.push(turn_sim(t, &sm, batches)),
                 None => interrupted = true,
             }
+            bar.advance(1);
         }
     }
     Ok((simulation, interrupted))
@@ -436,12 +439,14 @@ fn game_rows(
     cfg: &DoomAuditConfig,
     tiers: &[DoomTier],
     stop: &AtomicBool,
+    bar: &crate::progress::Progress,
 ) -> Result<(Vec<GameRow>, bool), DoomError> {
     let mut games = Vec::new();
     // Two seats' games: none if stopped before the first chunk.
     let games_run = |seats: [&str; 2]| -> Result<Option<GamesModel>, DoomError> {
         let seats = seats.map(String::from).to_vec();
         let run = run_model(cfg, seats, Mode::Games(cfg.games), stop)?;
+        bar.advance(1);
         Ok(run.and_then(|(sm, _)| games_of(sm)))
     };
     for t in tiers {
@@ -510,13 +515,40 @@ fn assumptions() -> Vec<String> {
 pub fn audit(cfg: &DoomAuditConfig, stop: &AtomicBool) -> Result<DoomAuditModel, DoomError> {
     check_config(cfg)?;
     let t0 = std::time::Instant::now();
-    let m = Model::new(&cfg.rules);
     let names = tier_names(cfg);
-    let tiers: Vec<DoomTier> = names.iter().map(|(n, p)| exact_tier(&m, n, p)).collect();
+    // One bar for the whole audit (each of its runs is short): the exact tiers, then the
+    // simulated runs (a turn run per tier, and per tier its games and its games against
+    // optimal play).
+    let bar = crate::progress::Progress::new(
+        cfg.progress,
+        names.len() as u64,
+        "audit doom: exact tiers",
+        "tiers",
+    );
+    let m = Model::new(&cfg.rules);
+    let tiers: Vec<DoomTier> = names
+        .iter()
+        .map(|(n, p)| {
+            let t = exact_tier(&m, n, p);
+            bar.advance(1);
+            t
+        })
+        .collect();
     let exact_seconds = t0.elapsed().as_secs_f64();
     let t1 = std::time::Instant::now();
-    let (simulation, turns_cut) = turn_sims(cfg, &tiers, stop)?;
-    let (games, games_cut) = game_rows(cfg, &tiers, stop)?;
+    let runs = if cfg.turns > 0 { tiers.len() } else { 0 }
+        + if cfg.games > 0 {
+            tiers
+                .iter()
+                .map(|t| if t.tier == "optimal" { 1 } else { 2 })
+                .sum()
+        } else {
+            0
+        };
+    bar.stage("audit doom: simulations", runs as u64, "runs");
+    let (simulation, turns_cut) = turn_sims(cfg, &tiers, stop, &bar)?;
+    let (games, games_cut) = game_rows(cfg, &tiers, stop, &bar)?;
+    bar.finish();
     let mut interrupted = turns_cut || games_cut;
     interrupted |= (cfg.turns > 0 || cfg.games > 0) && stop.load(Ordering::SeqCst);
     let simulation_seconds = t1.elapsed().as_secs_f64();

@@ -70,6 +70,7 @@ pub(super) fn simulation_run(
         progress: cfg.progress,
         // A round is a shoe here (shuffled every round), so this is rounds per chunk.
         chunk: Some(sim_chunk(cfg.rounds)),
+        label: Some(format!("audit: simulating {}", spec.info().name)),
         ..Default::default()
     };
     (bc, spec_run)

@@ -488,6 +488,17 @@ pub fn bets_model(
     played_share: f64,
     req: &BetsRequest,
 ) -> BetsModel {
+    bets_model_shown(table, rows, played_share, req, false)
+}
+
+/// [`bets_model`], the simulated trips shown on a terminal when `show` (and they last).
+pub fn bets_model_shown(
+    table: TableSource,
+    rows: Vec<CountRow>,
+    played_share: f64,
+    req: &BetsRequest,
+    show: bool,
+) -> BetsModel {
     // A count not played (sat out) has no EV or variance: it weighs nothing.
     let rows: Vec<CountRow> = rows
         .into_iter()
@@ -504,13 +515,15 @@ pub fn bets_model(
     let (scale, bets, met, next, tried) = size(&rows, req, &shape);
     let mut figures = figures(&rows, &bets, req, played_share);
     if let (Some(trip), true) = (figures.trip.as_mut(), req.trials > 0) {
-        trip.simulated = Some(play_trips(
+        let bar = crate::progress::Progress::new(show, req.trials, "bankroll trips", "trips");
+        trip.simulated = Some(trips::play_trips_shown(
             &rows,
             &bets,
             req.money.bankroll,
             trips::Course::trip(trip.rounds),
             req.trials,
             req.seed,
+            &bar,
         ));
     }
     let n: f64 = rows.iter().map(|r| r.played as f64).sum::<f64>().max(1.0);

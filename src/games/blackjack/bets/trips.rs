@@ -121,6 +121,27 @@ pub fn play_trips(
     trials: u64,
     seed: u64,
 ) -> TripOutcome {
+    play_trips_shown(
+        rows,
+        bets,
+        bankroll,
+        course,
+        trials,
+        seed,
+        &crate::progress::Progress::hidden(),
+    )
+}
+
+/// [`play_trips`], its chunks of trips counted on `bar` (its length set here).
+pub fn play_trips_shown(
+    rows: &[CountRow],
+    bets: &[f64],
+    bankroll: f64,
+    course: Course,
+    trials: u64,
+    seed: u64,
+    bar: &crate::progress::Progress,
+) -> TripOutcome {
     let law = Law::new(rows, bets);
     // A course without an end would not end: a lifetime at ten times the bankroll.
     let course = match course {
@@ -134,16 +155,20 @@ pub fn play_trips(
         c => c,
     };
     let chunks = trials.div_ceil(TRIP_CHUNK);
+    bar.stage("bankroll trips", trials, "trips");
     let ruined: u64 = (0..chunks)
         .into_par_iter()
         .map(|k| {
             let mut rng = chunk_rng(seed, TRIP_STREAMS | k);
             let n = TRIP_CHUNK.min(trials - k * TRIP_CHUNK);
-            (0..n)
+            let r = (0..n)
                 .filter(|_| trip(&law, &mut rng, bankroll, &course))
-                .count() as u64
+                .count() as u64;
+            bar.advance(n);
+            r
         })
         .sum();
+    bar.finish();
     let share = ruined as f64 / trials.max(1) as f64;
     TripOutcome {
         trips: trials,

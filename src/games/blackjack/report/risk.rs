@@ -82,6 +82,7 @@ mod tests {
             shard_out: None,
             progress: false,
             checkpoint: None,
+            label: None,
         };
         let stop = std::sync::atomic::AtomicBool::new(false);
         let run = crate::game::simulate::<Blackjack>(cfg, &spec, &stop).unwrap();
