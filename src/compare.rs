@@ -226,8 +226,10 @@ pub struct PairRow {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct CompareChunks {
-    /// Chunk size in the game's unit (shoes, coups, turns, games).
+    /// Chunk size in `unit`.
     pub size: u64,
+    /// What a chunk counts (shoes, rounds, turns, games).
+    pub unit: &'static str,
     pub planned: u64,
     pub done: u64,
 }
@@ -326,6 +328,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         seed: c.meta.seed,
         chunks: CompareChunks {
             size: c.plan.chunk_size(),
+            unit: G::chunk_unit(&c.configs[0]),
             planned: c.meta.chunks_planned,
             done: c.meta.chunks_done,
         },
@@ -426,10 +429,11 @@ pub fn render(m: &CompareModel) -> Report {
     r.meta.push((
         "chunks".into(),
         format!(
-            "{} of {} done, {} each (shoes, turns, games or coups, as the game runs them)",
+            "{} of {} done, {} {} each",
             count(m.chunks.done),
             count(m.chunks.planned),
-            count(m.chunks.size)
+            count(m.chunks.size),
+            m.chunks.unit
         ),
     ));
     m.run.annotate_without_pace(&mut r);

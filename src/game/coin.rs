@@ -140,6 +140,9 @@ impl Game for Coin {
             hash: None,
         }
     }
+    fn chunk_unit(_cfg: &CoinConfig) -> &'static str {
+        "flips"
+    }
     fn rules_line(_cfg: &CoinConfig) -> String {
         "a fair coin".into()
     }

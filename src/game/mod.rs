@@ -102,6 +102,8 @@ pub trait Game: 'static {
     fn label(cfg: &Self::Config) -> Label;
     /// The configuration's rules in one line.
     fn rules_line(cfg: &Self::Config) -> String;
+    /// What a chunk of `cfg`'s run counts ("shoes", "turns").
+    fn chunk_unit(cfg: &Self::Config) -> &'static str;
 
     /// How `monitor` reads this game's reports where they differ from what every report
     /// states (`None`: its reports are not held against live play).

@@ -403,11 +403,18 @@ pub fn strategy_win_rate_section(rows: &[StrategyWinRate]) -> Section {
 
 /// A number with `d` decimals ("n/a" when not finite).
 pub fn fixed(v: f64, d: usize) -> String {
-    if v.is_finite() {
-        format!("{v:.d$}")
-    } else {
-        "n/a".into()
+    if !v.is_finite() {
+        return "n/a".into();
     }
+    // Thousands separators in the whole part ("21,150", "1,016,702.5").
+    let s = format!("{:.d$}", v.abs());
+    let (whole, frac) = s.split_at(s.find('.').unwrap_or(s.len()));
+    let sign = if v < 0.0 && s.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+        "-"
+    } else {
+        ""
+    };
+    format!("{sign}{}{frac}", group_digits(whole))
 }
 
 /// `n` and the noun, plural unless `n` is 1: "1 thread", "2 threads".
@@ -596,6 +603,9 @@ mod tests {
         assert_eq!(pct_text(1.0), "100");
         assert_eq!(pct_text(0.0), "0");
         assert_eq!(fixed(1.23456, 2), "1.23");
+        assert_eq!(fixed(1_016_702.0, 0), "1,016,702");
+        assert_eq!(fixed(-1234.56, 1), "-1,234.6");
+        assert_eq!(fixed(-0.001, 2), "0.00");
         assert_eq!(fixed(-2.0, 0), "-2");
         assert_eq!(fixed(f64::NAN, 2), "n/a");
         assert_eq!(fixed(f64::NEG_INFINITY, 2), "n/a");

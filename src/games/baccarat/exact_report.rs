@@ -163,7 +163,8 @@ pub fn render(m: &ExactModel) -> Report {
         "method".into(),
         format!(
             "complete enumeration of the coups of a full {}-deck shoe: {} ordered six-card deals",
-            m.rules.decks, m.counts.total
+            m.rules.decks,
+            crate::report::group_digits(&m.counts.total)
         ),
     ));
     let mut sec = Section::new("Outcomes per coup", &["outcome", "probability"]);

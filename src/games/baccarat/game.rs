@@ -90,6 +90,9 @@ impl Game for Baccarat {
 
     const MONITOR: Option<crate::monitor::Reader> = Some(super::monitor::READER);
 
+    fn chunk_unit(_cfg: &BacConfig) -> &'static str {
+        "shoes"
+    }
     fn rules_line(cfg: &BacConfig) -> String {
         cfg.rules.describe()
     }

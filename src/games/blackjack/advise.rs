@@ -376,7 +376,7 @@ pub fn render(m: &AdviseModel, rules: &Rules, chart_name: &str) -> crate::report
         title: "rtplab blackjack advice".into(),
         ..Default::default()
     };
-    r.meta.push(("rules".into(), rules.to_string()));
+    r.meta.push(("rules".into(), rules.off_the_top()));
     r.meta.push((
         "hand".into(),
         format!(
@@ -409,8 +409,8 @@ pub fn render(m: &AdviseModel, rules: &Rules, chart_name: &str) -> crate::report
         }
         s.row([
             Cell::from(o.action),
-            Cell::num(format!("{:+.5}", o.ev), o.ev, "bets"),
-            Cell::num(format!("{:+.5}", o.vs_best), o.vs_best, "bets"),
+            Cell::num(format!("{:+.3}%", 100.0 * o.ev), o.ev, "fraction"),
+            Cell::num(format!("{:+.3}%", 100.0 * o.vs_best), o.vs_best, "fraction"),
             Cell::from(mark.join(", ")),
         ]);
     }

@@ -353,7 +353,7 @@ pub fn render(m: &ExactModel) -> Report {
     };
     r.meta
         .push(("tool".into(), format!("rtplab {}", m.version)));
-    r.meta.push(("rules".into(), m.rules.to_string()));
+    r.meta.push(("rules".into(), m.rules.off_the_top()));
     r.meta.push((
         "strategy".into(),
         match &m.strategy {

@@ -196,6 +196,13 @@ impl Game for Blackjack {
     const MONITOR: Option<crate::monitor::Reader> = Some(super::MONITOR);
     const RISK: Option<crate::risk::Reader> = Some(super::report::RISK);
 
+    fn chunk_unit(cfg: &BjConfig) -> &'static str {
+        if cfg.rules.shuffle == Shuffle::EveryRound {
+            "rounds"
+        } else {
+            "shoes"
+        }
+    }
     fn rules_line(cfg: &BjConfig) -> String {
         cfg.rules.to_string()
     }

@@ -342,6 +342,24 @@ impl Rules {
 
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.describe(f, true)
+    }
+}
+
+impl Rules {
+    /// The rules a round off the top of a full shoe is played under: what the exact analysis
+    /// and the advice read (not how the shoe ends, nor the seats).
+    pub fn off_the_top(&self) -> String {
+        struct Top<'a>(&'a Rules);
+        impl fmt::Display for Top<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.describe(f, false)
+            }
+        }
+        Top(self).to_string()
+    }
+
+    fn describe(&self, f: &mut fmt::Formatter<'_>, shoe: bool) -> fmt::Result {
         let pays = match self.bj_pays {
             BjPays::ThreeToTwo => "3:2",
             BjPays::SixToFive => "6:5",
@@ -368,7 +386,7 @@ impl fmt::Display for Rules {
         };
         write!(
             f,
-            "{}, {}, BJ {pays}, {game}, {sur}, {dbl}, {}, {} max{}{}, split by {}, {}, {} player{}",
+            "{}, {}, BJ {pays}, {game}, {sur}, {dbl}, {}, {} max{}{}, split by {}",
             crate::report::plural(self.decks as u64, "deck"),
             if self.h17 { "H17" } else { "S17" },
             if self.das { "DAS" } else { "no DAS" },
@@ -383,10 +401,17 @@ impl fmt::Display for Rules {
                 SplitBy::Value => "value",
                 SplitBy::Rank => "rank",
             },
-            self.shoe_words(),
-            self.players,
-            if self.players == 1 { "" } else { "s" }
-        )
+        )?;
+        if shoe {
+            write!(
+                f,
+                ", {}, {} player{}",
+                self.shoe_words(),
+                self.players,
+                if self.players == 1 { "" } else { "s" }
+            )?;
+        }
+        Ok(())
     }
 }
 

@@ -505,7 +505,7 @@ fn definitions() -> Vec<(String, String)> {
 /// What the dossier assumes.
 fn assumptions() -> Vec<String> {
     vec![
-        format!("States past {} turn points are valued as banked there (the probability of reaching them is reported as p_capped).", super::exact::CAP_POINTS),
+        format!("States past {} turn points are valued as banked there (the probability of reaching them is reported as p_capped).", crate::report::count(super::exact::CAP_POINTS as u64)),
         "A doom ends the turn with 0 points; what else it wipes follows the rules (see doom wipes). The single-turn policies ignore the game score; games are simulated with those policies (exact two-player play to win: `rtplab exact doom --players 2 --objective win`).".into(),
         "Game lengths and win rates are simulated (two seats, alternating the starting seat), not exact.".into(),
     ]

@@ -65,6 +65,12 @@ impl Game for Doom {
         }
     }
 
+    fn chunk_unit(cfg: &DoomConfig) -> &'static str {
+        match cfg.mode {
+            super::sim::Mode::Turns(_) => "turns",
+            super::sim::Mode::Games(_) => "games",
+        }
+    }
     fn rules_line(cfg: &DoomConfig) -> String {
         cfg.rules.summary()
     }

@@ -288,8 +288,8 @@ impl DoomRules {
             kebab(&self.hot_dice),
             kebab(&self.n_of_kind),
             kebab(&self.kind_extras),
-            self.min_bank,
-            self.target
+            crate::report::count(self.min_bank as u64),
+            crate::report::count(self.target as u64)
         )
     }
 }

@@ -87,6 +87,9 @@ impl Game for TwentyOne {
         }
     }
 
+    fn chunk_unit(_cfg: &TwentyOneConfig) -> &'static str {
+        "games"
+    }
     fn rules_line(cfg: &TwentyOneConfig) -> String {
         cfg.rules.summary()
     }

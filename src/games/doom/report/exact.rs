@@ -195,7 +195,7 @@ pub fn render_exact(x: &ExactModel) -> Report {
                 "cap".into(),
                 format!(
                     "states above {} turn points are valued as banked",
-                    x.cap_points
+                    crate::report::count(x.cap_points as u64)
                 ),
             ),
             (
