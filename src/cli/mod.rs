@@ -183,7 +183,7 @@ docs/audit-and-monitor.md explains the bands and the funnel plot."
     /// the bankroll for a target risk, the rounds to double, N0 and SCORE; each formula
     /// beside a simulation of the same walk.
     #[command(
-        after_help = "Examples:\n  rtplab risk --ev 0.0151 --sd 1.9715 --bankroll 300 --goal 300\n  rtplab risk --from reports/counting-hilo-75pct/report.json --bankroll 1000 --rounds 20000 --target-ror 5%",
+        after_help = "Examples:\n  rtplab risk --ev 0.0151 --sd 1.9715 --bankroll 300 --goal 300\n  rtplab risk --from reports/counting-hilo-75pct/report.json --bankroll 1000 --rounds 20000 \\\n      --target-ror 5%",
         after_long_help = "Examples:\n  \
 rtplab risk --ev 0.0151 --sd 1.9715 --bankroll 300 --goal 300     # Hall's example: 8.86% ruin before doubling\n  \
 rtplab risk --ev 1.51% --sd 1.9715 --target-ror 5%\n  \
@@ -208,7 +208,7 @@ docs/risk.md explains each figure, the conventions and the simulated check."
     /// tables, the two-player Dice of Doom game): where it is, what it holds, clearing it.
     #[command(
         subcommand,
-        after_help = "Examples:\n  rtplab cache path\n  rtplab cache list\n  rtplab cache clear\n  RTPLAB_CACHE=/scratch/rtplab rtplab advise doom --roll 1,5,2,2,3,4 --score 4000 --opponent 5200 --target 100000"
+        after_help = "Examples:\n  rtplab cache path\n  rtplab cache list\n  rtplab cache clear\n  RTPLAB_CACHE=/scratch/rtplab rtplab advise doom --roll 1,5,2,2,3,4 --score 4000 \\\n      --opponent 5200 --target 100000"
     )]
     Cache(CacheCmd),
     /// The chunk server of the interleaved timer (benches/interleave/, docs/performance.md):
@@ -331,7 +331,7 @@ pub enum AdviseGame {
     /// valued under the row-optimal policy.
     #[command(
         name = "twenty-one",
-        after_help = "Examples:\n  rtplab advise twenty-one --row \"W6 K5 R4 B3 Y2 G1\" --roll \"W3 K5 R1 B6 Y2 G4\" --rerolls-left 1\n  rtplab advise twenty-one --row \"W6 K5 R4 B3 Y2 G1\" --filled W,R --hits 1 --roll \"W3 K5 R1 B6 Y2 G4\""
+        after_help = "Examples:\n  rtplab advise twenty-one --row \"W6 K5 R4 B3 Y2 G1\" --roll \"W3 K5 R1 B6 Y2 G4\" --rerolls-left 1\n  rtplab advise twenty-one --row \"W6 K5 R4 B3 Y2 G1\" --filled W,R --hits 1 \\\n      --roll \"W3 K5 R1 B6 Y2 G4\""
     )]
     TwentyOne(AdviseTwentyOne),
 }
@@ -486,7 +486,8 @@ pub enum BetsGame {
     /// N0, SCORE and the bankroll the target needs with these bets. --bets-out writes the
     /// ramp file sim's --ramp reads (units of the chip).
     #[command(
-        after_help = "Examples:\n  rtplab strategies bets blackjack --count hi-lo --indices i18 --bankroll 10000 --table-min 25 --table-max 1000 --chip 5 --target-ror 5%\n  rtplab strategies bets blackjack --count hi-lo --indices i18 --wong-out -1 --bankroll 10000 --table-min 25 --table-max 1000 --chip 5 --kelly 0.5 --trip-rounds 10000\n  rtplab strategies bets blackjack --from reports/counting-hilo-wong/report.json --bankroll 20000 --table-min 10 --table-max 500 --chip 5 --target-ror 2% --bets-out bets.txt"
+        after_help = "Examples:\n  rtplab strategies bets blackjack --count hi-lo --indices i18 --bankroll 10000 --table-min 25 \\\n      --table-max 1000 --chip 5 --target-ror 5%\n  rtplab strategies bets blackjack --count hi-lo --indices i18 --wong-out -1 --bankroll 10000 \\\n      --table-min 25 --table-max 1000 --chip 5 --kelly 0.5 --trip-rounds 10000\n  rtplab strategies bets blackjack --from reports/counting-hilo-wong/report.json \\\n      --bankroll 20000 --table-min 10 --table-max 500 --chip 5 --target-ror 2% \\\n      --bets-out bets.txt",
+        override_usage = "rtplab strategies bets blackjack [OPTIONS] --bankroll <MONEY> --table-min <MONEY>\n           --table-max <MONEY> <--target-ror <ROR>|--kelly <K>>"
     )]
     Blackjack(blackjack::BetsBlackjack),
 }
@@ -513,7 +514,7 @@ pub enum RampGame {
     /// ruin), with Kelly bets k·B·ev/var for a bankroll. --ramp-out writes the file sim's
     /// --ramp reads.
     #[command(
-        after_help = "Examples:\n  rtplab strategies ramp blackjack --count hi-lo --indices i18+fab4 --spread 1-12 --ramp-out ramp.txt\n  rtplab strategies ramp blackjack --count hi-lo --spread 1-16 --wong-in 1 --wong-out 0 --bankroll 2000 --kelly 0.5\n  rtplab strategies ramp blackjack --from run.json --spread 1-8 --chip 2\n  rtplab sim blackjack --count hi-lo --indices i18+fab4 --ramp ramp.txt"
+        after_help = "Examples:\n  rtplab strategies ramp blackjack --count hi-lo --indices i18+fab4 --spread 1-12 \\\n      --ramp-out ramp.txt\n  rtplab strategies ramp blackjack --count hi-lo --spread 1-16 --wong-in 1 --wong-out 0 \\\n      --bankroll 2000 --kelly 0.5\n  rtplab strategies ramp blackjack --from run.json --spread 1-8 --chip 2\n  rtplab sim blackjack --count hi-lo --indices i18+fab4 --ramp ramp.txt"
     )]
     Blackjack(RampBlackjack),
 }
@@ -524,7 +525,7 @@ pub enum IndicesGame {
     /// play's EV crosses the chart's (exact analysis of shoes depleted to each count), the
     /// surrender and insurance counts; a file --indices reads.
     #[command(
-        after_help = "Examples:\n  rtplab strategies indices blackjack --count hi-lo > strategies/blackjack/indices-hilo-seed.csv\n  rtplab strategies indices blackjack --count halves --decks 6 --peek --das --surrender late\n  rtplab strategies indices blackjack --count hi-lo --objective score --ramp 0:1,1:2,2:4,3:8,4:12 -o indices-ra.csv   # risk-averse"
+        after_help = "Examples:\n  rtplab strategies indices blackjack --count hi-lo > strategies/blackjack/indices-hilo-seed.csv\n  rtplab strategies indices blackjack --count halves --decks 6 --peek --das --surrender late\n  rtplab strategies indices blackjack --count hi-lo --objective score \\\n      --ramp 0:1,1:2,2:4,3:8,4:12 -o indices-ra.csv   # risk-averse"
     )]
     Blackjack(IndicesBlackjack),
 }
@@ -753,6 +754,34 @@ mod tests {
         let mut bad = Vec::new();
         walk(&Cli::command(), "rtplab", &mut bad);
         assert!(bad.is_empty(), "{bad:#?}");
+    }
+
+    /// Every command's help, short and long (its examples included), fits 100 columns.
+    #[test]
+    fn every_help_fits_100_columns() {
+        fn walk(cmd: &mut clap::Command, path: &str, wide: &mut Vec<String>) {
+            for help in [cmd.render_help(), cmd.render_long_help()] {
+                for line in help.to_string().lines() {
+                    if line.chars().count() > 100 {
+                        wide.push(format!("{path}: {line}"));
+                    }
+                }
+            }
+            let names: Vec<String> = cmd
+                .get_subcommands()
+                .map(|s| s.get_name().to_string())
+                .collect();
+            for n in names {
+                if let Some(sub) = cmd.find_subcommand_mut(&n) {
+                    walk(sub, &format!("{path} {n}"), wide);
+                }
+            }
+        }
+        let mut wide = Vec::new();
+        let mut cli = Cli::command();
+        cli.build();
+        walk(&mut cli, "rtplab", &mut wide);
+        assert!(wide.is_empty(), "{wide:#?}");
     }
 
     /// --threads reaches `Cli::threads` (which sizes the whole process's thread pool) from
