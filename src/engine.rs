@@ -223,13 +223,6 @@ pub fn run_from<S: Simulation + ?Sized>(
     let done = done.min(planned);
     let bar = crate::progress::Progress::new(opts.progress, planned, &opts.label, "chunks");
     bar.resume(done);
-    // What a signal does to a run of chunks (unless the work around it says its own).
-    let _stopping = crate::job::stopping_now().is_none().then(|| {
-        crate::job::stopping(
-            "finishing the chunks in progress, then reporting",
-            "the partial report was not written",
-        )
-    });
     let start = Instant::now();
     let seed = opts.seed;
     let first = opts.chunks.start;

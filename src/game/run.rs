@@ -121,6 +121,13 @@ pub fn simulate<G: Game>(
         every,
         save: &mut save,
     });
+    // What a signal does to a run of chunks (unless the work around it says its own).
+    let _stopping = crate::job::stopping_now().is_none().then(|| {
+        crate::job::stopping(
+            "finishing the chunks in progress, then reporting",
+            "the partial report was not written",
+        )
+    });
     let out = crate::engine::run_from(&*sim, &opts, acc0, done0, stop, checkpoint)
         .map_err(RunError::from)?;
     let mut meta = RunMeta::of(spec.seed, &out);

@@ -1151,7 +1151,7 @@ fn the_bankroll_for_a_target_ror_its_trips_the_ce_and_hours() {
     let md = String::from_utf8(succeeds(rtplab().args(args).args(["--format", "markdown"])).stdout)
         .unwrap();
     for needle in [
-        format!("| bankroll (RoR = exp(-2 ev B / var) per round played, so B = -var ln(RoR) / (2 ev)) | {b:.0} |"),
+        format!("| bankroll (RoR = exp(-2 ev B / var) per round played, so B = -var ln(RoR) / (2 ev)) | {} |", rtplab::report::fixed(b, 0)),
         format!("| certainty equivalent per round (bankroll 2000, 0.5 Kelly: CE = ev - var / (2 k B) per round played) | {want:.5} |"),
         format!("| ruined before 3 times the bankroll (simulated, 1000 trips) | {:.2}% | {:.2}% |", p * 100.0, f(&t["simulated_se"]) * 100.0),
         "## Risk of ruin by bankroll (formula, ever)".to_string(),
