@@ -276,7 +276,15 @@ impl State {
         match listed {
             Ok(entries) => Answer::json(
                 200,
-                &json!({ "root": root, "path": rel, "entries": entries }),
+                &json!({
+                    "root": root,
+                    "dir": match root {
+                        "reports" => self.reports.path().display().to_string(),
+                        _ => self.runs.dir().display().to_string(),
+                    },
+                    "path": rel,
+                    "entries": entries
+                }),
             ),
             Err(e) => Answer::error(404, e.to_string()),
         }

@@ -69,6 +69,11 @@ impl Runs {
         }
     }
 
+    /// The runs folder.
+    pub(super) fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
     /// The runs folder, shown read-only (None until it exists).
     pub(super) fn shown(&self) -> Option<Arc<Shown>> {
         let mut s = self.shown.lock().ok()?;
