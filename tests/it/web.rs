@@ -441,8 +441,13 @@ impl Browser {
     /// Wait until the script's value is true (at most two minutes).
     fn until(&mut self, script: &str) {
         let t = Instant::now();
-        while self.eval(script) != json!(true) {
-            assert!(t.elapsed() < Duration::from_secs(120), "never true: {script}");
+        // False while the page is not there yet (a navigation under way).
+        let guarded = format!("(() => {{ try {{ return ({script}); }} catch (e) {{ return false; }} }})()");
+        while self.eval(&guarded) != json!(true) {
+            if t.elapsed() > Duration::from_secs(120) {
+                let seen = self.eval("location.hash + ' | shown: ' + [...document.querySelectorAll('.err.on, .cmd')].map(e => e.id + ': ' + e.textContent).join(' | ')");
+                panic!("never true: {script}\n{seen}");
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -459,6 +464,14 @@ impl Browser {
                 json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
             );
         }
+    }
+
+    /// Open a panel by its tab, as a user does (the page shows it on the hash's change).
+    fn tab(&mut self, panel: &str) {
+        self.click(&format!("nav a[data-p={panel}]"));
+        self.until(&format!(
+            "document.getElementById('p-{panel}').classList.contains('on')"
+        ));
     }
 
     /// Type `text` into the field `css` in place of what it holds.
@@ -560,7 +573,7 @@ fn every_panel_works_in_a_real_browser() {
     b.until("!document.getElementById('rules-err').classList.contains('on')");
 
     // Hand advisor: the rules of the Rules panel, the hand typed.
-    b.click("nav a[data-p=advise]");
+    b.tab("advise");
     b.type_into("#a-hand", "A,7");
     b.until("document.getElementById('advise-cmd').textContent.includes('--hand A,7')");
     let advice = cli_json(&["advise", "blackjack", "--decks", "6", "--h17", "--hand", "A,7", "--up", "9"]);
@@ -579,7 +592,7 @@ fn every_panel_works_in_a_real_browser() {
     b.until("document.getElementById('advise-cmd').textContent.includes('advise twenty-one')");
 
     // Counting calculator: bets recomputed as the bankroll changes, equal to the CLI's.
-    b.click("nav a[data-p=bets]");
+    b.tab("bets");
     b.until("document.getElementById('risk-cmd').textContent.includes('rtplab risk')");
     b.type_into("#b-bank", "20000");
     b.until("document.getElementById('risk-cmd').textContent.includes('--bankroll 20000')");
@@ -593,7 +606,7 @@ fn every_panel_works_in_a_real_browser() {
     b.screenshot(&shots.join("bets-1280.png"));
 
     // Runs: start one, watch it, stop it, its partial report there to open.
-    b.click("nav a[data-p=runs]");
+    b.tab("runs");
     b.type_into("#r-n", "1e11");
     b.click("#r-start");
     b.until("!!document.querySelector('#runs tr[data-state=running] .prog div') && parseFloat(document.querySelector('#runs tr[data-state=running] .prog div').style.width) >= 0 && document.querySelector('#runs tr[data-state=running]').textContent.includes('%')");
@@ -607,8 +620,7 @@ fn every_panel_works_in_a_real_browser() {
     // Phone width: every panel one column, nothing wider than the screen.
     b.size(390, 844, true);
     for panel in ["rules", "advise", "bets", "runs"] {
-        b.click(&format!("nav a[data-p={panel}]"));
-        b.until(&format!("document.getElementById('p-{panel}').classList.contains('on')"));
+        b.tab(panel);
         std::thread::sleep(Duration::from_millis(300));
         let wide = b.eval("document.documentElement.scrollWidth");
         assert!(wide.as_f64().unwrap() <= 390.0, "{panel}: {wide} px wide at 390");
