@@ -3,7 +3,8 @@
 //! | request | answer |
 //! |---|---|
 //! | `GET /` | the page |
-//! | `POST /api/command` `{"args": [...]}` | a quick command's report: `{command, status, json, text, ms, cached}` |
+//! | `POST /api/command` `{"args": [...], "token": T}` | a quick command's report: `{command, status, json, text, ms, cached}` |
+//! | `GET /api/progress?token=T` | the progress of the quick command sent with `"token": T`, while it runs |
 //! | `GET /api/runs` | every run: `{runs: [{id, name, command, state, progress, ...}]}` |
 //! | `POST /api/runs` `{"args": [...]}` | start a run: `{id, name}` |
 //! | `POST /api/runs/stop` `{"id": N}` | stop it (its partial report is written) |
@@ -28,6 +29,7 @@ use super::{verb, Commands, Options, WebError, MAX_BODY, MAX_FILE, PAGE, QUICK};
 use crate::door::browse::Shown;
 use crate::door::{Door, Plan};
 use crate::job::{Ctx, Outcome, Status};
+use crate::progress::Watch;
 
 /// Most cached answers (the cache is emptied when full).
 const CACHE_SIZE: usize = 512;
@@ -44,6 +46,8 @@ pub(super) struct State {
     /// The folders a command may read from: the reports, the runs, the strategies.
     readable: Vec<PathBuf>,
     cache: Mutex<HashMap<Vec<String>, Value>>,
+    /// The progress of the quick commands under way, by the token the page sent with each.
+    watching: Mutex<HashMap<String, Watch>>,
     timeout: Duration,
     pub(super) runs: Runs,
 }
@@ -85,6 +89,7 @@ impl State {
             reports,
             readable,
             cache: Mutex::new(HashMap::new()),
+            watching: Mutex::new(HashMap::new()),
             timeout: opts.timeout,
         })
     }
@@ -130,6 +135,15 @@ impl State {
             (Get, "/api/files") => self.list(query),
             (Get, p) if p.starts_with("/files/") => self.file(&p["/files/".len()..]),
             (Get, "/api/runs") => Answer::json(200, &self.runs.list()),
+            (Get, "/api/progress") => {
+                let token = query_map(query).remove("token").unwrap_or_default();
+                let seen = self
+                    .watching
+                    .lock()
+                    .ok()
+                    .and_then(|w| w.get(&token).and_then(Watch::seen));
+                Answer::json(200, &json!({ "progress": seen }))
+            }
             (Post, "/api/command" | "/api/runs" | "/api/runs/stop") => {
                 let body = match body(req) {
                     Ok(b) => b,
@@ -137,7 +151,7 @@ impl State {
                 };
                 match path {
                     "/api/command" => match args(&body) {
-                        Ok(a) => self.quick(a),
+                        Ok(a) => self.quick(a, body.get("token").and_then(Value::as_str)),
                         Err(e) => e,
                     },
                     "/api/runs" => match args(&body) {
@@ -192,7 +206,7 @@ impl State {
     }
 
     /// A quick command's answer, from the cache when asked before.
-    fn quick(&self, args: Vec<String>) -> Answer {
+    fn quick(&self, args: Vec<String>, token: Option<&str>) -> Answer {
         let v = verb(&args);
         if !QUICK.contains(&v.as_str()) {
             return Answer::error(
@@ -219,11 +233,20 @@ impl State {
             stop.clone(),
             args.clone(),
         );
+        let watch = Watch::default();
+        let token = token.filter(|t| t.len() <= 64).map(str::to_string);
+        if let (Some(t), Ok(mut w)) = (&token, self.watching.lock()) {
+            w.insert(t.clone(), watch.clone());
+        }
         std::thread::spawn(move || {
-            let r = run_quick(&*commands, &a, &readable, &stop2);
+            let r = watch.during(|| run_quick(&*commands, &a, &readable, &stop2));
             let _ = tx.send(r);
         });
-        let r = match rx.recv_timeout(self.timeout) {
+        let r = rx.recv_timeout(self.timeout);
+        if let (Some(t), Ok(mut w)) = (&token, self.watching.lock()) {
+            w.remove(t);
+        }
+        let r = match r {
             Ok(r) => r,
             Err(_) => {
                 stop.store(true, std::sync::atomic::Ordering::SeqCst);

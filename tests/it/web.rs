@@ -551,10 +551,11 @@ fn every_panel_works_in_a_real_browser() {
     let seed = cli_json(&["exact", "blackjack", "--sensitivity", "--claim", "99.54"]);
     assert_eq!(b.text("#ev"), page_pct(seed["ev"].as_f64().unwrap(), 4));
     assert!(b.text("#verdict").contains(seed["claim"]["verdict"].as_str().unwrap()));
-    assert_eq!(
-        b.eval("document.querySelectorAll('#sens tbody tr').length"),
-        json!(seed["sensitivity"].as_array().unwrap().len())
-    );
+    // The rule changes come after the EV, one analysis each.
+    b.until(&format!(
+        "document.querySelectorAll('#sens tbody tr').length === {}",
+        seed["sensitivity"].as_array().unwrap().len()
+    ));
     b.screenshot(&shots.join("rules-1280.png"));
     // Change two rules as a user does: the EV becomes what `exact blackjack` prints for them.
     b.type_into("#decks", "6");
@@ -627,4 +628,26 @@ fn every_panel_works_in_a_real_browser() {
         b.screenshot(&shots.join(format!("{panel}-390.png")));
     }
     eprintln!("screenshots in {}", shots.display());
+}
+
+#[test]
+fn a_slow_answer_shows_its_progress_while_it_works() {
+    let s = serve("progress");
+    let addr = s.addr.clone();
+    let asking = std::thread::spawn(move || {
+        let body = json!({"args": ["exact", "blackjack", "--decks", "2", "--sensitivity"], "token": "t1"});
+        post(&addr, "/api/command", &body)
+    });
+    let t = Instant::now();
+    let mut seen = Value::Null;
+    while seen.is_null() && !asking.is_finished() && t.elapsed() < Duration::from_secs(60) {
+        seen = get(&s.addr, "/api/progress?token=t1").1["progress"].clone();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let (code, v) = asking.join().unwrap();
+    assert_eq!(code, 200, "{v}");
+    assert!(!seen.is_null(), "no progress seen while it worked");
+    assert!(seen["of"].as_u64().unwrap() > 0, "{seen}");
+    // Gone once answered.
+    assert!(get(&s.addr, "/api/progress?token=t1").1["progress"].is_null());
 }
