@@ -155,9 +155,7 @@ fn build<R: Runner>(command: Command, r: R) -> anyhow::Result<R::Out> {
         Command::Sim(SimGame::TwentyOne(a)) if !a.sweep_c.is_empty() => {
             r.job(twentyone::jobs::SweepJob::try_from(&a)?)
         }
-        Command::Sim(SimGame::TwentyOne(a)) => {
-            r.job(SimJob::<twentyone::TwentyOne>::try_from(&a)?)
-        }
+        Command::Sim(SimGame::TwentyOne(a)) => r.job(SimJob::<twentyone::TwentyOne>::try_from(&a)?),
         Command::Sim(SimGame::Baccarat(a)) if a.log_out.is_some() => {
             r.job(baccarat::jobs::SimLogJob::try_from(&a)?)
         }

@@ -200,7 +200,10 @@ impl State {
             true => Ok(()),
             false => Err(Answer::error(
                 400,
-                format!("Host {host:?}: this server answers requests to {} only", self.addr),
+                format!(
+                    "Host {host:?}: this server answers requests to {} only",
+                    self.addr
+                ),
             )),
         }
     }
@@ -421,9 +424,10 @@ pub(super) fn command_line(args: &[String]) -> String {
 
 /// The body of a POST: JSON, at most [`MAX_BODY`] bytes.
 fn body(req: &mut tiny_http::Request) -> Result<Value, Answer> {
-    let json_type = req.headers().iter().any(|h| {
-        h.field.equiv("Content-Type") && h.value.as_str().starts_with("application/json")
-    });
+    let json_type = req
+        .headers()
+        .iter()
+        .any(|h| h.field.equiv("Content-Type") && h.value.as_str().starts_with("application/json"));
     if !json_type {
         return Err(Answer::error(
             415,
@@ -437,11 +441,7 @@ fn body(req: &mut tiny_http::Request) -> Result<Value, Answer> {
         ));
     }
     let mut bytes = Vec::new();
-    if let Err(e) = req
-        .as_reader()
-        .take(MAX_BODY + 1)
-        .read_to_end(&mut bytes)
-    {
+    if let Err(e) = req.as_reader().take(MAX_BODY + 1).read_to_end(&mut bytes) {
         return Err(Answer::error(400, format!("cannot read the request: {e}")));
     }
     if bytes.len() as u64 > MAX_BODY {
@@ -456,16 +456,24 @@ fn body(req: &mut tiny_http::Request) -> Result<Value, Answer> {
 
 /// `{"args": ["exact", "blackjack", ...]}`: the arguments, bounded.
 fn args(body: &Value) -> Result<Vec<String>, Answer> {
-    let bad = || Answer::error(400, "expected {\"args\": [\"exact\", \"blackjack\", ...]}: the command line's words, as strings");
+    let bad = || {
+        Answer::error(400, "expected {\"args\": [\"exact\", \"blackjack\", ...]}: the command line's words, as strings")
+    };
     let list = body.get("args").and_then(Value::as_array).ok_or_else(bad)?;
     if list.len() > MAX_ARGS {
-        return Err(Answer::error(400, format!("more than {MAX_ARGS} arguments")));
+        return Err(Answer::error(
+            400,
+            format!("more than {MAX_ARGS} arguments"),
+        ));
     }
     let mut out = Vec::new();
     for a in list {
         let s = a.as_str().ok_or_else(bad)?;
         if s.len() > MAX_ARG || s.contains('\0') {
-            return Err(Answer::error(400, format!("an argument longer than {MAX_ARG} bytes")));
+            return Err(Answer::error(
+                400,
+                format!("an argument longer than {MAX_ARG} bytes"),
+            ));
         }
         out.push(s.to_string());
     }
@@ -520,7 +528,12 @@ mod tests {
         assert_eq!(percent_decode("100%"), "100%");
         assert_eq!(percent_decode("%4"), "%4");
         assert_eq!(
-            command_line(&["risk".into(), "--target-ror".into(), "5%".into(), "a b".into()]),
+            command_line(&[
+                "risk".into(),
+                "--target-ror".into(),
+                "5%".into(),
+                "a b".into()
+            ]),
             "rtplab risk --target-ror 5% 'a b'"
         );
     }

@@ -63,8 +63,11 @@ pub struct Parsed {
     pub plan: Plan,
     /// Build the job from the arguments (their rules checked, names resolved) and run it;
     /// called once the door holds the plan's files.
-    pub run: Box<dyn FnOnce(&Ctx) -> Result<Outcome, String>>,
+    pub run: Run,
 }
+
+/// A parsed command's work: build the job and run it with the server's context.
+pub type Run = Box<dyn FnOnce(&Ctx) -> Result<Outcome, String>>;
 
 /// The command line's parser, handed down by the binary (the library has no command-line
 /// types).

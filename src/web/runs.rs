@@ -207,7 +207,11 @@ impl Runs {
 
 /// Run the command `args` as the binary runs it, with `stop` as its Ctrl-C, and write its
 /// report folder (`--out-dir`, which the door holds): how it ended.
-fn play(commands: &dyn Commands, args: &[String], stop: &AtomicBool) -> Result<&'static str, String> {
+fn play(
+    commands: &dyn Commands,
+    args: &[String],
+    stop: &AtomicBool,
+) -> Result<&'static str, String> {
     let parsed = commands.parse(args)?;
     let door = Door::open(&parsed.plan).map_err(|e| e.to_string())?;
     let ctx = Ctx {

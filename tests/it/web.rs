@@ -54,7 +54,13 @@ fn serve(name: &str) -> Served {
 }
 
 /// One HTTP/1.1 request (the connection closed after it): status and body.
-fn http(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, String) {
+fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, String) {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(300))).unwrap();
     let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
@@ -75,7 +81,11 @@ fn http(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &[
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or_else(|| panic!("not an HTTP answer: {text:?}"));
-    let body = text.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("").to_string();
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|x| x.1)
+        .unwrap_or("")
+        .to_string();
     (code, body)
 }
 
@@ -87,12 +97,18 @@ fn post(addr: &str, path: &str, v: &Value) -> (u16, Value) {
         &[("Content-Type", "application/json")],
         v.to_string().as_bytes(),
     );
-    (code, serde_json::from_str(&body).unwrap_or_else(|_| panic!("{body}")))
+    (
+        code,
+        serde_json::from_str(&body).unwrap_or_else(|_| panic!("{body}")),
+    )
 }
 
 fn get(addr: &str, path: &str) -> (u16, Value) {
     let (code, body) = http(addr, "GET", path, &[], b"");
-    (code, serde_json::from_str(&body).unwrap_or_else(|_| panic!("{body}")))
+    (
+        code,
+        serde_json::from_str(&body).unwrap_or_else(|_| panic!("{body}")),
+    )
 }
 
 /// A quick command's answer (required to succeed).
@@ -114,20 +130,35 @@ fn the_page_is_one_offline_file() {
     assert_eq!(code, 200);
     assert!(page.contains("<script>") && page.contains("<style>"));
     for fetched in ["src=\"http", "href=\"http", "@import", "url(http", "<link"] {
-        assert!(!page.contains(fetched), "the page fetches something: {fetched}");
+        assert!(
+            !page.contains(fetched),
+            "the page fetches something: {fetched}"
+        );
     }
 }
 
 #[test]
 fn the_house_edge_is_the_command_lines_and_a_second_asking_is_cached() {
     let s = serve("exact");
-    let args = ["exact", "blackjack", "--decks", "6", "--h17", "--sensitivity", "--claim", "99.5"];
+    let args = [
+        "exact",
+        "blackjack",
+        "--decks",
+        "6",
+        "--h17",
+        "--sensitivity",
+        "--claim",
+        "99.5",
+    ];
     let a = command(&s.addr, &args);
     assert_eq!(a["json"], cli_json(&args));
     assert_eq!(a["cached"], false);
     assert_eq!(a["status"], "done");
     assert!(a["text"].as_str().unwrap().contains("Sensitivity"));
-    assert_eq!(a["command"], "rtplab exact blackjack --decks 6 --h17 --sensitivity --claim 99.5");
+    assert_eq!(
+        a["command"],
+        "rtplab exact blackjack --decks 6 --h17 --sensitivity --claim 99.5"
+    );
     let b = command(&s.addr, &args);
     assert_eq!(b["cached"], true);
     assert_eq!(b["json"], a["json"]);
@@ -136,7 +167,10 @@ fn the_house_edge_is_the_command_lines_and_a_second_asking_is_cached() {
     assert_eq!(seed["json"]["claim"]["claimed"], 0.9954);
     assert_eq!(seed["json"]["claim"]["reachable"], false);
     // The chart derived for the rules, as `strategies derive` writes it.
-    let chart = command(&s.addr, &["strategies", "derive", "blackjack", "--decks", "6"]);
+    let chart = command(
+        &s.addr,
+        &["strategies", "derive", "blackjack", "--decks", "6"],
+    );
     let out = succeeds(rtplab().args(["strategies", "derive", "blackjack", "--decks", "6", "-q"]));
     assert_eq!(chart["text"], String::from_utf8_lossy(&out.stdout).as_ref());
 }
@@ -145,9 +179,30 @@ fn the_house_edge_is_the_command_lines_and_a_second_asking_is_cached() {
 fn advice_for_every_game_is_the_command_lines() {
     let s = serve("advise");
     for args in [
-        &["advise", "blackjack", "--hand", "A,7", "--up", "9", "--removed", "T,T,5", "--das"][..],
+        &[
+            "advise",
+            "blackjack",
+            "--hand",
+            "A,7",
+            "--up",
+            "9",
+            "--removed",
+            "T,T,5",
+            "--das",
+        ][..],
         &["advise", "doom", "--roll", "1,1,5,2,3,4"],
-        &["advise", "twenty-one", "--row", "W6 K5 R4 B3 Y2 G1", "--filled", "W,R", "--hits", "1", "--roll", "W3 K5 R1 B6 Y2 G4"],
+        &[
+            "advise",
+            "twenty-one",
+            "--row",
+            "W6 K5 R4 B3 Y2 G1",
+            "--filled",
+            "W,R",
+            "--hits",
+            "1",
+            "--roll",
+            "W3 K5 R1 B6 Y2 G4",
+        ],
     ] {
         let a = command(&s.addr, args);
         assert_eq!(a["json"], cli_json(args), "{args:?}");
@@ -159,9 +214,25 @@ fn advice_for_every_game_is_the_command_lines() {
 fn bets_and_risk_are_the_command_lines() {
     let s = serve("bets");
     let bets = [
-        "strategies", "bets", "blackjack", "--from", "reports/counting-hilo-wong/report.json",
-        "--bankroll", "15000", "--table-min", "25", "--table-max", "1000", "--chip", "5",
-        "--target-ror", "5%", "--trip-rounds", "50000", "--trials", "0",
+        "strategies",
+        "bets",
+        "blackjack",
+        "--from",
+        "reports/counting-hilo-wong/report.json",
+        "--bankroll",
+        "15000",
+        "--table-min",
+        "25",
+        "--table-max",
+        "1000",
+        "--chip",
+        "5",
+        "--target-ror",
+        "5%",
+        "--trip-rounds",
+        "50000",
+        "--trials",
+        "0",
     ];
     let b = command(&s.addr, &bets);
     assert_eq!(b["json"], cli_json(&bets));
@@ -169,8 +240,19 @@ fn bets_and_risk_are_the_command_lines() {
     // The page's risk panel: the sheet's EV and SD a round, the same bankroll and trip.
     let (ev, sd) = (m["ev_per_round"].to_string(), m["sd_per_round"].to_string());
     let risk = [
-        "risk", "--ev", &ev, "--sd", &sd, "--bankroll", "15000", "--rounds", "50000",
-        "--target-ror", "5%", "--trials", "0",
+        "risk",
+        "--ev",
+        &ev,
+        "--sd",
+        &sd,
+        "--bankroll",
+        "15000",
+        "--rounds",
+        "50000",
+        "--target-ror",
+        "5%",
+        "--trials",
+        "0",
     ];
     let r = command(&s.addr, &risk);
     assert_eq!(r["json"], cli_json(&risk));
@@ -188,23 +270,49 @@ fn bets_and_risk_are_the_command_lines() {
 #[test]
 fn bad_input_is_refused_with_the_command_lines_message() {
     let s = serve("refused");
-    let (code, v) = post(&s.addr, "/api/command", &json!({"args": ["exact", "blackjack", "--decks", "99"]}));
+    let (code, v) = post(
+        &s.addr,
+        "/api/command",
+        &json!({"args": ["exact", "blackjack", "--decks", "99"]}),
+    );
     assert_eq!(code, 400);
     let msg = v["error"].as_str().unwrap();
-    let out = rtplab().args(["exact", "blackjack", "--decks", "99", "-q"]).output().unwrap();
+    let out = rtplab()
+        .args(["exact", "blackjack", "--decks", "99", "-q"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains(msg.trim_start_matches("error: ")), "{msg}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(msg.trim_start_matches("error: ")),
+        "{msg}"
+    );
     // clap's own refusals too.
-    let (code, v) = post(&s.addr, "/api/command", &json!({"args": ["advise", "blackjack", "--hand", "T,6"]}));
+    let (code, v) = post(
+        &s.addr,
+        "/api/command",
+        &json!({"args": ["advise", "blackjack", "--hand", "T,6"]}),
+    );
     assert_eq!(code, 400);
     assert!(v["error"].as_str().unwrap().contains("--up"), "{v}");
     for (args, needle) in [
         (json!(["sim", "blackjack"]), "not answered here"),
         (json!(["cache", "clear"]), "not answered here"),
-        (json!(["exact", "blackjack", "--output", "x.txt"]), "writes no files"),
-        (json!(["exact", "blackjack", "--out-dir", "od"]), "writes no files"),
-        (json!(["risk", "--from", "/etc/passwd", "--bankroll", "100"]), "folders it shows"),
-        (json!(["risk", "--from", "-", "--bankroll", "100"]), "folders it shows"),
+        (
+            json!(["exact", "blackjack", "--output", "x.txt"]),
+            "writes no files",
+        ),
+        (
+            json!(["exact", "blackjack", "--out-dir", "od"]),
+            "writes no files",
+        ),
+        (
+            json!(["risk", "--from", "/etc/passwd", "--bankroll", "100"]),
+            "folders it shows",
+        ),
+        (
+            json!(["risk", "--from", "-", "--bankroll", "100"]),
+            "folders it shows",
+        ),
         (json!([1, 2]), "as strings"),
     ] {
         let (code, v) = post(&s.addr, "/api/command", &json!({ "args": args }));
@@ -212,21 +320,46 @@ fn bad_input_is_refused_with_the_command_lines_message() {
         assert!(v["error"].as_str().unwrap().contains(needle), "{args}: {v}");
     }
     // A run must be one of the runs; its files are its own.
-    let (code, v) = post(&s.addr, "/api/runs", &json!({"args": ["exact", "blackjack"]}));
+    let (code, v) = post(
+        &s.addr,
+        "/api/runs",
+        &json!({"args": ["exact", "blackjack"]}),
+    );
     assert_eq!(code, 400, "{v}");
-    let (code, v) = post(&s.addr, "/api/runs", &json!({"args": ["sim", "blackjack", "--shard-out", "x.json", "--shard", "1/2"]}));
+    let (code, v) = post(
+        &s.addr,
+        "/api/runs",
+        &json!({"args": ["sim", "blackjack", "--shard-out", "x.json", "--shard", "1/2"]}),
+    );
     assert_eq!(code, 400, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("writes no files"), "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("writes no files"),
+        "{v}"
+    );
     // Not JSON, not sent as JSON, too large, to another host, outside the folders shown.
     let h = [("Content-Type", "application/json")];
     assert_eq!(http(&s.addr, "POST", "/api/command", &h, b"{args").0, 400);
-    assert_eq!(http(&s.addr, "POST", "/api/command", &[("Content-Type", "text/plain")], b"{}").0, 415);
+    assert_eq!(
+        http(
+            &s.addr,
+            "POST",
+            "/api/command",
+            &[("Content-Type", "text/plain")],
+            b"{}"
+        )
+        .0,
+        415
+    );
     let big = format!("{{\"args\": [\"{}\"]}}", "x".repeat(70_000));
     let (code, body) = http(&s.addr, "POST", "/api/command", &h, big.as_bytes());
     assert_eq!(code, 413, "{body}");
     let (code, body) = http(&s.addr, "GET", "/", &[("Host", "rebound.example:80")], b"");
     assert_eq!(code, 400, "{body}");
-    for path in ["/files/reports/../Cargo.toml", "/files/reports/%2e%2e/Cargo.toml", "/files/etc/passwd"] {
+    for path in [
+        "/files/reports/../Cargo.toml",
+        "/files/reports/%2e%2e/Cargo.toml",
+        "/files/etc/passwd",
+    ] {
         let (code, body) = http(&s.addr, "GET", path, &[], b"");
         assert_eq!(code, 404, "{path}: {body}");
     }
@@ -238,11 +371,28 @@ fn the_reports_folder_is_listed_and_read() {
     let s = serve("files");
     let (code, v) = get(&s.addr, "/api/files?root=reports&path=");
     assert_eq!(code, 200);
-    let names: Vec<&str> = v["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
-    assert!(names.contains(&"counting-hilo-wong") && names.contains(&"seed-table-exact.md"), "{names:?}");
-    let (code, text) = http(&s.addr, "GET", "/files/reports/seed-table-exact.md", &[], b"");
+    let names: Vec<&str> = v["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"counting-hilo-wong") && names.contains(&"seed-table-exact.md"),
+        "{names:?}"
+    );
+    let (code, text) = http(
+        &s.addr,
+        "GET",
+        "/files/reports/seed-table-exact.md",
+        &[],
+        b"",
+    );
     assert_eq!(code, 200);
-    assert_eq!(text, std::fs::read_to_string("reports/seed-table-exact.md").unwrap());
+    assert_eq!(
+        text,
+        std::fs::read_to_string("reports/seed-table-exact.md").unwrap()
+    );
 }
 
 #[test]
@@ -254,7 +404,9 @@ fn several_clients_are_answered_at_once() {
             let addr = addr.clone();
             std::thread::spawn(move || {
                 let decks = ["1", "2", "4", "6"][i % 4];
-                command(&addr, &["exact", "blackjack", "--decks", decks])["json"]["ev"].as_f64().unwrap()
+                command(&addr, &["exact", "blackjack", "--decks", decks])["json"]["ev"]
+                    .as_f64()
+                    .unwrap()
             })
         })
         .collect();
@@ -268,7 +420,13 @@ fn run_until(addr: &str, id: u64, done: impl Fn(&Value) -> bool) -> Value {
     let t = Instant::now();
     loop {
         let (_, v) = get(addr, "/api/runs");
-        let run = v["runs"].as_array().unwrap().iter().find(|r| r["id"] == id).cloned().unwrap();
+        let run = v["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .cloned()
+            .unwrap();
         if done(&run) {
             return run;
         }
@@ -280,10 +438,16 @@ fn run_until(addr: &str, id: u64, done: impl Fn(&Value) -> bool) -> Value {
 #[test]
 fn a_run_is_watched_stopped_and_its_partial_report_kept() {
     let s = serve("runs");
-    let (code, v) = post(&s.addr, "/api/runs", &json!({"args": ["sim", "blackjack", "--rounds", "1e11"]}));
+    let (code, v) = post(
+        &s.addr,
+        "/api/runs",
+        &json!({"args": ["sim", "blackjack", "--rounds", "1e11"]}),
+    );
     assert_eq!(code, 200, "{v}");
     let id = v["id"].as_u64().unwrap();
-    let run = run_until(&s.addr, id, |r| r["progress"]["done"].as_u64().unwrap_or(0) > 0);
+    let run = run_until(&s.addr, id, |r| {
+        r["progress"]["done"].as_u64().unwrap_or(0) > 0
+    });
     assert_eq!(run["state"], "running");
     assert_eq!(run["progress"]["unit"], "chunks");
     let (code, _) = post(&s.addr, "/api/runs/stop", &json!({ "id": id }));
@@ -295,7 +459,9 @@ fn a_run_is_watched_stopped_and_its_partial_report_kept() {
     assert_eq!(code, 200);
     assert!(html.contains("<html"));
     let folder = s.runs.join(run["name"].as_str().unwrap());
-    let j: Value = serde_json::from_str(&std::fs::read_to_string(folder.join("report.json")).unwrap()).unwrap();
+    let j: Value =
+        serde_json::from_str(&std::fs::read_to_string(folder.join("report.json")).unwrap())
+            .unwrap();
     assert_eq!(j["interrupted"], true, "{j}");
     let (code, _) = post(&s.addr, "/api/runs/stop", &json!({ "id": 999 }));
     assert_eq!(code, 404);
@@ -323,12 +489,14 @@ impl Drop for Browser {
 }
 
 fn chromium() -> Option<&'static str> {
-    ["chromium", "chromium-browser", "google-chrome"].into_iter().find(|b| {
-        std::process::Command::new(b)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            std::process::Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
 }
 
 impl Browser {
@@ -395,7 +563,10 @@ impl Browser {
         };
         let t = b.call("Target.createTarget", json!({"url": "about:blank"}));
         let target = t["targetId"].as_str().unwrap().to_string();
-        let a = b.call("Target.attachToTarget", json!({"targetId": target, "flatten": true}));
+        let a = b.call(
+            "Target.attachToTarget",
+            json!({"targetId": target, "flatten": true}),
+        );
         b.session = a["sessionId"].as_str().unwrap().to_string();
         b.call("Page.enable", json!({}));
         b
@@ -413,7 +584,10 @@ impl Browser {
         bytes.push(0);
         self.to.write_all(&bytes).unwrap();
         loop {
-            let v = self.from.recv_timeout(Duration::from_secs(120)).expect("the browser answers");
+            let v = self
+                .from
+                .recv_timeout(Duration::from_secs(120))
+                .expect("the browser answers");
             if v["id"] == id {
                 assert!(v.get("error").is_none(), "{method}: {v}");
                 return v["result"].clone();
@@ -442,7 +616,8 @@ impl Browser {
     fn until(&mut self, script: &str) {
         let t = Instant::now();
         // False while the page is not there yet (a navigation under way).
-        let guarded = format!("(() => {{ try {{ return ({script}); }} catch (e) {{ return false; }} }})()");
+        let guarded =
+            format!("(() => {{ try {{ return ({script}); }} catch (e) {{ return false; }} }})()");
         while self.eval(&guarded) != json!(true) {
             if t.elapsed() > Duration::from_secs(120) {
                 let seen = self.eval("location.hash + ' | shown: ' + [...document.querySelectorAll('.err.on, .cmd')].map(e => e.id + ': ' + e.textContent).join(' | ')");
@@ -476,7 +651,9 @@ impl Browser {
 
     /// Type `text` into the field `css` in place of what it holds.
     fn type_into(&mut self, css: &str, text: &str) {
-        self.eval(&format!("(() => {{ const e = document.querySelector({css:?}); e.focus(); e.value = ''; }})()"));
+        self.eval(&format!(
+            "(() => {{ const e = document.querySelector({css:?}); e.focus(); e.value = ''; }})()"
+        ));
         self.call("Input.insertText", json!({ "text": text }));
     }
 
@@ -510,7 +687,11 @@ fn base64(s: &str) -> Vec<u8> {
         b'+' => 62,
         _ => 63,
     };
-    let digits: Vec<u8> = s.bytes().filter(|&c| c != b'=' && !c.is_ascii_whitespace()).map(val).collect();
+    let digits: Vec<u8> = s
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .map(val)
+        .collect();
     let mut out = Vec::with_capacity(digits.len() * 3 / 4);
     for chunk in digits.chunks(4) {
         let mut n = 0u32;
@@ -544,13 +725,18 @@ fn every_panel_works_in_a_real_browser() {
     std::fs::create_dir_all(&shots).unwrap();
     let mut b = Browser::start(browser, temp_dir("web-chromium"));
     b.size(1280, 800, false);
-    b.call("Page.navigate", json!({ "url": format!("http://{}/", s.addr) }));
+    b.call(
+        "Page.navigate",
+        json!({ "url": format!("http://{}/", s.addr) }),
+    );
 
     // Rules → house edge: the seed table's answer to 99.54% on load.
     b.until("document.getElementById('ev').textContent !== '–' && !!document.querySelector('#chart td')");
     let seed = cli_json(&["exact", "blackjack", "--sensitivity", "--claim", "99.54"]);
     assert_eq!(b.text("#ev"), page_pct(seed["ev"].as_f64().unwrap(), 4));
-    assert!(b.text("#verdict").contains(seed["claim"]["verdict"].as_str().unwrap()));
+    assert!(b
+        .text("#verdict")
+        .contains(seed["claim"]["verdict"].as_str().unwrap()));
     // The rule changes come after the EV, one analysis each.
     b.until(&format!(
         "document.querySelectorAll('#sens tbody tr').length === {}",
@@ -569,7 +755,9 @@ fn every_panel_works_in_a_real_browser() {
     // A bad rule: the library's message shown, the figures kept.
     b.type_into("#decks", "99");
     b.until("document.getElementById('rules-err').classList.contains('on')");
-    assert!(b.text("#rules-err").contains("--decks must be between 1 and 64"));
+    assert!(b
+        .text("#rules-err")
+        .contains("--decks must be between 1 and 64"));
     b.type_into("#decks", "6");
     b.until("!document.getElementById('rules-err').classList.contains('on')");
 
@@ -577,7 +765,17 @@ fn every_panel_works_in_a_real_browser() {
     b.tab("advise");
     b.type_into("#a-hand", "A,7");
     b.until("document.getElementById('advise-cmd').textContent.includes('--hand A,7')");
-    let advice = cli_json(&["advise", "blackjack", "--decks", "6", "--h17", "--hand", "A,7", "--up", "9"]);
+    let advice = cli_json(&[
+        "advise",
+        "blackjack",
+        "--decks",
+        "6",
+        "--h17",
+        "--hand",
+        "A,7",
+        "--up",
+        "9",
+    ]);
     let best = advice["options"][0]["action"].as_str().unwrap();
     assert_eq!(b.text("#advice tbody tr.best td"), format!("{best} ★"));
     assert_eq!(
@@ -588,7 +786,9 @@ fn every_panel_works_in_a_real_browser() {
     b.choose("#a-game", "doom");
     b.until("document.getElementById('advise-cmd').textContent.includes('advise doom')");
     let doom = cli_json(&["advise", "doom", "--roll", "1,5,2,2,3,4"]);
-    assert!(b.text("#advice tbody tr.best td").starts_with(doom["options"][0]["action"].as_str().unwrap()));
+    assert!(b
+        .text("#advice tbody tr.best td")
+        .starts_with(doom["options"][0]["action"].as_str().unwrap()));
     b.choose("#a-game", "twenty-one");
     b.until("document.getElementById('advise-cmd').textContent.includes('advise twenty-one')");
 
@@ -598,12 +798,36 @@ fn every_panel_works_in_a_real_browser() {
     b.type_into("#b-bank", "20000");
     b.until("document.getElementById('risk-cmd').textContent.includes('--bankroll 20000')");
     let bets = cli_json(&[
-        "strategies", "bets", "blackjack", "--from", "reports/counting-hilo-wong/report.json",
-        "--bankroll", "20000", "--table-min", "25", "--table-max", "1000", "--chip", "5",
-        "--rounds-per-hour", "100", "--trials", "0", "--target-ror", "5%", "--trip-rounds", "50000",
+        "strategies",
+        "bets",
+        "blackjack",
+        "--from",
+        "reports/counting-hilo-wong/report.json",
+        "--bankroll",
+        "20000",
+        "--table-min",
+        "25",
+        "--table-max",
+        "1000",
+        "--chip",
+        "5",
+        "--rounds-per-hour",
+        "100",
+        "--trials",
+        "0",
+        "--target-ror",
+        "5%",
+        "--trip-rounds",
+        "50000",
     ]);
-    assert_eq!(b.text("#b-rorv"), format!("{:.2}%", bets["ror"].as_f64().unwrap() * 100.0));
-    assert_eq!(b.text("#b-score"), format!("{:.2}", bets["score"].as_f64().unwrap()));
+    assert_eq!(
+        b.text("#b-rorv"),
+        format!("{:.2}%", bets["ror"].as_f64().unwrap() * 100.0)
+    );
+    assert_eq!(
+        b.text("#b-score"),
+        format!("{:.2}", bets["score"].as_f64().unwrap())
+    );
     b.screenshot(&shots.join("bets-1280.png"));
 
     // Runs: start one, watch it, stop it, its partial report there to open.
@@ -613,7 +837,9 @@ fn every_panel_works_in_a_real_browser() {
     b.until("!!document.querySelector('#runs tr[data-state=running] .prog div') && parseFloat(document.querySelector('#runs tr[data-state=running] .prog div').style.width) >= 0 && document.querySelector('#runs tr[data-state=running]').textContent.includes('%')");
     b.screenshot(&shots.join("runs-1280.png"));
     b.click("#runs button[data-stop]");
-    b.until("!!document.querySelector('#runs tr[data-state=interrupted] a[href$=\"report.html\"]')");
+    b.until(
+        "!!document.querySelector('#runs tr[data-state=interrupted] a[href$=\"report.html\"]')",
+    );
     let href = b.eval("document.querySelector('#runs tr[data-state=interrupted] a[href$=\"report.html\"]').getAttribute('href')");
     let (code, _) = http(&s.addr, "GET", href.as_str().unwrap(), &[], b"");
     assert_eq!(code, 200);
@@ -624,7 +850,10 @@ fn every_panel_works_in_a_real_browser() {
         b.tab(panel);
         std::thread::sleep(Duration::from_millis(300));
         let wide = b.eval("document.documentElement.scrollWidth");
-        assert!(wide.as_f64().unwrap() <= 390.0, "{panel}: {wide} px wide at 390");
+        assert!(
+            wide.as_f64().unwrap() <= 390.0,
+            "{panel}: {wide} px wide at 390"
+        );
         b.screenshot(&shots.join(format!("{panel}-390.png")));
     }
     eprintln!("screenshots in {}", shots.display());
@@ -635,7 +864,8 @@ fn a_slow_answer_shows_its_progress_while_it_works() {
     let s = serve("progress");
     let addr = s.addr.clone();
     let asking = std::thread::spawn(move || {
-        let body = json!({"args": ["exact", "blackjack", "--decks", "2", "--sensitivity"], "token": "t1"});
+        let body =
+            json!({"args": ["exact", "blackjack", "--decks", "2", "--sensitivity"], "token": "t1"});
         post(&addr, "/api/command", &body)
     });
     let t = Instant::now();
