@@ -85,7 +85,7 @@ fn reduced(cmd: &str) -> String {
         _ => {}
     }
     // The page's server runs until stopped: its command line is checked, not served.
-    if head == "rtplab serve" || cmd == "rtplab serve" {
+    if words.get(1).is_some_and(|w| w == "serve") {
         extra.push("--help");
     }
     // Before a redirection, if any.
