@@ -35,6 +35,7 @@ pub mod shuffle;
 pub mod specfile;
 pub mod stats;
 pub mod sums;
+pub mod web;
 
 /// The tool's version, carried by every report.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

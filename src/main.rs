@@ -60,6 +60,7 @@ fn main() -> ExitCode {
     let graceful = matches!(
         cli.command,
         Command::Sim(_)
+            | Command::Serve(_)
             | Command::Compare(_)
             | Command::Audit(AuditGame::Doom(_))
             | Command::Verify(_)
@@ -105,77 +106,155 @@ fn main() -> ExitCode {
 /// Build the command's job from its arguments (its files already checked and held by the
 /// door) and run it.
 fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
-    fn run<J: Job>(job: J, ctx: &Ctx) -> anyhow::Result<Status> {
-        Ok(execute(job, ctx)?)
-    }
-    use blackjack::Blackjack;
     match command {
-        Command::Sim(SimGame::Blackjack(a)) if a.log_out.is_some() => {
-            run(blackjack::log::write::LoggedSimJob::try_from(&a)?, ctx)
-        }
-        Command::Sim(SimGame::Blackjack(a)) => run(SimJob::<Blackjack>::try_from(&a)?, ctx),
-        Command::Sim(SimGame::Doom(a)) => run(SimJob::<doom::Doom>::try_from(&a)?, ctx),
-        Command::Sim(SimGame::TwentyOne(a)) if !a.sweep_c.is_empty() => {
-            run(twentyone::jobs::SweepJob::try_from(&a)?, ctx)
-        }
-        Command::Sim(SimGame::TwentyOne(a)) => {
-            run(SimJob::<twentyone::TwentyOne>::try_from(&a)?, ctx)
-        }
-        Command::Sim(SimGame::Baccarat(a)) if a.log_out.is_some() => {
-            run(baccarat::jobs::SimLogJob::try_from(&a)?, ctx)
-        }
-        Command::Sim(SimGame::Baccarat(a)) => run(SimJob::<baccarat::Baccarat>::try_from(&a)?, ctx),
-        Command::Exact(ExactGame::Blackjack(a)) => {
-            run(blackjack::jobs::ExactJob::try_from(&a)?, ctx)
-        }
-        Command::Exact(ExactGame::Doom(a)) => run(doom::jobs::ExactJob::try_from(&a)?, ctx),
-        Command::Exact(ExactGame::TwentyOne(a)) => {
-            run(twentyone::jobs::ExactJob::try_from(&a)?, ctx)
-        }
-        Command::Exact(ExactGame::Baccarat(a)) => run(baccarat::jobs::ExactJob::try_from(&a)?, ctx),
-        Command::Compare(CompareGame::Blackjack(a)) => {
-            run(CompareJob::<Blackjack>::try_from(&a)?, ctx)
-        }
-        Command::Compare(CompareGame::Baccarat(a)) => {
-            run(CompareJob::<baccarat::Baccarat>::try_from(&a)?, ctx)
-        }
-        Command::Compare(CompareGame::Doom(a)) => run(CompareJob::<doom::Doom>::try_from(&a)?, ctx),
-        Command::Strategies(StrategiesCmd::Derive(DeriveGame::Blackjack(a))) => {
-            run(blackjack::jobs::DeriveJob::try_from(&a)?, ctx)
-        }
-        Command::Strategies(StrategiesCmd::Indices(IndicesGame::Blackjack(a))) => {
-            run(blackjack::jobs::IndicesJob::try_from(&a)?, ctx)
-        }
-        Command::Strategies(StrategiesCmd::Ramp(RampGame::Blackjack(a))) => {
-            run(blackjack::jobs::RampJob::try_from(&a)?, ctx)
-        }
-        Command::Strategies(StrategiesCmd::Bets(BetsGame::Blackjack(a))) => {
-            run(blackjack::jobs::BetsJob::try_from(&a)?, ctx)
-        }
-        Command::Strategies(StrategiesCmd::Metrics(MetricsGame::Blackjack(a))) => {
-            run(blackjack::jobs::MetricsJob::try_from(&a)?, ctx)
-        }
-        Command::Advise(AdviseGame::Blackjack(a)) => {
-            run(blackjack::jobs::AdviseJob::try_from(&a)?, ctx)
-        }
-        Command::Advise(AdviseGame::Doom(a)) => run(doom::jobs::AdviseJob::try_from(&a)?, ctx),
-        Command::Advise(AdviseGame::TwentyOne(a)) => {
-            run(twentyone::jobs::AdviseJob::try_from(&a)?, ctx)
-        }
-        Command::Audit(AuditGame::Blackjack(a)) => {
-            run(blackjack::jobs::AuditJob::try_from(&a)?, ctx)
-        }
-        Command::Audit(AuditGame::Doom(a)) => run(doom::jobs::AuditJob::try_from(&a)?, ctx),
-        Command::Verify(VerifyGame::Baccarat(a)) => run(baccarat::verify::VerifyJob::from(&a), ctx),
-        Command::Merge(a) => run(rtplab::merge::MergeJob::from(&a), ctx),
-        Command::Check(a) => run(rtplab::check::CheckJob::from(&a), ctx),
-        Command::Monitor(a) => run(rtplab::monitor::MonitorJob::from(&a), ctx),
-        Command::Verify(VerifyGame::Blackjack(a)) => {
-            run(blackjack::verify::VerifyJob::from(&a), ctx)
-        }
-        Command::Risk(a) => run(rtplab::risk::RiskJob::from(&a), ctx),
         Command::Cache(c) => cli::cache_command(c).map(|_| Status::Done),
         Command::BenchServe(game) => bench_serve(game),
+        Command::Serve(a) => serve(&a, ctx),
+        command => build(command, Execute(ctx))?,
+    }
+}
+
+/// What is done with a command's job: run here ([`Execute`]) or handed to the page's server
+/// ([`Page`]).
+trait Runner {
+    type Out;
+    fn job<J: Job + 'static>(self, job: J) -> Self::Out;
+}
+
+/// Run the job and write its report (the command line).
+struct Execute<'a, 'b>(&'a Ctx<'b>);
+
+impl Runner for Execute<'_, '_> {
+    type Out = anyhow::Result<Status>;
+    fn job<J: Job + 'static>(self, job: J) -> Self::Out {
+        Ok(execute(job, self.0)?)
+    }
+}
+
+/// The job's work, for the page's server to run with its own context.
+struct Page;
+
+type PageRun = Box<dyn FnOnce(&Ctx) -> Result<rtplab::job::Outcome, rtplab::job::Error>>;
+
+impl Runner for Page {
+    type Out = PageRun;
+    fn job<J: Job + 'static>(self, job: J) -> Self::Out {
+        Box::new(move |ctx| job.run(ctx))
+    }
+}
+
+/// Build the command's job from its arguments and give it to `r`: one arm per command.
+fn build<R: Runner>(command: Command, r: R) -> anyhow::Result<R::Out> {
+    use blackjack::Blackjack;
+    Ok(match command {
+        Command::Sim(SimGame::Blackjack(a)) if a.log_out.is_some() => {
+            r.job(blackjack::log::write::LoggedSimJob::try_from(&a)?)
+        }
+        Command::Sim(SimGame::Blackjack(a)) => r.job(SimJob::<Blackjack>::try_from(&a)?),
+        Command::Sim(SimGame::Doom(a)) => r.job(SimJob::<doom::Doom>::try_from(&a)?),
+        Command::Sim(SimGame::TwentyOne(a)) if !a.sweep_c.is_empty() => {
+            r.job(twentyone::jobs::SweepJob::try_from(&a)?)
+        }
+        Command::Sim(SimGame::TwentyOne(a)) => r.job(SimJob::<twentyone::TwentyOne>::try_from(&a)?),
+        Command::Sim(SimGame::Baccarat(a)) if a.log_out.is_some() => {
+            r.job(baccarat::jobs::SimLogJob::try_from(&a)?)
+        }
+        Command::Sim(SimGame::Baccarat(a)) => r.job(SimJob::<baccarat::Baccarat>::try_from(&a)?),
+        Command::Exact(ExactGame::Blackjack(a)) => r.job(blackjack::jobs::ExactJob::try_from(&a)?),
+        Command::Exact(ExactGame::Doom(a)) => r.job(doom::jobs::ExactJob::try_from(&a)?),
+        Command::Exact(ExactGame::TwentyOne(a)) => r.job(twentyone::jobs::ExactJob::try_from(&a)?),
+        Command::Exact(ExactGame::Baccarat(a)) => r.job(baccarat::jobs::ExactJob::try_from(&a)?),
+        Command::Compare(CompareGame::Blackjack(a)) => {
+            r.job(CompareJob::<Blackjack>::try_from(&a)?)
+        }
+        Command::Compare(CompareGame::Baccarat(a)) => {
+            r.job(CompareJob::<baccarat::Baccarat>::try_from(&a)?)
+        }
+        Command::Compare(CompareGame::Doom(a)) => r.job(CompareJob::<doom::Doom>::try_from(&a)?),
+        Command::Strategies(StrategiesCmd::Derive(DeriveGame::Blackjack(a))) => {
+            r.job(blackjack::jobs::DeriveJob::try_from(&a)?)
+        }
+        Command::Strategies(StrategiesCmd::Indices(IndicesGame::Blackjack(a))) => {
+            r.job(blackjack::jobs::IndicesJob::try_from(&a)?)
+        }
+        Command::Strategies(StrategiesCmd::Ramp(RampGame::Blackjack(a))) => {
+            r.job(blackjack::jobs::RampJob::try_from(&a)?)
+        }
+        Command::Strategies(StrategiesCmd::Bets(BetsGame::Blackjack(a))) => {
+            r.job(blackjack::jobs::BetsJob::try_from(&a)?)
+        }
+        Command::Strategies(StrategiesCmd::Metrics(MetricsGame::Blackjack(a))) => {
+            r.job(blackjack::jobs::MetricsJob::try_from(&a)?)
+        }
+        Command::Advise(AdviseGame::Blackjack(a)) => {
+            r.job(blackjack::jobs::AdviseJob::try_from(&a)?)
+        }
+        Command::Advise(AdviseGame::Doom(a)) => r.job(doom::jobs::AdviseJob::try_from(&a)?),
+        Command::Advise(AdviseGame::TwentyOne(a)) => {
+            r.job(twentyone::jobs::AdviseJob::try_from(&a)?)
+        }
+        Command::Audit(AuditGame::Blackjack(a)) => r.job(blackjack::jobs::AuditJob::try_from(&a)?),
+        Command::Audit(AuditGame::Doom(a)) => r.job(doom::jobs::AuditJob::try_from(&a)?),
+        Command::Verify(VerifyGame::Baccarat(a)) => r.job(baccarat::verify::VerifyJob::from(&a)),
+        Command::Merge(a) => r.job(rtplab::merge::MergeJob::from(&a)),
+        Command::Check(a) => r.job(rtplab::check::CheckJob::from(&a)),
+        Command::Monitor(a) => r.job(rtplab::monitor::MonitorJob::from(&a)),
+        Command::Verify(VerifyGame::Blackjack(a)) => r.job(blackjack::verify::VerifyJob::from(&a)),
+        Command::Risk(a) => r.job(rtplab::risk::RiskJob::from(&a)),
+        Command::Cache(_) | Command::BenchServe(_) | Command::Serve(_) => {
+            anyhow::bail!("this command is not a job")
+        }
+    })
+}
+
+/// `rtplab serve`: the page's server, running the command line's own commands (parsed by
+/// [`CommandLine`]) until Ctrl-C.
+fn serve(a: &cli::serve::ServeArgs, ctx: &Ctx) -> anyhow::Result<Status> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    // The process's stop flag (a signal) stops the server's.
+    let _said = rtplab::job::stopping(
+        "stopping the server: each run from the page writes its partial report",
+        "the runs' partial reports were not written",
+    );
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !ctx.stop.load(Ordering::SeqCst) && !flag.load(Ordering::SeqCst) {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            flag.store(true, Ordering::SeqCst);
+        });
+        let r = rtplab::web::serve(a.into(), Arc::new(CommandLine), stop.clone());
+        stop.store(true, Ordering::SeqCst);
+        r
+    })?;
+    Ok(Status::Done)
+}
+
+/// The command line's parser, for the page's server: the same arguments, argument rules and
+/// jobs as the command line.
+struct CommandLine;
+
+impl rtplab::web::Commands for CommandLine {
+    fn parse(&self, args: &[String]) -> Result<rtplab::web::Parsed, String> {
+        let words = std::iter::once("rtplab".to_string())
+            .chain(args.iter().cloned())
+            .map(OsString::from);
+        let cli = Cli::parse_args(words).map_err(|e| e.to_string().trim_end().to_string())?;
+        if matches!(
+            cli.command,
+            Command::Cache(_) | Command::BenchServe(_) | Command::Serve(_)
+        ) {
+            return Err("this command is not run from the page".into());
+        }
+        let command = cli.command;
+        Ok(rtplab::web::Parsed {
+            plan: cli.files,
+            run: Box::new(move |ctx| {
+                let job = build(command, Page).map_err(|e| format!("error: {e:#}"))?;
+                job(ctx).map_err(|e| format!("error: {e}"))
+            }),
+        })
     }
 }
 

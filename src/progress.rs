@@ -111,6 +111,13 @@ impl Progress {
                 }
             });
         }
+        WATCH.with(|w| {
+            if let Some(w) = w.borrow().as_ref() {
+                if let Ok(mut b) = w.0.lock() {
+                    *b = Some(bar.clone());
+                }
+            }
+        });
         Progress { bar, shown, from }
     }
 
@@ -145,6 +152,46 @@ impl Progress {
     /// Remove the bar from the terminal (the work is done or stopped).
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+thread_local! {
+    /// The watch of the work this thread runs ([`Watch::during`]).
+    static WATCH: std::cell::RefCell<Option<Watch>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Where work run elsewhere is watched from (`rtplab serve`'s runs): the latest progress made
+/// by the work a thread runs under [`Watch::during`], read from any thread.
+#[derive(Clone, Default)]
+pub struct Watch(Arc<std::sync::Mutex<Option<ProgressBar>>>);
+
+/// What a [`Watch`] sees: the stage's label, steps done of its steps, and their unit.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Seen {
+    pub label: String,
+    pub done: u64,
+    pub of: u64,
+    pub unit: String,
+}
+
+impl Watch {
+    /// Run `work` on this thread with every progress it makes watched here.
+    pub fn during<R>(&self, work: impl FnOnce() -> R) -> R {
+        let before = WATCH.with(|w| w.borrow_mut().replace(self.clone()));
+        let out = work();
+        WATCH.with(|w| *w.borrow_mut() = before);
+        out
+    }
+
+    /// The latest progress (None: no counted work has begun).
+    pub fn seen(&self) -> Option<Seen> {
+        let b = self.0.lock().ok()?.clone()?;
+        Some(Seen {
+            label: b.prefix(),
+            done: b.position(),
+            of: b.length().unwrap_or(0),
+            unit: b.message(),
+        })
     }
 }
 

@@ -49,6 +49,7 @@ pub const FILE_ARGS: &[(&str, Role)] = &[
     ("log", Role::In(InputKind::Log)),
     ("files", Role::In(InputKind::Shard)),
     ("dir", Role::In(InputKind::Folder)),
+    ("reports", Role::In(InputKind::Folder)),
     ("win_table", Role::Table),
 ];
 

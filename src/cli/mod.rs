@@ -9,6 +9,7 @@ pub mod files;
 mod parse;
 pub mod registry;
 pub mod risk;
+pub mod serve;
 pub mod twentyone;
 mod values;
 
@@ -191,6 +192,13 @@ rtplab risk --from reports/counting-hilo-75pct/report.json --bankroll 1000 --rou
 docs/risk.md explains each figure, the conventions and the simulated check."
     )]
     Risk(risk::RiskArgs),
+    /// One page on this machine that answers as its controls change: a rule set's house edge,
+    /// chart and rule changes, advice on a hand, bets and risk for a bankroll, simulations and
+    /// audits started, watched and stopped (docs/serve.md).
+    #[command(
+        after_help = "Examples:\n  rtplab serve                 # prints the address, e.g. http://127.0.0.1:41234/\n  rtplab serve --port 8080\n\ndocs/serve.md: each panel, the JSON API, what the server refuses."
+    )]
+    Serve(serve::ServeArgs),
     /// What should I do here? Every legal action with its exact value, the best marked.
     #[command(subcommand)]
     Advise(AdviseGame),

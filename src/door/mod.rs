@@ -27,6 +27,7 @@
 //! finish ([`writing`]); an abort removes every temporary and lock file ([`abandon`]).
 
 pub mod at;
+pub mod browse;
 pub mod cache;
 pub mod identity;
 pub mod input;

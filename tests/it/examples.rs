@@ -8,7 +8,8 @@
 //! game of three to 200 with separate scoring and doom on one six. Each command runs
 //! through `sh` in one scratch folder that sees the repository's `strategies/`, `reports/` and
 //! `docs/`, so the files it writes (`--out-dir`, `-o`, `>`) land there, and a later example
-//! that reuses an earlier one's output folder is refused as a user would be.
+//! that reuses an earlier one's output folder is refused as a user would be. `rtplab serve`,
+//! which serves until stopped, runs with `--help` added: its flags are checked.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -82,6 +83,10 @@ fn reduced(cmd: &str) -> String {
         "rtplab exact doom" if three => extra.extend(["--held-dice", "separate", "--doom", "1"]),
         "rtplab sim twenty-one" if !has("--games") => extra.extend(["--games", "2000"]),
         _ => {}
+    }
+    // The page's server runs until stopped: its command line is checked, not served.
+    if words.get(1).is_some_and(|w| w == "serve") {
+        extra.push("--help");
     }
     // Before a redirection, if any.
     let at = words.iter().position(|w| w == ">").unwrap_or(words.len());

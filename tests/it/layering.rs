@@ -96,6 +96,8 @@ const ORDER: &[&[&str]] = &[
     &["compare"],
     &["check"],
     &["merge"],
+    // The page's server: runs commands the binary parses for it, knows no game.
+    &["web"],
     // The games: each uses what is below, none another game.
     &[
         "games::baccarat",

@@ -41,3 +41,4 @@ mod shards_dice;
 mod twentyone;
 mod verify;
 mod verify_baccarat;
+mod web;

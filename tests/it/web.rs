@@ -1,0 +1,883 @@
+//! `rtplab serve`: the page's server, started as a user starts it (the binary, port 0), asked
+//! over HTTP as the page asks it: every answer is the command line's for the same arguments,
+//! bad input is refused with the command line's message, what the page may not do is refused,
+//! runs are watched and stopped with their partial report kept; and the page itself, driven in
+//! headless Chromium (the DevTools protocol over a pipe), through every panel.
+
+use crate::common::*;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// A server of the binary's, ended when dropped.
+struct Served {
+    child: Child,
+    addr: String,
+    runs: PathBuf,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.runs);
+    }
+}
+
+/// `rtplab serve --port 0` in the package's folder (its reports), runs written to a folder of
+/// the test's own.
+fn serve(name: &str) -> Served {
+    let runs = temp_dir(&format!("web-{name}"));
+    let mut child = process()
+        .args(["serve", "--port", "0", "--runs"])
+        .arg(&runs)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("http://")
+        .and_then(|a| a.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("no address printed: {line:?}"))
+        .to_string();
+    Served { child, addr, runs }
+}
+
+/// One HTTP/1.1 request (the connection closed after it): status and body.
+fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(300))).unwrap();
+    let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers.iter().any(|h| h.0 == "Host") {
+        req += &format!("Host: {addr}\r\n");
+    }
+    for (k, v) in headers {
+        req += &format!("{k}: {v}\r\n");
+    }
+    req += &format!("Content-Length: {}\r\n\r\n", body.len());
+    s.write_all(req.as_bytes()).unwrap();
+    let _ = s.write_all(body);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let code = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP answer: {text:?}"));
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|x| x.1)
+        .unwrap_or("")
+        .to_string();
+    (code, body)
+}
+
+fn post(addr: &str, path: &str, v: &Value) -> (u16, Value) {
+    let (code, body) = http(
+        addr,
+        "POST",
+        path,
+        &[("Content-Type", "application/json")],
+        v.to_string().as_bytes(),
+    );
+    (
+        code,
+        serde_json::from_str(&body).unwrap_or_else(|_| panic!("{body}")),
+    )
+}
+
+fn get(addr: &str, path: &str) -> (u16, Value) {
+    let (code, body) = http(addr, "GET", path, &[], b"");
+    (
+        code,
+        serde_json::from_str(&body).unwrap_or_else(|_| panic!("{body}")),
+    )
+}
+
+/// A quick command's answer (required to succeed).
+fn command(addr: &str, args: &[&str]) -> Value {
+    let (code, v) = post(addr, "/api/command", &json!({ "args": args }));
+    assert_eq!(code, 200, "{args:?}: {v}");
+    v
+}
+
+/// The command line's JSON report for the same arguments.
+fn cli_json(args: &[&str]) -> Value {
+    json(&[args, &["--format", "json", "-q"]].concat())
+}
+
+#[test]
+fn the_page_is_one_offline_file() {
+    let s = serve("page");
+    let (code, page) = http(&s.addr, "GET", "/", &[], b"");
+    assert_eq!(code, 200);
+    assert!(page.contains("<script>") && page.contains("<style>"));
+    for fetched in ["src=\"http", "href=\"http", "@import", "url(http", "<link"] {
+        assert!(
+            !page.contains(fetched),
+            "the page fetches something: {fetched}"
+        );
+    }
+}
+
+#[test]
+fn the_house_edge_is_the_command_lines_and_a_second_asking_is_cached() {
+    let s = serve("exact");
+    let args = [
+        "exact",
+        "blackjack",
+        "--decks",
+        "6",
+        "--h17",
+        "--sensitivity",
+        "--claim",
+        "99.5",
+    ];
+    let a = command(&s.addr, &args);
+    assert_eq!(a["json"], cli_json(&args));
+    assert_eq!(a["cached"], false);
+    assert_eq!(a["status"], "done");
+    assert!(a["text"].as_str().unwrap().contains("Sensitivity"));
+    assert_eq!(
+        a["command"],
+        "rtplab exact blackjack --decks 6 --h17 --sensitivity --claim 99.5"
+    );
+    let b = command(&s.addr, &args);
+    assert_eq!(b["cached"], true);
+    assert_eq!(b["json"], a["json"]);
+    // The seed table: its answer to the advertised 99.54%.
+    let seed = command(&s.addr, &["exact", "blackjack"]);
+    assert_eq!(seed["json"]["claim"]["claimed"], 0.9954);
+    assert_eq!(seed["json"]["claim"]["reachable"], false);
+    // The chart derived for the rules, as `strategies derive` writes it.
+    let chart = command(
+        &s.addr,
+        &["strategies", "derive", "blackjack", "--decks", "6"],
+    );
+    let out = succeeds(rtplab().args(["strategies", "derive", "blackjack", "--decks", "6", "-q"]));
+    assert_eq!(chart["text"], String::from_utf8_lossy(&out.stdout).as_ref());
+}
+
+#[test]
+fn advice_for_every_game_is_the_command_lines() {
+    let s = serve("advise");
+    for args in [
+        &[
+            "advise",
+            "blackjack",
+            "--hand",
+            "A,7",
+            "--up",
+            "9",
+            "--removed",
+            "T,T,5",
+            "--das",
+        ][..],
+        &["advise", "doom", "--roll", "1,1,5,2,3,4"],
+        &[
+            "advise",
+            "twenty-one",
+            "--row",
+            "W6 K5 R4 B3 Y2 G1",
+            "--filled",
+            "W,R",
+            "--hits",
+            "1",
+            "--roll",
+            "W3 K5 R1 B6 Y2 G4",
+        ],
+    ] {
+        let a = command(&s.addr, args);
+        assert_eq!(a["json"], cli_json(args), "{args:?}");
+        assert!(!a["json"]["options"].as_array().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn bets_and_risk_are_the_command_lines() {
+    let s = serve("bets");
+    let bets = [
+        "strategies",
+        "bets",
+        "blackjack",
+        "--from",
+        "reports/counting-hilo-wong/report.json",
+        "--bankroll",
+        "15000",
+        "--table-min",
+        "25",
+        "--table-max",
+        "1000",
+        "--chip",
+        "5",
+        "--target-ror",
+        "5%",
+        "--trip-rounds",
+        "50000",
+        "--trials",
+        "0",
+    ];
+    let b = command(&s.addr, &bets);
+    assert_eq!(b["json"], cli_json(&bets));
+    let m = &b["json"];
+    // The page's risk panel: the sheet's EV and SD a round, the same bankroll and trip.
+    let (ev, sd) = (m["ev_per_round"].to_string(), m["sd_per_round"].to_string());
+    let risk = [
+        "risk",
+        "--ev",
+        &ev,
+        "--sd",
+        &sd,
+        "--bankroll",
+        "15000",
+        "--rounds",
+        "50000",
+        "--target-ror",
+        "5%",
+        "--trials",
+        "0",
+    ];
+    let r = command(&s.addr, &risk);
+    assert_eq!(r["json"], cli_json(&risk));
+    // The two commands agree with each other: the same walk.
+    let close = |a: &Value, b: &Value| {
+        let (a, b) = (a.as_f64().unwrap(), b.as_f64().unwrap());
+        assert!((a - b).abs() <= 1e-9 * b.abs().max(1.0), "{a} {b}");
+    };
+    close(&r["json"]["lifetime"]["ror"], &m["ror"]);
+    close(&r["json"]["score"], &m["score"]);
+    close(&r["json"]["n0"], &m["n0_rounds"]);
+    close(&r["json"]["trip"]["ror"], &m["trip"]["ror"]);
+}
+
+#[test]
+fn bad_input_is_refused_with_the_command_lines_message() {
+    let s = serve("refused");
+    let (code, v) = post(
+        &s.addr,
+        "/api/command",
+        &json!({"args": ["exact", "blackjack", "--decks", "99"]}),
+    );
+    assert_eq!(code, 400);
+    let msg = v["error"].as_str().unwrap();
+    let out = rtplab()
+        .args(["exact", "blackjack", "--decks", "99", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(msg.trim_start_matches("error: ")),
+        "{msg}"
+    );
+    // clap's own refusals too.
+    let (code, v) = post(
+        &s.addr,
+        "/api/command",
+        &json!({"args": ["advise", "blackjack", "--hand", "T,6"]}),
+    );
+    assert_eq!(code, 400);
+    assert!(v["error"].as_str().unwrap().contains("--up"), "{v}");
+    for (args, needle) in [
+        (json!(["sim", "blackjack"]), "not answered here"),
+        (json!(["cache", "clear"]), "not answered here"),
+        (
+            json!(["exact", "blackjack", "--output", "x.txt"]),
+            "writes no files",
+        ),
+        (
+            json!(["exact", "blackjack", "--out-dir", "od"]),
+            "writes no files",
+        ),
+        (
+            json!(["risk", "--from", "/etc/passwd", "--bankroll", "100"]),
+            "folders it shows",
+        ),
+        (
+            json!(["risk", "--from", "-", "--bankroll", "100"]),
+            "folders it shows",
+        ),
+        (json!([1, 2]), "as strings"),
+    ] {
+        let (code, v) = post(&s.addr, "/api/command", &json!({ "args": args }));
+        assert_eq!(code, 400, "{args}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(needle), "{args}: {v}");
+    }
+    // A run must be one of the runs; its files are its own.
+    let (code, v) = post(
+        &s.addr,
+        "/api/runs",
+        &json!({"args": ["exact", "blackjack"]}),
+    );
+    assert_eq!(code, 400, "{v}");
+    let (code, v) = post(
+        &s.addr,
+        "/api/runs",
+        &json!({"args": ["sim", "blackjack", "--shard-out", "x.json", "--shard", "1/2"]}),
+    );
+    assert_eq!(code, 400, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("writes no files"),
+        "{v}"
+    );
+    // Not JSON, not sent as JSON, too large, to another host, outside the folders shown.
+    let h = [("Content-Type", "application/json")];
+    assert_eq!(http(&s.addr, "POST", "/api/command", &h, b"{args").0, 400);
+    assert_eq!(
+        http(
+            &s.addr,
+            "POST",
+            "/api/command",
+            &[("Content-Type", "text/plain")],
+            b"{}"
+        )
+        .0,
+        415
+    );
+    let big = format!("{{\"args\": [\"{}\"]}}", "x".repeat(70_000));
+    let (code, body) = http(&s.addr, "POST", "/api/command", &h, big.as_bytes());
+    assert_eq!(code, 413, "{body}");
+    let (code, body) = http(&s.addr, "GET", "/", &[("Host", "rebound.example:80")], b"");
+    assert_eq!(code, 400, "{body}");
+    for path in [
+        "/files/reports/../Cargo.toml",
+        "/files/reports/%2e%2e/Cargo.toml",
+        "/files/etc/passwd",
+    ] {
+        let (code, body) = http(&s.addr, "GET", path, &[], b"");
+        assert_eq!(code, 404, "{path}: {body}");
+    }
+    assert_eq!(http(&s.addr, "DELETE", "/api/command", &[], b"").0, 405);
+}
+
+#[test]
+fn the_reports_folder_is_listed_and_read() {
+    let s = serve("files");
+    let (code, v) = get(&s.addr, "/api/files?root=reports&path=");
+    assert_eq!(code, 200);
+    let names: Vec<&str> = v["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"counting-hilo-wong") && names.contains(&"seed-table-exact.md"),
+        "{names:?}"
+    );
+    let (code, text) = http(
+        &s.addr,
+        "GET",
+        "/files/reports/seed-table-exact.md",
+        &[],
+        b"",
+    );
+    assert_eq!(code, 200);
+    assert_eq!(
+        text,
+        std::fs::read_to_string("reports/seed-table-exact.md").unwrap()
+    );
+}
+
+#[test]
+fn several_clients_are_answered_at_once() {
+    let s = serve("clients");
+    let addr = s.addr.clone();
+    let threads: Vec<_> = (0..8)
+        .map(|i| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                let decks = ["1", "2", "4", "6"][i % 4];
+                command(&addr, &["exact", "blackjack", "--decks", decks])["json"]["ev"]
+                    .as_f64()
+                    .unwrap()
+            })
+        })
+        .collect();
+    let evs: Vec<f64> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert_eq!(evs[0], evs[4]);
+    assert!(evs[0] > evs[3]);
+}
+
+/// Poll `/api/runs` until `done` holds for the run (at most a minute).
+fn run_until(addr: &str, id: u64, done: impl Fn(&Value) -> bool) -> Value {
+    let t = Instant::now();
+    loop {
+        let (_, v) = get(addr, "/api/runs");
+        let run = v["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .cloned()
+            .unwrap();
+        if done(&run) {
+            return run;
+        }
+        assert!(t.elapsed() < Duration::from_secs(60), "{run}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_run_is_watched_stopped_and_its_partial_report_kept() {
+    let s = serve("runs");
+    let (code, v) = post(
+        &s.addr,
+        "/api/runs",
+        &json!({"args": ["sim", "blackjack", "--rounds", "1e11"]}),
+    );
+    assert_eq!(code, 200, "{v}");
+    let id = v["id"].as_u64().unwrap();
+    let run = run_until(&s.addr, id, |r| {
+        r["progress"]["done"].as_u64().unwrap_or(0) > 0
+    });
+    assert_eq!(run["state"], "running");
+    assert_eq!(run["progress"]["unit"], "chunks");
+    let (code, _) = post(&s.addr, "/api/runs/stop", &json!({ "id": id }));
+    assert_eq!(code, 200);
+    let run = run_until(&s.addr, id, |r| r["state"] != "running");
+    assert_eq!(run["state"], "interrupted", "{run}");
+    let report = run["report"].as_str().unwrap();
+    let (code, html) = http(&s.addr, "GET", &format!("/files/runs/{report}"), &[], b"");
+    assert_eq!(code, 200);
+    assert!(html.contains("<html"));
+    let folder = s.runs.join(run["name"].as_str().unwrap());
+    let j: Value =
+        serde_json::from_str(&std::fs::read_to_string(folder.join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(j["interrupted"], true, "{j}");
+    let (code, _) = post(&s.addr, "/api/runs/stop", &json!({ "id": 999 }));
+    assert_eq!(code, 404);
+}
+
+// ---- the page in a real browser ------------------------------------------------------------
+
+/// Headless Chromium driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`:
+/// commands on descriptor 3, answers on 4, each message ended by a NUL).
+struct Browser {
+    child: Child,
+    to: std::fs::File,
+    from: std::sync::mpsc::Receiver<Value>,
+    next: u64,
+    session: String,
+    _profile: PathBuf,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self._profile);
+    }
+}
+
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            std::process::Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+}
+
+impl Browser {
+    fn start(browser: &str, profile: PathBuf) -> Browser {
+        use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+        use std::os::unix::process::CommandExt;
+        let (cmd_r, cmd_w) = rustix::pipe::pipe().unwrap();
+        let (ans_r, ans_w) = rustix::pipe::pipe().unwrap();
+        let (cr, aw) = (cmd_r.as_raw_fd(), ans_w.as_raw_fd());
+        let mut c = std::process::Command::new(browser);
+        c.args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--remote-debugging-pipe",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+        // SAFETY: between fork and exec only dup2 and forget run (async-signal-safe).
+        unsafe {
+            c.pre_exec(move || {
+                for (from, to) in [(cr, 3), (aw, 4)] {
+                    let src = std::os::fd::BorrowedFd::borrow_raw(from);
+                    let mut dst = OwnedFd::from_raw_fd(to);
+                    let r = rustix::io::dup2(src, &mut dst);
+                    std::mem::forget(dst);
+                    r?;
+                }
+                Ok(())
+            });
+        }
+        let child = c.spawn().unwrap();
+        drop((cmd_r, ans_w));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut reader = BufReader::new(std::fs::File::from(ans_r));
+        std::thread::spawn(move || loop {
+            let mut msg = Vec::new();
+            match reader.read_until(0, &mut msg) {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {
+                    msg.pop();
+                    if let Ok(v) = serde_json::from_slice::<Value>(&msg) {
+                        if tx.send(v).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        let mut b = Browser {
+            child,
+            to: std::fs::File::from(cmd_w),
+            from: rx,
+            next: 0,
+            session: String::new(),
+            _profile: profile,
+        };
+        let t = b.call("Target.createTarget", json!({"url": "about:blank"}));
+        let target = t["targetId"].as_str().unwrap().to_string();
+        let a = b.call(
+            "Target.attachToTarget",
+            json!({"targetId": target, "flatten": true}),
+        );
+        b.session = a["sessionId"].as_str().unwrap().to_string();
+        b.call("Page.enable", json!({}));
+        b
+    }
+
+    /// One command (of the page's session once attached) and its result.
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = self.next;
+        let mut msg = json!({"id": id, "method": method, "params": params});
+        if !self.session.is_empty() {
+            msg["sessionId"] = json!(self.session);
+        }
+        let mut bytes = msg.to_string().into_bytes();
+        bytes.push(0);
+        self.to.write_all(&bytes).unwrap();
+        loop {
+            let v = self
+                .from
+                .recv_timeout(Duration::from_secs(120))
+                .expect("the browser answers");
+            if v["id"] == id {
+                assert!(v.get("error").is_none(), "{method}: {v}");
+                return v["result"].clone();
+            }
+        }
+    }
+
+    fn size(&mut self, width: u32, height: u32, mobile: bool) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}),
+        );
+    }
+
+    /// The value of a script in the page (promises awaited).
+    fn eval(&mut self, script: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({"expression": script, "returnByValue": true, "awaitPromise": true}),
+        );
+        assert!(r.get("exceptionDetails").is_none(), "{script}: {r}");
+        r["result"]["value"].clone()
+    }
+
+    /// Wait until the script's value is true (at most two minutes).
+    fn until(&mut self, script: &str) {
+        let t = Instant::now();
+        // False while the page is not there yet (a navigation under way).
+        let guarded =
+            format!("(() => {{ try {{ return ({script}); }} catch (e) {{ return false; }} }})()");
+        while self.eval(&guarded) != json!(true) {
+            if t.elapsed() > Duration::from_secs(120) {
+                let seen = self.eval("location.hash + ' | shown: ' + [...document.querySelectorAll('.err.on, .cmd')].map(e => e.id + ': ' + e.textContent).join(' | ')");
+                panic!("never true: {script}\n{seen}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// A click of the mouse at the middle of the element `css`.
+    fn click(&mut self, css: &str) {
+        let r = self.eval(&format!(
+            "(() => {{ const e = document.querySelector({css:?}); e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ));
+        let (x, y) = (r[0].as_f64().unwrap(), r[1].as_f64().unwrap());
+        for kind in ["mousePressed", "mouseReleased"] {
+            self.call(
+                "Input.dispatchMouseEvent",
+                json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
+            );
+        }
+    }
+
+    /// Open a panel by its tab, as a user does (the page shows it on the hash's change).
+    fn tab(&mut self, panel: &str) {
+        self.click(&format!("nav a[data-p={panel}]"));
+        self.until(&format!(
+            "document.getElementById('p-{panel}').classList.contains('on')"
+        ));
+    }
+
+    /// Type `text` into the field `css` in place of what it holds.
+    fn type_into(&mut self, css: &str, text: &str) {
+        self.eval(&format!(
+            "(() => {{ const e = document.querySelector({css:?}); e.focus(); e.value = ''; }})()"
+        ));
+        self.call("Input.insertText", json!({ "text": text }));
+    }
+
+    /// Choose `value` in the select `css` (as a user's choice: a change event).
+    fn choose(&mut self, css: &str, value: &str) {
+        self.eval(&format!(
+            "(() => {{ const e = document.querySelector({css:?}); e.value = {value:?}; e.dispatchEvent(new Event('change', {{bubbles: true}})); }})()"
+        ));
+    }
+
+    fn text(&mut self, css: &str) -> String {
+        self.eval(&format!("document.querySelector({css:?}).textContent"))
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    fn screenshot(&mut self, path: &Path) {
+        let r = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        let png = base64(r["data"].as_str().unwrap());
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        std::fs::write(path, &png).unwrap();
+    }
+}
+
+fn base64(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = s
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .map(val)
+        .collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let mut n = 0u32;
+        for (i, d) in chunk.iter().enumerate() {
+            n |= (*d as u32) << (18 - 6 * i);
+        }
+        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
+}
+
+/// A percentage as the page prints it: "+0.1234%" or "−0.7128%".
+fn page_pct(x: f64, d: usize) -> String {
+    let s = format!("{:.*}%", d, (x * 100.0).abs());
+    if x >= 0.0 {
+        format!("+{s}")
+    } else {
+        format!("−{s}")
+    }
+}
+
+#[test]
+fn every_panel_works_in_a_real_browser() {
+    let Some(browser) = chromium() else {
+        eprintln!("no headless browser installed: the browser test is skipped");
+        return;
+    };
+    let s = serve("browser");
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-screenshots");
+    let _ = std::fs::remove_dir_all(&shots);
+    std::fs::create_dir_all(&shots).unwrap();
+    let mut b = Browser::start(browser, temp_dir("web-chromium"));
+    b.size(1280, 800, false);
+    b.call(
+        "Page.navigate",
+        json!({ "url": format!("http://{}/", s.addr) }),
+    );
+
+    // Rules → house edge: the seed table's answer to 99.54% on load.
+    b.until("document.getElementById('ev').textContent !== '–' && !!document.querySelector('#chart td')");
+    let seed = cli_json(&["exact", "blackjack", "--sensitivity", "--claim", "99.54"]);
+    assert_eq!(b.text("#ev"), page_pct(seed["ev"].as_f64().unwrap(), 4));
+    assert!(b
+        .text("#verdict")
+        .contains(seed["claim"]["verdict"].as_str().unwrap()));
+    // The rule changes come after the EV, one analysis each.
+    b.until(&format!(
+        "document.querySelectorAll('#sens tbody tr').length === {}",
+        seed["sensitivity"].as_array().unwrap().len()
+    ));
+    b.screenshot(&shots.join("rules-1280.png"));
+    // Change two rules as a user does: the EV becomes what `exact blackjack` prints for them.
+    b.type_into("#decks", "6");
+    b.choose("#soft17", "h17");
+    b.until("document.getElementById('rules-cmd').textContent.includes('--decks 6 --h17')");
+    let h17 = cli_json(&["exact", "blackjack", "--decks", "6", "--h17"]);
+    b.until(&format!(
+        "document.getElementById('ev').textContent === {:?}",
+        page_pct(h17["ev"].as_f64().unwrap(), 4)
+    ));
+    // A bad rule: the library's message shown, the figures kept.
+    b.type_into("#decks", "99");
+    b.until("document.getElementById('rules-err').classList.contains('on')");
+    assert!(b
+        .text("#rules-err")
+        .contains("--decks must be between 1 and 64"));
+    b.type_into("#decks", "6");
+    b.until("!document.getElementById('rules-err').classList.contains('on')");
+
+    // Hand advisor: the rules of the Rules panel, the hand typed.
+    b.tab("advise");
+    b.type_into("#a-hand", "A,7");
+    b.until("document.getElementById('advise-cmd').textContent.includes('--hand A,7')");
+    let advice = cli_json(&[
+        "advise",
+        "blackjack",
+        "--decks",
+        "6",
+        "--h17",
+        "--hand",
+        "A,7",
+        "--up",
+        "9",
+    ]);
+    let best = advice["options"][0]["action"].as_str().unwrap();
+    assert_eq!(b.text("#advice tbody tr.best td"), format!("{best} ★"));
+    assert_eq!(
+        b.eval("document.querySelectorAll('#advice tbody tr').length"),
+        json!(advice["options"].as_array().unwrap().len())
+    );
+    b.screenshot(&shots.join("advise-1280.png"));
+    b.choose("#a-game", "doom");
+    b.until("document.getElementById('advise-cmd').textContent.includes('advise doom')");
+    let doom = cli_json(&["advise", "doom", "--roll", "1,5,2,2,3,4"]);
+    assert!(b
+        .text("#advice tbody tr.best td")
+        .starts_with(doom["options"][0]["action"].as_str().unwrap()));
+    b.choose("#a-game", "twenty-one");
+    b.until("document.getElementById('advise-cmd').textContent.includes('advise twenty-one')");
+
+    // Counting calculator: bets recomputed as the bankroll changes, equal to the CLI's.
+    b.tab("bets");
+    b.until("document.getElementById('risk-cmd').textContent.includes('rtplab risk')");
+    b.type_into("#b-bank", "20000");
+    b.until("document.getElementById('risk-cmd').textContent.includes('--bankroll 20000')");
+    let bets = cli_json(&[
+        "strategies",
+        "bets",
+        "blackjack",
+        "--from",
+        "reports/counting-hilo-wong/report.json",
+        "--bankroll",
+        "20000",
+        "--table-min",
+        "25",
+        "--table-max",
+        "1000",
+        "--chip",
+        "5",
+        "--rounds-per-hour",
+        "100",
+        "--trials",
+        "0",
+        "--target-ror",
+        "5%",
+        "--trip-rounds",
+        "50000",
+    ]);
+    assert_eq!(
+        b.text("#b-rorv"),
+        format!("{:.2}%", bets["ror"].as_f64().unwrap() * 100.0)
+    );
+    assert_eq!(
+        b.text("#b-score"),
+        format!("{:.2}", bets["score"].as_f64().unwrap())
+    );
+    b.screenshot(&shots.join("bets-1280.png"));
+
+    // Runs: start one, watch it, stop it, its partial report there to open.
+    b.tab("runs");
+    b.type_into("#r-n", "1e11");
+    b.click("#r-start");
+    b.until("!!document.querySelector('#runs tr[data-state=running] .prog div') && parseFloat(document.querySelector('#runs tr[data-state=running] .prog div').style.width) >= 0 && document.querySelector('#runs tr[data-state=running]').textContent.includes('%')");
+    b.screenshot(&shots.join("runs-1280.png"));
+    b.click("#runs button[data-stop]");
+    b.until(
+        "!!document.querySelector('#runs tr[data-state=interrupted] a[href$=\"report.html\"]')",
+    );
+    let href = b.eval("document.querySelector('#runs tr[data-state=interrupted] a[href$=\"report.html\"]').getAttribute('href')");
+    let (code, _) = http(&s.addr, "GET", href.as_str().unwrap(), &[], b"");
+    assert_eq!(code, 200);
+
+    // Phone width: every panel one column, nothing wider than the screen.
+    b.size(390, 844, true);
+    for panel in ["rules", "advise", "bets", "runs"] {
+        b.tab(panel);
+        std::thread::sleep(Duration::from_millis(300));
+        let wide = b.eval("document.documentElement.scrollWidth");
+        assert!(
+            wide.as_f64().unwrap() <= 390.0,
+            "{panel}: {wide} px wide at 390"
+        );
+        b.screenshot(&shots.join(format!("{panel}-390.png")));
+    }
+    eprintln!("screenshots in {}", shots.display());
+}
+
+#[test]
+fn a_slow_answer_shows_its_progress_while_it_works() {
+    let s = serve("progress");
+    let addr = s.addr.clone();
+    let asking = std::thread::spawn(move || {
+        let body =
+            json!({"args": ["exact", "blackjack", "--decks", "2", "--sensitivity"], "token": "t1"});
+        post(&addr, "/api/command", &body)
+    });
+    let t = Instant::now();
+    let mut seen = Value::Null;
+    while seen.is_null() && !asking.is_finished() && t.elapsed() < Duration::from_secs(60) {
+        seen = get(&s.addr, "/api/progress?token=t1").1["progress"].clone();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let (code, v) = asking.join().unwrap();
+    assert_eq!(code, 200, "{v}");
+    assert!(!seen.is_null(), "no progress seen while it worked");
+    assert!(seen["of"].as_u64().unwrap() > 0, "{seen}");
+    // Gone once answered.
+    assert!(get(&s.addr, "/api/progress?token=t1").1["progress"].is_null());
+}
