@@ -96,6 +96,8 @@ const ORDER: &[&[&str]] = &[
     &["compare"],
     &["check"],
     &["merge"],
+    // Side bets as data (paytables, events, event tables), below the games that deal them.
+    &["sidebet"],
     // The games: each uses what is below, none another game.
     &[
         "games::baccarat",
