@@ -297,6 +297,8 @@ pub struct BaccaratExact {
     #[command(flatten)]
     pub rules: BacRulesArgs,
     #[command(flatten)]
+    pub side: super::SideArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
     pub quiet: super::QuietArgs,
@@ -327,6 +329,7 @@ impl TryFrom<&BaccaratExact> for ExactJob {
         }
         Ok(ExactJob {
             rules: args.rules.to_rules()?,
+            sides: args.side.bets(rtplab::sidebet::Game::Baccarat)?,
             outputs: (&args.output).into(),
         })
     }

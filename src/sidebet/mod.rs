@@ -79,6 +79,9 @@ pub struct Paytable {
     pub source: String,
 }
 
+/// Most side bets placed at once.
+pub const MAX_SIDE_BETS: usize = 16;
+
 /// Most lines of a paytable file, and the most a line may pay (to 1).
 pub const MAX_LINES: usize = 32;
 pub const MAX_PAY: i64 = 1_000_000;
@@ -620,6 +623,54 @@ impl SideBet {
         Ok(SideBet { table, stake })
     }
 
+    /// A `--side` value at `game`'s table: `NAME[:STAKE]` with a built-in name, or
+    /// `FILE[:STAKE]` with a paytable file (read through the door).
+    pub fn resolve(value: &str, game: Game) -> Result<SideBet, SideBetError> {
+        let (name, stake) = match split_stake(value) {
+            Some((n, s)) => (n, Some(s)),
+            None => (value, None),
+        };
+        let table = match Paytable::built_in(name) {
+            Some(t) if !name.contains('/') => t,
+            _ if crate::door::names_file(std::ffi::OsStr::new(name), false) => {
+                let path = std::path::Path::new(name);
+                let text = crate::door::input::read_text(
+                    path,
+                    "paytable file",
+                    crate::door::input::MAX_TEXT_BYTES,
+                )
+                .map_err(|e| SideBetError::Invalid(name.to_string(), e.to_string()))?;
+                Paytable::parse(&text, name)?
+            }
+            _ => return Err(SideBetError::Unknown(name.to_string())),
+        };
+        let bet = SideBet::new(table, stake, value)?;
+        bet.check_game(game)?;
+        Ok(bet)
+    }
+
+    /// Every `--side` value given, resolved; the same table twice is refused.
+    pub fn resolve_all(values: &[String], game: Game) -> Result<Vec<SideBet>, SideBetError> {
+        let mut bets: Vec<SideBet> = Vec::with_capacity(values.len());
+        if values.len() > MAX_SIDE_BETS {
+            return Err(SideBetError::Invalid(
+                values[0].clone(),
+                format!("at most {MAX_SIDE_BETS} side bets at once"),
+            ));
+        }
+        for v in values {
+            let b = SideBet::resolve(v, game)?;
+            if bets.iter().any(|o| o.table.name == b.table.name) {
+                return Err(SideBetError::Invalid(
+                    b.table.name.clone(),
+                    "given twice: place each side bet once (its stake after ':')".into(),
+                ));
+            }
+            bets.push(b);
+        }
+        Ok(bets)
+    }
+
     /// Refuse a wager of another game's table.
     pub fn check_game(&self, game: Game) -> Result<(), SideBetError> {
         if self.table.game != game {
@@ -640,6 +691,62 @@ impl SideBet {
             format!("{} (stake {})", self.table.name, self.stake)
         }
     }
+}
+
+/// One wager's exact analysis in a report: its label, stake and event table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideExact {
+    pub name: String,
+    pub stake: u32,
+    pub paytable: String,
+    pub exact: EventTable,
+}
+
+impl SideExact {
+    pub fn of(bet: &SideBet, exact: EventTable) -> SideExact {
+        SideExact {
+            name: bet.table.name.clone(),
+            stake: bet.stake,
+            paytable: bet.table.describe(),
+            exact,
+        }
+    }
+}
+
+/// The report's sections of the wagers placed: a summary (RTP, edge, SD, hit rate), then each
+/// wager's event table.
+pub fn exact_sections(sides: &[SideExact]) -> Vec<crate::report::Section> {
+    if sides.is_empty() {
+        return Vec::new();
+    }
+    let mut summary = crate::report::Section::new(
+        "Side bets: exact RTP per unit staked (full shoe)",
+        &EventTable::SUMMARY_COLUMNS,
+    );
+    for s in sides {
+        summary.row(s.exact.summary_cells(&s.name));
+    }
+    let mut v = vec![summary];
+    v.extend(sides.iter().map(|s| s.exact.section(&s.name)));
+    v
+}
+
+/// The notes of the wagers placed: what a combination counts and where each table is from.
+pub fn exact_notes(sides: &[SideExact]) -> Vec<String> {
+    sides
+        .iter()
+        .map(|s| {
+            let source = if s.exact.source.is_empty() {
+                String::new()
+            } else {
+                format!("; table: {}", s.exact.source)
+            };
+            format!(
+                "Side bet {}: combinations are {} of a full {}-deck shoe; the event paid is the one that pays most of those that hold{source}.",
+                s.paytable, s.exact.counted, s.exact.decks
+            )
+        })
+        .collect()
 }
 
 /// Ranks of a card's suit colour: clubs and spades black, diamonds and hearts red.

@@ -179,6 +179,9 @@ pub struct BlackjackExact {
     pub post_split: PostSplit,
 
     #[command(flatten)]
+    pub side: super::SideArgs,
+
+    #[command(flatten)]
     pub tables: TablesArgs,
     #[command(flatten)]
     pub output: OutputArgs,
@@ -750,6 +753,7 @@ impl TryFrom<&BlackjackExact> for ExactJob {
                 sensitivity: args.sensitivity,
                 post_split: args.post_split.into(),
                 tables,
+                sides: args.side.bets(rtplab::sidebet::Game::Blackjack)?,
             },
             outputs: (&args.output).into(),
         })

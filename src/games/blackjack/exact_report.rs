@@ -27,6 +27,8 @@ pub struct ExactConfig {
     pub post_split: PostSplit,
     /// Where the charts derived for `basic` are kept.
     pub tables: super::kept::Kept,
+    /// Side bets to value (`--side`).
+    pub sides: Vec<crate::sidebet::SideBet>,
 }
 
 pub(super) fn run(
@@ -134,6 +136,9 @@ pub struct ExactModel {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_claim: Option<String>,
     pub sensitivity: Option<Vec<SensitivityRow>>,
+    /// Each side bet's exact event table (`--side`; written only when given).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub side_bets: Vec<crate::sidebet::SideExact>,
 }
 
 /// One rule change: its name, the rule it touches (changes of one rule do not combine), and
@@ -342,6 +347,13 @@ pub fn exact_model(cfg: &ExactConfig, show_progress: bool) -> ExactModel {
         no_claim: claim.is_none().then(|| rules.no_claim_reason(false)),
         claim,
         sensitivity,
+        side_bets: cfg
+            .sides
+            .iter()
+            .map(|b| {
+                crate::sidebet::SideExact::of(b, super::sidebets::exact(&b.table, rules.decks))
+            })
+            .collect(),
     }
 }
 
@@ -437,6 +449,9 @@ pub fn render(m: &ExactModel) -> Report {
         }
         r.sections.push(s);
     }
+    r.sections
+        .extend(crate::sidebet::exact_sections(&m.side_bets));
+    r.notes.extend(crate::sidebet::exact_notes(&m.side_bets));
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }
