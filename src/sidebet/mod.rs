@@ -762,3 +762,136 @@ pub(crate) fn rank(card: CardId) -> Rank {
 
 #[cfg(test)]
 mod tests;
+
+/// A wager as a simulation settles it: what each line pays in units of the stake, and the
+/// units one stake is (so every result is a whole number).
+#[derive(Clone, Debug)]
+pub struct Settle {
+    pub table: Paytable,
+    pub pays: Vec<i64>,
+    pub units: i64,
+}
+
+impl Settle {
+    pub fn of(bet: &SideBet) -> Settle {
+        Settle {
+            pays: bet.table.pays_in_units(),
+            units: bet.table.units(),
+            table: bet.table.clone(),
+        }
+    }
+
+    /// The result of one stake on a line paid (`None`: lost), in units.
+    #[inline]
+    pub fn result(&self, paid: Option<usize>) -> i64 {
+        match paid {
+            Some(i) => self.pays[i],
+            None => -self.units,
+        }
+    }
+}
+
+/// A simulation's sums of one wager, a chunk at a time: Σ result (units), Σ result², units
+/// staked, wagers.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SideChunk {
+    pub x: i64,
+    pub xx: i128,
+    pub y: i64,
+    pub n: u64,
+}
+
+impl SideChunk {
+    #[inline]
+    pub fn add(&mut self, result: i64, units: i64) {
+        self.x += result;
+        self.xx += (result as i128) * (result as i128);
+        self.y += units;
+        self.n += 1;
+    }
+
+    /// Close the chunk into the run's ratio (x/y is the return per unit staked, minus 1).
+    pub fn close(&self, r: &mut crate::stats::Ratio) {
+        r.close_wide(self.x as i128, self.y as i128, self.xx, self.n);
+    }
+}
+
+/// The bound on a wager's sums per observation (a shard file's plausibility): a result is at
+/// most [`MAX_PAY`] stakes of at most 1,000 units.
+pub const MAX_RESULT_UNITS: i128 = MAX_PAY as i128 * 1000;
+
+/// One wager in a simulation's report: measured beside its exact value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideSim {
+    pub name: String,
+    pub paytable: String,
+    pub stake: u32,
+    /// Wagers settled.
+    pub bets: u64,
+    /// Return per unit staked, its SE and 95% CI (batch means).
+    pub rtp: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+    /// SD of one wager's result, per unit staked.
+    pub sd: f64,
+    /// The exact RTP over a full shoe, and z = (measured − exact) / SE.
+    pub exact_rtp: f64,
+    pub z: f64,
+}
+
+impl SideSim {
+    pub fn of(bet: &SideBet, sums: &crate::stats::Ratio, exact: &EventTable) -> SideSim {
+        let e = crate::report::est(sums, 1.0).affine(1.0, 1.0);
+        let sd = if sums.y > 0 && sums.n > 0 {
+            sums.sd_obs() / (sums.y as f64 / sums.n as f64)
+        } else {
+            f64::NAN
+        };
+        SideSim {
+            name: bet.table.name.clone(),
+            paytable: bet.table.describe(),
+            stake: bet.stake,
+            bets: sums.n,
+            rtp: e.mean,
+            se: e.se,
+            ci95: e.ci95,
+            sd,
+            exact_rtp: exact.rtp,
+            z: if e.se > 0.0 {
+                (e.mean - exact.rtp) / e.se
+            } else {
+                f64::NAN
+            },
+        }
+    }
+}
+
+/// The section of a simulation's wagers: each measured, beside its exact RTP, with z.
+pub fn sim_section(sides: &[SideSim]) -> crate::report::Section {
+    use crate::report::{count_cell, fixed_cell, pct_cell, pct_estimate_cells, Cell};
+    let mut s = crate::report::Section::new(
+        "Side bets from paytables (RTP per unit staked): simulated and exact",
+        &[
+            "side bet",
+            "stake",
+            "bets",
+            "RTP",
+            "SE",
+            "95% CI",
+            "exact RTP",
+            "z",
+        ],
+    );
+    for w in sides {
+        let mut row = vec![
+            Cell::from(w.name.as_str()),
+            Cell::num(w.stake.to_string(), w.stake as f64, "units"),
+            count_cell(w.bets),
+        ];
+        row.extend(pct_estimate_cells(w.rtp, w.se, w.ci95, 3));
+        row.push(pct_cell(w.exact_rtp, 4));
+        row.push(fixed_cell(w.z, 2, "SE"));
+        s.row(row);
+    }
+    s
+}

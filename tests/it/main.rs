@@ -38,6 +38,7 @@ mod risk;
 mod serve;
 mod shards;
 mod shards_dice;
+mod side_bets;
 mod twentyone;
 mod verify;
 mod verify_baccarat;

@@ -422,6 +422,8 @@ pub struct BlackjackCompare {
     /// Counting options every counting configuration shares (as in sim).
     #[command(flatten)]
     pub play: CountPlay,
+    #[command(flatten)]
+    pub side: super::SideArgs,
     /// Rounds per strategy.
     ///
     /// 20M, 1e8 and 2.5k are accepted. With --penetrations every configuration plays the
@@ -481,6 +483,9 @@ pub struct BlackjackSim {
     /// Whether the bet behind matches the seat's doubles and splits.
     #[arg(help_heading = heading::SIDE_BETS, long, value_enum, default_value_t = BehindFollows::All)]
     pub behind_follows: BehindFollows,
+
+    #[command(flatten)]
+    pub side: super::SideArgs,
 
     #[command(flatten)]
     pub run: RunArgs,
@@ -624,6 +629,7 @@ impl TryFrom<&BlackjackSim> for BjConfig {
             },
             rounds: args.run.rounds,
             count: args.counting.spec()?,
+            sides: args.side.bets(rtplab::sidebet::Game::Blackjack)?,
             tables,
         })
     }
@@ -719,7 +725,7 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
             }
         }
         let rules = args.rules.to_rules()?;
-        let configs = rtplab::games::blackjack::jobs::compare_configs(
+        let mut configs = rtplab::games::blackjack::jobs::compare_configs(
             &rules,
             args.rounds,
             &args.strategies,
@@ -727,6 +733,10 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
             &counts,
             &args.tables.kept(),
         )?;
+        let sides = args.side.bets(rtplab::sidebet::Game::Blackjack)?;
+        for c in &mut configs {
+            c.sides = sides.clone();
+        }
         Ok(CompareJob {
             configs,
             spec: args.run.spec()?,
@@ -827,6 +837,7 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
                         bets: rtplab::games::blackjack::report::SideBets::none(),
                         rounds: args.rounds.unwrap_or(10_000_000),
                         count: counting.spec()?,
+                        sides: Vec::new(),
                         tables,
                     }),
                     spec: args.run.spec()?,
@@ -994,6 +1005,7 @@ impl CountTableArgs {
             bets: SideBets::none(),
             rounds: self.rounds.unwrap_or(20_000_000),
             count: counting.spec()?,
+            sides: Vec::new(),
             tables,
         };
         Ok(RampSource::Simulate {

@@ -8,7 +8,7 @@
 use super::hand::{DrawTable, Hand};
 use super::rules::{DealerBjTakes, Rules, Shuffle, SplitBy, Surrender, MAX_HANDS, MAX_PLAYERS};
 use super::strategy::{Action, Player, Seats, Situation};
-use crate::cards::{value, Rank, Shoe};
+use crate::cards::{value, CardId, Rank, Shoe};
 use crate::rng::Rng;
 
 /// Dealer outcome index: 0..=4 are totals 17..=21, 5 is a bust, 6 a blackjack.
@@ -56,6 +56,9 @@ pub struct RoundResult {
     pub up: u8,
     /// Dealer outcome index (see `DEALER_BUST`, `DEALER_BJ`).
     pub dealer: usize,
+    /// With `Table::side_cards`: the round's first cards with their suits, in dealing order
+    /// (each seat's first card, the up card, each seat's second card).
+    pub ids: [CardId; 2 * MAX_PLAYERS as usize + 1],
 }
 
 impl RoundResult {
@@ -175,6 +178,8 @@ pub struct Table<'a, P: Player> {
     every_round: bool,
     res: RoundResult,
     hands: [[Hand; MAX_HANDS as usize]; MAX_PLAYERS as usize],
+    /// Fill [`RoundResult::ids`] after each round (side bets from paytables read them).
+    pub side_cards: bool,
 }
 
 impl<'a, P: Player> Table<'a, P> {
@@ -247,6 +252,7 @@ impl<'a, P: Player> Table<'a, P> {
                 ..Default::default()
             },
             hands: [[Hand::new(); MAX_HANDS as usize]; MAX_PLAYERS as usize],
+            side_cards: false,
         }
     }
 
@@ -259,7 +265,14 @@ impl<'a, P: Player> Table<'a, P> {
             self.player.shuffled();
         }
         loop {
-            f(self.play_round(rng));
+            self.play_round(rng);
+            if self.side_cards {
+                let n = 2 * self.res.players + 1;
+                for (slot, c) in self.res.ids.iter_mut().zip(self.shoe.round_cards().take(n)) {
+                    *slot = c;
+                }
+            }
+            f(&self.res);
             if self.every_round || self.shoe.past_cut() {
                 break;
             }

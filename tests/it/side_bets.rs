@@ -1,0 +1,175 @@
+//! Side bets from paytables (docs/side-bets.md): the simulation against each table's exact
+//! value, within standard errors, with fixed seeds; determinism; the command line's
+//! refusals.
+
+use std::sync::atomic::AtomicBool;
+
+use crate::common::{fails_with, json, temp_dir};
+use rtplab::game::{simulate, RunSpec};
+use rtplab::games::blackjack::resolve::seed_chart;
+use rtplab::games::blackjack::rules::{Rules, Shuffle};
+use rtplab::games::blackjack::strategy::StrategySpec;
+use rtplab::games::blackjack::{game::side_wagers, BjConfig, Blackjack};
+use rtplab::sidebet::{Game, Paytable, SideBet};
+
+fn bj_tables() -> Vec<SideBet> {
+    Paytable::all_built_in()
+        .into_iter()
+        .filter(|t| t.game == Game::Blackjack)
+        .map(|table| SideBet { table, stake: 1 })
+        .collect()
+}
+
+fn bj_config(rules: Rules, rounds: u64) -> BjConfig {
+    let mut cfg = BjConfig::new(rules, StrategySpec::Chart(Box::new(seed_chart())), rounds);
+    cfg.sides = bj_tables();
+    cfg
+}
+
+fn spec(seed: u64, threads: usize) -> RunSpec {
+    RunSpec {
+        seed,
+        threads: Some(threads),
+        ..RunSpec::default()
+    }
+}
+
+/// Every built-in blackjack table, placed by three seats dealt to the seed table's cut card,
+/// against its exact RTP over the full shoe: within 4 SE (a wager on the first cards of a
+/// round has the full shoe's expectation wherever the round starts).
+#[test]
+fn blackjack_side_bets_simulated_agree_with_their_exact_rtps() {
+    let mut rules = Rules::seed();
+    rules.players = 3;
+    let cfg = bj_config(rules, 1_500_000);
+    let run = simulate::<Blackjack>(cfg.clone(), &spec(64, 2), &AtomicBool::new(false)).unwrap();
+    let wagers = side_wagers(&cfg, &run.acc);
+    assert_eq!(wagers.len(), cfg.sides.len());
+    for w in &wagers {
+        assert_eq!(w.bets, run.acc.counts.seat_rounds, "{}", w.name);
+        assert!(
+            w.z.abs() < 4.0,
+            "{}: {:.4} vs exact {:.4}, z {:.2}",
+            w.name,
+            w.rtp,
+            w.exact_rtp,
+            w.z
+        );
+    }
+}
+
+/// The same in a hole-card game shuffled every round, with six decks (Lucky Ladies' dealer
+/// blackjack is the hole card there).
+#[test]
+fn side_bets_in_a_six_deck_peek_game_agree_too() {
+    let mut rules = Rules::seed();
+    rules.decks = 6;
+    rules.peek = true;
+    rules.dealer_bj_takes = rtplab::games::blackjack::rules::DealerBjTakes::Original;
+    rules.shuffle = Shuffle::EveryRound;
+    let cfg = bj_config(rules, 1_000_000);
+    let run = simulate::<Blackjack>(cfg.clone(), &spec(7, 2), &AtomicBool::new(false)).unwrap();
+    for w in side_wagers(&cfg, &run.acc) {
+        assert!(
+            w.z.abs() < 4.0,
+            "{}: {:.4} vs exact {:.4}, z {:.2}",
+            w.name,
+            w.rtp,
+            w.exact_rtp,
+            w.z
+        );
+    }
+}
+
+/// The side bets' sums are the same on one thread and on several.
+#[test]
+fn side_bet_sums_do_not_depend_on_threads() {
+    let cfg = bj_config(Rules::seed(), 200_000);
+    let one = simulate::<Blackjack>(cfg.clone(), &spec(3, 1), &AtomicBool::new(false)).unwrap();
+    let two = simulate::<Blackjack>(cfg, &spec(3, 2), &AtomicBool::new(false)).unwrap();
+    assert_eq!(one.acc.sides, two.acc.sides);
+    assert!(one.acc.sides.iter().all(|r| r.n > 0));
+}
+
+#[test]
+fn exact_reports_each_side_bet_with_its_event_table() {
+    let v = json(&[
+        "exact",
+        "blackjack",
+        "--side",
+        "21+3",
+        "--side",
+        "perfect-pairs",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let sides = v["side_bets"].as_array().unwrap();
+    assert_eq!(sides.len(), 2);
+    let rtp = |i: usize| sides[i]["exact"]["rtp"].as_f64().unwrap();
+    assert!((rtp(0) - 0.9630).abs() < 0.00005, "21+3 {}", rtp(0));
+    assert!(
+        (rtp(1) - 0.9590).abs() < 0.00005,
+        "perfect pairs {}",
+        rtp(1)
+    );
+    assert_eq!(sides[0]["exact"]["rows"].as_array().unwrap().len(), 6);
+}
+
+#[test]
+fn a_paytable_file_is_read_through_the_door() {
+    let dir = temp_dir("side-file");
+    let file = dir.join("mine.toml");
+    std::fs::write(
+        &file,
+        "name = \"flush only\"\ngame = \"blackjack\"\n[pays]\nflush = 9\n",
+    )
+    .unwrap();
+    let f = format!("{}:3", file.display());
+    let v = json(&["exact", "blackjack", "--side", &f, "--format", "json", "-q"]);
+    assert_eq!(v["side_bets"][0]["name"], "flush only");
+    assert_eq!(v["side_bets"][0]["stake"], 3);
+}
+
+#[test]
+fn bad_side_bets_are_refused_with_what_to_change() {
+    fails_with(
+        &["exact", "blackjack", "--side", "nope", "-q"],
+        "unknown side bet 'nope'",
+    );
+    fails_with(
+        &["exact", "baccarat", "--side", "21+3", "-q"],
+        "is a blackjack wager",
+    );
+    fails_with(
+        &["sim", "blackjack", "--side", "21+3:0", "-q"],
+        "the stake after ':'",
+    );
+    fails_with(
+        &[
+            "sim",
+            "blackjack",
+            "--side",
+            "21+3",
+            "--side",
+            "21+3:2",
+            "-q",
+        ],
+        "given twice",
+    );
+    fails_with(
+        &["exact", "blackjack", "--side", "missing.toml", "-q"],
+        "no such file",
+    );
+    let dir = temp_dir("side-bad");
+    let file = dir.join("bad.toml");
+    std::fs::write(
+        &file,
+        "name = \"x\"\ngame = \"blackjack\"\n[pays]\nflsh = 9\n",
+    )
+    .unwrap();
+    fails_with(
+        &["exact", "blackjack", "--side", file.to_str().unwrap(), "-q"],
+        "bad.toml:4: unknown event 'flsh'",
+    );
+}
