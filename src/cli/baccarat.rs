@@ -151,6 +151,8 @@ pub struct BacStakes {
     /// Also stake this many units on each of the player pair and banker pair bets every coup.
     #[arg(help_heading = heading::SIDE_BETS, long, default_value_t = 0, value_name = "UNITS")]
     pub pairs: u64,
+    #[command(flatten)]
+    pub side: super::SideArgs,
     /// Coups to simulate (per strategy in `compare`; 10M, 1e8 accepted); whole shoes are
     /// played, so the count is met approximately.
     #[arg(help_heading = heading::RUN, long, default_value = "10M", value_parser = parse_count_limited)]
@@ -167,6 +169,7 @@ impl BacStakes {
             table_max: self.table_max,
             pairs: self.pairs,
             coups: self.coups,
+            sides: self.side.bets(rtplab::sidebet::Game::Baccarat)?,
         })
     }
 }

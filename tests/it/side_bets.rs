@@ -173,3 +173,46 @@ fn bad_side_bets_are_refused_with_what_to_change() {
         "bad.toml:4: unknown event 'flsh'",
     );
 }
+
+/// Every built-in baccarat table, one stake each coup of shoes dealt to the cut card with
+/// the burn, against its exact RTP: within 4 SE.
+#[test]
+fn baccarat_side_bets_simulated_agree_with_their_exact_rtps() {
+    use rtplab::games::baccarat::{bet::BetSpec, report::side_wagers, rules::BacRules};
+    use rtplab::games::baccarat::{BacConfig, Baccarat};
+    let mut cfg = BacConfig::new(
+        BacRules::default(),
+        BetSpec::parse("banker").unwrap(),
+        1_500_000,
+    );
+    cfg.sides = Paytable::all_built_in()
+        .into_iter()
+        .filter(|t| t.game == Game::Baccarat)
+        .map(|table| SideBet { table, stake: 1 })
+        .collect();
+    let run = simulate::<Baccarat>(cfg.clone(), &spec(11, 2), &AtomicBool::new(false)).unwrap();
+    let wagers = side_wagers(&cfg, &run.acc);
+    assert_eq!(wagers.len(), 7);
+    for w in &wagers {
+        assert_eq!(w.bets, run.acc.counts.coups, "{}", w.name);
+        assert!(
+            w.z.abs() < 4.0,
+            "{}: {:.4} vs exact {:.4}, z {:.2}",
+            w.name,
+            w.rtp,
+            w.exact_rtp,
+            w.z
+        );
+    }
+}
+
+#[test]
+fn sim_reports_side_bets_in_its_json() {
+    let v = json(&[
+        "sim", "baccarat", "--coups", "20k", "--side", "dragon-7", "--format", "json", "-q",
+    ]);
+    let w = &v["side_wagers"][0];
+    assert_eq!(w["name"], "dragon-7");
+    assert!(w["z"].as_f64().unwrap().is_finite());
+    assert!((w["exact_rtp"].as_f64().unwrap() - 0.923887).abs() < 1e-6);
+}
