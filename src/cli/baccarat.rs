@@ -151,8 +151,6 @@ pub struct BacStakes {
     /// Also stake this many units on each of the player pair and banker pair bets every coup.
     #[arg(help_heading = heading::SIDE_BETS, long, default_value_t = 0, value_name = "UNITS")]
     pub pairs: u64,
-    #[command(flatten)]
-    pub side: super::SideArgs,
     /// Coups to simulate (per strategy in `compare`; 10M, 1e8 accepted); whole shoes are
     /// played, so the count is met approximately.
     #[arg(help_heading = heading::RUN, long, default_value = "10M", value_parser = parse_count_limited)]
@@ -169,7 +167,7 @@ impl BacStakes {
             table_max: self.table_max,
             pairs: self.pairs,
             coups: self.coups,
-            sides: self.side.bets(rtplab::sidebet::Game::Baccarat)?,
+            sides: Vec::new(),
         })
     }
 }
@@ -189,6 +187,8 @@ pub struct BaccaratSim {
     pub bet: String,
     #[command(flatten)]
     pub stakes: BacStakes,
+    #[command(flatten)]
+    pub side: super::SideArgs,
     /// A claimed RTP in percent (e.g. 98.94) to test the main bets' estimate against.
     ///
     /// The RTP per unit wagered; the report adds z, a p-value and a verdict.
@@ -271,8 +271,10 @@ impl From<&BaccaratVerify> for VerifyJob {
 impl TryFrom<&BaccaratSim> for SimJob<Baccarat> {
     type Error = anyhow::Error;
     fn try_from(args: &BaccaratSim) -> anyhow::Result<Self> {
+        let mut config = args.stakes.config(&args.bet)?;
+        config.sides = args.side.bets(rtplab::sidebet::Game::Baccarat)?;
         Ok(SimJob {
-            config: args.stakes.config(&args.bet)?,
+            config,
             spec: args.run.spec(args.chunk_shoes)?,
             claim: args.claim,
             outputs: (&args.output).into(),

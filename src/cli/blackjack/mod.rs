@@ -422,8 +422,6 @@ pub struct BlackjackCompare {
     /// Counting options every counting configuration shares (as in sim).
     #[command(flatten)]
     pub play: CountPlay,
-    #[command(flatten)]
-    pub side: super::SideArgs,
     /// Rounds per strategy.
     ///
     /// 20M, 1e8 and 2.5k are accepted. With --penetrations every configuration plays the
@@ -725,7 +723,7 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
             }
         }
         let rules = args.rules.to_rules()?;
-        let mut configs = rtplab::games::blackjack::jobs::compare_configs(
+        let configs = rtplab::games::blackjack::jobs::compare_configs(
             &rules,
             args.rounds,
             &args.strategies,
@@ -733,10 +731,7 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
             &counts,
             &args.tables.kept(),
         )?;
-        let sides = args.side.bets(rtplab::sidebet::Game::Blackjack)?;
-        for c in &mut configs {
-            c.sides = sides.clone();
-        }
+
         Ok(CompareJob {
             configs,
             spec: args.run.spec()?,
