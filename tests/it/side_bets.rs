@@ -216,3 +216,50 @@ fn sim_reports_side_bets_in_its_json() {
     assert!(w["z"].as_f64().unwrap().is_finite());
     assert!((w["exact_rtp"].as_f64().unwrap() - 0.923887).abs() < 1e-6);
 }
+
+/// The dossier of a table with 21+3 and Perfect Pairs shows all three wagers: each side bet
+/// as a wager with its exact RTP, its event table, and its simulation against it.
+#[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
+fn the_dossier_of_a_table_with_side_bets_shows_every_wager() {
+    use rtplab::games::blackjack::audit::{audit, render, AuditConfig, TierName};
+    let sides = ["21+3", "perfect-pairs"]
+        .map(|n| SideBet::resolve(n, Game::Blackjack).unwrap())
+        .to_vec();
+    let cfg = AuditConfig {
+        rules: Rules::seed(),
+        claim: None,
+        rounds: 100_000,
+        seed: 5,
+        threads: Some(2),
+        progress: false,
+        monitor_tier: TierName::Basic,
+        on_simulation: None,
+        tables: Default::default(),
+        sides,
+    };
+    let m = audit(&cfg, &AtomicBool::new(false)).unwrap();
+    let names: Vec<&str> = m.wagers.iter().map(|w| w.wager.as_str()).collect();
+    for want in ["main bet", "side bet 21+3", "side bet perfect-pairs"] {
+        assert!(names.contains(&want), "{want} in {names:?}");
+    }
+    let rtp = |n: &str| m.wagers.iter().find(|w| w.wager == n).unwrap().rtp_exact;
+    assert!((rtp("side bet 21+3") - 0.9630).abs() < 0.00005);
+    assert!((rtp("side bet perfect-pairs") - 0.9590).abs() < 0.00005);
+    let r = render(&m);
+    for name in ["side bet 21+3: events", "side bet perfect-pairs: events"] {
+        assert!(
+            r.sections.iter().any(|s| s.name.starts_with(name)),
+            "{name}"
+        );
+    }
+    for sim in &m.simulation {
+        let side: Vec<_> = sim
+            .wagers
+            .iter()
+            .filter(|w| w.wager.starts_with("side bet"))
+            .collect();
+        assert_eq!(side.len(), 2);
+        assert!(side.iter().all(|w| w.z_vs_exact.abs() < 4.0), "{side:?}");
+    }
+}

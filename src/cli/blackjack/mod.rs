@@ -84,6 +84,9 @@ pub struct BlackjackAudit {
     pub monitor_tier: MonitorTier,
 
     #[command(flatten)]
+    pub side: super::SideArgs,
+
+    #[command(flatten)]
     pub tables: TablesArgs,
     #[command(flatten)]
     pub output: OutputArgs,
@@ -883,6 +886,7 @@ impl TryFrom<&BlackjackAudit> for AuditJob {
                 monitor_tier: args.monitor_tier.into(),
                 on_simulation: None,
                 tables: args.tables.kept(),
+                sides: args.side.bets(rtplab::sidebet::Game::Blackjack)?,
             },
             outputs: (&args.output).into(),
         })
