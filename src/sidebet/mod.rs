@@ -196,7 +196,7 @@ const BUILT_IN: &[BuiltIn] = &[
         "royal-match",
         Game::Blackjack,
         &[("royal-match", 25, 1), ("suited", 5, 2)],
-        "Royal Match: a suited king and queen 25 to 1, any two suited cards 5 to 2",
+        "Wizard of Odds, Royal Match version 1 (house edge 6.67% at 6 decks, 6.46% at 8)",
     ),
     (
         "dragon-bonus:player",
@@ -244,7 +244,7 @@ const BUILT_IN: &[BuiltIn] = &[
         "either-pair",
         Game::Baccarat,
         &[("either-pair", 5, 1)],
-        "Either Pair: a pair in either hand's first two cards, 5 to 1 (house edge 13.71% at 8 decks)",
+        "Either Pair: a pair in either hand's first two cards, 5 to 1 (published house edge 13.71% at 8 decks)",
     ),
     (
         "perfect-pair",
@@ -259,7 +259,7 @@ const BUILT_IN: &[BuiltIn] = &[
             ("banker-wins-three-card-6", 20, 1),
             ("banker-wins-two-card-6", 12, 1),
         ],
-        "Lucky 6: the banker wins with 6, on two cards 12 to 1, on three 20 to 1",
+        "Wizard of Odds, Lucky 6 (the Macau table; house edge 16.68% at 8 decks)",
     ),
 ];
 

@@ -143,9 +143,9 @@ fn coup(table: &Paytable, by_card: &[u128; 52]) -> Vec<u128> {
                             left[x] -= 1;
                             let p = (pt + x as u8) % 10;
                             if banker_draws(bt, Some(x as u8)) {
-                                for y in 0..10 {
+                                for (y, &wy) in left.iter().enumerate() {
                                     let b = (bt + y as u8) % 10;
-                                    record(p, b, 3, 3, base * wx * left[y]);
+                                    record(p, b, 3, 3, base * wx * wy);
                                 }
                             } else {
                                 record(p, bt, 3, 2, base * wx);
@@ -153,9 +153,9 @@ fn coup(table: &Paytable, by_card: &[u128; 52]) -> Vec<u128> {
                             left[x] += 1;
                         }
                     } else if banker_draws(bt, None) {
-                        for y in 0..10 {
+                        for (y, &wy) in left.iter().enumerate() {
                             let b = (bt + y as u8) % 10;
-                            record(pt, b, 2, 3, base * left[y]);
+                            record(pt, b, 2, 3, base * wy);
                         }
                     } else {
                         record(pt, bt, 2, 2, base);
@@ -192,7 +192,8 @@ mod tests {
 
     /// The Wizard of Odds' house edges at 8 decks (baccarat appendix 5, EZ Baccarat, the
     /// Perfect Pairs pages): Dragon Bonus player 2.65%, banker 9.37%; Dragon 7 7.61%; Panda 8
-    /// 10.19%; Perfect Pairs (version 2) 6.62%; and Either Pair at 5 to 1, 13.71%.
+    /// 10.19%; Perfect Pairs (version 2) 6.62%; Lucky 6 (Macau: 12 and 20 to 1) 16.68%; and
+    /// Either Pair at 5 to 1, 13.71%.
     #[test]
     fn published_house_edges_are_reproduced() {
         assert_eq!(edge("dragon-bonus:player", 8), 2.65);
@@ -203,6 +204,15 @@ mod tests {
         assert_eq!(edge("panda-8", 8), 10.19);
         assert_eq!(edge("perfect-pair", 8), 6.62);
         assert_eq!(edge("either-pair", 8), 13.71);
+        assert_eq!(edge("lucky-6", 8), 16.68);
+    }
+
+    /// The shipped paytable file of the Las Vegas Lucky 6 (12 and 23 to 1): 11.70% at 8 decks.
+    #[test]
+    fn the_shipped_las_vegas_lucky_6_file_reproduces_its_published_edge() {
+        let text = include_str!("../../../strategies/side-bets/lucky-6-las-vegas.toml");
+        let t = Paytable::parse(text, "lucky-6-las-vegas.toml").unwrap();
+        assert_eq!(((1.0 - exact(&t, 8).rtp) * 10_000.0).round() / 100.0, 11.70);
     }
 
     /// The published combinations at 8 decks: Dragon 7's 112,633,011,329,024 wins and Panda

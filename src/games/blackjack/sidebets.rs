@@ -106,7 +106,7 @@ mod tests {
 
     /// The Wizard of Odds' house edges: 21+3 version 1 (9:1) 3.24% at 6 decks and 2.74% at 8;
     /// Hot 3 5.49% and 5.40%; Lucky Lucky pay table 1 2.66% at 6 decks; Lucky Ladies
-    /// 24.71% at 6 decks and 24.05% at 8.
+    /// 24.71% at 6 decks and 24.05% at 8; Royal Match (25 and 5 to 2) 6.67% and 6.46%.
     #[test]
     fn published_house_edges_are_reproduced() {
         let edge = |n: &str, d: u32| round(1.0 - rtp(n, d), 2);
@@ -117,6 +117,17 @@ mod tests {
         assert_eq!(edge("lucky-lucky", 6), 2.66);
         assert_eq!(edge("lucky-ladies", 6), 24.71);
         assert_eq!(edge("lucky-ladies", 8), 24.05);
+        assert_eq!(edge("royal-match", 6), 6.67);
+        assert_eq!(edge("royal-match", 8), 6.46);
+    }
+
+    /// The shipped paytable file of 21+3 version 3 (Wagerworks): the Wizard of Odds' 4.14% at
+    /// 6 decks.
+    #[test]
+    fn the_shipped_21_3_version_3_file_reproduces_its_published_edge() {
+        let text = include_str!("../../../strategies/side-bets/21+3-wagerworks.toml");
+        let t = Paytable::parse(text, "21+3-wagerworks.toml").unwrap();
+        assert_eq!(round(1.0 - exact(&t, 6).rtp, 2), 4.14);
     }
 
     /// The Wizard of Odds' six-deck combinations of Hot 3 (unordered three-card deals): the
