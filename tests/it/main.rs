@@ -40,5 +40,6 @@ mod shards;
 mod shards_dice;
 mod side_bets;
 mod twentyone;
+mod variants;
 mod verify;
 mod verify_baccarat;

@@ -540,6 +540,11 @@ impl TryFrom<&BlackjackSim> for rtplab::games::blackjack::log::write::LoggedSimJ
             .log_out
             .clone()
             .ok_or_else(|| anyhow::anyhow!("--log-out FILE names the round log"))?;
+        if args.rules.charlie.is_some() {
+            anyhow::bail!(
+                "--charlie: the round log's settlement (and `verify blackjack`) does not know the N-card Charlie; drop --log-out or --charlie"
+            );
+        }
         Ok(rtplab::games::blackjack::log::write::LoggedSimJob {
             sim: SimJob::try_from(args)?,
             log,
@@ -874,6 +879,11 @@ impl TryFrom<&BlackjackAudit> for AuditJob {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackAudit) -> anyhow::Result<Self> {
         args.rules.uniform_shuffle("the audit")?;
+        if args.rules.charlie.is_some() {
+            anyhow::bail!(
+                "--charlie: the dossier's exact round distribution does not know the N-card Charlie; `exact blackjack --charlie N` and `sim blackjack --charlie N` do"
+            );
+        }
         let rules = args.rules.to_rules()?;
         Ok(AuditJob {
             config: rtplab::games::blackjack::audit::AuditConfig {

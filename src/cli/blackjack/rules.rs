@@ -95,6 +95,10 @@ pub struct BjRulesArgs {
     /// the first only at high counts.
     #[arg(long, value_name = "N")]
     pub players: Option<u8>,
+    /// N-card Charlie: a hand of N cards (4 to 9) that has not busted stands and wins 1:1,
+    /// unless the dealer has blackjack (Infinite Blackjack's six-card Charlie: --charlie 6).
+    #[arg(long, value_name = "N")]
+    pub charlie: Option<u8>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -193,6 +197,7 @@ impl BjRulesArgs {
         if let Some(p) = self.players {
             r.players = p;
         }
+        r.charlie = self.charlie;
         let checked = if dealt {
             r.validate()
         } else {

@@ -86,6 +86,8 @@ struct Ctx<'a> {
     player_draws: Option<Box<[DrawTable; 10]>>,
     /// Early surrender decided before the dealer peeks (a peek game with early surrender).
     early_before_peek: bool,
+    /// The cards of an N-card Charlie (`u8::MAX` without the rule).
+    charlie: u8,
 }
 
 /// Deal a card the table sees at once (telling the player of a mid-round reshuffle first).
@@ -198,7 +200,11 @@ impl<'a, P: Player> Table<'a, P> {
             }
             Shuffle::EveryRound => (rules.cards() as usize, true),
         };
-        let player_draws = player.draw_tables().map(|t| Box::new(t.clone()));
+        // A Charlie ends a hand by its number of cards, which the draw tables do not know.
+        let player_draws = player
+            .draw_tables()
+            .filter(|_| rules.charlie.is_none())
+            .map(|t| Box::new(t.clone()));
         Table {
             player,
             ctx: Ctx {
@@ -206,6 +212,7 @@ impl<'a, P: Player> Table<'a, P> {
                 u: rules.units_per_bet(),
                 bj: rules.bj_win_units(),
                 early_before_peek: rules.peek && rules.surrender == Surrender::Early,
+                charlie: rules.charlie.unwrap_or(u8::MAX),
                 double_ok: std::array::from_fn(|hard| {
                     [
                         rules.double_allowed(hard as u8, false),
@@ -565,8 +572,9 @@ impl Ctx<'_> {
                 let (state, drawn) = draw_by_table(table, h.state(), shoe, rng, player);
                 h.set_state(state, drawn);
             } else if hit {
-                // Three cards or more: hit or stand (any other answer is a hit).
-                while !h.busted() {
+                // Three cards or more: hit or stand (any other answer is a hit); a Charlie
+                // stands.
+                while !h.busted() && h.cards < self.charlie {
                     let sit = Situation {
                         total: h.total(),
                         soft: h.soft(),
@@ -602,10 +610,12 @@ impl Ctx<'_> {
         }
         // Win, push or lose as the sign of a difference, without branches: a busted hand
         // counts −1 (it loses even to a dealer bust).
+        let charlie = self.charlie;
         let outcome = |h: &Hand| -> i64 {
             let bust = h.busted() as i64;
             let player = (1 - bust) * h.total() as i64 - bust;
-            (player - beat).signum()
+            // A Charlie (never busted: the hand stopped at its Nth card) wins.
+            [(player - beat).signum(), 1][(h.cards >= charlie && bust == 0) as usize]
         };
         let mut net = 0;
         for h in hands {
@@ -743,6 +753,35 @@ mod tests {
         let r = round(&seed(), hit_once, "K 6 6 T T 9");
         assert_eq!(r.seats[0].busts, 1);
         assert_eq!(r.seats[0].net, -U);
+    }
+
+    #[test]
+    fn an_n_card_charlie_stands_and_wins_but_for_a_dealer_blackjack() {
+        let mut five = seed();
+        five.charlie = Some(5);
+        let hit = |_: &Situation| Action::Hit;
+        // 2 3, then 2 3 4: five cards, 14, against a ten and a nine (19). It stops at the
+        // fifth card and wins.
+        let r = round(&five, hit, "2 T 3 2 3 4 9");
+        assert_eq!(r.seats[0].net, U);
+        assert_eq!(r.seats[0].busts, 0);
+        // The same hand against a dealer blackjack loses.
+        let r = round(&five, hit, "2 T 3 2 3 4 A");
+        assert_eq!(r.dealer, DEALER_BJ);
+        assert_eq!(r.seats[0].net, -U);
+        // Without the rule the hand draws on (a sixth card, the nine) and stands on 23: bust.
+        let r = round(
+            &seed(),
+            |s: &Situation| {
+                if s.cards < 6 {
+                    Action::Hit
+                } else {
+                    Action::Stand
+                }
+            },
+            "2 T 3 2 3 4 9 9",
+        );
+        assert_eq!(r.seats[0].busts, 1);
     }
 
     #[test]

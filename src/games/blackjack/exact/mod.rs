@@ -264,6 +264,11 @@ impl<'a, P: Decider> Up<'a, P> {
         if hard > 21 {
             return (-1.0, Action::Stand);
         }
+        if cards >= self.rules.charlie.unwrap_or(u8::MAX) {
+            // An N-card Charlie wins, but for a dealer blackjack in this world.
+            let d = self.dealer(removed);
+            return (1.0 - 2.0 * d[6], Action::Stand);
+        }
         let split = ctx.1 > 0;
         let k = (
             key_of(removed),
