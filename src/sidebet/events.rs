@@ -14,6 +14,8 @@ pub enum Scope {
     ThreeCards,
     /// Blackjack: those and whether the dealer's hole card makes a blackjack.
     DealerHole,
+    /// Blackjack: the dealer's whole hand (whether it busts, and with how many cards).
+    DealerHand,
     /// Baccarat: the two hands' first two cards, with suits.
     FirstFour,
     /// Baccarat: the coup played out (totals and cards drawn; suits do not matter).
@@ -28,6 +30,9 @@ pub struct BjDeal {
     pub up: CardId,
     /// The dealer has blackjack (up card and hole card).
     pub dealer_bj: bool,
+    /// The dealer's finished hand: its cards, and whether it busted.
+    pub dealer_cards: u8,
+    pub dealer_bust: bool,
 }
 
 /// A baccarat coup as a side bet sees it.
@@ -114,6 +119,8 @@ pub enum Event {
     SixSevenEight,
     ThreeCard(u8),
     ThreeCardSuited(u8),
+    // Blackjack, the dealer's hand: a bust with this many cards (8: eight or more; 0: any).
+    DealerBusts(u8),
     // Baccarat, the coup.
     NaturalWin(Side),
     NaturalTie,
@@ -172,6 +179,13 @@ pub fn all() -> Vec<(Event, &'static str)> {
         (Sevens, "three sevens"),
         (SixSevenEight, "a six, a seven and an eight"),
     ];
+    v.push((DealerBusts(0), "the dealer busts"));
+    for n in 3..=8 {
+        v.push((
+            DealerBusts(n),
+            "the dealer busts with this many cards (8: eight or more)",
+        ));
+    }
     for t in [19, 20, 21] {
         v.push((ThreeCard(t), "the three cards total this (an ace 1 or 11)"));
         v.push((
@@ -243,6 +257,9 @@ impl Event {
             SixSevenEight => "6-7-8".into(),
             ThreeCard(t) => format!("three-card-{t}"),
             ThreeCardSuited(t) => format!("three-card-suited-{t}"),
+            DealerBusts(0) => "dealer-busts".into(),
+            DealerBusts(8) => "dealer-busts-with-8-or-more-cards".into(),
+            DealerBusts(n) => format!("dealer-busts-with-{n}-cards"),
             NaturalWin(s) => format!("{}-natural-win", side(s)),
             NaturalTie => "natural-tie".into(),
             WinsBy(s, m) => format!("{}-wins-by-{m}", side(s)),
@@ -282,7 +299,7 @@ impl Event {
 
     pub fn game(self) -> Game {
         match self.scope() {
-            Scope::ThreeCards | Scope::DealerHole => Game::Blackjack,
+            Scope::ThreeCards | Scope::DealerHole | Scope::DealerHand => Game::Blackjack,
             Scope::FirstFour | Scope::Coup => Game::Baccarat,
         }
     }
@@ -291,6 +308,7 @@ impl Event {
         use Event::*;
         match self {
             QueenHeartsPairDealerBj => Scope::DealerHole,
+            DealerBusts(_) => Scope::DealerHand,
             NaturalWin(_) | NaturalTie | WinsBy(..) | Dragon7 | Panda8 | BankerWinsSix(_) => {
                 Scope::Coup
             }
@@ -333,6 +351,9 @@ impl Event {
             SixSevenEight => six_seven_eight(ra, rb, rc),
             ThreeCard(t) => total(&[a, b, c]) == t,
             ThreeCardSuited(t) => suited3 && total(&[a, b, c]) == t,
+            DealerBusts(0) => d.dealer_bust,
+            DealerBusts(8) => d.dealer_bust && d.dealer_cards >= 8,
+            DealerBusts(n) => d.dealer_bust && d.dealer_cards == n,
             _ => false,
         }
     }

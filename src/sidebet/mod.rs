@@ -199,6 +199,19 @@ const BUILT_IN: &[BuiltIn] = &[
         "Wizard of Odds, Royal Match version 1 (house edge 6.67% at 6 decks, 6.46% at 8)",
     ),
     (
+        "buster-blackjack",
+        Game::Blackjack,
+        &[
+            ("dealer-busts-with-8-or-more-cards", 250, 1),
+            ("dealer-busts-with-7-cards", 50, 1),
+            ("dealer-busts-with-6-cards", 12, 1),
+            ("dealer-busts-with-5-cards", 4, 1),
+            ("dealer-busts-with-4-cards", 2, 1),
+            ("dealer-busts-with-3-cards", 2, 1),
+        ],
+        "Wizard of Odds, Buster Blackjack pay table 1 as analysed (6 cards 12 to 1; house edge 6.21% at 6 decks H17, 8.25% S17)",
+    ),
+    (
         "dragon-bonus:player",
         Game::Baccarat,
         &[
@@ -460,6 +473,18 @@ impl Paytable {
                     l.pays.per
                 ));
             }
+        }
+        let dealer = self
+            .lines
+            .iter()
+            .filter(|l| l.event.scope() == Scope::DealerHand)
+            .count();
+        if dealer > 0 && dealer < self.lines.len() {
+            return bad(
+                "a blackjack table mixes events of the dealer's hand (busts) with events of the \
+                 first cards: make them two side bets"
+                    .into(),
+            );
         }
         if self.game == Game::Baccarat {
             let scopes: Vec<Scope> = self.lines.iter().map(|l| l.event.scope()).collect();

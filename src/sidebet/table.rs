@@ -95,6 +95,43 @@ impl EventTable {
         }
     }
 
+    /// The table from each line's probability (then the loss's), where the deals are not
+    /// counted (a dealer's hand has no fixed number of cards): combinations are left empty.
+    pub fn from_probabilities(
+        table: &Paytable,
+        decks: u32,
+        probs: &[f64],
+        counted: &str,
+    ) -> EventTable {
+        // Weights of 2^60 per unit of probability: the rows' figures as the probabilities.
+        let scale = (1u128 << 60) as f64;
+        let w: Vec<u128> = probs.iter().map(|p| (p * scale).round() as u128).collect();
+        let mut t = EventTable::from_weights(table, decks, &w, counted);
+        for (r, &p) in t.rows.iter_mut().zip(probs) {
+            r.combinations = String::new();
+            r.probability = p;
+            r.one_in = if p > 0.0 { 1.0 / p } else { f64::INFINITY };
+            r.contribution = p * r.pays_value;
+        }
+        t.total = String::new();
+        let ev: f64 = t.rows.iter().map(|r| r.contribution).sum();
+        let ex2: f64 = t
+            .rows
+            .iter()
+            .map(|r| r.probability * r.pays_value * r.pays_value)
+            .sum();
+        t.ev = ev;
+        t.rtp = 1.0 + ev;
+        t.sd = (ex2 - ev * ev).max(0.0).sqrt();
+        t.hit_rate = t
+            .rows
+            .iter()
+            .filter(|r| r.pays_value > 0.0)
+            .map(|r| r.probability)
+            .sum();
+        t
+    }
+
     /// The report's section: one row per event, then the total.
     pub fn section(&self, label: &str) -> Section {
         let mut s = Section::new(
@@ -162,6 +199,9 @@ impl EventTable {
 }
 
 fn combinations_cell(c: &str) -> Cell {
+    if c.is_empty() {
+        return Cell::from("-");
+    }
     let text = crate::report::group_digits(c);
     match c.parse::<u64>() {
         Ok(n) => Cell {

@@ -82,6 +82,7 @@ fn the_line_paid_is_the_one_that_pays_most() {
         two: [a, b],
         up: c,
         dealer_bj: false,
+        ..BjDeal::default()
     };
     let name = |d: BjDeal| t.bj_paid(&d).map(|i| t.lines[i].event.name());
     // 7♣ 7♣ 7♣: suited trips (also three of a kind and a flush).
@@ -112,6 +113,7 @@ fn perfect_coloured_and_mixed_pairs() {
             two: [a, b],
             up: 0,
             dealer_bj: false,
+            ..BjDeal::default()
         };
         t.bj_paid(&d).map(|i| t.lines[i].pays.to)
     };

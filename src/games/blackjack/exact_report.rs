@@ -351,7 +351,10 @@ pub fn exact_model(cfg: &ExactConfig, show_progress: bool) -> ExactModel {
             .sides
             .iter()
             .map(|b| {
-                crate::sidebet::SideExact::of(b, super::sidebets::exact(&b.table, rules.decks))
+                crate::sidebet::SideExact::of(
+                    b,
+                    super::sidebets::exact(&b.table, rules.decks, rules.h17),
+                )
             })
             .collect(),
     }

@@ -333,7 +333,7 @@ pub fn side_wagers(cfg: &BjConfig, acc: &BjAcc) -> Vec<crate::sidebet::SideSim> 
         .iter()
         .enumerate()
         .map(|(i, b)| {
-            let exact = super::sidebets::exact(&b.table, cfg.rules.decks);
+            let exact = super::sidebets::exact(&b.table, cfg.rules.decks, cfg.rules.h17);
             crate::sidebet::SideSim::of(b, acc.sides.get(i).unwrap_or(&none), &exact)
         })
         .collect()

@@ -56,6 +56,8 @@ pub struct RoundResult {
     pub up: u8,
     /// Dealer outcome index (see `DEALER_BUST`, `DEALER_BJ`).
     pub dealer: usize,
+    /// Cards in the dealer's finished hand.
+    pub dealer_cards: u8,
     /// With `Table::side_cards`: the round's first cards with their suits, in dealing order
     /// (each seat's first card, the up card, each seat's second card).
     pub ids: [CardId; 2 * MAX_PLAYERS as usize + 1],
@@ -385,7 +387,8 @@ impl Ctx<'_> {
         }
         // A blackjack stands (soft 21) like any 17 or more: no test before the draws.
         let dealer_bj = dealer.natural();
-        let (end, _) = draw_by_table(&self.dealer, dealer.state(), shoe, rng, player);
+        let (end, drawn) = draw_by_table(&self.dealer, dealer.state(), shoe, rng, player);
+        res.dealer_cards = 2 + drawn;
         let outcome = [self.dealer_outcome[end as usize & 63], DEALER_BJ as u8];
         res.dealer = outcome[dealer_bj as usize] as usize;
         let beat = self.dealer_beat[end as usize & 63] as i64;

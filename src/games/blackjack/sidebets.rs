@@ -43,6 +43,7 @@ pub fn weights_from(table: &Paytable, by_card: &[u128; 52]) -> Vec<u128> {
                     two: [a, b],
                     up: c,
                     dealer_bj,
+                    ..BjDeal::default()
                 };
                 if !hole {
                     let i = table.bj_paid(&deal(false)).unwrap_or(lose);
@@ -73,8 +74,17 @@ pub fn weights_from(table: &Paytable, by_card: &[u128; 52]) -> Vec<u128> {
     w
 }
 
-/// The wager's event table over a full shoe of `decks`.
-pub fn exact(table: &Paytable, decks: u32) -> EventTable {
+/// The wager's event table over a full shoe of `decks` (`h17`: the dealer hits soft 17,
+/// for a wager on the dealer's hand).
+pub fn exact(table: &Paytable, decks: u32, h17: bool) -> EventTable {
+    if table.scope() == crate::sidebet::Scope::DealerHand {
+        return EventTable::from_probabilities(
+            table,
+            decks,
+            &dealer_probabilities(table, decks, h17),
+            COUNTED_DEALER,
+        );
+    }
     let counted = if table.needs_hole() {
         COUNTED_HOLE
     } else {
@@ -83,13 +93,124 @@ pub fn exact(table: &Paytable, decks: u32) -> EventTable {
     EventTable::from_weights(table, decks, &weights(table, decks), counted)
 }
 
+const COUNTED_DEALER: &str =
+    "the dealer's hands (not counted: probabilities of every draw sequence)";
+
+/// Each line's probability (then the loss's) for a wager on the dealer's finished hand: every
+/// draw sequence of the dealer from a full shoe. The dealer's cards come after the seats'
+/// (a stopping time of the deal), so their law is the full shoe's whatever the seats hold.
+pub fn dealer_probabilities(table: &Paytable, decks: u32, h17: bool) -> Vec<f64> {
+    let mut left = [4 * decks as u64; 10];
+    left[9] = 16 * decks as u64;
+    // Bust by number of cards (index 8: eight or more), and no bust.
+    let mut busts = [0f64; 9];
+    let mut stands = 0f64;
+    let n: u64 = left.iter().sum();
+    for up in 0..10 {
+        let p = left[up] as f64 / n as f64;
+        left[up] -= 1;
+        let mut out = (&mut busts, &mut stands);
+        draw(
+            &mut left,
+            n - 1,
+            (up as u32 + 1, up == 0, 1),
+            p,
+            h17,
+            &mut out,
+        );
+        left[up] += 1;
+    }
+    let lose = table.lines.len();
+    let mut probs = vec![0f64; lose + 1];
+    for (k, &p) in busts.iter().enumerate().skip(2) {
+        let d = BjDeal {
+            dealer_cards: k as u8,
+            dealer_bust: true,
+            ..BjDeal::default()
+        };
+        probs[table.bj_paid(&d).unwrap_or(lose)] += p;
+    }
+    let d = BjDeal::default();
+    probs[table.bj_paid(&d).unwrap_or(lose)] += stands;
+    probs
+}
+
+/// The dealer draws from `left` (`n` cards) to a hand of (`hard` with aces as 1, an ace
+/// held, cards dealt), reached with probability `p`; into (busts by cards, stands).
+fn draw(
+    left: &mut [u64; 10],
+    n: u64,
+    (hard, ace, cards): (u32, bool, usize),
+    p: f64,
+    h17: bool,
+    out: &mut (&mut [f64; 9], &mut f64),
+) {
+    if hard > 21 {
+        out.0[cards.min(8)] += p;
+        return;
+    }
+    let soft = ace && hard + 10 <= 21;
+    let total = if soft { hard + 10 } else { hard };
+    if cards >= 2 && (total > 17 || (total == 17 && !(h17 && soft))) {
+        *out.1 += p;
+        return;
+    }
+    for v in 0..10 {
+        if left[v] == 0 {
+            continue;
+        }
+        let q = p * left[v] as f64 / n as f64;
+        left[v] -= 1;
+        let next = (hard + v as u32 + 1, ace || v == 0, cards + 1);
+        draw(left, n - 1, next, q, h17, out);
+        left[v] += 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::sidebet::{Game, Paytable};
 
     fn rtp(name: &str, decks: u32) -> f64 {
-        exact(&Paytable::built_in(name).unwrap(), decks).rtp
+        exact(&Paytable::built_in(name).unwrap(), decks, false).rtp
+    }
+
+    /// Buster Blackjack against the Wizard of Odds' house edges: 6.21% at 6 decks and 6.17%
+    /// at 8 when the dealer hits soft 17, 8.25% and 8.22% when it stands.
+    #[test]
+    fn buster_blackjack_reproduces_the_published_edges() {
+        let t = Paytable::built_in("buster-blackjack").unwrap();
+        let edge = |d: u32, h17: bool| round(1.0 - exact(&t, d, h17).rtp, 2);
+        assert_eq!(edge(6, true), 6.21);
+        assert_eq!(edge(8, true), 6.17);
+        assert_eq!(edge(6, false), 8.25);
+        assert_eq!(edge(8, false), 8.22);
+    }
+
+    /// The dealer's bust probability by up card, from this enumeration, against the exact
+    /// analysis's dealer table (other code): the same to 1e-12, S17 and H17.
+    #[test]
+    fn dealer_busts_agree_with_the_exact_dealer_table() {
+        use crate::games::blackjack::exact::{full_shoe, DealerTable};
+        let any = Paytable::parse(
+            "name = \"bust\"\ngame = \"blackjack\"\n[pays]\ndealer-busts = 1\n",
+            "t",
+        )
+        .unwrap();
+        for h17 in [false, true] {
+            let shoe = full_shoe(8);
+            let n: u32 = shoe.iter().sum();
+            let t = DealerTable::shared(h17);
+            let mut bust = 0.0;
+            for up in 0..10 {
+                let mut rest = shoe;
+                rest[up] -= 1;
+                bust += shoe[up] as f64 / n as f64 * t.dist(up, &rest)[5];
+            }
+            let p = dealer_probabilities(&any, 8, h17)[0];
+            assert!((p - bust).abs() < 1e-12, "h17 {h17}: {p} vs {bust}");
+        }
     }
 
     fn round(v: f64, d: i32) -> f64 {
@@ -127,14 +248,14 @@ mod tests {
     fn the_shipped_21_3_version_3_file_reproduces_its_published_edge() {
         let text = include_str!("../../../strategies/side-bets/21+3-wagerworks.toml");
         let t = Paytable::parse(text, "21+3-wagerworks.toml").unwrap();
-        assert_eq!(round(1.0 - exact(&t, 6).rtp, 2), 4.14);
+        assert_eq!(round(1.0 - exact(&t, 6, false).rtp, 2), 4.14);
     }
 
     /// The Wizard of Odds' six-deck combinations of Hot 3 (unordered three-card deals): the
     /// ordered counts are six times them.
     #[test]
     fn hot_3_combinations_match_the_published_table() {
-        let t = exact(&Paytable::built_in("hot-3").unwrap(), 6);
+        let t = exact(&Paytable::built_in("hot-3").unwrap(), 6, false);
         let c: Vec<u128> = t
             .rows
             .iter()
@@ -166,7 +287,7 @@ mod tests {
         }
         let n = shoe.len();
         for t in Paytable::all_built_in() {
-            if t.game != Game::Blackjack {
+            if t.game != Game::Blackjack || t.scope() == crate::sidebet::Scope::DealerHand {
                 continue;
             }
             let mut w = vec![0u128; t.lines.len() + 1];
@@ -191,6 +312,7 @@ mod tests {
                                 two: [a, b],
                                 up: c,
                                 dealer_bj: bj,
+                                ..BjDeal::default()
                             };
                             w[t.bj_paid(&d).unwrap_or(t.lines.len())] += 1;
                         }

@@ -512,6 +512,8 @@ impl ChunkSums {
                 two: [r.ids[i], r.ids[p + 1 + i]],
                 up: r.ids[p],
                 dealer_bj: r.dealer_bj(),
+                dealer_cards: r.dealer_cards,
+                dealer_bust: r.dealer == super::round::DEALER_BUST,
             };
             for (settle, sums) in self.settle.iter().zip(&mut self.sides) {
                 let result = settle.result(settle.table.bj_paid(&deal));

@@ -308,7 +308,12 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
     let side_bets: Vec<crate::sidebet::SideExact> = cfg
         .sides
         .iter()
-        .map(|b| crate::sidebet::SideExact::of(b, super::sidebets::exact(&b.table, rules.decks)))
+        .map(|b| {
+            crate::sidebet::SideExact::of(
+                b,
+                super::sidebets::exact(&b.table, rules.decks, rules.h17),
+            )
+        })
         .collect();
     wagers.extend(side_bets.iter().map(side_wager));
     let claim = cfg.claim.map(|c| judge_claim(c, tiers[0].rtp_exact));
