@@ -109,7 +109,7 @@ pub struct SideArgs {
     /// after ':' in units of the main bet (default 1). Repeat for several.
     ///
     /// Blackjack: 21+3 (the Vegas table 100/40/30/10/5), 21+3-classic (9 to 1), perfect-pairs
-    /// (25/12/6), hot-3, lucky-lucky, lucky-ladies, royal-match. Baccarat: dragon-bonus:player,
+    /// (25/12/6), hot-3, lucky-lucky, lucky-ladies, royal-match, buster-blackjack. Baccarat: dragon-bonus:player,
     /// dragon-bonus:banker, dragon-7, panda-8, either-pair, perfect-pair, lucky-6. A file holds
     /// a table's events and pays (format: docs/side-bets.md). Each wager gets its exact event
     /// table (event, pays, combinations, probability, 1 in N, share of the RTP) and, in a
