@@ -263,3 +263,42 @@ fn the_dossier_of_a_table_with_side_bets_shows_every_wager() {
         assert!(side.iter().all(|w| w.z_vs_exact.abs() < 4.0), "{side:?}");
     }
 }
+
+/// A run with side bets in three shards merges to the single run's side bets, bit for bit
+/// (baccarat: the whole report).
+#[test]
+fn side_bets_survive_shards_and_merge() {
+    let d = temp_dir("side-shards");
+    let whole = [
+        "sim",
+        "blackjack",
+        "--rounds",
+        "300k",
+        "--side",
+        "21+3",
+        "--side",
+        "buster-blackjack",
+        "--format",
+        "json",
+        "-q",
+    ];
+    let single = json(&whole);
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let f = d.join(format!("bj-{k}.json"));
+        let spec = format!("{k}/3");
+        let mut a = whole.to_vec();
+        a.extend(["--shard", &spec, "--shard-out", f.to_str().unwrap()]);
+        json(&a);
+        files.push(f);
+    }
+    let mut m = vec!["merge", "--format", "json", "-q"];
+    m.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let merged = json(&m);
+    assert_eq!(single["side_wagers"], merged["side_wagers"]);
+    assert_eq!(single["side_wagers"].as_array().unwrap().len(), 2);
+    let whole = [
+        "sim", "baccarat", "--coups", "300k", "--side", "dragon-7", "--format", "json", "-q",
+    ];
+    crate::common::assert_shards_merge_to_the_single_run(&d, "bac", &whole);
+}
