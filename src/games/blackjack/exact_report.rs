@@ -257,7 +257,7 @@ pub fn exact_model(cfg: &ExactConfig, show_progress: bool) -> ExactModel {
     if cfg.both_settlements && !rules.peek {
         let mut other = rules.clone();
         other.dealer_bj_takes = match rules.dealer_bj_takes {
-            DealerBjTakes::All => DealerBjTakes::Original,
+            DealerBjTakes::All | DealerBjTakes::Splits => DealerBjTakes::Original,
             DealerBjTakes::Original => DealerBjTakes::All,
         };
         settlements.push((label(&other), other));
@@ -498,6 +498,7 @@ fn label(r: &Rules) -> String {
         match r.dealer_bj_takes {
             DealerBjTakes::All => "ENHC, dealer BJ takes all".into(),
             DealerBjTakes::Original => "ENHC, original bet only".into(),
+            DealerBjTakes::Splits => "ENHC, dealer BJ takes splits, not doubles".into(),
         }
     }
 }

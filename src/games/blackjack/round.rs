@@ -84,6 +84,8 @@ struct Ctx<'a> {
     dealer_beat: [i8; 64],
     /// Whether a dealer blackjack in the no-hole-card game takes doubles and splits too.
     bj_takes_all: bool,
+    /// Whether it takes the split hands' bets but not the doubles ("Playtech peek").
+    bj_takes_splits: bool,
     /// The player's [`Player::draw_tables`], if it has them.
     player_draws: Option<Box<[DrawTable; 10]>>,
     /// Early surrender decided before the dealer peeks (a peek game with early surrender).
@@ -241,6 +243,7 @@ impl<'a, P: Player> Table<'a, P> {
                     t => t as i8,
                 }),
                 bj_takes_all: !rules.peek && rules.dealer_bj_takes == DealerBjTakes::All,
+                bj_takes_splits: !rules.peek && rules.dealer_bj_takes == DealerBjTakes::Splits,
                 player_draws,
             },
             // Shuffled ahead in batches: a round's worth when the shoe is shuffled every
@@ -646,7 +649,13 @@ impl Ctx<'_> {
             seat.behind_none = seat.net;
         } else {
             // A peek game never got to play; ENHC takes all wagers or the original bet only.
-            seat.net = if self.bj_takes_all { -seat.wagered } else { -u };
+            seat.net = if self.bj_takes_all {
+                -seat.wagered
+            } else if self.bj_takes_splits {
+                -u * seat.hands as i64
+            } else {
+                -u
+            };
             seat.behind_none = -u;
         }
     }
@@ -756,6 +765,35 @@ mod tests {
         let r = round(&seed(), hit_once, "K 6 6 T T 9");
         assert_eq!(r.seats[0].busts, 1);
         assert_eq!(r.seats[0].net, -U);
+    }
+
+    #[test]
+    fn the_playtech_settlement_takes_splits_but_returns_doubles() {
+        let mut pt = seed();
+        pt.dealer_bj_takes = DealerBjTakes::Splits;
+        // Player doubles 11 vs ten up; the dealer's second card is an ace: the double is
+        // returned, the original bet lost.
+        let dbl = |s: &Situation| {
+            if s.can_double {
+                Action::Double
+            } else {
+                Action::Stand
+            }
+        };
+        let r = round(&pt, dbl, "5 T 6 9 A");
+        assert_eq!(r.dealer, DEALER_BJ);
+        assert_eq!(r.seats[0].net, -U);
+        // Split 8s against an ace, dealer blackjack: both hands' bets are lost.
+        let split = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else {
+                Action::Stand
+            }
+        };
+        let r = round(&pt, split, "8 A 8 T T K");
+        assert_eq!(r.seats[0].splits, 1);
+        assert_eq!(r.seats[0].net, -2 * U);
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub enum DealerBjTakes {
     All,
     /// Original bet only (OBO): extra wagers are returned; same EV as a peek game.
     Original,
+    /// The original bet and every split hand's bet, not the doubles (returned): the
+    /// "Playtech peek" settlement.
+    Splits,
 }
 
 /// When surrender is allowed.
@@ -370,6 +373,7 @@ impl fmt::Display for Rules {
             match self.dealer_bj_takes {
                 DealerBjTakes::All => "ENHC lose-all".to_string(),
                 DealerBjTakes::Original => "ENHC OBO".to_string(),
+                DealerBjTakes::Splits => "ENHC takes splits, not doubles".to_string(),
             }
         };
         let sur = match self.surrender {
