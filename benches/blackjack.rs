@@ -20,6 +20,7 @@ fn bench_strategy<S: Seats>(c: &mut Criterion, name: &str, rules: &Rules, strate
         strategy,
         shoes_per_chunk: 256,
         bankroll: None,
+        sides: &[],
     };
     let mut probe = BjAcc::default();
     sim.run_chunk(0, &mut chunk_rng(1, 0), &mut probe);

@@ -32,6 +32,7 @@ pub mod risk;
 pub mod rng;
 pub mod shard;
 pub mod shuffle;
+pub mod sidebet;
 pub mod specfile;
 pub mod stats;
 pub mod sums;

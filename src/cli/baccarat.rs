@@ -167,6 +167,7 @@ impl BacStakes {
             table_max: self.table_max,
             pairs: self.pairs,
             coups: self.coups,
+            sides: Vec::new(),
         })
     }
 }
@@ -186,6 +187,8 @@ pub struct BaccaratSim {
     pub bet: String,
     #[command(flatten)]
     pub stakes: BacStakes,
+    #[command(flatten)]
+    pub side: super::SideArgs,
     /// A claimed RTP in percent (e.g. 98.94) to test the main bets' estimate against.
     ///
     /// The RTP per unit wagered; the report adds z, a p-value and a verdict.
@@ -268,8 +271,10 @@ impl From<&BaccaratVerify> for VerifyJob {
 impl TryFrom<&BaccaratSim> for SimJob<Baccarat> {
     type Error = anyhow::Error;
     fn try_from(args: &BaccaratSim) -> anyhow::Result<Self> {
+        let mut config = args.stakes.config(&args.bet)?;
+        config.sides = args.side.bets(rtplab::sidebet::Game::Baccarat)?;
         Ok(SimJob {
-            config: args.stakes.config(&args.bet)?,
+            config,
             spec: args.run.spec(args.chunk_shoes)?,
             claim: args.claim,
             outputs: (&args.output).into(),
@@ -296,6 +301,8 @@ pub struct BaccaratCompare {
 pub struct BaccaratExact {
     #[command(flatten)]
     pub rules: BacRulesArgs,
+    #[command(flatten)]
+    pub side: super::SideArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -327,6 +334,7 @@ impl TryFrom<&BaccaratExact> for ExactJob {
         }
         Ok(ExactJob {
             rules: args.rules.to_rules()?,
+            sides: args.side.bets(rtplab::sidebet::Game::Baccarat)?,
             outputs: (&args.output).into(),
         })
     }

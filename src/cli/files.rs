@@ -22,6 +22,8 @@ pub enum Role {
     Indices,
     /// A solved table: read when it exists, else written (the door holds it).
     Table,
+    /// A side bet: a built-in name or a paytable file, either with `:STAKE` after it.
+    Side,
 }
 
 /// Every flag (clap's id) whose values name files, with its role. A flag that takes a file
@@ -51,6 +53,7 @@ pub const FILE_ARGS: &[(&str, Role)] = &[
     ("dir", Role::In(InputKind::Folder)),
     ("reports", Role::In(InputKind::Folder)),
     ("win_table", Role::Table),
+    ("side", Role::Side),
 ];
 
 /// The plan of the command whose own arguments are `leaf` (the innermost subcommand's).
@@ -91,6 +94,14 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
                 }
                 Role::Table => {
                     plan.output(&flag, Some(p), OutputKind::Regular);
+                }
+                Role::Side => {
+                    let name = rtplab::sidebet::split_stake(&text)
+                        .map(|(n, _)| n.to_string())
+                        .unwrap_or_else(|| text.to_string());
+                    let part = std::ffi::OsStr::new(&name);
+                    let builtin = rtplab::sidebet::is_built_in(&name) && !name.contains('/');
+                    plan.maybe_input(&flag, part, InputKind::Text, builtin);
                 }
                 Role::Indices => {
                     for part in text.split('+').map(str::trim) {

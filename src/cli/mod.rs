@@ -44,7 +44,7 @@ use blackjack::{
 use doom::AdviseDoom;
 use twentyone::AdviseTwentyOne;
 
-pub use args::{file_output, OutputArgs, QuietArgs, RunBase, RunCommon};
+pub use args::{file_output, OutputArgs, QuietArgs, RunBase, RunCommon, SideArgs};
 use parse::{compare_in_one_process, is_shard_flag_of_compare, prepare, with_subcommands};
 pub(crate) use values::{
     audit_sample, parse_claim, parse_count_limited, parse_count_or_zero, parse_ev, parse_interval,

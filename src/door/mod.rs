@@ -115,6 +115,7 @@ pub fn is_path(value: &str) -> bool {
         || value.ends_with(".csv")
         || value.ends_with(".txt")
         || value.ends_with(".json")
+        || value.ends_with(".toml")
 }
 
 /// The one rule for a value that may name a built-in or a file (every command's resolver and

@@ -404,6 +404,7 @@ mod tests {
         // vary.
         let exact = crate::games::baccarat::exact_report::exact_model(
             &crate::games::baccarat::rules::BacRules::standard(),
+            &[],
         );
         let exact = serde_json::to_string(&exact).unwrap();
         let baseline = include_str!("../../reports/baselines/baccarat-banker-cut-card.json");

@@ -457,6 +457,7 @@ fn a_stopped_audit_is_marked_and_keeps_the_exact_part() {
         monitor_tier: TierName::Basic,
         on_simulation: Some(|| SIMULATION_STARTED.store(true, Ordering::SeqCst)),
         tables: Default::default(),
+        sides: Vec::new(),
     };
     let stop = std::sync::atomic::AtomicBool::new(true);
     let m = audit(&cfg, &stop).unwrap();

@@ -29,6 +29,7 @@ fn config(
         },
         rounds,
         count: None,
+        sides: Vec::new(),
         tables: Default::default(),
     };
     let spec = RunSpec {

@@ -693,7 +693,13 @@ fn log(_: &Path) -> Vec<u8> {
 
 const EXPECTED: &str = "reports/baccarat-banker/report.json";
 
-const INPUTS: [InFlag; 15] = [
+const INPUTS: [InFlag; 16] = [
+    InFlag {
+        name: "--side",
+        args: &["exact", "blackjack", "-q", "--side", "{}"],
+        good: |_| read("strategies/side-bets/21+3-wagerworks.toml"),
+        limit: MIB,
+    },
     InFlag {
         name: "--strategy (chart)",
         args: &[

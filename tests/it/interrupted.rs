@@ -85,6 +85,7 @@ fn blackjack_stopped_before_its_first_chunk() {
             },
             rounds: 100_000,
             count: None,
+            sides: Vec::new(),
             tables: Default::default(),
         };
         let spec = RunSpec {

@@ -96,6 +96,8 @@ const ORDER: &[&[&str]] = &[
     &["compare"],
     &["check"],
     &["merge"],
+    // Side bets as data (paytables, events, event tables), below the games that deal them.
+    &["sidebet"],
     // The page's server: runs commands the binary parses for it, knows no game.
     &["web"],
     // The games: each uses what is below, none another game.

@@ -84,6 +84,9 @@ pub struct BlackjackAudit {
     pub monitor_tier: MonitorTier,
 
     #[command(flatten)]
+    pub side: super::SideArgs,
+
+    #[command(flatten)]
     pub tables: TablesArgs,
     #[command(flatten)]
     pub output: OutputArgs,
@@ -177,6 +180,9 @@ pub struct BlackjackExact {
     /// One split is exact; resplits to 3 or 4 hands follow E. Farmer's algorithm.
     #[arg(help_heading = heading::STRATEGY, long, value_enum, default_value = "cdz")]
     pub post_split: PostSplit,
+
+    #[command(flatten)]
+    pub side: super::SideArgs,
 
     #[command(flatten)]
     pub tables: TablesArgs,
@@ -480,6 +486,9 @@ pub struct BlackjackSim {
     pub behind_follows: BehindFollows,
 
     #[command(flatten)]
+    pub side: super::SideArgs,
+
+    #[command(flatten)]
     pub run: RunArgs,
 
     /// A claimed RTP in percent (e.g. 99.54) to test the estimate against.
@@ -531,6 +540,11 @@ impl TryFrom<&BlackjackSim> for rtplab::games::blackjack::log::write::LoggedSimJ
             .log_out
             .clone()
             .ok_or_else(|| anyhow::anyhow!("--log-out FILE names the round log"))?;
+        if args.rules.charlie.is_some() {
+            anyhow::bail!(
+                "--charlie: the round log's settlement (and `verify blackjack`) does not know the N-card Charlie; drop --log-out or --charlie"
+            );
+        }
         Ok(rtplab::games::blackjack::log::write::LoggedSimJob {
             sim: SimJob::try_from(args)?,
             log,
@@ -621,6 +635,7 @@ impl TryFrom<&BlackjackSim> for BjConfig {
             },
             rounds: args.run.rounds,
             count: args.counting.spec()?,
+            sides: args.side.bets(rtplab::sidebet::Game::Blackjack)?,
             tables,
         })
     }
@@ -724,6 +739,7 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
             &counts,
             &args.tables.kept(),
         )?;
+
         Ok(CompareJob {
             configs,
             spec: args.run.spec()?,
@@ -750,6 +766,7 @@ impl TryFrom<&BlackjackExact> for ExactJob {
                 sensitivity: args.sensitivity,
                 post_split: args.post_split.into(),
                 tables,
+                sides: args.side.bets(rtplab::sidebet::Game::Blackjack)?,
             },
             outputs: (&args.output).into(),
         })
@@ -823,6 +840,7 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
                         bets: rtplab::games::blackjack::report::SideBets::none(),
                         rounds: args.rounds.unwrap_or(10_000_000),
                         count: counting.spec()?,
+                        sides: Vec::new(),
                         tables,
                     }),
                     spec: args.run.spec()?,
@@ -861,6 +879,18 @@ impl TryFrom<&BlackjackAudit> for AuditJob {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackAudit) -> anyhow::Result<Self> {
         args.rules.uniform_shuffle("the audit")?;
+        if args.rules.charlie.is_some() {
+            anyhow::bail!(
+                "--charlie: the dossier's exact round distribution does not know the N-card Charlie; `exact blackjack --charlie N` and `sim blackjack --charlie N` do"
+            );
+        }
+        if args.rules.dealer_bj_takes
+            == Some(rtplab::games::blackjack::rules::DealerBjTakes::Splits)
+        {
+            anyhow::bail!(
+                "--dealer-bj-takes splits: the dossier's exact round distribution knows only all and original; `exact blackjack` and `sim blackjack` know splits"
+            );
+        }
         let rules = args.rules.to_rules()?;
         Ok(AuditJob {
             config: rtplab::games::blackjack::audit::AuditConfig {
@@ -873,6 +903,7 @@ impl TryFrom<&BlackjackAudit> for AuditJob {
                 monitor_tier: args.monitor_tier.into(),
                 on_simulation: None,
                 tables: args.tables.kept(),
+                sides: args.side.bets(rtplab::sidebet::Game::Blackjack)?,
             },
             outputs: (&args.output).into(),
         })
@@ -990,6 +1021,7 @@ impl CountTableArgs {
             bets: SideBets::none(),
             rounds: self.rounds.unwrap_or(20_000_000),
             count: counting.spec()?,
+            sides: Vec::new(),
             tables,
         };
         Ok(RampSource::Simulate {

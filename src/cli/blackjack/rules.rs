@@ -31,8 +31,10 @@ pub struct BjRulesArgs {
     ///
     /// all (the seed table, the European convention): doubled and split bets are lost too.
     /// original (also obo): only the original bet is lost, which has the EV of a hole-card
-    /// game. Without --peek only; `exact blackjack` without this flag reports both.
-    #[arg(long, value_name = "all|original", value_parser = parse_takes)]
+    /// game. splits (also playtech, the "Playtech peek" settlement): the original bet and
+    /// every split hand's bet are lost, doubles are returned. Without --peek only; `exact
+    /// blackjack` without this flag reports both all and original.
+    #[arg(long, value_name = "all|original|splits", value_parser = parse_takes)]
     pub dealer_bj_takes: Option<DealerBjTakes>,
     /// When surrender is allowed.
     ///
@@ -95,6 +97,10 @@ pub struct BjRulesArgs {
     /// the first only at high counts.
     #[arg(long, value_name = "N")]
     pub players: Option<u8>,
+    /// N-card Charlie: a hand of N cards (4 to 9) that has not busted stands and wins 1:1,
+    /// unless the dealer has blackjack (Infinite Blackjack's six-card Charlie: --charlie 6).
+    #[arg(long, value_name = "N")]
+    pub charlie: Option<u8>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -193,6 +199,7 @@ impl BjRulesArgs {
         if let Some(p) = self.players {
             r.players = p;
         }
+        r.charlie = self.charlie;
         let checked = if dealt {
             r.validate()
         } else {
@@ -219,7 +226,8 @@ fn parse_takes(s: &str) -> Result<DealerBjTakes, String> {
     match s {
         "all" => Ok(DealerBjTakes::All),
         "original" | "obo" | "OBO" => Ok(DealerBjTakes::Original),
-        _ => Err(format!("expected all or original, found '{s}'")),
+        "splits" | "playtech" => Ok(DealerBjTakes::Splits),
+        _ => Err(format!("expected all, original or splits, found '{s}'")),
     }
 }
 fn parse_surrender(s: &str) -> Result<Surrender, String> {

@@ -25,6 +25,9 @@ pub struct ExactModel {
     pub cards_per_coup: f64,
     pub bets: Vec<ExactBet>,
     pub counts: ExactCounts,
+    /// Each side bet's exact event table (`--side`; written only when given).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub side_bets: Vec<crate::sidebet::SideExact>,
 }
 
 /// The probability of an outcome of one coup.
@@ -62,7 +65,7 @@ fn outcomes_as_map<S: serde::Serializer>(rows: &[ExactOutcome], s: S) -> Result<
 }
 
 /// Enumerate the shoe of `rules` and compute the exact report's model.
-pub fn exact_model(rules: &BacRules) -> ExactModel {
+pub fn exact_model(rules: &BacRules, sides: &[crate::sidebet::SideBet]) -> ExactModel {
     let e = Exact::of(rules.decks);
     let outcomes = OUTCOMES
         .iter()
@@ -147,6 +150,12 @@ pub fn exact_model(rules: &BacRules) -> ExactModel {
             pair: k.pair.to_string(),
             pair_of: k.pair_of.to_string(),
         },
+        side_bets: sides
+            .iter()
+            .map(|b| {
+                crate::sidebet::SideExact::of(b, super::sidebets::exact(&b.table, rules.decks))
+            })
+            .collect(),
     }
 }
 
@@ -197,6 +206,9 @@ pub fn render(m: &ExactModel) -> Report {
     r.notes.push(
         "Banker and player bets push on a tie. The figures are for the first coup of a full shoe, which is also the average over every coup of a shoe shuffled every coup.".into(),
     );
+    r.sections
+        .extend(crate::sidebet::exact_sections(&m.side_bets));
+    r.notes.extend(crate::sidebet::exact_notes(&m.side_bets));
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }
@@ -213,7 +225,7 @@ mod tests {
             tie_pays: 9,
             ..BacRules::default()
         };
-        let m = exact_model(&rules);
+        let m = exact_model(&rules, &[]);
         let r = render(&m);
         assert_eq!(r.json, serde_json::to_value(&m).unwrap());
         let outcomes = r.json["outcomes"].as_object().unwrap();

@@ -31,6 +31,10 @@ pub struct BacConfig {
     /// Stake on each of the player pair and banker pair bets every coup (0: none).
     pub pairs: u64,
     pub coups: u64,
+    /// Side bets from paytables (`--side`), one stake each every coup; absent: none (and the
+    /// key is unchanged).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<crate::sidebet::SideBet>,
 }
 
 impl BacConfig {
@@ -43,6 +47,7 @@ impl BacConfig {
             table_max: 500,
             pairs: 0,
             coups,
+            sides: Vec::new(),
         }
     }
 }
@@ -69,6 +74,7 @@ fn boxed<B: Bettor>(
         bettor,
         pairs: cfg.pairs as i64,
         sessions_per_chunk: p.sessions_per_chunk,
+        sides: cfg.sides.clone(),
     };
     Ok((p, Box::new(sim)))
 }
@@ -213,6 +219,7 @@ impl crate::game::Baseline<Baccarat> for BacBaseline {
             table_max: self.table_max,
             pairs: self.pairs,
             coups: self.coups,
+            sides: Vec::new(),
         };
         Baccarat::validate(&cfg)?;
         Ok((cfg, self.chunk_shoes))

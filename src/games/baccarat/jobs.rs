@@ -8,6 +8,8 @@ use crate::job::{Ctx, Error, Job, Outcome, Outputs, Status};
 /// `exact baccarat`: every bet's RTP by complete enumeration of the shoe.
 pub struct ExactJob {
     pub rules: BacRules,
+    /// Side bets to value (`--side`).
+    pub sides: Vec<crate::sidebet::SideBet>,
     pub outputs: Outputs,
 }
 
@@ -16,7 +18,7 @@ impl Job for ExactJob {
         &self.outputs
     }
     fn run(self, _: &Ctx) -> Result<Outcome, Error> {
-        let report = render(&exact_model(&self.rules));
+        let report = render(&exact_model(&self.rules, &self.sides));
         Ok(Outcome::report(report, Status::Done))
     }
 }

@@ -11,6 +11,7 @@ pub mod log;
 pub mod monitor;
 pub mod report;
 pub mod rules;
+pub mod sidebets;
 pub mod sim;
 pub mod verify;
 

@@ -137,6 +137,10 @@ pub struct SimModel {
     /// How the run went (for the metadata lines and notes: shards merged, completeness).
     #[serde(skip)]
     pub run: RunMeta,
+    /// Side bets from paytables (`--side`): each measured beside its exact RTP (written only
+    /// when placed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub side_wagers: Vec<crate::sidebet::SideSim>,
 }
 
 /// The run's chunks of sessions (shoes): their size, how many were planned and done.
@@ -341,7 +345,24 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
                 .to_string()
         }),
         run: run.meta.clone(),
+        side_wagers: side_wagers(cfg, acc),
     }
+}
+
+/// Each side bet from a paytable as the run measured it, beside its exact value.
+pub fn side_wagers(
+    cfg: &super::BacConfig,
+    acc: &super::sim::BacAcc,
+) -> Vec<crate::sidebet::SideSim> {
+    let none = crate::stats::Ratio::default();
+    cfg.sides
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let exact = super::sidebets::exact(&b.table, cfg.rules.decks);
+            crate::sidebet::SideSim::of(b, acc.sides.get(i).unwrap_or(&none), &exact)
+        })
+        .collect()
 }
 
 /// Render the report of a baccarat run from its model.
@@ -563,6 +584,9 @@ fn notes(r: &mut Report, m: &SimModel) {
             "coups (SE of the main bets' RTP)",
         ));
     }
+    if !m.side_wagers.is_empty() {
+        r.sections.push(crate::sidebet::sim_section(&m.side_wagers));
+    }
     if let Some(cc) = &m.claim {
         r.sections.push(crate::report::claim_section(cc, "RTP"));
         r.notes.extend(crate::report::claim_notes(cc, "coups"));
@@ -683,6 +707,7 @@ mod tests {
             table_max: 100,
             pairs,
             coups: 20_000,
+            sides: Vec::new(),
         };
         let spec = RunSpec {
             seed: 7,

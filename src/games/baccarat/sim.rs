@@ -71,6 +71,15 @@ sums! {
         /// Per chunk (chunk index, main net, main staked), sorted by chunk: the running estimate.
         pub trace: Vec<[i64; 3]> =>
             merge(trace) unbounded("the main bets chunk by chunk, for the convergence plot"),
+        /// Side bets from paytables (`--side`), in the config's order, one stake each coup:
+        /// x = the result in the table's units, y = the units staked.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub sides: Vec<Ratio> => ratios(
+            |i| format!("side bet {}", i + 1),
+            crate::sidebet::MAX_RESULT_UNITS,
+            1000,
+            true,
+        ),
     }
     bounds(acc) {
         // The most one coup's bets can win or lose, in thousandths of a unit: three bets of
@@ -143,6 +152,9 @@ struct ChunkSums {
     outcomes: [u64; 7],
     session_xx: i128,
     session_x: i64,
+    /// Side bets from paytables: how each settles, and its sums.
+    settle: Vec<crate::sidebet::Settle>,
+    sides: Vec<crate::sidebet::SideChunk>,
 }
 
 /// A baccarat simulation with the bettor `B` (monomorphized in the coup loop).
@@ -152,6 +164,8 @@ pub struct BacSim<B: Bettor> {
     /// Stake on each of the pair bets, units (0: not placed).
     pub pairs: i64,
     pub sessions_per_chunk: u64,
+    /// Side bets from paytables, one stake each every coup.
+    pub sides: Vec<crate::sidebet::SideBet>,
 }
 
 impl<B: Bettor> BacSim<B> {
@@ -240,6 +254,38 @@ impl<B: Bettor> BacSim<B> {
         acc.session
             .close_wide(s.session_x as i128, m as i128, s.session_xx, m);
         acc.trace.push([chunk as i64, s.main_net, s.main_staked]);
+        acc.sides = vec![Ratio::default(); s.sides.len()];
+        for (sums, ratio) in s.sides.iter().zip(&mut acc.sides) {
+            sums.close(ratio);
+        }
+    }
+
+    /// The side bets from paytables on the coup just dealt (`cards`: the coup's cards with
+    /// their suits, in dealing order).
+    #[cold]
+    fn record_sides(c: &Coup, cards: &[crate::cards::CardId], s: &mut ChunkSums) {
+        if cards.len() < c.cards() as usize {
+            return;
+        }
+        // Dealing order: player, banker, player, banker, then the player's third card and
+        // the banker's.
+        let mut player = [cards[0], cards[2], 0];
+        let mut banker = [cards[1], cards[3], 0];
+        let mut next = 4;
+        if c.player_drew {
+            player[2] = cards[next];
+            next += 1;
+        }
+        if c.banker_drew {
+            banker[2] = cards[next];
+        }
+        let deal = crate::sidebet::BacDeal::of(
+            &player[..2 + c.player_drew as usize],
+            &banker[..2 + c.banker_drew as usize],
+        );
+        for (settle, sums) in s.settle.iter().zip(&mut s.sides) {
+            sums.add(settle.result(settle.table.bac_paid(&deal)), settle.units);
+        }
     }
 }
 
@@ -260,7 +306,13 @@ impl<B: Bettor> Simulation for BacSim<B> {
     fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut BacAcc) {
         let rules = &self.rules;
         let mut bettor = self.bettor.clone();
-        let mut s = ChunkSums::default();
+        let mut s = ChunkSums {
+            settle: self.sides.iter().map(crate::sidebet::Settle::of).collect(),
+            sides: vec![Default::default(); self.sides.len()],
+            ..ChunkSums::default()
+        };
+        let sides = !self.sides.is_empty();
+        let mut ids: Vec<crate::cards::CardId> = Vec::with_capacity(8);
         let every = rules.shuffle == Shuffle::EveryRound;
         let batch = if every { 10 } else { rules.cut() };
         let mut shoe = Shoe::new(rules.decks, rules.cut(), batch).shuffled_by(rules.shuffler);
@@ -273,8 +325,14 @@ impl<B: Bettor> Simulation for BacSim<B> {
             if every {
                 for _ in 0..SESSION_COUPS {
                     shoe.reshuffle();
+                    shoe.begin_round();
                     let c = deal(|| shoe.draw(&mut srng));
                     net += self.coup(&c, &mut bettor, &mut s, acc);
+                    if sides {
+                        ids.clear();
+                        ids.extend(shoe.round_cards());
+                        Self::record_sides(&c, &ids, &mut s);
+                    }
                 }
             } else {
                 shoe.reshuffle();
@@ -286,6 +344,11 @@ impl<B: Bettor> Simulation for BacSim<B> {
                     let refills = shoe.reshuffles_mid_round;
                     let c = deal(|| shoe.draw(&mut srng));
                     net += self.coup(&c, &mut bettor, &mut s, acc);
+                    if sides {
+                        ids.clear();
+                        ids.extend(shoe.round_cards());
+                        Self::record_sides(&c, &ids, &mut s);
+                    }
                     // A shoe that ran out mid-coup was reshuffled: that ends the session (a
                     // session is one shoe) as the cut card does.
                     if shoe.past_cut() || shoe.reshuffles_mid_round != refills {
@@ -350,6 +413,7 @@ mod tests {
             },
             pairs: 1,
             sessions_per_chunk: 20,
+            sides: Vec::new(),
         }
     }
 

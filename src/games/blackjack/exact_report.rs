@@ -27,6 +27,8 @@ pub struct ExactConfig {
     pub post_split: PostSplit,
     /// Where the charts derived for `basic` are kept.
     pub tables: super::kept::Kept,
+    /// Side bets to value (`--side`).
+    pub sides: Vec<crate::sidebet::SideBet>,
 }
 
 pub(super) fn run(
@@ -134,6 +136,9 @@ pub struct ExactModel {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_claim: Option<String>,
     pub sensitivity: Option<Vec<SensitivityRow>>,
+    /// Each side bet's exact event table (`--side`; written only when given).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub side_bets: Vec<crate::sidebet::SideExact>,
 }
 
 /// One rule change: its name, the rule it touches (changes of one rule do not combine), and
@@ -252,7 +257,7 @@ pub fn exact_model(cfg: &ExactConfig, show_progress: bool) -> ExactModel {
     if cfg.both_settlements && !rules.peek {
         let mut other = rules.clone();
         other.dealer_bj_takes = match rules.dealer_bj_takes {
-            DealerBjTakes::All => DealerBjTakes::Original,
+            DealerBjTakes::All | DealerBjTakes::Splits => DealerBjTakes::Original,
             DealerBjTakes::Original => DealerBjTakes::All,
         };
         settlements.push((label(&other), other));
@@ -342,6 +347,16 @@ pub fn exact_model(cfg: &ExactConfig, show_progress: bool) -> ExactModel {
         no_claim: claim.is_none().then(|| rules.no_claim_reason(false)),
         claim,
         sensitivity,
+        side_bets: cfg
+            .sides
+            .iter()
+            .map(|b| {
+                crate::sidebet::SideExact::of(
+                    b,
+                    super::sidebets::exact(&b.table, rules.decks, rules.h17),
+                )
+            })
+            .collect(),
     }
 }
 
@@ -437,6 +452,9 @@ pub fn render(m: &ExactModel) -> Report {
         }
         r.sections.push(s);
     }
+    r.sections
+        .extend(crate::sidebet::exact_sections(&m.side_bets));
+    r.notes.extend(crate::sidebet::exact_notes(&m.side_bets));
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }
@@ -480,6 +498,7 @@ fn label(r: &Rules) -> String {
         match r.dealer_bj_takes {
             DealerBjTakes::All => "ENHC, dealer BJ takes all".into(),
             DealerBjTakes::Original => "ENHC, original bet only".into(),
+            DealerBjTakes::Splits => "ENHC, dealer BJ takes splits, not doubles".into(),
         }
     }
 }

@@ -33,6 +33,10 @@ pub struct BjConfig {
     /// bets one initial bet, as before counting existed (and the key is unchanged).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<CountSpec>,
+    /// Side bets from paytables (`--side`), placed by every seat that bets; absent: none (and
+    /// the key is unchanged).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<crate::sidebet::SideBet>,
     /// Where the solved tables of the rules (the derived chart, the count metrics' effects)
     /// are kept (not part of what is simulated: they are the same wherever they are kept).
     #[serde(skip)]
@@ -48,6 +52,7 @@ impl BjConfig {
             bets: SideBets::none(),
             rounds,
             count: None,
+            sides: Vec::new(),
             tables: Kept::Fresh,
         }
     }
@@ -117,6 +122,7 @@ struct Owned<S: Seats> {
     strategy: S,
     shoes_per_chunk: u64,
     bankroll: Option<super::count::Bankroll>,
+    sides: Vec<crate::sidebet::SideBet>,
 }
 
 impl<S: Seats + Send> Simulation for Owned<S> {
@@ -127,6 +133,7 @@ impl<S: Seats + Send> Simulation for Owned<S> {
             strategy: &self.strategy,
             shoes_per_chunk: self.shoes_per_chunk,
             bankroll: self.bankroll,
+            sides: &self.sides,
         }
         .run_chunk(chunk, rng, acc)
     }
@@ -147,6 +154,7 @@ fn boxed<S: Seats + Send + 'static>(
         strategy,
         shoes_per_chunk: p.shoes_per_chunk,
         bankroll: cfg.count.as_ref().and_then(|c| c.bankroll),
+        sides: cfg.sides.clone(),
     };
     Ok((p, Box::new(sim)))
 }
@@ -311,6 +319,7 @@ pub fn run_model(run: &Run<Blackjack>, claim: Option<f64>) -> Result<SimModel, B
         claim,
     );
     m.counting = counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc);
+    m.side_wagers = side_wagers(cfg, &run.acc);
     if let (Some(c), Some(spec)) = (m.counting.as_mut(), cfg.count.as_ref()) {
         c.metrics = count_metrics(&cfg.rules, &spec.system, &cfg.tables);
     }
@@ -322,6 +331,19 @@ pub fn run_model(run: &Run<Blackjack>, claim: Option<f64>) -> Result<SimModel, B
         m.strategy.insurance = text;
     }
     Ok(m)
+}
+
+/// Each side bet from a paytable as the run measured it, beside its exact value.
+pub fn side_wagers(cfg: &BjConfig, acc: &BjAcc) -> Vec<crate::sidebet::SideSim> {
+    let none = crate::stats::Ratio::default();
+    cfg.sides
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let exact = super::sidebets::exact(&b.table, cfg.rules.decks, cfg.rules.h17);
+            crate::sidebet::SideSim::of(b, acc.sides.get(i).unwrap_or(&none), &exact)
+        })
+        .collect()
 }
 
 /// The metrics of `system` for `rules` with their basic chart, computed once per rule set in
@@ -404,6 +426,7 @@ impl crate::game::Baseline<Blackjack> for BjBaseline {
             },
             rounds: self.rounds,
             count: None,
+            sides: Vec::new(),
             tables: Kept::Fresh,
         };
         Ok((cfg, self.chunk_shoes))

@@ -20,6 +20,7 @@ pub mod report;
 pub mod resolve;
 pub mod round;
 pub mod rules;
+pub mod sidebets;
 pub mod sim;
 pub mod strategy;
 pub mod verify;

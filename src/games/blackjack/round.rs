@@ -8,7 +8,7 @@
 use super::hand::{DrawTable, Hand};
 use super::rules::{DealerBjTakes, Rules, Shuffle, SplitBy, Surrender, MAX_HANDS, MAX_PLAYERS};
 use super::strategy::{Action, Player, Seats, Situation};
-use crate::cards::{value, Rank, Shoe};
+use crate::cards::{value, CardId, Rank, Shoe};
 use crate::rng::Rng;
 
 /// Dealer outcome index: 0..=4 are totals 17..=21, 5 is a bust, 6 a blackjack.
@@ -56,6 +56,11 @@ pub struct RoundResult {
     pub up: u8,
     /// Dealer outcome index (see `DEALER_BUST`, `DEALER_BJ`).
     pub dealer: usize,
+    /// Cards in the dealer's finished hand.
+    pub dealer_cards: u8,
+    /// With `Table::side_cards`: the round's first cards with their suits, in dealing order
+    /// (each seat's first card, the up card, each seat's second card).
+    pub ids: [CardId; 2 * MAX_PLAYERS as usize + 1],
 }
 
 impl RoundResult {
@@ -79,10 +84,14 @@ struct Ctx<'a> {
     dealer_beat: [i8; 64],
     /// Whether a dealer blackjack in the no-hole-card game takes doubles and splits too.
     bj_takes_all: bool,
+    /// Whether it takes the split hands' bets but not the doubles ("Playtech peek").
+    bj_takes_splits: bool,
     /// The player's [`Player::draw_tables`], if it has them.
     player_draws: Option<Box<[DrawTable; 10]>>,
     /// Early surrender decided before the dealer peeks (a peek game with early surrender).
     early_before_peek: bool,
+    /// The cards of an N-card Charlie (`u8::MAX` without the rule).
+    charlie: u8,
 }
 
 /// Deal a card the table sees at once (telling the player of a mid-round reshuffle first).
@@ -175,6 +184,8 @@ pub struct Table<'a, P: Player> {
     every_round: bool,
     res: RoundResult,
     hands: [[Hand; MAX_HANDS as usize]; MAX_PLAYERS as usize],
+    /// Fill [`RoundResult::ids`] after each round (side bets from paytables read them).
+    pub side_cards: bool,
 }
 
 impl<'a, P: Player> Table<'a, P> {
@@ -193,7 +204,11 @@ impl<'a, P: Player> Table<'a, P> {
             }
             Shuffle::EveryRound => (rules.cards() as usize, true),
         };
-        let player_draws = player.draw_tables().map(|t| Box::new(t.clone()));
+        // A Charlie ends a hand by its number of cards, which the draw tables do not know.
+        let player_draws = player
+            .draw_tables()
+            .filter(|_| rules.charlie.is_none())
+            .map(|t| Box::new(t.clone()));
         Table {
             player,
             ctx: Ctx {
@@ -201,6 +216,7 @@ impl<'a, P: Player> Table<'a, P> {
                 u: rules.units_per_bet(),
                 bj: rules.bj_win_units(),
                 early_before_peek: rules.peek && rules.surrender == Surrender::Early,
+                charlie: rules.charlie.unwrap_or(u8::MAX),
                 double_ok: std::array::from_fn(|hard| {
                     [
                         rules.double_allowed(hard as u8, false),
@@ -227,6 +243,7 @@ impl<'a, P: Player> Table<'a, P> {
                     t => t as i8,
                 }),
                 bj_takes_all: !rules.peek && rules.dealer_bj_takes == DealerBjTakes::All,
+                bj_takes_splits: !rules.peek && rules.dealer_bj_takes == DealerBjTakes::Splits,
                 player_draws,
             },
             // Shuffled ahead in batches: a round's worth when the shoe is shuffled every
@@ -247,6 +264,7 @@ impl<'a, P: Player> Table<'a, P> {
                 ..Default::default()
             },
             hands: [[Hand::new(); MAX_HANDS as usize]; MAX_PLAYERS as usize],
+            side_cards: false,
         }
     }
 
@@ -259,7 +277,14 @@ impl<'a, P: Player> Table<'a, P> {
             self.player.shuffled();
         }
         loop {
-            f(self.play_round(rng));
+            self.play_round(rng);
+            if self.side_cards {
+                let n = 2 * self.res.players + 1;
+                for (slot, c) in self.res.ids.iter_mut().zip(self.shoe.round_cards().take(n)) {
+                    *slot = c;
+                }
+            }
+            f(&self.res);
             if self.every_round || self.shoe.past_cut() {
                 break;
             }
@@ -365,7 +390,8 @@ impl Ctx<'_> {
         }
         // A blackjack stands (soft 21) like any 17 or more: no test before the draws.
         let dealer_bj = dealer.natural();
-        let (end, _) = draw_by_table(&self.dealer, dealer.state(), shoe, rng, player);
+        let (end, drawn) = draw_by_table(&self.dealer, dealer.state(), shoe, rng, player);
+        res.dealer_cards = 2 + drawn;
         let outcome = [self.dealer_outcome[end as usize & 63], DEALER_BJ as u8];
         res.dealer = outcome[dealer_bj as usize] as usize;
         let beat = self.dealer_beat[end as usize & 63] as i64;
@@ -552,8 +578,9 @@ impl Ctx<'_> {
                 let (state, drawn) = draw_by_table(table, h.state(), shoe, rng, player);
                 h.set_state(state, drawn);
             } else if hit {
-                // Three cards or more: hit or stand (any other answer is a hit).
-                while !h.busted() {
+                // Three cards or more: hit or stand (any other answer is a hit); a Charlie
+                // stands.
+                while !h.busted() && h.cards < self.charlie {
                     let sit = Situation {
                         total: h.total(),
                         soft: h.soft(),
@@ -589,10 +616,12 @@ impl Ctx<'_> {
         }
         // Win, push or lose as the sign of a difference, without branches: a busted hand
         // counts −1 (it loses even to a dealer bust).
+        let charlie = self.charlie;
         let outcome = |h: &Hand| -> i64 {
             let bust = h.busted() as i64;
             let player = (1 - bust) * h.total() as i64 - bust;
-            (player - beat).signum()
+            // A Charlie (never busted: the hand stopped at its Nth card) wins.
+            [(player - beat).signum(), 1][(h.cards >= charlie && bust == 0) as usize]
         };
         let mut net = 0;
         for h in hands {
@@ -620,7 +649,13 @@ impl Ctx<'_> {
             seat.behind_none = seat.net;
         } else {
             // A peek game never got to play; ENHC takes all wagers or the original bet only.
-            seat.net = if self.bj_takes_all { -seat.wagered } else { -u };
+            seat.net = if self.bj_takes_all {
+                -seat.wagered
+            } else if self.bj_takes_splits {
+                -u * seat.hands as i64
+            } else {
+                -u
+            };
             seat.behind_none = -u;
         }
     }
@@ -730,6 +765,64 @@ mod tests {
         let r = round(&seed(), hit_once, "K 6 6 T T 9");
         assert_eq!(r.seats[0].busts, 1);
         assert_eq!(r.seats[0].net, -U);
+    }
+
+    #[test]
+    fn the_playtech_settlement_takes_splits_but_returns_doubles() {
+        let mut pt = seed();
+        pt.dealer_bj_takes = DealerBjTakes::Splits;
+        // Player doubles 11 vs ten up; the dealer's second card is an ace: the double is
+        // returned, the original bet lost.
+        let dbl = |s: &Situation| {
+            if s.can_double {
+                Action::Double
+            } else {
+                Action::Stand
+            }
+        };
+        let r = round(&pt, dbl, "5 T 6 9 A");
+        assert_eq!(r.dealer, DEALER_BJ);
+        assert_eq!(r.seats[0].net, -U);
+        // Split 8s against an ace, dealer blackjack: both hands' bets are lost.
+        let split = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else {
+                Action::Stand
+            }
+        };
+        let r = round(&pt, split, "8 A 8 T T K");
+        assert_eq!(r.seats[0].splits, 1);
+        assert_eq!(r.seats[0].net, -2 * U);
+    }
+
+    #[test]
+    fn an_n_card_charlie_stands_and_wins_but_for_a_dealer_blackjack() {
+        let mut five = seed();
+        five.charlie = Some(5);
+        let hit = |_: &Situation| Action::Hit;
+        // 2 3, then 2 3 4: five cards, 14, against a ten and a nine (19). It stops at the
+        // fifth card and wins.
+        let r = round(&five, hit, "2 T 3 2 3 4 9");
+        assert_eq!(r.seats[0].net, U);
+        assert_eq!(r.seats[0].busts, 0);
+        // The same hand against a dealer blackjack loses.
+        let r = round(&five, hit, "2 T 3 2 3 4 A");
+        assert_eq!(r.dealer, DEALER_BJ);
+        assert_eq!(r.seats[0].net, -U);
+        // Without the rule the hand draws on (a sixth card, the nine) and stands on 23: bust.
+        let r = round(
+            &seed(),
+            |s: &Situation| {
+                if s.cards < 6 {
+                    Action::Hit
+                } else {
+                    Action::Stand
+                }
+            },
+            "2 T 3 2 3 4 9 9",
+        );
+        assert_eq!(r.seats[0].busts, 1);
     }
 
     #[test]

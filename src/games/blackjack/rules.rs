@@ -24,6 +24,9 @@ pub enum DealerBjTakes {
     All,
     /// Original bet only (OBO): extra wagers are returned; same EV as a peek game.
     Original,
+    /// The original bet and every split hand's bet, not the doubles (returned): the
+    /// "Playtech peek" settlement.
+    Splits,
 }
 
 /// When surrender is allowed.
@@ -103,12 +106,21 @@ pub struct Rules {
     pub shuffler: Shuffler,
     /// Seated players, all playing the chosen strategy.
     pub players: u8,
+    /// N-card Charlie: a hand of this many cards that has not busted stands and wins 1:1
+    /// (unless the dealer has blackjack). Absent: none, and left out of files (rules, shard
+    /// keys and baselines written before it read and hash as they did).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charlie: Option<u8>,
 }
 
 /// Most seats at a table.
 pub const MAX_PLAYERS: u8 = 7;
 /// Most split hands.
 pub const MAX_HANDS: u8 = 8;
+/// The N of an N-card Charlie, at least and at most (a double takes one card: a Charlie of
+/// four cards or more is never a doubled hand).
+pub const MIN_CHARLIE: u8 = 4;
+pub const MAX_CHARLIE: u8 = 9;
 
 /// A rule set that cannot be played, with what to change.
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -134,6 +146,7 @@ impl Rules {
             shuffle: Shuffle::CutCard { penetration: 0.75 },
             shuffler: Shuffler::Uniform,
             players: 1,
+            charlie: None,
         }
     }
 
@@ -222,6 +235,13 @@ impl Rules {
         }
         if self.max_hands == 1 && (self.hit_split_aces || self.das) {
             return err("--hit-split-aces and --das need splitting; --max-hands 1 forbids it");
+        }
+        if let Some(n) = self.charlie {
+            if !(MIN_CHARLIE..=MAX_CHARLIE).contains(&n) {
+                return Err(RulesError(format!(
+                    "--charlie {n}: an N-card Charlie is of {MIN_CHARLIE} to {MAX_CHARLIE} cards (Infinite Blackjack's is 6)"
+                )));
+            }
         }
         if let Shuffle::CutCard { penetration } = self.shuffle {
             if !(penetration > 0.0 && penetration <= 1.0) {
@@ -371,6 +391,7 @@ impl Rules {
             match self.dealer_bj_takes {
                 DealerBjTakes::All => "ENHC lose-all".to_string(),
                 DealerBjTakes::Original => "ENHC OBO".to_string(),
+                DealerBjTakes::Splits => "ENHC takes splits, not doubles".to_string(),
             }
         };
         let sur = match self.surrender {
@@ -402,6 +423,9 @@ impl Rules {
                 SplitBy::Rank => "rank",
             },
         )?;
+        if let Some(n) = self.charlie {
+            write!(f, ", {n}-card Charlie")?;
+        }
         if shoe {
             write!(
                 f,

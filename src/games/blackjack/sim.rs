@@ -73,6 +73,15 @@ sums! {
         /// Insurance taken (in proportion to the seat's bet): x = +2/−1 insurance stakes times
         /// the bet, y = the bet.
         pub insurance: Ratio => ratio("insurance", 2 * b, b, true),
+        /// Side bets from paytables (`--side`), in the config's order, one stake per seat-round
+        /// played: x = the result in the table's units, y = the units staked.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub sides: Vec<Ratio> => ratios(
+            |i| format!("side bet {}", i + 1),
+            crate::sidebet::MAX_RESULT_UNITS,
+            1000,
+            true,
+        ),
         /// Bet behind declining doubles and splits, always one initial bet: x = net units, y = 1.
         pub behind_none: Ratio => ratio("bet behind", m, 1, false),
         /// Histogram of one seat-round's main net *per its own bet* (the net of one initial bet
@@ -383,6 +392,9 @@ struct ChunkSums {
     behind_none: i64,
     /// With bets only.
     bets: BetSums,
+    /// Side bets from paytables: how each settles, and its sums.
+    settle: Vec<crate::sidebet::Settle>,
+    sides: Vec<crate::sidebet::SideChunk>,
 }
 
 /// Sums of money kept only when bets vary (squares in i128: a large bet squared overflows).
@@ -467,6 +479,9 @@ impl ChunkSums {
             self.behind_none += s.behind_none;
             acc.hist.add(s.net);
         }
+        if !self.settle.is_empty() {
+            self.record_sides(bets, r);
+        }
         self.by_up_net[up] += net;
         if bets {
             self.bets.net += net;
@@ -482,6 +497,28 @@ impl ChunkSums {
         }
         if r.up == 1 {
             self.record_insurance(bets, r, c);
+        }
+    }
+
+    /// The side bets from paytables of every seat that bet, on the round's first cards.
+    #[cold]
+    fn record_sides(&mut self, bets: bool, r: &RoundResult) {
+        let p = r.players;
+        for (i, seat) in r.seats[..p].iter().enumerate() {
+            if bets && seat.bet == 0 {
+                continue;
+            }
+            let deal = crate::sidebet::BjDeal {
+                two: [r.ids[i], r.ids[p + 1 + i]],
+                up: r.ids[p],
+                dealer_bj: r.dealer_bj(),
+                dealer_cards: r.dealer_cards,
+                dealer_bust: r.dealer == super::round::DEALER_BUST,
+            };
+            for (settle, sums) in self.settle.iter().zip(&mut self.sides) {
+                let result = settle.result(settle.table.bj_paid(&deal));
+                sums.add(result, settle.units);
+            }
         }
     }
 
@@ -569,6 +606,10 @@ impl ChunkSums {
             xx: 0,
         };
         acc.behind_none.close(&behind, n);
+        acc.sides = vec![Ratio::default(); self.sides.len()];
+        for (sums, ratio) in self.sides.iter().zip(&mut acc.sides) {
+            sums.close(ratio);
+        }
         if bets {
             self.close_bets(classes, acc, n, &by_up_rounds, players);
         } else {
@@ -697,6 +738,8 @@ pub struct BjSim<'a, S: Seats> {
     pub shoes_per_chunk: u64,
     /// Bankroll paths of a counter (`CountSpec::bankroll`).
     pub bankroll: Option<Bankroll>,
+    /// Side bets from paytables, placed by every seat that bets.
+    pub sides: &'a [crate::sidebet::SideBet],
 }
 
 impl<S: Seats> Simulation for BjSim<'_, S> {
@@ -710,6 +753,7 @@ impl<S: Seats> Simulation for BjSim<'_, S> {
         let offset = hist_offset(self.rules);
         acc.hist = Histogram::spanning(-offset, offset);
         let mut table = Table::new(self.rules, self.strategy);
+        table.side_cards = !self.sides.is_empty();
         // Before any draw from the chunk's stream: the side stream is (seed, chunk)'s alone.
         table.player.side_stream(&crate::rng::side_rng(rng));
         let players = self.rules.players as u64;
@@ -717,6 +761,8 @@ impl<S: Seats> Simulation for BjSim<'_, S> {
         let sums = ChunkSums {
             units,
             path: self.bankroll.map(|b| Path::new(b, units)),
+            settle: self.sides.iter().map(crate::sidebet::Settle::of).collect(),
+            sides: vec![Default::default(); self.sides.len()],
             ..ChunkSums::default()
         };
         run_shoes(table, sums, self.shoes_per_chunk, players, rng, acc);
@@ -946,6 +992,7 @@ mod tests {
             strategy: s,
             shoes_per_chunk: shoes,
             bankroll: None,
+            sides: &[],
         };
         let mut all = BjAcc::default();
         for c in range {

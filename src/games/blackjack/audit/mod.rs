@@ -49,6 +49,9 @@ pub struct AuditConfig {
     pub on_simulation: Option<fn()>,
     /// Where the charts derived for the rules (and for each rule change) are kept.
     pub tables: super::kept::Kept,
+    /// Side bets from paytables (`--side`): each gets its event table, a wager row, and its
+    /// simulation against its exact RTP.
+    pub sides: Vec<crate::sidebet::SideBet>,
 }
 
 /// The strategy tiers.
@@ -273,6 +276,9 @@ pub struct AuditModel {
     pub what_would_make_claim_true: Vec<ChangeRow>,
     pub assumptions: Vec<String>,
     pub monitoring: Monitoring,
+    /// Each side bet's exact event table (`--side`; written only when given).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub side_bets: Vec<crate::sidebet::SideExact>,
 }
 
 /// The tiers the simulation cross-checks (basic and auto-play; optimal play is exact only).
@@ -298,7 +304,18 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
         ),
         (TierName::Autoplay, StrategySpec::AutoPlay),
     ];
-    let (tiers, wagers) = exact_tiers(rules, &chart, &specs, &progress);
+    let (tiers, mut wagers) = exact_tiers(rules, &chart, &specs, &progress);
+    let side_bets: Vec<crate::sidebet::SideExact> = cfg
+        .sides
+        .iter()
+        .map(|b| {
+            crate::sidebet::SideExact::of(
+                b,
+                super::sidebets::exact(&b.table, rules.decks, rules.h17),
+            )
+        })
+        .collect();
+    wagers.extend(side_bets.iter().map(side_wager));
     let claim = cfg.claim.map(|c| judge_claim(c, tiers[0].rtp_exact));
     let tiers_seconds = t0.elapsed().as_secs_f64();
     let what = cfg
@@ -347,7 +364,31 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
         acceptance_bands,
         what_would_make_claim_true: what,
         monitoring,
+        side_bets,
     })
+}
+
+/// A side bet's row among the wagers: its exact RTP, SD and distribution per unit staked.
+fn side_wager(s: &crate::sidebet::SideExact) -> Wager {
+    let mut dist: Vec<(f64, f64)> = Vec::new();
+    for r in &s.exact.rows {
+        match dist.iter_mut().find(|d| d.0 == r.pays_value) {
+            Some(d) => d.1 += r.probability,
+            None => dist.push((r.pays_value, r.probability)),
+        }
+    }
+    dist.sort_by(|a, b| a.0.total_cmp(&b.0));
+    Wager {
+        wager: format!("side bet {}", s.name),
+        tier: None,
+        rtp_exact: s.exact.rtp,
+        sd: s.exact.sd,
+        distribution: netp(&dist),
+        method: format!(
+            "enumeration of the {} of a full shoe, by card with its suit (event table below)",
+            s.exact.counted
+        ),
+    }
 }
 
 /// The claim `c` on the main bet against `best`, the optimal tier's exact RTP.
@@ -447,6 +488,7 @@ mod tests {
             monitor_tier: TierName::Basic,
             on_simulation: None,
             tables: Default::default(),
+            sides: Vec::new(),
         };
         let go = AtomicBool::new(false);
         let m = audit(&cfg, &go).unwrap();

@@ -39,6 +39,8 @@ pub fn render(m: &AuditModel) -> Report {
         distribution_section(m),
         wagers_section(m),
     ]);
+    r.sections
+        .extend(crate::sidebet::exact_sections(&m.side_bets));
     if !m.simulation.is_empty() {
         r.sections.extend([
             cross_check_section(m),

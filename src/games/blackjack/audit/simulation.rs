@@ -58,6 +58,7 @@ pub(super) fn simulation_run(
     rules.players = 1;
     let mut bc = BjConfig::new(rules, spec.clone(), cfg.rounds);
     bc.tables = cfg.tables.clone();
+    bc.sides = cfg.sides.clone();
     bc.bets = SideBets {
         pairs: 1.0,
         behind: 1.0,
@@ -157,6 +158,17 @@ fn sim_wagers(
             behind_exact,
         ),
     ]
+    .into_iter()
+    .chain(sim.side_wagers.iter().map(|w| {
+        sim_wager(
+            &format!("side bet {}", w.name),
+            w.rtp,
+            w.se,
+            w.bets,
+            w.exact_rtp,
+        )
+    }))
+    .collect()
 }
 
 /// One simulated tier (see [`simulation_run`]) beside its exact figures.

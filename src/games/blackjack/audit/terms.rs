@@ -43,6 +43,7 @@ fn deal_rules(r: &Rules) -> Vec<(String, String)> {
             match r.dealer_bj_takes {
                 DealerBjTakes::All => "takes every wager, doubled and split ones included (European convention); a player blackjack pushes".into(),
                 DealerBjTakes::Original => "takes the original bet only (OBO): doubles and splits are returned; a player blackjack pushes".into(),
+                DealerBjTakes::Splits => "takes the original bet and every split hand's bet, not the doubles (returned); a player blackjack pushes".into(),
             }
         },
     );

@@ -140,6 +140,9 @@ pub(super) struct Up<'a, P: Decider> {
     shoe: [u32; NV],
     /// Condition on the dealer not having blackjack (peek game, or OBO settlement).
     no_bj: bool,
+    /// A dealer blackjack takes the split hands' bets but not the doubles (in the world
+    /// without conditioning, `no_bj` false).
+    takes_splits_only: bool,
     /// Post-split play as before the split (CDZ-) rather than optimal after it (CDP).
     cdz: bool,
     dealer_memo: HashMap<Key, [f64; OUTCOMES]>,
@@ -264,6 +267,11 @@ impl<'a, P: Decider> Up<'a, P> {
         if hard > 21 {
             return (-1.0, Action::Stand);
         }
+        if cards >= self.rules.charlie.unwrap_or(u8::MAX) {
+            // An N-card Charlie wins, but for a dealer blackjack in this world.
+            let d = self.dealer(removed);
+            return (1.0 - 2.0 * d[6], Action::Stand);
+        }
         let split = ctx.1 > 0;
         let k = (
             key_of(removed),
@@ -340,6 +348,12 @@ impl<'a, P: Decider> Up<'a, P> {
                 s
             };
             ev += p[v] * x;
+            if self.takes_splits_only {
+                // A dealer blackjack returns the double: it costs the hand one bet, not two.
+                removed[v] += 1;
+                ev += p[v] * self.dealer(removed)[6] / 2.0;
+                removed[v] -= 1;
+            }
         }
         2.0 * ev
     }
@@ -640,6 +654,8 @@ impl<'a, P: Decider> Up<'a, P> {
             up,
             shoe,
             no_bj: rules.peek || rules.dealer_bj_takes == super::rules::DealerBjTakes::Original,
+            takes_splits_only: !rules.peek
+                && rules.dealer_bj_takes == super::rules::DealerBjTakes::Splits,
             cdz: post_split == PostSplit::CdzMinus,
             dealer_memo: HashMap::default(),
             plain_memo: HashMap::default(),

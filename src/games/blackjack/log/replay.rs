@@ -623,8 +623,17 @@ fn net_units(rules: &Rules, seat: &SeatPlay, r: &Replayed, u: i64, bj: i64) -> (
             .iter()
             .map(|h| if h.doubled { 2 * u } else { u })
             .sum();
-        let takes_all = !rules.peek && rules.dealer_bj_takes == DealerBjTakes::All;
-        return (if takes_all { -wagered } else { -u }, -u);
+        let takes = if rules.peek {
+            DealerBjTakes::Original
+        } else {
+            rules.dealer_bj_takes
+        };
+        let net = match takes {
+            DealerBjTakes::All => -wagered,
+            DealerBjTakes::Original => -u,
+            DealerBjTakes::Splits => -u * seat.hands.len() as i64,
+        };
+        return (net, -u);
     }
     let dealer = if r.dealer_total > 21 {
         0

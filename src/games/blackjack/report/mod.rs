@@ -212,6 +212,10 @@ pub struct SimModel {
     /// A counting run's figures (keys written only when counting).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub counting: Option<CountingModel>,
+    /// Side bets from paytables (`--side`): each measured beside its exact RTP (written only
+    /// when placed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub side_wagers: Vec<crate::sidebet::SideSim>,
 }
 
 fn frequencies_as_map<S: serde::Serializer>(f: &[Frequency], s: S) -> Result<S::Ok, S::Error> {
@@ -407,5 +411,6 @@ pub fn model(
         reshuffles_mid_round: c.reshuffles_mid_round,
         bets_for_se_0_01pct: rounds_for_se(ev.se, c.seat_rounds, 0.0001),
         counting: None,
+        side_wagers: Vec::new(),
     }
 }

@@ -27,6 +27,9 @@ pub fn render(m: &SimModel) -> Report {
         dealer_section(m),
         net_section(m),
     ]);
+    if !m.side_wagers.is_empty() {
+        r.sections.push(crate::sidebet::sim_section(&m.side_wagers));
+    }
     if let Some(c) = &m.counting {
         render_counting(&mut r, c);
     }

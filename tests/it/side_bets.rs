@@ -1,0 +1,304 @@
+//! Side bets from paytables (docs/side-bets.md): the simulation against each table's exact
+//! value, within standard errors, with fixed seeds; determinism; the command line's
+//! refusals.
+
+use std::sync::atomic::AtomicBool;
+
+use crate::common::{fails_with, json, temp_dir};
+use rtplab::game::{simulate, RunSpec};
+use rtplab::games::blackjack::resolve::seed_chart;
+use rtplab::games::blackjack::rules::{Rules, Shuffle};
+use rtplab::games::blackjack::strategy::StrategySpec;
+use rtplab::games::blackjack::{game::side_wagers, BjConfig, Blackjack};
+use rtplab::sidebet::{Game, Paytable, SideBet};
+
+fn bj_tables() -> Vec<SideBet> {
+    Paytable::all_built_in()
+        .into_iter()
+        .filter(|t| t.game == Game::Blackjack)
+        .map(|table| SideBet { table, stake: 1 })
+        .collect()
+}
+
+fn bj_config(rules: Rules, rounds: u64) -> BjConfig {
+    let mut cfg = BjConfig::new(rules, StrategySpec::Chart(Box::new(seed_chart())), rounds);
+    cfg.sides = bj_tables();
+    cfg
+}
+
+fn spec(seed: u64, threads: usize) -> RunSpec {
+    RunSpec {
+        seed,
+        threads: Some(threads),
+        ..RunSpec::default()
+    }
+}
+
+/// Every built-in blackjack table, placed by three seats dealt to the seed table's cut card,
+/// against its exact RTP over the full shoe: within 4 SE (a wager on the first cards of a
+/// round has the full shoe's expectation wherever the round starts).
+#[test]
+fn blackjack_side_bets_simulated_agree_with_their_exact_rtps() {
+    let mut rules = Rules::seed();
+    rules.players = 3;
+    let cfg = bj_config(rules, 1_500_000);
+    let run = simulate::<Blackjack>(cfg.clone(), &spec(64, 2), &AtomicBool::new(false)).unwrap();
+    let wagers = side_wagers(&cfg, &run.acc);
+    assert_eq!(wagers.len(), cfg.sides.len());
+    for w in &wagers {
+        assert_eq!(w.bets, run.acc.counts.seat_rounds, "{}", w.name);
+        assert!(
+            w.z.abs() < 4.0,
+            "{}: {:.4} vs exact {:.4}, z {:.2}",
+            w.name,
+            w.rtp,
+            w.exact_rtp,
+            w.z
+        );
+    }
+}
+
+/// The same in a hole-card game shuffled every round, with six decks (Lucky Ladies' dealer
+/// blackjack is the hole card there).
+#[test]
+fn side_bets_in_a_six_deck_peek_game_agree_too() {
+    let mut rules = Rules::seed();
+    rules.decks = 6;
+    rules.peek = true;
+    rules.dealer_bj_takes = rtplab::games::blackjack::rules::DealerBjTakes::Original;
+    rules.shuffle = Shuffle::EveryRound;
+    let cfg = bj_config(rules, 1_000_000);
+    let run = simulate::<Blackjack>(cfg.clone(), &spec(7, 2), &AtomicBool::new(false)).unwrap();
+    for w in side_wagers(&cfg, &run.acc) {
+        assert!(
+            w.z.abs() < 4.0,
+            "{}: {:.4} vs exact {:.4}, z {:.2}",
+            w.name,
+            w.rtp,
+            w.exact_rtp,
+            w.z
+        );
+    }
+}
+
+/// The side bets' sums are the same on one thread and on several.
+#[test]
+fn side_bet_sums_do_not_depend_on_threads() {
+    let cfg = bj_config(Rules::seed(), 200_000);
+    let one = simulate::<Blackjack>(cfg.clone(), &spec(3, 1), &AtomicBool::new(false)).unwrap();
+    let two = simulate::<Blackjack>(cfg, &spec(3, 2), &AtomicBool::new(false)).unwrap();
+    assert_eq!(one.acc.sides, two.acc.sides);
+    assert!(one.acc.sides.iter().all(|r| r.n > 0));
+}
+
+#[test]
+fn exact_reports_each_side_bet_with_its_event_table() {
+    let v = json(&[
+        "exact",
+        "blackjack",
+        "--side",
+        "21+3",
+        "--side",
+        "perfect-pairs",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let sides = v["side_bets"].as_array().unwrap();
+    assert_eq!(sides.len(), 2);
+    let rtp = |i: usize| sides[i]["exact"]["rtp"].as_f64().unwrap();
+    assert!((rtp(0) - 0.9630).abs() < 0.00005, "21+3 {}", rtp(0));
+    assert!(
+        (rtp(1) - 0.9590).abs() < 0.00005,
+        "perfect pairs {}",
+        rtp(1)
+    );
+    assert_eq!(sides[0]["exact"]["rows"].as_array().unwrap().len(), 6);
+}
+
+#[test]
+fn a_paytable_file_is_read_through_the_door() {
+    let dir = temp_dir("side-file");
+    let file = dir.join("mine.toml");
+    std::fs::write(
+        &file,
+        "name = \"flush only\"\ngame = \"blackjack\"\n[pays]\nflush = 9\n",
+    )
+    .unwrap();
+    let f = format!("{}:3", file.display());
+    let v = json(&["exact", "blackjack", "--side", &f, "--format", "json", "-q"]);
+    assert_eq!(v["side_bets"][0]["name"], "flush only");
+    assert_eq!(v["side_bets"][0]["stake"], 3);
+}
+
+#[test]
+fn bad_side_bets_are_refused_with_what_to_change() {
+    fails_with(
+        &["exact", "blackjack", "--side", "nope", "-q"],
+        "unknown side bet 'nope'",
+    );
+    fails_with(
+        &["exact", "baccarat", "--side", "21+3", "-q"],
+        "is a blackjack wager",
+    );
+    fails_with(
+        &["sim", "blackjack", "--side", "21+3:0", "-q"],
+        "the stake after ':'",
+    );
+    fails_with(
+        &[
+            "sim",
+            "blackjack",
+            "--side",
+            "21+3",
+            "--side",
+            "21+3:2",
+            "-q",
+        ],
+        "given twice",
+    );
+    fails_with(
+        &["exact", "blackjack", "--side", "missing.toml", "-q"],
+        "no such file",
+    );
+    let dir = temp_dir("side-bad");
+    let file = dir.join("bad.toml");
+    std::fs::write(
+        &file,
+        "name = \"x\"\ngame = \"blackjack\"\n[pays]\nflsh = 9\n",
+    )
+    .unwrap();
+    fails_with(
+        &["exact", "blackjack", "--side", file.to_str().unwrap(), "-q"],
+        "bad.toml:4: unknown event 'flsh'",
+    );
+}
+
+/// Every built-in baccarat table, one stake each coup of shoes dealt to the cut card with
+/// the burn, against its exact RTP: within 4 SE.
+#[test]
+fn baccarat_side_bets_simulated_agree_with_their_exact_rtps() {
+    use rtplab::games::baccarat::{bet::BetSpec, report::side_wagers, rules::BacRules};
+    use rtplab::games::baccarat::{BacConfig, Baccarat};
+    let mut cfg = BacConfig::new(
+        BacRules::default(),
+        BetSpec::parse("banker").unwrap(),
+        1_500_000,
+    );
+    cfg.sides = Paytable::all_built_in()
+        .into_iter()
+        .filter(|t| t.game == Game::Baccarat)
+        .map(|table| SideBet { table, stake: 1 })
+        .collect();
+    let run = simulate::<Baccarat>(cfg.clone(), &spec(11, 2), &AtomicBool::new(false)).unwrap();
+    let wagers = side_wagers(&cfg, &run.acc);
+    assert_eq!(wagers.len(), 7);
+    for w in &wagers {
+        assert_eq!(w.bets, run.acc.counts.coups, "{}", w.name);
+        assert!(
+            w.z.abs() < 4.0,
+            "{}: {:.4} vs exact {:.4}, z {:.2}",
+            w.name,
+            w.rtp,
+            w.exact_rtp,
+            w.z
+        );
+    }
+}
+
+#[test]
+fn sim_reports_side_bets_in_its_json() {
+    let v = json(&[
+        "sim", "baccarat", "--coups", "20k", "--side", "dragon-7", "--format", "json", "-q",
+    ]);
+    let w = &v["side_wagers"][0];
+    assert_eq!(w["name"], "dragon-7");
+    assert!(w["z"].as_f64().unwrap().is_finite());
+    assert!((w["exact_rtp"].as_f64().unwrap() - 0.923887).abs() < 1e-6);
+}
+
+/// The dossier of a table with 21+3 and Perfect Pairs shows all three wagers: each side bet
+/// as a wager with its exact RTP, its event table, and its simulation against it.
+#[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
+fn the_dossier_of_a_table_with_side_bets_shows_every_wager() {
+    use rtplab::games::blackjack::audit::{audit, render, AuditConfig, TierName};
+    let sides = ["21+3", "perfect-pairs"]
+        .map(|n| SideBet::resolve(n, Game::Blackjack).unwrap())
+        .to_vec();
+    let cfg = AuditConfig {
+        rules: Rules::seed(),
+        claim: None,
+        rounds: 100_000,
+        seed: 5,
+        threads: Some(2),
+        progress: false,
+        monitor_tier: TierName::Basic,
+        on_simulation: None,
+        tables: Default::default(),
+        sides,
+    };
+    let m = audit(&cfg, &AtomicBool::new(false)).unwrap();
+    let names: Vec<&str> = m.wagers.iter().map(|w| w.wager.as_str()).collect();
+    for want in ["main bet", "side bet 21+3", "side bet perfect-pairs"] {
+        assert!(names.contains(&want), "{want} in {names:?}");
+    }
+    let rtp = |n: &str| m.wagers.iter().find(|w| w.wager == n).unwrap().rtp_exact;
+    assert!((rtp("side bet 21+3") - 0.9630).abs() < 0.00005);
+    assert!((rtp("side bet perfect-pairs") - 0.9590).abs() < 0.00005);
+    let r = render(&m);
+    for name in ["side bet 21+3: events", "side bet perfect-pairs: events"] {
+        assert!(
+            r.sections.iter().any(|s| s.name.starts_with(name)),
+            "{name}"
+        );
+    }
+    for sim in &m.simulation {
+        let side: Vec<_> = sim
+            .wagers
+            .iter()
+            .filter(|w| w.wager.starts_with("side bet"))
+            .collect();
+        assert_eq!(side.len(), 2);
+        assert!(side.iter().all(|w| w.z_vs_exact.abs() < 4.0), "{side:?}");
+    }
+}
+
+/// A run with side bets in three shards merges to the single run's side bets, bit for bit
+/// (baccarat: the whole report).
+#[test]
+fn side_bets_survive_shards_and_merge() {
+    let d = temp_dir("side-shards");
+    let whole = [
+        "sim",
+        "blackjack",
+        "--rounds",
+        "300k",
+        "--side",
+        "21+3",
+        "--side",
+        "buster-blackjack",
+        "--format",
+        "json",
+        "-q",
+    ];
+    let single = json(&whole);
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let f = d.join(format!("bj-{k}.json"));
+        let spec = format!("{k}/3");
+        let mut a = whole.to_vec();
+        a.extend(["--shard", &spec, "--shard-out", f.to_str().unwrap()]);
+        json(&a);
+        files.push(f);
+    }
+    let mut m = vec!["merge", "--format", "json", "-q"];
+    m.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let merged = json(&m);
+    assert_eq!(single["side_wagers"], merged["side_wagers"]);
+    assert_eq!(single["side_wagers"].as_array().unwrap().len(), 2);
+    let whole = [
+        "sim", "baccarat", "--coups", "300k", "--side", "dragon-7", "--format", "json", "-q",
+    ];
+    crate::common::assert_shards_merge_to_the_single_run(&d, "bac", &whole);
+}
