@@ -289,7 +289,7 @@ impl DoomRules {
             kebab(&self.n_of_kind),
             kebab(&self.kind_extras),
             crate::report::count(self.min_bank as u64),
-            crate::report::count(self.target as u64)
+            crate::report::count(self.target)
         )
     }
 }
