@@ -617,3 +617,31 @@ fn the_doom_dossier() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_claim_that_holds_as_dealt_lists_the_changes_that_keep_it() {
+    // 99% is below the seed table's optimal 99.29%: no "what would make it true", but each
+    // single change and whether the claim still holds under it.
+    let out = succeeds(rtplab().args([
+        "audit",
+        "blackjack",
+        "--claim",
+        "99",
+        "--rounds",
+        "0",
+        "-q",
+        "--format",
+        "markdown",
+    ]));
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(!md.contains("What would make the claim true"), "{md}");
+    assert!(md.contains("## Rule changes against the claim (it holds as dealt)"));
+    assert!(md.contains("still reaches the claim"));
+    assert!(md.contains("holds under the rules as dealt; 13 of 15 single rule changes keep it"));
+    // BJ pays 6:5 takes it below 99%.
+    assert!(
+        md.lines()
+            .any(|l| l.starts_with("| BJ pays 6:5") && l.contains("| no |")),
+        "{md}"
+    );
+}

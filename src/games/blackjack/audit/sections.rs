@@ -393,15 +393,26 @@ fn bands_section(m: &AuditModel) -> Section {
     s
 }
 
-/// The rule changes that would make the claim true, and the single changes that would not.
+/// The rule changes that would make the claim true, and the single changes that would not;
+/// for a claim that already holds as dealt, each single change and whether the claim still
+/// holds under it.
 fn changes_section(m: &AuditModel) -> Section {
+    let holds = m.claim.as_ref().is_some_and(|c| c.reachable);
     let mut s = Section::new(
-        "What would make the claim true",
+        if holds {
+            "Rule changes against the claim (it holds as dealt)"
+        } else {
+            "What would make the claim true"
+        },
         &[
             "rule change(s)",
             "RTP optimal",
             "RTP basic",
-            "reaches the claim",
+            if holds {
+                "still reaches the claim"
+            } else {
+                "reaches the claim"
+            },
             "tier",
         ],
     );
@@ -437,11 +448,19 @@ fn notes(m: &AuditModel) -> Vec<String> {
             .iter()
             .filter(|x| x.reaches_claim)
             .count();
-        notes.push(format!(
-            "What would make the claimed {} true: {n} of {} rule changes reach it under optimal play: single changes, and pairs of changes that each raise the RTP but fall short alone (exact analysis of each changed rule set; the basic chart derived for the changed rules where optimal play reaches it).",
-            pct(c.claimed, 2),
-            m.what_would_make_claim_true.len()
-        ));
+        notes.push(if c.reachable {
+            format!(
+                "The claimed {} holds under the rules as dealt; {n} of {} single rule changes keep it under optimal play, and the others take the RTP below it (exact analysis of each changed rule set).",
+                pct(c.claimed, 2),
+                m.what_would_make_claim_true.len()
+            )
+        } else {
+            format!(
+                "What would make the claimed {} true: {n} of {} rule changes reach it under optimal play: single changes, and pairs of changes that each raise the RTP but fall short alone (exact analysis of each changed rule set; the basic chart derived for the changed rules where optimal play reaches it).",
+                pct(c.claimed, 2),
+                m.what_would_make_claim_true.len()
+            )
+        });
     }
     notes.push(format!(
         "Monitoring: {}; `rtplab monitor --expected report.json LOG.csv` checks live periods against it.",
