@@ -481,7 +481,7 @@ pub fn plots(m: &ExactModel) -> Result<Vec<(String, String)>, String> {
     });
     let svg = bar_chart(&BarChart {
         title: "House edge sensitivity: EV change of each single rule change (optimal play)",
-        x_label: "",
+        x_label: "rule change, one at a time from the rules as given (most helpful first)",
         y_label: "ΔEV per initial bet (%)",
         y_unit: YUnit::Percent,
         bars: &bars,
