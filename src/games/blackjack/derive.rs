@@ -340,11 +340,6 @@ pub struct ActionValues {
     multi: Vec<[[f64; 2]; ROWS]>,
 }
 
-/// [`ActionValues`] of `rules` from a full shoe.
-pub fn action_values(rules: &Rules) -> ActionValues {
-    action_values_shoe(rules, full_shoe(rules.decks))
-}
-
 /// [`ActionValues`] of `rules` from the shoe `shoe` (cards by value, ace first).
 pub fn action_values_shoe(rules: &Rules, shoe: [u32; NV]) -> ActionValues {
     let table = DealerTable::shared(rules.h17);
@@ -374,61 +369,34 @@ pub fn action_values_shoe(rules: &Rules, shoe: [u32; NV]) -> ActionValues {
 }
 
 impl ActionValues {
-    /// How much less than the best action `taken` is worth in `sit` (0 for the best one, or
-    /// where the values do not reach: a hand no full-shoe hand of its row resembles).
-    pub fn regret(&self, sit: &Situation, taken: Action) -> f64 {
-        let vals = self.offered(sit);
-        let best = vals.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
-        match vals.iter().find(|v| v.0 == taken) {
-            Some(&(_, x)) if best.is_finite() => (best - x).max(0.0),
-            _ => 0.0,
-        }
-    }
-
     /// What `a` is worth in `sit`, per initial bet (`None`: not offered, or a hand no hand of
     /// its row resembles).
     pub fn value(&self, sit: &Situation, a: Action) -> Option<f64> {
-        self.offered(sit)
-            .into_iter()
-            .find(|v| v.0 == a)
-            .map(|v| v.1)
-    }
-
-    /// The actions offered in `sit` that have a value, with it.
-    fn offered(&self, sit: &Situation) -> Vec<(Action, f64)> {
         let u = (sit.up as usize + 9) % 10;
         let row = match sit.pair {
             Some(v) => pair_row(v),
             None if sit.soft => soft_row(sit.total),
             None => hard_row(sit.total),
         };
-        if sit.cards == 2 {
-            let v = &self.two[u][row];
-            let allowed = |a: Action| match a {
+        let x = if sit.cards == 2 {
+            let offered = match a {
                 Action::Stand | Action::Hit => true,
                 Action::Double => sit.can_double,
                 Action::Split => sit.pair.is_some(),
                 Action::Surrender => sit.can_surrender,
             };
-            [
-                Action::Stand,
-                Action::Hit,
-                Action::Double,
-                Action::Split,
-                Action::Surrender,
-            ]
-            .into_iter()
-            .filter(|&a| allowed(a))
-            .map(|a| (a, v[idx(a)]))
-            .filter(|(_, x)| x.is_finite())
-            .collect()
+            if !offered {
+                return None;
+            }
+            self.two[u][row][idx(a)]
         } else {
-            let v = &self.multi[u][row];
-            [(Action::Stand, v[0]), (Action::Hit, v[1])]
-                .into_iter()
-                .filter(|(_, x)| x.is_finite())
-                .collect()
-        }
+            match a {
+                Action::Stand => self.multi[u][row][0],
+                Action::Hit => self.multi[u][row][1],
+                _ => return None,
+            }
+        };
+        x.is_finite().then_some(x)
     }
 }
 

@@ -431,7 +431,7 @@ impl Job for BetsJob {
         &self.outputs
     }
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
-        use super::bets::{bets_model_shown, ramp_file, render};
+        use super::bets::{bets_model, ramp_file, render};
         self.request.validate()?;
         let money = self.request.money;
         if self.bets_out.is_some() && !money.as_units() {
@@ -439,7 +439,7 @@ impl Job for BetsJob {
         }
         let (table, rows, share) = count_table(self.source, ctx)?;
         let status = signalled(ctx);
-        let model = bets_model_shown(table, rows, share, &self.request, ctx.progress);
+        let model = bets_model(table, rows, share, &self.request, ctx.progress);
         // A ramp that cannot be written is kept elsewhere and said; the report still goes out.
         let unsaved = match (&self.bets_out, ramp_file(&model)) {
             (Some(p), Some(text)) => ctx

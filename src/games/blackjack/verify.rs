@@ -361,13 +361,13 @@ impl RatioSums {
 /// basic chart's EV, and each decision that leaves the chart valued at the same shoe. A
 /// counter's bets follow the shoe, so what its rounds should return is weighed at each
 /// round's shoe, not at the full one.
-struct Linear {
+struct ShoeModel {
     chart: super::strategy::Chart,
     /// The chart's EV from the full shoe, and its change per unit change of each value's share
     /// of the shoe.
     ev: f64,
     ev_slope: [f64; NV],
-    /// κ of `ΔEV = L + κ·L²` along the gradient ([`Linear::fit_curvature`]).
+    /// κ of `ΔEV = L + κ·L²` along the gradient ([`ShoeModel::fit_curvature`]).
     curvature: f64,
     /// The EV of shoes of the full shoe's composition and fewer cards, less the full shoe's:
     /// `(1/n, ΔEV)` by rising `1/n` (a smaller shoe deals each card's kind less often again).
@@ -380,8 +380,8 @@ struct Linear {
     less_one: f64,
 }
 
-impl Linear {
-    fn new(rules: &Rules, kept: &super::kept::Kept) -> Linear {
+impl ShoeModel {
+    fn new(rules: &Rules, kept: &super::kept::Kept) -> ShoeModel {
         let chart = super::resolve::basic_chart(rules, kept);
         let effects = super::kept::effects(rules, &chart, kept, || {
             super::metrics::Effects::compute(rules, &chart)
@@ -403,7 +403,7 @@ impl Linear {
             .map(|s| action_values_shoe(rules, s))
             .collect();
         let values = all.remove(0);
-        let mut linear = Linear {
+        let mut linear = ShoeModel {
             chart,
             ev: effects.ev,
             ev_slope,
@@ -532,7 +532,7 @@ impl Linear {
     }
 
     /// The basic chart's EV per initial bet at the shoe `shoe` of `tilt`: to first order in
-    /// its composition, bent as [`Linear::fit_curvature`] measured, and moved by its size.
+    /// its composition, bent as [`ShoeModel::fit_curvature`] measured, and moved by its size.
     fn chart_ev_at(&self, shoe: &[u32; NV], tilt: &[f64; NV]) -> f64 {
         let l = self.chart_ev(tilt) - self.ev;
         self.ev + l + self.curvature * l * l + self.size_at(shoe.iter().sum())
@@ -644,7 +644,7 @@ struct Pass<'a, 'w> {
     behind: RatioSums,
     all: RatioSums,
     /// The composition model of what a round returns.
-    linear: &'a Linear,
+    linear: &'a ShoeModel,
     /// Σ initial stake (main bet), and Σ stake × the chart's EV at its round's shoe.
     initial: f64,
     basic_at_shoes: f64,
@@ -1175,7 +1175,7 @@ pub fn verify(
     let rules = header
         .table_rules()
         .map_err(|(f, why)| lines.error(&f, why))?;
-    let linear = Linear::new(&rules, kept);
+    let linear = ShoeModel::new(&rules, kept);
     let bar = crate::progress::Progress::new(show, size.max(1), "verifying the log", "bytes");
     let read = lines.read.clone();
     let mut pass = Pass {
@@ -2019,7 +2019,7 @@ mod tests {
         // cards (Hi-Lo true counts −4 to +8), and shoes dealt at random to 25–85%.
         use super::super::exact::{analyze_shoe, Follow, PostSplit};
         let rules = Rules::seed();
-        let linear = Linear::new(&rules, &super::super::kept::Kept::Fresh);
+        let linear = ShoeModel::new(&rules, &super::super::kept::Kept::Fresh);
         let table = DealerTable::shared(false);
         let mut shoes = Vec::new();
         for tc in [-4i32, -2, 2, 4, 6, 8] {
@@ -2052,33 +2052,28 @@ mod tests {
             }
             shoes.push((format!("{dealt} dealt at random"), shoe));
         }
-        let worst = shoes
-            .par_iter()
-            .map(|(what, shoe)| {
-                let exact = analyze_shoe(
-                    &rules,
-                    &Follow(&linear.chart),
-                    table,
-                    PostSplit::CdzMinus,
-                    *shoe,
-                )
-                .ev;
-                let model = linear.chart_ev_at(shoe, &linear.tilt(shoe));
-                // Along the count's direction within 0.04%; a shoe dealt at random tilts
-                // every way, and its second order off the gradient is not modelled (0.3%).
-                let within = if what.starts_with("TC") {
-                    0.0004
-                } else {
-                    0.003
-                };
-                assert!(
-                    (model - exact).abs() < within,
-                    "{what}: exact {exact}, modelled {model}"
-                );
-                (model - exact).abs()
-            })
-            .reduce(|| 0.0, f64::max);
-        assert!(worst > 0.0);
+        shoes.par_iter().for_each(|(what, shoe)| {
+            let exact = analyze_shoe(
+                &rules,
+                &Follow(&linear.chart),
+                table,
+                PostSplit::CdzMinus,
+                *shoe,
+            )
+            .ev;
+            let model = linear.chart_ev_at(shoe, &linear.tilt(shoe));
+            // Along the count's direction within 0.04%; a shoe dealt at random tilts
+            // every way, and its second order off the gradient is not modelled (0.3%).
+            let within = if what.starts_with("TC") {
+                0.0004
+            } else {
+                0.003
+            };
+            assert!(
+                (model - exact).abs() < within,
+                "{what}: exact {exact}, modelled {model}"
+            );
+        });
     }
 
     #[test]

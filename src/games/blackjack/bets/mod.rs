@@ -482,17 +482,8 @@ pub fn as_ramp(rows: &[CountRow], bets: &[f64], money: &Money) -> Option<(f64, S
 
 /// The bets model of a count table (`rows` sorted by count); `played_share` is the share of
 /// the rounds dealt that the table's player played (1 without wonging).
+/// The simulated trips show progress on a terminal when `show` (and they last).
 pub fn bets_model(
-    table: TableSource,
-    rows: Vec<CountRow>,
-    played_share: f64,
-    req: &BetsRequest,
-) -> BetsModel {
-    bets_model_shown(table, rows, played_share, req, false)
-}
-
-/// [`bets_model`], the simulated trips shown on a terminal when `show` (and they last).
-pub fn bets_model_shown(
     table: TableSource,
     rows: Vec<CountRow>,
     played_share: f64,
@@ -516,7 +507,7 @@ pub fn bets_model_shown(
     let mut figures = figures(&rows, &bets, req, played_share);
     if let (Some(trip), true) = (figures.trip.as_mut(), req.trials > 0) {
         let bar = crate::progress::Progress::new(show, req.trials, "bankroll trips", "trips");
-        trip.simulated = Some(trips::play_trips_shown(
+        trip.simulated = Some(play_trips(
             &rows,
             &bets,
             req.money.bankroll,
@@ -525,6 +516,7 @@ pub fn bets_model_shown(
             req.seed,
             &bar,
         ));
+        bar.finish();
     }
     let n: f64 = rows.iter().map(|r| r.played as f64).sum::<f64>().max(1.0);
     let m = &req.money;

@@ -1,6 +1,7 @@
 use super::render::notes;
 use super::trips::Course;
 use super::*;
+use crate::progress::Progress;
 use crate::risk::{ruin_probability, TRIP_CEILING};
 
 /// The ramp's tests' Hi-Lo-like table.
@@ -158,7 +159,7 @@ fn model_of(rows: &[CountRow], req: BetsRequest) -> BetsModel {
         rounds_played: rows.iter().map(|r| r.played).sum(),
         interrupted: false,
     };
-    bets_model(table, rows.to_vec(), 1.0, &req)
+    bets_model(table, rows.to_vec(), 1.0, &req, false)
 }
 
 #[test]
@@ -259,7 +260,15 @@ fn simulated_trips_reproduce_the_targeted_risk_of_ruin() {
             rounds: None,
             ceiling: Some(c),
         };
-        let sim = play_trips(&rows, &bets, bank, course, 10_000, seed);
+        let sim = play_trips(
+            &rows,
+            &bets,
+            bank,
+            course,
+            10_000,
+            seed,
+            &Progress::hidden(),
+        );
         let se = (formula * (1.0 - formula) / sim.trips as f64).sqrt();
         let z = (sim.share - formula) / se;
         assert!(
@@ -305,8 +314,11 @@ fn trips_are_the_same_for_any_thread_count() {
         .num_threads(1)
         .build()
         .unwrap()
-        .install(|| play_trips(&rows, &bets, 3_000.0, c, 1_050, 9));
-    assert_eq!(one, play_trips(&rows, &bets, 3_000.0, c, 1_050, 9));
+        .install(|| play_trips(&rows, &bets, 3_000.0, c, 1_050, 9, &Progress::hidden()));
+    assert_eq!(
+        one,
+        play_trips(&rows, &bets, 3_000.0, c, 1_050, 9, &Progress::hidden())
+    );
     assert_eq!(one.trips, 1_050);
 }
 

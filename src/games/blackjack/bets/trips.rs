@@ -112,28 +112,9 @@ fn trip(law: &Law, rng: &mut Rng, bankroll: f64, c: &Course) -> bool {
     false
 }
 
-/// Play `trials` trips of `bets` at `rows` from `bankroll`, along `course`, seeded `seed`.
+/// Play `trials` trips of `bets` at `rows` from `bankroll`, along `course`, seeded `seed`;
+/// the trips played counted on `bar`.
 pub fn play_trips(
-    rows: &[CountRow],
-    bets: &[f64],
-    bankroll: f64,
-    course: Course,
-    trials: u64,
-    seed: u64,
-) -> TripOutcome {
-    play_trips_shown(
-        rows,
-        bets,
-        bankroll,
-        course,
-        trials,
-        seed,
-        &crate::progress::Progress::hidden(),
-    )
-}
-
-/// [`play_trips`], its chunks of trips counted on `bar` (its length set here).
-pub fn play_trips_shown(
     rows: &[CountRow],
     bets: &[f64],
     bankroll: f64,
@@ -155,7 +136,6 @@ pub fn play_trips_shown(
         c => c,
     };
     let chunks = trials.div_ceil(TRIP_CHUNK);
-    bar.stage("bankroll trips", trials, "trips");
     let ruined: u64 = (0..chunks)
         .into_par_iter()
         .map(|k| {
@@ -168,7 +148,6 @@ pub fn play_trips_shown(
             r
         })
         .sum();
-    bar.finish();
     let share = ruined as f64 / trials.max(1) as f64;
     TripOutcome {
         trips: trials,
