@@ -620,8 +620,14 @@ impl Ctx<'_> {
         let outcome = |h: &Hand| -> i64 {
             let bust = h.busted() as i64;
             let player = (1 - bust) * h.total() as i64 - bust;
-            // A Charlie (never busted: the hand stopped at its Nth card) wins.
-            [(player - beat).signum(), 1][(h.cards >= charlie && bust == 0) as usize]
+            let sign = (player - beat).signum();
+            // A Charlie (never busted: the hand stopped at its Nth card) wins; without the
+            // rule (`u8::MAX`) the test is never true and predicted so.
+            if h.cards >= charlie && bust == 0 {
+                1
+            } else {
+                sign
+            }
         };
         let mut net = 0;
         for h in hands {
