@@ -540,9 +540,15 @@ impl TryFrom<&BlackjackSim> for rtplab::games::blackjack::log::write::LoggedSimJ
             .log_out
             .clone()
             .ok_or_else(|| anyhow::anyhow!("--log-out FILE names the round log"))?;
-        if args.rules.charlie.is_some() {
+        let rules = args.rules.to_rules()?;
+        if rules.charlie.is_some() {
             anyhow::bail!(
                 "--charlie: the round log's settlement (and `verify blackjack`) does not know the N-card Charlie; drop --log-out or --charlie"
+            );
+        }
+        if rules.free_bet {
+            anyhow::bail!(
+                "--free-bet: the round log's settlement (and `verify blackjack`) does not know Free Bet Blackjack; drop --log-out"
             );
         }
         Ok(rtplab::games::blackjack::log::write::LoggedSimJob {
@@ -879,7 +885,13 @@ impl TryFrom<&BlackjackAudit> for AuditJob {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackAudit) -> anyhow::Result<Self> {
         args.rules.uniform_shuffle("the audit")?;
-        if args.rules.charlie.is_some() {
+        let built = args.rules.to_rules()?;
+        if built.free_bet {
+            anyhow::bail!(
+                "--free-bet: the dossier's exact round distribution does not know Free Bet Blackjack; `exact blackjack --rules free-bet` and `sim blackjack --rules free-bet` do"
+            );
+        }
+        if built.charlie.is_some() {
             anyhow::bail!(
                 "--charlie: the dossier's exact round distribution does not know the N-card Charlie; `exact blackjack --charlie N` and `sim blackjack --charlie N` do"
             );

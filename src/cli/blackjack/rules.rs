@@ -101,12 +101,25 @@ pub struct BjRulesArgs {
     /// unless the dealer has blackjack (Infinite Blackjack's six-card Charlie: --charlie 6).
     #[arg(long, value_name = "N")]
     pub charlie: Option<u8>,
+    /// Free Bet Blackjack: doubles on a hard 9, 10 or 11 and splits of any pair but tens are
+    /// free, and a dealer's 22 pushes every hand still standing (--rules free-bet: the whole
+    /// table).
+    ///
+    /// A free chip is paid like a bet when its hand wins and is never lost. Doubles and
+    /// splits that are not free are paid for as usual.
+    #[arg(long)]
+    pub free_bet: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Preset {
     /// The live table: 8 decks, S17, 3:2, ENHC (lose all), surrender 2-9, no DAS, 2 hands.
     Seed,
+    /// Free Bet Blackjack: 6 decks, H17, peek, 3:2, DAS, resplit to 4 (aces too), no
+    /// surrender, free doubles and splits, a dealer 22 pushes.
+    FreeBet,
+    /// Infinite Blackjack: the seed table without surrender, with DAS and a six-card Charlie.
+    Infinite,
 }
 
 impl BjRulesArgs {
@@ -141,6 +154,8 @@ impl BjRulesArgs {
     fn build(&self, dealt: bool) -> Result<Rules, ArgError> {
         let mut r = match self.rules {
             Preset::Seed => Rules::seed(),
+            Preset::FreeBet => Rules::free_bet(),
+            Preset::Infinite => Rules::infinite(),
         };
         if self.peek && self.dealer_bj_takes.is_some() {
             return Err(
@@ -199,7 +214,16 @@ impl BjRulesArgs {
         if let Some(p) = self.players {
             r.players = p;
         }
-        r.charlie = self.charlie;
+        if self.charlie.is_some() {
+            r.charlie = self.charlie;
+        }
+        r.free_bet |= self.free_bet;
+        if r.peek && self.dealer_bj_takes.is_some() {
+            return Err(
+                "--dealer-bj-takes applies to the no-hole-card game only, and these rules peek; drop it"
+                    .into(),
+            );
+        }
         let checked = if dealt {
             r.validate()
         } else {

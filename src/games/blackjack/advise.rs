@@ -255,7 +255,7 @@ pub fn advise<S: Strategy>(req: &AdviseRequest, chart: &S) -> Result<AdviseModel
         hand: removed,
     } = advice_shoes(req, h.natural)?;
     let up = (req.up - 1) as usize;
-    let table = DealerTable::shared(rules.h17);
+    let table = DealerTable::of(rules);
     let mut a = Up::with_shoe(rules, &Optimal, table, up, PostSplit::CdzMinus, start);
     // In a hole-card game the player decides after the peek; without one, before it.
     let world = |a: &Up<Optimal>, v: f64| if rules.peek { v } else { a.raw(&removed, v) };

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use super::count::{CountSystem, Ramp, TcRounding};
-use super::exact::{full_shoe, two_card_p, DealerTable, Optimal, PostSplit, Up, NV};
+use super::exact::{full_shoe, two_card_p, DealerTable, Optimal, PostSplit, Up, DEALER_22, NV};
 use super::indices::{Deviation, Play, When};
 use super::rules::Rules;
 use super::strategy::{hard_row, pair_row, soft_row, Action, Chart, Code, Situation, ROWS};
@@ -184,10 +184,13 @@ struct Pushes {
 impl Pushes {
     /// P(push) standing on `total` (the dealer makes 17 to 21 or busts).
     fn stand(a: &mut Up<Optimal>, removed: &[u8; NV], total: u32) -> f64 {
+        let d = a.dealer(removed);
+        // A dealer 22 pushes every standing hand under Free Bet (0 elsewhere).
+        let push22 = if total <= 21 { d[DEALER_22] } else { 0.0 };
         if (17..=21).contains(&total) {
-            a.dealer(removed)[(total - 17) as usize]
+            d[(total - 17) as usize] + push22
         } else {
-            0.0
+            push22
         }
     }
 
@@ -265,6 +268,9 @@ impl Pushes {
         let m2 = match act {
             Action::Stand => 1.0 - Self::stand(a, &r, total),
             Action::Hit => 1.0 - self.hit(a, &mut r, hard, ace, 2),
+            // A double that may be free (Free Bet) is not ± its stake: compared on EV alone,
+            // as a split is.
+            Action::Double if a.rules().free_bet => f64::NAN,
             Action::Double => 4.0 * (1.0 - Self::double(a, &mut r, hard, ace)),
             // −1 with probability p (a blackjack before a late surrender without a hole
             // card), −1/2 otherwise: EV −(1 + p)/2, E[X²] = (1 + 3p)/4.
@@ -300,7 +306,7 @@ pub const DERIVE_VERSION: u32 = 1;
 /// The total-dependent chart with the highest expected value for `rules`, as derived above;
 /// progress on standard error when `show_progress` (and the work lasts).
 pub fn derive_chart(rules: &Rules, show_progress: bool) -> Chart {
-    let table = DealerTable::shared(rules.h17);
+    let table = DealerTable::of(rules);
     let progress =
         crate::progress::Progress::new(show_progress, NV as u64, "deriving the chart", "up cards");
     let sums: Vec<Sums> = (0..NV)
@@ -325,7 +331,7 @@ pub fn derive_chart(rules: &Rules, show_progress: bool) -> Chart {
 /// [`derive_chart`] derives for `rules`: a tenth of the derivation, to check a chart read back
 /// from the cache against what it claims to be.
 pub fn column_matches(rules: &Rules, chart: &Chart, u: usize) -> bool {
-    let table = DealerTable::shared(rules.h17);
+    let table = DealerTable::of(rules);
     let s = sums_for_up(rules, table, u, full_shoe(rules.decks), false);
     (0..ROWS).all(|row| chart.codes[row][u] == choose(row, &s))
 }
@@ -342,7 +348,7 @@ pub struct ActionValues {
 
 /// [`ActionValues`] of `rules` from the shoe `shoe` (cards by value, ace first).
 pub fn action_values_shoe(rules: &Rules, shoe: [u32; NV]) -> ActionValues {
-    let table = DealerTable::shared(rules.h17);
+    let table = DealerTable::of(rules);
     let sums: Vec<Sums> = (0..NV)
         .into_par_iter()
         .map(|u| sums_for_up(rules, table, u, shoe, false))
@@ -759,7 +765,7 @@ fn count_points(req: &IndexRequest) -> Result<CountPoints, IndexGenError> {
 
 /// The weighted EV sums of every shoe and up card: `[point][up]`.
 fn sums_at_points(req: &IndexRequest, shoes: &[[u32; NV]]) -> Vec<Vec<Sums>> {
-    let table = DealerTable::shared(req.rules.h17);
+    let table = DealerTable::of(req.rules);
     let progress = crate::progress::Progress::new(
         req.progress,
         (shoes.len() * NV) as u64,
@@ -1009,7 +1015,7 @@ mod tests {
         peek.peek = true;
         peek.surrender = crate::games::blackjack::rules::Surrender::Late;
         for rules in [Rules::seed(), peek] {
-            let table = DealerTable::shared(rules.h17);
+            let table = DealerTable::of(&rules);
             for up in [1usize, 5, 9] {
                 let s = sums_for_up(&rules, table, up, full_shoe(rules.decks), true);
                 let per = |row: usize, a: usize| s.two_m2[row][a] / s.two_w[row];

@@ -779,7 +779,7 @@ mod tests {
     use crate::games::blackjack::strategy::{AutoPlay, Situation};
 
     fn check<P: Decider>(rules: &Rules, policy: &P, what: &str) -> RoundDistribution {
-        let t = DealerTable::shared(rules.h17);
+        let t = DealerTable::of(rules);
         let d = round_distribution(rules, policy, t);
         let total: f64 = d.joint.values().sum();
         assert!((total - 1.0).abs() < 1e-10, "{what}: sums to {total}");

@@ -36,7 +36,7 @@ pub(super) fn run(
     strategy: Option<&StrategySpec>,
     post_split: PostSplit,
 ) -> ExactResult {
-    let t = DealerTable::shared(rules.h17);
+    let t = DealerTable::of(rules);
     match strategy {
         None => analyze_with(rules, &Optimal, t, post_split),
         Some(spec) => crate::with_strategy!(spec, rules.h17, |s| analyze_with(

@@ -457,7 +457,7 @@ impl crate::game::Baseline<Blackjack> for BjBaseline {
         {
             return Ok(None);
         }
-        let t = DealerTable::shared(cfg.rules.h17);
+        let t = DealerTable::of(&cfg.rules);
         let ev = crate::with_strategy!(&cfg.strategy, cfg.rules.h17, |s| analyze(
             &cfg.rules,
             &Follow(s),

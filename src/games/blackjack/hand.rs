@@ -25,6 +25,10 @@ pub struct Hand {
     /// Came from splitting aces.
     pub split_aces: bool,
     pub doubled: bool,
+    /// Free Bet Blackjack: the hand's stake is the house's free chip (a free split), and its
+    /// double was free (a hard 9, 10 or 11): a free stake wins like a bet but is never lost.
+    pub free: bool,
+    pub free_double: bool,
 }
 
 impl Hand {

@@ -224,7 +224,7 @@ impl Effects {
     /// analysis of the full shoe and of the shoes one card less and one card more of each
     /// value (21 shoes), in parallel.
     pub fn compute(rules: &Rules, chart: &Chart) -> Effects {
-        let table = DealerTable::shared(rules.h17);
+        let table = DealerTable::of(rules);
         let shoes = shoes(rules.decks);
         let evs: Vec<f64> = shoes
             .par_iter()

@@ -92,6 +92,8 @@ struct Ctx<'a> {
     early_before_peek: bool,
     /// The cards of an N-card Charlie (`u8::MAX` without the rule).
     charlie: u8,
+    /// Free Bet Blackjack: free doubles and splits, a dealer 22 pushes.
+    free_bet: bool,
 }
 
 /// Deal a card the table sees at once (telling the player of a mid-round reshuffle first).
@@ -217,6 +219,7 @@ impl<'a, P: Player> Table<'a, P> {
                 bj: rules.bj_win_units(),
                 early_before_peek: rules.peek && rules.surrender == Surrender::Early,
                 charlie: rules.charlie.unwrap_or(u8::MAX),
+                free_bet: rules.free_bet,
                 double_ok: std::array::from_fn(|hard| {
                     [
                         rules.double_allowed(hard as u8, false),
@@ -395,6 +398,19 @@ impl Ctx<'_> {
         let outcome = [self.dealer_outcome[end as usize & 63], DEALER_BJ as u8];
         res.dealer = outcome[dealer_bj as usize] as usize;
         let beat = self.dealer_beat[end as usize & 63] as i64;
+        if self.free_bet {
+            let push22 = state_total(end) == 22;
+            for s in 0..players {
+                self.settle_free_bet(
+                    &mut res.seats[s],
+                    &hands[s][..counts[s]],
+                    dealer_bj,
+                    beat,
+                    push22,
+                );
+            }
+            return;
+        }
         for s in 0..players {
             self.settle(&mut res.seats[s], &hands[s][..counts[s]], dealer_bj, beat);
         }
@@ -484,7 +500,9 @@ impl Ctx<'_> {
             );
             let mut wagered = 0;
             for h in &hands[s][..n] {
-                wagered += if h.doubled { 2 * self.u } else { self.u };
+                // The player's own money: a free chip (Free Bet) is not wagered.
+                let real = !h.free as i64 + (h.doubled & !h.free_double) as i64;
+                wagered += real * self.u;
                 seat.busts += h.busted() as u8;
             }
             seat.wagered = wagered;
@@ -552,9 +570,14 @@ impl Ctx<'_> {
                 // A split is rare (a few hands in a hundred): the one test of the answer.
                 if (action == Action::Split) & pair_ok {
                     hands[n] = Hand::from_split(h.second);
+                    // Free Bet: a split of any pair but tens puts the house's chip on the
+                    // new hand; the hand split keeps its own stake.
+                    hands[n].free = self.free_bet & (value(h.first) != 10);
                     n += 1;
                     seat.splits += 1;
+                    let free = h.free;
                     h = Hand::from_split(h.first);
+                    h.free = free;
                     h.add_second(deal(shoe, rng, player));
                     continue;
                 }
@@ -567,6 +590,7 @@ impl Ctx<'_> {
                 seat.doubles += double as u8;
                 seat.surrendered |= surrender;
                 h.doubled = double;
+                h.free_double = double & self.free_bet & !h.has_ace & (9..=11).contains(&h.hard);
                 let c = deal_if(shoe, rng, player, hit | double);
                 h.add_if(c, hit | double);
                 break hit;
@@ -632,6 +656,47 @@ impl Ctx<'_> {
         let mut net = 0;
         for h in hands {
             net += outcome(h) * (u << h.doubled as u32);
+        }
+        seat.net = net;
+        seat.behind_none = outcome(&hands[0]) * u;
+    }
+
+    /// [`Self::settle`] under Free Bet Blackjack: a hand's real stakes win or lose, its free
+    /// ones win or go back to the house, and a dealer 22 (`push22`) pushes every hand still
+    /// standing.
+    #[inline(never)]
+    fn settle_free_bet(
+        &self,
+        seat: &mut SeatResult,
+        hands: &[Hand],
+        dealer_bj: bool,
+        beat: i64,
+        push22: bool,
+    ) {
+        let u = self.u;
+        if seat.natural | seat.surrendered | dealer_bj {
+            self.settle_early(seat, dealer_bj);
+            return;
+        }
+        let outcome = |h: &Hand| -> i64 {
+            if h.busted() {
+                -1
+            } else if push22 {
+                0
+            } else {
+                (h.total() as i64 - beat).signum()
+            }
+        };
+        let mut net = 0;
+        for h in hands {
+            let real = !h.free as i64 + (h.doubled & !h.free_double) as i64;
+            let free = h.free as i64 + (h.doubled & h.free_double) as i64;
+            let o = outcome(h);
+            net += if o > 0 {
+                (real + free) * u
+            } else {
+                o * real * u
+            };
         }
         seat.net = net;
         seat.behind_none = outcome(&hands[0]) * u;
@@ -800,6 +865,150 @@ mod tests {
         let r = round(&pt, split, "8 A 8 T T K");
         assert_eq!(r.seats[0].splits, 1);
         assert_eq!(r.seats[0].net, -2 * U);
+    }
+
+    /// Free Bet Blackjack without the peek (the seed table's no-hole-card game with the
+    /// rule), so that each round deals exactly the cards listed.
+    fn free_bet() -> Rules {
+        let mut r = seed();
+        r.free_bet = true;
+        r.das = true;
+        r.max_hands = 4;
+        r.surrender = Surrender::None;
+        r
+    }
+
+    #[test]
+    fn free_bet_doubles_hard_9_to_11_for_free_and_pays_them_when_they_win() {
+        let fb = free_bet();
+        let dbl = |s: &Situation| {
+            if s.can_double && s.cards == 2 {
+                Action::Double
+            } else {
+                Action::Stand
+            }
+        };
+        // 6 5 = hard 11, doubled for free: T for 21 against 9 8 (17): the bet and the free
+        // chip are paid (+2 bets), and only the bet was wagered.
+        let r = round(&fb, dbl, "6 9 5 T 8");
+        assert_eq!((r.seats[0].doubles, r.seats[0].net), (1, 2 * U));
+        assert_eq!(r.seats[0].wagered, U);
+        // The same double losing (2 to 13 against 19): only the bet is lost.
+        let r = round(&fb, dbl, "6 9 5 2 T");
+        assert_eq!(r.seats[0].net, -U);
+        // A push returns the bet; the free chip goes back.
+        let r = round(&fb, dbl, "6 9 5 7 9");
+        assert_eq!(r.seats[0].net, 0);
+        // A soft double (A 7) is paid for: lost, it costs two bets.
+        let r = round(&fb, dbl, "A 9 7 T T");
+        assert_eq!((r.seats[0].wagered, r.seats[0].net), (2 * U, -2 * U));
+        // A hard 12 (7 5) doubled is paid for too: won, two bets.
+        let r = round(&fb, dbl, "7 6 5 9 T 9");
+        assert_eq!((r.seats[0].wagered, r.seats[0].net), (2 * U, 2 * U));
+    }
+
+    #[test]
+    fn free_bet_splits_all_pairs_but_tens_for_free() {
+        let fb = free_bet();
+        let split = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else {
+                Action::Stand
+            }
+        };
+        // 8 8 against a 7: hands 8 T (18) and 8 9 (17); the dealer makes 7 T = 17. The real
+        // hand wins a bet, the free one pushes.
+        let r = round(&fb, split, "8 7 8 T 9 T");
+        assert_eq!((r.seats[0].splits, r.seats[0].net), (1, U));
+        assert_eq!(r.seats[0].wagered, U);
+        // Both lose to 7 Q + 3 = 20: only the real bet is lost.
+        let r = round(&fb, split, "8 T 8 T 9 Q");
+        assert_eq!(r.seats[0].net, -U);
+        // Both win against a bust: the free chip is paid too.
+        let r = round(&fb, split, "8 6 8 T 9 T 8");
+        assert_eq!(r.seats[0].net, 2 * U);
+        // A resplit is free as well: 8 8 8, three hands of 18 against 17.
+        let r = round(&fb, split, "8 7 8 8 T T T");
+        assert_eq!((r.seats[0].hands, r.seats[0].net), (3, 3 * U));
+        assert_eq!(r.seats[0].wagered, U);
+        // Tens are split with money: both hands lose two bets.
+        let r = round(&fb, split, "K 9 Q 5 6 T");
+        assert_eq!((r.seats[0].wagered, r.seats[0].net), (2 * U, -2 * U));
+        // A free split hand doubled for free: 5 5 split (against a 6), first hand 5 6 = 11
+        // doubled for free with a T (21), second 5 T stands (15); dealer 6 T T busts (26):
+        // real hand +1 + free double +1, free hand +1.
+        let both = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else if s.can_double && s.total == 11 {
+                Action::Double
+            } else {
+                Action::Stand
+            }
+        };
+        let r = round(&fb, both, "5 6 5 6 T T T T");
+        assert_eq!((r.seats[0].doubles, r.seats[0].net), (1, 3 * U));
+        assert_eq!(r.seats[0].wagered, U);
+    }
+
+    #[test]
+    fn free_bet_dealer_22_pushes_hands_standing_but_not_a_blackjack_or_a_bust() {
+        let fb = free_bet();
+        // 20 against 6 T 6 = 22: a push.
+        let r = round(&fb, stand, "K 6 Q T 6");
+        assert_eq!((r.dealer, r.seats[0].net), (DEALER_BUST, 0));
+        // A blackjack is paid 3:2 before the dealer draws to 22.
+        let r = round(&fb, stand, "A 6 K T 6");
+        assert_eq!(r.seats[0].net, 3);
+        // A player bust loses whatever the dealer makes.
+        let hit = |s: &Situation| {
+            if s.total < 17 {
+                Action::Hit
+            } else {
+                Action::Stand
+            }
+        };
+        let r = round(&fb, hit, "K 6 6 9 T 6");
+        assert_eq!(r.seats[0].net, -U);
+        // 23 is a bust as usual: the standing hand wins.
+        let r = round(&fb, stand, "K 6 Q T 7");
+        assert_eq!(r.seats[0].net, U);
+        // Free split hands push against 22 as well, and the bet behind pushes.
+        let split = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else {
+                Action::Stand
+            }
+        };
+        let r = round(&fb, split, "9 6 9 T T T 6");
+        assert_eq!((r.seats[0].net, r.seats[0].behind_none), (0, 0));
+    }
+
+    #[test]
+    fn free_bet_against_a_dealer_blackjack_loses_the_real_bets_only() {
+        // No hole card, dealer blackjack takes all: a free double and a free split lose only
+        // the bet.
+        let fb = free_bet();
+        let dbl = |s: &Situation| {
+            if s.can_double {
+                Action::Double
+            } else {
+                Action::Stand
+            }
+        };
+        let r = round(&fb, dbl, "6 T 5 9 A");
+        assert_eq!((r.dealer, r.seats[0].net), (DEALER_BJ, -U));
+        let split = |s: &Situation| {
+            if s.pair.is_some() {
+                Action::Split
+            } else {
+                Action::Stand
+            }
+        };
+        let r = round(&fb, split, "8 A 8 T T K");
+        assert_eq!(r.seats[0].net, -U);
     }
 
     #[test]

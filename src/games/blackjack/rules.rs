@@ -111,6 +111,11 @@ pub struct Rules {
     /// keys and baselines written before it read and hash as they did).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub charlie: Option<u8>,
+    /// Free Bet Blackjack: doubles on a hard 9, 10 or 11 and splits of any pair but tens are
+    /// free (the house's free chip wins like a bet but is never lost), and a dealer's 22
+    /// pushes every hand still standing. Absent: false, and left out of files.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub free_bet: bool,
 }
 
 /// Most seats at a table.
@@ -147,7 +152,48 @@ impl Rules {
             shuffler: Shuffler::Uniform,
             players: 1,
             charlie: None,
+            free_bet: false,
         }
+    }
+
+    /// Free Bet Blackjack as the Wizard of Odds analyses it (docs/blackjack.md): 6 decks, the
+    /// dealer hits soft 17 and peeks, 3:2, double any two cards and after splits, pairs
+    /// resplit to 4 hands (aces too), no surrender; free doubles and splits, a dealer 22
+    /// pushes.
+    pub fn free_bet() -> Rules {
+        Rules {
+            decks: 6,
+            h17: true,
+            peek: true,
+            surrender: Surrender::None,
+            das: true,
+            max_hands: 4,
+            resplit_aces: true,
+            free_bet: true,
+            ..Rules::seed()
+        }
+    }
+
+    /// Infinite Blackjack's table as its provider describes it: 8 decks, the dealer stands on
+    /// all 17s without a hole card, 3:2, double any two cards and after a split, split once,
+    /// no surrender, a six-card Charlie.
+    pub fn infinite() -> Rules {
+        Rules {
+            surrender: Surrender::None,
+            das: true,
+            charlie: Some(6),
+            ..Rules::seed()
+        }
+    }
+
+    /// Whether a split of two cards of value `v` (1 = ace, 10 = ten) is free.
+    pub fn free_split(&self, v: u8) -> bool {
+        self.free_bet && v != 10
+    }
+
+    /// Whether a double of a two-card hand of this hard total is free (a hard 9, 10 or 11).
+    pub fn free_double(&self, hard: u8, has_ace: bool) -> bool {
+        self.free_bet && !has_ace && (9..=11).contains(&hard)
     }
 
     /// The RTP the live table publishes for its rules (99.54%, per initial bet), as a fraction:
@@ -241,6 +287,14 @@ impl Rules {
                 return Err(RulesError(format!(
                     "--charlie {n}: an N-card Charlie is of {MIN_CHARLIE} to {MAX_CHARLIE} cards (Infinite Blackjack's is 6)"
                 )));
+            }
+        }
+        if self.free_bet {
+            if self.charlie.is_some() {
+                return err("--free-bet and --charlie: no table deals both, and their settlement together is not defined; drop one");
+            }
+            if !self.peek && self.dealer_bj_takes == DealerBjTakes::Splits {
+                return err("--free-bet and --dealer-bj-takes splits: a dealer blackjack taking free split hands is not defined; use all or original");
             }
         }
         if let Shuffle::CutCard { penetration } = self.shuffle {
@@ -425,6 +479,12 @@ impl Rules {
         )?;
         if let Some(n) = self.charlie {
             write!(f, ", {n}-card Charlie")?;
+        }
+        if self.free_bet {
+            write!(
+                f,
+                ", Free Bet (free doubles on hard 9-11 and splits but tens, dealer 22 pushes)"
+            )?;
         }
         if shoe {
             write!(

@@ -423,7 +423,7 @@ impl ShoeModel {
     /// full shoe's.
     fn size_effect(&self, rules: &Rules) -> Vec<(f64, f64)> {
         use super::exact::{analyze_shoe, Follow, PostSplit};
-        let table = DealerTable::shared(rules.h17);
+        let table = DealerTable::of(rules);
         let full = full_shoe(rules.decks);
         let mut out: Vec<(f64, f64)> = (1..=8u32)
             .into_par_iter()
@@ -476,7 +476,7 @@ impl ShoeModel {
     /// order, as `ΔEV = L + κ·L²` with `L` the first-order change.
     fn fit_curvature(&self, rules: &Rules) -> f64 {
         use super::exact::{analyze_shoe, Follow, PostSplit};
-        let table = DealerTable::shared(rules.h17);
+        let table = DealerTable::of(rules);
         let n_full: f64 = full_shoe(rules.decks).iter().sum::<u32>() as f64;
         let n = (n_full * 2.0 / 3.0).round();
         let mean: f64 = (0..NV).map(|v| self.share[v] * self.ev_slope[v]).sum();
@@ -1183,7 +1183,7 @@ pub fn verify(
         shuffle: crate::shuffle::ShuffleTests::new(rules.decks, SHUFFLE_SEED),
         rules: rules.clone(),
         header: header.clone(),
-        dealer: DealerTable::shared(rules.h17),
+        dealer: DealerTable::of(&rules),
         shoe: None,
         last_round: 0,
         shoes: 0,
@@ -1329,7 +1329,7 @@ fn model(
     }
     holm(&mut outcomes, level);
     // Return.
-    let table = DealerTable::shared(rules.h17);
+    let table = DealerTable::of(rules);
     let best = analyze(rules, &Optimal, table).ev;
     let basic = p.linear.ev;
     const UPS: [&str; NV] = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"];

@@ -51,7 +51,7 @@ fn optimal_evs(sets: &[Changed], progress: &Progress, stage: &str) -> Vec<f64> {
     progress.stage(stage, sets.len() as u64, "rule sets");
     sets.par_iter()
         .map(|(_, (r, _))| {
-            let ev = analyze(r, &Optimal, DealerTable::shared(r.h17)).ev;
+            let ev = analyze(r, &Optimal, DealerTable::of(r)).ev;
             progress.advance(1);
             ev
         })
@@ -100,7 +100,7 @@ fn change_row(
     let reaches = 1.0 + ev >= claim;
     let rtp_basic = reaches.then(|| {
         let chart = basic_chart(&r, kept);
-        1.0 + analyze(&r, &Follow(&chart), DealerTable::shared(r.h17)).ev
+        1.0 + analyze(&r, &Follow(&chart), DealerTable::of(&r)).ev
     });
     ChangeRow {
         changes: ix.iter().map(|&i| changes[i].name.clone()).collect(),
@@ -122,7 +122,7 @@ fn change_row(
 /// Sorted: those that reach the claim first, then by RTP.
 pub fn claim_changes(base: &Rules, claim: f64, progress: &Progress, kept: &Kept) -> Vec<ChangeRow> {
     let changes = rule_changes(base);
-    let ev0 = analyze(base, &Optimal, DealerTable::shared(base.h17)).ev;
+    let ev0 = analyze(base, &Optimal, DealerTable::of(base)).ev;
     let singles: Vec<Changed> = (0..changes.len())
         .filter_map(|i| apply_changes(base, &changes, &[i]).map(|r| (vec![i], r)))
         .collect();

@@ -16,7 +16,7 @@ fn tier_exact<P: Decider>(
     p: &P,
     spec: &StrategySpec,
 ) -> (Tier, Vec<(f64, f64)>) {
-    let d: RoundDistribution = round_distribution(rules, p, DealerTable::shared(rules.h17));
+    let d: RoundDistribution = round_distribution(rules, p, DealerTable::of(rules));
     let ev = d.ev;
     let net = d.net();
     let s = Shape::of(&net);

@@ -5,6 +5,7 @@
 use std::sync::{Mutex, OnceLock};
 
 use super::{HashMap, NV, OUTCOMES};
+use crate::games::blackjack::rules::Rules;
 
 /// One multiset of dealer draws from an up card.
 #[derive(Clone, Debug)]
@@ -89,8 +90,16 @@ pub struct DealerTable {
 
 impl DealerTable {
     pub fn new(h17: bool) -> DealerTable {
+        DealerTable::with_push22(h17, false)
+    }
+
+    /// The table for S17 or H17; with `push22`, a dealer's 22 is an outcome of its own
+    /// (index 7, out of the busts at index 5), as Free Bet Blackjack pushes it.
+    pub fn with_push22(h17: bool, push22: bool) -> DealerTable {
         DealerTable {
-            per_up: (0..NV).map(|u| Flat::new(&build_dealer(u, h17))).collect(),
+            per_up: (0..NV)
+                .map(|u| Flat::new(&build_dealer(u, h17, push22)))
+                .collect(),
             cache: (0..NV * CACHE_SHARDS)
                 .map(|_| Mutex::new(HashMap::default()))
                 .collect(),
@@ -105,6 +114,21 @@ impl DealerTable {
             H17.get_or_init(|| DealerTable::new(true))
         } else {
             S17.get_or_init(|| DealerTable::new(false))
+        }
+    }
+
+    /// The table for these rules (S17 or H17, and a dealer 22 apart under Free Bet), built
+    /// once per process.
+    pub fn of(rules: &Rules) -> &'static DealerTable {
+        if !rules.free_bet {
+            return DealerTable::shared(rules.h17);
+        }
+        static S17: OnceLock<DealerTable> = OnceLock::new();
+        static H17: OnceLock<DealerTable> = OnceLock::new();
+        if rules.h17 {
+            H17.get_or_init(|| DealerTable::with_push22(true, true))
+        } else {
+            S17.get_or_init(|| DealerTable::with_push22(false, true))
         }
     }
 
@@ -164,7 +188,7 @@ impl DealerTable {
     }
 }
 
-fn build_dealer(up: usize, h17: bool) -> Vec<DealerEntry> {
+fn build_dealer(up: usize, h17: bool, push22: bool) -> Vec<DealerEntry> {
     let mut map: HashMap<([u8; NV], u8), f64> = HashMap::default();
     let mut counts = [0u8; NV];
     fn dfs(
@@ -172,13 +196,15 @@ fn build_dealer(up: usize, h17: bool) -> Vec<DealerEntry> {
         ace: bool,
         drawn: u32,
         counts: &mut [u8; NV],
-        h17: bool,
+        (h17, push22): (bool, bool),
         map: &mut HashMap<([u8; NV], u8), f64>,
     ) {
         let soft = ace && hard <= 11;
         let total = if soft { hard + 10 } else { hard };
         let outcome = if drawn == 1 && total == 21 && soft {
             Some(6u8)
+        } else if push22 && hard == 22 {
+            Some(super::DEALER_22 as u8)
         } else if hard > 21 {
             Some(5)
         } else if total > 17 || (total == 17 && !(h17 && soft)) {
@@ -197,13 +223,20 @@ fn build_dealer(up: usize, h17: bool) -> Vec<DealerEntry> {
                 ace || v == 0,
                 drawn + 1,
                 counts,
-                h17,
+                (h17, push22),
                 map,
             );
             counts[v] -= 1;
         }
     }
-    dfs(up as u32 + 1, up == 0, 0, &mut counts, h17, &mut map);
+    dfs(
+        up as u32 + 1,
+        up == 0,
+        0,
+        &mut counts,
+        (h17, push22),
+        &mut map,
+    );
     let mut entries: Vec<DealerEntry> = map
         .into_iter()
         .map(|((c, o), ways)| DealerEntry {

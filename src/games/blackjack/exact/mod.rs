@@ -62,8 +62,11 @@ pub use dealer::DealerTable;
 /// Index of a card value: 0 = ace, 1..=8 = two..nine, 9 = ten-valued.
 pub(super) const NV: usize = 10;
 
-/// Dealer outcomes: 0..=4 totals 17..=21, 5 bust, 6 blackjack.
-pub const OUTCOMES: usize = 7;
+/// Dealer outcomes: 0..=4 totals 17..=21, 5 bust, 6 blackjack, 7 a 22 that pushes (Free Bet
+/// Blackjack's tables only, `DealerTable::of`; elsewhere a 22 is a bust and this is 0).
+pub const OUTCOMES: usize = 8;
+/// The outcome of a dealer's 22 under Free Bet Blackjack (every standing hand pushes).
+pub const DEALER_22: usize = 7;
 
 /// How a decision is made in the analysis: the best action, or what a strategy says.
 pub trait Decider: Sync {
@@ -145,11 +148,15 @@ pub(super) struct Up<'a, P: Decider> {
     takes_splits_only: bool,
     /// Post-split play as before the split (CDZ-) rather than optimal after it (CDP).
     cdz: bool,
+    /// Free Bet Blackjack: the hand being valued is a free split hand, whose stake wins like
+    /// a bet but is never lost (its value is its chance of winning); set while `split_total`
+    /// values the free hands.
+    free: bool,
     dealer_memo: HashMap<Key, [f64; OUTCOMES]>,
     /// Value of a hit/stand-only hand: (removed cards key, pair value, extra pair cards
     /// removed). The pair value is part of the key: a split-8s hand 8,3,3 and a split-3s hand
     /// 3,8,8 remove the same cards.
-    plain_memo: HashMap<(Key, u8, u8), (f64, Action)>,
+    plain_memo: HashMap<(Key, u8, u8, bool), (f64, Action)>,
 }
 
 impl<'a, P: Decider> Up<'a, P> {
@@ -221,6 +228,29 @@ impl<'a, P: Decider> Up<'a, P> {
         p
     }
 
+    /// The chance that standing on `total` wins (a dealer 22 under Free Bet pushes, and a
+    /// dealer blackjack beats it in this world).
+    fn win(&mut self, removed: &[u8; NV], total: u32) -> f64 {
+        let d = self.dealer(removed);
+        let mut p = d[5];
+        for (i, &q) in d[..5].iter().enumerate() {
+            if total > 17 + i as u32 {
+                p += q;
+            }
+        }
+        p
+    }
+
+    /// The value of standing on `total` for the hand being valued: its EV, or for a free
+    /// split hand its chance of winning.
+    fn stand_value(&mut self, removed: &[u8; NV], total: u32) -> f64 {
+        if self.free {
+            self.win(removed, total)
+        } else {
+            self.stand(removed, total)
+        }
+    }
+
     fn stand(&mut self, removed: &[u8; NV], total: u32) -> f64 {
         let d = self.dealer(removed);
         let mut ev = d[5] - d[6];
@@ -265,7 +295,7 @@ impl<'a, P: Decider> Up<'a, P> {
         ctx: Ctx,
     ) -> (f64, Action) {
         if hard > 21 {
-            return (-1.0, Action::Stand);
+            return (if self.free { 0.0 } else { -1.0 }, Action::Stand);
         }
         if cards >= self.rules.charlie.unwrap_or(u8::MAX) {
             // An N-card Charlie wins, but for a dealer blackjack in this world.
@@ -277,6 +307,7 @@ impl<'a, P: Decider> Up<'a, P> {
             key_of(removed),
             if split { ctx.0 as u8 } else { u8::MAX },
             ctx.1,
+            self.free,
         );
         if let Some(&v) = self.plain_memo.get(&k) {
             return v;
@@ -292,7 +323,7 @@ impl<'a, P: Decider> Up<'a, P> {
                 None => {
                     let mut un = *removed;
                     un[ctx.0] -= ctx.1;
-                    let st_u = self.stand(&un, total);
+                    let st_u = self.stand_value(&un, total);
                     let hit_u = self.hit(&mut un, hard, ace, cards, (ctx.0, 0));
                     self.policy
                         .choose(&s, &[(Action::Stand, st_u), (Action::Hit, hit_u)])
@@ -300,11 +331,11 @@ impl<'a, P: Decider> Up<'a, P> {
                 }
             };
             match choice {
-                Action::Stand => (self.stand(removed, total), Action::Stand),
+                Action::Stand => (self.stand_value(removed, total), Action::Stand),
                 _ => (self.hit(removed, hard, ace, cards, ctx), Action::Hit),
             }
         } else {
-            let stand = self.stand(removed, total);
+            let stand = self.stand_value(removed, total);
             let hit = self.hit(removed, hard, ace, cards, ctx);
             let (a, v) = self
                 .policy
@@ -330,6 +361,9 @@ impl<'a, P: Decider> Up<'a, P> {
     }
 
     fn double(&mut self, removed: &mut [u8; NV], hard: u32, ace: bool) -> f64 {
+        if self.rules.free_bet {
+            return self.double_free_bet(removed, hard, ace);
+        }
         let p = self.draw(removed);
         let mut ev = 0.0;
         for v in 0..NV {
@@ -358,6 +392,35 @@ impl<'a, P: Decider> Up<'a, P> {
         2.0 * ev
     }
 
+    /// A double under Free Bet Blackjack: the hand's stake and the double's are each real or
+    /// free (a free split hand; a free double of a hard 9, 10 or 11). A real stake wins or
+    /// loses; a free one wins or is returned to the house.
+    fn double_free_bet(&mut self, removed: &mut [u8; NV], hard: u32, ace: bool) -> f64 {
+        let free_double = self.rules.free_double(hard as u8, ace);
+        let real = (!self.free) as u8 as f64 + (!free_double) as u8 as f64;
+        let free = 2.0 - real;
+        let p = self.draw(removed);
+        let mut ev = 0.0;
+        for v in 0..NV {
+            if p[v] == 0.0 {
+                continue;
+            }
+            let h = hard + v as u32 + 1;
+            let a = ace || v == 0;
+            let x = if h > 21 {
+                -real
+            } else {
+                removed[v] += 1;
+                let t = if a && h <= 11 { h + 10 } else { h };
+                let x = real * self.stand(removed, t) + free * self.win(removed, t);
+                removed[v] -= 1;
+                x
+            };
+            ev += p[v] * x;
+        }
+        ev
+    }
+
     /// A split hand of pair value index `pv` holding `c` as its second card, with `extra`
     /// pair cards out of the shoe in other hands (no resplitting here: see `split_total`).
     fn split_hand(&mut self, pv: usize, c: usize, extra: u8) -> f64 {
@@ -378,7 +441,7 @@ impl<'a, P: Decider> Up<'a, P> {
         let total = if soft { hard + 10 } else { hard };
         let ctx = (pv, extra);
         let can_double = !locked && rules.das && rules.double_allowed(hard as u8, soft);
-        let mut options = vec![(Action::Stand, self.stand(&removed, total))];
+        let mut options = vec![(Action::Stand, self.stand_value(&removed, total))];
         if !locked {
             options.push((Action::Hit, self.hit(&mut removed, hard, ace, 2, ctx)));
             if can_double {
@@ -391,7 +454,7 @@ impl<'a, P: Decider> Up<'a, P> {
             let mut un = removed;
             un[pv] -= extra;
             let mut pre = vec![
-                (Action::Stand, self.stand(&un, total)),
+                (Action::Stand, self.stand_value(&un, total)),
                 (Action::Hit, self.hit(&mut un, hard, ace, 2, (pv, 0))),
             ];
             if can_double {
@@ -427,6 +490,9 @@ impl<'a, P: Decider> Up<'a, P> {
         } else {
             rules.max_hands.max(2)
         };
+        if rules.free_split(pv as u8 + 1) {
+            return self.free_split_total(pv, cap);
+        }
         if cap == 2 {
             return 2.0 * self.split_hand_avg(pv, 1);
         }
@@ -440,6 +506,36 @@ impl<'a, P: Decider> Up<'a, P> {
             return raw;
         }
         self.split_after_peek(pv, cap, &rem, raw)
+    }
+
+    /// `split_total` of a free split (Free Bet Blackjack): the hand that keeps the original
+    /// bet is real, every other hand's stake is free (its value its chance of winning). Each
+    /// hand of a split to `h` hands is the real one with chance 1/h, as the hands are
+    /// exchangeable in the decomposition.
+    fn free_split_total(&mut self, pv: usize, cap: u8) -> f64 {
+        if cap == 2 {
+            let real = self.split_hand_avg(pv, 1);
+            self.free = true;
+            let free = self.split_hand_avg(pv, 1);
+            self.free = false;
+            return real + free;
+        }
+        let cap = cap.min(4) as usize;
+        let mut removed = [0u8; NV];
+        removed[pv] = 2;
+        let rem = self.remaining(&removed);
+        let real = self.split_hand_evs(pv, cap, &rem);
+        self.free = true;
+        let free = self.split_hand_evs(pv, cap, &rem);
+        self.free = false;
+        let raw = resplit_total_free(real, free, &rem, pv, cap);
+        if !self.no_bj {
+            return raw;
+        }
+        // A dealer blackjack takes the real hand's bet only (counted once, in the real
+        // hands' values): condition on no blackjack.
+        let pbj0 = self.pbj(&rem);
+        (raw + pbj0) / (1.0 - pbj0)
     }
 
     /// EV[X; a]: one split hand of pair `pv` whose second card is any card, with 2 + a pair
@@ -463,7 +559,9 @@ impl<'a, P: Decider> Up<'a, P> {
                     let mut rc = rk;
                     rc[c] += 1;
                     let pb = self.pbj(&self.remaining(&rc));
-                    -pb + (1.0 - pb) * cond
+                    // A free hand loses nothing to a dealer blackjack.
+                    let lost = if self.free { 0.0 } else { pb };
+                    -lost + (1.0 - pb) * cond
                 } else {
                     cond
                 };
@@ -657,6 +755,7 @@ impl<'a, P: Decider> Up<'a, P> {
             takes_splits_only: !rules.peek
                 && rules.dealer_bj_takes == super::rules::DealerBjTakes::Splits,
             cdz: post_split == PostSplit::CdzMinus,
+            free: false,
             dealer_memo: HashMap::default(),
             plain_memo: HashMap::default(),
         }
@@ -692,6 +791,10 @@ impl<'a, P: Decider> Up<'a, P> {
         let rem = self.remaining(removed);
         let n: u32 = rem.iter().sum();
         std::array::from_fn(|v| rem[v] as f64 / n as f64)
+    }
+
+    pub(super) fn rules(&self) -> &Rules {
+        self.rules
     }
 
     pub(super) fn shoe(&self) -> [u32; NV] {
@@ -751,6 +854,60 @@ fn resplit_total(ev_x: &[f64; 5], ev_p: &[f64; 5], rem: &[u32; NV], pv: usize, c
             raw += r * k as f64 * ev_n_ab(ev_x, ev_p, p, n, cap - 2, k - 1);
         }
         raw += r * (cap - k) as f64 * ev_x_ab(ev_x, p, n, cap - 2, k);
+    }
+    raw
+}
+
+/// `resplit_total` of a free split: in a term of `h` hands, each hand is the real one with
+/// chance 1/h and free otherwise (`real` and `free`: one hand's `ev_x`, `ev_p` of each kind).
+fn resplit_total_free(
+    real: ([f64; 5], [f64; 5]),
+    free: ([f64; 5], [f64; 5]),
+    rem: &[u32; NV],
+    pv: usize,
+    cap: usize,
+) -> f64 {
+    let n = rem.iter().sum::<u32>() as f64;
+    let p = rem[pv] as f64;
+    let np = n - p;
+    let prod = |pairs: usize, nonpairs: usize| -> f64 {
+        let mut x = 1.0;
+        for i in 0..pairs {
+            x *= (p - i as f64) / (n - i as f64);
+        }
+        for i in 0..nonpairs {
+            x *= (np - i as f64) / (n - pairs as f64 - i as f64);
+        }
+        x
+    };
+    // One hand of a split to `h` hands: real with chance 1/h.
+    let mix = |h: usize, r: f64, f: f64| (r + (h - 1) as f64 * f) / h as f64;
+    let n_ab = |a: usize, b: usize, h: usize| {
+        mix(
+            h,
+            ev_n_ab(&real.0, &real.1, p, n, a, b),
+            ev_n_ab(&free.0, &free.1, p, n, a, b),
+        )
+    };
+    let x_ab = |a: usize, b: usize, h: usize| {
+        mix(
+            h,
+            ev_x_ab(&real.0, p, n, a, b),
+            ev_x_ab(&free.0, p, n, a, b),
+        )
+    };
+    let mut raw = 0.0;
+    for h in 2..cap {
+        let q = (h - 1) as f64 * prod(h - 2, h);
+        raw += q * h as f64 * n_ab(h - 2, h - 1, h);
+    }
+    for k in 0..cap - 1 {
+        let m = if cap == 4 && k > 0 { 2.0 } else { 1.0 };
+        let r = m * prod(cap - 2, k);
+        if k > 0 {
+            raw += r * k as f64 * n_ab(cap - 2, k - 1, cap);
+        }
+        raw += r * (cap - k) as f64 * x_ab(cap - 2, k, cap);
     }
     raw
 }
