@@ -891,18 +891,6 @@ impl TryFrom<&BlackjackAudit> for AuditJob {
                 "--free-bet: the dossier's exact round distribution does not know Free Bet Blackjack; `exact blackjack --rules free-bet` and `sim blackjack --rules free-bet` do"
             );
         }
-        if built.charlie.is_some() {
-            anyhow::bail!(
-                "--charlie: the dossier's exact round distribution does not know the N-card Charlie; `exact blackjack --charlie N` and `sim blackjack --charlie N` do"
-            );
-        }
-        if args.rules.dealer_bj_takes
-            == Some(rtplab::games::blackjack::rules::DealerBjTakes::Splits)
-        {
-            anyhow::bail!(
-                "--dealer-bj-takes splits: the dossier's exact round distribution knows only all and original; `exact blackjack` and `sim blackjack` know splits"
-            );
-        }
         let rules = args.rules.to_rules()?;
         Ok(AuditJob {
             config: rtplab::games::blackjack::audit::AuditConfig {

@@ -83,13 +83,28 @@ fn merged(terms: Vec<Term>) -> Vec<Term> {
     v
 }
 
+/// The total of a hand that stopped as an N-card Charlie: above any dealer's but a blackjack.
+const CHARLIE: u8 = 30;
+
 /// Net and amount wagered of a seat's hands against dealer outcome `o` (0..=4 totals 17..=21,
 /// 5 bust, 6 blackjack, which takes every wager).
+#[cfg(test)]
 fn settle(ends: &[End], o: usize, u: i64) -> (i64, i64) {
+    settle_as(ends, o, u, false)
+}
+
+/// `settle`; with `takes_splits` a dealer blackjack takes each hand's bet but returns the
+/// doubles (the "Playtech peek" settlement).
+fn settle_as(ends: &[End], o: usize, u: i64, takes_splits: bool) -> (i64, i64) {
     let bet = |e: &End| if e.doubled { 2 * u } else { u };
     let wagered: i64 = ends.iter().map(bet).sum();
     if o == 6 {
-        return (-wagered, wagered);
+        let lost = if takes_splits {
+            u * ends.len() as i64
+        } else {
+            wagered
+        };
+        return (-lost, wagered);
     }
     let dealer = if o == 5 { 0 } else { 17 + o as i64 };
     let net = ends
@@ -104,13 +119,14 @@ fn settle(ends: &[End], o: usize, u: i64) -> (i64, i64) {
 
 /// The first hand's result at one undoubled bet (a bet behind that declines).
 fn behind(first: &End, o: usize, u: i64) -> i64 {
-    settle(
+    settle_as(
         &[End {
             doubled: false,
             ..*first
         }],
         o,
         u,
+        false,
     )
     .0
 }
@@ -223,7 +239,7 @@ impl<P: Decider> Hands<'_, '_, P> {
             out.push(Term {
                 all: *all,
                 end: End {
-                    total: total_of(hard, ace),
+                    total: self.stood(hard, ace, cards),
                     doubled: false,
                 },
                 p,
@@ -231,6 +247,15 @@ impl<P: Decider> Hands<'_, '_, P> {
             return;
         }
         self.hit(all, hard, ace, cards, ctx, p, out);
+    }
+
+    /// The total a hand stands on (`CHARLIE` for an N-card Charlie).
+    fn stood(&self, hard: u32, ace: bool, cards: u8) -> u8 {
+        if cards >= self.up.rules().charlie.unwrap_or(u8::MAX) {
+            CHARLIE
+        } else {
+            total_of(hard, ace)
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -382,7 +407,7 @@ impl<P: Decider> Hands<'_, '_, P> {
                     } else if self.up.plain_choice(&mut o, h, a, cards + 1, (pv, 1)).1
                         == Action::Stand
                     {
-                        put(&nd, total_of(h, a), false, ways);
+                        put(&nd, self.stood(h, a, cards + 1), false, ways);
                     } else {
                         next.entry(nd).or_insert((h, a, 0.0)).2 += ways;
                     }
@@ -502,6 +527,7 @@ fn split_rounds<P: Decider>(
     acc: &mut Acc,
 ) {
     let u = rules.units_per_bet();
+    let takes_splits = takes_splits(rules);
     // The first hand from the shoe less the pair, the second from what the first
     // left, the dealer from what both left. The chance that the two hands take
     // courses a then b is that of b then a (the cards are exchangeable: both are
@@ -553,7 +579,7 @@ fn split_rounds<P: Decider>(
                         if po == 0.0 {
                             continue;
                         }
-                        let (net, wag) = settle(&ends, o, u);
+                        let (net, wag) = settle_as(&ends, o, u, takes_splits);
                         // The bet behind stays on the first hand: a, then b.
                         acc.add(net, wag, behind(&a.end, o, u), p * po);
                         if orders == 2.0 {
@@ -568,6 +594,11 @@ fn split_rounds<P: Decider>(
     for part in &parts {
         acc.merge(part, 1.0);
     }
+}
+
+/// Whether a dealer blackjack takes the split hands' bets but not the doubles.
+fn takes_splits(rules: &Rules) -> bool {
+    !rules.peek && rules.dealer_bj_takes == super::rules::DealerBjTakes::Splits
 }
 
 /// The distribution given one up card (index `up`, ace = 0), per round with that up card.
@@ -648,7 +679,7 @@ fn per_up<P: Decider>(rules: &Rules, policy: &P, table: &DealerTable, up: usize)
                     h.up.dealer(&t.all)
                 };
                 for (o, &po) in d.iter().enumerate() {
-                    let (net, wag) = settle(&[t.end], o, u);
+                    let (net, wag) = settle_as(&[t.end], o, u, takes_splits(rules));
                     acc.add(net, wag, behind(&t.end, o, u), t.p * po);
                 }
             }
@@ -837,6 +868,20 @@ mod tests {
         obo.surrender = Surrender::Early;
         obo.h17 = true;
         check(&obo, &Optimal, "OBO early H17");
+        // Infinite Blackjack's six-card Charlie, and a five-card one (worth 1.5%), split
+        // hands included; the "Playtech peek" settlement with a strategy that doubles and
+        // splits against tens (the optimal one does, under DAS).
+        check(&Rules::infinite(), &Optimal, "six-card Charlie");
+        let mut five = Rules::infinite();
+        five.charlie = Some(5);
+        five.das = false;
+        five.decks = 2;
+        check(&five, &Optimal, "five-card Charlie");
+        let mut splits = Rules::seed();
+        splits.dealer_bj_takes = DealerBjTakes::Splits;
+        splits.das = true;
+        splits.decks = 2;
+        check(&splits, &Optimal, "ENHC takes splits, not doubles");
         let mut late = Rules::seed();
         late.surrender = Surrender::Late;
         late.bj_pays = BjPays::SixToFive;

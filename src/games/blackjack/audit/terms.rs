@@ -90,7 +90,7 @@ fn play_rules(r: &Rules) -> Vec<(String, String)> {
     put(
         "split",
         format!(
-            "two cards of equal {} ; up to {} hand{}; split aces {}{}; A + ten after a split is 21, not blackjack (pays 1:1)",
+            "two cards of equal {}; up to {} hand{}; split aces {}{}; A + ten after a split is 21, not blackjack (pays 1:1)",
             match r.split_by {
                 super::super::rules::SplitBy::Value => "value (K-Q is a pair)",
                 super::super::rules::SplitBy::Rank => "rank (K-K only)",
@@ -105,6 +105,12 @@ fn play_rules(r: &Rules) -> Vec<(String, String)> {
             if r.resplit_aces { ", and may be resplit" } else { "" }
         ),
     );
+    if let Some(n) = r.charlie {
+        put(
+            "Charlie",
+            format!("a hand of {n} cards that has not busted stands and wins 1:1, unless the dealer has blackjack"),
+        );
+    }
     v
 }
 
