@@ -22,14 +22,17 @@ pub struct Hand {
     pub second: Rank,
     /// Came from a split (so two cards totalling 21 are not a blackjack).
     pub split: bool,
-    /// Came from splitting aces.
-    pub split_aces: bool,
     pub doubled: bool,
-    /// Free Bet Blackjack: the hand's stake is the house's free chip (a free split), and its
-    /// double was free (a hard 9, 10 or 11): a free stake wins like a bet but is never lost.
-    pub free: bool,
-    pub free_double: bool,
+    /// Free Bet Blackjack: which of the hand's stakes are the house's free chips, which win
+    /// like a bet but are never lost (`FREE_STAKE`: a free split, `FREE_DOUBLE`: a free
+    /// double of a hard 9, 10 or 11). Eight bytes in all: a hand moves as one word.
+    pub free: u8,
 }
+
+/// [`Hand::free`]: the hand's own stake is free.
+pub const FREE_STAKE: u8 = 1;
+/// [`Hand::free`]: its double is free.
+pub const FREE_DOUBLE: u8 = 2;
 
 impl Hand {
     /// An empty hand.
@@ -53,8 +56,21 @@ impl Hand {
         h.add(card);
         h.first = card;
         h.split = true;
-        h.split_aces = card == 0;
         h
+    }
+
+    /// Came from splitting aces.
+    #[inline(always)]
+    pub fn split_aces(&self) -> bool {
+        self.split & (self.first == 0)
+    }
+
+    /// The hand's stakes in bets: (real, free), a double counted as a second stake.
+    #[inline(always)]
+    pub fn stakes(&self) -> (i64, i64) {
+        let free = (self.free & FREE_STAKE != 0) as i64
+            + (self.doubled & (self.free & FREE_DOUBLE != 0)) as i64;
+        (1 + self.doubled as i64 - free, free)
     }
 
     /// Add a card (the first two ranks are recorded by `two`, `from_split` and
@@ -277,7 +293,9 @@ mod tests {
 
     #[test]
     fn split_aces_flag() {
-        assert!(Hand::from_split(A).split_aces);
-        assert!(!Hand::from_split(r(8)).split_aces);
+        assert!(Hand::from_split(A).split_aces());
+        assert!(!Hand::from_split(r(8)).split_aces());
+        assert!(!Hand::two(A, A).split_aces());
+        assert_eq!(std::mem::size_of::<Hand>(), 8);
     }
 }

@@ -5,7 +5,7 @@
 //! initial bet (as if it had bet one); its bet (`SeatResult::bet`, in initial bets) scales it
 //! to money.
 
-use super::hand::{DrawTable, Hand};
+use super::hand::{DrawTable, Hand, FREE_DOUBLE, FREE_STAKE};
 use super::rules::{DealerBjTakes, Rules, Shuffle, SplitBy, Surrender, MAX_HANDS, MAX_PLAYERS};
 use super::strategy::{Action, Player, Seats, Situation};
 use crate::cards::{value, CardId, Rank, Shoe};
@@ -306,10 +306,13 @@ impl<'a, P: Player> Table<'a, P> {
             ..
         } = self;
         // One seat (the common case) gets code of its own, compiled for a constant count.
-        if ctx.rules.players == 1 {
-            ctx.play_round(1, player, shoe, rng, res, hands);
+        // Free Bet Blackjack is code of its own too, so that its stakes cost other games nothing.
+        if ctx.free_bet {
+            ctx.play_round_free_bet(player, shoe, rng, res, hands);
+        } else if ctx.rules.players == 1 {
+            ctx.play_round::<P, false>(1, player, shoe, rng, res, hands);
         } else {
-            ctx.play_round(ctx.rules.players as usize, player, shoe, rng, res, hands);
+            ctx.play_round::<P, false>(ctx.rules.players as usize, player, shoe, rng, res, hands);
         }
         &self.res
     }
@@ -324,9 +327,23 @@ impl Ctx<'_> {
         }
     }
 
+    /// `play_round` under Free Bet Blackjack: out of line, so that the other games' round
+    /// code stays as it was.
+    #[inline(never)]
+    fn play_round_free_bet<P: Player>(
+        &self,
+        player: &mut P,
+        shoe: &mut Shoe,
+        rng: &mut Rng,
+        res: &mut RoundResult,
+        hands: &mut [[Hand; MAX_HANDS as usize]; MAX_PLAYERS as usize],
+    ) {
+        self.play_round::<P, true>(self.rules.players as usize, player, shoe, rng, res, hands);
+    }
+
     /// Play one round for `players` seats from the shoe as it is.
     #[inline(always)]
-    fn play_round<P: Player>(
+    fn play_round<P: Player, const FREE: bool>(
         &self,
         players: usize,
         player: &mut P,
@@ -374,7 +391,7 @@ impl Ctx<'_> {
             player.see(hole);
         }
 
-        let counts = self.play_seats(
+        let counts = self.play_seats::<P, FREE>(
             players,
             player,
             (shoe, rng),
@@ -398,7 +415,7 @@ impl Ctx<'_> {
         let outcome = [self.dealer_outcome[end as usize & 63], DEALER_BJ as u8];
         res.dealer = outcome[dealer_bj as usize] as usize;
         let beat = self.dealer_beat[end as usize & 63] as i64;
-        if self.free_bet {
+        if FREE {
             let push22 = state_total(end) == 22;
             for s in 0..players {
                 self.settle_free_bet(
@@ -464,7 +481,7 @@ impl Ctx<'_> {
     /// natural or a seat that surrendered early); how many hands each ended with.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn play_seats<P: Player>(
+    fn play_seats<P: Player, const FREE: bool>(
         &self,
         players: usize,
         player: &mut P,
@@ -488,7 +505,7 @@ impl Ctx<'_> {
             if peeked_bj || seat.natural {
                 continue;
             }
-            let n = self.play_seat(
+            let n = self.play_seat::<P, FREE>(
                 s,
                 player,
                 shoe,
@@ -501,8 +518,13 @@ impl Ctx<'_> {
             let mut wagered = 0;
             for h in &hands[s][..n] {
                 // The player's own money: a free chip (Free Bet) is not wagered.
-                let real = !h.free as i64 + (h.doubled & !h.free_double) as i64;
-                wagered += real * self.u;
+                wagered += if FREE {
+                    h.stakes().0 * self.u
+                } else if h.doubled {
+                    2 * self.u
+                } else {
+                    self.u
+                };
                 seat.busts += h.busted() as u8;
             }
             seat.wagered = wagered;
@@ -519,7 +541,7 @@ impl Ctx<'_> {
     /// in which only hitting and standing remain.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn play_seat<P: Player>(
+    fn play_seat<P: Player, const FREE: bool>(
         &self,
         seat_index: usize,
         player: &mut P,
@@ -545,8 +567,8 @@ impl Ctx<'_> {
                 // data the branch predictor cannot learn, so these are computed, not branched.
                 let pair_ok = (n < max)
                     & self.is_pair(h.first, h.second)
-                    & (!h.split_aces | rules.resplit_aces);
-                let locked = h.split_aces & !rules.hit_split_aces;
+                    & (!h.split_aces() | rules.resplit_aces);
+                let locked = h.split_aces() & !rules.hit_split_aces;
                 if locked && !pair_ok {
                     break false; // split aces take one card only
                 }
@@ -572,12 +594,16 @@ impl Ctx<'_> {
                     hands[n] = Hand::from_split(h.second);
                     // Free Bet: a split of any pair but tens puts the house's chip on the
                     // new hand; the hand split keeps its own stake.
-                    hands[n].free = self.free_bet & (value(h.first) != 10);
                     n += 1;
                     seat.splits += 1;
-                    let free = h.free;
-                    h = Hand::from_split(h.first);
-                    h.free = free;
+                    if FREE {
+                        hands[n - 1].free = (value(h.first) != 10) as u8 * FREE_STAKE;
+                        let free = h.free;
+                        h = Hand::from_split(h.first);
+                        h.free = free;
+                    } else {
+                        h = Hand::from_split(h.first);
+                    }
                     h.add_second(deal(shoe, rng, player));
                     continue;
                 }
@@ -590,7 +616,10 @@ impl Ctx<'_> {
                 seat.doubles += double as u8;
                 seat.surrendered |= surrender;
                 h.doubled = double;
-                h.free_double = double & self.free_bet & !h.has_ace & (9..=11).contains(&h.hard);
+                if FREE {
+                    h.free |=
+                        (double & !h.has_ace & (9..=11).contains(&h.hard)) as u8 * FREE_DOUBLE;
+                }
                 let c = deal_if(shoe, rng, player, hit | double);
                 h.add_if(c, hit | double);
                 break hit;
@@ -689,8 +718,7 @@ impl Ctx<'_> {
         };
         let mut net = 0;
         for h in hands {
-            let real = !h.free as i64 + (h.doubled & !h.free_double) as i64;
-            let free = h.free as i64 + (h.doubled & h.free_double) as i64;
+            let (real, free) = h.stakes();
             let o = outcome(h);
             net += if o > 0 {
                 (real + free) * u
