@@ -869,8 +869,18 @@ impl Browser {
             .to_string()
     }
 
+    /// The whole page (not only the part in the window), as a PNG.
     fn screenshot(&mut self, path: &Path) {
-        let r = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        let size = self
+            .eval("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]");
+        let r = self.call(
+            "Page.captureScreenshot",
+            json!({
+                "format": "png",
+                "captureBeyondViewport": true,
+                "clip": {"x": 0, "y": 0, "width": size[0], "height": size[1], "scale": 1},
+            }),
+        );
         let png = base64(r["data"].as_str().unwrap());
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
         std::fs::write(path, &png).unwrap();
@@ -1148,6 +1158,10 @@ fn every_panel_works_in_a_real_browser() {
     b.size(390, 844, true);
     for panel in ["rules", "advise", "bets", "runs"] {
         b.tab(panel);
+        if panel == "rules" {
+            // The rule changes settled: no progress of an earlier rule set left behind.
+            b.until("document.getElementById('sens-p').textContent === '' && !document.getElementById('sens-h').classList.contains('busy')");
+        }
         std::thread::sleep(Duration::from_millis(300));
         let wide = b.eval("document.documentElement.scrollWidth");
         assert!(
