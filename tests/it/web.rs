@@ -594,6 +594,69 @@ fn files_are_held_by_handle_and_nothing_planted_at_a_name_is_followed() {
 }
 
 #[test]
+fn an_answer_longer_than_the_timeout_is_refused_and_the_server_goes_on() {
+    let s = serve_with("timeout", &["--timeout", "1"], &[]);
+    // Fourteen exact analyses with splits to four hands: several seconds on any machine.
+    let slow = [
+        "exact",
+        "blackjack",
+        "--max-hands",
+        "4",
+        "--das",
+        "--sensitivity",
+    ];
+    let t = Instant::now();
+    let (code, v) = post(&s.addr, "/api/command", &json!({ "args": slow }));
+    let took = t.elapsed();
+    assert_eq!(code, 503, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("took longer than 1 s"),
+        "{v}"
+    );
+    assert!(took < Duration::from_secs(4), "answered after {took:?}");
+    // The work nobody waits for stops (between two analyses): the server is idle after.
+    std::thread::sleep(Duration::from_millis(1500));
+    let cpu = || {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", s.child.id())).unwrap();
+        let f: Vec<u64> = stat
+            .rsplit_once(')')
+            .unwrap()
+            .1
+            .split_whitespace()
+            .skip(11)
+            .take(2)
+            .map(|x| x.parse().unwrap())
+            .collect();
+        f[0] + f[1]
+    };
+    let before = cpu();
+    std::thread::sleep(Duration::from_secs(2));
+    let ticks = cpu() - before;
+    assert!(
+        ticks < 30,
+        "{ticks} ticks of CPU in 2 s after the answer was given up"
+    );
+    // The server answers the next one.
+    command(
+        &s.addr,
+        &[
+            "risk",
+            "--ev",
+            "0.01",
+            "--sd",
+            "1.1",
+            "--bankroll",
+            "100",
+            "--trials",
+            "0",
+        ],
+    );
+}
+
+#[test]
 fn several_clients_are_answered_at_once() {
     let s = serve("clients");
     let addr = s.addr.clone();
