@@ -1164,6 +1164,26 @@ fn every_panel_works_in_a_real_browser() {
         .starts_with(doom["options"][0]["action"].as_str().unwrap()));
     b.choose("#a-game", "twenty-one");
     b.until("document.getElementById('advise-cmd').textContent.includes('advise twenty-one')");
+    let tw = cli_json(&[
+        "advise",
+        "twenty-one",
+        "--row",
+        "W6 K5 R4 B3 Y2 G1",
+        "--roll",
+        "W3 K5 R1 B6 Y2 G4",
+        "--filled",
+        "W,R",
+        "--hits",
+        "1",
+    ]);
+    assert_eq!(
+        b.text("#advice tbody tr.best td"),
+        format!("{} ★", tw["options"][0]["action"].as_str().unwrap())
+    );
+    assert_eq!(
+        b.eval("document.querySelectorAll('#advice tbody tr').length"),
+        json!(tw["options"].as_array().unwrap().len())
+    );
 
     // Counting calculator: bets recomputed as the bankroll changes, equal to the CLI's.
     b.tab("bets");
