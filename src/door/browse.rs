@@ -119,6 +119,49 @@ impl Shown {
         Ok(bytes)
     }
 
+    /// Hold the file `rel` below this folder as a command's input of `kind`, named `given` on
+    /// its command line: each name opened relative to the folder before it, no link
+    /// followed, a regular file within the kind's size limit. The door takes the open file
+    /// ([`crate::door::Door::open_holding`]) and the command reads it, not what is at the
+    /// name by then.
+    pub fn hold(
+        &self,
+        rel: &str,
+        given: &Path,
+        kind: super::InputKind,
+    ) -> Result<super::input::Held, BrowseError> {
+        let mut parts = names(rel)?;
+        let Some(file) = parts.pop() else {
+            return Err(BrowseError::NotFile(rel.into()));
+        };
+        let dir = self.walk(rel, &parts)?;
+        let fd = rustix::fs::openat(
+            &*dir,
+            &*file,
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|e| refused(rel, e))?;
+        let io = |e: std::io::Error| BrowseError::Io(rel.into(), e.to_string());
+        let f = std::fs::File::from(fd);
+        let meta = f.metadata().map_err(io)?;
+        if !meta.is_file() {
+            return Err(BrowseError::NotFile(rel.into()));
+        }
+        if meta.len() > kind.limit() {
+            return Err(BrowseError::TooLarge(rel.into(), kind.limit()));
+        }
+        // Reads block again (a regular file never waits).
+        if let Ok(fl) = rustix::fs::fcntl_getfl(&f) {
+            let _ = rustix::fs::fcntl_setfl(&f, fl - OFlags::NONBLOCK);
+        }
+        Ok(super::input::Held::opened(
+            given.to_path_buf(),
+            f,
+            Some(dir),
+        ))
+    }
+
     /// The folder of the names `parts` below this one, each opened relative to the one
     /// before, links not followed.
     fn walk(&self, rel: &str, parts: &[OsString]) -> Result<Dirfd, BrowseError> {
@@ -192,5 +235,53 @@ mod tests {
         let names: Vec<String> = s.list("").unwrap().into_iter().map(|e| e.name).collect();
         assert_eq!(names, ["a"]);
         assert!(s.list("etc").is_err());
+    }
+
+    #[test]
+    fn an_input_held_below_the_folder_is_the_file_seen_whatever_is_put_at_its_name() {
+        use crate::door::{Door, InputKind, Plan};
+        let t = tempfile::tempdir().unwrap();
+        let other = tempfile::tempdir().unwrap();
+        std::fs::create_dir(t.path().join("a")).unwrap();
+        std::fs::write(t.path().join("a/r.json"), "held").unwrap();
+        std::fs::write(other.path().join("r.json"), "planted").unwrap();
+        let s = Shown::open(t.path()).unwrap();
+        let given = t.path().join("a/r.json");
+        let held = s.hold("a/r.json", &given, InputKind::Report).unwrap();
+        // The folder swapped for a link to another folder after the hold.
+        std::fs::rename(t.path().join("a"), t.path().join("a-old")).unwrap();
+        std::os::unix::fs::symlink(other.path(), t.path().join("a")).unwrap();
+        assert_eq!(std::fs::read_to_string(&given).unwrap(), "planted");
+        let mut plan = Plan::default();
+        plan.input("--from", &given, InputKind::Report);
+        let door = Door::open_holding(&plan, vec![held]).unwrap();
+        assert_eq!(
+            crate::door::input::read_text(&given, "--from", 100).unwrap(),
+            "held"
+        );
+        drop(door);
+        // Held again now: the link is not followed.
+        assert!(matches!(
+            s.hold("a/r.json", &given, InputKind::Report),
+            Err(BrowseError::BadName(_))
+        ));
+        // A link at the file's own name, and a file too large for its kind.
+        std::fs::remove_file(t.path().join("a")).unwrap();
+        std::fs::rename(t.path().join("a-old"), t.path().join("a")).unwrap();
+        std::fs::remove_file(t.path().join("a/r.json")).unwrap();
+        std::os::unix::fs::symlink(other.path().join("r.json"), t.path().join("a/r.json")).unwrap();
+        assert!(matches!(
+            s.hold("a/r.json", &given, InputKind::Report),
+            Err(BrowseError::BadName(_))
+        ));
+        std::fs::write(t.path().join("a/big.txt"), vec![b'x'; 2 << 20]).unwrap();
+        assert!(matches!(
+            s.hold("a/big.txt", &given, InputKind::Text),
+            Err(BrowseError::TooLarge(..))
+        ));
+        assert!(matches!(
+            s.hold("a", &given, InputKind::Text),
+            Err(BrowseError::NotFile(_))
+        ));
     }
 }

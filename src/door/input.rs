@@ -109,6 +109,24 @@ impl Held {
         self.folder.as_ref()
     }
 
+    /// An input held by its caller: `file`, opened already (a regular file; its identity
+    /// taken from it), given on the command line as `path`, in the held `folder`. A server
+    /// that opened it relative to a folder it holds ([`super::browse::Shown::hold`]) hands it
+    /// to the door this way, so that nothing is opened by name again.
+    pub fn opened(
+        path: std::path::PathBuf,
+        file: std::fs::File,
+        folder: Option<super::at::Dirfd>,
+    ) -> Held {
+        let id = file.metadata().ok().map(|m| super::identity::Id::of(&m));
+        Held {
+            path,
+            id,
+            file: Some(file),
+            folder,
+        }
+    }
+
     /// The held file opened anew for reading from its start (through this process's handle
     /// of it: the same file, whatever is at its name now).
     fn reopen(&self) -> std::io::Result<std::fs::File> {

@@ -232,9 +232,22 @@ impl Door {
 
     /// Check every input and output of `plan` together and hold them.
     pub fn open(plan: &Plan) -> Result<Door, DoorError> {
+        Door::open_holding(plan, Vec::new())
+    }
+
+    /// [`Door::open`], with inputs its caller holds already (each known by the path the plan
+    /// gives it; see [`input::Held::opened`]): those are not opened by name again.
+    pub fn open_holding(plan: &Plan, mut held: Vec<input::Held>) -> Result<Door, DoorError> {
         let mut ins = Vec::new();
         for i in &plan.inputs {
-            let held = input::hold(&i.path, i.kind, &i.flag)?;
+            let given = held
+                .iter()
+                .position(|h| h.path.as_os_str() == i.path.as_os_str())
+                .map(|k| held.swap_remove(k));
+            let held = match given {
+                Some(h) => h,
+                None => input::hold(&i.path, i.kind, &i.flag)?,
+            };
             ins.push((i, held));
         }
         let mut outs = Vec::new();
@@ -661,7 +674,8 @@ pub fn written() -> Vec<String> {
 
 /// A test hook (compiled only into the test builds): where `RTPLAB_TEST_PAUSE` names a path,
 /// the command stops at `point` (`write`: between its check and its first write; `exit`: when
-/// its exit code is being decided) until the test lets it go: it makes `PATH.POINT.ready` and
+/// its exit code is being decided; `read`: a command of `serve`'s page, between holding its
+/// files and reading them) until the test lets it go: it makes `PATH.POINT.ready` and
 /// waits for `PATH.POINT.go`. The door's tests change what is
 /// at a name while the command waits there.
 #[cfg(rtplab_test_hooks)]

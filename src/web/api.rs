@@ -27,6 +27,7 @@ use serde_json::{json, Value};
 use super::runs::Runs;
 use super::{verb, Commands, Options, WebError, MAX_BODY, MAX_FILE, PAGE, QUICK};
 use crate::door::browse::Shown;
+use crate::door::input::Held;
 use crate::door::{Door, Plan};
 use crate::job::{Ctx, Outcome, Status};
 use crate::progress::Watch;
@@ -42,9 +43,14 @@ const MAX_ARG: usize = 2000;
 pub(super) struct State {
     commands: Arc<dyn Commands>,
     addr: SocketAddr,
-    reports: Shown,
-    /// The folders a command may read from: the reports, the runs, the strategies.
-    readable: Vec<PathBuf>,
+    reports: Arc<Shown>,
+    /// The reports folder as given (`--reports`).
+    reports_path: PathBuf,
+    /// The strategies folder, held when it is there (a command may read its files).
+    strategies: Option<Arc<Shown>>,
+    /// The working folder when the server started: a relative path a command names is below
+    /// it (resolved by name once, at the start, as the folders were opened).
+    cwd: PathBuf,
     cache: Mutex<HashMap<Vec<String>, Value>>,
     /// The progress of the quick commands under way, by the token the page sent with each.
     watching: Mutex<HashMap<String, Watch>>,
@@ -77,17 +83,15 @@ impl State {
             )
         };
         let reports = Shown::open(&opts.reports).map_err(|e| folder(&opts.reports, e))?;
-        let mut readable: Vec<PathBuf> = [&opts.reports, &opts.runs, &PathBuf::from("strategies")]
-            .iter()
-            .filter_map(|p| p.canonicalize().ok())
-            .collect();
-        readable.dedup();
+        let cwd = std::env::current_dir().map_err(|e| folder(Path::new("."), e))?;
         Ok(State {
             runs: Runs::new(opts.runs.clone(), commands.clone()),
             commands,
             addr,
-            reports,
-            readable,
+            reports: Arc::new(reports),
+            reports_path: opts.reports.clone(),
+            strategies: Shown::open(Path::new("strategies")).ok().map(Arc::new),
+            cwd,
             cache: Mutex::new(HashMap::new()),
             watching: Mutex::new(HashMap::new()),
             timeout: opts.timeout,
@@ -155,7 +159,7 @@ impl State {
                         Err(e) => e,
                     },
                     "/api/runs" => match args(&body) {
-                        Ok(a) => match self.runs.start(a, |p| self.check_plan(p, true)) {
+                        Ok(a) => match self.runs.start(a, |p| self.hold_files(p, true)) {
                             Ok(v) => Answer::json(200, &v),
                             Err(e) => Answer::error(400, e),
                         },
@@ -230,9 +234,9 @@ impl State {
         let t = Instant::now();
         let (tx, rx) = std::sync::mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
-        let (commands, readable, stop2, a) = (
+        let (commands, roots, stop2, a) = (
             self.commands.clone(),
-            self.readable.clone(),
+            self.roots(),
             stop.clone(),
             args.clone(),
         );
@@ -242,7 +246,7 @@ impl State {
             w.insert(t.clone(), watch.clone());
         }
         std::thread::spawn(move || {
-            let r = watch.during(|| run_quick(&*commands, &a, &readable, &stop2));
+            let r = watch.during(|| run_quick(&*commands, &a, &roots, &stop2));
             let _ = tx.send(r);
         });
         let r = rx.recv_timeout(self.timeout);
@@ -281,9 +285,25 @@ impl State {
     }
 
     /// The files a command names: nothing written (but a run's report folder, `run`), and
-    /// every file read below a folder the server shows (or the strategies folder).
-    fn check_plan(&self, plan: &Plan, run: bool) -> Result<(), String> {
-        check_plan(plan, run, &self.readable)
+    /// every file read held below a folder the server holds: see [`hold_files`].
+    fn hold_files(&self, plan: &Plan, run: bool) -> Result<Vec<Held>, String> {
+        hold_files(plan, run, &self.roots())
+    }
+
+    /// The folders a command may read from, held: the reports, the runs (once there), the
+    /// strategies.
+    fn roots(&self) -> Roots {
+        let mut folders = vec![(self.reports_path.clone(), self.reports.clone())];
+        if let Some(runs) = self.runs.shown() {
+            folders.push((self.runs.dir().to_path_buf(), runs));
+        }
+        if let Some(s) = &self.strategies {
+            folders.push((PathBuf::from("strategies"), s.clone()));
+        }
+        Roots {
+            cwd: self.cwd.clone(),
+            folders,
+        }
     }
 
     /// `GET /api/files?root=reports&path=a/b`.
@@ -335,8 +355,38 @@ impl State {
     }
 }
 
-/// A plan's files checked: see [`State::check_plan`].
-pub(super) fn check_plan(plan: &Plan, run: bool, readable: &[PathBuf]) -> Result<(), String> {
+/// The folders a command may read from, each held since it was first opened, with the path
+/// it was given as; and the working folder, against which a relative path is read.
+pub(super) struct Roots {
+    cwd: PathBuf,
+    folders: Vec<(PathBuf, Arc<Shown>)>,
+}
+
+impl Roots {
+    /// The held folder `path` lies in, and its names below it, read from the path's spelling
+    /// alone (nothing at any name is looked at): `None` when it lies in none of them.
+    fn place(&self, path: &Path) -> Option<(&Shown, String)> {
+        let plain = |p: &Path| -> PathBuf {
+            self.cwd
+                .join(p)
+                .components()
+                .filter(|c| !matches!(c, std::path::Component::CurDir))
+                .collect()
+        };
+        let path = plain(path);
+        self.folders.iter().find_map(|(root, shown)| {
+            let rel = path.strip_prefix(plain(root)).ok()?;
+            Some((&**shown, rel.to_str()?.to_string()))
+        })
+    }
+}
+
+/// A plan's files checked and its inputs held: no output but a run's report folder (`run`),
+/// and every input a regular file below one of the folders held (`roots`), opened now
+/// relative to that folder's handle, one name at a time, no link followed (a name with `..`
+/// or a hidden name refused). The command then reads these open files, whatever is put at
+/// their names meanwhile.
+pub(super) fn hold_files(plan: &Plan, run: bool, roots: &Roots) -> Result<Vec<Held>, String> {
     for o in &plan.outputs {
         if !(run && o.flag == "--out-dir") {
             return Err(format!(
@@ -345,35 +395,41 @@ pub(super) fn check_plan(plan: &Plan, run: bool, readable: &[PathBuf]) -> Result
             ));
         }
     }
+    let mut held = Vec::new();
     for i in &plan.inputs {
-        let within = i
-            .path
-            .canonicalize()
-            .ok()
-            .is_some_and(|p| readable.iter().any(|r| p.starts_with(r)));
-        if !within {
-            let folders: Vec<String> = readable.iter().map(|r| r.display().to_string()).collect();
+        let Some((shown, rel)) = roots.place(&i.path) else {
+            let folders: Vec<String> = roots
+                .folders
+                .iter()
+                .map(|r| r.0.display().to_string())
+                .collect();
             return Err(format!(
                 "{} {}: the page reads files from the folders it shows only ({})",
                 i.flag,
                 i.path.display(),
                 folders.join(", ")
             ));
-        }
+        };
+        let h = shown
+            .hold(&rel, &i.path, i.kind)
+            .map_err(|e| format!("{} {}: {e}", i.flag, i.path.display()))?;
+        held.push(h);
     }
-    Ok(())
+    Ok(held)
 }
 
 /// Parse, check, hold the files and run a quick command: its answer's JSON.
 fn run_quick(
     commands: &dyn Commands,
     args: &[String],
-    readable: &[PathBuf],
+    roots: &Roots,
     stop: &AtomicBool,
 ) -> Result<Value, String> {
     let parsed = commands.parse(args)?;
-    check_plan(&parsed.plan, false, readable)?;
-    let door = Door::open(&parsed.plan).map_err(|e| e.to_string())?;
+    let held = hold_files(&parsed.plan, false, roots)?;
+    // The test hook between the check (which holds the files) and their use.
+    crate::door::pause("read");
+    let door = Door::open_holding(&parsed.plan, held).map_err(|e| e.to_string())?;
     let ctx = Ctx {
         stop,
         graceful: || {},

@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 use super::api::{command_line, status_name};
 use super::{verb, Commands, RUNS};
 use crate::door::browse::{make_folder, Shown};
+use crate::door::input::Held;
 use crate::door::{Door, Plan};
 use crate::job::{Ctx, Outcome};
 use crate::progress::Watch;
@@ -88,7 +89,7 @@ impl Runs {
     pub(super) fn start(
         &self,
         mut args: Vec<String>,
-        check: impl Fn(&Plan) -> Result<(), String>,
+        check: impl Fn(&Plan) -> Result<Vec<Held>, String>,
     ) -> Result<Value, String> {
         let v = verb(&args);
         if !RUNS.contains(&v.as_str()) {
@@ -109,9 +110,10 @@ impl Runs {
             .map_err(|e| format!("cannot make the runs folder {}: {e}", self.dir.display()))?;
         let out = self.dir.join(&name);
         args.extend(["--out-dir".to_string(), out.display().to_string()]);
-        // Checked here (the answer says what is wrong), and parsed again on the run's thread.
+        // Checked here (the answer says what is wrong), its inputs held, and parsed again on
+        // the run's thread, which reads the inputs held here.
         let parsed = self.commands.parse(&args)?;
-        check(&parsed.plan)?;
+        let held = check(&parsed.plan)?;
         let run = Arc::new(Run {
             id,
             name: name.clone(),
@@ -128,7 +130,7 @@ impl Runs {
         std::thread::spawn(move || {
             let end = run.watch.during(|| {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    play(&*commands, &run.args, &run.stop)
+                    play(&*commands, &run.args, &run.stop, held)
                 }))
                 .unwrap_or_else(|_| Err("the run ended on an internal error".into()))
             });
@@ -205,15 +207,19 @@ impl Runs {
     }
 }
 
-/// Run the command `args` as the binary runs it, with `stop` as its Ctrl-C, and write its
-/// report folder (`--out-dir`, which the door holds): how it ended.
+/// Run the command `args` as the binary runs it, with `stop` as its Ctrl-C, its inputs those
+/// `held` when it was started, and write its report folder (`--out-dir`, which the door
+/// holds): how it ended.
 fn play(
     commands: &dyn Commands,
     args: &[String],
     stop: &AtomicBool,
+    held: Vec<Held>,
 ) -> Result<&'static str, String> {
     let parsed = commands.parse(args)?;
-    let door = Door::open(&parsed.plan).map_err(|e| e.to_string())?;
+    // The test hook between the check (which held the files) and their use.
+    crate::door::pause("read");
+    let door = Door::open_holding(&parsed.plan, held).map_err(|e| e.to_string())?;
     let ctx = Ctx {
         stop,
         graceful: || {},

@@ -32,10 +32,17 @@ impl Drop for Served {
 /// `rtplab serve --port 0` in the package's folder (its reports), runs written to a folder of
 /// the test's own.
 fn serve(name: &str) -> Served {
+    serve_with(name, &[], &[])
+}
+
+/// [`serve`] with more arguments and environment variables.
+fn serve_with(name: &str, args: &[&str], env: &[(&str, &Path)]) -> Served {
     let runs = temp_dir(&format!("web-{name}"));
     let mut child = process()
         .args(["serve", "--port", "0", "--runs"])
         .arg(&runs)
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -267,6 +274,65 @@ fn bets_and_risk_are_the_command_lines() {
     close(&r["json"]["trip"]["ror"], &m["trip"]["ror"]);
 }
 
+/// The blackjack table's side bets as the page offers them (its `SIDES`).
+fn page_sides() -> Vec<String> {
+    let page = include_str!("../../src/web/page.html");
+    let list = page
+        .split_once("const SIDES = [")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .expect("the page lists its side bets")
+        .0;
+    list.split(',')
+        .map(|n| n.trim().trim_matches('"').to_string())
+        .collect()
+}
+
+#[test]
+fn every_side_bet_of_the_table_is_offered_and_its_figures_are_the_command_lines() {
+    // The page offers each blackjack table of the library, and nothing else.
+    let library: Vec<String> = rtplab::sidebet::Paytable::all_built_in()
+        .into_iter()
+        .filter(|t| t.game == rtplab::sidebet::Game::Blackjack)
+        .map(|t| t.name)
+        .collect();
+    let offered = page_sides();
+    assert_eq!(offered, library);
+    // Each one's exact RTP, edge, SD and event table are the command line's, under rules
+    // that move them (6 decks, H17: Buster Blackjack pays on the dealer's busts).
+    let s = serve("sides");
+    let mut args = vec!["exact", "blackjack", "--decks", "6", "--h17"];
+    for n in &offered {
+        args.extend(["--side", n.as_str()]);
+    }
+    let v = command(&s.addr, &args);
+    let cli = cli_json(&args);
+    assert_eq!(v["json"]["side_bets"], cli["side_bets"]);
+    let sides = cli["side_bets"].as_array().unwrap();
+    assert_eq!(sides.len(), library.len());
+    // Buster Blackjack's edge, 6 decks H17, as published (pay table 1: 6.21%).
+    let buster = sides
+        .iter()
+        .find(|b| b["name"] == "buster-blackjack")
+        .unwrap();
+    let edge = -buster["exact"]["ev"].as_f64().unwrap();
+    assert!((edge - 0.0621).abs() < 0.0005, "{edge}");
+    // The text the page shows beside is the command line's too.
+    assert_eq!(
+        v["text"].as_str().unwrap(),
+        String::from_utf8(succeeds(rtplab().args(&args).arg("-q")).stdout).unwrap()
+    );
+    // The live variants: a Charlie and a dealer blackjack taking the splits.
+    let live = [
+        "exact",
+        "blackjack",
+        "--charlie",
+        "6",
+        "--dealer-bj-takes",
+        "splits",
+    ];
+    assert_eq!(command(&s.addr, &live)["json"], cli_json(&live));
+}
+
 #[test]
 fn bad_input_is_refused_with_the_command_lines_message() {
     let s = serve("refused");
@@ -392,6 +458,201 @@ fn the_reports_folder_is_listed_and_read() {
     assert_eq!(
         text,
         std::fs::read_to_string("reports/seed-table-exact.md").unwrap()
+    );
+}
+
+/// The page's bets from `from`, at a bankroll.
+fn bets_args(from: &str, bankroll: &str) -> Vec<String> {
+    [
+        "strategies",
+        "bets",
+        "blackjack",
+        "--from",
+        from,
+        "--bankroll",
+        bankroll,
+        "--table-min",
+        "25",
+        "--table-max",
+        "1000",
+        "--chip",
+        "5",
+        "--target-ror",
+        "5%",
+        "--trials",
+        "0",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+#[test]
+fn files_are_held_by_handle_and_nothing_planted_at_a_name_is_followed() {
+    // A reports folder of the test's own, a counting report in it; another folder beside with
+    // a different report at the same name.
+    let t = temp_dir("web-handles");
+    let (shown, other) = (t.join("reports"), t.join("elsewhere"));
+    for (dir, src) in [
+        (&shown, "reports/counting-hilo-wong/report.json"),
+        (&other, "reports/counting-hilo-75pct/report.json"),
+    ] {
+        std::fs::create_dir_all(dir.join("counting-x")).unwrap();
+        std::fs::copy(src, dir.join("counting-x/report.json")).unwrap();
+    }
+    let pause = t.join("pause");
+    let s = serve_with(
+        "held",
+        &["--reports", shown.to_str().unwrap()],
+        &[
+            ("RTPLAB_TEST_PAUSE", &pause),
+            ("RTPLAB_TEST_PAUSE_POINTS", Path::new("read")),
+        ],
+    );
+    let from = shown.join("counting-x/report.json");
+    let from = from.to_str().unwrap();
+    let cli = |dir: &Path, bankroll: &str| {
+        let f = dir.join("counting-x/report.json");
+        let a = bets_args(f.to_str().unwrap(), bankroll);
+        cli_json(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let (held, planted) = (cli(&shown, "15000"), cli(&other, "15000"));
+    assert_ne!(held["ev_per_round"], planted["ev_per_round"]);
+
+    // Between holding the file and reading it, its folder is swapped for a link to the
+    // other folder: the command reads the file it held.
+    let addr = s.addr.clone();
+    let args = bets_args(from, "15000");
+    let asking = std::thread::spawn(move || post(&addr, "/api/command", &json!({ "args": args })));
+    let ready = t.join("pause.read.ready");
+    let start = Instant::now();
+    while !ready.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the server never paused"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::fs::rename(shown.join("counting-x"), shown.join("counting-x-held")).unwrap();
+    std::os::unix::fs::symlink(other.join("counting-x"), shown.join("counting-x")).unwrap();
+    std::fs::write(t.join("pause.read.go"), b"").unwrap();
+    let (code, v) = asking.join().unwrap();
+    assert_eq!(code, 200, "{v}");
+    assert_eq!(v["json"], held, "the file held is the file read");
+
+    // Asked again now, the link planted at the folder's name is not followed.
+    let again = bets_args(from, "15001");
+    let (code, v) = post(&s.addr, "/api/command", &json!({ "args": again }));
+    assert_eq!(code, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("no links"), "{v}");
+    // Nor a link at the file's own name.
+    std::fs::remove_file(shown.join("counting-x")).unwrap();
+    std::fs::rename(shown.join("counting-x-held"), shown.join("counting-x")).unwrap();
+    std::fs::rename(
+        shown.join("counting-x/report.json"),
+        shown.join("counting-x/held.json"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        other.join("counting-x/report.json"),
+        shown.join("counting-x/report.json"),
+    )
+    .unwrap();
+    let (code, v) = post(&s.addr, "/api/command", &json!({ "args": again }));
+    assert_eq!(code, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("no links"), "{v}");
+    // A name with `..`, spelled to lead back in, is refused too.
+    let dotted = format!("{}/../reports/counting-x/held.json", shown.display());
+    let (code, v) = post(
+        &s.addr,
+        "/api/command",
+        &json!({ "args": bets_args(&dotted, "15000") }),
+    );
+    assert_eq!(code, 400, "{v}");
+
+    // The whole reports folder swapped for another: the page still lists and reads the
+    // folder it opened, not what is at its name now.
+    std::fs::rename(&shown, t.join("reports-held")).unwrap();
+    std::os::unix::fs::symlink(&other, &shown).unwrap();
+    let (code, v) = get(&s.addr, "/api/files?root=reports&path=counting-x");
+    assert_eq!(code, 200, "{v}");
+    let names: Vec<&str> = v["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"held.json"), "{names:?}");
+    let held_from = format!("{}/counting-x/held.json", shown.display());
+    let (code, v) = post(
+        &s.addr,
+        "/api/command",
+        &json!({ "args": bets_args(&held_from, "15000") }),
+    );
+    assert_eq!(code, 200, "{v}");
+    assert_eq!(v["json"]["ev_per_round"], held["ev_per_round"]);
+    let _ = std::fs::remove_dir_all(&t);
+}
+
+#[test]
+fn an_answer_longer_than_the_timeout_is_refused_and_the_server_goes_on() {
+    let s = serve_with("timeout", &["--timeout", "1"], &[]);
+    // Fourteen exact analyses with splits to four hands: several seconds on any machine.
+    let slow = [
+        "exact",
+        "blackjack",
+        "--max-hands",
+        "4",
+        "--das",
+        "--sensitivity",
+    ];
+    let t = Instant::now();
+    let (code, v) = post(&s.addr, "/api/command", &json!({ "args": slow }));
+    let took = t.elapsed();
+    assert_eq!(code, 503, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("took longer than 1 s"),
+        "{v}"
+    );
+    assert!(took < Duration::from_secs(4), "answered after {took:?}");
+    // The work nobody waits for stops (between two analyses): the server is idle after.
+    std::thread::sleep(Duration::from_millis(1500));
+    let cpu = || {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", s.child.id())).unwrap();
+        let f: Vec<u64> = stat
+            .rsplit_once(')')
+            .unwrap()
+            .1
+            .split_whitespace()
+            .skip(11)
+            .take(2)
+            .map(|x| x.parse().unwrap())
+            .collect();
+        f[0] + f[1]
+    };
+    let before = cpu();
+    std::thread::sleep(Duration::from_secs(2));
+    let ticks = cpu() - before;
+    assert!(
+        ticks < 30,
+        "{ticks} ticks of CPU in 2 s after the answer was given up"
+    );
+    // The server answers the next one.
+    command(
+        &s.addr,
+        &[
+            "risk",
+            "--ev",
+            "0.01",
+            "--sd",
+            "1.1",
+            "--bankroll",
+            "100",
+            "--trials",
+            "0",
+        ],
     );
 }
 
@@ -671,8 +932,18 @@ impl Browser {
             .to_string()
     }
 
+    /// The whole page (not only the part in the window), as a PNG.
     fn screenshot(&mut self, path: &Path) {
-        let r = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        let size = self
+            .eval("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]");
+        let r = self.call(
+            "Page.captureScreenshot",
+            json!({
+                "format": "png",
+                "captureBeyondViewport": true,
+                "clip": {"x": 0, "y": 0, "width": size[0], "height": size[1], "scale": 1},
+            }),
+        );
         let png = base64(r["data"].as_str().unwrap());
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
         std::fs::write(path, &png).unwrap();
@@ -761,6 +1032,108 @@ fn every_panel_works_in_a_real_browser() {
     b.type_into("#decks", "6");
     b.until("!document.getElementById('rules-err').classList.contains('on')");
 
+    // Side bets: each of the table's offered; two chosen, their figures and event tables
+    // those `exact blackjack --side` prints for the same rules (its Markdown's cells).
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#sides input')].map(e => e.value)"),
+        json!(page_sides())
+    );
+    b.click("#sides input[value='21+3']");
+    b.click("#sides input[value='buster-blackjack']");
+    b.until("document.getElementById('side-cmd').textContent.includes('--side 21+3 --side buster-blackjack')");
+    let side_args = [
+        "exact",
+        "blackjack",
+        "--decks",
+        "6",
+        "--h17",
+        "--side",
+        "21+3",
+        "--side",
+        "buster-blackjack",
+        "--format",
+        "markdown",
+        "-q",
+    ];
+    let md = String::from_utf8(succeeds(rtplab().args(side_args)).stdout).unwrap();
+    let cells = |table: &str| -> Vec<Vec<String>> {
+        md.split("\n\n")
+            .find(|t| t.contains(table))
+            .unwrap_or_else(|| panic!("{table} in\n{md}"))
+            .lines()
+            .filter(|l| l.starts_with('|') && !l.starts_with("|--"))
+            .skip(1)
+            .map(|l| {
+                l.trim_matches('|')
+                    .split('|')
+                    .map(|c| c.trim().to_string())
+                    .collect()
+            })
+            .collect()
+    };
+    let page_cells = |b: &mut Browser, css: &str| -> Vec<Vec<String>> {
+        let v = b.eval(&format!(
+            "[...document.querySelectorAll({css:?})].map(r => [...r.cells].map(c => c.textContent.replace(/\\u2212/g, '-')))"
+        ));
+        serde_json::from_value(v).unwrap()
+    };
+    assert_eq!(
+        page_cells(&mut b, "#side-sum tbody tr"),
+        cells("| side bet | RTP |")
+    );
+    for name in ["21+3", "buster-blackjack"] {
+        let heading = format!("side bet {name}: events");
+        let table = md
+            .split("\n\n")
+            .skip_while(|t| !t.contains(&heading))
+            .nth(1)
+            .unwrap()
+            .to_string();
+        let want: Vec<Vec<String>> = table
+            .lines()
+            .filter(|l| l.starts_with('|') && !l.starts_with("|--"))
+            .skip(1)
+            .map(|l| {
+                l.trim_matches('|')
+                    .split('|')
+                    .map(|c| c.trim().to_string())
+                    .collect()
+            })
+            .collect();
+        assert!(want.len() > 2, "{name}: {table}");
+        assert_eq!(
+            page_cells(
+                &mut b,
+                &format!("table.events[data-side='{name}'] tbody tr")
+            ),
+            want,
+            "{name}"
+        );
+    }
+    b.screenshot(&shots.join("sides-1280.png"));
+    // The live variants: a six-card Charlie, a dealer blackjack taking the splits.
+    b.choose("#charlie", "6");
+    b.choose("#holecard", "splits");
+    b.until("document.getElementById('rules-cmd').textContent.includes('--dealer-bj-takes splits') && document.getElementById('rules-cmd').textContent.includes('--charlie 6')");
+    let live = cli_json(&[
+        "exact",
+        "blackjack",
+        "--decks",
+        "6",
+        "--h17",
+        "--dealer-bj-takes",
+        "splits",
+        "--charlie",
+        "6",
+    ]);
+    b.until(&format!(
+        "document.getElementById('ev').textContent === {:?}",
+        page_pct(live["ev"].as_f64().unwrap(), 4)
+    ));
+    b.choose("#charlie", "");
+    b.choose("#holecard", "all");
+    b.until("!document.getElementById('rules-cmd').textContent.includes('--charlie')");
+
     // Hand advisor: the rules of the Rules panel, the hand typed.
     b.tab("advise");
     b.type_into("#a-hand", "A,7");
@@ -791,6 +1164,26 @@ fn every_panel_works_in_a_real_browser() {
         .starts_with(doom["options"][0]["action"].as_str().unwrap()));
     b.choose("#a-game", "twenty-one");
     b.until("document.getElementById('advise-cmd').textContent.includes('advise twenty-one')");
+    let tw = cli_json(&[
+        "advise",
+        "twenty-one",
+        "--row",
+        "W6 K5 R4 B3 Y2 G1",
+        "--roll",
+        "W3 K5 R1 B6 Y2 G4",
+        "--filled",
+        "W,R",
+        "--hits",
+        "1",
+    ]);
+    assert_eq!(
+        b.text("#advice tbody tr.best td"),
+        format!("{} ★", tw["options"][0]["action"].as_str().unwrap())
+    );
+    assert_eq!(
+        b.eval("document.querySelectorAll('#advice tbody tr').length"),
+        json!(tw["options"].as_array().unwrap().len())
+    );
 
     // Counting calculator: bets recomputed as the bankroll changes, equal to the CLI's.
     b.tab("bets");
@@ -848,6 +1241,10 @@ fn every_panel_works_in_a_real_browser() {
     b.size(390, 844, true);
     for panel in ["rules", "advise", "bets", "runs"] {
         b.tab(panel);
+        if panel == "rules" {
+            // The rule changes settled: no progress of an earlier rule set left behind.
+            b.until("document.getElementById('sens-p').textContent === '' && !document.getElementById('sens-h').classList.contains('busy')");
+        }
         std::thread::sleep(Duration::from_millis(300));
         let wide = b.eval("document.documentElement.scrollWidth");
         assert!(

@@ -250,8 +250,12 @@ fn variants(base: &Rules) -> Vec<(String, Rules)> {
         .collect()
 }
 
-/// Run every analysis the exact report needs.
-pub fn exact_model(cfg: &ExactConfig, show_progress: bool) -> ExactModel {
+/// Run every analysis the exact report needs (the rule changes only until `stop` is raised).
+pub fn exact_model(
+    cfg: &ExactConfig,
+    show_progress: bool,
+    stop: &std::sync::atomic::AtomicBool,
+) -> ExactModel {
     let rules = &cfg.rules;
     let mut settlements: Vec<(String, Rules)> = vec![(label(rules), rules.clone())];
     if cfg.both_settlements && !rules.peek {
@@ -318,8 +322,11 @@ pub fn exact_model(cfg: &ExactConfig, show_progress: bool) -> ExactModel {
     });
     let sensitivity = cfg.sensitivity.then(|| {
         progress.stage("sensitivity", variants.len() as u64, "rule changes");
+        // A stop (the page's answer past its time: nobody waits for it) ends the rule
+        // changes between two analyses.
         variants
             .into_iter()
+            .take_while(|_| !stop.load(std::sync::atomic::Ordering::SeqCst))
             .map(|(change, rs)| {
                 let e = run(&rs, None, cfg.post_split).ev;
                 progress.advance(1);

@@ -30,7 +30,7 @@ impl Job for ExactJob {
     }
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         super::exact::check_exact(&self.config.rules)?;
-        let model = super::exact_report::exact_model(&self.config, ctx.progress);
+        let model = super::exact_report::exact_model(&self.config, ctx.progress, ctx.stop);
         Ok(Outcome::Report {
             report: super::exact_report::render(&model),
             plots: Box::new(move || {
