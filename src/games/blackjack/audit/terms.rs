@@ -162,7 +162,11 @@ pub(super) fn assumptions(rules: &Rules, tiers: &[Tier]) -> Vec<String> {
         format!("Exact values are for the first round of a full, well-shuffled {}-deck shoe (every round from a freshly shuffled shoe). A shoe dealt to a cut card returns slightly less (the cut-card effect: rounds are more often dealt from shoes rich in small cards); `rtplab sim blackjack` measures the game as dealt.", rules.decks),
         format!("Every figure is per seat and round. With {} at the table each seat's round has the same distribution (the cards are exchangeable); the simulation counts seat-rounds. Other seats' cards change the composition a composition-dependent player would see, which optimal play here does not use.", crate::report::plural(rules.players as u64, "seat")),
         "Optimal play is composition dependent on the player's own cards and the up card, and post-split play decides as the same cards would before the split (CDZ-), the convention of published combinatorial analyzers. It is not a chart a person can follow, so it is not simulated; basic and auto-play are.".into(),
-        "Payouts are settled per the rules as dealt above, including the no-hole-card settlement of a dealer blackjack.".into(),
+        if rules.peek {
+            "Payouts are settled per the rules as dealt above; the dealer peeks, so a dealer blackjack ends the round before anyone acts.".into()
+        } else {
+            "Payouts are settled per the rules as dealt above, including the no-hole-card settlement of a dealer blackjack.".into()
+        },
         "The simulation cross-check deals every round from a freshly shuffled shoe, the setting of the exact analysis, so both estimate the same number.".into(),
         format!("Simulated standard errors are batch means over the run's chunks ({} of them, or one per round in shorter runs); the intervals use Student's t with chunks − 1 degrees of freedom, z-scores the normal.", crate::audit::SIM_BATCHES),
     ];

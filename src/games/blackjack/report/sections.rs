@@ -284,6 +284,12 @@ fn notes(r: &mut Report, m: &SimModel) {
         r.sections.push(crate::report::claim_section(cc, "RTP"));
         r.notes
             .extend(crate::report::claim_notes(cc, "initial bets"));
+        if m.rules.advertised_rtp() == Some(cc.claimed) {
+            r.notes.push(format!(
+                "{} is the table's advertised RTP for these rules (the seed preset), tested by default; --claim PCT tests another.",
+                crate::report::pct(cc.claimed, 2)
+            ));
+        }
     }
     r.notes.extend(m.no_claim.clone());
     if m.reshuffles_mid_round > 0 {
