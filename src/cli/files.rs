@@ -54,6 +54,7 @@ pub const FILE_ARGS: &[(&str, Role)] = &[
     ("reports", Role::In(InputKind::Folder)),
     ("win_table", Role::Table),
     ("side", Role::Side),
+    ("table", Role::In(InputKind::Text)),
 ];
 
 /// The plan of the command whose own arguments are `leaf` (the innermost subcommand's).

@@ -96,8 +96,9 @@ fn reduced(cmd: &str) -> String {
     words.join(" ")
 }
 
-/// A scratch folder of its own (tests run side by side): `reports/` and `docs/` seen through
-/// links (read only), `strategies/` copied (an example writes a strategy file there).
+/// A scratch folder of its own (tests run side by side): `reports/`, `docs/`, `tables/` and
+/// `studies/` seen through links (read only), `strategies/` copied (an example writes a
+/// strategy file there).
 fn scratch() -> PathBuf {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -105,7 +106,7 @@ fn scratch() -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for sub in ["reports", "docs"] {
+    for sub in ["reports", "docs", "tables", "studies"] {
         std::os::unix::fs::symlink(root.join(sub), d.join(sub)).unwrap();
     }
     copy_dir(&root.join("strategies"), &d.join("strategies"));
