@@ -55,6 +55,8 @@ pub const FILE_ARGS: &[(&str, Role)] = &[
     ("win_table", Role::Table),
     ("side", Role::Side),
     ("table", Role::In(InputKind::Text)),
+    ("study_file", Role::In(InputKind::Text)),
+    ("cells_from", Role::In(InputKind::Folder)),
 ];
 
 /// The plan of the command whose own arguments are `leaf` (the innermost subcommand's).
@@ -76,6 +78,10 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
             match role {
                 Role::Out(kind) => {
                     plan.output(&flag, Some(p), *kind);
+                }
+                // A study's folder is kept and added to, cell by cell, never replaced whole.
+                Role::OutDir if game == "study" => {
+                    plan.output(&flag, Some(p), OutputKind::Files);
                 }
                 Role::OutDir => {
                     plan.output(&flag, Some(p), OutputKind::Dir { force });

@@ -10,6 +10,7 @@ mod parse;
 pub mod registry;
 pub mod risk;
 pub mod serve;
+pub mod study;
 pub mod twentyone;
 mod values;
 
@@ -199,6 +200,13 @@ docs/risk.md explains each figure, the conventions and the simulated check."
         after_help = "Examples:\n  rtplab serve                 # prints the address, e.g. http://127.0.0.1:41234/\n  rtplab serve --port 8080\n\ndocs/serve.md: each panel, the JSON API, what the server refuses."
     )]
     Serve(serve::ServeArgs),
+    /// A study: a grid of simulations in one file (rule settings or table files, penetrations,
+    /// counts, ramps, strategies, sizes), each cell kept as it ends, a second run doing only
+    /// what is missing; one long table (CSV, JSON, Parquet), plots and an index (docs/study.md).
+    #[command(
+        after_help = "Examples:\n  rtplab study studies/single-rule-changes.toml --out-dir rule-changes --dry-run\n  rtplab study studies/single-rule-changes.toml --out-dir rule-changes\n  rtplab study mine.toml --out-dir out --shards 8    # the plan of an array of 8"
+    )]
+    Study(study::StudyArgs),
     /// What should I do here? Every legal action with its exact value, the best marked.
     #[command(subcommand)]
     Advise(AdviseGame),
