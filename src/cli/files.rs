@@ -64,6 +64,7 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
     let mut plan = Plan::default();
     let flag_set = |id: &str| leaf.try_get_one::<bool>(id).ok().flatten() == Some(&true);
     let force = flag_set("force");
+    let shards_given = leaf.try_get_one::<u32>("shards").ok().flatten().is_some();
     let game = cmd.get_name();
     let builtin =
         |id: &str, v: &std::ffi::OsStr| v.to_str().is_some_and(|v| builtin_name(game, id, v));
@@ -79,7 +80,9 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
                 Role::Out(kind) => {
                     plan.output(&flag, Some(p), *kind);
                 }
-                // A study's folder is kept and added to, cell by cell, never replaced whole.
+                // A study's folder is kept and added to, cell by cell, never replaced whole;
+                // a dry run or a plan only reads it.
+                Role::OutDir if game == "study" && (flag_set("dry_run") || shards_given) => {}
                 Role::OutDir if game == "study" => {
                     plan.output(&flag, Some(p), OutputKind::Files);
                 }

@@ -30,6 +30,10 @@ pub struct StudyArgs {
     /// Shards' study folders whose kept cells this run takes (copied into --out-dir).
     #[arg(long, value_name = "DIR", num_args = 1.., help_heading = heading::RUN)]
     pub cells_from: Vec<PathBuf>,
+    /// Every cell's rounds replaced by N (a reduced run of the same study; cells of another
+    /// size are kept apart).
+    #[arg(long, value_name = "N", help_heading = heading::RUN)]
+    pub rounds: Option<String>,
     /// Worker threads of each cell's run (default: one per core).
     #[arg(long, value_parser = parse_threads, help_heading = heading::RUN)]
     pub threads: Option<usize>,
@@ -60,6 +64,7 @@ impl From<&StudyArgs> for rtplab::study::StudyJob {
             shard: a.shard,
             shards: a.shards.map(|n| n as usize),
             cells_from: a.cells_from.clone(),
+            rounds: a.rounds.clone(),
         }
     }
 }

@@ -186,12 +186,14 @@ impl StudyFile {
                             s.rows.push(Vec::new());
                             Part::Row
                         }
-                        _ => return Err(err(
-                            line,
-                            format!(
+                        _ => {
+                            return Err(err(
+                                line,
+                                format!(
                                 "unknown section '{name}': a study has [run], [grid] and [[rows]]"
                             ),
-                        )),
+                            ))
+                        }
                     };
                     continue;
                 }
@@ -253,7 +255,8 @@ impl StudyFile {
 
     /// Every cell: each row (or one empty row) crossed with every point of the grid, in the
     /// file's order (the last axis varying fastest); a key set twice for one cell is refused.
-    pub fn cells(&self, command: &[&str]) -> Result<Vec<Cell>, StudyError> {
+    /// `rounds`, when given, replaces every cell's rounds (a reduced run of the same study).
+    pub fn cells(&self, command: &[&str], rounds: Option<&str>) -> Result<Vec<Cell>, StudyError> {
         let n_rows = self.rows.len().max(1);
         let total = self
             .grid
@@ -295,6 +298,17 @@ impl StudyFile {
                 }
                 settings.push(s.clone());
             }
+            if let Some(r) = rounds {
+                let value = Value::Num(f64::NAN, r.to_string());
+                match settings.iter_mut().find(|s| s.key == "rounds") {
+                    Some(s) => s.value = value,
+                    None => settings.push(Setting {
+                        key: "rounds".into(),
+                        value,
+                        line: 0,
+                    }),
+                }
+            }
             if !settings.iter().any(|s| s.key == "rounds") {
                 return Err(StudyError::File(format!(
                     "{}: cell {} has no rounds: a study states its size (rounds = 200000 under [run])",
@@ -324,7 +338,8 @@ pub struct Labels {
     pub axes: Vec<String>,
     /// Each cell's values of the axes ("—" where a cell does not set one).
     pub values: Vec<Vec<String>>,
-    /// Each cell's label: its axes' values, `key value` joined by ", ".
+    /// Each cell's label: the axes it sets, `key value` joined by ", " (a cell that sets none
+    /// of them: "the shared settings only").
     pub labels: Vec<String>,
     /// The settings every cell has alike, stated once.
     pub shared: Vec<(String, String)>,
@@ -363,14 +378,16 @@ pub fn labels(items: &[Vec<(String, String)>]) -> Labels {
     let labels = values
         .iter()
         .map(|v| {
-            if axes.is_empty() {
-                "all cells alike".to_string()
-            } else {
-                axes.iter()
-                    .zip(v)
-                    .map(|(k, v)| format!("{k} {v}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+            let set: Vec<String> = axes
+                .iter()
+                .zip(v)
+                .filter(|(_, v)| *v != "—")
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            match (axes.is_empty(), set.is_empty()) {
+                (true, _) => "all cells alike".to_string(),
+                (false, true) => "the shared settings only".to_string(),
+                (false, false) => set.join(", "),
             }
         })
         .collect();
@@ -405,7 +422,7 @@ mod tests {
     #[test]
     fn the_grid_is_crossed_in_order_and_cells_are_command_lines() {
         let s = StudyFile::parse(EXAMPLE, "mine.toml").unwrap();
-        let cells = s.cells(&["sim", "blackjack"]).unwrap();
+        let cells = s.cells(&["sim", "blackjack"], None).unwrap();
         assert_eq!(cells.len(), 4);
         assert_eq!(
             cells[1].words.join(" "),
@@ -425,22 +442,25 @@ mod tests {
     fn rows_cross_the_grid_and_flags_are_words() {
         let text = "game = \"blackjack\"\n[run]\nrounds = 1000\n[[rows]]\ntable = \"tables/seed.toml\"\n[[rows]]\ntable = \"tables/6d-h17.toml\"\ndas = true\n[grid]\ncount = [\"hi-lo\", \"ko\", \"halves\"]\n";
         let s = StudyFile::parse(text, "s.toml").unwrap();
-        let cells = s.cells(&["sim", "blackjack"]).unwrap();
+        let cells = s.cells(&["sim", "blackjack"], None).unwrap();
         assert_eq!(cells.len(), 6);
         assert_eq!(
             cells[4].words.join(" "),
             "sim blackjack --rounds 1000 --table tables/6d-h17.toml --das --count ko"
         );
         let l = cell_labels(&cells);
-        assert_eq!(l.labels[0], "table seed, das —, count hi-lo");
-        assert_eq!(l.labels[5], "table 6d-h17, das true, count halves");
+        assert_eq!(l.labels[0], "table seed, count hi-lo");
+        assert_eq!(l.labels[5], "table 6d-h17, count halves, das true");
     }
 
     #[test]
     fn bad_study_files_name_the_line() {
         let e = |t: &str| match StudyFile::parse(t, "f.toml") {
             Err(e) => e.to_string(),
-            Ok(s) => s.cells(&["sim", "blackjack"]).unwrap_err().to_string(),
+            Ok(s) => s
+                .cells(&["sim", "blackjack"], None)
+                .unwrap_err()
+                .to_string(),
         };
         assert!(e("[run]\nrounds = 1\n").contains("f.toml:1: no game"));
         assert!(e("game = \"blackjack\"\n[grid]\ncount = \"ko\"\n")

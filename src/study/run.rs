@@ -25,6 +25,8 @@ pub struct StudyJob {
     pub shards: Option<usize>,
     /// Study folders of shards whose kept cells this run takes (copied into its own).
     pub cells_from: Vec<PathBuf>,
+    /// Every cell's rounds replaced (a reduced run), as written (`20k`).
+    pub rounds: Option<String>,
 }
 
 /// A cell as kept in the study folder: the configuration it ran (its words and key, the
@@ -69,6 +71,13 @@ fn cell_key(words: &[String], plan: &crate::door::Plan) -> Result<String, String
 
 /// What a cell's parse error says, with the line of the setting it names if any.
 fn cell_error(s: &StudyFile, cell: &Cell, label: &str, message: String) -> StudyError {
+    // A parser's message: its first line and its tips, not the usage.
+    let mut lines = message.lines().filter(|l| !l.trim().is_empty());
+    let mut text = lines.next().unwrap_or("").to_string();
+    for tip in lines.filter(|l| l.trim_start().starts_with("tip:")) {
+        text.push_str(&format!(" ({})", tip.trim()));
+    }
+    let message = text;
     let line = cell
         .settings
         .iter()
@@ -109,7 +118,7 @@ pub fn run_study(
                     .join(", ")
             ))
         })?;
-    let cells = study.cells(reader.command)?;
+    let cells = study.cells(reader.command, job.rounds.as_deref())?;
     let labels = cell_labels(&cells);
     // Every cell parsed and keyed before any work: a bad setting stops the study now.
     let mut parsed = Vec::with_capacity(cells.len());

@@ -76,6 +76,9 @@ fn reduced(cmd: &str) -> String {
             extra.extend(["--rounds", "20k"])
         }
         "rtplab sim doom" if !has("--games") && !has("--turns") => extra.extend(["--games", "200"]),
+        _ if head.starts_with("rtplab study ") && !has("--rounds") => {
+            extra.extend(["--rounds", "20k"])
+        }
         "rtplab sim baccarat" | "rtplab compare baccarat" if !has("--coups") => {
             extra.extend(["--coups", "20k"])
         }
