@@ -155,9 +155,9 @@ fn build<R: Runner>(command: Command, r: R) -> anyhow::Result<R::Out> {
     use blackjack::Blackjack;
     Ok(match command {
         Command::Sim(SimGame::Blackjack(a)) if a.log_out.is_some() => {
-            r.job(blackjack::log::write::LoggedSimJob::try_from(&a)?)
+            r.job(blackjack::log::write::LoggedSimJob::try_from(&*a)?)
         }
-        Command::Sim(SimGame::Blackjack(a)) => r.job(SimJob::<Blackjack>::try_from(&a)?),
+        Command::Sim(SimGame::Blackjack(a)) => r.job(SimJob::<Blackjack>::try_from(&*a)?),
         Command::Sim(SimGame::Doom(a)) => r.job(SimJob::<doom::Doom>::try_from(&a)?),
         Command::Sim(SimGame::TwentyOne(a)) if !a.sweep_c.is_empty() => {
             r.job(twentyone::jobs::SweepJob::try_from(&a)?)
@@ -276,7 +276,7 @@ fn bench_serve(game: SimGame) -> anyhow::Result<Status> {
         Ok(Status::Done)
     }
     match game {
-        SimGame::Blackjack(a) => go(SimJob::<blackjack::Blackjack>::try_from(&a)?),
+        SimGame::Blackjack(a) => go(SimJob::<blackjack::Blackjack>::try_from(&*a)?),
         SimGame::Doom(a) => go(SimJob::<doom::Doom>::try_from(&a)?),
         SimGame::TwentyOne(a) if !a.sweep_c.is_empty() => {
             anyhow::bail!("--sweep-c runs several configurations: bench-serve serves one")

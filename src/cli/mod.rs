@@ -644,7 +644,7 @@ rtplab sim blackjack --count hi-lo --ramp -1:0,1:2,2:4,3:8,4:12 --max-entries 2 
 On a cluster (docs/cluster.md):\n  \
 rtplab sim blackjack --rounds 1e11 --shard 3/8 --shard-out shard-3.json --checkpoint 10m"
     )]
-    Blackjack(BlackjackSim),
+    Blackjack(Box<BlackjackSim>),
     /// Dice of Doom (Farkle variant): full games to the target, or single turns (--turns).
     #[command(
         after_help = "Examples:\n  rtplab sim doom                                  # seed rules, 4 optimal players to the target\n  rtplab sim doom --turns 10M --strategy bank-at:300\n  rtplab sim doom --seat optimal --seat bank-at:300 --seat endgame:400 --target 10000"

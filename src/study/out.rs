@@ -160,8 +160,14 @@ pub fn csv(t: &ResultTable) -> String {
     String::from_utf8(w.into_inner().expect("flushes to memory")).expect("UTF-8 in, UTF-8 out")
 }
 
-/// The figure plotted of each cell, in cell order: (cell index, value, interval).
-fn plotted(t: &ResultTable) -> Vec<(usize, f64, Option<(f64, f64)>)> {
+/// A cell's plotted figure: its index, value and 95% interval.
+type Point = (usize, f64, Option<(f64, f64)>);
+
+/// A line of the plot against a numeric axis: its name, points and band.
+type Group = (String, Vec<(f64, f64)>, Vec<(f64, f64, f64)>);
+
+/// The figure plotted of each cell, in cell order.
+fn plotted(t: &ResultTable) -> Vec<Point> {
     let mut v: Vec<_> = t
         .rows
         .iter()
@@ -253,7 +259,7 @@ pub fn plots(t: &ResultTable) -> Result<Vec<(String, String, String)>, String> {
     ));
     if let Some(x_axis) = t.numeric_axes.iter().position(|&n| n) {
         // One line per combination of the other axes' values.
-        let mut groups: Vec<(String, Vec<(f64, f64)>, Vec<(f64, f64, f64)>)> = Vec::new();
+        let mut groups: Vec<Group> = Vec::new();
         for &(c, v, ci) in &points {
             let vals = values(c);
             let x: f64 = vals[x_axis].parse().unwrap_or(f64::NAN);
