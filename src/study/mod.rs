@@ -136,7 +136,7 @@ pub struct StudyFile {
     pub game: String,
     pub title: String,
     /// The figure the plots draw (`plot = "score"`); default: SCORE where every cell counts,
-    /// else the RTP.
+    /// else the EV per initial bet.
     pub plot: Option<String>,
     /// `[run]`: settings of every cell.
     pub run: Vec<Setting>,

@@ -97,7 +97,7 @@ pub fn result_table(
     let plotted = match &study.plot {
         Some(p) => p.clone(),
         None if every("score") => "score".into(),
-        None => "rtp".into(),
+        None => "ev".into(),
     };
     ResultTable {
         title: study.title.clone(),
@@ -192,6 +192,9 @@ fn figure_axis(name: &str) -> (String, f64, YUnit) {
     }
 }
 
+/// The most characters of a plot's title (a longer one runs off the picture).
+const TITLE_CHARS: usize = 90;
+
 /// The plots the grid's axes call for, as (file name, caption, SVG): the plotted figure by
 /// cell with its 95% intervals; against the first numeric axis, one line per value of the
 /// other axes; and with two axes, a heat map.
@@ -208,10 +211,12 @@ pub fn plots(t: &ResultTable) -> Result<Vec<(String, String, String)>, String> {
         .map(|s| format!("{} {}", s.key, s.value))
         .collect::<Vec<_>>()
         .join(", ");
-    let title = if shared.is_empty() {
-        format!("{}: {name}", t.title)
+    // The shared settings in the title where they fit; the index states them always.
+    let full = format!("{} ({shared})", t.title);
+    let title = if !shared.is_empty() && full.chars().count() <= TITLE_CHARS {
+        full
     } else {
-        format!("{}: {name} ({shared})", t.title)
+        t.title.chars().take(TITLE_CHARS).collect()
     };
     let labels: Vec<String> = {
         let mut l = vec![String::new(); t.cells];
@@ -238,10 +243,10 @@ pub fn plots(t: &ResultTable) -> Result<Vec<(String, String, String)>, String> {
             }
         })
         .collect();
-    let by = if t.axes.is_empty() {
-        "cell".to_string()
-    } else {
-        t.axes.join(", ")
+    let by = match t.axes.len() {
+        0 => "cell".to_string(),
+        1 | 2 => t.axes.join(", "),
+        _ => "cell (what differs)".to_string(),
     };
     let svg = svg::bar_chart(&BarChart {
         title: &title,
