@@ -437,6 +437,16 @@ pub fn render(m: &CompareModel) -> Report {
         ),
     ));
     m.run.annotate_without_pace(&mut r);
+    let names: Vec<&str> = m
+        .strategies
+        .iter()
+        .map(|s| s.strategy.name.as_str())
+        .collect();
+    let (_, shared) = differing(&names);
+    if !shared.is_empty() {
+        r.meta
+            .push(("every configuration".into(), shared.join(", ")));
+    }
     let score_cols = m.strategies.iter().any(|s| s.score.is_some());
     r.sections.push(strategies_section(m, score_cols));
     r.sections.push(pairs_section(m, score_cols));
@@ -499,10 +509,16 @@ fn strategies_section(m: &CompareModel, score_cols: bool) -> Section {
         cols.extend(["SCORE", "SCORE SE"]);
     }
     let mut s = Section::new("Strategies (same random streams)", &cols);
-    for row in &m.strategies {
+    let names: Vec<&str> = m
+        .strategies
+        .iter()
+        .map(|s| s.strategy.name.as_str())
+        .collect();
+    let (own, _) = differing(&names);
+    for (row, name) in m.strategies.iter().zip(own) {
         let mut cells = vec![
             count_cell(row.rank as u64),
-            Cell::from(row.strategy.name.clone()),
+            Cell::from(name),
             count_cell(row.observations),
             value_cell(m, row.ev),
             value_cell(m, row.ev_se),
@@ -534,10 +550,22 @@ fn pairs_section(m: &CompareModel, score_cols: bool) -> Section {
         cols.extend(["SCORE A − B", "SCORE paired SE"]);
     }
     let mut s = Section::new("Paired differences (row − column strategy)", &cols);
+    let names: Vec<&str> = m
+        .strategies
+        .iter()
+        .map(|s| s.strategy.name.as_str())
+        .collect();
+    let (own, _) = differing(&names);
+    let own_of = |name: &str| {
+        names
+            .iter()
+            .position(|n| *n == name)
+            .map_or_else(|| name.to_string(), |i| own[i].clone())
+    };
     for p in &m.pairs {
         let mut cells = vec![
-            Cell::from(p.a.clone()),
-            Cell::from(p.b.clone()),
+            Cell::from(own_of(&p.a)),
+            Cell::from(own_of(&p.b)),
             value_cell(m, p.diff),
             value_cell(m, p.se),
             interval_cell(m, p.ci95),
@@ -652,21 +680,59 @@ fn short_names(names: &[&str]) -> Vec<String> {
         out
     };
     let stripped: Vec<String> = names.iter().map(|n| strip(n)).collect();
-    let tail = |s: &str| s.rsplit_once("; ").map(|(_, t)| t.to_string());
-    let shared = stripped
-        .first()
-        .and_then(|s| tail(s))
-        .filter(|t| stripped.len() > 1 && stripped.iter().all(|s| tail(s).as_deref() == Some(t)));
-    stripped
-        .into_iter()
-        .map(|s| match &shared {
-            Some(t) => s
-                .trim_end_matches(t.as_str())
-                .trim_end_matches("; ")
-                .to_string(),
-            None => s,
+    let refs: Vec<&str> = stripped.iter().map(String::as_str).collect();
+    differing(&refs).0
+}
+
+/// A name's parts: split at "; " and ", " outside brackets (a ramp's "0:1,2:4" is one part).
+fn parts(name: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    let bytes = name.as_bytes();
+    for (i, c) in name.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ';' | ',' if depth == 0 && bytes.get(i + 1) == Some(&b' ') => {
+                out.push(&name[start..i]);
+                start = i + 2;
+            }
+            _ => {}
+        }
+    }
+    out.push(&name[start..]);
+    out
+}
+
+/// What differs between the configurations' names, and what they share: each name less the
+/// parts every name has (its parts joined by ", "), and those shared parts, stated once. A
+/// name with nothing of its own, or when nothing is shared, is kept whole.
+pub fn differing(names: &[&str]) -> (Vec<String>, Vec<String>) {
+    let split: Vec<Vec<&str>> = names.iter().map(|n| parts(n)).collect();
+    let shared: Vec<String> = match split.first() {
+        Some(first) if split.len() > 1 => first
+            .iter()
+            .filter(|p| split.iter().all(|s| s.contains(p)))
+            .map(|p| p.to_string())
+            .collect(),
+        _ => Vec::new(),
+    };
+    let own = split
+        .iter()
+        .zip(names)
+        .map(|(s, whole)| {
+            let mine: Vec<&str> = s
+                .iter()
+                .copied()
+                .filter(|p| !shared.iter().any(|x| x == p))
+                .collect();
+            if mine.is_empty() || shared.is_empty() {
+                whole.to_string()
+            } else {
+                mine.join(", ")
+            }
         })
-        .collect()
+        .collect();
+    (own, shared)
 }
 
 /// `compare GAME`: the configurations compared, how to run them, where the report goes.
@@ -719,6 +785,21 @@ mod tests {
             ["basic", "basic (#2)"]
         );
         assert_eq!(short_names(&["a; cut card at 50%"]), ["a; cut card at 50%"]);
+        // A penetration sweep: only the cut card differs, and the labels say only it.
+        let sweep = [
+            "Hi-Lo (true count: exact, floor), ramp 0:1,1:2,2:4,3:8,4:12; cut card at 50%",
+            "Hi-Lo (true count: exact, floor), ramp 0:1,1:2,2:4,3:8,4:12; cut card at 85%",
+        ];
+        assert_eq!(short_names(&sweep), ["cut card at 50%", "cut card at 85%"]);
+        let (own, shared) = differing(&sweep);
+        assert_eq!(own, ["cut card at 50%", "cut card at 85%"]);
+        assert_eq!(
+            shared,
+            [
+                "Hi-Lo (true count: exact, floor)",
+                "ramp 0:1,1:2,2:4,3:8,4:12"
+            ]
+        );
     }
 
     #[test]

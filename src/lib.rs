@@ -35,6 +35,7 @@ pub mod shuffle;
 pub mod sidebet;
 pub mod specfile;
 pub mod stats;
+pub mod study;
 pub mod sums;
 pub mod web;
 

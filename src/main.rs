@@ -64,6 +64,7 @@ fn main() -> ExitCode {
             | Command::Compare(_)
             | Command::Audit(AuditGame::Doom(_))
             | Command::Verify(_)
+            | Command::Study(_)
     );
     GRACEFUL.store(graceful, Ordering::SeqCst);
     let ctx = Ctx {
@@ -110,6 +111,12 @@ fn dispatch(command: Command, ctx: &Ctx) -> anyhow::Result<Status> {
         Command::Cache(c) => cli::cache_command(c).map(|_| Status::Done),
         Command::BenchServe(game) => bench_serve(game),
         Command::Serve(a) => serve(&a, ctx),
+        Command::Study(a) => Ok(rtplab::study::run_study(
+            &(&a).into(),
+            &[blackjack::report::STUDY],
+            &CommandLine,
+            ctx,
+        )?),
         command => build(command, Execute(ctx))?,
     }
 }
@@ -148,9 +155,9 @@ fn build<R: Runner>(command: Command, r: R) -> anyhow::Result<R::Out> {
     use blackjack::Blackjack;
     Ok(match command {
         Command::Sim(SimGame::Blackjack(a)) if a.log_out.is_some() => {
-            r.job(blackjack::log::write::LoggedSimJob::try_from(&a)?)
+            r.job(blackjack::log::write::LoggedSimJob::try_from(&*a)?)
         }
-        Command::Sim(SimGame::Blackjack(a)) => r.job(SimJob::<Blackjack>::try_from(&a)?),
+        Command::Sim(SimGame::Blackjack(a)) => r.job(SimJob::<Blackjack>::try_from(&*a)?),
         Command::Sim(SimGame::Doom(a)) => r.job(SimJob::<doom::Doom>::try_from(&a)?),
         Command::Sim(SimGame::TwentyOne(a)) if !a.sweep_c.is_empty() => {
             r.job(twentyone::jobs::SweepJob::try_from(&a)?)
@@ -201,7 +208,7 @@ fn build<R: Runner>(command: Command, r: R) -> anyhow::Result<R::Out> {
         Command::Monitor(a) => r.job(rtplab::monitor::MonitorJob::from(&a)),
         Command::Verify(VerifyGame::Blackjack(a)) => r.job(blackjack::verify::VerifyJob::from(&a)),
         Command::Risk(a) => r.job(rtplab::risk::RiskJob::from(&a)),
-        Command::Cache(_) | Command::BenchServe(_) | Command::Serve(_) => {
+        Command::Cache(_) | Command::BenchServe(_) | Command::Serve(_) | Command::Study(_) => {
             anyhow::bail!("this command is not a job")
         }
     })
@@ -243,7 +250,7 @@ impl rtplab::web::Commands for CommandLine {
         let cli = Cli::parse_args(words).map_err(|e| e.to_string().trim_end().to_string())?;
         if matches!(
             cli.command,
-            Command::Cache(_) | Command::BenchServe(_) | Command::Serve(_)
+            Command::Cache(_) | Command::BenchServe(_) | Command::Serve(_) | Command::Study(_)
         ) {
             return Err("this command is not run from the page".into());
         }
@@ -269,7 +276,7 @@ fn bench_serve(game: SimGame) -> anyhow::Result<Status> {
         Ok(Status::Done)
     }
     match game {
-        SimGame::Blackjack(a) => go(SimJob::<blackjack::Blackjack>::try_from(&a)?),
+        SimGame::Blackjack(a) => go(SimJob::<blackjack::Blackjack>::try_from(&*a)?),
         SimGame::Doom(a) => go(SimJob::<doom::Doom>::try_from(&a)?),
         SimGame::TwentyOne(a) if !a.sweep_c.is_empty() => {
             anyhow::bail!("--sweep-c runs several configurations: bench-serve serves one")

@@ -1,4 +1,6 @@
-//! Strategy files of the dice games: the first non-comment line of a file is a strategy spec.
+//! Small files of settings: the dice games' strategy files (the first non-comment line is a
+//! strategy spec), and the one reader of the TOML subset that paytables, table files and study
+//! files are written in.
 
 use std::path::Path;
 
@@ -28,6 +30,218 @@ pub fn read_spec_line(path: &Path) -> Result<(usize, String), String> {
     Ok((n, line.to_string()))
 }
 
+/// The small subset of TOML every rtplab file of settings is written in (side-bet paytables,
+/// table files, study files), read by this one reader: `key = value` lines, `[section]` and
+/// `[[section]]` headers, `#` comments, and values that are a "string", a number, `true` or
+/// `false`, or a one-line list of those (`[0.65, 0.8]`). Every item keeps its line, so each
+/// reader's errors name the file, the line and the field.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Str(String),
+    /// A number as written (its text kept: `0.75`, `6`, `-2`, `200_000` read as 200000).
+    Num(f64, String),
+    Bool(bool),
+    List(Vec<Value>),
+}
+
+impl Value {
+    /// The value as a word: a string unquoted, a number as written, `true`/`false`; a list's
+    /// items joined by commas.
+    pub fn text(&self) -> String {
+        match self {
+            Value::Str(s) => s.clone(),
+            Value::Num(_, t) => t.clone(),
+            Value::Bool(b) => b.to_string(),
+            Value::List(v) => v.iter().map(Value::text).collect::<Vec<_>>().join(","),
+        }
+    }
+
+    /// What kind of value it is, for messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::Str(_) => "a string",
+            Value::Num(..) => "a number",
+            Value::Bool(_) => "true or false",
+            Value::List(_) => "a list",
+        }
+    }
+}
+
+/// One line of a settings file that says something.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    /// `[name]` (`array`: false) or `[[name]]` (true).
+    Header {
+        line: usize,
+        name: String,
+        array: bool,
+    },
+    /// `key = value`.
+    Pair {
+        line: usize,
+        key: String,
+        value: Value,
+    },
+}
+
+/// A settings file that cannot be read, with its line (the file's name first).
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("{file}:{line}: {message}")]
+pub struct SettingsError {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+}
+
+/// The most items in one list.
+pub const MAX_LIST: usize = 1000;
+
+/// Read a settings file's text (`file` names it in errors) into its items, in order.
+pub fn read_settings(text: &str, file: &str) -> Result<Vec<Item>, SettingsError> {
+    let err = |line: usize, message: String| SettingsError {
+        file: file.to_string(),
+        line,
+        message,
+    };
+    let mut items = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = strip_comment(raw).trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix('[') {
+            let (inner, array) = match rest.strip_prefix('[') {
+                Some(r) => (r.strip_suffix("]]"), true),
+                None => (rest.strip_suffix(']'), false),
+            };
+            let name = inner.map(str::trim).filter(|s| {
+                !s.is_empty()
+                    && s.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            });
+            let Some(name) = name else {
+                return Err(err(
+                    n,
+                    format!(
+                        "a section header is [name] or [[name]], found '{}'",
+                        crate::door::input::quote(line)
+                    ),
+                ));
+            };
+            items.push(Item::Header {
+                line: n,
+                name: name.to_string(),
+                array,
+            });
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            return Err(err(
+                n,
+                format!(
+                    "expected KEY = VALUE, found '{}'",
+                    crate::door::input::quote(line)
+                ),
+            ));
+        };
+        let key = unquote(key.trim());
+        if key.is_empty() {
+            return Err(err(n, "a key is missing before '='".into()));
+        }
+        let value = parse_value(value.trim()).map_err(|m| err(n, format!("{key}: {m}")))?;
+        items.push(Item::Pair {
+            line: n,
+            key,
+            value,
+        });
+    }
+    Ok(items)
+}
+
+/// The text before a `#` that is outside double quotes.
+fn strip_comment(s: &str) -> &str {
+    let mut quoted = false;
+    for (i, c) in s.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '#' if !quoted => return &s[..i],
+            _ => {}
+        }
+    }
+    s
+}
+
+fn unquote(s: &str) -> String {
+    let s = s.trim();
+    s.strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(s)
+        .to_string()
+}
+
+fn parse_value(s: &str) -> Result<Value, String> {
+    if let Some(inner) = s.strip_prefix('[') {
+        let inner = inner
+            .strip_suffix(']')
+            .ok_or("a list is [a, b, ...] on one line: the closing ']' is missing")?;
+        let mut out = Vec::new();
+        for part in split_list(inner) {
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            if part.starts_with('[') {
+                return Err("a list may not hold a list".into());
+            }
+            if out.len() == MAX_LIST {
+                return Err(format!("more than {MAX_LIST} items in a list"));
+            }
+            out.push(parse_value(part)?);
+        }
+        return Ok(Value::List(out));
+    }
+    if let Some(inner) = s.strip_prefix('"') {
+        let inner = inner
+            .strip_suffix('"')
+            .ok_or("a string is \"...\" on one line: the closing quote is missing")?;
+        if inner.contains('"') {
+            return Err("a string may not hold a double quote".into());
+        }
+        return Ok(Value::Str(inner.to_string()));
+    }
+    match s {
+        "true" => return Ok(Value::Bool(true)),
+        "false" => return Ok(Value::Bool(false)),
+        _ => {}
+    }
+    let plain = s.replace('_', "");
+    match plain.parse::<f64>() {
+        Ok(v) if v.is_finite() && !plain.is_empty() => Ok(Value::Num(v, plain)),
+        _ => Err(format!(
+            "'{}' is not a value: write a \"string\", a number, true, false or a list [a, b]",
+            crate::door::input::quote(s)
+        )),
+    }
+}
+
+/// The items of a list's inside, split at commas outside quotes.
+fn split_list(s: &str) -> Vec<&str> {
+    let (mut parts, mut quoted, mut start) = (Vec::new(), false, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => {
+                parts.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&s[start..]);
+    parts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,5 +262,39 @@ mod tests {
         assert!(read_spec_line(&d.join("missing.txt"))
             .unwrap_err()
             .contains("no such file"));
+    }
+
+    #[test]
+    fn settings_read_with_their_lines_and_errors_name_line_and_field() {
+        let text = "# c\ngame = \"blackjack\"  # a comment\n\n[grid]\npenetration = [0.65, 0.8]\ncount = [\"hi-lo\", \"ko\"]\n[[rows]]\nh17 = true\nrounds = 200_000\n";
+        let items = read_settings(text, "s.toml").unwrap();
+        assert_eq!(
+            items[0],
+            Item::Pair {
+                line: 2,
+                key: "game".into(),
+                value: Value::Str("blackjack".into())
+            }
+        );
+        assert_eq!(
+            items[1],
+            Item::Header {
+                line: 4,
+                name: "grid".into(),
+                array: false
+            }
+        );
+        let Item::Pair { value, .. } = &items[2] else {
+            panic!("a pair")
+        };
+        assert_eq!(value.text(), "0.65,0.8");
+        assert!(matches!(&items[4], Item::Header { array: true, .. }));
+        assert!(matches!(&items[6], Item::Pair { value: Value::Num(v, _), .. } if *v == 200000.0));
+        let e = |t: &str| read_settings(t, "f.toml").unwrap_err().to_string();
+        assert_eq!(e("a = 1\nb\n"), "f.toml:2: expected KEY = VALUE, found 'b'");
+        assert!(e("x = [1, 2\n").starts_with("f.toml:1: x: a list is"));
+        assert!(e("x = \"open\n").contains("closing quote"));
+        assert!(e("x = maybe\n").contains("'maybe' is not a value"));
+        assert!(e("[bad name]\n").contains("a section header"));
     }
 }

@@ -54,6 +54,9 @@ pub const FILE_ARGS: &[(&str, Role)] = &[
     ("reports", Role::In(InputKind::Folder)),
     ("win_table", Role::Table),
     ("side", Role::Side),
+    ("table", Role::In(InputKind::Text)),
+    ("study_file", Role::In(InputKind::Text)),
+    ("cells_from", Role::In(InputKind::Folder)),
 ];
 
 /// The plan of the command whose own arguments are `leaf` (the innermost subcommand's).
@@ -61,6 +64,7 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
     let mut plan = Plan::default();
     let flag_set = |id: &str| leaf.try_get_one::<bool>(id).ok().flatten() == Some(&true);
     let force = flag_set("force");
+    let shards_given = leaf.try_get_one::<u32>("shards").ok().flatten().is_some();
     let game = cmd.get_name();
     let builtin =
         |id: &str, v: &std::ffi::OsStr| v.to_str().is_some_and(|v| builtin_name(game, id, v));
@@ -75,6 +79,12 @@ pub fn plan(leaf: &clap::ArgMatches, cmd: &clap::Command) -> Plan {
             match role {
                 Role::Out(kind) => {
                     plan.output(&flag, Some(p), *kind);
+                }
+                // A study's folder is kept and added to, cell by cell, never replaced whole;
+                // a dry run or a plan only reads it.
+                Role::OutDir if game == "study" && (flag_set("dry_run") || shards_given) => {}
+                Role::OutDir if game == "study" => {
+                    plan.output(&flag, Some(p), OutputKind::Files);
                 }
                 Role::OutDir => {
                     plan.output(&flag, Some(p), OutputKind::Dir { force });

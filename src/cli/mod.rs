@@ -10,6 +10,7 @@ mod parse;
 pub mod registry;
 pub mod risk;
 pub mod serve;
+pub mod study;
 pub mod twentyone;
 mod values;
 
@@ -199,6 +200,13 @@ docs/risk.md explains each figure, the conventions and the simulated check."
         after_help = "Examples:\n  rtplab serve                 # prints the address, e.g. http://127.0.0.1:41234/\n  rtplab serve --port 8080\n\ndocs/serve.md: each panel, the JSON API, what the server refuses."
     )]
     Serve(serve::ServeArgs),
+    /// A study: a grid of simulations in one file (rule settings or table files, penetrations,
+    /// counts, ramps, strategies, sizes), each cell kept as it ends, a second run doing only
+    /// what is missing; one long table (CSV, JSON, Parquet), plots and an index (docs/study.md).
+    #[command(
+        after_help = "Examples:\n  rtplab study studies/single-rule-changes.toml --out-dir rule-changes --dry-run\n  rtplab study studies/single-rule-changes.toml --out-dir rule-changes\n  rtplab study mine.toml --out-dir out --shards 8    # the plan of an array of 8"
+    )]
+    Study(study::StudyArgs),
     /// What should I do here? Every legal action with its exact value, the best marked.
     #[command(subcommand)]
     Advise(AdviseGame),
@@ -636,7 +644,7 @@ rtplab sim blackjack --count hi-lo --ramp -1:0,1:2,2:4,3:8,4:12 --max-entries 2 
 On a cluster (docs/cluster.md):\n  \
 rtplab sim blackjack --rounds 1e11 --shard 3/8 --shard-out shard-3.json --checkpoint 10m"
     )]
-    Blackjack(BlackjackSim),
+    Blackjack(Box<BlackjackSim>),
     /// Dice of Doom (Farkle variant): full games to the target, or single turns (--turns).
     #[command(
         after_help = "Examples:\n  rtplab sim doom                                  # seed rules, 4 optimal players to the target\n  rtplab sim doom --turns 10M --strategy bank-at:300\n  rtplab sim doom --seat optimal --seat bank-at:300 --seat endgame:400 --target 10000"

@@ -758,10 +758,15 @@ fn mount_point(parent: &Dirfd, folder: &Dirfd) -> bool {
     }
 }
 
-/// A folder whose files the command rewrites: it must exist, and take new files (each file
-/// is replaced through a temporary file beside it). Held by a lock file inside it.
+/// A folder whose files the command rewrites (blessed baselines, a study's cells and
+/// results): made when nothing is at its name and its parent is a folder, and it must take new
+/// files (each file is replaced through a temporary file beside it). Held by a lock file
+/// inside it.
 fn check_files(flag: &str, path: &Path) -> Result<Checked, OutputError> {
     let shown = path.display().to_string();
+    if std::fs::symlink_metadata(path).is_err() {
+        let _ = std::fs::create_dir(path);
+    }
     let dir = at::open_dir(path).map_err(|_| OutputError::NotDir {
         flag: flag.into(),
         path: shown.clone(),

@@ -344,42 +344,33 @@ impl Paytable {
         let (mut name, mut game, mut source) = (None, None, String::new());
         let mut raw_pays: Vec<(usize, String, Pay)> = Vec::new();
         let mut in_pays = false;
-        for (i, raw) in text.lines().enumerate() {
-            let n = i + 1;
-            let line = strip_comment(raw).trim();
-            if line.is_empty() {
-                continue;
-            }
-            if line.starts_with('[') {
-                if line == "[pays]" {
+        let items =
+            crate::specfile::read_settings(text, file).map_err(|e| err(e.line, e.message))?;
+        for item in items {
+            let (n, key, value) = match item {
+                crate::specfile::Item::Header {
+                    name, array: false, ..
+                } if name == "pays" => {
                     in_pays = true;
                     continue;
                 }
-                return Err(err(
-                    n,
-                    format!("unknown section {line}: the only section is [pays]"),
-                ));
-            }
-            let Some((key, value)) = line.split_once('=') else {
-                return Err(err(
-                    n,
-                    format!(
-                        "expected KEY = VALUE, found '{}'",
-                        crate::door::input::quote(line)
-                    ),
-                ));
+                crate::specfile::Item::Header { line, name, array } => {
+                    let (o, c) = if array { ("[[", "]]") } else { ("[", "]") };
+                    return Err(err(
+                        line,
+                        format!("unknown section {o}{name}{c}: the only section is [pays]"),
+                    ));
+                }
+                crate::specfile::Item::Pair { line, key, value } => (line, key, value.text()),
             };
-            let key = unquote(key.trim());
-            let value = value.trim();
             if in_pays {
                 if raw_pays.len() == MAX_LINES {
                     return Err(err(n, format!("more than {MAX_LINES} events")));
                 }
-                let pays = parse_pay(&unquote(value)).map_err(|m| err(n, m))?;
+                let pays = parse_pay(&value).map_err(|m| err(n, m))?;
                 raw_pays.push((n, key, pays));
                 continue;
             }
-            let value = unquote(value);
             match key.as_str() {
                 "name" if !value.is_empty() && value.len() <= 64 => name = Some(value),
                 "name" => return Err(err(n, "name must be 1 to 64 characters".into())),
@@ -579,27 +570,6 @@ fn gcd(a: i64, b: i64) -> i64 {
     } else {
         gcd(b, a % b)
     }
-}
-
-fn strip_comment(s: &str) -> &str {
-    // A '#' outside double quotes starts a comment.
-    let mut quoted = false;
-    for (i, c) in s.char_indices() {
-        match c {
-            '"' => quoted = !quoted,
-            '#' if !quoted => return &s[..i],
-            _ => {}
-        }
-    }
-    s
-}
-
-fn unquote(s: &str) -> String {
-    let s = s.trim();
-    s.strip_prefix('"')
-        .and_then(|s| s.strip_suffix('"'))
-        .unwrap_or(s)
-        .to_string()
 }
 
 fn parse_pay(s: &str) -> Result<Pay, String> {

@@ -693,7 +693,21 @@ fn log(_: &Path) -> Vec<u8> {
 
 const EXPECTED: &str = "reports/baccarat-banker/report.json";
 
-const INPUTS: [InFlag; 16] = [
+const INPUTS: [InFlag; 17] = [
+    InFlag {
+        name: "--table",
+        args: &[
+            "sim",
+            "blackjack",
+            "--rounds",
+            "2000",
+            "-q",
+            "--table",
+            "{}",
+        ],
+        good: |_| read("tables/6d-h17.toml"),
+        limit: 64 << 10,
+    },
     InFlag {
         name: "--side",
         args: &["exact", "blackjack", "-q", "--side", "{}"],

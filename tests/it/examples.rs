@@ -76,6 +76,9 @@ fn reduced(cmd: &str) -> String {
             extra.extend(["--rounds", "20k"])
         }
         "rtplab sim doom" if !has("--games") && !has("--turns") => extra.extend(["--games", "200"]),
+        _ if head.starts_with("rtplab study ") && !has("--rounds") => {
+            extra.extend(["--rounds", "20k"])
+        }
         "rtplab sim baccarat" | "rtplab compare baccarat" if !has("--coups") => {
             extra.extend(["--coups", "20k"])
         }
@@ -96,8 +99,9 @@ fn reduced(cmd: &str) -> String {
     words.join(" ")
 }
 
-/// A scratch folder of its own (tests run side by side): `reports/` and `docs/` seen through
-/// links (read only), `strategies/` copied (an example writes a strategy file there).
+/// A scratch folder of its own (tests run side by side): `reports/`, `docs/`, `tables/` and
+/// `studies/` seen through links (read only), `strategies/` copied (an example writes a
+/// strategy file there).
 fn scratch() -> PathBuf {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -105,7 +109,7 @@ fn scratch() -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for sub in ["reports", "docs"] {
+    for sub in ["reports", "docs", "tables", "studies"] {
         std::os::unix::fs::symlink(root.join(sub), d.join(sub)).unwrap();
     }
     copy_dir(&root.join("strategies"), &d.join("strategies"));

@@ -100,6 +100,9 @@ const ORDER: &[&[&str]] = &[
     &["sidebet"],
     // The page's server: runs commands the binary parses for it, knows no game.
     &["web"],
+    // Studies: grids of command lines the binary parses for them (as the page's), knows no
+    // game but through the readers the games give it.
+    &["study"],
     // The games: each uses what is below, none another game.
     &[
         "games::baccarat",

@@ -39,6 +39,7 @@ mod serve;
 mod shards;
 mod shards_dice;
 mod side_bets;
+mod study;
 mod twentyone;
 mod variants;
 mod verify;

@@ -5,7 +5,8 @@ use clap::Args;
 use super::super::heading;
 use super::super::ArgError;
 use rtplab::games::blackjack::rules::{
-    BjPays, DealerBjTakes, Double, Rules, Shuffle, Shuffler, SplitBy, Surrender,
+    parse_bj_pays, parse_double, parse_split_by, parse_surrender, parse_takes, BjPays,
+    DealerBjTakes, Double, Rules, Shuffle, Shuffler, SplitBy, Surrender,
 };
 
 /// Every rule of the blackjack table; unset flags keep the preset's value.
@@ -15,6 +16,11 @@ pub struct BjRulesArgs {
     /// Rule preset to start from.
     #[arg(long, value_enum, default_value_t = Preset::Seed)]
     pub rules: Preset,
+    /// A table file to start from instead (its rules over the seed table's; the flags below
+    /// change them). Shipped: tables/seed.toml, 6d-h17.toml, double-deck.toml,
+    /// single-deck.toml (docs/tables.md).
+    #[arg(long, value_name = "FILE", conflicts_with = "rules")]
+    pub table: Option<std::path::PathBuf>,
     /// Decks in the shoe (1 to 64; the seed table: 8).
     #[arg(long, value_name = "N")]
     pub decks: Option<u32>,
@@ -152,10 +158,21 @@ impl BjRulesArgs {
     }
 
     fn build(&self, dealt: bool) -> Result<Rules, ArgError> {
-        let mut r = match self.rules {
-            Preset::Seed => Rules::seed(),
-            Preset::FreeBet => Rules::free_bet(),
-            Preset::Infinite => Rules::infinite(),
+        let mut r = match (&self.table, self.rules) {
+            (Some(path), _) => {
+                let text = rtplab::door::input::read_text(
+                    path,
+                    "table file",
+                    rtplab::games::blackjack::rules::MAX_TABLE_FILE_BYTES,
+                )
+                .map_err(|e| e.to_string())?;
+                let file = path.display().to_string();
+                rtplab::games::blackjack::rules::read_table(&text, &file, dealt)
+                    .map_err(|e| format!("--table {e}"))?
+            }
+            (None, Preset::Seed) => Rules::seed(),
+            (None, Preset::FreeBet) => Rules::free_bet(),
+            (None, Preset::Infinite) => Rules::infinite(),
         };
         if self.peek && self.dealer_bj_takes.is_some() {
             return Err(
@@ -166,8 +183,8 @@ impl BjRulesArgs {
         if self.shuffle_every_round && self.penetration.is_some() {
             return Err("--penetration places a cut card, which --shuffle-every-round does not use; give one of them".into());
         }
-        let shuffler = self.shuffle.unwrap_or_default();
-        if shuffler == Shuffler::Machine {
+        let shuffler = self.shuffle.unwrap_or(r.shuffler);
+        if self.shuffle == Some(Shuffler::Machine) {
             if self.penetration.is_some() {
                 return Err("--shuffle machine deals from a continuous shuffling machine, which has no cut card: drop --penetration".into());
             }
@@ -207,6 +224,10 @@ impl BjRulesArgs {
         if let Some(p) = self.penetration {
             r.shuffle = Shuffle::CutCard { penetration: p };
         }
+        if self.shuffle.is_some_and(|s| s != Shuffler::Machine) && r.shuffler == Shuffler::Machine {
+            // A table's machine replaced by another shuffler: the cut card of the seed table.
+            r.shuffle = Rules::seed().shuffle;
+        }
         if self.shuffle_every_round || shuffler == Shuffler::Machine {
             r.shuffle = Shuffle::EveryRound;
         }
@@ -237,44 +258,4 @@ impl BjRulesArgs {
 fn parse_shuffler(s: &str) -> Result<Shuffler, String> {
     s.parse()
         .map_err(|e: rtplab::cards::ShufflerError| e.to_string())
-}
-fn parse_bj_pays(s: &str) -> Result<BjPays, String> {
-    match s {
-        "3:2" => Ok(BjPays::ThreeToTwo),
-        "6:5" => Ok(BjPays::SixToFive),
-        "1:1" => Ok(BjPays::OneToOne),
-        _ => Err(format!("expected 3:2, 6:5 or 1:1, found '{s}'")),
-    }
-}
-fn parse_takes(s: &str) -> Result<DealerBjTakes, String> {
-    match s {
-        "all" => Ok(DealerBjTakes::All),
-        "original" | "obo" | "OBO" => Ok(DealerBjTakes::Original),
-        "splits" | "playtech" => Ok(DealerBjTakes::Splits),
-        _ => Err(format!("expected all, original or splits, found '{s}'")),
-    }
-}
-fn parse_surrender(s: &str) -> Result<Surrender, String> {
-    match s {
-        "none" | "no" => Ok(Surrender::None),
-        "2-9" => Ok(Surrender::TwoToNine),
-        "late" => Ok(Surrender::Late),
-        "early" => Ok(Surrender::Early),
-        _ => Err(format!("expected none, 2-9, late or early, found '{s}'")),
-    }
-}
-fn parse_double(s: &str) -> Result<Double, String> {
-    match s {
-        "any" => Ok(Double::Any),
-        "9-11" => Ok(Double::NineToEleven),
-        "10-11" => Ok(Double::TenToEleven),
-        _ => Err(format!("expected any, 9-11 or 10-11, found '{s}'")),
-    }
-}
-fn parse_split_by(s: &str) -> Result<SplitBy, String> {
-    match s {
-        "value" => Ok(SplitBy::Value),
-        "rank" => Ok(SplitBy::Rank),
-        _ => Err(format!("expected value or rank, found '{s}'")),
-    }
 }

@@ -90,7 +90,7 @@ pub fn chart_key(chart_rules: &Rules) -> Key {
         identity: format!(
             "{}\nrules {}",
             program(),
-            serde_json::to_string(chart_rules).expect("rules serialize")
+            serde_json::to_string(&chart_rules.unlabelled()).expect("rules serialize")
         ),
     }
 }
@@ -147,7 +147,7 @@ pub fn effects_key(rules: &Rules, chart: &Chart) -> Key {
         identity: format!(
             "{}\nrules {}\nchart\n{}",
             program(),
-            serde_json::to_string(rules).expect("rules serialize"),
+            serde_json::to_string(&rules.unlabelled()).expect("rules serialize"),
             chart.to_csv("")
         ),
     }

@@ -261,7 +261,7 @@ impl Effects {
         static MEMO: OnceLock<Memo> = OnceLock::new();
         let key = format!(
             "{}|{:?}",
-            serde_json::to_string(rules).unwrap_or_default(),
+            serde_json::to_string(&rules.unlabelled()).unwrap_or_default(),
             chart.codes
         );
         let memo = MEMO.get_or_init(Default::default);

@@ -69,7 +69,7 @@ pub(super) fn chart_rules(r: &Rules) -> Rules {
         shuffle: seed.shuffle,
         shuffler: seed.shuffler,
         players: seed.players,
-        ..r.clone()
+        ..r.unlabelled()
     }
 }
 

@@ -13,6 +13,7 @@ mod counting;
 mod plots;
 mod risk;
 mod sections;
+mod study;
 
 pub use counting::{
     counting_model, BankrollRor, CertaintyEquivalent, CountingModel, Exposure, Hourly,
@@ -22,6 +23,7 @@ pub use counting::{
 pub use plots::plots;
 pub use risk::RISK;
 pub use sections::render;
+pub use study::STUDY;
 
 /// How the bettor behind follows the seated player's doubles and splits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
