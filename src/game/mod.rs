@@ -105,6 +105,18 @@ pub trait Game: 'static {
     /// What a chunk of `cfg`'s run counts ("shoes", "turns").
     fn chunk_unit(cfg: &Self::Config) -> &'static str;
 
+    /// The side wagers a run of `cfg` places beside its headline (`--side`), in order: each
+    /// one's name and exact RTP per unit staked. `compare` reports every configuration's
+    /// measured RTP of each beside it; none by default.
+    fn wagers(_cfg: &Self::Config) -> Vec<WagerInfo> {
+        Vec::new()
+    }
+    /// Those wagers' sums in `acc`, in the same order: each a ratio of net result to units
+    /// staked (x/y is the RTP less 1), one batch a chunk.
+    fn wager_sums(_cfg: &Self::Config, _acc: &Self::Acc) -> Vec<Ratio> {
+        Vec::new()
+    }
+
     /// How `monitor` reads this game's reports where they differ from what every report
     /// states (`None`: its reports are not held against live play).
     const MONITOR: Option<crate::monitor::Reader> = None;
@@ -112,6 +124,13 @@ pub trait Game: 'static {
     /// How `risk` reads the EV and SD per round of this game's reports (`None`: its reports
     /// state none in units of money; `risk` takes them from `--ev` and `--sd`).
     const RISK: Option<crate::risk::Reader> = None;
+}
+
+/// A side wager of a configuration: its name in reports and its exact RTP per unit staked.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WagerInfo {
+    pub name: String,
+    pub exact_rtp: f64,
 }
 
 /// How a run maps onto chunks.

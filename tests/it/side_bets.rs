@@ -302,3 +302,85 @@ fn side_bets_survive_shards_and_merge() {
     ];
     crate::common::assert_shards_merge_to_the_single_run(&d, "bac", &whole);
 }
+
+/// `compare --side`: every configuration places the side bets; each configuration's wager is
+/// measured beside its exact RTP (within 4 SE), the first configuration's equals `sim`'s run
+/// of it with the same seed bit for bit, and at baccarat (whose coups do not depend on the
+/// main bet) every betting strategy's side bet is the same.
+#[test]
+fn compare_reports_every_configurations_side_bets() {
+    let bj = |cmd: &str| {
+        let mut a = vec![cmd, "blackjack", "--rounds", "400k", "--seed", "11"];
+        if cmd == "compare" {
+            a.extend(["--strategy", "basic", "--strategy", "mimic-dealer"]);
+        }
+        a.extend([
+            "--side",
+            "21+3",
+            "--side",
+            "perfect-pairs:5",
+            "--format",
+            "json",
+            "-q",
+        ]);
+        json(&a)
+    };
+    let c = bj("compare");
+    let rows = c["side_wagers"].as_array().unwrap();
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for r in rows {
+        let (rtp, se, exact) = (
+            r["rtp"].as_f64().unwrap(),
+            r["se"].as_f64().unwrap(),
+            r["exact_rtp"].as_f64().unwrap(),
+        );
+        assert!(se > 0.0 && ((rtp - exact) / se).abs() < 4.0, "{r}");
+        assert!((r["z"].as_f64().unwrap() - (rtp - exact) / se).abs() < 1e-9);
+        assert!(r["bets"].as_u64().unwrap() > 350_000, "{r}");
+    }
+    let exact = |w: &str| {
+        rows.iter()
+            .find(|r| r["wager"] == w)
+            .unwrap_or_else(|| panic!("{w} in {rows:?}"))["exact_rtp"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!((exact("21+3") - 0.962961).abs() < 1e-6);
+    assert!((exact("perfect-pairs (stake 5)") - 0.959036).abs() < 1e-6);
+    let s = bj("sim");
+    let basic = c["strategies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|r| r["strategy"]["name"].as_str().unwrap().starts_with("basic"))
+        .unwrap();
+    let mine: Vec<_> = rows
+        .iter()
+        .filter(|r| r["strategy"] == c["strategies"][basic]["strategy"]["name"])
+        .collect();
+    assert_eq!(mine.len(), 2);
+    for (m, w) in mine.iter().zip(s["side_wagers"].as_array().unwrap()) {
+        for k in ["bets", "rtp", "se", "ci95", "exact_rtp"] {
+            assert_eq!(m[k], w[k], "{k}: compare {m} against sim {w}");
+        }
+    }
+    let b = json(&[
+        "compare", "baccarat", "--bet", "banker", "--bet", "player", "--coups", "300k", "--side",
+        "dragon-7", "--side", "panda-8", "--format", "json", "-q",
+    ]);
+    let rows = b["side_wagers"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for w in ["dragon-7", "panda-8"] {
+        let two: Vec<_> = rows.iter().filter(|r| r["wager"] == w).collect();
+        assert_eq!(two.len(), 2);
+        assert_ne!(two[0]["strategy"], two[1]["strategy"]);
+        assert_eq!(two[0]["rtp"], two[1]["rtp"], "{w}: the same coups");
+        assert!(two[0]["z"].as_f64().unwrap().abs() < 4.0, "{}", two[0]);
+    }
+    // Without --side the JSON has no side wagers at all.
+    let none = json(&[
+        "compare", "baccarat", "--bet", "banker", "--bet", "player", "--coups", "20k", "--format",
+        "json", "-q",
+    ]);
+    assert!(none.get("side_wagers").is_none());
+}

@@ -431,6 +431,9 @@ pub struct BlackjackCompare {
     /// same number of shoes: those that deal this many rounds at the first penetration.
     #[arg(help_heading = heading::RUN, long, default_value = "20M", value_parser = parse_rounds)]
     pub rounds: u64,
+    /// Side bets every configuration places (as sim's --side).
+    #[command(flatten)]
+    pub side: super::SideArgs,
     #[command(flatten)]
     pub run: RunCommon,
     #[command(flatten)]
@@ -731,7 +734,7 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
             }
         }
         let rules = args.rules.to_rules()?;
-        let configs = rtplab::games::blackjack::jobs::compare_configs(
+        let mut configs = rtplab::games::blackjack::jobs::compare_configs(
             &rules,
             args.rounds,
             &args.strategies,
@@ -739,6 +742,10 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
             &counts,
             &args.tables.kept(),
         )?;
+        let sides = args.side.bets(rtplab::sidebet::Game::Blackjack)?;
+        for c in &mut configs {
+            c.sides = sides.clone();
+        }
 
         Ok(CompareJob {
             configs,

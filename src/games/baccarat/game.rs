@@ -94,6 +94,21 @@ impl Game for Baccarat {
         }
     }
 
+    fn wagers(cfg: &BacConfig) -> Vec<crate::game::WagerInfo> {
+        cfg.sides
+            .iter()
+            .map(|b| crate::game::WagerInfo {
+                name: b.label(),
+                exact_rtp: super::sidebets::exact(&b.table, cfg.rules.decks).rtp,
+            })
+            .collect()
+    }
+    fn wager_sums(cfg: &BacConfig, acc: &BacAcc) -> Vec<crate::stats::Ratio> {
+        let mut v = acc.sides.clone();
+        v.resize(cfg.sides.len(), Default::default());
+        v
+    }
+
     const MONITOR: Option<crate::monitor::Reader> = Some(super::monitor::READER);
 
     fn chunk_unit(_cfg: &BacConfig) -> &'static str {

@@ -201,6 +201,21 @@ impl Game for Blackjack {
         crate::game::Label { name, hash: i.hash }
     }
 
+    fn wagers(cfg: &BjConfig) -> Vec<crate::game::WagerInfo> {
+        cfg.sides
+            .iter()
+            .map(|b| crate::game::WagerInfo {
+                name: b.label(),
+                exact_rtp: super::sidebets::exact(&b.table, cfg.rules.decks, cfg.rules.h17).rtp,
+            })
+            .collect()
+    }
+    fn wager_sums(cfg: &BjConfig, acc: &BjAcc) -> Vec<crate::stats::Ratio> {
+        let mut v = acc.sides.clone();
+        v.resize(cfg.sides.len(), Default::default());
+        v
+    }
+
     const MONITOR: Option<crate::monitor::Reader> = Some(super::MONITOR);
     const RISK: Option<crate::risk::Reader> = Some(super::report::RISK);
 
