@@ -16,8 +16,8 @@ mod run;
 pub mod serve;
 
 pub use baseline::{
-    check_baseline, load_baseline, moved_fields, AnyError, BaselineFile, Expected, Outcome,
-    PendingCheck,
+    check_baseline, load_baseline, moved_fields, AnyError, BaselineFile, Expected, ExpectedWager,
+    Outcome, PendingCheck, SideEntry, WagerOutcome,
 };
 pub use run::{merge, rendered, report, simulate, Rendered};
 
@@ -150,6 +150,11 @@ pub trait Baseline<G: Game + ?Sized>: Serialize + DeserializeOwned {
     fn sums(acc: &G::Acc) -> serde_json::Value;
     /// The exact expected value of the headline estimate, where the game knows it.
     fn expected(cfg: &G::Config) -> Result<Option<Expected>, G::Error>;
+    /// Each side bet's own tolerance in SE, where the baseline gives one (in the order of
+    /// `Game::wagers`); none by default.
+    fn side_z(&self) -> Vec<Option<f64>> {
+        Vec::new()
+    }
 }
 
 /// What a headline estimate is: its name, unit and print format, whether it is a return to

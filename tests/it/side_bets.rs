@@ -384,3 +384,73 @@ fn compare_reports_every_configurations_side_bets() {
     ]);
     assert!(none.get("side_wagers").is_none());
 }
+
+/// `check` with side bets: the committed baseline with 21+3 and Perfect Pairs passes, each
+/// wager within its tolerance in its own SE; a recorded RTP moved by 8 of its SE fails that
+/// wager alone (exit 1, the main bet still ok); the wager's own `z` in the file is its
+/// tolerance; a wager with no recorded RTP fails until blessed.
+#[test]
+fn check_holds_each_side_bet_against_its_recorded_rtp() {
+    let d = temp_dir("side-check");
+    let src = "reports/baselines/seed-basic-side-bets-cut-card.json";
+    let file = d.join("a.json");
+    let text = std::fs::read_to_string(src).unwrap();
+    let base: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let run = |v: &serde_json::Value| {
+        std::fs::write(&file, v.to_string()).unwrap();
+        let out = crate::common::rtplab()
+            .args(["check", d.to_str().unwrap(), "--format", "json", "-q"])
+            .output()
+            .unwrap();
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), j["baselines"][0].clone())
+    };
+    let (code, b) = run(&base);
+    assert_eq!(code, Some(0), "{b}");
+    let sides = b["side_bets"].as_array().unwrap();
+    let names: Vec<&str> = sides.iter().map(|w| w["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["21+3", "perfect-pairs"]);
+    for w in sides {
+        assert!(w["ok"].as_bool().unwrap() && w["z"].as_f64().unwrap().abs() <= 4.0);
+        assert!(w["bets"].as_u64().unwrap() > 3_000_000, "{w}");
+    }
+    assert!((sides[0]["expected"].as_f64().unwrap() - 0.962961).abs() < 1e-6);
+    assert!((sides[1]["expected"].as_f64().unwrap() - 0.959036).abs() < 1e-6);
+    // The recorded RTP of 21+3 moved by 8 SE: that wager fails, alone.
+    let se = sides[0]["se"].as_f64().unwrap();
+    let mut moved = base.clone();
+    let e = &mut moved["expected_side_bets"][0]["rtp"];
+    *e = (e.as_f64().unwrap() + 8.0 * se).into();
+    let (code, b) = run(&moved);
+    assert_eq!(code, Some(1), "{b}");
+    assert_eq!(b["sums"], "same");
+    assert!(!b["side_bets"][0]["ok"].as_bool().unwrap());
+    assert!(b["side_bets"][1]["ok"].as_bool().unwrap());
+    assert!(
+        (b["side_bets"][0]["z"].as_f64().unwrap() + 8.0).abs() < 0.6,
+        "{b}"
+    );
+    // Its own tolerance of 10 SE lets it pass; one of 0 is refused as input.
+    moved["sides"][0]["z"] = 10.0.into();
+    let (code, b) = run(&moved);
+    assert_eq!(code, Some(0), "{b}");
+    assert_eq!(b["side_bets"][0]["z_limit"], 10.0);
+    moved["sides"][0]["z"] = 0.0.into();
+    std::fs::write(&file, moved.to_string()).unwrap();
+    fails_with(&["check", d.to_str().unwrap()], "positive, finite number");
+    // A side bet added without blessing: no recorded RTP and new sums, so it fails.
+    let mut added = base.clone();
+    added["sides"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({ "side": "lucky-ladies" }));
+    let (code, b) = run(&added);
+    assert_eq!(code, Some(1));
+    assert_eq!(b["sums"], "MOVED");
+    assert!(b["side_bets"][2]["expected"].is_null());
+    // A paytable file is not a baseline's side bet: a baseline checks the program as built.
+    let mut file_side = base;
+    file_side["sides"][0]["side"] = "strategies/side-bets/21+3-wagerworks.toml".into();
+    std::fs::write(&file, file_side.to_string()).unwrap();
+    fails_with(&["check", d.to_str().unwrap()], "21+3-wagerworks");
+}

@@ -404,6 +404,10 @@ pub struct BjBaseline {
     pub insure: bool,
     pub rounds: u64,
     pub chunk_shoes: u64,
+    /// Side bets every seat that bets places (`--side` values, built-in names), each checked
+    /// against its exact RTP.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<crate::game::SideEntry>,
 }
 
 impl SideBets {
@@ -441,10 +445,14 @@ impl crate::game::Baseline<Blackjack> for BjBaseline {
             },
             rounds: self.rounds,
             count: None,
-            sides: Vec::new(),
+            sides: crate::sidebet::baseline_sides(&self.sides, crate::sidebet::Game::Blackjack)?,
             tables: Kept::Fresh,
         };
         Ok((cfg, self.chunk_shoes))
+    }
+
+    fn side_z(&self) -> Vec<Option<f64>> {
+        self.sides.iter().map(|s| s.z).collect()
     }
 
     fn sums(acc: &BjAcc) -> serde_json::Value {
