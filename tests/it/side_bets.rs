@@ -454,3 +454,91 @@ fn check_holds_each_side_bet_against_its_recorded_rtp() {
     std::fs::write(&file, file_side.to_string()).unwrap();
     fails_with(&["check", d.to_str().unwrap()], "21+3-wagerworks");
 }
+
+/// `monitor --wager`: a period log of one wager held against its exact RTP and SD per unit
+/// staked from a dossier's wagers (the committed seed-table dossier's pairs side bet, 11:1):
+/// a clean log of 20 periods is in band (exit 0); the same log with one period that paid 6 SE
+/// too much is out (exit 1, that period named); the main bet's band would be another (its RTP is not the wager's); a wager the dossier lacks is refused
+/// with the names it has.
+#[test]
+fn monitor_holds_a_period_log_of_one_wager() {
+    let d = temp_dir("side-monitor");
+    let dossier = "reports/audit-seed-table/report.json";
+    // P(pair) = 31/415 at 8 decks; a stake of 2 pays 11:1 (24 back).
+    let (n, p) = (50_000u64, 31.0 / 415.0);
+    let sd_wins = (n as f64 * p * (1.0 - p)).sqrt();
+    let period = |k: u64, extra_sd: f64| {
+        let wins =
+            (n as f64 * p + ((k % 5) as f64 - 2.0) * 0.5 * sd_wins + extra_sd * sd_wins).round();
+        format!("day-{k},{n},{},{}\n", 2 * n, 24.0 * wins)
+    };
+    let mut clean = String::from("period,rounds,wagered,returned\n");
+    let mut planted = clean.clone();
+    for k in 1..=20 {
+        clean.push_str(&period(k, 0.0));
+        planted.push_str(&period(k, if k == 13 { 6.0 } else { 0.0 }));
+    }
+    let clean_f = d.join("clean.csv");
+    let planted_f = d.join("planted.csv");
+    std::fs::write(&clean_f, clean).unwrap();
+    std::fs::write(&planted_f, planted).unwrap();
+    let run = |log: &std::path::Path, wager: &str| {
+        let out = crate::common::rtplab()
+            .args(["monitor", "--expected", dossier, log.to_str().unwrap()])
+            .args(["--wager", wager, "--format", "json", "-q"])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+        (out.status.code(), v)
+    };
+    let (code, v) = run(&clean_f, "pairs side bet");
+    assert_eq!(code, Some(0), "{v}");
+    assert!((v["expected"]["rtp"].as_f64().unwrap() - 12.0 * p).abs() < 1e-12);
+    assert!((v["expected"]["sd_per_round"].as_f64().unwrap() - 3.154856).abs() < 1e-6);
+    assert_eq!(v["expected"]["max_return"], 12.0);
+    assert_eq!(v["out_of_band"], 0);
+    let (code, v) = run(&planted_f, "pairs side bet");
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["out_of_band"], 1, "{v}");
+    let day13 = &v["periods"][12];
+    assert_eq!(day13["period"], "day-13");
+    assert_eq!(day13["in_band"], false);
+    // 6 SE planted on a period already 0.5 SE above (day 13's spread).
+    let z = day13["z"].as_f64().unwrap();
+    assert!((z - 6.5).abs() < 0.01, "{z}");
+    // The same clean log against the main bet's band: far out (the wager's RTP is its own).
+    let out = crate::common::rtplab()
+        .args([
+            "monitor",
+            "--expected",
+            dossier,
+            clean_f.to_str().unwrap(),
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    fails_with(
+        &[
+            "monitor",
+            "--expected",
+            dossier,
+            clean_f.to_str().unwrap(),
+            "--wager",
+            "21+3",
+        ],
+        "has no wager '21+3'",
+    );
+    fails_with(
+        &[
+            "monitor",
+            "--expected",
+            dossier,
+            clean_f.to_str().unwrap(),
+            "--wager",
+            "main bet",
+        ],
+        "once per strategy tier",
+    );
+}
