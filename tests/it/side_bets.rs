@@ -542,3 +542,43 @@ fn monitor_holds_a_period_log_of_one_wager() {
         "once per strategy tier",
     );
 }
+
+/// `strategies metrics --side`: each countable side bet's effects of removal by rank and its
+/// fitted counts in the JSON; a wager on the dealer's finished hand is refused (exit 2).
+#[test]
+fn metrics_count_the_side_bets() {
+    let v = json(&[
+        "strategies",
+        "metrics",
+        "blackjack",
+        "--count",
+        "hi-lo",
+        "--side",
+        "lucky-ladies",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let s = &v["side_bets"][0];
+    assert_eq!(s["name"], "lucky-ladies");
+    assert_eq!(s["eor"].as_array().unwrap().len(), 13);
+    let eor = |r: usize| s["eor"][r]["eor"].as_f64().unwrap();
+    // The queen of hearts pays most: a queen's removal hurts the bet most, a small card's helps.
+    assert!((0..13).all(|r| eor(11) <= eor(r)));
+    assert!(eor(4) > 0.0);
+    let l2 = &s["counts"][1];
+    assert_eq!(l2["level"], 2);
+    assert!(l2["betting_correlation"].as_f64().unwrap() > 0.95, "{l2}");
+    fails_with(
+        &[
+            "strategies",
+            "metrics",
+            "blackjack",
+            "--count",
+            "hi-lo",
+            "--side",
+            "buster-blackjack",
+        ],
+        "dealer's finished hand",
+    );
+}

@@ -295,6 +295,10 @@ pub struct MetricsBlackjack {
     #[arg(help_heading = heading::STRATEGY, long, default_value = "basic")]
     pub strategy: String,
 
+    /// Side bets to count (as sim's --side): each one's effects of removal by rank and the
+    /// integer counts fitted to them, with their betting correlations.
+    #[command(flatten)]
+    pub side: super::SideArgs,
     #[command(flatten)]
     pub tables: TablesArgs,
     #[command(flatten)]
@@ -329,6 +333,7 @@ impl TryFrom<&MetricsBlackjack> for MetricsJob {
             rules,
             chart: *chart,
             systems,
+            sides: args.side.bets(rtplab::sidebet::Game::Blackjack)?,
             tables,
             outputs: (&args.output).into(),
         })
