@@ -134,9 +134,13 @@ pub fn report(outcomes: &[Outcome], z_limit: f64, bless: bool) -> Report {
             verdict(o).into(),
         ]);
     }
+    let mut sections = vec![s];
+    if outcomes.iter().any(|o| !o.wagers.is_empty()) {
+        sections.push(wagers_section(outcomes, bless));
+    }
     let mut r = Report {
         title: "rtplab check: regression of expected return".into(),
-        sections: vec![s],
+        sections,
         ..Default::default()
     };
     let mut games: Vec<String> = Vec::new();
@@ -176,6 +180,7 @@ pub fn report(outcomes: &[Outcome], z_limit: f64, bless: bool) -> Report {
                 "z": o.z,
                 "sums": sums(o),
                 "moved": o.moved,
+                "side_bets": o.wagers,
                 "verdict": verdict(o),
                 "ok": o.ok,
             })
@@ -190,6 +195,47 @@ pub fn report(outcomes: &[Outcome], z_limit: f64, bless: bool) -> Report {
         "baselines": baselines,
     });
     r
+}
+
+/// Each side bet of every baseline: its RTP per unit staked against the recorded exact RTP,
+/// in its own SE, within its tolerance.
+fn wagers_section(outcomes: &[Outcome], bless: bool) -> Section {
+    use crate::report::pct_cell;
+    let mut s = Section::new(
+        "Side bets (RTP per unit staked, each within its own tolerance)",
+        &[
+            "baseline",
+            "side bet",
+            "RTP",
+            "SE",
+            "expected",
+            "z (limit)",
+            "verdict",
+        ],
+    );
+    for o in outcomes {
+        for w in &o.wagers {
+            let verdict = match (bless, w.ok, w.expected) {
+                (true, _, _) => "blessed",
+                (_, true, _) => "ok",
+                (_, false, None) => "FAIL (no expected RTP: bless)",
+                _ => "FAIL",
+            };
+            s.row([
+                o.name.clone().into(),
+                w.name.clone().into(),
+                pct_cell(w.rtp, 3),
+                pct_cell(w.se, 3),
+                w.expected
+                    .map(|e| pct_cell(e, 4))
+                    .unwrap_or_else(|| "-".into()),
+                w.z.map(|z| Cell::num(format!("{z:+.2} ({})", w.z_limit), z, "SE"))
+                    .unwrap_or_else(|| format!("- ({})", w.z_limit).into()),
+                verdict.into(),
+            ]);
+        }
+    }
+    s
 }
 
 /// `check`: the folder of baselines, the tolerance in SE, whether to rewrite them, where the

@@ -23,24 +23,33 @@ sums! {
     pub struct CompareAcc {
         pub per: Vec<Ratio> => unbounded("compare writes no shard files: never read back"),
         pub cross: Vec<[i128; 4]> => unbounded("compare writes no shard files: never read back"),
+        /// Each configuration's side wagers (`Game::wager_sums`), the configurations' in turn.
+        pub wagers: Vec<Ratio> => unbounded("compare writes no shard files: never read back"),
     }
 }
 
 struct CompareSim<'a, G: Game> {
     sims: Vec<BoxedSim<G::Acc>>,
     configs: &'a [G::Config],
+    /// How many side wagers each configuration places.
+    wagers: Vec<usize>,
 }
 
 impl<G: Game> Simulation for CompareSim<'_, G> {
     type Acc = CompareAcc;
     fn run_chunk(&self, chunk: u64, rng: &mut Rng, acc: &mut CompareAcc) {
+        let mut wagers = Vec::new();
         let heads: Vec<Ratio> = self
             .sims
             .iter()
             .zip(self.configs)
-            .map(|(sim, cfg)| {
+            .zip(&self.wagers)
+            .map(|((sim, cfg), &k)| {
                 let mut a = G::Acc::default();
                 sim.run_chunk(chunk, &mut rng.clone(), &mut a);
+                let mut w = G::wager_sums(cfg, &a);
+                w.resize(k, Ratio::default());
+                wagers.extend(w);
                 G::headline(cfg, &a).ratio
             })
             .collect();
@@ -53,6 +62,7 @@ impl<G: Game> Simulation for CompareSim<'_, G> {
             }
         }
         acc.per = heads;
+        acc.wagers = wagers;
     }
 }
 
@@ -131,6 +141,8 @@ pub struct Comparison<G: Game> {
     pub plan: G::Plan,
     pub acc: CompareAcc,
     pub meta: RunMeta,
+    /// Each configuration's side wagers with their exact RTPs (`acc.wagers` in turn).
+    pub wagers: Vec<Vec<crate::game::WagerInfo>>,
 }
 
 /// Compare `configs` (two or more runs of one game that differ in strategy) on the same
@@ -160,6 +172,7 @@ pub fn compare<G: Game>(
     for c in &configs[1..] {
         sims.push(G::prepare_until(c, spec.seed, chunk, 1, stop)?.1);
     }
+    let wagers: Vec<Vec<crate::game::WagerInfo>> = configs.iter().map(G::wagers).collect();
     let setup_s = setup.elapsed().as_secs_f64();
     let total = plan.chunks();
     let opts = crate::engine::RunOptions {
@@ -172,6 +185,7 @@ pub fn compare<G: Game>(
     let sim = CompareSim::<G> {
         sims,
         configs: &configs,
+        wagers: wagers.iter().map(Vec::len).collect(),
     };
     let out = crate::engine::run(&sim, &opts, stop).map_err(RunError::from)?;
     Ok(Comparison {
@@ -182,6 +196,7 @@ pub fn compare<G: Game>(
         configs,
         plan,
         acc: out.acc,
+        wagers,
     })
 }
 
@@ -234,6 +249,24 @@ pub struct CompareChunks {
     pub done: u64,
 }
 
+/// One side wager of one configuration: its measured RTP per unit staked beside its exact one.
+#[derive(Clone, Debug, Serialize)]
+pub struct WagerRow {
+    /// The configuration (as in `strategies`).
+    pub strategy: String,
+    /// The wager (its name, and its stake when not 1).
+    pub wager: String,
+    /// Wagers settled.
+    pub bets: u64,
+    /// RTP per unit staked, its SE and 95% CI (batch means over the chunks).
+    pub rtp: f64,
+    pub se: f64,
+    pub ci95: [f64; 2],
+    /// The exact RTP over a full shoe, and z = (measured − exact) / SE.
+    pub exact_rtp: f64,
+    pub z: f64,
+}
+
 /// Everything a comparison's report says; its JSON is this struct.
 #[derive(Clone, Debug, Serialize)]
 pub struct CompareModel {
@@ -249,6 +282,10 @@ pub struct CompareModel {
     /// Best first.
     pub strategies: Vec<CompareRow>,
     pub pairs: Vec<PairRow>,
+    /// Every configuration's side wagers (`--side`), in the order of `strategies`; absent
+    /// without side bets.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub side_wagers: Vec<WagerRow>,
     /// Why no claim is tested (for a game whose estimate is a return to player; absent
     /// otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -287,6 +324,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
     acc.merge(&CompareAcc {
         per: vec![Ratio::default(); n],
         cross: vec![[0; 4]; n * (n - 1) / 2],
+        wagers: vec![Ratio::default(); c.wagers.iter().map(Vec::len).sum()],
     });
     let est: Vec<Estimate> = acc
         .per
@@ -320,6 +358,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
             }),
         })
         .collect();
+    let side_wagers = wager_rows(c, &acc, &labels, &order);
     CompareModel {
         game: G::NAME,
         version: crate::VERSION,
@@ -335,6 +374,7 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         interrupted: c.meta.interrupted,
         strategies,
         pairs,
+        side_wagers,
         no_claim: first.claims.then(|| NO_CLAIM.to_string()),
         elapsed_s: c.meta.elapsed_s,
         setup_s: c.meta.setup_s,
@@ -342,6 +382,46 @@ pub fn compare_model<G: Game>(c: &Comparison<G>) -> CompareModel {
         format: kind.format,
         unit: kind.unit,
     }
+}
+
+/// Every configuration's side wagers, in `order`, each against its exact RTP.
+fn wager_rows<G: Game>(
+    c: &Comparison<G>,
+    acc: &CompareAcc,
+    labels: &[crate::game::Label],
+    order: &[usize],
+) -> Vec<WagerRow> {
+    let starts: Vec<usize> = c
+        .wagers
+        .iter()
+        .scan(0, |at, w| {
+            let s = *at;
+            *at += w.len();
+            Some(s)
+        })
+        .collect();
+    let mut rows = Vec::new();
+    for &i in order {
+        for (k, info) in c.wagers[i].iter().enumerate() {
+            let r = acc.wagers[starts[i] + k];
+            let e = Estimate::new(r.mean(), r.se(), r.df()).affine(1.0, 1.0);
+            rows.push(WagerRow {
+                strategy: labels[i].name.clone(),
+                wager: info.name.clone(),
+                bets: r.n,
+                rtp: e.mean,
+                se: e.se,
+                ci95: e.ci95,
+                exact_rtp: info.exact_rtp,
+                z: if e.se > 0.0 {
+                    (e.mean - info.exact_rtp) / e.se
+                } else {
+                    f64::NAN
+                },
+            });
+        }
+    }
+    rows
 }
 
 /// The configurations' labels, the same strategy given twice (a useful self-check: it must
@@ -450,6 +530,10 @@ pub fn render(m: &CompareModel) -> Report {
     let score_cols = m.strategies.iter().any(|s| s.score.is_some());
     r.sections.push(strategies_section(m, score_cols));
     r.sections.push(pairs_section(m, score_cols));
+    if !m.side_wagers.is_empty() {
+        r.sections.push(wagers_section(m));
+        r.notes.push("Side bets: every configuration places each on every round it bets; RTP per unit staked, its SE and 95% CI by batch means over the chunks, z against the exact RTP over a full shoe.".into());
+    }
     if score_cols {
         r.notes.push("SCORE = 10^6 (EV/SD)^2 per round played, signed as EV; its SEs come from the paired EV SEs by the delta method (the SD's own sampling error, far smaller, is left out).".into());
     }
@@ -531,6 +615,36 @@ fn strategies_section(m: &CompareModel, score_cols: bool) -> Section {
             cells.extend([score_cell(row.score), score_cell(row.score_se)]);
         }
         s.row(cells);
+    }
+    s
+}
+
+/// Each configuration's side wagers, measured beside their exact RTPs.
+fn wagers_section(m: &CompareModel) -> Section {
+    use crate::report::{fixed_cell, pct_cell, pct_estimate_cells};
+    let mut s = Section::new(
+        "Side bets (RTP per unit staked): each configuration's, beside the exact RTP",
+        &[
+            "strategy",
+            "side bet",
+            "bets",
+            "RTP",
+            "SE",
+            "95% CI",
+            "exact RTP",
+            "z",
+        ],
+    );
+    for w in &m.side_wagers {
+        let mut row = vec![
+            Cell::from(w.strategy.clone()),
+            Cell::from(w.wager.clone()),
+            count_cell(w.bets),
+        ];
+        row.extend(pct_estimate_cells(w.rtp, w.se, w.ci95, 3));
+        row.push(pct_cell(w.exact_rtp, 4));
+        row.push(fixed_cell(w.z, 2, "SE"));
+        s.row(row);
     }
     s
 }

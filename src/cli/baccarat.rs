@@ -291,6 +291,9 @@ pub struct BaccaratCompare {
     pub bets: Vec<String>,
     #[command(flatten)]
     pub stakes: BacStakes,
+    /// Side bets every configuration places (as sim's --side).
+    #[command(flatten)]
+    pub side: super::SideArgs,
     #[command(flatten)]
     pub run: RunCommon,
     #[command(flatten)]
@@ -312,11 +315,16 @@ pub struct BaccaratExact {
 impl TryFrom<&BaccaratCompare> for CompareJob<Baccarat> {
     type Error = anyhow::Error;
     fn try_from(args: &BaccaratCompare) -> anyhow::Result<Self> {
+        let sides = args.side.bets(rtplab::sidebet::Game::Baccarat)?;
         Ok(CompareJob {
             configs: args
                 .bets
                 .iter()
-                .map(|b| args.stakes.config(b))
+                .map(|b| {
+                    let mut c = args.stakes.config(b)?;
+                    c.sides = sides.clone();
+                    Ok(c)
+                })
                 .collect::<anyhow::Result<_>>()?,
             spec: args.run.spec()?,
             outputs: (&args.output).into(),

@@ -433,6 +433,16 @@ pub struct MonitorArgs {
     /// the last one) outside the band at this level makes the exit code 1.
     #[arg(long, default_value_t = 99.0, value_name = "PCT")]
     pub level: f64,
+    /// Hold the periods against one wager of a dossier instead of its main bet: a side bet
+    /// placed with `audit blackjack --side NAME` (21+3), insurance or the pairs side bet.
+    ///
+    /// The log's rounds are then wagers placed, `wagered` their stakes and `returned` what
+    /// they paid back (stakes included); the band is the wager's exact RTP and SD per unit
+    /// staked, from the dossier's wagers.
+    ///
+    /// Example: --wager 21+3
+    #[arg(long, value_name = "NAME")]
+    pub wager: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -694,6 +704,7 @@ impl From<&MonitorArgs> for rtplab::monitor::MonitorJob {
             expected: a.expected.clone(),
             log: a.log.clone(),
             level: a.level,
+            wager: a.wager.clone(),
             outputs: (&a.output).into(),
         }
     }

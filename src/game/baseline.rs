@@ -24,6 +24,43 @@ pub struct BaselineFile<B> {
     /// The expected value of the headline estimate and where it comes from (exact analysis).
     #[serde(default)]
     pub expected: Option<Expected>,
+    /// The exact RTP of each side bet the run places (filled by `--bless`; absent without side
+    /// bets).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expected_side_bets: Vec<ExpectedWager>,
+}
+
+/// A side bet of a baseline's run (`sides` in the game's part): a `--side` value (a built-in
+/// name, with its stake after ':') and, optionally, the tolerance of its check in its own SE
+/// (default: `check --z`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SideEntry {
+    pub side: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub z: Option<f64>,
+}
+
+/// A side bet's exact RTP per unit staked, as a baseline records it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ExpectedWager {
+    pub name: String,
+    pub rtp: f64,
+}
+
+/// What `check` found for one side bet of a baseline: its RTP per unit staked against the
+/// recorded exact one, in its own SE, within its tolerance.
+#[derive(Clone, Debug, Serialize)]
+pub struct WagerOutcome {
+    pub name: String,
+    /// Wagers settled.
+    pub bets: u64,
+    pub rtp: f64,
+    pub se: f64,
+    pub expected: Option<f64>,
+    pub z: Option<f64>,
+    /// The tolerance in SE (the baseline's own for this wager, or `--z`).
+    pub z_limit: f64,
+    pub ok: bool,
 }
 
 /// An expected value and where it comes from.
@@ -55,6 +92,8 @@ pub struct Outcome {
     pub expected: Option<f64>,
     pub z: Option<f64>,
     pub moved: Vec<String>,
+    /// Each side bet of the run, checked on its own (`ok` includes them).
+    pub wagers: Vec<WagerOutcome>,
     pub ok: bool,
     /// With `--bless`, the baseline file's new text, written by `write_blessed` once every
     /// baseline has run (so a failure leaves every file as it was).
@@ -129,6 +168,14 @@ pub fn load_baseline<G: Game>(
         .into());
     }
     let (cfg, chunk) = b.run.run()?;
+    for e in b.run.side_z().into_iter().flatten() {
+        if !(e.is_finite() && e > 0.0) {
+            return Err(format!(
+                "a side bet's \"z\": {e}: the tolerance must be a positive, finite number of standard errors (e.g. 4)"
+            )
+            .into());
+        }
+    }
     let file = file.to_path_buf();
     Ok(Box::new(move |z_limit, bless| {
         run_baseline::<G>(&file, b, cfg, chunk, z_limit, bless)
@@ -177,9 +224,29 @@ fn run_baseline<G: Game>(
     } else {
         None
     };
+    let wager_info = G::wagers(&cfg);
+    let side_z = b.run.side_z();
     let kind = G::headline_kind(&cfg);
     let run = simulate::<G>(cfg, &spec, &AtomicBool::new(false))?;
-    let sums = G::Baseline::sums(&run.acc);
+    let mut sums = G::Baseline::sums(&run.acc);
+    let wager_sums = G::wager_sums(&run.config, &run.acc);
+    if let (Some(o), false) = (sums.as_object_mut(), wager_sums.is_empty()) {
+        // Each side bet's sums, in units of its paytable (a stake is a whole number of them).
+        let sides: Vec<serde_json::Value> = wager_info
+            .iter()
+            .zip(&wager_sums)
+            .map(|(w, r)| {
+                serde_json::json!({
+                    "name": w.name,
+                    "bets": r.n,
+                    "net": r.x.to_string(),
+                    "staked": r.y.to_string(),
+                    "net_squares": r.xx.to_string(),
+                })
+            })
+            .collect();
+        o.insert("side_bets".into(), sides.into());
+    }
     let moved = match &b.sums {
         Some(old) => moved_fields(&sums, old),
         None => vec!["(no sums recorded yet)".into()],
@@ -187,6 +254,13 @@ fn run_baseline<G: Game>(
     let blessed = if bless {
         b.sums = Some(sums);
         b.expected = expected_now;
+        b.expected_side_bets = wager_info
+            .iter()
+            .map(|w| ExpectedWager {
+                name: w.name.clone(),
+                rtp: w.exact_rtp,
+            })
+            .collect();
         Some(serde_json::to_string_pretty(&b).map_err(|e| e.to_string())? + "\n")
     } else {
         None
@@ -195,7 +269,37 @@ fn run_baseline<G: Game>(
     let (count, (ev, se)) = (headline.count, kind.estimate(&headline.ratio));
     let expected = b.expected.as_ref().map(|e| e.ev);
     let z = expected.map(|e| (ev - e) / se);
-    let ok = bless || (moved.is_empty() && z.map(|z| z.abs() <= z_limit).unwrap_or(true));
+    let wagers: Vec<WagerOutcome> = wager_info
+        .iter()
+        .zip(&wager_sums)
+        .enumerate()
+        .map(|(i, (w, r))| {
+            let (rtp, se) = (1.0 + r.mean(), r.se());
+            // The recorded RTP of the same wager (a baseline blessed before it was placed, or
+            // with another, has none: bless it again).
+            let expected = b
+                .expected_side_bets
+                .get(i)
+                .filter(|e| e.name == w.name)
+                .map(|e| e.rtp);
+            let z = expected.map(|e| (rtp - e) / se);
+            let limit = side_z.get(i).copied().flatten().unwrap_or(z_limit);
+            WagerOutcome {
+                name: w.name.clone(),
+                bets: r.n,
+                rtp,
+                se,
+                expected,
+                z,
+                z_limit: limit,
+                ok: bless || z.is_some_and(|z| z.abs() <= limit),
+            }
+        })
+        .collect();
+    let ok = bless
+        || (moved.is_empty()
+            && z.map(|z| z.abs() <= z_limit).unwrap_or(true)
+            && wagers.iter().all(|w| w.ok));
     Ok(Outcome {
         file: file.to_path_buf(),
         name: b.name.clone(),
@@ -206,6 +310,7 @@ fn run_baseline<G: Game>(
         expected,
         z,
         moved,
+        wagers,
         ok,
         blessed,
         kind,

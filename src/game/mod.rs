@@ -16,8 +16,8 @@ mod run;
 pub mod serve;
 
 pub use baseline::{
-    check_baseline, load_baseline, moved_fields, AnyError, BaselineFile, Expected, Outcome,
-    PendingCheck,
+    check_baseline, load_baseline, moved_fields, AnyError, BaselineFile, Expected, ExpectedWager,
+    Outcome, PendingCheck, SideEntry, WagerOutcome,
 };
 pub use run::{merge, rendered, report, simulate, Rendered};
 
@@ -105,6 +105,18 @@ pub trait Game: 'static {
     /// What a chunk of `cfg`'s run counts ("shoes", "turns").
     fn chunk_unit(cfg: &Self::Config) -> &'static str;
 
+    /// The side wagers a run of `cfg` places beside its headline (`--side`), in order: each
+    /// one's name and exact RTP per unit staked. `compare` reports every configuration's
+    /// measured RTP of each beside it; none by default.
+    fn wagers(_cfg: &Self::Config) -> Vec<WagerInfo> {
+        Vec::new()
+    }
+    /// Those wagers' sums in `acc`, in the same order: each a ratio of net result to units
+    /// staked (x/y is the RTP less 1), one batch a chunk.
+    fn wager_sums(_cfg: &Self::Config, _acc: &Self::Acc) -> Vec<Ratio> {
+        Vec::new()
+    }
+
     /// How `monitor` reads this game's reports where they differ from what every report
     /// states (`None`: its reports are not held against live play).
     const MONITOR: Option<crate::monitor::Reader> = None;
@@ -112,6 +124,13 @@ pub trait Game: 'static {
     /// How `risk` reads the EV and SD per round of this game's reports (`None`: its reports
     /// state none in units of money; `risk` takes them from `--ev` and `--sd`).
     const RISK: Option<crate::risk::Reader> = None;
+}
+
+/// A side wager of a configuration: its name in reports and its exact RTP per unit staked.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WagerInfo {
+    pub name: String,
+    pub exact_rtp: f64,
 }
 
 /// How a run maps onto chunks.
@@ -131,6 +150,11 @@ pub trait Baseline<G: Game + ?Sized>: Serialize + DeserializeOwned {
     fn sums(acc: &G::Acc) -> serde_json::Value;
     /// The exact expected value of the headline estimate, where the game knows it.
     fn expected(cfg: &G::Config) -> Result<Option<Expected>, G::Error>;
+    /// Each side bet's own tolerance in SE, where the baseline gives one (in the order of
+    /// `Game::wagers`); none by default.
+    fn side_z(&self) -> Vec<Option<f64>> {
+        Vec::new()
+    }
 }
 
 /// What a headline estimate is: its name, unit and print format, whether it is a return to

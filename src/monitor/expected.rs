@@ -199,6 +199,108 @@ impl Expectation {
     }
 }
 
+/// One wager of a dossier's `wagers` (`rtplab audit`): its exact RTP, SD and distribution of
+/// the net result, per unit staked.
+#[derive(Deserialize)]
+struct WagerFigures {
+    wager: String,
+    tier: Option<String>,
+    rtp_exact: f64,
+    sd: f64,
+    distribution: Vec<NetP>,
+}
+
+#[derive(Deserialize)]
+struct NetP {
+    net: f64,
+}
+
+#[derive(Deserialize)]
+struct Wagers {
+    wagers: Vec<WagerFigures>,
+}
+
+impl Expectation {
+    /// The figures of one wager of a dossier (`monitor --wager NAME`): its exact RTP and SD
+    /// per unit staked, and the most one stake returns (1 + its largest net result). `name`
+    /// is the wager as the dossier names it, or a side bet's name (`21+3` for `side bet
+    /// 21+3`).
+    pub fn of_wager(text: &str, file: &str, name: &str) -> Result<Expectation, MonitorError> {
+        let v: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| MonitorError::NotJson(file.into(), e.to_string()))?;
+        let head = Head::deserialize(&v).map_err(incomplete(file, "report", HOW_AUDIT))?;
+        if head.identity.and_then(|i| i.interrupted) == Some(true) {
+            return Err(MonitorError::Unsuitable(file.into(), "the dossier is of an interrupted (partial) audit: make it again and let it finish, or with `--rounds 0` for the exact figures alone".into()));
+        }
+        let all = Wagers::deserialize(&v).map_err(|_| {
+            MonitorError::Unsuitable(
+                file.into(),
+                format!("--wager {name} needs a dossier's wagers: make one with `rtplab audit blackjack --side {name} --out-dir DIR` and give its report.json"),
+            )
+        })?;
+        let side = format!("side bet {name}");
+        let found: Vec<&WagerFigures> = all
+            .wagers
+            .iter()
+            .filter(|w| {
+                w.wager == name || w.wager == side || w.wager.split(" (").next() == Some(name)
+            })
+            .collect();
+        let w = match found[..] {
+            [w] => w,
+            [] => {
+                let names: Vec<&str> = all
+                    .wagers
+                    .iter()
+                    .filter(|w| w.tier.is_none())
+                    .map(|w| {
+                        let short = w.wager.split(" (").next().unwrap_or(&w.wager);
+                        short.strip_prefix("side bet ").unwrap_or(short)
+                    })
+                    .collect();
+                return Err(MonitorError::Unsuitable(
+                    file.into(),
+                    format!("the dossier has no wager '{name}'; its wagers of every tier, as --wager takes them: {} (a side bet is placed with `audit --side NAME`; the main bet is monitored without --wager)", names.join(", ")),
+                ));
+            }
+            _ => {
+                return Err(MonitorError::Unsuitable(
+                    file.into(),
+                    format!("the dossier has '{name}' once per strategy tier: monitor the main bet without --wager (its tier is the dossier's --monitor-tier)"),
+                ))
+            }
+        };
+        let top = w
+            .distribution
+            .iter()
+            .map(|d| d.net)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let (rtp, sd) = (w.rtp_exact, w.sd);
+        if !(rtp.is_finite() && rtp > 0.0 && sd.is_finite() && sd > 0.0) {
+            return Err(MonitorError::BadExpectation(file.into(), rtp, sd));
+        }
+        if !(top.is_finite() && top >= 0.0 && rtp <= 1.0 + top) {
+            return Err(MonitorError::Unsuitable(
+                file.into(),
+                format!(
+                    "the wager '{}' has no distribution that bounds what a stake returns",
+                    w.wager
+                ),
+            ));
+        }
+        Ok(Expectation {
+            rtp,
+            sd_per_round: sd,
+            max_return: 1.0 + top,
+            tier: w.tier.clone(),
+            source: format!(
+                "{file}: {} (exact RTP and SD per unit staked; a round is one stake)",
+                w.wager
+            ),
+        })
+    }
+}
+
 /// A simulation report's figures: the RTP per amount wagered, and the SD per round from its
 /// SE and observation count.
 fn sim_figures(v: &serde_json::Value, file: &str) -> Result<Figures, MonitorError> {
@@ -422,5 +524,35 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    /// `--wager`: a side bet by its own name, a dossier's wager by its name before the
+    /// brackets; the figures per unit staked and the bound from the largest net result.
+    #[test]
+    fn a_wager_is_read_from_a_dossiers_wagers() {
+        let d = r#"{"game": "blackjack", "wagers": [
+            {"wager": "main bet", "tier": "basic", "rtp_exact": 0.99, "sd": 1.1,
+             "distribution": [{"net": -1, "p": 0.5}, {"net": 1.5, "p": 0.5}]},
+            {"wager": "main bet", "tier": "optimal", "rtp_exact": 0.99, "sd": 1.1,
+             "distribution": [{"net": -1, "p": 0.5}, {"net": 1.5, "p": 0.5}]},
+            {"wager": "insurance (2:1, per insurance stake)", "tier": null, "rtp_exact": 0.925,
+             "sd": 1.3855, "distribution": [{"net": -1, "p": 0.69}, {"net": 2, "p": 0.31}]},
+            {"wager": "side bet 21+3", "tier": null, "rtp_exact": 0.963, "sd": 3.983,
+             "distribution": [{"net": -1, "p": 0.9}, {"net": 100, "p": 0.1}]}]}"#;
+        let e = Expectation::of_wager(d, "d.json", "21+3").unwrap();
+        assert_eq!((e.rtp, e.sd_per_round, e.max_return), (0.963, 3.983, 101.0));
+        assert!(e.source.contains("side bet 21+3"), "{}", e.source);
+        let e = Expectation::of_wager(d, "d.json", "insurance").unwrap();
+        assert_eq!((e.rtp, e.max_return), (0.925, 3.0));
+        let err = Expectation::of_wager(d, "d.json", "perfect-pairs").unwrap_err();
+        assert!(err.to_string().contains("insurance, 21+3"), "{err}");
+        let err = Expectation::of_wager(d, "d.json", "main bet").unwrap_err();
+        assert!(err.to_string().contains("once per strategy tier"), "{err}");
+        let err =
+            Expectation::of_wager(r#"{"rtp_total_wagered": 0.9}"#, "s.json", "21+3").unwrap_err();
+        assert!(
+            err.to_string().contains("audit blackjack --side 21+3"),
+            "{err}"
+        );
     }
 }

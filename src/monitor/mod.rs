@@ -207,6 +207,8 @@ pub struct MonitorJob {
     pub expected: std::path::PathBuf,
     pub log: std::path::PathBuf,
     pub level: f64,
+    /// One wager of a dossier to hold the periods against (`--wager`), not its main bet.
+    pub wager: Option<String>,
     pub outputs: crate::job::Outputs,
 }
 
@@ -219,8 +221,11 @@ impl crate::job::Job for MonitorJob {
         // The level first: a bad one is refused before any file is read.
         z_of_level(self.level)?;
         let text = read_text(&self.expected, "--expected", MAX_SHARD_BYTES)?;
-        let expected =
-            Expectation::from_json(&text, &self.expected.display().to_string(), &self.readers)?;
+        let file = self.expected.display().to_string();
+        let expected = match &self.wager {
+            Some(name) => Expectation::of_wager(&text, &file, name)?,
+            None => Expectation::from_json(&text, &file, &self.readers)?,
+        };
         // `-` reads the log from standard input (an export piped in).
         let model = if self.log.as_os_str() == "-" {
             monitor(&expected, self.level, STDIN, std::io::stdin().lock())?

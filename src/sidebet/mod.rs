@@ -688,6 +688,22 @@ impl SideBet {
     }
 }
 
+/// A baseline's side bets resolved at `game`'s table: built-in names only (a baseline checks
+/// the program as built, not a file beside it).
+pub fn baseline_sides(
+    sides: &[crate::game::SideEntry],
+    game: Game,
+) -> Result<Vec<SideBet>, SideBetError> {
+    let values: Vec<String> = sides.iter().map(|s| s.side.clone()).collect();
+    for v in &values {
+        let name = split_stake(v).map_or(v.as_str(), |(n, _)| n);
+        if !is_built_in(name) {
+            return Err(SideBetError::Unknown(name.to_string()));
+        }
+    }
+    SideBet::resolve_all(&values, game)
+}
+
 /// One wager's exact analysis in a report: its label, stake and event table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SideExact {

@@ -302,3 +302,283 @@ fn side_bets_survive_shards_and_merge() {
     ];
     crate::common::assert_shards_merge_to_the_single_run(&d, "bac", &whole);
 }
+
+/// `compare --side`: every configuration places the side bets; each configuration's wager is
+/// measured beside its exact RTP (within 4 SE), the first configuration's equals `sim`'s run
+/// of it with the same seed bit for bit, and at baccarat (whose coups do not depend on the
+/// main bet) every betting strategy's side bet is the same.
+#[test]
+fn compare_reports_every_configurations_side_bets() {
+    let bj = |cmd: &str| {
+        let mut a = vec![cmd, "blackjack", "--rounds", "400k", "--seed", "11"];
+        if cmd == "compare" {
+            a.extend(["--strategy", "basic", "--strategy", "mimic-dealer"]);
+        }
+        a.extend([
+            "--side",
+            "21+3",
+            "--side",
+            "perfect-pairs:5",
+            "--format",
+            "json",
+            "-q",
+        ]);
+        json(&a)
+    };
+    let c = bj("compare");
+    let rows = c["side_wagers"].as_array().unwrap();
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for r in rows {
+        let (rtp, se, exact) = (
+            r["rtp"].as_f64().unwrap(),
+            r["se"].as_f64().unwrap(),
+            r["exact_rtp"].as_f64().unwrap(),
+        );
+        assert!(se > 0.0 && ((rtp - exact) / se).abs() < 4.0, "{r}");
+        assert!((r["z"].as_f64().unwrap() - (rtp - exact) / se).abs() < 1e-9);
+        assert!(r["bets"].as_u64().unwrap() > 350_000, "{r}");
+    }
+    let exact = |w: &str| {
+        rows.iter()
+            .find(|r| r["wager"] == w)
+            .unwrap_or_else(|| panic!("{w} in {rows:?}"))["exact_rtp"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!((exact("21+3") - 0.962961).abs() < 1e-6);
+    assert!((exact("perfect-pairs (stake 5)") - 0.959036).abs() < 1e-6);
+    let s = bj("sim");
+    let basic = c["strategies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|r| r["strategy"]["name"].as_str().unwrap().starts_with("basic"))
+        .unwrap();
+    let mine: Vec<_> = rows
+        .iter()
+        .filter(|r| r["strategy"] == c["strategies"][basic]["strategy"]["name"])
+        .collect();
+    assert_eq!(mine.len(), 2);
+    for (m, w) in mine.iter().zip(s["side_wagers"].as_array().unwrap()) {
+        for k in ["bets", "rtp", "se", "ci95", "exact_rtp"] {
+            assert_eq!(m[k], w[k], "{k}: compare {m} against sim {w}");
+        }
+    }
+    let b = json(&[
+        "compare", "baccarat", "--bet", "banker", "--bet", "player", "--coups", "300k", "--side",
+        "dragon-7", "--side", "panda-8", "--format", "json", "-q",
+    ]);
+    let rows = b["side_wagers"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for w in ["dragon-7", "panda-8"] {
+        let two: Vec<_> = rows.iter().filter(|r| r["wager"] == w).collect();
+        assert_eq!(two.len(), 2);
+        assert_ne!(two[0]["strategy"], two[1]["strategy"]);
+        assert_eq!(two[0]["rtp"], two[1]["rtp"], "{w}: the same coups");
+        assert!(two[0]["z"].as_f64().unwrap().abs() < 4.0, "{}", two[0]);
+    }
+    // Without --side the JSON has no side wagers at all.
+    let none = json(&[
+        "compare", "baccarat", "--bet", "banker", "--bet", "player", "--coups", "20k", "--format",
+        "json", "-q",
+    ]);
+    assert!(none.get("side_wagers").is_none());
+}
+
+/// `check` with side bets: the committed baseline with 21+3 and Perfect Pairs passes, each
+/// wager within its tolerance in its own SE; a recorded RTP moved by 8 of its SE fails that
+/// wager alone (exit 1, the main bet still ok); the wager's own `z` in the file is its
+/// tolerance; a wager with no recorded RTP fails until blessed.
+#[test]
+fn check_holds_each_side_bet_against_its_recorded_rtp() {
+    let d = temp_dir("side-check");
+    let src = "reports/baselines/seed-basic-side-bets-cut-card.json";
+    let file = d.join("a.json");
+    let text = std::fs::read_to_string(src).unwrap();
+    let base: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let run = |v: &serde_json::Value| {
+        std::fs::write(&file, v.to_string()).unwrap();
+        let out = crate::common::rtplab()
+            .args(["check", d.to_str().unwrap(), "--format", "json", "-q"])
+            .output()
+            .unwrap();
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), j["baselines"][0].clone())
+    };
+    let (code, b) = run(&base);
+    assert_eq!(code, Some(0), "{b}");
+    let sides = b["side_bets"].as_array().unwrap();
+    let names: Vec<&str> = sides.iter().map(|w| w["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["21+3", "perfect-pairs"]);
+    for w in sides {
+        assert!(w["ok"].as_bool().unwrap() && w["z"].as_f64().unwrap().abs() <= 4.0);
+        assert!(w["bets"].as_u64().unwrap() > 3_000_000, "{w}");
+    }
+    assert!((sides[0]["expected"].as_f64().unwrap() - 0.962961).abs() < 1e-6);
+    assert!((sides[1]["expected"].as_f64().unwrap() - 0.959036).abs() < 1e-6);
+    // The recorded RTP of 21+3 moved by 8 SE: that wager fails, alone.
+    let se = sides[0]["se"].as_f64().unwrap();
+    let mut moved = base.clone();
+    let e = &mut moved["expected_side_bets"][0]["rtp"];
+    *e = (e.as_f64().unwrap() + 8.0 * se).into();
+    let (code, b) = run(&moved);
+    assert_eq!(code, Some(1), "{b}");
+    assert_eq!(b["sums"], "same");
+    assert!(!b["side_bets"][0]["ok"].as_bool().unwrap());
+    assert!(b["side_bets"][1]["ok"].as_bool().unwrap());
+    assert!(
+        (b["side_bets"][0]["z"].as_f64().unwrap() + 8.0).abs() < 0.6,
+        "{b}"
+    );
+    // Its own tolerance of 10 SE lets it pass; one of 0 is refused as input.
+    moved["sides"][0]["z"] = 10.0.into();
+    let (code, b) = run(&moved);
+    assert_eq!(code, Some(0), "{b}");
+    assert_eq!(b["side_bets"][0]["z_limit"], 10.0);
+    moved["sides"][0]["z"] = 0.0.into();
+    std::fs::write(&file, moved.to_string()).unwrap();
+    fails_with(&["check", d.to_str().unwrap()], "positive, finite number");
+    // A side bet added without blessing: no recorded RTP and new sums, so it fails.
+    let mut added = base.clone();
+    added["sides"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({ "side": "lucky-ladies" }));
+    let (code, b) = run(&added);
+    assert_eq!(code, Some(1));
+    assert_eq!(b["sums"], "MOVED");
+    assert!(b["side_bets"][2]["expected"].is_null());
+    // A paytable file is not a baseline's side bet: a baseline checks the program as built.
+    let mut file_side = base;
+    file_side["sides"][0]["side"] = "strategies/side-bets/21+3-wagerworks.toml".into();
+    std::fs::write(&file, file_side.to_string()).unwrap();
+    fails_with(&["check", d.to_str().unwrap()], "21+3-wagerworks");
+}
+
+/// `monitor --wager`: a period log of one wager held against its exact RTP and SD per unit
+/// staked from a dossier's wagers (the committed seed-table dossier's pairs side bet, 11:1):
+/// a clean log of 20 periods is in band (exit 0); the same log with one period that paid 6 SE
+/// too much is out (exit 1, that period named); the main bet's band would be another (its RTP is not the wager's); a wager the dossier lacks is refused
+/// with the names it has.
+#[test]
+fn monitor_holds_a_period_log_of_one_wager() {
+    let d = temp_dir("side-monitor");
+    let dossier = "reports/audit-seed-table/report.json";
+    // P(pair) = 31/415 at 8 decks; a stake of 2 pays 11:1 (24 back).
+    let (n, p) = (50_000u64, 31.0 / 415.0);
+    let sd_wins = (n as f64 * p * (1.0 - p)).sqrt();
+    let period = |k: u64, extra_sd: f64| {
+        let wins =
+            (n as f64 * p + ((k % 5) as f64 - 2.0) * 0.5 * sd_wins + extra_sd * sd_wins).round();
+        format!("day-{k},{n},{},{}\n", 2 * n, 24.0 * wins)
+    };
+    let mut clean = String::from("period,rounds,wagered,returned\n");
+    let mut planted = clean.clone();
+    for k in 1..=20 {
+        clean.push_str(&period(k, 0.0));
+        planted.push_str(&period(k, if k == 13 { 6.0 } else { 0.0 }));
+    }
+    let clean_f = d.join("clean.csv");
+    let planted_f = d.join("planted.csv");
+    std::fs::write(&clean_f, clean).unwrap();
+    std::fs::write(&planted_f, planted).unwrap();
+    let run = |log: &std::path::Path, wager: &str| {
+        let out = crate::common::rtplab()
+            .args(["monitor", "--expected", dossier, log.to_str().unwrap()])
+            .args(["--wager", wager, "--format", "json", "-q"])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+        (out.status.code(), v)
+    };
+    let (code, v) = run(&clean_f, "pairs side bet");
+    assert_eq!(code, Some(0), "{v}");
+    assert!((v["expected"]["rtp"].as_f64().unwrap() - 12.0 * p).abs() < 1e-12);
+    assert!((v["expected"]["sd_per_round"].as_f64().unwrap() - 3.154856).abs() < 1e-6);
+    assert_eq!(v["expected"]["max_return"], 12.0);
+    assert_eq!(v["out_of_band"], 0);
+    let (code, v) = run(&planted_f, "pairs side bet");
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["out_of_band"], 1, "{v}");
+    let day13 = &v["periods"][12];
+    assert_eq!(day13["period"], "day-13");
+    assert_eq!(day13["in_band"], false);
+    // 6 SE planted on a period already 0.5 SE above (day 13's spread).
+    let z = day13["z"].as_f64().unwrap();
+    assert!((z - 6.5).abs() < 0.01, "{z}");
+    // The same clean log against the main bet's band: far out (the wager's RTP is its own).
+    let out = crate::common::rtplab()
+        .args([
+            "monitor",
+            "--expected",
+            dossier,
+            clean_f.to_str().unwrap(),
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    fails_with(
+        &[
+            "monitor",
+            "--expected",
+            dossier,
+            clean_f.to_str().unwrap(),
+            "--wager",
+            "21+3",
+        ],
+        "has no wager '21+3'",
+    );
+    fails_with(
+        &[
+            "monitor",
+            "--expected",
+            dossier,
+            clean_f.to_str().unwrap(),
+            "--wager",
+            "main bet",
+        ],
+        "once per strategy tier",
+    );
+}
+
+/// `strategies metrics --side`: each countable side bet's effects of removal by rank and its
+/// fitted counts in the JSON; a wager on the dealer's finished hand is refused (exit 2).
+#[test]
+fn metrics_count_the_side_bets() {
+    let v = json(&[
+        "strategies",
+        "metrics",
+        "blackjack",
+        "--count",
+        "hi-lo",
+        "--side",
+        "lucky-ladies",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let s = &v["side_bets"][0];
+    assert_eq!(s["name"], "lucky-ladies");
+    assert_eq!(s["eor"].as_array().unwrap().len(), 13);
+    let eor = |r: usize| s["eor"][r]["eor"].as_f64().unwrap();
+    // The queen of hearts pays most: a queen's removal hurts the bet most, a small card's helps.
+    assert!((0..13).all(|r| eor(11) <= eor(r)));
+    assert!(eor(4) > 0.0);
+    let l2 = &s["counts"][1];
+    assert_eq!(l2["level"], 2);
+    assert!(l2["betting_correlation"].as_f64().unwrap() > 0.95, "{l2}");
+    fails_with(
+        &[
+            "strategies",
+            "metrics",
+            "blackjack",
+            "--count",
+            "hi-lo",
+            "--side",
+            "buster-blackjack",
+        ],
+        "dealer's finished hand",
+    );
+}

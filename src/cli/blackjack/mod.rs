@@ -295,6 +295,10 @@ pub struct MetricsBlackjack {
     #[arg(help_heading = heading::STRATEGY, long, default_value = "basic")]
     pub strategy: String,
 
+    /// Side bets to count (as sim's --side): each one's effects of removal by rank and the
+    /// integer counts fitted to them, with their betting correlations.
+    #[command(flatten)]
+    pub side: super::SideArgs,
     #[command(flatten)]
     pub tables: TablesArgs,
     #[command(flatten)]
@@ -329,6 +333,7 @@ impl TryFrom<&MetricsBlackjack> for MetricsJob {
             rules,
             chart: *chart,
             systems,
+            sides: args.side.bets(rtplab::sidebet::Game::Blackjack)?,
             tables,
             outputs: (&args.output).into(),
         })
@@ -431,6 +436,9 @@ pub struct BlackjackCompare {
     /// same number of shoes: those that deal this many rounds at the first penetration.
     #[arg(help_heading = heading::RUN, long, default_value = "20M", value_parser = parse_rounds)]
     pub rounds: u64,
+    /// Side bets every configuration places (as sim's --side).
+    #[command(flatten)]
+    pub side: super::SideArgs,
     #[command(flatten)]
     pub run: RunCommon,
     #[command(flatten)]
@@ -737,7 +745,7 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
             }
         }
         let rules = args.rules.to_rules()?;
-        let configs = rtplab::games::blackjack::jobs::compare_configs(
+        let mut configs = rtplab::games::blackjack::jobs::compare_configs(
             &rules,
             args.rounds,
             &args.strategies,
@@ -745,6 +753,10 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
             &counts,
             &args.tables.kept(),
         )?;
+        let sides = args.side.bets(rtplab::sidebet::Game::Blackjack)?;
+        for c in &mut configs {
+            c.sides = sides.clone();
+        }
 
         Ok(CompareJob {
             configs,

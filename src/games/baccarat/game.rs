@@ -94,6 +94,21 @@ impl Game for Baccarat {
         }
     }
 
+    fn wagers(cfg: &BacConfig) -> Vec<crate::game::WagerInfo> {
+        cfg.sides
+            .iter()
+            .map(|b| crate::game::WagerInfo {
+                name: b.label(),
+                exact_rtp: super::sidebets::exact(&b.table, cfg.rules.decks).rtp,
+            })
+            .collect()
+    }
+    fn wager_sums(cfg: &BacConfig, acc: &BacAcc) -> Vec<crate::stats::Ratio> {
+        let mut v = acc.sides.clone();
+        v.resize(cfg.sides.len(), Default::default());
+        v
+    }
+
     const MONITOR: Option<crate::monitor::Reader> = Some(super::monitor::READER);
 
     fn chunk_unit(_cfg: &BacConfig) -> &'static str {
@@ -199,6 +214,10 @@ pub struct BacBaseline {
     pub coups: u64,
     /// Shoes (sessions) per chunk.
     pub chunk_shoes: u64,
+    /// Side bets placed every coup (`--side` values, built-in names), each checked against its
+    /// exact RTP.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<crate::game::SideEntry>,
 }
 
 impl crate::game::Chunks for Plan {
@@ -219,10 +238,14 @@ impl crate::game::Baseline<Baccarat> for BacBaseline {
             table_max: self.table_max,
             pairs: self.pairs,
             coups: self.coups,
-            sides: Vec::new(),
+            sides: crate::sidebet::baseline_sides(&self.sides, crate::sidebet::Game::Baccarat)?,
         };
         Baccarat::validate(&cfg)?;
         Ok((cfg, self.chunk_shoes))
+    }
+
+    fn side_z(&self) -> Vec<Option<f64>> {
+        self.sides.iter().map(|s| s.z).collect()
     }
 
     fn sums(acc: &BacAcc) -> serde_json::Value {

@@ -34,6 +34,8 @@ pub enum BacError {
     ChunkTooLarge { chunk: u64, sessions: u64 },
     #[error(transparent)]
     Run(#[from] crate::game::RunError),
+    #[error(transparent)]
+    Side(#[from] crate::sidebet::SideBetError),
     /// A round log that cannot be read (the message names the line and the field).
     #[error(transparent)]
     Log(#[from] crate::logfile::LogError),

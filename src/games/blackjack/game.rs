@@ -201,6 +201,21 @@ impl Game for Blackjack {
         crate::game::Label { name, hash: i.hash }
     }
 
+    fn wagers(cfg: &BjConfig) -> Vec<crate::game::WagerInfo> {
+        cfg.sides
+            .iter()
+            .map(|b| crate::game::WagerInfo {
+                name: b.label(),
+                exact_rtp: super::sidebets::exact(&b.table, cfg.rules.decks, cfg.rules.h17).rtp,
+            })
+            .collect()
+    }
+    fn wager_sums(cfg: &BjConfig, acc: &BjAcc) -> Vec<crate::stats::Ratio> {
+        let mut v = acc.sides.clone();
+        v.resize(cfg.sides.len(), Default::default());
+        v
+    }
+
     const MONITOR: Option<crate::monitor::Reader> = Some(super::MONITOR);
     const RISK: Option<crate::risk::Reader> = Some(super::report::RISK);
 
@@ -389,6 +404,10 @@ pub struct BjBaseline {
     pub insure: bool,
     pub rounds: u64,
     pub chunk_shoes: u64,
+    /// Side bets every seat that bets places (`--side` values, built-in names), each checked
+    /// against its exact RTP.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<crate::game::SideEntry>,
 }
 
 impl SideBets {
@@ -426,10 +445,14 @@ impl crate::game::Baseline<Blackjack> for BjBaseline {
             },
             rounds: self.rounds,
             count: None,
-            sides: Vec::new(),
+            sides: crate::sidebet::baseline_sides(&self.sides, crate::sidebet::Game::Blackjack)?,
             tables: Kept::Fresh,
         };
         Ok((cfg, self.chunk_shoes))
+    }
+
+    fn side_z(&self) -> Vec<Option<f64>> {
+        self.sides.iter().map(|s| s.z).collect()
     }
 
     fn sums(acc: &BjAcc) -> serde_json::Value {

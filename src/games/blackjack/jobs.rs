@@ -237,6 +237,8 @@ pub struct MetricsJob {
     pub rules: Rules,
     pub chart: Chart,
     pub systems: Vec<CountSystem>,
+    /// Side bets whose effects of removal and counts are wanted (`--side`).
+    pub sides: Vec<crate::sidebet::SideBet>,
     /// Where the effects of removal are kept (computed once per rules and chart).
     pub tables: Kept,
     pub outputs: Outputs,
@@ -252,7 +254,19 @@ impl Job for MetricsJob {
         let effects = super::kept::effects(&self.rules, &self.chart, &self.tables, || {
             Effects::compute(&self.rules, &self.chart)
         });
-        let model = metrics_model(&self.rules, &effects, &self.systems);
+        let mut model = metrics_model(&self.rules, &effects, &self.systems);
+        for b in &self.sides {
+            if b.table.scope() == crate::sidebet::Scope::DealerHand {
+                return Err(BjError::from(crate::sidebet::SideBetError::Invalid(
+                    b.table.name.clone(),
+                    "a wager on the dealer's finished hand has no effects of removal here: give a wager on the round's first cards".into(),
+                ))
+                .into());
+            }
+            model
+                .side_bets
+                .push(super::sidebets::side_count(&b.table, self.rules.decks));
+        }
         Ok(Outcome::report(render(&model), Status::Done))
     }
 }

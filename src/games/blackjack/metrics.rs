@@ -414,6 +414,9 @@ pub struct MetricsModel {
     pub method: String,
     pub effects_of_removal: Vec<EorRow>,
     pub counts: Vec<CountMetrics>,
+    /// Each countable side bet's effects of removal and counts (`--side`); absent without.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub side_bets: Vec<super::sidebets::SideCount>,
 }
 
 /// How the metrics are computed, in one paragraph (reports and docs/counting.md).
@@ -435,6 +438,7 @@ pub fn metrics_model(rules: &Rules, effects: &Effects, systems: &[CountSystem]) 
             })
             .collect(),
         counts: systems.iter().map(|s| effects.metrics(s)).collect(),
+        side_bets: Vec::new(),
     }
 }
 
@@ -509,6 +513,11 @@ pub fn render(m: &MetricsModel) -> crate::report::Report {
         counts.row(row);
     }
     r.sections.push(counts);
+    if !m.side_bets.is_empty() {
+        r.sections
+            .extend(super::sidebets::count_sections(&m.side_bets));
+        r.notes.push(super::sidebets::COUNT_METHOD.into());
+    }
     r.notes.push(format!("Method: {}", m.method));
     r.notes.push("Published: the multi-deck figures of the counting literature after Griffin's methods (sources differ by about 0.01-0.02 with decks and rules). PE here runs 0.00-0.03 below them in a 6-deck hole-card game, in the same order across counts, and lower still without a hole card (docs/counting.md).".into());
     r.json = serde_json::to_value(m).unwrap_or_default();

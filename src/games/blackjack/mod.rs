@@ -78,6 +78,8 @@ pub enum BjError {
     Count(#[from] count::CountError),
     #[error(transparent)]
     Run(#[from] crate::game::RunError),
+    #[error(transparent)]
+    Side(#[from] crate::sidebet::SideBetError),
     #[error("unknown strategy '{0}': expected basic, autoplay, mimic-dealer, never-bust, or the path of a chart file (see strategies/README.md)")]
     UnknownStrategy(String),
     #[error("the shard files' sums are impossible (a histogram of results from {lo} to {hi} units; these rules have -{off} to {off}); re-run the shards")]

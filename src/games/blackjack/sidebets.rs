@@ -167,6 +167,140 @@ fn draw(
     }
 }
 
+/// A countable side bet's effects of removal and the best linear counts for it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SideCount {
+    pub name: String,
+    /// The wager's RTP per unit staked over the full shoe.
+    pub rtp: f64,
+    /// Per rank, ace to king: the RTP change when one card of that rank leaves the full shoe
+    /// (averaged over its four suits).
+    pub eor: Vec<RankEor>,
+    /// Integer tags fitted to the effects, at levels 1, 2 and 3.
+    pub counts: Vec<LevelCount>,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RankEor {
+    pub rank: char,
+    pub eor: f64,
+}
+
+/// A count's tags (ace to king) at one level, and its betting correlation with the wager.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct LevelCount {
+    pub level: i32,
+    pub tags: Vec<i32>,
+    pub betting_correlation: f64,
+}
+
+/// How the side bets' counts are computed, in one paragraph.
+pub const COUNT_METHOD: &str = "Side bets: effects of removal from the exact event tables, each the RTP of the shoe less one card of a rank minus the full shoe's, averaged over the four suits (a flush or suited event depends on which suit leaves; the average is the effect of a card of that rank whose suit is not seen, as a count that tags ranks sees it). Tags: round(L e_r / max|e|) of the effects centred over the 13 ranks, at levels L = 1, 2, 3; a card whose removal raises the RTP adds its tag, so a high count favours the bet. BC: the correlation over the 13 ranks of the tags with the effects.";
+
+/// The effects of removal and fitted counts of `table` (a wager on the round's first cards)
+/// over a full shoe of `decks`.
+pub fn side_count(table: &Paytable, decks: u32) -> SideCount {
+    let full = [decks as u128; 52];
+    let rtp_of = |by: &[u128; 52]| {
+        EventTable::from_weights(table, decks, &weights_from(table, by), COUNTED).rtp
+    };
+    let base = rtp_of(&full);
+    let eor: Vec<f64> = (0..13u8)
+        .map(|r| {
+            (0..4u8)
+                .map(|s| {
+                    let mut by = full;
+                    by[(r * 4 + s) as usize] -= 1;
+                    rtp_of(&by) - base
+                })
+                .sum::<f64>()
+                / 4.0
+        })
+        .collect();
+    let mean = eor.iter().sum::<f64>() / 13.0;
+    let centred: Vec<f64> = eor.iter().map(|e| e - mean).collect();
+    let top = centred.iter().fold(0f64, |m, e| m.max(e.abs()));
+    let counts = (1..=3)
+        .map(|level| {
+            let tags: Vec<i32> = centred
+                .iter()
+                .map(|e| {
+                    if top > 0.0 {
+                        (level as f64 * e / top).round() as i32
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            LevelCount {
+                level,
+                betting_correlation: correlation(&tags, &eor),
+                tags,
+            }
+        })
+        .collect();
+    SideCount {
+        name: table.name.clone(),
+        rtp: base,
+        eor: (0..13)
+            .map(|r| RankEor {
+                rank: "A23456789TJQK".as_bytes()[r] as char,
+                eor: eor[r],
+            })
+            .collect(),
+        counts,
+    }
+}
+
+/// The correlation over the 13 ranks of integer tags with effects (NaN when either is flat).
+pub fn correlation(tags: &[i32], eor: &[f64]) -> f64 {
+    let n = tags.len() as f64;
+    let mt = tags.iter().map(|&t| t as f64).sum::<f64>() / n;
+    let me = eor.iter().sum::<f64>() / n;
+    let (mut st, mut se, mut c) = (0.0, 0.0, 0.0);
+    for (&t, &e) in tags.iter().zip(eor) {
+        let (a, b) = (t as f64 - mt, e - me);
+        st += a * a;
+        se += b * b;
+        c += a * b;
+    }
+    c / (st * se).sqrt()
+}
+
+/// The report's sections of side bets' counts: each one's effects and tags by rank, then each
+/// level's betting correlation.
+pub fn count_sections(counts: &[SideCount]) -> Vec<crate::report::Section> {
+    use crate::report::{fixed_cell, Cell, Section};
+    let mut out = Vec::new();
+    for c in counts {
+        let mut s = Section::new(
+            &format!("Side bet {}: effects of removal and counts", c.name),
+            &["rank", "EoR (% of RTP)", "level 1", "level 2", "level 3"],
+        );
+        for (r, e) in c.eor.iter().enumerate() {
+            let mut row = vec![
+                Cell::from(e.rank.to_string()),
+                fixed_cell(e.eor * 100.0, 4, "percent"),
+            ];
+            row.extend(
+                c.counts
+                    .iter()
+                    .map(|l| Cell::num(format!("{:+}", l.tags[r]), l.tags[r] as f64, "tag")),
+            );
+            s.row(row);
+        }
+        let mut row = vec![Cell::from("BC"), Cell::from("")];
+        row.extend(
+            c.counts
+                .iter()
+                .map(|l| fixed_cell(l.betting_correlation, 3, "correlation")),
+        );
+        s.row(row);
+        out.push(s);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,5 +460,55 @@ mod tests {
             );
             assert_eq!(weights_from(&t, &by_card), w, "{}", t.name);
         }
+    }
+
+    /// The effects of removal of an any-pair bet (11:1) against the closed form: P(pair) =
+    /// Σ n_r (n_r − 1) / (N (N − 1)) over the ranks' counts, RTP 12·P; one card of any rank
+    /// removed changes it alike, so the centred effects vanish and no count is correlated.
+    #[test]
+    fn a_pair_bets_effects_of_removal_are_the_closed_forms() {
+        let t = Paytable::parse(
+            "name = \"pair\"\ngame = \"blackjack\"\n[pays]\npair = 11\n",
+            "t",
+        )
+        .unwrap();
+        let c = side_count(&t, 8);
+        let p = |one_less: bool| {
+            let n = |r: usize| 32.0 - if one_less && r == 0 { 1.0 } else { 0.0 };
+            let total: f64 = (0..13).map(n).sum();
+            (0..13).map(|r| n(r) * (n(r) - 1.0)).sum::<f64>() / (total * (total - 1.0))
+        };
+        assert!((c.rtp - 12.0 * p(false)).abs() < 1e-14);
+        let want = 12.0 * (p(true) - p(false));
+        for e in &c.eor {
+            assert!(
+                (e.eor - want).abs() < 1e-14,
+                "{}: {} vs {want}",
+                e.rank,
+                e.eor
+            );
+        }
+        assert!(c.counts.iter().all(|l| l.tags.iter().all(|&t| t == 0)));
+        assert!(c.counts[0].betting_correlation.is_nan());
+    }
+
+    /// 21+3: an ace, a two or a king is in two of the straights (A-2-3, Q-K-A), every other
+    /// rank in three, so their removal helps the bet alike and more than any other's; by suit
+    /// symmetry flushes move every rank alike. The level-1 count tags exactly those three.
+    #[test]
+    fn twenty_one_plus_threes_count_tags_the_ends_of_the_straights() {
+        let c = side_count(&Paytable::built_in("21+3").unwrap(), 8);
+        let e: Vec<f64> = c.eor.iter().map(|r| r.eor).collect();
+        for (r, &x) in e.iter().enumerate() {
+            let end = [0, 1, 12].contains(&r);
+            let same = if end { e[0] } else { e[2] };
+            assert!((x - same).abs() < 1e-12, "{r}: {x}");
+        }
+        assert!(e[0] > e[2]);
+        assert_eq!(c.counts[0].tags, [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+        assert!((c.counts[0].betting_correlation - 1.0).abs() < 1e-12);
+        // A correlation of tags with effects by hand: two ranks of four.
+        assert!((correlation(&[1, 0, 0, 1], &[2.0, 0.0, 0.0, 2.0]) - 1.0).abs() < 1e-12);
+        assert!((correlation(&[1, 0, 0, -1], &[2.0, 0.0, 0.0, 2.0])).abs() < 1e-12);
     }
 }
