@@ -331,6 +331,9 @@ fn every_side_bet_of_the_table_is_offered_and_its_figures_are_the_command_lines(
         "splits",
     ];
     assert_eq!(command(&s.addr, &live)["json"], cli_json(&live));
+    // Free Bet Blackjack, as its checkbox asks for it.
+    let free = ["exact", "blackjack", "--free-bet"];
+    assert_eq!(command(&s.addr, &free)["json"], cli_json(&free));
 }
 
 #[test]
@@ -1133,6 +1136,16 @@ fn every_panel_works_in_a_real_browser() {
     b.choose("#charlie", "");
     b.choose("#holecard", "all");
     b.until("!document.getElementById('rules-cmd').textContent.includes('--charlie')");
+    // Free Bet Blackjack: its checkbox, and the EV the command line gives.
+    b.click("#freebet");
+    b.until("document.getElementById('rules-cmd').textContent.includes('--free-bet')");
+    let free = cli_json(&["exact", "blackjack", "--decks", "6", "--h17", "--free-bet"]);
+    b.until(&format!(
+        "document.getElementById('ev').textContent === {:?}",
+        page_pct(free["ev"].as_f64().unwrap(), 4)
+    ));
+    b.click("#freebet");
+    b.until("!document.getElementById('rules-cmd').textContent.includes('--free-bet')");
 
     // Hand advisor: the rules of the Rules panel, the hand typed.
     b.tab("advise");

@@ -828,20 +828,10 @@ fn ev_n_ab(ev_x: &[f64; 5], ev_p: &[f64; 5], p: f64, n: f64, a: usize, b: usize)
 fn resplit_total(ev_x: &[f64; 5], ev_p: &[f64; 5], rem: &[u32; NV], pv: usize, cap: usize) -> f64 {
     let n = rem.iter().sum::<u32>() as f64;
     let p = rem[pv] as f64;
-    let np = n - p;
     // P(exactly h hands), h < cap: h − 2 pair cards and h non-pair second cards, in h − 1
     // orders; P(cap hands with k hands completed before the last pair card): cap − 2 pair
     // cards and k non-pair cards, in 1 or (cap 4, k > 0) 2 orders.
-    let prod = |pairs: usize, nonpairs: usize| -> f64 {
-        let mut x = 1.0;
-        for i in 0..pairs {
-            x *= (p - i as f64) / (n - i as f64);
-        }
-        for i in 0..nonpairs {
-            x *= (np - i as f64) / (n - pairs as f64 - i as f64);
-        }
-        x
-    };
+    let prod = |pairs: usize, nonpairs: usize| draw_chance(p, n, pairs, nonpairs);
     let mut raw = 0.0;
     for h in 2..cap {
         let q = (h - 1) as f64 * prod(h - 2, h);
@@ -858,6 +848,20 @@ fn resplit_total(ev_x: &[f64; 5], ev_p: &[f64; 5], rem: &[u32; NV], pv: usize, c
     raw
 }
 
+/// The chance of drawing `pairs` pair cards and then `nonpairs` others, in one given order,
+/// from `n` cards of which `p` are pair cards.
+fn draw_chance(p: f64, n: f64, pairs: usize, nonpairs: usize) -> f64 {
+    let np = n - p;
+    let mut x = 1.0;
+    for i in 0..pairs {
+        x *= (p - i as f64) / (n - i as f64);
+    }
+    for i in 0..nonpairs {
+        x *= (np - i as f64) / (n - pairs as f64 - i as f64);
+    }
+    x
+}
+
 /// `resplit_total` of a free split: in a term of `h` hands, each hand is the real one with
 /// chance 1/h and free otherwise (`real` and `free`: one hand's `ev_x`, `ev_p` of each kind).
 fn resplit_total_free(
@@ -869,17 +873,7 @@ fn resplit_total_free(
 ) -> f64 {
     let n = rem.iter().sum::<u32>() as f64;
     let p = rem[pv] as f64;
-    let np = n - p;
-    let prod = |pairs: usize, nonpairs: usize| -> f64 {
-        let mut x = 1.0;
-        for i in 0..pairs {
-            x *= (p - i as f64) / (n - i as f64);
-        }
-        for i in 0..nonpairs {
-            x *= (np - i as f64) / (n - pairs as f64 - i as f64);
-        }
-        x
-    };
+    let prod = |pairs: usize, nonpairs: usize| draw_chance(p, n, pairs, nonpairs);
     // One hand of a split to `h` hands: real with chance 1/h.
     let mix = |h: usize, r: f64, f: f64| (r + (h - 1) as f64 * f) / h as f64;
     let n_ab = |a: usize, b: usize, h: usize| {
