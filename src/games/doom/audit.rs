@@ -877,7 +877,7 @@ pub fn plots(m: &DoomAuditModel) -> Result<Vec<(String, String)>, String> {
             format!("turn-score-{}.svg", crate::report::slug(&t.tier)),
             bar_chart(&BarChart {
                 title: &title,
-                x_label: "turn score (points)",
+                x_label: "turn score (points); the last bar: every score over 3000",
                 y_label: "probability (%)",
                 y_unit: YUnit::Percent,
                 bars: &bars,
