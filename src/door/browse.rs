@@ -90,28 +90,9 @@ impl Shown {
 
     /// The bytes of the file `rel` (at most `limit`).
     pub fn read(&self, rel: &str, limit: u64) -> Result<Vec<u8>, BrowseError> {
-        let mut parts = names(rel)?;
-        let Some(file) = parts.pop() else {
-            return Err(BrowseError::NotFile(rel.into()));
-        };
-        let dir = self.walk(rel, &parts)?;
-        let fd = rustix::fs::openat(
-            &*dir,
-            &*file,
-            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-        .map_err(|e| refused(rel, e))?;
-        let f = std::fs::File::from(fd);
+        let (f, _, len) = self.open_file(rel, limit)?;
         let io = |e: std::io::Error| BrowseError::Io(rel.into(), e.to_string());
-        let meta = f.metadata().map_err(io)?;
-        if !meta.is_file() {
-            return Err(BrowseError::NotFile(rel.into()));
-        }
-        if meta.len() > limit {
-            return Err(BrowseError::TooLarge(rel.into(), limit));
-        }
-        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        let mut bytes = Vec::with_capacity(len as usize);
         f.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
         if bytes.len() as u64 > limit {
             return Err(BrowseError::TooLarge(rel.into(), limit));
@@ -130,6 +111,21 @@ impl Shown {
         given: &Path,
         kind: super::InputKind,
     ) -> Result<super::input::Held, BrowseError> {
+        let (f, dir, _) = self.open_file(rel, kind.limit())?;
+        // Reads block again (a regular file never waits).
+        if let Ok(fl) = rustix::fs::fcntl_getfl(&f) {
+            let _ = rustix::fs::fcntl_setfl(&f, fl - OFlags::NONBLOCK);
+        }
+        Ok(super::input::Held::opened(
+            given.to_path_buf(),
+            f,
+            Some(dir),
+        ))
+    }
+
+    /// The regular file `rel` below this folder, each name opened relative to the folder
+    /// before it, no link followed, at most `limit` bytes: the file, its folder, its length.
+    fn open_file(&self, rel: &str, limit: u64) -> Result<(std::fs::File, Dirfd, u64), BrowseError> {
         let mut parts = names(rel)?;
         let Some(file) = parts.pop() else {
             return Err(BrowseError::NotFile(rel.into()));
@@ -142,24 +138,17 @@ impl Shown {
             Mode::empty(),
         )
         .map_err(|e| refused(rel, e))?;
-        let io = |e: std::io::Error| BrowseError::Io(rel.into(), e.to_string());
         let f = std::fs::File::from(fd);
-        let meta = f.metadata().map_err(io)?;
+        let meta = f
+            .metadata()
+            .map_err(|e| BrowseError::Io(rel.into(), e.to_string()))?;
         if !meta.is_file() {
             return Err(BrowseError::NotFile(rel.into()));
         }
-        if meta.len() > kind.limit() {
-            return Err(BrowseError::TooLarge(rel.into(), kind.limit()));
+        if meta.len() > limit {
+            return Err(BrowseError::TooLarge(rel.into(), limit));
         }
-        // Reads block again (a regular file never waits).
-        if let Ok(fl) = rustix::fs::fcntl_getfl(&f) {
-            let _ = rustix::fs::fcntl_setfl(&f, fl - OFlags::NONBLOCK);
-        }
-        Ok(super::input::Held::opened(
-            given.to_path_buf(),
-            f,
-            Some(dir),
-        ))
+        Ok((f, dir, meta.len()))
     }
 
     /// The folder of the names `parts` below this one, each opened relative to the one

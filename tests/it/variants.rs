@@ -187,8 +187,7 @@ fn free_bet_twelve_against_four_matches_the_published_values() {
 /// Free Bet Blackjack as analysed by the Wizard of Odds (6 decks, H17, peek, DAS, resplit to
 /// 4 with aces): a house edge of 1.04%. The exact analysis of the derived chart gives 1.020%
 /// (composition-dependent play 1.015%): held within 0.03% (the published figure's play of
-/// the free hands is not stated). Without the free doubles and splits the push on 22 alone
-/// costs far more.
+/// the free hands is not stated).
 #[test]
 fn free_bet_house_edge_is_near_the_published_one() {
     let rules = ["--rules", "free-bet", "--strategy", "basic"];

@@ -597,7 +597,7 @@ impl Ctx<'_> {
                     n += 1;
                     seat.splits += 1;
                     if FREE {
-                        hands[n - 1].free = (value(h.first) != 10) as u8 * FREE_STAKE;
+                        hands[n - 1].free = rules.free_split(value(h.first)) as u8 * FREE_STAKE;
                         let free = h.free;
                         h = Hand::from_split(h.first);
                         h.free = free;
@@ -617,8 +617,7 @@ impl Ctx<'_> {
                 seat.surrendered |= surrender;
                 h.doubled = double;
                 if FREE {
-                    h.free |=
-                        (double & !h.has_ace & (9..=11).contains(&h.hard)) as u8 * FREE_DOUBLE;
+                    h.free |= (double & rules.free_double(h.hard, h.has_ace)) as u8 * FREE_DOUBLE;
                 }
                 let c = deal_if(shoe, rng, player, hit | double);
                 h.add_if(c, hit | double);

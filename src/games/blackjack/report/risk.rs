@@ -58,7 +58,7 @@ fn read(v: &serde_json::Value) -> Result<Stated, serde_json::Error> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::games::blackjack::count::CountSpec;
     use crate::games::blackjack::resolve::seed_chart;
@@ -66,8 +66,11 @@ mod tests {
     use crate::games::blackjack::strategy::StrategySpec;
     use crate::games::blackjack::{BjConfig, Blackjack};
 
-    /// The model of a short run of the seed table (counting with `count`).
-    fn model(count: Option<CountSpec>) -> super::super::SimModel {
+    /// The model of a short run of the seed table (counting with `count`), seed 3 (the
+    /// report modules' tests share it).
+    pub(in crate::games::blackjack::report) fn model(
+        count: Option<CountSpec>,
+    ) -> super::super::SimModel {
         let mut cfg = BjConfig::new(
             Rules::seed(),
             StrategySpec::Chart(Box::new(seed_chart())),

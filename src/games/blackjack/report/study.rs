@@ -82,34 +82,9 @@ fn read(v: &serde_json::Value) -> Result<CellRun, serde_json::Error> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::risk::tests::model;
     use super::*;
     use crate::games::blackjack::count::CountSpec;
-    use crate::games::blackjack::resolve::seed_chart;
-    use crate::games::blackjack::rules::Rules;
-    use crate::games::blackjack::strategy::StrategySpec;
-    use crate::games::blackjack::{BjConfig, Blackjack};
-
-    fn model(count: Option<CountSpec>) -> super::super::SimModel {
-        let mut cfg = BjConfig::new(
-            Rules::seed(),
-            StrategySpec::Chart(Box::new(seed_chart())),
-            20_000,
-        );
-        cfg.count = count;
-        let spec = crate::game::RunSpec {
-            seed: 5,
-            threads: Some(1),
-            chunk: None,
-            shard: None,
-            shard_out: None,
-            progress: false,
-            checkpoint: None,
-            label: None,
-        };
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let run = crate::game::simulate::<Blackjack>(cfg, &spec, &stop).unwrap();
-        crate::games::blackjack::game::run_model(&run, None).unwrap()
-    }
 
     fn get<'a>(r: &'a CellRun, name: &str) -> Option<&'a Figure> {
         r.figures.iter().find(|f| f.name == name)
@@ -119,7 +94,7 @@ mod tests {
     fn a_study_reads_the_figures_the_models_state() {
         let flat = model(None);
         let r = read(&serde_json::to_value(&flat).unwrap()).unwrap();
-        assert_eq!((r.seed, r.rounds, r.interrupted), (5, flat.rounds, false));
+        assert_eq!((r.seed, r.rounds, r.interrupted), (3, flat.rounds, false));
         let rtp = get(&r, "rtp").unwrap();
         assert_eq!(rtp.value, flat.rtp);
         assert_eq!(rtp.ci95, Some(flat.rtp_ci95));
