@@ -196,6 +196,9 @@ fn line_bounds(lines: &[Line], hline: Option<(f64, &str)>) -> ((f64, f64), (f64,
 fn draw_lines(chart: &mut Chart, lines: &[Line]) -> Result<(), Err> {
     let mut named = 0;
     let mut c = SERIES[0];
+    // One legend entry says what the shaded bands are, not one per line (a study's many
+    // lines would double the legend over the data).
+    let mut band_named = false;
     for line in lines {
         if !line.name.is_empty() {
             c = SERIES[named % SERIES.len()];
@@ -221,18 +224,23 @@ fn draw_lines(chart: &mut Chart, lines: &[Line]) -> Result<(), Err> {
         if let Some(band) = line.band {
             let mut poly: Vec<(f64, f64)> = band.iter().map(|b| (b.0, b.2)).collect();
             poly.extend(band.iter().rev().map(|b| (b.0, b.1)));
-            let label = if lines.len() == 1 {
-                "95% band".to_string()
-            } else {
-                format!("{}: 95% band", line.name)
-            };
-            chart
+            let drawn = chart
                 .draw_series(std::iter::once(Polygon::new(poly, c.mix(0.15).filled())))
-                .map_err(err)?
-                .label(label)
-                .legend(move |(x, y)| {
+                .map_err(err)?;
+            if !band_named {
+                band_named = true;
+                let banded = lines.iter().filter(|l| l.band.is_some()).count();
+                let label = if lines.len() == 1 {
+                    "95% band".to_string()
+                } else if banded == 1 {
+                    format!("{}: 95% band", line.name)
+                } else {
+                    "shaded: each line's 95% band".to_string()
+                };
+                drawn.label(label).legend(move |(x, y)| {
                     Rectangle::new([(x, y - 5), (x + 15, y + 5)], c.mix(0.15).filled())
                 });
+            }
         }
         chart
             .draw_series(LineSeries::new(
