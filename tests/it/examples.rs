@@ -188,7 +188,10 @@ fn run_all(cmds: &[String]) -> Vec<String> {
             vec![cmd.clone()]
         };
         for c in runs {
+            let start = std::time::Instant::now();
             let (code, text) = run(&c, &dir);
+            // Seen with --nocapture: where the group's time goes.
+            eprintln!("{:7.2} s  {c}", start.elapsed().as_secs_f64());
             if code != 0 {
                 let tail: String = text.lines().rev().take(6).collect::<Vec<_>>().join(" | ");
                 failed.push(format!("{c}: exit {code}: {tail}"));

@@ -582,3 +582,89 @@ fn metrics_count_the_side_bets() {
         "dealer's finished hand",
     );
 }
+
+/// A counter's side bets by its count at the bet: every seat-round is in one row, the rows add
+/// up to the wager's own sums, and a wager rich in tens (two-card 20 at 8:1: −4.6% off the top)
+/// pays at high Hi-Lo counts and at none below +1. The exposure names those counts and
+/// what a spot betting only there wins per shoe; 21+3 (flushes and straights, nothing a count of
+/// tens sees) pays at none.
+#[test]
+fn a_counters_side_bets_are_kept_by_count_and_their_exposure_named() {
+    use rtplab::games::blackjack::count::{
+        CountSpec, CountSystem, Ramp, TcMode, TcRounding, TC_BINS, TC_CLAMP,
+    };
+    use rtplab::games::blackjack::report::{per_shoe_factor, side_exposure};
+    let tens = "name = \"two-card 20\"\ngame = \"blackjack\"\n[pays]\ntwo-card-20 = 8\n";
+    let sides = vec![
+        SideBet {
+            table: Paytable::parse(tens, "tens.toml").unwrap(),
+            stake: 1,
+        },
+        SideBet {
+            table: Paytable::built_in("21+3").unwrap(),
+            stake: 1,
+        },
+    ];
+    let mut rules = Rules::seed();
+    rules.players = 2;
+    let mut cfg = BjConfig::new(
+        rules,
+        StrategySpec::Chart(Box::new(seed_chart())),
+        1_000_000,
+    );
+    cfg.sides = sides;
+    cfg.count = Some(CountSpec {
+        system: CountSystem::resolve("hi-lo").unwrap(),
+        ramp: Ramp::parse("0:1,2:2").unwrap(),
+        true_count: TcMode::Exact,
+        rounding: TcRounding::Floor,
+        wong_in: None,
+        wong_out: None,
+        max_entries: None,
+        no_mid_shoe_entry: false,
+        miscount: None,
+        indices: None,
+        pairs_exposure: false,
+        ace_side: None,
+        table_max: None,
+        spots_at: None,
+        bankroll: None,
+        labels: Default::default(),
+    });
+    let acc = simulate::<Blackjack>(cfg, &spec(19, 2), &AtomicBool::new(false))
+        .unwrap()
+        .acc;
+    let rows = &acc.count.side_by_tc;
+    assert_eq!(rows.len(), 2 * TC_BINS);
+    for (j, whole) in acc.sides.iter().enumerate() {
+        let by_tc = &rows[j * TC_BINS..(j + 1) * TC_BINS];
+        let n: u64 = by_tc.iter().map(|t| t.n).sum();
+        let x: i64 = by_tc.iter().map(|t| t.x).sum();
+        let staked: u64 = by_tc.iter().map(|t| t.staked).sum();
+        // No seat sits out: every seat-round is one wager, in exactly one row.
+        assert_eq!(n, acc.counts.seat_rounds);
+        assert_eq!((x as i128, staked as i128), (whole.x, whole.y));
+    }
+    let names = ["two-card 20".to_string(), "21+3".to_string()];
+    let exposure = side_exposure(&names, &acc, per_shoe_factor(&acc));
+    let tens = &exposure[0];
+    assert!(
+        tens.positive_counts.contains(&4) && tens.positive_counts.iter().all(|&t| t >= 1),
+        "{:?}",
+        tens.positive_counts
+    );
+    let (ev, per_shoe) = (tens.ev.unwrap(), tens.per_shoe.unwrap());
+    assert!(ev > 0.0 && per_shoe > 0.0, "{ev} {per_shoe}");
+    // Per shoe: the EV there times the paying seat-rounds of one spot in one shoe.
+    let rounds_per_shoe = acc.counts.rounds as f64 / acc.counts.shoes as f64;
+    let expect = ev * tens.share * rounds_per_shoe;
+    assert!(
+        (per_shoe - expect).abs() < 1e-9 * expect.abs().max(1.0),
+        "{per_shoe} {expect}"
+    );
+    // Off the top and below it the wager loses: the rows at counts of 0 or less.
+    let low = &rows[..=(TC_CLAMP as usize)];
+    let (x, s): (i64, u64) = low.iter().fold((0, 0), |(x, s), t| (x + t.x, s + t.staked));
+    assert!((x as f64 / s as f64) < -0.04, "{}", x as f64 / s as f64);
+    assert!(exposure[1].positive_counts.is_empty());
+}

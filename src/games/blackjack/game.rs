@@ -335,6 +335,12 @@ pub fn run_model(run: &Run<Blackjack>, claim: Option<f64>) -> Result<SimModel, B
     );
     m.counting = counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc);
     m.side_wagers = side_wagers(cfg, &run.acc);
+    if let Some(c) = m.counting.as_mut() {
+        let names: Vec<String> = m.side_wagers.iter().map(|w| w.name.clone()).collect();
+        let per_shoe = super::report::per_shoe_factor(&run.acc);
+        c.exposure
+            .extend(super::report::side_exposure(&names, &run.acc, per_shoe));
+    }
     if let (Some(c), Some(spec)) = (m.counting.as_mut(), cfg.count.as_ref()) {
         c.metrics = count_metrics(&cfg.rules, &spec.system, &cfg.tables);
     }

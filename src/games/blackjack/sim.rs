@@ -137,6 +137,10 @@ sums! {
         pub ruin: RuinAcc => sums,
         /// By true count (row `tc + 10`, clamped to −10..+10; `count::tc_bin`).
         pub by_tc: Vec<TcSums> => each,
+        /// The side bets from paytables (`--side`) by the count at the bet, every seat-round
+        /// seen (played or not): side `j`'s row for count bin `b` is `j * TC_BINS + b`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub side_by_tc: Vec<SideTc> => each,
     }
     bounds(c)
     relations(CountAcc::relations)
@@ -170,6 +174,19 @@ sums! {
         pub pairs_won: u64 => at_most(t.observed, "seat-rounds seen at that count"),
         #[serde(default)]
         pub behind_none: i64 => unbounded("not checked: the bet behind's share at this count"),
+    }
+    bounds(t)
+}
+
+sums! {
+    /// One side bet's wagers at one true count: how many, and Σ result (what it paid back less
+    /// the stake, in units), its squares and Σ units staked.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct SideTc {
+        pub n: u64 => related,
+        pub x: i64 => unbounded("not checked: the wager's share at this count"),
+        pub xx: i128 => unbounded("not checked: the wager's share at this count"),
+        pub staked: u64 => related,
     }
     bounds(t)
 }
@@ -395,6 +412,8 @@ struct ChunkSums {
     /// Side bets from paytables: how each settles, and its sums.
     settle: Vec<crate::sidebet::Settle>,
     sides: Vec<crate::sidebet::SideChunk>,
+    /// A counter's side bets by the count at the bet (`CountAcc::side_by_tc`).
+    side_tc: Vec<SideTc>,
 }
 
 /// Sums of money kept only when bets vary (squares in i128: a large bet squared overflows).
@@ -480,7 +499,7 @@ impl ChunkSums {
             acc.hist.add(s.net);
         }
         if !self.settle.is_empty() {
-            self.record_sides(bets, r);
+            self.record_sides(bets, classes, r);
         }
         self.by_up_net[up] += net;
         if bets {
@@ -500,14 +519,18 @@ impl ChunkSums {
         }
     }
 
-    /// The side bets from paytables of every seat that bet, on the round's first cards.
+    /// The side bets from paytables of every seat that bet, on the round's first cards; a
+    /// counter's (`classes`) by its count at the bet too, whether it bet or sat out.
     #[cold]
-    fn record_sides(&mut self, bets: bool, r: &RoundResult) {
+    fn record_sides(&mut self, bets: bool, classes: bool, r: &RoundResult) {
         let p = r.players;
+        let bins = crate::games::blackjack::count::TC_BINS;
         for (i, seat) in r.seats[..p].iter().enumerate() {
-            if bets && seat.bet == 0 {
+            let placed = !(bets && seat.bet == 0);
+            if !placed && !classes {
                 continue;
             }
+            let row = (seat.class & !PAIRS_PAY) as usize;
             let deal = crate::sidebet::BjDeal {
                 two: [r.ids[i], r.ids[p + 1 + i]],
                 up: r.ids[p],
@@ -515,9 +538,18 @@ impl ChunkSums {
                 dealer_cards: r.dealer_cards,
                 dealer_bust: r.dealer == super::round::DEALER_BUST,
             };
-            for (settle, sums) in self.settle.iter().zip(&mut self.sides) {
+            for (j, (settle, sums)) in self.settle.iter().zip(&mut self.sides).enumerate() {
                 let result = settle.result(settle.table.bj_paid(&deal));
-                sums.add(result, settle.units);
+                if placed {
+                    sums.add(result, settle.units);
+                }
+                if classes {
+                    let t = &mut self.side_tc[j * bins + row];
+                    t.n += 1;
+                    t.x += result;
+                    t.xx += (result as i128) * (result as i128);
+                    t.staked += settle.units as u64;
+                }
             }
         }
     }
@@ -636,6 +668,7 @@ impl ChunkSums {
                 acc.count.pairs_paying += m.pairs_paying;
                 acc.count.pairs_paying_won += m.pairs_paying_won;
                 acc.count.by_tc = m.tc.to_vec();
+                acc.count.side_by_tc = self.side_tc.clone();
                 let (x, y) = (m.money as i128, m.bets as i128);
                 acc.count
                     .money
@@ -781,6 +814,10 @@ fn run_shoes<P: Player>(
     rng: &mut Rng,
     acc: &mut BjAcc,
 ) {
+    if P::BETS && P::CLASSES {
+        let bins = crate::games::blackjack::count::TC_BINS;
+        sums.side_tc = vec![SideTc::default(); sums.settle.len() * bins];
+    }
     for _ in 0..shoes {
         // Each shoe has a stream of its own, so the cards it deals do not depend on how
         // earlier shoes were played (common random numbers across strategies).

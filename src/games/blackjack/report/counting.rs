@@ -148,7 +148,7 @@ pub const EXPOSURE_MIN_SHARE: f64 = 0.005;
 /// One wager's exposure to a player who bets it only at the counts where it pays.
 #[derive(Clone, Debug, Serialize)]
 pub struct Exposure {
-    pub wager: &'static str,
+    pub wager: String,
     /// Counts at which the wager's EV is above 0 (each with at least `EXPOSURE_MIN_SHARE`),
     /// by more than 1.96 SE where the SE is known.
     pub positive_counts: Vec<i32>,
@@ -156,6 +156,87 @@ pub struct Exposure {
     pub share: f64,
     pub ev: Option<f64>,
     pub se: Option<f64>,
+    /// What one spot betting one unit at every paying count wins per shoe dealt (units) and
+    /// its SE; null for insurance (offered on an ace up only) and where nothing pays.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_shoe: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_shoe_se: Option<f64>,
+}
+
+/// One count's figures for a wager: EV per unit staked, its SE (NaN where unknown), and the
+/// wagers (or seat-rounds) it is over.
+type CountEv = (f64, f64, u64);
+
+/// A wager's exposure from its figures by count: `rows` gives each count, its share of the
+/// seat-rounds seen and the wager's figures there; `per_shoe` turns Σ EV × wagers over the
+/// paying counts into units per shoe per spot (`None`: not stated).
+fn paying_counts(
+    wager: String,
+    rows: impl Iterator<Item = (i32, f64, Option<CountEv>)>,
+    per_shoe: Option<f64>,
+) -> Exposure {
+    let mut counts = Vec::new();
+    let (mut share, mut sum, mut var, mut n) = (0.0, 0.0, 0.0, 0.0);
+    for (tc, row_share, figures) in rows {
+        let Some((ev, se, k)) = figures else { continue };
+        if row_share < EXPOSURE_MIN_SHARE {
+            continue;
+        }
+        // Significantly above 0 where the SE is known (95%), else above 0.
+        let margin = if se.is_finite() { 1.96 * se } else { 0.0 };
+        if ev - margin > 0.0 {
+            counts.push(tc);
+            share += row_share;
+            let k = k as f64;
+            sum += ev * k;
+            var += (se * k).powi(2);
+            n += k;
+        }
+    }
+    let some = n > 0.0;
+    Exposure {
+        wager,
+        positive_counts: counts,
+        share,
+        ev: some.then(|| sum / n),
+        se: (some && var.is_finite()).then(|| var.sqrt() / n),
+        per_shoe: per_shoe.filter(|_| some).map(|f| sum * f),
+        per_shoe_se: per_shoe
+            .filter(|_| some && var.is_finite())
+            .map(|f| var.sqrt() * f),
+    }
+}
+
+/// The side bets from paytables by the count at the bet, as exposures: `names` in the order
+/// the run placed them; `per_shoe` as for [`paying_counts`].
+pub fn side_exposure(names: &[String], acc: &BjAcc, per_shoe: Option<f64>) -> Vec<Exposure> {
+    use super::super::count::{TC_BINS, TC_CLAMP};
+    let rows = &acc.count.side_by_tc;
+    let observed: u64 = acc.count.by_tc.iter().map(|t| t.observed).sum();
+    names
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| rows.len() >= (j + 1) * TC_BINS)
+        .map(|(j, name)| {
+            let by_tc = rows[j * TC_BINS..(j + 1) * TC_BINS].iter().enumerate();
+            let figures = by_tc.filter(|(_, t)| t.n > 0).map(|(b, t)| {
+                let (n, per) = (t.n as f64, t.staked as f64 / t.n as f64);
+                let mean = t.x as f64 / n;
+                let var = (t.xx as f64 / n - mean * mean).max(0.0);
+                let ev = (mean / per, (var / n).sqrt() / per, t.n);
+                (b as i32 - TC_CLAMP, rate(t.n, observed), Some(ev))
+            });
+            paying_counts(name.clone(), figures, per_shoe)
+        })
+        .collect()
+}
+
+/// Units per shoe per spot of Σ EV × seat-rounds: rounds dealt over shoes and seat-rounds seen.
+pub fn per_shoe_factor(acc: &BjAcc) -> Option<f64> {
+    let observed: u64 = acc.count.by_tc.iter().map(|t| t.observed).sum();
+    (acc.counts.shoes > 0 && observed > 0)
+        .then(|| acc.counts.rounds as f64 / (acc.counts.shoes as f64 * observed as f64))
 }
 
 /// Hourly figures at a table pace (a wonger plays only part of the rounds dealt).
@@ -488,6 +569,7 @@ pub fn counting_model(
                 acc.count.pairs_paying_won,
                 observed,
             )),
+            per_shoe_factor(acc),
         ),
         by_true_count,
         metrics: None,
@@ -544,57 +626,53 @@ pub(super) fn count_label(tc: i32, gap: &str) -> String {
 /// own EV per unit at that count; declining doubles and splits), the pairs bet and insurance.
 /// `perfect`: the pairs bet against a player who knows the ranks left (seat-rounds where it
 /// pays, those it won, seat-rounds seen).
-fn exposure(rows: &[TcRow], perfect: Option<(u64, u64, u64)>) -> Vec<Exposure> {
-    type Pick = fn(&TcRow) -> Option<(f64, f64, u64)>;
-    let wagers: [(&'static str, Pick); 4] = [
-        ("bet behind, following doubles and splits", |r| {
-            (r.played > 0).then_some((r.ev, r.se, r.played))
-        }),
-        ("bet behind, declining doubles and splits", |r| {
-            (r.observed > 0).then_some((r.behind_ev, f64::NAN, r.observed))
-        }),
-        ("pairs (11:1, same rank)", |r| {
-            Some((r.pairs_ev, r.pairs_se, r.observed))
-        }),
-        ("insurance (2:1)", |r| {
-            Some((r.insurance_ev?, r.insurance_se?, r.observed))
-        }),
+fn exposure(
+    rows: &[TcRow],
+    perfect: Option<(u64, u64, u64)>,
+    per_shoe: Option<f64>,
+) -> Vec<Exposure> {
+    type Pick = fn(&TcRow) -> Option<CountEv>;
+    // Each wager, how its EV by count is read, and whether its figures are over every
+    // seat-round seen (so what it wins per shoe is stated).
+    let wagers: [(&'static str, Pick, bool); 4] = [
+        (
+            "bet behind, following doubles and splits",
+            |r| (r.played > 0).then_some((r.ev, r.se, r.played)),
+            true,
+        ),
+        (
+            "bet behind, declining doubles and splits",
+            |r| (r.observed > 0).then_some((r.behind_ev, f64::NAN, r.observed)),
+            true,
+        ),
+        (
+            "pairs (11:1, same rank)",
+            |r| Some((r.pairs_ev, r.pairs_se, r.observed)),
+            true,
+        ),
+        (
+            "insurance (2:1)",
+            |r| Some((r.insurance_ev?, r.insurance_se?, r.observed)),
+            false,
+        ),
     ];
     let mut out: Vec<Exposure> = wagers
         .iter()
-        .map(|&(wager, pick)| {
-            let mut counts = Vec::new();
-            let (mut share, mut sum, mut var, mut n) = (0.0, 0.0, 0.0, 0.0);
-            for r in rows.iter().filter(|r| r.share >= EXPOSURE_MIN_SHARE) {
-                let Some((ev, se, k)) = pick(r) else { continue };
-                // Significantly above 0 where the SE is known (95%), else above 0.
-                let margin = if se.is_finite() { 1.96 * se } else { 0.0 };
-                if ev - margin > 0.0 {
-                    counts.push(r.tc);
-                    share += r.share;
-                    let k = k as f64;
-                    sum += ev * k;
-                    var += (se * k).powi(2);
-                    n += k;
-                }
-            }
-            Exposure {
-                wager,
-                positive_counts: counts,
-                share,
-                ev: (n > 0.0).then(|| sum / n),
-                se: (n > 0.0 && var.is_finite()).then(|| var.sqrt() / n),
-            }
+        .map(|&(wager, pick, shoe)| {
+            let figures = rows.iter().map(|r| (r.tc, r.share, pick(r)));
+            paying_counts(wager.to_string(), figures, per_shoe.filter(|_| shoe))
         })
         .collect();
     if let Some((paying, won, seen)) = perfect {
         let p = won as f64 / paying.max(1) as f64;
         out.push(Exposure {
-            wager: "pairs, to a player who knows every rank left",
+            wager: "pairs, to a player who knows every rank left".to_string(),
             positive_counts: Vec::new(),
             share: paying as f64 / seen.max(1) as f64,
             ev: (paying > 0).then_some(12.0 * p - 1.0),
             se: (paying > 0).then(|| 12.0 * (p * (1.0 - p) / paying as f64).sqrt()),
+            per_shoe: None,
+            per_shoe_se: None,
         });
     }
     out

@@ -16,9 +16,9 @@ mod sections;
 mod study;
 
 pub use counting::{
-    counting_model, BankrollRor, CertaintyEquivalent, CountingModel, Exposure, Hourly,
-    PerRoundObserved, Ror, RorTarget, RuinPoint, TcRow, CE_FORMULA, EXPOSURE_MIN_SHARE,
-    ROR_FORMULA,
+    counting_model, per_shoe_factor, side_exposure, BankrollRor, CertaintyEquivalent,
+    CountingModel, Exposure, Hourly, PerRoundObserved, Ror, RorTarget, RuinPoint, TcRow,
+    CE_FORMULA, EXPOSURE_MIN_SHARE, ROR_FORMULA,
 };
 pub use plots::plots;
 pub use risk::RISK;

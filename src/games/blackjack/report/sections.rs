@@ -602,12 +602,20 @@ fn exposure_section(c: &CountingModel) -> Section {
             c.count_key,
             EXPOSURE_MIN_SHARE * 100.0
         ),
-        &["wager", "paying counts", "share of rounds", "EV there", "SE"],
+        &[
+            "wager",
+            "paying counts",
+            "share",
+            "EV there",
+            "SE",
+            "won/shoe",
+            "SE",
+        ],
     );
     for e in &c.exposure {
         let counts: Vec<String> = e.positive_counts.iter().map(|t| format!("{t:+}")).collect();
         s.row([
-            Cell::from(e.wager),
+            Cell::from(e.wager.as_str()),
             Cell::from(if e.wager.starts_with("pairs, to a player") {
                 "exact EV >= 0".to_string()
             } else if counts.is_empty() {
@@ -618,6 +626,9 @@ fn exposure_section(c: &CountingModel) -> Section {
             pct_cell(e.share, 2),
             e.ev.map_or("".into(), |x| pct_cell(x, 3)),
             e.se.map_or("".into(), |x| pct_cell(x, 3)),
+            e.per_shoe.map_or("".into(), |x| fixed_cell(x, 4, "units")),
+            e.per_shoe_se
+                .map_or("".into(), |x| fixed_cell(x, 4, "units")),
         ]);
     }
     s
