@@ -897,12 +897,6 @@ impl TryFrom<&BlackjackAudit> for AuditJob {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackAudit) -> anyhow::Result<Self> {
         args.rules.uniform_shuffle("the audit")?;
-        let built = args.rules.to_rules()?;
-        if built.free_bet {
-            anyhow::bail!(
-                "--free-bet: the dossier's exact round distribution does not know Free Bet Blackjack; `exact blackjack --rules free-bet` and `sim blackjack --rules free-bet` do"
-            );
-        }
         let rules = args.rules.to_rules()?;
         Ok(AuditJob {
             config: rtplab::games::blackjack::audit::AuditConfig {

@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use super::exact::{full_shoe, two_card_p, Ctx, DealerTable, Decider, PostSplit, Up, NV};
+use super::hand::{FREE_DOUBLE, FREE_STAKE};
 use super::rules::{Rules, Surrender};
 use super::strategy::Action;
 
@@ -48,11 +49,22 @@ pub struct RoundDistribution {
 /// Split rounds less likely than this draw the dealer from the shoe the first hand left.
 pub const TINY: f64 = 1e-13;
 
-/// One finished hand: its total (0 = busted) and whether it was doubled.
-#[derive(Clone, Copy, Debug)]
+/// One finished hand: its total (0 = busted), whether it was doubled, and which of its stakes
+/// are the house's free chips (Free Bet: `FREE_STAKE`, `FREE_DOUBLE`; 0 elsewhere).
+#[derive(Clone, Copy, Debug, Default)]
 struct End {
     total: u8,
     doubled: bool,
+    free: u8,
+}
+
+impl End {
+    /// The hand's stakes in initial bets: the player's own, and the house's free chips.
+    fn stakes(&self) -> (i64, i64) {
+        let free = (self.free & FREE_STAKE != 0) as i64
+            + (self.doubled & (self.free & FREE_DOUBLE != 0)) as i64;
+        (1 + self.doubled as i64 - free, free)
+    }
 }
 
 /// A hand played to its end: the cards out of the shoe then, how it ended, its probability.
@@ -65,29 +77,36 @@ struct Term {
 /// Hands that end with the same cards out and the same end are one: the order the cards came
 /// in does not matter to what follows (the next hand and the dealer draw from what is left).
 fn merged(terms: Vec<Term>) -> Vec<Term> {
-    let mut m: std::collections::HashMap<([u8; NV], u8, bool), f64> =
+    let mut m: std::collections::HashMap<([u8; NV], u8, bool, u8), f64> =
         std::collections::HashMap::with_capacity(terms.len());
     for t in terms {
-        *m.entry((t.all, t.end.total, t.end.doubled)).or_default() += t.p;
+        let e = t.end;
+        *m.entry((t.all, e.total, e.doubled, e.free)).or_default() += t.p;
     }
     let mut v: Vec<Term> = m
         .into_iter()
-        .map(|((all, total, doubled), p)| Term {
+        .map(|((all, total, doubled, free), p)| Term {
             all,
-            end: End { total, doubled },
+            end: End {
+                total,
+                doubled,
+                free,
+            },
             p,
         })
         .collect();
     // A fixed order, so that sums come out the same on every run.
-    v.sort_by_key(|t| (t.all, t.end.total, t.end.doubled));
+    v.sort_by_key(|t| (t.all, t.end.total, t.end.doubled, t.end.free));
     v
 }
 
 /// The total of a hand that stopped as an N-card Charlie: above any dealer's but a blackjack.
 const CHARLIE: u8 = 30;
 
-/// Net and amount wagered of a seat's hands against dealer outcome `o` (0..=4 totals 17..=21,
-/// 5 bust, 6 blackjack, which takes every wager).
+/// Net and amount wagered (the player's own money) of a seat's hands against dealer outcome
+/// `o` (0..=4 totals 17..=21, 5 bust, 6 blackjack, which takes every wager of the player's,
+/// 7 a 22 under Free Bet, which pushes every hand standing). A free chip wins with its hand
+/// and goes back to the house otherwise.
 #[cfg(test)]
 fn settle(ends: &[End], o: usize, u: i64) -> (i64, i64) {
     settle_as(ends, o, u, false)
@@ -96,11 +115,11 @@ fn settle(ends: &[End], o: usize, u: i64) -> (i64, i64) {
 /// `settle`; with `takes_splits` a dealer blackjack takes each hand's bet but returns the
 /// doubles (the "Playtech peek" settlement).
 fn settle_as(ends: &[End], o: usize, u: i64, takes_splits: bool) -> (i64, i64) {
-    let bet = |e: &End| if e.doubled { 2 * u } else { u };
-    let wagered: i64 = ends.iter().map(bet).sum();
+    let wagered: i64 = ends.iter().map(|e| e.stakes().0 * u).sum();
     if o == 6 {
         let lost = if takes_splits {
-            u * ends.len() as i64
+            let own = ends.iter().filter(|e| e.free & FREE_STAKE == 0).count();
+            u * own as i64
         } else {
             wagered
         };
@@ -110,8 +129,17 @@ fn settle_as(ends: &[End], o: usize, u: i64, takes_splits: bool) -> (i64, i64) {
     let net = ends
         .iter()
         .map(|e| {
-            let player = if e.total == 0 { -1 } else { e.total as i64 };
-            (player - dealer).signum() * bet(e)
+            let (real, free) = e.stakes();
+            let result = match (e.total, o) {
+                (0, _) => -1,
+                (_, super::exact::DEALER_22) => 0,
+                (t, _) => (t as i64 - dealer).signum(),
+            };
+            if result > 0 {
+                (real + free) * u
+            } else {
+                result * real * u
+            }
         })
         .sum();
     (net, wagered)
@@ -122,6 +150,7 @@ fn behind(first: &End, o: usize, u: i64) -> i64 {
     settle_as(
         &[End {
             doubled: false,
+            free: 0,
             ..*first
         }],
         o,
@@ -240,7 +269,7 @@ impl<P: Decider> Hands<'_, '_, P> {
                 all: *all,
                 end: End {
                     total: self.stood(hard, ace, cards),
-                    doubled: false,
+                    ..End::default()
                 },
                 p,
             });
@@ -279,10 +308,7 @@ impl<P: Decider> Hands<'_, '_, P> {
             if h > 21 {
                 out.push(Term {
                     all: *all,
-                    end: End {
-                        total: 0,
-                        doubled: false,
-                    },
+                    end: End::default(),
                     p: p * d[v],
                 });
             } else {
@@ -293,6 +319,7 @@ impl<P: Decider> Hands<'_, '_, P> {
     }
 
     fn double(&mut self, all: &mut [u8; NV], hard: u32, ace: bool, p: f64, out: &mut Vec<Term>) {
+        let free = self.free_double(hard, ace);
         let d = self.up.draw(all);
         for v in 0..NV {
             if d[v] == 0.0 {
@@ -310,11 +337,17 @@ impl<P: Decider> Hands<'_, '_, P> {
                 end: End {
                     total,
                     doubled: true,
+                    free,
                 },
                 p: p * d[v],
             });
             all[v] -= 1;
         }
+    }
+
+    /// `FREE_DOUBLE` if a double of a two-card hand of this hard total is free (Free Bet).
+    fn free_double(&self, hard: u32, ace: bool) -> u8 {
+        self.up.rules().free_double(hard as u8, ace) as u8 * FREE_DOUBLE
     }
 
     /// Every course a split hand of pair `pv` can take, whatever the shoe: the cards it
@@ -323,7 +356,7 @@ impl<P: Decider> Hands<'_, '_, P> {
     /// own cards, so the courses do not depend on what other hands took). At most `avail`
     /// cards of each value are drawn.
     fn courses(&mut self, pv: usize, avail: &[u32; NV]) -> Vec<Course> {
-        let mut out: std::collections::HashMap<([u8; NV], u8, bool, bool), f64> =
+        let mut out: std::collections::HashMap<([u8; NV], u8, bool, u8, bool), f64> =
             std::collections::HashMap::new();
         for c in 0..NV {
             if avail[c] == 0 {
@@ -333,8 +366,11 @@ impl<P: Decider> Hands<'_, '_, P> {
             drawn[c] = 1;
             let hard = (pv + c + 2) as u32;
             let ace = pv == 0 || c == 0;
+            let free = self.free_double(hard, ace);
             let mut put = |drawn: &[u8; NV], total: u8, doubled: bool, ways: f64| {
-                *out.entry((*drawn, total, doubled, c == pv)).or_default() += ways;
+                let free = if doubled { free } else { 0 };
+                *out.entry((*drawn, total, doubled, free, c == pv))
+                    .or_default() += ways;
             };
             match self.up.split_choice(pv, c, 1).0 {
                 Action::Hit => self.walk(pv, &drawn, hard, ace, 2, avail, &mut put),
@@ -358,16 +394,31 @@ impl<P: Decider> Hands<'_, '_, P> {
         }
         let mut v: Vec<Course> = out
             .into_iter()
-            .map(|((drawn, total, doubled, pair_second), ways)| Course {
-                drawn,
-                cards: drawn.iter().sum(),
-                end: End { total, doubled },
-                pair_second,
-                ways,
-            })
+            .map(
+                |((drawn, total, doubled, free, pair_second), ways)| Course {
+                    drawn,
+                    cards: drawn.iter().sum(),
+                    end: End {
+                        total,
+                        doubled,
+                        free,
+                    },
+                    pair_second,
+                    ways,
+                },
+            )
             .collect();
         // A fixed order, so that sums come out the same on every run.
-        v.sort_by_key(|c| (c.drawn, c.end.total, c.end.doubled, c.pair_second));
+        let key = |c: &Course| {
+            (
+                c.drawn,
+                c.end.total,
+                c.end.doubled,
+                c.end.free,
+                c.pair_second,
+            )
+        };
+        v.sort_by_key(key);
         v
     }
 
@@ -528,14 +579,35 @@ fn split_rounds<P: Decider>(
 ) {
     let u = rules.units_per_bet();
     let takes_splits = takes_splits(rules);
+    // Free Bet: the new hand carries the house's chip, the hand split keeps the bet, and
+    // the analysis plays the free hand for its chance of winning, so it takes courses of its
+    // own.
+    let chip = rules.free_split(pv as u8 + 1) as u8 * FREE_STAKE;
+    let freed = |e: End| End {
+        free: e.free | chip,
+        ..e
+    };
     // The first hand from the shoe less the pair, the second from what the first
     // left, the dealer from what both left. The chance that the two hands take
     // courses a then b is that of b then a (the cards are exchangeable: both are
     // ways(a)·ways(b)·P(these cards, in one order)), and so is the dealer's shoe;
-    // so each unordered pair is computed once and counted in both orders.
+    // so where both hands play alike each unordered pair is computed once and counted in
+    // both orders, and a free split's (the first hand real, the second free) every ordered
+    // pair once.
     let mut base = [0u8; NV];
     base[pv] = 2;
-    let courses = h.courses(pv, &h.up.remaining(&base));
+    let avail = h.up.remaining(&base);
+    let courses = h.courses(pv, &avail);
+    let free_courses = if chip != 0 {
+        h.up.set_free(true);
+        let c = h.courses(pv, &avail);
+        h.up.set_free(false);
+        // A strategy that plays a free hand as it plays a real one (a chart) takes the same
+        // courses with both: then the unordered pairs, settled in both orders, do.
+        (!same_courses(&c, &courses)).then_some(c)
+    } else {
+        None
+    };
     let from_base = Draws::new(h.up, &base);
     let up_ref: &Up<'_, P> = h.up;
     // The pairs in as many interleaved stripes as there are threads (balanced:
@@ -550,16 +622,20 @@ fn split_rounds<P: Decider>(
             let mut acc = Acc::new(rules);
             for i in (stripe..courses.len()).step_by(stripes) {
                 let a = &courses[i];
-                for b in &courses[i..] {
+                let seconds = match &free_courses {
+                    Some(free) => &free[..],
+                    None => &courses[i..],
+                };
+                for b in seconds {
                     let p = w * a.ways * b.ways * from_base.pair_p(a, b);
                     if p == 0.0 {
                         continue;
                     }
-                    let orders = if std::ptr::eq(a, b) { 1.0 } else { 2.0 };
+                    let once = free_courses.is_some() || std::ptr::eq(a, b);
+                    let orders = if once { 1.0 } else { 2.0 };
                     if resplits && (a.pair_second || b.pair_second) {
                         acc.resplit += orders * p;
                     }
-                    let ends = [a.end, b.end];
                     let d = if a.end.total == 0 && b.end.total == 0 {
                         bust_only()
                     } else {
@@ -579,10 +655,11 @@ fn split_rounds<P: Decider>(
                         if po == 0.0 {
                             continue;
                         }
-                        let (net, wag) = settle_as(&ends, o, u, takes_splits);
                         // The bet behind stays on the first hand: a, then b.
+                        let (net, wag) = settle_as(&[a.end, freed(b.end)], o, u, takes_splits);
                         acc.add(net, wag, behind(&a.end, o, u), p * po);
                         if orders == 2.0 {
+                            let (net, wag) = settle_as(&[b.end, freed(a.end)], o, u, takes_splits);
                             acc.add(net, wag, behind(&b.end, o, u), p * po);
                         }
                     }
@@ -594,6 +671,23 @@ fn split_rounds<P: Decider>(
     for part in &parts {
         acc.merge(part, 1.0);
     }
+}
+
+/// Whether a split hand's courses are the same whether it is free or not.
+fn same_courses(a: &[Course], b: &[Course]) -> bool {
+    let key = |c: &Course| {
+        (
+            c.drawn,
+            c.end.total,
+            c.end.doubled,
+            c.end.free,
+            c.pair_second,
+        )
+    };
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| key(x) == key(y) && x.ways == y.ways)
 }
 
 /// Whether a dealer blackjack takes the split hands' bets but not the doubles.
@@ -665,7 +759,7 @@ fn per_up<P: Decider>(rules: &Rules, policy: &P, table: &DealerTable, up: usize)
                     all,
                     end: End {
                         total: total_of(hard, ace),
-                        doubled: false,
+                        ..End::default()
                     },
                     p: w,
                 }),
@@ -927,7 +1021,11 @@ mod tests {
 
     #[test]
     fn settlement_of_hands() {
-        let e = |total, doubled| End { total, doubled };
+        let e = |total, doubled| End {
+            total,
+            doubled,
+            free: 0,
+        };
         // A dealer blackjack takes every wager: two hands, one doubled.
         assert_eq!(settle(&[e(20, false), e(21, true)], 6, 2), (-6, 6));
         // Dealer bust: a busted hand still loses.
@@ -938,6 +1036,94 @@ mod tests {
         assert_eq!(settle(&[e(18, true)], 2, 2), (-4, 4));
         // The bet behind that declines stays undoubled.
         assert_eq!(behind(&e(21, true), 2, 2), 2);
+    }
+
+    /// Free Bet: a free chip wins with its hand and goes back to the house otherwise; a
+    /// dealer 22 (o = 7) pushes every hand standing; a dealer blackjack takes the player's
+    /// money only, and none of it is a free chip's.
+    #[test]
+    fn settlement_of_free_hands() {
+        let e = |total, doubled, free| End {
+            total,
+            doubled,
+            free,
+        };
+        // A free double (hard 11) with 20 against 19: the bet and the free chip both win;
+        // against 21 (o = 4) the bet alone is lost.
+        assert_eq!(settle(&[e(20, true, FREE_DOUBLE)], 2, 2), (4, 2));
+        assert_eq!(settle(&[e(20, true, FREE_DOUBLE)], 4, 2), (-2, 2));
+        // A free split: the hand split keeps the bet, the new hand's chip is the house's. Both
+        // beat a bust: +2 bets; both lose to 21: one bet lost.
+        let split = [e(18, false, 0), e(17, false, FREE_STAKE)];
+        assert_eq!(settle(&split, 5, 2), (4, 2));
+        assert_eq!(settle(&split, 4, 2), (-2, 2));
+        // A free hand doubled with its own money (a soft double is not free) loses that money.
+        assert_eq!(settle(&[e(0, true, FREE_STAKE)], 5, 2), (-2, 2));
+        // A free double on a free hand: nothing of the player's is at stake.
+        assert_eq!(
+            settle(&[e(21, true, FREE_STAKE | FREE_DOUBLE)], 0, 2),
+            (4, 0)
+        );
+        assert_eq!(
+            settle(&[e(0, true, FREE_STAKE | FREE_DOUBLE)], 0, 2),
+            (0, 0)
+        );
+        // A dealer 22 pushes the hands standing; a busted hand still loses.
+        let dealer_22 = super::super::exact::DEALER_22;
+        assert_eq!(
+            settle(
+                &[e(20, true, FREE_DOUBLE), e(0, false, FREE_STAKE)],
+                dealer_22,
+                2
+            ),
+            (0, 2)
+        );
+        assert_eq!(
+            settle(
+                &[e(0, true, FREE_DOUBLE), e(19, false, FREE_STAKE)],
+                dealer_22,
+                2
+            ),
+            (-2, 2)
+        );
+        // A dealer blackjack (no hole card, taking every wager) takes the player's money only.
+        assert_eq!(
+            settle(&[e(20, true, FREE_DOUBLE), e(18, false, FREE_STAKE)], 6, 2),
+            (-2, 2)
+        );
+        assert_eq!(
+            settle_as(&[e(20, false, 0), e(18, true, FREE_STAKE)], 6, 2, true),
+            (-2, 4)
+        );
+        // The bet behind that declines: a dealer 22 pushes it.
+        assert_eq!(behind(&e(20, true, FREE_DOUBLE), dealer_22, 2), 0);
+    }
+
+    /// Free Bet Blackjack's rounds (two hands at most, so no resplit is approximated): the
+    /// distribution's mean is the exact EV, in the hole-card preset and in the no-hole-card
+    /// game whose dealer blackjack takes every wager of the player's.
+    #[test]
+    #[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
+    fn free_bet_mean_is_the_exact_ev() {
+        // One deck: fewer courses to pair, the same code. The optimal strategy plays a free
+        // hand for its chance of winning (courses of its own, every ordered pair of hands);
+        // auto-play plays it as a real one (unordered pairs, settled in both orders).
+        let mut peek = Rules::free_bet();
+        peek.max_hands = 2;
+        peek.resplit_aces = false;
+        peek.decks = 1;
+        let d = check(&peek, &Optimal, "Free Bet, peek, two hands");
+        // Free doubles and splits win two bets with one of the player's at stake.
+        assert!(
+            d.joint.keys().any(|&(net, wagered)| net == 2 * wagered),
+            "{:?}",
+            d.joint
+        );
+        check(&peek, &Follow(&AutoPlay), "Free Bet, peek, auto-play");
+        let mut enhc = Rules::seed();
+        enhc.free_bet = true;
+        enhc.decks = 1;
+        check(&enhc, &Optimal, "Free Bet, no hole card");
     }
 
     /// Splits every pair it may, never doubles, and otherwise hits to three cards: its

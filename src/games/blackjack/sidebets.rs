@@ -195,7 +195,7 @@ pub struct LevelCount {
 }
 
 /// How the side bets' counts are computed, in one paragraph.
-pub const COUNT_METHOD: &str = "Side bets: effects of removal from the exact event tables, each the RTP of the shoe less one card of a rank minus the full shoe's, averaged over the four suits (a flush or suited event depends on which suit leaves; the average is the effect of a card of that rank whose suit is not seen, as a count that tags ranks sees it). Tags: round(L e_r / max|e|) of the effects centred over the 13 ranks, at levels L = 1, 2, 3; a card whose removal raises the RTP adds its tag, so a high count favours the bet. BC: the correlation over the 13 ranks of the tags with the effects.";
+pub const COUNT_METHOD: &str = "Side bets: effects of removal from the exact event tables, each the RTP of the shoe less one card of a rank minus the full shoe's, averaged over the four suits (a flush or suited event depends on which suit leaves; the average is the effect of a card of that rank whose suit is not seen, as a count that tags ranks sees it). Tags: round(L e_r / max|e|) of the effects centred over the 13 ranks, at levels L = 1, 2, 3; a card whose removal raises the RTP adds its tag, so a high count favours the bet. BC: the correlation over the 13 ranks of the tags with the effects. What a counter wins per shoe betting the wager only where it pays: `sim blackjack --count FILE --side NAME` with the tags in a tag file (by value: A, 2-9, T; a count that tells one ten from another is approximated by its ten's tag), in its operator-exposure table.";
 
 /// The effects of removal and fitted counts of `table` (a wager on the round's first cards)
 /// over a full shoe of `decks`.

@@ -797,6 +797,11 @@ impl<'a, P: Decider> Up<'a, P> {
         self.rules
     }
 
+    /// Value the hands that follow as free split hands (Free Bet), or as real ones again.
+    pub(super) fn set_free(&mut self, free: bool) {
+        self.free = free;
+    }
+
     pub(super) fn shoe(&self) -> [u32; NV] {
         self.shoe
     }
