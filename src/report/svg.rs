@@ -177,6 +177,10 @@ fn y_tick(v: f64, d: usize, unit: YUnit) -> String {
         YUnit::Plain => format!("{v:.d$}"),
         YUnit::LogPercent(floor) => {
             let p = 10f64.powf(v + floor as f64);
+            // No probability above 100% (the room left for the legend): no tick there.
+            if p > 100.5 {
+                return String::new();
+            }
             // Two significant figures, no float noise: 0.0012%, 0.35%, 41%.
             let digits = (1 - p.log10().floor() as i32).max(0) as usize;
             format!("{p:.digits$}%")
@@ -1637,6 +1641,7 @@ mod tests {
         assert_eq!(lb[2].value, 0.0);
         assert_eq!(y_tick(2.0, 1, YUnit::LogPercent(-3)), "0.10%");
         assert_eq!(y_tick(4.0, 1, YUnit::LogPercent(-3)), "10%");
+        assert_eq!(y_tick(5.5, 1, YUnit::LogPercent(-3)), "");
     }
 
     fn chart<'a>(bars: &'a [Bar], x_label: &'a str, hline: Option<(f64, &'a str)>) -> BarChart<'a> {

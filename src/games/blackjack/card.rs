@@ -232,17 +232,21 @@ pub fn card_svg(c: &Card) -> String {
         );
     }
     y += 2.0 * 24.0 + 6.0;
-    let _ = writeln!(
-        out,
-        r##"<text x="{MARGIN}" y="{}" font-size="11" fill="#333">Surrender and double only as first decisions on two cards; a split pair's hands are played by their totals. {}</text>"##,
-        y + 8.0,
-        if c.plays.is_empty() {
-            ""
-        } else {
-            "A black corner: an index play below changes that cell."
-        }
-    );
-    y += 34.0;
+    let mut said = vec![
+        "Surrender and double only as first decisions on two cards; a split pair's hands are played by their totals.",
+    ];
+    if !c.plays.is_empty() {
+        said.push("A black corner: an index play below changes that cell.");
+    }
+    for (i, l) in said.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            r##"<text x="{MARGIN}" y="{}" font-size="11" fill="#333">{}</text>"##,
+            y + 8.0 + 14.0 * i as f64,
+            esc(l)
+        );
+    }
+    y += 20.0 + 14.0 * said.len() as f64;
     if c.plays.is_empty() {
         let _ = writeln!(
             out,
