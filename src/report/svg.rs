@@ -470,7 +470,7 @@ fn histogram_label_lines(
         let w = text_width(&labels[i]) / 2.0 + 3.0;
         (c - w, c + w)
     };
-    let on_stride = |i: usize| i % stride.max(1) == 0;
+    let on_stride = |i: usize| i.is_multiple_of(stride.max(1));
     let tallest = bars
         .iter()
         .map(|b| b.value)
@@ -1606,7 +1606,12 @@ mod tests {
         let tall: Vec<usize> = (0..bars.len()).filter(|&i| bars[i].value >= 4.38).collect();
         assert_eq!(tall, [5, 7, 8, 9, 10]);
         for &i in &tall {
-            assert!(l.lines[i].is_some(), "{} unlabelled: {:?}", cats[i].0, l.lines);
+            assert!(
+                l.lines[i].is_some(),
+                "{} unlabelled: {:?}",
+                cats[i].0,
+                l.lines
+            );
         }
         let slot = (SIZE.0 as f64 - 110.0) / bars.len() as f64;
         let span = |i: usize| {
@@ -1617,7 +1622,12 @@ mod tests {
         for i in 0..bars.len() {
             for j in i + 1..bars.len() {
                 if l.lines[i].is_some() && l.lines[i] == l.lines[j] {
-                    assert!(span(i).1 <= span(j).0, "{} and {} touch", cats[i].0, cats[j].0);
+                    assert!(
+                        span(i).1 <= span(j).0,
+                        "{} and {} touch",
+                        cats[i].0,
+                        cats[j].0
+                    );
                 }
             }
         }
@@ -1634,7 +1644,11 @@ mod tests {
         let want: Vec<Option<u8>> = (0..40).map(|i| (i % le.stride == 0).then_some(0)).collect();
         assert_eq!(le.lines, want);
         // The log scale's ticks read as percents, its bars stand on a power of ten.
-        let (lb, unit) = log_bars(&[Bar::new("a", 40.0), Bar::new("b", 0.002), Bar::new("c", 0.0)]);
+        let (lb, unit) = log_bars(&[
+            Bar::new("a", 40.0),
+            Bar::new("b", 0.002),
+            Bar::new("c", 0.0),
+        ]);
         assert_eq!(unit, YUnit::LogPercent(-3));
         assert!((lb[0].value - (40f64.log10() + 3.0)).abs() < 1e-12);
         assert!((lb[1].value - (0.002f64.log10() + 3.0)).abs() < 1e-12);

@@ -62,7 +62,10 @@ fn holds(args: &[&str], budget: usize) {
     for f in &full_heads {
         let name = f.split(" (part ").next().unwrap();
         if !short_heads.iter().any(|h| name.starts_with(h.as_str())) {
-            assert!(note.contains(name), "{args:?}: {name} left out unnamed: {note}");
+            assert!(
+                note.contains(name),
+                "{args:?}: {name} left out unnamed: {note}"
+            );
         }
     }
     assert!(!full.contains("Shorter on the terminal"));
@@ -81,10 +84,7 @@ fn terminal_reports_hold_their_line_budgets() {
         ),
         (vec!["sim", "doom", "--games", "200"], 60),
         (vec!["sim", "twenty-one", "--games", "500"], 50),
-        (
-            vec!["exact", "twenty-one", "--row-policy", "--c", "5"],
-            30,
-        ),
+        (vec!["exact", "twenty-one", "--row-policy", "--c", "5"], 30),
     ];
     std::thread::scope(|s| {
         for (args, budget) in &cases {
@@ -142,7 +142,10 @@ fn the_strategy_card_is_the_chart() {
     let svg = std::fs::read_to_string(&card).unwrap();
     let ups = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "A"];
     let mut cells = 0;
-    for line in chart.lines().filter(|l| !l.starts_with('#') && !l.starts_with("hand")) {
+    for line in chart
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("hand"))
+    {
         let f: Vec<&str> = line.split(',').collect();
         for (up, code) in ups.iter().zip(&f[1..]) {
             let want = format!(r#"data-hand="{}" data-up="{up}" data-code="{code}""#, f[0]);

@@ -803,7 +803,10 @@ mod tests {
         let z = main.z.expect("a z against the mixture");
         assert!(z.abs() < 4.0, "z = {z}");
         let text = render(&m).render(crate::report::Format::Table);
-        let row = text.lines().find(|l| l.starts_with("main bets (follow)")).unwrap();
+        let row = text
+            .lines()
+            .find(|l| l.starts_with("main bets (follow)"))
+            .unwrap();
         assert!(!row.contains("n/a"), "{row}");
         assert!(row.contains(&crate::report::pct(got, 4)), "{row}");
         assert_eq!(share_weighted(&[(0.0, 1.0)]), None);

@@ -110,7 +110,14 @@ pub fn play_line(d: &Deviation) -> String {
 }
 
 /// One table of the chart (rows `rows`) at `(x, y)`, headed `head`; its height.
-fn table(out: &mut String, c: &Card, head: &str, rows: std::ops::Range<usize>, x: f64, y: f64) -> f64 {
+fn table(
+    out: &mut String,
+    c: &Card,
+    head: &str,
+    rows: std::ops::Range<usize>,
+    x: f64,
+    y: f64,
+) -> f64 {
     let _ = writeln!(
         out,
         r#"<text x="{x}" y="{}" font-size="15" font-weight="bold">{}</text>"#,
@@ -205,8 +212,22 @@ pub fn card_svg(c: &Card) -> String {
     let top = y + 14.0;
     let right = MARGIN + NAME_W + 10.0 * CELL.0 + 34.0;
     let hard = table(&mut out, c, "Hard totals", 0..18, MARGIN, top);
-    let soft = table(&mut out, c, "Soft totals (an ace counted 11)", 18..28, right, top);
-    let pairs = table(&mut out, c, "Pairs (split?)", 28..ROWS, right, top + soft + 12.0);
+    let soft = table(
+        &mut out,
+        c,
+        "Soft totals (an ace counted 11)",
+        18..28,
+        right,
+        top,
+    );
+    let pairs = table(
+        &mut out,
+        c,
+        "Pairs (split?)",
+        28..ROWS,
+        right,
+        top + soft + 12.0,
+    );
     let mut y = top + hard.max(soft + 12.0 + pairs) + 24.0;
     // The legend: a swatch per code.
     let _ = writeln!(
@@ -354,7 +375,9 @@ mod tests {
                 let want = chart.codes[row][(up - 1) as usize];
                 let at: Vec<_> = got
                     .iter()
-                    .filter(|x| x.0 == row_name(row) && x.1 == crate::cards::value_char(up).to_string())
+                    .filter(|x| {
+                        x.0 == row_name(row) && x.1 == crate::cards::value_char(up).to_string()
+                    })
                     .collect();
                 assert_eq!(at.len(), 1, "{} v {up}", row_name(row));
                 assert_eq!(at[0].2, want.as_str(), "{} v {up}", row_name(row));
@@ -365,7 +388,11 @@ mod tests {
         let fills: std::collections::HashSet<_> = CODES.iter().map(|c| code_style(*c).0).collect();
         assert_eq!(fills.len(), CODES.len());
         for code in CODES {
-            assert!(svg.contains(code_style(code).1), "legend: {}", code.as_str());
+            assert!(
+                svg.contains(code_style(code).1),
+                "legend: {}",
+                code.as_str()
+            );
         }
         assert!(svg.contains(">Basic strategy<") && svg.contains(rules));
         assert!(svg.contains("No index plays"));
@@ -380,10 +407,15 @@ mod tests {
     #[test]
     fn the_card_lists_the_index_plays() {
         let chart = seed_chart();
-        let plays: Vec<Deviation> = ["H16,T,S,>=0", "PT,5,P,>=5", "insurance,A,I,>=3", "H12,4,H,<0"]
-            .iter()
-            .map(|l| Deviation::parse(l).unwrap())
-            .collect();
+        let plays: Vec<Deviation> = [
+            "H16,T,S,>=0",
+            "PT,5,P,>=5",
+            "insurance,A,I,>=3",
+            "H12,4,H,<0",
+        ]
+        .iter()
+        .map(|l| Deviation::parse(l).unwrap())
+        .collect();
         let c = Card {
             title: "Hi-Lo index plays",
             rules: "8 decks",
@@ -392,7 +424,10 @@ mod tests {
             count_key: "Hi-Lo, true count",
         };
         let svg = card_svg(&c);
-        let lines: Vec<&str> = svg.lines().filter(|l| l.contains("class=\"play\"")).collect();
+        let lines: Vec<&str> = svg
+            .lines()
+            .filter(|l| l.contains("class=\"play\""))
+            .collect();
         assert_eq!(lines.len(), 4);
         for want in [
             "hard 16 v T: S at ≥ +0",

@@ -1,11 +1,11 @@
 //! The dossier's plots: each tier's distribution, the acceptance funnel, the rule changes.
 
 use super::sections::net_label;
+use super::TierName;
 use super::{AuditModel, ClaimLine, Tier};
 use crate::audit::{Z95, Z99, Z999};
 use crate::report::pct;
 use crate::report::svg::{bar_chart, line_chart, log_bars, Bar, BarChart, Line, Tone, YUnit};
-use super::TierName;
 
 /// The plots: each tier's exact distribution (with the simulation's 95% intervals where
 /// simulated), the acceptance funnel with the claim drawn, and the RTP of the rule changes.
