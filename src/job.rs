@@ -21,6 +21,8 @@ pub struct Outputs {
     /// A report folder (replaced only with `force`).
     pub out_dir: Option<PathBuf>,
     pub force: bool,
+    /// The table format in full: every table whole (without it, [`Report::brief`]).
+    pub full: bool,
 }
 
 /// How a job ended.
@@ -207,7 +209,11 @@ fn emit(
     out: &Outputs,
     plots: &[(String, String)],
 ) -> Result<(), Error> {
-    let text = report.render(out.format);
+    let text = if out.format == Format::Table && !out.full {
+        report.brief().render(Format::Table)
+    } else {
+        report.render(out.format)
+    };
     let to_file = out.output.as_deref().filter(|p| p.as_os_str() != "-");
     let mut on_stdout = to_file.is_none();
     let mut failed = Vec::new();

@@ -235,6 +235,13 @@ pub struct OutputArgs {
     /// logs) is left alone unless it has the name of a file the new report writes.
     #[arg(long)]
     pub force: bool,
+
+    /// Print every table whole (the table format); by default the terminal shows the answer
+    /// and the main tables, and names what is left out.
+    ///
+    /// Markdown, CSV, JSON, HTML and the --out-dir files always hold every table.
+    #[arg(long)]
+    pub full: bool,
 }
 
 impl From<&OutputArgs> for Outputs {
@@ -244,6 +251,7 @@ impl From<&OutputArgs> for Outputs {
             output: o.output.clone(),
             out_dir: o.out_dir.clone(),
             force: o.force,
+            full: o.full,
         }
     }
 }
@@ -255,5 +263,6 @@ pub fn file_output(output: &Option<PathBuf>) -> Outputs {
         output: output.clone(),
         out_dir: None,
         force: false,
+        full: true,
     }
 }

@@ -34,6 +34,7 @@ pub const FILE_ARGS: &[(&str, Role)] = &[
     ("out_dir", Role::OutDir),
     ("shard_out", Role::Out(OutputKind::Regular)),
     ("ramp_out", Role::Out(OutputKind::File)),
+    ("card", Role::Out(OutputKind::File)),
     ("bets_out", Role::Out(OutputKind::File)),
     ("log_out", Role::Out(OutputKind::File)),
     ("periods_out", Role::Out(OutputKind::File)),

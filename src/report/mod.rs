@@ -185,6 +185,22 @@ pub struct Section {
     pub name: String,
     pub columns: Vec<String>,
     pub rows: Vec<Vec<Cell>>,
+    /// How much of it the terminal shows by default ([`Report::brief`]); every other format,
+    /// and the terminal with `--full`, shows it whole.
+    #[serde(skip)]
+    pub shown: Shown,
+}
+
+/// How much of a table the terminal shows without `--full`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shown {
+    /// The whole table.
+    #[default]
+    Whole,
+    /// Its first rows only.
+    Head(usize),
+    /// None of it: a detail a reader looks up (the note after the tables names it).
+    Full,
 }
 
 impl Section {
@@ -193,6 +209,7 @@ impl Section {
             name: name.to_string(),
             columns: columns.iter().map(|s| s.to_string()).collect(),
             rows: Vec::new(),
+            shown: Shown::Whole,
         }
     }
     pub fn row<C: Into<Cell>, I: IntoIterator<Item = C>>(&mut self, cells: I) {
@@ -277,6 +294,69 @@ fn num_text(v: f64) -> String {
         format!("{}", v as i64)
     } else {
         crate::numparse::written(v)
+    }
+}
+
+impl Report {
+    /// Leave the tables whose names start with one of `names` to `--full` (and the
+    /// `--out-dir` files): the terminal's report shows the answer first.
+    pub fn full_only(&mut self, names: &[&str]) {
+        for s in &mut self.sections {
+            if names.iter().any(|n| s.name.starts_with(n)) {
+                s.shown = Shown::Full;
+            }
+        }
+    }
+
+    /// Show only the first `rows` rows of the tables whose names start with `name` on the
+    /// terminal without `--full`.
+    pub fn head_only(&mut self, name: &str, rows: usize) {
+        for s in &mut self.sections {
+            if s.name.starts_with(name) && s.rows.len() > rows {
+                s.shown = Shown::Head(rows);
+            }
+        }
+    }
+
+    /// The report as the terminal shows it without `--full`: the tables left to `--full`
+    /// out, the long ones cut to their first rows (each saying so), and a last note naming
+    /// what `--full` and `--out-dir` add. The same report when nothing is left out.
+    pub fn brief(&self) -> Report {
+        let mut r = self.clone();
+        let mut left = Vec::new();
+        r.sections.retain_mut(|s| match s.shown {
+            Shown::Whole => true,
+            Shown::Head(n) => {
+                let all = s.rows.len();
+                if all > n {
+                    s.rows.truncate(n);
+                    s.name = format!("{} (first {n} of {all} rows)", s.name);
+                }
+                true
+            }
+            Shown::Full => {
+                left.push(s.name.clone());
+                false
+            }
+        });
+        let cut = self
+            .sections
+            .iter()
+            .any(|s| matches!(s.shown, Shown::Head(n) if s.rows.len() > n));
+        if left.is_empty() && !cut {
+            return r;
+        }
+        let mut note = String::from("Shorter on the terminal:");
+        if !left.is_empty() {
+            note += &format!(
+                " {} left out ({});",
+                plural(left.len() as u64, "table"),
+                left.join("; ")
+            );
+        }
+        note += " --full prints every table whole, --out-dir writes them all to files.";
+        r.notes.push(note);
+        r
     }
 }
 

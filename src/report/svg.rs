@@ -22,6 +22,9 @@ pub enum YUnit {
     Percent,
     /// Plain numbers (points, counts).
     Plain,
+    /// Percents on a log scale: a bar's value is log10(percent) − the floor, so bars stand on
+    /// 10^floor percent ([`log_bars`]); ticks read as percents.
+    LogPercent(i32),
 }
 
 /// A line series with an optional band (lower, upper) around it; `dots` draws its points
@@ -40,6 +43,67 @@ pub struct Bar {
     pub label: String,
     pub value: f64,
     pub ci: Option<(f64, f64)>,
+    /// Its colour's meaning.
+    pub tone: Tone,
+}
+
+/// What a bar's colour says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tone {
+    /// One of the bars (blue).
+    #[default]
+    Plain,
+    /// The reference the others are read against (grey), e.g. the rules as dealt.
+    Reference,
+    /// Above the reference (green).
+    Better,
+    /// Below the reference (red).
+    Worse,
+}
+
+impl Tone {
+    fn colour(self) -> RGBColor {
+        match self {
+            Tone::Plain => BLUE,
+            Tone::Reference => RGBColor(90, 90, 90),
+            Tone::Better => RGBColor(30, 150, 60),
+            Tone::Worse => RGBColor(210, 50, 40),
+        }
+    }
+}
+
+/// `bars` (percents) on a log scale for [`YUnit::LogPercent`]: each value and interval as
+/// log10(percent) above the floor, a power of ten at or below the smallest positive bar, so
+/// that bars of 0.001% and of 40% are both seen. A bar of 0 stays 0 (none drawn). Returns
+/// the bars and the unit.
+pub fn log_bars(bars: &[Bar]) -> (Vec<Bar>, YUnit) {
+    let smallest = bars
+        .iter()
+        .map(|b| b.value)
+        .filter(|v| *v > 0.0 && v.is_finite())
+        .fold(f64::INFINITY, f64::min);
+    let floor = if smallest.is_finite() {
+        smallest.log10().floor() as i32
+    } else {
+        0
+    };
+    let up = |v: f64| {
+        if v > 0.0 {
+            (v.log10() - floor as f64).max(0.0)
+        } else {
+            0.0
+        }
+    };
+    let out = bars
+        .iter()
+        .map(|b| Bar {
+            label: b.label.clone(),
+            value: up(b.value),
+            ci: b.ci.map(|(lo, hi)| (up(lo), up(hi))),
+            tone: b.tone,
+        })
+        .collect();
+    (out, YUnit::LogPercent(floor))
 }
 
 impl Bar {
@@ -48,7 +112,12 @@ impl Bar {
             label: label.into(),
             value,
             ci: None,
+            tone: Tone::Plain,
         }
+    }
+    pub fn with_tone(mut self, tone: Tone) -> Bar {
+        self.tone = tone;
+        self
     }
     pub fn with_ci(mut self, lo: f64, hi: f64) -> Bar {
         if lo.is_finite() && hi.is_finite() {
@@ -106,6 +175,16 @@ fn y_tick(v: f64, d: usize, unit: YUnit) -> String {
     match unit {
         YUnit::Percent => format!("{v:.d$}%"),
         YUnit::Plain => format!("{v:.d$}"),
+        YUnit::LogPercent(floor) => {
+            let p = 10f64.powf(v + floor as f64);
+            // No probability above 100% (the room left for the legend): no tick there.
+            if p > 100.5 {
+                return String::new();
+            }
+            // Two significant figures, no float noise: 0.0012%, 0.35%, 41%.
+            let digits = (1 - p.log10().floor() as i32).max(0) as usize;
+            format!("{p:.digits$}%")
+        }
     }
 }
 
@@ -374,6 +453,59 @@ fn label_stride(labels: &[String], slot_px: f64) -> usize {
         .unwrap_or(labels.len().max(1))
 }
 
+/// The label lines of a histogram's bins: every `stride`-th bin on the first line; and, where
+/// a few bins hold the mass (uneven categories, e.g. a round's net of −1, 0, +1, +1.5: at
+/// most a third of the bins taller than a tenth of the tallest), every such tall bin too,
+/// tallest first, on the first line its label fits without touching another (up to three
+/// lines; the third when none fits).
+fn histogram_label_lines(
+    labels: &[String],
+    bars: &[Bar],
+    slot_px: f64,
+    stride: usize,
+) -> Vec<Option<u8>> {
+    let n = labels.len();
+    let span = |i: usize| {
+        let c = (i as f64 + 0.5) * slot_px;
+        let w = text_width(&labels[i]) / 2.0 + 3.0;
+        (c - w, c + w)
+    };
+    let on_stride = |i: usize| i.is_multiple_of(stride.max(1));
+    let tallest = bars
+        .iter()
+        .map(|b| b.value)
+        .filter(|v| v.is_finite())
+        .fold(0.0, f64::max);
+    let mut tall: Vec<usize> = (0..n)
+        .filter(|&i| tallest > 0.0 && bars[i].value >= tallest / 10.0)
+        .collect();
+    if tall.len() * 3 > n {
+        return (0..n).map(|i| on_stride(i).then_some(0)).collect();
+    }
+    tall.sort_by(|&a, &b| bars[b].value.total_cmp(&bars[a].value));
+    let mut lines: Vec<Option<u8>> = vec![None; n];
+    let free = |i: usize, line: u8, lines: &[Option<u8>]| {
+        let (lo, hi) = span(i);
+        (0..n).filter(|&j| j != i).all(|j| {
+            lines[j] != Some(line) || {
+                let (a, b) = span(j);
+                b <= lo || a >= hi
+            }
+        })
+    };
+    // The tall bins first, each on the first line where it fits; then the stride's bins where
+    // they fit on the first line.
+    for i in tall {
+        lines[i] = Some((0..3u8).find(|&l| free(i, l, &lines)).unwrap_or(2));
+    }
+    for i in 0..n {
+        if on_stride(i) && lines[i].is_none() && free(i, 0, &lines) {
+            lines[i] = Some(0);
+        }
+    }
+    lines
+}
+
 /// Where a bar chart's parts go, worked out apart from the drawing (so it can be pinned).
 #[derive(Debug, PartialEq)]
 struct BarLayout {
@@ -385,6 +517,8 @@ struct BarLayout {
     upright: bool,
     /// Every `stride`-th bar is labelled.
     stride: usize,
+    /// The line of each bar's label under the axis (0 the first), `None`: no label.
+    lines: Vec<Option<u8>>,
     /// Height of the x label area in pixels.
     x_area: u32,
     /// The y axis.
@@ -408,10 +542,16 @@ fn bar_layout(c: &BarChart) -> BarLayout {
     } else {
         1
     };
+    let lines = if c.histogram {
+        histogram_label_lines(&labels, c.bars, slot_px, stride)
+    } else {
+        vec![Some(0); c.bars.len()]
+    };
+    let extra_lines = lines.iter().flatten().max().copied().unwrap_or(0) as u32;
     let x_area = if upright {
         (widest + 20.0).min(260.0) as u32
     } else {
-        40
+        40 + 16 * extra_lines
     } + if c.x_label.is_empty() { 0 } else { 22 };
     let values = c
         .bars
@@ -445,6 +585,7 @@ fn bar_layout(c: &BarChart) -> BarLayout {
         labels,
         upright,
         stride,
+        lines,
         x_area,
         lo,
         hi,
@@ -496,10 +637,11 @@ fn draw_bar_labels(
     layout: &BarLayout,
 ) -> Result<(), Err> {
     for (i, l) in layout.labels.iter().enumerate() {
-        if i % layout.stride != 0 {
+        let Some(line) = layout.lines.get(i).copied().flatten() else {
             continue;
-        }
+        };
         let (px, py) = chart.backend_coord(&(i as f64 + 0.5, layout.lo));
+        let py = py + 16 * line as i32;
         if layout.upright {
             let style = tick_style()
                 .transform(FontTransform::Rotate270)
@@ -555,7 +697,7 @@ pub fn bar_chart(c: &BarChart) -> Result<String, String> {
                 // From 0 to the value, up or down (a rectangle's corners in any order).
                 Rectangle::new(
                     [(i as f64 + gap, 0.0), (i as f64 + 1.0 - gap, b.value)],
-                    BLUE.mix(0.6).filled(),
+                    b.tone.colour().mix(0.6).filled(),
                 )
             }))
             .map_err(err)?;
@@ -1431,6 +1573,89 @@ mod tests {
         assert_eq!(label_stride(&labels(3), 3.0), 5);
         assert_eq!(label_stride(&labels(3), 1e-6), 3);
         assert_eq!(label_stride(&[], 1e-6), 1);
+    }
+
+    /// A histogram of uneven categories (one blackjack round's net, its mass in five bins)
+    /// labels every bin taller than a tenth of the tallest, though its stride (2: "0 (push)"
+    /// is wider than a slot) would skip three of them; no two labels on a line touch; and the
+    /// drawn SVG carries each tall bin's label.
+    #[test]
+    fn histogram_labels_every_tall_bin() {
+        let cats = [
+            ("-8", 0.0001),
+            ("-6", 0.0005),
+            ("-4", 0.02),
+            ("-3", 0.1),
+            ("-2", 3.9),
+            ("-1", 43.8),
+            ("-0.5", 0.5),
+            ("0 (push)", 8.8),
+            ("+1", 33.1),
+            ("+1.5", 4.5),
+            ("+2", 5.4),
+            ("+3", 0.15),
+            ("+4", 0.03),
+            ("+6", 0.001),
+            ("+8", 0.0001),
+        ];
+        let bars: Vec<Bar> = cats.iter().map(|&(l, v)| Bar::new(l, v)).collect();
+        let mut h = chart(&bars, "net", None);
+        h.histogram = true;
+        let l = bar_layout(&h);
+        assert_eq!(l.stride, 2, "the stride alone would skip bins");
+        let tall: Vec<usize> = (0..bars.len()).filter(|&i| bars[i].value >= 4.38).collect();
+        assert_eq!(tall, [5, 7, 8, 9, 10]);
+        for &i in &tall {
+            assert!(
+                l.lines[i].is_some(),
+                "{} unlabelled: {:?}",
+                cats[i].0,
+                l.lines
+            );
+        }
+        let slot = (SIZE.0 as f64 - 110.0) / bars.len() as f64;
+        let span = |i: usize| {
+            let c = (i as f64 + 0.5) * slot;
+            let w = text_width(&l.labels[i]) / 2.0;
+            (c - w, c + w)
+        };
+        for i in 0..bars.len() {
+            for j in i + 1..bars.len() {
+                if l.lines[i].is_some() && l.lines[i] == l.lines[j] {
+                    assert!(
+                        span(i).1 <= span(j).0,
+                        "{} and {} touch",
+                        cats[i].0,
+                        cats[j].0
+                    );
+                }
+            }
+        }
+        let svg = bar_chart(&h).unwrap();
+        for &i in &tall {
+            let text = cats[i].0;
+            assert!(svg.lines().any(|x| x.trim() == text), "{text} not drawn");
+        }
+        // A histogram of even bins (all tall) keeps the stride.
+        let even: Vec<Bar> = (0..40).map(|i| Bar::new(format!("{i}0"), 1.0)).collect();
+        let mut e = chart(&even, "", None);
+        e.histogram = true;
+        let le = bar_layout(&e);
+        let want: Vec<Option<u8>> = (0..40).map(|i| (i % le.stride == 0).then_some(0)).collect();
+        assert_eq!(le.lines, want);
+        // The log scale's ticks read as percents, its bars stand on a power of ten.
+        let (lb, unit) = log_bars(&[
+            Bar::new("a", 40.0),
+            Bar::new("b", 0.002),
+            Bar::new("c", 0.0),
+        ]);
+        assert_eq!(unit, YUnit::LogPercent(-3));
+        assert!((lb[0].value - (40f64.log10() + 3.0)).abs() < 1e-12);
+        assert!((lb[1].value - (0.002f64.log10() + 3.0)).abs() < 1e-12);
+        assert_eq!(lb[2].value, 0.0);
+        assert_eq!(y_tick(2.0, 1, YUnit::LogPercent(-3)), "0.10%");
+        assert_eq!(y_tick(4.0, 1, YUnit::LogPercent(-3)), "10%");
+        assert_eq!(y_tick(5.5, 1, YUnit::LogPercent(-3)), "");
     }
 
     fn chart<'a>(bars: &'a [Bar], x_label: &'a str, hline: Option<(f64, &'a str)>) -> BarChart<'a> {

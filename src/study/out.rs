@@ -332,7 +332,7 @@ pub fn plots(t: &ResultTable) -> Result<Vec<(String, String, String)>, String> {
             let k = columns.iter().position(|x| *x == vals[1]);
             if let (Some(r), Some(k)) = (r, k) {
                 let text = match unit {
-                    YUnit::Percent => format!("{:.3}%", v * scale),
+                    YUnit::Percent | YUnit::LogPercent(_) => format!("{:.3}%", v * scale),
                     YUnit::Plain => format!("{:.2}", v * scale),
                 };
                 grid[r][k] = Some((v * scale, text));
@@ -367,7 +367,7 @@ fn html_escape(s: &str) -> String {
 fn index_html(t: &ResultTable, plots: &[(String, String, String)]) -> String {
     let (name, scale, unit) = figure_axis(&t.plotted);
     let fmt = |v: f64| match unit {
-        YUnit::Percent => format!("{:.4}%", v * scale),
+        YUnit::Percent | YUnit::LogPercent(_) => format!("{:.4}%", v * scale),
         YUnit::Plain => format!("{:.3}", v * scale),
     };
     let mut h = format!(
@@ -450,7 +450,7 @@ pub fn write_results(_study: &StudyFile, t: &ResultTable, dir: &Path) -> Result<
 pub fn summary(study: &StudyFile, t: &ResultTable, ran: usize, kept: usize) -> String {
     let (name, scale, unit) = figure_axis(&t.plotted);
     let fmt = |v: f64| match unit {
-        YUnit::Percent => format!("{:.4}%", v * scale),
+        YUnit::Percent | YUnit::LogPercent(_) => format!("{:.4}%", v * scale),
         YUnit::Plain => format!("{:.3}", v * scale),
     };
     let mut s = format!(

@@ -25,6 +25,7 @@ mod door_when;
 mod exact;
 mod examples;
 mod faults;
+mod glance;
 mod indices;
 mod interrupted;
 mod invariants;

@@ -260,6 +260,10 @@ pub struct IndicesBlackjack {
     /// Write the file here instead of standard output.
     #[arg(help_heading = heading::OUTPUT, long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
+    /// Also write the chart and its index plays as a printable card, one coloured A4 page
+    /// (SVG; HTML for .html).
+    #[arg(help_heading = heading::OUTPUT, long, value_name = "PATH")]
+    pub card: Option<PathBuf>,
     #[command(flatten)]
     pub tables: TablesArgs,
     #[command(flatten)]
@@ -397,6 +401,9 @@ pub struct DeriveBlackjack {
     /// Write the chart here instead of standard output.
     #[arg(help_heading = heading::OUTPUT, long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
+    /// Also write the chart as a printable card, one coloured A4 page (SVG; HTML for .html).
+    #[arg(help_heading = heading::OUTPUT, long, value_name = "PATH")]
+    pub card: Option<PathBuf>,
     #[command(flatten)]
     pub quiet: super::QuietArgs,
 }
@@ -797,6 +804,7 @@ impl TryFrom<&DeriveBlackjack> for DeriveJob {
         Ok(DeriveJob {
             rules: args.rules.to_rules_undealt()?,
             outputs: super::file_output(&args.output),
+            card: args.card.clone(),
         })
     }
 }
@@ -874,6 +882,7 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
             range,
             objective,
             outputs: super::file_output(&args.output),
+            card: args.card.clone(),
         })
     }
 }

@@ -43,9 +43,45 @@ fn z_cell(z: Option<f64>) -> Cell {
     }
 }
 
-/// The exact RTP of the main bets of a strategy that bets one spot.
-fn exact_main(bet: BetSpec, e: &Exact, rules: &BacRules) -> Option<f64> {
-    bet.spot().map(|s| e.rtp(s, rules))
+/// The exact RTP of the main bets: the spot's for a strategy that bets one spot; for one
+/// that moves between spots (follow), the exact RTPs of banker, player and tie weighted by
+/// the amount the run staked on each as its main bet, the mixture of the wagers actually
+/// staked (`None` before any stake).
+fn exact_main(bet: BetSpec, e: &Exact, rules: &BacRules, acc: &BacAcc) -> Option<f64> {
+    if let Some(s) = bet.spot() {
+        return Some(e.rtp(s, rules));
+    }
+    let mains = [Spot::Banker, Spot::Player, Spot::Tie];
+    let staked: Vec<(f64, f64)> = mains
+        .iter()
+        .map(|&s| {
+            let i = Spot::ALL.iter().position(|&x| x == s).unwrap_or(0);
+            (acc.spots[i].y as f64, e.rtp(s, rules))
+        })
+        .collect();
+    share_weighted(&staked)
+}
+
+/// The banker's share of the amount staked on banker, player and tie.
+fn banker_share(m: &SimModel) -> f64 {
+    let on = |name: &str| {
+        m.bets
+            .iter()
+            .find(|b| b.name == name)
+            .map_or(0.0, |b| b.wagered_units)
+    };
+    let all = on("banker") + on("player") + on("tie");
+    if all > 0.0 {
+        on("banker") / all
+    } else {
+        f64::NAN
+    }
+}
+
+/// The mean of `(weight, value)` pairs by weight (`None` when the weights sum to 0).
+fn share_weighted(pairs: &[(f64, f64)]) -> Option<f64> {
+    let w: f64 = pairs.iter().map(|p| p.0).sum();
+    (w > 0.0).then(|| pairs.iter().map(|(a, x)| a * x).sum::<f64>() / w)
 }
 
 /// Session histogram bins: (lower edge, width in units, sessions), about 30 bins of a round
@@ -300,7 +336,7 @@ pub fn model(run: &Run<Baccarat>, claim: Option<f64>) -> SimModel {
     let ex = Exact::of(rules.decks);
     let s = SCALE as f64;
     let main = est(&acc.main, 1.0).affine(1.0, 1.0);
-    let main_exact = exact_main(cfg.bet, &ex, rules);
+    let main_exact = exact_main(cfg.bet, &ex, rules, acc);
     SimModel {
         header: RunHeader::of("baccarat", &run.meta, c.coups, "coups_per_s"),
         version: crate::VERSION,
@@ -380,6 +416,7 @@ pub fn render(m: &SimModel) -> Report {
         session_section(m),
     ]);
     notes(&mut r, m);
+    r.full_only(&["Outcomes per coup", "Distribution of the net per session"]);
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }
@@ -561,20 +598,28 @@ fn notes(r: &mut Report, m: &SimModel) {
         r.notes
             .push("No coups were completed: the statistics are not available (n/a).".into());
     } else {
-        if let Some(x) = m.rtp_exact {
-            r.notes.push(format!(
+        match (m.rtp_exact, m.bet.spot()) {
+            (Some(x), Some(spot)) => r.notes.push(format!(
                 "Betting systems change the distribution of results and the risk, not the RTP: the main bets returned {} per unit wagered (95% CI {}), the exact RTP of the {} bet is {} (z = {:+.2}). Follow and martingale bets only move money between coups.",
                 pct(main.mean, 4),
                 crate::report::ci_pct(main, 4),
-                m.bet.spot().map_or("", |s| s.name()),
+                spot.name(),
                 pct(x, 4),
                 z(main, x)
-            ));
-        } else {
-            r.notes.push(format!(
-                "Betting systems change the distribution of results and the risk, not the RTP: {} splits its bets between banker and player, and each spot's RTP per unit wagered above matches its exact value; the main bets' RTP is the mix of the two.",
+            )),
+            (Some(x), None) => r.notes.push(format!(
+                "Betting systems change the distribution of results and the risk, not the RTP: {} splits its bets between banker and player, so its exact RTP is the two bets' exact RTPs weighted by the amounts staked on each ({} on banker): {}; the main bets returned {} per unit wagered (95% CI {}, z = {:+.2}).",
+                m.bet,
+                pct(banker_share(m), 2),
+                pct(x, 4),
+                pct(main.mean, 4),
+                crate::report::ci_pct(main, 4),
+                z(main, x)
+            )),
+            _ => r.notes.push(format!(
+                "Betting systems change the distribution of results and the risk, not the RTP: {} splits its bets between banker and player, and each spot's RTP per unit wagered above matches its exact value.",
                 m.bet
-            ));
+            )),
         }
         r.notes.push(crate::report::precision_note(
             m.coups,
@@ -619,21 +664,31 @@ pub fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, Str
         "net result of the session (units; each bar spans {} from its label)",
         crate::report::plural(width as u64, "unit")
     );
-    let diffs: Vec<Bar> = Spot::ALL
+    // Every wager played (each spot, the main bets together, each paytable side bet):
+    // simulated minus exact, with its 95% CI.
+    let m = model(run, claim);
+    let diff = |name: &str, e: &Estimate, x: f64| {
+        Bar::new(format!("{name} ({})", pct(x, 2)), (e.mean - x) * 100.0)
+            .with_ci((e.ci95[0] - x) * 100.0, (e.ci95[1] - x) * 100.0)
+    };
+    let mut diffs: Vec<Bar> = m
+        .bets
         .iter()
-        .enumerate()
-        .filter(|(i, _)| acc.spots[*i].n > 0)
-        .map(|(i, spot)| {
-            let e = est(&acc.spots[i], 1.0);
-            let x = ex.ev(*spot, &cfg.rules);
-            Bar::new(spot.name(), (e.mean - x) * 100.0)
-                .with_ci((e.ci95[0] - x) * 100.0, (e.ci95[1] - x) * 100.0)
-        })
+        .filter(|b| b.bets > 0)
+        .filter_map(|b| Some(diff(&b.name, &b.rtp, b.exact_rtp?)))
         .collect();
+    for w in &m.side_wagers {
+        let e = Estimate {
+            mean: w.rtp,
+            se: w.se,
+            ci95: w.ci95,
+        };
+        diffs.push(diff(&w.name, &e, w.exact_rtp));
+    }
     // The x axis counts coups (approximately: staked amount × coups per staked unit).
     let coups_per_staked = acc.counts.coups as f64 / (acc.main.y as f64).max(1.0);
     let (pts, band) = crate::stats::running_rtp(&acc.trace, 1.0, coups_per_staked);
-    let exact = exact_main(cfg.bet, &ex, &cfg.rules);
+    let exact = exact_main(cfg.bet, &ex, &cfg.rules, acc);
     let hline_label = match (claim, exact) {
         (Some(c), _) => Some((
             c * 100.0,
@@ -658,8 +713,8 @@ pub fn plots(run: &Run<Baccarat>, claim: Option<f64>) -> Result<Vec<(String, Str
         (
             "rtp-vs-exact.svg".into(),
             bar_chart(&BarChart {
-                title: "Simulated RTP minus exact RTP per bet, with 95% CI",
-                x_label: "bet",
+                title: "Simulated RTP minus exact RTP of each wager played, with 95% CI",
+                x_label: "wager (its exact RTP)",
                 y_label: "simulated − exact RTP (percentage points)",
                 y_unit: YUnit::Plain,
                 bars: &diffs,
@@ -715,6 +770,46 @@ mod tests {
             ..RunSpec::default()
         };
         simulate::<Baccarat>(cfg, &spec, &AtomicBool::new(false)).unwrap()
+    }
+
+    /// Follow the winner stakes banker and player by turns: its exact RTP is the two bets'
+    /// exact RTPs weighted by the amounts staked on each (not n/a), and the simulation agrees.
+    #[test]
+    fn follow_exact_rtp_is_the_share_weighted_mixture() {
+        let r = run("follow", 0);
+        let m = model(&r, None);
+        let rules = BacRules::default();
+        let ex = Exact::of(rules.decks);
+        let (b, p, t) = (
+            r.acc.spots[0].y as f64,
+            r.acc.spots[1].y as f64,
+            r.acc.spots[2].y as f64,
+        );
+        assert!(b > 0.0 && p > 0.0, "follow stakes both banker and player");
+        let (xb, xp, xt) = (
+            ex.rtp(Spot::Banker, &rules),
+            ex.rtp(Spot::Player, &rules),
+            ex.rtp(Spot::Tie, &rules),
+        );
+        let want = (b * xb + p * xp + t * xt) / (b + p + t);
+        let got = m.rtp_exact.expect("follow's exact RTP is computed");
+        assert!((got - want).abs() < 1e-12, "{got} vs {want}");
+        // Strictly between the two bets' RTPs when tie is not staked: a real mixture.
+        if t == 0.0 {
+            assert!(got > xp.min(xb) && got < xp.max(xb), "{got}");
+        }
+        let main = m.bets.last().unwrap();
+        assert_eq!(main.exact_rtp, Some(got));
+        let z = main.z.expect("a z against the mixture");
+        assert!(z.abs() < 4.0, "z = {z}");
+        let text = render(&m).render(crate::report::Format::Table);
+        let row = text
+            .lines()
+            .find(|l| l.starts_with("main bets (follow)"))
+            .unwrap();
+        assert!(!row.contains("n/a"), "{row}");
+        assert!(row.contains(&crate::report::pct(got, 4)), "{row}");
+        assert_eq!(share_weighted(&[(0.0, 1.0)]), None);
     }
 
     /// The JSON document is the model serialized, and the tables show the model's rows.

@@ -47,6 +47,16 @@ pub struct DeriveJob {
     pub rules: Rules,
     /// Where the file goes (`output`; format and folder are not used).
     pub outputs: Outputs,
+    /// Where the printable card goes (`--card`), if anywhere.
+    pub card: Option<PathBuf>,
+}
+
+/// Write the strategy card to `--card` (SVG, or HTML for a `.html` name).
+fn write_card(ctx: &Ctx, path: &Path, card: &super::card::Card) -> Result<(), Error> {
+    let text = super::card::card_for(path, card);
+    ctx.door
+        .write("--card", text.as_bytes())
+        .map_err(|e| Error::Write(format!("cannot write --card {}: {e}", path.display())))
 }
 
 impl Job for DeriveJob {
@@ -55,6 +65,20 @@ impl Job for DeriveJob {
     }
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         let chart = derive_chart(&self.rules, ctx.progress);
+        if let Some(p) = &self.card {
+            let rules = self.rules.to_string();
+            write_card(
+                ctx,
+                p,
+                &super::card::Card {
+                    title: "Basic strategy",
+                    rules: &rules,
+                    chart: &chart,
+                    plays: &[],
+                    count_key: "",
+                },
+            )?;
+        }
         Ok(Outcome::Text(chart.to_csv(&chart_header(&self.rules))))
     }
 }
@@ -74,6 +98,8 @@ pub struct IndicesJob {
     pub objective: IndexObjective,
     /// Where the file goes (`output`).
     pub outputs: Outputs,
+    /// Where the printable card of the chart and its index plays goes (`--card`), if anywhere.
+    pub card: Option<PathBuf>,
 }
 
 /// What generated indices maximise: the EV of each hand, or SCORE under a ramp (risk-averse
@@ -204,6 +230,23 @@ impl Job for IndicesJob {
                 g.crossing,
                 ev.unwrap_or_default()
             );
+        }
+        if let Some(p) = &self.card {
+            let rules = self.rules.to_string();
+            let title = format!("{} index plays", self.system.label);
+            let count_key = format!("{}, {key}", self.system.label);
+            let plays: Vec<_> = found.iter().map(|g| g.entry).collect();
+            write_card(
+                ctx,
+                p,
+                &super::card::Card {
+                    title: &title,
+                    rules: &rules,
+                    chart: &self.chart,
+                    plays: &plays,
+                    count_key: &count_key,
+                },
+            )?;
         }
         if game.as_ref().is_some_and(|g| g.interrupted) {
             text += "# INTERRUPTED: the ramp's simulation was stopped early; its EV and SD cover the rounds done.\n";

@@ -3,6 +3,7 @@
 pub mod advise;
 pub mod audit;
 pub mod bets;
+pub mod card;
 pub mod count;
 pub mod derive;
 pub mod distribution;

@@ -259,6 +259,7 @@ pub fn render_sim(sm: &SimModel) -> Report {
         game_length_section(sm),
         score_distribution_section(sm),
     ]);
+    r.full_only(&["Final score distribution", "Hits per row"]);
     r.json = serde_json::to_value(sm).unwrap_or_default();
     r
 }
@@ -770,6 +771,8 @@ pub fn render_exact(x: &ExactModel) -> Report {
                 .into(),
         );
     }
+    r.head_only("One roll seen from a row", 8);
+    r.full_only(&["Row-optimal policy"]);
     r.json = serde_json::to_value(x).unwrap_or_default();
     r
 }

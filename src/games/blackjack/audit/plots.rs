@@ -1,10 +1,11 @@
 //! The dossier's plots: each tier's distribution, the acceptance funnel, the rule changes.
 
 use super::sections::net_label;
-use super::{AuditModel, ChangeRow, ClaimLine, Tier};
+use super::TierName;
+use super::{AuditModel, ClaimLine, Tier};
 use crate::audit::{Z95, Z99, Z999};
 use crate::report::pct;
-use crate::report::svg::{bar_chart, line_chart, Bar, BarChart, Line, YUnit};
+use crate::report::svg::{bar_chart, line_chart, log_bars, Bar, BarChart, Line, Tone, YUnit};
 
 /// The plots: each tier's exact distribution (with the simulation's 95% intervals where
 /// simulated), the acceptance funnel with the claim drawn, and the RTP of the rule changes.
@@ -24,7 +25,8 @@ pub fn plots(m: &AuditModel) -> Result<Vec<(String, String)>, String> {
 }
 
 /// A tier's exact distribution of one round's net (bars), with the simulation's 95%
-/// intervals (error bars) where the tier was simulated.
+/// intervals (error bars) where the tier was simulated, on a log axis: the rare results
+/// (±3, ±4 initial bets after splits and doubles) are seen beside the common ones.
 fn distribution_plot(m: &AuditModel, t: &Tier) -> Result<String, String> {
     let sim = m.simulation.iter().find(|s| s.tier == t.tier);
     let bars: Vec<Bar> = t
@@ -42,6 +44,7 @@ fn distribution_plot(m: &AuditModel, t: &Tier) -> Result<String, String> {
             }
         })
         .collect();
+    let (bars, y_unit) = log_bars(&bars);
     let title = if sim.is_some() {
         format!(
             "One round's net, {} tier: exact P (bars), simulated 95% CI (error bars)",
@@ -53,8 +56,8 @@ fn distribution_plot(m: &AuditModel, t: &Tier) -> Result<String, String> {
     bar_chart(&BarChart {
         title: &title,
         x_label: "net result (initial bets)",
-        y_label: "probability (%)",
-        y_unit: YUnit::Percent,
+        y_label: "probability (%, log scale)",
+        y_unit,
         bars: &bars,
         histogram: false,
         hline: None,
@@ -126,31 +129,58 @@ fn funnel_claim(m: &AuditModel) -> Option<(f64, f64)> {
         .map(|c| (c.claimed, 1.0 + (c.claimed - 1.0) / wagered))
 }
 
-/// The EV of optimal play after each single rule change, highest first, against the EV the
-/// claim needs.
+/// The EV of optimal play after each single rule change, highest first, with the rules as
+/// dealt drawn among them (a grey bar): the changes that help (green) stand above it, those
+/// that hurt (red) below; the EV the claim needs is the line.
 fn changes_plot(m: &AuditModel, c: &ClaimLine) -> Result<String, String> {
-    let mut singles: Vec<&ChangeRow> = m
-        .what_would_make_claim_true
-        .iter()
-        .filter(|x| x.changes.len() == 1)
-        .collect();
-    singles.sort_by(|a, b| b.rtp_optimal.total_cmp(&a.rtp_optimal));
-    let bars: Vec<Bar> = singles
-        .iter()
-        .map(|x| Bar::new(x.changes[0].clone(), 100.0 * (x.rtp_optimal - 1.0)))
-        .collect();
+    let bars = change_bars(m);
     let hline = format!(
         "the claimed {} needs EV ≥ {}",
         pct(c.claimed, 2),
         pct(c.claimed - 1.0, 2)
     );
     bar_chart(&BarChart {
-        title: "EV of optimal play after one rule change (exact)",
-        x_label: "rule change",
+        title: "EV of optimal play after one rule change (exact); grey: the rules as dealt",
+        x_label: "rule change (green: helps, red: hurts)",
         y_label: "EV per initial bet (%)",
         y_unit: YUnit::Percent,
         bars: &bars,
         histogram: false,
         hline: Some((100.0 * (c.claimed - 1.0), &hline)),
     })
+}
+
+/// The rule changes' bars, highest first, and the rules as dealt among them.
+fn change_bars(m: &AuditModel) -> Vec<Bar> {
+    let dealt = m
+        .tiers
+        .iter()
+        .find(|t| t.tier == TierName::Optimal)
+        .map(|t| t.rtp_exact);
+    let mut singles: Vec<(String, f64)> = m
+        .what_would_make_claim_true
+        .iter()
+        .filter(|x| x.changes.len() == 1)
+        .map(|x| (x.changes[0].clone(), x.rtp_optimal))
+        .collect();
+    singles.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let mut bars: Vec<Bar> = singles
+        .iter()
+        .map(|(name, rtp)| {
+            let tone = match dealt {
+                Some(d) if *rtp > d => Tone::Better,
+                Some(d) if *rtp < d => Tone::Worse,
+                _ => Tone::Plain,
+            };
+            Bar::new(name.clone(), 100.0 * (rtp - 1.0)).with_tone(tone)
+        })
+        .collect();
+    if let Some(d) = dealt {
+        let at = singles.iter().take_while(|x| x.1 > d).count();
+        bars.insert(
+            at,
+            Bar::new("the rules as dealt", 100.0 * (d - 1.0)).with_tone(Tone::Reference),
+        );
+    }
+    bars
 }

@@ -34,6 +34,15 @@ pub fn render(m: &SimModel) -> Report {
         render_counting(&mut r, c);
     }
     notes(&mut r, m);
+    // The answer, side bets, the count's figures and risk first; the rest with --full.
+    r.full_only(&[
+        "EV by dealer up card",
+        "Frequencies",
+        "Dealer outcomes by up card",
+        "Distribution of one round's net result",
+        "EV by true count",
+        "Operator exposure",
+    ]);
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }

@@ -237,6 +237,7 @@ pub fn render_exact(x: &ExactModel) -> Report {
                 .into(),
         );
     }
+    r.head_only("bank-at:T sweep", 10);
     r.json = serde_json::to_value(x).unwrap_or_default();
     r
 }

@@ -423,6 +423,7 @@ pub fn render_sim(sm: &SimModel) -> Report {
                 .into(),
         );
     }
+    r.full_only(&["Final score distribution", "Turn score distribution"]);
     r.json = serde_json::to_value(sm).unwrap_or_default();
     r
 }
