@@ -40,6 +40,7 @@ mod shards;
 mod shards_dice;
 mod side_bets;
 mod study;
+mod tables;
 mod twentyone;
 mod variants;
 mod verify;
