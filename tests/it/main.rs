@@ -35,6 +35,7 @@ mod monitor;
 mod plots;
 mod progress;
 mod risk;
+mod rounds_out;
 mod serve;
 mod shards;
 mod shards_dice;
