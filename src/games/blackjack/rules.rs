@@ -516,6 +516,142 @@ impl Rules {
     }
 }
 
+/// The keys of a blackjack table file: every rule flag's name, without its dashes.
+pub const TABLE_KEYS: &[&str] = &[
+    "decks",
+    "h17",
+    "bj-pays",
+    "peek",
+    "dealer-bj-takes",
+    "surrender",
+    "double",
+    "das",
+    "max-hands",
+    "resplit-aces",
+    "hit-split-aces",
+    "split-by",
+    "penetration",
+    "shuffle-every-round",
+    "shuffle",
+    "players",
+    "charlie",
+    "free-bet",
+];
+
+/// A table file's text (`file` names it in errors, `bytes` its content for the hash) read into
+/// its rules over the seed table's: `game = "blackjack"`, an optional `name` and `source`, and
+/// one line per rule that differs, keyed as the rule flags are (docs/tables.md). The rules
+/// are validated as dealt (the cut card's place checked) unless `dealt` is false.
+pub fn read_table(text: &str, file: &str, dealt: bool) -> Result<Rules, TableError> {
+    let mut r = Rules::seed();
+    let label =
+        crate::specfile::read_table(text, file, "blackjack", |k, v| set_rule(&mut r, k, v))?;
+    let checked = if dealt {
+        r.validate()
+    } else {
+        r.validate_undealt()
+    };
+    checked.map_err(|e| TableError(format!("{file}: impossible rules: {}", e.0)))?;
+    r.label = TableLabel(Some(label));
+    Ok(r)
+}
+
+/// Set the rule `key` (a table file's key, a rule flag's name) to `value`; the message says
+/// what is expected.
+pub fn set_rule(r: &mut Rules, key: &str, value: &crate::specfile::Value) -> Result<(), String> {
+    use crate::specfile::Value;
+    let text = value.text();
+    use crate::specfile::{flag, whole};
+    match key {
+        "decks" => r.decks = whole(value, 1.0, 64.0)? as u32,
+        "h17" => r.h17 = flag(value)?,
+        "bj-pays" => r.bj_pays = parse_bj_pays(&text)?,
+        "peek" => r.peek = flag(value)?,
+        "dealer-bj-takes" => r.dealer_bj_takes = parse_takes(&text)?,
+        "surrender" => r.surrender = parse_surrender(&text)?,
+        "double" => r.double = parse_double(&text)?,
+        "das" => r.das = flag(value)?,
+        "max-hands" => r.max_hands = whole(value, 1.0, MAX_HANDS as f64)? as u8,
+        "resplit-aces" => r.resplit_aces = flag(value)?,
+        "hit-split-aces" => r.hit_split_aces = flag(value)?,
+        "split-by" => r.split_by = parse_split_by(&text)?,
+        "penetration" => match value {
+            Value::Num(p, _) => r.shuffle = Shuffle::CutCard { penetration: *p },
+            _ => return Err(format!("expected a fraction such as 0.75, found '{text}'")),
+        },
+        "shuffle-every-round" => {
+            if flag(value)? {
+                r.shuffle = Shuffle::EveryRound
+            }
+        }
+        "shuffle" => {
+            r.shuffler = text
+                .parse()
+                .map_err(|e: crate::cards::ShufflerError| e.to_string())?;
+            if r.shuffler == Shuffler::Machine {
+                r.shuffle = Shuffle::EveryRound;
+            }
+        }
+        "players" => r.players = whole(value, 1.0, MAX_PLAYERS as f64)? as u8,
+        "charlie" => r.charlie = Some(whole(value, MIN_CHARLIE as f64, MAX_CHARLIE as f64)? as u8),
+        "free-bet" => r.free_bet = flag(value)?,
+        other => {
+            return Err(format!(
+                "unknown rule '{}': the rules are {}",
+                crate::door::input::quote(other),
+                TABLE_KEYS.join(", ")
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// `3:2`, `6:5` or `1:1`.
+pub fn parse_bj_pays(s: &str) -> Result<BjPays, String> {
+    match s {
+        "3:2" => Ok(BjPays::ThreeToTwo),
+        "6:5" => Ok(BjPays::SixToFive),
+        "1:1" => Ok(BjPays::OneToOne),
+        _ => Err(format!("expected 3:2, 6:5 or 1:1, found '{s}'")),
+    }
+}
+/// `all`, `original` (`obo`) or `splits` (`playtech`).
+pub fn parse_takes(s: &str) -> Result<DealerBjTakes, String> {
+    match s {
+        "all" => Ok(DealerBjTakes::All),
+        "original" | "obo" | "OBO" => Ok(DealerBjTakes::Original),
+        "splits" | "playtech" => Ok(DealerBjTakes::Splits),
+        _ => Err(format!("expected all, original or splits, found '{s}'")),
+    }
+}
+/// `none` (`no`), `2-9`, `late` or `early`.
+pub fn parse_surrender(s: &str) -> Result<Surrender, String> {
+    match s {
+        "none" | "no" => Ok(Surrender::None),
+        "2-9" => Ok(Surrender::TwoToNine),
+        "late" => Ok(Surrender::Late),
+        "early" => Ok(Surrender::Early),
+        _ => Err(format!("expected none, 2-9, late or early, found '{s}'")),
+    }
+}
+/// `any`, `9-11` or `10-11`.
+pub fn parse_double(s: &str) -> Result<Double, String> {
+    match s {
+        "any" => Ok(Double::Any),
+        "9-11" => Ok(Double::NineToEleven),
+        "10-11" => Ok(Double::TenToEleven),
+        _ => Err(format!("expected any, 9-11 or 10-11, found '{s}'")),
+    }
+}
+/// `value` or `rank`.
+pub fn parse_split_by(s: &str) -> Result<SplitBy, String> {
+    match s {
+        "value" => Ok(SplitBy::Value),
+        "rank" => Ok(SplitBy::Rank),
+        _ => Err(format!("expected value or rank, found '{s}'")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -689,141 +825,5 @@ mod tests {
         assert_eq!((r.units_per_bet(), r.bj_win_units()), (10, 12));
         r.bj_pays = BjPays::OneToOne;
         assert_eq!((r.units_per_bet(), r.bj_win_units()), (2, 2));
-    }
-}
-
-/// The keys of a blackjack table file: every rule flag's name, without its dashes.
-pub const TABLE_KEYS: &[&str] = &[
-    "decks",
-    "h17",
-    "bj-pays",
-    "peek",
-    "dealer-bj-takes",
-    "surrender",
-    "double",
-    "das",
-    "max-hands",
-    "resplit-aces",
-    "hit-split-aces",
-    "split-by",
-    "penetration",
-    "shuffle-every-round",
-    "shuffle",
-    "players",
-    "charlie",
-    "free-bet",
-];
-
-/// A table file's text (`file` names it in errors, `bytes` its content for the hash) read into
-/// its rules over the seed table's: `game = "blackjack"`, an optional `name` and `source`, and
-/// one line per rule that differs, keyed as the rule flags are (docs/tables.md). The rules
-/// are validated as dealt (the cut card's place checked) unless `dealt` is false.
-pub fn read_table(text: &str, file: &str, dealt: bool) -> Result<Rules, TableError> {
-    let mut r = Rules::seed();
-    let label =
-        crate::specfile::read_table(text, file, "blackjack", |k, v| set_rule(&mut r, k, v))?;
-    let checked = if dealt {
-        r.validate()
-    } else {
-        r.validate_undealt()
-    };
-    checked.map_err(|e| TableError(format!("{file}: impossible rules: {}", e.0)))?;
-    r.label = TableLabel(Some(label));
-    Ok(r)
-}
-
-/// Set the rule `key` (a table file's key, a rule flag's name) to `value`; the message says
-/// what is expected.
-pub fn set_rule(r: &mut Rules, key: &str, value: &crate::specfile::Value) -> Result<(), String> {
-    use crate::specfile::Value;
-    let text = value.text();
-    use crate::specfile::{flag, whole};
-    match key {
-        "decks" => r.decks = whole(value, 1.0, 64.0)? as u32,
-        "h17" => r.h17 = flag(value)?,
-        "bj-pays" => r.bj_pays = parse_bj_pays(&text)?,
-        "peek" => r.peek = flag(value)?,
-        "dealer-bj-takes" => r.dealer_bj_takes = parse_takes(&text)?,
-        "surrender" => r.surrender = parse_surrender(&text)?,
-        "double" => r.double = parse_double(&text)?,
-        "das" => r.das = flag(value)?,
-        "max-hands" => r.max_hands = whole(value, 1.0, MAX_HANDS as f64)? as u8,
-        "resplit-aces" => r.resplit_aces = flag(value)?,
-        "hit-split-aces" => r.hit_split_aces = flag(value)?,
-        "split-by" => r.split_by = parse_split_by(&text)?,
-        "penetration" => match value {
-            Value::Num(p, _) => r.shuffle = Shuffle::CutCard { penetration: *p },
-            _ => return Err(format!("expected a fraction such as 0.75, found '{text}'")),
-        },
-        "shuffle-every-round" => {
-            if flag(value)? {
-                r.shuffle = Shuffle::EveryRound
-            }
-        }
-        "shuffle" => {
-            r.shuffler = text
-                .parse()
-                .map_err(|e: crate::cards::ShufflerError| e.to_string())?;
-            if r.shuffler == Shuffler::Machine {
-                r.shuffle = Shuffle::EveryRound;
-            }
-        }
-        "players" => r.players = whole(value, 1.0, MAX_PLAYERS as f64)? as u8,
-        "charlie" => r.charlie = Some(whole(value, MIN_CHARLIE as f64, MAX_CHARLIE as f64)? as u8),
-        "free-bet" => r.free_bet = flag(value)?,
-        other => {
-            return Err(format!(
-                "unknown rule '{}': the rules are {}",
-                crate::door::input::quote(other),
-                TABLE_KEYS.join(", ")
-            ))
-        }
-    }
-    Ok(())
-}
-
-/// `3:2`, `6:5` or `1:1`.
-pub fn parse_bj_pays(s: &str) -> Result<BjPays, String> {
-    match s {
-        "3:2" => Ok(BjPays::ThreeToTwo),
-        "6:5" => Ok(BjPays::SixToFive),
-        "1:1" => Ok(BjPays::OneToOne),
-        _ => Err(format!("expected 3:2, 6:5 or 1:1, found '{s}'")),
-    }
-}
-/// `all`, `original` (`obo`) or `splits` (`playtech`).
-pub fn parse_takes(s: &str) -> Result<DealerBjTakes, String> {
-    match s {
-        "all" => Ok(DealerBjTakes::All),
-        "original" | "obo" | "OBO" => Ok(DealerBjTakes::Original),
-        "splits" | "playtech" => Ok(DealerBjTakes::Splits),
-        _ => Err(format!("expected all, original or splits, found '{s}'")),
-    }
-}
-/// `none` (`no`), `2-9`, `late` or `early`.
-pub fn parse_surrender(s: &str) -> Result<Surrender, String> {
-    match s {
-        "none" | "no" => Ok(Surrender::None),
-        "2-9" => Ok(Surrender::TwoToNine),
-        "late" => Ok(Surrender::Late),
-        "early" => Ok(Surrender::Early),
-        _ => Err(format!("expected none, 2-9, late or early, found '{s}'")),
-    }
-}
-/// `any`, `9-11` or `10-11`.
-pub fn parse_double(s: &str) -> Result<Double, String> {
-    match s {
-        "any" => Ok(Double::Any),
-        "9-11" => Ok(Double::NineToEleven),
-        "10-11" => Ok(Double::TenToEleven),
-        _ => Err(format!("expected any, 9-11 or 10-11, found '{s}'")),
-    }
-}
-/// `value` or `rank`.
-pub fn parse_split_by(s: &str) -> Result<SplitBy, String> {
-    match s {
-        "value" => Ok(SplitBy::Value),
-        "rank" => Ok(SplitBy::Rank),
-        _ => Err(format!("expected value or rank, found '{s}'")),
     }
 }
