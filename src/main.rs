@@ -154,7 +154,7 @@ impl Runner for Page {
 fn build<R: Runner>(command: Command, r: R) -> anyhow::Result<R::Out> {
     use blackjack::Blackjack;
     Ok(match command {
-        Command::Sim(SimGame::Blackjack(a)) if a.log_out.is_some() => {
+        Command::Sim(SimGame::Blackjack(a)) if a.log_out.is_some() || a.rounds_out.is_some() => {
             r.job(blackjack::log::write::LoggedSimJob::try_from(&*a)?)
         }
         Command::Sim(SimGame::Blackjack(a)) => r.job(SimJob::<Blackjack>::try_from(&*a)?),

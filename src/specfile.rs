@@ -242,6 +242,144 @@ fn split_list(s: &str) -> Vec<&str> {
     parts
 }
 
+/// Where a game's rule set was read from: a table file (`--table FILE`), as reports name it.
+/// It is not part of the rules: two rule sets equal but for their label are equal, and a field
+/// named `label` is no part of a run's identity (shard keys).
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct TableLabel(pub Option<TableFile>);
+
+/// A table file as reports name it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TableFile {
+    /// The path as given.
+    pub file: String,
+    /// The table's `name` line (the file's stem when it has none).
+    pub name: String,
+    /// FNV-1a 64 of the file's bytes, 16 hex digits.
+    pub hash: String,
+}
+
+impl TableLabel {
+    pub fn is_none(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// What a report's rules line starts with: `table NAME (FILE, HASH8): `, or nothing.
+    pub fn prefix(&self) -> String {
+        match &self.0 {
+            Some(t) => format!("table {} ({}, {}): ", t.name, t.file, &t.hash[..8]),
+            None => String::new(),
+        }
+    }
+}
+
+/// A label never makes two rule sets differ.
+impl PartialEq for TableLabel {
+    fn eq(&self, _: &TableLabel) -> bool {
+        true
+    }
+}
+
+/// A table file that cannot be read: the file, its line and the field, and what to change.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("{0}")]
+pub struct TableError(pub String);
+
+/// The most bytes of a table file.
+pub const MAX_TABLE_FILE_BYTES: u64 = 64 * 1024;
+
+/// Read a table file (`file` names it in errors; `text` is its content, hashed for the label)
+/// of the game `game`: `game = "GAME"`, an optional `name` and `source`, and one `KEY = VALUE`
+/// line per rule, each given to `set` in the file's order (its message is put after the line
+/// and the key). The one reader of every game's table files (docs/tables.md).
+pub fn read_table(
+    text: &str,
+    file: &str,
+    game: &str,
+    mut set: impl FnMut(&str, &Value) -> Result<(), String>,
+) -> Result<TableFile, TableError> {
+    let err = |line: usize, m: String| TableError(format!("{file}:{line}: {m}"));
+    let (mut found, mut name) = (None, None);
+    let items = read_settings(text, file).map_err(|e| TableError(e.to_string()))?;
+    let mut seen: Vec<String> = Vec::new();
+    for item in items {
+        let (line, key, value) = match item {
+            Item::Header { line, name, .. } => {
+                return Err(err(
+                    line,
+                    format!("a table file has no sections ([{name}]): write KEY = VALUE lines"),
+                ))
+            }
+            Item::Pair { line, key, value } => (line, key, value),
+        };
+        if seen.contains(&key) {
+            return Err(err(line, format!("{key} is set twice")));
+        }
+        seen.push(key.clone());
+        match key.as_str() {
+            "game" => found = Some((line, value.text())),
+            "name" => {
+                let v = value.text();
+                if v.is_empty() || v.chars().count() > 64 {
+                    return Err(err(line, "name: 1 to 64 characters".into()));
+                }
+                name = Some(v)
+            }
+            "source" => {}
+            k => set(k, &value).map_err(|m| err(line, format!("{k}: {m}")))?,
+        }
+    }
+    match found {
+        Some((_, g)) if g == game => {}
+        Some((line, g)) => {
+            return Err(err(
+                line,
+                format!(
+                "game = \"{}\": this is a {game} command; a {game} table says game = \"{game}\"",
+                crate::door::input::quote(&g)
+            ),
+            ))
+        }
+        None => return Err(err(1, format!("no game = \"{game}\" line"))),
+    }
+    let stem = Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| file.to_string());
+    Ok(TableFile {
+        file: file.to_string(),
+        name: name.unwrap_or(stem),
+        hash: format!("{:016x}", crate::door::cache::hash(text.as_bytes())),
+    })
+}
+
+/// A table file's text, read through the door (at most [`MAX_TABLE_FILE_BYTES`], UTF-8), and
+/// its name as given, for [`read_table`].
+pub fn table_text(path: &Path) -> Result<(String, String), TableError> {
+    let text = crate::door::input::read_text(path, "table file", MAX_TABLE_FILE_BYTES)
+        .map_err(|e| TableError(e.to_string()))?;
+    Ok((text, path.display().to_string()))
+}
+
+/// Read a setting's value as a whole number from `lo` to `hi`.
+pub fn whole(value: &Value, lo: f64, hi: f64) -> Result<f64, String> {
+    match value {
+        Value::Num(x, _) if x.fract() == 0.0 && (lo..=hi).contains(x) => Ok(*x),
+        _ => Err(format!(
+            "expected a whole number from {lo} to {hi}, found '{}'",
+            value.text()
+        )),
+    }
+}
+
+/// Read a setting's value as `true` or `false`.
+pub fn flag(value: &Value) -> Result<bool, String> {
+    match value {
+        Value::Bool(b) => Ok(*b),
+        other => Err(format!("expected true or false, found {}", other.kind())),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,32 +18,33 @@ use rtplab::games::baccarat::rules::{BacRules, BankerPays, Shuffle, Shuffler};
 use rtplab::games::baccarat::verify::VerifyJob;
 use rtplab::games::baccarat::Baccarat;
 
-/// Every rule of the baccarat table; unset flags keep the standard table's value.
+/// Every rule of the baccarat table; unset flags keep the table file's value, else the standard
+/// table's.
 #[derive(Args, Debug)]
 #[command(next_help_heading = heading::RULES)]
 pub struct BacRulesArgs {
-    /// Decks in the shoe (1 to 16).
-    #[arg(long, value_name = "N", default_value_t = 8)]
-    pub decks: u32,
-    /// Commission on a banker win, in percent (0 to 10, in steps of 0.1).
+    /// A table file to start from (its rules over the standard table's; the flags below change
+    /// them). Shipped: tables/punto-banco.toml, no-commission.toml (docs/tables.md).
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<PathBuf>,
+    /// Decks in the shoe (1 to 16; the standard table: 8).
+    #[arg(long, value_name = "N")]
+    pub decks: Option<u32>,
+    /// Commission on a banker win, in percent (0 to 10, in steps of 0.1; the standard: 5).
     ///
-    /// Example: --commission 2.5 (a trailing % is accepted).
-    #[arg(
-        long,
-        value_name = "PCT",
-        default_value = "5",
-        allow_hyphen_values = true
-    )]
-    pub commission: String,
+    /// Example: --commission 2.5 (a trailing % is accepted). Over a no-commission table file,
+    /// the banker is paid less this commission.
+    #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
+    pub commission: Option<String>,
     /// No-commission game: banker wins pay 1:1, except a banker win on 6 pays 1:2.
     #[arg(long, conflicts_with = "commission")]
     pub no_commission: bool,
-    /// A tie pays this many to one (8 or 9 at real tables; 1 to 100 accepted).
-    #[arg(long, value_name = "N", default_value_t = 8)]
-    pub tie_pays: u32,
-    /// Player pair and banker pair pay this many to one.
-    #[arg(long, value_name = "N", default_value_t = 11)]
-    pub pair_pays: u32,
+    /// A tie pays this many to one (8 or 9 at real tables; 1 to 100 accepted; the standard: 8).
+    #[arg(long, value_name = "N")]
+    pub tie_pays: Option<u32>,
+    /// Player pair and banker pair pay this many to one (the standard: 11).
+    #[arg(long, value_name = "N")]
+    pub pair_pays: Option<u32>,
     /// Cut card position as the fraction of the shoe dealt (0.1 to 0.99; default 0.9).
     ///
     /// The cut card must leave the 5 cards a coup may still need; a shoe that runs out of
@@ -76,34 +77,41 @@ fn parse_shuffler(s: &str) -> Result<Shuffler, String> {
 
 /// Percent with at most one decimal as thousandths: "5" → 50, "2.5" → 25.
 fn commission_permille(s: &str) -> Result<u32, ArgError> {
-    let bad = || {
-        ArgError(format!(
-            "--commission {s}: expected a percentage from 0 to 10 in steps of 0.1, such as 5 or 2.5"
-        ))
-    };
-    let v: f64 = s.trim().trim_end_matches('%').parse().map_err(|_| bad())?;
-    let t = v * 10.0;
-    if !t.is_finite() || (t - t.round()).abs() > 1e-6 || !(0.0..=100.0).contains(&t.round()) {
-        return Err(bad());
-    }
-    Ok(t.round() as u32)
+    rtplab::games::baccarat::rules::parse_commission(s)
+        .map_err(|e| ArgError(format!("--commission {s}: {e}")))
 }
 
 impl BacRulesArgs {
     pub fn to_rules(&self) -> Result<BacRules, ArgError> {
-        let mut r = BacRules::standard();
-        r.decks = self.decks;
-        r.commission = commission_permille(&self.commission)?;
+        let mut r = match &self.table {
+            Some(path) => {
+                let (text, file) = rtplab::specfile::table_text(path).map_err(|e| e.to_string())?;
+                rtplab::games::baccarat::rules::read_table(&text, &file)
+                    .map_err(|e| format!("--table {e}"))?
+            }
+            None => BacRules::standard(),
+        };
+        if let Some(d) = self.decks {
+            r.decks = d;
+        }
+        if let Some(c) = &self.commission {
+            r.commission = commission_permille(c)?;
+            r.banker_pays = BankerPays::Commission;
+        }
         if self.no_commission {
             r.banker_pays = BankerPays::NoCommission;
         }
-        r.tie_pays = self.tie_pays;
-        r.pair_pays = self.pair_pays;
+        if let Some(t) = self.tie_pays {
+            r.tie_pays = t;
+        }
+        if let Some(p) = self.pair_pays {
+            r.pair_pays = p;
+        }
         if let Some(p) = self.penetration {
             r.shuffle = Shuffle::CutCard { penetration: p };
         }
-        let shuffler = self.shuffle.unwrap_or_default();
-        if shuffler == Shuffler::Machine {
+        let shuffler = self.shuffle.unwrap_or(r.shuffler);
+        if self.shuffle == Some(Shuffler::Machine) {
             for (given, flag, why) in [
                 (
                     self.penetration.is_some(),
@@ -123,12 +131,17 @@ impl BacRulesArgs {
                     )));
                 }
             }
+            r.burn = false;
+        }
+        if self.shuffle.is_some_and(|s| s != Shuffler::Machine) && r.shuffler == Shuffler::Machine {
+            // A table's machine replaced by another shuffler: the standard table's cut card.
+            r.shuffle = BacRules::standard().shuffle;
         }
         if self.shuffle_every_round || shuffler == Shuffler::Machine {
             r.shuffle = Shuffle::EveryRound;
         }
         r.shuffler = shuffler;
-        r.burn = self.burn;
+        r.burn |= self.burn;
         r.validate()?;
         Ok(r)
     }
@@ -335,13 +348,15 @@ impl TryFrom<&BaccaratCompare> for CompareJob<Baccarat> {
 impl TryFrom<&BaccaratExact> for ExactJob {
     type Error = anyhow::Error;
     fn try_from(args: &BaccaratExact) -> anyhow::Result<Self> {
-        if let Some(s) = args.rules.shuffle.filter(|s| !s.is_uniform()) {
+        let rules = args.rules.to_rules()?;
+        if !rules.shuffler.is_uniform() {
             anyhow::bail!(
-                "--shuffle {s} changes how a dealt shoe is shuffled, and the exact analysis takes every coup from a full, uniformly shuffled shoe: drop --shuffle"
+                "--shuffle {} changes how a dealt shoe is shuffled, and the exact analysis takes every coup from a full, uniformly shuffled shoe: drop --shuffle (or the table's shuffle line)",
+                rules.shuffler
             );
         }
         Ok(ExactJob {
-            rules: args.rules.to_rules()?,
+            rules,
             sides: args.side.bets(rtplab::sidebet::Game::Baccarat)?,
             outputs: (&args.output).into(),
         })

@@ -22,6 +22,10 @@ pub struct DoomRulesArgs {
     /// preset are in docs/rules.md (section 3).
     #[arg(long, value_enum, default_value_t = DoomPreset::Seed)]
     pub rules: DoomPreset,
+    /// A rule set in a file to start from instead (its rulings over its preset's; the flags
+    /// below change them). Shipped: tables/doom-seed.toml (docs/tables.md).
+    #[arg(long, value_name = "FILE", conflicts_with = "rules")]
+    pub table: Option<std::path::PathBuf>,
     /// Value of a single 1.
     #[arg(long, value_name = "POINTS")]
     pub single_one: Option<u32>,
@@ -109,7 +113,13 @@ pub struct DoomRulesArgs {
 
 impl DoomRulesArgs {
     pub fn to_rules(&self) -> Result<DoomRules, ArgError> {
-        let mut r = DoomRules::preset(self.rules.into());
+        let mut r = match &self.table {
+            Some(path) => {
+                let (text, file) = rtplab::specfile::table_text(path).map_err(|e| e.to_string())?;
+                rules::read_table(&text, &file).map_err(|e| format!("--table {e}"))?
+            }
+            None => DoomRules::preset(self.rules.into()),
+        };
         macro_rules! set {
             ($($f:ident),*) => { $( if let Some(v) = self.$f { r.$f = v; } )* };
         }

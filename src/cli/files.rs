@@ -37,6 +37,7 @@ pub const FILE_ARGS: &[(&str, Role)] = &[
     ("card", Role::Out(OutputKind::File)),
     ("bets_out", Role::Out(OutputKind::File)),
     ("log_out", Role::Out(OutputKind::File)),
+    ("rounds_out", Role::Out(OutputKind::Regular)),
     ("periods_out", Role::Out(OutputKind::File)),
     ("strategy", Role::Maybe(InputKind::Text)),
     ("strategies", Role::Maybe(InputKind::Text)),

@@ -8,7 +8,7 @@
 //! between the cells, with plots chosen by the grid's axes and an HTML index.
 
 mod out;
-mod parquet;
+pub mod parquet;
 mod run;
 
 pub use out::{result_table, ResultRow, ResultTable};

@@ -542,36 +542,75 @@ pub struct BlackjackSim {
     #[arg(help_heading = heading::OUTPUT, long, value_name = "N", requires = "log_out", value_parser = parse_positive)]
     pub log_every: Option<u64>,
 
+    /// Also write per-round records here (Apache Parquet): a row per seat and round of the
+    /// run's first rounds (--rounds-out-limit): cards, play, counts, bet, net, bankroll.
+    ///
+    /// The run's own rounds in its order, played again after the run as --log-out's are, so
+    /// the file is the same whatever --threads. Columns: docs/round-log.md. Example:
+    /// --rounds-out rounds.parquet
+    #[arg(help_heading = heading::OUTPUT, long, value_name = "FILE")]
+    pub rounds_out: Option<PathBuf>,
+
+    /// With --rounds-out: record at most the run's first N rounds (default 100k; 1e8 at most).
+    #[arg(help_heading = heading::OUTPUT, long, value_name = "N", requires = "rounds_out", value_parser = parse_rounds_limit)]
+    pub rounds_out_limit: Option<u64>,
+
     #[command(flatten)]
     pub tables: TablesArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }
 
+/// At most `MAX_LIMIT` rounds, at least one.
+fn parse_rounds_limit(s: &str) -> Result<u64, String> {
+    use rtplab::games::blackjack::log::rounds::MAX_LIMIT;
+    match crate::cli::parse_positive(s) {
+        Ok(n) if n <= MAX_LIMIT => Ok(n),
+        Ok(_) => Err(format!("at most {MAX_LIMIT} rounds (1e8), found '{s}'")),
+        Err(e) => Err(e),
+    }
+}
+
 impl TryFrom<&BlackjackSim> for rtplab::games::blackjack::log::write::LoggedSimJob {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackSim) -> anyhow::Result<Self> {
-        let log = args
-            .log_out
-            .clone()
-            .ok_or_else(|| anyhow::anyhow!("--log-out FILE names the round log"))?;
+        use rtplab::games::blackjack::log::write::LogOptions;
+        if args.log_out.is_none() && args.rounds_out.is_none() {
+            anyhow::bail!("--log-out FILE names the round log");
+        }
         let rules = args.rules.to_rules()?;
+        let what = if args.log_out.is_some() {
+            "--log-out"
+        } else {
+            "--rounds-out"
+        };
         if rules.charlie.is_some() {
             anyhow::bail!(
-                "--charlie: the round log's settlement (and `verify blackjack`) does not know the N-card Charlie; drop --log-out or --charlie"
+                "--charlie: the round log's settlement (and `verify blackjack`) does not know the N-card Charlie; drop {what} or --charlie"
             );
         }
         if rules.free_bet {
             anyhow::bail!(
-                "--free-bet: the round log's settlement (and `verify blackjack`) does not know Free Bet Blackjack; drop --log-out"
+                "--free-bet: the round log's settlement (and `verify blackjack`) does not know Free Bet Blackjack; drop {what}"
             );
         }
         Ok(rtplab::games::blackjack::log::write::LoggedSimJob {
             sim: SimJob::try_from(args)?,
-            log,
-            options: rtplab::games::blackjack::log::write::LogOptions {
-                every_shoe: args.log_every.unwrap_or(1),
-            },
+            log: args.log_out.clone().map(|p| {
+                (
+                    p,
+                    LogOptions {
+                        every_shoe: args.log_every.unwrap_or(1),
+                    },
+                )
+            }),
+            rounds_out: args.rounds_out.clone().map(|p| {
+                (
+                    p,
+                    args.rounds_out_limit
+                        .unwrap_or(rtplab::games::blackjack::log::rounds::DEFAULT_LIMIT),
+                )
+            }),
         })
     }
 }

@@ -160,13 +160,7 @@ impl BjRulesArgs {
     fn build(&self, dealt: bool) -> Result<Rules, ArgError> {
         let mut r = match (&self.table, self.rules) {
             (Some(path), _) => {
-                let text = rtplab::door::input::read_text(
-                    path,
-                    "table file",
-                    rtplab::games::blackjack::rules::MAX_TABLE_FILE_BYTES,
-                )
-                .map_err(|e| e.to_string())?;
-                let file = path.display().to_string();
+                let (text, file) = rtplab::specfile::table_text(path).map_err(|e| e.to_string())?;
                 rtplab::games::blackjack::rules::read_table(&text, &file, dealt)
                     .map_err(|e| format!("--table {e}"))?
             }

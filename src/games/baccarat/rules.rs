@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::cards::Shuffler;
+pub use crate::specfile::{TableError, TableLabel};
 
 /// Money is kept in thousandths of a betting unit, so that every payout of every setting
 /// (a 5% or 2.5% commission, the no-commission 1:2 on a banker six) is a whole number.
@@ -56,6 +57,10 @@ pub struct BacRules {
     /// cards after every coup: it goes with `Shuffle::EveryRound` only, and burns none.
     #[serde(default, skip_serializing_if = "Shuffler::is_uniform")]
     pub shuffler: Shuffler,
+    /// The table file these rules were read from, if any (`--table`): its name and content
+    /// hash for reports, no part of the rules (as blackjack's).
+    #[serde(default, skip_serializing_if = "TableLabel::is_none")]
+    pub label: TableLabel,
 }
 
 impl Default for BacRules {
@@ -77,6 +82,7 @@ impl BacRules {
             shuffle: Shuffle::CutCard { penetration: 0.9 },
             burn: false,
             shuffler: Shuffler::Uniform,
+            label: TableLabel(None),
         }
     }
 
@@ -187,12 +193,105 @@ impl BacRules {
             (Shuffle::EveryRound, s) => format!("{} before every coup", s.describe()),
         };
         format!(
-            "{}, {banker}, player 1:1, tie {}:1, pairs {}:1, {shuffle}",
+            "{}{}, {banker}, player 1:1, tie {}:1, pairs {}:1, {shuffle}",
+            self.label.prefix(),
             crate::report::plural(self.decks as u64, "deck"),
             self.tie_pays,
             self.pair_pays
         )
     }
+}
+
+/// The keys of a baccarat table file: every rule flag's name, without its dashes.
+pub const TABLE_KEYS: &[&str] = &[
+    "decks",
+    "commission",
+    "no-commission",
+    "tie-pays",
+    "pair-pays",
+    "penetration",
+    "shuffle-every-round",
+    "burn",
+    "shuffle",
+];
+
+/// A baccarat table file's text (`file` names it in errors) read into its rules over the
+/// standard table's (docs/tables.md), validated, and labelled with the file.
+pub fn read_table(text: &str, file: &str) -> Result<BacRules, TableError> {
+    let mut r = BacRules::standard();
+    let label = crate::specfile::read_table(text, file, "baccarat", |k, v| set_rule(&mut r, k, v))?;
+    r.validate()
+        .map_err(|e| TableError(format!("{file}: impossible rules: {e}")))?;
+    r.label = TableLabel(Some(label));
+    Ok(r)
+}
+
+/// Set the rule `key` (a table file's key, a rule flag's name) to `value`; the message says
+/// what is expected.
+pub fn set_rule(r: &mut BacRules, key: &str, value: &crate::specfile::Value) -> Result<(), String> {
+    use crate::specfile::{flag, whole, Value};
+    match key {
+        "decks" => r.decks = whole(value, 1.0, MAX_DECKS as f64)? as u32,
+        "commission" => {
+            r.commission = parse_commission(&value.text())?;
+            r.banker_pays = BankerPays::Commission;
+        }
+        "no-commission" => {
+            r.banker_pays = if flag(value)? {
+                BankerPays::NoCommission
+            } else {
+                BankerPays::Commission
+            }
+        }
+        "tie-pays" => r.tie_pays = whole(value, 1.0, 100.0)? as u32,
+        "pair-pays" => r.pair_pays = whole(value, 1.0, 100.0)? as u32,
+        "penetration" => match value {
+            Value::Num(p, _) => r.shuffle = Shuffle::CutCard { penetration: *p },
+            _ => {
+                return Err(format!(
+                    "expected a fraction such as 0.9, found '{}'",
+                    value.text()
+                ))
+            }
+        },
+        "shuffle-every-round" => {
+            if flag(value)? {
+                r.shuffle = Shuffle::EveryRound
+            }
+        }
+        "burn" => r.burn = flag(value)?,
+        "shuffle" => {
+            r.shuffler = value
+                .text()
+                .parse()
+                .map_err(|e: crate::cards::ShufflerError| e.to_string())?;
+            if r.shuffler == Shuffler::Machine {
+                r.shuffle = Shuffle::EveryRound;
+            }
+        }
+        other => {
+            return Err(format!(
+                "unknown rule '{}': the rules are {}",
+                crate::door::input::quote(other),
+                TABLE_KEYS.join(", ")
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// A commission in percent with at most one decimal (a trailing % accepted) as thousandths:
+/// "5" → 50, "2.5" → 25.
+pub fn parse_commission(s: &str) -> Result<u32, String> {
+    let bad = || {
+        format!("expected a percentage from 0 to 10 in steps of 0.1, such as 5 or 2.5, found '{s}'")
+    };
+    let v: f64 = s.trim().trim_end_matches('%').parse().map_err(|_| bad())?;
+    let t = v * 10.0;
+    if !t.is_finite() || (t - t.round()).abs() > 1e-6 || !(0.0..=100.0).contains(&t.round()) {
+        return Err(bad());
+    }
+    Ok(t.round() as u32)
 }
 
 /// Thousandths as a percent with at most one decimal: 50 → "5", 25 → "2.5".

@@ -123,33 +123,7 @@ pub struct Rules {
     pub label: TableLabel,
 }
 
-/// Where a rule set was read from: a table file's path and the FNV-1a hash of its bytes.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct TableLabel(pub Option<TableFile>);
-
-/// A table file as reports name it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TableFile {
-    /// The path as given.
-    pub file: String,
-    /// The table's `name` line (the file's stem when it has none).
-    pub name: String,
-    /// FNV-1a 64 of the file's bytes, 16 hex digits.
-    pub hash: String,
-}
-
-impl TableLabel {
-    pub fn is_none(&self) -> bool {
-        self.0.is_none()
-    }
-}
-
-/// A label never makes two rule sets differ.
-impl PartialEq for TableLabel {
-    fn eq(&self, _: &TableLabel) -> bool {
-        true
-    }
-}
+pub use crate::specfile::{TableError, TableFile, TableLabel, MAX_TABLE_FILE_BYTES};
 
 /// Most seats at a table.
 pub const MAX_PLAYERS: u8 = 7;
@@ -476,9 +450,7 @@ impl Rules {
     }
 
     fn describe(&self, f: &mut fmt::Formatter<'_>, shoe: bool) -> fmt::Result {
-        if let Some(t) = &self.label.0 {
-            write!(f, "table {} ({}, {}): ", t.name, t.file, &t.hash[..8])?;
-        }
+        f.write_str(&self.label.prefix())?;
         let pays = match self.bj_pays {
             BjPays::ThreeToTwo => "3:2",
             BjPays::SixToFive => "6:5",
@@ -541,6 +513,142 @@ impl Rules {
             )?;
         }
         Ok(())
+    }
+}
+
+/// The keys of a blackjack table file: every rule flag's name, without its dashes.
+pub const TABLE_KEYS: &[&str] = &[
+    "decks",
+    "h17",
+    "bj-pays",
+    "peek",
+    "dealer-bj-takes",
+    "surrender",
+    "double",
+    "das",
+    "max-hands",
+    "resplit-aces",
+    "hit-split-aces",
+    "split-by",
+    "penetration",
+    "shuffle-every-round",
+    "shuffle",
+    "players",
+    "charlie",
+    "free-bet",
+];
+
+/// A table file's text (`file` names it in errors, `bytes` its content for the hash) read into
+/// its rules over the seed table's: `game = "blackjack"`, an optional `name` and `source`, and
+/// one line per rule that differs, keyed as the rule flags are (docs/tables.md). The rules
+/// are validated as dealt (the cut card's place checked) unless `dealt` is false.
+pub fn read_table(text: &str, file: &str, dealt: bool) -> Result<Rules, TableError> {
+    let mut r = Rules::seed();
+    let label =
+        crate::specfile::read_table(text, file, "blackjack", |k, v| set_rule(&mut r, k, v))?;
+    let checked = if dealt {
+        r.validate()
+    } else {
+        r.validate_undealt()
+    };
+    checked.map_err(|e| TableError(format!("{file}: impossible rules: {}", e.0)))?;
+    r.label = TableLabel(Some(label));
+    Ok(r)
+}
+
+/// Set the rule `key` (a table file's key, a rule flag's name) to `value`; the message says
+/// what is expected.
+pub fn set_rule(r: &mut Rules, key: &str, value: &crate::specfile::Value) -> Result<(), String> {
+    use crate::specfile::Value;
+    let text = value.text();
+    use crate::specfile::{flag, whole};
+    match key {
+        "decks" => r.decks = whole(value, 1.0, 64.0)? as u32,
+        "h17" => r.h17 = flag(value)?,
+        "bj-pays" => r.bj_pays = parse_bj_pays(&text)?,
+        "peek" => r.peek = flag(value)?,
+        "dealer-bj-takes" => r.dealer_bj_takes = parse_takes(&text)?,
+        "surrender" => r.surrender = parse_surrender(&text)?,
+        "double" => r.double = parse_double(&text)?,
+        "das" => r.das = flag(value)?,
+        "max-hands" => r.max_hands = whole(value, 1.0, MAX_HANDS as f64)? as u8,
+        "resplit-aces" => r.resplit_aces = flag(value)?,
+        "hit-split-aces" => r.hit_split_aces = flag(value)?,
+        "split-by" => r.split_by = parse_split_by(&text)?,
+        "penetration" => match value {
+            Value::Num(p, _) => r.shuffle = Shuffle::CutCard { penetration: *p },
+            _ => return Err(format!("expected a fraction such as 0.75, found '{text}'")),
+        },
+        "shuffle-every-round" => {
+            if flag(value)? {
+                r.shuffle = Shuffle::EveryRound
+            }
+        }
+        "shuffle" => {
+            r.shuffler = text
+                .parse()
+                .map_err(|e: crate::cards::ShufflerError| e.to_string())?;
+            if r.shuffler == Shuffler::Machine {
+                r.shuffle = Shuffle::EveryRound;
+            }
+        }
+        "players" => r.players = whole(value, 1.0, MAX_PLAYERS as f64)? as u8,
+        "charlie" => r.charlie = Some(whole(value, MIN_CHARLIE as f64, MAX_CHARLIE as f64)? as u8),
+        "free-bet" => r.free_bet = flag(value)?,
+        other => {
+            return Err(format!(
+                "unknown rule '{}': the rules are {}",
+                crate::door::input::quote(other),
+                TABLE_KEYS.join(", ")
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// `3:2`, `6:5` or `1:1`.
+pub fn parse_bj_pays(s: &str) -> Result<BjPays, String> {
+    match s {
+        "3:2" => Ok(BjPays::ThreeToTwo),
+        "6:5" => Ok(BjPays::SixToFive),
+        "1:1" => Ok(BjPays::OneToOne),
+        _ => Err(format!("expected 3:2, 6:5 or 1:1, found '{s}'")),
+    }
+}
+/// `all`, `original` (`obo`) or `splits` (`playtech`).
+pub fn parse_takes(s: &str) -> Result<DealerBjTakes, String> {
+    match s {
+        "all" => Ok(DealerBjTakes::All),
+        "original" | "obo" | "OBO" => Ok(DealerBjTakes::Original),
+        "splits" | "playtech" => Ok(DealerBjTakes::Splits),
+        _ => Err(format!("expected all, original or splits, found '{s}'")),
+    }
+}
+/// `none` (`no`), `2-9`, `late` or `early`.
+pub fn parse_surrender(s: &str) -> Result<Surrender, String> {
+    match s {
+        "none" | "no" => Ok(Surrender::None),
+        "2-9" => Ok(Surrender::TwoToNine),
+        "late" => Ok(Surrender::Late),
+        "early" => Ok(Surrender::Early),
+        _ => Err(format!("expected none, 2-9, late or early, found '{s}'")),
+    }
+}
+/// `any`, `9-11` or `10-11`.
+pub fn parse_double(s: &str) -> Result<Double, String> {
+    match s {
+        "any" => Ok(Double::Any),
+        "9-11" => Ok(Double::NineToEleven),
+        "10-11" => Ok(Double::TenToEleven),
+        _ => Err(format!("expected any, 9-11 or 10-11, found '{s}'")),
+    }
+}
+/// `value` or `rank`.
+pub fn parse_split_by(s: &str) -> Result<SplitBy, String> {
+    match s {
+        "value" => Ok(SplitBy::Value),
+        "rank" => Ok(SplitBy::Rank),
+        _ => Err(format!("expected value or rank, found '{s}'")),
     }
 }
 
@@ -717,209 +825,5 @@ mod tests {
         assert_eq!((r.units_per_bet(), r.bj_win_units()), (10, 12));
         r.bj_pays = BjPays::OneToOne;
         assert_eq!((r.units_per_bet(), r.bj_win_units()), (2, 2));
-    }
-}
-
-/// A table file that cannot be read: the file, its line and the field, and what to change.
-#[derive(Debug, thiserror::Error, PartialEq)]
-#[error("{0}")]
-pub struct TableError(pub String);
-
-/// The most bytes of a table file.
-pub const MAX_TABLE_FILE_BYTES: u64 = 64 * 1024;
-
-/// The keys of a blackjack table file: every rule flag's name, without its dashes.
-pub const TABLE_KEYS: &[&str] = &[
-    "decks",
-    "h17",
-    "bj-pays",
-    "peek",
-    "dealer-bj-takes",
-    "surrender",
-    "double",
-    "das",
-    "max-hands",
-    "resplit-aces",
-    "hit-split-aces",
-    "split-by",
-    "penetration",
-    "shuffle-every-round",
-    "shuffle",
-    "players",
-    "charlie",
-    "free-bet",
-];
-
-/// A table file's text (`file` names it in errors, `bytes` its content for the hash) read into
-/// its rules over the seed table's: `game = "blackjack"`, an optional `name` and `source`, and
-/// one line per rule that differs, keyed as the rule flags are (docs/tables.md). The rules
-/// are validated as dealt (the cut card's place checked) unless `dealt` is false.
-pub fn read_table(text: &str, file: &str, dealt: bool) -> Result<Rules, TableError> {
-    use crate::specfile::{read_settings, Item};
-    let err = |line: usize, m: String| TableError(format!("{file}:{line}: {m}"));
-    let mut r = Rules::seed();
-    let (mut game, mut name) = (None, None);
-    let items = read_settings(text, file).map_err(|e| TableError(e.to_string()))?;
-    let mut seen: Vec<String> = Vec::new();
-    for item in items {
-        let (line, key, value) = match item {
-            Item::Header { line, name, .. } => {
-                return Err(err(
-                    line,
-                    format!("a table file has no sections ([{name}]): write KEY = VALUE lines"),
-                ))
-            }
-            Item::Pair { line, key, value } => (line, key, value),
-        };
-        if seen.contains(&key) {
-            return Err(err(line, format!("{key} is set twice")));
-        }
-        seen.push(key.clone());
-        match key.as_str() {
-            "game" => game = Some((line, value.text())),
-            "name" => {
-                let v = value.text();
-                if v.is_empty() || v.chars().count() > 64 {
-                    return Err(err(line, "name: 1 to 64 characters".into()));
-                }
-                name = Some(v)
-            }
-            "source" => {}
-            k => set_rule(&mut r, k, &value).map_err(|m| err(line, format!("{k}: {m}")))?,
-        }
-    }
-    match game {
-        Some((_, g)) if g == "blackjack" => {}
-        Some((line, g)) => {
-            return Err(err(
-                line,
-                format!(
-                    "game = \"{}\": this is a blackjack command; a blackjack table says game = \"blackjack\"",
-                    crate::door::input::quote(&g)
-                ),
-            ))
-        }
-        None => return Err(err(1, "no game = \"blackjack\" line".into())),
-    }
-    let checked = if dealt {
-        r.validate()
-    } else {
-        r.validate_undealt()
-    };
-    checked.map_err(|e| TableError(format!("{file}: impossible rules: {}", e.0)))?;
-    let stem = std::path::Path::new(file)
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_else(|| file.to_string());
-    r.label = TableLabel(Some(TableFile {
-        file: file.to_string(),
-        name: name.unwrap_or(stem),
-        hash: format!("{:016x}", crate::shard::fnv1a64(text.as_bytes())),
-    }));
-    Ok(r)
-}
-
-/// Set the rule `key` (a table file's key, a rule flag's name) to `value`; the message says
-/// what is expected.
-pub fn set_rule(r: &mut Rules, key: &str, value: &crate::specfile::Value) -> Result<(), String> {
-    use crate::specfile::Value;
-    let text = value.text();
-    let flag = |v: &Value| match v {
-        Value::Bool(b) => Ok(*b),
-        other => Err(format!("expected true or false, found {}", other.kind())),
-    };
-    let whole = |v: &Value, lo: f64, hi: f64| match v {
-        Value::Num(x, _) if x.fract() == 0.0 && (lo..=hi).contains(x) => Ok(*x),
-        _ => Err(format!(
-            "expected a whole number from {lo} to {hi}, found '{text}'"
-        )),
-    };
-    match key {
-        "decks" => r.decks = whole(value, 1.0, 64.0)? as u32,
-        "h17" => r.h17 = flag(value)?,
-        "bj-pays" => r.bj_pays = parse_bj_pays(&text)?,
-        "peek" => r.peek = flag(value)?,
-        "dealer-bj-takes" => r.dealer_bj_takes = parse_takes(&text)?,
-        "surrender" => r.surrender = parse_surrender(&text)?,
-        "double" => r.double = parse_double(&text)?,
-        "das" => r.das = flag(value)?,
-        "max-hands" => r.max_hands = whole(value, 1.0, MAX_HANDS as f64)? as u8,
-        "resplit-aces" => r.resplit_aces = flag(value)?,
-        "hit-split-aces" => r.hit_split_aces = flag(value)?,
-        "split-by" => r.split_by = parse_split_by(&text)?,
-        "penetration" => match value {
-            Value::Num(p, _) => r.shuffle = Shuffle::CutCard { penetration: *p },
-            _ => return Err(format!("expected a fraction such as 0.75, found '{text}'")),
-        },
-        "shuffle-every-round" => {
-            if flag(value)? {
-                r.shuffle = Shuffle::EveryRound
-            }
-        }
-        "shuffle" => {
-            r.shuffler = text
-                .parse()
-                .map_err(|e: crate::cards::ShufflerError| e.to_string())?;
-            if r.shuffler == Shuffler::Machine {
-                r.shuffle = Shuffle::EveryRound;
-            }
-        }
-        "players" => r.players = whole(value, 1.0, MAX_PLAYERS as f64)? as u8,
-        "charlie" => r.charlie = Some(whole(value, MIN_CHARLIE as f64, MAX_CHARLIE as f64)? as u8),
-        "free-bet" => r.free_bet = flag(value)?,
-        other => {
-            return Err(format!(
-                "unknown rule '{}': the rules are {}",
-                crate::door::input::quote(other),
-                TABLE_KEYS.join(", ")
-            ))
-        }
-    }
-    Ok(())
-}
-
-/// `3:2`, `6:5` or `1:1`.
-pub fn parse_bj_pays(s: &str) -> Result<BjPays, String> {
-    match s {
-        "3:2" => Ok(BjPays::ThreeToTwo),
-        "6:5" => Ok(BjPays::SixToFive),
-        "1:1" => Ok(BjPays::OneToOne),
-        _ => Err(format!("expected 3:2, 6:5 or 1:1, found '{s}'")),
-    }
-}
-/// `all`, `original` (`obo`) or `splits` (`playtech`).
-pub fn parse_takes(s: &str) -> Result<DealerBjTakes, String> {
-    match s {
-        "all" => Ok(DealerBjTakes::All),
-        "original" | "obo" | "OBO" => Ok(DealerBjTakes::Original),
-        "splits" | "playtech" => Ok(DealerBjTakes::Splits),
-        _ => Err(format!("expected all, original or splits, found '{s}'")),
-    }
-}
-/// `none` (`no`), `2-9`, `late` or `early`.
-pub fn parse_surrender(s: &str) -> Result<Surrender, String> {
-    match s {
-        "none" | "no" => Ok(Surrender::None),
-        "2-9" => Ok(Surrender::TwoToNine),
-        "late" => Ok(Surrender::Late),
-        "early" => Ok(Surrender::Early),
-        _ => Err(format!("expected none, 2-9, late or early, found '{s}'")),
-    }
-}
-/// `any`, `9-11` or `10-11`.
-pub fn parse_double(s: &str) -> Result<Double, String> {
-    match s {
-        "any" => Ok(Double::Any),
-        "9-11" => Ok(Double::NineToEleven),
-        "10-11" => Ok(Double::TenToEleven),
-        _ => Err(format!("expected any, 9-11 or 10-11, found '{s}'")),
-    }
-}
-/// `value` or `rank`.
-pub fn parse_split_by(s: &str) -> Result<SplitBy, String> {
-    match s {
-        "value" => Ok(SplitBy::Value),
-        "rank" => Ok(SplitBy::Rank),
-        _ => Err(format!("expected value or rank, found '{s}'")),
     }
 }

@@ -318,6 +318,8 @@ pub fn rules_as_dealt(r: &DoomRules) -> Vec<(String, String)> {
         farkle_penalty,
         target,
         end,
+        // The file the rules were read from is not a rule: the report's rules line names it.
+        label: _,
     } = r;
     let points = |p: &Option<u32>| match p {
         Some(p) => format!("{p} points"),

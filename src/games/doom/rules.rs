@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::specfile::{TableError, TableLabel};
+
 /// How four, five and six of a kind score relative to three of a kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -135,6 +137,10 @@ pub struct DoomRules {
     pub farkle_penalty: Option<(u8, u32)>,
     pub target: u64,
     pub end: EndRule,
+    /// The table file this rule set was read from, if any (`--table`): its name and content
+    /// hash for reports, no part of the rules (as blackjack's).
+    #[serde(default, skip_serializing_if = "TableLabel::is_none")]
+    pub label: TableLabel,
 }
 
 impl DoomRules {
@@ -167,6 +173,7 @@ impl DoomRules {
             farkle_penalty: None,
             target: 100_000,
             end: EndRule::FinishRound,
+            label: TableLabel(None),
         };
         match p {
             DoomPreset::Seed => seed,
@@ -274,6 +281,15 @@ impl DoomRules {
         g.max(1)
     }
 
+    /// The same rules without the name of the file they came from (what solved tables and
+    /// caches key on).
+    pub fn unlabelled(&self) -> DoomRules {
+        DoomRules {
+            label: TableLabel(None),
+            ..self.clone()
+        }
+    }
+
     /// One line naming the rule set.
     pub fn summary(&self) -> String {
         let doom = match self.doom_sixes {
@@ -281,8 +297,9 @@ impl DoomRules {
             None => "no doom".into(),
         };
         format!(
-            "{} preset: held dice {}, hot dice {}, {doom}, n-of-a-kind {}, kind extras {}, min \
+            "{}{} preset: held dice {}, hot dice {}, {doom}, n-of-a-kind {}, kind extras {}, min \
              bank {}, target {}",
+            self.label.prefix(),
             kebab(&self.preset),
             kebab(&self.held_dice),
             kebab(&self.hot_dice),
@@ -292,6 +309,132 @@ impl DoomRules {
             crate::report::count(self.target)
         )
     }
+}
+
+/// The keys of a Dice of Doom table file: `rules` (the preset to start from, before any other
+/// rule) and every rule flag's name, without its dashes.
+pub const TABLE_KEYS: &[&str] = &[
+    "rules",
+    "single-one",
+    "single-five",
+    "three-ones",
+    "n-of-kind",
+    "kind-extras",
+    "straight5",
+    "straight6",
+    "three-pairs",
+    "four-and-pair-is-three-pairs",
+    "two-triplets",
+    "specials-add-singles",
+    "held-dice",
+    "hot-dice",
+    "doom",
+    "doom-wipes",
+    "six-dice-no-score",
+    "min-bank",
+    "farkle-penalty",
+    "target",
+    "end",
+];
+
+/// A Dice of Doom table file's text (`file` names it in errors) read into its rule set: the
+/// seed's, or the preset its `rules` line names, with its other lines' rulings
+/// (docs/tables.md); validated, and labelled with the file.
+pub fn read_table(text: &str, file: &str) -> Result<DoomRules, TableError> {
+    let mut r = DoomRules::preset(DoomPreset::Seed);
+    let mut ruled = false;
+    let label = crate::specfile::read_table(text, file, "doom", |k, v| {
+        if k == "rules" {
+            if ruled {
+                return Err("the preset comes before every other rule: move this line up".into());
+            }
+            r = DoomRules::preset(parse_word(&v.text(), &["seed", "s2-common", "zilch"])?);
+            return Ok(());
+        }
+        ruled = true;
+        set_rule(&mut r, k, v)
+    })?;
+    r.validate()
+        .map_err(|e| TableError(format!("{file}: impossible rules: {e}")))?;
+    r.label = TableLabel(Some(label));
+    Ok(r)
+}
+
+/// A setting's value named by its kebab-case word, one of `words`.
+fn parse_word<T: serde::de::DeserializeOwned>(s: &str, words: &[&str]) -> Result<T, String> {
+    serde_json::from_value(serde_json::Value::String(s.to_string())).map_err(|_| {
+        format!(
+            "expected {}, found '{}'",
+            words.join(", "),
+            crate::door::input::quote(s)
+        )
+    })
+}
+
+/// Set the ruling `key` (a table file's key, a rule flag's name) to `value`; the message says
+/// what is expected. Points are whole numbers from 1 to 1,000,000; `"off"` turns off the
+/// rulings that can be off.
+pub fn set_rule(
+    r: &mut DoomRules,
+    key: &str,
+    value: &crate::specfile::Value,
+) -> Result<(), String> {
+    use crate::specfile::{flag, whole};
+    let points = |v: &crate::specfile::Value| whole(v, 1.0, 1_000_000.0).map(|x| x as u32);
+    let or_off = |v: &crate::specfile::Value| match v {
+        crate::specfile::Value::Str(s) if s == "off" => Ok(None),
+        v => points(v).map(Some).map_err(|e| format!("{e} or \"off\"")),
+    };
+    match key {
+        "single-one" => r.single_one = points(value)?,
+        "single-five" => r.single_five = points(value)?,
+        "three-ones" => r.three_ones = points(value)?,
+        "n-of-kind" => r.n_of_kind = parse_word(&value.text(), &["flat", "linear", "doubling"])?,
+        "kind-extras" => r.kind_extras = parse_word(&value.text(), &["kind", "singles"])?,
+        "straight5" => r.straight5 = or_off(value)?,
+        "straight6" => r.straight6 = or_off(value)?,
+        "three-pairs" => r.three_pairs = or_off(value)?,
+        "four-and-pair-is-three-pairs" => r.four_and_pair_is_three_pairs = flag(value)?,
+        "two-triplets" => r.two_triplets = or_off(value)?,
+        "specials-add-singles" => r.specials_add_singles = flag(value)?,
+        "held-dice" => r.held_dice = parse_word(&value.text(), &["combine", "separate"])?,
+        "hot-dice" => r.hot_dice = parse_word(&value.text(), &["forced", "optional"])?,
+        "doom" => {
+            r.doom_sixes = match value {
+                crate::specfile::Value::Str(s) if s == "off" => None,
+                v => Some(whole(v, 1.0, 6.0).map_err(|e| format!("{e} or \"off\""))? as u8),
+            }
+        }
+        "doom-wipes" => r.doom_wipes = parse_word(&value.text(), &["turn", "bank"])?,
+        "six-dice-no-score" => r.six_dice_no_score = or_off(value)?,
+        "min-bank" => r.min_bank = whole(value, 0.0, 1_000_000.0)? as u32,
+        "farkle-penalty" => {
+            let text = value.text();
+            r.farkle_penalty = if text == "off" {
+                None
+            } else {
+                let bad =
+                    || format!("expected \"K:P\" (e.g. \"3:500\") or \"off\", found '{text}'");
+                let (k, p) = text.split_once(':').ok_or_else(bad)?;
+                let k: u8 = k.trim().parse().map_err(|_| bad())?;
+                let p: u32 = p.trim().parse().map_err(|_| bad())?;
+                if k == 0 || k > 20 {
+                    return Err(bad());
+                }
+                Some((k, p))
+            }
+        }
+        "target" => r.target = whole(value, 1.0, MAX_TARGET as f64)? as u64,
+        "end" => r.end = parse_word(&value.text(), &["finish-round", "immediate"])?,
+        other => {
+            return Err(format!(
+                "unknown rule '{}': the rules are {}",
+                crate::door::input::quote(other),
+                TABLE_KEYS.join(", ")
+            ))
+        }
+    }
+    Ok(())
 }
 
 /// The kebab-case name of a setting's value (as on the command line).

@@ -7,6 +7,7 @@
 //! written by the simulator and verified is the two implementations agreeing round by round.
 
 pub mod replay;
+pub mod rounds;
 pub mod write;
 
 use serde::{Deserialize, Serialize};

@@ -181,8 +181,79 @@ pub fn write_log(
     stop: &AtomicBool,
 ) -> std::io::Result<LogSummary> {
     line(out, &header(cfg, seed, claim))?;
+    let mut sink = Lines(out);
+    let sum = play_again(
+        &mut sink,
+        cfg,
+        plan,
+        seed,
+        chunks,
+        opts,
+        stop,
+        "writing the round log",
+    )?;
+    let end = EndRecord {
+        kind: "end".into(),
+        rounds: sum.rounds,
+        complete: sum.complete,
+    };
+    line(sink.0, &end)?;
+    Ok(sum)
+}
+
+/// Where the records of the rounds played again go: a round log's lines, or the rows of
+/// `--rounds-out`.
+pub trait Sink {
+    fn shoe(&mut self, rec: &ShoeRecord) -> std::io::Result<()>;
+    fn round(&mut self, rec: &RoundRecord, at: &At) -> std::io::Result<()>;
+    /// Whether the sink takes no more rounds (the rounds played again stop).
+    fn full(&self) -> bool {
+        false
+    }
+}
+
+/// A round as the table played it, beside its record: the chunk, the count before the round
+/// (with a count), and the table's results.
+pub struct At<'a> {
+    pub chunk: u64,
+    /// The running count before the round, in the count's tag units, and the true count
+    /// (a balanced count's); `None` without a count.
+    pub count: Option<(i32, Option<i32>)>,
+    /// The count's tag unit (2 for Halves' half points).
+    pub scale: u8,
+    pub result: &'a RoundResult,
+    /// Units per initial bet of `result`'s nets.
+    pub units_per_bet: i64,
+}
+
+/// A round log's lines.
+struct Lines<'a>(&'a mut dyn Write);
+
+impl Sink for Lines<'_> {
+    fn shoe(&mut self, rec: &ShoeRecord) -> std::io::Result<()> {
+        line(self.0, rec)
+    }
+    fn round(&mut self, rec: &RoundRecord, _: &At) -> std::io::Result<()> {
+        line(self.0, rec)
+    }
+}
+
+/// Play chunks `chunks` of the run of `cfg` seeded `seed` planned as `plan` again, giving
+/// `sink` every shoe and round of the shoes `opts` takes, until the chunks end, `sink` is full
+/// or `stop` is set (at the end of a shoe). `what` labels the progress bar.
+#[allow(clippy::too_many_arguments)]
+pub fn play_again(
+    sink: &mut dyn Sink,
+    cfg: &BjConfig,
+    plan: &Plan,
+    seed: u64,
+    chunks: Range<u64>,
+    opts: LogOptions,
+    stop: &AtomicBool,
+    what: &str,
+) -> std::io::Result<LogSummary> {
     let mut w = Writer {
-        out,
+        sink,
         cfg,
         plan,
         seed,
@@ -191,6 +262,8 @@ pub fn write_log(
         sum: LogSummary::default(),
         shoe_no: 0,
         round_no: 0,
+        count: cfg.count.as_ref().map(|c| Tally::new(c, cfg.rules.decks)),
+        what,
     };
     let insure = cfg.bets.insure;
     crate::with_strategy!(&cfg.strategy, cfg.rules.h17, |s| {
@@ -209,19 +282,61 @@ pub fn write_log(
             )?,
         }
     });
-    let complete = !w.stop.load(Ordering::Relaxed);
-    w.sum.complete = complete;
-    let end = EndRecord {
-        kind: "end".into(),
-        rounds: w.sum.rounds,
-        complete,
-    };
-    line(w.out, &end)?;
-    Ok(w.sum)
+    let mut sum = w.sum;
+    sum.complete = !stop.load(Ordering::Relaxed);
+    Ok(sum)
+}
+
+/// The perfect count of the cards dealt since the shuffle, kept beside the rounds played
+/// again: every card dealt counted as it comes out.
+struct Tally {
+    tags: [i8; 13],
+    initial: i32,
+    balanced: bool,
+    scale: u8,
+    tc: crate::games::blackjack::count::TrueCounter,
+    rc: i32,
+    seen: u32,
+}
+
+impl Tally {
+    fn new(c: &crate::games::blackjack::count::CountSpec, decks: u32) -> Tally {
+        let initial = c.system.initial(decks);
+        Tally {
+            tags: c.system.by_rank(),
+            initial,
+            balanced: c.system.balanced(),
+            scale: c.system.scale,
+            tc: crate::games::blackjack::count::TrueCounter::new(
+                decks,
+                c.system.scale,
+                c.true_count,
+                c.rounding,
+            ),
+            rc: initial,
+            seen: 0,
+        }
+    }
+    fn shuffled(&mut self) {
+        self.rc = self.initial;
+        self.seen = 0;
+    }
+    fn now(&self) -> (i32, Option<i32>) {
+        (
+            self.rc,
+            self.balanced.then(|| self.tc.get(self.rc, self.seen)),
+        )
+    }
+    fn count(&mut self, ranks: &[Rank]) {
+        for &r in ranks {
+            self.rc += self.tags[r as usize] as i32;
+            self.seen += 1;
+        }
+    }
 }
 
 struct Writer<'a> {
-    out: &'a mut dyn Write,
+    sink: &'a mut dyn Sink,
     cfg: &'a BjConfig,
     plan: &'a Plan,
     seed: u64,
@@ -230,18 +345,16 @@ struct Writer<'a> {
     sum: LogSummary,
     shoe_no: u64,
     round_no: u64,
+    count: Option<Tally>,
+    what: &'a str,
 }
 
 impl Writer<'_> {
     fn chunks<S: Seats>(&mut self, seats: &S, chunks: Range<u64>) -> std::io::Result<()> {
-        let bar = crate::progress::Progress::new(
-            true,
-            chunks.end - chunks.start,
-            "writing the round log",
-            "chunks",
-        );
+        let bar =
+            crate::progress::Progress::new(true, chunks.end - chunks.start, self.what, "chunks");
         for c in chunks {
-            if self.stop.load(Ordering::Relaxed) {
+            if self.stop.load(Ordering::Relaxed) || self.sink.full() {
                 break;
             }
             self.chunk(seats, c)?;
@@ -270,6 +383,9 @@ impl Writer<'_> {
             self.shoe_no += 1;
             table.shoe.reshuffle();
             table.player.shuffled();
+            if let Some(t) = &mut self.count {
+                t.shuffled();
+            }
             if logged {
                 let rec = ShoeRecord {
                     kind: "shoe".into(),
@@ -277,21 +393,40 @@ impl Writer<'_> {
                     cut: cut_of(rules),
                     burn: Vec::new(),
                 };
-                line(self.out, &rec)?;
+                self.sink.shoe(&rec)?;
                 self.sum.shoes += 1;
             }
             loop {
                 let before = table.shoe.reshuffles_mid_round;
+                let count = self.count.as_ref().map(Tally::now);
                 let r: RoundResult = *table.play_round(&mut shoe_rng);
                 let mid = table.shoe.reshuffles_mid_round != before;
                 self.round_no += 1;
                 let cards: Vec<Card> = table.shoe.round_cards().map(Card).collect();
                 let ranks: Vec<Rank> = cards.iter().map(|c| c.rank()).collect();
                 let reshuffled_after = mid.then_some(table.shoe.kept_on_refill as u32);
+                if let Some(t) = &mut self.count {
+                    // A shoe reshuffled mid-round: the count starts again with the next round.
+                    if mid {
+                        t.shuffled();
+                    } else {
+                        t.count(&ranks);
+                    }
+                }
                 if logged {
                     let rec = self.round(&r, &ranks, cards, &mut table.player, reshuffled_after);
-                    line(self.out, &rec)?;
+                    let at = At {
+                        chunk: c,
+                        count,
+                        scale: self.count.as_ref().map_or(1, |t| t.scale),
+                        result: &r,
+                        units_per_bet: rules.units_per_bet(),
+                    };
+                    self.sink.round(&rec, &at)?;
                     self.sum.rounds += 1;
+                    if self.sink.full() {
+                        return Ok(());
+                    }
                 } else {
                     for q in &mut table.player.answers {
                         q.clear();
@@ -394,12 +529,14 @@ impl Writer<'_> {
     }
 }
 
-/// `sim blackjack --log-out FILE`: the run, then its round log.
+/// `sim blackjack --log-out FILE` and `--rounds-out FILE`: the run, then its round log and
+/// its per-round records.
 pub struct LoggedSimJob {
     pub sim: crate::game::SimJob<super::super::Blackjack>,
-    /// The log's path (its name says how it is compressed).
-    pub log: std::path::PathBuf,
-    pub options: LogOptions,
+    /// The log's path (its name says how it is compressed), and which shoes it takes.
+    pub log: Option<(std::path::PathBuf, LogOptions)>,
+    /// The per-round records' path (Parquet) and how many rounds they take at most.
+    pub rounds_out: Option<(std::path::PathBuf, u64)>,
 }
 
 impl crate::job::Job for LoggedSimJob {
@@ -408,57 +545,99 @@ impl crate::job::Job for LoggedSimJob {
     }
     fn run(self, ctx: &crate::job::Ctx) -> Result<crate::job::Outcome, crate::job::Error> {
         use crate::logfile::{Compression, Encoder};
-        let LoggedSimJob { sim, log, options } = self;
+        let LoggedSimJob {
+            sim,
+            log,
+            rounds_out,
+        } = self;
         let run =
             crate::game::simulate::<super::super::Blackjack>(sim.config, &sim.spec, ctx.stop)?;
         let start = run.meta.chunk_range[0];
         let chunks = start..start + run.meta.chunks_done;
-        let compression = Compression::of_name(log.file_name().unwrap_or_default());
-        let mut summary = LogSummary::default();
-        let written = ctx.door.write_stream("--log-out", &mut |w| {
-            let mut enc = Encoder::new(compression, w);
-            summary = write_log(
-                &mut enc,
-                &run.config,
-                &run.plan,
-                run.meta.seed,
-                chunks.clone(),
-                options,
-                sim.claim,
-                ctx.stop,
-            )?;
-            enc.finish()
-        });
+        let mut notes = Vec::new();
+        let mut unsaved = Vec::new();
+        if let Some((log, options)) = log {
+            let compression = Compression::of_name(log.file_name().unwrap_or_default());
+            let mut summary = LogSummary::default();
+            let written = ctx.door.write_stream("--log-out", &mut |w| {
+                let mut enc = Encoder::new(compression, w);
+                summary = write_log(
+                    &mut enc,
+                    &run.config,
+                    &run.plan,
+                    run.meta.seed,
+                    chunks.clone(),
+                    options,
+                    sim.claim,
+                    ctx.stop,
+                )?;
+                enc.finish()
+            });
+            if let Err(e) = written {
+                // The report is still written; the exit code says something was not.
+                unsaved.push(format!("cannot write the round log {}: {e}", log.display()));
+            }
+            let every = match options.every_shoe {
+                1 => String::new(),
+                n => format!(" (every {n}th shoe)"),
+            };
+            let partial = if summary.complete {
+                ""
+            } else {
+                "; stopped by a signal: the log ends early, its end record says so"
+            };
+            notes.push(format!(
+                "Round log: {} rounds of {} shoes{every} written to {}{partial}.",
+                summary.rounds,
+                summary.shoes,
+                log.display()
+            ));
+            if summary.disagreements > 0 {
+                notes.push(format!(
+                    "{} logged rounds are settled otherwise by the rules' replay than by the simulator: a defect; `rtplab verify blackjack` lists them.",
+                    summary.disagreements
+                ));
+            }
+        }
+        if let Some((path, limit)) = rounds_out {
+            let mut rounds = 0;
+            let written = ctx.door.write_stream("--rounds-out", &mut |w| {
+                let mut sink = super::rounds::RoundsOut::new(w, limit)?;
+                play_again(
+                    &mut sink,
+                    &run.config,
+                    &run.plan,
+                    run.meta.seed,
+                    chunks.clone(),
+                    LogOptions::default(),
+                    ctx.stop,
+                    "writing the rounds",
+                )?;
+                rounds = sink.rounds;
+                sink.finish()
+            });
+            match written {
+                Ok(()) => notes.push(format!(
+                    "Per-round records: the run's first {} rounds (of at most {}), a row per seat, written to {}.",
+                    crate::report::count(rounds),
+                    crate::report::count(limit),
+                    path.display()
+                )),
+                Err(e) => unsaved.push(format!(
+                    "cannot write the per-round records {}: {e}",
+                    path.display()
+                )),
+            }
+        }
         let mut rendered = crate::game::rendered(run, sim.claim)?;
-        if let Err(e) = written {
-            // The report is still written; the exit code says something was not.
-            let what = format!("cannot write the round log {}: {e}", log.display());
+        if !unsaved.is_empty() {
+            let what = unsaved.join("; ");
             rendered.unsaved = Some(match rendered.unsaved.take() {
                 Some(other) => format!("{other}; {what}"),
                 None => what,
             });
         }
-        let every = match options.every_shoe {
-            1 => String::new(),
-            n => format!(" (every {n}th shoe)"),
-        };
-        let partial = if summary.complete {
-            ""
-        } else {
-            "; stopped by a signal: the log ends early, its end record says so"
-        };
-        rendered.report.notes.push(format!(
-            "Round log: {} rounds of {} shoes{every} written to {}{partial}.",
-            summary.rounds,
-            summary.shoes,
-            log.display()
-        ));
-        if summary.disagreements > 0 {
-            rendered.report.notes.push(format!(
-                "{} logged rounds are settled otherwise by the rules' replay than by the simulator: a defect; `rtplab verify blackjack` lists them.",
-                summary.disagreements
-            ));
-        }
+        rendered.report.notes.extend(notes);
         Ok(rendered.into())
     }
 }

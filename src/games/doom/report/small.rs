@@ -111,7 +111,7 @@ pub fn partial_key(m: &Model, players: usize, strategies: &[DoomStrategy]) -> Ke
         identity: format!(
             "rtplab {}\nrules {}\nplayers {players}\ntwo-player solve exact\nstrategies {}",
             env!("CARGO_PKG_VERSION"),
-            serde_json::to_string(&m.rules).unwrap_or_default(),
+            serde_json::to_string(&m.rules.unlabelled()).unwrap_or_default(),
             specs.join("\n")
         ),
     }

@@ -76,7 +76,7 @@ impl<'a> Reader<'a> {
 }
 
 pub(super) fn rules_json(m: &Model) -> String {
-    serde_json::to_string(&m.rules).unwrap_or_default()
+    serde_json::to_string(&m.rules.unlabelled()).unwrap_or_default()
 }
 
 impl WinSolution {
