@@ -233,10 +233,23 @@ pub fn plots(t: &ResultTable) -> Result<Vec<(String, String, String)>, String> {
             .unwrap_or_default()
     };
     let mut out = Vec::new();
+    // A bar's label names what differs, the shortest values first: a label longer than the
+    // picture's room is cut at its end, so a long value (a ramp) gives way before a swept
+    // number (the tables and files carry the whole label).
+    let bar_label = |c: usize| -> String {
+        let vals = values(c);
+        if vals.len() != t.axes.len() {
+            return labels[c].clone();
+        }
+        let mut parts: Vec<(&String, &String)> = t.axes.iter().zip(&vals).collect();
+        parts.sort_by_key(|(_, v)| v.chars().count());
+        let parts: Vec<String> = parts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        parts.join(", ")
+    };
     let bars: Vec<Bar> = points
         .iter()
         .map(|&(c, v, ci)| {
-            let b = Bar::new(labels[c].clone(), v * scale);
+            let b = Bar::new(bar_label(c), v * scale);
             match ci {
                 Some((lo, hi)) => b.with_ci(lo * scale, hi * scale),
                 None => b,
