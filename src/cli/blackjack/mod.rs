@@ -277,7 +277,7 @@ pub struct IndicesBlackjack {
     /// Hands of each play's situation dealt from shoes at each true count within 4 of its
     /// index, both plays played out from the same cards; the EV difference and its SE by
     /// count, the simulated crossing beside the analytic one, and the plays more than one
-    /// count apart beyond 2 SE (docs/counting.md, 'Index plays checked by simulation').
+    /// count apart beyond 2 SE (docs/counting.md, 'Indices checked by simulation').
     #[arg(help_heading = heading::ANALYSIS, long)]
     pub verify: bool,
 
@@ -810,12 +810,20 @@ impl TryFrom<&BlackjackExact> for ExactJob {
         let shoe = match (&args.shoe, &args.removed) {
             (None, None) => None,
             (shoe, removed) => {
-                let flag = if shoe.is_some() { "--shoe" } else { "--removed" };
+                let flag = if shoe.is_some() {
+                    "--shoe"
+                } else {
+                    "--removed"
+                };
                 if args.sensitivity {
-                    anyhow::bail!("--sensitivity changes the rules of a full shoe: drop it with {flag}");
+                    anyhow::bail!(
+                        "--sensitivity changes the rules of a full shoe: drop it with {flag}"
+                    );
                 }
                 if !args.side.side.is_empty() {
-                    anyhow::bail!("--side values the side bets of a full shoe: drop it with {flag}");
+                    anyhow::bail!(
+                        "--side values the side bets of a full shoe: drop it with {flag}"
+                    );
                 }
                 Some(rtplab::games::blackjack::exact_report::shoe_of(
                     &rules,

@@ -10,9 +10,9 @@ use super::exact::{
     analyze_shoe, analyze_shoe_plays, full_shoe, DealerTable, ExactResult, Follow, Frequencies,
     InitialPlay, Optimal, PostSplit, NV,
 };
-use super::strategy::Action;
 use super::hand::{up_name, UP_ORDER};
 use super::rules::{BjPays, DealerBjTakes, Rules, Surrender};
+use super::strategy::Action;
 use super::strategy::{StrategyInfo, StrategySpec};
 use crate::report::{pct, pct_cell, Cell, Report, Section};
 
@@ -66,7 +66,10 @@ pub fn shoe_of(rules: &Rules, shoe: Option<&str>, removed: &str) -> Result<[u32;
     let (mut cards, from) = match shoe {
         None => (
             full_shoe(rules.decks),
-            format!("a shoe of {}", crate::report::plural(rules.decks as u64, "deck")),
+            format!(
+                "a shoe of {}",
+                crate::report::plural(rules.decks as u64, "deck")
+            ),
         ),
         Some(text) => {
             let counts: Vec<u32> = text
@@ -91,16 +94,16 @@ pub fn shoe_of(rules: &Rules, shoe: Option<&str>, removed: &str) -> Result<[u32;
         let v = super::advise::parse_card(c).map_err(|_| ShoeError::Card(c.trim().into()))?;
         used[v as usize - 1] += 1;
     }
-    for v in 0..NV {
-        if used[v] > cards[v] {
+    for ((have, &used), &card) in cards.iter_mut().zip(&used).zip(&VALUE_NAMES) {
+        if used > *have {
             return Err(ShoeError::NotInShoe {
-                card: VALUE_NAMES[v],
-                used: used[v],
-                have: cards[v],
+                card,
+                used,
+                have: *have,
                 from,
             });
         }
-        cards[v] -= used[v];
+        *have -= used;
     }
     // Every hand draws to a hard total of at most 20 and takes one card more, the dealer to
     // 16 and one more: a round uses at most the most cards summing to that, plus one a hand
@@ -220,8 +223,8 @@ fn shoe_model(
                     .zip(&here)
                     .map(|(&u, p)| {
                         p.map(|p| {
-                            let differs = find(&full_plays, u, a, b)
-                                .is_some_and(|f| f.action != p.action);
+                            let differs =
+                                find(&full_plays, u, a, b).is_some_and(|f| f.action != p.action);
                             format!(
                                 "{}{}",
                                 play_letter(p.action),
@@ -833,7 +836,10 @@ mod tests {
         let e = err(None, &["5"; 33].join(",")).to_string();
         assert!(e.contains("33 5s") && e.contains("holds 32"), "{e}");
         assert!(matches!(err(Some("1,2,3"), ""), ShoeError::Counts(_)));
-        assert!(matches!(err(Some("4,4,4,4,4,4,4,4,4,x"), ""), ShoeError::Counts(_)));
+        assert!(matches!(
+            err(Some("4,4,4,4,4,4,4,4,4,x"), ""),
+            ShoeError::Counts(_)
+        ));
         assert!(matches!(
             err(Some("4,4,4,4,4,4,4,4,4,999"), ""),
             ShoeError::TooManyOfOne(..)
@@ -864,7 +870,11 @@ mod tests {
         let shoe = given.shoe.expect("a shoe given");
         assert_eq!(shoe.delta_ev, 0.0);
         assert_eq!(shoe.best_play.len(), 54);
-        let all: Vec<&String> = shoe.best_play.iter().flat_map(|r| r.plays.iter().flatten()).collect();
+        let all: Vec<&String> = shoe
+            .best_play
+            .iter()
+            .flat_map(|r| r.plays.iter().flatten())
+            .collect();
         assert_eq!(all.len(), 540);
         assert!(all.iter().all(|p| !p.contains('*')));
         // Up cards 2..9, T, A: 16 (T,6) hits a ten (no surrender against one), 11 doubles a 6,
@@ -889,7 +899,10 @@ mod tests {
         let linear = 4.0 * GRIFFIN_FIVE;
         // The chart's EV rises 2.41%, 13% short of the linear estimate (the effects shrink as
         // a value runs out); removing nothing, or a five less, would be far outside.
-        assert!((delta - linear).abs() < 0.2 * linear, "{delta} against {linear}");
+        assert!(
+            (delta - linear).abs() < 0.2 * linear,
+            "{delta} against {linear}"
+        );
         // Optimal play gains more from the shoe than the chart does: 3.38%, against the 3.50%
         // of Thorp's deck without fives (a 0.21% house edge turned into a 3.29% player edge,
         // under the rules of his day), and plays some hands differently.
@@ -897,7 +910,11 @@ mod tests {
         assert!(optimal > delta);
         assert!((optimal - 0.0350).abs() < 0.003, "{optimal}");
         let shoe = less.shoe.unwrap();
-        assert!(shoe.best_play.iter().flat_map(|r| r.plays.iter().flatten()).any(|p| p.contains('*')));
+        assert!(shoe
+            .best_play
+            .iter()
+            .flat_map(|r| r.plays.iter().flatten())
+            .any(|p| p.contains('*')));
         // Low cards out: a shoe rich in tens, Hi-Lo +4 / (48/52).
         assert!((shoe.hilo_true_count - 52.0 / 12.0).abs() < 1e-9);
     }

@@ -149,6 +149,51 @@ impl Cards {
     }
 }
 
+/// The cards of one play-out: drawn in advance from the shoe, the player's and the dealer's
+/// apart (the player's from one end, the dealer's from the other: the same law as dealing
+/// them in turn), so that both plays of a pair meet the same dealer's cards; the rest of the
+/// shoe for a hand that needs more.
+#[derive(Clone)]
+struct Deal {
+    player: Vec<u8>,
+    dealer: Vec<u8>,
+    rest: Cards,
+    rng: Rng,
+}
+
+impl Deal {
+    /// Cards drawn ahead for the player and for the dealer.
+    const AHEAD: usize = 12;
+
+    fn new(mut cards: Cards, rng: &mut Rng) -> Deal {
+        let mut ahead = |k: usize, cards: &mut Cards| -> Vec<u8> {
+            let mut v: Vec<u8> = (0..k.min(cards.0.len())).map(|_| cards.draw(rng)).collect();
+            v.reverse();
+            v
+        };
+        let player = ahead(Self::AHEAD, &mut cards);
+        let dealer = ahead(Self::AHEAD, &mut cards);
+        Deal {
+            player,
+            dealer,
+            rest: cards,
+            rng: rng.clone(),
+        }
+    }
+    fn for_player(&mut self) -> u8 {
+        match self.player.pop() {
+            Some(c) => c,
+            None => self.rest.draw(&mut self.rng),
+        }
+    }
+    fn for_dealer(&mut self) -> u8 {
+        match self.dealer.pop() {
+            Some(c) => c,
+            None => self.rest.draw(&mut self.rng),
+        }
+    }
+}
+
 /// A hand's total: (hard, has an ace).
 fn total(hard: u8, ace: bool) -> u8 {
     if ace && hard <= 11 {
@@ -187,17 +232,16 @@ fn play_out<S: Strategy>(
     s: &Situation,
     (a, b): (u8, u8),
     first: Action,
-    mut cards: Cards,
-    rng: &mut Rng,
+    mut deal: Deal,
 ) -> Option<f64> {
     let up = s.up;
-    let hole = cards.draw(rng);
+    let hole = deal.for_dealer();
     let dealer_bj = (up == 1 && hole == 10) || (up == 10 && hole == 1);
     if dealer_bj && rules.peek {
         return None;
     }
     // Play on by the chart: hit or stand only.
-    let play_on = |h: &mut Hand, cards: &mut Cards, rng: &mut Rng, split: bool| {
+    let play_on = |h: &mut Hand, deal: &mut Deal, split: bool| {
         while h.total() < 21 {
             let t = h.total();
             let sit = Situation {
@@ -212,7 +256,7 @@ fn play_out<S: Strategy>(
             };
             match chart.act(&sit) {
                 Action::Stand => break,
-                _ => h.add(cards.draw(rng)),
+                _ => h.add(deal.for_player()),
             }
         }
     };
@@ -231,8 +275,8 @@ fn play_out<S: Strategy>(
         Action::Stand => hands.push(start),
         Action::Hit => {
             let mut h = start;
-            h.add(cards.draw(&mut *rng));
-            play_on(&mut h, &mut cards, rng, false);
+            h.add(deal.for_player());
+            play_on(&mut h, &mut deal, false);
             hands.push(h);
         }
         Action::Double => {
@@ -240,7 +284,7 @@ fn play_out<S: Strategy>(
                 stake: 2.0,
                 ..start
             };
-            h.add(cards.draw(rng));
+            h.add(deal.for_player());
             hands.push(h);
         }
         Action::Split => {
@@ -251,7 +295,7 @@ fn play_out<S: Strategy>(
                     cards: 1,
                     stake: 1.0,
                 };
-                h.add(cards.draw(rng));
+                h.add(deal.for_player());
                 let locked = a == 1 && !rules.hit_split_aces;
                 if !locked {
                     let soft = h.ace && h.hard <= 11;
@@ -267,9 +311,9 @@ fn play_out<S: Strategy>(
                     };
                     if h.total() < 21 && chart.act(&sit) == Action::Double && sit.can_double {
                         h.stake = 2.0;
-                        h.add(cards.draw(rng));
+                        h.add(deal.for_player());
                     } else {
-                        play_on(&mut h, &mut cards, rng, true);
+                        play_on(&mut h, &mut deal, true);
                     }
                 }
                 hands.push(h);
@@ -297,7 +341,7 @@ fn play_out<S: Strategy>(
             let t = dealer.total();
             let soft17 = t == 17 && dealer.ace && dealer.hard <= 11;
             if t < 17 || (rules.h17 && soft17) {
-                dealer.add(cards.draw(rng));
+                dealer.add(deal.for_dealer());
             } else {
                 break;
             }
@@ -405,7 +449,10 @@ pub fn check(
                 held[v as usize - 1] -= 1;
             }
             dealt += STEP;
-            if targets.iter().all(|t| t.sums.iter().all(|s| s.n >= req.hands)) {
+            if targets
+                .iter()
+                .all(|t| t.sums.iter().all(|s| s.n >= req.hands))
+            {
                 break;
             }
             for t in targets.iter_mut() {
@@ -464,14 +511,26 @@ fn offer(
         }
         chosen
     };
-    let mut cards = left.clone();
-    if !(cards.take(a) && cards.take(b) && cards.take(up)) {
+    // The count with the hand and up card seen, before any card is moved.
+    let mut need = [0u32; 10];
+    for v in [a, b, up] {
+        need[v as usize - 1] += 1;
+    }
+    if need.iter().zip(held).any(|(n, h)| n > h) {
         return;
     }
-    let seen = rc + [a, b, up].iter().map(|&v| tags[v as usize - 1] as i32).sum::<i32>();
-    let tc = real_tc(req.system, seen, cards.0.len());
+    let seen = rc
+        + [a, b, up]
+            .iter()
+            .map(|&v| tags[v as usize - 1] as i32)
+            .sum::<i32>();
+    let tc = real_tc(req.system, seen, left.0.len() - 3);
     let k = tc.floor() as i32 - t.lo;
     if !(0..t.sums.len() as i32).contains(&k) || t.sums[k as usize].n >= req.hands {
+        return;
+    }
+    let mut cards = left.clone();
+    if !(cards.take(a) && cards.take(b) && cards.take(up)) {
         return;
     }
     let x = if t.dev.row == INSURANCE {
@@ -496,13 +555,10 @@ fn offer(
         if play == chart_play {
             return;
         }
-        // Both plays from the same cards in the same order.
-        let stream = rng.clone();
-        let (mut r1, mut r2) = (stream.clone(), stream);
-        let one = play_out(req.rules, req.chart, &sit, (a, b), play, cards.clone(), &mut r1);
-        let two = play_out(req.rules, req.chart, &sit, (a, b), chart_play, cards, &mut r2);
-        // Move the offer's stream on past what the play-outs used.
-        *rng = r1;
+        // Both plays from the same cards: the player's and the dealer's drawn apart.
+        let deal = Deal::new(cards, rng);
+        let one = play_out(req.rules, req.chart, &sit, (a, b), play, deal.clone());
+        let two = play_out(req.rules, req.chart, &sit, (a, b), chart_play, deal);
         let (Some(one), Some(two)) = (one, two) else {
             return;
         };
@@ -675,43 +731,44 @@ mod tests {
         let rules = Rules::seed();
         let chart = seed_chart();
         let sit = initial(&rules, 10, 6, 6);
-        let tens = || Cards(vec![10; 40]);
         let mut rng = crate::rng::chunk_rng(1, 0);
-        let stand = play_out(&rules, &chart, &sit, (10, 6), Action::Stand, tens(), &mut rng);
+        let mut tens = || Deal::new(Cards(vec![10; 40]), &mut rng);
+        let stand = play_out(&rules, &chart, &sit, (10, 6), Action::Stand, tens());
         assert_eq!(stand, Some(1.0));
         // Hitting 16 with a ten busts; doubling busts twice the bet.
-        let hit = play_out(&rules, &chart, &sit, (10, 6), Action::Hit, tens(), &mut rng);
+        let hit = play_out(&rules, &chart, &sit, (10, 6), Action::Hit, tens());
         assert_eq!(hit, Some(-1.0));
-        let dbl = play_out(&rules, &chart, &sit, (10, 6), Action::Double, tens(), &mut rng);
+        let dbl = play_out(&rules, &chart, &sit, (10, 6), Action::Double, tens());
         assert_eq!(dbl, Some(-2.0));
         // Split tens against a 6: each hand 20, the dealer busts: +2.
         let sit = initial(&rules, 10, 10, 6);
-        let split = play_out(&rules, &chart, &sit, (10, 10), Action::Split, tens(), &mut rng);
+        let split = play_out(&rules, &chart, &sit, (10, 10), Action::Split, tens());
         assert_eq!(split, Some(2.0));
         // Against an ace with a ten in the hole and no hole card, the blackjack takes the
         // doubled bet whole; with a hole card the hand is not played.
         let sit = initial(&rules, 5, 6, 1);
-        let dbl = play_out(&rules, &chart, &sit, (5, 6), Action::Double, tens(), &mut rng);
+        let dbl = play_out(&rules, &chart, &sit, (5, 6), Action::Double, tens());
         assert_eq!(dbl, Some(-2.0));
         let peek = Rules {
             peek: true,
             ..Rules::seed()
         };
-        let none = play_out(&peek, &chart, &sit, (5, 6), Action::Double, tens(), &mut rng);
+        let none = play_out(&peek, &chart, &sit, (5, 6), Action::Double, tens());
         assert_eq!(none, None);
     }
 
     #[test]
     fn a_play_whose_index_is_wrong_is_flagged() {
-        // 16 v T: stand at 0 or more (the analytic crossing near 0). Checked against a
-        // crossing said to be +6, the simulation finds it near 0 and flags the play; against
-        // its own, it agrees.
+        // Insurance pays 2:1 on a ten in the hole: it gains where a third of the cards left
+        // are tens, Hi-Lo about +3. Checked against a crossing said to be +3 the simulation
+        // agrees; against one said to be +8 (its counts +4..+12) it finds the crossing well
+        // below and flags the play.
         let mut rules = Rules::seed();
         rules.decks = 2;
         rules.validate().unwrap();
         let system = CountSystem::resolve("hi-lo").unwrap();
         let chart = seed_chart();
-        let dev = Deviation::parse("H16,T,S,>=0").unwrap();
+        let dev = Deviation::parse("insurance,A,I,>=3").unwrap();
         let run = |crossing: f64| {
             let req = CheckRequest {
                 rules: &rules,
@@ -719,21 +776,27 @@ mod tests {
                 chart: &chart,
                 plays: vec![(dev, crossing)],
                 risk_averse: None,
-                shoes: 3000,
-                hands: 3000,
+                shoes: 4000,
+                hands: 4000,
                 seed: 7,
                 progress: false,
             };
             check(&req, &std::sync::atomic::AtomicBool::new(false)).unwrap()
         };
-        let right = run(0.0);
-        eprintln!("{}", comments(&right, "true count"));
+        let right = run(3.0);
         let p = &right.plays[0];
         let (c, se) = (p.simulated.unwrap(), p.simulated_se.unwrap());
-        assert!(c.abs() < 1.0 + 2.0 * se && se < 0.6, "{c} ({se}) {}", p.verdict);
+        assert!(
+            (c - 3.0).abs() < 1.0 + 2.0 * se && se < 0.5,
+            "{c} ({se}) {}",
+            p.verdict
+        );
         assert!(!p.real_gap, "{}", p.verdict);
-        let wrong = run(6.0);
+        // Each count's difference is the insurance bet's result: +1 or -1/2.
+        assert!(p.by_count.iter().all(|c| (-0.5..=1.0).contains(&c.diff)));
+        let wrong = run(8.0);
         assert!(wrong.plays[0].real_gap, "{:?}", wrong.plays[0]);
-        assert!(comments(&wrong, "true count").contains("analytic one: H16,T,S,>=0"));
+        let text = comments(&wrong, "true count");
+        assert!(text.contains("analytic one: insurance,A,I,>=3"), "{text}");
     }
 }

@@ -226,9 +226,7 @@ impl Job for IndicesJob {
                 system: &self.system,
                 chart: &self.chart,
                 plays: found.iter().map(|g| (g.entry, g.crossing)).collect(),
-                risk_averse: game
-                    .as_ref()
-                    .map(|g| (&g.ramp, g.ev / (2.0 * g.sd * g.sd))),
+                risk_averse: game.as_ref().map(|g| (&g.ramp, g.ev / (2.0 * g.sd * g.sd))),
                 shoes: v.shoes,
                 hands: v.hands,
                 seed: v.seed,

@@ -978,7 +978,11 @@ mod tests {
         let sums = |rs: &[CountRow]| {
             rs.iter().fold((0u64, 0.0, 0.0), |(n, s1, s2), r| {
                 let k = r.played as f64;
-                (n + r.played, s1 + k * r.ev, s2 + k * (r.variance + r.ev * r.ev))
+                (
+                    n + r.played,
+                    s1 + k * r.ev,
+                    s2 + k * (r.variance + r.ev * r.ev),
+                )
             })
         };
         let (a, b) = (sums(&rows), sums(&pooled));
