@@ -1066,8 +1066,8 @@ pub struct CountTableArgs {
     /// Pool the table's tails: a first or last count whose EV's SE is above this joins its
     /// neighbour toward the middle (0: pool none).
     ///
-    /// The fit then never bets on a tail count's noise (at 20M rounds Hi-Lo's +9 and +10 hold
-    /// a few thousand rounds each, an SE of about 1.5%).
+    /// The fit then never bets on a tail count's noise (at the seed table's 20M rounds each
+    /// Hi-Lo count from +7 up alone has an SE above 0.5%).
     #[arg(help_heading = heading::COUNTING, long, value_name = "PCT", default_value = "0.5%", value_parser = crate::cli::parse_pool_se)]
     pub pool_se: f64,
 
