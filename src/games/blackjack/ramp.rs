@@ -342,7 +342,9 @@ fn climb(rows: &[CountRow], allowed: &[u32], mut bets: Vec<u32>) -> (Vec<u32>, u
                 }
                 checked += 1;
                 let s = score_of(rows, &next);
-                if s > current * (1.0 + 1e-12) + 1e-15 {
+                // Relative to |SCORE|: a negative SCORE scaled by 1 + 1e-12 would make a move
+                // that only rescales every bet (the same SCORE) look like a gain, for ever.
+                if s > current + current.abs() * 1e-12 + 1e-15 {
                     (bets, current, improved) = (next, s, true);
                 }
             }
@@ -997,5 +999,20 @@ mod tests {
         let on = bets_on(&pooled, &bets, &rows);
         assert_eq!(on[..6], [1.0; 6]);
         assert_eq!(on[13..], [8.0, 12.0, 12.0, 12.0, 12.0, 12.0, 12.0, 12.0]);
+    }
+
+    #[test]
+    fn a_losing_table_pooled_to_one_row_ends() {
+        // Pooled to one losing row, every move only rescales the bets: no gain, and the
+        // search ends with the minimum bet.
+        let rows = vec![CountRow {
+            tc: 0,
+            share: 1.0,
+            played: 20_000,
+            ev: -0.005,
+            variance: 1.3,
+        }];
+        let opt = optimise(&rows, Spread { max: 12, chip: 1 }, &[linear(12)]);
+        assert_eq!(opt.bets.len(), 1);
     }
 }
