@@ -236,6 +236,30 @@ impl Shoe {
         }
     }
 
+    /// A shoe of the cards `values` counts by value (ace first, ten-valued last: dealt as tens,
+    /// jacks, queens and kings in turn), cut after `cut` cards: a depleted or composed shoe, as
+    /// an exact analysis of one is checked against its simulation.
+    pub fn of_values(values: &[u32; 10], cut: usize, batch: usize) -> Shoe {
+        let mut fresh = Vec::new();
+        for (v, &k) in values.iter().enumerate() {
+            for i in 0..k as usize {
+                let (rank, suit) = match v {
+                    0..=8 => (v, i % 4),
+                    _ => (9 + i % 4, (i / 4) % 4),
+                };
+                fresh.push(rank as u8 | (suit as u8) << 4);
+            }
+        }
+        let n = fresh.len();
+        assert!(n > 0 && n <= SLOTS, "a shoe of 1 to {SLOTS} cards");
+        let mut shoe = Shoe::new(1, cut, batch);
+        shoe.cards[..n].copy_from_slice(&fresh);
+        shoe.n = n;
+        shoe.fresh = fresh;
+        shoe.cut = cut.clamp(1, n);
+        shoe
+    }
+
     /// This shoe, shuffled by `shuffler` from now on.
     pub fn shuffled_by(mut self, shuffler: Shuffler) -> Shoe {
         self.shuffler = shuffler;

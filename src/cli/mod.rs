@@ -49,7 +49,8 @@ pub use args::{file_output, OutputArgs, QuietArgs, RunBase, RunCommon, SideArgs}
 use parse::{compare_in_one_process, is_shard_flag_of_compare, prepare, with_subcommands};
 pub(crate) use values::{
     audit_sample, parse_claim, parse_count_limited, parse_count_or_zero, parse_ev, parse_interval,
-    parse_positive, parse_ror, parse_seed, parse_threads, parse_true_count, players_for_seats,
+    parse_pool_se, parse_positive, parse_ror, parse_seed, parse_threads, parse_true_count,
+    players_for_seats,
 };
 
 /// A combination of arguments that cannot be honoured (exit code 2); the message says what to

@@ -183,6 +183,26 @@ pub(crate) fn players_for_seats(players: Option<usize>, seats: usize) -> Result<
     }
 }
 
+/// The SE above which a count table's tail is pooled: a percentage ("0.5%") of the unit bet,
+/// 0 to pool nothing.
+pub(crate) fn parse_pool_se(s: &str) -> Result<f64, String> {
+    let bad = || {
+        format!("expected an SE such as 0.5% (of the unit bet), or 0 to pool nothing, found '{s}'")
+    };
+    let v = if s.trim().ends_with('%') {
+        rtplab::numparse::parse_percent(s).map_err(|_| bad())?
+    } else if s.trim() == "0" {
+        0.0
+    } else {
+        return Err(bad());
+    };
+    if v.is_finite() && (0.0..=1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(bad())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse_true_count;

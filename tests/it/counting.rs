@@ -1208,3 +1208,73 @@ fn scores_se_is_the_spread_of_independent_runs() {
         );
     }
 }
+
+#[test]
+fn a_ramp_shows_its_noise_and_is_scored_on_a_second_seed() {
+    let ramp = |extra: &[&str]| {
+        let mut a = vec![
+            "strategies",
+            "ramp",
+            "blackjack",
+            "--count",
+            "hi-lo",
+            "--rounds",
+            "300k",
+            "--format",
+            "json",
+            "--quiet",
+        ];
+        a.extend(extra);
+        json(&a)
+    };
+    // Unpooled: the second table is seed 4's, so each ramp's score on it is its score on the
+    // table of a run of seed 4 (the linear ramps are not fitted).
+    let m = ramp(&["--seed", "3", "--pool-se", "0"]);
+    assert_eq!(m["second_seed"], 4);
+    assert_eq!(m["rows_pooled"], 0);
+    let on4 = ramp(&["--seed", "4", "--pool-se", "0"]);
+    for (a, b) in m["ramps"].as_array().unwrap()[1..]
+        .iter()
+        .zip(&on4["ramps"].as_array().unwrap()[1..])
+    {
+        assert_eq!(a["score_second_seed"], b["score"], "{a} / {b}");
+    }
+    let rows = m["by_true_count"].as_array().unwrap();
+    for r in rows.iter().filter(|r| r["played"].as_u64().unwrap() > 0) {
+        let want = (r["variance"].as_f64().unwrap() / r["played"].as_f64().unwrap()).sqrt();
+        assert!(
+            (r["se"].as_f64().unwrap() - want).abs() < 1e-12 * want,
+            "{r}"
+        );
+    }
+    // 300k rounds leave the tails noisy: by default they are pooled until the end rows' SEs
+    // are within 0.5%, the rounds kept.
+    let p = ramp(&["--seed", "3"]);
+    let pooled = p["by_true_count"].as_array().unwrap();
+    assert!(p["rows_pooled"].as_u64().unwrap() > 0);
+    assert_eq!(
+        pooled.len() + p["rows_pooled"].as_u64().unwrap() as usize,
+        rows.len()
+    );
+    for end in [&pooled[0], &pooled[pooled.len() - 1]] {
+        assert!(end["se"].as_f64().unwrap() <= 0.005, "{end}");
+    }
+    let played = |rs: &[Value]| {
+        rs.iter()
+            .map(|r| r["played"].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert_eq!(played(pooled), played(rows));
+    fails_with(
+        &[
+            "strategies",
+            "ramp",
+            "blackjack",
+            "--count",
+            "hi-lo",
+            "--pool-se",
+            "x",
+        ],
+        "expected an SE",
+    );
+}

@@ -380,3 +380,64 @@ fn exact_basic_is_derived_for_each_settlement() {
         "OBO basic {both_obo} vs the lose-all chart under OBO {lose_all_chart}"
     );
 }
+
+#[test]
+fn the_exact_ev_of_a_depleted_shoe_and_its_faults() {
+    // A deck without its fives (S17, hole card, no surrender): the shoe's EV and best play,
+    // the full deck's EV beside; --shoe gives the same shoe by value.
+    let base = [
+        "exact",
+        "blackjack",
+        "--decks",
+        "1",
+        "--peek",
+        "--surrender",
+        "none",
+        "--format",
+        "json",
+        "-q",
+    ];
+    let with = |extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend(extra);
+        json(&a)
+    };
+    let plain = with(&[]);
+    assert!(plain.get("shoe").is_none());
+    let v = with(&["--removed", "5,5,5,5"]);
+    let shoe = &v["shoe"];
+    assert_eq!(
+        shoe["cards"],
+        serde_json::json!([4, 4, 4, 4, 0, 4, 4, 4, 4, 16])
+    );
+    assert_eq!(shoe["full_shoe_ev"], plain["ev"]);
+    let delta = shoe["delta_ev"].as_f64().unwrap();
+    assert!((0.03..0.04).contains(&delta), "{delta}");
+    assert_eq!(shoe["best_play"].as_array().unwrap().len(), 54);
+    let w = with(&["--shoe", "4,4,4,4,0,4,4,4,4,16"]);
+    assert_eq!(w["ev"], v["ev"]);
+    fails_with(&["exact", "blackjack", "--removed", "5,Z"], "card 'Z'");
+    fails_with(
+        &[
+            "exact",
+            "blackjack",
+            "--decks",
+            "1",
+            "--removed",
+            "5,5,5,5,5",
+        ],
+        "takes out 5 5s but a shoe of 1 deck holds 4",
+    );
+    fails_with(
+        &["exact", "blackjack", "--shoe", "1,2,3"],
+        "10 whole counts",
+    );
+    fails_with(
+        &["exact", "blackjack", "--shoe", "4,0,0,0,0,0,0,0,0,0"],
+        "4 cards left",
+    );
+    fails_with(
+        &["exact", "blackjack", "--removed", "5", "--sensitivity"],
+        "--sensitivity",
+    );
+}

@@ -125,6 +125,7 @@ impl TryFrom<&BetsBlackjack> for BetsJob {
             source,
             request,
             bets_out: args.bets_out.clone(),
+            pool_se: args.table.pool_se,
             outputs: (&args.output).into(),
         })
     }

@@ -175,6 +175,21 @@ pub struct BlackjackExact {
     #[arg(help_heading = heading::ANALYSIS, long)]
     pub sensitivity: bool,
 
+    /// Cards out of the shoe, e.g. 5,5,T: the round's exact EV and best play from what is left.
+    ///
+    /// As a combinatorial analyser: the EV of a round dealt from the shoe less these cards,
+    /// and the best play on every two-card hand from it (A, 2-9, T, J, Q, K; comma
+    /// separated). Example: --removed 5,5,5,5 (a single deck without its fives).
+    #[arg(help_heading = heading::ANALYSIS, long, value_name = "CARDS")]
+    pub removed: Option<String>,
+
+    /// The shoe's cards by value instead of --decks' full shoe: A,2,3,4,5,6,7,8,9,T counts.
+    ///
+    /// Ten whole counts, tens, jacks, queens and kings together (--removed is taken from it).
+    /// Example: --shoe 4,4,4,4,0,4,4,4,4,16 (a deck without fives).
+    #[arg(help_heading = heading::ANALYSIS, long, value_name = "COUNTS")]
+    pub shoe: Option<String>,
+
     /// Post-split play: as before the split (cdz, the published convention) or optimal (cdp).
     ///
     /// One split is exact; resplits to 3 or 4 hands follow E. Farmer's algorithm.
@@ -256,6 +271,23 @@ pub struct IndicesBlackjack {
     /// (with --objective score; default 10M).
     #[arg(help_heading = heading::RUN, long, value_parser = parse_rounds)]
     pub rounds: Option<u64>,
+
+    /// Check each index by simulation (CVIndex's method), appended to the file as comments.
+    ///
+    /// Hands of each play's situation dealt from shoes at each true count within 4 of its
+    /// index, both plays played out from the same cards; the EV difference and its SE by
+    /// count, the simulated crossing beside the analytic one, and the plays more than one
+    /// count apart beyond 2 SE (docs/counting.md, 'Indices checked by simulation').
+    #[arg(help_heading = heading::ANALYSIS, long)]
+    pub verify: bool,
+
+    /// Shoes dealt for --verify (default 20k; the time the check takes).
+    #[arg(help_heading = heading::ANALYSIS, long, value_parser = parse_rounds, value_name = "N")]
+    pub verify_shoes: Option<u64>,
+
+    /// Most hands of one play at one count for --verify (default 4000).
+    #[arg(help_heading = heading::ANALYSIS, long, value_parser = parse_rounds, value_name = "N")]
+    pub verify_hands: Option<u64>,
 
     /// Write the file here instead of standard output.
     #[arg(help_heading = heading::OUTPUT, long, short, value_name = "PATH")]
@@ -821,10 +853,41 @@ impl TryFrom<&BlackjackExact> for ExactJob {
             Some(s) => Some(resolve_strategy(s, &rules, &tables)?),
             None => None,
         };
+        let shoe = match (&args.shoe, &args.removed) {
+            (None, None) => None,
+            (shoe, removed) => {
+                let flag = if shoe.is_some() {
+                    "--shoe"
+                } else {
+                    "--removed"
+                };
+                if args.sensitivity {
+                    anyhow::bail!(
+                        "--sensitivity changes the rules of a full shoe: drop it with {flag}"
+                    );
+                }
+                if !args.side.side.is_empty() {
+                    anyhow::bail!(
+                        "--side values the side bets of a full shoe: drop it with {flag}"
+                    );
+                }
+                Some(rtplab::games::blackjack::exact_report::shoe_of(
+                    &rules,
+                    shoe.as_deref(),
+                    removed.as_deref().unwrap_or(""),
+                )?)
+            }
+        };
+        // A claim is about the table's full shoe: held against a depleted one only when given.
+        let claim = match shoe {
+            Some(_) => args.claim,
+            None => args.claim.or(rules.default_claim(false)),
+        };
         Ok(ExactJob {
             config: rtplab::games::blackjack::exact_report::ExactConfig {
+                shoe,
                 both_settlements: !args.rules.settlement_given(),
-                claim: args.claim.or(rules.default_claim(false)),
+                claim,
                 rules,
                 strategy,
                 sensitivity: args.sensitivity,
@@ -912,7 +975,20 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
                 }
             }
         };
+        if !args.verify && (args.verify_shoes.is_some() || args.verify_hands.is_some()) {
+            anyhow::bail!("--verify-shoes and --verify-hands size --verify: give --verify too");
+        }
+        let verify = match args.verify {
+            false => None,
+            true => Some(rtplab::games::blackjack::jobs::Verify {
+                shoes: args.verify_shoes.unwrap_or(20_000),
+                hands: args.verify_hands.unwrap_or(4_000),
+                seed: args.run.seed,
+                rules: args.rules.to_rules()?,
+            }),
+        };
         Ok(IndicesJob {
+            verify,
             rules,
             system,
             chart: *chart,
@@ -994,6 +1070,7 @@ impl TryFrom<&RampBlackjack> for RampJob {
                 ror_bankroll: args.bankroll.unwrap_or(1000.0),
             },
             ramp_out: args.ramp_out.clone(),
+            pool_se: args.table.pool_se,
             outputs: (&args.output).into(),
         })
     }
@@ -1027,6 +1104,14 @@ pub struct CountTableArgs {
     /// Rounds of the flat-bet counting simulation the table comes from (default 20M).
     #[arg(help_heading = heading::RUN, long, value_parser = parse_rounds)]
     pub rounds: Option<u64>,
+
+    /// Pool the table's tails: a first or last count whose EV's SE is above this joins its
+    /// neighbour toward the middle (0: pool none).
+    ///
+    /// The fit then never bets on a tail count's noise (at the seed table's 20M rounds each
+    /// Hi-Lo count from +7 up alone has an SE above 0.5%).
+    #[arg(help_heading = heading::COUNTING, long, value_name = "PCT", default_value = "0.5%", value_parser = crate::cli::parse_pool_se)]
+    pub pool_se: f64,
 
     /// Take the table (share, EV and variance per count) from a counting run's JSON report
     /// (`sim blackjack --count ... --format json`) instead of simulating.

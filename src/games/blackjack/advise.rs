@@ -292,7 +292,7 @@ pub fn advise<S: Strategy>(req: &AdviseRequest, chart: &S) -> Result<AdviseModel
 
 /// The most cards of `pool` (by value, ace first) whose values add up to `budget` at most:
 /// the smallest first.
-fn most_cards(pool: &[u32; NV], budget: i64) -> u32 {
+pub(super) fn most_cards(pool: &[u32; NV], budget: i64) -> u32 {
     let (mut left, mut n) = (budget, 0u32);
     for (v, &have) in pool.iter().enumerate() {
         let value = v as i64 + 1;

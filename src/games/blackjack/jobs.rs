@@ -12,7 +12,9 @@ use super::derive::{
 use super::exact_report::ExactConfig;
 use super::indices::Play;
 use super::kept::Kept;
-use super::ramp::{ramp_file, ramp_model, render, CountRow, RampRequest, TableSource};
+use super::ramp::{
+    ramp_file, ramp_model, render, CountRow, FitTable, Holdout, RampRequest, TableSource,
+};
 use super::rules::{Rules, Shuffle};
 use super::strategy::{Chart, StrategySpec};
 use super::{audit, BjConfig, BjError};
@@ -96,10 +98,22 @@ pub struct IndicesJob {
     pub range: (i32, i32),
     /// What the indices maximise.
     pub objective: IndexObjective,
+    /// Check each index by simulation (`--verify`).
+    pub verify: Option<Verify>,
     /// Where the file goes (`output`).
     pub outputs: Outputs,
     /// Where the printable card of the chart and its index plays goes (`--card`), if anywhere.
     pub card: Option<PathBuf>,
+}
+
+/// How much `--verify` simulates, from which seed, and the rules of the shoes dealt (the
+/// cut card's place checked).
+#[derive(Clone, Debug)]
+pub struct Verify {
+    pub shoes: u64,
+    pub hands: u64,
+    pub seed: u64,
+    pub rules: Rules,
 }
 
 /// What generated indices maximise: the EV of each hand, or SCORE under a ramp (risk-averse
@@ -247,6 +261,30 @@ impl Job for IndicesJob {
                     count_key: &count_key,
                 },
             )?;
+        }
+        if let Some(v) = &self.verify {
+            use super::index_check::{check, comments, CheckRequest};
+            let req = CheckRequest {
+                rules: &v.rules,
+                system: &self.system,
+                chart: &self.chart,
+                plays: found.iter().map(|g| (g.entry, g.crossing)).collect(),
+                risk_averse: game.as_ref().map(|g| (&g.ramp, g.ev / (2.0 * g.sd * g.sd))),
+                shoes: v.shoes,
+                hands: v.hands,
+                seed: v.seed,
+                progress: ctx.progress,
+            };
+            (ctx.graceful)();
+            let c = check(&req, ctx.stop)?;
+            text += &comments(&c, key);
+            if c.shoes < v.shoes {
+                text += &format!(
+                    "# INTERRUPTED: the check was stopped after {} of {} shoes.\n",
+                    crate::report::count(c.shoes),
+                    crate::report::count(v.shoes)
+                );
+            }
         }
         if game.as_ref().is_some_and(|g| g.interrupted) {
             text += "# INTERRUPTED: the ramp's simulation was stopped early; its EV and SD cover the rounds done.\n";
@@ -438,6 +476,8 @@ pub struct RampJob {
     pub request: RampRequest,
     /// Where the ramp file goes (none: the report only).
     pub ramp_out: Option<PathBuf>,
+    /// Pool the table's tails where a count's EV has an SE above this (0: never).
+    pub pool_se: f64,
     pub outputs: Outputs,
 }
 
@@ -447,9 +487,13 @@ impl Job for RampJob {
     }
     fn run(self, ctx: &Ctx) -> Result<Outcome, Error> {
         self.request.spread.validate().map_err(BjError::from)?;
-        let (table, rows, _) = count_table(self.source, ctx)?;
+        let (table, rows, _, holdout) = count_table(self.source, ctx)?;
         let status = signalled(ctx);
-        let model = ramp_model(table, rows, &self.request);
+        let fit = FitTable {
+            max_se: self.pool_se,
+            holdout,
+        };
+        let model = ramp_model(table, rows, &self.request, &fit);
         // A ramp that cannot be written is kept elsewhere and said; the report still goes out.
         let unsaved = self.ramp_out.as_ref().and_then(|p| {
             ctx.door
@@ -480,6 +524,8 @@ pub struct BetsJob {
     pub request: super::bets::BetsRequest,
     /// Where the sheet goes as a ramp file (none: the report only).
     pub bets_out: Option<PathBuf>,
+    /// Pool the table's tails where a count's EV has an SE above this (0: never).
+    pub pool_se: f64,
     pub outputs: Outputs,
 }
 
@@ -494,9 +540,13 @@ impl Job for BetsJob {
         if self.bets_out.is_some() && !money.as_units() {
             return Err(super::bets::BetsError::NoRamp(money.chip, money.table_min).into());
         }
-        let (table, rows, share) = count_table(self.source, ctx)?;
+        let (table, rows, share, holdout) = count_table(self.source, ctx)?;
         let status = signalled(ctx);
-        let model = bets_model(table, rows, share, &self.request, ctx.progress);
+        let fit = FitTable {
+            max_se: self.pool_se,
+            holdout,
+        };
+        let model = bets_model(table, rows, share, &self.request, ctx.progress, &fit);
         // A ramp that cannot be written is kept elsewhere and said; the report still goes out.
         let unsaved = match (&self.bets_out, ramp_file(&model)) {
             (Some(p), Some(text)) => ctx
@@ -514,44 +564,82 @@ impl Job for BetsJob {
     }
 }
 
+/// A count table and where it came from.
+type Table = (TableSource, Vec<CountRow>, f64, Option<Holdout>);
+
+/// The counting model of a flat-bet simulation of `config` on `spec`.
+fn counted(
+    config: BjConfig,
+    spec: &crate::game::RunSpec,
+    ctx: &Ctx,
+) -> Result<(super::report::CountingModel, u64, bool, BjConfig), Error> {
+    let run = crate::game::simulate::<super::Blackjack>(config, spec, ctx.stop)?;
+    let m = super::report::counting_model(&run.config.rules, run.config.count.as_ref(), &run.acc)
+        .ok_or_else(|| BjError::from(CountError::Option("no count given".into())))?;
+    Ok((m, run.acc.counts.rounds, run.meta.interrupted, run.config))
+}
+
+/// The rows of a counting model.
+fn rows_of(m: &super::report::CountingModel) -> Vec<CountRow> {
+    m.by_true_count
+        .iter()
+        .map(|t| CountRow {
+            tc: t.tc,
+            share: t.share,
+            played: t.played,
+            ev: t.ev,
+            variance: t.variance,
+        })
+        .collect()
+}
+
 /// The count table a ramp or a bet sheet is made from, with the share of the rounds dealt
-/// that its player played (1 when the report does not say).
-fn count_table(source: RampSource, ctx: &Ctx) -> Result<(TableSource, Vec<CountRow>, f64), Error> {
+/// that its player played (1 when the report does not say), and for a simulated table a
+/// second one of the same size from the next seed, to score the fit on.
+fn count_table(source: RampSource, ctx: &Ctx) -> Result<Table, Error> {
     match source {
         RampSource::Simulate { config, spec } => {
             // A signal stops the simulation with the table of the rounds done.
             (ctx.graceful)();
-            let run = crate::game::simulate::<super::Blackjack>(*config, &spec, ctx.stop)?;
-            let cfg = &run.config;
-            let m = super::report::counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc)
-                .ok_or_else(|| BjError::from(CountError::Option("no count given".into())))?;
-            let rows = m
-                .by_true_count
-                .iter()
-                .map(|t| CountRow {
-                    tc: t.tc,
-                    share: t.share,
-                    played: t.played,
-                    ev: t.ev,
-                    variance: t.variance,
+            let second = (*config).clone();
+            let (m, rounds, interrupted, cfg) = counted(*config, &spec, ctx)?;
+            let rows = rows_of(&m);
+            // The second table: skipped when a signal stopped the first.
+            let holdout = if ctx.stop.load(std::sync::atomic::Ordering::SeqCst) {
+                None
+            } else {
+                let seed = spec.seed.wrapping_add(1);
+                let spec2 = crate::game::RunSpec {
+                    seed,
+                    label: Some(format!("second table (seed {seed})")),
+                    ..spec.clone()
+                };
+                let (m2, _, stopped, _) = counted(second, &spec2, ctx)?;
+                (!stopped).then(|| Holdout {
+                    seed,
+                    rows: rows_of(&m2),
+                    rounds_played: m2.rounds_played,
                 })
-                .collect();
+            };
             let played_share = played_share(m.rounds_played, m.rounds_observed);
             let table = TableSource {
                 source: format!(
                     "a flat-bet simulation of {} rounds (seed {})",
-                    crate::report::count(run.acc.counts.rounds),
+                    crate::report::count(rounds),
                     spec.seed
                 ),
                 count: m.count,
                 count_key: m.count_key.into(),
                 rules: Some(cfg.rules.to_string()),
                 rounds_played: m.rounds_played,
-                interrupted: run.meta.interrupted,
+                interrupted,
             };
-            Ok((table, rows, played_share))
+            Ok((table, rows, played_share, holdout))
         }
-        RampSource::Report(path) => table_from_report(&path),
+        RampSource::Report(path) => {
+            let (t, rows, share) = table_from_report(&path)?;
+            Ok((t, rows, share, None))
+        }
     }
 }
 

@@ -11,6 +11,7 @@ pub mod exact;
 pub mod exact_report;
 pub mod game;
 pub mod hand;
+pub mod index_check;
 pub mod indices;
 pub mod jobs;
 pub mod kept;

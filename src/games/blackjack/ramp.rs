@@ -39,6 +39,77 @@ pub struct CountRow {
     pub variance: f64,
 }
 
+impl CountRow {
+    /// The SE of `ev` (rounds taken as independent): √(variance / played); infinite for a
+    /// count never played.
+    pub fn se(&self) -> f64 {
+        if self.played == 0 {
+            f64::INFINITY
+        } else {
+            (self.variance / self.played as f64).sqrt()
+        }
+    }
+
+    /// This row and `other` as one: shares and rounds added, the EV and variance of the
+    /// rounds of both; the count `other`'s.
+    fn merged_into(&self, other: &CountRow) -> CountRow {
+        let played = self.played + other.played;
+        let w = |r: &CountRow| r.played as f64 / played.max(1) as f64;
+        let ev = w(self) * self.ev + w(other) * other.ev;
+        let m2 = w(self) * (self.variance + self.ev * self.ev)
+            + w(other) * (other.variance + other.ev * other.ev);
+        CountRow {
+            tc: other.tc,
+            share: self.share + other.share,
+            played,
+            ev,
+            variance: (m2 - ev * ev).max(0.0),
+        }
+    }
+}
+
+/// The table with its noisy tails pooled: while the first (last) row's EV has an SE above
+/// `max_se` (a count never played has an infinite one), it is merged into its neighbour toward
+/// the middle, which then holds every count beyond it. `max_se` 0 pools nothing. Returns the
+/// rows and how many were merged away.
+pub fn pool_tails(mut rows: Vec<CountRow>, max_se: f64) -> (Vec<CountRow>, usize) {
+    let before = rows.len();
+    if max_se > 0.0 {
+        while rows.len() > 1 && rows[rows.len() - 1].se() > max_se {
+            let last = rows.pop().expect("two rows");
+            let inner = rows.last_mut().expect("a row");
+            *inner = last.merged_into(inner);
+        }
+        while rows.len() > 1 && rows[0].se() > max_se {
+            let first = rows.remove(0);
+            rows[0] = first.merged_into(&rows[0]);
+        }
+    }
+    let merged = before - rows.len();
+    (rows, merged)
+}
+
+/// The bets at each row of `rows` of the ramp whose bets at `fit`'s rows are `bets` (the
+/// first bet below `fit`'s first count, each bet up to the next row's count): a ramp fitted on
+/// one table, placed on another of the same count.
+pub fn bets_on(fit: &[CountRow], bets: &[f64], rows: &[CountRow]) -> Vec<f64> {
+    rows.iter()
+        .map(|r| {
+            let k = fit.iter().take_while(|f| f.tc <= r.tc).count();
+            bets.get(k.saturating_sub(1)).copied().unwrap_or(1.0)
+        })
+        .collect()
+}
+
+/// A second table of the same count from a simulation on another seed: what a fit made on
+/// the first is scored on, so that a SCORE that comes from the first table's noise shows.
+#[derive(Clone, Debug)]
+pub struct Holdout {
+    pub seed: u64,
+    pub rows: Vec<CountRow>,
+    pub rounds_played: u64,
+}
+
 /// A ramp's figures per round played, in table minimums (units), from the count table.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct RampStats {
@@ -271,7 +342,9 @@ fn climb(rows: &[CountRow], allowed: &[u32], mut bets: Vec<u32>) -> (Vec<u32>, u
                 }
                 checked += 1;
                 let s = score_of(rows, &next);
-                if s > current * (1.0 + 1e-12) + 1e-15 {
+                // Relative to |SCORE|: a negative SCORE scaled by 1 + 1e-12 would make a move
+                // that only rescales every bet (the same SCORE) look like a gain, for ever.
+                if s > current + current.abs() * 1e-12 + 1e-15 {
                     (bets, current, improved) = (next, s, true);
                 }
             }
@@ -316,6 +389,14 @@ pub struct RampRequest {
     pub kelly: Option<(f64, f64)>,
     /// The bankroll the risk of ruin is computed for, in units.
     pub ror_bankroll: f64,
+}
+
+/// How a count table is read for a fit: its tails pooled where their EV's SE exceeds
+/// `max_se` (0: never), and, when given, a second table to score the fit on.
+#[derive(Clone, Debug, Default)]
+pub struct FitTable {
+    pub max_se: f64,
+    pub holdout: Option<Holdout>,
 }
 
 /// Where the count table came from, and what it describes.
@@ -406,6 +487,16 @@ pub struct RampModel {
     /// The optimal ramp (first) and the common ones, each with its figures.
     pub ramps: Vec<RampLine>,
     pub by_true_count: Vec<RampRow>,
+    /// Rows whose EV's SE was above `pool_se` merged into their neighbour toward the middle
+    /// (0: none pooled, or pooling off).
+    pub pool_se: f64,
+    pub rows_pooled: usize,
+    /// The seed of the second table each ramp is scored on (`score_second_seed`), and its
+    /// rounds played; absent for a table read from a report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_seed_rounds_played: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -423,12 +514,17 @@ pub struct RampLine {
     pub within_spread: bool,
     #[serde(flatten)]
     pub stats: RampStats,
+    /// SCORE of the same ramp on the second seed's table (with one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_second_seed: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct RampRow {
     #[serde(flatten)]
     pub row: CountRow,
+    /// The SE of `ev` (√(variance / played)).
+    pub se: f64,
     pub optimal_bet: u32,
     /// k·B·ev/var units (0 where the EV is not above 0); with a bankroll only.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -436,7 +532,13 @@ pub struct RampRow {
 }
 
 /// The ramp model of a count table (`rows` sorted by count).
-pub fn ramp_model(table: TableSource, rows: Vec<CountRow>, req: &RampRequest) -> RampModel {
+pub fn ramp_model(
+    table: TableSource,
+    rows: Vec<CountRow>,
+    req: &RampRequest,
+    fit: &FitTable,
+) -> RampModel {
+    let (rows, rows_pooled) = pool_tails(rows, fit.max_se);
     let spread = req.spread;
     let common: Vec<(String, Ramp)> = COMMON_MAXIMA
         .iter()
@@ -451,6 +553,10 @@ pub fn ramp_model(table: TableSource, rows: Vec<CountRow>, req: &RampRequest) ->
         ramp: ramp.to_string(),
         within_spread: within(ramp),
         stats: stats(&rows, &bets_of(&rows, ramp), req.ror_bankroll),
+        score_second_seed: fit
+            .holdout
+            .as_ref()
+            .map(|h| stats(&h.rows, &bets_of(&h.rows, ramp), req.ror_bankroll).score),
     };
     let mut ramps = vec![line(format!("optimal 1-{}", spread.max), &optimal)];
     ramps.extend(common.iter().map(|(n, r)| line(n.clone(), r)));
@@ -459,6 +565,7 @@ pub fn ramp_model(table: TableSource, rows: Vec<CountRow>, req: &RampRequest) ->
         .zip(&opt.bets)
         .map(|(r, &b)| RampRow {
             row: r.clone(),
+            se: r.se(),
             optimal_bet: b,
             kelly_bet: req.kelly.map(|(bank, k)| kelly_bet(r, bank, k)),
         })
@@ -479,6 +586,10 @@ pub fn ramp_model(table: TableSource, rows: Vec<CountRow>, req: &RampRequest) ->
         neighbours_checked: opt.neighbours_checked,
         ramps,
         by_true_count,
+        pool_se: fit.max_se,
+        rows_pooled,
+        second_seed: fit.holdout.as_ref().map(|h| h.seed),
+        second_seed_rounds_played: fit.holdout.as_ref().map(|h| h.rounds_played),
     }
 }
 
@@ -548,12 +659,23 @@ pub fn plots(m: &RampModel) -> Result<Vec<(String, String)>, String> {
         &lines,
         None,
     )?;
+    let last = rows.len().saturating_sub(1);
     let bars: Vec<Bar> = rows
         .iter()
-        .map(|r| Bar::new(format!("{:+}", r.tc), r.ev * 100.0))
+        .enumerate()
+        .map(|(i, r)| {
+            // 95% intervals: ±1.96 SE.
+            let half = 1.96 * r.se() * 100.0;
+            let label = match i {
+                0 if last > 0 => format!("<={:+}", r.tc),
+                i if i == last && last > 0 => format!(">={:+}", r.tc),
+                _ => format!("{:+}", r.tc),
+            };
+            Bar::new(label, r.ev * 100.0).with_ci(r.ev * 100.0 - half, r.ev * 100.0 + half)
+        })
         .collect();
     let ev = bar_chart(&BarChart {
-        title: "EV per unit bet at each count (flat-bet table)",
+        title: "EV per unit bet at each count, with 95% intervals (flat-bet table)",
         x_label: "count",
         y_label: "EV per unit (%)",
         y_unit: YUnit::Percent,
@@ -587,13 +709,17 @@ fn ramps_section(m: &RampModel) -> Section {
             "RoR",
         ],
     );
+    if let Some(seed) = m.second_seed {
+        s.columns
+            .insert(5, format!("SCORE on seed {seed} (not fitted)"));
+    }
     for l in &m.ramps {
         let name = if l.within_spread {
             l.name.clone()
         } else {
             format!("{} (beyond the spread)", l.name)
         };
-        s.row([
+        let mut cells = vec![
             Cell::from(name),
             Cell::from(l.ramp.as_str()),
             fixed_cell(l.stats.ev_per_round, 5, "units"),
@@ -601,7 +727,11 @@ fn ramps_section(m: &RampModel) -> Section {
             fixed_cell(l.stats.score, 2, "score"),
             fixed_cell(l.stats.n0, 0, "rounds"),
             pct_cell(l.stats.ror, 2),
-        ]);
+        ];
+        if let Some(sc) = l.score_second_seed {
+            cells.insert(5, fixed_cell(sc, 2, "score"));
+        }
+        s.row(cells);
     }
     s
 }
@@ -613,6 +743,7 @@ fn by_count_section(m: &RampModel) -> Section {
         "share",
         "played",
         "EV per unit",
+        "SE",
         "variance per unit",
         "optimal bet",
     ];
@@ -620,19 +751,25 @@ fn by_count_section(m: &RampModel) -> Section {
         cols.push("Kelly bet");
     }
     let mut s = Section::new(&format!("By {}", m.table.count_key), &cols);
-    let edge = super::count::TC_CLAMP;
-    for row in &m.by_true_count {
+    let last = m.by_true_count.len().saturating_sub(1);
+    for (i, row) in m.by_true_count.iter().enumerate() {
         let c = &row.row;
-        let label = match c.tc {
-            k if k <= -edge => format!("<= {k}"),
-            k if k >= edge => format!(">= {k:+}"),
-            k => format!("{k:+}"),
+        // The first and last rows hold every count beyond them.
+        let label = match (i, c.tc) {
+            (0, k) if last > 0 => format!("<= {k:+}"),
+            (i, k) if i == last && last > 0 => format!(">= {k:+}"),
+            (_, k) => format!("{k:+}"),
         };
         let mut cells = vec![
             Cell::from(label),
             pct_cell(c.share, 2),
             count_cell(c.played),
             pct_cell(c.ev, 3),
+            if row.se.is_finite() {
+                pct_cell(row.se, 3)
+            } else {
+                Cell::from("")
+            },
             fixed_cell(c.variance, 3, "units^2"),
             fixed_cell(row.optimal_bet as f64, 0, "units"),
         ];
@@ -650,6 +787,21 @@ fn ramp_notes(m: &RampModel) -> Vec<String> {
         "Optimisation: the ramp maximises SCORE = 10^6 (EV/SD)^2 per round played, computed from this table (the main bet's EV and variance per unit at each count; insurance not included). SCORE is what a Kelly bettor with a bankroll of 10,000 units expects to win per 100 rounds (Blackjack Attack, CVCX). Constraint: bets from 1 unit to {} units, never falling as the count rises, in chips of {} (the maximum allowed whatever it is). The unconstrained optimum bets in proportion to ev/(var + ev^2) (Kelly); within the constraint that target is made non-decreasing (weighted isotonic fit), scaled and clipped to the spread, the scale searched, the bets rounded to chips, then moved while SCORE rises by 2^k chip steps, k from the largest down to 0 (a move carries the counts beyond it along, so the ramp keeps rising): no single-step neighbour ({} checked) is better, nor is any listed ramp within the spread.",
         m.spread[1], m.chip, m.neighbours_checked
     )];
+    notes.push(match m.pool_se {
+        p if p > 0.0 => format!(
+            "Tails pooled: a first or last count whose EV has an SE above {} (the table's noise there is as large as the EV's rise over about one Hi-Lo count) is merged into its neighbour toward the middle, again until it is not; {} merged here. The first and last rows hold every count beyond them. --pool-se sets the threshold (0: none pooled).",
+            crate::report::pct(p, 2),
+            crate::report::plural(m.rows_pooled as u64, "row")
+        ),
+        _ => "Tails not pooled (--pool-se 0): every count of the table is fitted, however few its rounds.".into(),
+    });
+    notes.push(match m.second_seed {
+        Some(seed) => format!(
+            "Fit and test: the ramps are fitted on the table of the run's seed and each is scored again on an independent table of the same size from seed {seed} ({} rounds played), which the fit never saw: a SCORE that falls there is the first table's noise fitted.",
+            crate::report::count(m.second_seed_rounds_played.unwrap_or(0))
+        ),
+        None => "A table read from a report (--from) is not scored on a second seed: simulate the table (without --from) to see the fit scored on a table it was not made from.".into(),
+    });
     notes.push(
         "Linear 1-M: 1 unit up to count 0, then equal steps from +1 to M units at +4 (whole units). RoR: the Brownian risk of ruin, ever, e^(-2 EV B / SD^2).".into(),
     );
@@ -813,5 +965,54 @@ mod tests {
         let ev: f64 = rows.iter().map(|r| r.played as f64 * r.ev).sum::<f64>() / n;
         assert!((s.ev_per_round - ev).abs() < 1e-12);
         assert!((s.score - score(ev, s.sd_per_round)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn noisy_tails_are_pooled_into_their_neighbours() {
+        // SEs √(1.3/played): +6 holds 13,533 rounds (1.0%), +5 49,797 (0.51%): +10 down to +6
+        // are merged in turn, and +5 with them holds 62,000 rounds, an SE of 0.46%.
+        let rows = table();
+        let (pooled, merged) = pool_tails(rows.clone(), 0.005);
+        assert_eq!(merged, 10);
+        let tcs: Vec<i32> = pooled.iter().map(|r| r.tc).collect();
+        assert_eq!(tcs, (-5..=5).collect::<Vec<_>>());
+        // The rounds, and the sums of the net and of its square, are the table's.
+        let sums = |rs: &[CountRow]| {
+            rs.iter().fold((0u64, 0.0, 0.0), |(n, s1, s2), r| {
+                let k = r.played as f64;
+                (
+                    n + r.played,
+                    s1 + k * r.ev,
+                    s2 + k * (r.variance + r.ev * r.ev),
+                )
+            })
+        };
+        let (a, b) = (sums(&rows), sums(&pooled));
+        assert_eq!(a.0, b.0);
+        assert!((a.1 - b.1).abs() < 1e-6 * a.1.abs() && (a.2 - b.2).abs() < 1e-9 * a.2);
+        // The top row holds +5 and up: its EV above +5's alone.
+        assert!(pooled[10].ev > rows[15].ev && pooled[10].se() < 0.005);
+        assert!(rows[15].se() > 0.005);
+        assert_eq!(pool_tails(rows.clone(), 0.0), (rows.clone(), 0));
+        // A ramp fitted on the pooled table bets its top row's bet on every count above it.
+        let bets = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 4.0, 8.0, 12.0, 12.0];
+        let on = bets_on(&pooled, &bets, &rows);
+        assert_eq!(on[..6], [1.0; 6]);
+        assert_eq!(on[13..], [8.0, 12.0, 12.0, 12.0, 12.0, 12.0, 12.0, 12.0]);
+    }
+
+    #[test]
+    fn a_losing_table_pooled_to_one_row_ends() {
+        // Pooled to one losing row, every move only rescales the bets: no gain, and the
+        // search ends with the minimum bet.
+        let rows = vec![CountRow {
+            tc: 0,
+            share: 1.0,
+            played: 20_000,
+            ev: -0.005,
+            variance: 1.3,
+        }];
+        let opt = optimise(&rows, Spread { max: 12, chip: 1 }, &[linear(12)]);
+        assert_eq!(opt.bets.len(), 1);
     }
 }

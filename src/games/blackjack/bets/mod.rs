@@ -307,6 +307,8 @@ pub struct SheetRow {
     pub played: u64,
     /// EV and variance per unit bet here (the table's).
     pub ev: f64,
+    /// The SE of `ev`, √(variance / played) (infinite where not played).
+    pub se: f64,
     pub variance: f64,
     /// The scale times Kelly's shape: the bet before the table's limits and the chips.
     pub kelly_bet: f64,
@@ -387,6 +389,14 @@ pub struct BetsModel {
     pub ramp_unit: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ramp: Option<String>,
+    /// Rows whose EV's SE was above `pool_se` merged into their neighbour toward the middle.
+    pub pool_se: f64,
+    pub rows_pooled: usize,
+    /// The sheet's SCORE on an independent table from this seed (a simulated table only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_second_seed: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -489,7 +499,9 @@ pub fn bets_model(
     played_share: f64,
     req: &BetsRequest,
     show: bool,
+    fit: &super::ramp::FitTable,
 ) -> BetsModel {
+    let (rows, rows_pooled) = super::ramp::pool_tails(rows, fit.max_se);
     // A count not played (sat out) has no EV or variance: it weighs nothing.
     let rows: Vec<CountRow> = rows
         .into_iter()
@@ -529,6 +541,7 @@ pub fn bets_model(
             share: r.played as f64 / n,
             played: r.played,
             ev: r.ev,
+            se: r.se(),
             variance: r.variance,
             kelly_bet: scale * w,
             bet: b,
@@ -545,7 +558,15 @@ pub fn bets_model(
         }
     });
     let ramp = as_ramp(&rows, &bets, m);
+    let score_second_seed = fit.holdout.as_ref().map(|h| {
+        let on = super::ramp::bets_on(&rows, &bets, &h.rows);
+        self::figures(&h.rows, &on, req, played_share).score
+    });
     BetsModel {
+        pool_se: fit.max_se,
+        rows_pooled,
+        second_seed: fit.holdout.as_ref().map(|h| h.seed),
+        score_second_seed,
         table,
         money: *m,
         rounds_per_hour: req.rounds_per_hour,

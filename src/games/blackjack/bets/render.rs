@@ -32,27 +32,30 @@ fn sheet_section(m: &BetsModel) -> Section {
             "count",
             "share of rounds played",
             "EV per unit",
+            "SE",
             "before limits and chips",
             "bet",
             "bet (table minimums)",
         ],
     );
-    let edge = super::super::count::TC_CLAMP;
-    for r in &m.sheet {
-        let label = match r.tc {
-            k if k <= -edge => format!("<= {k}"),
-            k if k >= edge => format!(">= {k:+}"),
-            k => format!("{k:+}"),
+    let last = m.sheet.len().saturating_sub(1);
+    for (i, r) in m.sheet.iter().enumerate() {
+        // The first and last rows hold every count beyond them.
+        let label = match (i, r.tc) {
+            (0, k) if last > 0 => format!("<= {k:+}"),
+            (i, k) if i == last && last > 0 => format!(">= {k:+}"),
+            (_, k) => format!("{k:+}"),
         };
-        let ev = if r.played > 0 {
-            pct_cell(r.ev, 3)
+        let (ev, se) = if r.played > 0 {
+            (pct_cell(r.ev, 3), pct_cell(r.se, 3))
         } else {
-            Cell::from("not played")
+            (Cell::from("not played"), Cell::from(""))
         };
         s.row([
             Cell::from(label),
             pct_cell(r.share, 2),
             ev,
+            se,
             fixed_cell(r.kelly_bet, 2, "money"),
             money_cell(r.bet),
             fixed_cell(r.bet_units, 2, "table minimums"),
@@ -123,6 +126,12 @@ fn figures_section(m: &BetsModel) -> Section {
         "SCORE (signed as EV)".into(),
         fixed_cell(f.score, 2, "score"),
     );
+    if let (Some(seed), Some(sc)) = (m.second_seed, m.score_second_seed) {
+        add(
+            format!("SCORE of the same bets on seed {seed}'s table (not fitted)"),
+            fixed_cell(sc, 2, "score"),
+        );
+    }
     add(
         "multiple of Kelly (before limits and chips)".into(),
         fixed_cell(m.kelly_fraction, 3, "Kelly"),
@@ -184,6 +193,18 @@ pub(super) fn notes(m: &BetsModel) -> Vec<String> {
         v.push(format!(
             "This sheet loses: its EV is {} a round played, so ruin is certain in the long run (lifetime risk 100%) whatever the bankroll. Bets that gain need a wider spread, or sitting out the negative counts (--wong-out; with a table from --from, a run made with it).",
             money(m.figures.ev_per_round)
+        ));
+    }
+    if m.pool_se > 0.0 {
+        v.push(format!(
+            "Tails pooled: a first or last count whose EV has an SE above {} is merged into its neighbour toward the middle ({} merged), as in `strategies ramp`; --pool-se 0 pools none.",
+            pct(m.pool_se, 2),
+            crate::report::plural(m.rows_pooled as u64, "row")
+        ));
+    }
+    if let Some(seed) = m.second_seed {
+        v.push(format!(
+            "Fit and test: the sheet is sized on the table of the run's seed; the same bets are scored again on an independent table from seed {seed}, which the sizing never saw: a SCORE that falls there is the first table's noise fitted."
         ));
     }
     v.push("The risk of ruin is a steep function of the EV, which the table knows only to its SE (each row's SE from its variance and rounds, the rows taken as independent): the range is the risk at the EV 2 SE above and below. A longer table run (--rounds) narrows it.".into());

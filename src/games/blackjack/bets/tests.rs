@@ -159,7 +159,14 @@ fn model_of(rows: &[CountRow], req: BetsRequest) -> BetsModel {
         rounds_played: rows.iter().map(|r| r.played).sum(),
         interrupted: false,
     };
-    bets_model(table, rows.to_vec(), 1.0, &req, false)
+    bets_model(
+        table,
+        rows.to_vec(),
+        1.0,
+        &req,
+        false,
+        &crate::games::blackjack::ramp::FitTable::default(),
+    )
 }
 
 #[test]

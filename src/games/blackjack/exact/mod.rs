@@ -1015,6 +1015,32 @@ pub fn analyze_shoe<P: Decider>(
     post_split: PostSplit,
     full: [u32; NV],
 ) -> ExactResult {
+    analyze_shoe_plays(rules, policy, table, post_split, full).0
+}
+
+/// One initial two-card hand's play against one up card, as an analysis chose it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InitialPlay {
+    /// Value indices (ace = 0, ten = 9): the up card and the hand's cards, `c1 <= c2`.
+    pub up: usize,
+    pub c1: usize,
+    pub c2: usize,
+    pub action: Action,
+    /// The hand's EV under that play, per initial bet, unconditioned (a dealer blackjack
+    /// counted as the rules settle it).
+    pub ev: f64,
+}
+
+/// [`analyze_shoe`], with the play chosen for every initial two-card hand (not a natural)
+/// against every up card the shoe holds: the composition-dependent strategy of that shoe when
+/// `policy` is [`Optimal`].
+pub fn analyze_shoe_plays<P: Decider>(
+    rules: &Rules,
+    policy: &P,
+    table: &DealerTable,
+    post_split: PostSplit,
+    full: [u32; NV],
+) -> (ExactResult, Vec<InitialPlay>) {
     let n: u32 = full.iter().sum();
     let no_bj = rules.peek || rules.dealer_bj_takes == super::rules::DealerBjTakes::Original;
     let bj_pay = match rules.bj_pays {
@@ -1022,11 +1048,12 @@ pub fn analyze_shoe<P: Decider>(
         super::rules::BjPays::SixToFive => 1.2,
         super::rules::BjPays::OneToOne => 1.0,
     };
-    let per_up: Vec<(f64, Frequencies)> = (0..NV)
+    let per_up: Vec<(f64, Frequencies, Vec<InitialPlay>)> = (0..NV)
         .into_par_iter()
         .map(|u| {
+            let mut plays = Vec::new();
             if full[u] == 0 {
-                return (0.0, Frequencies::default());
+                return (0.0, Frequencies::default(), plays);
             }
             let mut a = Up::with_shoe(rules, policy, table, u, post_split, full);
             let shoe = a.shoe;
@@ -1051,6 +1078,13 @@ pub fn analyze_shoe<P: Decider>(
                     }
                     let (act, hand_ev) = a.round_choice(c1, c2, pbj);
                     ev += p * hand_ev;
+                    plays.push(InitialPlay {
+                        up: u,
+                        c1,
+                        c2,
+                        action: act,
+                        ev: hand_ev,
+                    });
                     // In the peek game a hand is played only when the dealer has no
                     // blackjack; without a hole card (either settlement) every hand is played.
                     let w = if rules.peek { p * (1.0 - pbj) } else { p };
@@ -1062,14 +1096,14 @@ pub fn analyze_shoe<P: Decider>(
                     }
                 }
             }
-            (ev, f)
+            (ev, f, plays)
         })
         .collect();
     let mut ev = 0.0;
     let mut ev_by_up = [0.0; NV];
     let mut p_up = [0.0; NV];
     let mut fr = Frequencies::default();
-    for (u, (e, f)) in per_up.iter().enumerate() {
+    for (u, (e, f, _)) in per_up.iter().enumerate() {
         let pu = full[u] as f64 / n as f64;
         p_up[u] = pu;
         ev_by_up[u] = *e;
@@ -1080,13 +1114,14 @@ pub fn analyze_shoe<P: Decider>(
         fr.surrender += pu * f.surrender;
         fr.dealer_blackjack += pu * f.dealer_blackjack;
     }
-    ExactResult {
+    let result = ExactResult {
         ev,
         ev_by_up,
         p_up,
         frequencies: fr,
         method: method_note(rules, post_split, &full, no_bj),
-    }
+    };
+    (result, per_up.into_iter().flat_map(|p| p.2).collect())
 }
 
 /// How an analysis of `rules` from the shoe `full` was computed, for its report.
