@@ -233,18 +233,32 @@ pub fn plots(t: &ResultTable) -> Result<Vec<(String, String, String)>, String> {
             .unwrap_or_default()
     };
     let mut out = Vec::new();
-    // A bar's label names what differs, the shortest values first: a label longer than the
-    // picture's room is cut at its end, so a long value (a ramp) gives way before a swept
-    // number (the tables and files carry the whole label).
+    // A bar's label is the values that differ, in one order for every bar: the axes whose
+    // values are shortest first (the x axis names them), so a label longer than the picture's
+    // room is cut at a long value (a ramp), never at a swept number (the tables and files
+    // carry the whole label).
+    let widest = |a: usize| -> usize {
+        (0..t.cells)
+            .map(|c| values(c).get(a).map_or(0, |v| v.chars().count()))
+            .max()
+            .unwrap_or(0)
+    };
+    let mut order: Vec<usize> = (0..t.axes.len()).collect();
+    order.sort_by_key(|&a| widest(a));
+    // A grid sets every axis in every cell; explicit rows that each change one setting (the
+    // others unset) keep their own labels ("decks 6").
+    let grid = !t.axes.is_empty()
+        && (0..t.cells).all(|c| {
+            let v = values(c);
+            v.len() == t.axes.len() && v.iter().all(|x| !x.is_empty() && x != "—")
+        });
     let bar_label = |c: usize| -> String {
-        let vals = values(c);
-        if vals.len() != t.axes.len() {
+        if !grid {
             return labels[c].clone();
         }
-        let mut parts: Vec<(&String, &String)> = t.axes.iter().zip(&vals).collect();
-        parts.sort_by_key(|(_, v)| v.chars().count());
-        let parts: Vec<String> = parts.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        parts.join(", ")
+        let vals = values(c);
+        let parts: Vec<&str> = order.iter().map(|&a| vals[a].as_str()).collect();
+        parts.join(" · ")
     };
     let bars: Vec<Bar> = points
         .iter()
@@ -258,6 +272,10 @@ pub fn plots(t: &ResultTable) -> Result<Vec<(String, String, String)>, String> {
         .collect();
     let by = match t.axes.len() {
         0 => "cell".to_string(),
+        _ if grid => {
+            let names: Vec<&str> = order.iter().map(|&a| t.axes[a].as_str()).collect();
+            names.join(" · ")
+        }
         1 | 2 => t.axes.join(", "),
         _ => "cell (what differs)".to_string(),
     };

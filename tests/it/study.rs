@@ -212,6 +212,12 @@ fn the_example_runs_its_cells_are_the_command_lines_and_a_second_run_does_no_wor
     ] {
         assert!(out.join(f).is_file(), "{f}");
     }
+    // The bars name what differs, one order for every bar (the shortest values first), and
+    // the x axis names that order.
+    let bars = read(&out.join("plot-score-by-cell.svg"));
+    for needle in ["0.65 · hi-lo", "0.8 · ko", "penetration · count"] {
+        assert!(bars.contains(needle), "no '{needle}' in the by-cell plot");
+    }
     // Run again: nothing runs, no cell is rewritten, the same table.
     let before = cells(&out);
     assert_eq!(before.len(), 4);

@@ -54,10 +54,17 @@ impl CountRow {
     /// rounds of both; the count `other`'s.
     fn merged_into(&self, other: &CountRow) -> CountRow {
         let played = self.played + other.played;
-        let w = |r: &CountRow| r.played as f64 / played.max(1) as f64;
-        let ev = w(self) * self.ev + w(other) * other.ev;
-        let m2 = w(self) * (self.variance + self.ev * self.ev)
-            + w(other) * (other.variance + other.ev * other.ev);
+        // A row never played has no EV (NaN): it adds its share, nothing to the moments.
+        let moments = |r: &CountRow| {
+            if r.played == 0 {
+                return (0.0, 0.0);
+            }
+            let w = r.played as f64 / played as f64;
+            (w * r.ev, w * (r.variance + r.ev * r.ev))
+        };
+        let ((e1, s1), (e2, s2)) = (moments(self), moments(other));
+        let ev = if played == 0 { f64::NAN } else { e1 + e2 };
+        let m2 = s1 + s2;
         CountRow {
             tc: other.tc,
             share: self.share + other.share,
@@ -999,6 +1006,24 @@ mod tests {
         let on = bets_on(&pooled, &bets, &rows);
         assert_eq!(on[..6], [1.0; 6]);
         assert_eq!(on[13..], [8.0, 12.0, 12.0, 12.0, 12.0, 12.0, 12.0, 12.0]);
+    }
+
+    /// A wonger's table: the counts it sits out are never played and have no EV (NaN). Pooled
+    /// into a played neighbour they add their share and nothing else, so the EVs stay numbers
+    /// (a NaN here once zeroed every bet of a sheet).
+    #[test]
+    fn counts_never_played_pool_without_their_missing_ev() {
+        let mut rows = table();
+        for r in rows.iter_mut().filter(|r| r.tc < 1) {
+            r.played = 0;
+            r.ev = f64::NAN;
+        }
+        let (pooled, _) = pool_tails(rows.clone(), 0.005);
+        assert!(pooled.iter().all(|r| r.ev.is_finite()), "{pooled:?}");
+        let share: f64 = rows.iter().map(|r| r.share).sum();
+        let pooled_share: f64 = pooled.iter().map(|r| r.share).sum();
+        assert!((share - pooled_share).abs() < 1e-12);
+        assert_eq!(pooled[0].ev, rows.iter().find(|r| r.tc == 1).unwrap().ev);
     }
 
     #[test]
