@@ -44,6 +44,7 @@ fn reduced(cmd: &str) -> String {
         ("--score", "400"),
         ("--opponent", "500"),
         ("--trip-rounds", "2000"),
+        ("--verify-shoes", "500"),
     ];
     for i in 1..words.len() {
         if let Some((_, v)) = small.iter().find(|(f, _)| *f == words[i - 1]) {
