@@ -361,6 +361,15 @@ pub fn table_text(path: &Path) -> Result<(String, String), TableError> {
     Ok((text, path.display().to_string()))
 }
 
+/// The error of a table file's key that is not one of `keys` (a game's rules).
+pub fn unknown_rule(key: &str, keys: &[&str]) -> String {
+    format!(
+        "unknown rule '{}': the rules are {}",
+        crate::door::input::quote(key),
+        keys.join(", ")
+    )
+}
+
 /// Read a setting's value as a whole number from `lo` to `hi`.
 pub fn whole(value: &Value, lo: f64, hi: f64) -> Result<f64, String> {
     match value {

@@ -237,26 +237,24 @@ pub fn plots(t: &ResultTable) -> Result<Vec<(String, String, String)>, String> {
     // values are shortest first (the x axis names them), so a label longer than the picture's
     // room is cut at a long value (a ramp), never at a swept number (the tables and files
     // carry the whole label).
+    let cell_values: Vec<Vec<String>> = (0..t.cells).map(values).collect();
     let widest = |a: usize| -> usize {
-        (0..t.cells)
-            .map(|c| values(c).get(a).map_or(0, |v| v.chars().count()))
-            .max()
-            .unwrap_or(0)
+        let width = |v: &Vec<String>| v.get(a).map_or(0, |x| x.chars().count());
+        cell_values.iter().map(width).max().unwrap_or(0)
     };
     let mut order: Vec<usize> = (0..t.axes.len()).collect();
     order.sort_by_key(|&a| widest(a));
     // A grid sets every axis in every cell; explicit rows that each change one setting (the
     // others unset) keep their own labels ("decks 6").
     let grid = !t.axes.is_empty()
-        && (0..t.cells).all(|c| {
-            let v = values(c);
-            v.len() == t.axes.len() && v.iter().all(|x| !x.is_empty() && x != "—")
-        });
+        && cell_values
+            .iter()
+            .all(|v| v.len() == t.axes.len() && v.iter().all(|x| !x.is_empty() && x != "—"));
     let bar_label = |c: usize| -> String {
         if !grid {
             return labels[c].clone();
         }
-        let vals = values(c);
+        let vals = &cell_values[c];
         let parts: Vec<&str> = order.iter().map(|&a| vals[a].as_str()).collect();
         parts.join(" · ")
     };

@@ -269,13 +269,7 @@ pub fn set_rule(r: &mut BacRules, key: &str, value: &crate::specfile::Value) -> 
                 r.shuffle = Shuffle::EveryRound;
             }
         }
-        other => {
-            return Err(format!(
-                "unknown rule '{}': the rules are {}",
-                crate::door::input::quote(other),
-                TABLE_KEYS.join(", ")
-            ))
-        }
+        other => return Err(crate::specfile::unknown_rule(other, TABLE_KEYS)),
     }
     Ok(())
 }

@@ -409,16 +409,7 @@ impl<P: Decider> Hands<'_, '_, P> {
             )
             .collect();
         // A fixed order, so that sums come out the same on every run.
-        let key = |c: &Course| {
-            (
-                c.drawn,
-                c.end.total,
-                c.end.doubled,
-                c.end.free,
-                c.pair_second,
-            )
-        };
-        v.sort_by_key(key);
+        v.sort_by_key(Course::key);
         v
     }
 
@@ -483,6 +474,14 @@ struct Course {
     end: End,
     pair_second: bool,
     ways: f64,
+}
+
+impl Course {
+    /// What tells one course from another (their order, and whether two lists are the same).
+    fn key(&self) -> ([u8; NV], u8, bool, u8, bool) {
+        let e = self.end;
+        (self.drawn, e.total, e.doubled, e.free, self.pair_second)
+    }
 }
 
 /// Most cards one hand draws.
@@ -675,19 +674,10 @@ fn split_rounds<P: Decider>(
 
 /// Whether a split hand's courses are the same whether it is free or not.
 fn same_courses(a: &[Course], b: &[Course]) -> bool {
-    let key = |c: &Course| {
-        (
-            c.drawn,
-            c.end.total,
-            c.end.doubled,
-            c.end.free,
-            c.pair_second,
-        )
-    };
     a.len() == b.len()
         && a.iter()
             .zip(b)
-            .all(|(x, y)| key(x) == key(y) && x.ways == y.ways)
+            .all(|(x, y)| x.key() == y.key() && x.ways == y.ways)
 }
 
 /// Whether a dealer blackjack takes the split hands' bets but not the doubles.

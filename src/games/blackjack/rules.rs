@@ -595,13 +595,7 @@ pub fn set_rule(r: &mut Rules, key: &str, value: &crate::specfile::Value) -> Res
         "players" => r.players = whole(value, 1.0, MAX_PLAYERS as f64)? as u8,
         "charlie" => r.charlie = Some(whole(value, MIN_CHARLIE as f64, MAX_CHARLIE as f64)? as u8),
         "free-bet" => r.free_bet = flag(value)?,
-        other => {
-            return Err(format!(
-                "unknown rule '{}': the rules are {}",
-                crate::door::input::quote(other),
-                TABLE_KEYS.join(", ")
-            ))
-        }
+        other => return Err(crate::specfile::unknown_rule(other, TABLE_KEYS)),
     }
     Ok(())
 }

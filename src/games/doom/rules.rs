@@ -426,13 +426,7 @@ pub fn set_rule(
         }
         "target" => r.target = whole(value, 1.0, MAX_TARGET as f64)? as u64,
         "end" => r.end = parse_word(&value.text(), &["finish-round", "immediate"])?,
-        other => {
-            return Err(format!(
-                "unknown rule '{}': the rules are {}",
-                crate::door::input::quote(other),
-                TABLE_KEYS.join(", ")
-            ))
-        }
+        other => return Err(crate::specfile::unknown_rule(other, TABLE_KEYS)),
     }
     Ok(())
 }
