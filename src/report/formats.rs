@@ -331,6 +331,7 @@ mod tests {
             meta: vec![("seed".into(), "1".into())],
             sections: vec![s],
             notes: vec!["a note".into()],
+            notes_full_only: Vec::new(),
             json: serde_json::json!({"a": 1}),
         }
     }
@@ -382,6 +383,7 @@ mod tests {
             meta: vec![("rules".into(), "word ".repeat(40))],
             sections: vec![s],
             notes: vec!["note ".repeat(40)],
+            notes_full_only: Vec::new(),
             json: serde_json::Value::Null,
         };
         let t = r.render(Format::Table);

@@ -184,6 +184,7 @@ mod tests {
             meta: vec![("seed".into(), "`1`".into())],
             sections: vec![s],
             notes: vec!["x < y".into()],
+            notes_full_only: Vec::new(),
             json: serde_json::Value::Null,
         };
         let svg = "<?xml version=\"1.0\"?><svg width=\"900\" height=\"520\" xmlns=\"http://www.w3.org/2000/svg\"><rect/></svg>";

@@ -318,11 +318,24 @@ impl Report {
         }
     }
 
-    /// The report as the terminal shows it without `--full`: the tables left to `--full`
-    /// out, the long ones cut to their first rows (each saying so), and a last note naming
-    /// what `--full` and `--out-dir` add. The same report when nothing is left out.
+    /// Leave the notes that start with `prefix` to `--full` (and the `--out-dir` files).
+    pub fn notes_full_only(&mut self, prefix: &str) {
+        self.notes_full_only.push(prefix.to_string());
+    }
+
+    /// The report as the terminal shows it without `--full`: the tables and notes left to
+    /// `--full` out, the long tables cut to their first rows (each saying so), and a last note
+    /// naming what `--full` and `--out-dir` add. The same report when nothing is left out.
     pub fn brief(&self) -> Report {
         let mut r = self.clone();
+        let notes_before = r.notes.len();
+        r.notes.retain(|n| {
+            !self
+                .notes_full_only
+                .iter()
+                .any(|p| n.starts_with(p.as_str()))
+        });
+        let notes_left = notes_before - r.notes.len();
         let mut left = Vec::new();
         r.sections.retain_mut(|s| match s.shown {
             Shown::Whole => true,
@@ -343,7 +356,7 @@ impl Report {
             .sections
             .iter()
             .any(|s| matches!(s.shown, Shown::Head(n) if s.rows.len() > n));
-        if left.is_empty() && !cut {
+        if left.is_empty() && !cut && notes_left == 0 {
             return r;
         }
         let mut note = String::from("Shorter on the terminal:");
@@ -352,6 +365,18 @@ impl Report {
                 " {} left out ({});",
                 plural(left.len() as u64, "table"),
                 left.join("; ")
+            );
+        }
+        if notes_left > 0 {
+            let kinds: Vec<&str> = self
+                .notes_full_only
+                .iter()
+                .map(|p| p.trim_end_matches(':').trim())
+                .collect();
+            note += &format!(
+                " {} left out ({});",
+                plural(notes_left as u64, "note"),
+                kinds.join("; ")
             );
         }
         note += " --full prints every table whole, --out-dir writes them all to files.";
@@ -369,6 +394,9 @@ pub struct Report {
     pub sections: Vec<Section>,
     /// Verdicts and warnings, shown after the tables.
     pub notes: Vec<String>,
+    /// Notes the terminal leaves to `--full` (those starting with one of these), named by
+    /// their count in the last note ([`Report::brief`]).
+    pub notes_full_only: Vec<String>,
     pub json: serde_json::Value,
 }
 
@@ -849,6 +877,31 @@ mod tests {
         );
     }
 
+    /// The terminal's brief report leaves out the tables and notes left to `--full` and names
+    /// them in its last note; a report with nothing left out is unchanged.
+    #[test]
+    fn the_brief_report_names_what_it_leaves_out() {
+        let mut r = wide();
+        assert_eq!(r.brief(), r);
+        let mut extra = Section::new("Detail", &["a"]);
+        extra.row(["1"]);
+        r.sections.push(extra);
+        r.notes.push("Assumption: one".into());
+        r.notes.push("Assumption: two".into());
+        r.full_only(&["Detail"]);
+        r.notes_full_only("Assumption:");
+        let b = r.brief();
+        assert_eq!(b.sections.len(), 1);
+        assert_eq!(&b.notes[..2], &["n0".to_string(), "n1".to_string()]);
+        let last = b.notes.last().unwrap();
+        assert!(
+            last.contains("1 table left out (Detail);")
+                && last.contains("2 notes left out (Assumption);"),
+            "{last}"
+        );
+        assert_eq!(b.notes.len(), 3);
+    }
+
     /// A report with a CI column, a short and a long row, and two notes.
     pub(super) fn wide() -> Report {
         let mut s = Section::new("Rates", &["name", "rate", "ci", "note"]);
@@ -870,6 +923,7 @@ mod tests {
             meta: vec![("a".into(), "1".into()), ("long key".into(), "v|w".into())],
             sections: vec![s],
             notes: vec!["n0".into(), "n1".into()],
+            notes_full_only: Vec::new(),
             json: serde_json::json!(null),
         }
     }

@@ -28,7 +28,8 @@ enum Role {
 }
 
 /// The command a case runs: the flag's own cheap command (a short `sim blackjack`, or
-/// `strategies ramp` for `--ramp-out`, `strategies bets` for `--bets-out`), or `risk` (its report outputs, reading a report).
+/// `strategies ramp` for `--ramp-out`, `strategies bets` for `--bets-out`, `strategies derive`
+/// from a table file for `--card`), or `risk` (its report outputs, reading a report).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Cmd {
     OfFlag,
@@ -37,8 +38,9 @@ pub(crate) enum Cmd {
 
 /// Every output flag, with a cheap command that writes it; the report outputs also through
 /// `risk`.
-const OUTPUTS: [(&str, Role, Cmd); 7] = [
+const OUTPUTS: [(&str, Role, Cmd); 8] = [
     ("--output", Role::File, Cmd::OfFlag),
+    ("--card", Role::File, Cmd::OfFlag),
     ("--out-dir", Role::Dir, Cmd::OfFlag),
     ("--shard-out", Role::Regular, Cmd::OfFlag),
     ("--ramp-out", Role::File, Cmd::OfFlag),
@@ -115,6 +117,7 @@ pub(crate) struct Scratch {
     pub(crate) root: PathBuf,
     pub(crate) chart: PathBuf,
     pub(crate) report: PathBuf,
+    pub(crate) table: PathBuf,
     pub(crate) victim: PathBuf,
 }
 
@@ -125,12 +128,15 @@ pub(crate) fn scratch(base: &Path, name: &str) -> Scratch {
     std::fs::copy("strategies/blackjack/seed.csv", &chart).unwrap();
     let report = root.join("count-report.json");
     std::fs::copy("reports/counting-hilo-50pct/report.json", &report).unwrap();
+    let table = root.join("table.toml");
+    std::fs::copy("tables/seed.toml", &table).unwrap();
     let victim = root.join("victim.txt");
     std::fs::write(&victim, "the user's file").unwrap();
     Scratch {
         root,
         chart,
         report,
+        table,
         victim,
     }
 }
@@ -176,6 +182,14 @@ pub(crate) fn command(flag: &str, cmd: Cmd, s: &Scratch) -> Vec<String> {
             "--from",
             s.report.to_str().unwrap(),
         ],
+        "--card" => vec![
+            "strategies",
+            "derive",
+            "blackjack",
+            "-q",
+            "--table",
+            s.table.to_str().unwrap(),
+        ],
         "--shard-out" => vec![
             "sim",
             "blackjack",
@@ -204,6 +218,8 @@ pub(crate) fn command(flag: &str, cmd: Cmd, s: &Scratch) -> Vec<String> {
 fn input_of(flag: &str, cmd: Cmd, s: &Scratch) -> PathBuf {
     if flag == "--ramp-out" || flag == "--bets-out" || cmd == Cmd::Risk {
         s.report.clone()
+    } else if flag == "--card" {
+        s.table.clone()
     } else {
         s.chart.clone()
     }

@@ -33,8 +33,9 @@ enum Role {
 }
 
 /// Every output flag.
-const FLAGS: [(&str, Role); 5] = [
+const FLAGS: [(&str, Role); 6] = [
     ("--output", Role::File),
+    ("--card", Role::File),
     ("--out-dir", Role::Dir),
     ("--shard-out", Role::Regular),
     ("--ramp-out", Role::File),

@@ -1747,6 +1747,7 @@ pub fn render(m: &VerifyModel) -> Report {
         sections,
         notes,
         json: serde_json::to_value(m).unwrap_or_default(),
+        ..Default::default()
     };
     // A shuffle that passes is one line of the verdict; its seven tests with --full.
     if m.shuffle.pass {

@@ -38,6 +38,7 @@ pub fn render(m: &AuditModel) -> Report {
         tiers_section(m),
         distribution_section(m),
         wagers_section(m),
+        methods_section(m),
     ]);
     r.sections
         .extend(crate::sidebet::exact_sections(&m.side_bets));
@@ -63,6 +64,21 @@ pub fn render(m: &AuditModel) -> Report {
         r.sections.push(changes_section(m));
     }
     r.notes = notes(m);
+    // The terminal shows the answer first: the claim, the tiers, every wager, the simulation
+    // against exact and what would change the verdict; the rest in full and in the files.
+    r.full_only(&[
+        "Rules as dealt",
+        "Definitions",
+        "Distribution of one round",
+        "How each wager is valued",
+        "Simulated wagers against",
+        "Simulated histogram",
+        "Rounds needed",
+        "Acceptance bands",
+    ]);
+    r.head_only("What would make the claim true", 6);
+    r.head_only("Rule changes against the claim", 6);
+    r.notes_full_only("Assumption:");
     r.json = serde_json::to_value(m).unwrap_or_default();
     r
 }
@@ -225,10 +241,7 @@ fn distribution_section(m: &AuditModel) -> Section {
 
 /// Every wager's exact RTP and SD, and how it was found.
 fn wagers_section(m: &AuditModel) -> Section {
-    let mut s = Section::new(
-        "Every wager (exact)",
-        &["wager", "tier", "RTP", "SD", "method"],
-    );
+    let mut s = Section::new("Every wager (exact)", &["wager", "tier", "RTP", "SD"]);
     for w in &m.wagers {
         s.row([
             Cell::from(w.wager.clone()),
@@ -237,8 +250,17 @@ fn wagers_section(m: &AuditModel) -> Section {
                 .into(),
             pct_cell(w.rtp_exact, 4),
             Cell::num(fixed(w.sd, 4), w.sd, "bets"),
-            w.method.clone().into(),
         ]);
+    }
+    s
+}
+
+/// How each wager's exact RTP is found, once per wager (the tiers share the method).
+fn methods_section(m: &AuditModel) -> Section {
+    let mut s = Section::new("How each wager is valued", &["wager", "method"]);
+    let mut seen = std::collections::HashSet::new();
+    for w in m.wagers.iter().filter(|w| seen.insert(&w.wager)) {
+        s.row([Cell::from(w.wager.clone()), w.method.clone().into()]);
     }
     s
 }
