@@ -1766,6 +1766,10 @@ mod tests {
         assert_eq!(m.returns.bets.len(), 3);
         assert!(m.returns.bets.iter().all(|b| b.tested && b.ok));
         assert_eq!(m.log.complete, Some(true));
+        // Each defect is planted in a log a tenth as long (50 shoes): its statistics pass or
+        // are not tested, and what is checked is the one part named at the one coup.
+        let clean = sim_log(BacRules::standard(), 20_000, 21);
+        assert!(check(&clean).unwrap().ok);
 
         // A banker win paid without commission.
         let mut l = clean.clone();

@@ -308,14 +308,16 @@ mod tests {
 
     #[test]
     fn the_rules_replayed_settle_every_logged_round_as_the_simulator() {
+        // Agreement is exact, round by round: the sizes only need the rare rounds (resplit
+        // aces, surrender, dealer blackjacks against splits) to occur, hundreds of times each.
         let seed = Rules::seed();
         let chart = |_: &Rules| StrategySpec::Chart(Box::new(seed_chart()));
-        agree(seed.clone(), chart(&seed), 1.0, true, 200_000);
-        agree(seed.clone(), StrategySpec::AutoPlay, 0.0, false, 50_000);
+        agree(seed.clone(), chart(&seed), 1.0, true, 50_000);
+        agree(seed.clone(), StrategySpec::AutoPlay, 0.0, false, 25_000);
         let mut r = seed.clone();
         r.players = 5;
         r.dealer_bj_takes = DealerBjTakes::Original;
-        agree(r.clone(), chart(&r), 0.5, false, 100_000);
+        agree(r.clone(), chart(&r), 0.5, false, 50_000);
         let mut r = Rules::seed();
         r.peek = true;
         r.dealer_bj_takes = DealerBjTakes::Original;
@@ -326,12 +328,12 @@ mod tests {
         r.h17 = true;
         r.decks = 6;
         r.players = 3;
-        agree(r.clone(), chart(&r), 1.0, true, 100_000);
+        agree(r.clone(), chart(&r), 1.0, true, 50_000);
         let mut r = Rules::seed();
         r.surrender = Surrender::Late;
         r.double = Double::NineToEleven;
         r.hit_split_aces = true;
         r.max_hands = 3;
-        agree(r.clone(), chart(&r), 0.0, true, 100_000);
+        agree(r.clone(), chart(&r), 0.0, true, 50_000);
     }
 }
