@@ -370,7 +370,7 @@ impl MixedSeats {
 /// One seat at play: a fixed strategy, or a counter of its own (its count, its bets).
 pub enum SeatPlayer<'a> {
     Fixed(&'a AnyStrategy),
-    Count(Counter<'a, AnyStrategy>),
+    Count(Box<Counter<'a, AnyStrategy>>),
 }
 
 /// The player of a mixed table: each seat's decisions from its own strategy; every counter
@@ -388,7 +388,7 @@ impl Seats for MixedSeats {
                 .iter()
                 .map(|s| match s {
                     SeatPlay::Fixed(f) => SeatPlayer::Fixed(f),
-                    SeatPlay::Count(c) => SeatPlayer::Count(c.player()),
+                    SeatPlay::Count(c) => SeatPlayer::Count(Box::new(c.player())),
                 })
                 .collect(),
         }
@@ -400,7 +400,7 @@ impl<'a> MixedPlayer<'a> {
     #[inline]
     fn counters(&mut self) -> impl Iterator<Item = &mut Counter<'a, AnyStrategy>> + '_ {
         self.seats.iter_mut().filter_map(|s| match s {
-            SeatPlayer::Count(c) => Some(c),
+            SeatPlayer::Count(c) => Some(&mut **c),
             SeatPlayer::Fixed(_) => None,
         })
     }
@@ -573,5 +573,71 @@ pub fn seat_figures(
         let e = est(r, u).affine(1.0, 1.0);
         let b = &mut m.bet_behind;
         (b.rtp, b.se, b.ci95, b.bets, b.seat) = (e.mean, e.se, e.ci95, r.n, Some(seat));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<SeatSpec, SeatError> {
+        SeatSpec::parse(text, &Rules::seed(), &Kept::Fresh, false)
+    }
+
+    #[test]
+    fn a_seat_is_a_strategy_or_a_count_then_keys() {
+        let s = parse("autoplay").unwrap();
+        assert_eq!(
+            (s.strategy.clone(), s.count.is_none()),
+            (StrategySpec::AutoPlay, true)
+        );
+        let c = parse("hi-lo  ramp=0:1,2:4 wong-out=0 insurance=always").unwrap();
+        assert_eq!(c.label, "hi-lo ramp=0:1,2:4 wong-out=0 insurance=always");
+        assert_eq!(c.strategy.name(), super::super::resolve::BASIC_NAME);
+        assert!(c.insure);
+        let count = c.count.unwrap();
+        assert_eq!(count.ramp.to_string(), "0:1,2:4");
+        assert_eq!((count.wong_out, count.max_entries), (Some(0), None));
+        // The long form: the same counter.
+        let long = parse("basic count=hi-lo ramp=0:1,2:4 wong-out=0 insurance=always").unwrap();
+        assert_eq!(long.count, parse(&c.label).unwrap().count);
+        let ap = parse("never-bust count=ko").unwrap();
+        assert_eq!(ap.strategy, StrategySpec::NeverBust);
+        assert!(!ap.count.unwrap().system.balanced());
+    }
+
+    #[test]
+    fn bad_seats_name_the_fault() {
+        for (text, needle) in [
+            ("hi-lo count=ko", "the count is given twice"),
+            ("basic strategy=autoplay", "the strategy is given twice"),
+            ("ramp=0:1", "the first word is the seat's strategy or count"),
+            ("hi-lo ramp", "'ramp': expected key=value"),
+            ("hi-lo ramp=", "'ramp=' has no value"),
+            ("basic insurance=sometimes", "expected always or never"),
+            ("basic wong-in=1", "wong-in= needs a count"),
+            ("ko true-count=exact", "unbalanced"),
+            ("hi-lo max-entries=2", "needs back-counting"),
+            ("hi-lo miscount=2", "expected a chance from 0 to 1"),
+            ("hi-lo wong-in=0 wong-out=2", "above --wong-in"),
+        ] {
+            let e = parse(text).unwrap_err();
+            assert_eq!(e.spec, text);
+            assert!(e.to_string().contains(needle), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn seats_must_fill_the_table() {
+        let mut rules = Rules::seed();
+        let seat = parse("basic").unwrap();
+        rules.players = 2;
+        let e = check_seats(std::slice::from_ref(&seat), &rules).unwrap_err();
+        assert!(
+            e.to_string().contains("1 seats at a table of 2 players"),
+            "{e}"
+        );
+        rules.players = 1;
+        assert_eq!(check_seats(&[seat], &rules), Ok(()));
     }
 }

@@ -370,6 +370,14 @@ impl BjAcc {
                 "the table's largest bet",
             )?;
             let n = s.main.n;
+            if s.out.saturating_add(n) != self.counts.rounds {
+                return Err(format!(
+                    "seat {} played {n} and sat out {} of {} rounds",
+                    i + 1,
+                    s.out,
+                    self.counts.rounds
+                ));
+            }
             if [s.per_round.n, s.behind.n, s.behind_none.n] != [n; 3] {
                 return Err(format!("seat {} counts its rounds played unequally", i + 1));
             }

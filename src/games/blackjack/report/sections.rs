@@ -165,7 +165,13 @@ fn seat_section(m: &SimModel) -> Section {
         let [ev, se, ci] = pct_estimate_cells(l.ev, l.ev_se, l.ev_ci95, 3);
         s.row([
             Cell::num(l.seat.to_string(), l.seat as f64, "seat"),
-            l.play.clone().into(),
+            // The spec's first word (the full spec is in the strategy line and the JSON).
+            l.play
+                .split(' ')
+                .next()
+                .unwrap_or_default()
+                .to_string()
+                .into(),
             count_cell(l.rounds_played),
             fixed_cell(l.avg_bet, 3, "bets"),
             ev,
