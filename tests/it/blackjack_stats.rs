@@ -31,6 +31,8 @@ fn config(
         count: None,
         sides: Vec::new(),
         tables: Default::default(),
+        seats: Vec::new(),
+        behind_seat: None,
     };
     let spec = RunSpec {
         seed: 20261129,

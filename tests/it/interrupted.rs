@@ -87,6 +87,8 @@ fn blackjack_stopped_before_its_first_chunk() {
             count: None,
             sides: Vec::new(),
             tables: Default::default(),
+            seats: Vec::new(),
+            behind_seat: None,
         };
         let spec = RunSpec {
             seed: 1,

@@ -37,6 +37,7 @@ mod plots;
 mod progress;
 mod risk;
 mod rounds_out;
+mod seats;
 mod serve;
 mod shards;
 mod shards_dice;

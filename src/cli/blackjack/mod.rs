@@ -507,6 +507,27 @@ pub struct BlackjackSim {
     #[arg(help_heading = heading::STRATEGY, long, default_value = "basic")]
     pub strategy: String,
 
+    /// One seat's play, in seat order (sets the number of players; overrides --strategy):
+    /// a strategy or a count, then key=value words.
+    ///
+    /// The first word is a strategy as for --strategy (basic, autoplay, mimic-dealer,
+    /// never-bust, a chart file) or a count's name (hi-lo, ko, ...: a counter playing basic).
+    /// Keys: strategy, count, ramp, indices, wong-in, wong-out, max-entries, true-count,
+    /// tc-rounding, miscount (as the counting flags) and insurance (always or never). Each
+    /// counter sees every card at the table and bets on its own count; the report gives each
+    /// seat's figures beside the table's. Quote a value with spaces.
+    ///
+    /// Example: --seat basic --seat autoplay --seat 'hi-lo ramp=0:1,1:2,2:4,3:8 indices=i18'
+    #[arg(help_heading = heading::STRATEGY, long = "seat", value_name = "SPEC")]
+    pub seats: Vec<String>,
+
+    /// Place the bet behind on this seat only (1 is the first dealt; needs --seat): its RTP
+    /// is that seat's play.
+    ///
+    /// Example: --seat basic --seat autoplay --bet-behind 1 --behind-seat 2
+    #[arg(help_heading = heading::SIDE_BETS, long, value_name = "N")]
+    pub behind_seat: Option<u8>,
+
     /// Insurance policy of the strategy when the dealer shows an ace (a counter's index set
     /// with an insurance entry, like i18's, decides insurance instead).
     ///
@@ -713,9 +734,15 @@ impl TryFrom<&BlackjackSim> for BjConfig {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackSim) -> anyhow::Result<Self> {
         use rtplab::games::blackjack::{report::SideBets, resolve::resolve_strategy};
-        let rules = args.rules.to_rules()?;
+        let mut rules = args.rules.to_rules()?;
         let tables = args.tables.kept();
-        let strategy = resolve_strategy(&args.strategy, &rules, &tables)?;
+        let insure = args.insurance == Insurance::Always;
+        let seats = seats_of(args, &mut rules, &tables, insure)?;
+        let strategy = match seats.first() {
+            // The first seat's, for what reads one strategy (every seat's is in `seats`).
+            Some(s) => s.strategy.clone(),
+            None => resolve_strategy(&args.strategy, &rules, &tables)?,
+        };
         Ok(rtplab::games::blackjack::BjConfig {
             rules,
             strategy,
@@ -729,8 +756,46 @@ impl TryFrom<&BlackjackSim> for BjConfig {
             count: args.counting.spec()?,
             sides: args.side.bets(rtplab::sidebet::Game::Blackjack)?,
             tables,
+            seats,
+            behind_seat: args.behind_seat,
         })
     }
+}
+
+/// The seats of `--seat` (none without it), the rules' players set to their number.
+fn seats_of(
+    args: &BlackjackSim,
+    rules: &mut rtplab::games::blackjack::rules::Rules,
+    tables: &Kept,
+    insure: bool,
+) -> anyhow::Result<Vec<rtplab::games::blackjack::seats::SeatSpec>> {
+    use rtplab::games::blackjack::seats::{SeatSpec, MAX_SEATS};
+    if args.seats.is_empty() {
+        return Ok(Vec::new());
+    }
+    if args.seats.len() > MAX_SEATS {
+        anyhow::bail!(
+            "{} --seat given: the table has {MAX_SEATS} seats at most",
+            args.seats.len()
+        );
+    }
+    if args.counting.count.is_some() {
+        anyhow::bail!(
+            "--count counts for every seat: give each counter's count in its own --seat (e.g. --seat 'hi-lo ramp=0:1,2:4')"
+        );
+    }
+    if args.log_out.is_some() || args.rounds_out.is_some() {
+        anyhow::bail!(
+            "--seat: the round log (--log-out, --rounds-out) replays one strategy for every seat; drop it or --seat"
+        );
+    }
+    let players = super::players_for_seats(args.rules.players.map(usize::from), args.seats.len())?;
+    rules.players = players as u8;
+    rules.validate()?;
+    args.seats
+        .iter()
+        .map(|s| Ok(SeatSpec::parse(s, rules, tables, insure)?))
+        .collect()
 }
 
 pub fn parse_rounds(s: &str) -> Result<u64, String> {
@@ -775,9 +840,7 @@ impl TryFrom<&BlackjackSim> for SimJob<Blackjack> {
         let config = BjConfig::try_from(args)?;
         // Flat-bet play of the seed table's rules tests the table's published RTP unless
         // another claim is given; a counter's run, or other rules, only a claim given.
-        let claim = args
-            .claim
-            .or(config.rules.default_claim(config.count.is_some()));
+        let claim = args.claim.or(config.rules.default_claim(config.counts()));
         Ok(SimJob {
             config,
             spec: args.run.base.spec(args.chunk_shoes)?,
@@ -970,6 +1033,8 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
                         count: counting.spec()?,
                         sides: Vec::new(),
                         tables,
+                        seats: Vec::new(),
+                        behind_seat: None,
                     }),
                     spec: args.run.spec()?,
                 }
@@ -1162,6 +1227,8 @@ impl CountTableArgs {
             count: counting.spec()?,
             sides: Vec::new(),
             tables,
+            seats: Vec::new(),
+            behind_seat: None,
         };
         Ok(RampSource::Simulate {
             config: Box::new(config),

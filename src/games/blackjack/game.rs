@@ -41,9 +41,22 @@ pub struct BjConfig {
     /// are kept (not part of what is simulated: they are the same wherever they are kept).
     #[serde(skip)]
     pub tables: Kept,
+    /// A strategy per seat (`--seat`), in seat order, one per player (`strategy` and `count`
+    /// then unused); absent: every seat plays `strategy` (and the key is unchanged).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<super::seats::SeatSpec>,
+    /// The seat (1-based) the bet behind is placed on, its RTP that seat's play (with
+    /// `seats`); absent: behind every seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub behind_seat: Option<u8>,
 }
 
 impl BjConfig {
+    /// Whether a counter plays at the table (`count`, or a seat's).
+    pub fn counts(&self) -> bool {
+        self.count.is_some() || self.seats.iter().any(|s| s.count.is_some())
+    }
+
     /// `rounds` rounds of `strategy` under `rules`, main bet only.
     pub fn new(rules: Rules, strategy: StrategySpec, rounds: u64) -> BjConfig {
         BjConfig {
@@ -54,13 +67,15 @@ impl BjConfig {
             count: None,
             sides: Vec::new(),
             tables: Kept::Fresh,
+            seats: Vec::new(),
+            behind_seat: None,
         }
     }
 }
 
 /// A strategy in a run key: its kind, its name (a label: not part of the run's identity), and
 /// for a chart its content and hash (the content is what the run played, wherever it was read).
-mod spec_serde {
+pub(crate) mod spec_serde {
     use super::*;
     use serde::{Deserializer, Serializer};
 
@@ -186,6 +201,12 @@ impl Game for Blackjack {
 
     /// The strategy; for a counter also its count, ramp and options and the cut card.
     fn label(cfg: &BjConfig) -> crate::game::Label {
+        if !cfg.seats.is_empty() {
+            return crate::game::Label {
+                name: super::seats::seats_name(&cfg.seats),
+                hash: None,
+            };
+        }
         let i = cfg.strategy.info();
         let name = match &cfg.count {
             None => i.name,
@@ -266,6 +287,7 @@ impl Game for Blackjack {
         if cfg.rounds == 0 || cfg.rounds > super::sim::MAX_ROUNDS {
             return Err(BjError::Rounds(cfg.rounds));
         }
+        super::seats::check_table(cfg)?;
         if let Some(c) = &cfg.count {
             c.validate()?;
             if let (Some(x), 1) = (c.spots_at, cfg.rules.players) {
@@ -285,6 +307,10 @@ impl Game for Blackjack {
         chunk: Option<u64>,
         shards: u64,
     ) -> Result<(Plan, BoxedSim<BjAcc>), BjError> {
+        if !cfg.seats.is_empty() {
+            let seats = super::seats::MixedSeats::new(&cfg.seats, &cfg.rules);
+            return boxed(cfg, seats, seed, chunk, shards);
+        }
         let mimic = MimicDealer { h17: cfg.rules.h17 };
         let (s, n) = (seed, shards);
         match (&cfg.strategy, cfg.bets.insure) {
@@ -302,8 +328,11 @@ impl Game for Blackjack {
     fn report(run: &Run<Blackjack>, claim: Option<f64>) -> Result<Report, BjError> {
         let cfg = &run.config;
         let mut report = render(&run_model(run, claim)?);
-        if let Some(n) = cells_off_basic(&cfg.strategy, &cfg.rules, &cfg.tables).filter(|&n| n > 0)
-        {
+        let off_basic = match cfg.seats.is_empty() {
+            true => cells_off_basic(&cfg.strategy, &cfg.rules, &cfg.tables),
+            false => None,
+        };
+        if let Some(n) = off_basic.filter(|&n| n > 0) {
             report.notes.push(format!(
                 "This chart differs from the chart derived for these rules (`--strategy basic`) in {n} of {} cells.",
                 super::strategy::ROWS * 10
@@ -325,14 +354,22 @@ impl Game for Blackjack {
 pub fn run_model(run: &Run<Blackjack>, claim: Option<f64>) -> Result<SimModel, BjError> {
     let cfg = &run.config;
     check_histogram(cfg, &run.acc)?;
+    let strategy = match cfg.seats.is_empty() {
+        true => cfg.strategy.info(),
+        false => super::strategy::StrategyInfo {
+            name: super::seats::seats_name(&cfg.seats),
+            hash: None,
+        },
+    };
     let mut m = model(
         &cfg.rules,
-        &cfg.strategy.info(),
+        &strategy,
         &cfg.bets,
         &run.acc,
         &info(run),
         claim,
     );
+    super::seats::seat_figures(cfg, &run.acc, &mut m);
     m.counting = counting_model(&cfg.rules, cfg.count.as_ref(), &run.acc);
     m.side_wagers = side_wagers(cfg, &run.acc);
     if let Some(c) = m.counting.as_mut() {
@@ -345,7 +382,7 @@ pub fn run_model(run: &Run<Blackjack>, claim: Option<f64>) -> Result<SimModel, B
         c.metrics = count_metrics(&cfg.rules, &spec.system, &cfg.tables);
     }
     if m.claim.is_none() {
-        m.no_claim = Some(cfg.rules.no_claim_reason(cfg.count.is_some()));
+        m.no_claim = Some(cfg.rules.no_claim_reason(cfg.counts()));
     }
     let index_insurance = cfg.count.as_ref().and_then(|c| c.indices.as_ref());
     if let Some(text) = index_insurance.and_then(|ix| ix.insurance_text()) {
@@ -453,6 +490,8 @@ impl crate::game::Baseline<Blackjack> for BjBaseline {
             count: None,
             sides: crate::sidebet::baseline_sides(&self.sides, crate::sidebet::Game::Blackjack)?,
             tables: Kept::Fresh,
+            seats: Vec::new(),
+            behind_seat: None,
         };
         Ok((cfg, self.chunk_shoes))
     }

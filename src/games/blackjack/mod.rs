@@ -22,6 +22,7 @@ pub mod report;
 pub mod resolve;
 pub mod round;
 pub mod rules;
+pub mod seats;
 pub mod sidebets;
 pub mod sim;
 pub mod strategy;
@@ -82,6 +83,8 @@ pub enum BjError {
     Run(#[from] crate::game::RunError),
     #[error(transparent)]
     Side(#[from] crate::sidebet::SideBetError),
+    #[error(transparent)]
+    Seat(#[from] seats::SeatError),
     #[error("unknown strategy '{0}': expected basic, autoplay, mimic-dealer, never-bust, or the path of a chart file (see strategies/README.md)")]
     UnknownStrategy(String),
     #[error("the shard files' sums are impossible (a histogram of results from {lo} to {hi} units; these rules have -{off} to {off}); re-run the shards")]

@@ -99,6 +99,10 @@ sums! {
         /// A counting run's sums (empty otherwise, and then not written).
         #[serde(default, skip_serializing_if = "CountAcc::is_empty")]
         pub count: CountAcc => sums,
+        /// Each seat's sums, in seat order, at a table whose seats play strategies of their own
+        /// (`--seat`; empty otherwise, and then not written).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub seats: Vec<SeatAcc> => each,
     }
     bounds(acc) {
         let (m, b) = acc.money_bounds();
@@ -144,6 +148,66 @@ sums! {
     }
     bounds(c)
     relations(CountAcc::relations)
+}
+
+sums! {
+    /// One seat's sums at a table whose seats play strategies of their own; the table's
+    /// relations bound them (`BjAcc::relations`: the seats add up to the table's main bet).
+    #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct SeatAcc {
+        /// Seat-rounds sat out (a bet of 0: a counter wonged out, or where its ramp bets 0).
+        pub out: u64 => related,
+        /// The main bet: x = net money in units, y = initial bets staked, n = seat-rounds
+        /// played.
+        pub main: Ratio => related,
+        /// The seat's money per round it played, insurance included: x = net units, y = n =
+        /// rounds played (a counter's EV per round, its SD and SCORE).
+        pub per_round: Ratio => related,
+        /// A bet behind of one initial bet that follows the seat's doubles and splits (the
+        /// seat's result per initial bet): x = net units, y = n = rounds the seat played.
+        pub behind: Ratio => related,
+        /// The same bet behind declining doubles and splits.
+        pub behind_none: Ratio => related,
+        /// The largest bet, in initial bets.
+        pub max_bet: u64 => merge(max) related,
+    }
+}
+
+/// A seat's running sums within a chunk (closed into a [`SeatAcc`]).
+#[derive(Clone, Default)]
+struct SeatChunk {
+    out: u64,
+    n: u64,
+    money: i64,
+    money_xx: i128,
+    bets: i64,
+    round: i64,
+    round_xx: i128,
+    behind: i64,
+    behind_xx: i128,
+    behind_none: i64,
+    behind_none_xx: i128,
+    max_bet: u32,
+}
+
+impl SeatChunk {
+    fn close(&self) -> SeatAcc {
+        let mut a = SeatAcc {
+            out: self.out,
+            max_bet: self.max_bet as u64,
+            ..SeatAcc::default()
+        };
+        let n = self.n as i128;
+        a.main
+            .close_wide(self.money as i128, self.bets as i128, self.money_xx, self.n);
+        a.per_round
+            .close_wide(self.round as i128, n, self.round_xx, self.n);
+        a.behind
+            .close_wide(self.behind as i128, n, self.behind_xx, self.n);
+        a.behind_none
+            .close_wide(self.behind_none as i128, n, self.behind_none_xx, self.n);
+        a
+    }
 }
 
 sums! {
@@ -277,6 +341,57 @@ impl CountAcc {
 }
 
 impl BjAcc {
+    /// A mixed table's seats: each one's sums within what one seat-round can hold, and
+    /// together the table's main bet.
+    fn seat_relations(&self, m: i128, b: i128) -> Result<(), String> {
+        if self.seats.is_empty() {
+            return Ok(());
+        }
+        if self.seats.len() > MAX_PLAYERS as usize {
+            return Err(format!(
+                "{} seats: a table has {MAX_PLAYERS} at most",
+                self.seats.len()
+            ));
+        }
+        let mut sum = (0i128, 0i128, 0u64);
+        for (i, s) in self.seats.iter().enumerate() {
+            s.main
+                .plausible(&format!("seats[{i}].main"), m * b, b, true)?;
+            s.per_round
+                .plausible(&format!("seats[{i}].per_round"), 2 * m * b, 1, true)?;
+            s.behind
+                .plausible(&format!("seats[{i}].behind"), m, 1, true)?;
+            s.behind_none
+                .plausible(&format!("seats[{i}].behind_none"), m, 1, true)?;
+            at_most(
+                "seats.max_bet",
+                s.max_bet,
+                self.counts.max_bet,
+                "the table's largest bet",
+            )?;
+            let n = s.main.n;
+            if s.out.saturating_add(n) != self.counts.rounds {
+                return Err(format!(
+                    "seat {} played {n} and sat out {} of {} rounds",
+                    i + 1,
+                    s.out,
+                    self.counts.rounds
+                ));
+            }
+            if [s.per_round.n, s.behind.n, s.behind_none.n] != [n; 3] {
+                return Err(format!("seat {} counts its rounds played unequally", i + 1));
+            }
+            sum = (sum.0 + s.main.x, sum.1 + s.main.y, sum.2 + n);
+        }
+        if sum != (self.main.x, self.main.y, self.main.n) {
+            return Err(format!(
+                "the seats' main bets (net {}, bets {}, seat-rounds {}) do not add up to the table's ({}, {}, {})",
+                sum.0, sum.1, sum.2, self.main.x, self.main.y, self.main.n
+            ));
+        }
+        Ok(())
+    }
+
     /// The histogram has room for every net result of a seat-round per initial bet: its
     /// length (`m`) bounds one round's win, loss and wager in units, times the largest bet
     /// (`b`) in money.
@@ -317,8 +432,9 @@ impl BjAcc {
             ));
         }
         let c = &self.counts;
-        let out = self.count.seat_rounds_out;
-        if c.seat_rounds != self.main.n || c.rounds > c.seat_rounds + out {
+        let out = self.count.seat_rounds_out
+            + total(&self.seats.iter().map(|s| s.out).collect::<Vec<_>>());
+        if c.seat_rounds != self.main.n || c.rounds > c.seat_rounds.saturating_add(out) {
             return Err(format!(
                 "{} rounds and {} seat-rounds do not fit the main bet's {}",
                 c.rounds, c.seat_rounds, self.main.n
@@ -348,6 +464,7 @@ impl BjAcc {
                 ));
             }
         }
+        self.seat_relations(m, b)?;
         // Every seat-round has an up card: the sums by up card add up to the main bet's.
         let up = self.by_up.iter().fold((0i128, 0i128, 0u64), |s, r| {
             (s.0 + r.x, s.1 + r.y, s.2 + r.n)
@@ -414,6 +531,8 @@ struct ChunkSums {
     sides: Vec<crate::sidebet::SideChunk>,
     /// A counter's side bets by the count at the bet (`CountAcc::side_by_tc`).
     side_tc: Vec<SideTc>,
+    /// Each seat's sums (`Player::PER_SEAT` only).
+    seats: Vec<SeatChunk>,
 }
 
 /// Sums of money kept only when bets vary (squares in i128: a large bet squared overflows).
@@ -449,7 +568,12 @@ impl ChunkSums {
     /// the flat path compiles without the money sums). Rounds, seat-rounds, dealer blackjacks
     /// and busts, and rounds by up card are not counted here: `close` reads them off the
     /// chunk's dealer outcomes.
-    fn record(&mut self, bets: bool, classes: bool, r: &RoundResult, acc: &mut BjAcc) {
+    fn record(
+        &mut self,
+        (bets, classes, per_seat): (bool, bool, bool),
+        r: &RoundResult,
+        acc: &mut BjAcc,
+    ) {
         let c = &mut acc.counts;
         let up = (r.up - 1) as usize;
         acc.dealer[up][r.dealer] += 1;
@@ -516,6 +640,42 @@ impl ChunkSums {
         }
         if r.up == 1 {
             self.record_insurance(bets, r, c);
+        }
+        if per_seat {
+            self.record_seats(r);
+        }
+    }
+
+    /// Each seat's own sums (a mixed table): its main bet, its money per round played with
+    /// insurance, and a bet behind it.
+    #[inline(never)]
+    fn record_seats(&mut self, r: &RoundResult) {
+        let bj = r.dealer_bj();
+        for (s, k) in r.seats[..r.players].iter().zip(&mut self.seats) {
+            if s.bet == 0 {
+                k.out += 1;
+                continue;
+            }
+            let b = s.bet as i64;
+            let money = s.net * b;
+            // Insurance costs half the bet and pays 2:1.
+            let ins = match (s.insured, bj) {
+                (false, _) => 0,
+                (true, true) => self.units * b,
+                (true, false) => -(self.units / 2) * b,
+            };
+            let round = money + ins;
+            k.n += 1;
+            k.money += money;
+            k.money_xx += (money as i128) * (money as i128);
+            k.bets += b;
+            k.max_bet = k.max_bet.max(s.bet);
+            k.round += round;
+            k.round_xx += (round as i128) * (round as i128);
+            k.behind += s.net;
+            k.behind_xx += (s.net as i128) * (s.net as i128);
+            k.behind_none += s.behind_none;
+            k.behind_none_xx += (s.behind_none as i128) * (s.behind_none as i128);
         }
     }
 
@@ -818,16 +978,23 @@ fn run_shoes<P: Player>(
         let bins = crate::games::blackjack::count::TC_BINS;
         sums.side_tc = vec![SideTc::default(); sums.settle.len() * bins];
     }
+    let per_seat = P::BETS && P::PER_SEAT;
+    if per_seat {
+        sums.seats = vec![SeatChunk::default(); players as usize];
+    }
     for _ in 0..shoes {
         // Each shoe has a stream of its own, so the cards it deals do not depend on how
         // earlier shoes were played (common random numbers across strategies).
         let mut shoe_rng = Rng::seed_from_u64(rng.next_u64());
-        let (bets, classes) = (P::BETS, P::BETS && P::CLASSES);
-        table.play_shoe(&mut shoe_rng, |r| sums.record(bets, classes, r, acc));
+        let kinds = (P::BETS, P::BETS && P::CLASSES, per_seat);
+        table.play_shoe(&mut shoe_rng, |r| sums.record(kinds, r, acc));
     }
     acc.counts.shoes += shoes;
     acc.counts.reshuffles_mid_round += table.shoe.reshuffles_mid_round;
     sums.close(P::BETS, P::BETS && P::CLASSES, acc, players);
+    if per_seat {
+        acc.seats = sums.seats.iter().map(SeatChunk::close).collect();
+    }
 }
 
 /// How a requested round count maps onto chunks.

@@ -80,6 +80,9 @@ pub trait Player {
     /// Whether `class` sorts seat-rounds into the by-true-count sums (a counter; only with
     /// `BETS`).
     const CLASSES: bool = false;
+    /// Whether each seat's figures are kept apart (seats playing strategies of their own; only
+    /// with `BETS`).
+    const PER_SEAT: bool = false;
     /// The bet of `seat` for the next round, in initial bets (only called when `BETS`).
     #[inline(always)]
     fn bet(&mut self, _seat: usize) -> u32 {

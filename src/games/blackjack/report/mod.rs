@@ -154,6 +154,43 @@ pub struct BehindLine {
     /// Bets behind (one per initial bet).
     #[serde(skip)]
     pub bets: u64,
+    /// The seat (1-based) the bet behind is on (`--behind-seat`; absent: every seat).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<usize>,
+}
+
+/// One seat's figures at a table whose seats play strategies of their own (`--seat`).
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatLine {
+    /// 1-based, in dealing order.
+    pub seat: usize,
+    /// The seat's `--seat` value, as written.
+    pub play: String,
+    /// Its strategy's name, and its count (a counter).
+    pub strategy: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<String>,
+    /// Rounds the seat played (bet) and sat out.
+    pub rounds_played: u64,
+    pub rounds_out: u64,
+    /// Initial bets staked, their average per round played and the largest.
+    pub initial_bets: u64,
+    pub avg_bet: f64,
+    pub max_bet: u64,
+    /// The main bet per initial bet staked (as the table's `ev` and `rtp`).
+    pub ev: f64,
+    pub ev_se: f64,
+    pub ev_ci95: [f64; 2],
+    pub rtp: f64,
+    pub rtp_ci95: [f64; 2],
+    /// The seat's money per round played, insurance included, in table minimums (a
+    /// counter's win per round), its SE and SD.
+    pub ev_per_round: f64,
+    pub ev_per_round_se: f64,
+    pub sd_per_round: f64,
+    /// A counter's SCORE: 10^6·EV·|EV|/var per round played, in table minimums.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
 }
 
 /// Everything the report of a blackjack run says, computed once from the sums; the tables and
@@ -218,6 +255,10 @@ pub struct SimModel {
     /// when placed).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub side_wagers: Vec<crate::sidebet::SideSim>,
+    /// Each seat's figures at a table of seats playing strategies of their own (written only
+    /// then; the figures above are the whole table's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<SeatLine>,
 }
 
 fn frequencies_as_map<S: serde::Serializer>(f: &[Frequency], s: S) -> Result<S::Ok, S::Error> {
@@ -405,6 +446,7 @@ pub fn model(
             se: behind.se,
             ci95: behind.ci95,
             bets: acc.main.n,
+            seat: None,
         },
         claim: claim.map(|cl| check_claim(&rtp, cl, c.seat_rounds, acc.main.df(), "RTP")),
         no_claim: None,
@@ -414,5 +456,6 @@ pub fn model(
         bets_for_se_0_01pct: rounds_for_se(ev.se, c.seat_rounds, 0.0001),
         counting: None,
         side_wagers: Vec::new(),
+        seats: Vec::new(),
     }
 }

@@ -19,8 +19,11 @@ pub fn render(m: &SimModel) -> Report {
     };
     r.meta = meta_lines(m);
     m.run.annotate(&mut r, m.rounds, "rounds");
+    r.sections.push(result_section(m));
+    if !m.seats.is_empty() {
+        r.sections.push(seat_section(m));
+    }
     r.sections.extend([
-        result_section(m),
         up_card_section(m),
         frequency_section(m),
         side_bet_section(m),
@@ -142,6 +145,48 @@ fn result_section(m: &SimModel) -> Section {
     s
 }
 
+/// Each seat's own figures at a table of seats playing strategies of their own.
+fn seat_section(m: &SimModel) -> Section {
+    let mut s = Section::new(
+        "Seats (each seat's own play; the result above is the whole table's)",
+        &[
+            "seat",
+            "plays",
+            "rounds",
+            "avg bet",
+            "EV",
+            "SE",
+            "95% CI",
+            "win/round",
+            "SCORE",
+        ],
+    );
+    for l in &m.seats {
+        let [ev, se, ci] = pct_estimate_cells(l.ev, l.ev_se, l.ev_ci95, 3);
+        s.row([
+            Cell::num(l.seat.to_string(), l.seat as f64, "seat"),
+            // The spec's first word (the full spec is in the strategy line and the JSON).
+            l.play
+                .split(' ')
+                .next()
+                .unwrap_or_default()
+                .to_string()
+                .into(),
+            count_cell(l.rounds_played),
+            fixed_cell(l.avg_bet, 3, "bets"),
+            ev,
+            se,
+            ci,
+            fixed_cell(l.ev_per_round, 5, "bets"),
+            match l.score {
+                Some(x) => fixed_cell(x, 2, "SCORE"),
+                None => "".into(),
+            },
+        ]);
+    }
+    s
+}
+
 fn up_card_section(m: &SimModel) -> Section {
     let mut s = Section::new(
         "EV by dealer up card",
@@ -203,7 +248,8 @@ fn side_bet_section(m: &SimModel) -> Section {
         ),
         (
             format!(
-                "bet behind (follows {})",
+                "bet behind{} (follows {})",
+                b.seat.map(|n| format!(" seat {n}")).unwrap_or_default(),
                 if b.follows == BehindFollows::All {
                     "all"
                 } else {
