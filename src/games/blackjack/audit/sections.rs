@@ -48,6 +48,9 @@ pub fn render(m: &AuditModel) -> Report {
             histogram_section(m),
         ]);
     }
+    if !m.typical_players.is_empty() {
+        r.sections.push(players_section(m));
+    }
     r.sections.push(needed_section(
         "Rounds needed to resolve the RTP",
         "± precision",
@@ -462,11 +465,74 @@ fn notes(m: &AuditModel) -> Vec<String> {
             )
         });
     }
+    notes.extend(players_note(m));
     notes.push(format!(
         "Monitoring: {}; `rtplab monitor --expected report.json LOG.csv` checks live periods against it.",
         m.monitoring.note
     ));
     notes
+}
+
+/// Basic strategy with each preset's mistakes, simulated, beside the exact tiers.
+fn players_section(m: &AuditModel) -> Section {
+    let mut s = Section::new(
+        "Typical players: basic strategy with mistakes (simulated)",
+        &[
+            "preset",
+            "rounds",
+            "RTP per initial bet",
+            "SE",
+            "95% CI",
+            "less optimal",
+            "less basic",
+            "insurance by mistake",
+            "mistakes",
+        ],
+    );
+    for p in &m.typical_players {
+        s.row([
+            Cell::from(p.preset.clone()),
+            crate::report::count_cell(p.rounds),
+            pct_cell(p.rtp, 4),
+            pct_cell(p.se, 4),
+            interval_cell(p.ci95, |v| pct(v, 4), "fraction"),
+            pct_cell(p.vs_optimal, 4),
+            pct_cell(p.vs_basic, 4),
+            pct_cell(p.insurance, 4),
+            p.mistakes.clone().into(),
+        ]);
+    }
+    s
+}
+
+/// The gap between the advertised maximum and what typical players get, in a sentence.
+fn players_note(m: &AuditModel) -> Option<String> {
+    let players = &m.typical_players;
+    let (first, last) = (players.first()?, players.last()?);
+    let optimal = m.tiers.first()?;
+    let basic = m.tiers.iter().find(|t| t.tier == super::TierName::Basic)?;
+    let advertised = match &m.claim {
+        Some(c) => format!("the advertised maximum {} (optimal play returns {})", pct(c.claimed, 2), pct(optimal.rtp_exact, 4)),
+        None => format!("the most optimal play returns, {}", pct(optimal.rtp_exact, 4)),
+    };
+    let each: Vec<String> = players
+        .iter()
+        .map(|p| format!("{} {} (SE {})", p.preset, pct(p.rtp, 2), pct(p.se, 2)))
+        .collect();
+    Some(format!(
+        "What a table returns: against {advertised}, basic strategy returns {} and players who make the presets' mistakes (docs/mistakes.md) {}, over {} rounds each with seed {}: {} to {} below optimal play on the main bet{}.",
+        pct(basic.rtp_exact, 4),
+        each.join(", "),
+        crate::report::count(first.rounds),
+        first.seed,
+        pct(-first.vs_optimal, 2),
+        pct(-last.vs_optimal, 2),
+        if players.iter().any(|p| p.insurance != 0.0) {
+            ", insurance taken by mistake apart"
+        } else {
+            ""
+        }
+    ))
 }
 
 /// How far a tier's distribution is from its exact EV, and why; none if it is not.
