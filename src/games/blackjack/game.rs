@@ -402,8 +402,12 @@ fn errors_line(
         && super::exact::check_exact(&cfg.rules).is_ok();
     let free = exact.then(|| {
         let t = DealerTable::of(&cfg.rules);
-        let ev =
-            crate::with_strategy!(&cfg.strategy, cfg.rules.h17, |s| analyze(&cfg.rules, &Follow(s), t).ev);
+        let ev = crate::with_strategy!(&cfg.strategy, cfg.rules.h17, |s| analyze(
+            &cfg.rules,
+            &Follow(s),
+            t
+        )
+        .ev);
         1.0 + ev
     });
     let cost = free.map(|f| m.rtp - f);

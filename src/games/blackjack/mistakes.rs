@@ -306,9 +306,8 @@ impl ErrorModel {
             }
         }
         let path = std::path::Path::new(spec);
-        let text =
-            crate::door::input::read_text(path, "errors file", MAX_ERRORS_FILE_BYTES)
-                .map_err(|e| ErrorsError(format!("--errors {e}")))?;
+        let text = crate::door::input::read_text(path, "errors file", MAX_ERRORS_FILE_BYTES)
+            .map_err(|e| ErrorsError(format!("--errors {e}")))?;
         ErrorModel::parse(&text, spec).map_err(|e| ErrorsError(format!("--errors {e}")))
     }
 
@@ -382,7 +381,9 @@ impl ErrorModel {
 
     /// Whether the model plays exactly as the strategy (every rate 0).
     pub fn is_none(&self) -> bool {
-        self.kinds.iter().all(|k| k.rate == 0.0 || k.misplays.is_empty())
+        self.kinds
+            .iter()
+            .all(|k| k.rate == 0.0 || k.misplays.is_empty())
             && self.stale_bet == 0.0
             && self.miscount == 0.0
             && self.discard_bias == 0.0
@@ -478,7 +479,10 @@ fn set(
             "misplays" => {
                 let of_kind = misplays_of(*kind);
                 let crate::specfile::Value::List(items) = value else {
-                    return Err(format!("expected a list [\"name\", ...], found {}", value.kind()));
+                    return Err(format!(
+                        "expected a list [\"name\", ...], found {}",
+                        value.kind()
+                    ));
                 };
                 let mut names = Vec::new();
                 for item in items {
@@ -817,11 +821,23 @@ mod tests {
             (sit(18, true, None, 9), Hit, Some((2, Wrong::Do(Stand)))),
             (sit(17, true, None, 5), Double, Some((3, Wrong::NoDouble))),
             (sit(11, false, None, 10), Double, Some((4, Wrong::NoDouble))),
-            (sit(16, false, Some(8), 10), Split, Some((5, Wrong::NoSplit))),
+            (
+                sit(16, false, Some(8), 10),
+                Split,
+                Some((5, Wrong::NoSplit)),
+            ),
             (sit(18, false, Some(9), 5), Split, Some((6, Wrong::NoSplit))),
             (sit(14, false, Some(7), 5), Split, Some((7, Wrong::NoSplit))),
-            (sit(20, false, Some(10), 6), Stand, Some((8, Wrong::Do(Split)))),
-            (sit(16, false, None, 10), Surrender, Some((9, Wrong::NoSurrender))),
+            (
+                sit(20, false, Some(10), 6),
+                Stand,
+                Some((8, Wrong::Do(Split))),
+            ),
+            (
+                sit(16, false, None, 10),
+                Surrender,
+                Some((9, Wrong::NoSurrender)),
+            ),
             // Where the strategy already plays as the misplay would, or no misplay is listed.
             (sit(16, false, None, 10), Stand, None),
             (sit(17, false, None, 10), Stand, None),
@@ -942,6 +958,84 @@ mod tests {
         }
     }
 
+    /// A bettor who alternates 1 and 4 units, for the stale-bet error.
+    struct Alternating(u32);
+    impl Player for Alternating {
+        const BETS: bool = true;
+        fn bet(&mut self, _seat: usize) -> u32 {
+            self.0 += 1;
+            if self.0 % 2 == 0 {
+                1
+            } else {
+                4
+            }
+        }
+        fn act(&mut self, _seat: usize, _s: &Situation) -> Action {
+            Action::Stand
+        }
+        fn insure(&mut self, _seat: usize, _total: u8, _soft: bool) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn a_stale_bet_keeps_the_last_bet_at_its_rate() {
+        let mut m = ErrorModel::none("stale");
+        m.stale_bet = 0.3;
+        let c = Compiled::of(&m);
+        let mut p = Erring {
+            inner: Alternating(0),
+            m: &c,
+            rng: Rng::seed_from_u64(3),
+            last_bet: [0; 7],
+            tally: Default::default(),
+        };
+        // Every round the inner bettor changes its bet; the player keeps the last one with
+        // chance 0.3 (then the inner bet differs again next round, or equals the kept one).
+        let n = 20_000;
+        let mut last = p.bet(0);
+        let (mut asked, mut kept) = (0u64, 0u64);
+        for _ in 0..n {
+            let inner_next = if (p.inner.0 + 1) % 2 == 0 { 1 } else { 4 };
+            let b = p.bet(0);
+            if inner_next != last {
+                asked += 1;
+                kept += (b == last) as u64;
+            }
+            last = b;
+        }
+        let f = kept as f64 / asked as f64;
+        let se = (0.3f64 * 0.7 / asked as f64).sqrt();
+        assert!((f - 0.3).abs() < 4.0 * se, "{f} of {asked}");
+    }
+
+    #[test]
+    fn the_discard_tray_estimate_is_half_decks_with_its_bias() {
+        use super::super::count::{true_count, TcMode, TcRounding, TrueCounter};
+        let (decks, rc) = (8u32, 20);
+        let plain = TrueCounter::discard_tray(decks, 1, TcRounding::Floor, 0.0);
+        let over = TrueCounter::discard_tray(decks, 1, TcRounding::Floor, 0.2);
+        for seen in (0..=decks * 52).step_by(7) {
+            // Without bias: the half-deck estimate of the decks left (but at the halfway
+            // points, which the two round from either side).
+            if seen % 26 != 13 {
+                let want = true_count(
+                    rc,
+                    1,
+                    decks * 52 - seen,
+                    TcMode::HalfDeck,
+                    TcRounding::Floor,
+                );
+                assert_eq!(plain.get(rc, seen), want, "seen {seen}");
+            }
+            // Seeing more in the tray: fewer decks left, a count as large or larger.
+            assert!(over.get(rc, seen) >= plain.get(rc, seen), "seen {seen}");
+        }
+        // Half the shoe played, seen as 0.6 of it: 3.2 decks left, to the half deck 3.0.
+        assert_eq!(over.get(30, 208), 10);
+        assert_eq!(plain.get(30, 208), 7);
+    }
+
     #[test]
     fn errors_files_name_line_and_field() {
         let good = "game = \"blackjack\"\nname = \"mine\"\n[split]\nrate = 0.1\nmisplays = [\"no-split-8s\"]\n[payout]\nwin-as-push = 0.01\n";
@@ -953,16 +1047,34 @@ mod tests {
             let e = ErrorModel::parse(text, "e.toml").unwrap_err().0;
             assert!(e.contains(want), "{e}");
         };
-        bad("game = \"blackjack\"\n[split]\nrate = 2\n", "e.toml:3: [split] rate: expected a chance");
-        bad("game = \"blackjack\"\n[split]\nrat = 0.1\n", "e.toml:3: [split] rat: unknown key");
-        bad("game = \"blackjack\"\n[spit]\n", "e.toml:2: unknown section [spit]");
+        bad(
+            "game = \"blackjack\"\n[split]\nrate = 2\n",
+            "e.toml:3: [split] rate: expected a chance",
+        );
+        bad(
+            "game = \"blackjack\"\n[split]\nrat = 0.1\n",
+            "e.toml:3: [split] rat: unknown key",
+        );
+        bad(
+            "game = \"blackjack\"\n[spit]\n",
+            "e.toml:2: unknown section [spit]",
+        );
         bad(
             "game = \"blackjack\"\n[double]\nmisplays = [\"no-split-8s\"]\n",
             "e.toml:3: [double] misplays: 'no-split-8s' is not a double misplay",
         );
-        bad("[split]\nrate = 0.1\n", "e.toml:1: no game = \"blackjack\" line");
+        bad(
+            "[split]\nrate = 0.1\n",
+            "e.toml:1: no game = \"blackjack\" line",
+        );
         bad("game = \"doom\"\n", "e.toml:1: game = \"doom\"");
-        bad("game = \"blackjack\"\n[bet]\nstale = 0.1\nstale = 0.2\n", "e.toml:4: [bet] stale is set twice");
-        bad("game = \"blackjack\"\n[count]\ndiscard-bias = 0.9\n", "e.toml:3: [count] discard-bias");
+        bad(
+            "game = \"blackjack\"\n[bet]\nstale = 0.1\nstale = 0.2\n",
+            "e.toml:4: [bet] stale is set twice",
+        );
+        bad(
+            "game = \"blackjack\"\n[count]\ndiscard-bias = 0.9\n",
+            "e.toml:3: [count] discard-bias",
+        );
     }
 }

@@ -480,26 +480,24 @@ fn players_section(m: &AuditModel) -> Section {
         &[
             "preset",
             "rounds",
-            "RTP per initial bet",
+            "RTP",
             "SE",
             "95% CI",
-            "less optimal",
-            "less basic",
-            "insurance by mistake",
-            "mistakes",
+            "vs optimal",
+            "vs basic",
+            "insurance",
         ],
     );
     for p in &m.typical_players {
         s.row([
             Cell::from(p.preset.clone()),
             crate::report::count_cell(p.rounds),
-            pct_cell(p.rtp, 4),
-            pct_cell(p.se, 4),
-            interval_cell(p.ci95, |v| pct(v, 4), "fraction"),
-            pct_cell(p.vs_optimal, 4),
-            pct_cell(p.vs_basic, 4),
-            pct_cell(p.insurance, 4),
-            p.mistakes.clone().into(),
+            pct_cell(p.rtp, 3),
+            pct_cell(p.se, 3),
+            interval_cell(p.ci95, |v| pct(v, 3), "fraction"),
+            pct_cell(p.vs_optimal, 3),
+            pct_cell(p.vs_basic, 3),
+            pct_cell(p.insurance, 3),
         ]);
     }
     s
@@ -511,27 +509,27 @@ fn players_note(m: &AuditModel) -> Option<String> {
     let (first, last) = (players.first()?, players.last()?);
     let optimal = m.tiers.first()?;
     let basic = m.tiers.iter().find(|t| t.tier == super::TierName::Basic)?;
-    let advertised = match &m.claim {
-        Some(c) => format!("the advertised maximum {} (optimal play returns {})", pct(c.claimed, 2), pct(optimal.rtp_exact, 4)),
-        None => format!("the most optimal play returns, {}", pct(optimal.rtp_exact, 4)),
+    let (top, what) = match &m.claim {
+        Some(c) => (
+            c.claimed,
+            format!("the advertised maximum is {}", pct(c.claimed, 2)),
+        ),
+        None => (optimal.rtp_exact, "no maximum is claimed".to_string()),
     };
-    let each: Vec<String> = players
-        .iter()
-        .map(|p| format!("{} {} (SE {})", p.preset, pct(p.rtp, 2), pct(p.se, 2)))
-        .collect();
+    let names: Vec<&str> = players.iter().map(|p| p.preset.as_str()).collect();
+    let rtps: Vec<String> = players.iter().map(|p| pct(p.rtp, 2)).collect();
     Some(format!(
-        "What a table returns: against {advertised}, basic strategy returns {} and players who make the presets' mistakes (docs/mistakes.md) {}, over {} rounds each with seed {}: {} to {} below optimal play on the main bet{}.",
+        "What a table returns: {what}; optimal play returns {} and basic strategy {}; basic strategy with the mistakes of the {} presets (docs/mistakes.md) returns {} (SE about {}; {} rounds each, seed {}, the main bet per initial bet, insurance taken by mistake apart): {} to {} below {}.",
+        pct(optimal.rtp_exact, 4),
         pct(basic.rtp_exact, 4),
-        each.join(", "),
+        names.join(", "),
+        rtps.join(", "),
+        pct(first.se, 2),
         crate::report::count(first.rounds),
         first.seed,
-        pct(-first.vs_optimal, 2),
-        pct(-last.vs_optimal, 2),
-        if players.iter().any(|p| p.insurance != 0.0) {
-            ", insurance taken by mistake apart"
-        } else {
-            ""
-        }
+        pct(top - first.rtp, 2),
+        pct(top - last.rtp, 2),
+        if m.claim.is_some() { "the advertised maximum" } else { "optimal play" },
     ))
 }
 

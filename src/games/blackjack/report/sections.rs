@@ -155,9 +155,17 @@ fn result_section(m: &SimModel) -> Section {
         ]);
         let ci = [rtp.ci95[0] - free, rtp.ci95[1] - free];
         let [mean, se, ci] = pct_estimate_cells(cost, rtp.se, ci, 4);
-        s.row(["what the mistakes cost (RTP less that)".into(), mean, se, ci]);
+        s.row([
+            "what the mistakes cost (RTP less that)".into(),
+            mean,
+            se,
+            ci,
+        ]);
     }
-    let insured = m.errors.as_ref().and_then(|e| Some((e.insurance?, e.insurance_se?)));
+    let insured = m
+        .errors
+        .as_ref()
+        .and_then(|e| Some((e.insurance?, e.insurance_se?)));
     if let Some((ins, se)) = insured.filter(|i| i.0 != 0.0) {
         let ci = [ins - 1.96 * se, ins + 1.96 * se];
         let [mean, se, ci] = pct_estimate_cells(ins, se, ci, 4);
