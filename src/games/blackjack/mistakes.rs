@@ -964,7 +964,7 @@ mod tests {
         const BETS: bool = true;
         fn bet(&mut self, _seat: usize) -> u32 {
             self.0 += 1;
-            if self.0 % 2 == 0 {
+            if self.0.is_multiple_of(2) {
                 1
             } else {
                 4
@@ -996,7 +996,7 @@ mod tests {
         let mut last = p.bet(0);
         let (mut asked, mut kept) = (0u64, 0u64);
         for _ in 0..n {
-            let inner_next = if (p.inner.0 + 1) % 2 == 0 { 1 } else { 4 };
+            let inner_next = if (p.inner.0 + 1).is_multiple_of(2) { 1 } else { 4 };
             let b = p.bet(0);
             if inner_next != last {
                 asked += 1;
