@@ -386,6 +386,14 @@ pub fn run_model(run: &Run<Blackjack>, claim: Option<f64>) -> Result<SimModel, B
     if let Some(text) = index_insurance.and_then(|ix| ix.insurance_text()) {
         m.strategy.insurance = text;
     }
+    let insure = super::mistakes::Kind::Insurance;
+    let by_mistake = cfg.errors.as_ref().map_or(0.0, |e| e.rate(insure));
+    if by_mistake > 0.0 && m.strategy.insurance == "never" {
+        m.strategy.insurance = format!(
+            "never, but taken by mistake at {}% of offers",
+            crate::report::pct_text(by_mistake)
+        );
+    }
     Ok(m)
 }
 

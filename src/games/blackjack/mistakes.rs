@@ -311,9 +311,14 @@ impl ErrorModel {
         ErrorModel::parse(&text, spec).map_err(|e| ErrorsError(format!("--errors {e}")))
     }
 
-    /// The rate of `kind`.
+    /// The rate of `kind` (0 when none of its misplays is made).
     pub fn rate(&self, kind: Kind) -> f64 {
-        self.kinds[kind as usize].rate
+        let k = &self.kinds[kind as usize];
+        if k.misplays.is_empty() {
+            0.0
+        } else {
+            k.rate
+        }
     }
 
     /// Read an errors file's text (`file` names it in errors): `game = "blackjack"`, an
@@ -996,7 +1001,11 @@ mod tests {
         let mut last = p.bet(0);
         let (mut asked, mut kept) = (0u64, 0u64);
         for _ in 0..n {
-            let inner_next = if (p.inner.0 + 1).is_multiple_of(2) { 1 } else { 4 };
+            let inner_next = if (p.inner.0 + 1).is_multiple_of(2) {
+                1
+            } else {
+                4
+            };
             let b = p.bet(0);
             if inner_next != last {
                 asked += 1;
