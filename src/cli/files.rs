@@ -40,6 +40,7 @@ pub const FILE_ARGS: &[(&str, Role)] = &[
     ("rounds_out", Role::Out(OutputKind::Regular)),
     ("periods_out", Role::Out(OutputKind::File)),
     ("strategy", Role::Maybe(InputKind::Text)),
+    ("errors", Role::Maybe(InputKind::Text)),
     ("strategies", Role::Maybe(InputKind::Text)),
     ("seats", Role::Maybe(InputKind::Text)),
     ("count", Role::Maybe(InputKind::Text)),
@@ -147,6 +148,7 @@ fn builtin_name(game: &str, id: &str, value: &str) -> bool {
         ("blackjack", "strategy" | "strategies") => {
             blackjack::resolve::BUILT_IN_STRATEGIES.contains(&value)
         }
+        ("blackjack", "errors") => blackjack::mistakes::is_preset(value),
         // The dice games' strategies are specs unless they look like a path.
         (_, "strategy" | "strategies" | "seats") => !rtplab::door::is_path(value),
         (_, "count" | "counts") => blackjack::count::is_built_in(value),

@@ -30,6 +30,7 @@ fn config(
         rounds,
         count: None,
         sides: Vec::new(),
+        errors: None,
         tables: Default::default(),
         seats: Vec::new(),
         behind_seat: None,

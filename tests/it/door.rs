@@ -709,7 +709,7 @@ fn log(_: &Path) -> Vec<u8> {
 
 const EXPECTED: &str = "reports/baccarat-banker/report.json";
 
-const INPUTS: [InFlag; 17] = [
+const INPUTS: [InFlag; 18] = [
     InFlag {
         name: "--table",
         args: &[
@@ -743,6 +743,20 @@ const INPUTS: [InFlag; 17] = [
         ],
         good: |_| read("strategies/blackjack/seed.csv"),
         limit: MIB,
+    },
+    InFlag {
+        name: "--errors",
+        args: &[
+            "sim",
+            "blackjack",
+            "--rounds",
+            "2000",
+            "-q",
+            "--errors",
+            "{}",
+        ],
+        good: |_| read("strategies/blackjack/errors/casual.toml"),
+        limit: 64 << 10,
     },
     InFlag {
         name: "--count",

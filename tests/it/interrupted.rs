@@ -86,6 +86,7 @@ fn blackjack_stopped_before_its_first_chunk() {
             rounds: 100_000,
             count: None,
             sides: Vec::new(),
+            errors: None,
             tables: Default::default(),
             seats: Vec::new(),
             behind_seat: None,

@@ -32,6 +32,7 @@ mod invariants;
 mod layering;
 mod layout;
 mod metrics;
+mod mistakes;
 mod monitor;
 mod plots;
 mod progress;

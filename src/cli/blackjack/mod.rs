@@ -535,6 +535,18 @@ pub struct BlackjackSim {
     #[arg(help_heading = heading::STRATEGY, long, value_enum, default_value_t = Insurance::Never)]
     pub insurance: Insurance,
 
+    /// Mistakes: every seat plays the strategy as a player who errs: a preset (careful,
+    /// casual, novice; none) or an errors file (TOML, docs/mistakes.md).
+    ///
+    /// Per decision kind a rate and the common misplays made (standing on 12-16 against a
+    /// high card, not doubling soft hands, not splitting 8s, insurance, ...), bets left
+    /// unchanged, a counter's miscounts and discard-tray estimate, and the dealer's payout
+    /// errors both ways. The mistakes draw on a stream of their own: the same seed deals the
+    /// same cards. The report gives the RTP without them where it is exact at once.
+    /// Example: --errors casual
+    #[arg(help_heading = heading::STRATEGY, long, value_name = "PRESET|FILE")]
+    pub errors: Option<String>,
+
     /// Place the pairs side bet (same rank pays 11:1) with this stake, in main bets.
     ///
     /// From 0 to 1000. Its result is reported per stake of that bet, apart from the main
@@ -647,6 +659,11 @@ impl TryFrom<&BlackjackSim> for rtplab::games::blackjack::log::write::LoggedSimJ
                 "--free-bet: the round log's settlement (and `verify blackjack`) does not know Free Bet Blackjack; drop {what}"
             );
         }
+        if args.errors.is_some() {
+            anyhow::bail!(
+                "--errors: the round log replays the strategy without its mistakes; drop {what} or --errors"
+            );
+        }
         Ok(rtplab::games::blackjack::log::write::LoggedSimJob {
             sim: SimJob::try_from(args)?,
             log: args.log_out.clone().map(|p| {
@@ -755,6 +772,11 @@ impl TryFrom<&BlackjackSim> for BjConfig {
             rounds: args.run.rounds,
             count: args.counting.spec()?,
             sides: args.side.bets(rtplab::sidebet::Game::Blackjack)?,
+            errors: args
+                .errors
+                .as_deref()
+                .map(rtplab::games::blackjack::mistakes::ErrorModel::resolve)
+                .transpose()?,
             tables,
             seats,
             behind_seat: args.behind_seat,
@@ -1032,6 +1054,7 @@ impl TryFrom<&IndicesBlackjack> for IndicesJob {
                         rounds: args.rounds.unwrap_or(10_000_000),
                         count: counting.spec()?,
                         sides: Vec::new(),
+                        errors: None,
                         tables,
                         seats: Vec::new(),
                         behind_seat: None,
@@ -1226,6 +1249,7 @@ impl CountTableArgs {
             rounds: self.rounds.unwrap_or(20_000_000),
             count: counting.spec()?,
             sides: Vec::new(),
+            errors: None,
             tables,
             seats: Vec::new(),
             behind_seat: None,

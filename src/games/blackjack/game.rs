@@ -37,6 +37,10 @@ pub struct BjConfig {
     /// the key is unchanged).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sides: Vec<crate::sidebet::SideBet>,
+    /// Mistakes (`--errors`): every seat plays the strategy with them; absent: none (and the
+    /// key is unchanged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<super::mistakes::ErrorModel>,
     /// Where the solved tables of the rules (the derived chart, the count metrics' effects)
     /// are kept (not part of what is simulated: they are the same wherever they are kept).
     #[serde(skip)]
@@ -66,6 +70,7 @@ impl BjConfig {
             rounds,
             count: None,
             sides: Vec::new(),
+            errors: None,
             tables: Kept::Fresh,
             seats: Vec::new(),
             behind_seat: None,
@@ -174,7 +179,8 @@ fn boxed<S: Seats + Send + 'static>(
     Ok((p, Box::new(sim)))
 }
 
-/// Seat `strategy` as it is, or as a card counter's chart when the run counts.
+/// Seat `strategy` as it is, or as a card counter's chart when the run counts; with
+/// mistakes when the run has an error model.
 fn seat<S: Strategy + Send + 'static>(
     cfg: &BjConfig,
     strategy: S,
@@ -182,11 +188,26 @@ fn seat<S: Strategy + Send + 'static>(
     chunk: Option<u64>,
     shards: u64,
 ) -> Result<(Plan, BoxedSim<BjAcc>), BjError> {
-    match &cfg.count {
-        None => boxed(cfg, strategy, seed, chunk, shards),
-        Some(c) => {
+    use super::mistakes::WithErrors;
+    match (&cfg.count, &cfg.errors) {
+        (None, None) => boxed(cfg, strategy, seed, chunk, shards),
+        (None, Some(e)) => boxed(cfg, WithErrors::new(strategy, e), seed, chunk, shards),
+        (Some(c), None) => {
             let counting = Counting::new(strategy, c.clone(), cfg.rules.decks);
             boxed(cfg, counting, seed, chunk, shards)
+        }
+        (Some(c), Some(e)) => {
+            // The counter's own errors are the count's settings: its miscounts and its
+            // estimate of the decks left.
+            let mut c = c.clone();
+            if e.miscount > 0.0 {
+                c.miscount = Some(e.miscount);
+            }
+            let mut counting = Counting::new(strategy, c, cfg.rules.decks);
+            if e.discard_bias != 0.0 {
+                counting = counting.with_discard_estimate(e.discard_bias);
+            }
+            boxed(cfg, WithErrors::new(counting, e), seed, chunk, shards)
         }
     }
 }
@@ -218,6 +239,10 @@ impl Game for Blackjack {
                     format!("{}; {}; {cut}", i.name, c.describe())
                 }
             }
+        };
+        let name = match &cfg.errors {
+            Some(e) => format!("{name}; with mistakes {}", e.describe()),
+            None => name,
         };
         crate::game::Label { name, hash: i.hash }
     }
@@ -288,6 +313,15 @@ impl Game for Blackjack {
             return Err(BjError::Rounds(cfg.rounds));
         }
         super::seats::check_table(cfg)?;
+        if let (Some(c), Some(e)) = (&cfg.count, &cfg.errors) {
+            if c.miscount.is_some() && e.miscount > 0.0 {
+                return Err(super::count::CountError::Option(format!(
+                    "--miscount and --errors {} both set the miscounts: give them in one place",
+                    e.name
+                ))
+                .into());
+            }
+        }
         if let Some(c) = &cfg.count {
             c.validate()?;
             if let (Some(x), 1) = (c.spots_at, cfg.rules.players) {
@@ -384,11 +418,61 @@ pub fn run_model(run: &Run<Blackjack>, claim: Option<f64>) -> Result<SimModel, B
     if m.claim.is_none() {
         m.no_claim = Some(cfg.rules.no_claim_reason(cfg.counts()));
     }
+    m.errors = cfg.errors.as_ref().map(|e| errors_line(cfg, e, &m));
     let index_insurance = cfg.count.as_ref().and_then(|c| c.indices.as_ref());
     if let Some(text) = index_insurance.and_then(|ix| ix.insurance_text()) {
         m.strategy.insurance = text;
     }
+    let insure = super::mistakes::Kind::Insurance;
+    let by_mistake = cfg.errors.as_ref().map_or(0.0, |e| e.rate(insure));
+    if by_mistake > 0.0 && m.strategy.insurance == "never" {
+        m.strategy.insurance = format!(
+            "never, but taken by mistake at {}% of offers",
+            crate::report::pct_text(by_mistake)
+        );
+    }
     Ok(m)
+}
+
+/// The mistakes' line of a run's report: the model, and beside the run's RTP the strategy's
+/// exact RTP without them where that is at hand (rules the analysis takes, flat bets, a
+/// uniform shuffle: a fraction of a second).
+fn errors_line(
+    cfg: &BjConfig,
+    e: &super::mistakes::ErrorModel,
+    m: &SimModel,
+) -> super::report::ErrorsLine {
+    let exact = cfg.count.is_none()
+        && cfg.rules.shuffler.is_uniform()
+        && super::exact::check_exact(&cfg.rules).is_ok();
+    let free = exact.then(|| {
+        let t = DealerTable::of(&cfg.rules);
+        let ev = crate::with_strategy!(&cfg.strategy, cfg.rules.h17, |s| analyze(
+            &cfg.rules,
+            &Follow(s),
+            t
+        )
+        .ev);
+        1.0 + ev
+    });
+    let cost = free.map(|f| m.rtp - f);
+    // Insurance taken by mistake, per initial bet: its stake is half a bet.
+    let ins = &m.side_bets.insurance;
+    let share = 0.5 * crate::report::rate(ins.taken, m.seat_rounds);
+    let (insurance, insurance_se) = match (cfg.bets.insure, ins.taken) {
+        (true, _) => (None, None),
+        (false, 0) => (Some(0.0), Some(0.0)),
+        (false, _) => (Some((ins.rtp - 1.0) * share), Some(ins.se * share)),
+    };
+    super::report::ErrorsLine {
+        name: e.name.clone(),
+        model: e.describe(),
+        rtp_error_free: free,
+        cost,
+        cost_se: cost.map(|_| m.ev_se),
+        insurance,
+        insurance_se,
+    }
 }
 
 /// Each side bet from a paytable as the run measured it, beside its exact value.
@@ -489,6 +573,7 @@ impl crate::game::Baseline<Blackjack> for BjBaseline {
             rounds: self.rounds,
             count: None,
             sides: crate::sidebet::baseline_sides(&self.sides, crate::sidebet::Game::Blackjack)?,
+            errors: None,
             tables: Kept::Fresh,
             seats: Vec::new(),
             behind_seat: None,

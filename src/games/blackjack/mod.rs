@@ -17,6 +17,7 @@ pub mod jobs;
 pub mod kept;
 pub mod log;
 pub mod metrics;
+pub mod mistakes;
 pub mod ramp;
 pub mod report;
 pub mod resolve;

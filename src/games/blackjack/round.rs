@@ -426,10 +426,17 @@ impl Ctx<'_> {
                     push22,
                 );
             }
-            return;
+        } else {
+            for s in 0..players {
+                self.settle(&mut res.seats[s], &hands[s][..counts[s]], dealer_bj, beat);
+            }
         }
-        for s in 0..players {
-            self.settle(&mut res.seats[s], &hands[s][..counts[s]], dealer_bj, beat);
+        if P::PAYS {
+            for (s, seat) in res.seats[..players].iter_mut().enumerate() {
+                if seat.bet != 0 {
+                    seat.net = player.paid(s, seat.net, seat.natural, self.u);
+                }
+            }
         }
     }
 

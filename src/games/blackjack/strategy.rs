@@ -129,6 +129,15 @@ pub trait Player {
     /// its first shoe: for a player's own chance (a counter's miscounts), never the cards'.
     #[inline(always)]
     fn side_stream(&mut self, _rng: &crate::rng::Rng) {}
+    /// Whether `paid` does anything (false: the table never calls it).
+    const PAYS: bool = false;
+    /// The main bet's net of `seat`'s round as the dealer pays it (`net` as the rules settle
+    /// it, in units; `natural`: the seat's hand was a natural; `unit`: units per initial bet):
+    /// a dealer's payout errors (only called when `PAYS`, for seats that bet).
+    #[inline(always)]
+    fn paid(&mut self, _seat: usize, net: i64, _natural: bool, _unit: i64) -> i64 {
+        net
+    }
 }
 
 /// What a run shares between its threads: a prototype that makes a fresh [`Player`] for

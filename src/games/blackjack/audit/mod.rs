@@ -16,6 +16,7 @@ use super::BjError;
 use crate::audit::{needed, ChiSquare, Identity, Needed, Z90, Z95, Z98, Z99, Z999};
 
 mod changes;
+mod players;
 mod plots;
 mod sections;
 mod simulation;
@@ -23,6 +24,7 @@ mod terms;
 mod tiers;
 
 pub use changes::claim_changes;
+pub use players::{player_rounds, PlayerTier, PLAYER_ROUNDS_SHARE};
 pub use plots::plots;
 pub use sections::render;
 use simulation::simulations;
@@ -269,6 +271,9 @@ pub struct AuditModel {
     pub tiers: Vec<Tier>,
     pub wagers: Vec<Wager>,
     pub simulation: Vec<Simulation>,
+    /// Basic strategy played with the mistakes of typical players (docs/mistakes.md'
+    /// presets), simulated: what a table returns beside its advertised maximum.
+    pub typical_players: Vec<PlayerTier>,
     /// Rounds needed to resolve each tier's RTP to ±0.01/0.05/0.1%.
     pub rounds_needed: Vec<Needed>,
     pub separation: Vec<Separation>,
@@ -326,6 +331,7 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
     let exact_seconds = t0.elapsed().as_secs_f64();
     let t1 = std::time::Instant::now();
     let simulation = simulations(cfg, &specs[1..], &tiers, &wagers, stop)?;
+    let typical_players = players::player_tiers(cfg, &specs[1].1, &tiers, stop)?;
     let simulation_seconds = t1.elapsed().as_secs_f64();
     let rounds_needed = tiers
         .iter()
@@ -359,6 +365,7 @@ pub fn audit(cfg: &AuditConfig, stop: &AtomicBool) -> Result<AuditModel, BjError
         tiers,
         wagers,
         simulation,
+        typical_players,
         rounds_needed,
         separation,
         acceptance_bands,

@@ -49,6 +49,9 @@ pub fn render(m: &AuditModel) -> Report {
             histogram_section(m),
         ]);
     }
+    if !m.typical_players.is_empty() {
+        r.sections.push(players_section(m));
+    }
     r.sections.push(needed_section(
         "Rounds needed to resolve the RTP",
         "± precision",
@@ -484,11 +487,72 @@ fn notes(m: &AuditModel) -> Vec<String> {
             )
         });
     }
+    notes.extend(players_note(m));
     notes.push(format!(
         "Monitoring: {}; `rtplab monitor --expected report.json LOG.csv` checks live periods against it.",
         m.monitoring.note
     ));
     notes
+}
+
+/// Basic strategy with each preset's mistakes, simulated, beside the exact tiers.
+fn players_section(m: &AuditModel) -> Section {
+    let mut s = Section::new(
+        "Typical players: basic strategy with mistakes (simulated)",
+        &[
+            "preset",
+            "rounds",
+            "RTP",
+            "SE",
+            "95% CI",
+            "vs optimal",
+            "vs basic",
+            "insurance",
+        ],
+    );
+    for p in &m.typical_players {
+        s.row([
+            Cell::from(p.preset.clone()),
+            crate::report::count_cell(p.rounds),
+            pct_cell(p.rtp, 3),
+            pct_cell(p.se, 3),
+            interval_cell(p.ci95, |v| pct(v, 3), "fraction"),
+            pct_cell(p.vs_optimal, 3),
+            pct_cell(p.vs_basic, 3),
+            pct_cell(p.insurance, 3),
+        ]);
+    }
+    s
+}
+
+/// The gap between the advertised maximum and what typical players get, in a sentence.
+fn players_note(m: &AuditModel) -> Option<String> {
+    let players = &m.typical_players;
+    let (first, last) = (players.first()?, players.last()?);
+    let optimal = m.tiers.first()?;
+    let basic = m.tiers.iter().find(|t| t.tier == super::TierName::Basic)?;
+    let (top, what) = match &m.claim {
+        Some(c) => (
+            c.claimed,
+            format!("the advertised maximum is {}", pct(c.claimed, 2)),
+        ),
+        None => (optimal.rtp_exact, "no maximum is claimed".to_string()),
+    };
+    let names: Vec<&str> = players.iter().map(|p| p.preset.as_str()).collect();
+    let rtps: Vec<String> = players.iter().map(|p| pct(p.rtp, 2)).collect();
+    Some(format!(
+        "What a table returns: {what}; optimal play returns {} and basic strategy {}; basic strategy with the mistakes of the {} presets (docs/mistakes.md) returns {} (SE about {}; {} rounds each, seed {}, the main bet per initial bet, insurance taken by mistake apart): {} to {} below {}.",
+        pct(optimal.rtp_exact, 4),
+        pct(basic.rtp_exact, 4),
+        names.join(", "),
+        rtps.join(", "),
+        pct(first.se, 2),
+        crate::report::count(first.rounds),
+        first.seed,
+        pct(top - first.rtp, 2),
+        pct(top - last.rtp, 2),
+        if m.claim.is_some() { "the advertised maximum" } else { "optimal play" },
+    ))
 }
 
 /// How far a tier's distribution is from its exact EV, and why; none if it is not.

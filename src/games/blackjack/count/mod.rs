@@ -125,6 +125,32 @@ impl TrueCounter {
         }
     }
 
+    /// The true count of a player who estimates the decks played from the discard tray, to
+    /// the nearest half deck, seeing `1 + bias` times the cards there (a bias of 0.1 sees 10%
+    /// more): the decks left are the shoe less that estimate, at least half a deck.
+    pub fn discard_tray(decks: u32, scale: u8, rounding: TcRounding, bias: f64) -> TrueCounter {
+        let cards = decks * 52;
+        let s = scale.max(1) as u32;
+        let divs = (0..=cards)
+            .map(|seen| {
+                let seen_as = (seen as f64 * (1.0 + bias)).max(0.0);
+                let half_decks_played = (seen_as / 26.0).round() as u32;
+                let d = s * (2 * decks).saturating_sub(half_decks_played).max(1);
+                let by = if rounding == TcRounding::Nearest {
+                    2 * d
+                } else {
+                    d
+                };
+                (d, (1u64 << 63) / by as u64 + 1)
+            })
+            .collect();
+        TrueCounter {
+            per_rc: 2,
+            rounding,
+            divs,
+        }
+    }
+
     /// ⌊x / d⌋ for the reciprocal `m` of d.
     #[inline(always)]
     fn div(x: u32, m: u64) -> i32 {
@@ -380,6 +406,14 @@ impl<S> Counting<S> {
 }
 
 impl<S: Strategy> Counting<S> {
+    /// The counter estimates the decks left from the discard tray with a relative `bias`
+    /// ([`TrueCounter::discard_tray`]) instead of the spec's estimate.
+    pub fn with_discard_estimate(mut self, bias: f64) -> Counting<S> {
+        let sp = &self.spec;
+        self.tc = TrueCounter::discard_tray(self.decks, sp.system.scale, sp.rounding, bias);
+        self
+    }
+
     pub fn new(chart: S, spec: CountSpec, decks: u32) -> Counting<S> {
         let (ramp_lo, ramp_units) = spec.ramp.table();
         Counting {

@@ -259,6 +259,29 @@ pub struct SimModel {
     /// then; the figures above are the whole table's).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub seats: Vec<SeatLine>,
+    /// The player's mistakes (`--errors`; written only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub errors: Option<ErrorsLine>,
+}
+
+/// A run's mistakes (`--errors`): the model, and the strategy's return without them where
+/// the exact analysis gives it at once.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorsLine {
+    pub name: String,
+    /// The model's rates in one line.
+    pub model: String,
+    /// The strategy's exact RTP per initial bet played without mistakes (a full shoe each
+    /// round), where the rules can be analysed exactly and the seats bet flat.
+    pub rtp_error_free: Option<f64>,
+    /// What the mistakes cost on the main bet: the run's RTP less `rtp_error_free`, with the
+    /// run's SE (negative: the player gets less).
+    pub cost: Option<f64>,
+    pub cost_se: Option<f64>,
+    /// The insurance the mistakes took, net per initial bet (its own bet, apart from the main
+    /// bet's RTP; 0 when none was taken), and its SE; none when the strategy insures anyway.
+    pub insurance: Option<f64>,
+    pub insurance_se: Option<f64>,
 }
 
 fn frequencies_as_map<S: serde::Serializer>(f: &[Frequency], s: S) -> Result<S::Ok, S::Error> {
@@ -457,5 +480,6 @@ pub fn model(
         counting: None,
         side_wagers: Vec::new(),
         seats: Vec::new(),
+        errors: None,
     }
 }

@@ -90,10 +90,19 @@ fn meta_lines(m: &SimModel) -> Vec<(String, String)> {
         ("tool".into(), format!("rtplab {}", m.version)),
         ("rules".into(), m.rules.to_string()),
         ("strategy".into(), strategy),
+    ]
+    .into_iter()
+    .chain(
+        m.errors
+            .as_ref()
+            .map(|e| ("mistakes".into(), format!("{} (docs/mistakes.md)", e.model))),
+    )
+    .chain([
         ("seed".into(), m.header.seed.to_string()),
         ("rounds".into(), rounds),
         ("chunks".into(), chunks),
-    ]
+    ])
+    .collect()
 }
 
 /// EV, RTP and RTP per total wagered, and the SD of a round.
@@ -135,6 +144,40 @@ fn result_section(m: &SimModel) -> Section {
     ] {
         let [mean, se, ci] = pct_estimate_cells(mean, se, ci95, 4);
         s.row([format!("{name}{main}").into(), mean, se, ci]);
+    }
+    if let Some((free, cost)) = m
+        .errors
+        .as_ref()
+        .and_then(|e| Some((e.rtp_error_free?, e.cost?)))
+    {
+        s.row([
+            "RTP without the mistakes (exact, full shoe)".into(),
+            pct_cell(free, 4),
+            "".into(),
+            "".into(),
+        ]);
+        let ci = [rtp.ci95[0] - free, rtp.ci95[1] - free];
+        let [mean, se, ci] = pct_estimate_cells(cost, rtp.se, ci, 4);
+        s.row([
+            "what the mistakes cost (RTP less that)".into(),
+            mean,
+            se,
+            ci,
+        ]);
+    }
+    let insured = m
+        .errors
+        .as_ref()
+        .and_then(|e| Some((e.insurance?, e.insurance_se?)));
+    if let Some((ins, se)) = insured.filter(|i| i.0 != 0.0) {
+        let ci = [ins - 1.96 * se, ins + 1.96 * se];
+        let [mean, se, ci] = pct_estimate_cells(ins, se, ci, 4);
+        s.row([
+            "insurance taken by mistake (net per initial bet)".into(),
+            mean,
+            se,
+            ci,
+        ]);
     }
     s.row([
         format!("SD of one round (bets){main}").into(),
