@@ -20,10 +20,12 @@ use rtplab::numparse::parse_count;
 mod bets;
 mod counting;
 mod rules;
+mod team;
 
 pub use bets::BetsBlackjack;
 pub use counting::{CountArgs, CountPlay, TcRounding};
 pub use rules::BjRulesArgs;
+pub use team::TeamBlackjack;
 
 /// Where the solved tables of the rules are kept: the chart derived for them (`basic`) and the
 /// count metrics' effects of removal.

@@ -25,6 +25,7 @@ pub mod rules;
 pub mod sidebets;
 pub mod sim;
 pub mod strategy;
+pub mod team;
 pub mod verify;
 
 pub use game::{BjConfig, Blackjack};
