@@ -43,6 +43,7 @@ mod shards_dice;
 mod side_bets;
 mod study;
 mod tables;
+mod team;
 mod twentyone;
 mod variants;
 mod verify;

@@ -134,18 +134,15 @@ pub fn table_rng(seed: u64, table: u32, chunk: u64) -> Rng {
     rng
 }
 
-/// The rounds of chunk `chunk` at table `table`: `shoes` shoes dealt as `sim blackjack` deals a
-/// chunk (a fresh table, each shoe from a seed drawn from the chunk's stream), the counter's
-/// seat betting one unit every round.
+/// The rounds of a chunk at a table from the chunk's stream `rng` (`table_rng`): `shoes` shoes
+/// dealt as `sim blackjack` deals a chunk (a fresh table, each shoe from a seed drawn from the
+/// chunk's stream), the counter's seat betting one unit every round.
 pub fn chunk_rounds(
     rules: &Rules,
     counting: &Counting<Chart>,
-    seed: u64,
-    table: u32,
-    chunk: u64,
+    mut rng: Rng,
     shoes: u64,
 ) -> Vec<TableRound> {
-    let mut rng = table_rng(seed, table, chunk);
     let mut t = Table::new(rules, counting);
     t.player.side_stream(&side_rng(&rng));
     let units = rules.units_per_bet();
@@ -511,6 +508,9 @@ pub fn simulate(job: &TeamJob, ctx: &Ctx) -> Result<TeamModel, Error> {
     let mut bufs: Vec<VecDeque<TableRound>> = vec![VecDeque::new(); n];
     let mut sched = Schedule::new(req);
     let mut next = 0u64;
+    // Each table's stream of the next chunk: chunk 0's, then one 2^128-step jump a chunk
+    // (`table_rng`, without its polynomial jumps at every chunk).
+    let mut streams: Vec<Rng> = (0..req.tables).map(|k| table_rng(job.seed, k, 0)).collect();
     let mut interrupted = false;
     let mut step = vec![TableRound::default(); n];
     loop {
@@ -523,10 +523,13 @@ pub fn simulate(job: &TeamJob, ctx: &Ctx) -> Result<TeamModel, Error> {
                 break;
             }
             // Every table's next chunk, on as many threads as there are tables.
-            let fresh: Vec<Vec<TableRound>> = (0..req.tables)
-                .into_par_iter()
-                .map(|k| chunk_rounds(&job.rules, &counting, job.seed, k, next, p.shoes_per_chunk))
+            let fresh: Vec<Vec<TableRound>> = streams
+                .par_iter()
+                .map(|rng| chunk_rounds(&job.rules, &counting, rng.clone(), p.shoes_per_chunk))
                 .collect();
+            for rng in &mut streams {
+                rng.jump();
+            }
             for (b, f) in bufs.iter_mut().zip(fresh) {
                 b.extend(f);
             }
@@ -787,6 +790,12 @@ mod tests {
         let mut d = table_rng(5, 2, 3);
         let mut e = side_rng(&chunk_rng(5, 3));
         let x = [c.next_u64(), d.next_u64(), e.next_u64(), a.next_u64()];
+        // A table's chunk c is its chunk 0 jumped c times (as the run steps them).
+        let mut f = table_rng(5, 2, 0);
+        for _ in 0..3 {
+            f.jump();
+        }
+        assert_eq!(f, table_rng(5, 2, 3));
         let mut y = x.to_vec();
         y.sort();
         y.dedup();
