@@ -511,14 +511,19 @@ pub fn ramp_jump(ramp: &Ramp) -> Option<Jump> {
 
 /// The words on a ramp's largest jump, with the warning where a casino notices it.
 pub fn jump_words(j: Option<Jump>, what: &str) -> String {
+    let mut c = what.chars();
+    let what_up: String = c
+        .next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default();
     match j {
-        None => format!("{what} never raises its bet: no jump."),
+        None => format!("{what_up} never raises its bet: no jump."),
         Some(j) if j.ratio > NOTICED_JUMP + 1e-9 => format!(
-            "Warning: {what} jumps x{:.2} at count {:+} (from {} to {}). A casino notices a raise of more than x{} from one bet to the next (a judgement, not a measured figure: cover advice is to raise at most to double, as a parlay of a won bet does); a pit that sees it may back the player off. `strategies ramp --max-jump {}` fits the best ramp within it.",
+            "Warning: {what} jumps x{:.2} at {:+} ({} to {}); a casino notices a raise above x{} (a judgement: cover raises at most to double, as a parlay does), and may back the player off. --max-jump {} fits a ramp within it.",
             j.ratio, j.tc, j.from, j.to, NOTICED_JUMP, NOTICED_JUMP
         ),
         Some(j) => format!(
-            "{what}'s largest jump is x{:.2} at count {:+} (from {} to {}), within the x{} taken as what a casino lets pass (a judgement).",
+            "{what_up}'s largest jump: x{:.2} at {:+} ({} to {}), within x{} (a judgement of what casinos let pass).",
             j.ratio, j.tc, j.from, j.to, NOTICED_JUMP
         ),
     }
@@ -1006,7 +1011,7 @@ fn ramp_notes(m: &RampModel) -> Vec<String> {
         ),
         None => "A table read from a report (--from) is not scored on a second seed: simulate the table (without --from) to see the fit scored on a table it was not made from.".into(),
     });
-    notes.push(jump_words(m.optimal_jump, "The optimal ramp"));
+    notes.push(jump_words(m.optimal_jump, "the optimal ramp"));
     if let (Some(k), Some(cost)) = (m.max_jump, m.jump_cost) {
         notes.push(format!(
             "Cover (--max-jump {k}): the optimal ramp is fitted with no bet more than {k} times the bet at the count below it (the same search, moves that break the limit refused, also started from the minimum and from the top bet at the first count of positive EV); it costs {cost:.2} in SCORE against the optimum without the limit on this table ({}).",
@@ -1200,9 +1205,12 @@ mod tests {
         assert_eq!((j.ratio, j.tc, j.from, j.to), (2.0, 1, 1.0, 2.0));
         let j = ramp_jump(&Ramp::parse("1:1,2:12").unwrap()).unwrap();
         assert_eq!((j.ratio, j.tc), (12.0, 2));
-        assert!(jump_words(Some(j), "The ramp")
-            .starts_with("Warning: The ramp jumps x12.00 at count +2"));
-        assert!(!jump_words(ramp_jump(&Ramp::parse("0:1,1:2").unwrap()), "R").contains("Warning"));
+        assert!(jump_words(Some(j), "the ramp").starts_with("Warning: the ramp jumps x12.00 at +2"));
+        let within = jump_words(ramp_jump(&Ramp::parse("0:1,1:2").unwrap()), "the ramp");
+        assert!(
+            within.starts_with("The ramp's largest jump: x2.00 at +1"),
+            "{within}"
+        );
         // Sitting out is no raise; a flat ramp has none.
         let j = ramp_jump(&Ramp::parse("0:0,1:4,2:6").unwrap()).unwrap();
         assert_eq!((j.ratio, j.tc), (1.5, 2));
