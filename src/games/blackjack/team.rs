@@ -754,7 +754,7 @@ mod tests {
         assert_eq!(s.calls(), (4, 2));
         assert_eq!(s.moves, 2);
         // The lone wonger at table 0: rounds 0-2 and 4 (12 units at +5).
-        assert_eq!(s.wonger_sums(), (4, 8 - 16 + 8 + 24));
+        assert_eq!(s.wonger_sums(), (4, 24)); // 8 - 16 + 8 + 24
         assert_eq!((s.called_rounds, s.called_rounds_missed), (7, 2));
     }
 
