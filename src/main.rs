@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use cli::{
     AdviseGame, AuditGame, BetsGame, Cli, Command, CompareGame, DeriveGame, ExactGame, IndicesGame,
-    MetricsGame, RampGame, SimGame, StrategiesCmd, VerifyGame,
+    MetricsGame, RampGame, SimGame, StrategiesCmd, TeamGame, VerifyGame,
 };
 use rtplab::compare::CompareJob;
 use rtplab::game::SimJob;
@@ -189,6 +189,9 @@ fn build<R: Runner>(command: Command, r: R) -> anyhow::Result<R::Out> {
         }
         Command::Strategies(StrategiesCmd::Bets(BetsGame::Blackjack(a))) => {
             r.job(blackjack::jobs::BetsJob::try_from(&a)?)
+        }
+        Command::Strategies(StrategiesCmd::Team(TeamGame::Blackjack(a))) => {
+            r.job(blackjack::team::TeamJob::try_from(&a)?)
         }
         Command::Strategies(StrategiesCmd::Metrics(MetricsGame::Blackjack(a))) => {
             r.job(blackjack::jobs::MetricsJob::try_from(&a)?)

@@ -499,6 +499,26 @@ pub enum StrategiesCmd {
     /// insurance correlation of a count for the rules.
     #[command(subcommand)]
     Metrics(MetricsGame),
+    /// A team: spotters at several tables call in a big player at a count, beside a lone
+    /// counter who wongs at the same counts with the same bets.
+    #[command(subcommand)]
+    Team(TeamGame),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TeamGame {
+    /// A blackjack team: a spotter at each of --tables tables counts and calls the big player
+    /// when the count reaches --call-at; he plays there at his bets until the count falls below
+    /// --exit-below or the shoe ends, then goes to the called table of the highest count (one
+    /// table at a time: calls while he is busy wait, and those that end first are missed).
+    /// The big player's, the spotters' and the team's win per round and per hour (at
+    /// --rounds-per-hour), SE, 95% CI, N0 and risk of ruin, beside a lone wonger at table 1
+    /// (the same rounds, in at the call, out below the exit, the same bets) and a lone counter
+    /// who plays every round. Each table deals from its own stream of the run's seed.
+    #[command(
+        after_help = "Examples:\n  rtplab strategies team blackjack --count hi-lo --tables 4 --call-at 2 --exit-below 0 --bet 10\n  rtplab strategies team blackjack --count hi-lo --indices i18 --tables 1 --call-at 2 \\\n      --ramp 2:4,3:8,4:12 --rounds 500k"
+    )]
+    Blackjack(blackjack::TeamBlackjack),
 }
 
 #[derive(Subcommand, Debug)]

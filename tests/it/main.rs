@@ -45,6 +45,7 @@ mod shards_dice;
 mod side_bets;
 mod study;
 mod tables;
+mod team;
 mod twentyone;
 mod variants;
 mod verify;

@@ -20,10 +20,12 @@ use rtplab::numparse::parse_count;
 mod bets;
 mod counting;
 mod rules;
+mod team;
 
 pub use bets::BetsBlackjack;
 pub use counting::{CountArgs, CountPlay, TcRounding};
 pub use rules::BjRulesArgs;
+pub use team::TeamBlackjack;
 
 /// Where the solved tables of the rules are kept: the chart derived for them (`basic`) and the
 /// count metrics' effects of removal.
@@ -398,6 +400,13 @@ pub struct RampBlackjack {
     /// Fraction of Kelly for the Kelly bets (with --bankroll; default 1, full Kelly).
     #[arg(help_heading = heading::COUNTING, long, value_name = "K")]
     pub kelly: Option<f64>,
+
+    /// Cover: no bet more than K times the bet at the count below it (K at least 1, e.g. 2).
+    ///
+    /// The report gives the SCORE the limit costs beside the optimum without it, and every
+    /// ramp's largest jump. A raise beyond x2 is taken as one a casino notices (a judgement).
+    #[arg(help_heading = heading::COUNTING, long, value_name = "K")]
+    pub max_jump: Option<f64>,
 
     /// Write the optimal ramp here, as the file sim's --ramp reads.
     #[arg(help_heading = heading::OUTPUT, long, value_name = "FILE")]
@@ -1150,12 +1159,20 @@ impl TryFrom<&RampBlackjack> for RampJob {
             chip: args.chip,
         };
         spread.validate()?;
+        if let Some(k) = args.max_jump {
+            if !(k.is_finite() && k >= 1.0) {
+                anyhow::bail!(
+                    "--max-jump {k}: expected a ratio of 1 or more (2: no bet above double the bet at the count below)"
+                );
+            }
+        }
         Ok(RampJob {
             source,
             request: RampRequest {
                 spread,
                 kelly: args.bankroll.map(|b| (b, kelly)),
                 ror_bankroll: args.bankroll.unwrap_or(1000.0),
+                max_jump: args.max_jump,
             },
             ramp_out: args.ramp_out.clone(),
             pool_se: args.table.pool_se,

@@ -27,6 +27,7 @@ pub mod seats;
 pub mod sidebets;
 pub mod sim;
 pub mod strategy;
+pub mod team;
 pub mod verify;
 
 pub use game::{BjConfig, Blackjack};

@@ -251,6 +251,18 @@ fn score_of(rows: &[CountRow], bets: &[u32]) -> f64 {
 /// The ramp that maximises SCORE on `rows` (sorted by count) within `spread`, starting the
 /// final search also from each of `starts` (ramps whose bets lie within the spread).
 pub fn optimise(rows: &[CountRow], spread: Spread, starts: &[Ramp]) -> Optimum {
+    optimise_within(rows, spread, starts, None)
+}
+
+/// `optimise` with every bet at most `max_jump` times the bet at the count below it (none: no
+/// limit). Each start is cut to the limit from the bottom up, and the search refuses a move
+/// that breaks it.
+pub fn optimise_within(
+    rows: &[CountRow],
+    spread: Spread,
+    starts: &[Ramp],
+    max_jump: Option<f64>,
+) -> Optimum {
     let played: Vec<CountRow> = rows.iter().filter(|r| r.played > 0).cloned().collect();
     let allowed = spread.allowed();
     let max = spread.max as f64;
@@ -298,8 +310,32 @@ pub fn optimise(rows: &[CountRow], spread: Spread, starts: &[Ramp]) -> Optimum {
         candidates.push(played.iter().map(|p| round(r.units(p.tc) as f64)).collect());
     }
     let (mut top_bets, mut top_score, mut checked) = (Vec::new(), f64::NEG_INFINITY, 0);
+    if let Some(k) = max_jump {
+        // From the bottom too: the minimum to some count, there a first raise, then the
+        // largest steps the limit allows, for every count and first raise within the limit.
+        let steepest = |from: usize, first: u32| -> Vec<u32> {
+            let mut c = vec![1; played.len()];
+            for j in from..c.len() {
+                c[j] = if j == from {
+                    first
+                } else {
+                    let cap = k * c[j - 1] as f64 + 1e-9;
+                    allowed[allowed
+                        .partition_point(|&a| a as f64 <= cap)
+                        .saturating_sub(1)]
+                };
+            }
+            c
+        };
+        for from in 0..played.len() {
+            for &first in allowed.iter().filter(|&&a| a as f64 <= k + 1e-9) {
+                candidates.push(steepest(from, first));
+            }
+        }
+    }
     for c in candidates {
-        let (b, n) = climb(&played, &allowed, c);
+        let c = cut_to_jump(&allowed, c, max_jump);
+        let (b, n) = climb(&played, &allowed, c, max_jump);
         let s = score_of(&played, &b);
         if s > top_score {
             (top_bets, top_score, checked) = (b, s, n);
@@ -325,7 +361,12 @@ pub fn optimise(rows: &[CountRow], spread: Spread, starts: &[Ramp]) -> Optimum {
 /// a count's bet by a number of allowed steps, from the largest power of two down to one step
 /// (a move up pushes the counts above it up with it, a move down those below it down, so the
 /// ramp keeps rising); the bets and the single-step neighbours evaluated in the last pass.
-fn climb(rows: &[CountRow], allowed: &[u32], mut bets: Vec<u32>) -> (Vec<u32>, usize) {
+fn climb(
+    rows: &[CountRow],
+    allowed: &[u32],
+    mut bets: Vec<u32>,
+    max_jump: Option<f64>,
+) -> (Vec<u32>, usize) {
     let pos = |x: u32| allowed.binary_search(&x).unwrap_or(0);
     let mut current = score_of(rows, &bets);
     let mut stride = allowed.len().next_power_of_two();
@@ -347,6 +388,12 @@ fn climb(rows: &[CountRow], allowed: &[u32], mut bets: Vec<u32>) -> (Vec<u32>, u
                         *b = to;
                     }
                 }
+                // Within a jump limit a raise pulls the counts below it up as far as the limit
+                // needs, and a cut pulls those above it down.
+                next = pulled_to_jump(allowed, next, i, up, max_jump);
+                if next == bets || !within_jump(&next, max_jump) {
+                    continue;
+                }
                 checked += 1;
                 let s = score_of(rows, &next);
                 // Relative to |SCORE|: a negative SCORE scaled by 1 + 1e-12 would make a move
@@ -361,6 +408,124 @@ fn climb(rows: &[CountRow], allowed: &[u32], mut bets: Vec<u32>) -> (Vec<u32>, u
             (false, _) => stride /= 2,
             (true, _) => {}
         }
+    }
+}
+
+/// Whether no bet is more than `max_jump` times the one before it.
+fn within_jump(bets: &[u32], max_jump: Option<f64>) -> bool {
+    max_jump.is_none_or(|k| {
+        bets.windows(2)
+            .all(|w| w[1] as f64 <= k * w[0] as f64 + 1e-9)
+    })
+}
+
+/// `bets` cut to the jump limit from the bottom up: each bet at most `max_jump` times the one
+/// before it (the largest allowed bet within that), so the ramp still rises.
+fn cut_to_jump(allowed: &[u32], mut bets: Vec<u32>, max_jump: Option<f64>) -> Vec<u32> {
+    let Some(k) = max_jump else {
+        return bets;
+    };
+    for i in 1..bets.len() {
+        let cap = k * bets[i - 1] as f64 + 1e-9;
+        if bets[i] as f64 > cap {
+            let fit = allowed.partition_point(|&a| a as f64 <= cap);
+            bets[i] = allowed[fit.saturating_sub(1)].max(bets[i - 1]);
+        }
+    }
+    bets
+}
+
+/// `bets` after a move at row `i` (`up`: a raise) made to keep within the jump limit: below a
+/// raise each bet at least the smallest allowed one the limit lets the next reach; above a cut
+/// each bet at most the largest the limit lets it reach from the one before.
+fn pulled_to_jump(
+    allowed: &[u32],
+    mut bets: Vec<u32>,
+    i: usize,
+    up: bool,
+    max_jump: Option<f64>,
+) -> Vec<u32> {
+    let Some(k) = max_jump else {
+        return bets;
+    };
+    if up {
+        for j in (0..i).rev() {
+            let need = bets[j + 1] as f64 / k - 1e-9;
+            if (bets[j] as f64) < need {
+                let at = allowed.partition_point(|&a| (a as f64) < need);
+                bets[j] = allowed[at.min(allowed.len() - 1)].min(bets[j + 1]);
+            }
+        }
+    } else {
+        for j in i + 1..bets.len() {
+            let cap = k * bets[j - 1] as f64 + 1e-9;
+            if bets[j] as f64 > cap {
+                let fit = allowed.partition_point(|&a| a as f64 <= cap);
+                bets[j] = allowed[fit.saturating_sub(1)].max(bets[j - 1]);
+            }
+        }
+    }
+    bets
+}
+
+/// A ramp's largest jump: the largest ratio of the bets at two neighbouring counts, the first
+/// of the largest (counts where it bets 0, sitting out, are left out: entering is no raise).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Jump {
+    pub ratio: f64,
+    /// The count the raise is made at, and the bets below and at it.
+    pub tc: i32,
+    pub from: f64,
+    pub to: f64,
+}
+
+/// The jump a casino is taken to notice: a raise of more than double from one bet to the next.
+/// A judgement, not a measured figure: the counting books' cover advice is to raise at most
+/// to double, as a player who lets a won bet ride (a parlay) does, and a raise beyond it is
+/// the pattern a pit watches for.
+pub const NOTICED_JUMP: f64 = 2.0;
+
+/// The largest jump of the bets `points` (count, bet) in the order of the counts.
+pub fn largest_jump(points: &[(i32, f64)]) -> Option<Jump> {
+    let bets: Vec<(i32, f64)> = points.iter().copied().filter(|p| p.1 > 0.0).collect();
+    let mut best: Option<Jump> = None;
+    for w in bets.windows(2) {
+        let ratio = w[1].1 / w[0].1;
+        if ratio > 1.0 && best.is_none_or(|b| ratio > b.ratio + 1e-12) {
+            best = Some(Jump {
+                ratio,
+                tc: w[1].0,
+                from: w[0].1,
+                to: w[1].1,
+            });
+        }
+    }
+    best
+}
+
+/// The largest jump of a ramp (between its entries).
+pub fn ramp_jump(ramp: &Ramp) -> Option<Jump> {
+    let points: Vec<(i32, f64)> = ramp.0.iter().map(|&(c, u)| (c, u as f64)).collect();
+    largest_jump(&points)
+}
+
+/// The words on a ramp's largest jump, with the warning where a casino notices it.
+pub fn jump_words(j: Option<Jump>, what: &str) -> String {
+    let mut c = what.chars();
+    let what_up: String = c
+        .next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default();
+    match j {
+        None => format!("{what_up} never raises its bet: no jump."),
+        Some(j) if j.ratio > NOTICED_JUMP + 1e-9 => format!(
+            "Warning: {what} jumps x{:.2} at {:+} ({} to {}); a casino notices a raise above x{} (a judgement: cover raises at most to double, as a parlay does), and may back the player off. --max-jump {} fits a ramp within it.",
+            j.ratio, j.tc, j.from, j.to, NOTICED_JUMP, NOTICED_JUMP
+        ),
+        Some(j) => format!(
+            "{what_up}'s largest jump: x{:.2} at {:+} ({} to {}), within x{} (a judgement of what casinos let pass).",
+            j.ratio, j.tc, j.from, j.to, NOTICED_JUMP
+        ),
     }
 }
 
@@ -396,6 +561,8 @@ pub struct RampRequest {
     pub kelly: Option<(f64, f64)>,
     /// The bankroll the risk of ruin is computed for, in units.
     pub ror_bankroll: f64,
+    /// Cover: no bet more than this many times the bet at the count below (none: no limit).
+    pub max_jump: Option<f64>,
 }
 
 /// How a count table is read for a fit: its tails pooled where their EV's SE exceeds
@@ -490,6 +657,14 @@ pub struct RampModel {
     /// The optimal ramp: its bet at every count of the table, and as `--ramp` reads it.
     pub ramp_optimal: Vec<TcBet>,
     pub ramp_optimal_spec: String,
+    /// The optimal ramp's largest jump (null: it never raises).
+    pub optimal_jump: Option<Jump>,
+    /// The jump limit the optimal ramp was fitted within (`--max-jump`), and the SCORE it
+    /// costs: the optimum without it less the optimum within it, on the same table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_jump: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jump_cost: Option<f64>,
     pub neighbours_checked: usize,
     /// The optimal ramp (first) and the common ones, each with its figures.
     pub ramps: Vec<RampLine>,
@@ -516,6 +691,8 @@ pub struct TcBet {
 pub struct RampLine {
     pub name: String,
     pub ramp: String,
+    /// Its largest jump (null: it never raises).
+    pub largest_jump: Option<Jump>,
     /// Whether every bet lies within the spread (only those are guaranteed below the
     /// optimal ramp's SCORE).
     pub within_spread: bool,
@@ -553,11 +730,12 @@ pub fn ramp_model(
         .collect();
     let within = |r: &Ramp| r.max() <= spread.max;
     let starts: Vec<Ramp> = common.iter().map(|c| c.1.clone()).filter(within).collect();
-    let opt = optimise(&rows, spread, &starts);
+    let opt = optimise_within(&rows, spread, &starts, req.max_jump);
     let optimal = ramp_of(&rows, &opt.bets);
     let line = |name: String, ramp: &Ramp| RampLine {
         name,
         ramp: ramp.to_string(),
+        largest_jump: ramp_jump(ramp),
         within_spread: within(ramp),
         stats: stats(&rows, &bets_of(&rows, ramp), req.ror_bankroll),
         score_second_seed: fit
@@ -565,7 +743,23 @@ pub fn ramp_model(
             .as_ref()
             .map(|h| stats(&h.rows, &bets_of(&h.rows, ramp), req.ror_bankroll).score),
     };
-    let mut ramps = vec![line(format!("optimal 1-{}", spread.max), &optimal)];
+    let mut ramps = vec![match req.max_jump {
+        Some(k) => line(
+            format!("optimal 1-{}, jumps at most x{k}", spread.max),
+            &optimal,
+        ),
+        None => line(format!("optimal 1-{}", spread.max), &optimal),
+    }];
+    // Beside a ramp fitted within a jump limit, the optimum without it: the limit's cost.
+    let free = req.max_jump.map(|_| {
+        let free = optimise(&rows, spread, &starts);
+        line(
+            format!("optimal 1-{}, no jump limit", spread.max),
+            &ramp_of(&rows, &free.bets),
+        )
+    });
+    let jump_cost = free.as_ref().map(|f| f.stats.score - ramps[0].stats.score);
+    ramps.extend(free);
     ramps.extend(common.iter().map(|(n, r)| line(n.clone(), r)));
     let by_true_count = rows
         .iter()
@@ -590,6 +784,9 @@ pub fn ramp_model(
             .map(|(r, &bet)| TcBet { tc: r.tc, bet })
             .collect(),
         ramp_optimal_spec: optimal.to_string(),
+        optimal_jump: ramp_jump(&optimal),
+        max_jump: req.max_jump,
+        jump_cost,
         neighbours_checked: opt.neighbours_checked,
         ramps,
         by_true_count,
@@ -714,6 +911,7 @@ fn ramps_section(m: &RampModel) -> Section {
             "SCORE (signed as EV)",
             "N0",
             "RoR",
+            "largest jump",
         ],
     );
     if let Some(seed) = m.second_seed {
@@ -734,6 +932,10 @@ fn ramps_section(m: &RampModel) -> Section {
             fixed_cell(l.stats.score, 2, "score"),
             fixed_cell(l.stats.n0, 0, "rounds"),
             pct_cell(l.stats.ror, 2),
+            Cell::from(match l.largest_jump {
+                Some(j) => format!("x{:.2} at {:+}", j.ratio, j.tc),
+                None => "none".into(),
+            }),
         ];
         if let Some(sc) = l.score_second_seed {
             cells.insert(5, fixed_cell(sc, 2, "score"));
@@ -809,6 +1011,16 @@ fn ramp_notes(m: &RampModel) -> Vec<String> {
         ),
         None => "A table read from a report (--from) is not scored on a second seed: simulate the table (without --from) to see the fit scored on a table it was not made from.".into(),
     });
+    notes.push(jump_words(m.optimal_jump, "the optimal ramp"));
+    if let (Some(k), Some(cost)) = (m.max_jump, m.jump_cost) {
+        notes.push(format!(
+            "Cover (--max-jump {k}): the optimal ramp is fitted with no bet more than {k} times the bet at the count below it (the same search, moves that break the limit refused, also started from the minimum and from the top bet at the first count of positive EV); it costs {cost:.2} in SCORE against the optimum without the limit on this table ({}).",
+            match m.ramps.get(1) {
+                Some(f) if f.stats.score > 0.0 => format!("{:.1}% of its SCORE", 100.0 * cost / f.stats.score),
+                _ => "whose SCORE is not positive".into(),
+            }
+        ));
+    }
     notes.push(
         "Linear 1-M: 1 unit up to count 0, then equal steps from +1 to M units at +4 (whole units). RoR: the Brownian risk of ruin, ever, e^(-2 EV B / SD^2).".into(),
     );
@@ -943,6 +1155,69 @@ mod tests {
             (s - best).abs() <= 1e-9 * best.abs(),
             "{s} vs {best}: {:?}",
             opt.bets
+        );
+    }
+
+    /// Within a jump limit, the search finds the best ramp of a small table (every rising
+    /// ramp of 1-12 over five counts, by brute force), and the limit binds: the optimum
+    /// without it jumps further and scores more.
+    #[test]
+    fn the_jump_limited_search_finds_the_best_ramp_within_the_limit() {
+        let rows: Vec<CountRow> = table()
+            .into_iter()
+            .filter(|r| (0..=4).contains(&r.tc))
+            .collect();
+        let spread = Spread { max: 12, chip: 1 };
+        for k in [1.5, 2.0, 3.0] {
+            let opt = optimise_within(&rows, spread, &[linear(12)], Some(k));
+            assert!(within_jump(&opt.bets, Some(k)), "x{k}: {:?}", opt.bets);
+            let mut best = f64::NEG_INFINITY;
+            let mut b = [1u32; 5];
+            loop {
+                if b.windows(2).all(|w| w[0] <= w[1]) && within_jump(&b, Some(k)) {
+                    best = best.max(score_of(&rows, &b));
+                }
+                // The next of the 12^5 bet vectors.
+                let mut i = 0;
+                while i < 5 && b[i] == 12 {
+                    b[i] = 1;
+                    i += 1;
+                }
+                if i == 5 {
+                    break;
+                }
+                b[i] += 1;
+            }
+            let s = score_of(&rows, &opt.bets);
+            assert!(
+                (s - best).abs() <= 1e-9 * best.abs(),
+                "x{k}: {s} vs {best}: {:?}",
+                opt.bets
+            );
+            let free = optimise(&rows, spread, &[linear(12)]);
+            assert!(score_of(&rows, &free.bets) > s && !within_jump(&free.bets, Some(k)));
+        }
+    }
+
+    #[test]
+    fn a_ramps_largest_jump_and_its_warning() {
+        let j = ramp_jump(&Ramp::parse("0:1,1:2,2:4,3:8,4:12").unwrap()).unwrap();
+        assert_eq!((j.ratio, j.tc, j.from, j.to), (2.0, 1, 1.0, 2.0));
+        let j = ramp_jump(&Ramp::parse("1:1,2:12").unwrap()).unwrap();
+        assert_eq!((j.ratio, j.tc), (12.0, 2));
+        assert!(jump_words(Some(j), "the ramp").starts_with("Warning: the ramp jumps x12.00 at +2"));
+        let within = jump_words(ramp_jump(&Ramp::parse("0:1,1:2").unwrap()), "the ramp");
+        assert!(
+            within.starts_with("The ramp's largest jump: x2.00 at +1"),
+            "{within}"
+        );
+        // Sitting out is no raise; a flat ramp has none.
+        let j = ramp_jump(&Ramp::parse("0:0,1:4,2:6").unwrap()).unwrap();
+        assert_eq!((j.ratio, j.tc), (1.5, 2));
+        assert_eq!(ramp_jump(&Ramp::parse("0:1").unwrap()), None);
+        assert_eq!(
+            cut_to_jump(&[1, 2, 3, 4, 5, 6], vec![1, 6, 6], Some(2.0)),
+            vec![1, 2, 4]
         );
     }
 

@@ -208,6 +208,11 @@ pub(super) fn notes(m: &BetsModel) -> Vec<String> {
         ));
     }
     v.push("The risk of ruin is a steep function of the EV, which the table knows only to its SE (each row's SE from its variance and rounds, the rows taken as independent): the range is the risk at the EV 2 SE above and below. A longer table run (--rounds) narrows it.".into());
+    let points: Vec<(i32, f64)> = m.sheet.iter().map(|r| (r.tc, r.bet)).collect();
+    v.push(crate::games::blackjack::ramp::jump_words(
+        crate::games::blackjack::ramp::largest_jump(&points),
+        "the sheet",
+    ));
     v.push("Figures per round played, insurance not included (the main bet's EV and variance per unit at each count of the table). Hourly figures: the rounds dealt per hour times the share of them played. N0 = (SD/EV)^2 rounds; SCORE = 10^6 (EV/SD)^2, signed as EV. A trip's risk adds the finite-horizon term; simulated trips draw each round's count from the table's shares and its net from a two-point law with the count's EV and variance.".into());
     if let (Some(u), Some(r)) = (m.ramp_unit, &m.ramp) {
         v.push(format!(

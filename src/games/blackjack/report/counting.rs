@@ -16,6 +16,8 @@ pub struct CountingModel {
     pub count: String,
     /// What bets are keyed on: "true count" or "running count" (an unbalanced count).
     pub count_key: &'static str,
+    /// The ramp's largest jump (null: a flat ramp).
+    pub ramp_jump: Option<super::super::ramp::Jump>,
     /// EV and SD of one round the counter plays (all its spots, insurance included), in table
     /// minimums (initial bets); the EV's SE by batch means over shoes (rounds of one shoe are
     /// correlated through the count).
@@ -532,6 +534,7 @@ pub fn counting_model(
     Some(CountingModel {
         count: spec.describe(),
         count_key: spec.key_name(),
+        ramp_jump: super::super::ramp::ramp_jump(&spec.ramp),
         ev_per_round: ev_round,
         ev_per_round_se: ev_round_se,
         sd_per_round: sd_round,
