@@ -290,3 +290,49 @@ fn a_mixed_table_is_the_same_at_any_thread_count_and_in_shards() {
     let other = shard(2, &a, "other");
     fails_with(&["merge", &files[0], &other, &files[2]], "config.seats");
 }
+
+/// Mistakes at a mixed table: every seat errs. A model of no mistakes is the table without
+/// them bit for bit; two basic seats with a model equal `--players 2` with it; a counting
+/// seat takes the model's miscounts (its own `miscount=` beside them is refused).
+#[test]
+fn every_seat_of_a_mixed_table_plays_with_the_mistakes() {
+    let run = ["--rounds", "20k", "--seed", "3"];
+    let seats = ["--seat", "basic", "--seat", "autoplay"];
+    let plain = sim(&[&run[..], &seats[..]].concat());
+    let none = sim(&[&run[..], &seats[..], &["--errors", "none"]].concat());
+    for k in TABLE_KEYS {
+        assert_eq!(plain[k], none[k], "{k}");
+    }
+    let casual = ["--errors", "casual"];
+    let players = sim(&[&run[..], &["--players", "2"], &casual[..]].concat());
+    let two = sim(&[
+        &run[..],
+        &["--seat", "basic", "--seat", "basic"],
+        &casual[..],
+    ]
+    .concat());
+    for k in TABLE_KEYS {
+        assert_eq!(players[k], two[k], "{k}");
+    }
+    assert_ne!(
+        players["ev"],
+        sim(&[&run[..], &["--players", "2"]].concat())["ev"]
+    );
+    let counting = ["--seat", "basic", "--seat", "hi-lo ramp=0:1,2:4"];
+    let c = sim(&[&run[..], &counting[..], &casual[..]].concat());
+    assert_eq!(c["seats"].as_array().unwrap().len(), 2);
+    assert!(c["errors"]["rtp_error_free"].is_null(), "{}", c["errors"]);
+    fails_with(
+        &[
+            "sim",
+            "blackjack",
+            "--rounds",
+            "1000",
+            "--seat",
+            "hi-lo miscount=0.01",
+            "--errors",
+            "casual",
+        ],
+        "both set the miscounts",
+    );
+}

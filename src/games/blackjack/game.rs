@@ -342,8 +342,14 @@ impl Game for Blackjack {
         shards: u64,
     ) -> Result<(Plan, BoxedSim<BjAcc>), BjError> {
         if !cfg.seats.is_empty() {
-            let seats = super::seats::MixedSeats::new(&cfg.seats, &cfg.rules);
-            return boxed(cfg, seats, seed, chunk, shards);
+            let seats = super::seats::MixedSeats::new(&cfg.seats, &cfg.rules, cfg.errors.as_ref());
+            return match &cfg.errors {
+                None => boxed(cfg, seats, seed, chunk, shards),
+                Some(e) => {
+                    let erring = super::mistakes::WithErrors::new(seats, e);
+                    boxed(cfg, erring, seed, chunk, shards)
+                }
+            };
         }
         let mimic = MimicDealer { h17: cfg.rules.h17 };
         let (s, n) = (seed, shards);
@@ -442,7 +448,9 @@ fn errors_line(
     e: &super::mistakes::ErrorModel,
     m: &SimModel,
 ) -> super::report::ErrorsLine {
+    // One strategy at every seat: a mixed table's seats have figures of their own.
     let exact = cfg.count.is_none()
+        && cfg.seats.is_empty()
         && cfg.rules.shuffler.is_uniform()
         && super::exact::check_exact(&cfg.rules).is_ok();
     let free = exact.then(|| {

@@ -350,7 +350,14 @@ pub struct MixedSeats {
 }
 
 impl MixedSeats {
-    pub fn new(seats: &[SeatSpec], rules: &Rules) -> MixedSeats {
+    /// The seats; with mistakes (`errors`), a counting seat also miscounts and estimates the
+    /// decks left as the model says (its play, bets and payouts err through the table's
+    /// wrapper, as every seat's do).
+    pub fn new(
+        seats: &[SeatSpec],
+        rules: &Rules,
+        errors: Option<&super::mistakes::ErrorModel>,
+    ) -> MixedSeats {
         let seats = seats
             .iter()
             .map(|s| {
@@ -358,7 +365,15 @@ impl MixedSeats {
                 match &s.count {
                     None => SeatPlay::Fixed(strategy),
                     Some(c) => {
-                        SeatPlay::Count(Box::new(Counting::new(strategy, c.clone(), rules.decks)))
+                        let mut c = c.clone();
+                        if let Some(e) = errors.filter(|e| e.miscount > 0.0) {
+                            c.miscount = Some(e.miscount);
+                        }
+                        let mut counting = Counting::new(strategy, c, rules.decks);
+                        if let Some(e) = errors.filter(|e| e.discard_bias != 0.0) {
+                            counting = counting.with_discard_estimate(e.discard_bias);
+                        }
+                        SeatPlay::Count(Box::new(counting))
                     }
                 }
             })
@@ -509,6 +524,19 @@ pub fn check_table(cfg: &super::BjConfig) -> Result<(), SeatError> {
         return Err(fail(
             "--count counts for every seat: give each counter's count in its own --seat (e.g. --seat 'hi-lo ramp=0:1,2:4')".into(),
         ));
+    }
+    // Every seat plays with the mistakes, a counting seat miscounting as the model says.
+    if let Some(e) = &cfg.errors {
+        let own = cfg
+            .seats
+            .iter()
+            .any(|s| s.count.as_ref().is_some_and(|c| c.miscount.is_some()));
+        if e.miscount > 0.0 && own {
+            return Err(fail(format!(
+                "a seat's miscount= and --errors {} both set the miscounts: give them in one place",
+                e.name
+            )));
+        }
     }
     check_seats(&cfg.seats, &cfg.rules)
 }
