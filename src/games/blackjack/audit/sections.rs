@@ -68,7 +68,8 @@ pub fn render(m: &AuditModel) -> Report {
     }
     r.notes = notes(m);
     // The terminal shows the answer first: the claim, the tiers, every wager, the simulation
-    // against exact and what would change the verdict; the rest in full and in the files.
+    // against exact, typical players and what would change the verdict; the rest in full and
+    // in the files.
     r.full_only(&[
         "Rules as dealt",
         "Definitions",
@@ -77,6 +78,7 @@ pub fn render(m: &AuditModel) -> Report {
         "Simulated wagers against",
         "Simulated histogram",
         "Rounds needed",
+        "Rounds to tell the claim",
         "Acceptance bands",
     ]);
     r.head_only("What would make the claim true", 6);
