@@ -107,9 +107,25 @@ impl TrueCounter {
         let cards = decks * 52;
         let s = scale.max(1) as u32;
         let (per_rc, _) = tc_fraction(mode, 1);
-        let divs = (0..=cards)
+        TrueCounter {
+            per_rc,
+            rounding,
+            divs: Self::divisors(cards, rounding, |seen| {
+                s * tc_fraction(mode, cards - seen).1
+            }),
+        }
+    }
+
+    /// By cards seen (0 ..= `cards`): the divisor `divisor(seen)` and its reciprocal (of
+    /// twice it when rounding to nearest).
+    fn divisors(
+        cards: u32,
+        rounding: TcRounding,
+        divisor: impl Fn(u32) -> u32,
+    ) -> Box<[(u32, u64)]> {
+        (0..=cards)
             .map(|seen| {
-                let d = s * tc_fraction(mode, cards - seen).1;
+                let d = divisor(seen);
                 let by = if rounding == TcRounding::Nearest {
                     2 * d
                 } else {
@@ -117,12 +133,7 @@ impl TrueCounter {
                 };
                 (d, (1u64 << 63) / by as u64 + 1)
             })
-            .collect();
-        TrueCounter {
-            per_rc,
-            rounding,
-            divs,
-        }
+            .collect()
     }
 
     /// The true count of a player who estimates the decks played from the discard tray, to
@@ -131,19 +142,11 @@ impl TrueCounter {
     pub fn discard_tray(decks: u32, scale: u8, rounding: TcRounding, bias: f64) -> TrueCounter {
         let cards = decks * 52;
         let s = scale.max(1) as u32;
-        let divs = (0..=cards)
-            .map(|seen| {
-                let seen_as = (seen as f64 * (1.0 + bias)).max(0.0);
-                let half_decks_played = (seen_as / 26.0).round() as u32;
-                let d = s * (2 * decks).saturating_sub(half_decks_played).max(1);
-                let by = if rounding == TcRounding::Nearest {
-                    2 * d
-                } else {
-                    d
-                };
-                (d, (1u64 << 63) / by as u64 + 1)
-            })
-            .collect();
+        let divs = Self::divisors(cards, rounding, |seen| {
+            let seen_as = (seen as f64 * (1.0 + bias)).max(0.0);
+            let half_decks_played = (seen_as / 26.0).round() as u32;
+            s * (2 * decks).saturating_sub(half_decks_played).max(1)
+        });
         TrueCounter {
             per_rc: 2,
             rounding,
