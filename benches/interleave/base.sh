@@ -6,7 +6,7 @@
 # `cargo build --release`. Prints the binary's path (everything else goes to standard error).
 #
 #   base=$(benches/interleave/base.sh 6ad01d3)
-#   cargo run --profile ci -p rtplab-benches --bin interleave -- \
+#   cargo run --profile ci -p rtplab-interleave -- \
 #       --a "$base" --b target/release/rtplab -- sim blackjack --seed 7
 #
 # The worktree stays (/tmp/rtplab-base-HASH; a second call reuses it and its build):

@@ -9,7 +9,7 @@
 //! median of the pairwise ratios B/A with its quartiles is the comparison.
 //!
 //! ```text
-//! cargo run --release -p rtplab-benches --bin interleave -- \
+//! cargo run --release -p rtplab-interleave -- \
 //!     --a OLD/rtplab --b target/release/rtplab --pairs 30 -- sim blackjack --seed 7
 //! ```
 //!

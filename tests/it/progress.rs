@@ -9,8 +9,15 @@ use std::process::Command;
 /// the jobs take twice as long as on two, well past the bar's delay however fast the machine);
 /// everything it wrote there.
 fn on_terminal(args: &str, secs: u32) -> String {
+    on_terminal_until(args, secs, |_| false)
+}
+
+/// [`on_terminal`], ended as soon as what it wrote satisfies `seen` (the bar is there: no
+/// need to wait out the job).
+fn on_terminal_until(args: &str, secs: u32, seen: impl Fn(&str) -> bool) -> String {
+    use std::io::Read;
     let cmd = format!("{} {args}", crate::common::bin());
-    let out = Command::new("timeout")
+    let mut child = Command::new("timeout")
         .env("RTPLAB_CACHE", crate::common::test_cache())
         .args([
             &secs.to_string(),
@@ -22,11 +29,47 @@ fn on_terminal(args: &str, secs: u32) -> String {
             &cmd,
             "/dev/null",
         ])
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
         .expect(
             "`timeout` and `script` (coreutils, util-linux) run the binary on a pseudo-terminal",
         );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let mut out = child.stdout.take().expect("piped");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = out.read(&mut buf) {
+            if tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut text = Vec::new();
+    // Until the output is seen, the stream ends (the job or `timeout` ended it) or
+    // `timeout` is late.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs as u64 + 5);
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_millis(50)) {
+            Ok(chunk) => {
+                text.extend(chunk);
+                if seen(&String::from_utf8_lossy(&text)) {
+                    // `timeout` passes the signal on, as at its own end.
+                    let _ = Command::new("kill")
+                        .args(["-TERM", &child.id().to_string()])
+                        .status();
+                    break;
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+                if std::time::Instant::now() < deadline => {}
+            Err(_) => break,
+        }
+    }
+    let _ = child.wait();
+    let _ = reader.join();
+    text.extend(rx.try_iter().flatten());
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 #[test]
@@ -45,9 +88,9 @@ fn a_simulation_shows_progress_on_a_terminal_unless_quiet() {
 }
 
 /// Each long job that is not a simulation shows its own bar, labelled, with an ETA; ended
-/// after 8 s (the bar appears 1.5 s into the work; on one core each job takes 4 s or more, the
-/// Dice of Doom solve half a minute, never read from a cache), or 3 s under -q, where nothing
-/// at all is said on standard error.
+/// once the bar is seen or after 8 s (the bar appears 1.5 s into the work; on one core each
+/// job takes 4 s or more, the Dice of Doom solve half a minute, never read from a cache), or
+/// after 3 s under -q, where nothing at all is said on standard error.
 #[test]
 #[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn long_exact_work_shows_progress_unless_quiet() {
@@ -74,7 +117,7 @@ fn long_exact_work_shows_progress_unless_quiet() {
             "bankroll trips",
         ),
     ] {
-        let shown = on_terminal(args, 8);
+        let shown = on_terminal_until(args, 8, |t| t.contains(label) && t.contains("eta"));
         assert!(
             shown.contains(label) && shown.contains("eta"),
             "{args}: no progress bar in: {shown}"
