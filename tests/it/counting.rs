@@ -876,6 +876,7 @@ fn insurance_by_count_is_keyed_by_the_count_at_the_decision() {
         table_max: None,
         spots_at: None,
         bankroll: None,
+        cover: Default::default(),
         labels: Default::default(),
     });
     let spec = RunSpec {
@@ -985,6 +986,23 @@ fn the_optimal_ramp_beats_the_common_ones_and_sim_reads_its_file() {
     fails_with(
         &["strategies", "ramp", "blackjack"],
         "--count SYSTEM is needed",
+    );
+    // A report of a run that did not count has no count table: named, with what to run.
+    let flat = format!("{}/flat.json", dir.display());
+    succeeds(rtplab().args([
+        "sim",
+        "blackjack",
+        "--rounds",
+        "2000",
+        "-q",
+        "--format",
+        "json",
+        "-o",
+        &flat,
+    ]));
+    fails_with(
+        &["strategies", "ramp", "blackjack", "--from", &flat],
+        "not a counting run's JSON report (missing field `by_true_count`",
     );
     fails_with(
         &[
@@ -1276,5 +1294,101 @@ fn a_ramp_shows_its_noise_and_is_scored_on_a_second_seed() {
             "x",
         ],
         "expected an SE",
+    );
+}
+
+/// A counter's cover plays (`--cover`): `none` is no cover, bit for bit; under an error model
+/// the counter still sees its results (a parlay with `--errors none` is the parlay); bad
+/// plays are refused; and `compare --cover each` prices each play on the same shoes: the
+/// parlay and all plays together cost the counter more than 4 paired SEs, and no play gains
+/// beyond 3 (a cover only gives up edge).
+#[test]
+fn cover_plays_are_priced_on_the_same_shoes() {
+    let counter = [
+        "blackjack",
+        "--table",
+        "tables/6d-h17.toml",
+        "--count",
+        "hi-lo",
+        "--indices",
+        "i18",
+        "--ramp",
+        "0:1,1:2,2:4,3:8,4:12",
+        "--seed",
+        "5",
+        "-q",
+        "--format",
+        "json",
+    ];
+    let sim = |extra: &[&str]| {
+        let mut v = json(&[&["sim"][..], &counter[..], &["--rounds", "200k"], extra].concat());
+        for k in RUN_ONLY_KEYS.iter().chain(&["rounds_per_s"]) {
+            v.as_object_mut().unwrap().remove(*k);
+        }
+        v
+    };
+    let plain = sim(&[]);
+    assert_eq!(plain, sim(&["--cover", "none"]));
+    let parlay = sim(&["--cover", "parlay"]);
+    assert!(parlay["count"]
+        .to_string()
+        .contains("raising only after a win"));
+    let erring = sim(&["--cover", "parlay", "--errors", "none"]);
+    for k in ["ev", "advantage", "score", "by_true_count", "avg_bet"] {
+        assert_eq!(parlay[k], erring[k], "{k}");
+    }
+    assert_ne!(parlay["ev"], plain["ev"]);
+    assert_ne!(parlay["avg_bet"], plain["avg_bet"]);
+    let base = ["sim", "blackjack", "--rounds", "1000", "--count", "hi-lo"];
+    fails_with(&[&base[..], &["--cover", "topp"]].concat(), "unknown play");
+    fails_with(
+        &[&base[..], &["--cover", "max-rise"]].concat(),
+        "max-rise needs a number",
+    );
+    fails_with(
+        &["sim", "blackjack", "--rounds", "1000", "--cover", "top"],
+        "--cover needs --count",
+    );
+    // Each play and all together, against none: no gain beyond 3 paired SEs.
+    let pairs = |rounds: &str, covers: &[&str]| {
+        let mut args = [&["compare"][..], &counter[..], &["--rounds", rounds]].concat();
+        for c in covers {
+            args.extend(["--cover", c]);
+        }
+        let c = json(&args);
+        // The counter without a cover (the rows are ranked).
+        let uncovered: Vec<String> = c["strategies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["strategy"]["name"].as_str().unwrap().to_string())
+            .filter(|n| !n.contains("cover:"))
+            .collect();
+        assert_eq!(uncovered.len(), 1, "{uncovered:?}");
+        let none = uncovered[0].as_str();
+        // Each cover's cost: the counter without it less the counter with it.
+        let mut v = Vec::new();
+        for p in c["pairs"].as_array().unwrap() {
+            let (a, b) = (p["a"].as_str().unwrap(), p["b"].as_str().unwrap());
+            let (diff, se) = (p["diff"].as_f64().unwrap(), p["se"].as_f64().unwrap());
+            if a == none {
+                v.push((b.to_string(), diff, se));
+            } else if b == none {
+                v.push((a.to_string(), -diff, se));
+            }
+        }
+        v
+    };
+    let each = pairs("300k", &["each"]);
+    assert_eq!(each.len(), 6, "{each:?}");
+    for (b, diff, se) in &each {
+        assert!(*diff > -3.0 * se, "{b}: gains {diff} ± {se}");
+    }
+    // The parlay's cost (about 0.6% of a table minimum a round) beyond 4 paired SEs.
+    let parlay = pairs("4M", &["none", "parlay"]);
+    let (b, diff, se) = &parlay[0];
+    assert!(
+        b.contains("raising only after a win") && *diff > 4.0 * se,
+        "{b}: {diff} ± {se}"
     );
 }

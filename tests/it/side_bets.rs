@@ -629,6 +629,7 @@ fn a_counters_side_bets_are_kept_by_count_and_their_exposure_named() {
         table_max: None,
         spots_at: None,
         bankroll: None,
+        cover: Default::default(),
         labels: Default::default(),
     });
     let acc = simulate::<Blackjack>(cfg, &spec(19, 2), &AtomicBool::new(false))

@@ -105,6 +105,19 @@ pub struct CountArgs {
     /// exactly): the share of rounds where it pays and its EV there.
     #[arg(long)]
     pub pairs_exposure: bool,
+    /// Cover plays: what the counter gives up to look like any other player, joined by '+'
+    /// (or none): top[=N], parlay, max-rise=K, no-big-insurance[=U], no-ten-split.
+    ///
+    /// top: the first N rounds of a shoe (default 1) bet the last bet of the shoe before.
+    /// parlay: the bet rises only after a won round, to at most twice the last bet, and falls
+    /// only after a lost round or at a shuffle. max-rise=K: no bet over K times the last.
+    /// no-big-insurance: no insurance on a bet of U units or more (default the ramp's top).
+    /// no-ten-split: the index plays that split tens are dropped. `compare blackjack --cover`
+    /// measures what each costs (docs/counting.md).
+    ///
+    /// Example: --cover top+parlay
+    #[arg(long, value_name = "PLAYS")]
+    pub cover: Option<String>,
 }
 
 /// How a counter turns its count into a true count and where it plays: what `sim` and
@@ -249,6 +262,7 @@ impl CountArgs {
                 ("--pairs-exposure", self.pairs_exposure),
                 ("--ace-side", self.ace_side.is_some()),
                 ("--table-max", self.table_max.is_some()),
+                ("--cover", self.cover.is_some()),
             ];
             if let Some((flag, _)) = given.iter().find(|g| g.1) {
                 anyhow::bail!("{flag} needs --count SYSTEM (the count it bets or plays on)");
@@ -302,6 +316,10 @@ impl CountArgs {
             pairs_exposure: self.pairs_exposure,
             ace_side: self.ace_side,
             table_max: self.table_max,
+            cover: match &self.cover {
+                Some(c) => rtplab::games::blackjack::count::Cover::parse(c)?,
+                None => Default::default(),
+            },
             labels: rtplab::games::blackjack::count::CountLabels {
                 rounds_per_hour: self.rounds_per_hour,
                 target_ror: self.target_ror,

@@ -470,6 +470,13 @@ pub struct BlackjackCompare {
     /// An index-play set to compare (as sim's --indices; 'none' for none).
     #[arg(help_heading = heading::COUNTING, long = "indices", num_args = 1)]
     pub indices: Vec<String>,
+    /// Cover plays to compare (as sim's --cover; 'none' for none), or 'each': none, every
+    /// play alone (top, parlay, max-rise=2, no-big-insurance, no-ten-split) and all together.
+    ///
+    /// Each pair's difference is what the plays cost, paired on the same shoes. Example:
+    /// --count hi-lo --indices i18 --ramp 0:1,1:2,2:4,3:8,4:12 --cover each
+    #[arg(help_heading = heading::COUNTING, long = "cover", num_args = 1)]
+    pub covers: Vec<String>,
     /// Cut-card penetrations to compare, e.g. 0.5,0.65,0.75,0.85 (a sweep; each one's shoes
     /// differ, so the pairing gains less). Every configuration plays the same number of shoes,
     /// --rounds of them at the first penetration: deeper cut cards deal more rounds.
@@ -881,6 +888,17 @@ impl TryFrom<&BlackjackSim> for SimJob<Blackjack> {
     }
 }
 
+/// What `compare blackjack --cover each` compares: no cover, each play alone, all together.
+const COVER_EACH: [&str; 7] = [
+    "none",
+    "top",
+    "parlay",
+    "max-rise=2",
+    "no-big-insurance",
+    "no-ten-split",
+    "top+parlay+max-rise=2+no-big-insurance+no-ten-split",
+];
+
 impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
     type Error = anyhow::Error;
     fn try_from(args: &BlackjackCompare) -> anyhow::Result<Self> {
@@ -888,6 +906,7 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
             let given = [
                 ("--ramp", !args.ramps.is_empty()),
                 ("--indices", !args.indices.is_empty()),
+                ("--cover", !args.covers.is_empty()),
                 (args.play.given().unwrap_or(""), args.play.given().is_some()),
             ];
             if let Some((flag, _)) = given.iter().find(|g| g.1) {
@@ -901,18 +920,30 @@ impl TryFrom<&BlackjackCompare> for CompareJob<Blackjack> {
                 false => v.iter().cloned().map(Some).collect(),
             }
         };
+        // `--cover each`: none, every play alone and all together.
+        let covers: Vec<String> = args
+            .covers
+            .iter()
+            .flat_map(|c| match c.trim() {
+                "each" => COVER_EACH.iter().map(|s| s.to_string()).collect(),
+                _ => vec![c.clone()],
+            })
+            .collect();
         let mut counts = Vec::new();
         for count in or_default(&args.counts) {
             for ramp in or_default(&args.ramps) {
                 for indices in or_default(&args.indices) {
-                    let c = CountArgs {
-                        count: count.clone(),
-                        ramp: ramp.clone(),
-                        play: args.play.clone(),
-                        indices: indices.filter(|s| s != "none"),
-                        ..Default::default()
-                    };
-                    counts.push(c.spec()?);
+                    for cover in or_default(&covers) {
+                        let c = CountArgs {
+                            count: count.clone(),
+                            ramp: ramp.clone(),
+                            play: args.play.clone(),
+                            indices: indices.clone().filter(|s| s != "none"),
+                            cover,
+                            ..Default::default()
+                        };
+                        counts.push(c.spec()?);
+                    }
                 }
             }
         }

@@ -652,8 +652,58 @@ fn played_share(played: u64, observed: u64) -> f64 {
     }
 }
 
-/// The count table of a counting run's JSON report: its `by_true_count` rows (the variance
-/// of a report from before it was written: SE² × rounds played).
+/// What `--from` reads of a counting run's JSON report (`SimModel` with its flattened
+/// `CountingModel`, as `sim blackjack --count SYSTEM --format json` writes it): typed, so a
+/// field renamed there fails `the_optimal_ramp_beats_the_common_ones_and_sim_reads_its_file`
+/// (tests/it/counting.rs), which reads a report back into the same ramp.
+#[derive(serde::Deserialize)]
+struct CountReportIn {
+    #[serde(default)]
+    count: String,
+    #[serde(default)]
+    count_key: String,
+    rules: Option<Rules>,
+    #[serde(default)]
+    rounds_played: u64,
+    #[serde(default)]
+    rounds_observed: u64,
+    #[serde(default)]
+    interrupted: bool,
+    by_true_count: Vec<TcRowIn>,
+}
+
+/// One `by_true_count` row as `TcRow` writes it (EV and SE null where nothing was played;
+/// the variance absent in a report from before it was written).
+#[derive(serde::Deserialize)]
+struct TcRowIn {
+    tc: i64,
+    share: f64,
+    played: u64,
+    ev: Option<f64>,
+    #[serde(default)]
+    se: Option<f64>,
+    #[serde(default)]
+    variance: Option<f64>,
+}
+
+impl TcRowIn {
+    /// The ramp's row: a row without its EV (never played) weighs nothing; the variance of a
+    /// report from before it was written is SE² × rounds played.
+    fn row(&self) -> CountRow {
+        CountRow {
+            tc: self.tc.clamp(-100, 100) as i32,
+            share: self.share,
+            played: if self.ev.is_some() { self.played } else { 0 },
+            ev: self.ev.unwrap_or(0.0),
+            variance: self
+                .variance
+                .or_else(|| self.se.map(|se| se * se * self.played as f64))
+                .unwrap_or(0.0),
+        }
+    }
+}
+
+/// The count table of a counting run's JSON report: its `by_true_count` rows.
 fn table_from_report(path: &Path) -> Result<(TableSource, Vec<CountRow>, f64), Error> {
     let text = crate::door::input::read_text(
         path,
@@ -666,57 +716,28 @@ fn table_from_report(path: &Path) -> Result<(TableSource, Vec<CountRow>, f64), E
             path.display()
         ))))
     };
-    let v: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| bad(&format!("not JSON ({e})")))?;
-    let Some(list) = v.get("by_true_count").and_then(|x| x.as_array()) else {
-        return Err(bad(
-            "not a counting run's JSON report (no by_true_count): make one with `rtplab sim blackjack --count SYSTEM --format json`",
-        ));
-    };
-    let mut rows = Vec::new();
-    for x in list {
-        let num = |k: &str| x.get(k).and_then(|y| y.as_f64());
-        let (Some(tc), Some(share), Some(played)) = (
-            x.get("tc").and_then(|y| y.as_i64()),
-            num("share"),
-            x.get("played").and_then(|y| y.as_u64()),
-        ) else {
-            return Err(bad("a by_true_count row without tc, share or played"));
-        };
-        let ev = num("ev").unwrap_or(0.0);
-        let variance = num("variance")
-            .or_else(|| num("se").map(|se| se * se * played as f64))
-            .unwrap_or(0.0);
-        rows.push(CountRow {
-            tc: tc.clamp(-100, 100) as i32,
-            share,
-            // A row without its EV (never played) weighs nothing.
-            played: if num("ev").is_some() { played } else { 0 },
-            ev,
-            variance,
-        });
+    let make = "make one with `rtplab sim blackjack --count SYSTEM --format json`";
+    if serde_json::from_str::<serde::de::IgnoredAny>(&text).is_err() {
+        return Err(bad(&format!("not JSON: {make}")));
     }
+    let v: CountReportIn = serde_json::from_str(&text)
+        .map_err(|e| bad(&format!("not a counting run's JSON report ({e}): {make}")))?;
+    let mut rows: Vec<CountRow> = v.by_true_count.iter().map(TcRowIn::row).collect();
     rows.sort_by_key(|r| r.tc);
     if rows.iter().all(|r| r.played == 0) {
         return Err(bad("no count was played"));
     }
-    let text_of = |k: &str| v.get(k).and_then(|y| y.as_str()).unwrap_or("").to_string();
-    let rules = v
-        .get("rules")
-        .and_then(|r| serde_json::from_value::<Rules>(r.clone()).ok())
-        .map(|r| r.to_string());
     let table = TableSource {
         source: format!("the report {}", path.display()),
-        count: text_of("count"),
-        count_key: match text_of("count_key") {
+        count: v.count,
+        count_key: match v.count_key {
             k if k.is_empty() => "true count".into(),
             k => k,
         },
-        rules,
+        rules: v.rules.map(|r| r.to_string()),
         rounds_played: rows.iter().map(|r| r.played).sum(),
-        interrupted: v.get("interrupted").and_then(|y| y.as_bool()) == Some(true),
+        interrupted: v.interrupted,
     };
-    let count_of = |k: &str| v.get(k).and_then(|y| y.as_u64()).unwrap_or(0);
-    let share = played_share(count_of("rounds_played"), count_of("rounds_observed"));
+    let share = played_share(v.rounds_played, v.rounds_observed);
     Ok((table, rows, share))
 }

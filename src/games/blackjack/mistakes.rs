@@ -766,7 +766,21 @@ impl<P: Player> Player for Erring<'_, P> {
     }
 
     #[inline]
-    fn paid(&mut self, _seat: usize, net: i64, natural: bool, unit: i64) -> i64 {
+    fn paid(&mut self, seat: usize, net: i64, natural: bool, unit: i64) -> i64 {
+        let net = self.misjudged(net, natural, unit);
+        // The player it wraps sees what it was paid (a counter's cover keeps the result).
+        if P::PAYS {
+            self.inner.paid(seat, net, natural, unit)
+        } else {
+            net
+        }
+    }
+}
+
+impl<P> Erring<'_, P> {
+    /// The dealer's payout errors on a main-bet net of `net` (`unit` units a bet).
+    #[inline]
+    fn misjudged(&mut self, net: i64, natural: bool, unit: i64) -> i64 {
         if !self.m.pays {
             return net;
         }

@@ -253,6 +253,7 @@ fn count_spec<'a>(
         pairs_exposure: false,
         spots_at: None,
         bankroll: None,
+        cover: Default::default(),
         labels: Default::default(),
     };
     spec.validate().map_err(|e| e.to_string())?;

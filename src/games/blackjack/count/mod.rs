@@ -11,8 +11,11 @@ use super::strategy::{Action, Player, Seats, Situation, Strategy};
 use crate::cards::Rank;
 use crate::rng::RngCore;
 
+mod cover;
 mod spec;
 mod system;
+
+pub use cover::Cover;
 
 pub use spec::{
     Bankroll, CountLabels, CountSpec, DEFAULT_ROUNDS_PER_HOUR, MAX_BANKROLL, MAX_TRIP_ROUNDS,
@@ -397,6 +400,10 @@ pub struct Counting<S> {
     /// The ramp as a look-up table (`Ramp::table`).
     ramp_lo: i32,
     ramp_units: Vec<u32>,
+    /// Whether the counter makes a cover play (`Counter::covered`), and the bet from which
+    /// it declines insurance (`u32::MAX`: none).
+    covers: bool,
+    insure_below: u32,
 }
 
 impl<S> Counting<S> {
@@ -419,21 +426,42 @@ impl<S: Strategy> Counting<S> {
 
     pub fn new(chart: S, spec: CountSpec, decks: u32) -> Counting<S> {
         let (ramp_lo, ramp_units) = spec.ramp.table();
+        let top = ramp_units.iter().copied().max().unwrap_or(1);
+        let insure_below = match spec.cover.no_big_insurance {
+            None => u32::MAX,
+            Some(0) => top,
+            Some(u) => u,
+        };
+        // The cover's dropped index plays: those that split tens.
+        let indices = spec.indices.clone().map(|mut ix| {
+            if spec.cover.no_ten_split {
+                ix.entries.retain(|e| !cover_drops(e));
+            }
+            ix
+        });
         Counting {
             chart,
             steps: tally_steps(&spec.system.by_rank()),
             balanced: spec.system.balanced(),
-            deviations: spec.indices.as_ref().map(Deviations::new),
+            deviations: indices.as_ref().map(Deviations::new),
             tc: TrueCounter::new(decks, spec.system.scale, spec.true_count, spec.rounding),
             watches: spec.pairs_exposure || spec.back_counts(),
             wongs: spec.back_counts(),
             max_entries: spec.max_entries.unwrap_or(u32::MAX),
             ramp_lo,
             ramp_units,
+            covers: !spec.cover.is_none(),
+            insure_below,
             spec,
             decks,
         }
     }
+}
+
+/// Whether `--cover no-ten-split` drops index entry `e` (a split of tens).
+fn cover_drops(e: &super::indices::Deviation) -> bool {
+    e.row as usize == super::strategy::pair_row(10)
+        && e.play == super::indices::Play::Code(super::strategy::Code::P)
 }
 
 impl<S: Strategy> Seats for Counting<S> {
@@ -456,6 +484,10 @@ impl<S: Strategy> Seats for Counting<S> {
             key: 0,
             key_cached: 0,
             key_seen: u32::MAX,
+            last_bet: 0,
+            won: 0,
+            shoe_rounds: 0,
+            round_bet: 0,
         }
     }
 }
@@ -507,6 +539,12 @@ pub struct Counter<'a, S> {
     /// `key_now`'s last answer and the cards seen when it was computed.
     key_cached: i32,
     key_seen: u32,
+    /// With a cover (`Counting::covers`): the last bet made (0: none yet), the sign of the
+    /// last round's main-bet result, the rounds bet since the shuffle, and this round's bet.
+    last_bet: u32,
+    won: i8,
+    shoe_rounds: u32,
+    round_bet: u32,
 }
 
 impl<S> Counter<'_, S> {
@@ -639,6 +677,28 @@ impl<S> Counter<'_, S> {
         }
     }
 
+    /// The cover's bet for `seat` where the ramp bets `b` (out of line: the plain bet stays
+    /// small). Seat 0 decides the round's bet; the other spots the counter bets follow it.
+    #[inline(never)]
+    fn covered(&mut self, seat: usize, b: u32) -> u32 {
+        if seat > 0 {
+            return if b == 0 { 0 } else { self.round_bet };
+        }
+        let x = cover::covered_bet(
+            &self.c.spec.cover,
+            b,
+            self.last_bet,
+            self.won,
+            self.shoe_rounds,
+        );
+        self.round_bet = x;
+        if x > 0 {
+            self.last_bet = x;
+            self.shoe_rounds += 1;
+        }
+        x
+    }
+
     fn key_fresh(&self) -> i32 {
         let sp = &self.c.spec;
         if self.c.balanced {
@@ -667,10 +727,14 @@ impl<S: Strategy> Player for Counter<'_, S> {
         if !self.playing {
             return 0;
         }
-        match self.c.spec.spots_at {
+        let b = match self.c.spec.spots_at {
             Some(x) if seat > 0 && self.key < x => 0,
             _ => self.c.units(self.key),
+        };
+        if self.c.covers {
+            return self.covered(seat, b);
         }
+        b
     }
 
     #[inline]
@@ -696,10 +760,12 @@ impl<S: Strategy> Player for Counter<'_, S> {
 
     #[inline(always)]
     fn insure(&mut self, _seat: usize, total: u8, soft: bool) -> bool {
-        match &self.c.deviations {
+        let yes = match &self.c.deviations {
             Some(d) => d.insure(&self.c.chart, total, soft, || self.key_now()),
             None => self.c.chart.insure(total, soft),
-        }
+        };
+        // The cover declines insurance on a big bet (`insure_below` is u32::MAX without it).
+        yes && self.round_bet < self.c.insure_below
     }
 
     #[inline(always)]
@@ -739,6 +805,17 @@ impl<S: Strategy> Player for Counter<'_, S> {
         self.entries = 0;
         self.first_round = true;
         self.playing = !self.c.wongs;
+        self.shoe_rounds = 0;
+    }
+
+    /// The result of the round, kept for a cover's parlay (seat 0's).
+    const PAYS: bool = true;
+    #[inline(always)]
+    fn paid(&mut self, seat: usize, net: i64, _natural: bool, _unit: i64) -> i64 {
+        if seat == 0 {
+            self.won = net.signum() as i8;
+        }
+        net
     }
 }
 
@@ -762,6 +839,7 @@ impl CountSpec {
             table_max: None,
             spots_at: None,
             bankroll: None,
+            cover: Cover::default(),
             labels: CountLabels::default(),
         }
     }
@@ -1093,6 +1171,109 @@ mod tests {
             b.see(6);
         }
         assert_eq!(b.rc(), 0);
+    }
+
+    /// A one-deck Hi-Lo counter betting 1 / 4 / 12 at 0 / +2 / +4, with the cover plays
+    /// `cover`, an insurance index at +3 and a split of tens against a 5 at +5.
+    fn covered(cover: &str) -> Counting<crate::games::blackjack::strategy::Chart> {
+        use super::super::indices::IndexSet;
+        let spec = CountSpec {
+            cover: Cover::parse(cover).unwrap(),
+            indices: Some(IndexSet {
+                label: "t".into(),
+                entries: IndexSet::parse("insurance,A,I,>=3\nPT,5,P,>=5\n", "t").unwrap(),
+            }),
+            ..CountSpec::plain("hi-lo", "0:1,2:4,4:12")
+        };
+        Counting::new(super::super::resolve::seed_chart(), spec, 1)
+    }
+
+    /// Seeing `n` twos: a running count of +n.
+    fn twos(p: &mut Counter<'_, crate::games::blackjack::strategy::Chart>, n: u32) {
+        for _ in 0..n {
+            p.see(1);
+        }
+    }
+
+    #[test]
+    fn each_cover_play_changes_the_counters_bet_or_play_as_it_says() {
+        // No cover: the ramp's bets, 12 at +12, back to 1 after the shuffle.
+        let c = covered("none");
+        let mut p = c.player();
+        assert_eq!(p.bet(0), 1);
+        twos(&mut p, 10);
+        assert_eq!(p.bet(0), 12);
+        p.shuffled();
+        assert_eq!(p.bet(0), 1);
+        // Off the top: the last bet for the shoe's first round, then the ramp.
+        let c = covered("top");
+        let mut p = c.player();
+        assert_eq!(p.bet(0), 1);
+        twos(&mut p, 10);
+        assert_eq!(p.bet(0), 12);
+        p.shuffled();
+        assert_eq!((p.bet(0), p.bet(0)), (12, 1));
+        // A parlay: no rise after a loss or a push; a rise after each win, doubling to the
+        // ramp's bet; no fall after a win or a push; a fall at the shuffle.
+        let c = covered("parlay");
+        let mut p = c.player();
+        assert_eq!(p.bet(0), 1);
+        twos(&mut p, 10);
+        let mut bets = Vec::new();
+        for net in [-1, 0, 1, 1, 1, 1, 1] {
+            p.paid(0, net, false, 2);
+            bets.push(p.bet(0));
+        }
+        assert_eq!(bets, [1, 1, 2, 4, 8, 12, 12]);
+        p.shuffled();
+        assert_eq!(p.bet(0), 1);
+        twos(&mut p, 10);
+        p.paid(0, 1, false, 2);
+        assert_eq!(p.bet(0), 2);
+        p.shuffled();
+        p.paid(0, 1, false, 2);
+        assert_eq!(p.bet(0), 1, "a shuffle lowers the bet");
+        // A rise of at most twice the last bet, whatever the result.
+        let c = covered("max-rise=2");
+        let mut p = c.player();
+        assert_eq!(p.bet(0), 1);
+        twos(&mut p, 10);
+        let bets: Vec<u32> = (0..5).map(|_| p.bet(0)).collect();
+        assert_eq!(bets, [2, 4, 8, 12, 12]);
+        // Insurance at +3 is declined on a top bet, taken on a smaller one.
+        for (cover, top_insured) in [("none", true), ("no-big-insurance", false)] {
+            let c = covered(cover);
+            let mut p = c.player();
+            twos(&mut p, 3);
+            assert_eq!(p.bet(0), 4);
+            assert!(p.insure(0, 20, false), "{cover}: at a bet of 4");
+            twos(&mut p, 7);
+            assert_eq!(p.bet(0), 12);
+            assert_eq!(p.insure(0, 20, false), top_insured, "{cover}: at 12");
+        }
+        let c = covered("no-big-insurance=4");
+        let mut p = c.player();
+        twos(&mut p, 3);
+        assert_eq!(p.bet(0), 4);
+        assert!(!p.insure(0, 20, false));
+        // Tens split against a 5 at +5 by the index, never under the cover.
+        let tens = Situation {
+            total: 20,
+            soft: false,
+            cards: 2,
+            pair: Some(10),
+            up: 5,
+            can_double: true,
+            can_surrender: false,
+            split: false,
+        };
+        for (cover, play) in [("none", Action::Split), ("no-ten-split", Action::Stand)] {
+            let c = covered(cover);
+            let mut p = c.player();
+            twos(&mut p, 10);
+            p.bet(0);
+            assert_eq!(p.act(0, &tens), play, "{cover}");
+        }
     }
 
     #[test]

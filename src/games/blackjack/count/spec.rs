@@ -52,6 +52,9 @@ pub struct CountSpec {
     /// Bankroll paths: the ruin of trips starting with this bankroll (absent: none kept).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bankroll: Option<Bankroll>,
+    /// Cover plays (`--cover`; absent: none).
+    #[serde(default, skip_serializing_if = "super::Cover::is_none")]
+    pub cover: super::Cover,
     /// Report-only settings (not part of a run's identity).
     #[serde(default, skip_serializing_if = "CountLabels::is_empty")]
     pub labels: CountLabels,
@@ -249,6 +252,9 @@ impl CountSpec {
         }
         if let Some(w) = self.ace_side {
             s += &format!(", ace side count {w:+} per extra ace for betting");
+        }
+        if !self.cover.is_none() {
+            s += &format!(", cover: {}", self.cover.describe());
         }
         s
     }
