@@ -367,6 +367,7 @@ fn sums_left(said: &str) -> u64 {
 /// with the table an uninterrupted solve makes, and removes the progress. Every line said is
 /// at most 100 columns.
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn a_stopped_solve_is_kept_and_resumed_by_every_command_that_solves() {
     let d = temp_dir("cache-stop-every");
     let cache = d.join("cache");
@@ -472,6 +473,7 @@ fn a_stopped_solve_is_kept_and_resumed_by_every_command_that_solves() {
 /// resumes it ("resuming the game of three ... saved at"), reports what a run without a stop
 /// reports (all but the time) and removes the progress; `--no-cache` keeps nothing.
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn a_stopped_game_of_three_is_kept_and_resumed_to_the_same_report() {
     let d = temp_dir("cache-three");
     let cache = d.join("cache");

@@ -151,6 +151,7 @@ fn the_count_metrics_tables_are_kept_and_the_report_is_the_same() {
 /// cache folder; without it a folder that cannot be used is said in one warning and the run
 /// goes on (the tables take under a second).
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn every_command_that_derives_a_chart_takes_no_cache() {
     let d = temp_dir("bj-cache-flag");
     let file = d.join("file");

@@ -94,6 +94,7 @@ fn replayed(r: &RoundRecord) -> rtplab::games::blackjack::log::replay::Replayed 
 }
 
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn every_planted_defect_is_named_at_its_round_and_the_clean_log_passes() {
     let dir = temp_dir("verify-planted");
     // 20k rounds: every defect planted below finds its kind of round many times over, and

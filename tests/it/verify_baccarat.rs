@@ -27,6 +27,7 @@ fn verify(args: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn a_simulated_log_verifies_and_a_planted_defect_is_named() {
     let dir = temp_dir("verify-baccarat");
     let log = dir.join("table.jsonl");

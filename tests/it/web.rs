@@ -597,6 +597,7 @@ fn files_are_held_by_handle_and_nothing_planted_at_a_name_is_followed() {
 }
 
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn an_answer_longer_than_the_timeout_is_refused_and_the_server_goes_on() {
     let s = serve_with("timeout", &["--timeout", "1"], &[]);
     // Fourteen exact analyses with splits to four hands: several seconds on any machine.
@@ -988,6 +989,7 @@ fn page_pct(x: f64, d: usize) -> String {
 }
 
 #[test]
+#[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
 fn every_panel_works_in_a_real_browser() {
     let Some(browser) = chromium() else {
         eprintln!("no headless browser installed: the browser test is skipped");

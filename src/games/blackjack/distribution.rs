@@ -940,6 +940,7 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "slow: in the full run, cargo test --profile ci -- --include-ignored"]
     fn the_mean_is_the_exact_ev_under_other_rules() {
         let mut peek = Rules::seed();
         peek.peek = true;
