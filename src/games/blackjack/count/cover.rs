@@ -123,61 +123,61 @@ impl Cover {
         Ok(c)
     }
 
-    /// The plays in words, for a report's label ("" for none).
-    pub fn describe(&self) -> String {
+    /// Each play made: as `--cover` spells it, and in words.
+    fn plays(&self) -> Vec<(String, String)> {
         let mut v = Vec::new();
         match self.top {
             0 => {}
-            1 => v.push("the last bet off the top".to_string()),
-            n => v.push(format!("the last bet for {n} rounds off the top")),
+            1 => v.push(("top".into(), "the last bet off the top".into())),
+            n => v.push((
+                format!("top={n}"),
+                format!("the last bet for {n} rounds off the top"),
+            )),
         }
         if self.parlay {
-            v.push(
+            v.push((
+                "parlay".into(),
                 "raising only after a win (at most doubling), lowering only after a loss".into(),
-            );
+            ));
         }
         if let Some(k) = self.max_rise {
-            v.push(format!("no bet over {k}x the last"));
+            v.push((
+                format!("max-rise={k}"),
+                format!("no bet over {k}x the last"),
+            ));
         }
         match self.no_big_insurance {
             None => {}
-            Some(0) => v.push("no insurance on a top bet".into()),
-            Some(u) => v.push(format!("no insurance on a bet of {u} or more")),
+            Some(0) => v.push((
+                "no-big-insurance".into(),
+                "no insurance on a top bet".into(),
+            )),
+            Some(u) => v.push((
+                format!("no-big-insurance={u}"),
+                format!("no insurance on a bet of {u} or more"),
+            )),
         }
         if self.no_ten_split {
-            v.push("never splitting tens".into());
+            v.push(("no-ten-split".into(), "never splitting tens".into()));
         }
-        v.join(", ")
+        v
+    }
+
+    /// The plays in words, for a report's label ("" for none).
+    pub fn describe(&self) -> String {
+        let words: Vec<String> = self.plays().into_iter().map(|p| p.1).collect();
+        words.join(", ")
     }
 }
 
 impl fmt::Display for Cover {
     /// The plays as `--cover` spells them (`none` for none).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut v = Vec::new();
-        match self.top {
-            0 => {}
-            1 => v.push("top".to_string()),
-            n => v.push(format!("top={n}")),
-        }
-        if self.parlay {
-            v.push("parlay".into());
-        }
-        if let Some(k) = self.max_rise {
-            v.push(format!("max-rise={k}"));
-        }
-        match self.no_big_insurance {
-            None => {}
-            Some(0) => v.push("no-big-insurance".into()),
-            Some(u) => v.push(format!("no-big-insurance={u}")),
-        }
-        if self.no_ten_split {
-            v.push("no-ten-split".into());
-        }
-        if v.is_empty() {
+        let spelled: Vec<String> = self.plays().into_iter().map(|p| p.0).collect();
+        if spelled.is_empty() {
             return f.write_str("none");
         }
-        f.write_str(&v.join("+"))
+        f.write_str(&spelled.join("+"))
     }
 }
 
@@ -234,6 +234,11 @@ mod tests {
             assert_eq!(c.to_string(), shown, "{text}");
             assert_eq!(Cover::parse(shown).unwrap(), c);
         }
+        assert_eq!(
+            Cover::parse("top=2+no-big-insurance=8").unwrap().describe(),
+            "the last bet for 2 rounds off the top, no insurance on a bet of 8 or more"
+        );
+        assert_eq!(Cover::parse("none").unwrap().describe(), "");
         assert!(Cover::parse("none").unwrap().is_none());
         assert!(!Cover::parse("no-ten-split").unwrap().bets());
         assert!(Cover::parse("max-rise=2").unwrap().bets());
