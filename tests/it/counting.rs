@@ -1373,8 +1373,58 @@ fn cover_plays_are_priced_on_the_same_shoes() {
     }
     assert_ne!(parlay["ev"], plain["ev"]);
     assert_ne!(parlay["avg_bet"], plain["avg_bet"]);
+    // The round log replays the covered counter: its stakes are the run's (100 a table
+    // minimum), the parlay's results reaching the counter there too.
+    let dir = temp_dir("cover-log");
+    let log = dir.join("parlay.jsonl");
+    let logged = json(
+        &[
+            &["sim"][..],
+            &COVERED[..],
+            &["--rounds", "30k", "--cover", "parlay", "--log-out"],
+            &[log.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    let staked: i64 = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r["type"] == "round")
+        .flat_map(|r| {
+            r["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["stake"]["main"].as_i64().unwrap())
+                .collect::<Vec<_>>()
+        })
+        .sum();
+    assert_eq!(staked, 100 * logged["initial_bets"].as_i64().unwrap());
+    assert!(
+        logged["avg_bet"].as_f64().unwrap() > 1.2,
+        "{}",
+        logged["avg_bet"]
+    );
     let base = ["sim", "blackjack", "--rounds", "1000", "--count", "hi-lo"];
     fails_with(&[&base[..], &["--cover", "topp"]].concat(), "unknown play");
+    fails_with(
+        &[&base[..], &["--cover", "each"]].concat(),
+        "compare blackjack --cover each",
+    );
+    fails_with(
+        &[
+            "sim",
+            "blackjack",
+            "--rounds",
+            "1000",
+            "--seat",
+            "basic",
+            "--cover",
+            "top",
+        ],
+        "--cover is not played at a table of seats",
+    );
     fails_with(
         &[&base[..], &["--cover", "max-rise"]].concat(),
         "max-rise needs a number",

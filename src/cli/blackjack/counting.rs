@@ -108,7 +108,7 @@ pub struct CountArgs {
     /// Cover plays: what the counter gives up to look like any other player, joined by '+'
     /// (or none): top[=N], parlay, max-rise=K, no-big-insurance[=U], no-ten-split.
     ///
-    /// top: the first N rounds of a shoe (default 1) bet the last bet of the shoe before.
+    /// top: the first N rounds bet in a shoe (default 1) bet the last bet of the shoe before.
     /// parlay: the bet rises only after a won round, to at most twice the last bet, and falls
     /// only after a lost round or at a shuffle. max-rise=K: no bet over K times the last.
     /// no-big-insurance: no insurance on a bet of U units or more (default the ramp's top).

@@ -822,6 +822,11 @@ fn seats_of(
             "--count counts for every seat: give each counter's count in its own --seat (e.g. --seat 'hi-lo ramp=0:1,2:4')"
         );
     }
+    if args.counting.cover.is_some() {
+        anyhow::bail!(
+            "--cover is not played at a table of seats (the table does not give its seats' players their results): drop --cover or --seat"
+        );
+    }
     if args.log_out.is_some() || args.rounds_out.is_some() {
         anyhow::bail!(
             "--seat: the round log (--log-out, --rounds-out) replays one strategy for every seat; drop it or --seat"

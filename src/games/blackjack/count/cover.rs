@@ -4,8 +4,9 @@
 //! each on the same shoes, paired with the counter who plays none (docs/counting.md, "Cover
 //! plays"). The plays:
 //!
-//! - `top[=N]`: off the top, the first N rounds of a shoe (default 1) bet what the last round
-//!   of the shoe before bet, instead of dropping to the ramp's bet at the shuffle;
+//! - `top[=N]`: off the top, the first N rounds a counter bets in a shoe (default 1; for a
+//!   wonger, his first bets after entering) bet what his last round of the shoe before bet,
+//!   instead of dropping to the ramp's bet at the shuffle;
 //! - `parlay`: the bet rises only after a won round, and then to at most twice the last bet
 //!   (a parlay of the win); it falls only after a lost round or at a shuffle (a push holds it);
 //! - `max-rise=K`: no bet more than K times the last round's bet;
@@ -14,7 +15,9 @@
 //! - `no-ten-split`: the index plays that split tens are dropped (the giveaway play).
 //!
 //! A seat sitting out (a ramp's 0 units, wonging) sits out whatever the cover; the rounds
-//! around it count from the last round bet.
+//! around it count from the last round bet. Each chunk of shoes starts with a fresh counter
+//! (a chunk's result depends on its stream alone): its first shoe has no last bet to carry
+//! off the top nor a last result to parlay.
 
 use std::fmt;
 
@@ -113,6 +116,11 @@ impl Cover {
                     })
                 }
                 "none" => return Err(bad("none stands alone: drop it or the other plays".into())),
+                "each" => {
+                    return Err(bad(
+                        "each is `compare blackjack --cover each` (every play, priced): here give the plays".into(),
+                    ))
+                }
                 _ => {
                     return Err(bad(format!(
                         "unknown play {name:?}: expected top[=N], parlay, max-rise=K, no-big-insurance[=U], no-ten-split or none"
@@ -253,6 +261,7 @@ mod tests {
             ("max-rise", "max-rise needs a number"),
             ("max-rise=x", "max-rise=x: expected"),
             ("parlay=2", "parlay takes no value"),
+            ("each", "each is `compare blackjack --cover each`"),
             ("top+top=2", "top is given twice"),
             ("none+top", "none stands alone"),
         ] {

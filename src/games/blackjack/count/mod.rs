@@ -459,7 +459,7 @@ impl<S: Strategy> Counting<S> {
 }
 
 /// Whether `--cover no-ten-split` drops index entry `e` (a split of tens).
-fn cover_drops(e: &super::indices::Deviation) -> bool {
+pub(super) fn cover_drops(e: &super::indices::Deviation) -> bool {
     e.row as usize == super::strategy::pair_row(10)
         && e.play == super::indices::Play::Code(super::strategy::Code::P)
 }

@@ -245,7 +245,21 @@ impl CountSpec {
             s += &format!(", miscounting {}% of cards by one unit", 100.0 * p);
         }
         if let Some(ix) = &self.indices {
-            s += &format!(", index plays {} ({} entries)", ix.label, ix.entries.len());
+            // The cover's dropped entries (the splits of tens) are not played.
+            let dropped = match self.cover.no_ten_split {
+                true => ix.entries.iter().filter(|e| super::cover_drops(e)).count(),
+                false => 0,
+            };
+            match dropped {
+                0 => s += &format!(", index plays {} ({} entries)", ix.label, ix.entries.len()),
+                d => {
+                    s += &format!(
+                        ", index plays {} ({} entries, {d} dropped by the cover)",
+                        ix.label,
+                        ix.entries.len() - d
+                    )
+                }
+            }
         }
         if let Some(x) = self.spots_at {
             s += &format!(", more spots at {x} or above");

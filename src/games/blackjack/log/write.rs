@@ -105,6 +105,11 @@ impl<P: Player> Player for Logged<P> {
     fn side_stream(&mut self, rng: &Rng) {
         self.inner.side_stream(rng)
     }
+    // The round's result, to a counter whose cover plays follow it.
+    const PAYS: bool = P::PAYS;
+    fn paid(&mut self, seat: usize, net: i64, natural: bool, unit: i64) -> i64 {
+        self.inner.paid(seat, net, natural, unit)
+    }
 }
 
 /// The recorded answers, seat by seat, as the replay asks for them.
