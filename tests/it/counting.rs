@@ -1407,6 +1407,58 @@ fn cover_plays_are_priced_on_the_same_shoes() {
         logged["avg_bet"]
     );
     let base = ["sim", "blackjack", "--rounds", "1000", "--count", "hi-lo"];
+    // A ramp's jump beyond x2 is no warning where the cover limits each rise to x2.
+    let text = |cover: &str| {
+        let mut args = vec![
+            "sim",
+            "blackjack",
+            "--count",
+            "hi-lo",
+            "--ramp",
+            "0:1,2:4,4:12",
+        ];
+        args.extend(["--rounds", "20k", "-q", "--cover", cover]);
+        String::from_utf8(succeeds(rtplab().args(&args)).stdout).unwrap()
+    };
+    let (warned, climbed) = (text("top"), text("max-rise=2"));
+    assert!(warned.contains("Warning: the ramp jumps x4.00"), "{warned}");
+    assert!(!climbed.contains("Warning: the ramp jumps"), "{climbed}");
+    assert!(
+        climbed.contains("the cover plays raise the bet at most x2"),
+        "{climbed}"
+    );
+    // Plays that can change nothing are said, once.
+    let idle = rtplab()
+        .args([
+            "compare",
+            "blackjack",
+            "--count",
+            "hi-lo",
+            "--rounds",
+            "20k",
+            "-q",
+        ])
+        .args([
+            "--cover",
+            "none",
+            "--cover",
+            "parlay+no-ten-split",
+            "--cover",
+            "top",
+        ])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&idle.stderr);
+    assert!(idle.status.success(), "{said}");
+    assert_eq!(
+        said.matches("change nothing on a ramp of one bet").count(),
+        1,
+        "{said}"
+    );
+    assert!(
+        said.contains("no-ten-split changes nothing without an index play"),
+        "{said}"
+    );
     fails_with(&[&base[..], &["--cover", "topp"]].concat(), "unknown play");
     fails_with(
         &[&base[..], &["--cover", "each"]].concat(),

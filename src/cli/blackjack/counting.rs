@@ -337,6 +337,20 @@ impl CountArgs {
             }
         }
         spec.validate()?;
+        for idle in spec.cover.idle_plays(&spec.ramp, spec.indices.as_ref()) {
+            warn_once(&format!("warning: --cover: {idle}"));
+        }
         Ok(Some(spec))
+    }
+}
+
+/// Say `message` on standard error once a process (`compare` builds a counter per
+/// configuration).
+fn warn_once(message: &str) {
+    static SAID: std::sync::Mutex<std::collections::BTreeSet<String>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+    if said.insert(message.to_string()) {
+        rtplab::say!("{message}");
     }
 }

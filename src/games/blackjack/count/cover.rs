@@ -66,6 +66,48 @@ impl Cover {
         self.top > 0 || self.parlay || self.max_rise.is_some()
     }
 
+    /// The most a bet rises from one round to the next under these plays (the parlay at most
+    /// doubles; `max-rise=K`), if they limit it.
+    pub fn rise_limit(&self) -> Option<u32> {
+        let parlay = self.parlay.then_some(2);
+        match (parlay, self.max_rise) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The plays that can change nothing for a counter betting `ramp` with the index plays
+    /// `indices`, each with why: the bet plays on a ramp of one bet, the insurance play
+    /// without an insurance index, the ten split without an index that splits tens.
+    pub fn idle_plays(
+        &self,
+        ramp: &super::Ramp,
+        indices: Option<&super::super::indices::IndexSet>,
+    ) -> Vec<String> {
+        let mut v = Vec::new();
+        let bets: std::collections::BTreeSet<u32> =
+            ramp.0.iter().map(|e| e.1).filter(|&u| u > 0).collect();
+        if self.bets() && bets.len() < 2 {
+            v.push("the bet plays (top, parlay, max-rise) change nothing on a ramp of one bet: give --ramp".to_string());
+        }
+        let entries = indices.map_or(&[][..], |ix| &ix.entries[..]);
+        let insures = entries
+            .iter()
+            .any(|e| e.play == super::super::indices::Play::Insure);
+        if self.no_big_insurance.is_some() && !insures {
+            v.push(
+                "no-big-insurance changes nothing without an insurance index (--indices)".into(),
+            );
+        }
+        if self.no_ten_split && !entries.iter().any(super::cover_drops) {
+            v.push(
+                "no-ten-split changes nothing without an index play that splits tens (--indices)"
+                    .into(),
+            );
+        }
+        v
+    }
+
     /// Parse `none` or plays joined by '+': `top`, `top=N`, `parlay`, `max-rise=K`,
     /// `no-big-insurance`, `no-big-insurance=U`, `no-ten-split`.
     pub fn parse(text: &str) -> Result<Cover, CountError> {
@@ -248,6 +290,16 @@ mod tests {
         );
         assert_eq!(Cover::parse("none").unwrap().describe(), "");
         assert!(Cover::parse("none").unwrap().is_none());
+        for (text, limit) in [
+            ("none", None),
+            ("top", None),
+            ("parlay", Some(2)),
+            ("max-rise=3", Some(3)),
+            ("parlay+max-rise=3", Some(2)),
+            ("parlay+max-rise=1", Some(1)),
+        ] {
+            assert_eq!(Cover::parse(text).unwrap().rise_limit(), limit, "{text}");
+        }
         assert!(!Cover::parse("no-ten-split").unwrap().bets());
         assert!(Cover::parse("max-rise=2").unwrap().bets());
     }

@@ -18,6 +18,9 @@ pub struct CountingModel {
     pub count_key: &'static str,
     /// The ramp's largest jump (null: a flat ramp).
     pub ramp_jump: Option<super::super::ramp::Jump>,
+    /// The most the cover plays let a bet rise from one round to the next (`Cover::rise_limit`).
+    #[serde(skip)]
+    pub rise_limit: Option<u32>,
     /// EV and SD of one round the counter plays (all its spots, insurance included), in table
     /// minimums (initial bets); the EV's SE by batch means over shoes (rounds of one shoe are
     /// correlated through the count).
@@ -535,6 +538,7 @@ pub fn counting_model(
         count: spec.describe(),
         count_key: spec.key_name(),
         ramp_jump: super::super::ramp::ramp_jump(&spec.ramp),
+        rise_limit: spec.cover.rise_limit(),
         ev_per_round: ev_round,
         ev_per_round_se: ev_round_se,
         sd_per_round: sd_round,

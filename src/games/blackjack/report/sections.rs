@@ -432,9 +432,16 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
     }
     r.sections.push(exposure_section(c));
     r.sections.push(by_count_section(c));
-    if c.ramp_jump.is_some() {
-        r.notes
-            .push(super::super::ramp::jump_words(c.ramp_jump, "the ramp"));
+    match (c.ramp_jump, c.rise_limit) {
+        // The cover plays climb to the ramp's bet over rounds: no jump of the ramp is made.
+        (Some(j), Some(k)) if j.ratio > k as f64 => r.notes.push(format!(
+            "The ramp jumps x{:.2} at {:+} ({} to {}), but the cover plays raise the bet at most x{k} from one round to the next: the bets climb to the ramp's over rounds.",
+            j.ratio, j.tc, j.from, j.to
+        )),
+        (Some(_), _) => r
+            .notes
+            .push(super::super::ramp::jump_words(c.ramp_jump, "the ramp")),
+        (None, _) => {}
     }
     r.notes.push(format!(
         "Counting: {}. The counter's figures include its insurance bets. A seat sitting out (wonging) watches its place played the same way by someone else: the cards are as they would be, none of it is the seat's money. The SEs by count take seat-rounds as independent; the insurance and pairs EVs by count (per unit staked, over every seat-round seen) are the operator's exposure to a player who bets them only at that count; insurance is keyed by the count at its decision (after the deal, every card seen so far: where an insurance index applies), every other column by the count at the bet.",
