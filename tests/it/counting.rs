@@ -1367,6 +1367,8 @@ fn cover_plays_are_priced_on_the_same_shoes() {
     assert!(parlay["count"]
         .to_string()
         .contains("raising only after a win"));
+    assert_eq!(parlay["cover"], serde_json::json!({ "parlay": true }));
+    assert!(plain.get("cover").is_none());
     let erring = sim(&["--cover", "parlay", "--errors", "none"]);
     for k in ["ev", "advantage", "score", "by_true_count", "avg_bet"] {
         assert_eq!(parlay[k], erring[k], "{k}");

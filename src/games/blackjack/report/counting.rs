@@ -18,6 +18,9 @@ pub struct CountingModel {
     pub count_key: &'static str,
     /// The ramp's largest jump (null: a flat ramp).
     pub ramp_jump: Option<super::super::ramp::Jump>,
+    /// The counter's cover plays (`--cover`; written only when it makes some).
+    #[serde(skip_serializing_if = "super::super::count::Cover::is_none")]
+    pub cover: super::super::count::Cover,
     /// The most the cover plays let a bet rise from one round to the next (`Cover::rise_limit`).
     #[serde(skip)]
     pub rise_limit: Option<u32>,
@@ -538,6 +541,7 @@ pub fn counting_model(
         count: spec.describe(),
         count_key: spec.key_name(),
         ramp_jump: super::super::ramp::ramp_jump(&spec.ramp),
+        cover: spec.cover.clone(),
         rise_limit: spec.cover.rise_limit(),
         ev_per_round: ev_round,
         ev_per_round_se: ev_round_se,
