@@ -717,11 +717,13 @@ fn table_from_report(path: &Path) -> Result<(TableSource, Vec<CountRow>, f64), E
         ))))
     };
     let make = "make one with `rtplab sim blackjack --count SYSTEM --format json`";
-    if serde_json::from_str::<serde::de::IgnoredAny>(&text).is_err() {
-        return Err(bad(&format!("not JSON: {make}")));
-    }
-    let v: CountReportIn = serde_json::from_str(&text)
-        .map_err(|e| bad(&format!("not a counting run's JSON report ({e}): {make}")))?;
+    let v: CountReportIn = serde_json::from_str(&text).map_err(|e| match e.classify() {
+        // JSON, but not a counting report's.
+        serde_json::error::Category::Data => {
+            bad(&format!("not a counting run's JSON report ({e}): {make}"))
+        }
+        _ => bad(&format!("not JSON: {make}")),
+    })?;
     let mut rows: Vec<CountRow> = v.by_true_count.iter().map(TcRowIn::row).collect();
     rows.sort_by_key(|r| r.tc);
     if rows.iter().all(|r| r.played == 0) {

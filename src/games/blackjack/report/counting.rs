@@ -21,9 +21,6 @@ pub struct CountingModel {
     /// The counter's cover plays (`--cover`; written only when it makes some).
     #[serde(skip_serializing_if = "super::super::count::Cover::is_none")]
     pub cover: super::super::count::Cover,
-    /// The most the cover plays let a bet rise from one round to the next (`Cover::rise_limit`).
-    #[serde(skip)]
-    pub rise_limit: Option<u32>,
     /// EV and SD of one round the counter plays (all its spots, insurance included), in table
     /// minimums (initial bets); the EV's SE by batch means over shoes (rounds of one shoe are
     /// correlated through the count).
@@ -542,7 +539,6 @@ pub fn counting_model(
         count_key: spec.key_name(),
         ramp_jump: super::super::ramp::ramp_jump(&spec.ramp),
         cover: spec.cover.clone(),
-        rise_limit: spec.cover.rise_limit(),
         ev_per_round: ev_round,
         ev_per_round_se: ev_round_se,
         sd_per_round: sd_round,

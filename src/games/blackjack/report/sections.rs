@@ -432,7 +432,7 @@ fn render_counting(r: &mut Report, c: &CountingModel) {
     }
     r.sections.push(exposure_section(c));
     r.sections.push(by_count_section(c));
-    match (c.ramp_jump, c.rise_limit) {
+    match (c.ramp_jump, c.cover.rise_limit()) {
         // The cover plays climb to the ramp's bet over rounds: no jump of the ramp is made.
         (Some(j), Some(k)) if j.ratio > k as f64 => r.notes.push(format!(
             "The ramp jumps x{:.2} at {:+} ({} to {}), but the cover plays raise the bet at most x{k} from one round to the next: the bets climb to the ramp's over rounds.",
